@@ -1,0 +1,372 @@
+"""The Angry Miniatures rules engine: one attack, die by die, with its event log.
+
+An attack (AM-2) is a sequence of chance nodes — each attack die, then each
+defender's defence dice (AM-8: a magic attack rolls once against the target and
+every adjacent creature), then any SuperTieBreaker throws (AM-4) — after which the
+referee (:mod:`.referee`) judges each defender, damage is applied to Health (AM-10)
+and crits are announced, at most once per character per turn (AM-7).
+
+>>> state = start_attack_from_pools(3, 2, "melee")
+>>> state = state.apply_all(parse_faces("A K 9") + parse_faces("Q 10"))
+>>> state.is_terminal, state.outcome()
+(True, AttackOutcome(defender_damage=1, attacker_damage=0, attacker_crit=False, defender_crit=False))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
+from toolkit.angry_miniatures.referee import (
+    Comparison,
+    compare_rolls,
+    damage_dealt,
+    is_crit,
+    super_tiebreak_winner,
+)
+from toolkit.angry_miniatures.rules import (
+    Character,
+    Modifiers,
+    Rules,
+    attack_pools,
+    check_attack_type,
+    check_pool,
+)
+from toolkit.dice import POKER_FACES, count_hits, parse_face, parse_faces
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.errors import IllegalActionError, InvalidSetupError
+
+__all__ = ["AttackState", "start_attack", "start_attack_from_pools"]
+
+_DIE = [(face, Fraction(1, 6)) for face in POKER_FACES]
+_THROWS = [((a, d), Fraction(1, 30)) for a in POKER_FACES for d in POKER_FACES if a != d]
+
+# Large enough that no calculator cross-check ever takes the anonymous sides out.
+_NO_LIMIT = 10**6
+
+
+def _faces(roll: Sequence[str]) -> str:
+    return " ".join(roll) if roll else "no dice"
+
+
+@dataclass(frozen=True)
+class AttackState(GameState):
+    """One attack in progress. Build it with :func:`start_attack`.
+
+    Attributes:
+        attacker, defenders: the characters as they stand (damage applied at the end).
+        attack_dice, defence_dice: pool sizes (AM-2, AM-9), one defence pool per defender.
+        attack_roll, defence_rolls: faces rolled so far, in order.
+        throws: SuperTieBreaker throws ``(attacker face, defender face)`` for the
+            defender being judged.
+        settled: ``(damage to defender, damage to attacker)`` per defender judged so far.
+        crits_this_turn: names of characters who already crit this turn (AM-7).
+    """
+
+    rules: Rules
+    attack_type: str
+    attacker: Character
+    defenders: tuple[Character, ...]
+    attack_dice: int
+    defence_dice: tuple[int, ...]
+    attack_roll: tuple[str, ...] = ()
+    defence_rolls: tuple[tuple[str, ...], ...] = ()
+    throws: tuple[tuple[str, str], ...] = ()
+    settled: tuple[tuple[int, int], ...] = ()
+    announced: int = 0
+    finished: bool = False
+    crits_this_turn: frozenset[str] = frozenset()
+    crits: tuple[str, ...] = ()
+    log_events: tuple[Event, ...] = ()
+
+    # -- engine hooks ----------------------------------------------------------------
+    @property
+    def current_player(self) -> str:
+        return TERMINAL if self.finished else CHANCE
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.log_events
+
+    def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
+        return _THROWS if self._rolling() is None else _DIE
+
+    def _also_accepts(self, action: Hashable) -> bool:
+        # A tied SuperTieBreaker throw is rerolled (AM-4): accepted when typed from an example.
+        return (
+            self._rolling() is None
+            and isinstance(action, tuple)
+            and len(action) == 2
+            and action[0] == action[1]
+            and action[0] in POKER_FACES
+        )
+
+    def _apply(self, action: Hashable) -> AttackState:
+        who = self._rolling()
+        if who is None:  # a SuperTieBreaker throw
+            a, d = action  # type: ignore[misc]
+            i = len(self.settled)
+            winner = super_tiebreak_winner(a, d)
+            text = (
+                f"SuperTieBreaker: {self.attacker.name} rolls {a}, {self.defenders[i].name} rolls {d}"
+                + (" — equal, both reroll (AM-4)." if winner is None else f" — the {winner} wins (AM-4).")
+            )
+            state = replace(self, throws=self.throws + (action,), log_events=self._with("super_tiebreak", text, "AM-4"))
+        elif who == -1:
+            state = replace(self, attack_roll=self.attack_roll + (action,))
+            if len(state.attack_roll) == self.attack_dice:
+                state = state._announce_roll(-1)
+        else:
+            rolls = list(self.defence_rolls)
+            rolls[who] = rolls[who] + (action,)
+            state = replace(self, defence_rolls=tuple(rolls))
+            if len(rolls[who]) == self.defence_dice[who]:
+                state = state._announce_roll(who)
+        return state._advance()
+
+    def action_to_string(self, action: Hashable) -> str:
+        if isinstance(action, tuple):
+            return f"{action[0]}/{action[1]}"
+        return str(action)
+
+    def parse_action(self, text: str) -> Hashable:
+        if self.is_chance_node and self._rolling() is None:
+            faces = parse_faces(text.replace("/", " "))
+            if len(faces) != 2:
+                raise IllegalActionError(
+                    f"{text!r}: a SuperTieBreaker throw is two faces, the attacker's then the "
+                    "defender's, e.g. 'A 10' (AM-4)"
+                )
+            return faces
+        return parse_face(text)
+
+    def parse_actions(self, text: str) -> list[Hashable]:
+        """Return the faces (or SuperTieBreaker throws, ``"K K, A 10"``) written in ``text``."""
+        if self.is_terminal:
+            raise IllegalActionError("the attack is over: nothing more to roll")
+        if self._rolling() is None:
+            return [self.parse_action(part) for part in text.split(",") if part.strip()]
+        return list(parse_faces(text))
+
+    def roll_group(self) -> int:
+        who = self._rolling()
+        if who is None:
+            return 1
+        if who == -1:
+            return self.attack_dice - len(self.attack_roll)
+        return self.defence_dice[who] - len(self.defence_rolls[who])
+
+    def prompt(self) -> str:
+        if self.is_terminal:
+            return "The attack is resolved."
+        who = self._rolling()
+        if who is None:
+            i = len(self.settled)
+            return f"SuperTieBreaker: {self.attacker.name} and {self.defenders[i].name} each roll one die (AM-4)."
+        if who == -1:
+            return f"{self.attacker.name} rolls {self.roll_group()} more attack dice ({self.attack_type})."
+        return f"{self.defenders[who].name} rolls {self.roll_group()} more defence dice."
+
+    # -- results ---------------------------------------------------------------------
+    def outcome(self, defender: int = 0) -> AttackOutcome:
+        """Return the outcome against one defender, in the calculators' terms.
+
+        Crit flags say whether the roll crit *and* counted (AM-7: once per turn).
+        """
+        if not self.is_terminal:
+            raise IllegalActionError("the attack is not resolved yet")
+        dd, ad = self.settled[defender]
+        return attack_outcome(
+            dd, ad, self.attacker.name in self.crits, self.defenders[defender].name in self.crits
+        )
+
+    def defender_damage(self) -> tuple[int, ...]:
+        """Return the damage dealt to each defender, in order (the ``area_attack`` outcome)."""
+        if not self.is_terminal:
+            raise IllegalActionError("the attack is not resolved yet")
+        return tuple(dd for dd, _ in self.settled)
+
+    # -- internals -------------------------------------------------------------------
+    def _with(self, kind: str, text: str, ruling: str = "") -> tuple[Event, ...]:
+        return self.log_events + (Event(kind, text, ruling),)
+
+    def _rolling(self) -> int | None:
+        """-1 while the attacker rolls, i while defender i rolls, None for a SuperTieBreaker."""
+        if len(self.attack_roll) < self.attack_dice:
+            return -1
+        for i, (roll, n) in enumerate(zip(self.defence_rolls, self.defence_dice, strict=True)):
+            if len(roll) < n:
+                return i
+        return None
+
+    def _announce_roll(self, who: int) -> AttackState:
+        if who == -1:
+            name, roll, what = self.attacker.name, self.attack_roll, f"{self.attack_type} attack"
+        else:
+            name, roll, what = self.defenders[who].name, self.defence_rolls[who], "defence"
+        hits = count_hits(roll)
+        text = f"{name} rolls {len(roll)} {'die' if len(roll) == 1 else 'dice'} for {what}: {_faces(roll)} — {hits} {'hit' if hits == 1 else 'hits'}."
+        return replace(self, log_events=self._with("roll", text, "AM-1"))
+
+    def _comparison(self, i: int) -> Comparison:
+        return compare_rolls(self.attack_roll, self.defence_rolls[i], self.rules)
+
+    def _advance(self) -> AttackState:
+        state = self
+        if state._rolling() is not None:
+            return state
+        while len(state.settled) < len(state.defenders):
+            i = len(state.settled)
+            comparison = state._comparison(i)
+            if state.announced == i:
+                events = state.log_events
+                if len(state.defenders) > 1:
+                    events += (Event("target", f"Against {state.defenders[i].name}:", "AM-8"),)
+                for step in comparison.steps:
+                    kind = "hits" if step.startswith("Hits") else "tie_break"
+                    ruling = step[step.rfind("(") + 1 : step.rfind(")")] if step.endswith(")") else ""
+                    events += (Event(kind, step, ruling.split()[0] if ruling else ""),)
+                state = replace(state, announced=i + 1, log_events=events)
+            stb = None
+            if comparison.needs_super_tiebreak:
+                for a, d in state.throws:
+                    stb = super_tiebreak_winner(a, d) or stb
+                if stb is None:
+                    return state  # a SuperTieBreaker throw is the next chance node
+            dd, ad = damage_dealt(comparison, state.attack_type, stb)
+            state = replace(
+                state,
+                settled=state.settled + ((dd, ad),),
+                throws=(),
+                log_events=state._with("damage", state._damage_text(i, dd, ad, comparison, stb), _damage_ruling(comparison)),
+            )
+        return state._finish()
+
+    def _damage_text(self, i: int, dd: int, ad: int, c: Comparison, stb: str | None) -> str:
+        attacker, defender = self.attacker.name, self.defenders[i].name
+        if dd:
+            how = "wins the tie and deals exactly 1 damage" if c.tied_on_hits else f"deals {dd} damage"
+            return f"{attacker} {how} to {defender}."
+        if ad:
+            how = "wins the tie and deals 1 damage back" if c.tied_on_hits else f"deals {ad} damage back"
+            return f"{defender} {how} to {attacker} (melee)."
+        if c.winner is None and c.decided_by == "zero_hits":
+            return f"The attack on {defender} misses."
+        return f"The attack on {defender} fails; no damage."
+
+    def _finish(self) -> AttackState:
+        events = list(self.log_events)
+        crits = list(self.crits)
+        seen = set(self.crits_this_turn)
+        rolls = [(self.attacker, self.attack_roll)] + list(zip(self.defenders, self.defence_rolls, strict=True))
+        for character, roll in rolls:
+            if is_crit(roll):
+                if character.name in seen:
+                    events.append(Event("crit", f"{character.name} rolled 2+ Aces but has already crit this turn: no crit (AM-7).", "AM-7"))
+                else:
+                    events.append(Event("crit", f"{character.name} crits (2+ Aces, AM-7).", "AM-7"))
+                    seen.add(character.name)
+                    crits.append(character.name)
+        attacker = self.attacker.take_damage(sum(ad for _, ad in self.settled))
+        defenders = tuple(d.take_damage(dd) for d, (dd, _) in zip(self.defenders, self.settled, strict=True))
+        for character in (attacker, *defenders):
+            if character.is_out and character.health < _NO_LIMIT:
+                events.append(Event("out", f"{character.name} has taken {character.damage} damage with Health {character.health}: out (AM-10).", "AM-10"))
+        return replace(
+            self,
+            attacker=attacker,
+            defenders=defenders,
+            finished=True,
+            crits=tuple(crits),
+            crits_this_turn=frozenset(seen),
+            log_events=tuple(events),
+        )
+
+
+def _damage_ruling(c: Comparison) -> str:
+    if c.decided_by == "zero_hits":
+        return "AM-5"
+    return "AM-3" if c.decided_by == "hits" else "AM-4"
+
+
+def start_attack(
+    attacker: Character,
+    defenders: Character | Sequence[Character],
+    attack_type: str,
+    modifiers: Modifiers | None = None,
+    rules: Rules | None = None,
+    crits_this_turn: frozenset[str] = frozenset(),
+) -> AttackState:
+    """Return the state before any die of an attack is rolled.
+
+    A magic attack may list the target and every creature adjacent to it (AM-8); melee
+    and ranged attacks have one defender. Pools follow AM-2, AM-9 and AM-6.
+    ``crits_this_turn`` carries AM-7 across several attacks of one turn.
+
+    Raises:
+        InvalidSetupError: a bad attack type, an out character, or an area for a
+            non-magic attack.
+    """
+    rules = rules or Rules()
+    check_attack_type(attack_type)
+    targets = (defenders,) if isinstance(defenders, Character) else tuple(defenders)
+    if not targets:
+        raise InvalidSetupError("an attack needs at least one defender")
+    if len(targets) > 1 and attack_type != "magic":
+        raise InvalidSetupError(
+            f"only magic attacks hit a target and its adjacent creatures (AM-8); a {attack_type} "
+            f"attack has one defender, got {len(targets)}"
+        )
+    names = [attacker.name, *(t.name for t in targets)]
+    if len(set(names)) != len(names):
+        raise InvalidSetupError(f"every character in an attack needs a different name, got {names}")
+    for c in (attacker, *targets):
+        if c.is_out:
+            raise InvalidSetupError(f"{c.name} is out (damage {c.damage} of Health {c.health}, AM-10) and cannot fight")
+    pools = [attack_pools(attacker, t, attack_type, modifiers, rules) for t in targets]
+    state = AttackState(
+        rules=rules,
+        attack_type=attack_type,
+        attacker=attacker,
+        defenders=targets,
+        attack_dice=pools[0].attack,
+        defence_dice=tuple(p.defence for p in pools),
+        defence_rolls=tuple(() for _ in targets),
+        crits_this_turn=frozenset(crits_this_turn),
+    )
+    whom = ", ".join(t.name for t in targets)
+    dice = ", ".join(str(p.defence) for p in pools)
+    opening = Event(
+        "start",
+        f"{attacker.name} makes a {attack_type} attack on {whom}: {pools[0].attack} attack "
+        f"{'die' if pools[0].attack == 1 else 'dice'} against {dice} (AM-2).",
+        "AM-2",
+    )
+    state = replace(state, log_events=(opening,))
+    # A pool of 0 dice is rolled as soon as the attack starts (AM-2: never below 0).
+    for who in [-1, *range(len(targets))]:
+        if (state.attack_dice if who == -1 else state.defence_dice[who]) == 0:
+            state = state._announce_roll(who)
+    return state._advance()
+
+
+def start_attack_from_pools(
+    attack_dice: int,
+    defence_dice: int | Sequence[int],
+    attack_type: str = "melee",
+    rules: Rules | None = None,
+) -> AttackState:
+    """Return an attack between anonymous sides with the given pools (no Health limit).
+
+    The calculators' cross-checks start here.
+    """
+    check_pool(attack_dice, "attack_dice")
+    pools = (defence_dice,) if isinstance(defence_dice, int) else tuple(defence_dice)
+    for p in pools:
+        check_pool(p, "defence_dice")
+    attacker = Character("Attacker", melee=attack_dice, ranged=attack_dice, magic=attack_dice, health=_NO_LIMIT)
+    names = ["Defender"] if len(pools) == 1 else [f"Defender {i + 1}" for i in range(len(pools))]
+    defenders = [Character(n, body=p, mind=p, spirit=p, health=_NO_LIMIT) for n, p in zip(names, pools, strict=True)]
+    return start_attack(attacker, defenders, attack_type, rules=rules)

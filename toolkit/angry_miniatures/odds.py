@@ -1,0 +1,556 @@
+"""Exact Angry Miniatures odds, by counting instead of enumerating faces.
+
+The counting argument: a pool of ``n`` poker dice has ``C(n, h) 2^(n-h)`` ways to put
+``h`` hits on the dice, and given ``h`` hits the hit faces are uniform over J Q K A
+(AM-1) whatever ``n`` is. So the tie-break chain of AM-4 depends only on ``h``: its
+win/tie counts are computed once per ``h`` (a recursion on the number of face kinds),
+and crits (AM-7: 2+ Aces) are split out by counting Ace-free and one-Ace hit faces.
+Hit differences are a convolution, done as one big-integer product.
+
+Every function here is cross-checked in the tests against a brute force over every
+face sequence and against the engine (:mod:`.engine`).
+
+>>> hit_distribution(2).items()
+[(0, Fraction(1, 9)), (1, Fraction(4, 9)), (2, Fraction(4, 9))]
+>>> d = opposed(1, 1, "melee")
+>>> d.probability(lambda o: o.defender_damage > 0)
+Fraction(1, 3)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, total_ordering
+from math import comb
+from typing import TYPE_CHECKING, Any
+
+from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
+from toolkit.angry_miniatures.rules import (
+    Character,
+    Rules,
+    attack_pools,
+    check_attack_type,
+    check_pool,
+)
+from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.prob import Distribution
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "hit_distribution",
+    "crit_probability",
+    "opposed",
+    "area_attack",
+    "MoreThan",
+    "attacks_to_take_out",
+    "expected_attacks_to_take_out",
+    "ExchangeEnd",
+    "melee_exchange",
+    "odds_table",
+]
+
+_DEFAULT = Rules()
+
+
+# -- one pool -------------------------------------------------------------------------
+@cache
+def _hit_faces(h: int) -> tuple[int, int]:
+    """Ways to put J/Q/K/A on ``h`` hit dice: (without a crit, with a crit: 2+ Aces, AM-7)."""
+    plain = 3**h + (h * 3 ** (h - 1) if h else 0)
+    return plain, 4**h - plain
+
+
+@cache
+def _side(n: int) -> tuple[tuple[int, int], ...]:
+    """Per hit count h: face sequences of ``n`` dice with h hits, (no crit, crit); total 6^n."""
+    return tuple(
+        (comb(n, h) * 2 ** (n - h) * _hit_faces(h)[0], comb(n, h) * 2 ** (n - h) * _hit_faces(h)[1])
+        for h in range(n + 1)
+    )
+
+
+def hit_distribution(n: int) -> Distribution[int]:
+    """Return the exact distribution of the number of hits (J, Q, K, A) on ``n`` poker dice (AM-1).
+
+    Raises:
+        InvalidSetupError: ``n`` is not a whole number >= 0.
+    """
+    check_pool(n, "n")
+    return Distribution.from_int_weights({h: comb(n, h) * 2 ** (n - h) * 4**h for h in range(n + 1)})
+
+
+def crit_probability(n: int) -> Fraction:
+    """Return the probability that a roll of ``n`` dice crits: two or more Aces (AM-7)."""
+    check_pool(n, "n")
+    return Fraction(sum(crit for _, crit in _side(n)), 6**n)
+
+
+# -- the tie-break chain (AM-4) ----------------------------------------------------------
+@cache
+def _lex(h: int, kinds: int) -> tuple[int, int]:
+    """(wins, ties) among all ordered pairs of length-``h`` face sequences over ``kinds``
+    face kinds, compared by count of the top kind, then the next, ... (AM-4)."""
+    if kinds == 1:
+        return (0, 1)  # one kind left: the sequences are equal
+    rest = kinds - 1
+    counts = [comb(h, a) * rest ** (h - a) for a in range(h + 1)]
+    wins = ties = below = 0
+    for a in range(h + 1):
+        wins += counts[a] * below
+        below += counts[a]
+        w, t = _lex(h - a, rest)
+        wins += comb(h, a) ** 2 * w
+        ties += comb(h, a) ** 2 * t
+    return wins, ties
+
+
+@cache
+def _tie_table(h: int, tie_break: str) -> dict[tuple[str, bool, bool], int]:
+    """For two rolls tied on ``h`` >= 1 hits: pairs of hit-face sequences (out of 16^h) by
+    (who wins the chain — "attacker", "defender" or "stb" — attacker crit, defender crit)."""
+    table: dict[tuple[str, bool, bool], int] = defaultdict(int)
+    if tie_break == "coin_flip":
+        plain, crit = _hit_faces(h)
+        for ca, wa in ((False, plain), (True, crit)):
+            for cd, wd in ((False, plain), (True, crit)):
+                table[("stb", ca, cd)] += wa * wd
+        return dict(table)
+    aces = [comb(h, a) * 3 ** (h - a) for a in range(h + 1)]
+    for a in range(h + 1):
+        for b in range(h + 1):
+            key = (a >= 2, b >= 2)
+            if a > b:
+                table[("attacker", *key)] += aces[a] * aces[b]
+            elif a < b:
+                table[("defender", *key)] += aces[a] * aces[b]
+            else:
+                w, t = _lex(h - a, 3)
+                table[("attacker", *key)] += comb(h, a) ** 2 * w
+                table[("defender", *key)] += comb(h, a) ** 2 * w
+                table[("stb", *key)] += comb(h, a) ** 2 * t
+    return dict(table)
+
+
+# -- two pools ---------------------------------------------------------------------------
+def _convolve(a: Sequence[int], b_reversed: Sequence[int], bound: int) -> list[int]:
+    """Return the coefficients of the product of two integer polynomials, every
+    coefficient < ``bound``, by one big-integer multiplication (Kronecker substitution)."""
+    width = (bound.bit_length() + 8) // 8  # bytes per coefficient
+    pa = int.from_bytes(b"".join(c.to_bytes(width, "little") for c in a), "little")
+    pb = int.from_bytes(b"".join(c.to_bytes(width, "little") for c in b_reversed), "little")
+    size = len(a) + len(b_reversed) - 1
+    raw = (pa * pb).to_bytes(size * width, "little")
+    return [int.from_bytes(raw[i * width : (i + 1) * width], "little") for i in range(size)]
+
+
+@cache
+def _differences(n: int, m: int) -> dict[tuple[bool, bool], list[int]]:
+    """Face-sequence counts (out of 6^(n+m)) by (attacker crit, defender crit) and hit
+    difference: index ``d + m`` holds attacker hits − defender hits = d."""
+    side_a, side_d = _side(n), _side(m)
+    bound = 6 ** (n + m) + 1
+    out = {}
+    for ca in (False, True):
+        for cd in (False, True):
+            out[(ca, cd)] = _convolve(
+                [w[ca] for w in side_a], [w[cd] for w in reversed(side_d)], bound
+            )
+    return out
+
+
+@cache
+def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOutcome, int]:
+    """Outcome weights out of 2·6^(n+m) (the 2 for the SuperTieBreaker's even split)."""
+    out: dict[AttackOutcome, int] = defaultdict(int)
+    for (ca, cd), counts in _differences(n, m).items():
+        for index, w in enumerate(counts):
+            d = index - m
+            if w == 0 or d == 0:
+                continue  # ties are counted below, split by the tie-break chain
+            if d > 0:
+                out[attack_outcome(d, 0, ca, cd)] += 2 * w
+            else:
+                out[attack_outcome(0, -d if melee else 0, ca, cd)] += 2 * w
+    back = 1 if melee else 0
+    for h in range(min(n, m) + 1):
+        ways = comb(n, h) * 2 ** (n - h) * comb(m, h) * 2 ** (m - h)
+        if h == 0:  # AM-5: both rolled 0 hits
+            if rules.zero_tie == "miss":
+                out[attack_outcome(0, 0, False, False)] += 2 * ways
+            else:
+                out[attack_outcome(1, 0, False, False)] += ways
+                out[attack_outcome(0, back, False, False)] += ways
+            continue
+        for (winner, ca, cd), t in _tie_table(h, rules.tie_break).items():
+            # AM-4: the winner of a tie deals exactly 1 damage (back only in melee).
+            if winner == "attacker":
+                out[attack_outcome(1, 0, ca, cd)] += 2 * ways * t
+            elif winner == "defender":
+                out[attack_outcome(0, back, ca, cd)] += 2 * ways * t
+            else:  # SuperTieBreaker: each side wins with probability exactly 1/2
+                out[attack_outcome(1, 0, ca, cd)] += ways * t
+                out[attack_outcome(0, back, ca, cd)] += ways * t
+    return dict(out)
+
+
+def opposed(
+    attack_dice: int,
+    defense_dice: int,
+    attack_type: str = "melee",
+    rules: Rules | None = None,
+) -> Distribution[AttackOutcome]:
+    """Return the exact distribution of one attack's outcome.
+
+    Each :class:`AttackOutcome` has ``defender_damage``, ``attacker_damage`` (melee
+    return damage, AM-3), ``attacker_crit`` and ``defender_crit`` (AM-7). Ties follow
+    AM-4 (the chain, then a SuperTieBreaker won half the time) and AM-5.
+
+    Raises:
+        InvalidSetupError: a negative pool or an unknown attack type.
+    """
+    check_pool(attack_dice, "attack_dice")
+    check_pool(defense_dice, "defense_dice")
+    check_attack_type(attack_type)
+    rules = rules or _DEFAULT
+    return Distribution.from_int_weights(
+        _opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules)
+    )
+
+
+# -- one attack roll, several defenders (AM-8) -----------------------------------------
+@cache
+def _win_moments(h: int, k: int, tie_break: str) -> dict[tuple[int, int], int]:
+    """Moments of the chance u that a defender tied on ``h`` hits loses the tie to the
+    attacker's roll, over the attacker's hit faces: for w + l <= k,
+    sum over attacker faces of U^w (2·4^h − U)^l with U = 2·#(defender loses) + #(equal),
+    all out of 4^h (2·4^h)^(w+l). Tied pairings each get their own SuperTieBreaker."""
+    full = 2 * 4**h
+    if tie_break == "coin_flip":
+        keys = [(4**h, full // 2)]
+    else:
+        counted = []
+        for a in range(h + 1):
+            for kk in range(h - a + 1):
+                for q in range(h - a - kk + 1):
+                    j = h - a - kk - q
+                    ways = comb(h, a) * comb(h - a, kk) * comb(h - a - kk, q)
+                    counted.append(((a, kk, q, j), ways))
+        counted.sort()
+        keys, below = [], 0
+        for _, ways in counted:
+            keys.append((ways, 2 * below + ways))
+            below += ways
+    return {
+        (w, l): sum(ways * u**w * (full - u) ** l for ways, u in keys)
+        for w in range(k + 1)
+        for l in range(k + 1 - w)
+    }
+
+
+def area_attack(
+    attack_dice: int,
+    defense_dice_list: Iterable[int],
+    rules: Rules | None = None,
+    max_outcomes: int = 2_000_000,
+) -> Distribution[tuple[int, ...]]:
+    """Return the exact distribution of the damage dealt to each defender by one magic
+    attack roll against the target and its adjacent creatures (AM-8).
+
+    The attack is rolled once, so the defenders' damages are correlated: this is not
+    the product of the single-defender distributions. Ties on hits follow AM-4 per
+    defender (each tied pairing has its own SuperTieBreaker) and AM-5.
+
+    Raises:
+        InvalidSetupError: a negative pool or no defenders.
+        TooBigError: the joint table would have more than ``max_outcomes`` rows.
+    """
+    rules = rules or _DEFAULT
+    n = check_pool(attack_dice, "attack_dice")
+    pools = [check_pool(m, "defense dice") for m in defense_dice_list]
+    if not pools:
+        raise InvalidSetupError("area_attack needs at least one defender's dice (AM-8)")
+    size = (n + 1) ** len(pools)
+    if size > max_outcomes:
+        raise TooBigError(
+            f"{len(pools)} defenders against {n} attack dice make up to {size:,} joint outcomes "
+            f"(limit {max_outcomes:,}); use opposed() per defender for the marginals or "
+            "toolkit.montecarlo for the joint odds"
+        )
+    k = len(pools)
+    denominator = 6 ** (n + sum(pools))
+    result: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
+    for ha in range(n + 1):
+        pa = comb(n, ha) * 2 ** (n - ha) * 4**ha
+        tie_possible = ha > 0 or rules.zero_tie == "super_tiebreak"
+        states: dict[tuple[tuple[int, ...], int, int], int] = {((), 0, 0): 1}
+        for m in pools:
+            fixed: dict[int, int] = defaultdict(int)
+            tie = 0
+            for hd in range(m + 1):
+                ways = comb(m, hd) * 2 ** (m - hd) * 4**hd
+                if hd == ha and tie_possible:
+                    tie += ways
+                else:
+                    fixed[max(ha - hd, 0)] += ways  # magic: no damage back (AM-3)
+            nxt: dict[tuple[tuple[int, ...], int, int], int] = defaultdict(int)
+            for (dmg, won, lost), x in states.items():
+                for d, ways in fixed.items():
+                    nxt[(dmg + (d,), won, lost)] += x * ways
+                if tie:  # AM-4: the tie's winner deals exactly 1
+                    nxt[(dmg + (1,), won + 1, lost)] += x * tie
+                    nxt[(dmg + (0,), won, lost + 1)] += x * tie
+            states = nxt
+        moments = _win_moments(ha, k, rules.tie_break)
+        for (dmg, won, lost), x in states.items():
+            scale = 4**ha * (2 * 4**ha) ** (won + lost)
+            result[dmg] += Fraction(pa * x * moments[(won, lost)], denominator * scale)
+    return Distribution(result)
+
+
+# -- repeated attacks (AM-10) -----------------------------------------------------------
+@total_ordering
+@dataclass(frozen=True)
+class MoreThan:
+    """An outcome beyond a cap: "more than ``cap`` attacks". Sorts after every number."""
+
+    cap: int
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, MoreThan):
+            return self.cap < other.cap
+        if isinstance(other, int | float | Fraction):
+            return False
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if isinstance(other, MoreThan):
+            return self.cap > other.cap
+        if isinstance(other, int | float | Fraction):
+            return True
+        return NotImplemented
+
+    def __str__(self) -> str:
+        return f"more than {self.cap}"
+
+
+def _damage_weights(attack_dice: int, defense_dice: int, attack_type: str, rules: Rules) -> tuple[dict[int, int], int]:
+    d = opposed(attack_dice, defense_dice, attack_type, rules).marginal("defender_damage")
+    return d.weights(), d.total
+
+
+def _check_health(health: object, what: str = "health") -> int:
+    if isinstance(health, bool) or not isinstance(health, int) or health < 1:
+        raise InvalidSetupError(
+            f"{what} {health!r} is not valid: Health is a whole number of 1 or more (AM-10)"
+        )
+    return health
+
+
+def attacks_to_take_out(
+    attack_dice: int,
+    defense_dice: int,
+    health: int,
+    attack_type: str = "melee",
+    rules: Rules | None = None,
+    cap: int = 30,
+) -> Distribution[int | MoreThan]:
+    """Return the exact distribution of the number of attacks needed to take out a
+    target of ``health`` (AM-10), each attack independent with the given pools.
+
+    Outcomes are 1..``cap`` and ``MoreThan(cap)``, which holds the probability that
+    the target is still standing after ``cap`` attacks: it is reported, not dropped.
+
+    Raises:
+        InvalidSetupError: a Health below 1, a cap below 1, a negative pool.
+    """
+    rules = rules or _DEFAULT
+    _check_health(health)
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise InvalidSetupError(f"cap must be a whole number of attacks >= 1, got {cap!r}")
+    weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
+    alive = {0: 1}  # damage taken so far -> weight out of total**k
+    out: dict[int | MoreThan, Fraction] = {}
+    for k in range(1, cap + 1):
+        nxt: dict[int, int] = defaultdict(int)
+        finished = 0
+        for dealt, x in alive.items():
+            for d, w in weights.items():
+                if dealt + d >= health:
+                    finished += x * w
+                else:
+                    nxt[dealt + d] += x * w
+        if finished:
+            out[k] = Fraction(finished, total**k)
+        alive = dict(nxt)
+        if not alive:
+            break
+    if alive:
+        out[MoreThan(cap)] = Fraction(sum(alive.values()), total**cap)
+    return Distribution(out)
+
+
+def expected_attacks_to_take_out(
+    attack_dice: int,
+    defense_dice: int,
+    health: int,
+    attack_type: str = "melee",
+    rules: Rules | None = None,
+) -> Fraction | None:
+    """Return the exact expected number of attacks to take out a target of ``health``
+    (AM-10), or ``None`` when the attack can never deal damage."""
+    rules = rules or _DEFAULT
+    _check_health(health)
+    weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
+    stay = Fraction(weights.get(0, 0), total)
+    if stay == 1:
+        return None
+    # E[r] = expected attacks with r Health left: E[r] = (1 + sum_d p_d E[r - d]) / (1 - p_0)
+    expected = [Fraction(0)] * (health + 1)
+    for r in range(1, health + 1):
+        acc = Fraction(1)
+        for d, w in weights.items():
+            if d > 0:
+                acc += Fraction(w, total) * expected[max(0, r - d)]
+        expected[r] = acc / (1 - stay)
+    return expected[health]
+
+
+@dataclass(frozen=True, order=True)
+class ExchangeEnd:
+    """How a melee exchange ended: who is out, and the Health each side has left."""
+
+    out: str
+    attacker_health_left: int
+    defender_health_left: int
+
+
+def melee_exchange(
+    attacker: Character,
+    defender: Character,
+    rules: Rules | None = None,
+    alternate: bool = True,
+) -> Distribution[ExchangeEnd]:
+    """Return the exact distribution of how a melee fight to the finish ends (AM-3, AM-10).
+
+    The attacker attacks first; with ``alternate`` the two take turns attacking each
+    other in melee, otherwise only the attacker attacks and the defender fights back
+    only through AM-3's return damage. Pools come from the characters' Melee and Body
+    (AM-2, with AM-6 when the rules turn it on); damage already taken counts.
+
+    Raises:
+        InvalidSetupError: neither side can ever damage the other.
+    """
+    rules = rules or _DEFAULT
+    ab = attack_pools(attacker, defender, "melee", rules=rules)
+    ba = attack_pools(defender, attacker, "melee", rules=rules)
+
+    def step(p: Any) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
+        d = opposed(p.attack, p.defence, "melee", rules).marginal(
+            lambda o: (o.defender_damage, o.attacker_damage)
+        )
+        moves = {k: v for k, v in d.items() if k != (0, 0)}
+        return moves, d[(0, 0)]
+
+    a_moves, a_stay = step(ab)
+    b_moves, b_stay = step(ba)
+    if not alternate:
+        b_moves, b_stay = {}, Fraction(1)
+    if a_stay * b_stay == 1:
+        raise InvalidSetupError(
+            f"neither {attacker.name} nor {defender.name} can ever deal damage in this melee "
+            f"({ab.attack} vs {ab.defence} dice, {ba.attack} vs {ba.defence}): the fight never ends"
+        )
+    ha, hd = attacker.health, defender.health
+
+    def ended(da: int, dd: int) -> ExchangeEnd | None:
+        if da >= ha:
+            return ExchangeEnd(attacker.name, 0, max(0, hd - dd))
+        if dd >= hd:
+            return ExchangeEnd(defender.name, ha - da, 0)
+        return None
+
+    @cache
+    def value(da: int, dd: int) -> tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]:
+        """(ends if the attacker is to strike, ends if the defender is to strike)."""
+
+        def after(moves: dict[tuple[int, int], Fraction], strikes_first: bool) -> dict[ExchangeEnd, Fraction]:
+            acc: dict[ExchangeEnd, Fraction] = defaultdict(Fraction)
+            for (to_target, to_striker), p in moves.items():
+                nda, ndd = (da + to_striker, dd + to_target) if strikes_first else (da + to_target, dd + to_striker)
+                end = ended(nda, ndd)
+                if end is not None:
+                    acc[end] += p
+                else:
+                    # after the attacker's strike it is the defender's turn, if alternating
+                    nxt = value(nda, ndd)[1 if (strikes_first and alternate) else 0]
+                    for e, q in nxt.items():
+                        acc[e] += p * q
+            return acc
+
+        ra, rb = after(a_moves, True), after(b_moves, False)
+        # x = ra + a_stay·y ; y = rb + b_stay·x  (alternating); x = ra + a_stay·x (not)
+        if alternate:
+            denom = 1 - a_stay * b_stay
+            x = {e: (ra.get(e, 0) + a_stay * rb.get(e, 0)) / denom for e in set(ra) | set(rb)}
+            y = {e: rb.get(e, 0) + b_stay * x.get(e, 0) for e in set(rb) | set(x)}
+        else:
+            x = {e: p / (1 - a_stay) for e, p in ra.items()}
+            y = x
+        return x, y
+
+    if attacker.is_out or defender.is_out:
+        raise InvalidSetupError("both characters must still be standing (AM-10)")
+    return Distribution(value(attacker.damage, defender.damage)[0])
+
+
+def odds_table(
+    attack_dice: Iterable[int] = range(1, 9),
+    defense_dice: Iterable[int] = range(1, 9),
+    attack_type: str = "melee",
+    rules: Rules | None = None,
+    floats: bool = False,
+    max_cells: int = 10_000,
+) -> pd.DataFrame:
+    """Return a pandas table over a grid of pool sizes, one row per (attack, defence) pair.
+
+    Columns: ``attack_dice``, ``defense_dice``, ``hit`` (P the defender takes damage),
+    ``return_hit`` (P the attacker takes damage, melee only), ``expected_damage``,
+    ``expected_return_damage``, ``attacker_crit``, ``defender_crit`` — exact
+    ``Fraction``s, or floats with ``floats=True`` (for plots).
+
+    Raises:
+        TooBigError: more than ``max_cells`` pairs.
+    """
+    import pandas as pd
+
+    rules = rules or _DEFAULT
+    check_attack_type(attack_type)
+    attacks, defences = list(attack_dice), list(defense_dice)
+    if len(attacks) * len(defences) > max_cells:
+        raise TooBigError(
+            f"{len(attacks)} x {len(defences)} = {len(attacks) * len(defences):,} pool pairs "
+            f"(limit {max_cells:,}): narrow the ranges"
+        )
+    rows = []
+    for n in attacks:
+        for m in defences:
+            d = opposed(n, m, attack_type, rules)
+            row = {
+                "attack_dice": n,
+                "defense_dice": m,
+                "hit": d.probability(lambda o: o.defender_damage > 0),
+                "return_hit": d.probability(lambda o: o.attacker_damage > 0),
+                "expected_damage": d.mean("defender_damage"),
+                "expected_return_damage": d.mean("attacker_damage"),
+                "attacker_crit": d.probability(lambda o: o.attacker_crit),
+                "defender_crit": d.probability(lambda o: o.defender_crit),
+            }
+            if floats:
+                row = {k: (float(v) if isinstance(v, Fraction) else v) for k, v in row.items()}
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,51 @@
+"""The outcome of one attack against one defender, shared by the engine and the calculators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+__all__ = ["AttackOutcome", "attack_outcome"]
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class AttackOutcome:
+    """What one attack did to one defender (AM-3, AM-4, AM-7).
+
+    Attributes:
+        defender_damage: damage dealt to the defender.
+        attacker_damage: damage dealt back to the attacker (melee only, AM-3).
+        attacker_crit, defender_crit: whether each side's roll crit (2+ Aces, AM-7).
+    """
+
+    defender_damage: int
+    attacker_damage: int
+    attacker_crit: bool
+    defender_crit: bool
+
+    @property
+    def hit(self) -> bool:
+        """Whether the attack succeeded (the defender took damage)."""
+        return self.defender_damage > 0
+
+    def __str__(self) -> str:
+        parts = []
+        if self.defender_damage:
+            parts.append(f"{self.defender_damage} damage to defender")
+        if self.attacker_damage:
+            parts.append(f"{self.attacker_damage} damage to attacker")
+        if not parts:
+            parts.append("no damage")
+        if self.attacker_crit:
+            parts.append("attacker crits")
+        if self.defender_crit:
+            parts.append("defender crits")
+        return ", ".join(parts)
+
+
+@cache
+def attack_outcome(
+    defender_damage: int, attacker_damage: int, attacker_crit: bool, defender_crit: bool
+) -> AttackOutcome:
+    """Return the (shared, cached) outcome with these fields."""
+    return AttackOutcome(defender_damage, attacker_damage, attacker_crit, defender_crit)

@@ -1,0 +1,162 @@
+"""The referee of one opposed roll: hits compared, the tie-break chain, damage (AM-3..AM-5, AM-7).
+
+This is the single place where a pair of rolls is judged; the engine, the stepper and
+the rule-book transcripts all call it. The exact calculators in :mod:`.odds` use a
+closed form instead and are cross-checked against this referee in the tests.
+
+>>> c = compare_rolls(("A", "K", "9"), ("A", "Q", "10"))
+>>> c.winner, c.decided_by
+('attacker', 'Kings')
+>>> damage_dealt(c, "melee")
+(1, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from toolkit.angry_miniatures.rules import Rules, check_attack_type
+from toolkit.dice import count_face, count_hits, face_rank, parse_faces
+
+__all__ = [
+    "TIE_BREAK_ORDER",
+    "Side",
+    "Comparison",
+    "compare_rolls",
+    "super_tiebreak_winner",
+    "damage_dealt",
+    "is_crit",
+]
+
+Side = Literal["attacker", "defender"]
+
+#: The AM-4 tie-break chain: most Aces, then Kings, then Queens, then Jacks.
+TIE_BREAK_ORDER: tuple[tuple[str, str], ...] = (
+    ("A", "Aces"),
+    ("K", "Kings"),
+    ("Q", "Queens"),
+    ("J", "Jacks"),
+)
+
+
+def is_crit(faces: Sequence[str]) -> bool:
+    """Return whether a roll crits: two or more Aces, hit or not (AM-7)."""
+    return count_face(faces, "A") >= 2
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The judgement of an attack roll against a defence roll, before any SuperTieBreaker.
+
+    Attributes:
+        attack_hits, defence_hits: hits counted (AM-1).
+        winner: ``"attacker"``, ``"defender"``, or ``None`` when a SuperTieBreaker is
+            needed or the attack simply missed (both 0 hits under AM-5's default).
+        decided_by: ``"hits"``, ``"Aces"``, ``"Kings"``, ``"Queens"``, ``"Jacks"``,
+            ``"super_tiebreak"`` (still undecided: roll one die each) or ``"zero_hits"``.
+        steps: one sentence per step of the judgement, for logs and rule books.
+    """
+
+    attack_faces: tuple[str, ...]
+    defence_faces: tuple[str, ...]
+    attack_hits: int
+    defence_hits: int
+    winner: Side | None
+    decided_by: str
+    steps: tuple[str, ...]
+
+    @property
+    def needs_super_tiebreak(self) -> bool:
+        """Whether the tie must go to a SuperTieBreaker (AM-4)."""
+        return self.decided_by == "super_tiebreak"
+
+    @property
+    def tied_on_hits(self) -> bool:
+        """Whether both sides rolled the same number of hits."""
+        return self.attack_hits == self.defence_hits
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word if n != 1 else word.rstrip('s')}"
+
+
+def compare_rolls(
+    attack: Sequence[str], defence: Sequence[str], rules: Rules | None = None
+) -> Comparison:
+    """Judge an attack roll against a defence roll (AM-3, AM-4, AM-5).
+
+    Returns a :class:`Comparison`; when its ``decided_by`` is ``"super_tiebreak"``, call
+    :func:`super_tiebreak_winner` with one die per side until it names a winner.
+
+    Raises:
+        NotationError: a face is not a poker-die face.
+    """
+    rules = rules or Rules()
+    a, d = parse_faces(attack), parse_faces(defence)
+    ah, dh = count_hits(a), count_hits(d)
+    steps = [f"Hits: attacker {ah}, defender {dh}."]
+
+    def done(winner: Side | None, decided_by: str) -> Comparison:
+        return Comparison(a, d, ah, dh, winner, decided_by, tuple(steps))
+
+    if ah != dh:
+        winner: Side = "attacker" if ah > dh else "defender"
+        steps.append(f"The {winner} has more hits (AM-3).")
+        return done(winner, "hits")
+    if ah == 0 and rules.zero_tie == "miss":
+        steps.append("Both rolled 0 hits: the attack misses, nobody takes damage (AM-5).")
+        return done(None, "zero_hits")
+    if ah == 0:
+        steps.append("Both rolled 0 hits: a SuperTieBreaker decides (AM-5 zero_tie='super_tiebreak').")
+        return done(None, "super_tiebreak")
+    steps.append(f"Tie on {ah} hits: superiority decides (AM-4).")
+    if rules.tie_break == "coin_flip":
+        steps.append("tie_break='coin_flip': no dice are read, a SuperTieBreaker (a fair coin) decides.")
+        return done(None, "super_tiebreak")
+    for face, name in TIE_BREAK_ORDER:
+        na, nd = count_face(a, face), count_face(d, face)
+        if na != nd:
+            winner = "attacker" if na > nd else "defender"
+            steps.append(f"{name}: attacker {na}, defender {nd} — the {winner} wins the tie (AM-4).")
+            return done(winner, name)
+        steps.append(f"{name}: {na} each, still tied.")
+    steps.append("Every step tied: SuperTieBreaker — each side discards all dice and rolls one (AM-4).")
+    return done(None, "super_tiebreak")
+
+
+def super_tiebreak_winner(attack_face: str, defence_face: str) -> Side | None:
+    """Return who wins one SuperTieBreaker throw (higher face, A>K>Q>J>10>9), or ``None``
+    when the faces are equal and both reroll (AM-4)."""
+    ra, rd = face_rank(attack_face), face_rank(defence_face)
+    if ra == rd:
+        return None
+    return "attacker" if ra > rd else "defender"
+
+
+def damage_dealt(
+    comparison: Comparison, attack_type: str, super_tiebreak: Side | None = None
+) -> tuple[int, int]:
+    """Return ``(damage to the defender, damage to the attacker)`` for a judged roll.
+
+    AM-3: more hits deal the difference; the defender deals it back only in melee.
+    AM-4: a tie won deals exactly 1 (back to the attacker only in melee).
+    AM-5: both 0 hits under the default is a miss.
+
+    Args:
+        super_tiebreak: the SuperTieBreaker's winner, required when the comparison
+            needs one.
+    """
+    check_attack_type(attack_type)
+    winner = comparison.winner
+    if comparison.needs_super_tiebreak:
+        if super_tiebreak is None:
+            raise ValueError("this tie needs a SuperTieBreaker winner (AM-4)")
+        winner = super_tiebreak
+    if winner is None:
+        return (0, 0)
+    margin = abs(comparison.attack_hits - comparison.defence_hits) or 1
+    if winner == "attacker":
+        return (margin, 0)
+    return (0, margin if attack_type == "melee" else 0)

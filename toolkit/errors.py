@@ -1,0 +1,35 @@
+"""The toolkit's errors: one ``ValueError`` subclass per kind of bad input.
+
+Each message names the input (``!r``), the ruling it breaks where there is one,
+and what is accepted, so a designer can fix the input without reading a traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ToolkitError",
+    "NotationError",
+    "InvalidSetupError",
+    "IllegalActionError",
+    "TooBigError",
+]
+
+
+class ToolkitError(ValueError):
+    """Base class of every error the toolkit raises for bad input."""
+
+
+class NotationError(ToolkitError):
+    """A die face, card code or example-file line that cannot be read."""
+
+
+class InvalidSetupError(ToolkitError):
+    """A pool, stat, Health, rule option or parameter outside what the rules accept."""
+
+
+class IllegalActionError(ToolkitError):
+    """An action that the rules do not allow in the current state (the state is unchanged)."""
+
+
+class TooBigError(ToolkitError):
+    """An exact computation too large to run; the message gives its size and the alternative."""

@@ -1,0 +1,348 @@
+"""Exact finite probability distributions.
+
+A :class:`Distribution` maps outcomes to integer weights over a common total,
+like icepool's dice: every probability it hands out is a
+:class:`fractions.Fraction`, and the probabilities always sum to exactly 1.
+Floats appear only where asked for (``to_frame(floats=True)``, plots).
+
+>>> coin = Distribution.uniform(["heads", "tails"])
+>>> coin.probability("heads")
+Fraction(1, 2)
+>>> two = coin.combine(coin, lambda a, b: (a, b).count("heads"))
+>>> two.items()
+[(0, Fraction(1, 4)), (1, Fraction(1, 2)), (2, Fraction(1, 4))]
+>>> two.mean()
+Fraction(1, 1)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import math
+import random
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from numbers import Rational
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Distribution", "format_probability", "field_of"]
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+Field = str | int | Callable[[Any], Any]
+
+
+def format_probability(p: Fraction, digits: int = 1) -> str:
+    """Return ``p`` as a designer reads it: ``'7/27 ≈ 25.9%'`` (``'1'``, ``'0'`` when exact).
+
+    >>> format_probability(Fraction(7, 27))
+    '7/27 ≈ 25.9%'
+    >>> format_probability(Fraction(1, 2))
+    '1/2 = 50%'
+    """
+    p = Fraction(p)
+    if p == 0 or p == 1:
+        return f"{p} = {int(p) * 100}%"
+    percent = p * 100
+    shown = f"{float(percent):.{digits}f}"
+    exact = Fraction(shown) == percent
+    if exact:
+        shown = shown.rstrip("0").rstrip(".")
+    return f"{p} {'=' if exact else '≈'} {shown}%"
+
+
+def field_of(outcome: Any, field: Field) -> Any:
+    """Return one field of an outcome: a dataclass attribute, a mapping key, a tuple index,
+    or the value of a function of the outcome."""
+    if callable(field):
+        return field(outcome)
+    if isinstance(field, str):
+        if isinstance(outcome, Mapping):
+            return outcome[field]
+        try:
+            return getattr(outcome, field)
+        except AttributeError:
+            raise KeyError(
+                f"outcome {outcome!r} has no field {field!r}"
+                + (f"; fields: {', '.join(_field_names(outcome))}" if _field_names(outcome) else "")
+            ) from None
+    return outcome[field]
+
+
+def _field_names(outcome: Any) -> list[str]:
+    if dataclasses.is_dataclass(outcome):
+        return [f.name for f in dataclasses.fields(outcome)]
+    if hasattr(outcome, "_fields"):
+        return list(outcome._fields)
+    if isinstance(outcome, Mapping):
+        return [str(k) for k in outcome]
+    return []
+
+
+class Distribution(Generic[T]):
+    """An exact finite distribution: each outcome has an integer weight over a common total.
+
+    Build one from weights (``int`` or ``Fraction``, any positive scale)::
+
+        >>> d = Distribution({"hit": 2, "miss": 4})
+        >>> d.probability("hit")
+        Fraction(1, 3)
+
+    Outcomes may be any hashable values; dataclass, named-tuple and dict outcomes
+    have fields that :meth:`marginal`, :meth:`mean` and :meth:`to_frame` understand.
+    """
+
+    __slots__ = ("_weights", "_total")
+
+    def __init__(self, weights: Mapping[T, int | Fraction] | Iterable[tuple[T, int | Fraction]]):
+        items = list(weights.items()) if isinstance(weights, Mapping) else list(weights)
+        merged: dict[T, Fraction | int] = {}
+        for outcome, w in items:
+            if not isinstance(w, Rational):
+                raise TypeError(
+                    f"weight {w!r} of outcome {outcome!r} is not exact: use an int or a Fraction"
+                )
+            if w < 0:
+                raise ValueError(f"weight {w} of outcome {outcome!r} is negative")
+            merged[outcome] = merged.get(outcome, 0) + w
+        denominators = [Fraction(w).denominator for w in merged.values()]
+        scale = math.lcm(*denominators) if denominators else 1
+        ints = {o: int(w * scale) for o, w in merged.items() if w != 0}
+        if not ints:
+            raise ValueError("a distribution needs at least one outcome with positive weight")
+        g = math.gcd(*ints.values())
+        self._weights: dict[T, int] = {o: w // g for o, w in ints.items()}
+        self._total: int = sum(self._weights.values())
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def from_int_weights(cls, weights: Mapping[T, int]) -> Distribution[T]:
+        """Return the distribution of positive integer weights, without the checks of the
+        constructor (for calculators whose weights are integers by construction)."""
+        kept = {o: w for o, w in weights.items() if w}
+        if not kept or any(w < 0 for w in kept.values()):
+            return cls(weights)
+        self = cls.__new__(cls)
+        g = math.gcd(*kept.values())
+        self._weights = {o: w // g for o, w in kept.items()} if g > 1 else kept
+        self._total = sum(self._weights.values())
+        return self
+
+    @classmethod
+    def uniform(cls, outcomes: Iterable[T]) -> Distribution[T]:
+        """Return the distribution giving each listed outcome equal weight (repeats count twice)."""
+        weights: dict[T, int] = {}
+        for o in outcomes:
+            weights[o] = weights.get(o, 0) + 1
+        return cls(weights)
+
+    @classmethod
+    def certain(cls, outcome: T) -> Distribution[T]:
+        """Return the distribution that is ``outcome`` with probability 1."""
+        return cls({outcome: 1})
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[T, Fraction]]) -> Distribution[T]:
+        """Return the distribution of ``(outcome, probability)`` pairs, which must sum to 1."""
+        pairs = list(pairs)
+        total = sum((Fraction(p) for _, p in pairs), Fraction(0))
+        if total != 1:
+            raise ValueError(f"probabilities sum to {total}, not 1")
+        return cls(pairs)
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def total(self) -> int:
+        """The common denominator of the integer weights."""
+        return self._total
+
+    def weight(self, outcome: T) -> int:
+        """Return the integer weight of ``outcome`` (0 if impossible)."""
+        return self._weights.get(outcome, 0)
+
+    def outcomes(self) -> list[T]:
+        """Return the possible outcomes, sorted when they are sortable."""
+        keys = list(self._weights)
+        try:
+            return sorted(keys)  # type: ignore[type-var]
+        except TypeError:
+            return keys
+
+    def items(self) -> list[tuple[T, Fraction]]:
+        """Return ``(outcome, probability)`` pairs, sorted by outcome when sortable."""
+        return [(o, Fraction(self._weights[o], self._total)) for o in self.outcomes()]
+
+    def weights(self) -> dict[T, int]:
+        """Return a copy of the outcome -> integer weight mapping (over :attr:`total`)."""
+        return dict(self._weights)
+
+    def __getitem__(self, outcome: T) -> Fraction:
+        return Fraction(self._weights.get(outcome, 0), self._total)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self.outcomes())
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._weights
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self._total == other._total and self._weights == other._weights
+
+    def __hash__(self) -> int:
+        return hash((self._total, frozenset(self._weights.items())))
+
+    def probability(self, event: T | Callable[[T], bool]) -> Fraction:
+        """Return the exact probability of an outcome, or of an event given as a predicate.
+
+        >>> Distribution.uniform(range(1, 7)).probability(lambda x: x >= 5)
+        Fraction(1, 3)
+        """
+        if callable(event) and not (isinstance(event, Hashable) and event in self._weights):
+            w = sum(wt for o, wt in self._weights.items() if event(o))  # type: ignore[operator]
+            return Fraction(w, self._total)
+        return self[event]  # type: ignore[index]
+
+    def at_least(self, value: Any, field: Field | None = None) -> Fraction:
+        """Return P(outcome >= value), or P(field >= value)."""
+        return self.probability(lambda o: self._value(o, field) >= value)
+
+    def at_most(self, value: Any, field: Field | None = None) -> Fraction:
+        """Return P(outcome <= value), or P(field <= value)."""
+        return self.probability(lambda o: self._value(o, field) <= value)
+
+    @staticmethod
+    def _value(outcome: Any, field: Field | None) -> Any:
+        return outcome if field is None else field_of(outcome, field)
+
+    def mean(self, field: Field | None = None) -> Fraction:
+        """Return the exact mean of the outcomes (or of one field of them)."""
+        s = sum((Fraction(self._value(o, field)) * w for o, w in self._weights.items()), Fraction(0))
+        return s / self._total
+
+    def variance(self, field: Field | None = None) -> Fraction:
+        """Return the exact variance of the outcomes (or of one field of them)."""
+        m = self.mean(field)
+        s = sum(
+            ((Fraction(self._value(o, field)) - m) ** 2 * w for o, w in self._weights.items()),
+            Fraction(0),
+        )
+        return s / self._total
+
+    # -- transforming ------------------------------------------------------
+    def map(self, f: Callable[[T], U]) -> Distribution[U]:
+        """Return the distribution of ``f(outcome)``."""
+        out: dict[U, int] = {}
+        for o, w in self._weights.items():
+            k = f(o)
+            out[k] = out.get(k, 0) + w
+        return Distribution(out)
+
+    def marginal(self, field: Field) -> Distribution[Any]:
+        """Return the distribution of one field of the outcomes (name, index or function)."""
+        return self.map(lambda o: field_of(o, field))
+
+    def condition(self, event: Callable[[T], bool]) -> Distribution[T]:
+        """Return the distribution given that ``event`` holds."""
+        kept = {o: w for o, w in self._weights.items() if event(o)}
+        if not kept:
+            raise ValueError("cannot condition on an event of probability 0")
+        return Distribution(kept)
+
+    def combine(
+        self, other: Distribution[U], f: Callable[[T, U], Any] | None = None
+    ) -> Distribution[Any]:
+        """Return the distribution of ``f(a, b)`` for independent ``a`` from self and ``b`` from other.
+
+        Without ``f`` the outcome is the pair ``(a, b)``.
+        """
+        out: dict[Any, int] = {}
+        for a, wa in self._weights.items():
+            for b, wb in other._weights.items():
+                k = (a, b) if f is None else f(a, b)
+                out[k] = out.get(k, 0) + wa * wb
+        return Distribution(out)
+
+    def __add__(self, other: Distribution[Any]) -> Distribution[Any]:
+        """The sum of two independent numeric distributions."""
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self.combine(other, lambda a, b: a + b)
+
+    def repeat(self, n: int, f: Callable[[Any, T], Any] = lambda a, b: a + b) -> Distribution[Any]:
+        """Return the distribution of folding ``n`` independent copies with ``f`` (sum by default)."""
+        if n < 1:
+            raise ValueError(f"repeat needs n >= 1, got {n}")
+        result: Distribution[Any] = self
+        for _ in range(n - 1):
+            result = result.combine(self, f)
+        return result
+
+    def sample(self, rng: random.Random) -> T:
+        """Return one outcome drawn with its exact probability, using ``rng``."""
+        r = rng.randrange(self._total)
+        for o, w in self._weights.items():
+            r -= w
+            if r < 0:
+                return o
+        raise AssertionError("unreachable: weights sum to total")
+
+    # -- display -----------------------------------------------------------
+    def to_series(self, name: str = "probability", floats: bool = False) -> pd.Series:
+        """Return a pandas Series indexed by outcome, holding exact ``Fraction``s (or floats)."""
+        import pandas as pd
+
+        outcomes = self.outcomes()
+        values = [self[o] for o in outcomes]
+        if floats:
+            values = [float(v) for v in values]
+        index = pd.Index(outcomes, tupleize_cols=False, name="outcome")
+        return pd.Series(values, index=index, name=name, dtype=float if floats else object)
+
+    def to_frame(self, floats: bool = False) -> pd.DataFrame:
+        """Return a DataFrame: one column per outcome field, then ``probability`` (exact
+        ``Fraction``) and ``percent`` (float, for plots). With ``floats=True`` the
+        probability column is float too."""
+        import pandas as pd
+
+        rows = []
+        for o, p in self.items():
+            names = _field_names(o)
+            if names and not isinstance(o, Mapping):
+                row = {n: getattr(o, n) for n in names}
+            elif isinstance(o, Mapping):
+                row = dict(o)
+            else:
+                row = {"outcome": o}
+            row["probability"] = float(p) if floats else p
+            row["percent"] = float(p * 100)
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{o!r}: {p}" for o, p in self.items()[:12])
+        more = f", … {len(self) - 12} more" if len(self) > 12 else ""
+        return f"Distribution({{{shown}{more}}})"
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for o, p in self.items():
+            label = html.escape(str(o))
+            bar = f'<div style="background:#4c78a8;height:0.8em;width:{float(p) * 100:.2f}%"></div>'
+            rows.append(
+                f"<tr><td style='text-align:left'>{label}</td><td>{html.escape(str(p))}</td>"
+                f"<td>{float(p) * 100:.2f}%</td><td style='width:10em'>{bar}</td></tr>"
+            )
+        return (
+            "<table><thead><tr><th>outcome</th><th>probability</th><th>percent</th><th></th>"
+            "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        )
