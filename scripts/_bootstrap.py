@@ -29,13 +29,22 @@ def venv_python() -> Path:
     if not stamp.exists() or stamp.stat().st_mtime < pyproject.stat().st_mtime:
         print("installing the toolkit and its dependencies into .venv", flush=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             "-e", f"{ROOT}[dev]"],
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-e",
+                f"{ROOT}[dev]",
+            ],
             check=True,
         )
         subprocess.run(
             [str(python), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"],
-            check=True, stdout=subprocess.DEVNULL,
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         stamp.touch()
     return python

@@ -50,9 +50,7 @@ def parse_face(text: str) -> str:
     key = text.strip().upper()
     key = _ALIASES.get(key, key)
     if key not in _RANK:
-        raise NotationError(
-            f"{text!r} is not a poker-die face: faces are {' '.join(POKER_FACES)} (AM-1)"
-        )
+        raise NotationError(f"{text!r} is not a poker-die face: faces are {' '.join(POKER_FACES)} (AM-1)")
     return key
 
 

@@ -104,8 +104,7 @@ class GameState(ABC):
             if self.action_to_string(action).lower() == text.strip().lower():
                 return action
         raise IllegalActionError(
-            f"{text!r} is not possible here: choose one of "
-            + ", ".join(self.action_to_string(a) for a in legal)
+            f"{text!r} is not possible here: choose one of " + ", ".join(self.action_to_string(a) for a in legal)
         )
 
     def parse_actions(self, text: str) -> list[Hashable]:

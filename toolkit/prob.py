@@ -104,9 +104,7 @@ class Distribution(Generic[T]):
         merged: dict[T, Fraction | int] = {}
         for outcome, w in items:
             if not isinstance(w, Rational):
-                raise TypeError(
-                    f"weight {w!r} of outcome {outcome!r} is not exact: use an int or a Fraction"
-                )
+                raise TypeError(f"weight {w!r} of outcome {outcome!r} is not exact: use an int or a Fraction")
             if w < 0:
                 raise ValueError(f"weight {w} of outcome {outcome!r} is negative")
             merged[outcome] = merged.get(outcome, 0) + w
@@ -258,9 +256,7 @@ class Distribution(Generic[T]):
             raise ValueError("cannot condition on an event of probability 0")
         return Distribution(kept)
 
-    def combine(
-        self, other: Distribution[U], f: Callable[[T, U], Any] | None = None
-    ) -> Distribution[Any]:
+    def combine(self, other: Distribution[U], f: Callable[[T, U], Any] | None = None) -> Distribution[Any]:
         """Return the distribution of ``f(a, b)`` for independent ``a`` from self and ``b`` from other.
 
         Without ``f`` the outcome is the pair ``(a, b)``.

@@ -109,9 +109,8 @@ class AttackState(GameState):
             a, d = action  # type: ignore[misc]
             i = len(self.settled)
             winner = super_tiebreak_winner(a, d)
-            text = (
-                f"SuperTieBreaker: {self.attacker.name} rolls {a}, {self.defenders[i].name} rolls {d}"
-                + (" — equal, both reroll (AM-4)." if winner is None else f" — the {winner} wins (AM-4).")
+            text = f"SuperTieBreaker: {self.attacker.name} rolls {a}, {self.defenders[i].name} rolls {d}" + (
+                " — equal, both reroll (AM-4)." if winner is None else f" — the {winner} wins (AM-4)."
             )
             state = replace(self, throws=self.throws + (action,), log_events=self._with("super_tiebreak", text, "AM-4"))
         elif who == -1:
@@ -178,9 +177,7 @@ class AttackState(GameState):
         if not self.is_terminal:
             raise IllegalActionError("the attack is not resolved yet")
         dd, ad = self.settled[defender]
-        return attack_outcome(
-            dd, ad, self.attacker.name in self.crits, self.defenders[defender].name in self.crits
-        )
+        return attack_outcome(dd, ad, self.attacker.name in self.crits, self.defenders[defender].name in self.crits)
 
     def defender_damage(self) -> tuple[int, ...]:
         """Return the damage dealt to each defender, in order (the ``area_attack`` outcome)."""
@@ -207,7 +204,8 @@ class AttackState(GameState):
         else:
             name, roll, what = self.defenders[who].name, self.defence_rolls[who], "defence"
         hits = count_hits(roll)
-        text = f"{name} rolls {len(roll)} {'die' if len(roll) == 1 else 'dice'} for {what}: {_faces(roll)} — {hits} {'hit' if hits == 1 else 'hits'}."
+        dice = "die" if len(roll) == 1 else "dice"
+        text = f"{name} rolls {len(roll)} {dice} for {what}: {_faces(roll)} — {hits} {'hit' if hits == 1 else 'hits'}."
         return replace(self, log_events=self._with("roll", text, "AM-1"))
 
     def _comparison(self, i: int) -> Comparison:
@@ -240,7 +238,9 @@ class AttackState(GameState):
                 state,
                 settled=state.settled + ((dd, ad),),
                 throws=(),
-                log_events=state._with("damage", state._damage_text(i, dd, ad, comparison, stb), _damage_ruling(comparison)),
+                log_events=state._with(
+                    "damage", state._damage_text(i, dd, ad, comparison, stb), _damage_ruling(comparison)
+                ),
             )
         return state._finish()
 
@@ -264,7 +264,13 @@ class AttackState(GameState):
         for character, roll in rolls:
             if is_crit(roll):
                 if character.name in seen:
-                    events.append(Event("crit", f"{character.name} rolled 2+ Aces but has already crit this turn: no crit (AM-7).", "AM-7"))
+                    events.append(
+                        Event(
+                            "crit",
+                            f"{character.name} rolled 2+ Aces but has already crit this turn: no crit (AM-7).",
+                            "AM-7",
+                        )
+                    )
                 else:
                     events.append(Event("crit", f"{character.name} crits (2+ Aces, AM-7).", "AM-7"))
                     seen.add(character.name)
@@ -273,7 +279,14 @@ class AttackState(GameState):
         defenders = tuple(d.take_damage(dd) for d, (dd, _) in zip(self.defenders, self.settled, strict=True))
         for character in (attacker, *defenders):
             if character.is_out and character.health < _NO_LIMIT:
-                events.append(Event("out", f"{character.name} has taken {character.damage} damage with Health {character.health}: out (AM-10).", "AM-10"))
+                events.append(
+                    Event(
+                        "out",
+                        f"{character.name} has taken {character.damage} damage with Health "
+                        f"{character.health}: out (AM-10).",
+                        "AM-10",
+                    )
+                )
         return replace(
             self,
             attacker=attacker,

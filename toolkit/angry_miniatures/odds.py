@@ -157,9 +157,7 @@ def _differences(n: int, m: int) -> dict[tuple[bool, bool], list[int]]:
     out = {}
     for ca in (False, True):
         for cd in (False, True):
-            out[(ca, cd)] = _convolve(
-                [w[ca] for w in side_a], [w[cd] for w in reversed(side_d)], bound
-            )
+            out[(ca, cd)] = _convolve([w[ca] for w in side_a], [w[cd] for w in reversed(side_d)], bound)
     return out
 
 
@@ -217,9 +215,7 @@ def opposed(
     check_pool(defense_dice, "defense_dice")
     check_attack_type(attack_type)
     rules = rules or _DEFAULT
-    return Distribution.from_int_weights(
-        _opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules)
-    )
+    return Distribution.from_int_weights(_opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules))
 
 
 # -- one attack roll, several defenders (AM-8) -----------------------------------------
@@ -246,9 +242,7 @@ def _win_moments(h: int, k: int, tie_break: str) -> dict[tuple[int, int], int]:
             keys.append((ways, 2 * below + ways))
             below += ways
     return {
-        (w, l): sum(ways * u**w * (full - u) ** l for ways, u in keys)
-        for w in range(k + 1)
-        for l in range(k + 1 - w)
+        (w, l): sum(ways * u**w * (full - u) ** l for ways, u in keys) for w in range(k + 1) for l in range(k + 1 - w)
     }
 
 
@@ -345,9 +339,7 @@ def _damage_weights(attack_dice: int, defense_dice: int, attack_type: str, rules
 
 def _check_health(health: object, what: str = "health") -> int:
     if isinstance(health, bool) or not isinstance(health, int) or health < 1:
-        raise InvalidSetupError(
-            f"{what} {health!r} is not valid: Health is a whole number of 1 or more (AM-10)"
-        )
+        raise InvalidSetupError(f"{what} {health!r} is not valid: Health is a whole number of 1 or more (AM-10)")
     return health
 
 
@@ -450,9 +442,7 @@ def melee_exchange(
     ba = attack_pools(defender, attacker, "melee", rules=rules)
 
     def step(p: Any) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
-        d = opposed(p.attack, p.defence, "melee", rules).marginal(
-            lambda o: (o.defender_damage, o.attacker_damage)
-        )
+        d = opposed(p.attack, p.defence, "melee", rules).marginal(lambda o: (o.defender_damage, o.attacker_damage))
         moves = {k: v for k, v in d.items() if k != (0, 0)}
         return moves, d[(0, 0)]
 

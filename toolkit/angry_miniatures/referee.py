@@ -82,9 +82,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word if n != 1 else word.rstrip('s')}"
 
 
-def compare_rolls(
-    attack: Sequence[str], defence: Sequence[str], rules: Rules | None = None
-) -> Comparison:
+def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | None = None) -> Comparison:
     """Judge an attack roll against a defence roll (AM-3, AM-4, AM-5).
 
     Returns a :class:`Comparison`; when its ``decided_by`` is ``"super_tiebreak"``, call
@@ -135,9 +133,7 @@ def super_tiebreak_winner(attack_face: str, defence_face: str) -> Side | None:
     return "attacker" if ra > rd else "defender"
 
 
-def damage_dealt(
-    comparison: Comparison, attack_type: str, super_tiebreak: Side | None = None
-) -> tuple[int, int]:
+def damage_dealt(comparison: Comparison, attack_type: str, super_tiebreak: Side | None = None) -> tuple[int, int]:
     """Return ``(damage to the defender, damage to the attacker)`` for a judged roll.
 
     AM-3: more hits deal the difference; the defender deals it back only in melee.

@@ -9,7 +9,7 @@ Pools(attack=5, defence=2)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from toolkit.errors import InvalidSetupError
 
@@ -37,9 +37,7 @@ TieBreak = Literal["chain", "coin_flip"]
 def check_attack_type(attack_type: str) -> str:
     """Return ``attack_type`` if it is one of melee, ranged, magic; raise otherwise (AM-2)."""
     if attack_type not in ATTACK_TYPES:
-        raise InvalidSetupError(
-            f"{attack_type!r} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)"
-        )
+        raise InvalidSetupError(f"{attack_type!r} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)")
     return attack_type
 
 
@@ -80,14 +78,10 @@ class Rules:
                 + " or ".join(repr(v) for v in get_args(ZeroTie))
             )
         if not isinstance(self.melee_defence_bonus, bool):
-            raise InvalidSetupError(
-                f"melee_defence_bonus={self.melee_defence_bonus!r}: use True or False (AM-6)"
-            )
+            raise InvalidSetupError(f"melee_defence_bonus={self.melee_defence_bonus!r}: use True or False (AM-6)")
         if self.tie_break not in get_args(TieBreak):
             raise InvalidSetupError(
-                f"tie_break={self.tie_break!r}: use "
-                + " or ".join(repr(v) for v in get_args(TieBreak))
-                + " (AM-4)"
+                f"tie_break={self.tie_break!r}: use " + " or ".join(repr(v) for v in get_args(TieBreak)) + " (AM-4)"
             )
 
     def variant_name(self) -> str:
@@ -131,8 +125,7 @@ class Character:
             check_pool(getattr(self, stat), f"{self.name}'s {stat}")
         if isinstance(self.health, bool) or not isinstance(self.health, int) or self.health < 1:
             raise InvalidSetupError(
-                f"{self.name}'s Health {self.health!r} is not valid: Health is a whole number "
-                "of 1 or more (AM-10)"
+                f"{self.name}'s Health {self.health!r} is not valid: Health is a whole number of 1 or more (AM-10)"
             )
 
     @property
@@ -199,23 +192,16 @@ class Modifiers:
         check_attack_type(attack_type)
         if attack_type == "melee":
             bad = [
-                name
-                for name in ("hindering_terrain", "occupied_squares", "higher_elevation")
-                if getattr(self, name)
+                name for name in ("hindering_terrain", "occupied_squares", "higher_elevation") if getattr(self, name)
             ]
             if bad:
-                raise InvalidSetupError(
-                    f"{', '.join(bad)} applies to ranged and magic attacks only, not melee (AM-9)"
-                )
+                raise InvalidSetupError(f"{', '.join(bad)} applies to ranged and magic attacks only, not melee (AM-9)")
         elif self.charge:
-            raise InvalidSetupError(
-                f"charge applies to melee attacks only, not {attack_type} (AM-9)"
-            )
+            raise InvalidSetupError(f"charge applies to melee attacks only, not {attack_type} (AM-9)")
 
 
-@dataclass(frozen=True)
-class Pools:
-    """The dice each side rolls in one attack."""
+class Pools(NamedTuple):
+    """The dice each side rolls in one attack (a named pair: ``attack, defence = pools``)."""
 
     attack: int
     defence: int
