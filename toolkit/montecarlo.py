@@ -4,10 +4,11 @@ Where an exact calculation is too big, sample the engine instead: :func:`sample_
 plays the game out ``trials`` times (seeded, so a run can be repeated) and counts a
 function of the terminal state. Each frequency comes with a Wilson score interval.
 
->>> from toolkit.angry_miniatures import start_attack_from_pools
+>>> from toolkit.angry_miniatures import opposed, start_attack_from_pools
 >>> counts = sample_outcomes(start_attack_from_pools(2, 1), lambda s: s.outcome().hit, 2000, seed=1)
->>> counts[True].contains(0.5)   # a loose check; the exact value is 59/108
-True
+>>> exact = opposed(2, 1).probability(lambda o: o.hit)
+>>> exact, counts[True].contains(exact)
+(Fraction(20, 27), True)
 """
 
 from __future__ import annotations

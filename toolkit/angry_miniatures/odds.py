@@ -14,7 +14,7 @@ face sequence and against the engine (:mod:`.engine`).
 [(0, Fraction(1, 9)), (1, Fraction(4, 9)), (2, Fraction(4, 9))]
 >>> d = opposed(1, 1, "melee")
 >>> d.probability(lambda o: o.defender_damage > 0)
-Fraction(1, 3)
+Fraction(4, 9)
 """
 
 from __future__ import annotations
