@@ -71,7 +71,7 @@ def test_typed_example_reads_like_a_rule_book():
     assert state.is_terminal
     assert state.log().splitlines() == [
         "Grunk makes a melee attack on Pixie: 5 attack dice against 2 (AM-2).",
-        "Grunk rolls 5 dice for melee attack: A K 9 10 J — 3 hits.",
+        "Grunk rolls 5 dice for a melee attack: A K 9 10 J — 3 hits.",
         "Pixie rolls 2 dice for defence: Q 10 — 1 hit.",
         "Hits: attacker 3, defender 1.",
         "The attacker has more hits (AM-3).",

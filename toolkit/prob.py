@@ -37,13 +37,18 @@ U = TypeVar("U", bound=Hashable)
 Field = str | int | Callable[[Any], Any]
 
 
-def format_probability(p: Fraction, digits: int = 1) -> str:
-    """Return ``p`` as a designer reads it: ``'7/27 ≈ 25.9%'`` (``'1'``, ``'0'`` when exact).
+def format_probability(p: Fraction, digits: int = 1, max_fraction_chars: int | None = 21) -> str:
+    """Return ``p`` as a designer reads it: ``'7/27 ≈ 25.9%'`` (``'1/2 = 50%'`` when exact).
+
+    A fraction longer than ``max_fraction_chars`` characters (say, 40 digits over 40
+    digits) is left out of the text: ``'≈ 69.7%'``. The exact value stays in the data.
 
     >>> format_probability(Fraction(7, 27))
     '7/27 ≈ 25.9%'
     >>> format_probability(Fraction(1, 2))
     '1/2 = 50%'
+    >>> format_probability(Fraction(7824196859001415461407, 11224232549076291776337))
+    '≈ 69.7%'
     """
     p = Fraction(p)
     if p == 0 or p == 1:
@@ -53,7 +58,10 @@ def format_probability(p: Fraction, digits: int = 1) -> str:
     exact = Fraction(shown) == percent
     if exact:
         shown = shown.rstrip("0").rstrip(".")
-    return f"{p} {'=' if exact else '≈'} {shown}%"
+    text = str(p)
+    if max_fraction_chars is not None and len(text) > max_fraction_chars:
+        return f"{'=' if exact else '≈'} {shown}%"
+    return f"{text} {'=' if exact else '≈'} {shown}%"
 
 
 def field_of(outcome: Any, field: Field) -> Any:

@@ -200,7 +200,7 @@ class AttackState(GameState):
 
     def _announce_roll(self, who: int) -> AttackState:
         if who == -1:
-            name, roll, what = self.attacker.name, self.attack_roll, f"{self.attack_type} attack"
+            name, roll, what = self.attacker.name, self.attack_roll, f"a {self.attack_type} attack"
         else:
             name, roll, what = self.defenders[who].name, self.defence_rolls[who], "defence"
         hits = count_hits(roll)

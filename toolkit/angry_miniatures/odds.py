@@ -164,36 +164,37 @@ def _differences(n: int, m: int) -> dict[tuple[bool, bool], list[int]]:
 @cache
 def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOutcome, int]:
     """Outcome weights out of 2·6^(n+m) (the 2 for the SuperTieBreaker's even split)."""
-    out: dict[AttackOutcome, int] = defaultdict(int)
+    out: dict[tuple[int, int, bool, bool], int] = defaultdict(int)
     for (ca, cd), counts in _differences(n, m).items():
         for index, w in enumerate(counts):
             d = index - m
             if w == 0 or d == 0:
                 continue  # ties are counted below, split by the tie-break chain
             if d > 0:
-                out[attack_outcome(d, 0, ca, cd)] += 2 * w
+                out[(d, 0, ca, cd)] += 2 * w
             else:
-                out[attack_outcome(0, -d if melee else 0, ca, cd)] += 2 * w
+                out[(0, -d if melee else 0, ca, cd)] += 2 * w
     back = 1 if melee else 0
     for h in range(min(n, m) + 1):
         ways = comb(n, h) * 2 ** (n - h) * comb(m, h) * 2 ** (m - h)
         if h == 0:  # AM-5: both rolled 0 hits
             if rules.zero_tie == "miss":
-                out[attack_outcome(0, 0, False, False)] += 2 * ways
+                out[(0, 0, False, False)] += 2 * ways
             else:
-                out[attack_outcome(1, 0, False, False)] += ways
-                out[attack_outcome(0, back, False, False)] += ways
+                out[(1, 0, False, False)] += ways
+                out[(0, back, False, False)] += ways
             continue
         for (winner, ca, cd), t in _tie_table(h, rules.tie_break).items():
             # AM-4: the winner of a tie deals exactly 1 damage (back only in melee).
             if winner == "attacker":
-                out[attack_outcome(1, 0, ca, cd)] += 2 * ways * t
+                out[(1, 0, ca, cd)] += 2 * ways * t
             elif winner == "defender":
-                out[attack_outcome(0, back, ca, cd)] += 2 * ways * t
+                out[(0, back, ca, cd)] += 2 * ways * t
             else:  # SuperTieBreaker: each side wins with probability exactly 1/2
-                out[attack_outcome(1, 0, ca, cd)] += ways * t
-                out[attack_outcome(0, back, ca, cd)] += ways * t
-    return dict(out)
+                out[(1, 0, ca, cd)] += ways * t
+                out[(0, back, ca, cd)] += ways * t
+    # Tuples while counting (cheap to hash), outcomes once at the end.
+    return {attack_outcome(*key): w for key, w in out.items()}
 
 
 def opposed(
