@@ -79,7 +79,11 @@ class GameState(ABC):
     @property
     @abstractmethod
     def events(self) -> tuple[Event, ...]:
-        """The event log from the start of the game to this state."""
+        """The event log from the start of the game to this state.
+
+        A state's events always begin with its parent's events: ``apply`` only appends,
+        so ``child.events[len(parent.events):]`` is what one step added (the stepper
+        reveals those one at a time)."""
 
     def _legal_actions(self) -> Sequence[Hashable]:
         return ()

@@ -1,0 +1,307 @@
+"""Benchmark: Angry Miniatures opposed-roll table, ``toolkit`` vs icepool.
+
+Run from the project root::
+
+    .venv/bin/python bench/bench_angry_miniatures.py [--max 12] [--big 30]
+
+What it does:
+
+1. computes the opposed table (attack pools 1..max x defence pools 1..max, melee and
+   ranged; the full exact distribution of
+   ``AttackOutcome(defender_damage, attacker_damage, attacker_crit, defender_crit)``)
+   with :func:`toolkit.angry_miniatures.odds.opposed`;
+2. computes the same table with icepool, through a custom ``MultisetEvaluator``
+   that reads both rolls jointly, face by face (icepool's fastest route);
+3. checks the two tables are exactly equal (every probability as a ``Fraction``);
+   on a mismatch it runs a brute force over every face sequence for the smallest
+   disagreeing pair, says who is right, and exits 1;
+4. times both in the same run and prints the ratio icepool/ours, then times our
+   1..big x 1..big table against the goal of under 1 s.
+
+Fairness: every ``functools.cache`` in :mod:`toolkit.angry_miniatures.odds` is cleared
+before each timed run of ours, and each icepool run uses a fresh evaluator (icepool
+caches a state table per evaluator instance), fresh dice and clears icepool's global
+caches (``Pool.clear_cache()``, ``icepool.math.comb_row_cache``). Within one run both
+sides reuse what they computed earlier in that run (ours: per-pool tables; icepool:
+per-evaluator state tables, shared by melee and ranged because only the final outcome
+depends on the attack type).
+
+The module is importable (see ``tests/test_bench_icepool_agrees.py``): the evaluator
+and the table builders are plain functions.
+
+Rulings used (``/work/shared/rules/RULINGS.md``): AM-1 (faces 9 10 J Q K A, hits J+),
+AM-3 (hits compared, melee return damage), AM-4 (tie chain Aces, Kings, Queens, Jacks,
+then SuperTieBreaker won half the time; a tie's winner deals exactly 1), AM-5 (both 0
+hits: miss by default), AM-7 (crit: 2+ Aces on that roll).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import platform
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import icepool
+
+from toolkit.angry_miniatures import odds
+from toolkit.angry_miniatures.outcomes import AttackOutcome
+
+ATTACK_TYPES = ("melee", "ranged")
+FACES = ("9", "10", "J", "Q", "K", "A")  # encoded 0..5
+HIT_MIN = 2  # J and up are hits (AM-1)
+ACE = 5
+RESULTS = Path(__file__).parent / "results" / "angry_miniatures.md"
+GOAL_SECONDS = 1.0
+
+Table = dict[tuple[int, int, str], dict[AttackOutcome, Fraction]]
+
+
+# -- icepool ---------------------------------------------------------------------------
+class OpposedEvaluator(icepool.MultisetEvaluator):
+    """Evaluates (attacker roll, defender roll) jointly, one face value at a time.
+
+    State: ``(hit_difference, chain, any_hit, attacker_crit, defender_crit)`` where
+    ``chain`` is the sign (+1 attacker, -1 defender, 0 equal) of the AM-4 comparison
+    over the hit faces seen so far. The chain looks at the highest face first, so:
+    outcomes seen in descending order (A first) keep the first nonzero sign; seen in
+    ascending order (J first, A last) a later nonzero sign overrides the earlier one.
+    Either order gives the same final state, so the evaluator accepts both.
+    """
+
+    def initial_state(self, order, outcomes, *sizes, melee=True, zero_tie="miss"):
+        return (0, 0, False, False, False)
+
+    def next_state(self, state, order, outcome, a, d):
+        if outcome < HIT_MIN:
+            return state  # 9 and 10 are blanks (AM-1)
+        diff, chain, any_hit, ca, cd = state
+        sign = (a > d) - (a < d)
+        if sign and (order > 0 or not chain):
+            chain = sign
+        if outcome == ACE:
+            ca, cd = a >= 2, d >= 2  # AM-7
+        return (diff + a - d, chain, any_hit or a > 0 or d > 0, ca, cd)
+
+    def final_outcome(self, state, order, outcomes, *sizes, melee=True, zero_tie="miss"):
+        diff, chain, any_hit, ca, cd = state
+        back = 1 if melee else 0
+        if diff > 0:  # AM-3
+            return AttackOutcome(diff, 0, ca, cd)
+        if diff < 0:
+            return AttackOutcome(0, -diff * back, ca, cd)
+        if not any_hit and zero_tie == "miss":  # AM-5
+            return AttackOutcome(0, 0, ca, cd)
+        if chain > 0:  # AM-4: the tie's winner deals exactly 1
+            return AttackOutcome(1, 0, ca, cd)
+        if chain < 0:
+            return AttackOutcome(0, back, ca, cd)
+        # SuperTieBreaker: each side wins with probability exactly 1/2.
+        return icepool.Die([AttackOutcome(1, 0, ca, cd), AttackOutcome(0, back, ca, cd)])
+
+
+def poker_die() -> icepool.Die:
+    """A fresh six-sided poker die, faces 9 10 J Q K A encoded 0..5."""
+    return icepool.Die(range(len(FACES)))
+
+
+def clear_icepool_caches() -> None:
+    """Clear icepool's global caches (per-evaluator and per-die caches go with the objects)."""
+    icepool.Pool.clear_cache()
+    icepool.math.comb_row_cache.clear()
+
+
+def icepool_table_dice(
+    max_pool: int, attack_types: Iterable[str] = ATTACK_TYPES, zero_tie: str = "miss"
+) -> dict[tuple[int, int, str], icepool.Die]:
+    """The table as icepool ``Die`` objects, with a fresh evaluator and fresh die."""
+    evaluator = OpposedEvaluator()
+    die = poker_die()
+    pools = {n: die.pool(n) for n in range(1, max_pool + 1)}
+    return {
+        (n, m, t): evaluator.evaluate(pools[n], pools[m], melee=(t == "melee"), zero_tie=zero_tie)
+        for t in attack_types
+        for n in pools
+        for m in pools
+    }
+
+
+def die_to_fractions(die: icepool.Die) -> dict[AttackOutcome, Fraction]:
+    total = die.denominator()
+    return {o: Fraction(q, total) for o, q in die.items() if q}
+
+
+def icepool_table(max_pool: int, attack_types: Iterable[str] = ATTACK_TYPES, zero_tie: str = "miss") -> Table:
+    """The table as ``{(attack, defence, type): {outcome: Fraction}}``, by icepool."""
+    return {k: die_to_fractions(v) for k, v in icepool_table_dice(max_pool, attack_types, zero_tie).items()}
+
+
+# -- ours -------------------------------------------------------------------------------
+def clear_our_caches() -> list[str]:
+    """Clear every ``functools.cache`` reachable from the odds module; return their names."""
+    names = []
+    for name, obj in vars(odds).items():
+        if callable(getattr(obj, "cache_clear", None)):
+            obj.cache_clear()
+            names.append(name)
+    return sorted(names)
+
+
+def our_table_dists(max_pool: int, attack_types: Iterable[str] = ATTACK_TYPES, rules=None) -> dict:
+    """The table as :class:`toolkit.prob.Distribution` objects."""
+    sizes = range(1, max_pool + 1)
+    return {(n, m, t): odds.opposed(n, m, t, rules) for t in attack_types for n in sizes for m in sizes}
+
+
+def our_table(max_pool: int, attack_types: Iterable[str] = ATTACK_TYPES, rules=None) -> Table:
+    """The table as ``{(attack, defence, type): {outcome: Fraction}}``, by ``opposed``."""
+    return {k: dict(v.items()) for k, v in our_table_dists(max_pool, attack_types, rules).items()}
+
+
+# -- brute force (only to arbitrate a disagreement) -------------------------------------
+def brute_force(n: int, m: int, attack_type: str, zero_tie: str = "miss") -> dict[AttackOutcome, Fraction]:
+    """Every face sequence of both rolls, judged literally by AM-3/4/5/7."""
+    melee = attack_type == "melee"
+    weights: Counter[AttackOutcome] = Counter()
+
+    def counts(n: int) -> Counter[tuple[int, ...]]:
+        return Counter(tuple(seq.count(f) for f in range(6)) for seq in itertools.product(range(6), repeat=n))
+
+    side_a, side_d = counts(n), counts(m)
+    for a, wa in side_a.items():
+        for d, wd in side_d.items():
+            w = 2 * wa * wd  # doubled: a SuperTieBreaker splits its weight in two
+            ha, hd = sum(a[HIT_MIN:]), sum(d[HIT_MIN:])
+            ca, cd = a[ACE] >= 2, d[ACE] >= 2
+            if ha > hd:
+                weights[AttackOutcome(ha - hd, 0, ca, cd)] += w
+            elif ha < hd:
+                weights[AttackOutcome(0, (hd - ha) if melee else 0, ca, cd)] += w
+            elif ha == 0 and zero_tie == "miss":
+                weights[AttackOutcome(0, 0, ca, cd)] += w
+            else:
+                # Aces, then Kings, Queens, Jacks; tuple comparison = first difference.
+                key_a, key_d = a[::-1][: 6 - HIT_MIN], d[::-1][: 6 - HIT_MIN]
+                win_a = AttackOutcome(1, 0, ca, cd)
+                win_d = AttackOutcome(0, 1 if melee else 0, ca, cd)
+                if key_a > key_d:
+                    weights[win_a] += w
+                elif key_a < key_d:
+                    weights[win_d] += w
+                else:
+                    weights[win_a] += w // 2
+                    weights[win_d] += w // 2
+    total = 2 * 6 ** (n + m)
+    return {o: Fraction(w, total) for o, w in weights.items() if w}
+
+
+# -- comparing and timing ---------------------------------------------------------------
+def differences(ours: Table, theirs: Table) -> list[tuple[int, int, str]]:
+    """Keys where the two tables differ (missing keys count), smallest pools first."""
+    keys = set(ours) | set(theirs)
+    bad = [k for k in keys if ours.get(k) != theirs.get(k)]
+    return sorted(bad, key=lambda k: (k[0] + k[1], k))
+
+
+def best_time(fn: Callable[[], Any], runs: int, before: Callable[[], Any]) -> tuple[float, Any]:
+    """Best wall time of ``runs`` calls of ``fn``, calling ``before`` (untimed) each time."""
+    best, result = float("inf"), None
+    for _ in range(runs):
+        before()
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, result
+
+
+def fmt_s(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max", type=int, default=12, help="compare pools 1..MAX (default 12)")
+    parser.add_argument("--big", type=int, default=30, help="time our table 1..BIG (default 30)")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs of ours (default 3)")
+    args = parser.parse_args(argv)
+    n_max, big = args.max, args.big
+
+    cleared = clear_our_caches()
+    print(f"Caches cleared before each timed run of ours: {', '.join(cleared)}")
+    print(
+        "icepool: fresh OpposedEvaluator + fresh die per run; Pool.clear_cache() and "
+        "icepool.math.comb_row_cache cleared before each run"
+    )
+    print("Timed: building every exact distribution object (toolkit Distribution / icepool Die);")
+    print("the conversion to Fractions for the comparison is not timed for either side.\n")
+
+    # 1. ours, best of runs, caches cleared each time.
+    ours_s, ours_dists = best_time(lambda: our_table_dists(n_max), args.runs, clear_our_caches)
+    print(f"ours    {n_max}x{n_max} x {len(ATTACK_TYPES)} types: {fmt_s(ours_s)} (best of {args.runs})")
+
+    # 2. icepool, once; a second run if the first was fast.
+    ice_s, ice_dice = best_time(lambda: icepool_table_dice(n_max), 1, clear_icepool_caches)
+    ice_runs = 1
+    if ice_s < 10:
+        again, ice_dice = best_time(lambda: icepool_table_dice(n_max), 1, clear_icepool_caches)
+        ice_s, ice_runs = min(ice_s, again), 2
+    print(f"icepool {n_max}x{n_max} x {len(ATTACK_TYPES)} types: {fmt_s(ice_s)} (best of {ice_runs})")
+    ratio = ice_s / ours_s
+    print(f"ratio icepool/ours: {ratio:.1f}x")
+
+    # 3. exact comparison.
+    ours_table = {k: dict(v.items()) for k, v in ours_dists.items()}
+    ice_table = {k: die_to_fractions(v) for k, v in ice_dice.items()}
+    bad = differences(ours_table, ice_table)
+    cells = len(ours_table)
+    if bad:
+        print(f"\nMISMATCH in {len(bad)} of {cells} (attack, defence, type) cells; first: {bad[:5]}")
+        for n, m, t in [k for k in bad if k[0] + k[1] <= 7][:3]:
+            truth = brute_force(n, m, t)
+            print(
+                f"  {n} vs {m} {t}: brute force agrees with "
+                f"ours={ours_table[n, m, t] == truth}, icepool={ice_table[n, m, t] == truth}"
+            )
+    else:
+        print(f"\nTables agree exactly: {cells} cells, every outcome probability as a Fraction.")
+
+    # 4. our big table against the goal.
+    big_s, _ = best_time(lambda: our_table_dists(big), args.runs, clear_our_caches)
+    verdict = "meets" if big_s < GOAL_SECONDS else "MISSES"
+    print(
+        f"ours    {big}x{big} x {len(ATTACK_TYPES)} types: {fmt_s(big_s)} (best of {args.runs}); "
+        f"{verdict} the goal of < {GOAL_SECONDS:.0f} s"
+    )
+
+    report = "\n".join(
+        [
+            "# Angry Miniatures opposed table: toolkit vs icepool",
+            "",
+            f"Python {platform.python_version()}, icepool {icepool.__version__}, "
+            f"{platform.machine()}; run {time.strftime('%Y-%m-%d %H:%M')}. "
+            "All figures from the same run; caches cleared before every timed run.",
+            "",
+            "| table | ours | icepool (MultisetEvaluator) | icepool / ours | exact agreement |",
+            "|---|---|---|---|---|",
+            f"| 1..{n_max} x 1..{n_max}, melee + ranged | {fmt_s(ours_s)} | {fmt_s(ice_s)} | "
+            f"{ratio:.1f}x | {'yes' if not bad else f'NO ({len(bad)} cells)'} |",
+            f"| 1..{big} x 1..{big}, melee + ranged | {fmt_s(big_s)} | — | — | goal < "
+            f"{GOAL_SECONDS:.0f} s: {verdict.lower()} |",
+            "",
+        ]
+    )
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(report, encoding="utf-8")
+    print("\n" + report)
+    print(f"written to {RESULTS}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
