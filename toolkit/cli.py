@@ -1,0 +1,192 @@
+"""The ``toolkit`` command line (also ``python -m toolkit``).
+
+``toolkit report NAME [-p NAME VALUE]... [-f FILE.yaml] [-o DIR] [--show-code]``
+runs report notebooks into HTML; ``toolkit report --list`` lists them.
+
+Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments.
+
+Each subcommand is one ``_add_<command>_command(subparsers)`` function that builds its
+parser and sets ``handler``; list it in :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from toolkit.errors import ToolkitError
+
+__all__ = ["main", "build_parser", "COMMANDS"]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def _error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+# -- toolkit report ----------------------------------------------------------------------
+def _add_report_command(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="run report notebooks and export them to HTML",
+        description=(
+            "Run a report notebook with papermill and write <DIR>/<NAME>.html "
+            "(and the executed .ipynb). NAME 'all' runs every report with its defaults."
+        ),
+    )
+    parser.add_argument("name", nargs="?", metavar="NAME", help="a report name, or 'all'")
+    parser.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "VALUE"),
+        help="set a parameter; VALUE is read as YAML: 8, 0.5, true, [4, 6], melee",
+    )
+    parser.add_argument(
+        "-f", "--file", type=Path, metavar="FILE.yaml", help="run the jobs of a parameter file (data/batch/)"
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, default=Path("reports"), metavar="DIR", help="output directory (reports)"
+    )
+    parser.add_argument("--show-code", action="store_true", help="keep the code cells in the HTML")
+    parser.add_argument("--list", action="store_true", help="list the reports and their parameters")
+    parser.add_argument("--kernel", default="python3", help="Jupyter kernel to run with (python3)")
+    parser.add_argument(
+        "--notebooks", type=Path, default=None, metavar="DIR", help="where the *_report.ipynb notebooks are"
+    )
+    parser.set_defaults(handler=_report_command)
+
+
+def _list_reports(name: str | None, notebooks_dir: Path | None) -> int:
+    from toolkit.reports.runner import default_notebooks_dir, discover_reports, notebook_parameters
+
+    reports = discover_reports(notebooks_dir)
+    if name is not None and name != "all":
+        from toolkit.reports.runner import find_report
+
+        reports = {name: find_report(name, notebooks_dir)}
+    if not reports:
+        print(f"no reports in {notebooks_dir or default_notebooks_dir()}")
+        return EXIT_OK
+    for report, path in reports.items():
+        print(f"{report}  ({path})")
+        specs = notebook_parameters(path)
+        if not specs:
+            print("    (no parameters)")
+        for spec in specs.values():
+            print(f"    {spec.describe()}")
+    return EXIT_OK
+
+
+def _report_command(args: argparse.Namespace) -> int:
+    from toolkit.reports.runner import (
+        Job,
+        check_kernel,
+        discover_reports,
+        find_report,
+        load_parameter_file,
+        notebook_parameters,
+        parse_cli_value,
+        run_batch,
+        validate_parameters,
+    )
+
+    if args.list:
+        return _list_reports(args.name, args.notebooks)
+    if args.name is None and args.file is None:
+        return _error("give a report NAME, 'all', -f FILE.yaml or --list")
+    if args.parameter and args.name in (None, "all"):
+        return _error("-p sets a parameter of one report: give its NAME (not 'all'; use -f for several)")
+
+    jobs: list[Job] = []
+    if args.name == "all":
+        reports = discover_reports(args.notebooks)
+        if not reports:
+            find_report("all", args.notebooks)  # raises: there are no reports
+        jobs += [Job(report) for report in reports]
+    elif args.name is not None:
+        specs = notebook_parameters(find_report(args.name, args.notebooks))
+        params = {}
+        for pname, text in args.parameter:
+            spec = specs.get(pname)
+            params[pname] = parse_cli_value(text, spec.type_name if spec else None)
+        jobs.append(Job(args.name, params))
+    if args.file is not None:
+        jobs += load_parameter_file(args.file)
+
+    # Check every job before running any, so a typo costs nothing.
+    for job in jobs:
+        validate_parameters(find_report(job.report, args.notebooks), job.parameters)
+    check_kernel(args.kernel)
+
+    result = run_batch(
+        jobs,
+        args.output,
+        kernel_name=args.kernel,
+        notebooks_dir=args.notebooks,
+        show_code=args.show_code,
+        write_index=len(jobs) > 1 or args.file is not None,
+    )
+    if result.index_path is not None:
+        print(f"index: {result.index_path}")
+    for failed in result.failed:
+        print(f"failed: {failed.error}", file=sys.stderr)
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+# -- toolkit replay (not yet implemented) --------------------------------------------------
+# TODO(replay issue): `toolkit replay FILE` goes here. Write
+#     def _add_replay_command(subparsers) -> None:
+#         parser = subparsers.add_parser("replay", help=...)
+#         parser.add_argument("file", type=Path, metavar="FILE")
+#         parser.set_defaults(handler=_replay_command)
+#     def _replay_command(args: argparse.Namespace) -> int: ...
+# and add _add_replay_command to COMMANDS below. A ToolkitError raised by a handler is
+# printed as "error: <message>" with exit code 2 by main().
+
+
+#: The subcommands: each function adds one subparser that sets ``handler``.
+COMMANDS: tuple[Callable[[Any], None], ...] = (_add_report_command,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the ``toolkit`` argument parser with every subcommand of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(prog="toolkit", description="Tools for tabletop-game combat designers.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add_command in COMMANDS:
+        add_command(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``toolkit`` command line on ``argv`` (default ``sys.argv[1:]``) and return
+    the exit code: 0 success, 1 a report failed, 2 bad arguments."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits on --help (0) and on bad usage (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.handler(args)
+    except ToolkitError as exc:
+        return _error(str(exc))
+    except BrokenPipeError:  # e.g. `toolkit report --list | head`
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        except (OSError, ValueError, AttributeError):
+            pass
+        return EXIT_FAILED
