@@ -393,11 +393,11 @@ def test_explorer_one_die_each_melee_by_hand_am3_am4_am5():
     assert "P(hit) = 4/9 ≈ 44.4%" in ex.summary_text
     assert "expected damage back to attacker 4/9 ≈ 0.44" in ex.summary_text
     # the chart: defender's side right, damage back on the left
-    assert list(ex.figure.data[0].x) == [1] and list(ex.figure.data[2].x) == [-1]
-    assert ex.figure.data[0].y[0] == pytest.approx(100 * 4 / 9)
+    assert list(ex.shown_figure.data[0].x) == [1] and list(ex.shown_figure.data[2].x) == [-1]
+    assert ex.shown_figure.data[0].y[0] == pytest.approx(100 * 4 / 9)
     ex.controls["attack_type"].value = "ranged"  # no damage back outside melee (AM-3)
     assert _row(ex.table, "no damage") == Fraction(5, 9)
-    assert list(ex.figure.data[2].x) == [] and "damage back" not in ex.summary_text
+    assert list(ex.shown_figure.data[2].x) == [] and "damage back" not in ex.summary_text
     ex.controls["zero_tie"].value = "super_tiebreak"  # AM-5 variant: both blank -> coin flip
     assert _row(ex.table, "1 damage to defender") == Fraction(4, 9) + Fraction(1, 18)
 
@@ -408,8 +408,8 @@ def test_explorer_at_least_view():
     # Two dice, each a hit with 2/3: P(2 hits) = 4/9, P(>= 1 hit) = 1 - (1/3)^2 = 8/9.
     assert ex.table["outcome"].tolist() == ["at least 2 damage to defender", "at least 1 damage to defender"]
     assert ex.table["probability"].tolist() == [Fraction(4, 9), Fraction(8, 9)]
-    assert list(ex.figure.data[0].y) == pytest.approx([100 * 4 / 9, 100 * 8 / 9])
-    assert list(ex.figure.data[1].x) == []  # no "at least 0" bar
+    assert list(ex.shown_figure.data[0].y) == pytest.approx([100 * 4 / 9, 100 * 8 / 9])
+    assert list(ex.shown_figure.data[1].x) == []  # no "at least 0" bar
     ex.view.value = "exactly"
     assert ex.table["probability"].tolist() == [Fraction(4, 9), Fraction(4, 9), Fraction(1, 9)]
 

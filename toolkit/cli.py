@@ -135,7 +135,7 @@ def _report_command(args: argparse.Namespace) -> int:
         kernel_name=args.kernel,
         notebooks_dir=args.notebooks,
         show_code=args.show_code,
-        write_index=len(jobs) > 1 or args.file is not None,
+        write_index=len(jobs) > 1 or args.file is not None or args.name == "all",
     )
     if result.index_path is not None:
         print(f"index: {result.index_path}")

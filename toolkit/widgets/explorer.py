@@ -96,6 +96,8 @@ class OddsExplorer:
         self.table_view = widgets.HTML()
         self.error_line = widgets.HTML()
         self.figure, self.chart = _make_chart(self._names)
+        #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
+        self.shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
         self.widget = widgets.VBox(
             [
@@ -198,6 +200,7 @@ class OddsExplorer:
         else:
             fig = _new_figure(self._names, widget=False)
             paint(fig)
+            self.shown_figure = fig
             self.chart.clear_output(wait=True)
             with self.chart:
                 fig.show()
