@@ -27,7 +27,14 @@ import ipywidgets as widgets
 from toolkit.angry_miniatures.engine import AttackState, start_attack
 from toolkit.angry_miniatures.odds import opposed
 from toolkit.angry_miniatures.outcomes import AttackOutcome
-from toolkit.angry_miniatures.rules import ATTACK_TYPES, Character, Modifiers, Rules, attack_pools
+from toolkit.angry_miniatures.rules import (
+    ATTACK_TYPES,
+    Character,
+    Modifiers,
+    Rules,
+    attack_pools,
+    check_attack_type,
+)
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
@@ -109,10 +116,7 @@ class AttackStepper:
         if self.defenders == ():
             raise InvalidSetupError("an attack needs at least one defender")
         pools = self.defenders is None
-        if attack_type not in ATTACK_TYPES:
-            raise InvalidSetupError(
-                f"{attack_type!r} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)"
-            )
+        check_attack_type(attack_type)
         self.attack_dice = _pool_slider(attack_dice, "Attack dice")
         self.defence_dice = _pool_slider(defence_dice, "Defence dice")
         if not pools:  # the characters' stats set the pools (AM-2)
@@ -360,8 +364,7 @@ def odds_explorer(
     for n, what in ((attack_dice, "attack_dice"), (defence_dice, "defence_dice")):
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_DICE:
             raise InvalidSetupError(f"{what} must be a whole number of dice from 0 to {_MAX_DICE}, got {n!r}")
-    if attack_type not in ATTACK_TYPES:
-        raise InvalidSetupError(f"{attack_type!r} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)")
+    check_attack_type(attack_type)
     controls: dict[str, widgets.ValueWidget] = {
         "attack_dice": _pool_slider(attack_dice, "Attack dice"),
         "defence_dice": _pool_slider(defence_dice, "Defence dice"),
