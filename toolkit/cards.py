@@ -1,0 +1,240 @@
+"""Playing cards: codes, colours, decks, draw piles and the Spoils Heap.
+
+Card codes as in RULINGS.md: rank ``2``–``10``, ``J``, ``Q``, ``K``, ``A`` followed by
+suit ``S`` (spades), ``H`` (hearts), ``D`` (diamonds), ``C`` (clubs) — ``10H``, ``AS``,
+``QC`` — and jokers ``JK1``, ``JK2`` (``Joker`` reads as the first joker not yet used).
+Red = hearts and diamonds; black = spades and clubs. Shared by Fairy Meat (FM-1) and
+the Durak battle (DB-1).
+
+>>> Card("10h")
+Card('10H')
+>>> Card("AS").colour, Card("AS").rank, Card("QD").is_face
+('black', 'A', True)
+>>> parse_cards("KS QC 5C")
+(Card('KS'), Card('QC'), Card('5C'))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import total_ordering
+
+from toolkit.errors import InvalidSetupError, NotationError
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "SUIT_NAMES",
+    "Card",
+    "parse_card",
+    "parse_cards",
+    "standard_deck",
+    "check_distinct",
+    "Pile",
+]
+
+#: Ranks from lowest to highest (DB-1 order; Fairy Meat values them by FM-1).
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+RANK_NAMES = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+JOKERS: tuple[str, ...] = ("JK1", "JK2")
+_RED = {"H", "D"}
+_ACCEPTED = "ranks 2-10 J Q K A, suits S H D C (e.g. 10H, AS, QC), or jokers JK1 JK2"
+
+
+def _normalise(text: str) -> str:
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a card: write a code like '10H' ({_ACCEPTED})")
+    code = text.strip().upper().replace("♠", "S").replace("♥", "H").replace("♦", "D").replace("♣", "C")
+    if code in JOKERS:
+        return code
+    rank, suit = code[:-1], code[-1:]
+    if rank == "T":
+        rank = "10"
+    if rank not in RANKS or suit not in SUITS:
+        raise NotationError(f"{text!r} is not a card: {_ACCEPTED}")
+    return rank + suit
+
+
+@total_ordering
+@dataclass(frozen=True)
+class Card:
+    """One playing card, written by its code: ``Card('10H')``, ``Card('AS')``, ``Card('JK1')``.
+
+    Cards compare by rank (2 lowest, A highest, jokers above all, DB-1), then suit.
+    """
+
+    code: str
+    rank: str = field(init=False, repr=False, compare=False)
+    suit: str | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        code = _normalise(self.code)
+        object.__setattr__(self, "code", code)
+        if code in JOKERS:
+            object.__setattr__(self, "rank", "Joker")
+            object.__setattr__(self, "suit", None)
+        else:
+            object.__setattr__(self, "rank", code[:-1])
+            object.__setattr__(self, "suit", code[-1])
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.sort_key < other.sort_key
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """(rank index, suit index): 2 lowest, A highest, jokers above every card."""
+        if self.is_joker:
+            return (len(RANKS), JOKERS.index(self.code))
+        return (RANKS.index(self.rank), SUITS.index(self.suit or "S"))
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def colour(self) -> str | None:
+        """``'red'`` (hearts, diamonds), ``'black'`` (spades, clubs), ``None`` for a joker."""
+        if self.suit is None:
+            return None
+        return "red" if self.suit in _RED else "black"
+
+    @property
+    def is_face(self) -> bool:
+        """Whether the rank is J, Q, K or A (Fairy Meat's Trumps, FM-1)."""
+        return self.rank in ("J", "Q", "K", "A")
+
+    @property
+    def pips(self) -> int | None:
+        """The number on a 2–10 card, ``None`` for J, Q, K, A and jokers."""
+        return int(self.rank) if self.rank.isdigit() else None
+
+    @property
+    def name(self) -> str:
+        """The card in words: ``'Ace of Spades'``, ``'10 of Hearts'``, ``'Joker'``."""
+        if self.is_joker:
+            return "Joker"
+        return f"{RANK_NAMES.get(self.rank, self.rank)} of {SUIT_NAMES[self.suit or 'S']}"
+
+
+def parse_card(text: str | Card) -> Card:
+    """Return the card for a code (case-insensitive; ``♠♥♦♣`` accepted for suits).
+
+    Raises:
+        NotationError: not a card code, with the accepted ranks and suits.
+    """
+    return text if isinstance(text, Card) else Card(text)
+
+
+def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    """Return the cards in ``"KS QC 5C"`` (spaces or commas) or a list of codes.
+
+    ``Joker`` is read as the first joker not yet listed (``JK1``, then ``JK2``).
+    """
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    cards: list[Card] = []
+    for part in parts:
+        if isinstance(part, str) and part.strip().upper() == "JOKER":
+            free = [j for j in JOKERS if Card(j) not in cards]
+            if not free:
+                raise NotationError("'Joker' listed more than twice: a deck has two jokers (JK1, JK2)")
+            cards.append(Card(free[0]))
+        else:
+            cards.append(parse_card(part))
+    return tuple(cards)
+
+
+def standard_deck(jokers: bool = False) -> tuple[Card, ...]:
+    """Return the 52-card deck (54 with ``jokers``), in a fixed order: by suit, then rank."""
+    cards = [Card(rank + suit) for suit in SUITS for rank in RANKS]
+    if jokers:
+        cards += [Card(j) for j in JOKERS]
+    return tuple(cards)
+
+
+def check_distinct(cards: Sequence[Card], what: str = "these cards") -> None:
+    """Raise if a card appears twice among ``cards`` (one deck holds each card once)."""
+    repeated = [c.code for c, n in Counter(cards).items() if n > 1]
+    if repeated:
+        raise InvalidSetupError(f"{', '.join(repeated)} appear more than once in {what}: a deck holds each card once")
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A draw pile and its discard pile (the Spoils Heap in Fairy Meat, FM-13).
+
+    ``stacked`` is the known top part of the draw pile, top card first (for rule-book
+    examples); ``shuffled`` is the rest, in an order nobody knows, so drawing from it
+    is a chance step with each card equally likely. When both are empty the discards
+    are reshuffled into the draw pile.
+    """
+
+    stacked: tuple[Card, ...] = ()
+    shuffled: frozenset[Card] = frozenset()
+    discards: tuple[Card, ...] = ()
+
+    @classmethod
+    def full(cls, jokers: bool = False, stacked: Iterable[str | Card] = ()) -> Pile:
+        """Return a full deck with ``stacked`` cards on top in that order, the rest shuffled.
+
+        Raises:
+            NotationError / InvalidSetupError: an unknown code or a card stacked twice.
+        """
+        top = parse_cards(stacked)
+        check_distinct(top, "the stacked deck")
+        deck = standard_deck(jokers)
+        missing = [c.code for c in top if c not in deck]
+        if missing:
+            raise InvalidSetupError(f"{', '.join(missing)} not in a {len(deck)}-card deck (jokers={jokers})")
+        return cls(top, frozenset(deck) - frozenset(top))
+
+    @property
+    def size(self) -> int:
+        """Cards left to draw (before any reshuffle)."""
+        return len(self.stacked) + len(self.shuffled)
+
+    def remaining(self) -> frozenset[Card]:
+        """Every card still in the draw pile."""
+        return frozenset(self.stacked) | self.shuffled
+
+    @property
+    def needs_chance(self) -> bool:
+        """Whether the next card drawn is a chance outcome (nothing stacked on top)."""
+        return not self.stacked and (bool(self.shuffled) or bool(self.discards))
+
+    def next_options(self) -> list[Card]:
+        """The cards that can come next: the stacked top card, or any shuffled card
+        (after a reshuffle of the discards if the pile is empty)."""
+        if self.stacked:
+            return [self.stacked[0]]
+        pool = self.shuffled or frozenset(self.discards)
+        return sorted(pool)
+
+    def draw(self, card: Card) -> Pile:
+        """Return the pile after ``card`` is drawn (it must be one of :meth:`next_options`)."""
+        if self.stacked:
+            if card != self.stacked[0]:
+                raise InvalidSetupError(f"{card} is not the top card of the stacked deck ({self.stacked[0]})")
+            return Pile(self.stacked[1:], self.shuffled, self.discards)
+        if not self.shuffled:  # reshuffle the discards (FM-13: only when the deck runs out)
+            if card not in self.discards:
+                raise InvalidSetupError(f"{card} is not in the reshuffled discards")
+            return Pile((), frozenset(self.discards) - {card}, ())
+        if card not in self.shuffled:
+            raise InvalidSetupError(f"{card} is not in the draw pile")
+        return Pile((), self.shuffled - {card}, self.discards)
+
+    def discard(self, cards: Iterable[Card]) -> Pile:
+        """Return the pile with ``cards`` added to the discards."""
+        return Pile(self.stacked, self.shuffled, self.discards + tuple(cards))

@@ -1,0 +1,666 @@
+"""The Fairy Meat combat engine: deals, declarations, attacks, choices and the Spoils Heap.
+
+One :class:`CombatState` is a whole combat between an attacking and a defending fairy
+(FM-2..FM-14): both combat hands are dealt (chance nodes, one card each, from a
+:class:`~toolkit.cards.Pile` that may be stacked for a rule-book example), each fairy
+declares Add or Subtract (FM-3), then each attack goes: Trumps face down (FM-4, FM-5,
+FM-7 Wild Trump points), Numbered cards or Wild Trumps (FM-6), cards turned up from
+the deck (chance), the None-rule reveal (FM-5), the next-defence bonus (FM-11), the
+cheating shifts (FM-8), the referee's judgement (:func:`~.referee.resolve_attack`),
+damage, Nasty Hits and the defender's choice of how to keep her points (FM-11). Spent
+cards go to the Spoils Heap; the deck is reshuffled only when it runs out (FM-13).
+
+Actions are short strings, the same in the stepper, in example files and in logs:
+``declare add``, ``trumps KS QC``, ``trumps none``, ``points black``, ``play 3D``,
+``wild KS``, ``reveal all``, ``reveal none``, ``bonus yes``, ``shift +1 -1``,
+``score bonus``, ``score cards``, ``escape``, ``damage``. Chance outcomes are cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from toolkit.cards import Card, Pile, check_distinct, parse_card
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.fairy_meat.referee import AttackResult, Play, Side, is_numbered, is_trump, resolve_attack
+from toolkit.fairy_meat.rules import (
+    Fairy,
+    Rules,
+    attacker_hand_size,
+    defender_hand_size,
+)
+
+__all__ = ["CombatState", "start_combat", "PLAYERS"]
+
+PLAYERS: tuple[Side, Side] = ("attacker", "defender")
+_NO_CHOICE: tuple[None, None] = (None, None)
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(c.code for c in cards) if cards else "none"
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+@dataclass(frozen=True)
+class _Attack:
+    """One attack in progress; pairs are (attacker, defender)."""
+
+    trumps: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None] = _NO_CHOICE
+    wild_colour: str | None = None  # the defender's Wild Trump points colour (FM-7)
+    plays: tuple[str | None, str | None] = _NO_CHOICE  # "play", "wild", "points", "blind", "unopposed"
+    cards: tuple[Card | None, Card | None] = _NO_CHOICE  # Numbered card from hand, or the Wild Trump card
+    drawn: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())  # Trumps turned up
+    number: tuple[Card | None, Card | None] = _NO_CHOICE  # the Numbered card that counts
+    reveal: tuple[Card, ...] | None = None
+    bonus: bool | None = None
+    shifts: tuple[tuple[int, int] | None, tuple[int, int] | None] = _NO_CHOICE
+    result: AttackResult | None = None
+    score: str | None = None  # the defender's FM-11 choice
+    escape: bool | None = None  # the Wrestling winner's FM-14 choice
+
+
+def _set(pair: tuple, i: int, value: object) -> tuple:
+    return (value, pair[1]) if i == 0 else (pair[0], value)
+
+
+@dataclass(frozen=True)
+class CombatState(GameState):
+    """A Fairy Meat combat in progress. Build it with :func:`start_combat`."""
+
+    rules: Rules
+    fairies: tuple[Fairy, Fairy]
+    hand_sizes: tuple[int, int]
+    attacks: int
+    pile: Pile
+    wrestling: bool = False
+    defender_has_attacked: bool = False
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+    declared: tuple[str | None, str | None] = _NO_CHOICE
+    attack_no: int = 0
+    cur: _Attack = field(default_factory=_Attack)
+    bonus_points: int = 0  # FM-11 b: usable against this attack
+    prev_points: int = 0  # FM-7: points scored against the previous attack
+    extra_cards: int = 0  # FM-11 a: owed for the defender's attack back
+    results: tuple[AttackResult, ...] = ()
+    nasty_hits: tuple[str, ...] = ()
+    finished: bool = False
+    log_events: tuple[Event, ...] = ()
+
+    # -- what happens next ---------------------------------------------------------
+    def phase(self) -> tuple[str, int]:
+        """``(step, side)``: the step pending and whose it is (0 attacker, 1 defender)."""
+        if self.finished:
+            return ("over", -1)
+        for i in (0, 1):
+            if len(self.hands[i]) < self.hand_sizes[i] and not self.declared[i]:
+                return ("deal", i)
+            if self.declared[i] is None:
+                return ("declare", i)
+        a = self.cur
+        if a.result is None:
+            for i in (0, 1):
+                if a.trumps[i] is None:
+                    return ("trumps", i)
+            for i in (0, 1):
+                if a.plays[i] is None:
+                    return ("play", i)
+            for i in (0, 1):
+                if a.plays[i] in ("wild", "points", "blind") and a.number[i] is None:
+                    return ("draw", i)
+            owner = self._hidden_owner()
+            if owner is not None and a.reveal is None:
+                return ("reveal", owner)
+            if self._bonus_available() and a.bonus is None:
+                return ("bonus", 1)
+            for i in (0, 1):
+                if self._cheats_against(i) and a.shifts[i] is None:
+                    return ("shift", i)
+            return ("resolve", -1)
+        r = a.result
+        if self.wrestling and r.winner is not None and a.escape is None:
+            return ("escape", PLAYERS.index(r.winner))
+        if self._score_choice_needed() and a.score is None:
+            return ("score", 1)
+        return ("next", -1)
+
+    @property
+    def current_player(self) -> str:
+        step, side = self.phase()
+        if step == "over":
+            return TERMINAL
+        if step in ("deal", "draw"):
+            return CHANCE
+        return PLAYERS[side]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.log_events
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.fairies[0].name, self.fairies[1].name)
+
+    # -- chance ------------------------------------------------------------------------
+    def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
+        options = self.pile.next_options()
+        if not options:
+            raise InvalidSetupError("the deck and the Spoils Heap are both empty: no card can be turned up")
+        p = Fraction(1, len(options))
+        return [(c, p) for c in options]
+
+    def action_to_string(self, action: Hashable) -> str:
+        return action.code if isinstance(action, Card) else str(action)
+
+    def parse_action(self, text: str) -> Hashable:
+        if self.is_chance_node:
+            card = parse_card(text)
+            if card not in self.pile.next_options():
+                raise IllegalActionError(f"{card} cannot be the next card: it is not in the deck here")
+            return card
+        wanted = " ".join(text.split()).lower()
+        for action in self.legal_actions():
+            if action.lower() == wanted:
+                return action
+        raise IllegalActionError(
+            f"{text!r} is not possible for {self.current_player} now ({self.phase()[0]}): choose one of "
+            + ", ".join(self.legal_actions())
+        )
+
+    def parse_actions(self, text: str) -> list[Hashable]:
+        """Cards for chance steps (``"KS QC 5C"``), otherwise one action string."""
+        if self.is_chance_node:
+            return [parse_card(t) for t in text.replace(",", " ").split()]
+        return [self.parse_action(text)]
+
+    def roll_group(self) -> int:
+        step, side = self.phase()
+        if step == "deal":
+            return self.hand_sizes[side] - len(self.hands[side])
+        return 1
+
+    # -- decisions ---------------------------------------------------------------------
+    def _legal_actions(self) -> list[str]:
+        step, i = self.phase()
+        hand = self.hands[i]
+        a = self.cur
+        if step == "declare":
+            return ["declare add", "declare subtract"]
+        if step == "trumps":
+            if not hand and i == 1 and self.prev_points:
+                return ["points red", "points black", "trumps none"]  # FM-7
+            return ["trumps none", *self._trump_groups(hand)]
+        if step == "play":
+            rest = [c for c in hand if c not in (a.trumps[i] or ())]
+            numbered = [c for c in rest if is_numbered(c)]
+            if numbered:
+                return [f"play {c.code}" for c in numbered]  # FM-6: must play a Numbered card
+            return [f"wild {c.code}" for c in rest if is_trump(c)]
+        if step == "reveal":
+            trumps = a.trumps[i] or ()
+            if self.rules.none_reveal == "subset":
+                subsets = [s for k in range(len(trumps), 0, -1) for s in itertools.combinations(trumps, k)]
+                return ["reveal all", *[f"reveal {_cards_text(s)}" for s in subsets[1:]], "reveal none"]
+            return ["reveal all", "reveal none"]
+        if step == "bonus":
+            return ["bonus yes", "bonus no"]
+        if step == "shift":
+            n = len(self._cheats_against(i))
+            steps = range(-n, n + 1, 2)
+            return [f"shift {_signed(x)} {_signed(y)}" for x in steps for y in steps]
+        if step == "escape":
+            return ["damage", "escape"]
+        if step == "score":
+            return self._score_options()
+        return []
+
+    def _trump_groups(self, hand: Sequence[Card]) -> list[str]:
+        """Every set of one colour of Trumps (FM-4) that still leaves her a card for step 5."""
+        has_numbered = any(is_numbered(c) for c in hand)
+        trumps = [c for c in hand if is_trump(c)]
+        out = []
+        for colour in ("red", "black"):
+            group = [c for c in trumps if c.colour == colour]
+            for k in range(1, len(group) + 1):
+                for subset in itertools.combinations(group, k):
+                    # Without a Numbered card she must keep a Trump back to play as a Wild Trump (FM-6).
+                    if not has_numbered and len(subset) == len(trumps):
+                        continue
+                    out.append(f"trumps {_cards_text(subset)}")
+        return out
+
+    def best_action(self) -> str | None:
+        """The referee's best choice at a reveal, bonus or shift step (what the stepper
+        preselects and the default policies play), else ``None``."""
+        step, i = self.phase()
+        if step not in ("reveal", "bonus", "shift"):
+            return None
+        best = self._resolve(choose_best=True)
+        if step == "reveal":
+            shown = best.revealed[PLAYERS[i]]
+            if set(shown) == set(self.cur.trumps[i] or ()):
+                return "reveal all"
+            return f"reveal {_cards_text(shown)}" if shown else "reveal none"
+        if step == "bonus":
+            return "bonus yes" if best.bonus_applied else "bonus no"
+        x, y = best.shifts[PLAYERS[i]]
+        return f"shift {_signed(x)} {_signed(y)}"
+
+    # -- applying ----------------------------------------------------------------------
+    def _apply(self, action: Hashable) -> CombatState:
+        step, i = self.phase()
+        name = self.names[i] if i >= 0 else ""
+        if step == "deal":
+            card = action
+            assert isinstance(card, Card)
+            hands = _set(self.hands, i, self.hands[i] + (card,))
+            state = replace(self, hands=hands, pile=self.pile.draw(card))
+            if len(hands[i]) == self.hand_sizes[i]:
+                state = state._log("deal", f"{name} draws {len(hands[i])} cards: {_cards_text(hands[i])}.", "FM-2")
+            return state._advance()
+        if step == "draw":
+            card = action
+            assert isinstance(card, Card)
+            a = self.cur
+            state = replace(self, pile=self.pile.draw(card))
+            if is_numbered(card):
+                a = replace(a, number=_set(a.number, i, card))
+                text = f"{name} turns up the {card.name}: her Numbered card (FM-6)."
+            else:
+                a = replace(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
+                text = f"{name} turns up the {card.name}: a Trump, it joins her Trumps (FM-6)."
+            return replace(state, cur=a)._log("draw", text, "FM-6")._advance()
+        text = str(action)
+        verb, _, rest = text.partition(" ")
+        a = self.cur
+        if step == "declare":
+            state = replace(self, declared=_set(self.declared, i, rest))
+            return state._log("declare", f"{name} declares she will {rest} Trumps (FM-3).", "FM-3")._advance()
+        if step == "trumps":
+            if verb == "points":
+                a = replace(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
+                msg = f"{name} has no cards: her {self.prev_points} point(s) become {rest} Wild Trump points (FM-7)."
+                state = replace(self, cur=a)._log("trumps", msg, "FM-7")
+                if a.trumps[0] is not None:
+                    state = state._announce_trumps()
+                return state._advance()
+            chosen = () if rest == "none" else tuple(parse_card(c) for c in rest.split())
+            a = replace(a, trumps=_set(a.trumps, i, chosen))
+            state = replace(self, cur=a)
+            if a.trumps[0] is not None and a.trumps[1] is not None:
+                state = state._announce_trumps()
+            return state._advance()
+        if step == "play":
+            card = parse_card(rest)
+            if verb == "play":
+                a = replace(a, plays=_set(a.plays, i, "play"), cards=_set(a.cards, i, card), number=_set(a.number, i, card))
+            else:
+                a = replace(a, plays=_set(a.plays, i, "wild"), cards=_set(a.cards, i, card))
+            state = replace(self, cur=a)
+            if a.plays[0] is not None and a.plays[1] is not None:
+                state = state._announce_plays()
+            return state._advance()
+        if step == "reveal":
+            trumps = a.trumps[i] or ()
+            shown = trumps if rest == "all" else () if rest == "none" else tuple(parse_card(c) for c in rest.split())
+            return replace(self, cur=replace(a, reveal=shown))._advance()
+        if step == "bonus":
+            return replace(self, cur=replace(a, bonus=rest == "yes"))._advance()
+        if step == "shift":
+            x, y = (int(v) for v in rest.split())
+            return replace(self, cur=replace(a, shifts=_set(a.shifts, i, (x, y))))._advance()
+        if step == "escape":
+            return replace(self, cur=replace(a, escape=text == "escape"))._advance()
+        if step == "score":
+            return replace(self, cur=replace(a, score=rest))._advance()
+        raise IllegalActionError(f"nothing to apply at step {step!r}")  # pragma: no cover
+
+    def _log(self, kind: str, text: str, ruling: str = "") -> CombatState:
+        return replace(self, log_events=self.log_events + (Event(kind, text, ruling),))
+
+    def _announce_trumps(self) -> CombatState:
+        a = self.cur
+        owner = self._hidden_owner()
+        parts = []
+        for i in (0, 1):
+            t = a.trumps[i] or ()
+            if not t and not (i == 1 and a.wild_colour):
+                parts.append(f"{self.names[i]} says None")
+            elif i == owner:
+                parts.append(f"{self.names[i]} places {len(t)} Trump(s) face down, and they stay hidden (FM-5)")
+            elif t:
+                parts.append(f"{self.names[i]} reveals {_cards_text(t)}")
+        return self._log("trumps", f"Attack {self.attack_no + 1}: " + "; ".join(parts) + " (FM-4).", "FM-4")
+
+    def _announce_plays(self) -> CombatState:
+        a = self.cur
+        parts = []
+        for i in (0, 1):
+            kind, card = a.plays[i], a.cards[i]
+            if kind == "play" and card is not None:
+                parts.append(f"{self.names[i]} the {card.name}")
+            elif kind == "wild" and card is not None:
+                parts.append(f"{self.names[i]} has none and plays the {card.name} as a Wild Trump (FM-6)")
+            elif kind == "points":
+                parts.append(f"{self.names[i]} has none and turns up cards with her Wild Trump points (FM-7)")
+            elif kind == "blind":
+                parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
+            elif kind == "unopposed":
+                parts.append(f"{self.names[i]} is undefended (FM-7 undefended='unopposed')")
+        return self._log("play", "Numbered cards revealed: " + "; ".join(parts) + ".", "FM-6")
+
+    # -- the automatic steps -----------------------------------------------------------
+    def _advance(self) -> CombatState:
+        state = self
+        while True:
+            step, i = state.phase()
+            if step == "trumps" and not state.hands[i] and not (i == 1 and state.prev_points):
+                if i == 0:  # the attacker has no cards left: no more attacks (FM-13)
+                    state = state._log(
+                        "end", f"{state.names[0]} has no cards left: her remaining attacks are lost (FM-13).", "FM-13"
+                    )
+                    return replace(state, finished=True)
+                state = replace(state, cur=replace(state.cur, trumps=_set(state.cur.trumps, 1, ())))
+                if state.cur.trumps[0] is not None:
+                    state = state._announce_trumps()
+                continue
+            if step == "play" and i == 1 and not [
+                c for c in state.hands[1] if c not in (state.cur.trumps[1] or ())
+            ]:
+                a = state.cur
+                kind = "points" if a.wild_colour else ("unopposed" if state.rules.undefended == "unopposed" else "blind")
+                state = replace(state, cur=replace(a, plays=_set(a.plays, 1, kind)))
+                if state.cur.plays[0] is not None:
+                    state = state._announce_plays()
+                continue
+            if step == "resolve":
+                state = state._settle()
+                continue
+            if step == "next":
+                state = state._next_attack()
+                if state.finished:
+                    return state
+                continue
+            return state
+
+    def _hidden_owner(self) -> int | None:
+        """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
+        t = self.cur.trumps
+        if t[0] is None or t[1] is None or bool(t[0]) == bool(t[1]):
+            return None
+        return 0 if t[0] else 1
+
+    def _bonus_available(self) -> bool:
+        return self.bonus_points > 0 and self.cur.plays[1] in ("play", "wild", "blind")
+
+    def _plays(self) -> tuple[Play, Play | None]:
+        a = self.cur
+        out: list[Play | None] = []
+        for i in (0, 1):
+            if a.plays[i] == "unopposed":
+                out.append(None)
+                continue
+            number = a.number[i]
+            assert number is not None and self.declared[i] is not None
+            out.append(
+                Play(
+                    number,
+                    trumps=a.trumps[i] or (),
+                    direction=self.declared[i],
+                    drawn=a.drawn[i],
+                    wild=a.cards[i] if a.plays[i] == "wild" else None,
+                    wild_points=self.prev_points if (i == 1 and a.plays[i] == "points") else 0,
+                    wild_colour=a.wild_colour if (i == 1 and a.plays[i] == "points") else None,
+                    bonus=self.bonus_points if (i == 1 and self._bonus_available()) else 0,
+                )
+            )
+        attacker = out[0]
+        assert attacker is not None
+        return attacker, out[1]
+
+    def _cheats_against(self, chooser: int) -> list[str]:
+        """The opponent's cheating Trumps that ``chooser`` may use (FM-8), once the plays,
+        reveal and bonus are settled."""
+        a = self.cur
+        if a.plays[0] is None or a.plays[1] is None or a.number[0] is None:
+            return []
+        other = 1 - chooser
+        if a.plays[other] == "unopposed" or a.number[other] is None:
+            return []
+        owner = self._hidden_owner()
+        if owner is not None and a.reveal is None:
+            return []
+        shown = a.trumps[other] or ()
+        if owner == other:
+            shown = a.reveal or ()
+        colour = a.number[other].colour
+        units = [c.code for c in shown if c.colour != colour]
+        if a.plays[other] == "wild" and a.cards[other] is not None and a.cards[other].colour != colour:
+            units.append(a.cards[other].code)
+        units += [c.code for c in a.drawn[other] if c.colour != colour]
+        if other == 1 and a.plays[1] == "points" and a.wild_colour != colour:
+            units += ["point"] * self.prev_points
+        return units
+
+    def _resolve(self, choose_best: bool = False) -> AttackResult:
+        attacker, defender = self._plays()
+        a = self.cur
+        owner = self._hidden_owner()
+        kwargs: dict = {}
+        if not choose_best:
+            if owner is not None:
+                kwargs["reveal"] = {PLAYERS[owner]: list(a.reveal or ())}
+            if a.bonus is not None:
+                kwargs["apply_bonus"] = a.bonus
+            kwargs["shifts"] = {PLAYERS[i]: s for i, s in enumerate(a.shifts) if s is not None}
+        else:
+            if owner is not None and a.reveal is not None:
+                kwargs["reveal"] = {PLAYERS[owner]: list(a.reveal)}
+            if a.bonus is not None:
+                kwargs["apply_bonus"] = a.bonus
+        return resolve_attack(
+            attacker, defender, self.rules, wrestling=self.wrestling, names=self.names, **kwargs
+        )
+
+    def _settle(self) -> CombatState:
+        result = self._resolve()
+        state = replace(self, cur=replace(self.cur, result=result))
+        for line in result.steps:
+            ruling = line[line.rfind("(") + 1 : line.rfind(")")] if line.endswith(").") else ""
+            state = state._log("resolve", line, ruling if ruling.startswith("FM-") else "")
+        return state
+
+    def _score_options(self) -> list[str]:
+        options = ["score cards"]
+        if self.attack_no + 1 < self.attacks:
+            options.append("score bonus")  # FM-11 b: only against a further attack
+        return options
+
+    def _score_choice_needed(self) -> bool:
+        r = self.cur.result
+        return (
+            r is not None
+            and not self.wrestling
+            and r.winner == "defender"
+            and r.points > 0
+            and len(self._score_options()) > 1
+        )
+
+    def _next_attack(self) -> CombatState:
+        a, r = self.cur, self.cur.result
+        assert r is not None
+        damage = 0 if (self.wrestling and a.escape) else r.damage
+        back = 0 if (self.wrestling and a.escape) else r.attacker_damage
+        fairies = (self.fairies[0].take_damage(back), self.fairies[1].take_damage(damage))
+        state = replace(self, fairies=fairies)
+        nasty = tuple(self.names[PLAYERS.index(s)] for s in r.nasty_hit_to if not (self.wrestling and a.escape))
+        if nasty:
+            state = replace(state, nasty_hits=state.nasty_hits + nasty)
+        bonus, extra = 0, state.extra_cards
+        if r.winner == "defender" and r.points and not self.wrestling:
+            choice = a.score or self._score_options()[0]
+            if choice == "bonus":
+                bonus = r.points
+                state = state._log(
+                    "score", f"{self.names[1]} keeps her {r.points} point(s) for her next defence (FM-11).", "FM-11"
+                )
+            elif self.defender_has_attacked:
+                state = state._log(
+                    "score",
+                    f"{self.names[1]} takes extra cards, but she has already attacked this round: no effect (FM-11).",
+                    "FM-11",
+                )
+            else:
+                extra += r.points
+                state = state._log(
+                    "score",
+                    f"{self.names[1]} will draw {r.points} extra card(s) when she attacks {self.names[0]} back (FM-11).",
+                    "FM-11",
+                )
+        for fairy in fairies:
+            if fairy.is_down:
+                state = state._log("down", f"{fairy.name} has no Live points left: she is down.", "FM-10")
+        # FM-13: every card of this attack goes to the Spoils Heap.
+        spent: list[Card] = []
+        for i in (0, 1):
+            spent += list(a.trumps[i] or ())
+            if a.cards[i] is not None:
+                spent.append(a.cards[i])
+            spent += list(a.drawn[i])
+            if a.plays[i] != "play" and a.number[i] is not None:
+                spent.append(a.number[i])
+        hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
+        state = replace(
+            state,
+            hands=hands,  # type: ignore[arg-type]
+            pile=state.pile.discard(spent),
+            results=state.results + (r,),
+            bonus_points=bonus,
+            prev_points=r.points if r.winner == "defender" else 0,
+            extra_cards=extra,
+            attack_no=self.attack_no + 1,
+            cur=_Attack(),
+        )
+        if state.attack_no >= self.attacks or any(f.is_down for f in fairies):
+            return replace(state._log("end", "The combat is over.", ""), finished=True)
+        return state
+
+    # -- reading -----------------------------------------------------------------------
+    def observation(self, player: Side | None = None) -> str:
+        """What ``player`` may see (everything for ``None``, the designer's view): her own
+        hand, both declarations, Trumps revealed so far — not the other's hand or hidden
+        face-down Trumps (FM-5)."""
+        lines = []
+        for i, side in enumerate(PLAYERS):
+            hand = self.hands[i]
+            shown = _cards_text(hand) if player in (None, side) else f"{len(hand)} cards"
+            lines.append(f"{self.names[i]} ({side}): hand {shown}; declared {self.declared[i] or '-'}")
+        return "\n".join(lines)
+
+    def prompt(self) -> str:
+        step, i = self.phase()
+        who = self.names[i] if i >= 0 else ""
+        texts = {
+            "over": "The combat is over.",
+            "deal": f"Deal {who} {self.roll_group()} more card(s).",
+            "declare": f"{who}: declare Add or Subtract for her Trumps (FM-3).",
+            "trumps": f"Attack {self.attack_no + 1}: {who} places Trumps of one colour face down, or says None (FM-4).",
+            "play": f"{who} plays a Numbered card (or a Trump as a Wild Trump if she has none, FM-6).",
+            "draw": f"Turn up a card for {who} (FM-6).",
+            "reveal": f"{who}: reveal the hidden face-down Trumps? (FM-5)",
+            "bonus": f"{who}: apply the next-defence bonus of {self.bonus_points}? (FM-11)",
+            "shift": f"{who}: move the two values with the opponent's cheating Trumps (FM-8).",
+            "escape": f"{who}: deal the damage, or forgo it to escape the brawl? (FM-14)",
+            "score": f"{who}: keep the points as extra cards or as a next-defence bonus? (FM-11)",
+        }
+        return texts.get(step, step)
+
+    def summary(self) -> dict[str, object]:
+        """Return the combat's results so far: damage taken, Nasty Hits, points, extra cards."""
+        return {
+            "attacks": len(self.results),
+            "attacker_live": self.fairies[0].live,
+            "defender_live": self.fairies[1].live,
+            "damage_to_defender": sum(r.damage for r in self.results),
+            "nasty_hits": self.nasty_hits,
+            "extra_cards": self.extra_cards,
+        }
+
+
+def start_combat(
+    attacker: Fairy,
+    defender: Fairy,
+    rules: Rules | None = None,
+    *,
+    deck: Sequence[str | Card] = (),
+    hands: tuple[Sequence[str | Card], Sequence[str | Card]] | None = None,
+    attacker_modifiers: int = 0,
+    defender_modifiers: int = 0,
+    fluttered: bool = False,
+    holds_order_card: bool = False,
+    defender_has_attacked: bool = False,
+    wrestling: bool = False,
+    attacks: int | None = None,
+) -> CombatState:
+    """Return a combat before the first card is dealt (or with ``hands`` already dealt).
+
+    Hand sizes follow FM-2 (Kill points only when ``wrestling``, FM-14). ``deck`` stacks
+    cards on top of the deck in order — the attacker's hand, then the defender's, then
+    any cards turned up — for rule-book examples; the rest of the 52 cards (FM-1) are
+    shuffled. ``hands`` deals known hands directly (the rest of the deck shuffled).
+    ``attacks`` defaults to the attacker's weapon's number of attacks (1 when Wrestling).
+
+    Raises:
+        NotationError / InvalidSetupError: bad cards, duplicates, impossible sizes.
+    """
+    rules = rules or Rules()
+    sizes = (
+        attacker_hand_size(attacker, attacker_modifiers, fluttered, wrestling),
+        defender_hand_size(defender, attacker, defender_modifiers, holds_order_card, wrestling),
+    )
+    n_attacks = attacks if attacks is not None else (1 if wrestling else attacker.weapon.attacks)
+    if isinstance(n_attacks, bool) or not isinstance(n_attacks, int) or n_attacks < 1:
+        raise InvalidSetupError(f"attacks must be a whole number >= 1, got {n_attacks!r}")
+    if attacker.name == defender.name:
+        raise InvalidSetupError(f"the two fairies need different names, both are {attacker.name!r}")
+    for f in (attacker, defender):
+        if f.is_down:
+            raise InvalidSetupError(f"{f.name} has no Live points left and cannot fight")
+    state = CombatState(
+        rules=rules,
+        fairies=(attacker, defender),
+        hand_sizes=sizes,
+        attacks=n_attacks,
+        pile=Pile.full(stacked=deck),
+        wrestling=wrestling,
+        defender_has_attacked=defender_has_attacked,
+    )
+    kind = "Wrestling" if wrestling else "Combat"
+    state = state._log(
+        "start",
+        f"{kind}: {attacker.name} ({attacker.live} Live, {attacker.kill} Kill, {attacker.weapon.name}) attacks "
+        f"{defender.name} ({defender.live} Live, {defender.kill} Kill): {sizes[0]} cards against {sizes[1]}, "
+        f"{n_attacks} attack(s) (FM-2).",
+        "FM-2",
+    )
+    if hands is not None:
+        dealt = [tuple(parse_card(c) for c in hand) for hand in hands]
+        check_distinct([c for hand in dealt for c in hand], "the two hands")
+        for i, cards in enumerate(dealt):
+            if len(cards) != sizes[i]:
+                raise InvalidSetupError(
+                    f"{state.names[i]}'s hand has {len(cards)} cards but her combat hand size is {sizes[i]} (FM-2)"
+                )
+        if state.pile.stacked:
+            raise InvalidSetupError("give either a stacked deck or dealt hands, not both")
+        pile = Pile((), state.pile.shuffled - {c for hand in dealt for c in hand}, ())
+        state = replace(state, hands=(dealt[0], dealt[1]), pile=pile)
+        for i in (0, 1):
+            state = state._log("deal", f"{state.names[i]} draws {len(dealt[i])} cards: {_cards_text(dealt[i])}.", "FM-2")
+    return state

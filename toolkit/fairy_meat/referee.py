@@ -1,0 +1,519 @@
+"""The referee of one Fairy Meat attack: two plays in, final values, winner, points, damage out.
+
+This is the one place where an attack is judged (FM-4..FM-12, FM-14). The engine, the
+stepper, the example transcripts and the calculators all call :func:`resolve_attack`.
+
+The draft's worked example, first attack (Dizzytwig attacks Sparklespaz):
+
+>>> r = resolve_attack(
+...     attacker=Play("3D", trumps=("KS", "QC"), direction="subtract"),
+...     defender=Play("2D", trumps=("KC",), direction="add"),
+... )
+>>> r.attacker_value, r.defender_value, r.winner, r.points
+(2, 3, 'defender', 1)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from toolkit.cards import Card, parse_card, parse_cards
+from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.fairy_meat.rules import Rules, check_direction
+
+__all__ = ["Side", "Play", "AttackResult", "resolve_attack", "is_numbered", "is_trump", "ACE_OF_SPADES"]
+
+Side = Literal["attacker", "defender"]
+SIDES: tuple[Side, Side] = ("attacker", "defender")
+ACE_OF_SPADES = Card("AS")
+
+
+def is_numbered(card: Card) -> bool:
+    """Whether a card is a Numbered card: 2–10, worth its pips (FM-1)."""
+    return card.pips is not None
+
+
+def is_trump(card: Card) -> bool:
+    """Whether a card is a Trump: J, Q, K or A, each worth 1 when applied (FM-1)."""
+    return card.is_face
+
+
+def _other(side: Side) -> Side:
+    return "defender" if side == "attacker" else "attacker"
+
+
+def _cards(value: Iterable[str | Card] | str | Card) -> tuple[Card, ...]:
+    if isinstance(value, Card):
+        return (value,)
+    return parse_cards(value)
+
+
+@dataclass(frozen=True)
+class Play:
+    """What one fairy plays in one attack.
+
+    Args:
+        number: the Numbered card played — from the hand, or the one turned up by a
+            Wild Trump draw (FM-6).
+        trumps: Trumps placed face down from the hand, all of one colour (FM-4); none
+            means she said "None" (FM-5).
+        direction: her declaration for the combat, ``"add"`` or ``"subtract"`` (FM-3).
+        drawn: Trumps turned up from the deck by a Wild Trump draw (FM-6); always revealed.
+        wild: the Trump played from the hand as a Wild Trump in place of a Numbered
+            card (FM-6); always revealed and applied.
+        wild_points, wild_colour: Wild Trump points of a declared colour (FM-7), each
+            counting as one Trump of that colour.
+        bonus: next-defence bonus points she may apply (FM-11 b), in her direction,
+            with no colour.
+
+    Raises:
+        IllegalActionError: a card that cannot be played that way, with the rule id.
+    """
+
+    number: Card
+    trumps: tuple[Card, ...] = ()
+    direction: str = "add"
+    drawn: tuple[Card, ...] = ()
+    wild: Card | None = None
+    wild_points: int = 0
+    wild_colour: str | None = None
+    bonus: int = 0
+
+    def __post_init__(self) -> None:
+        number = parse_card(self.number)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "trumps", _cards(self.trumps))
+        object.__setattr__(self, "drawn", _cards(self.drawn))
+        if self.wild is not None:
+            object.__setattr__(self, "wild", parse_card(self.wild))
+        check_direction(self.direction)
+        if not is_numbered(number):
+            raise IllegalActionError(
+                f"{number} is not a Numbered card: Numbered cards are 2-10; J Q K A are Trumps (FM-1)"
+            )
+        bad = [c.code for c in (*self.trumps, *self.drawn) if not is_trump(c)]
+        if self.wild is not None and not is_trump(self.wild):
+            bad.append(self.wild.code)
+        if bad:
+            raise IllegalActionError(f"{', '.join(bad)} cannot be played as Trumps: Trumps are J Q K A (FM-1)")
+        if len({c.colour for c in self.trumps}) > 1:
+            raise IllegalActionError(
+                f"trumps {' '.join(c.code for c in self.trumps)} are of two colours: the Trumps placed from "
+                "the hand must all be red or all black (FM-4)"
+            )
+        everything = [number, *self.trumps, *self.drawn] + ([self.wild] if self.wild else [])
+        if len(set(everything)) != len(everything):
+            raise IllegalActionError("a card appears twice in one play")
+        for name in ("wild_points", "bonus"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidSetupError(f"{name} must be a whole number of points >= 0, got {value!r}")
+        if self.wild_points and self.wild_colour not in ("red", "black"):
+            raise IllegalActionError(
+                f"Wild Trump points need a declared colour 'red' or 'black', got {self.wild_colour!r} (FM-7)"
+            )
+
+    def __repr__(self) -> str:
+        parts = [repr(self.number.code)]
+        if self.trumps:
+            parts.append(f"trumps={tuple(c.code for c in self.trumps)!r}")
+        if self.direction != "add":
+            parts.append(f"direction={self.direction!r}")
+        if self.drawn:
+            parts.append(f"drawn={tuple(c.code for c in self.drawn)!r}")
+        if self.wild is not None:
+            parts.append(f"wild={self.wild.code!r}")
+        if self.wild_points:
+            parts.append(f"wild_points={self.wild_points}, wild_colour={self.wild_colour!r}")
+        if self.bonus:
+            parts.append(f"bonus={self.bonus}")
+        return f"Play({', '.join(parts)})"
+
+    @property
+    def says_none(self) -> bool:
+        """Whether she placed no Trumps face down from her hand: "None" (FM-4, FM-5)."""
+        return not self.trumps
+
+    @property
+    def sign(self) -> int:
+        return 1 if self.direction == "add" else -1
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One Trump (or Wild Trump point) applied in an attack."""
+
+    label: str
+    colour: str
+    ace_of_spades: bool = False
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    """The judgement of one attack.
+
+    Attributes:
+        attacker_value, defender_value: final values after Trumps, bonus and cheating.
+        winner: ``"attacker"``, ``"defender"``, or ``None`` for a draw (FM-9).
+        difference: |attacker value - defender value|.
+        points: ceil(difference / 2), scored by the winner (FM-10).
+        damage: damage dealt to the defender (FM-10; FM-14 when Wrestling).
+        attacker_damage: damage dealt to the attacker (Wrestling only, FM-14).
+        nasty_hit: whether the Ace of Spades gave someone a Nasty Hit (FM-12).
+        nasty_hit_to: who suffers it (both in a Wrestling draw).
+        revealed: per side, the face-down Trumps that were revealed and applied.
+        hidden: per side, face-down Trumps left hidden under the None rule (FM-5).
+        bonus_applied: whether the defender applied her next-defence bonus (FM-11).
+        shifts: per side, the net shifts she made with the opponent's cheating Trumps,
+            as (on the attacker's value, on the defender's value) (FM-8).
+        steps: the explanation, one sentence per step.
+    """
+
+    attacker_value: int
+    defender_value: int
+    winner: Side | None
+    difference: int
+    points: int
+    damage: int
+    attacker_damage: int = 0
+    nasty_hit: bool = False
+    nasty_hit_to: tuple[Side, ...] = ()
+    same_colour: bool = True
+    revealed: dict[Side, tuple[Card, ...]] = field(default_factory=dict, compare=False)
+    hidden: dict[Side, tuple[Card, ...]] = field(default_factory=dict, compare=False)
+    bonus_applied: bool = False
+    shifts: dict[Side, tuple[int, int]] = field(default_factory=dict, compare=False)
+    escaped: bool = False
+    steps: tuple[str, ...] = field(default=(), compare=False)
+
+    def explain(self) -> str:
+        """Return the step-by-step explanation as text."""
+        return "\n".join(self.steps)
+
+    def utility(self, side: Side) -> tuple[int, int, int]:
+        """How good the result is for ``side``: (points won or lost, Nasty Hit on the
+        opponent (+1) or on her (-1), signed difference) — the engine's default choices
+        maximise this."""
+        sign = 0 if self.winner is None else (1 if self.winner == side else -1)
+        nasty = sum(1 if s != side else -1 for s in self.nasty_hit_to)
+        signed_diff = self.attacker_value - self.defender_value
+        if side == "defender":
+            signed_diff = -signed_diff
+        return (sign * self.points, nasty, signed_diff)
+
+
+def _units(play: Play, revealed: Sequence[Card]) -> list[_Unit]:
+    units = [_Unit(c.code, c.colour or "", c == ACE_OF_SPADES) for c in revealed]
+    if play.wild is not None:
+        units.append(_Unit(f"{play.wild.code} (Wild Trump)", play.wild.colour or "", play.wild == ACE_OF_SPADES))
+    units += [_Unit(f"{c.code} (turned up)", c.colour or "", c == ACE_OF_SPADES) for c in play.drawn]
+    units += [_Unit("Wild Trump point", play.wild_colour or "") for _ in range(play.wild_points)]
+    return units
+
+
+def _table_damage(difference: int) -> int:
+    """FM-10 variant "table": difference 1-4 -> 1, 5-8 -> 2, 9+ -> 3 (0 for a draw)."""
+    if difference <= 0:
+        return 0
+    return 1 if difference <= 4 else 2 if difference <= 8 else 3
+
+
+def _damage(points: int, difference: int, rules: Rules) -> int:
+    return _table_damage(difference) if rules.damage == "table" else points
+
+
+def _best_shift(chooser: Side, n: int, same_colour: bool) -> tuple[int, int]:
+    """The chooser's best net shifts (on attacker value, on defender value) with ``n``
+    cheating Trumps: raise her own and lower the other's when highest wins (same
+    colour), the reverse when lowest wins (FM-8, FM-9). Each Trump shifts both values
+    by 1, so this is best whatever the rest of the attack is."""
+    own, theirs = (n, -n) if same_colour else (-n, n)
+    return (own, theirs) if chooser == "attacker" else (theirs, own)
+
+
+def _check_shift(chooser: Side, shift: tuple[int, int], n: int) -> tuple[int, int]:
+    ok = (
+        isinstance(shift, tuple)
+        and len(shift) == 2
+        and all(isinstance(s, int) and abs(s) <= n and (s - n) % 2 == 0 for s in shift)
+    )
+    if not ok:
+        raise IllegalActionError(
+            f"{chooser}'s shifts {shift!r} are not possible with {n} cheating Trump(s): each Trump moves each "
+            f"value by exactly 1 up or down, so each net shift is one of {list(range(-n, n + 1, 2))} (FM-8)"
+        )
+    return shift
+
+
+def _judge(
+    plays: dict[Side, Play],
+    revealed: dict[Side, tuple[Card, ...]],
+    bonus_applied: bool,
+    shifts: dict[Side, tuple[int, int] | None],
+    rules: Rules,
+    wrestling: bool,
+    escape: bool,
+    names: dict[Side, str],
+) -> AttackResult:
+    steps: list[str] = []
+    units = {s: _units(plays[s], revealed[s]) for s in SIDES}
+    colour = {s: plays[s].number.colour for s in SIDES}
+    value = {s: plays[s].number.pips or 0 for s in SIDES}
+    cheats = {s: [u for u in units[s] if u.colour != colour[s]] for s in SIDES}
+    for s in SIDES:
+        p = plays[s]
+        matching = [u for u in units[s] if u.colour == colour[s]]
+        line = f"{names[s]} plays the {p.number.name} ({colour[s]})"
+        if matching:
+            value[s] += p.sign * len(matching)
+            sign = "+" if p.sign > 0 else "-"
+            line += (
+                f"; matching Trumps {', '.join(u.label for u in matching)} apply {sign}{len(matching)} "
+                f"({p.direction}, FM-8): {value[s]}"
+            )
+        if s == "defender" and bonus_applied and p.bonus:
+            value[s] += p.sign * p.bonus
+            line += f"; the bonus of {p.bonus} point(s) applies ({p.direction}, FM-11): {value[s]}"
+        steps.append(line + ".")
+    same = colour["attacker"] == colour["defender"]
+    steps.append(
+        "Both Numbered cards are "
+        + (f"{colour['attacker']}: the highest value wins (FM-9)." if same else "of different colours: the lowest value wins (FM-9).")
+    )
+    applied_shifts: dict[Side, tuple[int, int]] = {}
+    for cheater in SIDES:
+        n = len(cheats[cheater])
+        if not n:
+            continue
+        chooser = _other(cheater)
+        given = shifts.get(chooser)
+        shift = _best_shift(chooser, n, same) if given is None else _check_shift(chooser, given, n)
+        applied_shifts[chooser] = shift
+        value["attacker"] += shift[0]
+        value["defender"] += shift[1]
+        steps.append(
+            f"{names[cheater]} is a Naughty Little Cheating fairy: {', '.join(u.label for u in cheats[cheater])} "
+            f"{'does' if n == 1 else 'do'} not match the {plays[cheater].number.name}, so {names[chooser]} moves {names['attacker']}'s value {shift[0]:+d} and "
+            f"{names['defender']}'s {shift[1]:+d} (FM-8)."
+        )
+    va, vd = value["attacker"], value["defender"]
+    steps.append(f"Final values: {names['attacker']} {va}, {names['defender']} {vd}.")
+    if va == vd:
+        winner: Side | None = None
+    elif same:
+        winner = "attacker" if va > vd else "defender"
+    else:
+        winner = "attacker" if va < vd else "defender"
+    difference = abs(va - vd)
+    points = math.ceil(difference / 2)
+    damage = attacker_damage = 0
+    if winner is None:
+        steps.append("Equal values: a draw, no points (FM-9).")
+        if wrestling:
+            damage = attacker_damage = 1
+            steps.append("Wrestling: a draw deals 1 damage to each (FM-14).")
+    else:
+        loser = _other(winner)
+        steps.append(
+            f"{names[winner]} wins by {difference}: ceil({difference}/2) = {points} point(s) (FM-10)."
+        )
+        if wrestling:
+            if escape:
+                steps.append(f"{names[winner]} forgoes the damage to escape the brawl (FM-14).")
+            else:
+                dealt = _damage(points, difference, rules)
+                damage, attacker_damage = (dealt, 0) if loser == "defender" else (0, dealt)
+                steps.append(f"Wrestling: {names[loser]} takes {dealt} damage (FM-14).")
+        elif winner == "attacker":
+            damage = _damage(points, difference, rules)
+            how = "by the damage table" if rules.damage == "table" else "1 per point"
+            steps.append(f"{names['defender']} takes {damage} damage ({how}, FM-10).")
+        else:
+            steps.append(f"{names['defender']} scores {points} point(s) to use as FM-11 allows.")
+    ace = any(u.ace_of_spades for s in SIDES for u in units[s])
+    nasty: tuple[Side, ...] = ()
+    if ace:
+        if rules.nasty_hit == "loser":
+            nasty = () if winner is None else (_other(winner),)
+        else:
+            nasty = tuple(s for s, d in (("defender", damage), ("attacker", attacker_damage)) if d > 0)
+        if nasty:
+            steps.append(
+                f"The Ace of Spades was applied: {' and '.join(names[s] for s in nasty)} "
+                f"{'suffers' if len(nasty) == 1 else 'suffer'} a Nasty Hit (FM-12)."
+            )
+        else:
+            steps.append("The Ace of Spades was applied, but nobody takes damage: no Nasty Hit (FM-12).")
+    return AttackResult(
+        attacker_value=va,
+        defender_value=vd,
+        winner=winner,
+        difference=difference,
+        points=points,
+        damage=damage,
+        attacker_damage=attacker_damage,
+        nasty_hit=bool(nasty),
+        nasty_hit_to=nasty,
+        same_colour=same,
+        revealed=dict(revealed),
+        bonus_applied=bonus_applied,
+        shifts=applied_shifts,
+        escaped=escape and winner is not None and wrestling,
+        steps=tuple(steps),
+    )
+
+
+def _reveal_options(trumps: tuple[Card, ...], rules: Rules) -> list[tuple[Card, ...]]:
+    if rules.none_reveal == "subset":
+        return [c for k in range(len(trumps), -1, -1) for c in itertools.combinations(trumps, k)]
+    return [trumps, ()]
+
+
+def resolve_attack(
+    attacker: Play,
+    defender: Play | None,
+    rules: Rules | None = None,
+    *,
+    reveal: dict[Side, Sequence[str | Card] | bool] | None = None,
+    apply_bonus: bool | None = None,
+    shifts: dict[Side, tuple[int, int]] | None = None,
+    wrestling: bool = False,
+    escape: bool = False,
+    names: tuple[str, str] = ("Attacker", "Defender"),
+) -> AttackResult:
+    """Judge one attack between two plays (FM-4..FM-12; FM-14 with ``wrestling``).
+
+    The choices the draft gives the players after the Numbered cards are revealed are
+    made best for the chooser unless given:
+
+    - ``reveal``: when one side said None, the other side's face-down Trumps stay
+      hidden and their owner reveals all or none (FM-5; any subset with
+      ``Rules(none_reveal="subset")``): ``{"attacker": True}`` or a list of cards.
+    - ``apply_bonus``: the defender's next-defence bonus, all or none (FM-11 b).
+    - ``shifts``: what each side does with the opponent's cheating Trumps, as net
+      shifts (on the attacker's value, on the defender's value) (FM-8).
+
+    Best choices: the attacker (whose turn it is) decides her reveal first, then the
+    defender her reveal and bonus; each maximises :meth:`AttackResult.utility`.
+
+    ``defender=None`` is an undefended defender under ``Rules(undefended="unopposed")``
+    (FM-7): the attacker wins and scores ceil(her value / 2). Under the default
+    ``"blind_draw"`` an undefended defender plays the Numbered card and Trumps she turned
+    up, as a :class:`Play` with ``drawn``.
+
+    Raises:
+        IllegalActionError: a choice the rules do not allow.
+    """
+    rules = rules or Rules()
+    label = dict(zip(SIDES, names, strict=True))
+    if defender is None:
+        return _unopposed(attacker, rules, label, wrestling)
+    plays: dict[Side, Play] = {"attacker": attacker, "defender": defender}
+    common = set(attacker.trumps + attacker.drawn + (attacker.number,)) & set(
+        defender.trumps + defender.drawn + (defender.number,)
+    )
+    if common:
+        raise IllegalActionError(f"{', '.join(sorted(c.code for c in common))} cannot be played by both sides")
+    # FM-5: if exactly one side said None, the other's face-down Trumps stay hidden.
+    owner: Side | None = None
+    if attacker.says_none != defender.says_none:
+        owner = "defender" if attacker.says_none else "attacker"
+    reveal = dict(reveal or {})
+    for side in reveal:
+        if side not in SIDES:
+            raise IllegalActionError(f"reveal is keyed by 'attacker' or 'defender', got {side!r}")
+        if side != owner:
+            raise IllegalActionError(
+                f"the {side}'s Trumps are not hidden: only when the other side said None may their owner "
+                "choose what to reveal (FM-5)"
+            )
+    if apply_bonus and not defender.bonus:
+        raise IllegalActionError("the defender has no next-defence bonus to apply (FM-11)")
+
+    def options(side: Side) -> list[tuple[Card, ...]]:
+        trumps = plays[side].trumps
+        if side != owner:
+            return [trumps]
+        if side in reveal:
+            chosen = reveal[side]
+            if chosen is True:
+                return [trumps]
+            if chosen is False:
+                return [()]
+            picked = _cards(chosen)  # type: ignore[arg-type]
+            if any(c not in trumps for c in picked):
+                raise IllegalActionError(f"{picked} are not all among the face-down Trumps {trumps}")
+            if rules.none_reveal == "all_or_nothing" and picked and set(picked) != set(trumps):
+                raise IllegalActionError(
+                    "reveal all the face-down Trumps or none (FM-5); a subset needs Rules(none_reveal='subset')"
+                )
+            return [tuple(c for c in trumps if c in picked)]
+        return _reveal_options(trumps, rules)
+
+    bonus_options = [apply_bonus] if apply_bonus is not None else ([True, False] if defender.bonus else [False])
+    given_shifts: dict[Side, tuple[int, int] | None] = dict(shifts or {})
+
+    def judge(ra: tuple[Card, ...], rd: tuple[Card, ...], bonus: bool) -> AttackResult:
+        return _judge(
+            plays, {"attacker": ra, "defender": rd}, bonus, given_shifts, rules, wrestling, escape, label
+        )
+
+    def defender_best(ra: tuple[Card, ...]) -> AttackResult:
+        candidates = [judge(ra, rd, b) for rd in options("defender") for b in bonus_options]
+        return max(candidates, key=lambda r: r.utility("defender"))
+
+    result = max((defender_best(ra) for ra in options("attacker")), key=lambda r: r.utility("attacker"))
+    if owner is not None:
+        hidden = tuple(c for c in plays[owner].trumps if c not in result.revealed[owner])
+        note = (
+            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; she "
+            + (f"reveals {', '.join(c.code for c in result.revealed[owner])}" if result.revealed[owner] else "reveals none")
+            + (f" and keeps {', '.join(c.code for c in hidden)} hidden" if hidden and result.revealed[owner] else "")
+            + " (FM-5)."
+        )
+        result = _with(result, hidden={owner: hidden}, steps=(note, *result.steps))
+    return result
+
+
+def _with(result: AttackResult, **changes: object) -> AttackResult:
+    from dataclasses import replace
+
+    return replace(result, **changes)
+
+
+def _unopposed(attacker: Play, rules: Rules, names: dict[Side, str], wrestling: bool) -> AttackResult:
+    if rules.undefended != "unopposed":
+        raise IllegalActionError(
+            "an undefended defender turns up cards as a Wild Trump (FM-7 blind draw): give her a Play with the "
+            "cards drawn, or use Rules(undefended='unopposed')"
+        )
+    units = _units(attacker, attacker.trumps)
+    colour = attacker.number.colour
+    matching = [u for u in units if u.colour == colour]
+    cheats = len(units) - len(matching)
+    value = (attacker.number.pips or 0) + attacker.sign * len(matching) - cheats  # the defender shifts it down
+    points = math.ceil(max(value, 0) / 2)
+    damage = _table_damage(max(value, 0)) if rules.damage == "table" else points
+    ace = any(u.ace_of_spades for u in units)
+    nasty: tuple[Side, ...] = ("defender",) if ace and (damage > 0 or rules.nasty_hit == "loser") else ()
+    steps = (
+        f"{names['defender']} has no card and no points: unopposed (FM-7 undefended='unopposed').",
+        f"{names['attacker']}'s value is {value}: she wins with ceil({max(value, 0)}/2) = {points} point(s).",
+        f"{names['defender']} takes {damage} damage (FM-10).",
+    )
+    return AttackResult(
+        attacker_value=value,
+        defender_value=0,
+        winner="attacker",
+        difference=max(value, 0),
+        points=points,
+        damage=damage,
+        nasty_hit=bool(nasty),
+        nasty_hit_to=nasty,
+        revealed={"attacker": attacker.trumps, "defender": ()},
+        steps=steps,
+    )

@@ -1,0 +1,167 @@
+"""Fairy Meat alternate combat: rule options, fairies, weapons and combat hand sizes (FM-1, FM-2).
+
+>>> vibro = Weapon("Vibro-Master", attack_bonus=1, defence_modifier=-1, attacks=2)
+>>> dizzy = Fairy("Dizzytwig", live=3, kill=4, weapon=vibro)
+>>> sparky = Fairy("Sparklespaz", live=2, kill=1)
+>>> attacker_hand_size(dizzy, fluttered=True), defender_hand_size(sparky, dizzy, holds_order_card=True)
+(5, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal, get_args
+
+from toolkit.errors import InvalidSetupError
+
+__all__ = [
+    "Rules",
+    "Weapon",
+    "Fairy",
+    "Direction",
+    "attacker_hand_size",
+    "defender_hand_size",
+    "check_direction",
+]
+
+Direction = Literal["add", "subtract"]
+Damage = Literal["halved", "table"]
+NoneReveal = Literal["all_or_nothing", "subset"]
+Undefended = Literal["blind_draw", "unopposed"]
+NastyHit = Literal["damaged", "loser"]
+
+
+def check_direction(direction: str) -> str:
+    """Return ``direction`` if it is ``'add'`` or ``'subtract'`` (FM-3); raise otherwise."""
+    if direction not in get_args(Direction):
+        raise InvalidSetupError(f"{direction!r} is not a declaration: declare 'add' or 'subtract' (FM-3)")
+    return direction
+
+
+def _check_option(name: str, value: object, allowed: tuple[str, ...], ruling: str) -> None:
+    if value not in allowed:
+        raise InvalidSetupError(
+            f"{name}={value!r} is not a variant of {ruling}: use " + " or ".join(repr(v) for v in allowed)
+        )
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The Fairy Meat rules in force: RULINGS.md defaults and the named variants.
+
+    Attributes:
+        damage: FM-10 — ``"halved"`` (default: 1 damage per point, points =
+            ceil(difference / 2)) or ``"table"`` (no halving: difference 1–4 → 1 damage,
+            5–8 → 2, 9+ → 3, rulebook p.11 style).
+        none_reveal: FM-5 — when the other side said None, the owner of face-down trumps
+            reveals ``"all_or_nothing"`` (default) or any ``"subset"`` of them.
+        undefended: FM-7 — a defender with no card and no points ``"blind_draw"``s
+            (default: turns up cards as a Wild Trump with no declared trumps) or is
+            ``"unopposed"`` (the attacker wins, points = ceil(attacker value / 2)).
+        nasty_hit: FM-12 — the Ace of Spades gives a Nasty Hit to the fairy who takes
+            ``"damaged"`` (default) or to the ``"loser"`` even without damage.
+    """
+
+    damage: Damage = "halved"
+    none_reveal: NoneReveal = "all_or_nothing"
+    undefended: Undefended = "blind_draw"
+    nasty_hit: NastyHit = "damaged"
+
+    def __post_init__(self) -> None:
+        _check_option("damage", self.damage, get_args(Damage), "FM-10")
+        _check_option("none_reveal", self.none_reveal, get_args(NoneReveal), "FM-5")
+        _check_option("undefended", self.undefended, get_args(Undefended), "FM-7")
+        _check_option("nasty_hit", self.nasty_hit, get_args(NastyHit), "FM-12")
+
+    def variant_name(self) -> str:
+        """Return a short label naming every option that differs from the defaults."""
+        default = Rules()
+        changed = [
+            f"{f}={getattr(self, f)!r}"
+            for f in ("damage", "none_reveal", "undefended", "nasty_hit")
+            if getattr(self, f) != getattr(default, f)
+        ]
+        return ", ".join(changed) if changed else "default rules"
+
+
+def _whole(value: object, what: str, low: int | None = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low):
+        bound = f" of {low} or more" if low is not None else ""
+        raise InvalidSetupError(f"{what} must be a whole number{bound}, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon's combat numbers (FM-2, FM-13).
+
+    Attributes:
+        attack_bonus: extra cards for the wielder's attacking combat hand.
+        defence_modifier: cards added to (usually taken from) the *target's* defending
+            hand — the Vibro-Master's -1 costs Sparklespaz a card in the draft's example.
+        attacks: attacks the wielder makes in one combat, all from one combat hand (FM-13).
+    """
+
+    name: str
+    attack_bonus: int = 0
+    defence_modifier: int = 0
+    attacks: int = 1
+
+    def __post_init__(self) -> None:
+        _whole(self.attack_bonus, f"{self.name}'s attack_bonus", low=None)
+        _whole(self.defence_modifier, f"{self.name}'s defence_modifier", low=None)
+        _whole(self.attacks, f"{self.name}'s attacks", low=1)
+
+
+BARE_HANDS = Weapon("bare hands")
+
+
+@dataclass(frozen=True)
+class Fairy:
+    """A fairy's Live and Kill points and weapon. Damage comes off Live points; a fairy
+    with 0 Live points is down (the draft's example: Sparklespaz, 2 Live, takes 2)."""
+
+    name: str
+    live: int
+    kill: int
+    weapon: Weapon = BARE_HANDS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidSetupError(f"a fairy needs a name, got {self.name!r}")
+        _whole(self.live, f"{self.name}'s Live points")
+        _whole(self.kill, f"{self.name}'s Kill points")
+
+    @property
+    def is_down(self) -> bool:
+        """Whether she has no Live points left."""
+        return self.live <= 0
+
+    def take_damage(self, amount: int) -> Fairy:
+        """Return her with ``amount`` fewer Live points (never below 0)."""
+        return replace(self, live=max(0, self.live - amount))
+
+
+def attacker_hand_size(fairy: Fairy, modifiers: int = 0, fluttered: bool = False, wrestling: bool = False) -> int:
+    """Return the attacking fairy's combat hand size (FM-2): Kill points + weapon attack
+    bonus + 1 for attacking + modifiers (-1 if she Fluttered), never below 0. When
+    Wrestling (FM-14) only Kill points count."""
+    if wrestling:
+        return max(0, fairy.kill + modifiers)
+    return max(0, fairy.kill + fairy.weapon.attack_bonus + 1 + modifiers - int(fluttered))
+
+
+def defender_hand_size(
+    fairy: Fairy,
+    attacker: Fairy | None = None,
+    modifiers: int = 0,
+    holds_order_card: bool = False,
+    wrestling: bool = False,
+) -> int:
+    """Return the defending fairy's combat hand size (FM-2): Live points (Kill points when
+    Wrestling, FM-14) + 1 if she still holds an Order Card + the attacker's weapon defence
+    modifier + other modifiers, never below 0."""
+    if wrestling:
+        return max(0, fairy.kill + modifiers)
+    weapon_mod = attacker.weapon.defence_modifier if attacker is not None else 0
+    return max(0, fairy.live + int(holds_order_card) + weapon_mod + modifiers)
