@@ -299,7 +299,9 @@ class CombatState(GameState):
         if step == "play":
             card = parse_card(rest)
             if verb == "play":
-                a = replace(a, plays=_set(a.plays, i, "play"), cards=_set(a.cards, i, card), number=_set(a.number, i, card))
+                a = replace(
+                    a, plays=_set(a.plays, i, "play"), cards=_set(a.cards, i, card), number=_set(a.number, i, card)
+                )
             else:
                 a = replace(a, plays=_set(a.plays, i, "wild"), cards=_set(a.cards, i, card))
             state = replace(self, cur=a)
@@ -370,11 +372,10 @@ class CombatState(GameState):
                 if state.cur.trumps[0] is not None:
                     state = state._announce_trumps()
                 continue
-            if step == "play" and i == 1 and not [
-                c for c in state.hands[1] if c not in (state.cur.trumps[1] or ())
-            ]:
+            if step == "play" and i == 1 and not [c for c in state.hands[1] if c not in (state.cur.trumps[1] or ())]:
                 a = state.cur
-                kind = "points" if a.wild_colour else ("unopposed" if state.rules.undefended == "unopposed" else "blind")
+                undefended = "unopposed" if state.rules.undefended == "unopposed" else "blind"
+                kind = "points" if a.wild_colour else undefended
                 state = replace(state, cur=replace(a, plays=_set(a.plays, 1, kind)))
                 if state.cur.plays[0] is not None:
                     state = state._announce_plays()
@@ -464,9 +465,7 @@ class CombatState(GameState):
                 kwargs["reveal"] = {PLAYERS[owner]: list(a.reveal)}
             if a.bonus is not None:
                 kwargs["apply_bonus"] = a.bonus
-        return resolve_attack(
-            attacker, defender, self.rules, wrestling=self.wrestling, names=self.names, **kwargs
-        )
+        return resolve_attack(attacker, defender, self.rules, wrestling=self.wrestling, names=self.names, **kwargs)
 
     def _settle(self) -> CombatState:
         result = self._resolve()
@@ -520,7 +519,8 @@ class CombatState(GameState):
                 extra += r.points
                 state = state._log(
                     "score",
-                    f"{self.names[1]} will draw {r.points} extra card(s) when she attacks {self.names[0]} back (FM-11).",
+                    f"{self.names[1]} will draw {r.points} extra card(s) when she attacks "
+                    f"{self.names[0]} back (FM-11).",
                     "FM-11",
                 )
         for fairy in fairies:
@@ -662,5 +662,6 @@ def start_combat(
         pile = Pile((), state.pile.shuffled - {c for hand in dealt for c in hand}, ())
         state = replace(state, hands=(dealt[0], dealt[1]), pile=pile)
         for i in (0, 1):
-            state = state._log("deal", f"{state.names[i]} draws {len(dealt[i])} cards: {_cards_text(dealt[i])}.", "FM-2")
+            text = f"{state.names[i]} draws {len(dealt[i])} cards: {_cards_text(dealt[i])}."
+            state = state._log("deal", text, "FM-2")
     return state

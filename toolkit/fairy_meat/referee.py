@@ -280,10 +280,10 @@ def _judge(
             line += f"; the bonus of {p.bonus} point(s) applies ({p.direction}, FM-11): {value[s]}"
         steps.append(line + ".")
     same = colour["attacker"] == colour["defender"]
-    steps.append(
-        "Both Numbered cards are "
-        + (f"{colour['attacker']}: the highest value wins (FM-9)." if same else "of different colours: the lowest value wins (FM-9).")
-    )
+    if same:
+        steps.append(f"Both Numbered cards are {colour['attacker']}: the highest value wins (FM-9).")
+    else:
+        steps.append("The Numbered cards are of different colours: the lowest value wins (FM-9).")
     applied_shifts: dict[Side, tuple[int, int]] = {}
     for cheater in SIDES:
         n = len(cheats[cheater])
@@ -297,7 +297,8 @@ def _judge(
         value["defender"] += shift[1]
         steps.append(
             f"{names[cheater]} is a Naughty Little Cheating fairy: {', '.join(u.label for u in cheats[cheater])} "
-            f"{'does' if n == 1 else 'do'} not match the {plays[cheater].number.name}, so {names[chooser]} moves {names['attacker']}'s value {shift[0]:+d} and "
+            f"{'does' if n == 1 else 'do'} not match the {plays[cheater].number.name}, so {names[chooser]} "
+            f"moves {names['attacker']}'s value {shift[0]:+d} and "
             f"{names['defender']}'s {shift[1]:+d} (FM-8)."
         )
     va, vd = value["attacker"], value["defender"]
@@ -318,9 +319,7 @@ def _judge(
             steps.append("Wrestling: a draw deals 1 damage to each (FM-14).")
     else:
         loser = _other(winner)
-        steps.append(
-            f"{names[winner]} wins by {difference}: ceil({difference}/2) = {points} point(s) (FM-10)."
-        )
+        steps.append(f"{names[winner]} wins by {difference}: ceil({difference}/2) = {points} point(s) (FM-10).")
         if wrestling:
             if escape:
                 steps.append(f"{names[winner]} forgoes the damage to escape the brawl (FM-14).")
@@ -458,9 +457,7 @@ def resolve_attack(
     given_shifts: dict[Side, tuple[int, int] | None] = dict(shifts or {})
 
     def judge(ra: tuple[Card, ...], rd: tuple[Card, ...], bonus: bool) -> AttackResult:
-        return _judge(
-            plays, {"attacker": ra, "defender": rd}, bonus, given_shifts, rules, wrestling, escape, label
-        )
+        return _judge(plays, {"attacker": ra, "defender": rd}, bonus, given_shifts, rules, wrestling, escape, label)
 
     def defender_best(ra: tuple[Card, ...]) -> AttackResult:
         candidates = [judge(ra, rd, b) for rd in options("defender") for b in bonus_options]
@@ -469,9 +466,10 @@ def resolve_attack(
     result = max((defender_best(ra) for ra in options("attacker")), key=lambda r: r.utility("attacker"))
     if owner is not None:
         hidden = tuple(c for c in plays[owner].trumps if c not in result.revealed[owner])
+        shown = result.revealed[owner]
         note = (
             f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; she "
-            + (f"reveals {', '.join(c.code for c in result.revealed[owner])}" if result.revealed[owner] else "reveals none")
+            + (f"reveals {', '.join(c.code for c in shown)}" if shown else "reveals none")
             + (f" and keeps {', '.join(c.code for c in hidden)} hidden" if hidden and result.revealed[owner] else "")
             + " (FM-5)."
         )
