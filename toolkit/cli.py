@@ -144,19 +144,29 @@ def _report_command(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
-# -- toolkit replay (not yet implemented) --------------------------------------------------
-# TODO(replay issue): `toolkit replay FILE` goes here. Write
-#     def _add_replay_command(subparsers) -> None:
-#         parser = subparsers.add_parser("replay", help=...)
-#         parser.add_argument("file", type=Path, metavar="FILE")
-#         parser.set_defaults(handler=_replay_command)
-#     def _replay_command(args: argparse.Namespace) -> int: ...
-# and add _add_replay_command to COMMANDS below. A ToolkitError raised by a handler is
-# printed as "error: <message>" with exit code 2 by main().
+# -- toolkit replay ---------------------------------------------------------------------
+def _add_replay_command(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a rule-book example file and print it as narrated prose",
+        description="Replay an example from data/examples/ and print who drew what, declared, played, "
+        "the final values, winner, points and damage. Exits 1 if the file's expectations are not met.",
+    )
+    parser.add_argument("file", type=Path, metavar="FILE", help="an example file (YAML)")
+    parser.set_defaults(handler=_replay)
 
 
-#: The subcommands: each function adds one subparser that sets ``handler``.
-COMMANDS: tuple[Callable[[Any], None], ...] = (_add_report_command,)
+def _replay(args: argparse.Namespace) -> int:
+    from toolkit.replay import replay_file
+
+    text, problems = replay_file(args.file)
+    print(text)
+    for problem in problems:
+        print(f"expectation not met: {problem}", file=sys.stderr)
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+COMMANDS: tuple[Callable[[Any], None], ...] = (_add_report_command, _add_replay_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -34,7 +34,7 @@ from toolkit.fairy_meat.rules import (
     defender_hand_size,
 )
 
-__all__ = ["CombatState", "start_combat", "PLAYERS"]
+__all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 
 PLAYERS: tuple[Side, Side] = ("attacker", "defender")
 _NO_CHOICE: tuple[None, None] = (None, None)
@@ -71,6 +71,21 @@ def _set(pair: tuple, i: int, value: object) -> tuple:
 
 
 @dataclass(frozen=True)
+class Setup:
+    """How a combat was set up (what :func:`start_combat` was given), for export."""
+
+    attacker: Fairy
+    defender: Fairy
+    attacker_modifiers: int = 0
+    defender_modifiers: int = 0
+    fluttered: bool = False
+    holds_order_card: bool = False
+    defender_has_attacked: bool = False
+    wrestling: bool = False
+    attacks: int | None = None
+
+
+@dataclass(frozen=True)
 class CombatState(GameState):
     """A Fairy Meat combat in progress. Build it with :func:`start_combat`."""
 
@@ -92,6 +107,11 @@ class CombatState(GameState):
     nasty_hits: tuple[str, ...] = ()
     finished: bool = False
     log_events: tuple[Event, ...] = ()
+    #: Every card dealt or turned up, in order (a stacked deck that replays this combat).
+    cards_seen: tuple[Card, ...] = ()
+    #: Every decision applied through :meth:`apply`, as (fairy name, action).
+    moves: tuple[tuple[str, str], ...] = ()
+    setup: Setup | None = None
 
     # -- what happens next ---------------------------------------------------------
     def phase(self) -> tuple[str, int]:
@@ -146,6 +166,15 @@ class CombatState(GameState):
     @property
     def names(self) -> tuple[str, str]:
         return (self.fairies[0].name, self.fairies[1].name)
+
+    def apply(self, action: Hashable) -> CombatState:
+        """Return the state after ``action``; the move is kept for :func:`~.notation.to_example`."""
+        who = self.current_player
+        new = super().apply(action)
+        assert isinstance(new, CombatState)
+        if who == CHANCE:
+            return new
+        return replace(new, moves=self.moves + ((self.names[PLAYERS.index(who)], str(action)),))
 
     # -- chance ------------------------------------------------------------------------
     def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
@@ -260,7 +289,7 @@ class CombatState(GameState):
             card = action
             assert isinstance(card, Card)
             hands = _set(self.hands, i, self.hands[i] + (card,))
-            state = replace(self, hands=hands, pile=self.pile.draw(card))
+            state = replace(self, hands=hands, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             if len(hands[i]) == self.hand_sizes[i]:
                 state = state._log("deal", f"{name} draws {len(hands[i])} cards: {_cards_text(hands[i])}.", "FM-2")
             return state._advance()
@@ -268,7 +297,7 @@ class CombatState(GameState):
             card = action
             assert isinstance(card, Card)
             a = self.cur
-            state = replace(self, pile=self.pile.draw(card))
+            state = replace(self, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             if is_numbered(card):
                 a = replace(a, number=_set(a.number, i, card))
                 text = f"{name} turns up the {card.name}: her Numbered card (FM-6)."
@@ -640,6 +669,17 @@ def start_combat(
         pile=Pile.full(stacked=deck),
         wrestling=wrestling,
         defender_has_attacked=defender_has_attacked,
+        setup=Setup(
+            attacker,
+            defender,
+            attacker_modifiers,
+            defender_modifiers,
+            fluttered,
+            holds_order_card,
+            defender_has_attacked,
+            wrestling,
+            attacks,
+        ),
     )
     kind = "Wrestling" if wrestling else "Combat"
     state = state._log(

@@ -1,0 +1,293 @@
+"""Rule-book examples as data: a readable YAML notation for a whole Fairy Meat combat.
+
+An example file holds the setup (fairies, weapons, modifiers, rule variants), a stacked
+deck (the attacker's hand, the defender's hand, then every card turned up, in order),
+the decisions in order, and optional expectations that replay checks::
+
+    system: fairy-meat
+    title: Dizzytwig v Sparklespaz
+    attacker: {name: Dizzytwig, live: 3, kill: 4, weapon: Vibro-Master, fluttered: true}
+    defender: {name: Sparklespaz, live: 2, kill: 1, weapon: Moon Dagger, holds_order_card: true}
+    deck: KS QC 5C 4C 3D  2D KC  AS JH 3H
+    moves:
+      - Dizzytwig: declare subtract
+      - Sparklespaz: declare add
+      - Dizzytwig: trumps KS QC
+      ...
+    expect:
+      - {attack: 1, attacker_value: 2, defender_value: 3, winner: defender, points: 1}
+
+Choices a file leaves out (the None-rule reveal, the bonus, the cheating shifts) are
+made best for the chooser, as the referee does. Files are data: read with
+``yaml.safe_load``, never executed. Parse problems are collected with their line
+numbers (like python-chess's PGN reader) and raised together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from toolkit.cards import parse_cards
+from toolkit.errors import IllegalActionError, NotationError, ToolkitError
+from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
+from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
+
+__all__ = ["Example", "load_example", "replay", "check_expectations", "to_example", "load_weapons"]
+
+_DATA = Path(__file__).resolve().parent.parent.parent / "data" / "fairy_meat"
+_FAIRY_KEYS = {"name", "live", "kill", "weapon"}
+_ATTACKER_KEYS = _FAIRY_KEYS | {"fluttered", "modifiers"}
+_DEFENDER_KEYS = _FAIRY_KEYS | {"holds_order_card", "modifiers", "has_attacked"}
+_TOP_KEYS = {
+    "system",
+    "title",
+    "notes",
+    "rules",
+    "attacker",
+    "defender",
+    "deck",
+    "moves",
+    "expect",
+    "wrestling",
+    "attacks",
+}
+_EXPECT_KEYS = {"attack", "attacker_value", "defender_value", "winner", "points", "damage", "nasty_hit"}
+
+
+def load_weapons(path: Path | None = None) -> dict[str, Weapon]:
+    """Return the weapons in ``data/fairy_meat/weapons.yaml`` by name."""
+    raw = yaml.safe_load((path or _DATA / "weapons.yaml").read_text()) or {}
+    return {
+        name: Weapon(name, **{k: v for k, v in stats.items() if k in ("attack_bonus", "defence_modifier", "attacks")})
+        for name, stats in raw.items()
+    }
+
+
+@dataclass(frozen=True)
+class Example:
+    """A parsed example: the combat's setup, the decisions and what it must show."""
+
+    title: str
+    start: CombatState
+    moves: tuple[tuple[str, str, int], ...]  # (who, action, line)
+    expect: tuple[Mapping[str, Any], ...] = ()
+    source: str = ""
+    notes: str = ""
+    errors: tuple[str, ...] = field(default=())
+
+
+def _line_of(text: str, needle: str, default: int = 0) -> int:
+    for n, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return n
+    return default
+
+
+def load_example(source: str | Path) -> Example:
+    """Read an example file (a path, or the YAML text itself).
+
+    Raises:
+        NotationError: every problem found, each with its line number.
+    """
+    path = Path(source) if not (isinstance(source, str) and "\n" in source) else None
+    text = path.read_text() if path is not None else str(source)
+    where = str(path) if path is not None else "<example>"
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise NotationError(f"{where}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise NotationError(f"{where}: an example is a mapping with attacker, defender, deck and moves")
+    errors: list[str] = []
+
+    def err(message: str, needle: str = "") -> None:
+        line = _line_of(text, needle) if needle else 0
+        errors.append(f"{where}:{line}: {message}" if line else f"{where}: {message}")
+
+    for key in data:
+        if key not in _TOP_KEYS:
+            err(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", f"{key}:")
+    if data.get("system", "fairy-meat") != "fairy-meat":
+        err(f"system {data.get('system')!r} is not 'fairy-meat'", "system:")
+    weapons = load_weapons()
+
+    def fairy(role: str, allowed: set[str]) -> tuple[Fairy | None, dict[str, Any]]:
+        raw = data.get(role)
+        if not isinstance(raw, dict):
+            err(f"{role} must be a mapping with name, live, kill (and weapon)", f"{role}:")
+            return None, {}
+        for key in raw:
+            if key not in allowed:
+                err(f"{role}: unknown key {key!r}; keys are {', '.join(sorted(allowed))}", f"{role}:")
+        weapon_name = raw.get("weapon", "bare hands")
+        weapon = weapons.get(weapon_name)
+        if weapon is None:
+            err(f"{role}: unknown weapon {weapon_name!r}; known: {', '.join(weapons)}", f"{weapon_name}")
+            weapon = weapons["bare hands"]
+        try:
+            return Fairy(str(raw.get("name", "")), raw.get("live"), raw.get("kill"), weapon), raw
+        except ToolkitError as exc:
+            err(f"{role}: {exc}", f"{role}:")
+            return None, raw
+
+    attacker, a_raw = fairy("attacker", _ATTACKER_KEYS)
+    defender, d_raw = fairy("defender", _DEFENDER_KEYS)
+    try:
+        rules = Rules(**(data.get("rules") or {}))
+    except (TypeError, ToolkitError) as exc:
+        err(f"rules: {exc}", "rules:")
+        rules = Rules()
+    deck_raw = data.get("deck", "")
+    try:
+        deck = parse_cards(" ".join(deck_raw) if isinstance(deck_raw, list) else str(deck_raw or ""))
+    except ToolkitError as exc:
+        err(f"deck: {exc}", "deck:")
+        deck = ()
+    moves: list[tuple[str, str, int]] = []
+    for entry in data.get("moves") or []:
+        if not (isinstance(entry, dict) and len(entry) == 1):
+            err(f"a move is one 'Name: action' pair, got {entry!r}", str(entry)[:20])
+            continue
+        ((who, action),) = entry.items()
+        moves.append((str(who), str(action), _line_of(text, f"{who}: {action}")))
+    expect = []
+    for item in data.get("expect") or []:
+        if not isinstance(item, dict) or "attack" not in item:
+            err(f"an expectation is a mapping with 'attack' and the values to check, got {item!r}", "expect:")
+            continue
+        unknown = set(item) - _EXPECT_KEYS
+        if unknown:
+            err(f"expect: unknown keys {sorted(unknown)}; keys are {', '.join(sorted(_EXPECT_KEYS))}", "expect:")
+        expect.append(item)
+    if errors or attacker is None or defender is None:
+        raise NotationError("\n".join(errors) or f"{where}: incomplete example")
+    try:
+        start = start_combat(
+            attacker,
+            defender,
+            rules,
+            deck=deck,
+            attacker_modifiers=int(a_raw.get("modifiers", 0)),
+            defender_modifiers=int(d_raw.get("modifiers", 0)),
+            fluttered=bool(a_raw.get("fluttered", False)),
+            holds_order_card=bool(d_raw.get("holds_order_card", False)),
+            defender_has_attacked=bool(d_raw.get("has_attacked", False)),
+            wrestling=bool(data.get("wrestling", False)),
+            attacks=data.get("attacks"),
+        )
+    except ToolkitError as exc:
+        raise NotationError(f"{where}: {exc}") from None
+    return Example(str(data.get("title", where)), start, tuple(moves), tuple(expect), where, str(data.get("notes", "")))
+
+
+def replay(example: Example) -> CombatState:
+    """Play an example out: stacked cards for chance steps, its moves for decisions, and
+    the best choice where it gives none (reveal, bonus, shifts).
+
+    Raises:
+        NotationError: a move by the wrong fairy, an illegal move, or a deck too short;
+            the message names the example's line.
+    """
+    state = example.start
+    moves = list(example.moves)
+    where = example.source
+    while not state.is_terminal:
+        if state.is_chance_node:
+            if not state.pile.stacked:
+                raise NotationError(
+                    f"{where}: the deck runs out of stacked cards at: {state.prompt()} — add the cards turned up"
+                )
+            state = state.apply(state.pile.stacked[0])
+            continue
+        who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
+        best = state.best_action()
+        step = state.phase()[0]
+        mine = bool(moves) and moves[0][0] in (who, state.current_player)
+        if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
+            mine = False  # the file leaves this choice to the best play
+        if mine:
+            name, action, line = moves.pop(0)
+            try:
+                state = state.apply(state.parse_action(action))
+            except ToolkitError as exc:
+                raise NotationError(f"{where}:{line}: {name}: {exc}") from None
+        elif best is not None:
+            state = state.apply(best)
+        elif moves:
+            name, action, line = moves[0]
+            raise NotationError(f"{where}:{line}: the move is {who}'s ({state.prompt()}), not {name}'s: {action!r}")
+        else:
+            raise NotationError(f"{where}: the example ends before the combat does, at: {state.prompt()}")
+    if moves:
+        name, action, line = moves[0]
+        raise NotationError(f"{where}:{line}: the combat is over; move {name}: {action!r} is left over")
+    return state
+
+
+def check_expectations(example: Example, state: CombatState) -> list[str]:
+    """Return every expectation of the example that the replayed combat does not meet."""
+    problems = []
+    for item in example.expect:
+        n = int(item["attack"])
+        if not 1 <= n <= len(state.results):
+            problems.append(f"attack {n}: the combat had {len(state.results)} attack(s)")
+            continue
+        result = state.results[n - 1]
+        for key, wanted in item.items():
+            if key == "attack":
+                continue
+            got = result.nasty_hit if key == "nasty_hit" else getattr(result, key)
+            if got != wanted:
+                problems.append(f"attack {n}: {key} is {got!r}, the example expects {wanted!r}")
+    return problems
+
+
+def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
+    """Return the YAML example that replays ``state`` — what the stepper exports.
+
+    The deck is every card dealt or turned up so far, in order; the moves are the
+    decisions applied with :meth:`CombatState.apply`; the expectations are the results
+    so far, so replaying the file checks them.
+    """
+    setup = state.setup
+    if setup is None:
+        raise IllegalActionError("this combat was not built by start_combat: its setup is unknown")
+    data: dict[str, Any] = {"system": "fairy-meat", "title": title}
+    if state.rules != Rules():
+        data["rules"] = {k: getattr(state.rules, k) for k in ("damage", "none_reveal", "undefended", "nasty_hit")}
+    a, d = setup.attacker, setup.defender
+    data["attacker"] = {"name": a.name, "live": a.live, "kill": a.kill, "weapon": a.weapon.name}
+    data["defender"] = {"name": d.name, "live": d.live, "kill": d.kill, "weapon": d.weapon.name}
+    if setup.fluttered:
+        data["attacker"]["fluttered"] = True
+    if setup.attacker_modifiers:
+        data["attacker"]["modifiers"] = setup.attacker_modifiers
+    if setup.holds_order_card:
+        data["defender"]["holds_order_card"] = True
+    if setup.defender_modifiers:
+        data["defender"]["modifiers"] = setup.defender_modifiers
+    if setup.defender_has_attacked:
+        data["defender"]["has_attacked"] = True
+    if setup.wrestling:
+        data["wrestling"] = True
+    if setup.attacks is not None:
+        data["attacks"] = setup.attacks
+    data["deck"] = " ".join(c.code for c in state.cards_seen)
+    data["moves"] = [{who: action} for who, action in state.moves]
+    data["expect"] = [
+        {
+            "attack": n,
+            "attacker_value": r.attacker_value,
+            "defender_value": r.defender_value,
+            "winner": r.winner,
+            "points": r.points,
+            "damage": r.damage,
+        }
+        for n, r in enumerate(state.results, 1)
+    ]
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
