@@ -23,9 +23,9 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from toolkit.cards import Card, Pile, check_distinct, parse_card
+from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
-from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.fairy_meat.referee import AttackResult, Play, Side, is_numbered, is_trump, resolve_attack
 from toolkit.fairy_meat.rules import (
     Fairy,
@@ -168,8 +168,15 @@ class CombatState(GameState):
         return (self.fairies[0].name, self.fairies[1].name)
 
     def apply(self, action: Hashable) -> CombatState:
-        """Return the state after ``action``; the move is kept for :func:`~.notation.to_example`."""
+        """Return the state after ``action``; the move is kept for :func:`~.notation.to_example`.
+
+        Raises:
+            IllegalActionError: the action is not allowed, with the ruling it breaks; this
+                state is unchanged.
+        """
         who = self.current_player
+        if who not in (CHANCE, TERMINAL) and action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(str(action)))
         new = super().apply(action)
         assert isinstance(new, CombatState)
         if who == CHANCE:
@@ -197,10 +204,13 @@ class CombatState(GameState):
         for action in self.legal_actions():
             if action.lower() == wanted:
                 return action
-        raise IllegalActionError(
-            f"{text!r} is not possible for {self.current_player} now ({self.phase()[0]}): choose one of "
-            + ", ".join(self.legal_actions())
-        )
+        # the same cards in another order name the same action
+        verb, _, rest = wanted.partition(" ")
+        for action in self.legal_actions():
+            a_verb, _, a_rest = action.lower().partition(" ")
+            if a_verb == verb and sorted(a_rest.split()) == sorted(rest.split()):
+                return action
+        raise IllegalActionError(self._why_illegal(text))
 
     def parse_actions(self, text: str) -> list[Hashable]:
         """Cards for chance steps (``"KS QC 5C"``), otherwise one action string."""
@@ -248,6 +258,33 @@ class CombatState(GameState):
         if step == "score":
             return self._score_options()
         return []
+
+    def _why_illegal(self, action: str) -> str:
+        """A message saying which rule an illegal action breaks (FM-4, FM-6, FM-13 ...)."""
+        step, i = self.phase()
+        name = self.names[i] if i >= 0 else ""
+        legal = ", ".join(self.legal_actions())
+        verb, _, rest = action.strip().partition(" ")
+        hand = self.hands[i] if i >= 0 else ()
+        try:
+            names_cards = verb in ("trumps", "play", "wild") and rest != "none"
+            cards = [parse_card(c) for c in rest.split()] if names_cards else []
+        except ToolkitError as exc:
+            return f"{exc}; {name} can: {legal}"
+        missing = [c.code for c in cards if c not in hand]
+        if missing:
+            return f"{', '.join(missing)} is not in {name}'s hand ({_cards_text(hand)}); she can: {legal}"
+        if step == "trumps" and verb == "trumps":
+            if any(not is_trump(c) for c in cards):
+                return f"only Trumps (J Q K A) are placed face down (FM-4); {name} can: {legal}"
+            if len({c.colour for c in cards}) > 1:
+                return f"the Trumps placed must all be of one colour, red or black (FM-4); {name} can: {legal}"
+            return f"{name} must keep a Trump back to play as a Wild Trump: she has no Numbered card (FM-6)"
+        if step == "play" and verb in ("play", "wild"):
+            if any(is_numbered(c) for c in hand if c not in (self.cur.trumps[i] or ())):
+                return f"{name} holds a Numbered card, so she must play one (FM-6); she can: {legal}"
+            return f"{name} has no Numbered card: she plays a Trump as a Wild Trump (FM-6); she can: {legal}"
+        return f"{action!r} is not possible for {name or 'anyone'} now ({step}); choose one of: {legal}"
 
     def _trump_groups(self, hand: Sequence[Card]) -> list[str]:
         """Every set of one colour of Trumps (FM-4) that still leaves her a card for step 5."""
@@ -690,7 +727,7 @@ def start_combat(
         "FM-2",
     )
     if hands is not None:
-        dealt = [tuple(parse_card(c) for c in hand) for hand in hands]
+        dealt = [parse_cards(hand) for hand in hands]
         check_distinct([c for hand in dealt for c in hand], "the two hands")
         for i, cards in enumerate(dealt):
             if len(cards) != sizes[i]:

@@ -1,0 +1,179 @@
+"""The referee of one Fairy Meat attack (FM-4..FM-12, FM-14), against the draft's numbers.
+
+Expected values come from the draft's worked example and from hand arithmetic on the
+rule text; the cheating-shift choice is checked against a brute force over every
+per-card direction.
+"""
+
+import itertools
+import random
+
+import pytest
+
+from toolkit.errors import IllegalActionError
+from toolkit.fairy_meat import Play, Rules, resolve_attack
+
+DIZZY_SPARKY = ("Dizzytwig", "Sparklespaz")
+
+
+def test_worked_example_first_attack():
+    # "The final values then are Dizzy 2, Sparky 3 ... The difference ... 1, halved ... rounds back up to 1."
+    r = resolve_attack(
+        Play("3D", trumps=("KS", "QC"), direction="subtract"), Play("2D", trumps=("KC",)), names=DIZZY_SPARKY
+    )
+    assert (r.attacker_value, r.defender_value, r.winner, r.difference) == (2, 3, "defender", 1)
+    assert (r.points, r.damage) == (1, 0)
+    assert r.shifts == {"defender": (-2, 2), "attacker": (1, -1)}  # FM-8, as narrated in the draft
+
+
+def test_worked_example_counterfactual_5_of_clubs():
+    # "Her 5 ... modified by her 2 Trumps to make it a 3 and by Sparky's cheated Trump ... a 2.
+    #  Sparky's 2 ... a 3 ... lowest value the winner. This would have given Sparky 1 damage."
+    r = resolve_attack(Play("5C", trumps=("KS", "QC"), direction="subtract"), Play("2D", trumps=("KC",)))
+    assert (r.attacker_value, r.defender_value, r.winner, r.damage) == (2, 3, "attacker", 1)
+
+
+def test_worked_example_second_attack_wild_trump_point_and_ace_of_spades():
+    # FM-7 Wild Trump point (black), FM-6 turned-up A♠ and J♥, then 3♥: "Sparky 6, Dizzy 3",
+    # "difference ... 3, halved ... rounds up to 2", and the Ace of Spades: a Nasty Hit (FM-12).
+    r = resolve_attack(
+        Play("5C", direction="subtract"),
+        Play("3H", drawn=("AS", "JH"), wild_points=1, wild_colour="black"),
+        names=DIZZY_SPARKY,
+    )
+    assert (r.attacker_value, r.defender_value, r.winner, r.points, r.damage) == (3, 6, "attacker", 2, 2)
+    assert r.nasty_hit and r.nasty_hit_to == ("defender",)
+    assert "Sparklespaz suffers a Nasty Hit (FM-12)" in r.explain()
+
+
+def test_same_colour_highest_wins_different_lowest_wins_equal_draws():
+    # FM-9
+    assert resolve_attack(Play("9H"), Play("4D")).winner == "attacker"
+    assert resolve_attack(Play("9H"), Play("4S")).winner == "defender"
+    draw = resolve_attack(Play("7H"), Play("7C"))
+    assert draw.winner is None and draw.points == 0 and draw.damage == 0
+
+
+@pytest.mark.parametrize("difference,halved,table", [(1, 1, 1), (4, 2, 1), (5, 3, 2), (8, 4, 2), (9, 5, 3)])
+def test_points_and_both_damage_rules(difference, halved, table):
+    # FM-10: points = ceil(d/2); the "table" variant: 1-4 -> 1, 5-8 -> 2, 9+ -> 3, no halving.
+    attacker = Play("10H", trumps=()) if difference <= 8 else Play("10H", trumps=("KH",))
+    defender_pips = 10 - difference if difference <= 8 else 2
+    r = resolve_attack(attacker, Play(f"{defender_pips}D"))
+    assert r.difference == difference and r.points == halved and r.damage == halved
+    assert resolve_attack(attacker, Play(f"{defender_pips}D"), Rules(damage="table")).damage == table
+
+
+def test_matching_trumps_apply_in_declared_direction():
+    r = resolve_attack(Play("6H", trumps=("KH", "QD"), direction="subtract"), Play("6D", trumps=("JD",)))
+    assert (r.attacker_value, r.defender_value) == (4, 7)  # FM-8: 6-2 and 6+1
+    assert r.winner == "defender"
+
+
+def test_none_rule_hidden_trumps_revealed_only_if_better():
+    # FM-5: the attacker said None, so the defender's face-down Trumps stay hidden; she
+    # reveals them only if that helps her. Here her K♣ would cheat against her 5♥.
+    attacker, defender = Play("8H"), Play("5H", trumps=("KC",))
+    best = resolve_attack(attacker, defender)
+    assert best.revealed["defender"] == () and best.hidden == {"defender": (Play("5H", trumps=("KC",)).trumps)}
+    assert (best.attacker_value, best.defender_value) == (8, 5)
+    forced = resolve_attack(attacker, defender, reveal={"defender": True})
+    assert (forced.attacker_value, forced.defender_value) == (9, 4)  # the attacker uses the cheat (FM-8)
+    with pytest.raises(IllegalActionError, match="FM-5"):
+        resolve_attack(attacker, defender, reveal={"attacker": True})
+
+
+def test_none_rule_subset_variant():
+    # FM-5 variant: reveal any subset — K♥ matches the 5♥ (+1, add), K♣ would cheat.
+    attacker, defender = Play("8H"), Play("5H", trumps=("KC", "QC"))
+    assert resolve_attack(attacker, defender).revealed["defender"] == ()
+    defender = Play("5H", trumps=("KH", "QH"))
+    both = resolve_attack(attacker, defender, Rules(none_reveal="subset"))
+    assert set(both.revealed["defender"]) == set(defender.trumps)
+    with pytest.raises(IllegalActionError, match="none_reveal='subset'"):
+        resolve_attack(attacker, defender, reveal={"defender": ["KH"]})
+    one = resolve_attack(attacker, defender, Rules(none_reveal="subset"), reveal={"defender": ["KH"]})
+    assert one.defender_value == 6
+
+
+def test_next_defence_bonus_has_no_colour():
+    # FM-11 b: all or none of the points, in her declared direction, never cheating.
+    r = resolve_attack(Play("9H"), Play("4C", direction="subtract", bonus=2))
+    assert r.bonus_applied and r.defender_value == 2 and r.winner == "defender"
+    off = resolve_attack(Play("9H"), Play("4C", direction="subtract", bonus=2), apply_bonus=False)
+    assert off.defender_value == 4
+
+
+def test_cheating_shift_is_the_best_of_every_per_card_direction():
+    # FM-8: each cheating Trump lets the opponent move each of the two values by 1, per
+    # card. Brute force over every direction for every card: the referee's net shift must
+    # be as good for the chooser as the best of them.
+    rng = random.Random(2)
+    numbers = [f"{p}{s}" for p in range(2, 11) for s in "HDSC"]
+    trumps = [f"{r}{s}" for r in "JQKA" for s in "HDSC"]
+    for _ in range(150):
+        a_num, d_num = rng.sample(numbers, 2)
+        pool = rng.sample(trumps, 4)
+        a_tr = tuple(t for t in pool[:2] if t[-1] in "HD") or tuple(pool[:1])
+        d_tr = tuple(t for t in pool[2:] if t[-1] in "SC") or tuple(pool[2:3])
+        a = Play(a_num, trumps=a_tr, direction=rng.choice(["add", "subtract"]))
+        d = Play(d_num, trumps=d_tr, direction=rng.choice(["add", "subtract"]))
+        best = resolve_attack(a, d)
+        for chooser in ("attacker", "defender"):
+            cheater = "defender" if chooser == "attacker" else "attacker"
+            play = d if cheater == "defender" else a
+            n = sum(1 for t in play.trumps if t.colour != play.number.colour)
+            if not n:
+                continue
+            options = set()
+            for dirs in itertools.product((-1, 1), repeat=2 * n):
+                options.add((sum(dirs[:n]), sum(dirs[n:])))
+            given = dict(best.shifts)
+            scores = []
+            for shift in options:
+                given[chooser] = shift
+                scores.append(resolve_attack(a, d, shifts=given).utility(chooser))
+            assert best.utility(chooser) == max(scores)
+
+
+def test_impossible_plays_are_refused_with_the_rule():
+    with pytest.raises(IllegalActionError, match=r"two colours.*\(FM-4\)"):
+        Play("5C", trumps=("KS", "QH"))
+    with pytest.raises(IllegalActionError, match=r"QS is not a Numbered card.*\(FM-1\)"):
+        Play("QS")
+    with pytest.raises(IllegalActionError, match=r"5C cannot be played as Trumps"):
+        Play("4C", trumps=("5C",))
+    with pytest.raises(IllegalActionError, match=r"net shift is one of \[-1, 1\] \(FM-8\)"):
+        resolve_attack(Play("5C", trumps=("KH",)), Play("5D"), shifts={"defender": (0, 0)})
+    with pytest.raises(IllegalActionError, match="Wild Trump points need a declared colour"):
+        Play("5C", wild_points=1)
+
+
+def test_ace_of_spades_nasty_hit_variants():
+    # FM-12: applied A♠, the damaged fairy suffers it; with the attacker losing nobody is damaged.
+    # Both place Trumps, so both are revealed; 9♠+A♠ = 10 against 2♥+J♥ = 3: lowest wins.
+    lose = resolve_attack(Play("9S", trumps=("AS",)), Play("2H", trumps=("JH",)))
+    assert lose.winner == "defender" and lose.damage == 0 and not lose.nasty_hit
+    loser = resolve_attack(Play("9S", trumps=("AS",)), Play("2H", trumps=("JH",)), Rules(nasty_hit="loser"))
+    assert loser.nasty_hit_to == ("attacker",)
+    win = resolve_attack(Play("2S", trumps=("AS",)), Play("9H", trumps=("JH",)))
+    assert win.winner == "attacker" and win.nasty_hit_to == ("defender",)
+    hidden = resolve_attack(Play("2H"), Play("9S", trumps=("AS",)))  # hidden and not revealed (FM-5)
+    assert not hidden.revealed["defender"] and not hidden.nasty_hit
+
+
+def test_wrestling_winner_damages_loser_and_draw_hurts_both():
+    # FM-14
+    r = resolve_attack(Play("2H"), Play("9H"), wrestling=True)
+    assert r.winner == "defender" and r.attacker_damage == 4 and r.damage == 0
+    assert resolve_attack(Play("2H"), Play("9H"), wrestling=True, escape=True).attacker_damage == 0
+    draw = resolve_attack(Play("5H"), Play("5D"), wrestling=True)
+    assert (draw.damage, draw.attacker_damage) == (1, 1)
+
+
+def test_unopposed_variant():
+    # FM-7 variant: the attacker wins, points = ceil(value / 2).
+    r = resolve_attack(Play("7H", trumps=("KH",)), None, Rules(undefended="unopposed"))
+    assert (r.winner, r.attacker_value, r.points, r.damage) == ("attacker", 8, 4, 4)
+    with pytest.raises(IllegalActionError, match="blind draw"):
+        resolve_attack(Play("7H"), None)
