@@ -209,3 +209,18 @@ def test_example_errors_have_line_numbers():
 def test_example_file_is_data_not_code():
     with pytest.raises(NotationError):
         load_example("!!python/object/apply:os.system ['echo hacked']\n")
+
+
+def test_declaration_holds_for_the_whole_combat():
+    # FM-3: each fairy declares once, after seeing her hand, attacker first; it applies to
+    # all her own matching Trumps in every attack of the combat.
+    s = start_combat(Fairy("Ann", 3, 3), Fairy("Bo", 3, 3), hands=("KH QH 5H 4H", "2C 3C 9S"), attacks=2)
+    assert s.phase() == ("declare", 0)
+    s = s.apply("declare subtract")
+    assert s.phase() == ("declare", 1) and "declare add" in s.legal_actions()
+    s = _best(s.apply("declare add").apply("trumps KH").apply("trumps none").apply("play 5H").apply("play 2C"))
+    assert s.cur.result.attacker_value == 5 - 1  # subtract, first attack
+    s = s.apply("score cards")  # Bo won (lowest wins): he keeps the point as extra cards (FM-11)
+    s = _best(s.apply("trumps QH").apply("play 4H").apply("play 3C"))
+    assert s.results[1].attacker_value == 4 - 1  # still subtract, second attack
+    assert not any(a.startswith("declare") for a in s.legal_actions())
