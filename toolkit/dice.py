@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from toolkit.errors import NotationError
+from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.prob import Distribution
 
 __all__ = [
+    "TRAIT_DICE",
+    "check_trait_die",
+    "trait_roll",
     "POKER_FACES",
     "HIT_FACES",
     "face_rank",
@@ -75,3 +79,45 @@ def count_hits(faces: Sequence[str]) -> int:
 def count_face(faces: Sequence[str], face: str) -> int:
     """Return how many dice of a roll show ``face``."""
     return sum(1 for f in faces if f == face)
+
+
+# -- Savage Worlds trait rolls (the Durak battle, DB-2 and DB-8) -------------------------
+#: The trait dice a Savage Worlds leader can have.
+TRAIT_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
+
+
+def check_trait_die(die: int | str) -> int:
+    """Return the number of sides of a trait die written ``8`` or ``"d8"``; only d4..d12.
+
+    Raises:
+        InvalidSetupError: not one of d4, d6, d8, d10, d12.
+    """
+    text = str(die).strip().lower()
+    sides = text[1:] if text.startswith("d") else text
+    if isinstance(die, bool) or not sides.isdigit() or int(sides) not in TRAIT_DICE:
+        raise InvalidSetupError(
+            f"{die!r} is not a trait die: use one of {', '.join(f'd{d}' for d in TRAIT_DICE)} (DB-2)"
+        )
+    return int(sides)
+
+
+def trait_roll(die: int | str, wild_die: bool = True, modifier: int = 0) -> Distribution[int]:
+    """Return the exact distribution of a Savage Worlds trait roll with no exploding dice:
+    the trait die and, for a Wild Card, a d6 Wild Die, keeping the higher, plus ``modifier``
+    (DB-2, DB-8).
+
+    >>> trait_roll("d4", wild_die=False).items()[0]
+    (1, Fraction(1, 4))
+    >>> trait_roll(4)[6]  # the Wild Die's 6 beats any d4
+    Fraction(1, 6)
+    """
+    sides = check_trait_die(die)
+    if isinstance(modifier, bool) or not isinstance(modifier, int):
+        raise InvalidSetupError(f"modifier must be a whole number, got {modifier!r}")
+    wild = range(1, 7) if wild_die else (0,)
+    weights: dict[int, int] = {}
+    for a in range(1, sides + 1):
+        for b in wild:
+            total = max(a, b) + modifier
+            weights[total] = weights.get(total, 0) + 1
+    return Distribution(weights)

@@ -1,0 +1,591 @@
+"""The Durak mass battle engine: reconnaissance, deal, initiative, clash, morale, rounds.
+
+A :class:`BattleState` is a whole battle between two armies, ``a`` and ``b`` (the
+player ids). Each round: both leaders roll Knowledge (Battle) (chance, DB-2) and draw
+that many cards plus the token advantage (chance, one card at a time, from a
+reshuffled deck, DB-9); the side with the highest attack card takes the initiative
+(DB-3); the clash is played out (DB-4..DB-6) with tokens lost at once (DB-7); then the
+side originally attacked rolls morale first (DB-8). Rounds go on until an army
+retreats or is destroyed.
+
+Decision actions are short strings: ``attack 7S``, ``attack JK1``, ``pass``,
+``defence 9H``, ``manoeuvre QD``, ``counter 5C`` (a joker may be played as any of
+them: ``defence JK2``), ``take`` (decline and take the strike). Chance outcomes are
+roll totals (ints), cards, and ``"a"``/``"b"`` for a coin flip between tied jokers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
+from toolkit.dice import trait_roll
+from toolkit.durak_battle.clash import STRIKE_LOSS, actions_of, answer_attack, card_value, strike
+from toolkit.durak_battle.rules import Army, Rules
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
+
+__all__ = ["BattleState", "start_battle", "start_clash", "SIDES", "attack_cards", "initiative_holder"]
+
+SIDES = ("a", "b")
+_PAIR: tuple[None, None] = (None, None)
+MORALE_TARGET = 4
+
+
+def _set(pair: tuple, i: int, value: object) -> tuple:
+    return (value, pair[1]) if i == 0 else (pair[0], value)
+
+
+def _text(cards: Sequence[Card]) -> str:
+    return " ".join(c.code for c in cards) if cards else "no cards"
+
+
+def attack_cards(hand: Sequence[Card]) -> list[Card]:
+    """The cards of a hand that can attack: spades and jokers (DB-1), highest first."""
+    return sorted((c for c in hand if "attack" in actions_of(c)), key=card_value, reverse=True)
+
+
+def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card]) -> int | None:
+    """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
+    raise nothing and return -1 when neither side can attack (DB-3).
+
+    The side with the highest attack card (spade or joker) wins; with equal tops (joker
+    against joker) the next attack cards are compared, and so on; identical lists are a
+    coin flip (``None``).
+    """
+    va = [card_value(c) for c in attack_cards(hand_a)]
+    vb = [card_value(c) for c in attack_cards(hand_b)]
+    if not va and not vb:
+        return -1
+    for x, y in zip(va, vb, strict=False):
+        if x != y:
+            return 0 if x > y else 1
+    if len(va) != len(vb):
+        return 0 if len(va) > len(vb) else 1
+    return None
+
+
+@dataclass(frozen=True)
+class BattleState(GameState):
+    """A Durak battle in progress. Build it with :func:`start_battle` or :func:`start_clash`."""
+
+    rules: Rules
+    armies: tuple[Army, Army]
+    deck: Pile
+    round_no: int = 1
+    stage: str = "recon"
+    recon: tuple[int | None, int | None] = _PAIR
+    hand_sizes: tuple[int, int] = (0, 0)
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+    holder: int | None = None  # the side holding the initiative
+    first_attacked: int | None = None  # the side without the initiative at the clash's start (DB-8)
+    table: Card | None = None  # the attack (or counterattack) card to be answered
+    attacking: int | None = None  # the side whose card is on the table
+    passes: int = 0  # attack turns passed in a row
+    lost_clash: tuple[int, int] = (0, 0)
+    lost_battle: tuple[int, int] = (0, 0)
+    morale: tuple[bool | None, bool | None] = _PAIR
+    outcome: str = ""  # "a retreats", "b destroyed", ...
+    winner: int | None = None
+    clash_only: bool = False
+    max_rounds: int = 50
+    stacked: tuple[Card, ...] = ()  # cards stacked for later rounds of an example
+    log_events: tuple[Event, ...] = ()
+
+    # -- the engine API -------------------------------------------------------------
+    @property
+    def current_player(self) -> str:
+        stage = self.stage
+        if stage == "over":
+            return TERMINAL
+        if stage in ("recon", "deal", "coin", "morale"):
+            return CHANCE
+        if stage == "attack":
+            return SIDES[self.holder]  # type: ignore[index]
+        return SIDES[1 - self.attacking]  # type: ignore[operator]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.log_events
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.armies[0].name, self.armies[1].name)
+
+    def _side(self) -> int:
+        """The side a chance step is for."""
+        if self.stage == "recon":
+            return 0 if self.recon[0] is None else 1
+        if self.stage == "deal":
+            return 0 if len(self.hands[0]) < self.hand_sizes[0] else 1
+        if self.stage == "morale":
+            first = self.first_attacked or 0
+            return first if self.morale[first] is None else 1 - first
+        return -1
+
+    def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
+        i = self._side()
+        if self.stage == "recon":
+            leader = self.armies[i].leader
+            return trait_roll(leader.battle_die, leader.wild_card, leader.battle_modifier).items()
+        if self.stage == "morale":
+            leader = self.armies[i].leader
+            return trait_roll(leader.spirit_die, leader.wild_card, leader.spirit_modifier).items()
+        if self.stage == "coin":
+            return [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
+        options = self.deck.next_options()
+        if not options:
+            raise InvalidSetupError("the deck is empty: no card can be drawn")
+        return [(c, Fraction(1, len(options))) for c in options]
+
+    def action_to_string(self, action: Hashable) -> str:
+        return action.code if isinstance(action, Card) else str(action)
+
+    def parse_action(self, text: str) -> Hashable:
+        if self.is_chance_node:
+            if self.stage in ("recon", "morale"):
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise IllegalActionError(f"{text!r} is not a roll total: give a whole number") from None
+                if value not in dict(self.chance_outcomes()):
+                    raise IllegalActionError(f"{value} is not a possible roll here (DB-2, DB-8)")
+                return value
+            if self.stage == "coin":
+                if text.strip().lower() not in SIDES:
+                    raise IllegalActionError("the coin flip names the side that takes the initiative: 'a' or 'b'")
+                return text.strip().lower()
+            card = parse_card(text)
+            if card not in self.deck.next_options():
+                raise IllegalActionError(f"{card} cannot be drawn now: it is not in the deck")
+            return card
+        wanted = " ".join(text.split()).lower()
+        for action in self.legal_actions():
+            if str(action).lower() == wanted:
+                return action
+        raise IllegalActionError(self._why_illegal(text))
+
+    def parse_actions(self, text: str) -> list[Hashable]:
+        """Cards for a deal (``"7S 9H QD"``), otherwise one action or roll."""
+        if self.is_chance_node and self.stage == "deal":
+            return [self.parse_action(t) for t in text.replace(",", " ").split()]
+        return [self.parse_action(text)]
+
+    def roll_group(self) -> int:
+        if self.stage == "deal":
+            i = self._side()
+            return self.hand_sizes[i] - len(self.hands[i])
+        return 1
+
+    def _legal_actions(self) -> list[str]:
+        if self.stage == "attack":
+            i = self.holder
+            assert i is not None
+            cards = attack_cards(self.hands[i])
+            actions = [f"attack {c.code}" for c in cards]
+            if self._may_pass(i):
+                actions.append("pass")
+            return actions
+        if self.stage == "answer":
+            i = 1 - (self.attacking or 0)
+            out = []
+            for card in self.hands[i]:
+                for action in actions_of(card):
+                    if action != "attack":
+                        out.append(f"{action} {card.code}")
+            out.append("take")  # DB-4: she may decline and take the strike
+            return out
+        return []
+
+    def _may_pass(self, i: int) -> bool:
+        """DB-6: the initiative holder may pass unless ``holder_must_attack``; the side the
+        initiative passed to must attack while she holds a spade (jokers optional)."""
+        spades = [c for c in self.hands[i] if not c.is_joker and c.suit == "S"]
+        if not spades:
+            return True
+        if self.passes > 0:  # the initiative was passed to her
+            return False
+        return not self.rules.holder_must_attack
+
+    def _why_illegal(self, text: str) -> str:
+        verb, _, rest = text.strip().lower().partition(" ")
+        i = self.holder if self.stage == "attack" else 1 - (self.attacking or 0)
+        name = self.names[i] if i is not None else ""
+        legal = ", ".join(self.legal_actions())
+        if self.stage == "answer" and verb == "attack":
+            return f"an attack cannot be answered with an attack (DB-1); {name} can: {legal}"
+        if rest:
+            try:
+                card = parse_card(rest)
+            except ToolkitError as exc:
+                return f"{exc}; {name} can: {legal}"
+            if card not in self.hands[i or 0]:
+                return f"{card} is not in {name}'s hand ({_text(self.hands[i or 0])}); she can: {legal}"
+            if verb in ("defence", "manoeuvre", "counter", "attack") and verb not in actions_of(card):
+                return (
+                    f"{card} cannot be played as {verb}: hearts defend, diamonds manoeuvre, clubs counter, "
+                    "spades attack (DB-1)"
+                )
+        if verb == "pass" and self.stage == "attack":
+            return f"{name} must attack while she holds a spade (DB-6); she can: {legal}"
+        return f"{text!r} is not possible for {name} now ({self.stage}); choose one of: {legal}"
+
+    def apply(self, action: Hashable) -> BattleState:
+        """Return the state after ``action``.
+
+        Raises:
+            IllegalActionError: not allowed here, with the ruling; this state is unchanged.
+        """
+        if not self.is_chance_node and not self.is_terminal and action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(str(action)))
+        new = super().apply(action)
+        assert isinstance(new, BattleState)
+        return new
+
+    # -- applying ---------------------------------------------------------------------
+    def _log(self, kind: str, text: str, ruling: str = "") -> BattleState:
+        return replace(self, log_events=self.log_events + (Event(kind, text, ruling),))
+
+    def _apply(self, action: Hashable) -> BattleState:
+        stage = self.stage
+        if stage == "recon":
+            return self._recon(int(action))  # type: ignore[arg-type]
+        if stage == "deal":
+            return self._deal(action)  # type: ignore[arg-type]
+        if stage == "coin":
+            i = SIDES.index(str(action))
+            state = self._log(
+                "initiative", f"Tied jokers: a coin flip gives {self.names[i]} the initiative (DB-3).", "DB-3"
+            )
+            return state._begin_clash(i)
+        if stage == "morale":
+            return self._morale(int(action))  # type: ignore[arg-type]
+        verb, _, rest = str(action).partition(" ")
+        if stage == "attack":
+            i = self.holder
+            assert i is not None
+            if verb == "pass":
+                return self._pass(i)
+            card = parse_card(rest)
+            hands = _set(self.hands, i, tuple(c for c in self.hands[i] if c != card))
+            state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0)
+            state = state._log("attack", f"{self.names[i]} attacks with the {card.name} (DB-1).", "DB-1")
+            return state._auto_answer()
+        # stage == "answer"
+        i = 1 - (self.attacking or 0)
+        if verb == "take":
+            return self._resolve(i, strike(), None, declined=True)
+        card = parse_card(rest)
+        assert self.table is not None
+        result = answer_attack(self.table, card, verb, self.rules)
+        return self._resolve(i, result, card)
+
+    def _recon(self, total: int) -> BattleState:
+        i = self._side()
+        army, other = self.armies[i], self.armies[1 - i]
+        advantage = max(0, army.tokens - other.tokens)
+        cards = max(0, total) + advantage
+        leader = army.leader
+        wild = " with the Wild Die" if leader.wild_card else ""
+        text = (
+            f"{leader.name} ({army.name}) rolls Knowledge (Battle) d{leader.battle_die}{wild}: {total} — "
+            f"{cards} card(s)"
+            + (f" ({max(0, total)} + {advantage} for outnumbering)" if advantage else "")
+            + " (DB-2)."
+        )
+        state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
+        state = state._log("recon", text, "DB-2")
+        if state.recon[1] is not None:
+            state = replace(state, stage="deal")._after_deal_step()
+        return state
+
+    def _deal(self, card: Card) -> BattleState:
+        i = self._side()
+        state = replace(self, deck=self.deck.draw(card), hands=_set(self.hands, i, self.hands[i] + (card,)))
+        if len(state.hands[i]) == state.hand_sizes[i]:
+            state = state._log(
+                "deal", f"{self.names[i]} draws {len(state.hands[i])} card(s): {_text(state.hands[i])}.", "DB-2"
+            )
+        return state._after_deal_step()
+
+    def _after_deal_step(self) -> BattleState:
+        state = self
+        for i in (0, 1):
+            if len(state.hands[i]) < state.hand_sizes[i]:
+                if not state.deck.next_options():
+                    raise InvalidSetupError("the deck ran out while dealing: hands larger than the deck")
+                return state
+            if (
+                len(state.hands[i]) == 0
+                and state.hand_sizes[i] == 0
+                and not any(e.kind == "deal" and e.text.startswith(state.names[i]) for e in state.log_events[-3:])
+            ):
+                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2")
+        return state._initiative()
+
+    def _initiative(self) -> BattleState:
+        who = initiative_holder(*self.hands)
+        if who == -1:
+            state = self._log("initiative", "Neither side holds an attack card: no clash this round (DB-3).", "DB-3")
+            return state._next_round()
+        if who is None:
+            return replace(self, stage="coin")
+        top = attack_cards(self.hands[who])[0]
+        state = self._log(
+            "initiative",
+            f"{self.names[who]} holds the highest attack card ({top.name}) and takes the initiative (DB-3).",
+            "DB-3",
+        )
+        return state._begin_clash(who)
+
+    def _begin_clash(self, holder: int) -> BattleState:
+        return replace(self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0)._auto_attack()
+
+    def _auto_attack(self) -> BattleState:
+        """Skip an attack turn with no attack card: it passes by itself (DB-6)."""
+        state = self
+        while state.stage == "attack":
+            i = state.holder
+            assert i is not None
+            if attack_cards(state.hands[i]):
+                return state
+            state = state._pass(i, forced=True)
+        return state
+
+    def _pass(self, i: int, forced: bool = False) -> BattleState:
+        passes = self.passes + 1
+        why = "has no attack card" if forced else "does not attack"
+        state = self._log("pass", f"{self.names[i]} {why}; the initiative passes (DB-6).", "DB-6")
+        if passes >= 2:
+            state = state._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6")
+            return replace(state, passes=passes)._end_clash()
+        return replace(state, holder=1 - i, passes=passes)._auto_attack()
+
+    def _auto_answer(self) -> BattleState:
+        """An attack she cannot answer is a strike (DB-4)."""
+        i = 1 - (self.attacking or 0)
+        if any(a != "attack" for c in self.hands[i] for a in actions_of(c)):
+            return self
+        return self._resolve(i, strike(), None, declined=False)
+
+    def _resolve(self, i: int, result, card: Card | None, declined: bool = False) -> BattleState:
+        """Apply the answer of side ``i`` to the attack on the table."""
+        attacker = 1 - i
+        table = self.table
+        assert table is not None
+        state = self
+        if card is not None:
+            state = replace(state, hands=_set(state.hands, i, tuple(c for c in state.hands[i] if c != card)))
+        names = self.names
+        if result.action == "strike":
+            why = "declines to answer" if declined else "cannot answer"
+            text = f"{names[i]} {why}: {names[attacker]} strikes, {names[i]} loses {STRIKE_LOSS} tokens (DB-4)."
+            state = state._log("strike", text, "DB-4")._lose((result.attacker_loss, result.defender_loss), attacker)
+            return state._attack_done(attacker)
+        assert card is not None
+        as_ = f" as {result.action}" if card.is_joker else ""
+        if result.counter:
+            how = "lower, she loses 1 token first" if result.defender_loss else "not lower: no loss"
+            if card_value(card) == card_value(table) and result.defender_loss:
+                how = "equal, treated as lower (DB-5 counter_tie='loses'): she loses 1 token first"
+            elif card_value(card) == card_value(table):
+                how = "equal, treated as higher: no loss (DB-5)"
+            state = state._log(
+                "counter",
+                f"{names[i]} counterattacks with the {card.name}{as_} ({how}); the attack is cancelled and "
+                f"{names[i]} now attacks (DB-1).",
+                "DB-5",
+            )
+            state = state._lose((0, result.defender_loss), attacker)
+            if state.stage == "over":
+                return state
+            return replace(state, table=card, attacking=i, holder=i, stage="answer")._auto_answer()
+        verdict = "succeeds" if result.succeeded else "fails"
+        text = (
+            f"{names[i]} answers with {result.action}, the {card.name}{as_}: it {verdict}; "
+            f"{names[attacker]} loses {result.attacker_loss}, {names[i]} loses {result.defender_loss} (DB-1)."
+        )
+        state = state._log(result.action, text, "DB-1")._lose((result.attacker_loss, result.defender_loss), attacker)
+        return state._attack_done(attacker)
+
+    def _lose(self, losses: tuple[int, int], attacker: int) -> BattleState:
+        """Apply (attacker's, defender's) losses; an army at 0 is destroyed (DB-7)."""
+        by_side = [0, 0]
+        by_side[attacker], by_side[1 - attacker] = losses
+        armies = list(self.armies)
+        taken = [0, 0]
+        for s in (0, 1):
+            before = armies[s].tokens
+            armies[s] = armies[s].lose(by_side[s])
+            taken[s] = before - armies[s].tokens  # never below 0 (DB-7)
+        state = replace(
+            self,
+            armies=(armies[0], armies[1]),
+            lost_clash=(self.lost_clash[0] + taken[0], self.lost_clash[1] + taken[1]),
+            lost_battle=(self.lost_battle[0] + taken[0], self.lost_battle[1] + taken[1]),
+        )
+        for s in (0, 1):
+            if armies[s].destroyed:
+                state = state._log("destroyed", f"{self.names[s]} has no tokens left: destroyed (DB-7).", "DB-7")
+                return replace(state, stage="over", outcome=f"{SIDES[s]} destroyed", winner=1 - s)
+        return state
+
+    def _attack_done(self, attacker: int) -> BattleState:
+        if self.stage == "over":
+            return self
+        # DB-6: the side whose attack was just settled holds the initiative.
+        return replace(self, stage="attack", holder=attacker, table=None, attacking=None, passes=0)._auto_attack()
+
+    def _end_clash(self) -> BattleState:
+        lost = self.lost_clash
+        state = self._log(
+            "clash", f"Tokens lost in the clash: {self.names[0]} {lost[0]}, {self.names[1]} {lost[1]} (DB-7).", "DB-7"
+        )
+        if self.clash_only:
+            return replace(state, stage="over", outcome="clash over", hands=((), ()))
+        # DB-9: leftover cards are discarded.
+        return replace(state, stage="morale", hands=((), ()), table=None, attacking=None)
+
+    def _morale(self, total: int) -> BattleState:
+        i = self._side()
+        penalty = self.lost_clash[i] if self.rules.morale_penalty == "clash" else self.lost_battle[i]
+        final = total - penalty
+        ok = final >= MORALE_TARGET
+        leader = self.armies[i].leader
+        text = f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}: " + (
+            "the army stays (DB-8)." if ok else "the army retreats (DB-8)."
+        )
+        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", text, "DB-8")
+        if not ok:
+            return replace(state, stage="over", outcome=f"{SIDES[i]} retreats", winner=1 - i)
+        if state.morale[1 - i] is None:
+            return state
+        return state._next_round()
+
+    def _next_round(self) -> BattleState:
+        if self.round_no >= self.max_rounds:
+            state = self._log("end", f"The battle stops after {self.max_rounds} rounds (max_rounds).", "")
+            return replace(state, stage="over", outcome="undecided")
+        # DB-9: every round deals fresh hands from a reshuffled deck.
+        deck = Pile.full(jokers=self.rules.jokers, stacked=self.stacked)
+        state = replace(
+            self,
+            round_no=self.round_no + 1,
+            stage="recon",
+            recon=_PAIR,
+            hand_sizes=(0, 0),
+            hands=((), ()),
+            deck=deck,
+            stacked=(),
+            holder=None,
+            first_attacked=None,
+            table=None,
+            attacking=None,
+            passes=0,
+            lost_clash=(0, 0),
+            morale=_PAIR,
+        )
+        return state._log("round", f"Round {state.round_no}.", "")
+
+    # -- reading ------------------------------------------------------------------------
+    def prompt(self) -> str:
+        stage = self.stage
+        if stage == "over":
+            return f"The battle is over: {self.outcome}."
+        if stage == "recon":
+            return f"{self.armies[self._side()].leader.name} rolls Knowledge (Battle) (DB-2)."
+        if stage == "deal":
+            return f"Deal {self.names[self._side()]} {self.roll_group()} more card(s)."
+        if stage == "coin":
+            return "Joker against joker: a coin flip for the initiative (DB-3)."
+        if stage == "morale":
+            return f"{self.armies[self._side()].leader.name} rolls Spirit for morale (DB-8)."
+        if stage == "attack":
+            return f"{self.names[self.holder or 0]} holds the initiative: attack with a spade or joker, or pass (DB-6)."
+        return f"{self.names[1 - (self.attacking or 0)]}: answer the {self.table.name if self.table else ''} (DB-4)."
+
+    def observation(self, player: str | None = None) -> str:
+        """What ``player`` (``"a"`` or ``"b"``) may see: her own hand, the other's size."""
+        lines = []
+        for i, side in enumerate(SIDES):
+            hand = _text(self.hands[i]) if player in (None, side) else f"{len(self.hands[i])} cards"
+            lines.append(f"{self.names[i]} ({side}): {self.armies[i].tokens} tokens; hand {hand}")
+        if self.table is not None:
+            lines.append(f"On the table: {self.table.code}")
+        return "\n".join(lines)
+
+
+def _check_armies(army_a: Army, army_b: Army) -> None:
+    if army_a.name == army_b.name:
+        raise InvalidSetupError(f"the two armies need different names, both are {army_a.name!r}")
+    for army in (army_a, army_b):
+        if army.destroyed:
+            raise InvalidSetupError(f"{army.name} has no tokens and cannot fight (DB-7)")
+
+
+def start_battle(
+    army_a: Army,
+    army_b: Army,
+    rules: Rules | None = None,
+    *,
+    deck: Sequence[str | Card] = (),
+    max_rounds: int = 50,
+) -> BattleState:
+    """Return a battle before the first reconnaissance roll.
+
+    ``deck`` stacks cards on top of the first round's deck (side a's hand, then b's) for
+    rule-book examples; the rest is shuffled.
+    """
+    rules = rules or Rules()
+    _check_armies(army_a, army_b)
+    state = BattleState(
+        rules=rules, armies=(army_a, army_b), deck=Pile.full(jokers=rules.jokers, stacked=deck), max_rounds=max_rounds
+    )
+    return state._log(
+        "start",
+        f"{army_a.name} ({army_a.tokens} tokens) against {army_b.name} ({army_b.tokens} tokens). Round 1.",
+        "DB-7",
+    )
+
+
+def start_clash(
+    army_a: Army,
+    army_b: Army,
+    hands: tuple[Sequence[str | Card] | str, Sequence[str | Card] | str],
+    rules: Rules | None = None,
+    coin: str | None = None,
+) -> BattleState:
+    """Return the clash of one round with known hands, ready for the initiative (DB-3):
+    the state ends when the clash does (no morale, no further rounds).
+
+    ``coin`` settles a joker-against-joker tie (``"a"`` or ``"b"``); without it that tie
+    is a chance step.
+    """
+    rules = rules or Rules()
+    _check_armies(army_a, army_b)
+    dealt = (parse_cards(hands[0]), parse_cards(hands[1]))
+    check_distinct(dealt[0] + dealt[1], "the two hands")
+    deck = Pile.full(jokers=rules.jokers)
+    missing = [c.code for c in dealt[0] + dealt[1] if c not in deck.remaining()]
+    if missing:
+        raise InvalidSetupError(f"{', '.join(missing)} not in the deck (jokers={rules.jokers}, DB-1)")
+    pile = Pile((), deck.shuffled - set(dealt[0] + dealt[1]), ())
+    state = BattleState(
+        rules=rules,
+        armies=(army_a, army_b),
+        deck=pile,
+        stage="deal",
+        recon=(len(dealt[0]), len(dealt[1])),
+        hand_sizes=(len(dealt[0]), len(dealt[1])),
+        hands=dealt,
+        clash_only=True,
+    )
+    state = state._log(
+        "start", f"{army_a.name} holds {_text(dealt[0])}; {army_b.name} holds {_text(dealt[1])}.", "DB-2"
+    )
+    state = state._initiative()
+    if coin is not None and state.stage == "coin":
+        state = state.apply(coin)
+    return state

@@ -1,0 +1,119 @@
+"""Durak mass battle: rule options, leaders and armies (DB-1, DB-2, DB-5..DB-8).
+
+>>> general = Leader("General Vasilisa", battle_die="d8", spirit_die="d6")
+>>> Army("Northern host", tokens=8, leader=general).tokens
+8
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal, get_args
+
+from toolkit.dice import check_trait_die
+from toolkit.errors import InvalidSetupError
+
+__all__ = ["Rules", "Leader", "Army", "MAX_TOKENS"]
+
+CounterTie = Literal["no_loss", "loses"]
+MoralePenalty = Literal["clash", "battle"]
+
+#: Savage Worlds armies have up to 10 tokens (DB-7).
+MAX_TOKENS = 10
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The Durak battle rules in force: RULINGS.md defaults and the named variants.
+
+    Attributes:
+        jokers: DB-1 — a 54-card deck with two jokers (default) or 52 cards (``False``).
+        counter_tie: DB-5 — a Counterattack of equal value to the attack is treated like
+            a higher one, ``"no_loss"`` (default), or like a lower one, ``"loses"`` 1 token.
+        holder_must_attack: DB-6 — the initiative holder must attack while holding a spade
+            (``True``), or may pass (default ``False``).
+        morale_penalty: DB-8 — tokens lost ``"clash"`` (default, this clash) or in the
+            whole ``"battle"`` count against the Spirit roll.
+    """
+
+    jokers: bool = True
+    counter_tie: CounterTie = "no_loss"
+    holder_must_attack: bool = False
+    morale_penalty: MoralePenalty = "clash"
+
+    def __post_init__(self) -> None:
+        for name, ruling in (("jokers", "DB-1"), ("holder_must_attack", "DB-6")):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidSetupError(f"{name}={getattr(self, name)!r}: use True or False ({ruling})")
+        if self.counter_tie not in get_args(CounterTie):
+            raise InvalidSetupError(
+                f"counter_tie={self.counter_tie!r} is not a variant of DB-5: use 'no_loss' or 'loses'"
+            )
+        if self.morale_penalty not in get_args(MoralePenalty):
+            raise InvalidSetupError(
+                f"morale_penalty={self.morale_penalty!r} is not a variant of DB-8: use 'clash' or 'battle'"
+            )
+
+    def variant_name(self) -> str:
+        """Return a short label naming every option that differs from the defaults."""
+        default = Rules()
+        changed = [
+            f"{f}={getattr(self, f)!r}"
+            for f in ("jokers", "counter_tie", "holder_must_attack", "morale_penalty")
+            if getattr(self, f) != getattr(default, f)
+        ]
+        return ", ".join(changed) if changed else "default rules"
+
+
+@dataclass(frozen=True)
+class Leader:
+    """An army's leader: Knowledge (Battle) and Spirit trait dice, Wild Card or Extra (DB-2, DB-8).
+
+    Attributes:
+        battle_die, spirit_die: ``"d4"`` … ``"d12"`` (or 4 … 12).
+        wild_card: a Wild Card rolls a d6 Wild Die with each trait roll and keeps the higher.
+        battle_modifier, spirit_modifier: flat modifiers to the rolls.
+    """
+
+    name: str
+    battle_die: int | str = 6
+    spirit_die: int | str = 6
+    wild_card: bool = True
+    battle_modifier: int = 0
+    spirit_modifier: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "battle_die", check_trait_die(self.battle_die))
+        object.__setattr__(self, "spirit_die", check_trait_die(self.spirit_die))
+        if not isinstance(self.wild_card, bool):
+            raise InvalidSetupError(f"wild_card={self.wild_card!r}: use True (Wild Card) or False (Extra)")
+        for name in ("battle_modifier", "spirit_modifier"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidSetupError(f"{self.name}'s {name} must be a whole number, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Army:
+    """An army: its tokens (DB-7) and its leader."""
+
+    name: str
+    tokens: int
+    leader: Leader
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tokens, bool) or not isinstance(self.tokens, int) or self.tokens < 0:
+            raise InvalidSetupError(
+                f"{self.name}'s tokens must be a whole number of 0 or more, got {self.tokens!r} (DB-7)"
+            )
+        if self.tokens > MAX_TOKENS:
+            raise InvalidSetupError(f"{self.name} has {self.tokens} tokens: an army has at most {MAX_TOKENS} (DB-7)")
+
+    @property
+    def destroyed(self) -> bool:
+        """Whether the army is down to 0 tokens (DB-7)."""
+        return self.tokens <= 0
+
+    def lose(self, tokens: int) -> Army:
+        """Return the army after losing ``tokens``, never below 0 (DB-7)."""
+        return replace(self, tokens=max(0, self.tokens - tokens))
