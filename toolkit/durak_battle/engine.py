@@ -329,6 +329,8 @@ class BattleState(GameState):
         who = initiative_holder(*self.hands)
         if who == -1:
             state = self._log("initiative", "Neither side holds an attack card: no clash this round (DB-3).", "DB-3")
+            if state.clash_only:
+                return replace(state, stage="over", outcome="no clash", hands=((), ()))
             return state._next_round()
         if who is None:
             return replace(self, stage="coin")
