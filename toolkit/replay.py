@@ -15,7 +15,7 @@ from toolkit.errors import NotationError
 __all__ = ["replay_file", "SYSTEMS"]
 
 #: Systems whose examples can be replayed.
-SYSTEMS = ("fairy-meat",)
+SYSTEMS = ("fairy-meat", "durak-battle")
 
 
 def replay_file(path: str | Path) -> tuple[str, list[str]]:
@@ -49,4 +49,14 @@ def replay_file(path: str | Path) -> tuple[str, list[str]]:
             + ".",
         ]
         return "\n".join(lines), check_expectations(example, state)
+    if system == "durak-battle":
+        from toolkit.durak_battle import notation as durak
+
+        battle = durak.load_example(path)
+        end = durak.replay(battle)
+        lines = [battle.title, "=" * len(battle.title)]
+        if battle.notes:
+            lines += [battle.notes.strip(), ""]
+        lines += [end.log(), "", durak.battle_summary(end)]
+        return "\n".join(lines), durak.check_expectations(battle, end)
     raise NotationError(f"{path}: unknown system {system!r}; examples can be replayed for: {', '.join(SYSTEMS)}")

@@ -84,6 +84,7 @@ class BattleState(GameState):
     table: Card | None = None  # the attack (or counterattack) card to be answered
     attacking: int | None = None  # the side whose card is on the table
     passes: int = 0  # attack turns passed in a row
+    forced: int | None = None  # the side the initiative was passed to: she must attack while she holds a spade (DB-6)
     lost_clash: tuple[int, int] = (0, 0)
     lost_battle: tuple[int, int] = (0, 0)
     morale: tuple[bool | None, bool | None] = _PAIR
@@ -205,7 +206,7 @@ class BattleState(GameState):
         spades = [c for c in self.hands[i] if not c.is_joker and c.suit == "S"]
         if not spades:
             return True
-        if self.passes > 0:  # the initiative was passed to her
+        if self.forced == i:  # the initiative was passed to her
             return False
         return not self.rules.holder_must_attack
 
@@ -334,16 +335,22 @@ class BattleState(GameState):
             return state._next_round()
         if who is None:
             return replace(self, stage="coin")
-        top = attack_cards(self.hands[who])[0]
+        mine, theirs = attack_cards(self.hands[who]), attack_cards(self.hands[1 - who])
+        detail = mine[0].name
+        if theirs and card_value(theirs[0]) == card_value(mine[0]):
+            k = next(k for k in range(len(mine)) if k >= len(theirs) or card_value(mine[k]) != card_value(theirs[k]))
+            detail += f"; the tie is broken by her next attack card, the {mine[k].name}"
         state = self._log(
             "initiative",
-            f"{self.names[who]} holds the highest attack card ({top.name}) and takes the initiative (DB-3).",
+            f"{self.names[who]} holds the highest attack card ({detail}) and takes the initiative (DB-3).",
             "DB-3",
         )
         return state._begin_clash(who)
 
     def _begin_clash(self, holder: int) -> BattleState:
-        return replace(self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0)._auto_attack()
+        return replace(
+            self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0, forced=None
+        )._auto_attack()
 
     def _auto_attack(self) -> BattleState:
         """Skip an attack turn with no attack card: it passes by itself (DB-6)."""
@@ -363,7 +370,7 @@ class BattleState(GameState):
         if passes >= 2:
             state = state._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6")
             return replace(state, passes=passes)._end_clash()
-        return replace(state, holder=1 - i, passes=passes)._auto_attack()
+        return replace(state, holder=1 - i, passes=passes, forced=1 - i)._auto_attack()
 
     def _auto_answer(self) -> BattleState:
         """An attack she cannot answer is a strike (DB-4)."""
@@ -403,7 +410,8 @@ class BattleState(GameState):
             state = state._lose((0, result.defender_loss), attacker)
             if state.stage == "over":
                 return state
-            return replace(state, table=card, attacking=i, holder=i, stage="answer")._auto_answer()
+            # The initiative passes by the counterattack, not by a pass: nobody is forced (DB-6).
+            return replace(state, table=card, attacking=i, holder=i, stage="answer", forced=None)._auto_answer()
         verdict = "succeeds" if result.succeeded else "fails"
         text = (
             f"{names[i]} answers with {result.action}, the {card.name}{as_}: it {verdict}; "
@@ -428,10 +436,15 @@ class BattleState(GameState):
             lost_clash=(self.lost_clash[0] + taken[0], self.lost_clash[1] + taken[1]),
             lost_battle=(self.lost_battle[0] + taken[0], self.lost_battle[1] + taken[1]),
         )
-        for s in (0, 1):
-            if armies[s].destroyed:
-                state = state._log("destroyed", f"{self.names[s]} has no tokens left: destroyed (DB-7).", "DB-7")
-                return replace(state, stage="over", outcome=f"{SIDES[s]} destroyed", winner=1 - s)
+        gone = [s for s in (0, 1) if armies[s].destroyed]
+        if len(gone) == 2:
+            state = state._log(
+                "destroyed", "Both armies have no tokens left: both destroyed, nobody wins (DB-7).", "DB-7"
+            )
+            return replace(state, stage="over", outcome="both destroyed", winner=None)
+        for s in gone:
+            state = state._log("destroyed", f"{self.names[s]} has no tokens left: destroyed (DB-7).", "DB-7")
+            return replace(state, stage="over", outcome=f"{SIDES[s]} destroyed", winner=1 - s)
         return state
 
     def _attack_done(self, attacker: int) -> BattleState:
@@ -486,6 +499,7 @@ class BattleState(GameState):
             table=None,
             attacking=None,
             passes=0,
+            forced=None,
             lost_clash=(0, 0),
             morale=_PAIR,
         )
