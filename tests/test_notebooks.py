@@ -40,6 +40,35 @@ def test_angry_miniatures_report_renders_with_parameters(tmp_path):
     assert "exactly 0" in html  # the tie-break verdict of section 7 is stated
 
 
+def test_fairy_meat_report_renders_with_parameters(tmp_path):
+    html_path = run_report(
+        "fairy-meat",
+        {"attacker_kill": [2], "defender_live": [1, 2], "max_hand": 4, "trials": 300, "none_rule_trials": 40},
+        tmp_path,
+        notebooks_dir=NOTEBOOKS,
+        progress=lambda *_: None,
+    )
+    html = html_path.read_text()
+    assert "Rules in force" in html and html.count("Plotly.newPlot(") >= 4
+    # FM-1 by hand: a 2-card hand has no Numbered card with C(16,2)/C(52,2) = 20/221.
+    assert "20/221" in html
+
+
+def test_durak_battle_report_renders_with_parameters(tmp_path):
+    html_path = run_report(
+        "durak-battle",
+        {"tokens_a": [3], "tokens_b": 3, "clash_sizes": [1, 2], "max_rounds": 3, "trials": 100, "suit_trials": 8},
+        tmp_path,
+        notebooks_dir=NOTEBOOKS,
+        progress=lambda *_: None,
+    )
+    html = html_path.read_text()
+    assert "Rules in force" in html and html.count("Plotly.newPlot(") >= 4
+    # DB-3 by hand: 1 card each from 54, no clash when neither is one of the 15 attack cards:
+    # (39/54)(38/53) = 247/477.
+    assert "247/477" in html
+
+
 def test_explore_notebook_runs_headless():
     nb = nbformat.read(NOTEBOOKS / "angry_miniatures_explore.ipynb", as_version=4)
     NotebookClient(nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()

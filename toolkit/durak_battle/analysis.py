@@ -1,0 +1,91 @@
+"""Questions about the Durak battle that need many clashes played, for reports.
+
+:func:`suit_values` asks what one more card of each suit is worth in a clash (DB-1:
+the suit is the action): deal two random hands, give side a one extra card of a suit
+from the rest of the deck, and compare the clash's minimax value (both playing best
+with both hands known, :func:`~.odds.clash_value`) with and without it. Each clash is
+solved exactly; only the average over deals is sampled (Monte Carlo, with intervals).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from toolkit.cards import Card, standard_deck
+from toolkit.durak_battle.odds import clash_value
+from toolkit.durak_battle.rules import Rules
+from toolkit.errors import InvalidSetupError
+from toolkit.montecarlo import z_for
+
+__all__ = ["SuitValue", "suit_values", "SUIT_LABELS"]
+
+#: The extra cards compared, by the action they give (DB-1).
+SUIT_LABELS = {
+    "S": "attack (spade)",
+    "H": "defence (heart)",
+    "D": "manoeuvre (diamond)",
+    "C": "counter (club)",
+    "JK": "joker",
+}
+
+
+@dataclass(frozen=True)
+class SuitValue:
+    """The mean gain, in tokens (b's losses minus a's), of one extra card of a suit."""
+
+    suit: str
+    trials: int
+    mean: float
+    half_width: float  # of the 99% interval
+
+    @property
+    def label(self) -> str:
+        return SUIT_LABELS[self.suit]
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return (self.mean - self.half_width, self.mean + self.half_width)
+
+
+def suit_values(cards: int = 4, trials: int = 300, rules: Rules | None = None, seed: int = 0) -> list[SuitValue]:
+    """Return, for each suit (and the joker when ``rules.jokers``), the mean gain in the
+    clash's minimax value (tokens b loses minus tokens a loses) of giving side a one extra
+    card of that suit, over ``trials`` random deals of ``cards`` cards each (DB-1..DB-6).
+
+    The same deals are used for every suit, so the differences between suits are paired.
+
+    Raises:
+        InvalidSetupError: fewer than 1 card or trials, or hands too big to solve quickly.
+    """
+    rules = rules or Rules()
+    if not 1 <= cards <= 6:
+        raise InvalidSetupError(f"cards must be 1 to 6 (each clash is solved exactly), got {cards!r}")
+    if trials < 2:
+        raise InvalidSetupError(f"trials must be at least 2, got {trials!r}")
+    rng = random.Random(seed)
+    deck = list(standard_deck(rules.jokers))
+    suits = ["S", "H", "D", "C"] + (["JK"] if rules.jokers else [])
+    gains: dict[str, list[Fraction]] = {s: [] for s in suits}
+    for _ in range(trials):
+        dealt = rng.sample(deck, 2 * cards)
+        a, b = dealt[:cards], dealt[cards:]
+        base = clash_value(a, b, rules).value
+        rest = [c for c in deck if c not in dealt]
+        for s in suits:
+            pool = [c for c in rest if (c.is_joker if s == "JK" else c.suit == s)]
+            if not pool:
+                continue
+            extra: Card = rng.choice(pool)
+            gains[s].append(Fraction(clash_value([*a, extra], b, rules).value) - Fraction(base))
+    z = z_for(0.99)
+    out = []
+    for s in suits:
+        xs = gains[s]
+        n = len(xs)
+        mean = float(sum(xs) / n)
+        var = float(sum((x - sum(xs) / n) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+        out.append(SuitValue(s, n, mean, z * math.sqrt(var / n)))
+    return out
