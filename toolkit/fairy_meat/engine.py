@@ -498,8 +498,8 @@ class CombatState(GameState):
         if a.plays[0] is None or a.plays[1] is None or a.number[0] is None:
             return []
         other = 1 - chooser
-        if a.plays[other] == "unopposed" or a.number[other] is None:
-            return []
+        if "unopposed" in a.plays or a.number[other] is None:
+            return []  # an unopposed defender chooses nothing: the referee moves the value (FM-7)
         owner = self._hidden_owner()
         if owner is not None and a.reveal is None:
             return []

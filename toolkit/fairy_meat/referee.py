@@ -410,7 +410,20 @@ def resolve_attack(
     rules = rules or Rules()
     label = dict(zip(SIDES, names, strict=True))
     if defender is None:
-        return _unopposed(attacker, rules, label, wrestling)
+        # FM-5: the defender has nothing, so she says None; face-down Trumps stay hidden and
+        # the attacker reveals all or none of them (any subset with none_reveal="subset").
+        chosen = (reveal or {}).get("attacker")
+        if chosen is None:
+            options = _reveal_options(attacker.trumps, rules) if attacker.trumps else [()]
+        elif chosen is True:
+            options = [attacker.trumps]
+        elif chosen is False:
+            options = [()]
+        else:
+            options = [tuple(c for c in attacker.trumps if c in _cards(chosen))]  # type: ignore[arg-type]
+        return max(
+            (_unopposed(attacker, shown, rules, label) for shown in options), key=lambda r: r.utility("attacker")
+        )
     plays: dict[Side, Play] = {"attacker": attacker, "defender": defender}
     common = set(attacker.trumps + attacker.drawn + (attacker.number,)) & set(
         defender.trumps + defender.drawn + (defender.number,)
@@ -483,13 +496,13 @@ def _with(result: AttackResult, **changes: object) -> AttackResult:
     return replace(result, **changes)
 
 
-def _unopposed(attacker: Play, rules: Rules, names: dict[Side, str], wrestling: bool) -> AttackResult:
+def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dict[Side, str]) -> AttackResult:
     if rules.undefended != "unopposed":
         raise IllegalActionError(
             "an undefended defender turns up cards as a Wild Trump (FM-7 blind draw): give her a Play with the "
             "cards drawn, or use Rules(undefended='unopposed')"
         )
-    units = _units(attacker, attacker.trumps)
+    units = _units(attacker, shown)
     colour = attacker.number.colour
     matching = [u for u in units if u.colour == colour]
     cheats = len(units) - len(matching)
@@ -512,6 +525,7 @@ def _unopposed(attacker: Play, rules: Rules, names: dict[Side, str], wrestling: 
         damage=damage,
         nasty_hit=bool(nasty),
         nasty_hit_to=nasty,
-        revealed={"attacker": attacker.trumps, "defender": ()},
+        revealed={"attacker": shown, "defender": ()},
+        hidden={"attacker": tuple(c for c in attacker.trumps if c not in shown)} if attacker.trumps else {},
         steps=steps,
     )

@@ -1,0 +1,551 @@
+"""Headless tests of the Fairy Meat widgets, driven through the widgets themselves
+(``button.click()``, setting ``.value``): the combat stepper with its clickable cards,
+the rule-book example it replays, Export, and the odds explorers.
+
+Numbers asserted come from the draft's worked example (shared/rules/
+fairy-meat-alternate-combat.txt, "Alternate Combat Rules - Example") or from hand
+counts written out in the comments; ruling ids (RULINGS.md) are in the test names.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import ipywidgets as widgets
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack
+from toolkit.fairy_meat.notation import load_example, replay
+from toolkit.fairy_meat.odds import HandComposition, deal_averaged_odds, hand_composition
+from toolkit.fairy_meat.widgets import (
+    EXAMPLES_DIR,
+    CombatStepper,
+    _plan_example,
+    can_place_trumps,
+    combat_stepper,
+    hand_composition_explorer,
+    odds_explorer,
+)
+from toolkit.prob import Distribution, format_probability
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = ROOT / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
+COUNTERFACTUAL = ROOT / "data" / "examples" / "dizzytwig_counterfactual_5c.yaml"
+NOTEBOOK = ROOT / "notebooks" / "fairy_meat_explore.ipynb"
+
+# The draft's fairies (Dizzytwig: Vibro-Master, Fluttered -> 5 cards; Sparklespaz: Order
+# Card, -1 from the Vibro-Master -> 2 cards, FM-2), with a deck stacked for each test.
+SETUP = {"fluttered": True, "holds_order_card": True}
+
+
+def _deal_and_declare(st: CombatStepper) -> None:
+    """Deal both hands with Roll (a stacked deck deals its top cards) and declare as the
+    draft's fairies do: Dizzytwig subtracts, Sparklespaz adds (FM-3)."""
+    st.stepper.roll_button.click()
+    st.action_buttons["declare subtract"].click()
+    st.stepper.roll_button.click()
+    st.action_buttons["declare add"].click()
+
+
+def _click_through(st: CombatStepper) -> None:
+    """Play to the end by clicking: Roll at chance steps, the first legal choice otherwise
+    (the highlighted best choice at reveal/bonus/shift steps)."""
+    for _ in range(200):
+        state = st.state
+        if state.is_terminal:
+            return
+        if state.is_chance_node:
+            st.stepper.roll_button.click()
+        elif st.best_button is not None:
+            st.best_button.click()
+        elif "trumps none" in st.action_buttons:
+            st.action_buttons["trumps none"].click()
+        elif st.card_buttons:  # the first card she may play (a Numbered card if she has one, FM-6)
+            legal = state.legal_actions()
+            code = next(c for c in st.card_buttons if f"play {c}" in legal or f"wild {c}" in legal)
+            st.card_buttons[code].click()
+        else:
+            next(iter(st.action_buttons.values())).click()
+        assert st.stepper.error == "", st.stepper.error
+    raise AssertionError("the combat did not end")
+
+
+# -- the worked example -------------------------------------------------------------------
+def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():
+    st = combat_stepper(example=WORKED)
+    assert "Next in the example (1 of" in st.example_line.value
+    assert "Dizzytwig is dealt KS QC 5C 4C 3D" in st.example_line.value
+    st.play_all_button.click()
+    log = st.stepper.log_text
+    lines = log.splitlines()
+    # Attack 1: "The final values then are Dizzy 2, Sparky 3" (both cheated, FM-8; red v red, FM-9).
+    assert "Final values: Dizzytwig 2, Sparklespaz 3." in lines
+    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point(s) (FM-10)." in lines
+    # Attack 2: "The final values then are Sparky 6, Dizzy 3" -> 2 damage and a Nasty Hit (FM-12).
+    assert "Final values: Dizzytwig 3, Sparklespaz 6." in lines
+    assert "Sparklespaz takes 2 damage (1 per point, FM-10)." in lines
+    assert "Nasty Hit" in log
+    assert st.state.is_terminal and st.state.nasty_hits == ("Sparklespaz",)
+    # the same log as `toolkit replay` prints, and the file's expectations are met
+    assert st.state.log() == replay(load_example(WORKED)).log() == log
+    assert "2 expectation(s) are met" in st.example_line.value
+    assert st.next_move_button.disabled and st.play_all_button.disabled
+
+
+def test_example_moves_one_at_a_time_and_back_undoes_one():
+    st = combat_stepper(example=WORKED)
+    st.next_move_button.click()  # the stacked cards: Dizzytwig's hand (FM-2)
+    assert [c.code for c in st.state.hands[0]] == ["KS", "QC", "5C", "4C", "3D"]
+    st.next_move_button.click()  # the file's line "Dizzytwig: declare subtract"
+    assert st.state.declared == ("subtract", None)
+    assert "Sparklespaz is dealt 2D KC" in st.example_line.value
+    after_declare, log = st.state, st.stepper.log_text
+    st.next_move_button.click()
+    st.stepper.back_button.click()  # Back restores the state, the log and the next move
+    assert st.state is after_declare and st.stepper.log_text == log
+    assert "Sparklespaz is dealt 2D KC" in st.example_line.value
+    # the decision panel follows: Sparklespaz has no cards yet, Dizzytwig's declaration is done
+    assert st.card_buttons == {} and st.action_buttons == {}
+
+
+def test_example_by_bare_name_or_loaded_example():
+    by_name = combat_stepper(example="dizzytwig_v_sparklespaz.yaml")
+    loaded = combat_stepper(example=load_example(WORKED))
+    assert by_name.state == loaded.state == load_example(WORKED).start
+    assert by_name.deal.value == "stacked" and by_name.deck_box.value == "KS QC 5C 4C 3D 2D KC AS JH 3H"
+    assert by_name.fluttered.value and by_name.holds_order_card.value
+    assert by_name.attacker_weapon.value.name == "Vibro-Master"
+    with pytest.raises(NotationError, match=r"dizzytwig_v_sparklespaz\.yaml"):
+        combat_stepper(example="no_such_example.yaml")  # the message lists the examples there
+
+
+def test_stepwise_plan_is_replay_one_move_at_a_time():
+    # The stepper's "next move" loop mirrors notation.replay: both examples end in the same state.
+    for path in (WORKED, COUNTERFACTUAL):
+        example = load_example(path)
+        plan, states, error = _plan_example(example)
+        assert error == ""
+        assert states[-1] == replay(example)
+        assert len(states) == len(plan) + 1
+
+
+def test_best_choice_is_highlighted_at_the_shift_step_fm8():
+    st = combat_stepper(example=WORKED)
+    while st.state.phase()[0] != "shift":
+        st.next_move()
+    # Attack 1: Sparklespaz cheated with KC, so Dizzytwig moves the values (FM-8); best for
+    # her (red v red: highest wins) is her own +1 and his -1, as the draft's Dizzy does.
+    assert st.state.best_action() == "shift +1 -1"
+    assert st.best_button is st.action_buttons["shift +1 -1"]
+    assert st.best_button.button_style == "success"
+    assert sum(b.button_style == "success" for b in st.action_buttons.values()) == 1
+    assert "best choice is <b>shift +1 -1</b>" in st.stepper.decision_box.children[0].children[0].value
+    # choosing another shift is allowed (a person may choose, FM-8): the example is left
+    st.action_buttons["shift -1 +1"].click()
+    assert "left the example" in st.example_line.value and st.next_move_button.disabled
+    st.stepper.back_button.click()
+    assert not st.next_move_button.disabled
+
+
+def test_wild_trump_points_are_buttons_fm7():
+    st = combat_stepper(example=WORKED)
+    while not (st.state.phase() == ("trumps", 1) and st.state.attack_no == 1):
+        st.next_move()
+    # Sparklespaz has no cards but won a point: it becomes a Wild Trump point of a colour (FM-7).
+    assert set(st.action_buttons) == {"points red", "points black", "trumps none"}
+    assert st.card_buttons == {}
+    st.action_buttons["points black"].click()
+    assert "become black Wild Trump points (FM-7)" in st.stepper.log_text
+
+
+def test_setup_change_in_example_mode_replays_the_example_from_the_new_setup_fm2():
+    st = combat_stepper(example=WORKED)
+    # What if Sparklespaz had 3 Live but no Order Card? Still 2 cards (3 - 1 for the
+    # Vibro-Master), so the same cards and the same moves.
+    st.holds_order_card.value = False
+    st.defender_live.value = 3
+    assert st.state.fairies[1].live == 3 and st.state.hand_sizes == (5, 2)
+    assert len(st.stepper.revealed_events) == 1
+    st.play_all_button.click()
+    log = st.stepper.log_text
+    assert "Final values: Dizzytwig 3, Sparklespaz 6." in log
+    assert "no Live points left" not in log  # 3 Live - 2 damage: still up
+    assert st.state.fairies[1].live == 1
+
+
+def test_example_that_stops_fitting_says_where():
+    st = combat_stepper(example=WORKED)
+    st.fluttered.value = False  # Dizzytwig draws 6 cards: the stacked deck no longer splits as written
+    st.play_all()
+    assert "stops here" in st.example_line.value or "left the example" in st.example_line.value
+    assert st.stepper.error  # the reason is shown as the stepper's error
+
+
+# -- clicking cards -------------------------------------------------------------------------
+def test_trumps_of_two_colours_are_refused_and_nothing_changes_fm4():
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
+    _deal_and_declare(st)
+    assert st.state.phase() == ("trumps", 0)
+    assert set(st.card_buttons) == {"KS", "JH", "5C", "4C", "3D"}
+    assert isinstance(st.card_buttons["KS"], widgets.ToggleButton)
+    assert st.card_buttons["5C"].disabled  # Numbered cards are not placed face down (FM-4)
+    assert st.card_buttons["JH"].style.text_color == "#c92a2a"  # hearts are red
+    assert st.card_buttons["KS"].style.text_color == "#212529"
+    before, log = st.state, st.stepper.log_text
+    st.card_buttons["KS"].value = True
+    st.card_buttons["JH"].value = True
+    st.action_buttons["place trumps"].click()
+    assert "FM-4" in st.stepper.error
+    assert "FM-4" in st.stepper.error_line.value and "#c92a2a" in st.stepper.error_line.value
+    assert st.state is before and st.stepper.log_text == log
+    assert st.card_buttons["KS"].value and st.card_buttons["JH"].value  # the selection is kept to fix
+    st.card_buttons["JH"].value = False
+    st.action_buttons["place trumps"].click()
+    assert st.stepper.error == ""
+    assert st.state.cur.trumps[0] == (st.state.hands[0][0],)  # KS face down
+    assert st.state.phase() == ("trumps", 1)
+
+
+def test_trump_clicked_while_holding_a_numbered_card_is_refused_fm6():
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
+    _deal_and_declare(st)
+    st.toggle("KS")
+    st.place_trumps()
+    st.card_buttons["KC"].value = True
+    st.place_trumps()
+    assert st.state.phase() == ("play", 0)
+    # Dizzytwig's cards left: JH (a Trump) and three Numbered cards; KS is face down.
+    assert list(st.card_buttons) == ["JH", "5C", "4C", "3D"]
+    before, log = st.state, st.stepper.log_text
+    st.card_buttons["JH"].click()
+    assert "FM-6" in st.stepper.error
+    assert st.state is before and st.stepper.log_text == log
+    st.play_card("KS")  # already face down
+    assert st.state is before and "KS is face down" in st.stepper.error
+    st.card_buttons["5C"].click()
+    assert st.stepper.error == "" and st.state.cur.cards[0].code == "5C"
+
+
+def test_wild_trump_without_a_numbered_card_fm6():
+    # Sparklespaz is dealt two Trumps and no Numbered card.
+    st = combat_stepper(deck="KS QC 5C 4C 3D KC QD 9H", **SETUP)
+    _deal_and_declare(st)
+    st.say_none()
+    assert st.state.phase() == ("trumps", 1)
+    st.toggle("KC")
+    st.toggle("QD")
+    st.place_trumps()  # two colours (FM-4)
+    assert "FM-4" in st.stepper.error and st.state.phase() == ("trumps", 1)
+    st.toggle("QD")
+    st.place_trumps()
+    assert st.stepper.error == ""
+    st.play_card("5C")
+    st.play_card("QD")  # no Numbered card left: the Trump is her Wild Trump
+    assert st.stepper.error == ""
+    assert "plays the Queen of Diamonds as a Wild Trump (FM-6)" in st.stepper.log_text
+    st.stepper.roll_button.click()  # she turns up 9H: her Numbered card (FM-6)
+    assert "turns up the 9 of Hearts: her Numbered card (FM-6)" in st.stepper.log_text
+
+
+def test_keeping_a_trump_back_for_a_wild_trump_fm6():
+    st = combat_stepper(deck="KS QC 5C 4C 3D KC JS", **SETUP)
+    _deal_and_declare(st)
+    st.say_none()
+    before = st.state
+    st.toggle("KC")
+    st.toggle("JS")
+    st.place_trumps()  # both black, but she must keep one back as her Wild Trump (FM-6)
+    assert "FM-6" in st.stepper.error and st.state is before
+
+
+def test_place_trumps_needs_a_selection_and_the_right_step_fm4():
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
+    st.place_trumps()  # still dealing
+    assert "Not the Trumps step" in st.stepper.error
+    _deal_and_declare(st)
+    st.place_trumps()
+    assert "Toggle the Trumps" in st.stepper.error and "FM-4" in st.stepper.error
+    st.toggle("5C")  # a Numbered card cannot be toggled
+    assert "only Trumps" in st.stepper.error
+
+
+def test_back_restores_the_state_and_the_cards_to_click():
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
+    _deal_and_declare(st)
+    at_trumps, log = st.state, st.stepper.log_text
+    st.card_buttons["KS"].value = True
+    st.action_buttons["place trumps"].click()
+    assert st.state.phase() == ("trumps", 1)
+    assert list(st.card_buttons) == ["2D", "KC"]  # now Sparklespaz's hand
+    st.stepper.back_button.click()
+    assert st.state is at_trumps and st.stepper.log_text == log
+    assert list(st.card_buttons) == ["KS", "JH", "5C", "4C", "3D"]
+    assert not st.card_buttons["KS"].value  # a fresh selection
+
+
+# -- both hands, one fairy's view -----------------------------------------------------------
+def test_designer_view_and_one_fairys_view_fm5():
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
+    _deal_and_declare(st)
+    both = st.hands_view.value
+    assert "KS" in both and "KC" in both and "2D" in both
+    assert "color:#c92a2a" in both  # red cards in red
+    st.view.value = "attacker"
+    mine = st.hands_view.value
+    assert "Dizzytwig's view" in mine
+    assert "KS" in mine and "2 cards" in mine and "KC" not in mine  # Sparklespaz's hand is hidden
+    assert mine.count("<div>") == 1 + len(st.state.observation("attacker").splitlines())
+    st.view.value = "defender"
+    assert "KC" in st.hands_view.value and "5 cards" in st.hands_view.value and "KS" not in st.hands_view.value
+    st.action_buttons["trumps none"].click()  # the view follows the moves
+    assert "KC" in st.hands_view.value
+
+
+def test_names_are_escaped_in_html():
+    st = combat_stepper(attacker=Fairy("<Bob> & co", live=2, kill=2), defender=Fairy("Eve", live=2, kill=2))
+    st.stepper.roll_button.click()
+    assert "&lt;Bob&gt; &amp; co" in st.hands_view.value and "<Bob>" not in st.hands_view.value
+    panel = st.stepper.decision_box.children[0].children[0].value
+    assert "&lt;Bob&gt; &amp; co" in panel and "<Bob>" not in panel
+    assert "<Bob>" not in st.setup_line.value and "<Bob>" not in st.stepper.log_view.value
+    st.view.value = "attacker"
+    assert "&lt;Bob&gt;" in st.hands_view.value and "<Bob>" not in st.hands_view.value
+
+
+# -- setup controls ------------------------------------------------------------------------------
+def test_setup_changes_restart_fm2():
+    st = combat_stepper(seed=3)
+    # the draft's fairies by default: Dizzytwig 4 Kill + Vibro-Master 1 + attacking 1 = 6 cards;
+    # Sparklespaz 2 Live - 1 (Vibro-Master) = 1 card (FM-2)
+    assert st.state.hand_sizes == (6, 1)
+    assert "Dizzytwig 6 cards, Sparklespaz 1" in st.setup_line.value
+    st.stepper.roll_button.click()
+    assert len(st.stepper._history) == 2
+    st.fluttered.value = True  # -1 card
+    assert st.state.hand_sizes == (5, 1) and len(st.stepper._history) == 1 and st.stepper.seed == 3
+    st.holds_order_card.value = True  # +1 card
+    st.attacker_kill.value = 2
+    assert st.state.hand_sizes == (3, 2)
+    st.attacker_weapon.value = st.attacker_weapon.options[-1][1]  # bare hands: no bonus, 1 attack
+    assert st.state.hand_sizes == (2, 3) and st.state.attacks == 1
+    st.wrestling.value = True  # FM-14: Kill points only
+    assert st.fluttered.disabled and st.holds_order_card.disabled
+    assert st.state.hand_sizes == (2, 1) and st.state.wrestling
+    assert "Wrestling" in st.setup_line.value
+
+
+def test_variants_and_stacked_deck_restart_fm5_fm7_fm10_fm12():
+    st = combat_stepper()
+    assert st.deck_box.disabled and st.deal.value == "seeded"
+    st.damage.value = "table"
+    st.none_reveal.value = "subset"
+    st.undefended.value = "unopposed"
+    st.nasty_hit.value = "loser"
+    assert st.state.rules == Rules(damage="table", none_reveal="subset", undefended="unopposed", nasty_hit="loser")
+    assert "damage=&#x27;table&#x27;" in st.setup_line.value
+    st.deal.value = "stacked"
+    assert not st.deck_box.disabled
+    st.deck_box.value = "AS KS QS JS 10S 9S"
+    st.stepper.roll_button.click()
+    assert [c.code for c in st.state.hands[0]] == ["AS", "KS", "QS", "JS", "10S", "9S"]
+    state = st.state
+    st.deck_box.value = "AS AS"  # a card stacked twice: an error, nothing restarts
+    assert "more than once" in st.error_line.value and st.state is state
+    st.deck_box.value = "XX"
+    assert "not a card" in st.error_line.value and st.state is state
+    st.deck_box.value = "2H"
+    assert st.error_line.value == "" and st.state.pile.stacked[0].code == "2H"
+
+
+def test_seeded_deals_are_reproducible():
+    a, b = combat_stepper(seed=5), combat_stepper(seed=5)
+    _click_through(a)
+    _click_through(b)
+    assert a.stepper.log_text == b.stepper.log_text
+
+
+def test_bad_arguments():
+    with pytest.raises(InvalidSetupError, match="both"):
+        combat_stepper(attacker=Fairy("Bob", 2, 2))
+    with pytest.raises(InvalidSetupError, match="not both"):
+        combat_stepper(example=WORKED, attacker=Fairy("Bob", 2, 2), defender=Fairy("Eve", 2, 2))
+    with pytest.raises(InvalidSetupError, match="unknown setup"):
+        combat_stepper(flutered=True)
+    with pytest.raises(InvalidSetupError, match="Live"):
+        combat_stepper(attacker=Fairy("Bob", 0, 2), defender=Fairy("Eve", 2, 2))
+
+
+def test_dealt_hands_become_a_stacked_deck_fm2():
+    st = combat_stepper(hands=("KS QC 5C 4C 3D", "2D KC"), **SETUP)
+    assert st.deck_box.value == "KS QC 5C 4C 3D 2D KC"
+    with pytest.raises(InvalidSetupError, match="FM-2"):
+        combat_stepper(hands=("KS QC", "2D KC"), **SETUP)
+    # the other start_combat options pass through and survive a restart
+    st = combat_stepper(attacks=1, attacker_modifiers=2, defender_has_attacked=True)
+    st.attacker_kill.value = 1
+    assert st.state.attacks == 1 and st.state.defender_has_attacked
+    assert st.state.hand_sizes[0] == 1 + 1 + 1 + 2  # Kill + Vibro-Master + attacking + modifiers (FM-2)
+
+
+# -- export -----------------------------------------------------------------------------------
+def test_export_replays_to_the_same_log_worked_example():
+    st = combat_stepper(example=WORKED)
+    st.play_all()
+    st.export_title.value = "Dizzy & Sparky <again>"
+    st.export_button.click()
+    text = st.export_box.value
+    assert text.startswith("system: fairy-meat")
+    again = replay(load_example(text))
+    assert again.log() == st.state.log() == st.stepper.log_text
+    assert load_example(text).title == "Dizzy & Sparky <again>"
+    assert "toolkit replay" in st.export_note.value
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_export_of_a_clicked_combat_replays_to_the_same_log(seed):
+    st = combat_stepper(seed=seed)
+    st.damage.value = "table"
+    _click_through(st)
+    text = st.export()
+    assert replay(load_example(text)).log() == st.state.log()
+
+
+def test_export_midway_says_where_replay_stops():
+    st = combat_stepper(example=WORKED)
+    while st.state.phase()[0] != "shift":
+        st.next_move()
+    text = st.export()
+    # the shift is the referee's to fill in, but Sparklespaz's FM-11 choice is not
+    assert "not over" in st.export_note.value and "FM-11" in st.export_note.value
+    with pytest.raises(NotationError, match="ends before the combat does"):
+        replay(load_example(text))
+    st.play_all()
+    st.export()
+    assert "toolkit replay" in st.export_note.value
+
+
+# -- the odds explorer ------------------------------------------------------------------------
+def _stand_in(attacker_cards: int, defender_cards: int, policies: tuple[str, str], rules: Rules) -> Distribution:
+    """A tiny stand-in calculator: three equally likely attacks, judged by the referee."""
+    calls.append((attacker_cards, defender_cards, policies, rules))
+    return Distribution.uniform(
+        [
+            # 5C v 3C: same colour, highest wins: attacker by 2 -> 1 point, 1 damage (FM-9, FM-10)
+            resolve_attack(Play("5C"), Play("3C"), rules),
+            # 2C v 9C: the defender wins by 7 -> 4 points (FM-11)
+            resolve_attack(Play("2C"), Play("9C"), rules),
+            # 10C with the Ace of Spades v 2C: attacker by 9 -> halved 5 damage, table 3; Nasty Hit (FM-12)
+            resolve_attack(Play("10C", trumps=("AS",)), Play("2C"), rules),
+        ]
+    )
+
+
+calls: list = []
+
+
+def test_odds_explorer_with_a_stand_in_calculator_fm9_fm10_fm12():
+    calls.clear()
+    ex = odds_explorer(attacker_cards=3, defender_cards=2, compute=_stand_in)
+    assert calls[-1][:3] == (3, 2, ("greedy", "greedy")) and calls[-1][3] == Rules()
+    third = Fraction(1, 3)
+    assert f"P(attacker wins) = {format_probability(2 * third)}" in ex.summary_text
+    assert "P(draw) = 0 = 0%" in ex.summary_text
+    assert "expected damage 2" in ex.summary_text  # (1 + 5) / 3
+    assert f"P(Nasty Hit) = {format_probability(third)}" in ex.summary_text
+    table = dict(zip(ex.table["outcome"], ex.table["probability"], strict=True))
+    assert table == {"5 damage to defender": third, "1 damage to defender": third, "4 points to defender": third}
+    ex.controls["damage"].value = "table"  # FM-10 variant: difference 9 -> 3 damage
+    assert calls[-1][3] == Rules(damage="table")
+    assert "3 damage to defender" in ex.table["outcome"].tolist()
+    ex.controls["attacker_policy"].value = "random"
+    ex.controls["defender_cards"].value = 0
+    assert calls[-1][:3] == (3, 0, ("random", "greedy"))
+    assert ex.controls["attacker_cards"].max == 8 and ex.controls["defender_cards"].max == 6
+
+
+def test_odds_explorer_shows_the_exact_calculator_for_greedy_play():
+    ex = odds_explorer(attacker_cards=1, defender_cards=1)
+    assert ex.distribution == deal_averaged_odds(1, 1, ("greedy", "greedy")).distribution
+    assert ex.summary_text.endswith("exact, over every deal")
+    assert ex.table["probability"].sum() == 1
+    ex.controls["nasty_hit"].value = "loser"  # FM-12 variant: more Nasty Hits, never fewer
+    loser = ex.distribution.probability(lambda o: o.nasty_hit)
+    ex.controls["nasty_hit"].value = "damaged"
+    assert ex.distribution.probability(lambda o: o.nasty_hit) <= loser
+
+
+def test_odds_explorer_says_when_it_samples():
+    # random play is too many deals to count: Monte Carlo, with the trials and an interval
+    ex = odds_explorer(attacker_cards=5, defender_cards=2, policies=("random", "random"), trials=200)
+    assert "Monte Carlo: 200 dealt attacks" in ex.summary_text and "99% interval" in ex.summary_text
+    assert ex.distribution == deal_averaged_odds(5, 2, ("random", "random"), trials=200).distribution
+
+
+def test_odds_explorer_rejects_bad_starting_values():
+    with pytest.raises(InvalidSetupError, match="1 to 8"):
+        odds_explorer(attacker_cards=0, compute=_stand_in)
+    with pytest.raises(InvalidSetupError, match="policy"):
+        odds_explorer(policies=("clever", "greedy"), compute=_stand_in)
+
+
+# -- the notebook ---------------------------------------------------------------------------------
+def test_examples_dir_holds_the_worked_example():
+    assert (EXAMPLES_DIR / WORKED.name).is_file()
+
+
+@pytest.mark.slow
+def test_explore_notebook_runs_headless():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    assert not [c for c in nb.cells if c.cell_type == "code" and (c.outputs or c.execution_count)]
+    client = NotebookClient(
+        nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
+    )
+    client.execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    widget_cells = [
+        c
+        for c in nb.cells
+        if any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.get("outputs", []))
+    ]
+    assert len(widget_cells) == 4  # the example's stepper, a free stepper, the two explorers
+    text = "".join(o.get("text", "") for o in outputs)
+    assert "Final values: Dizzytwig 3, Sparklespaz 6." in text  # the worked example, as toolkit replay prints it
+    assert "Every expectation in the file is met." in text
+    assert "Replays to the same log: True" in text  # the exported example
+
+
+# -- the make-up of a combat hand --------------------------------------------------------------
+def test_hand_composition_by_hand_counts_fm1_fm4_fm6():
+    ex = hand_composition_explorer(cards=1)
+    # FM-1: 36 Numbered cards and 16 Trumps in 52: one card is a Trump with 16/52 = 4/13.
+    assert f"P(no Numbered card) = {format_probability(Fraction(4, 13))} (FM-6)" in ex.summary_text
+    assert "P(Trumps of one colour to place) = 0 = 0%" in ex.summary_text  # a lone Trump must be her Wild Trump
+    ex.controls["cards"].value = 2
+    # No Trump in two cards: C(36,2)/C(52,2) = 630/1326 = 105/221; any Trump can then be placed
+    # (with a Numbered card, or with a second Trump kept back as a Wild Trump, FM-6).
+    assert f"P(no Trump) = {format_probability(Fraction(105, 221))}" in ex.summary_text
+    assert f"P(Trumps of one colour to place) = {format_probability(Fraction(116, 221))}" in ex.summary_text
+    # one red and one black Trump: 8 * 8 / 1326 = 32/663
+    assert f"P(Trumps of both colours) = {format_probability(Fraction(32, 663))}" in ex.summary_text
+    # no Numbered card: C(16,2)/C(52,2) = 120/1326 = 20/221
+    assert ex.table.set_index("outcome").loc["no Numbered card", "probability"] == Fraction(20, 221)
+    assert ex.table["probability"].sum() == 1
+    assert f"P(the Ace of Spades) = {format_probability(Fraction(2, 52))}" in ex.summary_text  # 2 of 52 cards
+    assert ex.distribution == hand_composition(2)
+    with pytest.raises(InvalidSetupError, match="0 to 12"):
+        hand_composition_explorer(cards=13)
+
+
+def test_can_place_trumps_fm4_fm6():
+    def hand(numbered: int, red: int, black: int) -> HandComposition:
+        return HandComposition(numbered, red, black, False)
+
+    assert can_place_trumps(hand(1, 1, 0))
+    assert not can_place_trumps(hand(0, 1, 0))  # her only Trump is her Wild Trump (FM-6)
+    assert can_place_trumps(hand(0, 1, 1))  # place one, play the other as a Wild Trump
+    assert not can_place_trumps(hand(3, 0, 0))

@@ -1,0 +1,1205 @@
+"""Fairy Meat in JupyterLab: a combat stepper with cards to click, and odds explorers.
+
+:func:`combat_stepper` plays one combat (FM-2..FM-14) with the generic
+:class:`~toolkit.widgets.Stepper`: setup controls on top (Live/Kill, weapons, Fluttered,
+Order Card, Wrestling, the rule variants, a seeded or stacked deck), the deciding
+fairy's hand as cards to click (Trumps of one colour to place face down, FM-4; the
+Numbered card to play, or a Trump as a Wild Trump, FM-6), both hands or one fairy's
+view (``state.observation``), and an **Export** of the combat as a rule-book example
+(the YAML ``toolkit replay`` plays back). Given a rule-book example it starts at the
+example's start and plays the example's moves one at a time.
+
+:func:`odds_explorer` charts one attack's exact outcome for hand sizes, policies and
+variants; :func:`hand_composition_explorer` the make-up of a combat hand.
+
+>>> st = combat_stepper(example="dizzytwig_v_sparklespaz.yaml")
+>>> st.play_all()
+>>> "Final values: Dizzytwig 3, Sparklespaz 6." in st.stepper.log_text
+True
+>>> st.state.results[1].damage, st.state.nasty_hits
+(2, ('Sparklespaz',))
+>>> st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", fluttered=True, holds_order_card=True)
+>>> st.stepper.roll(); st.choose("declare add"); st.stepper.roll(); st.choose("declare add")
+>>> st.toggle("KS"); st.toggle("JH"); st.place_trumps()
+>>> "FM-4" in st.stepper.error
+True
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.cards import Card, parse_cards
+from toolkit.engine import GameState
+from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
+from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
+from toolkit.fairy_meat.notation import (
+    Example,
+    check_expectations,
+    load_example,
+    load_weapons,
+    replay,
+    to_example,
+)
+from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
+from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
+from toolkit.fairy_meat.referee import is_numbered, is_trump
+from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
+from toolkit.prob import Distribution, format_probability
+from toolkit.widgets import OddsExplorer, Stepper
+
+__all__ = [
+    "CombatStepper",
+    "combat_stepper",
+    "odds_explorer",
+    "hand_composition_explorer",
+    "can_place_trumps",
+    "EXAMPLES_DIR",
+    "POLICIES",
+]
+
+#: Where the rule-book examples live; :func:`combat_stepper` also looks here for a bare file name.
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "examples"
+#: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
+POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
+
+_RED, _BLACK, _ERROR = "#c92a2a", "#212529", "#c92a2a"
+_MAX_POINTS = 10
+_SETUP_KEYS = {
+    "deck",
+    "hands",
+    "attacker_modifiers",
+    "defender_modifiers",
+    "fluttered",
+    "holds_order_card",
+    "defender_has_attacked",
+    "wrestling",
+    "attacks",
+}
+_CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b")
+_WIDE = {"description_width": "initial"}
+
+
+# -- small helpers ----------------------------------------------------------------------
+def _esc(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _colour_of(card: Card) -> str:
+    return _RED if card.colour == "red" else _BLACK
+
+
+def _card_html(card: Card, note: str = "") -> str:
+    """A card code as a coloured chip (red for hearts and diamonds, black for spades and clubs)."""
+    style = (
+        f"color:{_colour_of(card)};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;"
+        "margin-right:4px;font-family:monospace;font-weight:bold"
+    )
+    if note:
+        style += ";background:#e9ecef;text-decoration:underline dotted"
+    title = f"{card.name}{' — ' + note if note else ''}"
+    return f'<span style="{style}" title="{_esc(title)}">{_esc(card.code)}</span>'
+
+
+def _colour_codes(escaped: str) -> str:
+    """Colour the card codes in already-escaped text (the observation lines)."""
+
+    def paint(m: re.Match[str]) -> str:
+        colour = _RED if m.group(2) in "HD" else _BLACK
+        return f'<b style="color:{colour};font-family:monospace">{m.group(0)}</b>'
+
+    return _CARD_CODE.sub(paint, escaped)
+
+
+def _codes(cards: Sequence[Card]) -> str:
+    return " ".join(c.code for c in cards)
+
+
+def _variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
+    """Dropdowns for the named variants of RULINGS.md (FM-10, FM-5, FM-7, FM-12), set from ``rules``."""
+    return {
+        "damage": widgets.Dropdown(
+            options=[("halved: 1 per point (default)", "halved"), ("damage table (p.11)", "table")],
+            value=rules.damage,
+            description="Damage (FM-10)",
+            style=_WIDE,
+        ),
+        "none_reveal": widgets.Dropdown(
+            options=[("all or nothing (default)", "all_or_nothing"), ("any subset", "subset")],
+            value=rules.none_reveal,
+            description="None-rule reveal (FM-5)",
+            style=_WIDE,
+        ),
+        "undefended": widgets.Dropdown(
+            options=[("blind draw (default)", "blind_draw"), ("attacker unopposed", "unopposed")],
+            value=rules.undefended,
+            description="Undefended (FM-7)",
+            style=_WIDE,
+        ),
+        "nasty_hit": widgets.Dropdown(
+            options=[("the damaged fairy (default)", "damaged"), ("the loser", "loser")],
+            value=rules.nasty_hit,
+            description="Nasty Hit to (FM-12)",
+            style=_WIDE,
+        ),
+    }
+
+
+def _weapon_label(w: Weapon) -> str:
+    return f"{w.name} ({w.attack_bonus:+d} card, {w.defence_modifier:+d} to target, {w.attacks} attack(s))"
+
+
+def _find_example(source: str | Path) -> Path:
+    path = Path(source)
+    if path.is_file():
+        return path
+    if (EXAMPLES_DIR / path).is_file():
+        return EXAMPLES_DIR / path
+    if (EXAMPLES_DIR / path.name).is_file() and not path.parent.is_dir():
+        return EXAMPLES_DIR / path.name
+    known = ", ".join(sorted(p.name for p in EXAMPLES_DIR.glob("*.yaml")))
+    raise NotationError(f"{str(source)!r} is not an example file; the examples in {EXAMPLES_DIR} are: {known}")
+
+
+# -- following a rule-book example one move at a time -----------------------------------
+@dataclass(frozen=True)
+class _PlannedMove:
+    """One move of an example, as the stepper plays it: cards turned up, or a decision."""
+
+    chance: bool
+    text: str  # card codes for a chance step, else the action
+    label: str  # what the example panel says will happen next
+
+
+def _plan_example(example: Example) -> tuple[list[_PlannedMove], list[CombatState], str]:
+    """Return the example's moves as the stepper plays them, the state before each and
+    after the last, and why it stops early (``""`` if it plays to the end).
+
+    The loop is :func:`toolkit.fairy_meat.notation.replay`'s, one move at a time:
+    stacked cards at chance steps (a whole hand at once), the file's moves for
+    decisions, and the referee's best choice where the file leaves one out (FM-5,
+    FM-8, FM-11).
+    """
+    state = example.start
+    moves = list(example.moves)
+    where = example.source
+    plan: list[_PlannedMove] = []
+    states = [state]
+    try:
+        while not state.is_terminal:
+            if state.is_chance_node:
+                cards = state.pile.stacked[: max(1, state.roll_group())]
+                if not cards:
+                    raise NotationError(
+                        f"{where}: the deck runs out of stacked cards at: {state.prompt()} — add the cards turned up"
+                    )
+                step, i = state.phase()
+                verb = "is dealt" if step == "deal" else "turns up"
+                move = _PlannedMove(True, _codes(cards), f"{state.names[i]} {verb} {_codes(cards)}")
+                new = state.apply_all(cards)
+            else:
+                who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
+                best = state.best_action()
+                step = state.phase()[0]
+                mine = bool(moves) and moves[0][0] in (who, state.current_player)
+                if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
+                    mine = False  # the file leaves this choice to the best play
+                if mine:
+                    name, action, line = moves.pop(0)
+                    try:
+                        parsed = state.parse_action(action)
+                    except ToolkitError as exc:
+                        raise NotationError(f"{where}:{line}: {name}: {exc}") from None
+                    move = _PlannedMove(False, str(parsed), f"{who}: {parsed} (line {line})")
+                elif best is not None:
+                    move = _PlannedMove(False, best, f"{who}: {best} (the referee's best choice)")
+                elif moves:
+                    name, action, line = moves[0]
+                    raise NotationError(
+                        f"{where}:{line}: the move is {who}'s ({state.prompt()}), not {name}'s: {action!r}"
+                    )
+                else:
+                    raise NotationError(f"{where}: the example ends before the combat does, at: {state.prompt()}")
+                new = state.apply(move.text)
+            assert isinstance(new, CombatState)
+            plan.append(move)
+            states.append(new)
+            state = new
+        if moves:
+            name, action, line = moves[0]
+            raise NotationError(f"{where}:{line}: the combat is over; move {name}: {action!r} is left over")
+    except ToolkitError as exc:
+        return plan, states, str(exc)
+    return plan, states, ""
+
+
+# -- the stepper ----------------------------------------------------------------------------
+class _FairyMeatStepper(Stepper):
+    """The generic :class:`Stepper` with the Fairy Meat card panel in place of its
+    decision buttons, and a callback after every refresh."""
+
+    def __init__(
+        self,
+        start: Callable[[], GameState],
+        seed: int,
+        title: str,
+        panel: Callable[[GameState], list[widgets.Widget]],
+        on_refresh: Callable[[], None],
+    ) -> None:
+        self._panel, self._on_refresh = panel, on_refresh
+        super().__init__(start, seed=seed, title=title)
+
+    @property
+    def start_state(self) -> GameState:
+        """The state the stepper (re)started from."""
+        return self._history[0].state
+
+    def refuse(self, message: str) -> None:
+        """Show ``message`` as the error of a move that was not made (nothing changes)."""
+        self._clear()
+        self._error = message
+        self._refresh()
+
+    def _decision_buttons(self, state: GameState) -> list[widgets.Button]:
+        return self._panel(state)  # type: ignore[return-value]
+
+    def _refresh(self) -> None:
+        super()._refresh()
+        self._on_refresh()
+
+
+class CombatStepper:
+    """One Fairy Meat combat, card by card: setup controls, the hands, the cards to click,
+    a :class:`Stepper`, and Export. Build it with :func:`combat_stepper`.
+
+    Every setup change restarts the stepper (same seed). In example mode the example's
+    moves are replayed from the new setup, so "what if Sparklespaz had no Order Card?"
+    is one click away; a move that no longer fits is reported when it is reached.
+
+    Attributes:
+        stepper: the generic :class:`Stepper` playing the combat (its Step, Roll, Back,
+            Restart, Seed and typed outcomes work as for any game).
+        widget: the whole thing, an ``ipywidgets.VBox``.
+        attacker_live, attacker_kill, defender_live, defender_kill: IntSliders (FM-2).
+        attacker_weapon, defender_weapon: Dropdowns of the weapons in ``data/fairy_meat``.
+        fluttered, holds_order_card, wrestling: Checkboxes (FM-2, FM-14).
+        damage, none_reveal, undefended, nasty_hit: the variant Dropdowns.
+        deal: ``"seeded"`` (cards drawn with the stepper's seed) or ``"stacked"``
+            (``deck_box``'s cards on top of the deck, in order, the rest seeded).
+        view: ``"both"`` (designer: both hands) or one side's view (``"attacker"``,
+            ``"defender"``), drawn from ``state.observation``.
+        hands_view: the hands, as HTML.
+        card_buttons: the deciding fairy's cards by code — ToggleButtons at the Trumps
+            step, Buttons at the Numbered-card step; empty at other steps.
+        action_buttons: the other decision buttons by action (``"declare add"``,
+            ``"trumps none"``, ``"shift +1 -1"``, ...), including ``"place trumps"``.
+        best_button: the button of the referee's best choice (reveal/bonus/shift), or None.
+        example: the rule-book example followed, or None; next_move_button,
+            play_all_button, example_line: its controls.
+        export_title, export_button, export_box, export_note: Export.
+        setup_line, error_line: the hand sizes in force; why a setup cannot be played.
+    """
+
+    def __init__(
+        self,
+        example: Example | None = None,
+        attacker: Fairy | None = None,
+        defender: Fairy | None = None,
+        seed: int = 0,
+        rules: Rules | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> None:
+        options = dict(setup or {})
+        unknown = set(options) - _SETUP_KEYS
+        if unknown:
+            raise InvalidSetupError(
+                f"unknown setup {', '.join(sorted(unknown))}; combat_stepper takes {', '.join(sorted(_SETUP_KEYS))}"
+            )
+        if example is not None:
+            if attacker is not None or defender is not None:
+                raise InvalidSetupError("give an example or the fairies, not both: the example names its fairies")
+            base = example.start.setup
+            if base is None:  # pragma: no cover - load_example always records the setup
+                raise InvalidSetupError("this example's start has no setup")
+            attacker, defender = base.attacker, base.defender
+            rules = rules or example.start.rules
+            known = {
+                "deck": _codes(example.start.pile.stacked),
+                "attacker_modifiers": base.attacker_modifiers,
+                "defender_modifiers": base.defender_modifiers,
+                "fluttered": base.fluttered,
+                "holds_order_card": base.holds_order_card,
+                "defender_has_attacked": base.defender_has_attacked,
+                "wrestling": base.wrestling,
+                "attacks": base.attacks,
+            }
+            options = {**known, **options}
+        elif (attacker is None) != (defender is None):
+            raise InvalidSetupError("give both an attacker and a defender (Fairies), or neither")
+        if attacker is None or defender is None:
+            weapons = load_weapons()
+            attacker = Fairy("Dizzytwig", live=3, kill=4, weapon=weapons["Vibro-Master"])
+            defender = Fairy("Sparklespaz", live=2, kill=1, weapon=weapons["Moon Dagger"])
+        rules = rules or Rules()
+        self.example = example
+        self.names = (attacker.name, defender.name)
+        deck = options.pop("deck", "")
+        hands = options.pop("hands", None)
+        if hands is not None:
+            # Check the hands against FM-2 once, then deal them as the top of a stacked deck.
+            start_combat(attacker, defender, rules, hands=hands, **options)
+            deck = [*parse_cards(hands[0]), *parse_cards(hands[1]), *parse_cards(deck or "")]
+        deck_text = deck if isinstance(deck, str) else _codes(parse_cards(deck))
+        self._extra = {
+            k: options[k]
+            for k in ("attacker_modifiers", "defender_modifiers", "defender_has_attacked", "attacks")
+            if k in options
+        }
+        self._build_controls(attacker, defender, rules, options, deck_text)
+        self._build_panels()
+        self._plan: list[_PlannedMove] = []
+        self._path: list[CombatState] = []
+        self._plan_error = ""
+        self._panel_state: GameState | None = None
+        self._panel_widgets: list[widgets.Widget] = []
+        self.card_buttons: dict[str, widgets.Widget] = {}
+        self.action_buttons: dict[str, widgets.Button] = {}
+        self.best_button: widgets.Button | None = None
+        title = example.title if example is not None else f"Fairy Meat: {attacker.name} attacks {defender.name}"
+        self.export_title.value = title
+        self._ready = False
+        # the stepper calls setup() now (raising for a bad starting setup) and on every restart
+        self.stepper = _FairyMeatStepper(self.setup, seed, title, self._decision_panel, self._after_refresh)
+        self._ready = True
+        self._replan()
+        self._after_refresh()
+        self._adjust()
+        self._show_setup()
+        for control in self._controls():
+            control.observe(lambda _: self._changed(), names="value")
+        self.view.observe(lambda _: self._show_hands(), names="value")
+        self.widget = self._layout()
+
+    # -- setup -------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rules the variant controls select (RULINGS.md defaults and variants)."""
+        return Rules(
+            damage=self.damage.value,
+            none_reveal=self.none_reveal.value,
+            undefended=self.undefended.value,
+            nasty_hit=self.nasty_hit.value,
+        )
+
+    @property
+    def fairies(self) -> tuple[Fairy, Fairy]:
+        """The attacker and the defender as the controls set them."""
+        a = Fairy(self.names[0], self.attacker_live.value, self.attacker_kill.value, self.attacker_weapon.value)
+        d = Fairy(self.names[1], self.defender_live.value, self.defender_kill.value, self.defender_weapon.value)
+        return a, d
+
+    def setup(self) -> CombatState:
+        """Return the start of the combat the controls describe (FM-2 hand sizes; FM-14
+        when Wrestling; a stacked deck's cards come first, the rest are shuffled).
+
+        Raises:
+            NotationError / InvalidSetupError: a bad card code, a card stacked twice, a
+                fairy with no Live points.
+        """
+        attacker, defender = self.fairies
+        deck = parse_cards(self.deck_box.value) if self.deal.value == "stacked" else ()
+        return start_combat(
+            attacker,
+            defender,
+            self.rules,
+            deck=deck,
+            fluttered=self.fluttered.value and not self.wrestling.value,
+            holds_order_card=self.holds_order_card.value and not self.wrestling.value,
+            wrestling=self.wrestling.value,
+            **self._extra,
+        )
+
+    # -- what a notebook reads -----------------------------------------------------------
+    @property
+    def state(self) -> CombatState:
+        """The current combat state."""
+        state = self.stepper.state
+        assert isinstance(state, CombatState)
+        return state
+
+    # -- moves (what the buttons do) ----------------------------------------------------------
+    def choose(self, action: str) -> None:
+        """Take a decision by its action string (``"declare add"``, ``"shift +1 -1"``, ...)."""
+        self.stepper.choose(action)
+
+    def toggle(self, code: str) -> None:
+        """Toggle a card of the deciding fairy's hand at the Trumps step (as clicking it does)."""
+        button = self.card_buttons.get(Card(code).code)
+        if not isinstance(button, widgets.ToggleButton) or button.disabled:
+            self.stepper.refuse(f"{code} cannot be toggled now: only Trumps are toggled, at the Trumps step (FM-4).")
+            return
+        button.value = not button.value
+
+    def selected(self) -> list[Card]:
+        """The cards toggled at the Trumps step, in hand order."""
+        state = self.state
+        step, i = state.phase()
+        if step != "trumps":
+            return []
+        return [
+            c
+            for c in state.hands[i]
+            if isinstance(self.card_buttons.get(c.code), widgets.ToggleButton) and self.card_buttons[c.code].value
+        ]
+
+    def place_trumps(self) -> None:
+        """Place the toggled Trumps face down (FM-4): applies ``"trumps <cards>"``, or shows
+        why not (Trumps of two colours, FM-4; no Trump kept back for a fairy without a
+        Numbered card, FM-6) and changes nothing."""
+        state = self.state
+        step, i = state.phase()
+        if step != "trumps":
+            self.stepper.refuse(f"Not the Trumps step: {state.prompt()}")
+            return
+        chosen = self.selected()
+        if not chosen:
+            self.stepper.refuse("Toggle the Trumps to place face down first, or press None (FM-4).")
+            return
+        action = f"trumps {_codes(chosen)}"
+        name, hand = state.names[i], state.hands[i]
+
+        def reason() -> str:
+            if any(not is_trump(c) for c in chosen):
+                return "Only Trumps (J Q K A) are placed face down; Numbered cards are played next (FM-1, FM-4)."
+            if len({c.colour for c in chosen}) > 1:
+                return (
+                    f"{name}'s Trumps {_codes(chosen)} are of two colours: the Trumps placed from the hand must "
+                    "all be red or all black (FM-4)."
+                )
+            if not any(is_numbered(c) for c in hand) and len(chosen) == sum(is_trump(c) for c in hand):
+                return f"{name} holds no Numbered card: she must keep a Trump back to play as a Wild Trump (FM-6)."
+            return ""
+
+        self._attempt(action, reason)
+
+    def say_none(self) -> None:
+        """Say None at the Trumps step (FM-4, FM-5)."""
+        self.stepper.choose("trumps none")
+
+    def play_card(self, code: str) -> None:
+        """Play a card at the Numbered-card step: a Numbered card (``"play 5C"``), or a
+        Trump as a Wild Trump (``"wild KS"``) — refused while she holds a Numbered card (FM-6)."""
+        state = self.state
+        step, i = state.phase()
+        if step != "play":
+            self.stepper.refuse(f"Not the Numbered-card step: {state.prompt()}")
+            return
+        card = Card(code)
+        action = f"{'play' if is_numbered(card) else 'wild'} {card.code}"
+        name = state.names[i]
+        placed = state.cur.trumps[i] or ()
+        rest = [c for c in state.hands[i] if c not in placed]
+
+        if card in placed or card not in rest:
+            where = (
+                "is face down as one of her Trumps for this attack (FM-4)" if card in placed else "is not in her hand"
+            )
+            self.stepper.refuse(f"{card} {where}: {name} plays one of {_codes(rest)}.")
+            return
+
+        def reason() -> str:
+            numbered = [c for c in rest if is_numbered(c)]
+            if is_trump(card) and numbered:
+                return (
+                    f"{name} holds a Numbered card ({_codes(numbered)}): she must play one. A Trump is played as a "
+                    "Wild Trump only by a fairy with no Numbered card (FM-6)."
+                )
+            return ""
+
+        self._attempt(action, reason)
+
+    def next_move(self) -> None:
+        """Play the example's next move: its stacked cards at a chance step, its next
+        decision, or the referee's best choice where it leaves one out."""
+        if self.example is None:
+            self.stepper.refuse("No example is loaded: give combat_stepper(example=...).")
+            return
+        k = self._position()
+        if k is None:
+            self.stepper.refuse("The combat has left the example here: press Back to return to it, or Restart.")
+            return
+        if k >= len(self._plan):
+            self.stepper.refuse(self._plan_error or "The example is played out.")
+            return
+        move = self._plan[k]
+        if move.chance:
+            self.stepper.type_outcome(move.text)
+        else:
+            self.stepper.choose(move.text)
+
+    def play_all(self) -> None:
+        """Play the example's remaining moves, each one a move Back can undo."""
+        while self.example is not None:
+            k = self._position()
+            if k is None or k >= len(self._plan):
+                break
+            self.next_move()
+            if self.stepper.error:
+                break
+        if self.example is not None and self._plan_error and self._position() == len(self._plan):
+            self.stepper.refuse(self._plan_error)
+
+    def back(self) -> None:
+        """Undo the last move (the stepper's Back)."""
+        self.stepper.back()
+
+    def export(self) -> str:
+        """Fill the export box with the combat so far as a rule-book example and return it
+        (the YAML that ``toolkit replay`` and :func:`~toolkit.fairy_meat.notation.load_example`
+        read; the deck is every card dealt or turned up, the moves every decision)."""
+        state = self.state
+        text = to_example(state, self.export_title.value.strip() or "A Fairy Meat combat")
+        self.export_box.value = text
+        try:
+            replayed = replay(load_example(text))
+            error = ""
+        except ToolkitError as e:
+            error = str(e)
+        if state.is_terminal and not error:
+            note, colour = (
+                "The whole combat: save it as data/examples/<name>.yaml and run `toolkit replay <file>`.",
+                "#2b8a3e",
+            )
+        elif not error:
+            note = (
+                "The combat is not over; replaying this file finishes it with the referee's best choices "
+                f"({len(replayed.results)} attack(s))."
+            )
+            colour = "#2b8a3e"
+        else:
+            over = "" if state.is_terminal else "The combat is not over: "
+            note, colour = f"{over}replaying this file stops: {error}", _ERROR
+        self.export_note.value = f'<span style="color:{colour}">{_esc(note)}</span>'
+        return text
+
+    # -- display -----------------------------------------------------------------------------
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- building ---------------------------------------------------------------------------
+    def _build_controls(
+        self, attacker: Fairy, defender: Fairy, rules: Rules, options: Mapping[str, Any], deck: str
+    ) -> None:
+        def points(value: int, what: str, low: int) -> widgets.IntSlider:
+            return widgets.IntSlider(value=value, min=low, max=max(_MAX_POINTS, value), description=what, style=_WIDE)
+
+        a, d = self.names
+        self.attacker_live = points(attacker.live, f"{a}: Live", 0)
+        self.attacker_kill = points(attacker.kill, f"{a}: Kill", 0)
+        self.defender_live = points(defender.live, f"{d}: Live", 0)
+        self.defender_kill = points(defender.kill, f"{d}: Kill", 0)
+        weapons = load_weapons()
+        for w in (attacker.weapon, defender.weapon):
+            weapons.setdefault(w.name, w)
+        choices = [(_weapon_label(w), w) for w in weapons.values()]
+        self.attacker_weapon = widgets.Dropdown(
+            options=choices, value=weapons[attacker.weapon.name], description=f"{a}'s weapon", style=_WIDE
+        )
+        self.defender_weapon = widgets.Dropdown(
+            options=choices, value=weapons[defender.weapon.name], description=f"{d}'s weapon", style=_WIDE
+        )
+        self.fluttered = widgets.Checkbox(
+            value=bool(options.get("fluttered", False)), description=f"{a} Fluttered (−1 card)", indent=False
+        )
+        self.holds_order_card = widgets.Checkbox(
+            value=bool(options.get("holds_order_card", False)),
+            description=f"{d} still holds an Order Card (+1 card)",
+            indent=False,
+        )
+        self.wrestling = widgets.Checkbox(
+            value=bool(options.get("wrestling", False)), description="Wrestling (FM-14)", indent=False
+        )
+        variants = _variant_controls(rules)
+        self.damage = variants["damage"]
+        self.none_reveal = variants["none_reveal"]
+        self.undefended = variants["undefended"]
+        self.nasty_hit = variants["nasty_hit"]
+        self.deal = widgets.ToggleButtons(
+            options=[("deal seeded", "seeded"), ("stacked deck", "stacked")],
+            value="stacked" if deck.strip() else "seeded",
+            description="Cards",
+            tooltips=[
+                "every card is drawn at random with the stepper's seed",
+                "the cards typed here come first, in order (attacker's hand, defender's, cards turned up)",
+            ],
+        )
+        self.deck_box = widgets.Text(
+            value=deck,
+            placeholder="KS QC 5C 4C 3D 2D KC AS JH 3H",
+            description="Stacked deck",
+            continuous_update=False,
+            layout=widgets.Layout(width="36em"),
+            style=_WIDE,
+        )
+        self.setup_line = widgets.HTML()
+        self.error_line = widgets.HTML()
+
+    def _build_panels(self) -> None:
+        a, d = self.names
+        self.view = widgets.ToggleButtons(
+            options=[
+                ("both hands (designer)", "both"),
+                (f"only {a}'s view", "attacker"),
+                (f"only {d}'s view", "defender"),
+            ],
+            value="both",
+            description="Show",
+        )
+        self.hands_view = widgets.HTML()
+        self.next_move_button = widgets.Button(
+            description="Play the example's next move", layout=widgets.Layout(width="auto"), button_style="info"
+        )
+        self.play_all_button = widgets.Button(description="Play all", tooltip="Play the example to its end")
+        self.example_line = widgets.HTML()
+        self.next_move_button.on_click(lambda _: self.next_move())
+        self.play_all_button.on_click(lambda _: self.play_all())
+        self.export_title = widgets.Text(description="Title", layout=widgets.Layout(width="30em"))
+        self.export_button = widgets.Button(description="Export", tooltip="Write the combat so far as an example file")
+        self.export_box = widgets.Textarea(layout=widgets.Layout(width="100%", height="16em"))
+        self.export_note = widgets.HTML()
+        self.export_button.on_click(lambda _: self.export())
+
+    def _layout(self) -> widgets.VBox:
+        example = (
+            [widgets.HBox([self.next_move_button, self.play_all_button]), self.example_line]
+            if self.example is not None
+            else []
+        )
+        export = widgets.VBox(
+            [widgets.HBox([self.export_title, self.export_button]), self.export_note, self.export_box]
+        )
+        accordion = widgets.Accordion(children=[export], titles=("Export as a rule-book example (YAML)",))
+        return widgets.VBox(
+            [
+                widgets.HBox([self.attacker_live, self.attacker_kill, self.attacker_weapon]),
+                widgets.HBox([self.defender_live, self.defender_kill, self.defender_weapon]),
+                widgets.HBox([self.fluttered, self.holds_order_card, self.wrestling]),
+                widgets.HBox([self.damage, self.none_reveal]),
+                widgets.HBox([self.undefended, self.nasty_hit]),
+                widgets.HBox([self.deal, self.deck_box]),
+                self.setup_line,
+                self.error_line,
+                *example,
+                self.view,
+                self.hands_view,
+                self.stepper.widget,
+                accordion,
+            ]
+        )
+
+    def _controls(self) -> list[widgets.ValueWidget]:
+        return [
+            self.attacker_live,
+            self.attacker_kill,
+            self.attacker_weapon,
+            self.defender_live,
+            self.defender_kill,
+            self.defender_weapon,
+            self.fluttered,
+            self.holds_order_card,
+            self.wrestling,
+            self.damage,
+            self.none_reveal,
+            self.undefended,
+            self.nasty_hit,
+            self.deal,
+            self.deck_box,
+        ]
+
+    # -- reacting ------------------------------------------------------------------------------
+    def _adjust(self) -> None:
+        """Disable what does not apply: Fluttered and the Order Card when Wrestling (only
+        Kill points count, FM-14); the deck box when dealing seeded."""
+        self.fluttered.disabled = self.holds_order_card.disabled = self.wrestling.value
+        self.deck_box.disabled = self.deal.value != "stacked"
+
+    def _changed(self) -> None:
+        self._adjust()
+        try:
+            self.setup()
+        except ToolkitError as e:
+            self.error_line.value = f'<span style="color:{_ERROR}">{_esc(e)}</span>'
+            return
+        self.error_line.value = ""
+        self.stepper.restart()  # calls setup() again: same seed, new setup
+        self._replan()
+        self._after_refresh()
+        self._show_setup()
+
+    def _replan(self) -> None:
+        if self.example is None:
+            return
+        start = self.stepper.start_state
+        assert isinstance(start, CombatState)
+        self._plan, self._path, self._plan_error = _plan_example(replace(self.example, start=start))
+
+    def _position(self) -> int | None:
+        """Where the current state is on the example's path (index of the next move), or None."""
+        state = self.stepper.state
+        for k, s in enumerate(self._path):
+            if s is state or s == state:
+                return k
+        return None
+
+    def _attempt(self, action: str, reason: Callable[[], str]) -> None:
+        """Apply ``action`` through the stepper. If the engine refuses it without naming
+        the ruling broken, put ``reason()`` (which does) before its message; the state is
+        unchanged either way."""
+        before = self.stepper.state
+        self.stepper.choose(action)
+        engine = self.stepper.error
+        if self.stepper.state is before and engine and "FM-" not in engine:
+            why = reason()
+            if why:
+                self.stepper.refuse(f"{why} (The engine: {engine})")
+
+    def _show_setup(self) -> None:
+        state = self.stepper.start_state
+        assert isinstance(state, CombatState)
+        a, d = state.names
+        sizes, n = state.hand_sizes, state.attacks
+        kind = "Wrestling: Kill points only (FM-14)" if state.wrestling else "FM-2"
+        self.setup_line.value = _esc(
+            f"Combat hands: {a} {sizes[0]} cards, {d} {sizes[1]}; {n} attack(s) ({kind}; {self.rules.variant_name()})."
+        )
+
+    def _after_refresh(self) -> None:
+        if not getattr(self, "_ready", False):
+            return
+        self._show_hands()
+        self._show_example()
+
+    def _show_hands(self) -> None:
+        state = self.state
+        view = self.view.value
+        if view != "both":
+            lines = state.observation(view).splitlines()
+            self.hands_view.value = (
+                f"<div><i>{_esc(self.names[PLAYERS.index(view)])}'s view (what she may see):</i></div>"
+                + "".join(f"<div>{_colour_codes(_esc(line))}</div>" for line in lines)
+            )
+            return
+        rows = []
+        for i, side in enumerate(PLAYERS):
+            fairy = state.fairies[i]
+            placed = set(state.cur.trumps[i] or ())
+            played = state.cur.cards[i]
+            chips = []
+            for c in state.hands[i]:
+                note = (
+                    "face down as a Trump this attack" if c in placed else "played this attack" if c == played else ""
+                )
+                chips.append(_card_html(c, note))
+            hand = "".join(chips) if chips else "<i>no cards</i>"
+            declared = state.declared[i] or "—"
+            extra = []
+            if i == 1 and state.bonus_points:
+                extra.append(f"next-defence bonus {state.bonus_points} (FM-11)")
+            if i == 1 and state.prev_points and state.cur.wild_colour:
+                extra.append(f"{state.prev_points} {state.cur.wild_colour} Wild Trump point(s) (FM-7)")
+            drawn = state.cur.drawn[i] + (
+                (state.cur.number[i],) if state.cur.plays[i] not in (None, "play") and state.cur.number[i] else ()
+            )
+            if drawn:
+                extra.append("turned up: " + "".join(_card_html(c) for c in drawn))
+            rows.append(
+                f"<tr><td><b>{_esc(fairy.name)}</b> ({side})</td><td>{fairy.live} Live, {fairy.kill} Kill</td>"
+                f"<td>declared {_esc(declared)}</td><td>{hand}</td><td>{'; '.join(extra)}</td></tr>"
+            )
+        self.hands_view.value = (
+            '<table style="border-collapse:separate;border-spacing:8px 2px">' + "".join(rows) + "</table>"
+        )
+
+    def _show_example(self) -> None:
+        if self.example is None:
+            return
+        k = self._position()
+        if k is None:
+            text, colour = "The combat has left the example here: press Back to return to it, or Restart.", _ERROR
+        elif k < len(self._plan):
+            text, colour = f"Next in the example ({k + 1} of {len(self._plan)}): {self._plan[k].label}.", "#444"
+        elif self._plan_error:
+            text, colour = f"The example stops here: {self._plan_error}", _ERROR
+        else:
+            problems = check_expectations(self.example, self.state)
+            if problems:
+                text, colour = "The example is played out, but: " + "; ".join(problems), _ERROR
+            else:
+                met = len(self.example.expect)
+                text, colour = f"The example is played out; its {met} expectation(s) are met.", "#2b8a3e"
+        self.example_line.value = f'<span style="color:{colour}">{_esc(text)}</span>'
+        playable = k is not None and k < len(self._plan)
+        self.next_move_button.disabled = self.play_all_button.disabled = not playable
+
+    # -- the card panel -----------------------------------------------------------------------
+    def _decision_panel(self, state: GameState) -> list[widgets.Widget]:
+        """The widgets for the decision pending at ``state`` (rebuilt only when the state changes)."""
+        if state is self._panel_state:
+            return self._panel_widgets
+        self._panel_state = state
+        self.card_buttons, self.action_buttons, self.best_button = {}, {}, None
+        if not isinstance(state, CombatState) or state.is_chance_node or state.is_terminal:
+            self._panel_widgets = []
+            return []
+        step, i = state.phase()
+        name = state.names[i]
+        legal = state.legal_actions()
+        rows: list[widgets.Widget] = []
+        if step == "trumps" and not any(a.startswith("points") for a in legal):
+            rows.append(widgets.HTML(f"<b>{_esc(name)}</b>: toggle Trumps of one colour, then Place Trumps (FM-4)"))
+            toggles = []
+            for c in state.hands[i]:
+                t = widgets.ToggleButton(
+                    description=c.code,
+                    tooltip=c.name if is_trump(c) else f"{c.name}: a Numbered card, played at the next step",
+                    disabled=not is_trump(c),
+                    layout=widgets.Layout(width="4.5em"),
+                    style={"text_color": _colour_of(c), "font_weight": "bold"},
+                )
+                self.card_buttons[c.code] = t
+                toggles.append(t)
+            place = widgets.Button(description="Place Trumps", button_style="primary", tooltip="Place them face down")
+            none = widgets.Button(description="None", tooltip="Place no Trumps this attack (FM-5)")
+            place.on_click(lambda _: self.place_trumps())
+            none.on_click(lambda _: self.say_none())
+            self.action_buttons = {"place trumps": place, "trumps none": none}
+            rows += [widgets.HBox(toggles), widgets.HBox([place, none])]
+        elif step == "play":
+            placed = state.cur.trumps[i] or ()
+            rest = [c for c in state.hands[i] if c not in placed]
+            face_down = " — face down: " + "".join(_card_html(c) for c in placed) if placed else ""
+            rows.append(
+                widgets.HTML(
+                    f"<b>{_esc(name)}</b>: click the Numbered card to play (a Trump only as a Wild Trump, "
+                    f"FM-6){face_down}"
+                )
+            )
+            buttons = []
+            for c in rest:
+                b = widgets.Button(
+                    description=c.code,
+                    tooltip=f"play the {c.name}" if is_numbered(c) else f"play the {c.name} as a Wild Trump",
+                    layout=widgets.Layout(width="4.5em"),
+                    style={"text_color": _colour_of(c), "font_weight": "bold"},
+                )
+                b.on_click(lambda _, code=c.code: self.play_card(code))
+                self.card_buttons[c.code] = b
+                buttons.append(b)
+            rows.append(widgets.HBox(buttons))
+        else:
+            best = state.best_action()
+            hand = "".join(_card_html(c) for c in state.hands[i])
+            head = f"<b>{_esc(name)}</b>" + (f": hand {hand}" if hand and step == "declare" else "")
+            if best is not None:
+                head += f" — the referee's best choice is <b>{_esc(best)}</b> (highlighted)"
+            rows.append(widgets.HTML(head))
+            buttons = []
+            for action in legal:
+                b = widgets.Button(description=action, tooltip=self._explain(state, action))
+                if action == best:
+                    b.button_style, b.icon = "success", "star"
+                    self.best_button = b
+                b.on_click(lambda _, a=action: self.choose(a))
+                self.action_buttons[action] = b
+                buttons.append(b)
+            rows.append(widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")))
+        self._panel_widgets = [widgets.VBox(rows)]
+        return self._panel_widgets
+
+    @staticmethod
+    def _explain(state: CombatState, action: str) -> str:
+        """A tooltip for a decision button."""
+        a, d = state.names
+        verb, _, rest = action.partition(" ")
+        if verb == "shift":
+            x, y = rest.split()
+            return f"move {a}'s value {x} and {d}'s {y} with the opponent's cheating Trumps (FM-8)"
+        return {
+            "declare add": "her matching Trumps add 1 each, all combat (FM-3)",
+            "declare subtract": "her matching Trumps subtract 1 each, all combat (FM-3)",
+            "trumps none": "no Trumps this attack (FM-5)",
+            "points red": "her points become red Wild Trump points (FM-7)",
+            "points black": "her points become black Wild Trump points (FM-7)",
+            "reveal all": "reveal and apply all the face-down Trumps (FM-5)",
+            "reveal none": "leave them face down: she cannot be caught cheating (FM-5)",
+            "bonus yes": "apply the next-defence bonus to her Numbered card (FM-11)",
+            "bonus no": "keep the bonus off this card (FM-11)",
+            "score cards": "extra cards for her attack back at this fairy this turn (FM-11 a)",
+            "score bonus": "keep the points for her next defence in this combat (FM-11 b)",
+            "damage": "deal the damage (FM-14)",
+            "escape": "forgo the damage to escape the brawl (FM-14)",
+        }.get(action, action)
+
+
+def combat_stepper(
+    example: str | Path | Example | None = None,
+    attacker: Fairy | None = None,
+    defender: Fairy | None = None,
+    seed: int = 0,
+    rules: Rules | None = None,
+    **setup: Any,
+) -> CombatStepper:
+    """Return a stepper for one Fairy Meat combat, with setup controls, clickable cards and Export.
+
+    Args:
+        example: a rule-book example (a path, a file name in ``data/examples``, or a
+            loaded :class:`~toolkit.fairy_meat.notation.Example`): the stepper starts at
+            its start, with its setup and stacked deck, and "Play the example's next
+            move" / "Play all" play its moves (stacked cards at chance steps; the
+            referee's best choice where the file leaves one out, as ``toolkit replay``).
+        attacker, defender: the fairies (both or neither; the draft's Dizzytwig and
+            Sparklespaz by default). Not with ``example``.
+        seed: the seed of the stepper's draws (cards not stacked).
+        rules: the rule variants (default: RULINGS.md's defaults, or the example's).
+        setup: as :func:`~toolkit.fairy_meat.engine.start_combat` takes them —
+            ``deck`` (stacked card codes), ``hands``, ``fluttered``, ``holds_order_card``,
+            ``wrestling``, ``attacker_modifiers``, ``defender_modifiers``,
+            ``defender_has_attacked``, ``attacks``.
+
+    Returns:
+        A :class:`CombatStepper`; display it (or its ``.widget``) in a notebook.
+
+    Raises:
+        NotationError: an example file that cannot be read, or a bad card code.
+        InvalidSetupError: only one fairy, fairies with an example, an unknown setup
+            key, or a setup the rules do not allow (FM-2).
+    """
+    if isinstance(example, (str, Path)):
+        example = load_example(_find_example(example))
+    return CombatStepper(example, attacker, defender, seed, rules, setup)
+
+
+# -- odds explorers ---------------------------------------------------------------------------
+def _field(outcome: Any, name: str, default: Any = None) -> Any:
+    if isinstance(outcome, Mapping):
+        return outcome.get(name, default)
+    return getattr(outcome, name, default)
+
+
+def _winner(outcome: Any) -> str:
+    """``"attacker"``, ``"defender"`` or ``"draw"`` (an AttackOutcome says "draw", an
+    AttackResult None, FM-9)."""
+    return _field(outcome, "winner") or "draw"
+
+
+def _score(outcome: Any) -> int:
+    """Damage to the defender when the attacker wins (FM-10), minus the points the
+    defender scores when she wins (FM-11), 0 for a draw (FM-9)."""
+    winner = _winner(outcome)
+    if winner == "attacker":
+        return int(_field(outcome, "damage", 0))
+    if winner == "defender":
+        return -int(_field(outcome, "points", 0))
+    return 0
+
+
+def _mean(x: Fraction) -> str:
+    return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.2f}"
+
+
+def _attack_summary(d: Distribution[Any], how: str) -> list[str]:
+    def p(test: Callable[[Any], bool]) -> str:
+        return format_probability(d.probability(test))
+
+    damage = d.mean(lambda o: int(_field(o, "damage", 0)) if _winner(o) == "attacker" else 0)
+    points = d.mean(lambda o: int(_field(o, "points", 0)) if _winner(o) == "defender" else 0)
+    lines = [
+        f"P(attacker wins) = {p(lambda o: _winner(o) == 'attacker')}",
+        f"P(draw) = {p(lambda o: _winner(o) == 'draw')}",
+        f"P(defender wins) = {p(lambda o: _winner(o) == 'defender')}",
+        f"expected damage {_mean(damage)}",
+        f"expected defender points {_mean(points)}",
+        f"P(Nasty Hit) = {p(lambda o: bool(_field(o, 'nasty_hit', False)))}",
+    ]
+    return [*lines, how] if how else lines
+
+
+def _how(result: Any) -> str:
+    """How a calculator's result was reached, from a DealOdds (exact or Monte Carlo)."""
+    method = getattr(result, "method", None)
+    if method == "monte_carlo":
+        lo, hi = result.interval(lambda o: _winner(o) == "attacker")
+        return (
+            f"Monte Carlo: {result.trials:,} dealt attacks (too many deals to count exactly), so these are "
+            f"observed frequencies; 99% interval for P(attacker wins) {lo:.1%} to {hi:.1%}"
+        )
+    if method == "exact":
+        return "exact, over every deal"
+    return ""
+
+
+def _deal_averaged(trials: int) -> Callable[..., Any]:
+    def compute(a: int, d: int, policies: tuple[str, str], rules: Rules) -> Any:
+        return deal_averaged_odds(a, d, policies, rules, method="auto", trials=trials)
+
+    return compute
+
+
+def odds_explorer(
+    attacker_cards: int = 5,
+    defender_cards: int = 2,
+    policies: tuple[str, str] = ("greedy", "greedy"),
+    rules: Rules | None = None,
+    view: str = "exactly",
+    trials: int = 2_000,
+    compute: Callable[..., Any] | None = None,
+) -> OddsExplorer:
+    """Return an explorer of one attack's outcome averaged over every deal of the two hands.
+
+    Controls: hand sizes (attacker 1-8, defender 0-6 cards, FM-2), each fairy's policy
+    (``"random"``: every legal choice equally likely; ``"greedy"``: go for the extreme,
+    :mod:`toolkit.fairy_meat.policies`) and the variants (FM-5, FM-7, FM-10, FM-12). The
+    chart puts damage to the defender on the right (FM-10) and the points the defender
+    scores on the left (FM-11); the summary gives P(attacker wins), P(draw), P(defender
+    wins), the expected damage and P(Nasty Hit) (FM-12), and says how they were found.
+
+    The default calculator is :func:`toolkit.fairy_meat.odds.deal_averaged_odds` with
+    ``method="auto"``: exact where the count is small enough (the greedy policies at
+    every size here), else ``trials`` dealt attacks by Monte Carlo (the random policies
+    at most sizes; 2,000 trials take about 2 s, and the summary gives the 99% interval).
+
+    Args:
+        compute: another calculator, called as ``compute(attacker_cards, defender_cards,
+            policies=(attacker's, defender's), rules=Rules(...))``, returning a
+            :class:`~toolkit.prob.Distribution` of outcomes with ``winner``, ``points``,
+            ``damage`` and ``nasty_hit`` — or a result holding one as ``.distribution``.
+
+    Returns:
+        An :class:`~toolkit.widgets.OddsExplorer` (``.distribution``, ``.table``,
+        ``.summary_text`` and its controls by name).
+
+    Raises:
+        InvalidSetupError: hand sizes out of range or an unknown policy.
+    """
+    rules = rules or Rules()
+    for n, low, high, what in ((attacker_cards, 1, 8, "attacker_cards"), (defender_cards, 0, 6, "defender_cards")):
+        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+            raise InvalidSetupError(f"{what} must be a whole number of cards from {low} to {high}, got {n!r}")
+    for policy in policies:
+        if policy not in POLICIES:
+            raise InvalidSetupError(f"{policy!r} is not a policy: use one of {', '.join(map(repr, POLICIES))}")
+    calculator = compute or _deal_averaged(trials)
+    controls: dict[str, widgets.ValueWidget] = {
+        "attacker_cards": widgets.IntSlider(
+            value=attacker_cards, min=1, max=8, description="Attacker's cards", style=_WIDE
+        ),
+        "defender_cards": widgets.IntSlider(
+            value=defender_cards, min=0, max=6, description="Defender's cards", style=_WIDE
+        ),
+        "attacker_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[0], description="Attacker"),
+        "defender_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[1], description="Defender"),
+        **_variant_controls(rules),
+    }
+    last: dict[str, Any] = {}
+
+    def explore(
+        attacker_cards: int,
+        defender_cards: int,
+        attacker_policy: str,
+        defender_policy: str,
+        damage: str,
+        none_reveal: str,
+        undefended: str,
+        nasty_hit: str,
+    ) -> Distribution[Any]:
+        chosen = Rules(damage=damage, none_reveal=none_reveal, undefended=undefended, nasty_hit=nasty_hit)  # type: ignore[arg-type]
+        result = calculator(attacker_cards, defender_cards, policies=(attacker_policy, defender_policy), rules=chosen)
+        last["result"] = result
+        return getattr(result, "distribution", result)
+
+    return OddsExplorer(
+        controls,
+        explore,
+        _score,
+        positive="damage to defender",
+        negative="points to defender",
+        zero="draw",
+        summary=lambda d, values: _attack_summary(d, _how(last.get("result"))),
+        view=view,
+        title="Fairy Meat: one attack, averaged over every deal",
+    )
+
+
+# -- the make-up of a combat hand ---------------------------------------------------------------
+def can_place_trumps(hand: Any) -> bool:
+    """Whether a hand (``numbered``, ``red_trumps``, ``black_trumps``) can place Trumps of
+    one colour face down (FM-4) and still have a card for the Numbered step: a Numbered
+    card, or another Trump to play as a Wild Trump (FM-6)."""
+    trumps = int(_field(hand, "red_trumps", 0)) + int(_field(hand, "black_trumps", 0))
+    return trumps >= 1 and (int(_field(hand, "numbered", 0)) >= 1 or trumps >= 2)
+
+
+def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
+    def p(test: Callable[[Any], bool]) -> str:
+        return format_probability(d.probability(test))
+
+    return [
+        f"P(no Numbered card) = {p(lambda h: h.numbered == 0)} (FM-6)",
+        f"P(no Trump) = {p(lambda h: h.red_trumps + h.black_trumps == 0)}",
+        f"P(Trumps of one colour to place) = {p(can_place_trumps)} (FM-4)",
+        f"P(Trumps of both colours) = {p(lambda h: h.red_trumps > 0 and h.black_trumps > 0)}",
+        f"P(the Ace of Spades) = {p(lambda h: bool(_field(h, 'ace_of_spades', False)))} (FM-12)",
+        f"expected Numbered cards {_mean(d.mean(lambda h: h.numbered))}",
+    ]
+
+
+def hand_composition_explorer(
+    cards: int = 5,
+    view: str = "exactly",
+    compute: Callable[[int], Distribution[Any]] | None = None,
+) -> OddsExplorer:
+    """Return an explorer of what a combat hand of 0-12 cards holds (FM-1, FM-2), exactly.
+
+    The chart and table give the number of Numbered cards; the summary P(no Numbered
+    card) (she must play a Wild Trump or turn up cards, FM-6), P(no Trump), P(Trumps of
+    one colour she can place, FM-4), P(Trumps of both colours) and P(the A♠, FM-12).
+
+    Args:
+        compute: ``compute(cards)`` returning a Distribution of hands with ``numbered``,
+            ``red_trumps``, ``black_trumps`` and ``ace_of_spades`` (default:
+            :func:`toolkit.fairy_meat.odds.hand_composition`).
+
+    Returns:
+        An :class:`~toolkit.widgets.OddsExplorer`.
+
+    Raises:
+        InvalidSetupError: a hand size outside 0-12.
+    """
+    if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 12:
+        raise InvalidSetupError(f"cards must be a whole number from 0 to 12, got {cards!r}")
+    calculator = compute or hand_composition
+    controls = {"cards": widgets.IntSlider(value=cards, min=0, max=12, description="Cards in the hand", style=_WIDE)}
+    return OddsExplorer(
+        controls,
+        lambda cards: calculator(cards),
+        lambda h: int(_field(h, "numbered", 0)),
+        positive="Numbered card(s)",
+        negative="",
+        zero="no Numbered card",
+        summary=_makeup_summary,
+        view=view,
+        title="Fairy Meat: what a combat hand holds",
+    )
