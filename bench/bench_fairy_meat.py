@@ -4,6 +4,8 @@ Run from the project root::
 
     .venv/bin/python bench/bench_fairy_meat.py [--sizes 5x3 8x5] [--runs 3] [--trials 2000]
 
+(``8x5`` adds a scaling row: icepool needs minutes for it.)
+
 What is compared (exactly — every probability as a ``Fraction``):
 
 **The greedy plays of both hands, over every deal** of an ``a``-card attacker's hand and
@@ -190,7 +192,7 @@ def fmt_s(seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", nargs="*", default=["5x3", "8x5"], help="hand sizes AxD (default 5x3 8x5)")
+    parser.add_argument("--sizes", nargs="*", default=["5x3"], help="hand sizes AxD (default 5x3)")
     parser.add_argument("--runs", type=int, default=3, help="timed runs, best kept (default 3)")
     parser.add_argument("--trials", type=int, default=2000, help="Monte Carlo check of the full odds (default 2000)")
     args = parser.parse_args(argv)
@@ -201,7 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     rows, mismatches = [], 0
     for a, d in sizes:
         ours_s, ours_w = best_time(lambda a=a, d=d: our_plays(a, d), args.runs, odds.clear_caches)
-        ice_s, ice_die = best_time(lambda a=a, d=d: icepool_plays(a, d), max(1, args.runs - 1), clear_icepool_caches)
+        ice_s, ice_die = best_time(lambda a=a, d=d: icepool_plays(a, d), 1, clear_icepool_caches)
+        if ice_s < 20 and args.runs > 1:  # a second run when it is quick
+            again, ice_die = best_time(lambda a=a, d=d: icepool_plays(a, d), 1, clear_icepool_caches)
+            ice_s = min(ice_s, again)
         ours, theirs = weights_to_table(ours_w), die_to_table(ice_die)
         agree = ours == theirs
         mismatches += not agree
@@ -255,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
             f"Python {platform.python_version()}, icepool {icepool.__version__}, {platform.machine()}; "
             f"run {time.strftime('%Y-%m-%d %H:%M')}. All figures from the same run; caches cleared before "
-            f"every timed run; best of {args.runs}.",
+            f"every timed run; ours best of {args.runs}, icepool best of 2 (1 when over 20 s).",
             "",
             "| what | ours | icepool `Deck.deal` + evaluator | icepool / ours | exact agreement |",
             "|---|---|---|---|---|",

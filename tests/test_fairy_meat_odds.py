@@ -174,10 +174,10 @@ def test_blind_draw_and_unopposed_by_hand():
 
 
 def test_unopposed_attacker_may_keep_her_trumps_hidden():
-    # FM-5: the defender has no card, so she says None; the attacker's face-down KH stays
-    # hidden and she may leave it unrevealed. The engine asks her ("reveal none" is legal),
-    # but resolve_attack's unopposed path applies every Trump anyway: 5 - 1 = 4 -> 2
-    # points, where keeping it hidden gives 5 -> 3 points.
+    # FM-5 with the FM-7 variant "unopposed": the defender has no card, so she says None;
+    # the attacker's face-down KH stays hidden and she may leave it unrevealed: 5 -> 3
+    # points, where revealing it gives 5 - 1 = 4 -> 2. (Regression: the referee used to
+    # apply every Trump when unopposed, ignoring "reveal none".)
     state = start_combat(
         Fairy("A", live=3, kill=1),
         Fairy("D", live=1, kill=1),
@@ -195,9 +195,9 @@ def test_unopposed_attacker_may_keep_her_trumps_hidden():
 
 def test_unopposed_defender_is_not_asked_to_shift():
     # FM-7 variant "unopposed": the defender has no card and no choice. The attacker's KS
-    # cheats against her 5H (FM-8); the referee moves the attacker's value down itself,
-    # but the engine still stops at a "shift" step for the defender, whose best_action()
-    # raises KeyError('defender') and whose every choice is ignored.
+    # cheats against her 5H (FM-8) and the referee moves her value down itself.
+    # (Regression: the engine used to stop at a "shift" step for the defender, whose
+    # best_action() raised KeyError('defender') and whose every choice was ignored.)
     state = start_combat(
         Fairy("A", live=3, kill=1),
         Fairy("D", live=1, kill=1),

@@ -68,6 +68,7 @@ import itertools
 import math
 import os
 import random
+import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -133,10 +134,12 @@ EXACT_LIMIT = 1_500_000
 #: each: allowed up to this many composition pairs (1 v 1: 440; 2 v 1: 4,792).
 GENERIC_EXACT_LIMIT = 5_000
 
-#: Monte Carlo trials when none are given.
-DEFAULT_TRIALS = 10_000
+#: Monte Carlo trials when none are given (each plays one deal through the engine,
+#: about 1-2 ms).
+DEFAULT_TRIALS = 5_000
 
-#: Above this many referee judgements still to make, they are spread over the CPU cores.
+#: Above this many referee judgements still to make, they are spread over two CPU cores
+#: (forked workers; only from a single-threaded process).
 PARALLEL_MIN_JUDGEMENTS = 2_000
 
 
@@ -814,7 +817,8 @@ def _judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None
     if not todo:
         return
     if workers is None:
-        workers = min(2, os.cpu_count() or 1)
+        # Forking is only safe from a single-threaded process (not, say, a Jupyter kernel).
+        workers = min(2, os.cpu_count() or 1) if threading.active_count() == 1 else 1
     if workers > 1 and len(todo) >= PARALLEL_MIN_JUDGEMENTS:
         import multiprocessing as mp
 
@@ -846,7 +850,7 @@ def clear_caches() -> None:
         _double_draws,
         _GreedyModel.choices,
         _RandomModel.choices,
-        _T0,
+        _two_turned_up,
         _build_play,
         _reach,
     ):
@@ -871,7 +875,7 @@ def _draw_views(fam: _Family, owner: bool, draws: Iterable[tuple[tuple[int, int,
 
 
 @cache
-def _T0(same: bool) -> dict[int, int]:
+def _two_turned_up(same: bool) -> dict[int, int]:
     """Two specific Numbered cards turned up in turn from the full 36 (both hands hold
     none), by pips difference, for colours equal or not: specific-card pairs."""
     out: dict[int, int] = defaultdict(int)
@@ -1366,7 +1370,7 @@ def _diffs(choice_a: _Choice, choice_d: _Choice, na: int, nd: int) -> dict[tuple
     if draw_a and draw_d:
         for ca in COLOURS:
             for cd in COLOURS:
-                out[(ca, cd)] = defaultdict(int, _T0(ca == cd))
+                out[(ca, cd)] = defaultdict(int, _two_turned_up(ca == cd))
         return out
     if draw_d:
         for ta, spec_a in choice_a.types:

@@ -78,13 +78,7 @@ def _phase(state: GameState) -> tuple[str, int]:
 def _referee_choice(state: GameState) -> Distribution[Any] | None:
     step, _ = _phase(state)
     if step in REFEREE_STEPS:
-        try:
-            best = state.best_action()  # type: ignore[attr-defined]
-        except KeyError:
-            # Engine limitation: under Rules(undefended="unopposed") the engine asks the
-            # undefended defender for FM-8 shifts that the referee then ignores, and
-            # best_action() has no answer. Every choice gives the same result: take the first.
-            best = state.legal_actions()[0]
+        best = state.best_action()  # type: ignore[attr-defined]
         if best is not None:
             return Distribution.certain(best)
     return None
