@@ -693,7 +693,7 @@ def test_clash_losses_reads_like_a_distribution():
 
 
 def test_clash_losses_bad_input():
-    with pytest.raises(InvalidSetupError, match="unknown policy 'clever' for side a"):
+    with pytest.raises(InvalidSetupError, match="unknown policy 'clever' for the side a"):
         clash_losses(1, 1, ("clever", "greedy"))
     with pytest.raises(InvalidSetupError, match="method must be one of"):
         clash_losses(1, 1, method="fast")

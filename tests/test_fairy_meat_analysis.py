@@ -19,5 +19,5 @@ def test_keeping_trumps_hidden_never_costs_the_owner():
 def test_none_rule_needs_cards():
     with pytest.raises(InvalidSetupError, match="at least 1 card"):
         none_rule_value(0, 2)
-    with pytest.raises(InvalidSetupError, match="unknown policy 'clever'"):
+    with pytest.raises(InvalidSetupError, match="unknown policy 'clever' for the attacker"):
         none_rule_value(3, 2, ("clever", "greedy"))

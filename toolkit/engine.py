@@ -26,10 +26,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from toolkit.errors import IllegalActionError, TooBigError
+from toolkit.errors import IllegalActionError, InvalidSetupError, TooBigError
 from toolkit.prob import Distribution
 
 __all__ = [
+    "policy_pair",
+    "policy_name",
     "CHANCE",
     "TERMINAL",
     "Event",
@@ -191,6 +193,48 @@ class GameState(ABC):
     def log(self) -> str:
         """Return the narrated log, one event a line."""
         return "\n".join(e.text for e in self.events)
+
+
+def policy_pair(
+    policies: Sequence[str | Policy] | str | Policy,
+    registry: Mapping[str, Policy],
+    roles: tuple[str, str],
+) -> tuple[Policy, Policy]:
+    """Return the two sides' policies from names in ``registry`` or functions; one name or
+    function stands for both sides.
+
+    Raises:
+        InvalidSetupError: an unknown name (listing the known ones), a value that is not a
+            policy, or not a pair.
+    """
+    if isinstance(policies, str) or callable(policies):
+        policies = (policies, policies)  # type: ignore[assignment]
+    if not isinstance(policies, Sequence) or len(policies) != 2:
+        raise InvalidSetupError(
+            f"policies must be a pair ({roles[0]}'s, {roles[1]}'s), e.g. ('greedy', 'random'), got {policies!r}"
+        )
+
+    def one(p: str | Policy, who: str) -> Policy:
+        if isinstance(p, str):
+            if p not in registry:
+                raise InvalidSetupError(
+                    f"unknown policy {p!r} for the {who}: use one of {', '.join(map(repr, registry))} or a "
+                    "function state -> Distribution over state.legal_actions()"
+                )
+            return registry[p]
+        if not callable(p):
+            raise InvalidSetupError(f"the {who}'s policy must be a name or a function, got {p!r}")
+        return p
+
+    return one(policies[0], roles[0]), one(policies[1], roles[1])
+
+
+def policy_name(policy: Policy, registry: Mapping[str, Policy]) -> str:
+    """Return a policy's name in ``registry``, or its function name."""
+    for name, known in registry.items():
+        if policy is known:
+            return name
+    return getattr(policy, "__name__", repr(policy))
 
 
 def _policy_for(state: GameState, policies: Mapping[str, Policy] | Policy | None) -> Policy:

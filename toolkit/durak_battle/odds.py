@@ -76,7 +76,7 @@ from toolkit.durak_battle.clash import Answer, actions_of, answer_attack, card_v
 from toolkit.durak_battle.engine import MORALE_TARGET, SIDES, BattleState, initiative_holder, start_clash
 from toolkit.durak_battle.policies import POLICIES, action_key, greedy_action, greedy_policy, random_policy
 from toolkit.durak_battle.rules import MAX_TOKENS, Army, Leader, Rules
-from toolkit.engine import Policy, play_out
+from toolkit.engine import Policy, play_out, policy_name, policy_pair
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
 from toolkit.montecarlo import Estimate
 from toolkit.prob import Distribution
@@ -559,35 +559,12 @@ def _canon(node: ClashNode) -> ClashNode:
 
 
 # -- policies -------------------------------------------------------------------------
-def _policy(p: str | Policy, who: str) -> Policy:
-    if isinstance(p, str):
-        try:
-            return POLICIES[p]
-        except KeyError:
-            raise InvalidSetupError(
-                f"unknown policy {p!r} for side {who}: use one of {', '.join(map(repr, POLICIES))} "
-                "or a function state -> Distribution over state.legal_actions()"
-            ) from None
-    if not callable(p):
-        raise InvalidSetupError(f"side {who}'s policy must be a name or a function, got {p!r}")
-    return p
-
-
 def _policies(policies: Sequence[str | Policy] | str | Policy) -> tuple[Policy, Policy]:
-    if isinstance(policies, str) or callable(policies):
-        policies = (policies, policies)  # type: ignore[assignment]
-    if not isinstance(policies, Sequence) or len(policies) != 2:
-        raise InvalidSetupError(
-            f"policies must be a pair (side a's, side b's), e.g. ('greedy', 'random'), got {policies!r}"
-        )
-    return _policy(policies[0], "a"), _policy(policies[1], "b")
+    return policy_pair(policies, POLICIES, ("side a", "side b"))
 
 
 def _policy_name(p: Policy) -> str:
-    for name, q in POLICIES.items():
-        if p is q:
-            return name
-    return getattr(p, "__name__", repr(p))
+    return policy_name(p, POLICIES)
 
 
 def _choices(node: ClashNode, pols: tuple[Policy, Policy]) -> tuple[list[tuple[str, int]], int]:

@@ -166,40 +166,6 @@ def _as_example(source: str | Path | Example) -> Example:
 
 
 # -- the stepper ----------------------------------------------------------------------------
-class _BattleCore(Stepper):
-    """The generic :class:`Stepper` with the battle's card panel in place of its decision
-    buttons, and a callback after every refresh."""
-
-    def __init__(
-        self,
-        start: Callable[[], GameState],
-        seed: int,
-        title: str,
-        panel: Callable[[GameState], list[widgets.Widget]],
-        on_refresh: Callable[[], None],
-    ) -> None:
-        self._panel, self._on_refresh = panel, on_refresh
-        super().__init__(start, seed=seed, title=title)
-
-    @property
-    def start_state(self) -> GameState:
-        """The state the stepper (re)started from."""
-        return self._history[0].state
-
-    def refuse(self, message: str) -> None:
-        """Show ``message`` as the error of a move that was not made (nothing changes)."""
-        self._clear()
-        self._error = message
-        self._refresh()
-
-    def _decision_buttons(self, state: GameState) -> list[widgets.Button]:
-        return self._panel(state)  # type: ignore[return-value]
-
-    def _refresh(self) -> None:
-        super()._refresh()
-        self._on_refresh()
-
-
 class BattleStepper:
     """A Durak battle, card by card: setup controls, the armies' tokens, the deciding army's
     cards to click, a :class:`Stepper`, an example to follow, and Export. Build it with
@@ -274,7 +240,13 @@ class BattleStepper:
         self.joker_row = widgets.HBox()
         self._ready = False
         # the stepper calls setup() now (raising for a bad starting setup) and on every restart
-        self.stepper = _BattleCore(self.setup, seed, self._title(), self._decision_panel, self._after_refresh)
+        self.stepper = Stepper(
+            self.setup,
+            seed=seed,
+            title=self._title(),
+            decision_panel=self._decision_panel,
+            on_refresh=self._after_refresh,
+        )
         self._ready = True
         self._replan()
         self._after_refresh()

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from toolkit.engine import Policy
+from toolkit.engine import Policy, policy_pair
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.policies import POLICIES
@@ -95,14 +95,7 @@ def none_rule_value(
     rules = rules or Rules()
     if attacker_cards < 1 or defender_cards < 1:
         raise InvalidSetupError("both hands need at least 1 card to place Trumps (FM-4, FM-5)")
-    pols = []
-    for p in policies:
-        if isinstance(p, str):
-            if p not in POLICIES:
-                raise InvalidSetupError(f"unknown policy {p!r}: use one of {', '.join(POLICIES)}")
-            pols.append(POLICIES[p])
-        else:
-            pols.append(p)
+    pols = policy_pair(tuple(policies), POLICIES, ("attacker", "defender"))
     rng = random.Random(seed)
     attacker = Fairy("Attacker", live=3, kill=attacker_cards - 1)
     defender = Fairy("Defender", live=defender_cards, kill=1)

@@ -79,7 +79,7 @@ from math import comb
 from typing import Any, NamedTuple
 
 from toolkit.cards import Card, check_distinct, parse_cards, standard_deck
-from toolkit.engine import Policy, play_out
+from toolkit.engine import Policy, play_out, policy_name, policy_pair
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
 from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.policies import (
@@ -221,35 +221,12 @@ def _parse_hand(hand: str | Iterable[str | Card], who: str) -> tuple[Card, ...]:
     return cards
 
 
-def _policy(p: str | Policy, who: str) -> Policy:
-    if isinstance(p, str):
-        try:
-            return POLICIES[p]
-        except KeyError:
-            raise InvalidSetupError(
-                f"unknown policy {p!r} for the {who}: use one of {', '.join(map(repr, POLICIES))} or a function "
-                "state -> Distribution over state.legal_actions()"
-            ) from None
-    if not callable(p):
-        raise InvalidSetupError(f"the {who}'s policy must be a name or a function, got {p!r}")
-    return p
-
-
 def _policies(policies: Sequence[str | Policy] | str | Policy) -> tuple[Policy, Policy]:
-    if isinstance(policies, str) or callable(policies):
-        policies = (policies, policies)  # type: ignore[assignment]
-    if not isinstance(policies, Sequence) or len(policies) != 2:
-        raise InvalidSetupError(
-            f"policies must be a pair (attacker's, defender's), e.g. ('greedy', 'random'), got {policies!r}"
-        )
-    return _policy(policies[0], "attacker"), _policy(policies[1], "defender")
+    return policy_pair(policies, POLICIES, ("attacker", "defender"))
 
 
 def _policy_name(p: Policy) -> str:
-    for name, q in POLICIES.items():
-        if p is q:
-            return name
-    return getattr(p, "__name__", repr(p))
+    return policy_name(p, POLICIES)
 
 
 # -- hand compositions (FM-1, FM-2) -----------------------------------------------------------

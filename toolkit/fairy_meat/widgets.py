@@ -242,40 +242,6 @@ def _plan_example(example: Example) -> tuple[list[_PlannedMove], list[CombatStat
 
 
 # -- the stepper ----------------------------------------------------------------------------
-class _FairyMeatStepper(Stepper):
-    """The generic :class:`Stepper` with the Fairy Meat card panel in place of its
-    decision buttons, and a callback after every refresh."""
-
-    def __init__(
-        self,
-        start: Callable[[], GameState],
-        seed: int,
-        title: str,
-        panel: Callable[[GameState], list[widgets.Widget]],
-        on_refresh: Callable[[], None],
-    ) -> None:
-        self._panel, self._on_refresh = panel, on_refresh
-        super().__init__(start, seed=seed, title=title)
-
-    @property
-    def start_state(self) -> GameState:
-        """The state the stepper (re)started from."""
-        return self._history[0].state
-
-    def refuse(self, message: str) -> None:
-        """Show ``message`` as the error of a move that was not made (nothing changes)."""
-        self._clear()
-        self._error = message
-        self._refresh()
-
-    def _decision_buttons(self, state: GameState) -> list[widgets.Button]:
-        return self._panel(state)  # type: ignore[return-value]
-
-    def _refresh(self) -> None:
-        super()._refresh()
-        self._on_refresh()
-
-
 class CombatStepper:
     """One Fairy Meat combat, card by card: setup controls, the hands, the cards to click,
     a :class:`Stepper`, and Export. Build it with :func:`combat_stepper`.
@@ -377,7 +343,9 @@ class CombatStepper:
         self.export_title.value = title
         self._ready = False
         # the stepper calls setup() now (raising for a bad starting setup) and on every restart
-        self.stepper = _FairyMeatStepper(self.setup, seed, title, self._decision_panel, self._after_refresh)
+        self.stepper = Stepper(
+            self.setup, seed=seed, title=title, decision_panel=self._decision_panel, on_refresh=self._after_refresh
+        )
         self._ready = True
         self._replan()
         self._after_refresh()

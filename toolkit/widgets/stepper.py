@@ -65,13 +65,25 @@ class Stepper:
             (called again on every restart).
         seed: seed of the random generator used by Step and Roll.
         title: an optional heading shown above the stepper.
+        decision_panel: a function ``state -> widgets`` shown at decision steps in place
+            of one button per legal action (e.g. a system's cards to click).
+        on_refresh: called after every redraw (a system's own panels follow the state).
 
     The Python methods (:meth:`step`, :meth:`roll`, :meth:`type_outcome`,
     :meth:`choose`, :meth:`back`, :meth:`restart`) do what the buttons do; like the
     buttons they never raise for a bad move but put the message in :attr:`error`.
     """
 
-    def __init__(self, start: StartState, seed: int = 0, title: str = "") -> None:
+    def __init__(
+        self,
+        start: StartState,
+        seed: int = 0,
+        title: str = "",
+        decision_panel: Callable[[GameState], list[widgets.Widget]] | None = None,
+        on_refresh: Callable[[], None] | None = None,
+    ) -> None:
+        self._panel = decision_panel
+        self._on_refresh = on_refresh
         self._start = start
         self._seed = seed
         self._history: list[_Snapshot] = []
@@ -86,6 +98,17 @@ class Stepper:
     def state(self) -> GameState:
         """The current game state."""
         return self._history[-1].state
+
+    @property
+    def start_state(self) -> GameState:
+        """The state the stepper (re)started from."""
+        return self._history[0].state
+
+    def refuse(self, message: str) -> None:
+        """Show ``message`` as the error of a move that was not made (nothing changes)."""
+        self._clear()
+        self._error = message
+        self._refresh()
 
     @property
     def seed(self) -> int:
@@ -333,8 +356,12 @@ class Stepper:
         self.error_line.value = f'<span style="color:{colour}">{html.escape(message)}</span>' if message else ""
         self.log_view.value = self._log_html()
         self.log_copy.value = self.log_text
+        if self._on_refresh is not None:
+            self._on_refresh()
 
     def _decision_buttons(self, state: GameState) -> list[widgets.Button]:
+        if self._panel is not None:
+            return self._panel(state)  # type: ignore[return-value]
         if state.is_chance_node or state.is_terminal:
             return []
         buttons = []
