@@ -64,6 +64,7 @@ from toolkit.cards import Card, parse_cards
 from toolkit.durak_battle.engine import MORALE_TARGET, SIDES, BattleState, start_battle
 from toolkit.durak_battle.rules import Army, Leader, Rules
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
+from toolkit.examples import read_example
 
 __all__ = [
     "SYSTEM",
@@ -230,15 +231,7 @@ def load_example(source: str | Path) -> Example:
             variant, card code, roll or move entry, an unknown army name), each with
             its line number.
     """
-    path = Path(source) if not (isinstance(source, str) and "\n" in source) else None
-    text = path.read_text() if path is not None else str(source)
-    where = str(path) if path is not None else "<example>"
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise NotationError(f"{where}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise NotationError(f"{where}: an example is a mapping with armies and rounds")
+    data, text, where = read_example(source, "armies and rounds")
     lines = _find_lines(text)
     errors: list[str] = []
 

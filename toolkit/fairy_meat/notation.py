@@ -34,6 +34,7 @@ import yaml
 
 from toolkit.cards import parse_cards
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
+from toolkit.examples import read_example
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
 
@@ -94,15 +95,7 @@ def load_example(source: str | Path) -> Example:
     Raises:
         NotationError: every problem found, each with its line number.
     """
-    path = Path(source) if not (isinstance(source, str) and "\n" in source) else None
-    text = path.read_text() if path is not None else str(source)
-    where = str(path) if path is not None else "<example>"
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise NotationError(f"{where}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise NotationError(f"{where}: an example is a mapping with attacker, defender, deck and moves")
+    data, text, where = read_example(source, "attacker, defender, deck and moves")
     errors: list[str] = []
 
     def err(message: str, needle: str = "") -> None:
