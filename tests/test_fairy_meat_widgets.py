@@ -19,12 +19,11 @@ from nbclient import NotebookClient
 
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack
-from toolkit.fairy_meat.notation import load_example, replay
+from toolkit.fairy_meat.notation import load_example, plan_example, replay
 from toolkit.fairy_meat.odds import HandComposition, deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.widgets import (
     EXAMPLES_DIR,
     CombatStepper,
-    _plan_example,
     can_place_trumps,
     combat_stepper,
     hand_composition_explorer,
@@ -123,14 +122,19 @@ def test_example_by_bare_name_or_loaded_example():
         combat_stepper(example="no_such_example.yaml")  # the message lists the examples there
 
 
-def test_stepwise_plan_is_replay_one_move_at_a_time():
-    # The stepper's "next move" loop mirrors notation.replay: both examples end in the same state.
+def test_plan_follows_the_file_card_for_card_and_move_for_move():
+    # The plan the stepper follows (and replay plays) deals exactly the file's stacked deck,
+    # in order, and makes exactly the file's decisions, in order; every other decision is
+    # the referee's best choice (FM-5, FM-8, FM-11).
     for path in (WORKED, COUNTERFACTUAL):
         example = load_example(path)
-        plan, states, error = _plan_example(example)
-        assert error == ""
-        assert states[-1] == replay(example)
-        assert len(states) == len(plan) + 1
+        plan, states, error = plan_example(example)
+        assert error == "" and len(states) == len(plan) + 1
+        dealt = " ".join(m.text for m in plan if m.chance).split()
+        assert dealt == [c.code for c in example.start.pile.stacked][: len(dealt)]
+        from_file = [m.text for m in plan if not m.chance and "best choice" not in m.label]
+        assert [" ".join(t.split()).lower() for t in from_file] == [a.lower() for _, a, _ in example.moves]
+        assert states[-1].log() == replay(example).log()
 
 
 def test_best_choice_is_highlighted_at_the_shift_step_fm8():

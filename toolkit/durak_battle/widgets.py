@@ -61,6 +61,7 @@ from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = [
     "BattleStepper",
@@ -166,7 +167,7 @@ def _as_example(source: str | Path | Example) -> Example:
 
 
 # -- the stepper ----------------------------------------------------------------------------
-class BattleStepper:
+class BattleStepper(FollowsExample):
     """A Durak battle, card by card: setup controls, the armies' tokens, the deciding army's
     cards to click, a :class:`Stepper`, an example to follow, and Export. Build it with
     :func:`battle_stepper`.
@@ -198,6 +199,8 @@ class BattleStepper:
         export_title, export_button, export_box, export_note: Export.
         setup_line, error_line: the rules in force; why a setup cannot be played.
     """
+
+    _load_hint = "No example is loaded: give battle_stepper(example=...) or use Load."
 
     def __init__(
         self,
@@ -381,36 +384,6 @@ class BattleStepper:
     def back(self) -> None:
         """Undo the last move (the stepper's Back)."""
         self.stepper.back()
-
-    def next_move(self) -> None:
-        """Play the example's next move: a roll, a whole hand, the coin, or a decision."""
-        if self.example is None:
-            self.stepper.refuse("No example is loaded: give battle_stepper(example=...) or use Load.")
-            return
-        k = self._position()
-        if k is None:
-            self.stepper.refuse("The battle has left the example here: press Back to return to it, or Restart.")
-            return
-        if k >= len(self._plan):
-            self.stepper.refuse(self._plan_error or "The example is played out.")
-            return
-        move = self._plan[k]
-        if move.chance:
-            self.stepper.type_outcome(move.text)
-        else:
-            self.stepper.choose(move.text)
-
-    def play_all(self) -> None:
-        """Play the example's remaining moves, each one a move Back can undo."""
-        while self.example is not None:
-            k = self._position()
-            if k is None or k >= len(self._plan):
-                break
-            self.next_move()
-            if self.stepper.error:
-                break
-        if self.example is not None and self._plan_error and self._position() == len(self._plan):
-            self.stepper.refuse(self._plan_error)
 
     def load(self, example: str | Path | Example) -> None:
         """Load a rule-book example (a path, a file name in ``data/examples`` or an

@@ -38,7 +38,16 @@ from toolkit.examples import read_example
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
 
-__all__ = ["Example", "load_example", "replay", "check_expectations", "to_example", "load_weapons"]
+__all__ = [
+    "Example",
+    "PlannedMove",
+    "plan_example",
+    "load_example",
+    "replay",
+    "check_expectations",
+    "to_example",
+    "load_weapons",
+]
 
 _DATA = Path(__file__).resolve().parent.parent.parent / "data" / "fairy_meat"
 _FAIRY_KEYS = {"name", "live", "kill", "weapon"}
@@ -58,6 +67,10 @@ _TOP_KEYS = {
     "attacks",
 }
 _EXPECT_KEYS = {"attack", "attacker_value", "defender_value", "winner", "points", "damage", "nasty_hit"}
+
+
+def _codes(cards) -> str:
+    return " ".join(c.code for c in cards)
 
 
 def load_weapons(path: Path | None = None) -> dict[str, Weapon]:
@@ -178,6 +191,76 @@ def load_example(source: str | Path) -> Example:
     return Example(str(data.get("title", where)), start, tuple(moves), tuple(expect), where, str(data.get("notes", "")))
 
 
+@dataclass(frozen=True)
+class PlannedMove:
+    """One move of an example: cards dealt or turned up, or a decision."""
+
+    chance: bool
+    text: str  # card codes for a chance step, else the action
+    label: str  # what the example panel says will happen next
+
+
+def plan_example(example: Example) -> tuple[list[PlannedMove], list[CombatState], str]:
+    """Return the example's moves as the stepper plays them, the state before each and
+    after the last, and why it stops early (``""`` if it plays to the end).
+
+    Stacked cards at chance steps (a whole hand at once), the file's moves for
+    decisions, and the referee's best choice where the file leaves one out (FM-5,
+    FM-8, FM-11). :func:`replay` and the stepper's example mode both follow this plan.
+    """
+    state = example.start
+    moves = list(example.moves)
+    where = example.source
+    plan: list[PlannedMove] = []
+    states = [state]
+    try:
+        while not state.is_terminal:
+            if state.is_chance_node:
+                cards = state.pile.stacked[: max(1, state.roll_group())]
+                if not cards:
+                    raise NotationError(
+                        f"{where}: the deck runs out of stacked cards at: {state.prompt()} — add the cards turned up"
+                    )
+                step, i = state.phase()
+                verb = "is dealt" if step == "deal" else "turns up"
+                move = PlannedMove(True, _codes(cards), f"{state.names[i]} {verb} {_codes(cards)}")
+                new = state.apply_all(cards)
+            else:
+                who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
+                best = state.best_action()
+                step = state.phase()[0]
+                mine = bool(moves) and moves[0][0] in (who, state.current_player)
+                if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
+                    mine = False  # the file leaves this choice to the best play
+                if mine:
+                    name, action, line = moves.pop(0)
+                    try:
+                        parsed = state.parse_action(action)
+                    except ToolkitError as exc:
+                        raise NotationError(f"{where}:{line}: {name}: {exc}") from None
+                    move = PlannedMove(False, str(parsed), f"{who}: {parsed} (line {line})")
+                elif best is not None:
+                    move = PlannedMove(False, best, f"{who}: {best} (the referee's best choice)")
+                elif moves:
+                    name, action, line = moves[0]
+                    raise NotationError(
+                        f"{where}:{line}: the move is {who}'s ({state.prompt()}), not {name}'s: {action!r}"
+                    )
+                else:
+                    raise NotationError(f"{where}: the example ends before the combat does, at: {state.prompt()}")
+                new = state.apply(move.text)
+            assert isinstance(new, CombatState)
+            plan.append(move)
+            states.append(new)
+            state = new
+        if moves:
+            name, action, line = moves[0]
+            raise NotationError(f"{where}:{line}: the combat is over; move {name}: {action!r} is left over")
+    except ToolkitError as exc:
+        return plan, states, str(exc)
+    return plan, states, ""
+
+
 def replay(example: Example) -> CombatState:
     """Play an example out: stacked cards for chance steps, its moves for decisions, and
     the best choice where it gives none (reveal, bonus, shifts).
@@ -186,40 +269,10 @@ def replay(example: Example) -> CombatState:
         NotationError: a move by the wrong fairy, an illegal move, or a deck too short;
             the message names the example's line.
     """
-    state = example.start
-    moves = list(example.moves)
-    where = example.source
-    while not state.is_terminal:
-        if state.is_chance_node:
-            if not state.pile.stacked:
-                raise NotationError(
-                    f"{where}: the deck runs out of stacked cards at: {state.prompt()} — add the cards turned up"
-                )
-            state = state.apply(state.pile.stacked[0])
-            continue
-        who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
-        best = state.best_action()
-        step = state.phase()[0]
-        mine = bool(moves) and moves[0][0] in (who, state.current_player)
-        if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
-            mine = False  # the file leaves this choice to the best play
-        if mine:
-            name, action, line = moves.pop(0)
-            try:
-                state = state.apply(state.parse_action(action))
-            except ToolkitError as exc:
-                raise NotationError(f"{where}:{line}: {name}: {exc}") from None
-        elif best is not None:
-            state = state.apply(best)
-        elif moves:
-            name, action, line = moves[0]
-            raise NotationError(f"{where}:{line}: the move is {who}'s ({state.prompt()}), not {name}'s: {action!r}")
-        else:
-            raise NotationError(f"{where}: the example ends before the combat does, at: {state.prompt()}")
-    if moves:
-        name, action, line = moves[0]
-        raise NotationError(f"{where}:{line}: the combat is over; move {name}: {action!r} is left over")
-    return state
+    _, states, error = plan_example(example)
+    if error:
+        raise NotationError(error)
+    return states[-1]
 
 
 def check_expectations(example: Example, state: CombatState) -> list[str]:

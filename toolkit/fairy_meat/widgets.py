@@ -30,7 +30,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -43,9 +43,11 @@ from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.notation import (
     Example,
+    PlannedMove,
     check_expectations,
     load_example,
     load_weapons,
+    plan_example,
     replay,
     to_example,
 )
@@ -55,6 +57,7 @@ from toolkit.fairy_meat.referee import is_numbered, is_trump
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = [
     "CombatStepper",
@@ -170,79 +173,8 @@ def _find_example(source: str | Path) -> Path:
 
 
 # -- following a rule-book example one move at a time -----------------------------------
-@dataclass(frozen=True)
-class _PlannedMove:
-    """One move of an example, as the stepper plays it: cards turned up, or a decision."""
-
-    chance: bool
-    text: str  # card codes for a chance step, else the action
-    label: str  # what the example panel says will happen next
-
-
-def _plan_example(example: Example) -> tuple[list[_PlannedMove], list[CombatState], str]:
-    """Return the example's moves as the stepper plays them, the state before each and
-    after the last, and why it stops early (``""`` if it plays to the end).
-
-    The loop is :func:`toolkit.fairy_meat.notation.replay`'s, one move at a time:
-    stacked cards at chance steps (a whole hand at once), the file's moves for
-    decisions, and the referee's best choice where the file leaves one out (FM-5,
-    FM-8, FM-11).
-    """
-    state = example.start
-    moves = list(example.moves)
-    where = example.source
-    plan: list[_PlannedMove] = []
-    states = [state]
-    try:
-        while not state.is_terminal:
-            if state.is_chance_node:
-                cards = state.pile.stacked[: max(1, state.roll_group())]
-                if not cards:
-                    raise NotationError(
-                        f"{where}: the deck runs out of stacked cards at: {state.prompt()} — add the cards turned up"
-                    )
-                step, i = state.phase()
-                verb = "is dealt" if step == "deal" else "turns up"
-                move = _PlannedMove(True, _codes(cards), f"{state.names[i]} {verb} {_codes(cards)}")
-                new = state.apply_all(cards)
-            else:
-                who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
-                best = state.best_action()
-                step = state.phase()[0]
-                mine = bool(moves) and moves[0][0] in (who, state.current_player)
-                if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
-                    mine = False  # the file leaves this choice to the best play
-                if mine:
-                    name, action, line = moves.pop(0)
-                    try:
-                        parsed = state.parse_action(action)
-                    except ToolkitError as exc:
-                        raise NotationError(f"{where}:{line}: {name}: {exc}") from None
-                    move = _PlannedMove(False, str(parsed), f"{who}: {parsed} (line {line})")
-                elif best is not None:
-                    move = _PlannedMove(False, best, f"{who}: {best} (the referee's best choice)")
-                elif moves:
-                    name, action, line = moves[0]
-                    raise NotationError(
-                        f"{where}:{line}: the move is {who}'s ({state.prompt()}), not {name}'s: {action!r}"
-                    )
-                else:
-                    raise NotationError(f"{where}: the example ends before the combat does, at: {state.prompt()}")
-                new = state.apply(move.text)
-            assert isinstance(new, CombatState)
-            plan.append(move)
-            states.append(new)
-            state = new
-        if moves:
-            name, action, line = moves[0]
-            raise NotationError(f"{where}:{line}: the combat is over; move {name}: {action!r} is left over")
-    except ToolkitError as exc:
-        return plan, states, str(exc)
-    return plan, states, ""
-
-
 # -- the stepper ----------------------------------------------------------------------------
-class CombatStepper:
+class CombatStepper(FollowsExample):
     """One Fairy Meat combat, card by card: setup controls, the hands, the cards to click,
     a :class:`Stepper`, and Export. Build it with :func:`combat_stepper`.
 
@@ -273,6 +205,8 @@ class CombatStepper:
         export_title, export_button, export_box, export_note: Export.
         setup_line, error_line: the hand sizes in force; why a setup cannot be played.
     """
+
+    _load_hint = "No example is loaded: give combat_stepper(example=...)."
 
     def __init__(
         self,
@@ -331,7 +265,7 @@ class CombatStepper:
         }
         self._build_controls(attacker, defender, rules, options, deck_text)
         self._build_panels()
-        self._plan: list[_PlannedMove] = []
+        self._plan: list[PlannedMove] = []
         self._path: list[CombatState] = []
         self._plan_error = ""
         self._panel_state: GameState | None = None
@@ -493,37 +427,6 @@ class CombatStepper:
             return ""
 
         self._attempt(action, reason)
-
-    def next_move(self) -> None:
-        """Play the example's next move: its stacked cards at a chance step, its next
-        decision, or the referee's best choice where it leaves one out."""
-        if self.example is None:
-            self.stepper.refuse("No example is loaded: give combat_stepper(example=...).")
-            return
-        k = self._position()
-        if k is None:
-            self.stepper.refuse("The combat has left the example here: press Back to return to it, or Restart.")
-            return
-        if k >= len(self._plan):
-            self.stepper.refuse(self._plan_error or "The example is played out.")
-            return
-        move = self._plan[k]
-        if move.chance:
-            self.stepper.type_outcome(move.text)
-        else:
-            self.stepper.choose(move.text)
-
-    def play_all(self) -> None:
-        """Play the example's remaining moves, each one a move Back can undo."""
-        while self.example is not None:
-            k = self._position()
-            if k is None or k >= len(self._plan):
-                break
-            self.next_move()
-            if self.stepper.error:
-                break
-        if self.example is not None and self._plan_error and self._position() == len(self._plan):
-            self.stepper.refuse(self._plan_error)
 
     def back(self) -> None:
         """Undo the last move (the stepper's Back)."""
@@ -722,7 +625,7 @@ class CombatStepper:
             return
         start = self.stepper.start_state
         assert isinstance(start, CombatState)
-        self._plan, self._path, self._plan_error = _plan_example(replace(self.example, start=start))
+        self._plan, self._path, self._plan_error = plan_example(replace(self.example, start=start))
 
     def _position(self) -> int | None:
         """Where the current state is on the example's path (index of the next move), or None."""
