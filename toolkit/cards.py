@@ -70,6 +70,8 @@ class Card:
     code: str
     rank: str = field(init=False, repr=False, compare=False)
     suit: str | None = field(init=False, repr=False, compare=False)
+    #: (rank index, suit index): 2 lowest, A highest, jokers above every card.
+    sort_key: tuple[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         code = _normalise(self.code)
@@ -80,6 +82,11 @@ class Card:
         else:
             object.__setattr__(self, "rank", code[:-1])
             object.__setattr__(self, "suit", code[-1])
+        if code in JOKERS:
+            key = (len(RANKS), JOKERS.index(code))
+        else:
+            key = (RANKS.index(self.rank), SUITS.index(self.suit or "S"))
+        object.__setattr__(self, "sort_key", key)
 
     def __repr__(self) -> str:
         return f"Card({self.code!r})"
@@ -91,13 +98,6 @@ class Card:
         if not isinstance(other, Card):
             return NotImplemented
         return self.sort_key < other.sort_key
-
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """(rank index, suit index): 2 lowest, A highest, jokers above every card."""
-        if self.is_joker:
-            return (len(RANKS), JOKERS.index(self.code))
-        return (RANKS.index(self.rank), SUITS.index(self.suit or "S"))
 
     @property
     def is_joker(self) -> bool:

@@ -26,7 +26,15 @@ from fractions import Fraction
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
-from toolkit.fairy_meat.referee import AttackResult, Play, Side, is_numbered, is_trump, resolve_attack
+from toolkit.fairy_meat.referee import (
+    ACE_OF_SPADES,
+    AttackResult,
+    Play,
+    Side,
+    is_numbered,
+    is_trump,
+    resolve_attack,
+)
 from toolkit.fairy_meat.rules import (
     Fairy,
     Rules,
@@ -34,7 +42,7 @@ from toolkit.fairy_meat.rules import (
     defender_hand_size,
 )
 
-__all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
+__all__ = ["CombatState", "Setup", "start_combat", "card_type", "PLAYERS"]
 
 PLAYERS: tuple[Side, Side] = ("attacker", "defender")
 _NO_CHOICE: tuple[None, None] = (None, None)
@@ -104,6 +112,9 @@ class CombatState(GameState):
     prev_points: int = 0  # FM-7: points scored against the previous attack
     extra_cards: int = 0  # FM-11 a: owed for the defender's attack back
     results: tuple[AttackResult, ...] = ()
+    #: The attacks already made, as played (what each side may have seen of them: see
+    #: :meth:`information_state`).
+    past: tuple[_Attack, ...] = ()
     nasty_hits: tuple[str, ...] = ()
     finished: bool = False
     log_events: tuple[Event, ...] = ()
@@ -300,6 +311,14 @@ class CombatState(GameState):
                         continue
                     out.append(f"trumps {_cards_text(subset)}")
         return out
+
+    def best_result(self) -> AttackResult | None:
+        """Return the judgement of the current attack when every choice left in it — the
+        reveal (FM-5), the bonus (FM-11), the cheating shifts (FM-8) — is made as
+        :meth:`best_action` would make it; ``None`` until the cards are all on the table."""
+        if self.phase()[0] not in ("reveal", "bonus", "shift", "resolve"):
+            return None
+        return self._resolve(choose_best=True)
 
     def best_action(self) -> str | None:
         """The referee's best choice at a reveal, bonus or shift step (what the stepper
@@ -607,6 +626,7 @@ class CombatState(GameState):
             hands=hands,  # type: ignore[arg-type]
             pile=state.pile.discard(spent),
             results=state.results + (r,),
+            past=state.past + (a,),
             bonus_points=bonus,
             prev_points=r.points if r.winner == "defender" else 0,
             extra_cards=extra,
@@ -628,6 +648,36 @@ class CombatState(GameState):
             shown = _cards_text(hand) if player in (None, side) else f"{len(hand)} cards"
             lines.append(f"{self.names[i]} ({side}): hand {shown}; declared {self.declared[i] or '-'}")
         return "\n".join(lines)
+
+    def dealt(self, side: Side) -> tuple[Card, ...]:
+        """Return the combat hand ``side`` was dealt: the cards she holds and those she has
+        played from it in earlier attacks (not cards turned up from the deck)."""
+        i = PLAYERS.index(side)
+        spent = [c for a in self.past for c in (a.trumps[i] or ())]
+        spent += [a.cards[i] for a in self.past if a.plays[i] in ("play", "wild") and a.cards[i] is not None]
+        return tuple(sorted(self.hands[i] + tuple(spent)))
+
+    def information_state(self, side: Side, *, hands_known: bool = False) -> tuple:
+        """Return everything ``side`` knows here, as a hashable key (equal keys: she cannot
+        tell the two states apart), in card types (:func:`card_type`): suits matter only
+        by colour and the A♠ (FM-1, FM-12).
+
+        She knows her own dealt hand (and the opponent's with ``hands_known``), both
+        declarations (FM-3), and of each attack: her own choices; the opponent's Trumps
+        once both sides have placed theirs — except that when exactly one side says
+        None the other's stay face down and only their number shows (FM-5), until their
+        owner reveals them; both Numbered cards once both are played (FM-5); cards
+        turned up (FM-6), Wild Trump point colours (FM-7), the reveal, bonus, shifts and
+        scoring choices (FM-5, FM-8, FM-11), which are all made in the open.
+        """
+        i = PLAYERS.index(side)
+        key: list = [("hand", _types(self.dealt(side)))]
+        if hands_known:
+            key.append(("other", _types(self.dealt(PLAYERS[1 - i]))))
+        key.append(("declared", self.declared))
+        for a in (*self.past, self.cur):
+            key.append(_attack_seen(a, i))
+        return tuple(key)
 
     def prompt(self) -> str:
         step, i = self.phase()
@@ -657,6 +707,54 @@ class CombatState(GameState):
             "nasty_hits": self.nasty_hits,
             "extra_cards": self.extra_cards,
         }
+
+
+def card_type(card: Card) -> str:
+    """The card's type, all a card's effect depends on (FM-1, FM-12): ``'AS'`` (the A♠),
+    ``'Tred'`` / ``'Tblack'`` (other Trumps, by colour), or pips and colour (``'5black'``)."""
+    if card == ACE_OF_SPADES:
+        return "AS"
+    if is_trump(card):
+        return f"T{card.colour}"
+    return f"{card.pips}{card.colour}"
+
+
+def _types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
+    return None if cards is None else tuple(sorted(card_type(c) for c in cards))
+
+
+def _attack_seen(a: _Attack, i: int) -> tuple:
+    """What side ``i`` has seen of one attack (see :meth:`CombatState.information_state`)."""
+    o = 1 - i
+    own_trumps, other_trumps = a.trumps[i], a.trumps[o]
+    if own_trumps is None or other_trumps is None:
+        other_seen: object = None  # the opponent's Trumps are face down and not yet turned
+    elif bool(own_trumps) == bool(other_trumps) or not other_trumps:
+        other_seen = _types(other_trumps)
+    else:  # she said None: the opponent's stay hidden, only their number shows (FM-5)
+        other_seen = ("face down", len(other_trumps), _types(a.reveal))
+    both_played = a.plays[0] is not None and a.plays[1] is not None
+    plays = tuple(
+        (a.plays[j], _types([a.cards[j]] if a.cards[j] is not None else [])) if (j == i or both_played) else None
+        for j in (0, 1)
+    )
+    both_placed = a.trumps[0] is not None and a.trumps[1] is not None
+    numbers = tuple(
+        _types([a.number[j]] if a.number[j] is not None else []) if (j == i or both_played) else None for j in (0, 1)
+    )
+    return (
+        _types(own_trumps),
+        other_seen,
+        a.wild_colour if both_placed else None,
+        plays,
+        (_types(a.drawn[0]), _types(a.drawn[1])),
+        numbers,
+        _types(a.reveal),
+        a.bonus,
+        a.shifts,
+        a.score,
+        a.escape,
+    )
 
 
 def start_combat(

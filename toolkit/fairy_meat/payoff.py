@@ -5,7 +5,9 @@ defender scores (FM-10, FM-11), each point valued 1. A designer can weigh them
 differently, and give the Ace of Spades' Nasty Hit (FM-12) a value of its own.
 
 >>> from toolkit.fairy_meat.referee import Play, resolve_attack
->>> r = resolve_attack(Play("3D", trumps=("KS", "QC"), direction="subtract"), Play("2D", trumps=("KC",), direction="add"))
+>>> r = resolve_attack(
+...     Play("3D", trumps=("KS", "QC"), direction="subtract"), Play("2D", trumps=("KC",), direction="add")
+... )
 >>> Payoff().of(r)  # the worked example's first attack: Sparklespaz scores 1 point
 Fraction(-1, 1)
 """

@@ -1,0 +1,400 @@
+"""The hidden-hands equilibrium of one Fairy Meat attack against independent references.
+
+References: a sequence-form linear programme (scipy's HiGHS) built here from every deal
+of real cards, with Wild Trump draws enumerated card by card and every attack judged by
+the referee on the real cards (RULINGS.md FM-1..FM-12); brute counts of real deals;
+the engine's legal actions; the exact odds calculator of :mod:`toolkit.fairy_meat.odds`
+(a separate counting code path) for fixed policies; Monte Carlo over the engine; and a
+symmetry argument by hand.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from toolkit.cards import Card, standard_deck
+from toolkit.engine import play_out
+from toolkit.errors import InvalidSetupError, NotationError, TooBigError
+from toolkit.fairy_meat import hidden
+from toolkit.fairy_meat.engine import start_combat
+from toolkit.fairy_meat.hidden import (
+    HIDDEN_LIMIT,
+    deal_weights,
+    hand_types,
+    hidden_size,
+    solve_hidden,
+    type_options,
+)
+from toolkit.fairy_meat.odds import deal_averaged_odds
+from toolkit.fairy_meat.payoff import Payoff
+from toolkit.fairy_meat.policies import greedy_policy, random_policy
+from toolkit.fairy_meat.referee import ACE_OF_SPADES, Play, is_numbered, resolve_attack
+from toolkit.fairy_meat.rules import Fairy, Rules
+
+DECK = standard_deck()
+# A small deck for the brute forces: pips 3, 5, 8 in every suit and three Trumps (K♥, K♠, A♠).
+KEPT = {Card(f"{p}{s}") for p in (3, 5, 8) for s in "SHDC"} | {Card("KH"), Card("KS"), ACE_OF_SPADES}
+REMOVED = tuple(c.code for c in DECK if c not in KEPT)
+LP_PAYOFF = Payoff(damage=1, defender_points="1/2", nasty_hit=2)
+
+
+# -- an independent brute force: real cards, the referee, a sequence-form LP -------------------------
+def kind(card: Card) -> tuple:
+    """A card's type for caching the referee (cards of one type are alike to the rules)."""
+    if is_numbered(card):
+        return (card.colour, card.pips)
+    return ("A♠",) if card == ACE_OF_SPADES else ("trump", card.colour)
+
+
+def types(cards) -> tuple:
+    return tuple(sorted(kind(c) for c in cards))
+
+
+class Referee:
+    def __init__(self, rules: Rules, payoff: Payoff) -> None:
+        self.rules, self.payoff, self.cache = rules, payoff, {}
+
+    def __call__(self, pa: Play, pd: Play) -> Fraction:
+        key = tuple(
+            (kind(p.number), types(p.trumps), types(p.drawn), kind(p.wild) if p.wild else None, p.direction)
+            for p in (pa, pd)
+        )
+        if key not in self.cache:
+            self.cache[key] = self.payoff.of(resolve_attack(pa, pd, self.rules))
+        return self.cache[key]
+
+
+def draws(deck: list[Card]):
+    """Every way of turning up cards until a Numbered card (FM-6), card by card:
+    (Trumps turned up, the Numbered card, the cards left, probability)."""
+    out = []
+
+    def rec(left, drawn, p):
+        for c in left:
+            q = p / len(left)
+            rest = [x for x in left if x != c]
+            if is_numbered(c):
+                out.append((tuple(drawn), c, rest, q))
+            else:
+                rec(rest, [*drawn, c], q)
+
+    rec(deck, [], Fraction(1))
+    return out
+
+
+def attack_value(referee, deck, a_play, d_play) -> Fraction:
+    """Expected payoff; a side's play is (direction, placed, card) with card a Numbered
+    card or a Trump played as a Wild Trump; the attacker turns up first."""
+
+    def finish(side_play, left):
+        direction, placed, card = side_play
+        if is_numbered(card):
+            return [(lambda drawn_unused=None: Play(card, trumps=placed, direction=direction), left, Fraction(1))]
+        return [
+            (
+                lambda drawn=drawn, number=number: Play(
+                    number, trumps=placed, direction=direction, drawn=drawn, wild=card
+                ),
+                rest,
+                q,
+            )
+            for drawn, number, rest, q in draws(left)
+        ]
+
+    total = Fraction(0)
+    for make_a, left, qa in finish(a_play, deck):
+        for make_d, _, qd in finish(d_play, left):
+            total += qa * qd * referee(make_a(), make_d())
+    return total
+
+
+def legal_plays(hand):
+    """(placed Trumps, card) pairs a hand may play (FM-4, FM-6), from the rule text."""
+    trumps = [c for c in hand if not is_numbered(c)]
+    numbered = [c for c in hand if is_numbered(c)]
+    sets = [()]
+    for colour in ("red", "black"):
+        group = [c for c in trumps if c.colour == colour]
+        for k in range(1, len(group) + 1):
+            for s in itertools.combinations(group, k):
+                if numbered or len(s) < len(trumps):
+                    sets.append(s)
+    out = []
+    for s in sets:
+        rest = [c for c in hand if c not in s]
+        cards = [c for c in rest if is_numbered(c)] or rest
+        out += [(s, c) for c in cards]
+    return out
+
+
+def lp_value(a: int, rules: Rules, payoff: Payoff) -> float:
+    """Game value of an ``a`` v 1 attack from the small deck by a sequence-form LP over real
+    cards. The defender (1 card) never places Trumps: her only decision is her
+    declaration, seen the attacker's; she says None, so the attacker's Trumps stay hidden."""
+    deck = sorted(KEPT)
+    referee = Referee(rules, payoff)
+    hands = list(itertools.combinations(deck, a))
+    n_deals = len(hands) * (len(deck) - a)
+    # attacker variables: (hand, dA) then (hand, dA, dD, placed, card)
+    var: dict[tuple, int] = {}
+    for h in hands:
+        for da in ("add", "subtract"):
+            var[(h, da)] = len(var)
+            for dd in ("add", "subtract"):
+                for s, c in legal_plays(h):
+                    var[(h, da, dd, s, c)] = len(var)
+    d_infos = [(c, da) for c in deck for da in ("add", "subtract")]
+    n = len(var) + len(d_infos)
+    a_eq, b_eq = [], []
+    for h in hands:
+        row = np.zeros(n)
+        for da in ("add", "subtract"):
+            row[var[(h, da)]] = 1
+            for dd in ("add", "subtract"):
+                r2 = np.zeros(n)
+                r2[var[(h, da)]] = -1
+                for s, c in legal_plays(h):
+                    r2[var[(h, da, dd, s, c)]] = 1
+                a_eq.append(r2)
+                b_eq.append(0)
+        a_eq.append(row)
+        b_eq.append(1)
+    a_ub, b_ub = [], []
+    for j, (cd, da) in enumerate(d_infos):
+        for dd in ("add", "subtract"):
+            row = np.zeros(n)
+            row[len(var) + j] = 1
+            for h in hands:
+                if cd in h:
+                    continue
+                left = [c for c in deck if c not in h and c != cd]
+                d_card_play = (dd, (), cd)
+                for s, c in legal_plays(h):
+                    u = attack_value(referee, left, (da, s, c), d_card_play)
+                    row[var[(h, da, dd, s, c)]] -= float(u) / n_deals
+            a_ub.append(row)
+            b_ub.append(0)
+    cost = np.zeros(n)
+    cost[len(var) :] = -1
+    bounds = [(0, None)] * len(var) + [(None, None)] * len(d_infos)
+    res = linprog(cost, A_ub=np.array(a_ub), b_ub=b_ub, A_eq=np.array(a_eq), b_eq=b_eq, bounds=bounds, method="highs")
+    assert res.status == 0
+    return -res.fun
+
+
+@pytest.mark.parametrize("a", [1, 2])
+def test_value_matches_the_sequence_form_lp_over_real_cards(a):
+    rules = Rules()
+    expected = lp_value(a, rules, LP_PAYOFF)
+    sol = solve_hidden(a, 1, rules, LP_PAYOFF, removed=REMOVED, target=1e-4, max_iterations=3000)
+    assert sol.lower - 1e-9 <= expected <= sol.upper + 1e-9
+    assert sol.exploitability <= 1e-4 * sol.payoff_range + 1e-12
+    assert abs(sol.value - expected) <= sol.exploitability + 1e-9
+
+
+def test_lp_with_table_damage_and_nasty_hits_to_the_loser():
+    rules = Rules(damage="table", nasty_hit="loser")
+    expected = lp_value(2, rules, LP_PAYOFF)
+    sol = solve_hidden(2, 1, rules, LP_PAYOFF, removed=REMOVED, target=1e-4, max_iterations=3000)
+    assert sol.lower - 1e-9 <= expected <= sol.upper + 1e-9
+
+
+def test_full_deck_one_card_each_is_symmetric():
+    # By hand: with one card each nobody can place a Trump (a lone Trump is kept for the
+    # Wild Trump, FM-6), the deal and the draws are exchangeable, and the default payoff
+    # is +points when the attacker wins, -points when the defender wins (FM-10): value 0.
+    sol = solve_hidden(1, 1)
+    assert sol.lower <= 1e-12 and sol.upper >= -1e-12
+    assert sol.exploitability_share <= 0.01
+    assert sol.payoff_range > 0
+
+
+# -- deals ------------------------------------------------------------------------------------------
+def test_deal_weights_sum_to_one_and_match_a_count_of_real_deals():
+    w = deal_weights(2, 1)
+    assert sum(w.values()) == 1
+    assert all(isinstance(v, Fraction) for v in w.values())
+    small = deal_weights(2, 1, removed=REMOVED)
+    assert sum(small.values()) == 1
+    deck = sorted(KEPT)
+    counts: Counter = Counter()
+    for ha in itertools.combinations(deck, 2):
+        for cd in deck:
+            if cd in ha:
+                continue
+            counts[(comp(ha), comp((cd,)))] += 1
+    total = sum(counts.values())
+    assert total == comb(15, 2) * 13
+    assert small == {k: Fraction(v, total) for k, v in counts.items()}
+
+
+def comp(cards) -> tuple:
+    out = [0] * 21
+    for c in cards:
+        out[hidden._type_of(c)] += 1
+    return tuple(out)
+
+
+def comb(n, k):
+    from math import comb as c
+
+    return c(n, k)
+
+
+def test_type_names():
+    assert hidden.type_name(3) == "5 red" and hidden.type_name(17) == "10 black"
+    assert hidden.TYPE_NAMES[18:] == ("red Trump", "black Trump", "A♠")
+
+
+# -- legal actions against the engine -----------------------------------------------------------------
+def engine_type(action: str):
+    return hidden._type_action(action)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_type_options_match_the_engine(size):
+    for hand in hand_types(size):
+        cards = hidden._rep_cards(hand, 0)
+        other = [c for c in DECK if is_numbered(c) and c not in cards][:1]
+        state = hidden._odds._start(cards, other, Rules()).apply("declare add").apply("declare add")
+        engine_sets = Counter(engine_type(a) for a in state.legal_actions())
+        opts = type_options(hand)
+        assert set(engine_sets) == set(opts), hand
+        for placed, card_types in opts.items():
+            chosen = hidden._placed_cards(cards, placed)
+            st = state.apply("trumps " + (" ".join(c.code for c in chosen) or "none")).apply("trumps none")
+            assert {engine_type(a) for a in st.legal_actions()} == set(card_types), (hand, placed)
+
+
+# -- fixed policies against the exact odds calculator and Monte Carlo ---------------------------------
+def odds_payoff(a, d, pols, rules=None):
+    odds = deal_averaged_odds(a, d, pols, rules, method="exact")
+    payoff = Payoff()
+    total = Fraction(0)
+    for o, p in odds.distribution.items():
+        value = o.damage if o.winner == "attacker" else (-o.points if o.winner == "defender" else 0)
+        total += p * value * payoff.damage if o.winner != "defender" else p * value * payoff.defender_points
+    return float(total), odds.distribution
+
+
+@pytest.fixture(scope="module")
+def sol21():
+    return solve_hidden(2, 1, target=0.0005, check_every=5)
+
+
+@pytest.mark.parametrize("pols", [("random", "random"), ("greedy", "greedy"), ("greedy", "random")])
+def test_evaluate_fixed_policies_matches_the_exact_odds(sol21, pols):
+    expected, dist = odds_payoff(2, 1, pols)
+    assert sol21.evaluate(*pols) == pytest.approx(expected, abs=1e-12)
+    table = sol21.outcomes(*pols)
+    got = {(r.winner, r.points, r.damage, r.nasty_hit): r.probability for r in table.itertuples()}
+    want = {(o.winner, o.points, o.damage, o.nasty_hit): float(p) for o, p in dist.items()}
+    assert set(got) == set(want)
+    for k, p in want.items():
+        assert got[k] == pytest.approx(p, abs=1e-12)
+
+
+def test_evaluate_matches_monte_carlo_through_the_engine(sol21):
+    rng = random.Random(7)
+    trials = 3000
+    payoff = Payoff()
+    attacker, defender = Fairy("A", live=1, kill=0), Fairy("D", live=1, kill=1)
+    values = []
+    for _ in range(trials):
+        cards = rng.sample(DECK, 3)
+        state = start_combat(
+            attacker, defender, hands=(cards[:2], cards[2:]), attacker_modifiers=1, defender_modifiers=0, attacks=1
+        )
+        end = play_out(state, rng, {"attacker": greedy_policy, "defender": random_policy})
+        values.append(float(payoff.of(end.results[0])))
+    mean = sum(values) / trials
+    var = sum((v - mean) ** 2 for v in values) / (trials - 1)
+    assert abs(sol21.evaluate("greedy", "random") - mean) <= 4.5 * (var / trials) ** 0.5
+
+
+# -- the solver itself ------------------------------------------------------------------------------
+def test_exploitability_falls_and_meets_the_target(sol21):
+    curve = [e for _, _, e in sol21.curve]
+    assert len(curve) >= 3
+    assert curve[-1] < curve[0]
+    assert sum(b <= a + 1e-12 for a, b in itertools.pairwise(curve)) >= 0.8 * (len(curve) - 1)
+    assert sol21.exploitability == pytest.approx(curve[-1])
+    assert sol21.exploitability_share <= 0.0005
+    assert sol21.lower <= sol21.value <= sol21.upper
+    assert [i for i, _, _ in sol21.curve] == sorted(i for i, _, _ in sol21.curve)
+
+
+def test_best_responses(sol21):
+    assert sol21.best_response_value("attacker") == pytest.approx(sol21.upper)
+    assert sol21.best_response_value("defender") == pytest.approx(sol21.lower)
+    for name in ("random", "greedy"):
+        assert sol21.best_response_value("attacker", name) >= sol21.evaluate("equilibrium", name) - 1e-12
+        assert sol21.best_response_value("defender", name) <= sol21.evaluate(name, "equilibrium") + 1e-12
+    # a strong attacker takes more from a random defender than from a best-responding one
+    assert sol21.best_response_value("attacker", "random") > sol21.lower
+
+
+def test_outcomes_sum_to_one_and_give_the_value(sol21):
+    table = sol21.outcomes()
+    assert table["probability"].sum() == pytest.approx(1.0, abs=1e-12)
+    payoff = Payoff()
+    value = sum(
+        r.probability * (r.damage if r.winner == "attacker" else -r.points if r.winner == "defender" else 0)
+        for r in table.itertuples()
+    )
+    assert value == pytest.approx(sol21.value, abs=1e-12)
+    assert float(payoff.damage) == 1
+
+
+def test_strategy_readers(sol21):
+    summary = sol21.strategy_table("attacker")
+    assert set(summary["decision"]) == {"declaration", "trumps", "card"}
+    sums = summary.groupby(["decision", "features"])["probability"].sum()
+    assert np.allclose(sums, 1.0)
+    detail = sol21.strategy_table("defender", detail="hands")
+    assert {"hand", "history", "action", "probability", "reach"} <= set(detail.columns)
+    mix = sol21.strategy("attacker", ["5H", "KS"], ["add", "subtract"])
+    assert set(mix) == {"None", "1 black (not A♠)"} and sum(mix.values()) == pytest.approx(1)
+    card = sol21.strategy("attacker", ["5H", "9C"], ["add", "add"], placed=[], seen="none")
+    assert set(card) == {"5 red", "9 black"}
+    assert sum(sol21.strategy("defender", ["KH"], ["subtract"]).values()) == pytest.approx(1)
+    with pytest.raises(InvalidSetupError, match="side"):
+        sol21.strategy_table("both")
+
+
+# -- bad input --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("a, d", [(0, 1), (1, 0), (1.5, 1), (True, 1), ("2", 1), (60, 1)])
+def test_bad_sizes(a, d):
+    with pytest.raises(InvalidSetupError, match=r"whole number|deck"):
+        solve_hidden(a, d)
+
+
+def test_bad_removed_cards_and_options():
+    with pytest.raises(NotationError):
+        solve_hidden(1, 1, removed=["XX"])
+    with pytest.raises(InvalidSetupError, match="twice"):
+        solve_hidden(1, 1, removed=["5H", "5H"])
+    with pytest.raises(InvalidSetupError, match="target"):
+        solve_hidden(1, 1, target=0)
+    with pytest.raises(InvalidSetupError, match="max_iterations"):
+        solve_hidden(1, 1, max_iterations=0)
+    with pytest.raises(InvalidSetupError, match="rules"):
+        solve_hidden(1, 1, rules="default")  # type: ignore[arg-type]
+    with pytest.raises(InvalidSetupError, match="unknown strategy"):
+        solve_hidden(1, 1).evaluate("clever")
+
+
+def test_too_big_is_refused_before_starting():
+    assert hidden_size(3, 2) <= HIDDEN_LIMIT < hidden_size(4, 3)
+    started = time.perf_counter()
+    with pytest.raises(TooBigError, match=r"solve_attack|Monte Carlo"):
+        solve_hidden(4, 3)
+    assert time.perf_counter() - started < 2

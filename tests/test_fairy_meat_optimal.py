@@ -1,0 +1,252 @@
+"""Optimal play of a Fairy Meat attack between known hands (issue 5, FM-3..FM-11).
+
+References: an independent brute force — every pure strategy of each side written out
+from the rule text (FM-3 declarations in the open, FM-4 Trumps of one colour, FM-5 the
+None rule hiding face-down Trumps, FM-6 must play a Numbered card), payoffs from the
+referee on real cards, and the matrix game solved as a normal-form LP — and the engine
+enumerated with fixed policies (toolkit.engine.enumerate_outcomes), which never builds
+the game tree.
+"""
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+import toolkit.fairy_meat.optimal as optimal
+from toolkit.cards import parse_cards
+from toolkit.engine import enumerate_outcomes
+from toolkit.errors import InvalidSetupError, NotationError, TooBigError
+from toolkit.fairy_meat.engine import start_combat
+from toolkit.fairy_meat.optimal import game_size, hint, solve_attack
+from toolkit.fairy_meat.payoff import Payoff
+from toolkit.fairy_meat.policies import greedy_policy, random_policy
+from toolkit.fairy_meat.referee import Play, resolve_attack
+from toolkit.fairy_meat.rules import Fairy, Rules
+
+
+# -- the brute force -----------------------------------------------------------------------
+def trump_sets(hand):
+    """FM-4: None, or any non-empty set of Trumps of one colour (FM-6: keep a Trump back
+    for a Wild Trump if there is no Numbered card — not needed here, hands hold one)."""
+    trumps = [c for c in hand if c.rank in "JQKA"]
+    out = [()]
+    for colour in ("red", "black"):
+        group = [c for c in trumps if c.colour == colour]
+        for k in range(1, len(group) + 1):
+            out += list(itertools.combinations(group, k))
+    return out
+
+
+def seen(mine, theirs):
+    """FM-5: what one side sees of the other's Trumps once both are placed."""
+    if bool(mine) == bool(theirs) or not theirs:
+        return tuple(sorted(c.code for c in theirs))
+    return ("face down", len(theirs))
+
+
+def pure_strategies(hand, other_hand):
+    """(Trump set, {what she saw: Numbered card}) for every way to fill the plan in."""
+    out = []
+    for t in trump_sets(hand):
+        numbered = [c for c in hand if c.rank not in "JQKA"]
+        views = sorted({seen(t, u) for u in trump_sets(other_hand)})
+        for cards in itertools.product(numbered, repeat=len(views)):
+            out.append((t, dict(zip(views, cards, strict=True))))
+    return out
+
+
+def matrix_value(m):
+    """Value of the zero-sum matrix game (row maximises), by the textbook LP."""
+    m = np.array(m, dtype=float)
+    rows, cols = m.shape
+    c = np.zeros(rows + 1)
+    c[-1] = -1
+    a_ub = np.hstack([-m.T, np.ones((cols, 1))])
+    a_eq = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
+    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(cols), A_eq=a_eq, b_eq=[1], bounds=[(0, None)] * rows + [(None, None)])
+    return res.x[-1]
+
+
+def brute_value(a_codes, d_codes, rules, payoff):
+    ha, hd = parse_cards(a_codes), parse_cards(d_codes)
+    sa, sd = pure_strategies(ha, hd), pure_strategies(hd, ha)
+    best = None
+    for da in ("add", "subtract"):  # FM-3: the attacker declares first, in the open
+        worst = None
+        for dd in ("add", "subtract"):
+            m = []
+            for ta, pa in sa:
+                row = []
+                for td, pd in sd:
+                    r = resolve_attack(
+                        Play(pa[seen(ta, td)], trumps=ta, direction=da),
+                        Play(pd[seen(td, ta)], trumps=td, direction=dd),
+                        rules,
+                    )
+                    row.append(float(payoff.of(r)))
+                m.append(row)
+            v = matrix_value(m)
+            worst = v if worst is None else min(worst, v)
+        best = worst if best is None else max(best, worst)
+    return best
+
+
+CASES = [
+    ("KS QC 5C 4C 3D", "2D KC", Rules(), Payoff()),  # the draft's worked example
+    ("KS 5C 9H", "QH 3D 8S", Rules(), Payoff()),
+    ("JH 4D 7C", "KD 6S", Rules(damage="table"), Payoff(defender_points=0)),
+    ("AS QD 2C 10H", "JC 9D 5S", Rules(none_reveal="subset"), Payoff(nasty_hit=2)),
+]
+
+
+@pytest.mark.parametrize(("a", "d", "rules", "payoff"), CASES)
+def test_value_matches_normal_form_brute_force(a, d, rules, payoff):
+    sol = solve_attack(a, d, rules, payoff)
+    assert sol.verified, sol.exploitability
+    assert float(sol.value) == pytest.approx(brute_value(a, d, rules, payoff), abs=1e-9)
+
+
+def draft_plan(declare, trumps, card):
+    """The engine policy that plays one fixed plan (what a fairy did in the draft)."""
+    from toolkit.prob import Distribution
+
+    def policy(state):
+        step, _ = state.phase()
+        wanted = {"declare": f"declare {declare}", "trumps": f"trumps {trumps}", "play": f"play {card}"}.get(step)
+        return Distribution.certain(wanted if wanted in state.legal_actions() else state.legal_actions()[0])
+
+    return policy
+
+
+def test_worked_example_first_attack():
+    # The brute force above gives value 1: Dizzytwig can make sure of a point. What the
+    # draft has her do — subtract, KS QC face down, then the 3D — Sparklespaz beats with
+    # his bluff (add, KC, 2D): the draft's own result, Sparky scores 1 point (payoff -1).
+    sol = solve_attack("KS QC 5C 4C 3D", "2D KC")
+    assert sol.value == 1
+    played = draft_plan("subtract", "KS QC", "3D")
+    assert sol.value_of(played, draft_plan("add", "KC", "2D")) == -1
+    assert sol.best_response_value("defender", played) <= -1
+    # every reachable decision of Dizzy's equilibrium is pure
+    assert all(max(d["mix"].values()) == 1 for d in sol.decisions("attacker"))
+
+
+def known_state(a, d, attacks=1):
+    ha, hd = parse_cards(a), parse_cards(d)
+    return start_combat(
+        Fairy("Attacker", live=1, kill=1),
+        Fairy("Defender", live=1, kill=1),
+        hands=(ha, hd),
+        attacker_modifiers=len(ha) - 2,
+        defender_modifiers=len(hd) - 1,
+        attacks=attacks,
+    )
+
+
+def engine_value(state, policies):
+    payoff = Payoff()
+    dist = enumerate_outcomes(state, lambda s: sum((payoff.of(r) for r in s.results), Fraction(0)), policies)
+    return dist.mean()
+
+
+@pytest.mark.parametrize(("a", "d"), [("KS 5C 9H", "QH 3D 8S"), ("JH QH 4D 7C", "KD 6S 2H")])
+def test_fixed_policies_match_the_engine_enumerated(a, d):
+    sol = solve_attack(a, d)
+    state = known_state(a, d)
+    for pa, pd, fa, fd in [
+        ("random", "random", random_policy, random_policy),
+        ("greedy", "random", greedy_policy, random_policy),
+        ("random", "greedy", random_policy, greedy_policy),
+    ]:
+        expected = engine_value(state, {"attacker": fa, "defender": fd})
+        assert sol.value_of(pa, pd) == expected
+
+
+def test_best_responses_bracket_the_value():
+    sol = solve_attack("JH QH 4D 7C", "KD 6S 2H")
+    for naive in ("random", "greedy"):
+        # a strong attacker takes at least the value from a naive defender, and a naive
+        # attacker gets no more than the value against the strong defender
+        assert sol.best_response_value("attacker", naive) >= sol.value >= sol.value_of(naive, "equilibrium")
+        assert sol.best_response_value("defender", naive) <= sol.value <= sol.value_of("equilibrium", naive)
+
+
+#: Twelve of the sixteen Trumps out of the deck (in the Spoils Heap): draws end sooner,
+#: which keeps the exact solves of draw-heavy games quick for the test suite.
+FEW_TRUMPS = [f"{r}{s}" for r in "JQK" for s in "SHDC"]
+
+
+def test_two_attacks_with_a_blind_draw():
+    # 2 v 1 over two attacks: the defender has no card for the second attack and turns up
+    # cards blind (FM-7). Against the engine enumerated with fixed policies (chance
+    # included), exactly.
+    sol = solve_attack("5C 4C", "3D", attacks=2, removed=FEW_TRUMPS)
+    assert sol.exploitability < Fraction(1, 10**9)
+    state = known_state("5C 4C", "3D", attacks=2)
+    pile = state.pile
+    from toolkit.cards import Pile
+
+    gone = set(parse_cards(FEW_TRUMPS))
+    state = state.__class__(
+        **{**state.__dict__, "pile": Pile((), pile.shuffled - gone, tuple(parse_cards(FEW_TRUMPS)))}
+    )
+    for pa, pd, fa, fd in [
+        ("random", "greedy", random_policy, greedy_policy),
+        ("greedy", "greedy", greedy_policy, greedy_policy),
+    ]:
+        assert sol.value_of(pa, pd) == engine_value(state, {"attacker": fa, "defender": fd})
+
+
+def test_information_the_none_rule_hides():
+    # FM-5: the attacker said None, the defender placed one Trump: the attacker knows
+    # only that one card lies face down, not its colour.
+    base = known_state("5C 9H", "QH KS 3D").apply("declare add").apply("declare add").apply("trumps none")
+    red = base.apply("trumps QH")
+    black = base.apply("trumps KS")
+    assert red.information_state("attacker", hands_known=True) == black.information_state("attacker", hands_known=True)
+    assert red.information_state("defender", hands_known=True) != black.information_state("defender", hands_known=True)
+    # simultaneous choice: the defender's key does not show the attacker's pending Trumps
+    s = known_state("5C 9H KD", "QH 3D").apply("declare add").apply("declare add")
+    assert s.apply("trumps none").information_state("defender") == s.apply("trumps KD").information_state("defender")
+
+
+def test_hint_at_the_defenders_step_ignores_the_attackers_pending_choice():
+    s = known_state("KS QC 5C 4C 3D", "2D KC").apply("declare subtract").apply("declare add")
+    h1 = hint(s.apply("trumps KS QC"))
+    h2 = hint(s.apply("trumps none"))
+    assert h1 is not None and h1 == h2
+    assert sum(h1[1].values()) == 1
+    assert hint(s.apply("trumps none").apply("trumps none").apply("play 5C").apply("play 2D")) is None
+
+
+def test_bad_hands_are_refused_clearly():
+    with pytest.raises(NotationError, match="1X"):
+        solve_attack("1X 5C", "2D")
+    with pytest.raises(InvalidSetupError, match="5C"):
+        solve_attack("5C 4C", "5C")
+    with pytest.raises(InvalidSetupError, match="empty"):
+        solve_attack("", "2D")
+    with pytest.raises(InvalidSetupError, match="attacks"):
+        solve_attack("5C", "2D", attacks=0)
+
+
+def test_too_big_is_said_before_starting(monkeypatch):
+    def never(*args, **kwargs):
+        raise AssertionError("the solver started walking the game")
+
+    monkeypatch.setattr(optimal, "build_tree", never)
+    size = game_size(parse_cards("7H KD 7D 8D AH"), parse_cards("JH QD KS"))
+    with pytest.raises(TooBigError, match=f"{size:,}"):
+        solve_attack("7H KD 7D 8D AH", "JH QD KS")
+
+
+def test_removed_cards_change_only_draw_odds():
+    # Known hands with Numbered cards on both sides: no card is turned up, so removing
+    # cards from the deck changes nothing; with a blind draw it does.
+    assert solve_attack("5C 9H", "3D 8S", removed="2C 2D 2H").value == solve_attack("5C 9H", "3D 8S").value
+    full = solve_attack("5C 4C", "AH", removed=FEW_TRUMPS).value
+    no_low_red = solve_attack("5C 4C", "AH", removed=[*FEW_TRUMPS, *(f"{r}{s}" for r in "2345" for s in "HD")]).value
+    assert full != no_low_red

@@ -1,0 +1,496 @@
+"""Optimal play of Fairy Meat attacks between known hands: the bluffing duel, solved exactly.
+
+:func:`solve_attack` builds the game of an attack (or a whole combat of several
+attacks) from the combat engine — the Add/Subtract declarations (FM-3, attacker first,
+in the open), the Trumps placed face down at the same time (FM-4), the Numbered cards
+played at the same time (FM-6), with what each fairy really knows (FM-5: after a
+"None" the other's face-down Trumps stay hidden, only their number shows), cards
+turned up from the deck (FM-6, FM-7) and the defender's choice of how to keep her points
+(FM-11) — and finds an equilibrium with a sequence-form linear program, then verifies it
+exactly in fractions.
+
+Both fairies know both hands (the "known hands" game: a designer's benchmark of what
+the cards allow); :mod:`toolkit.fairy_meat.hidden` solves the game where each sees only
+her own. The reveal of hidden Trumps (FM-5), the next-defence bonus (FM-11) and the
+cheating shifts (FM-8) are played by the referee's best choice: each is made with every
+card on the table known, so it is best for the chooser whatever the weights of the
+payoff (:class:`~.payoff.Payoff`, which are never negative).
+
+The draft's worked example (first attack): Dizzytwig's five cards against Sparklespaz's two.
+
+>>> sol = solve_attack("KS QC 5C 4C 3D", "2D KC")
+>>> sol.verified, sol.value
+(True, Fraction(1, 1))
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from toolkit.cards import Card, Pile, check_distinct, parse_cards
+from toolkit.engine import GameState, Policy
+from toolkit.equilibrium import (
+    Equilibrium,
+    GameTree,
+    best_response,
+    build_tree,
+    policy_strategy,
+    profile_value,
+    solve,
+)
+from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
+from toolkit.fairy_meat.engine import PLAYERS, CombatState, card_type, start_combat
+from toolkit.fairy_meat.payoff import Payoff
+from toolkit.fairy_meat.policies import POLICIES
+from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.prob import format_probability
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "AttackSolution",
+    "solve_attack",
+    "solve_combat",
+    "attack_game",
+    "game_size",
+    "hint",
+    "NODE_LIMIT",
+    "SIZE_LIMIT",
+]
+
+#: Largest game :func:`solve_attack` walks (nodes); a bigger one is refused before the
+#: solve, with its size. 5 v 3 cards is a few hundred nodes.
+NODE_LIMIT = 300_000
+
+#: Largest :func:`game_size` solved without being asked for explicitly (about 15 s). A
+#: side with no Numbered card turns up cards until one appears (FM-6, FM-7): every
+#: count of red, black and A♠ Trumps turned up and every Numbered card ending the
+#: draw is its own outcome, about 2,600 of them, each judged by the referee.
+SIZE_LIMIT = 100_000
+#: Outcomes of one Wild Trump or blind draw (FM-6, FM-7), by card type.
+DRAW_OUTCOMES = 2_600
+
+_STEP_NAMES = {
+    "declare": "Declare Add or Subtract (FM-3)",
+    "trumps": "Trumps face down (FM-4)",
+    "play": "Numbered card (FM-6)",
+    "score": "Keep the points as (FM-11)",
+    "escape": "Escape or damage (FM-14)",
+}
+
+
+def _hand(cards: str | Sequence[str | Card], who: str) -> tuple[Card, ...]:
+    hand = parse_cards(cards)
+    if not hand:
+        raise InvalidSetupError(f"the {who}'s hand is empty: give at least one card, e.g. '5C KS'")
+    if any(c.is_joker for c in hand):
+        raise InvalidSetupError(f"the {who}'s hand holds a joker: Fairy Meat uses 52 cards, no jokers (FM-1)")
+    return hand
+
+
+def _action_class(state: GameState, action: Hashable) -> Hashable:
+    """Actions naming cards of the same types are the same choice (FM-1, FM-12)."""
+    verb, _, rest = str(action).partition(" ")
+    if verb in ("trumps", "play", "wild") and rest != "none":
+        return (verb, tuple(sorted(card_type(Card(c)) for c in rest.split())))
+    return str(action)
+
+
+def _chance_class(state: GameState, outcome: Hashable) -> Hashable:
+    return card_type(outcome) if isinstance(outcome, Card) else outcome
+
+
+def _auto(state: GameState) -> Hashable | None:
+    assert isinstance(state, CombatState)
+    step, _ = state.phase()
+    if step == "escape":
+        return "damage"  # forgoing damage to escape is worth nothing in the payoff (FM-14)
+    return state.best_action()  # reveal (FM-5), bonus (FM-11), shifts (FM-8)
+
+
+def _settled(state: GameState) -> bool:
+    assert isinstance(state, CombatState)
+    return state.attack_no == state.attacks - 1 and None not in state.cur.plays
+
+
+def _settled_key(state: GameState) -> Hashable:
+    """Everything the rest of the last attack depends on: the declarations, points carried
+    over (FM-7, FM-11), this attack as both sides see it, and the deck by card type."""
+    assert isinstance(state, CombatState)
+    pile = state.pile
+    return (
+        state.declared,
+        state.bonus_points,
+        state.prev_points,
+        state.information_state("attacker", hands_known=True)[-1],
+        state.information_state("defender", hands_known=True)[-1],
+        tuple(card_type(c) for c in pile.stacked),
+        tuple(sorted(Counter(card_type(c) for c in pile.shuffled).items())),
+        tuple(sorted(Counter(card_type(c) for c in pile.discards).items())),
+    )
+
+
+def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit: int = NODE_LIMIT) -> GameTree:
+    """Return the game tree (sequence form) of the combat from ``state`` on, both hands known.
+
+    ``state`` must have both hands dealt (any later point of a combat will do: the
+    stepper's hint solves from the start of the current attack).
+
+    Raises:
+        TooBigError: more than ``node_limit`` nodes, said before the solve starts.
+    """
+    pay = payoff or Payoff()
+    base = len(state.results)
+
+    def value(s: GameState) -> Fraction:
+        assert isinstance(s, CombatState)
+        return sum((pay.of(r) for r in s.results[base:]), Fraction(0))
+
+    def decided(s: GameState) -> Fraction | None:
+        assert isinstance(s, CombatState)
+        result = s.best_result() if s.attack_no == s.attacks - 1 else None
+        if result is None or (s.wrestling and result.winner is not None):
+            return None
+        return value(s) + pay.of(result)
+
+    return build_tree(
+        state,
+        players=PLAYERS,
+        information=lambda s, p: s.information_state(PLAYERS[p], hands_known=True),  # type: ignore[attr-defined]
+        value=value,
+        auto=_auto,
+        action_class=_action_class,
+        chance_class=_chance_class,
+        settled=_settled,
+        settled_key=_settled_key,
+        decided=decided,
+        node_limit=node_limit,
+    )
+
+
+def _options(hand: Sequence[Card]) -> tuple[int, int, bool]:
+    """(Trump sets, distinct plays, draws?) for a hand at one attack (FM-4, FM-6)."""
+    trumps = [c for c in hand if c.is_face]
+    numbered = {card_type(c) for c in hand if not c.is_face}
+    sets = 1
+    for colour in ("red", "black"):
+        group = [c for c in trumps if c.colour == colour]
+        sets += 2 ** len(group) - 1 if group else 0
+    plays = len(numbered) or len({card_type(c) for c in trumps}) or 1
+    return sets, plays, not numbered
+
+
+def game_size(attacker_hand: Sequence[Card], defender_hand: Sequence[Card], attacks: int = 1) -> int:
+    """Return an estimate of the work of solving these known hands exactly, in referee
+    judgements: declarations (4) times, per attack, the Trump sets and plays of each side
+    (hands shrinking by a card an attack), times :data:`DRAW_OUTCOMES` for each side that
+    must turn up cards (FM-6, FM-7)."""
+    hands = [list(attacker_hand), list(defender_hand)]
+    size = 4
+    for _ in range(attacks):
+        for h in hands:
+            sets, plays, draws = _options(h)
+            size *= sets * plays * (DRAW_OUTCOMES if draws else 1)
+            if h:
+                h.sort(key=lambda c: c.is_face)
+                h.pop(0)
+    return size
+
+
+def _strategy_of(eq: Equilibrium, side: int, who: str | Policy) -> list[dict[str, Fraction]]:
+    if who == "equilibrium":
+        return eq.strategies[side]
+    if isinstance(who, str):
+        if who not in POLICIES:
+            raise InvalidSetupError(f"unknown policy {who!r}: use 'equilibrium', " + ", ".join(map(repr, POLICIES)))
+        return policy_strategy(eq.tree, side, POLICIES[who])
+    return policy_strategy(eq.tree, side, who)
+
+
+def _side(side: str | int) -> int:
+    if side in (0, 1):
+        return int(side)
+    if side not in PLAYERS:
+        raise InvalidSetupError(f"side must be 'attacker' or 'defender', got {side!r}")
+    return PLAYERS.index(side)  # type: ignore[arg-type]
+
+
+def _seen_text(state: CombatState, i: int) -> str:
+    """What fairy ``i`` has seen of the current attack before her choice, in words."""
+    a = state.cur
+    o = 1 - i
+    parts = []
+    own, other = a.trumps[i], a.trumps[o]
+    if own is not None:
+        parts.append(f"her Trumps {' '.join(c.code for c in own) or 'none'}")
+    if own is not None and other is not None:
+        if bool(own) == bool(other) or not other:
+            parts.append(f"theirs {' '.join(c.code for c in other) or 'none'}")
+        else:
+            parts.append(f"theirs {len(other)} face down (FM-5)")
+        if a.wild_colour:
+            parts.append(f"Wild Trump points {a.wild_colour} (FM-7)")
+    return ", ".join(parts)
+
+
+def describe(state: CombatState) -> tuple[str, str]:
+    """Return (decision, situation) in words for the decision pending in ``state``."""
+    step, i = state.phase()
+    decision = _STEP_NAMES.get(step, step)
+    if step != "declare":
+        decision = f"Attack {state.attack_no + 1}: {decision}"
+    bits = []
+    if (state.declared[0] and step != "declare") or (step == "declare" and i == 1):
+        bits.append("declared " + "/".join(d or "-" for d in state.declared))
+    for n, (past, result) in enumerate(zip(state.past, state.results, strict=True), start=1):
+        played = [a.code for a in past.cards if a is not None]
+        bits.append(f"attack {n}: {' v '.join(played)} → {result.winner or 'draw'} {result.points}")
+    if step in ("play",):
+        seen = _seen_text(state, i)
+        if seen:
+            bits.append(seen)
+    if step == "score":
+        bits.append(f"{state.cur.result.points if state.cur.result else 0} point(s) won")
+    return decision, "; ".join(bits) or "start"
+
+
+@dataclass(frozen=True)
+class AttackSolution:
+    """An exact, verified equilibrium of a Fairy Meat attack (or combat) between known hands.
+
+    Attributes:
+        hands: the attacker's and the defender's cards.
+        value: the game value for the attacker (exact ``Fraction``) — what she earns on
+            average, by the :attr:`payoff`, when both play optimally.
+        lower, upper: exact bounds proved by the verification (equal when verified).
+        exploitability: ``upper - lower``, exact; 0 means each side's best response to
+            the other's strategy gains nothing (an exact equilibrium).
+        seconds: time to build, solve and verify.
+    """
+
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    rules: Rules
+    payoff: Payoff
+    attacks: int
+    equilibrium: Equilibrium
+    root: CombatState
+    seconds: float
+
+    @property
+    def value(self) -> Fraction:
+        return self.equilibrium.value
+
+    @property
+    def lower(self) -> Fraction:
+        return self.equilibrium.lower
+
+    @property
+    def upper(self) -> Fraction:
+        return self.equilibrium.upper
+
+    @property
+    def exploitability(self) -> Fraction:
+        return self.equilibrium.exploitability
+
+    @property
+    def verified(self) -> bool:
+        return self.equilibrium.verified
+
+    @property
+    def tree(self) -> GameTree:
+        return self.equilibrium.tree
+
+    def decisions(self, side: str, *, reachable: bool = True) -> list[dict[str, Any]]:
+        """Return the side's equilibrium strategy, one record per decision she can face:
+        ``decision``, ``situation`` (what she knows), ``chance`` (exact probability the game
+        comes there under optimal play) and ``mix`` (action -> exact probability).
+        With ``reachable`` only decisions optimal play can reach are listed."""
+        p = _side(side)
+        reach = self.equilibrium.reach(p)
+        out = []
+        for info, mix, r in zip(self.tree.infosets[p], self.equilibrium.strategies[p], reach, strict=True):
+            if reachable and r == 0:
+                continue
+            assert isinstance(info.state, CombatState)
+            decision, situation = describe(info.state)
+            out.append({"decision": decision, "situation": situation, "chance": r, "mix": mix})
+        return out
+
+    def table(self, side: str, *, reachable: bool = True) -> pd.DataFrame:
+        """Return the side's equilibrium strategy as a table: one row per decision and
+        action played with positive probability (``probability`` exact, ``shown`` in words)."""
+        import pandas as pd
+
+        rows = []
+        for d in self.decisions(side, reachable=reachable):
+            for action, p in d["mix"].items():
+                if p or not reachable:
+                    rows.append(
+                        {
+                            "decision": d["decision"],
+                            "situation": d["situation"],
+                            "comes up": format_probability(d["chance"]),
+                            "action": action,
+                            "probability": p,
+                            "shown": format_probability(p),
+                        }
+                    )
+        return pd.DataFrame(rows, columns=["decision", "situation", "comes up", "action", "probability", "shown"])
+
+    def mix(self, state: CombatState) -> dict[str, Fraction] | None:
+        """Return the equilibrium mix for the decision pending in ``state`` (a state of this
+        combat: same hands), or ``None`` if optimal play never has to decide there."""
+        if state.is_terminal or state.is_chance_node:
+            return None
+        p = PLAYERS.index(state.current_player)  # type: ignore[arg-type]
+        info = self.tree.infoset(p, state.information_state(PLAYERS[p], hands_known=True))
+        if info is None:
+            return None
+        return dict(self.equilibrium.strategies[p][self.tree.index[p][info.key]])
+
+    def value_of(self, attacker: str | Policy = "equilibrium", defender: str | Policy = "equilibrium") -> Fraction:
+        """Return the exact expected payoff when each side plays ``"equilibrium"``, a named
+        policy (``"random"``, ``"greedy"``) or any engine policy."""
+        strategies = (_strategy_of(self.equilibrium, 0, attacker), _strategy_of(self.equilibrium, 1, defender))
+        return profile_value(self.tree, strategies)
+
+    def best_response_value(self, side: str, against: str | Policy) -> Fraction:
+        """Return what ``side`` earns (attacker's payoff, exact) by the best possible play
+        against the other side's fixed ``against`` play."""
+        p = _side(side)
+        value, _ = best_response(self.tree, p, _strategy_of(self.equilibrium, 1 - p, against))
+        return value
+
+    def _repr_html_(self) -> str:
+        status = "verified exact equilibrium" if self.verified else f"exploitability {self.exploitability}"
+        hands = " v ".join(" ".join(c.code for c in h) for h in self.hands)
+        head = (
+            f"<p><b>{html.escape(hands)}</b>: value for the attacker "
+            f"<b>{html.escape(str(self.value))}</b> ({float(self.value):+.3f}, {html.escape(self.payoff.label())}); "
+            f"{status}; {self.tree.nodes:,} nodes, {self.seconds:.2f} s.</p>"
+        )
+        return head + "".join(
+            f"<h4>{side}</h4>" + self.table(side).drop(columns=["probability"]).to_html(index=False, escape=True)
+            for side in PLAYERS
+        )
+
+
+def _combat_start(
+    attacker_hand: tuple[Card, ...],
+    defender_hand: tuple[Card, ...],
+    rules: Rules,
+    attacks: int,
+    removed: tuple[Card, ...],
+) -> CombatState:
+    check_distinct(attacker_hand + defender_hand + removed, "the two hands and the removed cards")
+    state = start_combat(
+        Fairy("Attacker", live=1, kill=1),
+        Fairy("Defender", live=1, kill=1),
+        rules,
+        hands=(attacker_hand, defender_hand),
+        attacker_modifiers=len(attacker_hand) - 2,  # FM-2: Kill 1 + 1 for attacking + modifiers
+        defender_modifiers=len(defender_hand) - 1,  # FM-2: Live 1 + modifiers
+        attacks=attacks,
+    )
+    if removed:
+        pile = state.pile
+        state = replace(state, pile=Pile((), pile.shuffled - set(removed), tuple(removed)))
+    return state
+
+
+def solve_combat(state: CombatState, payoff: Payoff | None = None, *, node_limit: int = NODE_LIMIT) -> AttackSolution:
+    """Return the verified equilibrium of the combat from ``state`` on (both hands dealt and
+    known to both). See :func:`solve_attack`."""
+    if (len(state.hands[0]) == 0 and state.attack_no == 0) or state.phase()[0] == "deal":
+        raise InvalidSetupError("deal both combat hands before solving: optimal play is solved for known hands")
+    started = time.perf_counter()
+    pay = payoff or Payoff()
+    tree = attack_game(state, pay, node_limit=node_limit)
+    eq = solve(tree)
+    hands = (state.dealt("attacker"), state.dealt("defender"))
+    return AttackSolution(hands, state.rules, pay, state.attacks, eq, state, time.perf_counter() - started)
+
+
+def solve_attack(
+    attacker_hand: str | Sequence[str | Card],
+    defender_hand: str | Sequence[str | Card],
+    rules: Rules | None = None,
+    payoff: Payoff | None = None,
+    *,
+    attacks: int = 1,
+    removed: str | Sequence[str | Card] = (),
+    node_limit: int = NODE_LIMIT,
+    size_limit: int = SIZE_LIMIT,
+) -> AttackSolution:
+    """Return the exact equilibrium of an attack between two known combat hands.
+
+    Args:
+        attacker_hand, defender_hand: card codes (``"KS QC 5C"`` or a list).
+        rules: the variants in force (default RULINGS.md readings).
+        payoff: the weights (default: damage to the defender minus the defender's points).
+        attacks: attacks made from these hands (FM-13): 2 solves a whole combat of two
+            attacks, the defender choosing how to keep her points (FM-11) in between.
+        removed: cards known to be out of the deck (the Spoils Heap): only Wild Trump
+            draws (FM-6, FM-7) can tell.
+        node_limit: stop walking a game bigger than this (nodes).
+        size_limit: refuse, before starting, a game whose :func:`game_size` is bigger.
+
+    Returns:
+        An :class:`AttackSolution`: exact value, verified exploitability (0 for an exact
+        equilibrium), strategy tables.
+
+    Raises:
+        NotationError: a card code that is not a card.
+        InvalidSetupError: duplicate cards, an empty hand, a bad ``attacks``.
+        TooBigError: the game is too big to solve exactly (with its size).
+    """
+    hands = (_hand(attacker_hand, "attacker"), _hand(defender_hand, "defender"))
+    gone = parse_cards(removed)
+    if isinstance(attacks, bool) or not isinstance(attacks, int) or attacks < 1:
+        raise InvalidSetupError(f"attacks must be a whole number of 1 or more (FM-13), got {attacks!r}")
+    state = _combat_start(hands[0], hands[1], rules or Rules(), attacks, gone)
+    size = game_size(hands[0], hands[1], attacks)
+    if size > size_limit:
+        raise TooBigError(
+            f"{len(hands[0])} v {len(hands[1])} cards over {attacks} attack(s) is about {size:,} referee judgements "
+            f"to solve exactly (limit {size_limit:,}; a side with no Numbered card turns up cards, FM-6/FM-7, "
+            "which multiplies the outcomes): pass size_limit= to wait for it, or use fewer attacks or cards, "
+            "toolkit.fairy_meat.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
+        )
+    try:
+        return solve_combat(state, payoff, node_limit=node_limit)
+    except TooBigError as exc:
+        raise TooBigError(f"{len(hands[0])} v {len(hands[1])} cards over {attacks} attack(s): {exc}") from None
+
+
+def hint(state: CombatState, payoff: Payoff | None = None) -> tuple[str, dict[str, Fraction]] | None:
+    """Return (decision in words, equilibrium mix) for the decision pending in ``state``,
+    solving the combat from the start of the current attack with both hands known;
+    ``None`` at chance steps, the referee's steps and when the combat is over."""
+    if state.is_terminal or state.is_chance_node or state.phase()[0] not in _STEP_NAMES:
+        return None
+    start = _attack_start(state)
+    sol = solve_combat(start, payoff)
+    mix = sol.mix(state)
+    if mix is None:
+        raise ToolkitError("this decision is not in the solved game")  # pragma: no cover
+    return describe(state)[0], mix
+
+
+def _attack_start(state: CombatState) -> CombatState:
+    """The same combat at the start of the current attack (before this attack's first
+    choice), so a hint never sees the opponent's pending face-down choice."""
+    from toolkit.fairy_meat.engine import _Attack
+
+    if state.declared[0] is None or state.declared[1] is None:
+        return replace(state, declared=(None, None), cur=_Attack())
+    if state.cur.result is not None:
+        return state
+    return replace(state, cur=_Attack())
