@@ -470,17 +470,31 @@ def solve_attack(
         raise TooBigError(f"{len(hands[0])} v {len(hands[1])} cards over {attacks} attack(s): {exc}") from None
 
 
-def hint(state: CombatState, payoff: Payoff | None = None) -> tuple[str, dict[str, Fraction]] | None:
+def hint(
+    state: CombatState, payoff: Payoff | None = None, *, size_limit: int = SIZE_LIMIT
+) -> tuple[str, dict[str, Fraction]] | None:
     """Return (decision in words, equilibrium mix) for the decision pending in ``state``,
-    solving the combat from the start of the current attack with both hands known;
-    ``None`` at chance steps, the referee's steps and when the combat is over."""
+    solving the rest of the combat from the start of the current attack with both hands
+    known; ``None`` at chance steps, the referee's steps (reveal, bonus, shifts: their
+    best choice is :meth:`~.engine.CombatState.best_action`) and when the combat is over.
+
+    Raises:
+        TooBigError: the rest of the combat is too big to solve exactly (said before starting).
+    """
     if state.is_terminal or state.is_chance_node or state.phase()[0] not in _STEP_NAMES:
         return None
     start = _attack_start(state)
+    left = start.attacks - start.attack_no
+    size = game_size(start.hands[0], start.hands[1], left)
+    if size > size_limit:
+        raise TooBigError(
+            f"solving the {left} attack(s) left with {len(start.hands[0])} v {len(start.hands[1])} cards is about "
+            f"{size:,} referee judgements (limit {size_limit:,}): too big for a quick hint"
+        )
     sol = solve_combat(start, payoff)
     mix = sol.mix(state)
-    if mix is None:
-        raise ToolkitError("this decision is not in the solved game")  # pragma: no cover
+    if mix is None:  # pragma: no cover - every decision of the walked game has a mix
+        raise ToolkitError("this decision is not in the solved game")
     return describe(state)[0], mix
 
 
