@@ -36,14 +36,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_fairy_meat_optimal import brute_value, engine_value, known_state  # noqa: E402
+from test_fairy_meat_optimal import brute_value, engine_value, known_state
 
-from toolkit.cards import parse_cards, standard_deck  # noqa: E402
-from toolkit.errors import TooBigError  # noqa: E402
-from toolkit.fairy_meat import optimal  # noqa: E402
-from toolkit.fairy_meat.payoff import Payoff  # noqa: E402
-from toolkit.fairy_meat.policies import random_policy  # noqa: E402
-from toolkit.fairy_meat.rules import Rules  # noqa: E402
+from toolkit.cards import parse_cards, standard_deck
+from toolkit.errors import TooBigError
+from toolkit.fairy_meat import optimal
+from toolkit.fairy_meat.payoff import Payoff
+from toolkit.fairy_meat.policies import random_policy
+from toolkit.fairy_meat.rules import Rules
 
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_optimal.md"
 GOAL_SECONDS = 1.0
