@@ -22,7 +22,7 @@ from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.optimal import game_size, hint, solve_attack
 from toolkit.fairy_meat.payoff import Payoff
-from toolkit.fairy_meat.policies import greedy_policy, random_policy
+from toolkit.fairy_meat.policies import cautious_policy, greedy_policy, random_policy
 from toolkit.fairy_meat.referee import Play, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules
 
@@ -250,3 +250,37 @@ def test_removed_cards_change_only_draw_odds():
     full = solve_attack("5C 4C", "AH", removed=FEW_TRUMPS).value
     no_low_red = solve_attack("5C 4C", "AH", removed=[*FEW_TRUMPS, *(f"{r}{s}" for r in "2345" for s in "HD")]).value
     assert full != no_low_red
+
+
+def test_outcomes_under_optimal_play_average_to_the_value():
+    # the engine enumerated with the equilibrium as a policy (no game tree) gives the
+    # outcomes; their mean payoff must be the value the LP and the verification found
+    for a, d in [("JH QH 4D 7C", "KD 6S 2H"), ("KS 5C 9H", "QH 3D 8S")]:
+        sol = solve_attack(a, d)
+        dist = sol.outcomes(lambda s: sum((Payoff().of(r) for r in s.results), Fraction(0)))
+        assert dist.mean() == sol.value
+
+
+def test_cautious_plays_towards_six():
+    # KS QC are black: subtracting brings the 9C to 7 (1 from 6); adding brings the 4C
+    # to 6 exactly, so the cautious fairy declares Add and plays 4C with both Trumps.
+    from toolkit.fairy_meat.policies import cautious_direction, cautious_plan
+
+    hand = parse_cards("KS QC 9C 4C 3D")
+    assert cautious_direction(hand) == "add"
+    assert cautious_plan(hand, "add") == (parse_cards("4C")[0], tuple(parse_cards("KS QC")))
+    assert cautious_plan(hand, "subtract") == (parse_cards("9C")[0], tuple(parse_cards("KS QC")))
+    sol = solve_attack("KS 9C 4C", "QH 3D 8S")
+    state = known_state("KS 9C 4C", "QH 3D 8S")
+    assert sol.value_of("cautious", "greedy") == engine_value(
+        state, {"attacker": cautious_policy, "defender": greedy_policy}
+    )
+
+
+def test_extremeness_by_hand():
+    # one card each, no Trumps: the attacker aims at 5 (1 from 6), the defender at 9 (3)
+    from toolkit.fairy_meat.tactics import extremeness
+
+    sol = solve_attack("5C", "9H")
+    assert extremeness(sol, "attacker") == 1
+    assert extremeness(sol, "defender") == 3

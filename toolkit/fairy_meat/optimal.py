@@ -28,13 +28,13 @@ from __future__ import annotations
 import html
 import time
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from toolkit.cards import Card, Pile, check_distinct, parse_cards
-from toolkit.engine import GameState, Policy
+from toolkit.engine import GameState, Policy, enumerate_outcomes
 from toolkit.equilibrium import (
     Equilibrium,
     GameTree,
@@ -47,9 +47,9 @@ from toolkit.equilibrium import (
 from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, card_type, start_combat
 from toolkit.fairy_meat.payoff import Payoff
-from toolkit.fairy_meat.policies import POLICIES
+from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
-from toolkit.prob import format_probability
+from toolkit.prob import Distribution, format_probability
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -208,9 +208,9 @@ def _strategy_of(eq: Equilibrium, side: int, who: str | Policy) -> list[dict[str
     if who == "equilibrium":
         return eq.strategies[side]
     if isinstance(who, str):
-        if who not in POLICIES:
-            raise InvalidSetupError(f"unknown policy {who!r}: use 'equilibrium', " + ", ".join(map(repr, POLICIES)))
-        return policy_strategy(eq.tree, side, POLICIES[who])
+        if who not in PLAY_STYLES:
+            raise InvalidSetupError(f"unknown policy {who!r}: use 'equilibrium', " + ", ".join(map(repr, PLAY_STYLES)))
+        return policy_strategy(eq.tree, side, PLAY_STYLES[who])
     return policy_strategy(eq.tree, side, who)
 
 
@@ -310,7 +310,8 @@ class AttackSolution:
     def decisions(self, side: str, *, reachable: bool = True) -> list[dict[str, Any]]:
         """Return the side's equilibrium strategy, one record per decision she can face:
         ``decision``, ``situation`` (what she knows), ``chance`` (exact probability the game
-        comes there under optimal play) and ``mix`` (action -> exact probability).
+        comes there under optimal play), ``mix`` (action -> exact probability) and ``state``
+        (one engine state of the decision).
         With ``reachable`` only decisions optimal play can reach are listed."""
         p = _side(side)
         reach = self.equilibrium.reach(p)
@@ -320,7 +321,7 @@ class AttackSolution:
                 continue
             assert isinstance(info.state, CombatState)
             decision, situation = describe(info.state)
-            out.append({"decision": decision, "situation": situation, "chance": r, "mix": mix})
+            out.append({"decision": decision, "situation": situation, "chance": r, "mix": mix, "state": info.state})
         return out
 
     def table(self, side: str, *, reachable: bool = True) -> pd.DataFrame:
@@ -357,9 +358,42 @@ class AttackSolution:
 
     def value_of(self, attacker: str | Policy = "equilibrium", defender: str | Policy = "equilibrium") -> Fraction:
         """Return the exact expected payoff when each side plays ``"equilibrium"``, a named
-        policy (``"random"``, ``"greedy"``) or any engine policy."""
+        policy (``"random"``, ``"greedy"``, ``"cautious"``) or any engine policy."""
         strategies = (_strategy_of(self.equilibrium, 0, attacker), _strategy_of(self.equilibrium, 1, defender))
         return profile_value(self.tree, strategies)
+
+    def policy(self) -> Policy:
+        """Return the equilibrium as an engine policy (both sides; the referee's best choice
+        at the reveal, bonus and shift steps), for :func:`toolkit.engine.enumerate_outcomes`,
+        play-outs and the stepper."""
+
+        def play(state: GameState) -> Distribution[Any]:
+            assert isinstance(state, CombatState)
+            best = _auto(state)
+            if best is not None:
+                return Distribution.certain(best)
+            mix = self.mix(state)
+            if mix is None:
+                raise ToolkitError("optimal play never reaches this decision; no equilibrium mix is known here")
+            by_class = {_action_class(state, a): a for a in state.legal_actions()}
+            out: dict[Hashable, Fraction] = {}
+            for label, p in mix.items():
+                if p:
+                    action = by_class[_action_class(state, label)]
+                    out[action] = out.get(action, Fraction(0)) + p
+            return Distribution(out)
+
+        return play
+
+    def outcomes(self, result: Callable[[CombatState], Hashable] | None = None) -> Distribution[Any]:
+        """Return the exact distribution of ``result(final state)`` under optimal play (by
+        default each attack's (winner, points, damage) in order), every card turned up
+        included."""
+
+        def default(s: CombatState) -> Hashable:
+            return tuple((r.winner or "draw", r.points, r.damage) for r in s.results[len(self.root.results) :])
+
+        return enumerate_outcomes(self.root, result or default, self.policy())  # type: ignore[arg-type]
 
     def best_response_value(self, side: str, against: str | Policy) -> Fraction:
         """Return what ``side`` earns (attacker's payoff, exact) by the best possible play

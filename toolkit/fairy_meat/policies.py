@@ -51,6 +51,9 @@ from toolkit.prob import Distribution
 
 __all__ = [
     "POLICIES",
+    "PLAY_STYLES",
+    "cautious_policy",
+    "cautious_plan",
     "MIDPOINT",
     "random_policy",
     "greedy_policy",
@@ -256,5 +259,66 @@ def greedy_policy(state: GameState) -> Distribution[Any]:
     return Distribution.certain(state.legal_actions()[0])  # pragma: no cover - no other decision steps
 
 
+# -- the cautious heuristic ----------------------------------------------------------------
+def cautious_plan(hand: Sequence[Card], direction: str) -> tuple[Card, tuple[Card, ...]] | None:
+    """Return the cautious fairy's plan: ``(Numbered card, Trumps to place)`` ending as near
+    the middle value 6 as her Trumps of the card's colour, applied in her declared
+    direction, can bring it (the draft's "safe option": values back around 5 or 6); the
+    fewest Trumps on a tie, then the lower card, then red. ``None`` without a Numbered card.
+    """
+    numbered = [c for c in hand if is_numbered(c)]
+    if not numbered:
+        return None
+    groups = _trumps_by_colour(hand)
+    sign = 1 if direction == "add" else -1
+    options = []
+    for card in numbered:
+        trumps = groups[card.colour or "black"]
+        for k in range(len(trumps) + 1):
+            end = (card.pips or 0) + sign * k
+            options.append((abs(end - MIDPOINT), k, card.pips or 0, _colour_key(card.colour or "black") == 0, card))
+    *_, card = min(options, key=lambda o: o[:4])
+    k = min(options, key=lambda o: o[:4])[1]
+    return card, tuple(groups[card.colour or "black"][:k])
+
+
+def cautious_direction(hand: Sequence[Card]) -> str:
+    """Return the cautious declaration (FM-3): the direction that lets her end nearest 6."""
+    best = {d: cautious_plan(hand, d) for d in ("add", "subtract")}
+    if best["add"] is None:
+        return "add"
+
+    def gap(d: str) -> int:
+        card, trumps = best[d]  # type: ignore[misc]
+        return abs((card.pips or 0) + (len(trumps) if d == "add" else -len(trumps)) - MIDPOINT)
+
+    return min(("add", "subtract"), key=gap)
+
+
+def cautious_policy(state: GameState) -> Distribution[Any]:
+    """Return the cautious fairy's action: the draft's "safe option" (Tactical
+    Considerations) played straight — her values brought back towards the middle value 6
+    (:func:`cautious_plan`) with matching Trumps only (never cheating, FM-8). Wild Trumps,
+    points and the referee's steps as :func:`greedy_policy`. Only her own cards are read."""
+    fixed = _referee_choice(state)
+    if fixed is not None:
+        return fixed
+    step, i = _phase(state)
+    hand: tuple[Card, ...] = state.hands[i]  # type: ignore[attr-defined]
+    if step == "declare":
+        return _pick(state, f"declare {cautious_direction(hand)}")
+    if step in ("trumps", "play"):
+        plan = cautious_plan(hand, state.declared[i])  # type: ignore[attr-defined]
+        if plan is not None:
+            if step == "trumps":
+                return _pick(state, "trumps " + (" ".join(c.code for c in plan[1]) or "none"))
+            return _pick(state, f"play {plan[0].code}")
+    return greedy_policy(state)
+
+
 #: The policies by name, as the calculators accept them.
 POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
+
+#: Every named way of playing, for the strategy solvers' comparisons (the odds
+#: calculators count only :data:`POLICIES`).
+PLAY_STYLES: dict[str, Policy] = {**POLICIES, "cautious": cautious_policy}
