@@ -22,23 +22,37 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from toolkit.cards import Card, parse_cards, standard_deck
+from toolkit.cards import Card, Pile, parse_cards, standard_deck
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.optimal import AttackSolution, solve_attack
 from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import MIDPOINT
 from toolkit.fairy_meat.rules import Rules
+from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["STYLES", "Mean", "StyleStudy", "RoundStudy", "deal_hands", "style_study", "round_study", "extremeness"]
+__all__ = [
+    "STYLES",
+    "Mean",
+    "StyleStudy",
+    "RoundStudy",
+    "WorkedExample",
+    "deal_hands",
+    "style_study",
+    "round_study",
+    "extremeness",
+    "planned_policy",
+    "worked_example",
+]
 
 #: The ways of playing compared: the equilibrium and the named policies.
 STYLES = ("equilibrium", "greedy", "cautious", "random")
@@ -299,3 +313,83 @@ def round_study(
         down[first] = Mean.of(downs)
     skipped += sum(sk for _, sk in cache.values())
     return RoundStudy(x, y, net, dealt, taken, down, skipped)
+
+
+def planned_policy(moves: dict[str, str]) -> Callable[[CombatState], Distribution[Any]]:
+    """Return the engine policy that plays fixed moves by step — ``{"declare": "declare
+    subtract", "trumps": "trumps KS QC", "play": "play 3D"}`` — and the referee's best
+    choice elsewhere (what a fairy of a rule-book example did, as a strategy)."""
+
+    def policy(state: CombatState) -> Distribution[Any]:
+        best = state.best_action()
+        if best is not None:
+            return Distribution.certain(best)
+        wanted = moves.get(state.phase()[0])
+        legal = state.legal_actions()
+        if wanted is None or wanted not in legal:
+            wanted = state.parse_action(wanted) if wanted else legal[0]
+        return Distribution.certain(wanted)
+
+    return policy
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """The draft's worked example (Dizzytwig v Sparklespaz) against optimal play.
+
+    Attributes:
+        first: the first attack solved (both hands known).
+        first_as_played: payoff of the draft's plays in the first attack (exact).
+        dizzy_exposed: what Sparklespaz's best reply earns against Dizzy's draft plan.
+        sparky_exposed: what Dizzytwig's best reply earns against Sparky's draft plan.
+        second: the second attack solved from where the draft's first attack left them.
+        second_as_played: expected payoff of the draft's second-attack plays (the cards
+            Sparky turns up are chance, so this is an average, exact).
+    """
+
+    first: AttackSolution
+    first_as_played: Fraction
+    dizzy_exposed: Fraction
+    sparky_exposed: Fraction
+    second: AttackSolution
+    second_as_played: Fraction
+
+
+#: The draft's worked example as data.
+WORKED_EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
+
+#: The draft's plays (shared/rules/fairy-meat-alternate-combat.txt, the example).
+DIZZY_FIRST = {"declare": "declare subtract", "trumps": "trumps KS QC", "play": "play 3D"}
+SPARKY_FIRST = {"declare": "declare add", "trumps": "trumps KC", "play": "play 2D"}
+DIZZY_SECOND = {"trumps": "trumps none", "play": "play 5C"}
+SPARKY_SECOND = {"trumps": "points black"}
+
+
+def worked_example(rules: Rules | None = None, payoff: Payoff | None = None) -> WorkedExample:
+    """Return the :class:`WorkedExample`: each attack of the draft's example solved, and
+    the draft's own plays valued against it (FM-3..FM-12)."""
+    from toolkit.fairy_meat.notation import load_example, plan_example
+    from toolkit.fairy_meat.optimal import solve_combat
+
+    example = load_example(WORKED_EXAMPLE)
+    _, states, _ = plan_example(example)
+    rules = rules or example.start.rules
+    first = solve_attack("KS QC 5C 4C 3D", "2D KC", rules, payoff)
+    dizzy, sparky = planned_policy(DIZZY_FIRST), planned_policy(SPARKY_FIRST)
+    # the second attack from where the draft's first attack left them; the rest of the
+    # deck is shuffled again for the solver (the example stacks the cards Sparky turns up)
+    second_state = next(s for s in states if s.attack_no == 1 and s.phase()[0] == "trumps")
+    second_state = replace(
+        second_state,
+        rules=rules,
+        pile=Pile((), second_state.pile.remaining(), second_state.pile.discards),
+    )
+    second = solve_combat(second_state, payoff)
+    return WorkedExample(
+        first=first,
+        first_as_played=first.value_of(dizzy, sparky),
+        dizzy_exposed=first.best_response_value("defender", dizzy),
+        sparky_exposed=first.best_response_value("attacker", sparky),
+        second=second,
+        second_as_played=second.value_of(planned_policy(DIZZY_SECOND), planned_policy(SPARKY_SECOND)),
+    )

@@ -2,7 +2,8 @@
 
 A report is a notebook ``notebooks/<name>_report.ipynb``; its command-line name is the
 stem without ``_report``, underscores as dashes (``angry_miniatures_report.ipynb`` is
-``angry-miniatures``). Its parameters are the assignments of the cell tagged
+``angry-miniatures``). A strategy report ``notebooks/<name>_strategy.ipynb`` is one too,
+named with its ``strategy`` (``fairy_meat_strategy.ipynb`` is ``fairy-meat-strategy``). Its parameters are the assignments of the cell tagged
 ``parameters``; their types come from an annotation (``max_dice: int = 10``) or
 else from the literal default (``max_dice = 10``).
 
@@ -56,6 +57,8 @@ __all__ = [
 ]
 
 REPORT_SUFFIX = "_report.ipynb"
+#: Strategy reports (game-theory analyses) keep "strategy" in their name.
+STRATEGY_SUFFIX = "_strategy.ipynb"
 
 #: Parameter types the runner checks; ``None`` in :attr:`ParameterSpec.type_name` means any.
 CHECKED_TYPES: dict[str, tuple[type, ...]] = {
@@ -105,17 +108,23 @@ def report_name(path: Path) -> str:
 
     >>> report_name(Path("notebooks/angry_miniatures_report.ipynb"))
     'angry-miniatures'
+    >>> report_name(Path("notebooks/fairy_meat_strategy.ipynb"))
+    'fairy-meat-strategy'
     """
-    return path.name[: -len(REPORT_SUFFIX)].replace("_", "-")
+    if path.name.endswith(REPORT_SUFFIX):
+        return path.name[: -len(REPORT_SUFFIX)].replace("_", "-")
+    return path.stem.replace("_", "-")
 
 
 def discover_reports(notebooks_dir: Path | str | None = None) -> dict[str, Path]:
-    """Return report name -> notebook path for every ``*_report.ipynb`` in the notebooks
-    directory (default :func:`default_notebooks_dir`), sorted by name."""
+    """Return report name -> notebook path for every ``*_report.ipynb`` and
+    ``*_strategy.ipynb`` in the notebooks directory (default :func:`default_notebooks_dir`),
+    sorted by name."""
     directory = Path(notebooks_dir) if notebooks_dir is not None else default_notebooks_dir()
     if not directory.is_dir():
         return {}
-    found = {report_name(p): p for p in directory.glob("*" + REPORT_SUFFIX) if p.is_file()}
+    paths = [*directory.glob("*" + REPORT_SUFFIX), *directory.glob("*" + STRATEGY_SUFFIX)]
+    found = {report_name(p): p for p in paths if p.is_file()}
     return dict(sorted(found.items()))
 
 
