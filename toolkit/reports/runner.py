@@ -3,7 +3,8 @@
 A report is a notebook ``notebooks/<name>_report.ipynb``; its command-line name is the
 stem without ``_report``, underscores as dashes (``angry_miniatures_report.ipynb`` is
 ``angry-miniatures``). A strategy report ``notebooks/<name>_strategy.ipynb`` is one too,
-named with its ``strategy`` (``fairy_meat_strategy.ipynb`` is ``fairy-meat-strategy``). Its parameters are the assignments of the cell tagged
+named with its ``strategy`` (``fairy_meat_strategy.ipynb`` is ``fairy-meat-strategy``).
+Its parameters are the assignments of the cell tagged
 ``parameters``; their types come from an annotation (``max_dice: int = 10``) or
 else from the literal default (``max_dice = 10``).
 
