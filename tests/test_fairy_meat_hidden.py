@@ -302,22 +302,38 @@ def test_evaluate_fixed_policies_matches_the_exact_odds(sol21, pols):
         assert got[k] == pytest.approx(p, abs=1e-12)
 
 
-def test_evaluate_matches_monte_carlo_through_the_engine(sol21):
-    rng = random.Random(7)
-    trials = 3000
-    payoff = Payoff()
+def monte_carlo(a, d, pols, payoff, trials, seed):
+    """Mean payoff and its standard error over random deals played out through the engine."""
+    rng = random.Random(seed)
     attacker, defender = Fairy("A", live=1, kill=0), Fairy("D", live=1, kill=1)
     values = []
     for _ in range(trials):
-        cards = rng.sample(DECK, 3)
+        cards = rng.sample(DECK, a + d)
         state = start_combat(
-            attacker, defender, hands=(cards[:2], cards[2:]), attacker_modifiers=1, defender_modifiers=0, attacks=1
+            attacker,
+            defender,
+            hands=(cards[:a], cards[a:]),
+            attacker_modifiers=a - 1,
+            defender_modifiers=d - 1,
+            attacks=1,
         )
-        end = play_out(state, rng, {"attacker": greedy_policy, "defender": random_policy})
+        end = play_out(state, rng, {"attacker": pols[0], "defender": pols[1]})
         values.append(float(payoff.of(end.results[0])))
     mean = sum(values) / trials
     var = sum((v - mean) ** 2 for v in values) / (trials - 1)
-    assert abs(sol21.evaluate("greedy", "random") - mean) <= 4.5 * (var / trials) ** 0.5
+    return mean, (var / trials) ** 0.5
+
+
+def test_evaluate_random_one_card_each_matches_monte_carlo():
+    # a payoff that breaks the symmetry of 1 v 1 (so the value is not 0 by symmetry)
+    sol = solve_hidden(1, 1, payoff=LP_PAYOFF)
+    mean, se = monte_carlo(1, 1, (random_policy, random_policy), LP_PAYOFF, 2500, seed=11)
+    assert abs(sol.evaluate("random", "random") - mean) <= 4.5 * se
+
+
+def test_evaluate_matches_monte_carlo_through_the_engine(sol21):
+    mean, se = monte_carlo(2, 1, (greedy_policy, random_policy), Payoff(), 3000, seed=7)
+    assert abs(sol21.evaluate("greedy", "random") - mean) <= 4.5 * se
 
 
 # -- the solver itself ------------------------------------------------------------------------------
@@ -398,3 +414,13 @@ def test_too_big_is_refused_before_starting():
     with pytest.raises(TooBigError, match=r"solve_attack|Monte Carlo"):
         solve_hidden(4, 3)
     assert time.perf_counter() - started < 2
+
+
+def test_equilibrium_as_an_engine_policy_plays_the_same():
+    # The policy reads only engine states (own hand, declarations, what she saw); asked
+    # at every information set, it must reproduce the solution's own value.
+    from toolkit.fairy_meat.hidden import solve_hidden
+
+    sol = solve_hidden(2, 1, time_limit=30)
+    assert sol.evaluate(sol.policy(), "equilibrium") == pytest.approx(sol.value, abs=1e-6)
+    assert sol.evaluate("equilibrium", sol.policy()) == pytest.approx(sol.value, abs=1e-6)

@@ -75,3 +75,26 @@ def test_explore_notebook_runs_headless():
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+
+
+def test_fairy_meat_strategy_report_renders_with_verdicts(tmp_path):
+    html_path = run_report(
+        "fairy-meat-strategy",
+        {
+            "deals": 4,
+            "round_deals": 3,
+            "hidden_sizes": [[1, 1], [2, 1]],
+            "counting_size": [1, 1],
+            "hidden_time_limit": 20,
+        },
+        tmp_path,
+        notebooks_dir=NOTEBOOKS,
+        progress=lambda *_: None,
+    )
+    html = html_path.read_text()
+    # one verdict per tactical claim, plus the worked example's
+    assert html.count("Verdict") >= 5
+    # the worked example's first attack: the normal-form brute force of
+    # tests/test_fairy_meat_optimal.py gives value 1 and the draft's plays -1
+    assert "Value for Dizzytwig with optimal play: <strong>1</strong>" in html or "optimal play: 1" in html
+    assert html.count("Plotly.newPlot(") >= 3

@@ -662,6 +662,8 @@ class _Draws:
 
     def __init__(self, judge: _Judge, deck: int) -> None:
         self.judge, self.deck = judge, deck
+        self.track = True
+        self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.views: dict[tuple, tuple[tuple, int]] = {}
 
@@ -730,8 +732,8 @@ class _Draws:
         phis = [self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in _COLOURS]
         uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
         ridx = ridx.reshape(-1)
-        for rbs in uniq:
-            live = _draw_probs(tuple(int(v) for v in rbs), self.deck) > 0
+        lives = [_draw_probs(tuple(int(v) for v in rbs), self.deck) > 0 for rbs in uniq]
+        for live in lives:
             if any((ph[live] < 0).any() for ph in phis):  # pragma: no cover - never for real deals
                 raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
         pv = pv_fn()  # after the judgements above
@@ -750,7 +752,12 @@ class _Draws:
             if not share.any():
                 continue
             col = pips_f - _PIPS_OF_TYPE[t] + 8
-            out += share[:, None] * table[ridx, 0 if _RED_TYPE[t] else 1, col]
+            ci = 0 if _RED_TYPE[t] else 1
+            out += share[:, None] * table[ridx, ci, col]
+            if self.track:  # the outcomes that occur with positive probability (the payoff range)
+                pos = share > 0
+                for code in np.unique(ridx[pos] * 32 + col[pos]).tolist():
+                    self.used.update(phis[ci][lives[code // 32], code % 32].tolist())
         return out
 
     def double(
@@ -811,6 +818,7 @@ class _Draws:
                 w_all.append(w[live])
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
+        self.used.update(np.unique(ids_c).tolist())
         return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
 
 
@@ -941,7 +949,10 @@ def _assemble(game: _Game) -> None:
         vals.append(g[2] * v)
     shape = (len(game.seqs[0]["hand"]), len(game.seqs[1]["hand"]))
     game.matrix = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=shape)
-    payoffs = [float(o[4]) for o in game.judge.outcomes]
+    game.draws.track = False
+    # the payoff range: over every outcome that occurs with positive probability
+    used = set(np.unique(game.coo["oid"]).tolist()) | game.draws.used
+    payoffs = [float(game.judge.outcomes[o][4]) for o in used]
     game.payoff_range = (max(payoffs) - min(payoffs)) if payoffs else 0.0
 
 
@@ -1288,6 +1299,49 @@ class HiddenSolution:
         assert self._game is not None
         return _profile_value(self._game, self._profile(0, attacker), self._profile(1, defender))
 
+    def policy(self) -> Policy:
+        """Return the equilibrium (average strategy) as an engine policy for either side: at
+        a declaration, Trumps or card decision it reads only the fairy's own hand, the
+        declarations and what she saw of the opponent's Trumps (FM-3, FM-5), and returns
+        :meth:`strategy`'s mix on the legal actions; elsewhere the referee's best choice.
+        A fairy who plays it in another deck (``removed`` cards) plays as if she did not
+        count cards."""
+        from toolkit.prob import Distribution
+
+        def play(state: Any) -> Any:
+            best = state.best_action()
+            if best is not None:
+                return Distribution.certain(best)
+            step, i = state.phase()
+            side = ("attacker", "defender")[i]
+            hand = [c.code for c in state.hands[i]]
+            declared = [d for d in state.declared if d is not None]
+            placed = seen = None
+            level = {"declare": 0, "trumps": 1, "play": 2}.get(step)
+            if level is None:
+                return Distribution.uniform(state.legal_actions())
+            if level == 1:
+                declared = declared[:2]
+            if level == 2:
+                mine, other = state.cur.trumps[i] or (), state.cur.trumps[1 - i] or ()
+                placed = [c.code for c in mine]
+                if bool(mine) == bool(other) or not other:
+                    seen = [c.code for c in other] or "none"
+                else:
+                    seen = len(other)
+                hand = [c.code for c in state.hands[i]]
+            mix = self.strategy(side, hand, declared, placed, seen)
+            out: dict[Any, Fraction] = {}
+            taken: set[str] = set()
+            for action in state.legal_actions():
+                text = _action_text(level, _type_action(str(action)))
+                if text in mix and text not in taken and mix[text] > 0:
+                    taken.add(text)  # one legal action per card type
+                    out[action] = Fraction(mix[text]).limit_denominator(10**9)
+            return Distribution(out) if out else Distribution.uniform(state.legal_actions())
+
+        return play
+
     def best_response_value(self, side: str, against: str | Policy = "equilibrium") -> float:
         """The attacker's expected payoff when ``side`` plays her best response (knowing the
         opponent's strategy, exactly) against a fixed opponent: the attacker's best, or
@@ -1331,9 +1385,12 @@ class HiddenSolution:
         ``detail="summary"`` (default): per decision (declaration FM-3, Trumps FM-4/FM-5,
         card FM-6) and hand features (Numbered cards, red and black Trumps), the
         probability of each kind of action, averaged over the hands and histories
-        weighted by how often they occur. ``detail="hands"``: one row per hand type,
-        history and action (hands shown by type, e.g. ``'5 black, red Trump'``), with the
-        probability and how often that history occurs (``reach``).
+        weighted by ``reach``. ``detail="hands"``: one row per hand type, history and
+        action (hands shown by type, e.g. ``'5 black, red Trump'``) with its probability.
+        ``reach`` = the probability of the hand x her own probability of making the
+        choices of the history (the opponent's are not included); rows with reach at
+        most ``min_reach`` are left out. With a single legal action (one Numbered card,
+        say) the "card" rows show what is played, not a choice.
         """
         p = self._side(side)
         if detail not in ("summary", "hands"):
@@ -1344,8 +1401,8 @@ class HiddenSolution:
         assert game is not None and strat is not None
         sd = game.sides[p]
         inf_r, _ = _reaches(sd, strat[p])
-        # how often each information set occurs: own reach x deal probability of the hand
-        # x the opponent's reach to the public history (the opponent's average play).
+        # weight of each information set: the probability of the hand x her own probability
+        # of getting there (the opponent's choices on the way are not included).
         hand_prob = game.weights.sum(axis=1 - p)
         names = ("declaration", "trumps", "card")
         rows = []
