@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import icepool
+from _results import publish
 
 from toolkit.angry_miniatures import odds
 from toolkit.angry_miniatures.outcomes import AttackOutcome
@@ -296,10 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(report, encoding="utf-8")
-    print("\n" + report)
-    print(f"written to {RESULTS}")
+    publish(report, RESULTS)
     return 1 if bad else 0
 
 

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import icepool
+from _results import publish
 
 from toolkit.fairy_meat import odds
 from toolkit.fairy_meat.rules import Rules
@@ -268,10 +269,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(report, encoding="utf-8")
-    print("\n" + report)
-    print(f"written to {RESULTS}")
+    publish(report, RESULTS)
     return 1 if mismatches or not consistent else 0
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import scipy
 import scipy.sparse as sp
+from _results import publish
 from scipy.optimize import linprog
 
 from toolkit.fairy_meat import hidden
@@ -167,10 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
         ]
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(report, encoding="utf-8")
-    print("\n" + report)
-    print(f"written to {RESULTS}")
+    publish(report, RESULTS)
     return 0 if ok else 1
 
 

@@ -23,11 +23,13 @@ def bench():
     spec = importlib.util.spec_from_file_location("bench_angry_miniatures", BENCH_FILE)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
+    sys.path.insert(0, str(BENCH_FILE.parent))  # the scripts share bench/_results.py
     try:
         spec.loader.exec_module(module)
         yield module
     finally:
         sys.modules.pop(spec.name, None)
+        sys.path.remove(str(BENCH_FILE.parent))
 
 
 def test_icepool_and_opposed_agree_on_small_pools(bench):

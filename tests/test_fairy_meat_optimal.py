@@ -284,3 +284,23 @@ def test_extremeness_by_hand():
     sol = solve_attack("5C", "9H")
     assert extremeness(sol, "attacker") == 1
     assert extremeness(sol, "defender") == 3
+
+
+def test_hint_looks_ahead_one_attack_when_the_combat_is_too_big():
+    # The draft's example as written has two attacks: too big for a quick hint, so the
+    # hint solves the first attack alone and says so; its mix is that attack's equilibrium.
+    s = known_state("KS QC 5C 4C 3D", "2D KC", attacks=2).apply("declare subtract").apply("declare add")
+    words, mix = hint(s)
+    assert "this attack only" in words
+    one = solve_attack("KS QC 5C 4C 3D", "2D KC")
+    assert mix == one.mix(known_state("KS QC 5C 4C 3D", "2D KC").apply("declare subtract").apply("declare add"))
+
+
+def test_no_hint_at_the_wrestling_escape():
+    # FM-14: the payoff counts damage, so optimal play always deals it: nothing to hint
+    ha, hd = parse_cards("5C"), parse_cards("9C")
+    s = start_combat(Fairy("A", live=2, kill=1), Fairy("D", live=2, kill=1), hands=(ha, hd), wrestling=True)
+    s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
+    s = s.apply("play 5C").apply("play 9C")
+    assert s.phase()[0] == "escape"
+    assert hint(s) is None

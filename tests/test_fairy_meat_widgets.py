@@ -9,6 +9,7 @@ counts written out in the comments; ruling ids (RULINGS.md) are in the test name
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,8 +18,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from toolkit.errors import InvalidSetupError, NotationError
-from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack
+from toolkit.errors import InvalidSetupError, NotationError, TooBigError
+from toolkit.fairy_meat import Fairy, Play, Rules, optimal, resolve_attack
 from toolkit.fairy_meat.notation import load_example, plan_example, replay
 from toolkit.fairy_meat.odds import HandComposition, deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.widgets import (
@@ -430,6 +431,92 @@ def test_export_midway_says_where_replay_stops():
     st.play_all()
     st.export()
     assert "toolkit replay" in st.export_note.value
+
+
+# -- "What would optimal play do here?" ----------------------------------------------------------
+def _hint_rows(st: CombatStepper) -> list[tuple[str, Fraction, bool]]:
+    """The hint panel's table as (first action of the row, probability shown, greyed)."""
+    rows = re.findall(r"<tr([^>]*)><td>(.*?)</td><td>(.*?)</td></tr>", st.hint_view.value)
+    return [
+        (re.sub(r"<[^>]+>", "", names).split(" / ")[0], Fraction(shown.split(" ")[0]), "color:" in attrs)
+        for attrs, names, shown in rows
+    ]
+
+
+def _counting_hint(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Count the calls of optimal.hint (each one a solve) while still calling it."""
+    calls: list = []
+    real = optimal.hint
+
+    def counted(state, *args, **kwargs):
+        calls.append(state)
+        return real(state, *args, **kwargs)
+
+    monkeypatch.setattr(optimal, "hint", counted)
+    return calls
+
+
+def test_hint_panel_shows_the_mix_hint_returns_fm4_fm6(monkeypatch):
+    # The draft's hands (KS QC 5C 4C 3D v 2D KC), one attack so that the whole game is small
+    # enough to solve. The expected mix comes from optimal.hint itself: this checks the
+    # panel's plumbing (every action, its probability, the order), not optimal play.
+    calls = _counting_hint(monkeypatch)
+    st = combat_stepper(example=WORKED, attacks=1)
+    while st.state.phase() != ("trumps", 0):
+        st.next_move()
+    assert st.hint_view.value == "" and calls == []  # off: nothing is solved
+    st.hint_button.value = True
+    assert "Attack 1: Trumps face down (FM-4)" in st.hint_view.value and "Dizzytwig (attacker)" in st.hint_view.value
+    assert "both hands known (FM-5 hidden Trumps respected)" in st.hint_view.value
+    _, mix = optimal.hint(st.state)
+    rows = _hint_rows(st)
+    assert {a: p for a, p, _ in rows} == mix and sum(p for _, p, _ in rows) == 1
+    assert [p for _, p, _ in rows] == sorted(mix.values(), reverse=True)
+    assert all(greyed == (p == 0) for _, p, greyed in rows)  # never played: greyed
+    assert all(f"<td>{format_probability(p)}</td>" in st.hint_view.value for p in mix.values())
+    # KS and QC are both black Trumps (FM-1): one choice, one row
+    assert "trumps QC" in re.sub(r"<[^>]+>", "", st.hint_view.value)
+    # the hint follows the next move, and Back does not solve again
+    st.next_move()
+    st.next_move()
+    assert st.state.phase() == ("play", 0) and "Numbered card (FM-6)" in st.hint_view.value
+    _, mix = optimal.hint(st.state)
+    assert {a: p for a, p, _ in _hint_rows(st)} == mix and sum(mix.values()) == 1
+    solved = len(calls)
+    st.stepper.back_button.click()
+    st.next_move()
+    st.hint_button.value = False
+    assert st.hint_view.value == ""
+    st.hint_button.value = True
+    assert len(calls) == solved
+
+
+def test_hint_says_there_is_no_decision_at_chance_and_referee_steps_fm8():
+    st = combat_stepper(example=WORKED)
+    st.hint_button.value = True
+    assert st.state.is_chance_node
+    assert "No decision here: the next step is chance" in st.hint_view.value
+    while st.state.phase()[0] != "shift":
+        st.next_move()
+    # the referee's shift (FM-8): no mix, the best choice is preselected
+    assert "referee&#x27;s best choice (shift +1 -1) is preselected" in st.hint_view.value
+    st.play_all()
+    assert "The combat is over" in st.hint_view.value
+
+
+def test_hint_too_big_is_shown_not_raised(monkeypatch):
+    def too_big(state, *args, **kwargs):
+        raise TooBigError("about 3,993,600 <referee> judgements: too big for a quick hint")
+
+    monkeypatch.setattr(optimal, "hint", too_big)
+    st = combat_stepper(example=WORKED)
+    st.next_move()
+    st.hint_button.value = True
+    assert "too big for a quick hint" in st.hint_view.value
+    assert "&lt;referee&gt;" in st.hint_view.value and "<referee>" not in st.hint_view.value
+    assert st.stepper.error == ""
+    st.action_buttons["declare subtract"].click()  # the stepper goes on
+    assert st.state.declared == ("subtract", None)
 
 
 # -- the odds explorer ------------------------------------------------------------------------

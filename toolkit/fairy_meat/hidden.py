@@ -54,7 +54,6 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -289,19 +288,6 @@ def _check_cards(n: object, what: str) -> int:
     return n
 
 
-def _size_poly(a: int, d: int, caps: Sequence[int] = FULL_CAPS) -> int:
-    """Pairs of hand types (a product of polynomials, without listing them)."""
-    poly = {(0, 0): 1}
-    for cap in caps:
-        new: dict[tuple[int, int], int] = defaultdict(int)
-        for (i, j), c in poly.items():
-            for x in range(min(cap, a - i) + 1):
-                for y in range(min(cap - x, d - j) + 1):
-                    new[(i + x, j + y)] += c
-        poly = new
-    return poly.get((a, d), 0)
-
-
 def hidden_size(attacker_cards: int, defender_cards: int) -> int:
     """Estimate of the work of :func:`solve_hidden`: pairs of hand types x the plays of
     both (4 declaration pairs, about a+1 and d+1 card-and-Trump choices each), about the
@@ -312,7 +298,7 @@ def hidden_size(attacker_cards: int, defender_cards: int) -> int:
     """
     a = _check_cards(attacker_cards, "attacker_cards")
     d = _check_cards(defender_cards, "defender_cards")
-    return _size_poly(a, d) * 4 * (a + 1) * (d + 1)
+    return _odds.composition_pairs(a, d, FULL_CAPS) * 4 * (a + 1) * (d + 1)
 
 
 # -- the referee's judgements, by class ---------------------------------------------------------

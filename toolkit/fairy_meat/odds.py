@@ -1437,11 +1437,13 @@ def _generic_pairs(a: int, d: int) -> list[tuple[tuple[int, ...], tuple[int, ...
     return out
 
 
-def _generic_size(a: int, d: int) -> int:
-    """The number of composition pairs, without listing them (a product of polynomials)."""
-    # coefficient of x^a y^d in prod over types of sum_{i+j<=cap} x^i y^j
+def composition_pairs(a: int, d: int, caps: Sequence[int] = (2,) * 18 + (RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1)) -> int:
+    """Return the number of pairs of hand compositions (counts of each card type, at most
+    ``caps[t]`` of type ``t`` between the two hands) of ``a`` and ``d`` cards, without
+    listing them: the coefficient of x^a y^d in the product over types of
+    sum_{i+j<=cap} x^i y^j."""
     poly = {(0, 0): 1}
-    for cap in [2] * 18 + [RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1]:
+    for cap in caps:
         new: dict[tuple[int, int], int] = defaultdict(int)
         for (i, j), c in poly.items():
             for x in range(min(cap, a - i) + 1):
@@ -1497,7 +1499,7 @@ def exact_size(
     pols = _policies(policies)
     models = _model_pair(pols)
     if models is None:
-        return _generic_size(a, d)
+        return composition_pairs(a, d)
     deck = DECK_SIZE - a - d
     k = min(deck, 18)
     total = 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import html
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -61,6 +61,7 @@ __all__ = [
     "attack_game",
     "game_size",
     "hint",
+    "same_choice",
     "NODE_LIMIT",
     "SIZE_LIMIT",
 ]
@@ -95,8 +96,9 @@ def _hand(cards: str | Sequence[str | Card], who: str) -> tuple[Card, ...]:
     return hand
 
 
-def _action_class(state: GameState, action: Hashable) -> Hashable:
-    """Actions naming cards of the same types are the same choice (FM-1, FM-12)."""
+def same_choice(state: GameState | None, action: Hashable) -> Hashable:
+    """Return what makes an action the choice it is: actions naming cards of the same types
+    (:func:`~.engine.card_type`) are the same choice (FM-1, FM-12)."""
     verb, _, rest = str(action).partition(" ")
     if verb in ("trumps", "play", "wild") and rest != "none":
         return (verb, tuple(sorted(card_type(Card(c)) for c in rest.split())))
@@ -166,7 +168,7 @@ def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit:
         information=lambda s, p: s.information_state(PLAYERS[p], hands_known=True),  # type: ignore[attr-defined]
         value=value,
         auto=_auto,
-        action_class=_action_class,
+        action_class=same_choice,
         chance_class=_chance_class,
         settled=_settled,
         settled_key=_settled_key,
@@ -375,11 +377,11 @@ class AttackSolution:
             mix = self.mix(state)
             if mix is None:
                 raise ToolkitError("optimal play never reaches this decision; no equilibrium mix is known here")
-            by_class = {_action_class(state, a): a for a in state.legal_actions()}
+            by_class = {same_choice(state, a): a for a in state.legal_actions()}
             out: dict[Hashable, Fraction] = {}
             for label, p in mix.items():
                 if p:
-                    action = by_class[_action_class(state, label)]
+                    action = by_class[same_choice(state, label)]
                     out[action] = out.get(action, Fraction(0)) + p
             return Distribution(out)
 
@@ -504,32 +506,69 @@ def solve_attack(
         raise TooBigError(f"{len(hands[0])} v {len(hands[1])} cards over {attacks} attack(s): {exc}") from None
 
 
+#: Largest :func:`game_size` a hint solves for the whole rest of the combat; beyond it the
+#: hint looks ahead to the current attack only (and says so).
+HINT_SIZE_LIMIT = 20_000
+_HINT_STEPS = ("declare", "trumps", "play", "score")
+_solved: OrderedDict[Hashable, AttackSolution] = OrderedDict()
+
+
+def _cached_solve(start: CombatState, payoff: Payoff) -> AttackSolution:
+    """:func:`solve_combat`, remembered for the last few combats (a stepper asks again at
+    every decision of an attack, from the same start)."""
+    key = (
+        start.information_state("attacker", hands_known=True),
+        start.information_state("defender", hands_known=True),
+        start.rules,
+        payoff,
+        start.attacks,
+        start.bonus_points,
+        start.prev_points,
+        _settled_key(start)[-3:],
+    )
+    if key in _solved:
+        _solved.move_to_end(key)
+        return _solved[key]
+    sol = solve_combat(start, payoff)
+    _solved[key] = sol
+    while len(_solved) > 32:
+        _solved.popitem(last=False)
+    return sol
+
+
 def hint(
-    state: CombatState, payoff: Payoff | None = None, *, size_limit: int = SIZE_LIMIT
+    state: CombatState, payoff: Payoff | None = None, *, size_limit: int = HINT_SIZE_LIMIT
 ) -> tuple[str, dict[str, Fraction]] | None:
     """Return (decision in words, equilibrium mix) for the decision pending in ``state``,
     solving the rest of the combat from the start of the current attack with both hands
-    known; ``None`` at chance steps, the referee's steps (reveal, bonus, shifts: their
-    best choice is :meth:`~.engine.CombatState.best_action`) and when the combat is over.
+    known — or, when that is bigger than ``size_limit`` (:func:`game_size`), the current
+    attack alone, as the words then say. ``None`` at chance steps, at the referee's steps
+    (reveal, bonus, shifts: their best choice is :meth:`~.engine.CombatState.best_action`),
+    at the Wrestling escape (FM-14: the payoff counts damage, so optimal play always deals
+    it) and when the combat is over.
 
     Raises:
-        TooBigError: the rest of the combat is too big to solve exactly (said before starting).
+        TooBigError: even the current attack alone is too big to solve quickly.
     """
-    if state.is_terminal or state.is_chance_node or state.phase()[0] not in _STEP_NAMES:
+    if state.is_terminal or state.is_chance_node or state.phase()[0] not in _HINT_STEPS:
         return None
+    pay = payoff or Payoff()
     start = _attack_start(state)
+    words = describe(state)[0]
     left = start.attacks - start.attack_no
-    size = game_size(start.hands[0], start.hands[1], left)
+    if left > 1 and game_size(start.hands[0], start.hands[1], left) > size_limit:
+        start = replace(start, attacks=start.attack_no + 1)
+        words += " — looking ahead to this attack only (the whole combat is too big to solve quickly)"
+    size = game_size(start.hands[0], start.hands[1], start.attacks - start.attack_no)
     if size > size_limit:
         raise TooBigError(
-            f"solving the {left} attack(s) left with {len(start.hands[0])} v {len(start.hands[1])} cards is about "
-            f"{size:,} referee judgements (limit {size_limit:,}): too big for a quick hint"
+            f"solving this attack with {len(start.hands[0])} v {len(start.hands[1])} cards is about {size:,} "
+            f"referee judgements (limit {size_limit:,}): too big for a quick hint"
         )
-    sol = solve_combat(start, payoff)
-    mix = sol.mix(state)
+    mix = _cached_solve(start, pay).mix(state)
     if mix is None:  # pragma: no cover - every decision of the walked game has a mix
         raise ToolkitError("this decision is not in the solved game")
-    return describe(state)[0], mix
+    return words, mix
 
 
 def _attack_start(state: CombatState) -> CombatState:

@@ -300,19 +300,15 @@ def cautious_policy(state: GameState) -> Distribution[Any]:
     Considerations) played straight — her values brought back towards the middle value 6
     (:func:`cautious_plan`) with matching Trumps only (never cheating, FM-8). Wild Trumps,
     points and the referee's steps as :func:`greedy_policy`. Only her own cards are read."""
-    fixed = _referee_choice(state)
-    if fixed is not None:
-        return fixed
     step, i = _phase(state)
     hand: tuple[Card, ...] = state.hands[i]  # type: ignore[attr-defined]
+    plan = cautious_plan(hand, state.declared[i] or "add")  # type: ignore[attr-defined]
     if step == "declare":
         return _pick(state, f"declare {cautious_direction(hand)}")
-    if step in ("trumps", "play"):
-        plan = cautious_plan(hand, state.declared[i])  # type: ignore[attr-defined]
-        if plan is not None:
-            if step == "trumps":
-                return _pick(state, "trumps " + (" ".join(c.code for c in plan[1]) or "none"))
-            return _pick(state, f"play {plan[0].code}")
+    if plan is not None and step == "trumps":
+        return _pick(state, "trumps " + (" ".join(c.code for c in plan[1]) or "none"))
+    if plan is not None and step == "play":
+        return _pick(state, f"play {plan[0].code}")
     return greedy_policy(state)
 
 

@@ -7,7 +7,9 @@ fairy's hand as cards to click (Trumps of one colour to place face down, FM-4; t
 Numbered card to play, or a Trump as a Wild Trump, FM-6), both hands or one fairy's
 view (``state.observation``), and an **Export** of the combat as a rule-book example
 (the YAML ``toolkit replay`` plays back). Given a rule-book example it starts at the
-example's start and plays the example's moves one at a time.
+example's start and plays the example's moves one at a time. The toggle **What would
+optimal play do here?** shows the equilibrium mix of the decision pending, both hands
+known (:func:`toolkit.fairy_meat.optimal.hint`).
 
 :func:`odds_explorer` charts one attack's exact outcome for hand sizes, policies and
 variants; :func:`hand_composition_explorer` the make-up of a combat hand.
@@ -29,6 +31,8 @@ from __future__ import annotations
 
 import html
 import re
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -40,6 +44,7 @@ import ipywidgets as widgets
 from toolkit.cards import Card, parse_cards
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
+from toolkit.fairy_meat import optimal
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.notation import (
     Example,
@@ -89,6 +94,13 @@ _SETUP_KEYS = {
 }
 _CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b")
 _WIDE = {"description_width": "initial"}
+_GREY = "#adb5bd"
+#: Optimal-play hints kept per stepper (by state), so Step, Back and the toggle never re-solve.
+_HINTS_KEPT = 64
+_OPTIMAL_NOTE = (
+    "Optimal play with both hands known (FM-5 hidden Trumps respected), solved from the start of this "
+    "attack, so it never sees a face-down choice still pending."
+)
 
 
 # -- small helpers ----------------------------------------------------------------------
@@ -160,6 +172,56 @@ def _weapon_label(w: Weapon) -> str:
     return f"{w.name} ({w.attack_bonus:+d} card, {w.defence_modifier:+d} to target, {w.attacks} attack(s))"
 
 
+def _hint_table(state: CombatState, words: str, mix: Mapping[str, Fraction], seconds: float) -> str:
+    """The optimal mix as HTML: the most likely action first, those never played greyed."""
+    i = state.phase()[1]
+    listed = {optimal.same_choice(None, a): a for a in mix}
+    also: dict[str, list[str]] = {}
+    for action in state.legal_actions():
+        if action not in mix and optimal.same_choice(None, action) in listed:
+            also.setdefault(listed[optimal.same_choice(None, action)], []).append(action)
+    rows = []
+    for action, p in sorted(mix.items(), key=lambda kv: -kv[1]):
+        names = " / ".join(_colour_codes(_esc(a)) for a in (action, *also.get(action, ())))
+        if p:
+            style = ""
+        else:
+            style = f' style="color:{_GREY}" title="never played by optimal play"'
+        rows.append(f"<tr{style}><td>{names}</td><td>{_esc(format_probability(p))}</td></tr>")
+    same = (
+        '<div style="font-size:85%">A / B: cards of the same type, the same choice (FM-1); play either.</div>'
+        if also
+        else ""
+    )
+    return (
+        f"<div><b>{_esc(words)}</b> — {_esc(state.names[i])} ({_esc(PLAYERS[i])}) to choose. "
+        "Optimal play:</div>"
+        '<table style="border-collapse:separate;border-spacing:12px 1px">'
+        '<tr><th style="text-align:left">action</th><th style="text-align:left">probability</th></tr>'
+        + "".join(rows)
+        + "</table>"
+        + same
+        + f'<div style="color:#666;font-size:85%">{_esc(_OPTIMAL_NOTE)} Solved in {seconds:.2f} s.</div>'
+    )
+
+
+def _no_decision(state: CombatState) -> str:
+    """Why there is no optimal mix to show at ``state`` (``hint`` returned None)."""
+    if state.is_terminal:
+        return "The combat is over: no decision left."
+    step, _ = state.phase()
+    if state.is_chance_node:
+        what = "cards are turned up (FM-6, FM-7)" if step == "draw" else "a hand is dealt (FM-2)"
+        return f"No decision here: the next step is chance, {what}. Press Step or Roll."
+    best = state.best_action()
+    if best is not None:
+        return (
+            f"No decision for optimal play here: the {step} step is the referee's, and the referee's best "
+            f"choice ({best}) is preselected (highlighted)."
+        )
+    return "No decision for optimal play here."
+
+
 def _find_example(source: str | Path) -> Path:
     path = Path(source)
     if path.is_file():
@@ -200,6 +262,11 @@ class CombatStepper(FollowsExample):
         action_buttons: the other decision buttons by action (``"declare add"``,
             ``"trumps none"``, ``"shift +1 -1"``, ...), including ``"place trumps"``.
         best_button: the button of the referee's best choice (reveal/bonus/shift), or None.
+        hint_button, hint_view: "What would optimal play do here?" (a ToggleButton) and
+            its panel: while on, the equilibrium mix of the decision pending
+            (:func:`toolkit.fairy_meat.optimal.hint`: both hands known), refreshed after
+            every move; why there is none at chance and referee steps; a game too big to
+            solve quickly says so. Off, nothing is solved.
         example: the rule-book example followed, or None; next_move_button,
             play_all_button, example_line: its controls.
         export_title, export_button, export_box, export_note: Export.
@@ -552,6 +619,16 @@ class CombatStepper(FollowsExample):
         self.export_box = widgets.Textarea(layout=widgets.Layout(width="100%", height="16em"))
         self.export_note = widgets.HTML()
         self.export_button.on_click(lambda _: self.export())
+        self.hint_button = widgets.ToggleButton(
+            value=False,
+            description="What would optimal play do here?",
+            icon="lightbulb-o",
+            tooltip="The equilibrium mix for the decision pending, both hands known (solved exactly; may take seconds)",
+            layout=widgets.Layout(width="auto"),
+        )
+        self.hint_view = widgets.HTML()
+        self._hints: OrderedDict[CombatState, tuple[str, Any]] = OrderedDict()
+        self.hint_button.observe(lambda _: self._show_hint(), names="value")
 
     def _layout(self) -> widgets.VBox:
         example = (
@@ -576,6 +653,8 @@ class CombatStepper(FollowsExample):
                 *example,
                 self.view,
                 self.hands_view,
+                self.hint_button,
+                self.hint_view,
                 self.stepper.widget,
                 accordion,
             ]
@@ -662,6 +741,7 @@ class CombatStepper(FollowsExample):
             return
         self._show_hands()
         self._show_example()
+        self._show_hint()
 
     def _show_hands(self) -> None:
         state = self.state
@@ -703,6 +783,44 @@ class CombatStepper(FollowsExample):
         self.hands_view.value = (
             '<table style="border-collapse:separate;border-spacing:8px 2px">' + "".join(rows) + "</table>"
         )
+
+    def _show_hint(self) -> None:
+        """Fill the hint panel for the current state while the hint is on (else empty, unsolved)."""
+        if not self.hint_button.value:
+            self.hint_view.value = ""
+            return
+        state = self.state
+        kind, found = self._hint(state)
+        if kind == "mix":
+            words, mix, seconds = found
+            self.hint_view.value = _hint_table(state, words, mix, seconds)
+        elif kind == "error":
+            self.hint_view.value = f'<span style="color:#e67700">{_esc(found)}</span>'
+        else:
+            self.hint_view.value = f'<span style="color:#666">{_esc(_no_decision(state))}</span>'
+
+    def _hint(self, state: CombatState) -> tuple[str, Any]:
+        """``optimal.hint(state)`` as ``("mix", (words, mix, seconds))``, ``("none", None)``
+        or ``("error", message)``, kept for the last states seen."""
+        if state in self._hints:
+            self._hints.move_to_end(state)
+            return self._hints[state]
+        if not (state.is_terminal or state.is_chance_node):
+            self.hint_view.value = '<i style="color:#666">Solving…</i>'
+        started = time.perf_counter()
+        try:
+            found = optimal.hint(state)
+        except ToolkitError as e:  # TooBigError: the rest of the combat is too big to solve quickly
+            result: tuple[str, Any] = ("error", f"No hint here: {e}")
+        else:
+            if found is None:
+                result = ("none", None)
+            else:
+                result = ("mix", (*found, time.perf_counter() - started))
+        self._hints[state] = result
+        while len(self._hints) > _HINTS_KEPT:
+            self._hints.popitem(last=False)
+        return result
 
     def _show_example(self) -> None:
         if self.example is None:
