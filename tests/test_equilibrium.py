@@ -172,3 +172,12 @@ def test_node_limit_stops_the_walk():
             value=lambda s: s.payoff(),
             node_limit=10,
         )
+
+
+def test_exact_vertex_recovery_when_rounding_fails():
+    # Rounding the LP's strategies to whole numbers (denominator 1) cannot give Kuhn's
+    # mixed equilibrium; the exact recovery of the LP's vertex (a linear system in
+    # fractions) must still find one: value -1/18, exploitability 0.
+    sol = solve(kuhn_tree(), denominators=(1,))
+    assert sol.verified
+    assert sol.value == Fraction(-1, 18)

@@ -380,7 +380,8 @@ class Equilibrium:
 
 
 def _lp(tree: GameTree, player: int) -> list[float]:
-    """Solve the sequence-form LP of ``player`` (HiGHS); return her realisation plan."""
+    """Solve the sequence-form LP of ``player`` (HiGHS); return her realisation plan
+    followed by the LP's other variables (the opponent's information-set values)."""
     import numpy as np
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix, hstack
@@ -420,17 +421,21 @@ def _lp(tree: GameTree, player: int) -> list[float]:
     res = linprog(c, A_ub=a_ub, b_ub=np.zeros(n[other]), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
     if res.status != 0:  # pragma: no cover - a well-formed game always has a solution
         raise ToolkitError(f"the LP solver failed: {res.message}")
-    return [float(v) for v in res.x[: n[me]]]
+    return [float(v) for v in res.x]
 
 
-def _behaviour(tree: GameTree, player: int, plan: Sequence[float], denominator: int) -> Strategy:
-    """Behaviour strategy from a float realisation plan, rounded to exact fractions."""
+def _behaviour(tree: GameTree, player: int, plan: Sequence[float | Fraction], denominator: int | None) -> Strategy:
+    """Behaviour strategy from a realisation plan: a float plan rounded to exact fractions
+    (at most ``denominator``), or an exact plan (``denominator=None``) divided exactly."""
     out: Strategy = []
     for info in tree.infosets[player]:
         reach = plan[info.parent]
         k = len(info.actions)
         if reach <= 1e-12:
             out.append({a: Fraction(1, k) for a in info.actions})
+            continue
+        if denominator is None:
+            out.append({a: Fraction(plan[info.sequence(j)]) / Fraction(reach) for j, a in enumerate(info.actions)})
             continue
         probs = [max(0.0, plan[info.sequence(j)] / reach) for j in range(k)]
         fr = [Fraction(p).limit_denominator(denominator) for p in probs]
@@ -439,6 +444,116 @@ def _behaviour(tree: GameTree, player: int, plan: Sequence[float], denominator: 
             fr, total = [Fraction(1)] * k, Fraction(k)
         out.append({a: p / total for a, p in zip(info.actions, fr, strict=True)})
     return out
+
+
+#: Largest linear system (unknowns) :func:`_exact_plan` solves in fractions.
+EXACT_SYSTEM_LIMIT = 400
+
+
+def _constraint_rows(tree: GameTree, p: int) -> list[dict[int, int]]:
+    """The rows of player ``p``'s sequence-form constraints E x = e (row 0: x_0 = 1)."""
+    rows: list[dict[int, int]] = [{0: 1}]
+    for info in tree.infosets[p]:
+        row = {info.sequence(k): 1 for k in range(len(info.actions))}
+        row[info.parent] = row.get(info.parent, 0) - 1
+        rows.append(row)
+    return rows
+
+
+def _solve_exact(equations: list[tuple[dict[int, Fraction], Fraction]], unknowns: int) -> list[Fraction] | None:
+    """Solve a sparse linear system exactly (Gauss-Jordan in fractions); ``None`` unless
+    it has exactly one solution."""
+    pivots: dict[int, tuple[dict[int, Fraction], Fraction]] = {}
+    for coeffs, rhs in equations:
+        row, b = dict(coeffs), Fraction(rhs)
+        for col, (prow, pb) in pivots.items():  # reduce by the pivots found so far
+            f = row.get(col)
+            if f:
+                for c, v in prow.items():
+                    row[c] = row.get(c, Fraction(0)) - f * v
+                    if not row[c]:
+                        del row[c]
+                b -= f * pb
+        if not row:
+            if b:
+                return None  # inconsistent
+            continue
+        col = min(row, key=lambda c: (len(str(row[c])), c))
+        pv = row[col]
+        prow = {c: v / pv for c, v in row.items()}
+        pb = b / pv
+        for other, (orow, ob) in list(pivots.items()):  # keep earlier pivot rows reduced
+            f = orow.get(col)
+            if f:
+                for c, v in prow.items():
+                    orow[c] = orow.get(c, Fraction(0)) - f * v
+                    if not orow[c]:
+                        del orow[c]
+                pivots[other] = (orow, ob - f * pb)
+        pivots[col] = (prow, pb)
+    if len(pivots) != unknowns:
+        return None
+    out = [Fraction(0)] * unknowns
+    for col, (prow, pb) in pivots.items():
+        if len(prow) != 1:
+            return None  # pragma: no cover - full rank means every pivot row is reduced to one unknown
+        out[col] = pb
+    return out
+
+
+def _exact_plan(tree: GameTree, player: int, solution: Sequence[float], tol: float = 1e-7) -> list[Fraction] | None:
+    """Recover the LP's optimal vertex for ``player`` exactly: her sequences played with
+    positive probability and the opponent's constraints that are tight fix a linear
+    system, solved in fractions; the answer is checked against every constraint exactly.
+    ``None`` if that does not single out one feasible point (or the system is too big)."""
+    me, other = player, 1 - player
+    n_me = tree.sequences[me]
+    x, q = solution[:n_me], solution[n_me:]
+    support = [s for s in range(n_me) if x[s] > tol]
+    if len(support) + len(q) > EXACT_SYSTEM_LIMIT:
+        return None
+    sign = 1 if me == 0 else -1
+    columns: dict[int, dict[int, Fraction]] = defaultdict(dict)  # other's sequence -> {my sequence: payoff}
+    for (sa, sd), v in tree.payoff.items():
+        mine, theirs = (sa, sd) if me == 0 else (sd, sa)
+        columns[theirs][mine] = columns[theirs].get(mine, Fraction(0)) + sign * v
+    f_rows = _constraint_rows(tree, other)
+    f_cols: dict[int, dict[int, int]] = defaultdict(dict)  # other's sequence -> {row: coefficient}
+    for r, row in enumerate(f_rows):
+        for j, c in row.items():
+            f_cols[j][r] = c
+    index = {s: k for k, s in enumerate(support)}
+    qi = len(support)  # q_r is unknown number qi + r
+    equations: list[tuple[dict[int, Fraction], Fraction]] = []
+    for r, row in enumerate(_constraint_rows(tree, me)):
+        coeffs = {index[s]: Fraction(c) for s, c in row.items() if s in index}
+        equations.append((coeffs, Fraction(int(r == 0))))
+    for j in range(tree.sequences[other]):
+        slack = sum(float(v) * x[s] for s, v in columns[j].items()) - sum(c * q[r] for r, c in f_cols[j].items())
+        if abs(slack) <= tol * (1 + max((abs(float(v)) for v in columns[j].values()), default=0)):
+            coeffs = {qi + r: Fraction(c) for r, c in f_cols[j].items()}
+            for s, v in columns[j].items():
+                if s in index:
+                    coeffs[index[s]] = coeffs.get(index[s], Fraction(0)) - v
+            equations.append(({k: v for k, v in coeffs.items() if v}, Fraction(0)))
+    found = _solve_exact(equations, qi + len(q))
+    if found is None:
+        return None
+    plan = [Fraction(0)] * n_me
+    for s, k in index.items():
+        plan[s] = found[k]
+    qs = found[qi:]
+    # feasible and optimal for these q: every constraint holds exactly
+    if any(v < 0 for v in plan):
+        return None
+    for r, row in enumerate(_constraint_rows(tree, me)):
+        if sum((plan[s] * c for s, c in row.items()), Fraction(0)) != int(r == 0):
+            return None
+    for j in range(tree.sequences[other]):
+        lhs = sum((c * qs[r] for r, c in f_cols[j].items()), Fraction(0))
+        if lhs > sum((v * plan[s] for s, v in columns[j].items()), Fraction(0)):
+            return None
+    return plan
 
 
 def verify(tree: GameTree, strategies: tuple[Strategy, Strategy]) -> tuple[Fraction, Fraction]:
@@ -457,7 +572,8 @@ def solve(tree: GameTree, denominators: Sequence[int] = (12, 60, 720, 5040, 10**
     that, the rounding with the smallest exact exploitability).
     """
     started = time.perf_counter()
-    plans = (_lp(tree, 0), _lp(tree, 1))
+    solutions = (_lp(tree, 0), _lp(tree, 1))
+    plans = tuple(sol[: tree.sequences[p]] for p, sol in enumerate(solutions))
     best: tuple[Fraction, tuple[Strategy, Strategy], Fraction, Fraction] | None = None
     for d in denominators:
         strategies = (_behaviour(tree, 0, plans[0], d), _behaviour(tree, 1, plans[1], d))
@@ -467,6 +583,13 @@ def solve(tree: GameTree, denominators: Sequence[int] = (12, 60, 720, 5040, 10**
         if upper == lower:
             break
     assert best is not None
+    if best[0] != 0:  # the exact equilibrium has long fractions: recover the LP's vertex exactly
+        exact = (_exact_plan(tree, 0, solutions[0]), _exact_plan(tree, 1, solutions[1]))
+        if exact[0] is not None and exact[1] is not None:
+            strategies = (_behaviour(tree, 0, exact[0], None), _behaviour(tree, 1, exact[1], None))
+            lower, upper = verify(tree, strategies)
+            if upper - lower < best[0]:
+                best = (upper - lower, strategies, lower, upper)
     _, strategies, lower, upper = best
     return Equilibrium(tree, strategies, lower, upper, time.perf_counter() - started)
 
