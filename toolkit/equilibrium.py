@@ -460,6 +460,14 @@ def _constraint_rows(tree: GameTree, p: int) -> list[dict[int, int]]:
     return rows
 
 
+def _subtract(row: dict[int, Fraction], f: Fraction, pivot: dict[int, Fraction]) -> None:
+    """row -= f * pivot, dropping the zeros (sparse rows)."""
+    for c, v in pivot.items():
+        row[c] = row.get(c, Fraction(0)) - f * v
+        if not row[c]:
+            del row[c]
+
+
 def _solve_exact(equations: list[tuple[dict[int, Fraction], Fraction]], unknowns: int) -> list[Fraction] | None:
     """Solve a sparse linear system exactly (Gauss-Jordan in fractions); ``None`` unless
     it has exactly one solution."""
@@ -469,10 +477,7 @@ def _solve_exact(equations: list[tuple[dict[int, Fraction], Fraction]], unknowns
         for col, (prow, pb) in pivots.items():  # reduce by the pivots found so far
             f = row.get(col)
             if f:
-                for c, v in prow.items():
-                    row[c] = row.get(c, Fraction(0)) - f * v
-                    if not row[c]:
-                        del row[c]
+                _subtract(row, f, prow)
                 b -= f * pb
         if not row:
             if b:
@@ -485,10 +490,7 @@ def _solve_exact(equations: list[tuple[dict[int, Fraction], Fraction]], unknowns
         for other, (orow, ob) in list(pivots.items()):  # keep earlier pivot rows reduced
             f = orow.get(col)
             if f:
-                for c, v in prow.items():
-                    orow[c] = orow.get(c, Fraction(0)) - f * v
-                    if not orow[c]:
-                        del orow[c]
+                _subtract(orow, f, prow)
                 pivots[other] = (orow, ob - f * pb)
         pivots[col] = (prow, pb)
     if len(pivots) != unknowns:
