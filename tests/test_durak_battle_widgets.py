@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import ipywidgets as widgets
-import nbformat
 import pytest
-from nbclient import NotebookClient
+from test_widgets import run_notebook_headless
 
 from toolkit.cards import Card
 from toolkit.durak_battle import Army, Leader, Rules
@@ -484,21 +483,8 @@ def test_examples_dir_holds_the_examples():
 
 @pytest.mark.slow
 def test_explore_notebook_runs_headless():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    assert not [c for c in nb.cells if c.cell_type == "code" and (c.outputs or c.execution_count)]
-    client = NotebookClient(
-        nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
-    )
-    client.execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    widget_cells = [
-        c
-        for c in nb.cells
-        if any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.get("outputs", []))
-    ]
-    assert len(widget_cells) >= 3  # the example's stepper, a free stepper, the explorer
-    text = "".join(o.get("text", "") for o in outputs)
+    widget_cells, text = run_notebook_headless(NOTEBOOK)
+    assert widget_cells >= 3  # the example's stepper, a free stepper, the explorer
     assert "South counterattacks with the 4 of Clubs (lower, she loses 1 token first)" in text
     assert "Every expectation in the file is met." in text
     assert "Replays to the same log: True" in text

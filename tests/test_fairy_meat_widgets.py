@@ -14,9 +14,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import ipywidgets as widgets
-import nbformat
 import pytest
-from nbclient import NotebookClient
+from test_widgets import run_notebook_headless
 
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.fairy_meat import Fairy, Play, Rules, optimal, resolve_attack
@@ -590,21 +589,8 @@ def test_examples_dir_holds_the_worked_example():
 
 @pytest.mark.slow
 def test_explore_notebook_runs_headless():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    assert not [c for c in nb.cells if c.cell_type == "code" and (c.outputs or c.execution_count)]
-    client = NotebookClient(
-        nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
-    )
-    client.execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    widget_cells = [
-        c
-        for c in nb.cells
-        if any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.get("outputs", []))
-    ]
-    assert len(widget_cells) == 4  # the example's stepper, a free stepper, the two explorers
-    text = "".join(o.get("text", "") for o in outputs)
+    widget_cells, text = run_notebook_headless(NOTEBOOK)
+    assert widget_cells == 4  # the example's stepper, a free stepper, the two explorers
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in text  # the worked example, as toolkit replay prints it
     assert "Every expectation in the file is met." in text
     assert "Replays to the same log: True" in text  # the exported example

@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 
 import ipywidgets as widgets
+import nbformat
 import pytest
 from brute_force import opposed_bf
+from nbclient import NotebookClient
 
 from toolkit.angry_miniatures import Character, Rules, opposed, start_attack_from_pools
 from toolkit.angry_miniatures.widgets import attack_stepper, odds_explorer
@@ -23,6 +26,24 @@ from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
+
+
+def run_notebook_headless(path: Path) -> tuple[int, str]:
+    """Run a committed notebook headless (it must have no outputs in the file) and check
+    no cell raised; return how many cells show a widget, and all the text printed.
+    The system widget tests run their explore notebooks with it."""
+    nb = nbformat.read(path, as_version=4)
+    assert not [c for c in nb.cells if c.cell_type == "code" and (c.outputs or c.execution_count)]
+    client = NotebookClient(nb, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    widget_cells = [
+        c
+        for c in nb.cells
+        if any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.get("outputs", []))
+    ]
+    return len(widget_cells), "".join(o.get("text", "") for o in outputs)
 
 
 def _type(stepper: Stepper, text: str) -> None:

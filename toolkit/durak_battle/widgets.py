@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -60,7 +59,10 @@ from toolkit.durak_battle.rules import MAX_TOKENS, Army, Leader, Rules
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.prob import Distribution, format_probability
-from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets import OddsExplorer
+from toolkit.widgets.common import ERROR, OK
+from toolkit.widgets.common import esc as _esc
+from toolkit.widgets.common import field as _field
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = [
@@ -84,7 +86,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _ACTION_STYLE = {"attack": "danger", "defence": "info", "manoeuvre": "warning", "counter": "success"}
 _ACTION_COLOUR = {"attack": "#d9534f", "defence": "#5bc0de", "manoeuvre": "#f0ad4e", "counter": "#5cb85c"}
 _ACTION_ORDER = {"attack": 0, "defence": 1, "manoeuvre": 2, "counter": 3}
-_RED, _BLACK, _ERROR, _OK = "#c92a2a", "#212529", "#c92a2a", "#2b8a3e"
+_RED, _BLACK = "#c92a2a", "#212529"
 _WIDE = {"description_width": "initial"}
 _CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\bJK[12]\b")
 _DICE = [(f"d{d}", d) for d in TRAIT_DICE]
@@ -100,10 +102,6 @@ def default_armies() -> tuple[Army, Army]:
 
 
 # -- small helpers ----------------------------------------------------------------------
-def _esc(text: object) -> str:
-    return html.escape(str(text))
-
-
 def _label(card: Card) -> str:
     """A card as a button shows it: ``7♠``, ``Q♥``, ``🃏1``."""
     if card.is_joker:
@@ -167,7 +165,7 @@ def _as_example(source: str | Path | Example) -> Example:
 
 
 # -- the stepper ----------------------------------------------------------------------------
-class BattleStepper(FollowsExample):
+class BattleStepper(FollowsExample[TracedBattleState]):
     """A Durak battle, card by card: setup controls, the armies' tokens, the deciding army's
     cards to click, a :class:`Stepper`, an example to follow, and Export. Build it with
     :func:`battle_stepper`.
@@ -201,6 +199,10 @@ class BattleStepper(FollowsExample):
     """
 
     _load_hint = "No example is loaded: give battle_stepper(example=...) or use Load."
+    _noun = "battle"
+    _sides = SIDES
+    _state_type = TracedBattleState
+    _export_height = "18em"
 
     def __init__(
         self,
@@ -228,11 +230,6 @@ class BattleStepper(FollowsExample):
         self._max_rounds = max_rounds
         self._build_controls(army_a, army_b, rules or Rules())
         self._build_panels()
-        self._plan: list[PlannedMove] = []
-        self._path: list[TracedBattleState] = []
-        self._plan_error = ""
-        self._panel_state: GameState | None = None
-        self._panel_widgets: list[widgets.Widget] = []
         self._syncing = False  # a card toggle set by code, not by a click
         self._loading = False  # the controls set from an example being loaded
         self.card_buttons: dict[str, widgets.ToggleButton] = {}
@@ -241,23 +238,7 @@ class BattleStepper(FollowsExample):
         self.pass_button: widgets.Button | None = None
         self.take_button: widgets.Button | None = None
         self.joker_row = widgets.HBox()
-        self._ready = False
-        # the stepper calls setup() now (raising for a bad starting setup) and on every restart
-        self.stepper = Stepper(
-            self.setup,
-            seed=seed,
-            title=self._title(),
-            decision_panel=self._decision_panel,
-            on_refresh=self._after_refresh,
-        )
-        self._ready = True
-        self._replan()
-        self._after_refresh()
-        self._show_setup()
-        for control in self._controls():
-            control.observe(lambda _: self._changed(), names="value")
-        self.view.observe(lambda _: self._show_hands(), names="value")
-        self.widget = self._layout()
+        self._start(seed, self._title())
 
     # -- setup -------------------------------------------------------------------------
     @property
@@ -299,14 +280,6 @@ class BattleStepper(FollowsExample):
         """
         army_a, army_b = self.armies
         return traced(start_battle(army_a, army_b, self.rules, max_rounds=self._max_rounds))
-
-    # -- what a notebook reads -----------------------------------------------------------
-    @property
-    def state(self) -> TracedBattleState:
-        """The current battle state."""
-        state = self.stepper.state
-        assert isinstance(state, TracedBattleState)
-        return state
 
     # -- moves (what the buttons do) ----------------------------------------------------------
     def roll(self) -> None:
@@ -381,10 +354,6 @@ class BattleStepper(FollowsExample):
         """Decline to answer and take the strike: 4 tokens (DB-4)."""
         self.stepper.choose("take")
 
-    def back(self) -> None:
-        """Undo the last move (the stepper's Back)."""
-        self.stepper.back()
-
     def load(self, example: str | Path | Example) -> None:
         """Load a rule-book example (a path, a file name in ``data/examples`` or an
         :class:`Example`): its armies, rules and moves replace the current setup, and the
@@ -411,9 +380,13 @@ class BattleStepper(FollowsExample):
         """Fill the export box with the battle so far as a rule-book example and return it
         (the YAML that ``toolkit replay`` and :func:`~toolkit.durak_battle.notation.load_example`
         read), and say whether it replays to the same log."""
-        state = self.state
-        text = to_example(state, self.export_title.value.strip() or "A Durak battle")
-        self.export_box.value = text
+        return self._export("A Durak battle")
+
+    def _example_text(self, state: TracedBattleState, title: str) -> str:
+        return to_example(state, title)
+
+    def _export_verdict(self, state: TracedBattleState, text: str) -> tuple[str, str]:
+        """The export note: whether the file replays to the same log, expectations met."""
         try:
             again = load_example(text)
             replayed = replay(again)
@@ -423,26 +396,14 @@ class BattleStepper(FollowsExample):
         except ToolkitError as exc:
             error = str(exc)
         if error:
-            note, colour = f"Replaying this file stops: {error}", _ERROR
-        elif state.is_terminal:
-            note, colour = (
+            return f"Replaying this file stops: {error}", ERROR
+        if state.is_terminal:
+            return (
                 "The whole battle; it replays to the same log. Save it as data/examples/durak_<name>.yaml and "
                 "run `toolkit replay <file>`.",
-                _OK,
+                OK,
             )
-        else:
-            note, colour = "The battle so far (unfinished: true); it replays to the same log.", _OK
-        self.export_note.value = f'<span style="color:{colour}">{_esc(note)}</span>'
-        return text
-
-    # -- display -----------------------------------------------------------------------------
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.widget)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return "The battle so far (unfinished: true); it replays to the same log.", OK
 
     # -- building ---------------------------------------------------------------------------
     def _title(self) -> str:
@@ -526,33 +487,14 @@ class BattleStepper(FollowsExample):
             description="Show",
         )
         self.hands_view = widgets.HTML()
-        self.next_move_button = widgets.Button(
-            description="Play the example's next move", layout=widgets.Layout(width="auto"), button_style="info"
-        )
-        self.play_all_button = widgets.Button(description="Play all", tooltip="Play the example to its end")
-        self.example_line = widgets.HTML()
-        self.next_move_button.on_click(lambda _: self.next_move())
-        self.play_all_button.on_click(lambda _: self.play_all())
+        self._build_example_and_export()
+        self.export_title.value = self._title()
         files = sorted(p.name for p in EXAMPLES_DIR.glob("durak_*.yaml"))
         self.example_picker = widgets.Dropdown(options=files, description="Example file", style=_WIDE)
         self.load_button = widgets.Button(description="Load", tooltip="Start over from this example")
         self.load_button.on_click(lambda _: self.load(self.example_picker.value) if self.example_picker.value else None)
-        self.export_title = widgets.Text(description="Title", layout=widgets.Layout(width="30em"))
-        self.export_title.value = self._title()
-        self.export_button = widgets.Button(description="Export", tooltip="Write the battle so far as an example file")
-        self.export_box = widgets.Textarea(layout=widgets.Layout(width="100%", height="18em"))
-        self.export_note = widgets.HTML()
-        self.export_button.on_click(lambda _: self.export())
 
     def _layout(self) -> widgets.VBox:
-        example = (
-            [widgets.HBox([self.next_move_button, self.play_all_button]), self.example_line]
-            if self.example is not None
-            else []
-        )
-        export = widgets.VBox(
-            [widgets.HBox([self.export_title, self.export_button]), self.export_note, self.export_box]
-        )
         armies = [
             widgets.HBox([self.tokens[s], self.battle_die[s], self.spirit_die[s], self.wild_card[s]]) for s in SIDES
         ]
@@ -565,13 +507,13 @@ class BattleStepper(FollowsExample):
                 self.setup_line,
                 self.error_line,
                 widgets.HBox([self.example_picker, self.load_button]),
-                *example,
+                *self._example_rows(),
                 *bars,
                 self.round_line,
                 self.view,
                 self.hands_view,
                 self.stepper.widget,
-                widgets.Accordion(children=[export], titles=("Export as a rule-book example (YAML)",)),
+                self._export_accordion(),
             ]
         )
 
@@ -580,38 +522,15 @@ class BattleStepper(FollowsExample):
         return [*per_side, self.jokers, self.counter_tie, self.holder_must_attack, self.morale_penalty]
 
     # -- reacting ------------------------------------------------------------------------------
-    def _changed(self) -> None:
-        if self._loading:
-            return
-        try:
-            self.setup()
-        except ToolkitError as e:
-            self.error_line.value = f'<span style="color:{_ERROR}">{_esc(e)}</span>'
-            return
-        self.error_line.value = ""
-        self.stepper.restart()  # calls setup() again: same seed, new setup
-        self._replan()
-        self._after_refresh()
-        self._show_setup()
+    def _plan_example(self, start: GameState) -> tuple[list[PlannedMove], list[TracedBattleState], str]:
+        assert isinstance(start, TracedBattleState) and self.example is not None
+        return plan_example(self.example, start)
 
-    def _replan(self) -> None:
-        if self.example is None:
-            self._plan, self._path, self._plan_error = [], [], ""
-            return
-        start = self.stepper.start_state
-        assert isinstance(start, TracedBattleState)
-        self._plan, self._path, self._plan_error = plan_example(self.example, start)
+    def _expectation_problems(self) -> list[str]:
+        return check_expectations(self.example, self.state)
 
-    def _position(self) -> int | None:
-        """Where the current state is on the example's path (index of the next move), or None."""
-        state = self.stepper.state
-        for k, s in enumerate(self._path):
-            if s is state:
-                return k
-        for k, s in enumerate(self._path):
-            if s == state:
-                return k
-        return None
+    def _move_label(self, move: PlannedMove) -> str:
+        return f"{move.label} (line {move.line})"
 
     def _show_setup(self) -> None:
         a, b = self.armies
@@ -622,12 +541,8 @@ class BattleStepper(FollowsExample):
         text += f"; {self.rules.variant_name()}; at most {self._max_rounds} round(s)."
         self.setup_line.value = _esc(text)
 
-    def _after_refresh(self) -> None:
-        if not getattr(self, "_ready", False):
-            return
+    def _show_more(self) -> None:
         self._show_tokens()
-        self._show_hands()
-        self._show_example()
 
     def _show_tokens(self) -> None:
         state = self.state
@@ -658,16 +573,11 @@ class BattleStepper(FollowsExample):
             bits.append(_esc(battle_summary(state)))
         self.round_line.value = " · ".join(bits)
 
-    def _show_hands(self) -> None:
-        state = self.state
-        view = self.view.value
-        if view != "both":
-            lines = state.observation(view).splitlines()
-            self.hands_view.value = (
-                f"<div><i>{_esc(state.names[SIDES.index(view)])}'s view (what she may see):</i></div>"
-                + "".join(f"<div>{_colour_codes(_esc(line))}</div>" for line in lines)
-            )
-            return
+    def _paint_codes(self, escaped: str) -> str:
+        return _colour_codes(escaped)
+
+    def _hand_rows(self, state: BattleState) -> list[str]:
+        """Each army's row: leader, tokens, hand (by action, high cards first)."""
         rows = []
         for i, side in enumerate(SIDES):
             hand = "".join(_card_html(c) for c in sorted(state.hands[i], key=_hand_order)) or "<i>no cards</i>"
@@ -676,47 +586,16 @@ class BattleStepper(FollowsExample):
                 f"<tr><td><b>{_esc(state.names[i])}</b> ({side})</td><td>{_esc(leader.name)}</td>"
                 f"<td>{state.armies[i].tokens} tokens</td><td>{hand}</td></tr>"
             )
-        self.hands_view.value = (
-            '<table style="border-collapse:separate;border-spacing:8px 2px">' + "".join(rows) + "</table>"
-        )
-
-    def _show_example(self) -> None:
-        if self.example is None:
-            return
-        k = self._position()
-        if k is None:
-            text, colour = "The battle has left the example here: press Back to return to it, or Restart.", _ERROR
-        elif k < len(self._plan):
-            move = self._plan[k]
-            text, colour = (
-                f"Next in the example ({k + 1} of {len(self._plan)}): {move.label} (line {move.line}).",
-                "#444",
-            )
-        elif self._plan_error:
-            text, colour = f"The example stops here: {self._plan_error}", _ERROR
-        else:
-            problems = check_expectations(self.example, self.state)
-            if problems:
-                text, colour = "The example is played out, but: " + "; ".join(problems), _ERROR
-            else:
-                met = len(self.example.expect)
-                text, colour = f"The example is played out; its {met} expectation(s) are met.", _OK
-        self.example_line.value = f'<span style="color:{colour}">{_esc(text)}</span>'
-        playable = k is not None and k < len(self._plan)
-        self.next_move_button.disabled = self.play_all_button.disabled = not playable
+        return rows
 
     # -- the card panel -----------------------------------------------------------------------
-    def _decision_panel(self, state: GameState) -> list[widgets.Widget]:
-        """The widgets for the decision pending at ``state`` (rebuilt only when the state changes)."""
-        if state is self._panel_state:
-            return self._panel_widgets
-        self._panel_state = state
+    def _clear_panel(self) -> None:
         self.card_buttons, self.joker_buttons, self.pending_joker = {}, {}, None
         self.pass_button = self.take_button = None
         self.joker_row = widgets.HBox()
-        if not isinstance(state, BattleState) or state.is_chance_node or state.is_terminal:
-            self._panel_widgets = []
-            return []
+
+    def _decision_widgets(self, state: BattleState) -> list[widgets.Widget]:
+        """The deciding army's cards as toggles coloured by action, the joker's row, Pass or Take."""
         i = SIDES.index(state.current_player)
         name = _esc(state.names[i])
         legal = state.legal_actions()
@@ -763,7 +642,7 @@ class BattleStepper(FollowsExample):
             )
             self.take_button.on_click(lambda _: self.take_strike())
             actions.append(self.take_button)
-        self._panel_widgets = [
+        return [
             widgets.VBox(
                 [
                     widgets.HTML(head),
@@ -774,7 +653,6 @@ class BattleStepper(FollowsExample):
                 ]
             )
         ]
-        return self._panel_widgets
 
     def _set_toggle(self, code: str, value: bool) -> None:
         button = self.card_buttons.get(code)
@@ -892,12 +770,6 @@ PRECISIONS: dict[str, dict[str, Any]] = {
 }
 #: The leaders' policies the battle explorer offers (both armies play the same one).
 EXPLORER_POLICIES: tuple[str, ...] = ("greedy", "random")
-
-
-def _field(outcome: Any, name: str, default: Any = None) -> Any:
-    if isinstance(outcome, Mapping):
-        return outcome.get(name, default)
-    return getattr(outcome, name, default)
 
 
 def _winner(outcome: Any) -> int | None:

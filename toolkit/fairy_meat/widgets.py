@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import html
 import re
 import time
 from collections import OrderedDict
@@ -61,7 +60,10 @@ from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.referee import is_numbered, is_trump
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
 from toolkit.prob import Distribution, format_probability
-from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets import OddsExplorer
+from toolkit.widgets.common import ERROR, OK
+from toolkit.widgets.common import esc as _esc
+from toolkit.widgets.common import field as _field
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = [
@@ -79,7 +81,7 @@ EXAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "example
 #: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
 POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
 
-_RED, _BLACK, _ERROR = "#c92a2a", "#212529", "#c92a2a"
+_RED, _BLACK = "#c92a2a", "#212529"
 _MAX_POINTS = 10
 _SETUP_KEYS = {
     "deck",
@@ -104,10 +106,6 @@ _OPTIMAL_NOTE = (
 
 
 # -- small helpers ----------------------------------------------------------------------
-def _esc(text: object) -> str:
-    return html.escape(str(text))
-
-
 def _colour_of(card: Card) -> str:
     return _RED if card.colour == "red" else _BLACK
 
@@ -234,9 +232,8 @@ def _find_example(source: str | Path) -> Path:
     raise NotationError(f"{str(source)!r} is not an example file; the examples in {EXAMPLES_DIR} are: {known}")
 
 
-# -- following a rule-book example one move at a time -----------------------------------
 # -- the stepper ----------------------------------------------------------------------------
-class CombatStepper(FollowsExample):
+class CombatStepper(FollowsExample[CombatState]):
     """One Fairy Meat combat, card by card: setup controls, the hands, the cards to click,
     a :class:`Stepper`, and Export. Build it with :func:`combat_stepper`.
 
@@ -274,6 +271,9 @@ class CombatStepper(FollowsExample):
     """
 
     _load_hint = "No example is loaded: give combat_stepper(example=...)."
+    _noun = "combat"
+    _sides = PLAYERS
+    _state_type = CombatState
 
     def __init__(
         self,
@@ -332,30 +332,12 @@ class CombatStepper(FollowsExample):
         }
         self._build_controls(attacker, defender, rules, options, deck_text)
         self._build_panels()
-        self._plan: list[PlannedMove] = []
-        self._path: list[CombatState] = []
-        self._plan_error = ""
-        self._panel_state: GameState | None = None
-        self._panel_widgets: list[widgets.Widget] = []
         self.card_buttons: dict[str, widgets.Widget] = {}
         self.action_buttons: dict[str, widgets.Button] = {}
         self.best_button: widgets.Button | None = None
         title = example.title if example is not None else f"Fairy Meat: {attacker.name} attacks {defender.name}"
         self.export_title.value = title
-        self._ready = False
-        # the stepper calls setup() now (raising for a bad starting setup) and on every restart
-        self.stepper = Stepper(
-            self.setup, seed=seed, title=title, decision_panel=self._decision_panel, on_refresh=self._after_refresh
-        )
-        self._ready = True
-        self._replan()
-        self._after_refresh()
-        self._adjust()
-        self._show_setup()
-        for control in self._controls():
-            control.observe(lambda _: self._changed(), names="value")
-        self.view.observe(lambda _: self._show_hands(), names="value")
-        self.widget = self._layout()
+        self._start(seed, title)
 
     # -- setup -------------------------------------------------------------------------
     @property
@@ -395,14 +377,6 @@ class CombatStepper(FollowsExample):
             wrestling=self.wrestling.value,
             **self._extra,
         )
-
-    # -- what a notebook reads -----------------------------------------------------------
-    @property
-    def state(self) -> CombatState:
-        """The current combat state."""
-        state = self.stepper.state
-        assert isinstance(state, CombatState)
-        return state
 
     # -- moves (what the buttons do) ----------------------------------------------------------
     def choose(self, action: str) -> None:
@@ -495,47 +469,29 @@ class CombatStepper(FollowsExample):
 
         self._attempt(action, reason)
 
-    def back(self) -> None:
-        """Undo the last move (the stepper's Back)."""
-        self.stepper.back()
-
     def export(self) -> str:
         """Fill the export box with the combat so far as a rule-book example and return it
         (the YAML that ``toolkit replay`` and :func:`~toolkit.fairy_meat.notation.load_example`
         read; the deck is every card dealt or turned up, the moves every decision)."""
-        state = self.state
-        text = to_example(state, self.export_title.value.strip() or "A Fairy Meat combat")
-        self.export_box.value = text
+        return self._export("A Fairy Meat combat")
+
+    def _example_text(self, state: CombatState, title: str) -> str:
+        return to_example(state, title)
+
+    def _export_verdict(self, state: CombatState, text: str) -> tuple[str, str]:
+        """The export note: the whole combat, or how replaying the file finishes or stops."""
         try:
             replayed = replay(load_example(text))
-            error = ""
         except ToolkitError as e:
-            error = str(e)
-        if state.is_terminal and not error:
-            note, colour = (
-                "The whole combat: save it as data/examples/<name>.yaml and run `toolkit replay <file>`.",
-                "#2b8a3e",
-            )
-        elif not error:
-            note = (
-                "The combat is not over; replaying this file finishes it with the referee's best choices "
-                f"({len(replayed.results)} attack(s))."
-            )
-            colour = "#2b8a3e"
-        else:
             over = "" if state.is_terminal else "The combat is not over: "
-            note, colour = f"{over}replaying this file stops: {error}", _ERROR
-        self.export_note.value = f'<span style="color:{colour}">{_esc(note)}</span>'
-        return text
-
-    # -- display -----------------------------------------------------------------------------
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.widget)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+            return f"{over}replaying this file stops: {e}", ERROR
+        if state.is_terminal:
+            return "The whole combat: save it as data/examples/<name>.yaml and run `toolkit replay <file>`.", OK
+        return (
+            "The combat is not over; replaying this file finishes it with the referee's best choices "
+            f"({len(replayed.results)} attack(s)).",
+            OK,
+        )
 
     # -- building ---------------------------------------------------------------------------
     def _build_controls(
@@ -607,18 +563,7 @@ class CombatStepper(FollowsExample):
             description="Show",
         )
         self.hands_view = widgets.HTML()
-        self.next_move_button = widgets.Button(
-            description="Play the example's next move", layout=widgets.Layout(width="auto"), button_style="info"
-        )
-        self.play_all_button = widgets.Button(description="Play all", tooltip="Play the example to its end")
-        self.example_line = widgets.HTML()
-        self.next_move_button.on_click(lambda _: self.next_move())
-        self.play_all_button.on_click(lambda _: self.play_all())
-        self.export_title = widgets.Text(description="Title", layout=widgets.Layout(width="30em"))
-        self.export_button = widgets.Button(description="Export", tooltip="Write the combat so far as an example file")
-        self.export_box = widgets.Textarea(layout=widgets.Layout(width="100%", height="16em"))
-        self.export_note = widgets.HTML()
-        self.export_button.on_click(lambda _: self.export())
+        self._build_example_and_export()
         self.hint_button = widgets.ToggleButton(
             value=False,
             description="What would optimal play do here?",
@@ -631,15 +576,6 @@ class CombatStepper(FollowsExample):
         self.hint_button.observe(lambda _: self._show_hint(), names="value")
 
     def _layout(self) -> widgets.VBox:
-        example = (
-            [widgets.HBox([self.next_move_button, self.play_all_button]), self.example_line]
-            if self.example is not None
-            else []
-        )
-        export = widgets.VBox(
-            [widgets.HBox([self.export_title, self.export_button]), self.export_note, self.export_box]
-        )
-        accordion = widgets.Accordion(children=[export], titles=("Export as a rule-book example (YAML)",))
         return widgets.VBox(
             [
                 widgets.HBox([self.attacker_live, self.attacker_kill, self.attacker_weapon]),
@@ -650,13 +586,13 @@ class CombatStepper(FollowsExample):
                 widgets.HBox([self.deal, self.deck_box]),
                 self.setup_line,
                 self.error_line,
-                *example,
+                *self._example_rows(),
                 self.view,
                 self.hands_view,
                 self.hint_button,
                 self.hint_view,
                 self.stepper.widget,
-                accordion,
+                self._export_accordion(),
             ]
         )
 
@@ -686,33 +622,12 @@ class CombatStepper(FollowsExample):
         self.fluttered.disabled = self.holds_order_card.disabled = self.wrestling.value
         self.deck_box.disabled = self.deal.value != "stacked"
 
-    def _changed(self) -> None:
-        self._adjust()
-        try:
-            self.setup()
-        except ToolkitError as e:
-            self.error_line.value = f'<span style="color:{_ERROR}">{_esc(e)}</span>'
-            return
-        self.error_line.value = ""
-        self.stepper.restart()  # calls setup() again: same seed, new setup
-        self._replan()
-        self._after_refresh()
-        self._show_setup()
+    def _plan_example(self, start: GameState) -> tuple[list[PlannedMove], list[CombatState], str]:
+        assert isinstance(start, CombatState) and self.example is not None
+        return plan_example(replace(self.example, start=start))
 
-    def _replan(self) -> None:
-        if self.example is None:
-            return
-        start = self.stepper.start_state
-        assert isinstance(start, CombatState)
-        self._plan, self._path, self._plan_error = plan_example(replace(self.example, start=start))
-
-    def _position(self) -> int | None:
-        """Where the current state is on the example's path (index of the next move), or None."""
-        state = self.stepper.state
-        for k, s in enumerate(self._path):
-            if s is state or s == state:
-                return k
-        return None
+    def _expectation_problems(self) -> list[str]:
+        return check_expectations(self.example, self.state)
 
     def _attempt(self, action: str, reason: Callable[[], str]) -> None:
         """Apply ``action`` through the stepper. If the engine refuses it without naming
@@ -736,23 +651,14 @@ class CombatStepper(FollowsExample):
             f"Combat hands: {a} {sizes[0]} cards, {d} {sizes[1]}; {n} attack(s) ({kind}; {self.rules.variant_name()})."
         )
 
-    def _after_refresh(self) -> None:
-        if not getattr(self, "_ready", False):
-            return
-        self._show_hands()
-        self._show_example()
+    def _show_more(self) -> None:
         self._show_hint()
 
-    def _show_hands(self) -> None:
-        state = self.state
-        view = self.view.value
-        if view != "both":
-            lines = state.observation(view).splitlines()
-            self.hands_view.value = (
-                f"<div><i>{_esc(self.names[PLAYERS.index(view)])}'s view (what she may see):</i></div>"
-                + "".join(f"<div>{_colour_codes(_esc(line))}</div>" for line in lines)
-            )
-            return
+    def _paint_codes(self, escaped: str) -> str:
+        return _colour_codes(escaped)
+
+    def _hand_rows(self, state: CombatState) -> list[str]:
+        """Each fairy's row: points, declaration, hand (face-down and played cards marked), extras."""
         rows = []
         for i, side in enumerate(PLAYERS):
             fairy = state.fairies[i]
@@ -780,9 +686,7 @@ class CombatStepper(FollowsExample):
                 f"<tr><td><b>{_esc(fairy.name)}</b> ({side})</td><td>{fairy.live} Live, {fairy.kill} Kill</td>"
                 f"<td>declared {_esc(declared)}</td><td>{hand}</td><td>{'; '.join(extra)}</td></tr>"
             )
-        self.hands_view.value = (
-            '<table style="border-collapse:separate;border-spacing:8px 2px">' + "".join(rows) + "</table>"
-        )
+        return rows
 
     def _show_hint(self) -> None:
         """Fill the hint panel for the current state while the hint is on (else empty, unsolved)."""
@@ -822,37 +726,12 @@ class CombatStepper(FollowsExample):
             self._hints.popitem(last=False)
         return result
 
-    def _show_example(self) -> None:
-        if self.example is None:
-            return
-        k = self._position()
-        if k is None:
-            text, colour = "The combat has left the example here: press Back to return to it, or Restart.", _ERROR
-        elif k < len(self._plan):
-            text, colour = f"Next in the example ({k + 1} of {len(self._plan)}): {self._plan[k].label}.", "#444"
-        elif self._plan_error:
-            text, colour = f"The example stops here: {self._plan_error}", _ERROR
-        else:
-            problems = check_expectations(self.example, self.state)
-            if problems:
-                text, colour = "The example is played out, but: " + "; ".join(problems), _ERROR
-            else:
-                met = len(self.example.expect)
-                text, colour = f"The example is played out; its {met} expectation(s) are met.", "#2b8a3e"
-        self.example_line.value = f'<span style="color:{colour}">{_esc(text)}</span>'
-        playable = k is not None and k < len(self._plan)
-        self.next_move_button.disabled = self.play_all_button.disabled = not playable
-
     # -- the card panel -----------------------------------------------------------------------
-    def _decision_panel(self, state: GameState) -> list[widgets.Widget]:
-        """The widgets for the decision pending at ``state`` (rebuilt only when the state changes)."""
-        if state is self._panel_state:
-            return self._panel_widgets
-        self._panel_state = state
+    def _clear_panel(self) -> None:
         self.card_buttons, self.action_buttons, self.best_button = {}, {}, None
-        if not isinstance(state, CombatState) or state.is_chance_node or state.is_terminal:
-            self._panel_widgets = []
-            return []
+
+    def _decision_widgets(self, state: CombatState) -> list[widgets.Widget]:
+        """The deciding fairy's cards to click (Trumps step, Numbered-card step) or decision buttons."""
         step, i = state.phase()
         name = state.names[i]
         legal = state.legal_actions()
@@ -915,8 +794,7 @@ class CombatStepper(FollowsExample):
                 self.action_buttons[action] = b
                 buttons.append(b)
             rows.append(widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")))
-        self._panel_widgets = [widgets.VBox(rows)]
-        return self._panel_widgets
+        return [widgets.VBox(rows)]
 
     @staticmethod
     def _explain(state: CombatState, action: str) -> str:
@@ -982,12 +860,6 @@ def combat_stepper(
 
 
 # -- odds explorers ---------------------------------------------------------------------------
-def _field(outcome: Any, name: str, default: Any = None) -> Any:
-    if isinstance(outcome, Mapping):
-        return outcome.get(name, default)
-    return getattr(outcome, name, default)
-
-
 def _winner(outcome: Any) -> str:
     """``"attacker"``, ``"defender"`` or ``"draw"`` (an AttackOutcome says "draw", an
     AttackResult None, FM-9)."""
