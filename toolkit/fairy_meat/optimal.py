@@ -441,14 +441,38 @@ def _combat_start(
     return state
 
 
-def solve_combat(state: CombatState, payoff: Payoff | None = None, *, node_limit: int = NODE_LIMIT) -> AttackSolution:
+def solve_combat(
+    state: CombatState,
+    payoff: Payoff | None = None,
+    *,
+    node_limit: int = NODE_LIMIT,
+    size_limit: int | None = SIZE_LIMIT,
+) -> AttackSolution:
     """Return the verified equilibrium of the combat from ``state`` on (both hands dealt and
-    known to both). See :func:`solve_attack`."""
+    known to both). See :func:`solve_attack`.
+
+    Raises:
+        InvalidSetupError: the hands are not dealt yet.
+        TooBigError: :func:`game_size` of the rest of the combat is above ``size_limit``
+            (``None``: no limit but ``node_limit``), said before starting.
+    """
     if (len(state.hands[0]) == 0 and state.attack_no == 0) or state.phase()[0] == "deal":
         raise InvalidSetupError("deal both combat hands before solving: optimal play is solved for known hands")
+    left = state.attacks - state.attack_no
+    size = game_size(state.hands[0], state.hands[1], left)
+    if size_limit is not None and size > size_limit:
+        raise TooBigError(
+            f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s) is about {size:,} referee "
+            f"judgements to solve exactly (limit {size_limit:,}; a side with no Numbered card turns up cards, "
+            "FM-6/FM-7, which multiplies the outcomes): pass size_limit= to wait for it, or use fewer attacks or "
+            "cards, toolkit.fairy_meat.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
+        )
     started = time.perf_counter()
     pay = payoff or Payoff()
-    tree = attack_game(state, pay, node_limit=node_limit)
+    try:
+        tree = attack_game(state, pay, node_limit=node_limit)
+    except TooBigError as exc:
+        raise TooBigError(f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s): {exc}") from None
     eq = solve(tree)
     hands = (state.dealt("attacker"), state.dealt("defender"))
     return AttackSolution(hands, state.rules, pay, state.attacks, eq, state, time.perf_counter() - started)
@@ -492,18 +516,7 @@ def solve_attack(
     if isinstance(attacks, bool) or not isinstance(attacks, int) or attacks < 1:
         raise InvalidSetupError(f"attacks must be a whole number of 1 or more (FM-13), got {attacks!r}")
     state = _combat_start(hands[0], hands[1], rules or Rules(), attacks, gone)
-    size = game_size(hands[0], hands[1], attacks)
-    if size > size_limit:
-        raise TooBigError(
-            f"{len(hands[0])} v {len(hands[1])} cards over {attacks} attack(s) is about {size:,} referee judgements "
-            f"to solve exactly (limit {size_limit:,}; a side with no Numbered card turns up cards, FM-6/FM-7, "
-            "which multiplies the outcomes): pass size_limit= to wait for it, or use fewer attacks or cards, "
-            "toolkit.fairy_meat.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
-        )
-    try:
-        return solve_combat(state, payoff, node_limit=node_limit)
-    except TooBigError as exc:
-        raise TooBigError(f"{len(hands[0])} v {len(hands[1])} cards over {attacks} attack(s): {exc}") from None
+    return solve_combat(state, payoff, node_limit=node_limit, size_limit=size_limit)
 
 
 #: Largest :func:`game_size` a hint solves for the whole rest of the combat; beyond it the
@@ -529,7 +542,7 @@ def _cached_solve(start: CombatState, payoff: Payoff) -> AttackSolution:
     if key in _solved:
         _solved.move_to_end(key)
         return _solved[key]
-    sol = solve_combat(start, payoff)
+    sol = solve_combat(start, payoff, size_limit=None)  # hint() has checked the size
     _solved[key] = sol
     while len(_solved) > 32:
         _solved.popitem(last=False)
