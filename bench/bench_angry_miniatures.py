@@ -43,13 +43,12 @@ import platform
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import icepool
-from _results import publish
+from _results import best_time, fmt_s, publish
 
 from toolkit.angry_miniatures import odds
 from toolkit.angry_miniatures.outcomes import AttackOutcome
@@ -208,21 +207,6 @@ def differences(ours: Table, theirs: Table) -> list[tuple[int, int, str]]:
     keys = set(ours) | set(theirs)
     bad = [k for k in keys if ours.get(k) != theirs.get(k)]
     return sorted(bad, key=lambda k: (k[0] + k[1], k))
-
-
-def best_time(fn: Callable[[], Any], runs: int, before: Callable[[], Any]) -> tuple[float, Any]:
-    """Best wall time of ``runs`` calls of ``fn``, calling ``before`` (untimed) each time."""
-    best, result = float("inf"), None
-    for _ in range(runs):
-        before()
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, result
-
-
-def fmt_s(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import icepool
-from _results import publish
+from _results import best_time, fmt_s, publish
 
 from toolkit.fairy_meat import odds
 from toolkit.fairy_meat.rules import Rules
@@ -176,21 +176,6 @@ def weights_to_table(weights: dict[str, int]) -> Table:
 
 
 # -- timing -----------------------------------------------------------------------------------
-def best_time(fn: Callable[[], Any], runs: int, before: Callable[[], Any]) -> tuple[float, Any]:
-    """Best wall time of ``runs`` calls of ``fn``, calling ``before`` (untimed) each time."""
-    best, result = float("inf"), None
-    for _ in range(runs):
-        before()
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, result
-
-
-def fmt_s(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="*", default=["5x3"], help="hand sizes AxD (default 5x3)")

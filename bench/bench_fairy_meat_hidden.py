@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import scipy
 import scipy.sparse as sp
-from _results import publish
+from _results import fmt_s, publish
 from scipy.optimize import linprog
 
 from toolkit.fairy_meat import hidden
@@ -41,10 +41,6 @@ from toolkit.fairy_meat import hidden
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_hidden.md"
 GOAL_SECONDS = 60.0
 GOAL_SHARE = 0.01
-
-
-def fmt_s(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def _sequence_matrices(side: hidden._Side) -> tuple[sp.csr_matrix, int, np.ndarray]:
