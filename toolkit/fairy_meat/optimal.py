@@ -46,6 +46,7 @@ from toolkit.equilibrium import (
 )
 from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, card_type, start_combat
+from toolkit.fairy_meat.odds import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS
 from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
@@ -73,10 +74,12 @@ NODE_LIMIT = 300_000
 #: Largest :func:`game_size` solved without being asked for explicitly (about 15 s). A
 #: side with no Numbered card turns up cards until one appears (FM-6, FM-7): every
 #: count of red, black and A♠ Trumps turned up and every Numbered card ending the
-#: draw is its own outcome, about 2,600 of them, each judged by the referee.
+#: draw is its own outcome (:data:`DRAW_OUTCOMES`), each judged by the referee.
 SIZE_LIMIT = 100_000
-#: Outcomes of one Wild Trump or blind draw (FM-6, FM-7), by card type.
-DRAW_OUTCOMES = 2_600
+#: Outcomes of one Wild Trump or blind draw (FM-6, FM-7), by card type: every count of
+#: red Trumps, black Trumps but the A♠, and the A♠ turned up, times the Numbered card type
+#: that ends the draw (2,592 for the 52-card deck, FM-1).
+DRAW_OUTCOMES = (RED_TRUMPS + 1) * (BLACK_TRUMPS_BUT_ACE + 1) * 2 * len(PIPS) * len(COLOURS)
 
 _STEP_NAMES = {
     "declare": "Declare Add or Subtract (FM-3)",
