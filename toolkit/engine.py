@@ -59,14 +59,31 @@ class Event:
             ``"damage"``, ``"crit"``, ``"out"``, ...).
         text: the sentence a rule book would print.
         ruling: the ruling id this step applies, if any (``"AM-4"``).
+        audience: the sides who may read ``text``; ``None`` (the default) for everyone.
+            A private event (a fairy's hand as she draws it) names its owner here.
+        public_text: what every other side reads instead (``"North draws 5 cards."``);
+            ``""`` hides the event from them altogether.
+
+    >>> e = Event("draw", "North draws 2 cards: 7S QD.", audience=("North",), public_text="North draws 2 cards.")
+    >>> e.seen_by("North"), e.seen_by("South"), e.seen_by(None)
+    ('North draws 2 cards: 7S QD.', 'North draws 2 cards.', 'North draws 2 cards: 7S QD.')
     """
 
     kind: str
     text: str
     ruling: str = ""
+    audience: tuple[str, ...] | None = None
+    public_text: str = ""
 
     def __str__(self) -> str:
         return self.text
+
+    def seen_by(self, side: str | None) -> str | None:
+        """Return the text ``side`` may read of this event (``None``: the designer, who sees
+        everything), or ``None`` when the event is hidden from her altogether."""
+        if side is None or self.audience is None or side in self.audience:
+            return self.text
+        return self.public_text or None
 
 
 class GameState(ABC):
@@ -196,9 +213,11 @@ class GameState(ABC):
         outcomes = self.chance_outcomes()
         return Distribution(dict(outcomes)).sample(rng)
 
-    def log(self) -> str:
-        """Return the narrated log, one event a line."""
-        return "\n".join(e.text for e in self.events)
+    def log(self, side: str | None = None) -> str:
+        """Return the narrated log, one event a line: all of it (``side=None``), or what
+        ``side`` may see of it (private events of the other side in their public form)."""
+        seen = (e.seen_by(side) for e in self.events)
+        return "\n".join(text for text in seen if text is not None)
 
 
 def policy_pair(

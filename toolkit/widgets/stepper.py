@@ -90,6 +90,9 @@ class Stepper:
         self._error = ""
         self._note = ""
         self._syncing = False
+        #: Whose eyes the log is shown through: ``None`` (the designer: everything) or a
+        #: side, who reads other sides' private events in their public form only.
+        self.viewer: str | None = None
         self._build(title)
         self.restart(seed)
 
@@ -129,8 +132,10 @@ class Stepper:
 
     @property
     def log_text(self) -> str:
-        """The revealed log as plain text, one event a line (for pasting into a rule book)."""
-        return "\n".join(e.text for e in self.revealed_events)
+        """The revealed log as plain text, one event a line (for pasting into a rule book),
+        as :attr:`viewer` may see it."""
+        seen = (e.seen_by(self.viewer) for e in self.revealed_events)
+        return "\n".join(text for text in seen if text is not None)
 
     @property
     def error(self) -> str:
@@ -376,7 +381,10 @@ class Stepper:
         events = self.revealed_events
         lines = []
         for i, e in enumerate(events):
-            text = html.escape(e.text)
+            seen = e.seen_by(self.viewer)
+            if seen is None:
+                continue
+            text = html.escape(seen)
             if e.ruling and e.ruling not in e.text:
                 text += f' <span style="{_RULING}">[{html.escape(e.ruling)}]</span>'
             style = _NEWEST if i == len(events) - 1 else ""
