@@ -1,39 +1,39 @@
-"""Reading rule-book example files: YAML read safely, with the name used in error messages.
+"""Finding rule-book example files: ``data/examples/*.yaml`` and the system each names.
 
-Every system's notation module (``toolkit.<system>.notation``) reads its files through
-:func:`read_example`, so example files are always data (``yaml.safe_load``), never code.
+Reading one is :func:`toolkit.notation.read_example` (``yaml.safe_load`` only);
+replaying one is :func:`toolkit.replay.replay_file`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import yaml
 
-from toolkit.errors import NotationError
+__all__ = ["EXAMPLES_DIR", "DEFAULT_SYSTEM", "example_files", "system_of"]
 
-__all__ = ["read_example"]
+#: Where the examples that come with the toolkit are.
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
+
+#: The system of an example file that names none (the first notation, Fairy Meat's).
+DEFAULT_SYSTEM = "fairy-meat"
 
 
-def read_example(source: str | Path, shape: str) -> tuple[dict[str, Any], str, str]:
-    """Return ``(data, text, where)`` for an example given as a path or as YAML text.
-
-    ``where`` names the source in messages (the path, or ``<example>``); ``shape`` says
-    what the file must hold, for the error when it is not a mapping.
-
-    Raises:
-        NotationError: not valid YAML, or not a mapping.
-    """
-    path = Path(source) if not (isinstance(source, str) and "\n" in source) else None
-    if path is not None and not path.is_file():
-        raise NotationError(f"{str(path)!r} is not a file: give the path of an example, e.g. data/examples/*.yaml")
-    text = path.read_text() if path is not None else str(source)
-    where = str(path) if path is not None else "<example>"
+def system_of(path: str | Path) -> str | None:
+    """Return the ``system:`` an example file names (:data:`DEFAULT_SYSTEM` when it
+    names none), or None if the file is not a YAML mapping."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise NotationError(f"{where}: not valid YAML: {exc}") from None
+        data = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError):
+        return None
     if not isinstance(data, dict):
-        raise NotationError(f"{where}: an example is a mapping with {shape}")
-    return data, text, where
+        return None
+    return str(data.get("system", DEFAULT_SYSTEM))
+
+
+def example_files(system: str | None = None, directory: str | Path | None = None) -> list[Path]:
+    """Return the example files in ``directory`` (default :data:`EXAMPLES_DIR`), sorted
+    by name; only those of ``system`` (``"durak-battle"``) if given."""
+    folder = Path(directory) if directory is not None else EXAMPLES_DIR
+    files = sorted(folder.glob("*.yaml"))
+    return [f for f in files if system is None or system_of(f) == system]

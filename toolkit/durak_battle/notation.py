@@ -64,7 +64,7 @@ from toolkit.cards import Card, parse_cards
 from toolkit.durak_battle.engine import MORALE_TARGET, SIDES, BattleState, start_battle
 from toolkit.durak_battle.rules import Army, Leader, Rules
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
-from toolkit.examples import read_example
+from toolkit.notation import read_example
 
 __all__ = [
     "SYSTEM",
@@ -231,7 +231,8 @@ def load_example(source: str | Path) -> Example:
             variant, card code, roll or move entry, an unknown army name), each with
             its line number.
     """
-    data, text, where = read_example(source, "armies and rounds")
+    source_ = read_example(source, "armies and rounds")
+    data, text, where = source_.data, source_.text, source_.where
     lines = _find_lines(text)
     errors: list[str] = []
 

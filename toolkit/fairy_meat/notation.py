@@ -25,7 +25,7 @@ numbers (like python-chess's PGN reader) and raised together.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,11 +34,13 @@ import yaml
 
 from toolkit.cards import parse_cards
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
-from toolkit.examples import read_example
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
+from toolkit.notation import ExampleNotation, ParseErrors, PlanStop, at_line, follow_plan, read_example
 
 __all__ = [
+    "NOTATION",
+    "SYSTEM",
     "Example",
     "PlannedMove",
     "plan_example",
@@ -47,7 +49,11 @@ __all__ = [
     "check_expectations",
     "to_example",
     "load_weapons",
+    "summary",
 ]
+
+#: The ``system:`` of a Fairy Meat example file.
+SYSTEM = "fairy-meat"
 
 _DATA = Path(__file__).resolve().parent.parent.parent / "data" / "fairy_meat"
 _FAIRY_KEYS = {"name", "live", "kill", "weapon"}
@@ -95,83 +101,53 @@ class Example:
     errors: tuple[str, ...] = field(default=())
 
 
-def _line_of(text: str, needle: str, default: int = 0) -> int:
-    for n, line in enumerate(text.splitlines(), 1):
-        if needle in line:
-            return n
-    return default
-
-
 def load_example(source: str | Path) -> Example:
     """Read an example file (a path, or the YAML text itself).
 
     Raises:
         NotationError: every problem found, each with its line number.
     """
-    data, text, where = read_example(source, "attacker, defender, deck and moves")
-    errors: list[str] = []
-
-    def err(message: str, needle: str = "") -> None:
-        line = _line_of(text, needle) if needle else 0
-        errors.append(f"{where}:{line}: {message}" if line else f"{where}: {message}")
-
+    source_ = read_example(source, "attacker, defender, deck and moves")
+    data, where = source_.data, source_.where
+    errors = source_.errors()
     for key in data:
         if key not in _TOP_KEYS:
-            err(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", f"{key}:")
-    if data.get("system", "fairy-meat") != "fairy-meat":
-        err(f"system {data.get('system')!r} is not 'fairy-meat'", "system:")
-    weapons = load_weapons()
-
-    def fairy(role: str, allowed: set[str]) -> tuple[Fairy | None, dict[str, Any]]:
-        raw = data.get(role)
-        if not isinstance(raw, dict):
-            err(f"{role} must be a mapping with name, live, kill (and weapon)", f"{role}:")
-            return None, {}
-        for key in raw:
-            if key not in allowed:
-                err(f"{role}: unknown key {key!r}; keys are {', '.join(sorted(allowed))}", f"{role}:")
-        weapon_name = raw.get("weapon", "bare hands")
-        weapon = weapons.get(weapon_name)
-        if weapon is None:
-            err(f"{role}: unknown weapon {weapon_name!r}; known: {', '.join(weapons)}", f"{weapon_name}")
-            weapon = weapons["bare hands"]
-        try:
-            return Fairy(str(raw.get("name", "")), raw.get("live"), raw.get("kill"), weapon), raw
-        except ToolkitError as exc:
-            err(f"{role}: {exc}", f"{role}:")
-            return None, raw
-
-    attacker, a_raw = fairy("attacker", _ATTACKER_KEYS)
-    defender, d_raw = fairy("defender", _DEFENDER_KEYS)
+            errors.add(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
+    if data.get("system", SYSTEM) != SYSTEM:
+        errors.add(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
+    attacker, a_raw = _fairy(data, "attacker", _ATTACKER_KEYS, errors)
+    defender, d_raw = _fairy(data, "defender", _DEFENDER_KEYS, errors)
     try:
         rules = Rules(**(data.get("rules") or {}))
     except (TypeError, ToolkitError) as exc:
-        err(f"rules: {exc}", "rules:")
+        errors.add(f"rules: {exc}", "rules")
         rules = Rules()
     deck_raw = data.get("deck", "")
     try:
         deck = parse_cards(" ".join(deck_raw) if isinstance(deck_raw, list) else str(deck_raw or ""))
     except ToolkitError as exc:
-        err(f"deck: {exc}", "deck:")
+        errors.add(f"deck: {exc}", "deck")
         deck = ()
     moves: list[tuple[str, str, int]] = []
-    for entry in data.get("moves") or []:
+    for i, entry in enumerate(data.get("moves") or []):
         if not (isinstance(entry, dict) and len(entry) == 1):
-            err(f"a move is one 'Name: action' pair, got {entry!r}", str(entry)[:20])
+            errors.add(f"a move is one 'Name: action' pair, got {entry!r}", "moves", i)
             continue
         ((who, action),) = entry.items()
-        moves.append((str(who), str(action), _line_of(text, f"{who}: {action}")))
+        moves.append((str(who), str(action), source_.lines.line("moves", i)))
     expect = []
-    for item in data.get("expect") or []:
+    for k, item in enumerate(data.get("expect") or []):
         if not isinstance(item, dict) or "attack" not in item:
-            err(f"an expectation is a mapping with 'attack' and the values to check, got {item!r}", "expect:")
+            errors.add(f"an expectation is a mapping with 'attack' and the values to check, got {item!r}", "expect", k)
             continue
         unknown = set(item) - _EXPECT_KEYS
         if unknown:
-            err(f"expect: unknown keys {sorted(unknown)}; keys are {', '.join(sorted(_EXPECT_KEYS))}", "expect:")
+            errors.add(
+                f"expect: unknown keys {sorted(unknown)}; keys are {', '.join(sorted(_EXPECT_KEYS))}", "expect", k
+            )
         expect.append(item)
-    if errors or attacker is None or defender is None:
-        raise NotationError("\n".join(errors) or f"{where}: incomplete example")
+    errors.raise_if_any(incomplete=attacker is None or defender is None)
+    assert attacker is not None and defender is not None
     try:
         start = start_combat(
             attacker,
@@ -191,6 +167,28 @@ def load_example(source: str | Path) -> Example:
     return Example(str(data.get("title", where)), start, tuple(moves), tuple(expect), where, str(data.get("notes", "")))
 
 
+def _fairy(
+    data: Mapping[str, Any], role: str, allowed: set[str], errors: ParseErrors
+) -> tuple[Fairy | None, dict[str, Any]]:
+    """Read the attacker or the defender (``role``) of an example, recording problems."""
+    raw = data.get(role)
+    if not isinstance(raw, dict):
+        errors.add(f"{role} must be a mapping with name, live, kill (and weapon)", role)
+        return None, {}
+    errors.check_keys(raw, allowed, f"{role}: ", role)
+    weapons = load_weapons()
+    weapon_name = raw.get("weapon", "bare hands")
+    weapon = weapons.get(weapon_name)
+    if weapon is None:
+        errors.add(f"{role}: unknown weapon {weapon_name!r}; known: {', '.join(weapons)}", role, "weapon")
+        weapon = weapons["bare hands"]
+    try:
+        return Fairy(str(raw.get("name", "")), raw.get("live"), raw.get("kill"), weapon), raw
+    except ToolkitError as exc:
+        errors.add(f"{role}: {exc}", role)
+        return None, raw
+
+
 @dataclass(frozen=True)
 class PlannedMove:
     """One move of an example: cards dealt or turned up, or a decision."""
@@ -206,59 +204,64 @@ def plan_example(example: Example) -> tuple[list[PlannedMove], list[CombatState]
 
     Stacked cards at chance steps (a whole hand at once), the file's moves for
     decisions, and the referee's best choice where the file leaves one out (FM-5,
-    FM-8, FM-11). :func:`replay` and the stepper's example mode both follow this plan.
+    FM-8, FM-11). :func:`replay` and the stepper's example mode both follow this plan
+    (the shared loop :func:`toolkit.notation.follow_plan`).
     """
-    state = example.start
+    return follow_plan(example.start, lambda start: _planner(example, start), _apply)
+
+
+def _apply(state: CombatState, move: PlannedMove) -> CombatState:
+    new = state.apply_all(parse_cards(move.text)) if move.chance else state.apply(move.text)
+    assert isinstance(new, CombatState)
+    return new
+
+
+def _planner(example: Example, state: CombatState) -> Generator[PlannedMove, CombatState, None]:
+    """Yield the example's moves one by one, receiving the state each led to."""
     moves = list(example.moves)
     where = example.source
-    plan: list[PlannedMove] = []
-    states = [state]
-    try:
-        while not state.is_terminal:
-            if state.is_chance_node:
-                cards = state.pile.stacked[: max(1, state.roll_group())]
-                if not cards:
-                    raise NotationError(
-                        f"{where}: the deck runs out of stacked cards at: {state.prompt()} — add the cards turned up"
-                    )
-                step, i = state.phase()
-                verb = "is dealt" if step == "deal" else "turns up"
-                move = PlannedMove(True, _codes(cards), f"{state.names[i]} {verb} {_codes(cards)}")
-                new = state.apply_all(cards)
-            else:
-                who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
-                best = state.best_action()
-                step = state.phase()[0]
-                mine = bool(moves) and moves[0][0] in (who, state.current_player)
-                if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
-                    mine = False  # the file leaves this choice to the best play
-                if mine:
-                    name, action, line = moves.pop(0)
-                    try:
-                        parsed = state.parse_action(action)
-                    except ToolkitError as exc:
-                        raise NotationError(f"{where}:{line}: {name}: {exc}") from None
-                    move = PlannedMove(False, str(parsed), f"{who}: {parsed} (line {line})")
-                elif best is not None:
-                    move = PlannedMove(False, best, f"{who}: {best} (the referee's best choice)")
-                elif moves:
-                    name, action, line = moves[0]
-                    raise NotationError(
-                        f"{where}:{line}: the move is {who}'s ({state.prompt()}), not {name}'s: {action!r}"
-                    )
-                else:
-                    raise NotationError(f"{where}: the example ends before the combat does, at: {state.prompt()}")
-                new = state.apply(move.text)
-            assert isinstance(new, CombatState)
-            plan.append(move)
-            states.append(new)
-            state = new
-        if moves:
-            name, action, line = moves[0]
-            raise NotationError(f"{where}:{line}: the combat is over; move {name}: {action!r} is left over")
-    except ToolkitError as exc:
-        return plan, states, str(exc)
-    return plan, states, ""
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state = yield _chance_move(state, where)
+        else:
+            state = yield _decision(state, moves, where)
+    if moves:
+        name, action, line = moves[0]
+        raise PlanStop(at_line(where, line, f"the combat is over; move {name}: {action!r} is left over"))
+
+
+def _chance_move(state: CombatState, where: str) -> PlannedMove:
+    """The stacked cards dealt or turned up at a chance step (a whole hand at once)."""
+    cards = state.pile.stacked[: max(1, state.roll_group())]
+    if not cards:
+        raise PlanStop(f"{where}: the deck runs out of stacked cards at: {state.prompt()} — add the cards turned up")
+    step, i = state.phase()
+    verb = "is dealt" if step == "deal" else "turns up"
+    return PlannedMove(True, _codes(cards), f"{state.names[i]} {verb} {_codes(cards)}")
+
+
+def _decision(state: CombatState, moves: list[tuple[str, str, int]], where: str) -> PlannedMove:
+    """The file's next move if it is this fairy's and of this step, else the referee's
+    best choice where the file may leave it out; pops the file's move it uses."""
+    who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
+    best = state.best_action()
+    step = state.phase()[0]
+    mine = bool(moves) and moves[0][0] in (who, state.current_player)
+    if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
+        mine = False  # the file leaves this choice to the best play
+    if mine:
+        name, action, line = moves.pop(0)
+        try:
+            parsed = state.parse_action(action)
+        except ToolkitError as exc:
+            raise PlanStop(at_line(where, line, f"{name}: {exc}")) from None
+        return PlannedMove(False, str(parsed), f"{who}: {parsed} (line {line})")
+    if best is not None:
+        return PlannedMove(False, best, f"{who}: {best} (the referee's best choice)")
+    if moves:
+        name, action, line = moves[0]
+        raise PlanStop(at_line(where, line, f"the move is {who}'s ({state.prompt()}), not {name}'s: {action!r}"))
+    raise PlanStop(f"{where}: the example ends before the combat does, at: {state.prompt()}")
 
 
 def replay(example: Example) -> CombatState:
@@ -303,7 +306,7 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
     setup = state.setup
     if setup is None:
         raise IllegalActionError("this combat was not built by start_combat: its setup is unknown")
-    data: dict[str, Any] = {"system": "fairy-meat", "title": title}
+    data: dict[str, Any] = {"system": SYSTEM, "title": title}
     if state.rules != Rules():
         data["rules"] = {k: getattr(state.rules, k) for k in ("damage", "none_reveal", "undefended", "nasty_hit")}
     a, d = setup.attacker, setup.defender
@@ -337,3 +340,18 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
         for n, r in enumerate(state.results, 1)
     ]
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def summary(state: CombatState) -> str:
+    """Return one sentence on a finished combat: each fairy's Live points, the damage
+    dealt and any Nasty Hits (FM-12), for ``toolkit replay``."""
+    done = state.summary()
+    nasty = f"; Nasty Hits: {', '.join(done['nasty_hits'])}" if done["nasty_hits"] else ""
+    return (
+        f"After the combat: {state.names[0]} has {done['attacker_live']} Live, {state.names[1]} "
+        f"{done['defender_live']} Live; damage dealt {done['damage_to_defender']}{nasty}."
+    )
+
+
+#: The Fairy Meat notation, as the registry of systems (:mod:`toolkit.systems`) uses it.
+NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, summary)
