@@ -46,7 +46,7 @@ def test_errors_are_collected_and_raised_together():
         errors.raise_if_any()
     assert str(info.value).splitlines() == [
         "f.yaml:1: first",
-        "f.yaml:2: b: unknown key 'd'; keys are c",
+        "f.yaml:3: b: unknown key 'd'; keys are c",  # 'd' is not in the file: b's value, line 3
         "f.yaml: no line",
     ]
     with pytest.raises(NotationError, match="incomplete example"):
