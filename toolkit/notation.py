@@ -45,10 +45,12 @@ from toolkit.errors import NotationError, ToolkitError
 __all__ = [
     "ExampleNotation",
     "ExampleSource",
+    "FlowMap",
     "LineMap",
     "ParseErrors",
     "PlanStop",
     "at_line",
+    "dump_example",
     "follow_plan",
     "narrate",
     "read_example",
@@ -231,6 +233,38 @@ def follow_plan(
         return plan, states, ""
     except ToolkitError as exc:
         return plan, states, str(exc)
+
+
+# -- writing examples -----------------------------------------------------------------------------
+class FlowMap(dict):
+    """A mapping :func:`dump_example` writes on one line: ``{North: 4, South: 3}``."""
+
+
+class _ExampleDumper(yaml.SafeDumper):
+    """The safe dumper, with list items indented under their key and :class:`FlowMap`
+    mappings on one line (so an export reads like a hand-written example)."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        return super().increase_indent(flow, False)
+
+
+_ExampleDumper.add_representer(
+    FlowMap, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+)
+
+
+def dump_example(data: Mapping[str, Any], width: int = 110) -> str:
+    """Return ``data`` as example YAML (safe dumper, keys in the given order, list items
+    indented under their key, :class:`FlowMap` values on one line).
+
+    >>> print(dump_example({"title": "T", "expect": [FlowMap(round=1, lost=FlowMap(a=0, b=2))]}), end="")
+    title: T
+    expect:
+      - {round: 1, lost: {a: 0, b: 2}}
+    """
+    return yaml.dump(
+        data, Dumper=_ExampleDumper, sort_keys=False, allow_unicode=True, width=width, default_flow_style=False
+    )
 
 
 # -- what a system registers ---------------------------------------------------------------------

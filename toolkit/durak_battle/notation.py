@@ -53,20 +53,28 @@ the armies it started with; :func:`to_example` exports from it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from toolkit.cards import Card, parse_cards
 from toolkit.durak_battle.engine import MORALE_TARGET, SIDES, BattleState, start_battle
 from toolkit.durak_battle.rules import Army, Leader, Rules
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
-from toolkit.notation import read_example
+from toolkit.notation import (
+    ExampleNotation,
+    FlowMap,
+    ParseErrors,
+    PlanStop,
+    at_line,
+    dump_example,
+    follow_plan,
+    read_example,
+)
 
 __all__ = [
+    "NOTATION",
     "SYSTEM",
     "TracedBattleState",
     "traced",
@@ -196,28 +204,25 @@ class Example:
         return self.start.names
 
 
-def _node_lines(node: yaml.Node | None, path: tuple[Any, ...] = (), out: dict | None = None) -> dict:
-    """Map every path in the YAML tree (``("rounds", 0, "moves", 2)``) to its 1-based line."""
-    out = {} if out is None else out
-    if node is None:
-        return out
-    out[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            name = key.value
-            out[path + (name,)] = key.start_mark.line + 1
-            _node_lines(value, path + (name,), out)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _node_lines(item, path + (i,), out)
-    return out
+class _Sides:
+    """Reads who a file names (an army's name, or ``a``/``b``) as a side, recording an
+    error at the path given when it is neither."""
 
+    def __init__(self, names: tuple[str, ...], errors: ParseErrors) -> None:
+        self.names = names
+        self.errors = errors
 
-def _find_lines(text: str) -> dict:
-    try:
-        return _node_lines(yaml.compose(text, Loader=yaml.SafeLoader))
-    except yaml.YAMLError:  # pragma: no cover - safe_load has already accepted the text
-        return {}
+    def side_of(self, who: Any, *path: Any) -> int | None:
+        text_who = str(who).strip()
+        for i, name in enumerate(self.names):
+            if text_who == name:
+                return i
+        if text_who.lower() in SIDES:
+            return SIDES.index(text_who.lower())
+        self.errors.add(
+            f"{who!r} is not an army here: use {' or '.join(repr(n) for n in self.names)} (or a / b)", *path
+        )
+        return None
 
 
 def load_example(source: str | Path) -> Example:
@@ -232,113 +237,28 @@ def load_example(source: str | Path) -> Example:
             its line number.
     """
     source_ = read_example(source, "armies and rounds")
-    data, text, where = source_.data, source_.text, source_.where
-    lines = _find_lines(text)
-    errors: list[str] = []
-
-    def line_of(*path: Any) -> int:
-        while path and path not in lines:
-            path = path[:-1]
-        return lines.get(path, 0)
-
-    def err(message: str, *path: Any) -> None:
-        line = line_of(*path) if path else 0
-        errors.append(f"{where}:{line}: {message}" if line else f"{where}: {message}")
-
+    data, where = source_.data, source_.where
+    errors = source_.errors()
     for key in data:
         if key not in _TOP_KEYS:
-            err(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
+            errors.add(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
     if data.get("system", SYSTEM) != SYSTEM:
-        err(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
-
-    # -- rules and armies ----------------------------------------------------------------
-    raw_rules = data.get("rules") or {}
-    rules = Rules()
-    if not isinstance(raw_rules, dict):
-        err(f"rules must be a mapping of {', '.join(_RULE_KEYS)}", "rules")
-    else:
-        unknown = set(raw_rules) - set(_RULE_KEYS)
-        if unknown:
-            err(f"rules: unknown variant(s) {sorted(unknown)}; variants are {', '.join(_RULE_KEYS)}", "rules")
-        try:
-            rules = Rules(**{k: v for k, v in raw_rules.items() if k in _RULE_KEYS})
-        except ToolkitError as exc:
-            err(f"rules: {exc}", "rules")
-
-    armies: list[Army | None] = []
-    raw_armies = data.get("armies")
-    if not isinstance(raw_armies, list) or len(raw_armies) != 2:
-        err("armies must list two armies (side a, then side b), each with name, tokens and leader", "armies")
-        raw_armies = []
-    for i, raw in enumerate(raw_armies):
-        armies.append(_army(raw, i, err))
-    names = tuple(a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies))
-    if len(names) == 2 and names[0] == names[1]:
-        err(f"the two armies need different names, both are {names[0]!r}", "armies", 1, "name")
-
-    def side_of(who: Any, *path: Any) -> int | None:
-        text_who = str(who).strip()
-        for i, name in enumerate(names):
-            if text_who == name:
-                return i
-        if text_who.lower() in SIDES:
-            return SIDES.index(text_who.lower())
-        err(f"{who!r} is not an army here: use {' or '.join(repr(n) for n in names)} (or a / b)", *path)
-        return None
-
-    # -- max_rounds, unfinished --------------------------------------------------------------
+        errors.add(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
+    rules = _rules(data.get("rules") or {}, errors)
+    armies = _armies(data.get("armies"), errors)
+    sides = _Sides(tuple(a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies)), errors)
     unfinished = data.get("unfinished", False)
     if not isinstance(unfinished, bool):
-        err(f"unfinished must be true or false, got {unfinished!r}", "unfinished")
+        errors.add(f"unfinished must be true or false, got {unfinished!r}", "unfinished")
         unfinished = False
     raw_rounds = data.get("rounds") or []
     if not isinstance(raw_rounds, list):
-        err("rounds must be a list of rounds (recon, cards, moves, morale)", "rounds")
+        errors.add("rounds must be a list of rounds (recon, cards, moves, morale)", "rounds")
         raw_rounds = []
-    default_rounds = 50 if unfinished else max(1, len(raw_rounds))
-    max_rounds = data.get("max_rounds", default_rounds)
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-        err(f"max_rounds must be a whole number of 1 or more, got {max_rounds!r}", "max_rounds")
-        max_rounds = default_rounds
-    elif max_rounds < len(raw_rounds):
-        err(f"max_rounds is {max_rounds} but {len(raw_rounds)} rounds are listed", "max_rounds")
-
-    # -- rounds ----------------------------------------------------------------------------
-    rounds: list[RoundSpec] = []
-    for r, raw in enumerate(raw_rounds):
-        rounds.append(_round(raw, r, err, side_of, line_of))
-
-    # -- expectations ----------------------------------------------------------------------
-    expect: list[Mapping[str, Any]] = []
-    raw_expect = data.get("expect") or []
-    if not isinstance(raw_expect, list):
-        err("expect must be a list of expectations", "expect")
-        raw_expect = []
-    for k, item in enumerate(raw_expect):
-        if not isinstance(item, dict):
-            err(f"an expectation is a mapping, got {item!r}", "expect", k)
-            continue
-        allowed = _ROUND_EXPECT_KEYS if "round" in item else _BATTLE_EXPECT_KEYS
-        unknown = set(item) - allowed
-        if unknown:
-            kind = "a round's" if "round" in item else "the battle's (no 'round')"
-            err(
-                f"expect: unknown key(s) {sorted(unknown)} in {kind} expectation; keys are {sorted(allowed)}",
-                "expect",
-                k,
-            )
-            continue
-        for key in ("lost", "morale", "tokens"):
-            if key in item:
-                if not isinstance(item[key], dict):
-                    err(f"expect: {key} is a mapping of army name to value", "expect", k, key)
-                    continue
-                for who in item[key]:
-                    side_of(who, "expect", k, key)
-        expect.append({**item, "_line": line_of("expect", k)})
-
-    if errors or any(a is None for a in armies) or len(armies) != 2:
-        raise NotationError("\n".join(errors) or f"{where}: incomplete example")
+    max_rounds = _max_rounds(data, 50 if unfinished else max(1, len(raw_rounds)), len(raw_rounds), errors)
+    rounds = [_round(raw, r, errors, sides) for r, raw in enumerate(raw_rounds)]
+    expect = _expectations(data.get("expect") or [], errors, sides)
+    errors.raise_if_any(incomplete=any(a is None for a in armies) or len(armies) != 2)
     army_a, army_b = armies
     assert army_a is not None and army_b is not None
     try:
@@ -356,34 +276,96 @@ def load_example(source: str | Path) -> Example:
     )
 
 
-def _army(raw: Any, i: int, err: Any) -> Army | None:
+def _rules(raw_rules: Any, errors: ParseErrors) -> Rules:
+    """The rule variants of an example (RULINGS.md defaults for those left out)."""
+    if not isinstance(raw_rules, dict):
+        errors.add(f"rules must be a mapping of {', '.join(_RULE_KEYS)}", "rules")
+        return Rules()
+    unknown = set(raw_rules) - set(_RULE_KEYS)
+    if unknown:
+        errors.add(f"rules: unknown variant(s) {sorted(unknown)}; variants are {', '.join(_RULE_KEYS)}", "rules")
+    try:
+        return Rules(**{k: v for k, v in raw_rules.items() if k in _RULE_KEYS})
+    except ToolkitError as exc:
+        errors.add(f"rules: {exc}", "rules")
+        return Rules()
+
+
+def _armies(raw_armies: Any, errors: ParseErrors) -> list[Army | None]:
+    """The two armies (None for one that cannot be read; an empty list if not two)."""
+    if not isinstance(raw_armies, list) or len(raw_armies) != 2:
+        errors.add("armies must list two armies (side a, then side b), each with name, tokens and leader", "armies")
+        return []
+    armies = [_army(raw, i, errors) for i, raw in enumerate(raw_armies)]
+    names = [a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies)]
+    if names[0] == names[1]:
+        errors.add(f"the two armies need different names, both are {names[0]!r}", "armies", 1, "name")
+    return armies
+
+
+def _max_rounds(data: Mapping[str, Any], default: int, listed: int, errors: ParseErrors) -> int:
+    """The most rounds the battle lasts (default: the rounds listed; 50 if unfinished)."""
+    max_rounds = data.get("max_rounds", default)
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        errors.add(f"max_rounds must be a whole number of 1 or more, got {max_rounds!r}", "max_rounds")
+        return default
+    if max_rounds < listed:
+        errors.add(f"max_rounds is {max_rounds} but {listed} rounds are listed", "max_rounds")
+    return max_rounds
+
+
+def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[Mapping[str, Any]]:
+    """The expectations as written, each with its line under ``"_line"``."""
+    expect: list[Mapping[str, Any]] = []
+    if not isinstance(raw_expect, list):
+        errors.add("expect must be a list of expectations", "expect")
+        return expect
+    for k, item in enumerate(raw_expect):
+        if not isinstance(item, dict):
+            errors.add(f"an expectation is a mapping, got {item!r}", "expect", k)
+            continue
+        allowed = _ROUND_EXPECT_KEYS if "round" in item else _BATTLE_EXPECT_KEYS
+        unknown = set(item) - allowed
+        if unknown:
+            kind = "a round's" if "round" in item else "the battle's (no 'round')"
+            errors.add(
+                f"expect: unknown key(s) {sorted(unknown)} in {kind} expectation; keys are {sorted(allowed)}",
+                "expect",
+                k,
+            )
+            continue
+        for key in ("lost", "morale", "tokens"):
+            if key not in item:
+                continue
+            if not isinstance(item[key], dict):
+                errors.add(f"expect: {key} is a mapping of army name to value", "expect", k, key)
+                continue
+            for who in item[key]:
+                sides.side_of(who, "expect", k, key)
+        expect.append({**item, "_line": errors.lines.line("expect", k)})
+    return expect
+
+
+def _army(raw: Any, i: int, errors: ParseErrors) -> Army | None:
     side = SIDES[i]
     if not isinstance(raw, dict):
-        err(f"army {side} must be a mapping with name, tokens and leader", "armies", i)
+        errors.add(f"army {side} must be a mapping with name, tokens and leader", "armies", i)
         return None
-    for key in raw:
-        if key not in _ARMY_KEYS:
-            err(f"army {side}: unknown key {key!r}; keys are {', '.join(sorted(_ARMY_KEYS))}", "armies", i, key)
+    errors.check_keys(raw, _ARMY_KEYS, f"army {side}: ", "armies", i)
     leader_raw = raw.get("leader")
     if not isinstance(leader_raw, dict):
-        err(
+        errors.add(
             f"army {side}: leader must be a mapping with name, battle_die, spirit_die (wild_card, modifiers)",
             "armies",
             i,
         )
         return None
-    for key in leader_raw:
-        if key not in _LEADER_KEYS:
-            err(
-                f"army {side}: leader: unknown key {key!r}; keys are {', '.join(sorted(_LEADER_KEYS))}",
-                "armies",
-                i,
-                "leader",
-                key,
-            )
+    errors.check_keys(leader_raw, _LEADER_KEYS, f"army {side}: leader: ", "armies", i, "leader")
     mods = leader_raw.get("modifiers") or {}
     if not isinstance(mods, dict) or set(mods) - _MODIFIER_KEYS:
-        err(f"army {side}: leader: modifiers is a mapping with battle and spirit, got {mods!r}", "armies", i, "leader")
+        errors.add(
+            f"army {side}: leader: modifiers is a mapping with battle and spirit, got {mods!r}", "armies", i, "leader"
+        )
         mods = {}
     try:
         leader = Leader(
@@ -396,58 +378,63 @@ def _army(raw: Any, i: int, err: Any) -> Army | None:
         )
         return Army(str(raw.get("name", "")), raw.get("tokens"), leader)  # type: ignore[arg-type]
     except ToolkitError as exc:
-        err(f"army {side}: {exc}", "armies", i)
+        errors.add(f"army {side}: {exc}", "armies", i)
         return None
 
 
-def _round(raw: Any, r: int, err: Any, side_of: Any, line_of: Any) -> RoundSpec:
+def _rolls(raw: Mapping[str, Any], key: str, number: int, errors: ParseErrors, sides: _Sides) -> tuple:
+    """The roll totals of a round's ``recon`` or ``morale``: ``(side, total, line)``."""
+    at = ("rounds", number - 1)
+    value = raw.get(key) or {}
+    if not isinstance(value, dict):
+        errors.add(
+            f"round {number}: {key} is a mapping of army name to roll total, e.g. {{North: 4, South: 3}}", *at, key
+        )
+        return ()
+    out = []
+    for who, total in value.items():
+        side = sides.side_of(who, *at, key, who)
+        if isinstance(total, bool) or not isinstance(total, int):
+            errors.add(
+                f"round {number}: {key}: {who}'s roll total must be a whole number, got {total!r}", *at, key, who
+            )
+            continue
+        if side is not None:
+            out.append((side, total, errors.lines.line(*at, key, who)))
+    return tuple(out)
+
+
+def _round(raw: Any, r: int, errors: ParseErrors, sides: _Sides) -> RoundSpec:
     number = r + 1
     at = ("rounds", r)
+    line_of = errors.lines.line
     if not isinstance(raw, dict):
-        err(f"round {number} must be a mapping with recon, cards, moves (coin, morale)", *at)
+        errors.add(f"round {number} must be a mapping with recon, cards, moves (coin, morale)", *at)
         return RoundSpec(number, line=line_of(*at))
-    for key in raw:
-        if key not in _ROUND_KEYS:
-            err(f"round {number}: unknown key {key!r}; keys are {', '.join(sorted(_ROUND_KEYS))}", *at, key)
-
-    def rolls(key: str) -> tuple[tuple[int, int, int], ...]:
-        value = raw.get(key) or {}
-        if not isinstance(value, dict):
-            err(f"round {number}: {key} is a mapping of army name to roll total, e.g. {{North: 4, South: 3}}", *at, key)
-            return ()
-        out = []
-        for who, total in value.items():
-            side = side_of(who, *at, key, who)
-            if isinstance(total, bool) or not isinstance(total, int):
-                err(f"round {number}: {key}: {who}'s roll total must be a whole number, got {total!r}", *at, key, who)
-                continue
-            if side is not None:
-                out.append((side, total, line_of(*at, key, who)))
-        return tuple(out)
-
-    recon, morale = rolls("recon"), rolls("morale")
+    errors.check_keys(raw, _ROUND_KEYS, f"round {number}: ", *at)
+    recon, morale = _rolls(raw, "recon", number, errors, sides), _rolls(raw, "morale", number, errors, sides)
     cards_raw = raw.get("cards", "")
     try:
         cards = parse_cards(" ".join(map(str, cards_raw)) if isinstance(cards_raw, list) else str(cards_raw or ""))
     except ToolkitError as exc:
-        err(f"round {number}: cards: {exc}", *at, "cards")
+        errors.add(f"round {number}: cards: {exc}", *at, "cards")
         cards = ()
     coin = None
     if raw.get("coin") is not None:
-        side = side_of(raw["coin"], *at, "coin")
+        side = sides.side_of(raw["coin"], *at, "coin")
         if side is not None:
             coin = (side, line_of(*at, "coin"))
     moves: list[tuple[int, str, int]] = []
     raw_moves = raw.get("moves") or []
     if not isinstance(raw_moves, list):
-        err(f"round {number}: moves is a list of 'Army: action' entries", *at, "moves")
+        errors.add(f"round {number}: moves is a list of 'Army: action' entries", *at, "moves")
         raw_moves = []
     for k, entry in enumerate(raw_moves):
         if not (isinstance(entry, dict) and len(entry) == 1):
-            err(f"round {number}: a move is one 'Army: action' pair, got {entry!r}", *at, "moves", k)
+            errors.add(f"round {number}: a move is one 'Army: action' pair, got {entry!r}", *at, "moves", k)
             continue
         ((who, action),) = entry.items()
-        side = side_of(who, *at, "moves", k)
+        side = sides.side_of(who, *at, "moves", k)
         if side is not None:
             moves.append((side, " ".join(str(action).split()), line_of(*at, "moves", k)))
     return RoundSpec(
@@ -483,120 +470,169 @@ def plan_example(
         ``(moves, states, error)``: the moves a stepper plays (a whole hand dealt as one
         move), the state before each move and after the last (``len(moves) + 1`` states),
         and why the walk stopped early (``""`` if the example is played to its end).
+        The loop is the shared :func:`toolkit.notation.follow_plan`.
     """
-    state = start if start is not None else example.start
     where = example.source
+
+    def apply(state: TracedBattleState, move: PlannedMove) -> TracedBattleState:
+        try:
+            new = state.apply_all(state.parse_actions(move.text))
+        except ToolkitError as exc:
+            raise PlanStop(at_line(where, move.line, f"round {state.round_no}: {move.label}: {exc}")) from None
+        assert isinstance(new, TracedBattleState)
+        return new
+
+    return follow_plan(start if start is not None else example.start, lambda s: _planner(example, s), apply)
+
+
+@dataclass
+class _RoundLeft:
+    """What a round of the file still has to give while it is played (sides 0, 1):
+    roll totals ``{side: (total, line)}``, cards, moves and the coin."""
+
+    spec: RoundSpec
+    where: str
+    names: tuple[str, str]
+    open_end: bool  # the file's last round of an unfinished example: may stop anywhere
+    recon: dict[int, tuple[int, int]] = field(default_factory=dict)
+    morale: dict[int, tuple[int, int]] = field(default_factory=dict)
+    cards: list[Card] = field(default_factory=list)
+    moves: list[tuple[int, str, int]] = field(default_factory=list)
+    coin: tuple[int, int] | None = None
+
+    @classmethod
+    def of(cls, spec: RoundSpec, where: str, names: tuple[str, str], open_end: bool) -> _RoundLeft:
+        recon, morale = ({side: (total, line) for side, total, line in rolls} for rolls in (spec.recon, spec.morale))
+        return cls(spec, where, names, open_end, recon, morale, list(spec.cards), list(spec.moves), spec.coin)
+
+    def stop(self, message: str, line: int | None = None) -> PlanStop:
+        """The error that stops the walk in this round (at the round's line by default)."""
+        return PlanStop(at_line(self.where, self.spec.line if line is None else line, message))
+
+
+def _planner(example: Example, state: TracedBattleState) -> Generator[PlannedMove, TracedBattleState, None]:
+    """Yield the example's moves round by round, receiving the state each led to."""
     names = state.names
-    plan: list[PlannedMove] = []
-    states = [state]
-
-    def fail(message: str, line: int = 0) -> tuple[list[PlannedMove], list[TracedBattleState], str]:
-        return plan, states, f"{where}:{line}: {message}" if line else f"{where}: {message}"
-
     for n, spec in enumerate(example.rounds):
-        last = n == len(example.rounds) - 1
+        left = _RoundLeft.of(spec, example.source, names, n == len(example.rounds) - 1 and example.unfinished)
         if state.is_terminal:
-            return fail(f"round {spec.number} is listed but the battle is over ({outcome_text(state)})", spec.line)
-        recon = {side: (total, line) for side, total, line in spec.recon}
-        morale = {side: (total, line) for side, total, line in spec.morale}
-        cards = list(spec.cards)
-        moves = list(spec.moves)
-        coin = spec.coin
+            raise left.stop(f"round {spec.number} is listed but the battle is over ({outcome_text(state)})")
         while not state.is_terminal and state.round_no == spec.number:
-            move: PlannedMove | None = None
-            if state.is_chance_node and state.stage == "morale" and moves:
-                who, action, line = moves[0]
-                return fail(f"round {spec.number}: the clash is over; move {names[who]}: {action!r} is left over", line)
-            if state.is_chance_node:
-                side = _chance_side(state)
-                if state.stage in ("recon", "morale"):
-                    given = recon if state.stage == "recon" else morale
-                    trait = "Knowledge (Battle)" if state.stage == "recon" else "Spirit"
-                    if side not in given:
-                        if last and example.unfinished:
-                            return plan, states, ""
-                        return fail(
-                            f"round {spec.number}: no {state.stage} roll for {names[side]} "
-                            f"({trait}, {state.prompt()}): add {state.stage}: {{{names[side]}: TOTAL}}",
-                            spec.line,
-                        )
-                    total, line = given.pop(side)
-                    move = PlannedMove(True, str(total), f"{names[side]} rolls {trait}: {total}", line)
-                elif state.stage == "deal":
-                    wanted = state.roll_group()
-                    if len(cards) < wanted and last and example.unfinished:
-                        if not cards:
-                            return plan, states, ""
-                        wanted = len(cards)  # a hand dealt in part: deal what is written, then stop
-                    if len(cards) < wanted:
-                        return fail(
-                            f"round {spec.number}: cards: {names[side]} draws {wanted} more card(s) (DB-2) but only "
-                            f"{len(cards)} are left in the list",
-                            spec.cards_line or spec.line,
-                        )
-                    hand, cards = cards[:wanted], cards[wanted:]
-                    text = " ".join(c.code for c in hand)
-                    move = PlannedMove(True, text, f"{names[side]} is dealt {text}", spec.cards_line)
-                else:  # coin
-                    if coin is None:
-                        if last and example.unfinished:
-                            return plan, states, ""
-                        return fail(
-                            f"round {spec.number}: the jokers tie (DB-3): add coin: {names[0]} or {names[1]}",
-                            spec.line,
-                        )
-                    side, line = coin
-                    coin = None
-                    move = PlannedMove(True, SIDES[side], f"the coin gives {names[side]} the initiative", line)
-            else:
-                side = SIDES.index(state.current_player)
-                if not moves:
-                    if last and example.unfinished:
-                        return plan, states, ""
-                    return fail(
-                        f"round {spec.number}: the moves end before the clash does, at: {state.prompt()}", spec.line
-                    )
-                who, action, line = moves.pop(0)
-                if who != side:
-                    return fail(f"the move is {names[side]}'s ({state.prompt()}), not {names[who]}'s: {action!r}", line)
-                try:
-                    parsed = state.parse_action(action)
-                except ToolkitError as exc:
-                    return fail(f"{names[who]}: {exc}", line)
-                move = PlannedMove(False, str(parsed), f"{names[who]}: {parsed}", line)
-            try:
-                new = state.apply_all(state.parse_actions(move.text))
-            except ToolkitError as exc:
-                return fail(f"round {spec.number}: {move.label}: {exc}", move.line or spec.line)
-            assert isinstance(new, TracedBattleState)
-            plan.append(move)
-            states.append(new)
-            state = new
-        # the round is over: anything left unused is a mistake in the file
-        if cards:
-            return fail(
-                f"round {spec.number}: cards left over: {' '.join(c.code for c in cards)} (the hands are complete)",
-                spec.cards_line or spec.line,
-            )
-        if moves:
-            who, action, line = moves[0]
-            over = "the battle is over" if state.is_terminal else "the clash is over"
-            return fail(f"round {spec.number}: {over}; move {names[who]}: {action!r} is left over", line)
-        if coin is not None:
-            return fail(f"round {spec.number}: coin given but no jokers tied (DB-3)", coin[1])
-        for given, what in ((recon, "recon"), (morale, "morale")):
-            for side, (_, line) in given.items():
-                return fail(
-                    f"round {spec.number}: {what} roll for {names[side]} is left over "
-                    + ("(the battle was over)" if state.is_terminal else "(no such roll this round)"),
-                    line,
-                )
+            move = _next_move(state, left)
+            if move is None:
+                return  # an unfinished example stops where its data does
+            state = yield move
+        _check_round_used(state, left)
     if not state.is_terminal and not example.unfinished:
-        return fail(
-            f"the example ends before the battle does, at: {state.prompt()} (round {state.round_no}); "
-            "add the round, or write unfinished: true"
+        raise PlanStop(
+            f"{example.source}: the example ends before the battle does, at: {state.prompt()} "
+            f"(round {state.round_no}); add the round, or write unfinished: true"
         )
-    return plan, states, ""
+
+
+def _next_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+    """The next move of the round, or None where an unfinished example's data ends."""
+    number = left.spec.number
+    if state.is_chance_node and state.stage == "morale" and left.moves:
+        who, action, line = left.moves[0]
+        raise left.stop(f"round {number}: the clash is over; move {left.names[who]}: {action!r} is left over", line)
+    if not state.is_chance_node:
+        return _decision_move(state, left)
+    if state.stage in ("recon", "morale"):
+        return _roll_move(state, left)
+    if state.stage == "deal":
+        return _deal_move(state, left)
+    return _coin_move(left)
+
+
+def _roll_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+    """A Knowledge (Battle) roll (DB-2) or a Spirit roll (DB-8), as the file gives it."""
+    side = _chance_side(state)
+    given = left.recon if state.stage == "recon" else left.morale
+    trait = "Knowledge (Battle)" if state.stage == "recon" else "Spirit"
+    if side not in given:
+        if left.open_end:
+            return None
+        name = left.names[side]
+        raise left.stop(
+            f"round {left.spec.number}: no {state.stage} roll for {name} "
+            f"({trait}, {state.prompt()}): add {state.stage}: {{{name}: TOTAL}}"
+        )
+    total, line = given.pop(side)
+    return PlannedMove(True, str(total), f"{left.names[side]} rolls {trait}: {total}", line)
+
+
+def _deal_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+    """A whole hand dealt (DB-2): the next cards of the round's list."""
+    side = _chance_side(state)
+    wanted = state.roll_group()
+    if len(left.cards) < wanted and left.open_end:
+        if not left.cards:
+            return None
+        wanted = len(left.cards)  # a hand dealt in part: deal what is written, then stop
+    spec = left.spec
+    if len(left.cards) < wanted:
+        raise left.stop(
+            f"round {spec.number}: cards: {left.names[side]} draws {wanted} more card(s) (DB-2) but only "
+            f"{len(left.cards)} are left in the list",
+            spec.cards_line or spec.line,
+        )
+    hand, left.cards = left.cards[:wanted], left.cards[wanted:]
+    text = " ".join(c.code for c in hand)
+    return PlannedMove(True, text, f"{left.names[side]} is dealt {text}", spec.cards_line)
+
+
+def _coin_move(left: _RoundLeft) -> PlannedMove | None:
+    """The coin of a joker tie (DB-3)."""
+    if left.coin is None:
+        if left.open_end:
+            return None
+        names = left.names
+        raise left.stop(f"round {left.spec.number}: the jokers tie (DB-3): add coin: {names[0]} or {names[1]}")
+    side, line = left.coin
+    left.coin = None
+    return PlannedMove(True, SIDES[side], f"the coin gives {left.names[side]} the initiative", line)
+
+
+def _decision_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+    """The file's next decision, which must be the side to move's (DB-4..DB-6)."""
+    side = SIDES.index(state.current_player)
+    names = left.names
+    if not left.moves:
+        if left.open_end:
+            return None
+        raise left.stop(f"round {left.spec.number}: the moves end before the clash does, at: {state.prompt()}")
+    who, action, line = left.moves.pop(0)
+    if who != side:
+        raise left.stop(f"the move is {names[side]}'s ({state.prompt()}), not {names[who]}'s: {action!r}", line)
+    try:
+        parsed = state.parse_action(action)
+    except ToolkitError as exc:
+        raise left.stop(f"{names[who]}: {exc}", line) from None
+    return PlannedMove(False, str(parsed), f"{names[who]}: {parsed}", line)
+
+
+def _check_round_used(state: TracedBattleState, left: _RoundLeft) -> None:
+    """The round is over: anything of it left unused is a mistake in the file."""
+    spec, names = left.spec, left.names
+    if left.cards:
+        raise left.stop(
+            f"round {spec.number}: cards left over: {' '.join(c.code for c in left.cards)} (the hands are complete)",
+            spec.cards_line or spec.line,
+        )
+    if left.moves:
+        who, action, line = left.moves[0]
+        over = "the battle is over" if state.is_terminal else "the clash is over"
+        raise left.stop(f"round {spec.number}: {over}; move {names[who]}: {action!r} is left over", line)
+    if left.coin is not None:
+        raise left.stop(f"round {spec.number}: coin given but no jokers tied (DB-3)", left.coin[1])
+    for given, what in ((left.recon, "recon"), (left.morale, "morale")):
+        for side, (_, line) in given.items():
+            raise left.stop(
+                f"round {spec.number}: {what} roll for {names[side]} is left over "
+                + ("(the battle was over)" if state.is_terminal else "(no such roll this round)"),
+                line,
+            )
 
 
 def replay(example: Example) -> TracedBattleState:
@@ -715,13 +751,8 @@ def battle_summary(state: BattleState) -> str:
 
 
 def _by_name(names: tuple[str, str], mapping: Mapping[Any, Any]) -> dict[int, Any]:
-    out = {}
-    for who, value in mapping.items():
-        text = str(who).strip()
-        side = names.index(text) if text in names else SIDES.index(text.lower()) if text.lower() in SIDES else None
-        if side is not None:
-            out[side] = value
-    return out
+    sides = _Sides(names, ParseErrors(""))  # load_example has already reported unknown names
+    return {side: value for who, value in mapping.items() if (side := sides.side_of(who)) is not None}
 
 
 def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
@@ -776,33 +807,16 @@ def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
 
 
 # -- exporting --------------------------------------------------------------------------------
-class _Flow(dict):
-    """A mapping written on one line: ``{North: 4, South: 3}``."""
-
-
-class _Dumper(yaml.SafeDumper):
-    """The safe dumper, with list items indented under their key and :class:`_Flow`
-    mappings on one line (so an export reads like a hand-written example)."""
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        return super().increase_indent(flow, False)
-
-
-_Dumper.add_representer(
-    _Flow, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
-)
-
-
 def _army_data(army: Army) -> dict[str, Any]:
     leader = army.leader
-    data: dict[str, Any] = _Flow(
+    data: dict[str, Any] = FlowMap(
         name=leader.name,
         battle_die=f"d{leader.battle_die}",
         spirit_die=f"d{leader.spirit_die}",
         wild_card=leader.wild_card,
     )
     if leader.battle_modifier or leader.spirit_modifier:
-        data["modifiers"] = _Flow(battle=leader.battle_modifier, spirit=leader.spirit_modifier)
+        data["modifiers"] = FlowMap(battle=leader.battle_modifier, spirit=leader.spirit_modifier)
     return {"name": army.name, "tokens": army.tokens, "leader": data}
 
 
@@ -830,7 +844,7 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
     names = state.names
     data: dict[str, Any] = {"system": SYSTEM, "title": title}
     if state.rules != Rules():
-        data["rules"] = _Flow((k, getattr(state.rules, k)) for k in _RULE_KEYS)
+        data["rules"] = FlowMap((k, getattr(state.rules, k)) for k in _RULE_KEYS)
     data["armies"] = [_army_data(a) for a in state.start_armies]
     # a round that has not begun (no roll yet) is left out, except an empty first round
     played = [r for r in records if r.recon or r.number == 1]
@@ -841,7 +855,7 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
     for rec in played:
         entry: dict[str, Any] = {}
         if rec.recon:
-            entry["recon"] = _Flow((names[s], t) for s, t in rec.recon.items())
+            entry["recon"] = FlowMap((names[s], t) for s, t in rec.recon.items())
         if rec.cards:
             entry["cards"] = _hands_text(rec.cards, rec.hand_sizes[0])
         if rec.coin is not None:
@@ -849,28 +863,32 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
         if rec.moves:
             entry["moves"] = [{names[s]: action} for s, action in rec.moves]
         if rec.morale:
-            entry["morale"] = _Flow((names[s], t) for s, t in rec.morale.items())
+            entry["morale"] = FlowMap((names[s], t) for s, t in rec.morale.items())
         rounds.append(entry)
     data["rounds"] = rounds
     expect: list[dict[str, Any]] = []
     for rec in played:
         if rec.number == state.round_no and not state.is_terminal:
             continue  # the round is still being played
-        item: dict[str, Any] = _Flow(round=rec.number)
+        item: dict[str, Any] = FlowMap(round=rec.number)
         item["initiative"] = names[rec.initiative] if rec.initiative is not None else "none"
-        item["lost"] = _Flow(((names[0], rec.lost[0]), (names[1], rec.lost[1])))
-        rolled = _Flow(
+        item["lost"] = FlowMap(((names[0], rec.lost[0]), (names[1], rec.lost[1])))
+        rolled = FlowMap(
             (names[s], _MORALE_WORDS[rec.morale_result[s]]) for s in rec.morale if rec.morale_result[s] is not None
         )
         if rolled:
             item["morale"] = rolled
         expect.append(item)
     if state.is_terminal:
-        final = _Flow(outcome=outcome_text(state))
+        final = FlowMap(outcome=outcome_text(state))
         if state.winner is not None:
             final["winner"] = names[state.winner]
-        final["tokens"] = _Flow(((names[0], state.armies[0].tokens), (names[1], state.armies[1].tokens)))
+        final["tokens"] = FlowMap(((names[0], state.armies[0].tokens), (names[1], state.armies[1].tokens)))
         expect.append(final)
     if expect:
         data["expect"] = expect
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False)
+    return dump_example(data, width=110)
+
+
+#: The Durak battle notation, as the registry of systems (:mod:`toolkit.systems`) uses it.
+NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, battle_summary)
