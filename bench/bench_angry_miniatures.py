@@ -50,8 +50,7 @@ from pathlib import Path
 import icepool
 from _results import best_time, fmt_s, publish
 
-from toolkit.angry_miniatures import odds
-from toolkit.angry_miniatures.outcomes import AttackOutcome
+from toolkit.angry_miniatures import AttackOutcome, odds
 
 ATTACK_TYPES = ("melee", "ranged")
 FACES = ("9", "10", "J", "Q", "K", "A")  # encoded 0..5

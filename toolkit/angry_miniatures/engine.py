@@ -15,7 +15,7 @@ and crits are announced, at most once per character per turn (AM-7).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
@@ -63,6 +63,9 @@ class AttackState(GameState):
             defender being judged.
         settled: ``(damage to defender, damage to attacker)`` per defender judged so far.
         crits_this_turn: names of characters who already crit this turn (AM-7).
+        modifiers: the AM-9 modifiers the pools were built with (None: built from pools).
+        all_throws: every SuperTieBreaker throw so far, for every defender, in order
+            (what an exported example writes).
     """
 
     rules: Rules
@@ -80,6 +83,8 @@ class AttackState(GameState):
     crits_this_turn: frozenset[str] = frozenset()
     crits: tuple[str, ...] = ()
     log_events: tuple[Event, ...] = ()
+    modifiers: Modifiers | None = field(default=None, compare=False)
+    all_throws: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     # -- engine hooks ----------------------------------------------------------------
     @property
@@ -112,7 +117,12 @@ class AttackState(GameState):
             text = f"SuperTieBreaker: {self.attacker.name} rolls {a}, {self.defenders[i].name} rolls {d}" + (
                 " — equal, both reroll (AM-4)." if winner is None else f" — the {winner} wins (AM-4)."
             )
-            state = replace(self, throws=self.throws + (action,), log_events=self._with("super_tiebreak", text, "AM-4"))
+            state = replace(
+                self,
+                throws=self.throws + (action,),
+                all_throws=self.all_throws + (action,),
+                log_events=self._with("super_tiebreak", text, "AM-4"),
+            )
         elif who == -1:
             state = replace(self, attack_roll=self.attack_roll + (action,))
             if len(state.attack_roll) == self.attack_dice:
@@ -167,6 +177,17 @@ class AttackState(GameState):
         if who == -1:
             return f"{self.attacker.name} rolls {self.roll_group()} more attack dice ({self.attack_type})."
         return f"{self.defenders[who].name} rolls {self.roll_group()} more defence dice."
+
+    @property
+    def roller(self) -> str | None:
+        """Who rolls next: the attacker's or a defender's name (a whole pool, AM-2), or
+        None for a SuperTieBreaker throw (AM-4) and once the attack is resolved."""
+        if self.is_terminal:
+            return None
+        who = self._rolling()
+        if who is None:
+            return None
+        return self.attacker.name if who == -1 else self.defenders[who].name
 
     # -- results ---------------------------------------------------------------------
     def outcome(self, defender: int = 0) -> AttackOutcome:
@@ -348,6 +369,7 @@ def start_attack(
         defence_dice=tuple(p.defence for p in pools),
         defence_rolls=tuple(() for _ in targets),
         crits_this_turn=frozenset(crits_this_turn),
+        modifiers=modifiers,
     )
     whom = ", ".join(t.name for t in targets)
     dice = ", ".join(str(p.defence) for p in pools)
