@@ -2,6 +2,8 @@
 
 ``toolkit report NAME [-p NAME VALUE]... [-f FILE.yaml] [-o DIR] [--show-code]``
 runs report notebooks into HTML; ``toolkit report --list`` lists them.
+``toolkit replay FILE`` replays a rule-book example of any registered system
+(:mod:`toolkit.systems`); ``toolkit replay --list`` lists the systems and their examples.
 
 Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments.
 
@@ -146,19 +148,38 @@ def _report_command(args: argparse.Namespace) -> int:
 
 # -- toolkit replay ---------------------------------------------------------------------
 def _add_replay_command(subparsers: Any) -> None:
+    from toolkit.systems import systems
+
+    known = ", ".join(f"{s.name} ({s.title})" for s in systems())
     parser = subparsers.add_parser(
         "replay",
         help="replay a rule-book example file and print it as narrated prose",
-        description="Replay an example from data/examples/ and print who drew what, declared, played, "
-        "the final values, winner, points and damage. Exits 1 if the file's expectations are not met.",
+        description="Replay an example from data/examples/ and print its title, notes, the narrated log "
+        f"and a summary. Exits 1 if the file's expectations are not met. Systems: {known}.",
     )
-    parser.add_argument("file", type=Path, metavar="FILE", help="an example file (YAML)")
+    parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="an example file (YAML)")
+    parser.add_argument("--list", action="store_true", help="list the systems and the examples of data/examples/")
     parser.set_defaults(handler=_replay)
+
+
+def _list_examples() -> int:
+    from toolkit.examples import example_files
+    from toolkit.systems import systems
+
+    for entry in systems():
+        print(f"{entry.name}  ({entry.title})")
+        for path in example_files(entry.name):
+            print(f"    {path}")
+    return EXIT_OK
 
 
 def _replay(args: argparse.Namespace) -> int:
     from toolkit.replay import replay_file
 
+    if args.list:
+        return _list_examples()
+    if args.file is None:
+        return _error("give an example FILE (YAML), or --list")
     text, problems = replay_file(args.file)
     print(text)
     for problem in problems:
