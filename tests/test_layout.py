@@ -1,0 +1,219 @@
+"""Layout checks of ``toolkit/`` (issue 9, "layout by concept"; DESIGN.md "Suggested layout").
+
+(a) No module imports a private name of another module: ``from x import _y``,
+    ``import x`` then ``x._y``, ``from x import y as _y`` where ``y`` is private. What
+    two modules share is a public name of a third.
+(b) No import cycle among ``toolkit`` modules (module-level imports only: imports inside
+    functions and under ``if TYPE_CHECKING:`` are not followed).
+(c) No module over :data:`MAX_LINES` lines.
+
+Parsed with :mod:`ast`, nothing is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "toolkit"
+MAX_LINES = 900
+
+# Today's violations in the two packages being refactored by other helpers of issue 9
+# (fairy_meat: engine/odds/strategy; durak_battle: the one clash state machine). The
+# lead empties these lists when the branches are merged: a new entry is a regression.
+ALLOWED_PRIVATE_IMPORTS: set[tuple[str, str]] = {
+    # (importing module, "module.private_name")
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._Family"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._POOL"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._canon"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._fold"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._hand_from_composition"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._owner"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._reach"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._rep_plays"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._start"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._type_of"),
+    ("toolkit.fairy_meat.hidden", "toolkit.fairy_meat.odds._view"),
+    ("toolkit.fairy_meat.optimal", "toolkit.fairy_meat.engine._Attack"),
+}
+# durak_battle.odds <-> policies is a cycle only through an import inside a function
+# (policies.py), which (b) does not follow; no module-level cycle today.
+ALLOWED_CYCLES: list[set[str]] = []
+ALLOWED_LONG_MODULES: set[str] = {
+    "toolkit.durak_battle.odds",
+    "toolkit.durak_battle.widgets",
+    "toolkit.fairy_meat.hidden",
+    "toolkit.fairy_meat.odds",
+    "toolkit.fairy_meat.widgets",
+}
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its ``__init__.py``)."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _absolute(module: str, node: ast.ImportFrom) -> str:
+    """The absolute name a ``from ... import`` reads from (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    is_package = MODULES[module].name == "__init__.py"
+    base = module.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _module_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """The statements run on import: the module body, into ``if``/``try``/``with``
+    blocks, but not into functions, classes' methods or ``if TYPE_CHECKING:``."""
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop(0)
+        yield node
+        if isinstance(node, ast.If):
+            test = node.test
+            if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+                isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+            ):
+                todo = list(node.orelse) + todo
+                continue
+            todo = list(node.body) + list(node.orelse) + todo
+        elif isinstance(node, ast.Try):
+            todo = list(node.body) + [s for h in node.handlers for s in h.body] + list(node.finalbody) + todo
+        elif isinstance(node, ast.With):
+            todo = list(node.body) + todo
+        elif isinstance(node, ast.ClassDef):
+            todo = [s for s in node.body if not isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)] + todo
+
+
+def private_imports(module: str) -> set[str]:
+    """The private names of other modules that ``module`` imports or reads."""
+    tree = ast.parse(MODULES[module].read_text())
+    found: set[str] = set()
+    aliases: dict[str, str] = {}  # local name -> module it is bound to
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = _absolute(module, node)
+            for alias in node.names:
+                if _is_private(alias.name):
+                    found.add(f"{source}.{alias.name}")
+                elif f"{source}.{alias.name}" in MODULES:
+                    aliases[alias.asname or alias.name] = f"{source}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+                else:
+                    aliases[alias.name.split(".")[0]] = alias.name.split(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _is_private(node.attr):
+            chain = []
+            value: ast.expr = node.value
+            while isinstance(value, ast.Attribute):
+                chain.insert(0, value.attr)
+                value = value.value
+            if isinstance(value, ast.Name) and value.id in aliases:
+                owner = ".".join([aliases[value.id], *chain])
+                if owner != module and (owner in MODULES or not owner.startswith("toolkit")):
+                    found.add(f"{owner}.{node.attr}")
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """For each toolkit module, the toolkit modules it imports when it is imported."""
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for module, path in MODULES.items():
+        for node in _module_level(ast.parse(path.read_text())):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                source = _absolute(module, node)
+                targets = [
+                    f"{source}.{alias.name}" if f"{source}.{alias.name}" in MODULES else source for alias in node.names
+                ]
+            graph[module] |= {t for t in targets if t in MODULES and t != module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another():
+    found = {(m, name) for m in MODULES for name in private_imports(m)}
+    assert sorted(found - ALLOWED_PRIVATE_IMPORTS) == []
+
+
+def test_no_import_cycle():
+    found = cycles(import_graph())
+    assert [c for c in found if c not in ALLOWED_CYCLES] == []
+
+
+def test_no_module_over_the_line_limit():
+    long = {m: n for m, p in MODULES.items() if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert {m: n for m, n in long.items() if m not in ALLOWED_LONG_MODULES} == {}
+
+
+def test_the_allow_lists_only_excuse_the_two_packages_under_refactor():
+    excused = {m for m, _ in ALLOWED_PRIVATE_IMPORTS} | set().union(*ALLOWED_CYCLES) | ALLOWED_LONG_MODULES
+    assert all(m.startswith(("toolkit.fairy_meat.", "toolkit.durak_battle.")) for m in excused)
+
+
+def test_the_checks_find_what_they_look_for(tmp_path):
+    # the private-name scanner on a made-up module: all three forms are found
+    source = "import toolkit.prob as prob\nfrom toolkit.cards import _x\nfrom toolkit.dice import y as _y\nprob._z\n"
+    MODULES["toolkit._layout_probe"] = tmp_path / "probe.py"
+    try:
+        (tmp_path / "probe.py").write_text(source)
+        assert private_imports("toolkit._layout_probe") == {"toolkit.cards._x", "toolkit.prob._z"}
+    finally:
+        del MODULES["toolkit._layout_probe"]
+    assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [{"a", "b"}]
