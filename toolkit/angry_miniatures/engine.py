@@ -55,6 +55,11 @@ def _faces(roll: Sequence[str]) -> str:
 class AttackState(GameState):
     """One attack in progress. Build it with :func:`start_attack`.
 
+    In a magic area attack (AM-8) each defender is judged in turn against the one
+    attack roll; the toolkit's reading of AM-8 gives each tied pairing of attacker and
+    defender its own SuperTieBreaker throws (``throws``, cleared once that defender is
+    judged).
+
     Attributes:
         attacker, defenders: the characters as they stand (damage applied at the end).
         attack_dice, defence_dice: pool sizes (AM-2, AM-9), one defence pool per defender.
