@@ -7,7 +7,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from toolkit.reports.runner import discover_reports, notebook_parameters, run_report
+from toolkit.reports import discover_reports, notebook_parameters, run_report
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ALL = sorted(NOTEBOOKS.glob("*.ipynb"))

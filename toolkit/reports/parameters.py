@@ -1,0 +1,184 @@
+"""Report parameters: the notebook's cell tagged ``parameters``, checked before a run.
+
+Parameter types come from an annotation (``max_dice: int = 10``) or else from the
+literal default (``max_dice = 10``). Papermill only warns about an unknown parameter
+and never checks types, so :func:`validate_parameters` does both before a run.
+
+>>> parse_cli_value("8"), parse_cli_value("[4, 6]"), parse_cli_value("true"), parse_cli_value("melee")
+(8, [4, 6], True, 'melee')
+>>> ParameterSpec("max_dice", "int", "10", "largest pool").describe()
+'max_dice: int = 10  # largest pool'
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolkit.errors import InvalidSetupError
+
+__all__ = [
+    "CHECKED_TYPES",
+    "ParameterSpec",
+    "format_value",
+    "notebook_parameters",
+    "parse_cli_value",
+    "validate_parameters",
+]
+
+#: Parameter types the runner checks; ``None`` in :attr:`ParameterSpec.type_name` means any.
+CHECKED_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "float": (float, int),
+    "str": (str,),
+    "bool": (bool,),
+    "list": (list,),
+    "dict": (dict,),
+}
+
+_ANNOTATION_TYPES = {
+    "int": "int",
+    "float": "float",
+    "str": "str",
+    "bool": "bool",
+    "list": "list",
+    "List": "list",
+    "tuple": "list",
+    "Tuple": "list",
+    "Sequence": "list",
+    "dict": "dict",
+    "Dict": "dict",
+    "Mapping": "dict",
+}
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    """One parameter of a report notebook.
+
+    ``type_name`` is one of ``int``, ``float``, ``str``, ``bool``, ``list``, ``dict``, or
+    ``None`` when any value is accepted (a ``None`` default, or a default that is not a
+    literal such as ``list(range(3))``). ``default`` is the default's source text.
+    """
+
+    name: str
+    type_name: str | None
+    default: str
+    help: str = ""
+
+    def accepts(self, value: Any) -> bool:
+        """Return whether ``value`` has this parameter's type (an int is a float; a bool
+        is not an int)."""
+        if self.type_name is None:
+            return True
+        if isinstance(value, bool) and self.type_name != "bool":
+            return False
+        return isinstance(value, CHECKED_TYPES[self.type_name])
+
+    def describe(self) -> str:
+        """Return ``'name: type = default  # help'`` (type ``any`` when unchecked)."""
+        text = f"{self.name}: {self.type_name or 'any'} = {self.default}"
+        return f"{text}  # {self.help}" if self.help else text
+
+
+def _type_of_default(default: str) -> str | None:
+    try:
+        value = ast.literal_eval(default)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    for name in ("bool", "int", "float", "str", "list", "dict"):
+        if type(value) is CHECKED_TYPES[name][0]:
+            return name
+    if isinstance(value, tuple):
+        return "list"
+    return None
+
+
+def _type_of_annotation(annotation: str) -> str | None:
+    base = annotation.split("[", 1)[0].strip()
+    return _ANNOTATION_TYPES.get(base)
+
+
+def notebook_parameters(path: Path | str) -> dict[str, ParameterSpec]:
+    """Return the parameters of the notebook's cell tagged ``parameters``, in order
+    (empty when there is no such cell), using ``papermill.inspect_notebook``."""
+    import papermill
+
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidSetupError(f"no notebook at {str(path)!r}")
+    try:
+        inspected = papermill.inspect_notebook(str(path))
+    except Exception as exc:  # papermill raises plain ValueError/JSON errors here
+        raise InvalidSetupError(f"cannot read the parameters of {str(path)!r}: {exc}") from exc
+    specs: dict[str, ParameterSpec] = {}
+    for name, p in inspected.items():
+        declared = p.get("inferred_type_name") or "None"
+        default = str(p.get("default", ""))
+        type_name = _type_of_annotation(declared) if declared != "None" else _type_of_default(default)
+        specs[name] = ParameterSpec(name, type_name, default, str(p.get("help") or ""))
+    return specs
+
+
+def _accepted_list(specs: Mapping[str, ParameterSpec]) -> str:
+    if not specs:
+        return "it accepts no parameters"
+    shown = "; ".join(f"{s.name}: {s.type_name or 'any'} (default {s.default})" for s in specs.values())
+    return f"accepted parameters: {shown}"
+
+
+def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``params`` checked against the notebook's parameters cell, ints given for
+    float parameters turned into floats.
+
+    An unknown name or a value of the wrong type raises :class:`InvalidSetupError`
+    naming it and listing every accepted parameter with its type and default.
+    """
+    specs = notebook_parameters(path)
+    where = Path(path).name
+    checked: dict[str, Any] = {}
+    for name, value in params.items():
+        spec = specs.get(name)
+        if spec is None:
+            raise InvalidSetupError(f"{where} has no parameter {name!r}; {_accepted_list(specs)}")
+        if not spec.accepts(value):
+            raise InvalidSetupError(
+                f"parameter {name!r} of {where} must be {spec.type_name} (default {spec.default}), "
+                f"got {value!r} ({type(value).__name__})"
+            )
+        if spec.type_name == "float" and isinstance(value, int):
+            value = float(value)
+        checked[name] = value
+    return checked
+
+
+def parse_cli_value(text: str, type_name: str | None = None) -> Any:
+    """Return the value of a command-line ``-p NAME VALUE``, read as YAML (``yaml.safe_load``,
+    never ``eval``): ``8`` is an int, ``[4, 6]`` a list, ``true`` a bool, ``melee`` a str.
+
+    Text that is not valid YAML stays a str. With ``type_name="str"`` the text is taken
+    as it is (``-p label 8`` gives ``'8'``); with ``"float"`` forms YAML reads as text,
+    such as ``1e3``, are read as floats.
+    """
+    import yaml
+
+    if type_name == "str":
+        return text
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    if type_name == "float" and isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def format_value(value: Any) -> str:
+    """Return a parameter value as shown in a report's header and the batch index."""
+    return repr(value)
