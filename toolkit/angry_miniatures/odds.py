@@ -28,6 +28,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
+from toolkit.angry_miniatures.referee import crit_from_aces
 from toolkit.angry_miniatures.rules import (
     Character,
     Rules,
@@ -35,6 +36,7 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
     check_pool,
 )
+from toolkit.dice import HIT_FACES, POKER_FACES
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.prob import Distribution
 
@@ -56,20 +58,29 @@ __all__ = [
 
 _DEFAULT = Rules()
 
+# Face counts of one poker die, from the AM-1 table (toolkit.dice): the counting below
+# asks it rather than repeating 4 hits and 2 blanks of 6 faces (Aces are one hit face).
+_HIT_KINDS = len(HIT_FACES)
+_BLANK_KINDS = len(POKER_FACES) - _HIT_KINDS
+_FACES = len(POKER_FACES)
+
 
 # -- one pool -------------------------------------------------------------------------
 @cache
 def _hit_faces(h: int) -> tuple[int, int]:
     """Ways to put J/Q/K/A on ``h`` hit dice: (without a crit, with a crit: 2+ Aces, AM-7)."""
-    plain = 3**h + (h * 3 ** (h - 1) if h else 0)
-    return plain, 4**h - plain
+    plain = sum(comb(h, a) * (_HIT_KINDS - 1) ** (h - a) for a in range(h + 1) if not crit_from_aces(a))
+    return plain, _HIT_KINDS**h - plain
 
 
 @cache
 def _side(n: int) -> tuple[tuple[int, int], ...]:
     """Per hit count h: face sequences of ``n`` dice with h hits, (no crit, crit); total 6^n."""
     return tuple(
-        (comb(n, h) * 2 ** (n - h) * _hit_faces(h)[0], comb(n, h) * 2 ** (n - h) * _hit_faces(h)[1])
+        (
+            comb(n, h) * _BLANK_KINDS ** (n - h) * _hit_faces(h)[0],
+            comb(n, h) * _BLANK_KINDS ** (n - h) * _hit_faces(h)[1],
+        )
         for h in range(n + 1)
     )
 
@@ -81,13 +92,15 @@ def hit_distribution(n: int) -> Distribution[int]:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
     check_pool(n, "n")
-    return Distribution.from_int_weights({h: comb(n, h) * 2 ** (n - h) * 4**h for h in range(n + 1)})
+    return Distribution.from_int_weights(
+        {h: comb(n, h) * _BLANK_KINDS ** (n - h) * _HIT_KINDS**h for h in range(n + 1)}
+    )
 
 
 def crit_probability(n: int) -> Fraction:
     """Return the probability that a roll of ``n`` dice crits: two or more Aces (AM-7)."""
     check_pool(n, "n")
-    return Fraction(sum(crit for _, crit in _side(n)), 6**n)
+    return Fraction(sum(crit for _, crit in _side(n)), _FACES**n)
 
 
 # -- the tie-break chain (AM-4) ----------------------------------------------------------
@@ -120,16 +133,16 @@ def _tie_table(h: int, tie_break: str) -> dict[tuple[str, bool, bool], int]:
             for cd, wd in ((False, plain), (True, crit)):
                 table[("stb", ca, cd)] += wa * wd
         return dict(table)
-    aces = [comb(h, a) * 3 ** (h - a) for a in range(h + 1)]
+    aces = [comb(h, a) * (_HIT_KINDS - 1) ** (h - a) for a in range(h + 1)]
     for a in range(h + 1):
         for b in range(h + 1):
-            key = (a >= 2, b >= 2)
+            key = (crit_from_aces(a), crit_from_aces(b))
             if a > b:
                 table[("attacker", *key)] += aces[a] * aces[b]
             elif a < b:
                 table[("defender", *key)] += aces[a] * aces[b]
             else:
-                w, t = _lex(h - a, 3)
+                w, t = _lex(h - a, _HIT_KINDS - 1)
                 table[("attacker", *key)] += comb(h, a) ** 2 * w
                 table[("defender", *key)] += comb(h, a) ** 2 * w
                 table[("stb", *key)] += comb(h, a) ** 2 * t
@@ -153,7 +166,7 @@ def _differences(n: int, m: int) -> dict[tuple[bool, bool], list[int]]:
     """Face-sequence counts (out of 6^(n+m)) by (attacker crit, defender crit) and hit
     difference: index ``d + m`` holds attacker hits − defender hits = d."""
     side_a, side_d = _side(n), _side(m)
-    bound = 6 ** (n + m) + 1
+    bound = _FACES ** (n + m) + 1
     out = {}
     for ca in (False, True):
         for cd in (False, True):
@@ -176,7 +189,7 @@ def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOu
                 out[(0, -d if melee else 0, ca, cd)] += 2 * w
     back = 1 if melee else 0
     for h in range(min(n, m) + 1):
-        ways = comb(n, h) * 2 ** (n - h) * comb(m, h) * 2 ** (m - h)
+        ways = comb(n, h) * _BLANK_KINDS ** (n - h) * comb(m, h) * _BLANK_KINDS ** (m - h)
         if h == 0:  # AM-5: both rolled 0 hits
             if rules.zero_tie == "miss":
                 out[(0, 0, False, False)] += 2 * ways
@@ -226,9 +239,9 @@ def _win_moments(h: int, k: int, tie_break: str) -> dict[tuple[int, int], int]:
     attacker's roll, over the attacker's hit faces: for w + l <= k,
     sum over attacker faces of U^w (2·4^h − U)^l with U = 2·#(defender loses) + #(equal),
     all out of 4^h (2·4^h)^(w+l). Tied pairings each get their own SuperTieBreaker."""
-    full = 2 * 4**h
+    full = 2 * _HIT_KINDS**h  # 2: the SuperTieBreaker's even split
     if tie_break == "coin_flip":
-        keys = [(4**h, full // 2)]
+        keys = [(_HIT_KINDS**h, full // 2)]
     else:
         counted = []
         for a in range(h + 1):
@@ -277,17 +290,17 @@ def area_attack(
             "toolkit.montecarlo for the joint odds"
         )
     k = len(pools)
-    denominator = 6 ** (n + sum(pools))
+    denominator = _FACES ** (n + sum(pools))
     result: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
     for ha in range(n + 1):
-        pa = comb(n, ha) * 2 ** (n - ha) * 4**ha
+        pa = comb(n, ha) * _BLANK_KINDS ** (n - ha) * _HIT_KINDS**ha
         tie_possible = ha > 0 or rules.zero_tie == "super_tiebreak"
         states: dict[tuple[tuple[int, ...], int, int], int] = {((), 0, 0): 1}
         for m in pools:
             fixed: dict[int, int] = defaultdict(int)
             tie = 0
             for hd in range(m + 1):
-                ways = comb(m, hd) * 2 ** (m - hd) * 4**hd
+                ways = comb(m, hd) * _BLANK_KINDS ** (m - hd) * _HIT_KINDS**hd
                 if hd == ha and tie_possible:
                     tie += ways
                 else:
@@ -302,7 +315,7 @@ def area_attack(
             states = nxt
         moments = _win_moments(ha, k, rules.tie_break)
         for (dmg, won, lost), x in states.items():
-            scale = 4**ha * (2 * 4**ha) ** (won + lost)
+            scale = _HIT_KINDS**ha * (2 * _HIT_KINDS**ha) ** (won + lost)
             result[dmg] += Fraction(pa * x * moments[(won, lost)], denominator * scale)
     return Distribution(result)
 

@@ -28,6 +28,7 @@ __all__ = [
     "super_tiebreak_winner",
     "damage_dealt",
     "is_crit",
+    "crit_from_aces",
 ]
 
 Side = Literal["attacker", "defender"]
@@ -41,9 +42,18 @@ TIE_BREAK_ORDER: tuple[tuple[str, str], ...] = (
 )
 
 
+def crit_from_aces(aces: int) -> bool:
+    """Return whether a roll with this many Aces crits: two or more, hit or not (AM-7).
+
+    The one statement of AM-7: :func:`is_crit` asks it on faces, the calculators of
+    :mod:`.odds` on Ace counts.
+    """
+    return aces >= 2
+
+
 def is_crit(faces: Sequence[str]) -> bool:
-    """Return whether a roll crits: two or more Aces, hit or not (AM-7)."""
-    return count_face(faces, "A") >= 2
+    """Return whether a roll crits: two or more Aces, hit or not (AM-7, :func:`crit_from_aces`)."""
+    return crit_from_aces(count_face(faces, "A"))
 
 
 @dataclass(frozen=True)
