@@ -115,8 +115,9 @@ def load_example(source: str | Path) -> Example:
             errors.add(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
     if data.get("system", SYSTEM) != SYSTEM:
         errors.add(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
-    attacker, a_raw = _fairy(data, "attacker", _ATTACKER_KEYS, errors)
-    defender, d_raw = _fairy(data, "defender", _DEFENDER_KEYS, errors)
+    weapons = load_weapons()
+    attacker, a_raw = _fairy(data, "attacker", _ATTACKER_KEYS, weapons, errors)
+    defender, d_raw = _fairy(data, "defender", _DEFENDER_KEYS, weapons, errors)
     try:
         rules = Rules(**(data.get("rules") or {}))
     except (TypeError, ToolkitError) as exc:
@@ -168,7 +169,7 @@ def load_example(source: str | Path) -> Example:
 
 
 def _fairy(
-    data: Mapping[str, Any], role: str, allowed: set[str], errors: ParseErrors
+    data: Mapping[str, Any], role: str, allowed: set[str], weapons: Mapping[str, Weapon], errors: ParseErrors
 ) -> tuple[Fairy | None, dict[str, Any]]:
     """Read the attacker or the defender (``role``) of an example, recording problems."""
     raw = data.get(role)
@@ -176,7 +177,6 @@ def _fairy(
         errors.add(f"{role} must be a mapping with name, live, kill (and weapon)", role)
         return None, {}
     errors.check_keys(raw, allowed, f"{role}: ", role)
-    weapons = load_weapons()
     weapon_name = raw.get("weapon", "bare hands")
     weapon = weapons.get(weapon_name)
     if weapon is None:
