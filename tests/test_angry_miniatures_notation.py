@@ -155,3 +155,16 @@ def test_unfinished_export_stops_where_its_data_does():
     assert example.unfinished
     moves, states, error = plan_example(example)
     assert error == "" and len(moves) == 1 and states[-1].attack_roll == ("K", "Q", "10")
+
+
+def test_the_stepper_exports_what_was_played():
+    from toolkit.angry_miniatures import attack_stepper
+
+    grunk, pixie = Character("Grunk", melee=4, body=3, health=5), Character("Pixie", body=2, health=3)
+    st = attack_stepper(grunk, pixie, "melee", seed=3)
+    st.charge.value = True
+    for text in ("K Q 10 9 9", "K Q", "A A, 9 K"):
+        st.stepper.type_outcome(text)
+    example = load_example(st.to_example("Grunk charges Pixie"))
+    state = replay(example)
+    assert state.log() == replay(load_example(EXAMPLE)).log() and check_expectations(example, state) == []

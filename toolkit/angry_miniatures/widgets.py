@@ -25,6 +25,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.angry_miniatures.engine import AttackState, start_attack
+from toolkit.angry_miniatures.notation import to_example
 from toolkit.angry_miniatures.odds import opposed
 from toolkit.angry_miniatures.outcomes import AttackOutcome
 from toolkit.angry_miniatures.rules import (
@@ -224,6 +225,13 @@ class AttackStepper:
         """
         attacker, defenders = self.sides()
         return start_attack(attacker, defenders, self.attack_type.value, self.modifiers, self.rules)
+
+    def to_example(self, title: str = "An Angry Miniatures attack") -> str:
+        """Return the attack played so far as an example file (YAML) that ``toolkit
+        replay`` reads (:func:`~toolkit.angry_miniatures.notation.to_example`)."""
+        state = self.stepper.state
+        assert isinstance(state, AttackState)
+        return to_example(state, title)
 
     # -- display -------------------------------------------------------------------------
     def _ipython_display_(self) -> None:
