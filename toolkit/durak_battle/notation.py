@@ -40,10 +40,8 @@ of one round that both armies survive ends "undecided". ``unfinished: true`` mar
 example that stops mid-battle (what the stepper exports before the end): replay stops
 where its data does.
 
-Files are data: read with ``yaml.safe_load``, never executed (``yaml.compose`` with the
-safe loader is used only to find line numbers). Problems found while reading are
-collected with their line numbers and raised together as one :class:`NotationError`;
-a move the rules refuse stops the replay at its line.
+Reading, the line map, error collection and the plan loop are :mod:`toolkit.notation`'s
+(files are data: ``yaml.safe_load`` only); a move the rules refuse stops the replay at its line.
 
 The engine does not record the outcomes and decisions that led to a state, so this module
 *wraps* it: :class:`TracedBattleState` is a :class:`~toolkit.durak_battle.BattleState`
@@ -59,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.cards import Card, parse_cards
-from toolkit.durak_battle.engine import MORALE_TARGET, SIDES, BattleState, start_battle
+from toolkit.durak_battle.engine import SIDES, BattleState, start_battle
 from toolkit.durak_battle.rules import Army, Leader, Rules
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.notation import (
@@ -712,23 +710,29 @@ def round_records(state: TracedBattleState) -> list[RoundRecord]:
             if walk.stage == "recon":
                 rec.recon[side] = int(action)  # type: ignore[call-overload]
             elif walk.stage == "morale":
-                total = int(action)  # type: ignore[call-overload]
-                rec.morale[side] = total
-                lost = walk.lost_clash if walk.rules.morale_penalty == "clash" else walk.lost_battle
-                result = list(rec.morale_result)
-                result[side] = total - lost[side] >= MORALE_TARGET  # DB-8
-                rec.morale_result = (result[0], result[1])
+                rec.morale[side] = int(action)  # type: ignore[call-overload]
             elif walk.stage == "deal":
                 rec.cards.append(action)  # type: ignore[arg-type]
             else:
                 rec.coin = SIDES.index(str(action))
         else:
             rec.moves.append((SIDES.index(walk.current_player), str(action)))
-        walk = walk.apply(action)
+        before, walk = walk, walk.apply(action)
+        if before.is_chance_node and before.stage == "morale":
+            rec.morale_result = _morale_result(rec.morale_result, _chance_side(before), before, walk)
         note(walk)
         if walk.round_no != rec.number:
             records.append(RoundRecord(walk.round_no, tokens=(walk.armies[0].tokens, walk.armies[1].tokens)))
     return records
+
+
+def _morale_result(
+    results: tuple[bool | None, bool | None], side: int, before: BattleState, after: BattleState
+) -> tuple[bool | None, bool | None]:
+    """``results`` with the engine's verdict on ``side``'s morale roll (DB-8), read from the state after it."""
+    out = list(results)
+    out[side] = after.morale[side] if after.round_no == before.round_no else True  # both stayed: next round
+    return (out[0], out[1])
 
 
 def outcome_text(state: BattleState) -> str:
