@@ -19,6 +19,7 @@ def test_every_system_is_registered_with_its_notation():
         found = entry.notation()
         assert isinstance(found, ExampleNotation) and found.system == entry.name
         assert __import__(entry.package, fromlist=["NOTATION"])  # the package imports
+        assert callable(found.plan)
 
 
 def test_each_system_has_an_example_and_all_replay(capsys):
@@ -27,6 +28,9 @@ def test_each_system_has_an_example_and_all_replay(capsys):
     for path in files:
         _, problems = replay_file(path)
         assert problems == [], path
+        notation = systems.notation(system_of(path))
+        moves, states, error = notation.plan(notation.load(path))  # what a stepper's example mode walks
+        assert error == "" and len(states) == len(moves) + 1 and states[-1].is_terminal
         assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Grunk charges Pixie" in out and "Dizzytwig v Sparklespaz" in out

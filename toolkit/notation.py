@@ -280,6 +280,8 @@ class ExampleNotation:
         check: the expectations of an example the final state does not meet.
         to_example: the YAML text that replays a state (what the stepper exports).
         summary: one closing sentence on the final state.
+        plan: ``plan(example) -> (moves, states, error)``, the walk a stepper's example
+            mode follows (:func:`follow_plan`).
     """
 
     system: str
@@ -288,6 +290,7 @@ class ExampleNotation:
     check: Callable[[Any, Any], list[str]]
     to_example: Callable[..., str]
     summary: Callable[[Any], str]
+    plan: Callable[..., tuple[list[Any], list[Any], str]]
 
     def replay_text(self, source: str | Path) -> tuple[str, list[str]]:
         """Return (the narrated example, the expectations it does not meet).

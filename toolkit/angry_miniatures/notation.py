@@ -481,4 +481,4 @@ def to_example(state: AttackState, title: str = "An Angry Miniatures attack") ->
 
 
 #: The Angry Miniatures notation, as the registry of systems (:mod:`toolkit.systems`) uses it.
-NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, summary)
+NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, summary, plan_example)

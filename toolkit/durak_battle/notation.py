@@ -895,4 +895,4 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
 
 
 #: The Durak battle notation, as the registry of systems (:mod:`toolkit.systems`) uses it.
-NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, battle_summary)
+NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, battle_summary, plan_example)

@@ -354,4 +354,4 @@ def summary(state: CombatState) -> str:
 
 
 #: The Fairy Meat notation, as the registry of systems (:mod:`toolkit.systems`) uses it.
-NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, summary)
+NOTATION = ExampleNotation(SYSTEM, load_example, replay, check_expectations, to_example, summary, plan_example)
