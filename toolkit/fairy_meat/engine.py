@@ -26,15 +26,9 @@ from fractions import Fraction
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
-from toolkit.fairy_meat.referee import (
-    ACE_OF_SPADES,
-    AttackResult,
-    Play,
-    Side,
-    is_numbered,
-    is_trump,
-    resolve_attack,
-)
+from toolkit.fairy_meat.deck import card_type, is_numbered, is_trump
+from toolkit.fairy_meat.legality import hidden_trumps_owner, matches, playable_cards, trump_sets, trumps_seen
+from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
 from toolkit.fairy_meat.rules import (
     Fairy,
     Rules,
@@ -245,13 +239,10 @@ class CombatState(GameState):
         if step == "trumps":
             if not hand and i == 1 and self.prev_points:
                 return ["points red", "points black", "trumps none"]  # FM-7
-            return ["trumps none", *self._trump_groups(hand)]
+            return ["trumps none", *[f"trumps {_cards_text(s)}" for s in trump_sets(hand)]]  # FM-4, FM-6
         if step == "play":
-            rest = [c for c in hand if c not in (a.trumps[i] or ())]
-            numbered = [c for c in rest if is_numbered(c)]
-            if numbered:
-                return [f"play {c.code}" for c in numbered]  # FM-6: must play a Numbered card
-            return [f"wild {c.code}" for c in rest if is_trump(c)]
+            playable = playable_cards(hand, a.trumps[i] or ())  # FM-6
+            return [f"{'play' if is_numbered(c) else 'wild'} {c.code}" for c in playable]
         if step == "reveal":
             trumps = a.trumps[i] or ()
             if self.rules.none_reveal == "subset":
@@ -292,25 +283,10 @@ class CombatState(GameState):
                 return f"the Trumps placed must all be of one colour, red or black (FM-4); {name} can: {legal}"
             return f"{name} must keep a Trump back to play as a Wild Trump: she has no Numbered card (FM-6)"
         if step == "play" and verb in ("play", "wild"):
-            if any(is_numbered(c) for c in hand if c not in (self.cur.trumps[i] or ())):
+            if any(is_numbered(c) for c in playable_cards(hand, self.cur.trumps[i] or ())):
                 return f"{name} holds a Numbered card, so she must play one (FM-6); she can: {legal}"
             return f"{name} has no Numbered card: she plays a Trump as a Wild Trump (FM-6); she can: {legal}"
         return f"{action!r} is not possible for {name or 'anyone'} now ({step}); choose one of: {legal}"
-
-    def _trump_groups(self, hand: Sequence[Card]) -> list[str]:
-        """Every set of one colour of Trumps (FM-4) that still leaves her a card for step 5."""
-        has_numbered = any(is_numbered(c) for c in hand)
-        trumps = [c for c in hand if is_trump(c)]
-        out = []
-        for colour in ("red", "black"):
-            group = [c for c in trumps if c.colour == colour]
-            for k in range(1, len(group) + 1):
-                for subset in itertools.combinations(group, k):
-                    # Without a Numbered card she must keep a Trump back to play as a Wild Trump (FM-6).
-                    if not has_numbered and len(subset) == len(trumps):
-                        continue
-                    out.append(f"trumps {_cards_text(subset)}")
-        return out
 
     def best_result(self) -> AttackResult | None:
         """Return the judgement of the current attack when every choice left in it — the
@@ -478,9 +454,9 @@ class CombatState(GameState):
     def _hidden_owner(self) -> int | None:
         """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
         t = self.cur.trumps
-        if t[0] is None or t[1] is None or bool(t[0]) == bool(t[1]):
+        if t[0] is None or t[1] is None:
             return None
-        return 0 if t[0] else 1
+        return hidden_trumps_owner((bool(t[0]), bool(t[1])))
 
     def _bonus_available(self) -> bool:
         return self.bonus_points > 0 and self.cur.plays[1] in ("play", "wild", "blind")
@@ -526,11 +502,11 @@ class CombatState(GameState):
         if owner == other:
             shown = a.reveal or ()
         colour = a.number[other].colour
-        units = [c.code for c in shown if c.colour != colour]
-        if a.plays[other] == "wild" and a.cards[other] is not None and a.cards[other].colour != colour:
+        units = [c.code for c in shown if not matches(c.colour, colour)]
+        if a.plays[other] == "wild" and a.cards[other] is not None and not matches(a.cards[other].colour, colour):
             units.append(a.cards[other].code)
-        units += [c.code for c in a.drawn[other] if c.colour != colour]
-        if other == 1 and a.plays[1] == "points" and a.wild_colour != colour:
+        units += [c.code for c in a.drawn[other] if not matches(c.colour, colour)]
+        if other == 1 and a.plays[1] == "points" and not matches(a.wild_colour, colour):
             units += ["point"] * self.prev_points
         return units
 
@@ -709,16 +685,6 @@ class CombatState(GameState):
         }
 
 
-def card_type(card: Card) -> str:
-    """The card's type, all a card's effect depends on (FM-1, FM-12): ``'AS'`` (the A♠),
-    ``'Tred'`` / ``'Tblack'`` (other Trumps, by colour), or pips and colour (``'5black'``)."""
-    if card == ACE_OF_SPADES:
-        return "AS"
-    if is_trump(card):
-        return f"T{card.colour}"
-    return f"{card.pips}{card.colour}"
-
-
 def _types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
     return None if cards is None else tuple(sorted(card_type(c) for c in cards))
 
@@ -729,7 +695,7 @@ def _attack_seen(a: _Attack, i: int) -> tuple:
     own_trumps, other_trumps = a.trumps[i], a.trumps[o]
     if own_trumps is None or other_trumps is None:
         other_seen: object = None  # the opponent's Trumps are face down and not yet turned
-    elif bool(own_trumps) == bool(other_trumps) or not other_trumps:
+    elif trumps_seen(bool(own_trumps), bool(other_trumps)) != "count":
         other_seen = _types(other_trumps)
     else:  # she said None: the opponent's stay hidden, only their number shows (FM-5)
         other_seen = ("face down", len(other_trumps), _types(a.reveal))

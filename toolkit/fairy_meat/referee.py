@@ -23,23 +23,14 @@ from typing import Literal
 
 from toolkit.cards import Card, parse_card, parse_cards
 from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_numbered, is_trump
+from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
 
 __all__ = ["Side", "Play", "AttackResult", "resolve_attack", "is_numbered", "is_trump", "ACE_OF_SPADES"]
 
 Side = Literal["attacker", "defender"]
 SIDES: tuple[Side, Side] = ("attacker", "defender")
-ACE_OF_SPADES = Card("AS")
-
-
-def is_numbered(card: Card) -> bool:
-    """Whether a card is a Numbered card: 2–10, worth its pips (FM-1)."""
-    return card.pips is not None
-
-
-def is_trump(card: Card) -> bool:
-    """Whether a card is a Trump: J, Q, K or A, each worth 1 when applied (FM-1)."""
-    return card.is_face
 
 
 def _other(side: Side) -> Side:
@@ -263,10 +254,10 @@ def _judge(
     units = {s: _units(plays[s], revealed[s]) for s in SIDES}
     colour = {s: plays[s].number.colour for s in SIDES}
     value = {s: plays[s].number.pips or 0 for s in SIDES}
-    cheats = {s: [u for u in units[s] if u.colour != colour[s]] for s in SIDES}
+    cheats = {s: [u for u in units[s] if not matches(u.colour, colour[s])] for s in SIDES}
     for s in SIDES:
         p = plays[s]
-        matching = [u for u in units[s] if u.colour == colour[s]]
+        matching = [u for u in units[s] if matches(u.colour, colour[s])]
         line = f"{names[s]} plays the {p.number.name} ({colour[s]})"
         if matching:
             value[s] += p.sign * len(matching)
@@ -431,9 +422,8 @@ def resolve_attack(
     if common:
         raise IllegalActionError(f"{', '.join(sorted(c.code for c in common))} cannot be played by both sides")
     # FM-5: if exactly one side said None, the other's face-down Trumps stay hidden.
-    owner: Side | None = None
-    if attacker.says_none != defender.says_none:
-        owner = "defender" if attacker.says_none else "attacker"
+    hidden_side = hidden_trumps_owner((not attacker.says_none, not defender.says_none))
+    owner: Side | None = None if hidden_side is None else SIDES[hidden_side]
     reveal = dict(reveal or {})
     for side in reveal:
         if side not in SIDES:
@@ -504,7 +494,7 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
         )
     units = _units(attacker, shown)
     colour = attacker.number.colour
-    matching = [u for u in units if u.colour == colour]
+    matching = [u for u in units if matches(u.colour, colour)]
     cheats = len(units) - len(matching)
     value = (attacker.number.pips or 0) + attacker.sign * len(matching) - cheats  # the defender shifts it down
     points = math.ceil(max(value, 0) / 2)
