@@ -33,6 +33,7 @@ from toolkit.fairy_meat.hidden import (
     solve_hidden,
     type_options,
 )
+from toolkit.fairy_meat.legality import placed_cards
 from toolkit.fairy_meat.odds import deal_averaged_odds
 from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import greedy_policy, random_policy
@@ -269,7 +270,7 @@ def test_type_options_match_the_engine(size):
         opts = type_options(hand)
         assert set(engine_sets) == set(opts), hand
         for placed, card_types in opts.items():
-            chosen = hidden._placed_cards(cards, placed)
+            chosen = placed_cards(cards, placed)
             st = state.apply("trumps " + (" ".join(c.code for c in chosen) or "none")).apply("trumps none")
             assert {engine_type(a) for a in st.legal_actions()} == set(card_types), (hand, placed)
 

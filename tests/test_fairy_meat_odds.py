@@ -433,7 +433,13 @@ def test_greedy_plays_agree_with_an_icepool_evaluator():
     path = Path(__file__).resolve().parents[1] / "bench" / "bench_fairy_meat.py"
     spec = importlib.util.spec_from_file_location("bench_fairy_meat", path)
     bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    import sys
+
+    sys.path.insert(0, str(path.parent))  # the scripts share bench/_results.py
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(path.parent))
     for a, d in [(1, 0), (2, 1), (3, 1), (2, 2)]:
         assert bench.weights_to_table(bench.our_plays(a, d)) == bench.die_to_table(bench.icepool_plays(a, d))
 

@@ -92,7 +92,7 @@ def test_stepper_html_unchanged():
     assert got.keys() == expected.keys()
     for run in expected:
         assert len(got[run]) == len(expected[run]), run
-        for k, (g, e) in enumerate(zip(got[run], expected[run])):
+        for k, (g, e) in enumerate(zip(got[run], expected[run], strict=True)):
             assert g == e, f"{run}, snapshot {k}"
 
 

@@ -1,20 +1,297 @@
-"""Fairy Meat alternate combat (rulings FM-1..FM-14)."""
+"""Fairy Meat alternate combat (rulings FM-1..FM-14): the whole public API.
 
-from toolkit.fairy_meat.optimal import AttackSolution, solve_attack
-from toolkit.fairy_meat.payoff import Payoff
-from toolkit.fairy_meat.referee import AttackResult, Play, resolve_attack
-from toolkit.fairy_meat.rules import Fairy, Rules, Weapon, attacker_hand_size, defender_hand_size
+The rules layer (:mod:`.rules` numbers and variants, :mod:`.deck` card types and the
+deck, :mod:`.legality` what may be placed, played and seen, :mod:`.referee` the judgement
+of an attack), the engine and notation, the policies, the odds calculators, the
+strategy solvers and (imported on first use, they need ipywidgets) the widgets.
+See :data:`RULINGS` for where each ruling is implemented.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.fairy_meat.analysis import (
+    NoneRuleValue,
+    none_rule_value,
+)
+from toolkit.fairy_meat.deck import (
+    ACE_OF_SPADES,
+    ACE_TRUMP,
+    BLACK_TRUMP,
+    BLACK_TRUMPS_BUT_ACE,
+    COLOURS,
+    DECK_SIZE,
+    N_TYPES,
+    NUMBERED_CARDS,
+    PIPS,
+    RED_TRUMP,
+    RED_TRUMPS,
+    TRUMP_LETTERS,
+    TRUMP_POOLS,
+    TYPE_CAPS,
+    TYPE_NAMES,
+    card_type,
+    hands_by_type,
+    is_numbered,
+    is_trump,
+    numbered_type,
+    representative_hand,
+    type_colour,
+    type_index,
+    type_name,
+    type_pips,
+    wild_draw_probability,
+    wild_draw_ways,
+)
+from toolkit.fairy_meat.engine import (
+    PLAYERS,
+    CombatState,
+    Setup,
+    start_combat,
+)
+from toolkit.fairy_meat.hidden import (
+    HIDDEN_LIMIT,
+    HiddenSolution,
+    deal_weights,
+    hand_types,
+    hidden_size,
+    solve_hidden,
+    type_options,
+)
+from toolkit.fairy_meat.legality import (
+    Placed,
+    hidden_trumps_owner,
+    matches,
+    placed_cards,
+    placed_type,
+    playable_cards,
+    playable_types,
+    trump_sets,
+    trump_sets_by_type,
+    trumps_seen,
+)
+from toolkit.fairy_meat.notation import (
+    Example,
+    PlannedMove,
+    check_expectations,
+    load_example,
+    load_weapons,
+    plan_example,
+    replay,
+    to_example,
+)
+from toolkit.fairy_meat.odds import (
+    DEFAULT_TRIALS,
+    EXACT_LIMIT,
+    GENERIC_EXACT_LIMIT,
+    AttackOutcome,
+    DealOdds,
+    HandComposition,
+    attack_odds,
+    clear_caches,
+    deal_averaged_odds,
+    exact_size,
+    hand_composition,
+    hand_compositions,
+    outcome_of,
+)
+from toolkit.fairy_meat.optimal import (
+    NODE_LIMIT,
+    SIZE_LIMIT,
+    AttackSolution,
+    attack_game,
+    game_size,
+    hint,
+    same_choice,
+    solve_attack,
+    solve_combat,
+)
+from toolkit.fairy_meat.payoff import (
+    Payoff,
+)
+from toolkit.fairy_meat.policies import (
+    MIDPOINT,
+    PLAY_STYLES,
+    POLICIES,
+    REFEREE_STEPS,
+    cautious_plan,
+    cautious_policy,
+    greedy_order,
+    greedy_plan,
+    greedy_policy,
+    greedy_wild,
+    random_policy,
+)
+from toolkit.fairy_meat.referee import (
+    AttackResult,
+    Play,
+    Side,
+    resolve_attack,
+)
+from toolkit.fairy_meat.rules import (
+    Direction,
+    Fairy,
+    Rules,
+    Weapon,
+    attacker_hand_size,
+    check_direction,
+    defender_hand_size,
+)
+from toolkit.fairy_meat.rulings import RULINGS, implementation
+from toolkit.fairy_meat.tactics import (
+    STYLES,
+    Mean,
+    RoundStudy,
+    StyleStudy,
+    WorkedExample,
+    deal_hands,
+    extremeness,
+    planned_policy,
+    round_study,
+    style_study,
+    worked_example,
+)
+
+#: The widgets, imported from :mod:`.widgets` on first use (ipywidgets is slow to import).
+_WIDGETS = (
+    "CombatStepper",
+    "combat_stepper",
+    "odds_explorer",
+    "hand_composition_explorer",
+    "can_place_trumps",
+    "EXAMPLES_DIR",
+)
 
 __all__ = [
+    "ACE_OF_SPADES",
+    "ACE_TRUMP",
+    "AttackOutcome",
     "AttackResult",
     "AttackSolution",
-    "Payoff",
+    "BLACK_TRUMP",
+    "BLACK_TRUMPS_BUT_ACE",
+    "COLOURS",
+    "CombatState",
+    "CombatStepper",
+    "DECK_SIZE",
+    "DEFAULT_TRIALS",
+    "DealOdds",
+    "Direction",
+    "EXACT_LIMIT",
+    "EXAMPLES_DIR",
+    "Example",
     "Fairy",
+    "GENERIC_EXACT_LIMIT",
+    "HIDDEN_LIMIT",
+    "HandComposition",
+    "HiddenSolution",
+    "MIDPOINT",
+    "Mean",
+    "NODE_LIMIT",
+    "NUMBERED_CARDS",
+    "N_TYPES",
+    "NoneRuleValue",
+    "PIPS",
+    "PLAYERS",
+    "PLAY_STYLES",
+    "POLICIES",
+    "Payoff",
+    "Placed",
+    "PlannedMove",
     "Play",
+    "RED_TRUMP",
+    "RED_TRUMPS",
+    "REFEREE_STEPS",
+    "RULINGS",
+    "implementation",
+    "RoundStudy",
     "Rules",
+    "SIZE_LIMIT",
+    "STYLES",
+    "Setup",
+    "Side",
+    "StyleStudy",
+    "TRUMP_LETTERS",
+    "TRUMP_POOLS",
+    "TYPE_CAPS",
+    "TYPE_NAMES",
     "Weapon",
+    "WorkedExample",
+    "attack_game",
+    "attack_odds",
     "attacker_hand_size",
+    "can_place_trumps",
+    "card_type",
+    "cautious_plan",
+    "cautious_policy",
+    "check_direction",
+    "check_expectations",
+    "clear_caches",
+    "combat_stepper",
+    "deal_averaged_odds",
+    "deal_hands",
+    "deal_weights",
     "defender_hand_size",
+    "exact_size",
+    "extremeness",
+    "game_size",
+    "greedy_order",
+    "greedy_plan",
+    "greedy_policy",
+    "greedy_wild",
+    "hand_composition",
+    "hand_composition_explorer",
+    "hand_compositions",
+    "hand_types",
+    "hands_by_type",
+    "hidden_size",
+    "hidden_trumps_owner",
+    "hint",
+    "is_numbered",
+    "is_trump",
+    "load_example",
+    "load_weapons",
+    "matches",
+    "none_rule_value",
+    "numbered_type",
+    "odds_explorer",
+    "outcome_of",
+    "placed_cards",
+    "placed_type",
+    "plan_example",
+    "planned_policy",
+    "playable_cards",
+    "playable_types",
+    "random_policy",
+    "replay",
+    "representative_hand",
     "resolve_attack",
+    "round_study",
+    "same_choice",
     "solve_attack",
+    "solve_combat",
+    "solve_hidden",
+    "start_combat",
+    "style_study",
+    "to_example",
+    "trump_sets",
+    "trump_sets_by_type",
+    "trumps_seen",
+    "type_colour",
+    "type_index",
+    "type_name",
+    "type_options",
+    "type_pips",
+    "wild_draw_probability",
+    "wild_draw_ways",
+    "worked_example",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WIDGETS:
+        from toolkit.fairy_meat import widgets
+
+        return getattr(widgets, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

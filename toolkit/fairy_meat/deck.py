@@ -10,7 +10,7 @@ a Trump by its colour, and the A♠ apart (the Nasty Hit): 21 types in all, numb
 
 :func:`type_index` is the one definition; :func:`card_type` (the engine's readable key)
 and :data:`TRUMP_LETTERS` (the odds calculator's letters) are names for the same types.
-:data:`TYPE_CAPS` is the deck's composition by type, :func:`hand_types` enumerates
+:data:`TYPE_CAPS` is the deck's composition by type, :func:`hands_by_type` enumerates
 hands by type with their number of deals, and :func:`wild_draw_ways` is the Wild Trump
 draw law (FM-6).
 
@@ -18,7 +18,7 @@ draw law (FM-6).
 (3, 17, 18, 20)
 >>> card_type(Card("5D")), card_type(Card("KC")), card_type(Card("AS"))
 ('5red', 'Tblack', 'AS')
->>> sum(TYPE_CAPS), sum(w for _, w in hand_types(2))
+>>> sum(TYPE_CAPS), sum(w for _, w in hands_by_type(2))
 (52, 1326)
 """
 
@@ -48,7 +48,7 @@ __all__ = [
     "TYPE_CAPS",
     "TYPE_NAMES",
     "card_type",
-    "hand_types",
+    "hands_by_type",
     "is_numbered",
     "is_trump",
     "numbered_type",
@@ -167,7 +167,7 @@ def representative_hand(counts: Sequence[int], side: int) -> list[Card]:
     return cards
 
 
-def hand_types(n: int, caps: Sequence[int] = TYPE_CAPS) -> Iterator[tuple[tuple[int, ...], int]]:
+def hands_by_type(n: int, caps: Sequence[int] = TYPE_CAPS) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every hand of ``n`` cards by type, with how many hands of cards it stands for (FM-1):
     ``(counts, ways)``, ``counts[t] <= caps[t]``, ways = Π_t C(caps[t], counts[t]) — a
     multivariate hypergeometric. Hands come in increasing order of the counts, the first

@@ -19,6 +19,7 @@ Actions are short strings, the same in the stepper, in example files and in logs
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -44,6 +45,14 @@ _NO_CHOICE: tuple[None, None] = (None, None)
 
 def _cards_text(cards: Sequence[Card]) -> str:
     return " ".join(c.code for c in cards) if cards else "none"
+
+
+def _codes(cards: Sequence[Card]) -> set[str]:
+    return {c.code for c in cards} | {f"{c.code}," for c in cards}
+
+
+#: The clause of the FM-5 note naming the Trumps kept hidden (``Rules(none_reveal="subset")``).
+_KEEPS_HIDDEN = re.compile(r" and keeps [^()]*? hidden")
 
 
 def _signed(n: int) -> str:
@@ -323,7 +332,7 @@ class CombatState(GameState):
             hands = _set(self.hands, i, self.hands[i] + (card,))
             state = replace(self, hands=hands, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             if len(hands[i]) == self.hand_sizes[i]:
-                state = state._log("deal", f"{name} draws {len(hands[i])} cards: {_cards_text(hands[i])}.", "FM-2")
+                state = state._log_deal(i)
             return state._advance()
         if step == "draw":
             card = action
@@ -384,8 +393,23 @@ class CombatState(GameState):
             return replace(self, cur=replace(a, score=rest))._advance()
         raise IllegalActionError(f"nothing to apply at step {step!r}")  # pragma: no cover
 
-    def _log(self, kind: str, text: str, ruling: str = "") -> CombatState:
-        return replace(self, log_events=self.log_events + (Event(kind, text, ruling),))
+    def _log(
+        self, kind: str, text: str, ruling: str = "", audience: tuple[str, ...] | None = None, public_text: str = ""
+    ) -> CombatState:
+        event = Event(kind, text, ruling, audience=audience, public_text=public_text)
+        return replace(self, log_events=self.log_events + (event,))
+
+    def _log_deal(self, i: int) -> CombatState:
+        """Log side ``i``'s combat hand as dealt: the cards for her eyes only, how many for
+        the other side's (FM-2, FM-5: a hand is hidden until its cards are played face up)."""
+        name, hand = self.names[i], self.hands[i]
+        return self._log(
+            "deal",
+            f"{name} draws {len(hand)} cards: {_cards_text(hand)}.",
+            "FM-2",
+            audience=(PLAYERS[i],),
+            public_text=f"{name} draws {len(hand)} cards.",
+        )
 
     def _announce_trumps(self) -> CombatState:
         a = self.cur
@@ -531,9 +555,16 @@ class CombatState(GameState):
     def _settle(self) -> CombatState:
         result = self._resolve()
         state = replace(self, cur=replace(self.cur, result=result))
+        hidden = {PLAYERS.index(side): cards for side, cards in result.hidden.items() if cards}
         for line in result.steps:
             ruling = line[line.rfind("(") + 1 : line.rfind(")")] if line.endswith(").") else ""
-            state = state._log("resolve", line, ruling if ruling.startswith("FM-") else "")
+            ruling = ruling if ruling.startswith("FM-") else ""
+            owner = next((i for i, cards in hidden.items() if set(line.split()) & _codes(cards)), None)
+            if owner is None:
+                state = state._log("resolve", line, ruling)
+            else:  # FM-5: the Trumps she keeps hidden are named for her eyes only
+                public = _KEEPS_HIDDEN.sub("", line)
+                state = state._log("resolve", line, ruling, audience=(PLAYERS[owner],), public_text=public)
         return state
 
     def _score_options(self) -> list[str]:
@@ -616,14 +647,38 @@ class CombatState(GameState):
     # -- reading -----------------------------------------------------------------------
     def observation(self, player: Side | None = None) -> str:
         """What ``player`` may see (everything for ``None``, the designer's view): her own
-        hand, both declarations, Trumps revealed so far — not the other's hand or hidden
-        face-down Trumps (FM-5)."""
+        hand, both declarations, and of each attack the Trumps revealed so far (placed,
+        played as a Wild Trump or turned up) — not the other's hand or face-down Trumps
+        still hidden under the None rule (only how many, FM-5)."""
         lines = []
         for i, side in enumerate(PLAYERS):
             hand = self.hands[i]
             shown = _cards_text(hand) if player in (None, side) else f"{len(hand)} cards"
             lines.append(f"{self.names[i]} ({side}): hand {shown}; declared {self.declared[i] or '-'}")
+        for n, a in enumerate((*self.past, self.cur), start=1):
+            if a.trumps[0] is None or a.trumps[1] is None:
+                continue  # face down until both have placed theirs (FM-4)
+            shown_trumps = [self._trumps_face_up(a, i) for i in (0, 1)]
+            parts = [f"{self.names[i]} {shown_trumps[i]}" for i in (0, 1)]
+            lines.append(f"Attack {n}: Trumps revealed: " + "; ".join(parts))
         return "\n".join(lines)
+
+    def _trumps_face_up(self, a: _Attack, i: int) -> str:
+        """Side ``i``'s Trumps of attack ``a`` that lie face up, as text (FM-4..FM-7): those
+        placed unless they stay hidden under the None rule (then how many lie face down,
+        until their owner reveals them), the Wild Trump and the Trumps turned up."""
+        placed = a.trumps[i] or ()
+        owner = hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])))
+        if owner == i:
+            up = list(a.reveal or ())
+            down = len(placed) - len(up)
+        else:
+            up, down = list(placed), 0
+        if a.plays[0] is not None and a.plays[1] is not None and a.plays[i] == "wild" and a.cards[i] is not None:
+            up.append(a.cards[i])
+        up += list(a.drawn[i])
+        text = _cards_text(up)
+        return text + (f" ({down} face down)" if down else "")
 
     def dealt(self, side: Side) -> tuple[Card, ...]:
         """Return the combat hand ``side`` was dealt: the cards she holds and those she has
@@ -803,6 +858,5 @@ def start_combat(
         pile = Pile((), state.pile.shuffled - {c for hand in dealt for c in hand}, ())
         state = replace(state, hands=(dealt[0], dealt[1]), pile=pile)
         for i in (0, 1):
-            text = f"{state.names[i]} draws {len(dealt[i])} cards: {_cards_text(dealt[i])}."
-            state = state._log("deal", text, "FM-2")
+            state = state._log_deal(i)
     return state

@@ -52,7 +52,6 @@ game value lies between them. These are measured figures, not estimates.
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -67,8 +66,35 @@ from toolkit.cards import Card, parse_cards, standard_deck
 from toolkit.engine import Policy
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.fairy_meat import odds as _odds
+from toolkit.fairy_meat.deck import (
+    ACE_OF_SPADES,
+    ACE_TRUMP,
+    BLACK_TRUMP,
+    N_TYPES,
+    RED_TRUMP,
+    TRUMP_LETTERS,
+    TRUMP_POOLS,
+    TYPE_CAPS,
+    TYPE_NAMES,
+    hands_by_type,
+    is_numbered,
+    representative_hand,
+    type_colour,
+    type_index,
+    type_name,
+    type_pips,
+    wild_draw_probability,
+)
+from toolkit.fairy_meat.legality import (
+    Placed,
+    placed_cards,
+    placed_type,
+    playable_types,
+    trump_sets_by_type,
+    trumps_seen,
+)
 from toolkit.fairy_meat.payoff import Payoff
-from toolkit.fairy_meat.referee import ACE_OF_SPADES, is_numbered, resolve_attack
+from toolkit.fairy_meat.referee import resolve_attack
 from toolkit.fairy_meat.rules import Rules
 
 __all__ = [
@@ -83,49 +109,16 @@ __all__ = [
     "TYPE_NAMES",
 ]
 
-# -- card types -----------------------------------------------------------------------------
-# 0..8 red pips 2..10, 9..17 black pips 2..10 (as odds._ntype), 18 red Trump, 19 black Trump
-# other than the A♠, 20 the A♠ (FM-1, FM-12).
-N_TYPES = 21
-R_T, B_T, S_T = 18, 19, 20
-FULL_CAPS = (2,) * 18 + (_odds.RED_TRUMPS, _odds.BLACK_TRUMPS_BUT_ACE, 1)
-WILD_LETTER = {R_T: "R", B_T: "B", S_T: "S"}
-
-
-def _tcolour(t: int) -> str:
-    if t < 18:
-        return "red" if t < 9 else "black"
-    return "red" if t == R_T else "black"
-
-
-def _tpips(t: int) -> int:
-    return t % 9 + 2
-
-
-def type_name(t: int) -> str:
-    """Readable name of card type ``t``: ``'5 red'``, ``'10 black'``, ``'red Trump'``,
-    ``'black Trump'`` (J Q K of spades, J Q K A of clubs) or ``'A♠'``."""
-    if t < 18:
-        return f"{_tpips(t)} {_tcolour(t)}"
-    return {R_T: "red Trump", B_T: "black Trump", S_T: "A♠"}[t]
-
-
-#: Names of the 21 card types, by index.
-TYPE_NAMES: tuple[str, ...] = tuple(type_name(t) for t in range(N_TYPES))
-
-
-def _type_of(card: Card) -> int:
-    t = _odds._type_of(card)
-    return t if isinstance(t, int) else {"R": R_T, "B": B_T, "S": S_T}[t]
+# -- card types (FM-1, FM-12): toolkit.fairy_meat.deck -------------------------------------------
+R_T, B_T, S_T = RED_TRUMP, BLACK_TRUMP, ACE_TRUMP
+FULL_CAPS = TYPE_CAPS
+WILD_LETTER = TRUMP_LETTERS
+_tcolour, _tpips, _type_of = type_colour, type_pips, type_index
 
 
 #: Largest :func:`hidden_size` :func:`solve_hidden` accepts (3 v 2 and 2 v 3 are about 1.8·10^7; 4 v 2
 #: and 3 v 3 are several times that and take minutes and gigabytes).
 HIDDEN_LIMIT = 20_000_000
-
-# A placed set of Trumps (FM-4): None ("None") or (colour, Trumps but the A♠, A♠ among them),
-# the format of odds._Family.placed.
-Placed = tuple[str, int, bool] | None
 
 
 def _placed_size(p: Placed) -> int:
@@ -168,21 +161,9 @@ def _caps(removed: Sequence[str | Card]) -> tuple[int, ...]:
 
 
 def hand_types(n: int, caps: Sequence[int] = FULL_CAPS) -> list[tuple[int, ...]]:
-    """Every hand of ``n`` cards by card type: tuples of 21 counts, each within ``caps``."""
-    out: list[tuple[int, ...]] = []
-
-    def rec(i: int, left: int, acc: list[int]) -> None:
-        if i == N_TYPES:
-            if left == 0:
-                out.append(tuple(acc))
-            return
-        for x in range(min(caps[i], left) + 1):
-            acc.append(x)
-            rec(i + 1, left - x, acc)
-            acc.pop()
-
-    rec(0, n, [])
-    return out
+    """Every hand of ``n`` cards by card type: tuples of 21 counts, each within ``caps``
+    (:func:`~toolkit.fairy_meat.deck.hands_by_type` without the number of deals)."""
+    return [counts for counts, _ in hands_by_type(n, caps)]
 
 
 def _count_matrix(hands_a: np.ndarray, hands_d: np.ndarray, caps: Sequence[int]) -> np.ndarray:
@@ -233,33 +214,17 @@ def deal_weights(
 def _trump_options(hand: Sequence[int]) -> list[Placed]:
     """The sets of Trumps she may place (FM-4): None, or a non-empty set of one colour; with
     no Numbered card she keeps at least one Trump back for a Wild Trump (FM-6). The same
-    sets as the engine's ``legal_actions`` at the "trumps" step, by type (tested)."""
-    r, b, s = hand[R_T], hand[B_T], hand[S_T]
+    sets as the engine's ``legal_actions`` at the "trumps" step, by type
+    (:func:`~toolkit.fairy_meat.legality.trump_sets_by_type`)."""
     numbered = any(hand[t] for t in range(18))
-    out: list[Placed] = [None]
-    opts: list[Placed] = [("red", k, False) for k in range(1, r + 1)]
-    opts += [("black", k, bool(ace)) for ace in range(s + 1) for k in range(b + 1) if k + ace]
-    for p in opts:
-        if not numbered and _placed_size(p) == r + b + s:
-            continue
-        out.append(p)
-    return out
+    return list(trump_sets_by_type(hand[R_T], hand[B_T], hand[S_T], numbered))
 
 
 def _card_options(hand: Sequence[int], placed: Placed) -> list[int]:
     """Cards she may play (FM-6): every Numbered type she holds; without one, the Trump
-    types left after ``placed`` (played as a Wild Trump)."""
-    numbered = [t for t in range(18) if hand[t]]
-    if numbered:
-        return numbered
-    left = {R_T: hand[R_T], B_T: hand[B_T], S_T: hand[S_T]}
-    if placed is not None:
-        if placed[0] == "red":
-            left[R_T] -= placed[1]
-        else:
-            left[B_T] -= placed[1]
-            left[S_T] -= int(placed[2])
-    return [t for t in (R_T, B_T, S_T) if left[t] > 0]
+    types left after ``placed`` (played as a Wild Trump):
+    :func:`~toolkit.fairy_meat.legality.playable_types`."""
+    return list(playable_types(tuple(hand), placed))
 
 
 def type_options(hand: Sequence[int]) -> dict[Placed, list[int]]:
@@ -272,9 +237,10 @@ def type_options(hand: Sequence[int]) -> dict[Placed, list[int]]:
 def _observe(other: Placed, mine: Placed) -> tuple:
     """What a fairy sees of the other's Trumps (FM-5): both placed (or both None): the set;
     she said None and the other placed: only how many cards lie face down."""
-    if other is None:
+    seen = trumps_seen(mine is not None, other is not None)
+    if seen == "none":
         return ("none",)
-    if mine is None:
+    if seen == "count":
         return ("count", _placed_size(other))
     return ("set", other)
 
@@ -408,15 +374,11 @@ def _draw_probs(rbs_left: tuple[int, int, int], deck: int) -> np.ndarray:
     if got is not None:
         return got
     big_r, big_b, big_s = rbs_left
-    numbered = deck - big_r - big_b - big_s
     out = np.zeros(len(_RBS))
     for i, (r, b, s) in enumerate(_RBS):
         if r > big_r or b > big_b or s > big_s:
             continue
-        j = r + b + s
-        num = comb(big_r, r) * comb(big_b, b) * comb(big_s, s) * math.factorial(j) * numbered
-        den = math.perm(deck, j + 1)
-        out[i] = Fraction(num, den)
+        out[i] = wild_draw_probability(rbs_left, deck, (r, b, s))
     _DRAW_CACHE[key] = out
     return out
 
@@ -1029,18 +991,7 @@ _DECLS = ("add", "subtract")
 def _rep_cards(hand: Sequence[int], side: int) -> list[Card]:
     """Representative cards of a hand type: the attacker's from one end of each pool, the
     defender's from the other (as odds._hand_from_composition)."""
-    return _odds._hand_from_composition(list(hand), side)
-
-
-def _placed_cards(cards: Sequence[Card], p: Placed) -> list[Card]:
-    if p is None:
-        return []
-    colour, n, ace = p
-    trumps = [c for c in cards if not is_numbered(c) and c.colour == colour and c != ACE_OF_SPADES]
-    out = trumps[:n]
-    if ace:
-        out.append(ACE_OF_SPADES)
-    return out
+    return representative_hand(list(hand), side)
 
 
 def _dummy(size: int, placed: Placed, avoid: set[Card], side: int) -> list[Card] | None:
@@ -1049,7 +1000,7 @@ def _dummy(size: int, placed: Placed, avoid: set[Card], side: int) -> list[Card]
     out: list[Card] = []
     if placed is not None:
         colour, n, ace = placed
-        pool = [c for c in (_odds._POOL[colour] if side == 0 else _odds._POOL[colour][::-1]) if c not in avoid]
+        pool = [c for c in (TRUMP_POOLS[colour] if side == 0 else TRUMP_POOLS[colour][::-1]) if c not in avoid]
         if len(pool) < n or (ace and ACE_OF_SPADES in avoid):
             return None
         out += pool[:n] + ([ACE_OF_SPADES] if ace else [])
@@ -1068,9 +1019,7 @@ def _type_action(action: str) -> Any:
     if verb == "trumps":
         if rest == "none":
             return None
-        cards = parse_cards(rest)
-        ace = ACE_OF_SPADES in cards
-        return (cards[0].colour, len(cards) - int(ace), ace)
+        return placed_type(parse_cards(rest))
     if verb in ("play", "wild"):
         return _type_of(parse_cards(rest)[0])
     raise InvalidSetupError(f"the policy chose {action!r}, which is not a declaration, Trumps or card")
@@ -1114,8 +1063,8 @@ def _history_state(game: _Game, p: int, level: int, info: tuple) -> Any:
             state = state.apply("trumps none")  # the defender's policy never reads the attacker's choice here
         return state
     own_placed = game.placed[info[3]]
-    plays = [" ".join(c.code for c in _placed_cards(own, own_placed)) or "none", None]
-    plays[1] = " ".join(c.code for c in _placed_cards(other, seen_placed)) or "none"
+    plays = [" ".join(c.code for c in placed_cards(own, own_placed)) or "none", None]
+    plays[1] = " ".join(c.code for c in placed_cards(other, seen_placed)) or "none"
     first, second = (plays[0], plays[1]) if p == 0 else (plays[1], plays[0])
     state = state.apply(f"trumps {first}").apply(f"trumps {second}")
     if p == 1:
@@ -1311,7 +1260,7 @@ class HiddenSolution:
             if level == 2:
                 mine, other = state.cur.trumps[i] or (), state.cur.trumps[1 - i] or ()
                 placed = [c.code for c in mine]
-                if bool(mine) == bool(other) or not other:
+                if trumps_seen(bool(mine), bool(other)) != "count":
                     seen = [c.code for c in other] or "none"
                 else:
                     seen = len(other)

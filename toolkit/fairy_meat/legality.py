@@ -39,6 +39,7 @@ __all__ = [
     "Placed",
     "hidden_trumps_owner",
     "matches",
+    "placed_cards",
     "placed_type",
     "playable_cards",
     "playable_types",
@@ -90,6 +91,16 @@ def placed_type(cards: Sequence[Card]) -> Placed:
     return (cards[0].colour or "black", len(cards) - int(ace), ace)
 
 
+def placed_cards(hand: Sequence[Card], placed: Placed) -> list[Card]:
+    """Cards of ``hand`` making up a set of Trumps of type ``placed`` (FM-4): its first
+    Trumps of that colour but the A♠, and the A♠ if it is among them."""
+    if placed is None:
+        return []
+    colour, n, ace = placed
+    out = [c for c in hand if is_trump(c) and c.colour == colour and c != ACE_OF_SPADES][:n]
+    return out + ([ACE_OF_SPADES] if ace else [])
+
+
 def _trump_cards(red: int, black: int, ace: int) -> list[Card]:
     return [*TRUMP_POOLS["red"][:red], *TRUMP_POOLS["black"][:black], *([ACE_OF_SPADES] if ace else [])]
 
@@ -127,11 +138,7 @@ def playable_types(hand: tuple[int, ...], placed: Placed) -> tuple[int, ...]:
     Trumps placed (:data:`Placed`); returns the distinct type indices she may play
     (18-20: a Trump played as a Wild Trump), in type order."""
     cards = representative_hand(hand, 0)
-    chosen: list[Card] = []
-    if placed is not None:
-        colour, n, ace = placed
-        chosen = [c for c in cards if is_trump(c) and c.colour == colour and c != ACE_OF_SPADES][:n]
-        chosen += [ACE_OF_SPADES] if ace else []
+    chosen = placed_cards(cards, placed)
     return tuple(dict.fromkeys(type_index(c) for c in playable_cards(cards, chosen)))
 
 

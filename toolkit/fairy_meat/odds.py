@@ -81,7 +81,27 @@ from typing import Any, NamedTuple
 from toolkit.cards import Card, check_distinct, parse_cards, standard_deck
 from toolkit.engine import Policy, play_out, policy_name, policy_pair
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
+from toolkit.fairy_meat.deck import (
+    ACE_OF_SPADES,
+    BLACK_TRUMPS_BUT_ACE,
+    COLOURS,
+    DECK_SIZE,
+    NUMBERED_CARDS,
+    PIPS,
+    RED_TRUMPS,
+    TRUMP_LETTERS,
+    TRUMP_POOLS,
+    TYPE_CAPS,
+    hands_by_type,
+    numbered_type,
+    representative_hand,
+    type_colour,
+    type_index,
+    type_pips,
+    wild_draw_ways,
+)
 from toolkit.fairy_meat.engine import CombatState, start_combat
+from toolkit.fairy_meat.legality import hidden_trumps_owner, matches, placed_type, trump_sets_by_type
 from toolkit.fairy_meat.policies import (
     POLICIES,
     ace_is_upside,
@@ -89,7 +109,7 @@ from toolkit.fairy_meat.policies import (
     greedy_policy,
     random_policy,
 )
-from toolkit.fairy_meat.referee import ACE_OF_SPADES, AttackResult, Play, is_numbered, resolve_attack
+from toolkit.fairy_meat.referee import AttackResult, Play, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.montecarlo import Estimate
 from toolkit.prob import Distribution
@@ -109,14 +129,6 @@ __all__ = [
     "outcome_of",
     "clear_caches",
 ]
-
-#: Deck composition (FM-1): 36 Numbered cards (9 pips x 4 suits), 16 Trumps.
-NUMBERED_CARDS = 36
-RED_TRUMPS = 8
-BLACK_TRUMPS_BUT_ACE = 7  # J Q K of spades, J Q K A of clubs
-DECK_SIZE = 52
-PIPS = range(2, 11)
-COLOURS = ("red", "black")
 
 #: ``method="auto"`` computes exactly while :func:`exact_size` is at most this, and by
 #: Monte Carlo above it (``method="exact"`` above it raises :class:`TooBigError` before
@@ -233,14 +245,10 @@ def _policy_name(p: Policy) -> str:
 def _hand_splits(
     n: int, numbered: int = NUMBERED_CARDS, red: int = RED_TRUMPS, black: int = BLACK_TRUMPS_BUT_ACE, ace: int = 1
 ) -> Iterable[tuple[tuple[int, int, int, int], int]]:
-    """(numbered, red, black but the A♠, A♠) counts of an ``n``-card hand and how many hands."""
-    for s in range(min(ace, n) + 1):
-        for r in range(min(red, n - s) + 1):
-            for b in range(min(black, n - s - r) + 1):
-                k = n - s - r - b
-                if k > numbered:
-                    continue
-                yield (k, r, b, s), comb(numbered, k) * comb(red, r) * comb(black, b) * comb(ace, s)
+    """(numbered, red, black but the A♠, A♠) counts of an ``n``-card hand and how many hands
+    (:func:`~toolkit.fairy_meat.deck.hands_by_type` over those four kinds)."""
+    for (s, r, b, k), w in hands_by_type(n, (ace, red, black, numbered)):
+        yield (k, r, b, s), w
 
 
 def _composition(k: int, r: int, b: int, s: int) -> HandComposition:
@@ -293,24 +301,13 @@ def hand_compositions(a: int, d: int) -> Distribution[tuple[HandComposition, Han
 # -- card types ------------------------------------------------------------------------------
 # Numbered types are 0..17: red pips 2..10 are 0..8, black pips 2..10 are 9..17.
 # Trump types are "R" (red), "B" (black but the A♠) and "S" (the A♠).
-def _ntype(colour: str, pips: int) -> int:
-    return (0 if colour == "red" else 9) + pips - 2
-
-
-def _ncolour(t: int) -> str:
-    return "red" if t < 9 else "black"
-
-
-def _npips(t: int) -> int:
-    return t % 9 + 2
+_ntype, _ncolour, _npips = numbered_type, type_colour, type_pips
 
 
 def _type_of(card: Card) -> int | str:
-    if is_numbered(card):
-        return _ntype(card.colour or "black", card.pips or 0)
-    if card == ACE_OF_SPADES:
-        return "S"
-    return "R" if card.colour == "red" else "B"
+    """The card's type (:func:`~toolkit.fairy_meat.deck.type_index`), Trumps by letter."""
+    t = type_index(card)
+    return TRUMP_LETTERS.get(t, t)
 
 
 _TYPES_OF_COLOUR = {c: [_ntype(c, p) for p in PIPS] for c in COLOURS}
@@ -404,20 +401,8 @@ class _RandomModel:
         if h == 0:
             kind = "unopposed" if rules.undefended == "unopposed" else "blind"
             return tuple(_Choice(_Family(kind, sign, None, None, None), half, ()) for sign in (1, -1))
-        # The legal Trump actions (engine _trump_groups): None, or any non-empty set of one colour.
-        placed: dict[tuple[str, int, bool] | None, int] = {None: 1}
-        for k in range(1, r + 1):
-            placed[("red", k, False)] = comb(r, k)
-        for k in range(1, b + 1):
-            placed[("black", k, False)] = comb(b, k)
-        if s:
-            for k in range(0, b + 1):
-                placed[("black", k, True)] = comb(b, k)
-        if n == 0:  # FM-6: without a Numbered card she must keep a Trump for the Wild Trump
-            if r and not (b or s):
-                placed[("red", r, False)] -= 1
-            if (b or s) and not r:
-                placed[("black", b, bool(s))] -= 1
+        # The legal Trump actions (FM-4, FM-6): None, or any non-empty set of one colour.
+        placed = trump_sets_by_type(r, b, s, n > 0)
         total = sum(placed.values())
         out = []
         for p, mult in placed.items():
@@ -575,7 +560,7 @@ def _single_draws(trumps: tuple[int, int, int], deck: int, k: int) -> tuple[tupl
         for b in range(black + 1):
             for s in range(ace + 1):
                 j = r + b + s
-                w = comb(red, r) * comb(black, b) * comb(ace, s) * math.factorial(j) * _falling(deck - j - 1, k - j - 1)
+                w = wild_draw_ways(trumps, (r, b, s)) * _falling(deck - j - 1, k - j - 1)
                 out.append(((r, b, s), w))
     return tuple(out)
 
@@ -590,12 +575,12 @@ def _double_draws(
     out = []
     for (r1, b1, s1), _ in _single_draws(trumps, deck, k):
         j1 = r1 + b1 + s1
-        head = comb(red, r1) * comb(black, b1) * comb(ace, s1) * math.factorial(j1)
+        head = wild_draw_ways(trumps, (r1, b1, s1))
         for r2 in range(red - r1 + 1):
             for b2 in range(black - b1 + 1):
                 for s2 in range(ace - s1 + 1):
                     j2 = r2 + b2 + s2
-                    w = head * comb(red - r1, r2) * comb(black - b1, b2) * comb(ace - s1, s2) * math.factorial(j2)
+                    w = head * wild_draw_ways((red - r1, black - b1, ace - s1), (r2, b2, s2))
                     out.append(((r1, b1, s1), (r2, b2, s2), w * _falling(deck - j1 - j2 - 2, k - j1 - j2 - 2)))
     return tuple(out)
 
@@ -613,7 +598,7 @@ def _view(fam: _Family, colour: str, drawn: tuple[int, int, int], owner: bool) -
     as_p = False
     if fam.placed is not None:
         pc, n, ace = fam.placed
-        if pc == colour:
+        if matches(pc, colour):
             m_p = n + ace
         else:
             ch_p = n + ace
@@ -621,13 +606,13 @@ def _view(fam: _Family, colour: str, drawn: tuple[int, int, int], owner: bool) -
     m_a = ch_a = 0
     as_a = False
     if fam.wild is not None:
-        if _TRUMP_COLOUR[fam.wild] == colour:
+        if matches(_TRUMP_COLOUR[fam.wild], colour):
             m_a += 1
         else:
             ch_a += 1
         as_a = fam.wild == "S"
     r1, b1, s1 = drawn
-    if colour == "red":
+    if matches("red", colour):
         m_a += r1
         ch_a += b1 + s1
     else:
@@ -643,12 +628,8 @@ def _view(fam: _Family, colour: str, drawn: tuple[int, int, int], owner: bool) -
 
 def _owner(fam_a: _Family, fam_d: _Family) -> str | None:
     """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
-    a, d = fam_a.placed is not None, fam_d.placed is not None
-    if fam_d.kind == "unopposed":
-        return "attacker" if a else None  # an undefended defender says None (the engine asks her to reveal)
-    if a == d:
-        return None
-    return "attacker" if a else "defender"
+    side = hidden_trumps_owner((fam_a.placed is not None, fam_d.placed is not None))
+    return None if side is None else ("attacker", "defender")[side]
 
 
 _SWAP = {"red": "black", "black": "red"}
@@ -665,10 +646,7 @@ def _canon(owner: str | None, va: tuple, vd: tuple | None) -> tuple:
 
 
 # Representative plays of a class, from card pools the two sides take from opposite ends.
-_POOL = {
-    "red": tuple(Card(c) for c in ("JH", "QH", "KH", "AH", "JD", "QD", "KD", "AD")),
-    "black": tuple(Card(c) for c in ("JS", "QS", "KS", "JC", "QC", "KC", "AC")),
-}
+_POOL = TRUMP_POOLS
 
 
 def _side_units(view: tuple, m_a: int) -> tuple[int, int, int]:
@@ -830,6 +808,8 @@ def clear_caches() -> None:
         _two_turned_up,
         _build_play,
         _reach,
+        wild_draw_ways,
+        trump_sets_by_type,
     ):
         fn.cache_clear()
     _views_cache.clear()
@@ -1107,17 +1087,12 @@ def _lumped_chance(state: CombatState) -> list[tuple[CombatState, Fraction]]:
     for card, _ in options:
         groups[_type_of(card)].append(card)
     total = len(options)
-    return [(state._apply(cards[0]), Fraction(len(cards), total)) for cards in groups.values()]
+    return [(state.apply_listed(cards[0]), Fraction(len(cards), total)) for cards in groups.values()]
 
 
 def _family_from_state(state: CombatState, i: int) -> tuple[_Family, int | None]:
     a = state.cur
-    placed_cards = a.trumps[i] or ()
-    placed = None
-    if placed_cards:
-        colour = placed_cards[0].colour or "black"
-        ace = ACE_OF_SPADES in placed_cards
-        placed = (colour, len(placed_cards) - int(ace), ace)
+    placed = placed_type(a.trumps[i] or ())
     sign = 1 if state.declared[i] == "add" else -1
     kind = a.plays[i]
     if kind == "play":
@@ -1228,7 +1203,7 @@ def _enumerate_attack(
                         raise IllegalActionError(
                             f"the {who}'s policy chose {action!r}, which is not legal here: {legal}"
                         )
-                    _merge(nxt, node._apply(action), p * q)
+                    _merge(nxt, node.apply_listed(action), p * q)
         frontier = nxt
     return Distribution(totals)
 
@@ -1288,13 +1263,8 @@ def attack_odds(
 def _trump_comps(
     n: int, red: int = RED_TRUMPS, black: int = BLACK_TRUMPS_BUT_ACE, ace: int = 1, numbered: int = NUMBERED_CARDS
 ) -> list[tuple[int, int, int]]:
-    return [
-        (r, b, s)
-        for s in range(min(ace, n) + 1)
-        for r in range(min(red, n - s) + 1)
-        for b in range(min(black, n - s - r) + 1)
-        if n - r - b - s <= numbered
-    ]
+    """The (red, black but the A♠, A♠) Trump counts an ``n``-card hand may hold (FM-1)."""
+    return [(r, b, s) for (_, r, b, s), _ in _hand_splits(n, numbered, red, black, ace)]
 
 
 def _model_pair(pols: tuple[Policy, Policy]) -> tuple[type, type] | None:
@@ -1415,29 +1385,16 @@ def _exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) ->
 
 def _generic_pairs(a: int, d: int) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Every pair of hand compositions over the 21 card types, with its number of deals."""
-    caps = [2] * 18 + [RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1]
-
-    def compositions(n: int, avail: list[int]) -> Iterable[tuple[tuple[int, ...], int]]:
-        def rec(i: int, left: int) -> Iterable[tuple[tuple[int, ...], int]]:
-            if i == len(avail):
-                if left == 0:
-                    yield (), 1
-                return
-            for x in range(min(avail[i], left) + 1):
-                for rest, w in rec(i + 1, left - x):
-                    yield (x, *rest), comb(avail[i], x) * w
-
-        return rec(0, n)
-
+    caps = list(TYPE_CAPS)
     out = []
-    for ca, wa in compositions(a, caps):
+    for ca, wa in hands_by_type(a, caps):
         avail = [c - x for c, x in zip(caps, ca, strict=True)]
-        for cd, wd in compositions(d, avail):
+        for cd, wd in hands_by_type(d, avail):
             out.append((ca, cd, wa * wd))
     return out
 
 
-def composition_pairs(a: int, d: int, caps: Sequence[int] = (2,) * 18 + (RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1)) -> int:
+def composition_pairs(a: int, d: int, caps: Sequence[int] = TYPE_CAPS) -> int:
     """Return the number of pairs of hand compositions (counts of each card type, at most
     ``caps[t]`` of type ``t`` between the two hands) of ``a`` and ``d`` cards, without
     listing them: the coefficient of x^a y^d in the product over types of
@@ -1453,19 +1410,7 @@ def composition_pairs(a: int, d: int, caps: Sequence[int] = (2,) * 18 + (RED_TRU
     return poly.get((a, d), 0)
 
 
-def _hand_from_composition(comp: Sequence[int], side: int) -> list[Card]:
-    cards: list[Card] = []
-    for t in range(18):
-        colour, pips = _ncolour(t), _npips(t)
-        suits = ("H", "D") if colour == "red" else ("S", "C")
-        if side == 1:
-            suits = suits[::-1]
-        cards += [Card(f"{pips}{s}") for s in suits[: comp[t]]]
-    pools = {c: (_POOL[c] if side == 0 else _POOL[c][::-1]) for c in COLOURS}
-    cards += list(pools["red"][: comp[18]]) + list(pools["black"][: comp[19]])
-    if comp[20]:
-        cards.append(ACE_OF_SPADES)
-    return cards
+_hand_from_composition = representative_hand
 
 
 def _generic_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> dict[AttackOutcome, Fraction]:

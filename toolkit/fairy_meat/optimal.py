@@ -45,8 +45,9 @@ from toolkit.equilibrium import (
     solve,
 )
 from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
+from toolkit.fairy_meat.deck import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS, is_trump
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, card_type, start_combat
-from toolkit.fairy_meat.odds import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS
+from toolkit.fairy_meat.legality import trump_sets, trumps_seen
 from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
@@ -182,12 +183,11 @@ def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit:
 
 def _options(hand: Sequence[Card]) -> tuple[int, int, bool]:
     """(Trump sets, distinct plays, draws?) for a hand at one attack (FM-4, FM-6)."""
-    trumps = [c for c in hand if c.is_face]
-    numbered = {card_type(c) for c in hand if not c.is_face}
-    sets = 1
-    for colour in ("red", "black"):
-        group = [c for c in trumps if c.colour == colour]
-        sets += 2 ** len(group) - 1 if group else 0
+    trumps = [c for c in hand if is_trump(c)]
+    numbered = {card_type(c) for c in hand if not is_trump(c)}
+    # None and every set of one colour (FM-4). The FM-6 keep-back is not applied: this is
+    # an upper estimate, and the refusals of SIZE_LIMIT stay as they were.
+    sets = 1 + len(trump_sets(hand, keep_wild=False))
     plays = len(numbered) or len({card_type(c) for c in trumps}) or 1
     return sets, plays, not numbered
 
@@ -236,7 +236,7 @@ def _seen_text(state: CombatState, i: int) -> str:
     if own is not None:
         parts.append(f"her Trumps {' '.join(c.code for c in own) or 'none'}")
     if own is not None and other is not None:
-        if bool(own) == bool(other) or not other:
+        if trumps_seen(bool(own), bool(other)) != "count":
             parts.append(f"theirs {' '.join(c.code for c in other) or 'none'}")
         else:
             parts.append(f"theirs {len(other)} face down (FM-5)")

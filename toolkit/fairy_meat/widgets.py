@@ -44,7 +44,9 @@ from toolkit.cards import Card, parse_cards
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.fairy_meat import optimal
+from toolkit.fairy_meat.deck import is_numbered, is_trump
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
+from toolkit.fairy_meat.legality import playable_cards, trump_sets, trump_sets_by_type
 from toolkit.fairy_meat.notation import (
     Example,
     PlannedMove,
@@ -57,7 +59,6 @@ from toolkit.fairy_meat.notation import (
 )
 from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
-from toolkit.fairy_meat.referee import is_numbered, is_trump
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
@@ -427,7 +428,7 @@ class CombatStepper(FollowsExample[CombatState]):
                     f"{name}'s Trumps {_codes(chosen)} are of two colours: the Trumps placed from the hand must "
                     "all be red or all black (FM-4)."
                 )
-            if not any(is_numbered(c) for c in hand) and len(chosen) == sum(is_trump(c) for c in hand):
+            if set(chosen) not in [set(s) for s in trump_sets(hand)]:  # FM-6: the keep-back
                 return f"{name} holds no Numbered card: she must keep a Trump back to play as a Wild Trump (FM-6)."
             return ""
 
@@ -459,7 +460,7 @@ class CombatStepper(FollowsExample[CombatState]):
             return
 
         def reason() -> str:
-            numbered = [c for c in rest if is_numbered(c)]
+            numbered = [c for c in playable_cards(rest) if is_numbered(c)]
             if is_trump(card) and numbered:
                 return (
                     f"{name} holds a Numbered card ({_codes(numbered)}): she must play one. A Trump is played as a "
@@ -563,6 +564,7 @@ class CombatStepper(FollowsExample[CombatState]):
             description="Show",
         )
         self.hands_view = widgets.HTML()
+        self.view.observe(lambda change: self._show_log_to(change["new"]), names="value")
         self._build_example_and_export()
         self.hint_button = widgets.ToggleButton(
             value=False,
@@ -640,6 +642,12 @@ class CombatStepper(FollowsExample[CombatState]):
             why = reason()
             if why:
                 self.stepper.refuse(f"{why} (The engine: {engine})")
+
+    def _show_log_to(self, view: str) -> None:
+        """One side's view reads the log through her eyes (``Stepper.viewer``): the other
+        fairy's hand as she draws it, and Trumps kept hidden, are not shown (FM-5)."""
+        if hasattr(self, "stepper"):
+            self.stepper.viewer = None if view == "both" else view
 
     def _show_setup(self) -> None:
         state = self.stepper.start_state
@@ -1009,8 +1017,9 @@ def can_place_trumps(hand: Any) -> bool:
     """Whether a hand (``numbered``, ``red_trumps``, ``black_trumps``) can place Trumps of
     one colour face down (FM-4) and still have a card for the Numbered step: a Numbered
     card, or another Trump to play as a Wild Trump (FM-6)."""
-    trumps = int(_field(hand, "red_trumps", 0)) + int(_field(hand, "black_trumps", 0))
-    return trumps >= 1 and (int(_field(hand, "numbered", 0)) >= 1 or trumps >= 2)
+    red, black = int(_field(hand, "red_trumps", 0)), int(_field(hand, "black_trumps", 0))
+    numbered = int(_field(hand, "numbered", 0)) >= 1
+    return red + black >= 1 and len(trump_sets_by_type(max(0, red), max(0, black), 0, numbered)) > 1
 
 
 def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
