@@ -24,6 +24,7 @@ from toolkit.cards import Card, standard_deck
 from toolkit.engine import play_out
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.fairy_meat import hidden
+from toolkit.fairy_meat.deck import representative_hand, type_index
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.hidden import (
     HIDDEN_LIMIT,
@@ -35,6 +36,7 @@ from toolkit.fairy_meat.hidden import (
 )
 from toolkit.fairy_meat.legality import placed_cards
 from toolkit.fairy_meat.odds import deal_averaged_odds
+from toolkit.fairy_meat.odds.known_hands import start_known_hands
 from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import greedy_policy, random_policy
 from toolkit.fairy_meat.referee import ACE_OF_SPADES, Play, is_numbered, resolve_attack
@@ -240,7 +242,7 @@ def test_deal_weights_sum_to_one_and_match_a_count_of_real_deals():
 def comp(cards) -> tuple:
     out = [0] * 21
     for c in cards:
-        out[hidden._type_of(c)] += 1
+        out[type_index(c)] += 1
     return tuple(out)
 
 
@@ -257,15 +259,15 @@ def test_type_names():
 
 # -- legal actions against the engine -----------------------------------------------------------------
 def engine_type(action: str):
-    return hidden._type_action(action)
+    return hidden.type_action(action)
 
 
 @pytest.mark.parametrize("size", [1, 2, 3])
 def test_type_options_match_the_engine(size):
     for hand in hand_types(size):
-        cards = hidden._rep_cards(hand, 0)
+        cards = representative_hand(hand, 0)
         other = [c for c in DECK if is_numbered(c) and c not in cards][:1]
-        state = hidden._odds._start(cards, other, Rules()).apply("declare add").apply("declare add")
+        state = start_known_hands(cards, other, Rules()).apply("declare add").apply("declare add")
         engine_sets = Counter(engine_type(a) for a in state.legal_actions())
         opts = type_options(hand)
         assert set(engine_sets) == set(opts), hand

@@ -28,16 +28,28 @@ from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.fairy_meat.deck import card_type, is_numbered, is_trump
-from toolkit.fairy_meat.legality import hidden_trumps_owner, matches, playable_cards, trump_sets, trumps_seen
-from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
-from toolkit.fairy_meat.rules import (
-    Fairy,
-    Rules,
-    attacker_hand_size,
-    defender_hand_size,
+from toolkit.fairy_meat.legality import (
+    defence_without_cards,
+    hidden_trumps_owner,
+    matches,
+    playable_cards,
+    trump_sets,
+    trumps_seen,
 )
+from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
+from toolkit.fairy_meat.rules import Fairy, Rules, combat_hand_sizes
 
-__all__ = ["CombatState", "Setup", "start_combat", "card_type", "PLAYERS"]
+__all__ = [
+    "Attack",
+    "CombatState",
+    "Setup",
+    "start_combat",
+    "PLAYERS",
+    "score_options",
+    "spent_cards",
+    "wild_trump_points",
+    "attacks_lost",
+]
 
 PLAYERS: tuple[Side, Side] = ("attacker", "defender")
 _NO_CHOICE: tuple[None, None] = (None, None)
@@ -60,7 +72,7 @@ def _signed(n: int) -> str:
 
 
 @dataclass(frozen=True)
-class _Attack:
+class Attack:
     """One attack in progress; pairs are (attacker, defender)."""
 
     trumps: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None] = _NO_CHOICE
@@ -75,6 +87,44 @@ class _Attack:
     result: AttackResult | None = None
     score: str | None = None  # the defender's FM-11 choice
     escape: bool | None = None  # the Wrestling winner's FM-14 choice
+
+
+def score_options(attack_no: int, attacks: int) -> list[str]:
+    """How a defender who wins attack ``attack_no`` (0-based) of ``attacks`` may keep her
+    points (FM-11): ``"score cards"`` (a: extra cards for her attack back at the same fairy
+    this turn), and ``"score bonus"`` (b: a next-defence bonus) only when a further
+    attack of this combat follows."""
+    options = ["score cards"]
+    if attack_no + 1 < attacks:
+        options.append("score bonus")
+    return options
+
+
+def spent_cards(a: Attack) -> list[Card]:
+    """The cards of a finished attack that go to the Spoils Heap (FM-13): both sides'
+    face-down Trumps — also those left hidden under the None rule (FM-5: "all associated
+    cards played") —, the cards played, the Trumps and Numbered cards turned up."""
+    spent: list[Card] = []
+    for i in (0, 1):
+        spent += list(a.trumps[i] or ())
+        if a.cards[i] is not None:
+            spent.append(a.cards[i])
+        spent += list(a.drawn[i])
+        if a.plays[i] != "play" and a.number[i] is not None:
+            spent.append(a.number[i])
+    return spent
+
+
+def wild_trump_points(result: AttackResult) -> int:
+    """The points a defender may use as Wild Trump points against the next attack (FM-7):
+    those she scored against this one, whichever FM-11 option she chose (0 if she lost)."""
+    return result.points if result.winner == "defender" else 0
+
+
+def attacks_lost(attacker_hand: Sequence[Card]) -> bool:
+    """Whether the attacker loses her remaining attacks of the combat (FM-13): she has no
+    cards left in her combat hand to attack with."""
+    return not attacker_hand
 
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
@@ -110,14 +160,14 @@ class CombatState(GameState):
     hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
     declared: tuple[str | None, str | None] = _NO_CHOICE
     attack_no: int = 0
-    cur: _Attack = field(default_factory=_Attack)
+    cur: Attack = field(default_factory=Attack)
     bonus_points: int = 0  # FM-11 b: usable against this attack
     prev_points: int = 0  # FM-7: points scored against the previous attack
     extra_cards: int = 0  # FM-11 a: owed for the defender's attack back
     results: tuple[AttackResult, ...] = ()
     #: The attacks already made, as played (what each side may have seen of them: see
     #: :meth:`information_state`).
-    past: tuple[_Attack, ...] = ()
+    past: tuple[Attack, ...] = ()
     nasty_hits: tuple[str, ...] = ()
     finished: bool = False
     log_events: tuple[Event, ...] = ()
@@ -448,7 +498,7 @@ class CombatState(GameState):
         while True:
             step, i = state.phase()
             if step == "trumps" and not state.hands[i] and not (i == 1 and state.prev_points):
-                if i == 0:  # the attacker has no cards left: no more attacks (FM-13)
+                if i == 0 and attacks_lost(state.hands[0]):
                     state = state._log(
                         "end", f"{state.names[0]} has no cards left: her remaining attacks are lost (FM-13).", "FM-13"
                     )
@@ -459,8 +509,7 @@ class CombatState(GameState):
                 continue
             if step == "play" and i == 1 and not [c for c in state.hands[1] if c not in (state.cur.trumps[1] or ())]:
                 a = state.cur
-                undefended = "unopposed" if state.rules.undefended == "unopposed" else "blind"
-                kind = "points" if a.wild_colour else undefended
+                kind = defence_without_cards(bool(a.wild_colour), state.rules)
                 state = replace(state, cur=replace(a, plays=_set(a.plays, 1, kind)))
                 if state.cur.plays[0] is not None:
                     state = state._announce_plays()
@@ -568,10 +617,7 @@ class CombatState(GameState):
         return state
 
     def _score_options(self) -> list[str]:
-        options = ["score cards"]
-        if self.attack_no + 1 < self.attacks:
-            options.append("score bonus")  # FM-11 b: only against a further attack
-        return options
+        return score_options(self.attack_no, self.attacks)
 
     def _score_choice_needed(self) -> bool:
         r = self.cur.result
@@ -618,15 +664,7 @@ class CombatState(GameState):
         for fairy in fairies:
             if fairy.is_down:
                 state = state._log("down", f"{fairy.name} has no Live points left: she is down.", "FM-10")
-        # FM-13: every card of this attack goes to the Spoils Heap.
-        spent: list[Card] = []
-        for i in (0, 1):
-            spent += list(a.trumps[i] or ())
-            if a.cards[i] is not None:
-                spent.append(a.cards[i])
-            spent += list(a.drawn[i])
-            if a.plays[i] != "play" and a.number[i] is not None:
-                spent.append(a.number[i])
+        spent = spent_cards(a)
         hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
         state = replace(
             state,
@@ -635,10 +673,10 @@ class CombatState(GameState):
             results=state.results + (r,),
             past=state.past + (a,),
             bonus_points=bonus,
-            prev_points=r.points if r.winner == "defender" else 0,
+            prev_points=wild_trump_points(r),
             extra_cards=extra,
             attack_no=self.attack_no + 1,
-            cur=_Attack(),
+            cur=Attack(),
         )
         if state.attack_no >= self.attacks or any(f.is_down for f in fairies):
             return replace(state._log("end", "The combat is over.", ""), finished=True)
@@ -663,7 +701,7 @@ class CombatState(GameState):
             lines.append(f"Attack {n}: Trumps revealed: " + "; ".join(parts))
         return "\n".join(lines)
 
-    def _trumps_face_up(self, a: _Attack, i: int) -> str:
+    def _trumps_face_up(self, a: Attack, i: int) -> str:
         """Side ``i``'s Trumps of attack ``a`` that lie face up, as text (FM-4..FM-7): those
         placed unless they stay hidden under the None rule (then how many lie face down,
         until their owner reveals them), the Wild Trump and the Trumps turned up."""
@@ -744,7 +782,7 @@ def _types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
     return None if cards is None else tuple(sorted(card_type(c) for c in cards))
 
 
-def _attack_seen(a: _Attack, i: int) -> tuple:
+def _attack_seen(a: Attack, i: int) -> tuple:
     """What side ``i`` has seen of one attack (see :meth:`CombatState.information_state`)."""
     o = 1 - i
     own_trumps, other_trumps = a.trumps[i], a.trumps[o]
@@ -805,9 +843,14 @@ def start_combat(
         NotationError / InvalidSetupError: bad cards, duplicates, impossible sizes.
     """
     rules = rules or Rules()
-    sizes = (
-        attacker_hand_size(attacker, attacker_modifiers, fluttered, wrestling),
-        defender_hand_size(defender, attacker, defender_modifiers, holds_order_card, wrestling),
+    sizes = combat_hand_sizes(
+        attacker,
+        defender,
+        attacker_modifiers=attacker_modifiers,
+        defender_modifiers=defender_modifiers,
+        fluttered=fluttered,
+        holds_order_card=holds_order_card,
+        wrestling=wrestling,
     )
     n_attacks = attacks if attacks is not None else (1 if wrestling else attacker.weapon.attacks)
     if isinstance(n_attacks, bool) or not isinstance(n_attacks, int) or n_attacks < 1:

@@ -64,8 +64,8 @@ import scipy.sparse as sp
 
 from toolkit.cards import Card, parse_cards, standard_deck
 from toolkit.engine import Policy
+from toolkit.equilibrium.cfr import CFRPlus, SequenceTree, best_response_value, profile_value, reaches
 from toolkit.errors import InvalidSetupError, TooBigError
-from toolkit.fairy_meat import odds as _odds
 from toolkit.fairy_meat.deck import (
     ACE_OF_SPADES,
     ACE_TRUMP,
@@ -93,6 +93,17 @@ from toolkit.fairy_meat.legality import (
     trump_sets_by_type,
     trumps_seen,
 )
+from toolkit.fairy_meat.odds.classes import (
+    class_key,
+    class_reach,
+    fold_class,
+    hidden_owner,
+    representative_plays,
+    side_view,
+)
+from toolkit.fairy_meat.odds.compositions import composition_pairs
+from toolkit.fairy_meat.odds.families import Family
+from toolkit.fairy_meat.odds.known_hands import start_known_hands
 from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.referee import resolve_attack
 from toolkit.fairy_meat.rules import Rules
@@ -104,6 +115,7 @@ __all__ = [
     "deal_weights",
     "hand_types",
     "type_options",
+    "type_action",
     "type_name",
     "HIDDEN_LIMIT",
     "TYPE_NAMES",
@@ -264,17 +276,17 @@ def hidden_size(attacker_cards: int, defender_cards: int) -> int:
     """
     a = _check_cards(attacker_cards, "attacker_cards")
     d = _check_cards(defender_cards, "defender_cards")
-    return _odds.composition_pairs(a, d, FULL_CAPS) * 4 * (a + 1) * (d + 1)
+    return composition_pairs(a, d, FULL_CAPS) * 4 * (a + 1) * (d + 1)
 
 
 # -- the referee's judgements, by class ---------------------------------------------------------
 _DELTA_OFF = 64
 
 
-def _fam(sign: int, placed: Placed, card: int) -> _odds._Family:
+def _fam(sign: int, placed: Placed, card: int) -> Family:
     if card < 18:
-        return _odds._Family("play", sign, placed, None, _tcolour(card))
-    return _odds._Family("wild", sign, placed, WILD_LETTER[card], None)
+        return Family("play", sign, placed, None, _tcolour(card))
+    return Family("wild", sign, placed, WILD_LETTER[card], None)
 
 
 class _Judge:
@@ -301,17 +313,17 @@ class _Judge:
             self.keys.append(key)
             self.fold.append((k, 0, -(10**6), 10**6))  # placeholder while folding
             try:
-                reduced, shift = _odds._fold(key, self.rules)
+                reduced, shift = fold_class(key, self.rules)
             except AssertionError:  # no cards realise the class: a combination that cannot occur
                 reduced, shift = key, 0
-            lo, hi = _odds._reach(reduced)
+            lo, hi = class_reach(reduced)
             rid = k if reduced == key else self.kid(reduced)
             self.fold[k] = (rid, shift, lo, hi)
         return k
 
     def _referee(self, kid: int, delta: int) -> int:
         try:
-            play_a, play_d = _odds._rep_plays(self.keys[kid], delta)
+            play_a, play_d = representative_plays(self.keys[kid], delta)
         except AssertionError:  # no cards realise it: a combination that cannot occur
             return -1
         result = resolve_attack(play_a, play_d, self.rules)
@@ -384,77 +396,6 @@ def _draw_probs(rbs_left: tuple[int, int, int], deck: int) -> np.ndarray:
 
 
 # -- the game's structure ---------------------------------------------------------------------------
-class _Side:
-    """One player's sequence tree: three levels of information sets (declaration, Trumps,
-    card), their actions ("slots") stored contiguously per information set."""
-
-    def __init__(self) -> None:
-        self.levels: list[dict[str, Any]] = []
-
-    def add_level(self, slot_inf: list[int], inf_parent: list[int]) -> None:
-        slot_inf_a = np.asarray(slot_inf, dtype=np.int64)
-        n_inf = len(inf_parent)
-        starts = np.searchsorted(slot_inf_a, np.arange(n_inf))
-        counts = np.bincount(slot_inf_a, minlength=n_inf)
-        self.levels.append(
-            {
-                "slot_inf": slot_inf_a,
-                "inf_parent": np.asarray(inf_parent, dtype=np.int64),
-                "n_inf": n_inf,
-                "n_slot": len(slot_inf_a),
-                "starts": starts,
-                "counts": counts.astype(float),
-            }
-        )
-
-
-def _strategy(level: dict[str, Any], regrets: np.ndarray) -> np.ndarray:
-    pos = np.maximum(regrets, 0.0)
-    sums = np.bincount(level["slot_inf"], weights=pos, minlength=level["n_inf"])
-    uniform = 1.0 / level["counts"]
-    s = sums[level["slot_inf"]]
-    return np.where(s > 0, pos / np.where(s > 0, s, 1.0), uniform[level["slot_inf"]])
-
-
-def _normalise(level: dict[str, Any], weights: np.ndarray) -> np.ndarray:
-    sums = np.bincount(level["slot_inf"], weights=weights, minlength=level["n_inf"])
-    s = sums[level["slot_inf"]]
-    return np.where(s > 0, weights / np.where(s > 0, s, 1.0), 1.0 / level["counts"][level["slot_inf"]])
-
-
-def _reaches(side: _Side, strat: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Own reach of every information set and of every slot, level by level."""
-    inf_r, slot_r = [], []
-    prev = None
-    for lv, s in zip(side.levels, strat, strict=True):
-        ir = np.ones(lv["n_inf"]) if prev is None else prev[lv["inf_parent"]]
-        sr = ir[lv["slot_inf"]] * s
-        inf_r.append(ir)
-        slot_r.append(sr)
-        prev = sr
-    return inf_r, slot_r
-
-
-def _values(side: _Side, strat: list[np.ndarray] | None, terminal: np.ndarray) -> tuple[list, list]:
-    """Counterfactual values bottom-up: per slot and per information set; ``strat=None``
-    takes the best action everywhere (a best response)."""
-    n = len(side.levels)
-    slot_v: list[np.ndarray] = [np.empty(0)] * n
-    inf_v: list[np.ndarray] = [np.empty(0)] * n
-    v = terminal
-    for i in range(n - 1, -1, -1):
-        lv = side.levels[i]
-        slot_v[i] = v
-        if strat is None:
-            iv = np.maximum.reduceat(v, lv["starts"]) if lv["n_slot"] else np.zeros(0)
-        else:
-            iv = np.bincount(lv["slot_inf"], weights=strat[i] * v, minlength=lv["n_inf"])
-        inf_v[i] = iv
-        if i:
-            v = np.bincount(lv["inf_parent"], weights=iv, minlength=side.levels[i - 1]["n_slot"])
-    return slot_v, inf_v
-
-
 @dataclass
 class _Game:
     """Everything the solver iterates on (built once per request)."""
@@ -466,7 +407,7 @@ class _Game:
     payoff: Payoff
     hands: tuple[list[tuple[int, ...]], list[tuple[int, ...]]]
     weights: np.ndarray  # deal probabilities, nA x nD
-    sides: tuple[_Side, _Side]
+    sides: tuple[SequenceTree, SequenceTree]
     seqs: tuple[dict[str, np.ndarray], dict[str, np.ndarray]]  # terminal sequence attributes
     infos: tuple[list[list[tuple]], list[list[tuple]]]  # per level, per information set: its history
     actions: tuple[list[list[Any]], list[list[Any]]]  # per level, per slot: the action
@@ -517,7 +458,7 @@ def _build_structure(a: int, d: int, caps: tuple[int, ...], rules: Rules, payoff
                 seen.append(o)
         return [oid(o) for o in seen]
 
-    sides = (_Side(), _Side())
+    sides = (SequenceTree(), SequenceTree())
     seqs: list[dict[str, np.ndarray]] = []
     infos: list[list[list[tuple]]] = []
     actions: list[list[list[Any]]] = []
@@ -615,15 +556,15 @@ class _Draws:
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.views: dict[tuple, tuple[tuple, int]] = {}
 
-    def _view(self, fam: _odds._Family, colour: str, drawn: tuple[int, int, int], owner: bool) -> tuple[tuple, int]:
+    def _view(self, fam: Family, colour: str, drawn: tuple[int, int, int], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
         got = self.views.get(key)
         if got is None:
-            got = self.views[key] = _odds._view(fam, colour, drawn, owner)
+            got = self.views[key] = side_view(fam, colour, drawn, owner)
         return got
 
     def row_keys(
-        self, owner: str | None, v_f: tuple, fam_x: _odds._Family, x_side: int, colour: str, rmax: tuple
+        self, owner: str | None, v_f: tuple, fam_x: Family, x_side: int, colour: str, rmax: tuple
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For every Trumps turned up ``rbs <= rmax`` (rows of ``_RBS``) by the drawing side
         ``x_side`` before a Numbered card of ``colour``: the class key id against a side
@@ -638,14 +579,14 @@ class _Draws:
         offs = np.empty(len(rows), dtype=np.int64)
         for n, i in enumerate(rows):
             v_x, off_x = self._view(fam_x, colour, _RBS[i], mine)
-            k = _odds._canon(owner, v_x, v_f) if x_side == 0 else _odds._canon(owner, v_f, v_x)
+            k = class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x)
             kids[n] = self.judge.kid(k)
             offs[n] = off_x
         got = self.rows[key] = (np.array(rows, dtype=np.int64), kids, offs)
         return got
 
     def phi_oids(
-        self, owner: str | None, v_f: tuple, off_f: int, fam_x: _odds._Family, x_side: int, colour: str, rmax: tuple
+        self, owner: str | None, v_f: tuple, off_f: int, fam_x: Family, x_side: int, colour: str, rmax: tuple
     ) -> np.ndarray:
         """Outcome ids of the drawing side ``x_side`` turning up Trumps ``rbs`` (rows, all
         ``rbs <= rmax``) and a Numbered card of ``colour`` with pips p against a fixed
@@ -662,9 +603,9 @@ class _Draws:
     def single(
         self,
         owner: str | None,
-        fam_f: _odds._Family,
+        fam_f: Family,
         x_side: int,
-        fam_x: _odds._Family,
+        fam_x: Family,
         pips_f: np.ndarray,
         numbered_left: np.ndarray,
         trumps_left: np.ndarray,
@@ -675,7 +616,7 @@ class _Draws:
         ``pips_f``; ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x 3)
         describe the deck left by both hands."""
         f_side = 1 - x_side
-        v_f, off_f = _odds._view(fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side])
+        v_f, off_f = side_view(fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side])
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
         phis = [self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in _COLOURS]
         uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
@@ -709,7 +650,7 @@ class _Draws:
         return out
 
     def double(
-        self, owner: str | None, fam_a: _odds._Family, fam_d: _odds._Family, trumps_left: tuple, numbered_left: tuple
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
     ) -> np.ndarray:
         """Expected outcome-id weights when both play Wild Trumps: the attacker turns up
         first, then the defender from what is left (FM-6). Returns a vector over the
@@ -833,12 +774,12 @@ def _build_matrix(game: _Game) -> None:
                             if not sel.any():
                                 continue
                             colour = "red" if colour_red else "black"
-                            fam_f = _odds._Family(
+                            fam_f = Family(
                                 "play", _sign(dd if x_side == 0 else da), pd if x_side == 0 else pa, None, colour
                             )
                             fam_x = _fam(_sign(da if x_side == 0 else dd), pa if x_side == 0 else pd, wild)
                             fams = (fam_x, fam_f) if x_side == 0 else (fam_f, fam_x)
-                            owner = _odds._owner(*fams)
+                            owner = hidden_owner(*fams)
                             hands_sel_a = sa["hand"][r_m[sel]]
                             hands_sel_d = sd["hand"][c_m[sel]]
                             both = ha_arr[hands_sel_a] + hd_arr[hands_sel_d]
@@ -856,7 +797,7 @@ def _build_matrix(game: _Game) -> None:
                         both = ha_arr[ha_i] + hd_arr[hd_i]
                         tl = tuple(int(v) for v in trump_caps - both[18:])
                         nl = tuple(int(v) for v in num_caps - both[:18])
-                        args2 = (_odds._owner(fam_a, fam_d), fam_a, fam_d, tl, nl)
+                        args2 = (hidden_owner(fam_a, fam_d), fam_a, fam_d, tl, nl)
                         draw_entries.append((rows[e : e + 1], cols[e : e + 1], ww[e : e + 1], ("double", args2)))
     if any((o < 0).any() for o in oid_l):  # pragma: no cover - every real play has representative cards
         raise RuntimeError("an attack class without a Wild Trump draw has no representative cards")
@@ -911,76 +852,17 @@ def _plain_table(judge: _Judge, da: int, dd: int, pa: Placed, pd: Placed) -> np.
     out.fill(-1)
     for ca in _COLOURS:
         for cd in _COLOURS:
-            fam_a = _odds._Family("play", _sign(da), pa, None, ca)
-            fam_d = _odds._Family("play", _sign(dd), pd, None, cd)
-            owner = _odds._owner(fam_a, fam_d)
-            va, off_a = _odds._view(fam_a, ca, _NO_DRAW, owner == "attacker")
-            vd, off_d = _odds._view(fam_d, cd, _NO_DRAW, owner == "defender")
-            kid = judge.kid(_odds._canon(owner, va, vd))
+            fam_a = Family("play", _sign(da), pa, None, ca)
+            fam_d = Family("play", _sign(dd), pd, None, cd)
+            owner = hidden_owner(fam_a, fam_d)
+            va, off_a = side_view(fam_a, ca, _NO_DRAW, owner == "attacker")
+            vd, off_d = side_view(fam_d, cd, _NO_DRAW, owner == "defender")
+            kid = judge.kid(class_key(owner, va, vd))
             ta = np.array([t for t in range(18) if _tcolour(t) == ca])
             td = np.array([t for t in range(18) if _tcolour(t) == cd])
             deltas = (_PIPS_OF_TYPE[ta][:, None] + off_a) - (_PIPS_OF_TYPE[td][None, :] + off_d)
             out[np.ix_(ta, td)] = judge.oids(np.full(deltas.shape, kid), deltas)
     return out
-
-
-# -- CFR+ -------------------------------------------------------------------------------------------
-class _Solver:
-    """Vectorised CFR+ over both players' sequence trees (alternating updates, regret
-    matching+, linear averaging of the strategies)."""
-
-    def __init__(self, game: _Game) -> None:
-        self.game = game
-        self.m = game.matrix
-        self.mt = game.matrix.T.tocsr()
-        self.regrets = [[np.zeros(lv["n_slot"]) for lv in side.levels] for side in game.sides]
-        self.avg = [[np.zeros(lv["n_slot"]) for lv in side.levels] for side in game.sides]
-        self.strat = [
-            [_strategy(lv, r) for lv, r in zip(side.levels, rs, strict=True)]
-            for side, rs in zip(game.sides, self.regrets, strict=True)
-        ]
-        self.t = 0
-
-    def terminal_reach(self, p: int, strat: list[np.ndarray]) -> np.ndarray:
-        return _reaches(self.game.sides[p], strat)[1][-1]
-
-    def cf(self, p: int, opp_reach: np.ndarray) -> np.ndarray:
-        """Counterfactual payoff of player ``p``'s terminal sequences (her own payoff)."""
-        return self.m @ opp_reach if p == 0 else -(self.mt @ opp_reach)
-
-    def step(self) -> None:
-        self.t += 1
-        for p in (0, 1):
-            side = self.game.sides[p]
-            opp = self.terminal_reach(1 - p, self.strat[1 - p])
-            slot_v, inf_v = _values(side, self.strat[p], self.cf(p, opp))
-            for i, lv in enumerate(side.levels):
-                r = self.regrets[p][i]
-                r += slot_v[i] - inf_v[i][lv["slot_inf"]]
-                np.maximum(r, 0.0, out=r)
-                self.strat[p][i] = _strategy(lv, r)
-            inf_r, _ = _reaches(side, self.strat[p])
-            for i, lv in enumerate(side.levels):
-                self.avg[p][i] += self.t * inf_r[i][lv["slot_inf"]] * self.strat[p][i]
-
-    def average(self, p: int) -> list[np.ndarray]:
-        return [_normalise(lv, s) for lv, s in zip(self.game.sides[p].levels, self.avg[p], strict=True)]
-
-
-def _best_response_value(game: _Game, p: int, opp_strat: list[np.ndarray]) -> float:
-    """Exact (float64) value of player ``p``'s best response against a fixed strategy of
-    the other, in the attacker's payoff units (so the defender's is a minimum)."""
-    opp = _reaches(game.sides[1 - p], opp_strat)[1][-1]
-    cf = game.matrix @ opp if p == 0 else -(game.matrix.T @ opp)
-    _, inf_v = _values(game.sides[p], None, cf)
-    best = float(inf_v[0].sum())
-    return best if p == 0 else -best
-
-
-def _profile_value(game: _Game, strat_a: list[np.ndarray], strat_d: list[np.ndarray]) -> float:
-    ra = _reaches(game.sides[0], strat_a)[1][-1]
-    rd = _reaches(game.sides[1], strat_d)[1][-1]
-    return float(ra @ (game.matrix @ rd))
 
 
 # -- engine policies as type-level strategies ------------------------------------------------------
@@ -1012,7 +894,10 @@ def _dummy(size: int, placed: Placed, avoid: set[Card], side: int) -> list[Card]
     return out if len(out) == size else None
 
 
-def _type_action(action: str) -> Any:
+def type_action(action: str) -> Any:
+    """The type-level action of an engine action string (FM-1, FM-4): a declaration's
+    index, the Trumps placed as :data:`~toolkit.fairy_meat.legality.Placed`, or the type
+    index of the card played."""
     verb, _, rest = action.partition(" ")
     if verb == "declare":
         return _DECLS.index(rest)
@@ -1043,7 +928,7 @@ def _history_state(game: _Game, p: int, level: int, info: tuple) -> Any:
     if other is None:
         return None
     hands = (own, other) if p == 0 else (other, own)
-    state = _odds._start(hands[0], hands[1], game.rules)
+    state = start_known_hands(hands[0], hands[1], game.rules)
     if p == 0:
         if level == 0:
             return state
@@ -1107,7 +992,7 @@ def _policy_strategy(game: _Game, p: int, policy: Policy) -> list[np.ndarray]:
                 dist = {}
                 if state is not None:
                     for action, q in policy(state).items():
-                        a = _type_action(str(action))
+                        a = type_action(str(action))
                         dist[a] = dist.get(a, 0.0) + float(q)
                 cache[key] = dist
             if not dist:
@@ -1116,7 +1001,7 @@ def _policy_strategy(game: _Game, p: int, policy: Policy) -> list[np.ndarray]:
             for j in range(start, start + count):
                 s[j] = dist.get(acts[j], 0.0)
         strat.append(s)
-        parent_reach = _reaches(side, strat + [np.ones(lv2["n_slot"]) for lv2 in side.levels[level + 1 :]])[1][level]
+        parent_reach = reaches(side, strat + [np.ones(lv2["n_slot"]) for lv2 in side.levels[level + 1 :]])[1][level]
     return strat
 
 
@@ -1232,7 +1117,9 @@ class HiddenSolution:
         plays the equilibrium average strategy, ``"random"``, ``"greedy"`` or an engine
         policy (:mod:`.policies`), converted to card types on representative states."""
         assert self._game is not None
-        return _profile_value(self._game, self._profile(0, attacker), self._profile(1, defender))
+        return profile_value(
+            self._game.sides, self._game.matrix, self._profile(0, attacker), self._profile(1, defender)
+        )
 
     def policy(self) -> Policy:
         """Return the equilibrium (average strategy) as an engine policy for either side: at
@@ -1269,7 +1156,7 @@ class HiddenSolution:
             out: dict[Any, Fraction] = {}
             taken: set[str] = set()
             for action in state.legal_actions():
-                text = _action_text(level, _type_action(str(action)))
+                text = _action_text(level, type_action(str(action)))
                 if text in mix and text not in taken and mix[text] > 0:
                     taken.add(text)  # one legal action per card type
                     out[action] = Fraction(mix[text]).limit_denominator(10**9)
@@ -1283,7 +1170,7 @@ class HiddenSolution:
         the defender's best (the lowest for the attacker)."""
         p = self._side(side)
         assert self._game is not None
-        return _best_response_value(self._game, p, self._profile(1 - p, against))
+        return best_response_value(self._game.sides, self._game.matrix, p, self._profile(1 - p, against))
 
     def outcomes(self, attacker: str | Policy = "equilibrium", defender: str | Policy = "equilibrium") -> Any:
         """The distribution of (winner, points, damage, nasty_hit) of the attack under a
@@ -1293,8 +1180,8 @@ class HiddenSolution:
 
         game = self._game
         assert game is not None
-        ra = _reaches(game.sides[0], self._profile(0, attacker))[1][-1]
-        rd = _reaches(game.sides[1], self._profile(1, defender))[1][-1]
+        ra = reaches(game.sides[0], self._profile(0, attacker))[1][-1]
+        rd = reaches(game.sides[1], self._profile(1, defender))[1][-1]
         n_out = len(game.judge.outcomes)
         coo = game.coo
         probs = np.bincount(coo["oid"], weights=coo["w"] * ra[coo["rows"]] * rd[coo["cols"]], minlength=n_out)
@@ -1335,7 +1222,7 @@ class HiddenSolution:
         game, strat = self._game, self._strat
         assert game is not None and strat is not None
         sd = game.sides[p]
-        inf_r, _ = _reaches(sd, strat[p])
+        inf_r, _ = reaches(sd, strat[p])
         # weight of each information set: the probability of the hand x her own probability
         # of getting there (the opponent's choices on the way are not included).
         hand_prob = game.weights.sum(axis=1 - p)
@@ -1430,14 +1317,14 @@ class HiddenSolution:
             if len(decl) != 2:
                 raise InvalidSetupError("the card decision needs both declarations")
             pc = [] if placed in ("none", "None") else parse_cards(placed if isinstance(placed, str) else list(placed))
-            pl = _type_action("trumps " + (" ".join(c.code for c in pc) or "none"))
+            pl = type_action("trumps " + (" ".join(c.code for c in pc) or "none"))
             if isinstance(seen, int):
                 ob: tuple = ("count", seen)
             elif seen in (None, "none", "None", ()):
                 ob = ("none",)
             else:
                 sc = parse_cards(seen if isinstance(seen, str) else list(seen))
-                ob = ("set", _type_action("trumps " + " ".join(c.code for c in sc)))
+                ob = ("set", type_action("trumps " + " ".join(c.code for c in sc)))
             if pl not in game.placed or ob not in game.obs:
                 raise InvalidSetupError(f"no such history: placed {placed!r}, seen {seen!r}")
             level = 2
@@ -1524,7 +1411,7 @@ def solve_hidden(
     game = _build_structure(a, d, caps, rules, payoff)
     _build_matrix(game)
     build = time.perf_counter() - started
-    solver = _Solver(game)
+    solver = CFRPlus(game.sides, game.matrix)
     every = check_every or (5 if game.matrix.nnz < 1_000_000 else 25)
     goal = target * game.payoff_range
     curve: list[tuple[int, float, float]] = []
@@ -1535,13 +1422,13 @@ def solve_hidden(
         last = it >= max_iterations or time.perf_counter() - started >= time_limit
         if it % every == 0 or last:
             sa, sd = solver.average(0), solver.average(1)
-            upper = _best_response_value(game, 0, sd)
-            lower = _best_response_value(game, 1, sa)
+            upper = best_response_value(game.sides, game.matrix, 0, sd)
+            lower = best_response_value(game.sides, game.matrix, 1, sa)
             curve.append((it, time.perf_counter() - started, upper - lower))
             if upper - lower <= goal or last:
                 break
     sa, sd = solver.average(0), solver.average(1)
-    value = _profile_value(game, sa, sd)
+    value = profile_value(game.sides, game.matrix, sa, sd)
     expl = upper - lower
     return HiddenSolution(
         attacker_cards=a,

@@ -34,9 +34,11 @@ from toolkit.fairy_meat.deck import (
     representative_hand,
     type_index,
 )
+from toolkit.fairy_meat.rules import Rules
 
 __all__ = [
     "Placed",
+    "defence_without_cards",
     "hidden_trumps_owner",
     "matches",
     "placed_cards",
@@ -140,6 +142,16 @@ def playable_types(hand: tuple[int, ...], placed: Placed) -> tuple[int, ...]:
     cards = representative_hand(hand, 0)
     chosen = placed_cards(cards, placed)
     return tuple(dict.fromkeys(type_index(c) for c in playable_cards(cards, chosen)))
+
+
+def defence_without_cards(wild_points: bool, rules: Rules) -> Literal["points", "blind", "unopposed"]:
+    """How a defender with neither Numbered card nor Trump defends (FM-7): with the points
+    she scored against the previous attack as Wild Trump points (``"points"``, then she
+    turns up cards as in FM-6); without, she is undefended: a ``"blind"`` draw (default)
+    or, with ``Rules(undefended="unopposed")``, ``"unopposed"`` (the attacker wins)."""
+    if wild_points:
+        return "points"
+    return "unopposed" if rules.undefended == "unopposed" else "blind"
 
 
 def hidden_trumps_owner(placed: tuple[bool, bool]) -> int | None:

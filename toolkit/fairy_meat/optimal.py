@@ -45,8 +45,8 @@ from toolkit.equilibrium import (
     solve,
 )
 from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
-from toolkit.fairy_meat.deck import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS, is_trump
-from toolkit.fairy_meat.engine import PLAYERS, CombatState, card_type, start_combat
+from toolkit.fairy_meat.deck import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS, card_type, is_trump
+from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.legality import trump_sets, trumps_seen
 from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import PLAY_STYLES
@@ -102,7 +102,7 @@ def _hand(cards: str | Sequence[str | Card], who: str) -> tuple[Card, ...]:
 
 def same_choice(state: GameState | None, action: Hashable) -> Hashable:
     """Return what makes an action the choice it is: actions naming cards of the same types
-    (:func:`~.engine.card_type`) are the same choice (FM-1, FM-12)."""
+    (:func:`~toolkit.fairy_meat.deck.card_type`) are the same choice (FM-1, FM-12)."""
     verb, _, rest = str(action).partition(" ")
     if verb in ("trumps", "play", "wild") and rest != "none":
         return (verb, tuple(sorted(card_type(Card(c)) for c in rest.split())))
@@ -590,10 +590,10 @@ def hint(
 def _attack_start(state: CombatState) -> CombatState:
     """The same combat at the start of the current attack (before this attack's first
     choice), so a hint never sees the opponent's pending face-down choice."""
-    from toolkit.fairy_meat.engine import _Attack
+    from toolkit.fairy_meat.engine import Attack
 
     if state.declared[0] is None or state.declared[1] is None:
-        return replace(state, declared=(None, None), cur=_Attack())
+        return replace(state, declared=(None, None), cur=Attack())
     if state.cur.result is not None:
         return state
-    return replace(state, cur=_Attack())
+    return replace(state, cur=Attack())
