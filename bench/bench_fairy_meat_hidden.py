@@ -7,7 +7,7 @@ Run from the project root::
 
 What is compared (same game, same run):
 
-- ours: :func:`toolkit.fairy_meat.hidden.solve_hidden` — vectorised CFR+ over both
+- ours: :func:`toolkit.fairy_meat.strategy.hidden.solve_hidden` — vectorised CFR+ over both
   players' sequence trees; exploitability measured every few iterations with exact
   best responses (float64). Timed: the whole call (building the game — referee
   judgements, Wild Trump draw law, payoff matrix — plus the iterations).
@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from _results import fmt_s, publish
 from scipy.optimize import linprog
 
-from toolkit.fairy_meat import hidden
+from toolkit.fairy_meat.strategy import hidden
 
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_hidden.md"
 GOAL_SECONDS = 60.0

@@ -23,10 +23,16 @@ from scipy.optimize import linprog
 from toolkit.cards import Card, standard_deck
 from toolkit.engine import play_out
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
-from toolkit.fairy_meat import hidden
 from toolkit.fairy_meat.deck import representative_hand, type_index
 from toolkit.fairy_meat.engine import start_combat
-from toolkit.fairy_meat.hidden import (
+from toolkit.fairy_meat.legality import placed_cards
+from toolkit.fairy_meat.odds import deal_averaged_odds
+from toolkit.fairy_meat.odds.known_hands import start_known_hands
+from toolkit.fairy_meat.policies import greedy_policy, random_policy
+from toolkit.fairy_meat.referee import ACE_OF_SPADES, Play, is_numbered, resolve_attack
+from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy import hidden
+from toolkit.fairy_meat.strategy.hidden import (
     HIDDEN_LIMIT,
     deal_weights,
     hand_types,
@@ -34,13 +40,7 @@ from toolkit.fairy_meat.hidden import (
     solve_hidden,
     type_options,
 )
-from toolkit.fairy_meat.legality import placed_cards
-from toolkit.fairy_meat.odds import deal_averaged_odds
-from toolkit.fairy_meat.odds.known_hands import start_known_hands
-from toolkit.fairy_meat.payoff import Payoff
-from toolkit.fairy_meat.policies import greedy_policy, random_policy
-from toolkit.fairy_meat.referee import ACE_OF_SPADES, Play, is_numbered, resolve_attack
-from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
 DECK = standard_deck()
 # A small deck for the brute forces: pips 3, 5, 8 in every suit and three Trumps (K♥, K♠, A♠).
@@ -422,7 +422,7 @@ def test_too_big_is_refused_before_starting():
 def test_equilibrium_as_an_engine_policy_plays_the_same():
     # The policy reads only engine states (own hand, declarations, what she saw); asked
     # at every information set, it must reproduce the solution's own value.
-    from toolkit.fairy_meat.hidden import solve_hidden
+    from toolkit.fairy_meat.strategy.hidden import solve_hidden
 
     sol = solve_hidden(2, 1, time_limit=30)
     assert sol.evaluate(sol.policy(), "equilibrium") == pytest.approx(sol.value, abs=1e-6)

@@ -18,9 +18,10 @@ import pytest
 from test_widgets import run_notebook_headless
 
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
-from toolkit.fairy_meat import Fairy, Play, Rules, optimal, resolve_attack
+from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack
 from toolkit.fairy_meat.notation import load_example, plan_example, replay
 from toolkit.fairy_meat.odds import HandComposition, deal_averaged_odds, hand_composition
+from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets import (
     EXAMPLES_DIR,
     CombatStepper,

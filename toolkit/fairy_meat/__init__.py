@@ -2,9 +2,10 @@
 
 The rules layer (:mod:`.rules` numbers and variants, :mod:`.deck` card types and the
 deck, :mod:`.legality` what may be placed, played and seen, :mod:`.referee` the judgement
-of an attack), the engine and notation, the policies, the odds calculators, the
-strategy solvers and (imported on first use, they need ipywidgets) the widgets.
-See :data:`RULINGS` for where each ruling is implemented.
+of an attack), the engine and notation, the policies, the odds calculators
+(:mod:`.odds`), the strategy solvers (:mod:`.strategy`) and, imported on first use
+(they need ipywidgets), the widgets. :data:`RULINGS` says where each ruling is
+implemented.
 """
 
 from __future__ import annotations
@@ -46,21 +47,18 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.engine import (
     PLAYERS,
+    Attack,
     CombatState,
     Setup,
+    attacks_lost,
+    score_options,
+    spent_cards,
     start_combat,
-)
-from toolkit.fairy_meat.hidden import (
-    HIDDEN_LIMIT,
-    HiddenSolution,
-    deal_weights,
-    hand_types,
-    hidden_size,
-    solve_hidden,
-    type_options,
+    wild_trump_points,
 )
 from toolkit.fairy_meat.legality import (
     Placed,
+    defence_without_cards,
     hidden_trumps_owner,
     matches,
     placed_cards,
@@ -90,25 +88,12 @@ from toolkit.fairy_meat.odds import (
     HandComposition,
     attack_odds,
     clear_caches,
+    composition_pairs,
     deal_averaged_odds,
     exact_size,
     hand_composition,
     hand_compositions,
     outcome_of,
-)
-from toolkit.fairy_meat.optimal import (
-    NODE_LIMIT,
-    SIZE_LIMIT,
-    AttackSolution,
-    attack_game,
-    game_size,
-    hint,
-    same_choice,
-    solve_attack,
-    solve_combat,
-)
-from toolkit.fairy_meat.payoff import (
-    Payoff,
 )
 from toolkit.fairy_meat.policies import (
     MIDPOINT,
@@ -127,7 +112,12 @@ from toolkit.fairy_meat.referee import (
     AttackResult,
     Play,
     Side,
+    damage_of,
+    nasty_hit_to,
+    points_of,
     resolve_attack,
+    winner_of,
+    wrestling_damage,
 )
 from toolkit.fairy_meat.rules import (
     Direction,
@@ -136,20 +126,42 @@ from toolkit.fairy_meat.rules import (
     Weapon,
     attacker_hand_size,
     check_direction,
+    combat_hand_sizes,
     defender_hand_size,
 )
-from toolkit.fairy_meat.rulings import RULINGS, implementation
-from toolkit.fairy_meat.tactics import (
+from toolkit.fairy_meat.rulings import (
+    RULINGS,
+    implementation,
+)
+from toolkit.fairy_meat.strategy import (
+    HIDDEN_LIMIT,
+    NODE_LIMIT,
+    SIZE_LIMIT,
     STYLES,
+    AttackSolution,
+    HiddenSolution,
     Mean,
+    Payoff,
     RoundStudy,
     StyleStudy,
     WorkedExample,
+    attack_game,
     deal_hands,
+    deal_weights,
     extremeness,
+    game_size,
+    hand_types,
+    hidden_size,
+    hint,
     planned_policy,
     round_study,
+    same_choice,
+    solve_attack,
+    solve_combat,
+    solve_hidden,
     style_study,
+    type_action,
+    type_options,
     worked_example,
 )
 
@@ -166,6 +178,7 @@ _WIDGETS = (
 __all__ = [
     "ACE_OF_SPADES",
     "ACE_TRUMP",
+    "Attack",
     "AttackOutcome",
     "AttackResult",
     "AttackSolution",
@@ -204,7 +217,6 @@ __all__ = [
     "RED_TRUMPS",
     "REFEREE_STEPS",
     "RULINGS",
-    "implementation",
     "RoundStudy",
     "Rules",
     "SIZE_LIMIT",
@@ -221,6 +233,7 @@ __all__ = [
     "attack_game",
     "attack_odds",
     "attacker_hand_size",
+    "attacks_lost",
     "can_place_trumps",
     "card_type",
     "cautious_plan",
@@ -228,10 +241,14 @@ __all__ = [
     "check_direction",
     "check_expectations",
     "clear_caches",
+    "combat_hand_sizes",
     "combat_stepper",
+    "composition_pairs",
+    "damage_of",
     "deal_averaged_odds",
     "deal_hands",
     "deal_weights",
+    "defence_without_cards",
     "defender_hand_size",
     "exact_size",
     "extremeness",
@@ -248,11 +265,13 @@ __all__ = [
     "hidden_size",
     "hidden_trumps_owner",
     "hint",
+    "implementation",
     "is_numbered",
     "is_trump",
     "load_example",
     "load_weapons",
     "matches",
+    "nasty_hit_to",
     "none_rule_value",
     "numbered_type",
     "odds_explorer",
@@ -263,21 +282,25 @@ __all__ = [
     "planned_policy",
     "playable_cards",
     "playable_types",
+    "points_of",
     "random_policy",
     "replay",
     "representative_hand",
     "resolve_attack",
     "round_study",
     "same_choice",
+    "score_options",
     "solve_attack",
     "solve_combat",
     "solve_hidden",
+    "spent_cards",
     "start_combat",
     "style_study",
     "to_example",
     "trump_sets",
     "trump_sets_by_type",
     "trumps_seen",
+    "type_action",
     "type_colour",
     "type_index",
     "type_name",
@@ -285,11 +308,15 @@ __all__ = [
     "type_pips",
     "wild_draw_probability",
     "wild_draw_ways",
+    "wild_trump_points",
+    "winner_of",
     "worked_example",
+    "wrestling_damage",
 ]
 
 
 def __getattr__(name: str) -> Any:
+    """The widgets, imported on first use."""
     if name in _WIDGETS:
         from toolkit.fairy_meat import widgets
 

@@ -9,7 +9,7 @@ view (``state.observation``), and an **Export** of the combat as a rule-book exa
 (the YAML ``toolkit replay`` plays back). Given a rule-book example it starts at the
 example's start and plays the example's moves one at a time. The toggle **What would
 optimal play do here?** shows the equilibrium mix of the decision pending, both hands
-known (:func:`toolkit.fairy_meat.optimal.hint`).
+known (:func:`toolkit.fairy_meat.strategy.optimal.hint`).
 
 :func:`odds_explorer` charts one attack's exact outcome for hand sizes, policies and
 variants; :func:`hand_composition_explorer` the make-up of a combat hand.
@@ -43,7 +43,6 @@ import ipywidgets as widgets
 from toolkit.cards import Card, parse_cards
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.fairy_meat import optimal
 from toolkit.fairy_meat.deck import is_numbered, is_trump
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.legality import playable_cards, trump_sets, trump_sets_by_type
@@ -60,6 +59,7 @@ from toolkit.fairy_meat.notation import (
 from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
+from toolkit.fairy_meat.strategy import optimal
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import ERROR, OK
@@ -262,7 +262,7 @@ class CombatStepper(FollowsExample[CombatState]):
         best_button: the button of the referee's best choice (reveal/bonus/shift), or None.
         hint_button, hint_view: "What would optimal play do here?" (a ToggleButton) and
             its panel: while on, the equilibrium mix of the decision pending
-            (:func:`toolkit.fairy_meat.optimal.hint`: both hands known), refreshed after
+            (:func:`toolkit.fairy_meat.strategy.optimal.hint`: both hands known), refreshed after
             every move; why there is none at chance and referee steps; a game too big to
             solve quickly says so. Off, nothing is solved.
         example: the rule-book example followed, or None; next_move_button,

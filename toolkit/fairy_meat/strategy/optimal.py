@@ -10,7 +10,7 @@ turned up from the deck (FM-6, FM-7) and the defender's choice of how to keep he
 exactly in fractions.
 
 Both fairies know both hands (the "known hands" game: a designer's benchmark of what
-the cards allow); :mod:`toolkit.fairy_meat.hidden` solves the game where each sees only
+the cards allow); :mod:`toolkit.fairy_meat.strategy.hidden` solves the game where each sees only
 her own. The reveal of hidden Trumps (FM-5), the next-defence bonus (FM-11) and the
 cheating shifts (FM-8) are played by the referee's best choice: each is made with every
 card on the table known, so it is best for the chooser whatever the weights of the
@@ -48,9 +48,9 @@ from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
 from toolkit.fairy_meat.deck import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS, card_type, is_trump
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.legality import trump_sets, trumps_seen
-from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.prob import Distribution, format_probability
 
 if TYPE_CHECKING:
@@ -468,7 +468,7 @@ def solve_combat(
             f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s) is about {size:,} referee "
             f"judgements to solve exactly (limit {size_limit:,}; a side with no Numbered card turns up cards, "
             "FM-6/FM-7, which multiplies the outcomes): pass size_limit= to wait for it, or use fewer attacks or "
-            "cards, toolkit.fairy_meat.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
+            "cards, toolkit.fairy_meat.strategy.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
         )
     started = time.perf_counter()
     pay = payoff or Payoff()

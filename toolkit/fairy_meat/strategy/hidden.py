@@ -104,9 +104,9 @@ from toolkit.fairy_meat.odds.classes import (
 from toolkit.fairy_meat.odds.compositions import composition_pairs
 from toolkit.fairy_meat.odds.families import Family
 from toolkit.fairy_meat.odds.known_hands import start_known_hands
-from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.referee import resolve_attack
 from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
 __all__ = [
     "HiddenSolution",
