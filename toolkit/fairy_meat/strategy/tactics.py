@@ -359,7 +359,7 @@ class WorkedExample:
 
 
 #: The draft's worked example as data.
-WORKED_EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
+WORKED_EXAMPLE = Path(__file__).resolve().parents[3] / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
 
 #: The draft's plays (shared/rules/fairy-meat-alternate-combat.txt, the example).
 DIZZY_FIRST = {"declare": "declare subtract", "trumps": "trumps KS QC", "play": "play 3D"}
