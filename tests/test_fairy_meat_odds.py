@@ -566,9 +566,9 @@ def states_of_random_playouts(n, seed):
         while not state.is_terminal:
             yield state
             if state.is_chance_node:
-                state = state._apply(state.sample_chance(rng))
+                state = state.apply_listed(state.sample_chance(rng))
             else:
-                state = state._apply(random_policy(state).sample(rng))
+                state = state.apply_listed(random_policy(state).sample(rng))
 
 
 @pytest.mark.parametrize("name", sorted(POLICIES))

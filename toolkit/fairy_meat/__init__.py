@@ -16,6 +16,16 @@ from toolkit.fairy_meat.analysis import (
     NoneRuleValue,
     none_rule_value,
 )
+from toolkit.fairy_meat.attack import (
+    NO_CHOICE,
+    Attack,
+    attack_seen,
+    attacks_lost,
+    card_types,
+    score_options,
+    spent_cards,
+    wild_trump_points,
+)
 from toolkit.fairy_meat.deck import (
     ACE_OF_SPADES,
     ACE_TRUMP,
@@ -47,14 +57,9 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.engine import (
     PLAYERS,
-    Attack,
     CombatState,
     Setup,
-    attacks_lost,
-    score_options,
-    spent_cards,
     start_combat,
-    wild_trump_points,
 )
 from toolkit.fairy_meat.legality import (
     Placed,
@@ -202,6 +207,7 @@ __all__ = [
     "MIDPOINT",
     "Mean",
     "NODE_LIMIT",
+    "NO_CHOICE",
     "NUMBERED_CARDS",
     "N_TYPES",
     "NoneRuleValue",
@@ -232,10 +238,12 @@ __all__ = [
     "WorkedExample",
     "attack_game",
     "attack_odds",
+    "attack_seen",
     "attacker_hand_size",
     "attacks_lost",
     "can_place_trumps",
     "card_type",
+    "card_types",
     "cautious_plan",
     "cautious_policy",
     "check_direction",

@@ -27,32 +27,30 @@ from fractions import Fraction
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
-from toolkit.fairy_meat.deck import card_type, is_numbered, is_trump
+from toolkit.fairy_meat.attack import (
+    NO_CHOICE,
+    Attack,
+    attack_seen,
+    attacks_lost,
+    card_types,
+    score_options,
+    spent_cards,
+    wild_trump_points,
+)
+from toolkit.fairy_meat.deck import is_numbered, is_trump
 from toolkit.fairy_meat.legality import (
     defence_without_cards,
     hidden_trumps_owner,
     matches,
     playable_cards,
     trump_sets,
-    trumps_seen,
 )
 from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules, combat_hand_sizes
 
-__all__ = [
-    "Attack",
-    "CombatState",
-    "Setup",
-    "start_combat",
-    "PLAYERS",
-    "score_options",
-    "spent_cards",
-    "wild_trump_points",
-    "attacks_lost",
-]
+__all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 
 PLAYERS: tuple[Side, Side] = ("attacker", "defender")
-_NO_CHOICE: tuple[None, None] = (None, None)
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
@@ -69,62 +67,6 @@ _KEEPS_HIDDEN = re.compile(r" and keeps [^()]*? hidden")
 
 def _signed(n: int) -> str:
     return f"{n:+d}"
-
-
-@dataclass(frozen=True)
-class Attack:
-    """One attack in progress; pairs are (attacker, defender)."""
-
-    trumps: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None] = _NO_CHOICE
-    wild_colour: str | None = None  # the defender's Wild Trump points colour (FM-7)
-    plays: tuple[str | None, str | None] = _NO_CHOICE  # "play", "wild", "points", "blind", "unopposed"
-    cards: tuple[Card | None, Card | None] = _NO_CHOICE  # Numbered card from hand, or the Wild Trump card
-    drawn: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())  # Trumps turned up
-    number: tuple[Card | None, Card | None] = _NO_CHOICE  # the Numbered card that counts
-    reveal: tuple[Card, ...] | None = None
-    bonus: bool | None = None
-    shifts: tuple[tuple[int, int] | None, tuple[int, int] | None] = _NO_CHOICE
-    result: AttackResult | None = None
-    score: str | None = None  # the defender's FM-11 choice
-    escape: bool | None = None  # the Wrestling winner's FM-14 choice
-
-
-def score_options(attack_no: int, attacks: int) -> list[str]:
-    """How a defender who wins attack ``attack_no`` (0-based) of ``attacks`` may keep her
-    points (FM-11): ``"score cards"`` (a: extra cards for her attack back at the same fairy
-    this turn), and ``"score bonus"`` (b: a next-defence bonus) only when a further
-    attack of this combat follows."""
-    options = ["score cards"]
-    if attack_no + 1 < attacks:
-        options.append("score bonus")
-    return options
-
-
-def spent_cards(a: Attack) -> list[Card]:
-    """The cards of a finished attack that go to the Spoils Heap (FM-13): both sides'
-    face-down Trumps — also those left hidden under the None rule (FM-5: "all associated
-    cards played") —, the cards played, the Trumps and Numbered cards turned up."""
-    spent: list[Card] = []
-    for i in (0, 1):
-        spent += list(a.trumps[i] or ())
-        if a.cards[i] is not None:
-            spent.append(a.cards[i])
-        spent += list(a.drawn[i])
-        if a.plays[i] != "play" and a.number[i] is not None:
-            spent.append(a.number[i])
-    return spent
-
-
-def wild_trump_points(result: AttackResult) -> int:
-    """The points a defender may use as Wild Trump points against the next attack (FM-7):
-    those she scored against this one, whichever FM-11 option she chose (0 if she lost)."""
-    return result.points if result.winner == "defender" else 0
-
-
-def attacks_lost(attacker_hand: Sequence[Card]) -> bool:
-    """Whether the attacker loses her remaining attacks of the combat (FM-13): she has no
-    cards left in her combat hand to attack with."""
-    return not attacker_hand
 
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
@@ -158,7 +100,7 @@ class CombatState(GameState):
     wrestling: bool = False
     defender_has_attacked: bool = False
     hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
-    declared: tuple[str | None, str | None] = _NO_CHOICE
+    declared: tuple[str | None, str | None] = NO_CHOICE
     attack_no: int = 0
     cur: Attack = field(default_factory=Attack)
     bonus_points: int = 0  # FM-11 b: usable against this attack
@@ -740,12 +682,12 @@ class CombatState(GameState):
         scoring choices (FM-5, FM-8, FM-11), which are all made in the open.
         """
         i = PLAYERS.index(side)
-        key: list = [("hand", _types(self.dealt(side)))]
+        key: list = [("hand", card_types(self.dealt(side)))]
         if hands_known:
-            key.append(("other", _types(self.dealt(PLAYERS[1 - i]))))
+            key.append(("other", card_types(self.dealt(PLAYERS[1 - i]))))
         key.append(("declared", self.declared))
         for a in (*self.past, self.cur):
-            key.append(_attack_seen(a, i))
+            key.append(attack_seen(a, i))
         return tuple(key)
 
     def prompt(self) -> str:
@@ -776,44 +718,6 @@ class CombatState(GameState):
             "nasty_hits": self.nasty_hits,
             "extra_cards": self.extra_cards,
         }
-
-
-def _types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
-    return None if cards is None else tuple(sorted(card_type(c) for c in cards))
-
-
-def _attack_seen(a: Attack, i: int) -> tuple:
-    """What side ``i`` has seen of one attack (see :meth:`CombatState.information_state`)."""
-    o = 1 - i
-    own_trumps, other_trumps = a.trumps[i], a.trumps[o]
-    if own_trumps is None or other_trumps is None:
-        other_seen: object = None  # the opponent's Trumps are face down and not yet turned
-    elif trumps_seen(bool(own_trumps), bool(other_trumps)) != "count":
-        other_seen = _types(other_trumps)
-    else:  # she said None: the opponent's stay hidden, only their number shows (FM-5)
-        other_seen = ("face down", len(other_trumps), _types(a.reveal))
-    both_played = a.plays[0] is not None and a.plays[1] is not None
-    plays = tuple(
-        (a.plays[j], _types([a.cards[j]] if a.cards[j] is not None else [])) if (j == i or both_played) else None
-        for j in (0, 1)
-    )
-    both_placed = a.trumps[0] is not None and a.trumps[1] is not None
-    numbers = tuple(
-        _types([a.number[j]] if a.number[j] is not None else []) if (j == i or both_played) else None for j in (0, 1)
-    )
-    return (
-        _types(own_trumps),
-        other_seen,
-        a.wild_colour if both_placed else None,
-        plays,
-        (_types(a.drawn[0]), _types(a.drawn[1])),
-        numbers,
-        _types(a.reveal),
-        a.bonus,
-        a.shifts,
-        a.score,
-        a.escape,
-    )
 
 
 def start_combat(

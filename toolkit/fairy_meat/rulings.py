@@ -24,19 +24,19 @@ RULINGS: dict[str, str] = {
     "FM-8": "toolkit.fairy_meat.legality.matches",
     "FM-9": "toolkit.fairy_meat.referee.winner_of",
     "FM-10": "toolkit.fairy_meat.referee.damage_of",
-    "FM-11": "toolkit.fairy_meat.engine.score_options",
+    "FM-11": "toolkit.fairy_meat.attack.score_options",
     "FM-12": "toolkit.fairy_meat.referee.nasty_hit_to",
-    "FM-13": "toolkit.fairy_meat.engine.spent_cards",
+    "FM-13": "toolkit.fairy_meat.attack.spent_cards",
     "FM-14": "toolkit.fairy_meat.referee.wrestling_damage",
     # Readings the toolkit adds (README, "Readings the toolkit adds")
-    "FM-5 spoils": "toolkit.fairy_meat.engine.spent_cards",
+    "FM-5 spoils": "toolkit.fairy_meat.attack.spent_cards",
     "FM-5 seen": "toolkit.fairy_meat.legality.trumps_seen",
     "FM-5/FM-11 order": "toolkit.fairy_meat.referee.resolve_attack",
     "FM-6 keep-back": "toolkit.fairy_meat.legality.trump_sets",
     "FM-6 draw law": "toolkit.fairy_meat.deck.wild_draw_ways",
-    "FM-7 points": "toolkit.fairy_meat.engine.wild_trump_points",
+    "FM-7 points": "toolkit.fairy_meat.attack.wild_trump_points",
     "FM-10 down": "toolkit.fairy_meat.rules.Fairy.take_damage",
-    "FM-13 no cards": "toolkit.fairy_meat.engine.attacks_lost",
+    "FM-13 no cards": "toolkit.fairy_meat.attack.attacks_lost",
 }
 
 

@@ -9,6 +9,7 @@ from toolkit.fairy_meat.legality import (
     trump_sets_by_type,
 )
 from toolkit.fairy_meat.odds.classes import JUDGED, SHIFTS, build_play, class_reach
+from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
 from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel
@@ -34,6 +35,8 @@ def clear_caches() -> None:
         class_reach,
         wild_draw_ways,
         trump_sets_by_type,
+        hand_splits,
+        trump_comps,
     ):
         fn.cache_clear()
     VIEWS_CACHE.clear()

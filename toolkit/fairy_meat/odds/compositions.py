@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import cache
 
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
@@ -21,13 +22,13 @@ from toolkit.prob import Distribution
 __all__ = ["hand_splits", "composition_of", "hand_composition", "hand_compositions", "trump_comps", "composition_pairs"]
 
 
+@cache
 def hand_splits(
     n: int, numbered: int = NUMBERED_CARDS, red: int = RED_TRUMPS, black: int = BLACK_TRUMPS_BUT_ACE, ace: int = 1
-) -> Iterable[tuple[tuple[int, int, int, int], int]]:
+) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
     """(numbered, red, black but the A♠, A♠) counts of an ``n``-card hand and how many hands
     (:func:`~toolkit.fairy_meat.deck.hands_by_type` over those four kinds)."""
-    for (s, r, b, k), w in hands_by_type(n, (ace, red, black, numbered)):
-        yield (k, r, b, s), w
+    return tuple(((k, r, b, s), w) for (s, r, b, k), w in hands_by_type(n, (ace, red, black, numbered)))
 
 
 def composition_of(k: int, r: int, b: int, s: int) -> HandComposition:
@@ -77,11 +78,12 @@ def hand_compositions(a: int, d: int) -> Distribution[tuple[HandComposition, Han
     return Distribution.from_int_weights(weights)
 
 
+@cache
 def trump_comps(
     n: int, red: int = RED_TRUMPS, black: int = BLACK_TRUMPS_BUT_ACE, ace: int = 1, numbered: int = NUMBERED_CARDS
-) -> list[tuple[int, int, int]]:
+) -> tuple[tuple[int, int, int], ...]:
     """The (red, black but the A♠, A♠) Trump counts an ``n``-card hand may hold (FM-1)."""
-    return [(r, b, s) for (_, r, b, s), _ in hand_splits(n, numbered, red, black, ace)]
+    return tuple((r, b, s) for (_, r, b, s), _ in hand_splits(n, numbered, red, black, ace))
 
 
 def composition_pairs(a: int, d: int, caps: Sequence[int] = TYPE_CAPS) -> int:

@@ -590,7 +590,7 @@ def hint(
 def _attack_start(state: CombatState) -> CombatState:
     """The same combat at the start of the current attack (before this attack's first
     choice), so a hint never sees the opponent's pending face-down choice."""
-    from toolkit.fairy_meat.engine import Attack
+    from toolkit.fairy_meat.attack import Attack
 
     if state.declared[0] is None or state.declared[1] is None:
         return replace(state, declared=(None, None), cur=Attack())
