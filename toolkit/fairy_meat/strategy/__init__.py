@@ -31,6 +31,9 @@ from toolkit.fairy_meat.strategy.optimal import (
 )
 from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.fairy_meat.strategy.tactics import (
+    DIZZY_FIRST,
+    SPARKY_FIRST,
+    SPARKY_SECOND,
     STYLES,
     Mean,
     RoundStudy,
@@ -45,6 +48,9 @@ from toolkit.fairy_meat.strategy.tactics import (
 )
 
 __all__ = [
+    "DIZZY_FIRST",
+    "SPARKY_FIRST",
+    "SPARKY_SECOND",
     "HIDDEN_LIMIT",
     "NODE_LIMIT",
     "SIZE_LIMIT",
