@@ -20,7 +20,7 @@ turns up and the referee's judgement, and it is where the two hands depend on ea
 
 - ours: the counting model inside :func:`toolkit.fairy_meat.odds.deal_averaged_odds`
   (Trump counts of both hands x the closed-form count of "she holds type k and nothing
-  ranked above it", :func:`toolkit.fairy_meat.odds._count`);
+  ranked above it", :func:`toolkit.fairy_meat.count_numbered`);
 - icepool: ``Deck(21 card types).deal((a, d))`` evaluated by a ``MultisetEvaluator`` that
   sees, type by type, how many cards of it each hand holds, and keeps for each hand its
   Trump counts and the best type so far — an independent implementation of the ranking.
@@ -54,6 +54,10 @@ import icepool
 from _results import best_time, fmt_s, publish
 
 from toolkit.fairy_meat import odds
+from toolkit.fairy_meat.deck import type_colour, type_pips
+from toolkit.fairy_meat.odds.counting import count_numbered
+from toolkit.fairy_meat.odds.deals import trump_contexts
+from toolkit.fairy_meat.odds.families import NO_NUMBERED, GreedyModel
 from toolkit.fairy_meat.rules import Rules
 from toolkit.montecarlo import tolerance
 
@@ -145,14 +149,14 @@ def die_to_table(die: icepool.Die) -> Table:
 def our_plays(a: int, d: int, rules: Rules | None = None) -> dict[str, int]:
     """The same joint from the counting model of :mod:`toolkit.fairy_meat.odds`."""
     rules = rules or Rules()
-    models = (odds._GreedyModel, odds._GreedyModel)
+    models = (GreedyModel, GreedyModel)
     weights: Counter[str] = Counter()
-    for count, na, nd, _, choices_a, choices_d in odds._contexts(a, d, models, rules):
+    for count, na, nd, _, choices_a, choices_d in trump_contexts(a, d, models, rules):
         for ca in choices_a:
             for cd in choices_d:
-                for ta, spec_a in ca.types or ((None, odds._NONE),):
-                    for td, spec_d in cd.types or ((None, odds._NONE),):
-                        c = odds._count(na, nd, spec_a, spec_d)
+                for ta, spec_a in ca.types or ((None, NO_NUMBERED),):
+                    for td, spec_d in cd.types or ((None, NO_NUMBERED),):
+                        c = count_numbered(na, nd, spec_a, spec_d)
                         if c:
                             weights[f"{label(ca, ta)} | {label(cd, td)}"] += count * c
     return dict(weights)
@@ -167,7 +171,7 @@ def label(choice: Any, t: int | None) -> str:
     trumps = fam.placed[1] + fam.placed[2] if fam.placed else 0
     ace = bool(fam.placed and fam.placed[2])
     assert t is not None
-    return play_label("add" if fam.sign > 0 else "subtract", odds._ncolour(t), odds._npips(t), trumps, ace)
+    return play_label("add" if fam.sign > 0 else "subtract", type_colour(t), type_pips(t), trumps, ace)
 
 
 def weights_to_table(weights: dict[str, int]) -> Table:

@@ -7,7 +7,7 @@ Run from the project root::
 
 What is compared (same game, same run):
 
-- ours: :func:`toolkit.fairy_meat.hidden.solve_hidden` — vectorised CFR+ over both
+- ours: :func:`toolkit.fairy_meat.strategy.hidden.solve_hidden` — vectorised CFR+ over both
   players' sequence trees; exploitability measured every few iterations with exact
   best responses (float64). Timed: the whole call (building the game — referee
   judgements, Wild Trump draw law, payoff matrix — plus the iterations).
@@ -36,14 +36,16 @@ import scipy.sparse as sp
 from _results import fmt_s, publish
 from scipy.optimize import linprog
 
-from toolkit.fairy_meat import hidden
+from toolkit.equilibrium.cfr import SequenceTree
+from toolkit.fairy_meat.strategy import hidden
+from toolkit.fairy_meat.strategy.hidden.game import Game
 
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_hidden.md"
 GOAL_SECONDS = 60.0
 GOAL_SHARE = 0.01
 
 
-def _sequence_matrices(side: hidden._Side) -> tuple[sp.csr_matrix, int, np.ndarray]:
+def _sequence_matrices(side: SequenceTree) -> tuple[sp.csr_matrix, int, np.ndarray]:
     """Realisation-plan constraints E x = e over [empty sequence, every slot of every level];
     returns (E, number of sequences, indices of the terminal sequences)."""
     offsets = [1]
@@ -68,7 +70,7 @@ def _sequence_matrices(side: hidden._Side) -> tuple[sp.csr_matrix, int, np.ndarr
     return e, n_seq, np.arange(offsets[-2], offsets[-1])
 
 
-def lp_value(game: hidden._Game) -> float:
+def lp_value(game: Game) -> float:
     """max_x min_y x'My over realisation plans, as max f'v s.t. F'v - M'x <= 0, Ex = e, x >= 0."""
     ea, na, ta = _sequence_matrices(game.sides[0])
     fd, nd, td = _sequence_matrices(game.sides[1])
@@ -112,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             time_limit=600,
             check_every=5 if a * d <= 2 else 25,
         )
-        game = sol._game
+        game = sol.game
         assert game is not None
         cfr_s = sol.seconds - sol.build_seconds
         rate = sol.iterations / cfr_s if cfr_s > 0 else float("inf")

@@ -4,7 +4,7 @@ Run from the project root::
 
     .venv/bin/python bench/bench_fairy_meat_optimal.py [--deals 40] [--seed 1]
 
-What is timed: :func:`toolkit.fairy_meat.optimal.solve_attack` on random deals of 5 v 3
+What is timed: :func:`toolkit.fairy_meat.strategy.optimal.solve_attack` on random deals of 5 v 3
 cards from one 52-card deck — the game built from the engine, both sequence-form LPs
 (HiGHS) and the exact verification in Fractions. Goal: under 1 s, verified.
 
@@ -41,10 +41,10 @@ from test_fairy_meat_optimal import brute_value, engine_value, known_state
 
 from toolkit.cards import parse_cards, standard_deck
 from toolkit.errors import TooBigError
-from toolkit.fairy_meat import optimal
-from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import random_policy
 from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy import optimal
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_optimal.md"
 GOAL_SECONDS = 1.0

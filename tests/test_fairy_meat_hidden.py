@@ -23,9 +23,16 @@ from scipy.optimize import linprog
 from toolkit.cards import Card, standard_deck
 from toolkit.engine import play_out
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
-from toolkit.fairy_meat import hidden
+from toolkit.fairy_meat.deck import representative_hand, type_index
 from toolkit.fairy_meat.engine import start_combat
-from toolkit.fairy_meat.hidden import (
+from toolkit.fairy_meat.legality import placed_cards
+from toolkit.fairy_meat.odds import deal_averaged_odds
+from toolkit.fairy_meat.odds.known_hands import start_known_hands
+from toolkit.fairy_meat.policies import greedy_policy, random_policy
+from toolkit.fairy_meat.referee import ACE_OF_SPADES, Play, is_numbered, resolve_attack
+from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy import hidden
+from toolkit.fairy_meat.strategy.hidden import (
     HIDDEN_LIMIT,
     deal_weights,
     hand_types,
@@ -33,11 +40,7 @@ from toolkit.fairy_meat.hidden import (
     solve_hidden,
     type_options,
 )
-from toolkit.fairy_meat.odds import deal_averaged_odds
-from toolkit.fairy_meat.payoff import Payoff
-from toolkit.fairy_meat.policies import greedy_policy, random_policy
-from toolkit.fairy_meat.referee import ACE_OF_SPADES, Play, is_numbered, resolve_attack
-from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
 DECK = standard_deck()
 # A small deck for the brute forces: pips 3, 5, 8 in every suit and three Trumps (K♥, K♠, A♠).
@@ -239,7 +242,7 @@ def test_deal_weights_sum_to_one_and_match_a_count_of_real_deals():
 def comp(cards) -> tuple:
     out = [0] * 21
     for c in cards:
-        out[hidden._type_of(c)] += 1
+        out[type_index(c)] += 1
     return tuple(out)
 
 
@@ -256,20 +259,20 @@ def test_type_names():
 
 # -- legal actions against the engine -----------------------------------------------------------------
 def engine_type(action: str):
-    return hidden._type_action(action)
+    return hidden.type_action(action)
 
 
 @pytest.mark.parametrize("size", [1, 2, 3])
 def test_type_options_match_the_engine(size):
     for hand in hand_types(size):
-        cards = hidden._rep_cards(hand, 0)
+        cards = representative_hand(hand, 0)
         other = [c for c in DECK if is_numbered(c) and c not in cards][:1]
-        state = hidden._odds._start(cards, other, Rules()).apply("declare add").apply("declare add")
+        state = start_known_hands(cards, other, Rules()).apply("declare add").apply("declare add")
         engine_sets = Counter(engine_type(a) for a in state.legal_actions())
         opts = type_options(hand)
         assert set(engine_sets) == set(opts), hand
         for placed, card_types in opts.items():
-            chosen = hidden._placed_cards(cards, placed)
+            chosen = placed_cards(cards, placed)
             st = state.apply("trumps " + (" ".join(c.code for c in chosen) or "none")).apply("trumps none")
             assert {engine_type(a) for a in st.legal_actions()} == set(card_types), (hand, placed)
 
@@ -419,7 +422,7 @@ def test_too_big_is_refused_before_starting():
 def test_equilibrium_as_an_engine_policy_plays_the_same():
     # The policy reads only engine states (own hand, declarations, what she saw); asked
     # at every information set, it must reproduce the solution's own value.
-    from toolkit.fairy_meat.hidden import solve_hidden
+    from toolkit.fairy_meat.strategy.hidden import solve_hidden
 
     sol = solve_hidden(2, 1, time_limit=30)
     assert sol.evaluate(sol.policy(), "equilibrium") == pytest.approx(sol.value, abs=1e-6)

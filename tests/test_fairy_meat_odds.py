@@ -14,6 +14,7 @@ from math import ceil, comb
 import pytest
 
 import toolkit.fairy_meat.odds as odds
+import toolkit.fairy_meat.odds.deals as deals
 from toolkit.cards import Card, parse_cards, standard_deck
 from toolkit.engine import play_out
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
@@ -27,6 +28,10 @@ from toolkit.fairy_meat.odds import (
     hand_composition,
     hand_compositions,
 )
+from toolkit.fairy_meat.odds.classes import class_key, class_reach, fold_class, judge_one, side_view
+from toolkit.fairy_meat.odds.families import Family, type_key
+from toolkit.fairy_meat.odds.known_hands import enumerate_attack, start_known_hands
+from toolkit.fairy_meat.odds.weighing import settle
 from toolkit.fairy_meat.policies import (
     POLICIES,
     greedy_order,
@@ -151,8 +156,8 @@ def test_wild_trump_draw_by_hand():
             expected[loss(ceil((v - 7) / 2))] += Fraction(n, 35)  # nobody damaged: no Nasty Hit
     assert got == Distribution(expected)
     # The engine alone (card by card, no draw law) agrees.
-    state = odds._start(parse_cards(f"{trumps} 5H"), parse_cards("AS"), Rules())
-    assert odds._enumerate_attack(state, (greedy_policy, greedy_policy), draw_law=False) == got
+    state = start_known_hands(parse_cards(f"{trumps} 5H"), parse_cards("AS"), Rules())
+    assert enumerate_attack(state, (greedy_policy, greedy_policy), draw_law=False) == got
 
 
 def test_blind_draw_and_unopposed_by_hand():
@@ -224,8 +229,8 @@ def test_draw_law_matches_the_engine_card_type_by_type(hand_a, hand_d):
     # The draw law (FM-6) and the referee classes against the engine stepping through
     # every card turned up (grouped by type only).
     pols = (greedy_policy, greedy_policy)
-    state = odds._start(parse_cards(hand_a), parse_cards(hand_d), Rules())
-    assert odds._enumerate_attack(state, pols, draw_law=False) == attack_odds(hand_a, hand_d)
+    state = start_known_hands(parse_cards(hand_a), parse_cards(hand_d), Rules())
+    assert enumerate_attack(state, pols, draw_law=False) == attack_odds(hand_a, hand_d)
 
 
 HOARDER = "QH KH AH JD QD KD AD JS QS KS JC QC KC 5C"  # 13 Trumps: only the A♠ is left to turn up
@@ -243,8 +248,8 @@ HOARDER = "QH KH AH JD QD KD AD JS QS KS JC QC KC 5C"  # 13 Trumps: only the A�
 )
 def test_draw_law_matches_the_engine_for_random_policies(policies, hand_a, hand_d, rules):
     pols = tuple(POLICIES[p] for p in policies)
-    state = odds._start(parse_cards(hand_a), parse_cards(hand_d), rules)
-    expected = odds._enumerate_attack(state, pols, draw_law=False)
+    state = start_known_hands(parse_cards(hand_a), parse_cards(hand_d), rules)
+    expected = enumerate_attack(state, pols, draw_law=False)
     assert attack_odds(hand_a, hand_d, policies, rules) == expected
 
 
@@ -288,9 +293,9 @@ def family(play):
     if play.trumps:
         ace = Card("AS") in play.trumps
         placed = (play.trumps[0].colour, len(play.trumps) - ace, ace)
-    wild = None if play.wild is None else odds._type_of(play.wild)
-    fam = odds._Family("wild" if wild else "play", play.sign, placed, wild, play.number.colour)
-    types = [odds._type_of(c) for c in play.drawn]
+    wild = None if play.wild is None else type_key(play.wild)
+    fam = Family("wild" if wild else "play", play.sign, placed, wild, play.number.colour)
+    types = [type_key(c) for c in play.drawn]
     return fam, (types.count("R"), types.count("B"), types.count("S"))
 
 
@@ -298,16 +303,16 @@ def judged_by_class(play_a, play_d, rules, fold):
     fam_a, drawn_a = family(play_a)
     if play_d is None:
         owner = "attacker" if play_a.trumps else None
-        va, off_a = odds._view(fam_a, play_a.number.colour, drawn_a, owner == "attacker")
-        key, delta = odds._canon("unopposed", va, None), play_a.number.pips + off_a
+        va, off_a = side_view(fam_a, play_a.number.colour, drawn_a, owner == "attacker")
+        key, delta = class_key("unopposed", va, None), play_a.number.pips + off_a
     else:
         fam_d, drawn_d = family(play_d)
         owner = None if bool(play_a.trumps) == bool(play_d.trumps) else (A if play_a.trumps else D)
-        va, off_a = odds._view(fam_a, play_a.number.colour, drawn_a, owner == A)
-        vd, off_d = odds._view(fam_d, play_d.number.colour, drawn_d, owner == D)
-        key = odds._canon(owner, va, vd)
+        va, off_a = side_view(fam_a, play_a.number.colour, drawn_a, owner == A)
+        vd, off_d = side_view(fam_d, play_d.number.colour, drawn_d, owner == D)
+        key = class_key(owner, va, vd)
         delta = play_a.number.pips + off_a - play_d.number.pips - off_d
-    weights = odds._settle({key: {delta: 1}}, rules, workers=1, fold=fold)
+    weights = settle({key: {delta: 1}}, rules, workers=1, fold=fold)
     (outcome,) = weights
     return outcome
 
@@ -339,26 +344,26 @@ def test_folded_classes_of_5_v_3_agree_with_their_unfolded_judgement():
     # The benchmark case: every class the exact 5 v 3 greedy calculation folds, at 1,500
     # of its (class, difference) items drawn at random, judged folded and unfolded.
     captured = {}
-    real_settle = odds._settle
+    real_settle = deals.settle
 
     def capture(buckets, rules, workers=None, fold=True):
         captured["buckets"] = buckets
         return real_settle(buckets, rules, workers, fold)
 
-    odds._settle = capture
+    deals.settle = capture
     try:
         deal_averaged_odds(5, 3, method="exact")
     finally:
-        odds._settle = real_settle
+        deals.settle = real_settle
     rules = Rules()
     items = []
     for key, bucket in captured["buckets"].items():
-        reduced, shift = odds._fold(key, rules)
-        lo, hi = odds._reach(reduced)
+        reduced, shift = fold_class(key, rules)
+        lo, hi = class_reach(reduced)
         items += [(key, reduced, delta, shift) for delta in bucket if reduced != key and lo <= delta + shift <= hi]
     assert len({key for key, *_ in items}) > 200
     for key, reduced, delta, shift in random.Random(3).sample(items, 1500):
-        assert odds._judge_one(rules, reduced, delta + shift) == odds._judge_one(rules, key, delta), (key, delta)
+        assert judge_one(rules, reduced, delta + shift) == judge_one(rules, key, delta), (key, delta)
 
 
 # -- averaged over deals: exact against a brute force over every deal ------------------------
@@ -433,7 +438,13 @@ def test_greedy_plays_agree_with_an_icepool_evaluator():
     path = Path(__file__).resolve().parents[1] / "bench" / "bench_fairy_meat.py"
     spec = importlib.util.spec_from_file_location("bench_fairy_meat", path)
     bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    import sys
+
+    sys.path.insert(0, str(path.parent))  # the scripts share bench/_results.py
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(path.parent))
     for a, d in [(1, 0), (2, 1), (3, 1), (2, 2)]:
         assert bench.weights_to_table(bench.our_plays(a, d)) == bench.die_to_table(bench.icepool_plays(a, d))
 
@@ -464,7 +475,7 @@ def test_exact_matches_monte_carlo_on_3_v_2():
 def test_auto_switches_at_the_limit(monkeypatch):
     small, big = exact_size(1, 1), exact_size(3, 2)
     assert small < big
-    monkeypatch.setattr(odds, "EXACT_LIMIT", small)
+    monkeypatch.setattr(deals, "EXACT_LIMIT", small)
     assert deal_averaged_odds(1, 1).method == "exact"
     auto = deal_averaged_odds(3, 2, trials=40, seed=1)
     assert auto.method == "monte_carlo" and auto.size == big and auto.trials == 40
@@ -480,7 +491,7 @@ def test_generic_policies_switch_by_composition_pairs(monkeypatch):
 
     assert exact_size(2, 1, (mine, mine)) == 4792
     with pytest.raises(TooBigError, match="4,792 pairs of hand compositions"):
-        monkeypatch.setattr(odds, "GENERIC_EXACT_LIMIT", 4791)
+        monkeypatch.setattr(deals, "GENERIC_EXACT_LIMIT", 4791)
         deal_averaged_odds(2, 1, (mine, mine), method="exact")
     assert deal_averaged_odds(2, 1, (mine, mine), trials=20).method == "monte_carlo"
 
@@ -551,13 +562,13 @@ def states_of_random_playouts(n, seed):
     for _ in range(n):
         a, d = rng.randint(1, 6), rng.randint(0, 4)
         cards = rng.sample(DECK, a + d)
-        state = odds._start(cards[:a], cards[a:], Rules())
+        state = start_known_hands(cards[:a], cards[a:], Rules())
         while not state.is_terminal:
             yield state
             if state.is_chance_node:
-                state = state._apply(state.sample_chance(rng))
+                state = state.apply_listed(state.sample_chance(rng))
             else:
-                state = state._apply(random_policy(state).sample(rng))
+                state = state.apply_listed(random_policy(state).sample(rng))
 
 
 @pytest.mark.parametrize("name", sorted(POLICIES))
@@ -576,7 +587,7 @@ def test_policies_only_choose_legal_actions(name):
 def test_greedy_plays_the_drafts_example_like_dizzy_planned():
     # Dizzy's KS QC 5C 4C 3D: the 4 of clubs with both black Trumps subtracted is the most
     # extreme (4 - 2 = 2, four below the middle) — "going low on the 4" as in the draft.
-    state = odds._start(parse_cards("KS QC 5C 4C 3D"), parse_cards("2D KC"), Rules())
+    state = start_known_hands(parse_cards("KS QC 5C 4C 3D"), parse_cards("2D KC"), Rules())
     state = state.apply(greedy_policy(state).outcomes()[0])
     assert state.declared[0] == "subtract"
     state = state.apply(greedy_policy(state).outcomes()[0])
@@ -604,7 +615,7 @@ def test_greedy_never_reads_the_opponent():
     # The defender decides the same whatever the attacker's hand and her face-down choice
     # at the same step; the attacker the same whatever the defender holds.
     def run(hand_a, hand_d, actions):
-        state = odds._start(parse_cards(hand_a), parse_cards(hand_d), Rules())
+        state = start_known_hands(parse_cards(hand_a), parse_cards(hand_d), Rules())
         for action in actions:
             state = state.apply(action)
         return greedy_policy(state).items()
@@ -620,6 +631,6 @@ def test_greedy_never_reads_the_opponent():
 def test_monte_carlo_playouts_use_the_policies():
     # The engine with the greedy policy plays a known deal the way attack_odds counts it.
     rng = random.Random(1)
-    state = odds._start(parse_cards("KH 5H"), parse_cards("3C"), Rules())
+    state = start_known_hands(parse_cards("KH 5H"), parse_cards("3C"), Rules())
     end = play_out(state, rng, {A: greedy_policy, D: greedy_policy})
     assert odds.outcome_of(end.results[0]) == loss(1)

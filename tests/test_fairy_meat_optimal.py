@@ -15,16 +15,16 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-import toolkit.fairy_meat.optimal as optimal
+import toolkit.fairy_meat.strategy.optimal as optimal
 from toolkit.cards import parse_cards
 from toolkit.engine import enumerate_outcomes
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.fairy_meat.engine import start_combat
-from toolkit.fairy_meat.optimal import game_size, hint, solve_attack
-from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import cautious_policy, greedy_policy, random_policy
 from toolkit.fairy_meat.referee import Play, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy.optimal import game_size, hint, solve_attack
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
 
 # -- the brute force -----------------------------------------------------------------------
@@ -279,7 +279,7 @@ def test_cautious_plays_towards_six():
 
 def test_extremeness_by_hand():
     # one card each, no Trumps: the attacker aims at 5 (1 from 6), the defender at 9 (3)
-    from toolkit.fairy_meat.tactics import extremeness
+    from toolkit.fairy_meat.strategy.tactics import extremeness
 
     sol = solve_attack("5C", "9H")
     assert extremeness(sol, "attacker") == 1

@@ -18,9 +18,10 @@ import pytest
 from test_widgets import run_notebook_headless
 
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
-from toolkit.fairy_meat import Fairy, Play, Rules, optimal, resolve_attack
+from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack
 from toolkit.fairy_meat.notation import load_example, plan_example, replay
 from toolkit.fairy_meat.odds import HandComposition, deal_averaged_odds, hand_composition
+from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets import (
     EXAMPLES_DIR,
     CombatStepper,
@@ -328,9 +329,9 @@ def test_setup_changes_restart_fm2():
     assert st.state.hand_sizes == (6, 1)
     assert "Dizzytwig 6 cards, Sparklespaz 1" in st.setup_line.value
     st.stepper.roll_button.click()
-    assert len(st.stepper._history) == 2
+    assert st.stepper.state is not st.stepper.start_state  # one move made
     st.fluttered.value = True  # -1 card
-    assert st.state.hand_sizes == (5, 1) and len(st.stepper._history) == 1 and st.stepper.seed == 3
+    assert st.state.hand_sizes == (5, 1) and st.stepper.state is st.stepper.start_state and st.stepper.seed == 3
     st.holds_order_card.value = True  # +1 card
     st.attacker_kill.value = 2
     assert st.state.hand_sizes == (3, 2)

@@ -19,6 +19,7 @@ Actions are short strings, the same in the stepper, in example files and in logs
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -26,52 +27,46 @@ from fractions import Fraction
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
-from toolkit.fairy_meat.referee import (
-    ACE_OF_SPADES,
-    AttackResult,
-    Play,
-    Side,
-    is_numbered,
-    is_trump,
-    resolve_attack,
+from toolkit.fairy_meat.attack import (
+    NO_CHOICE,
+    Attack,
+    attack_seen,
+    attacks_lost,
+    card_types,
+    score_options,
+    spent_cards,
+    wild_trump_points,
 )
-from toolkit.fairy_meat.rules import (
-    Fairy,
-    Rules,
-    attacker_hand_size,
-    defender_hand_size,
+from toolkit.fairy_meat.deck import is_numbered, is_trump
+from toolkit.fairy_meat.legality import (
+    defence_without_cards,
+    hidden_trumps_owner,
+    matches,
+    playable_cards,
+    trump_sets,
 )
+from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
+from toolkit.fairy_meat.rules import Fairy, Rules, combat_hand_sizes
 
-__all__ = ["CombatState", "Setup", "start_combat", "card_type", "PLAYERS"]
+__all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 
 PLAYERS: tuple[Side, Side] = ("attacker", "defender")
-_NO_CHOICE: tuple[None, None] = (None, None)
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
     return " ".join(c.code for c in cards) if cards else "none"
 
 
+def _codes(cards: Sequence[Card]) -> set[str]:
+    return {c.code for c in cards} | {f"{c.code}," for c in cards}
+
+
+#: The clause of the FM-5 note naming the Trumps kept hidden (``Rules(none_reveal="subset")``).
+_KEEPS_HIDDEN = re.compile(r" and keeps [^()]*? hidden")
+
+
 def _signed(n: int) -> str:
     return f"{n:+d}"
-
-
-@dataclass(frozen=True)
-class _Attack:
-    """One attack in progress; pairs are (attacker, defender)."""
-
-    trumps: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None] = _NO_CHOICE
-    wild_colour: str | None = None  # the defender's Wild Trump points colour (FM-7)
-    plays: tuple[str | None, str | None] = _NO_CHOICE  # "play", "wild", "points", "blind", "unopposed"
-    cards: tuple[Card | None, Card | None] = _NO_CHOICE  # Numbered card from hand, or the Wild Trump card
-    drawn: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())  # Trumps turned up
-    number: tuple[Card | None, Card | None] = _NO_CHOICE  # the Numbered card that counts
-    reveal: tuple[Card, ...] | None = None
-    bonus: bool | None = None
-    shifts: tuple[tuple[int, int] | None, tuple[int, int] | None] = _NO_CHOICE
-    result: AttackResult | None = None
-    score: str | None = None  # the defender's FM-11 choice
-    escape: bool | None = None  # the Wrestling winner's FM-14 choice
 
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
@@ -105,16 +100,16 @@ class CombatState(GameState):
     wrestling: bool = False
     defender_has_attacked: bool = False
     hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
-    declared: tuple[str | None, str | None] = _NO_CHOICE
+    declared: tuple[str | None, str | None] = NO_CHOICE
     attack_no: int = 0
-    cur: _Attack = field(default_factory=_Attack)
+    cur: Attack = field(default_factory=Attack)
     bonus_points: int = 0  # FM-11 b: usable against this attack
     prev_points: int = 0  # FM-7: points scored against the previous attack
     extra_cards: int = 0  # FM-11 a: owed for the defender's attack back
     results: tuple[AttackResult, ...] = ()
     #: The attacks already made, as played (what each side may have seen of them: see
     #: :meth:`information_state`).
-    past: tuple[_Attack, ...] = ()
+    past: tuple[Attack, ...] = ()
     nasty_hits: tuple[str, ...] = ()
     finished: bool = False
     log_events: tuple[Event, ...] = ()
@@ -245,13 +240,10 @@ class CombatState(GameState):
         if step == "trumps":
             if not hand and i == 1 and self.prev_points:
                 return ["points red", "points black", "trumps none"]  # FM-7
-            return ["trumps none", *self._trump_groups(hand)]
+            return ["trumps none", *[f"trumps {_cards_text(s)}" for s in trump_sets(hand)]]  # FM-4, FM-6
         if step == "play":
-            rest = [c for c in hand if c not in (a.trumps[i] or ())]
-            numbered = [c for c in rest if is_numbered(c)]
-            if numbered:
-                return [f"play {c.code}" for c in numbered]  # FM-6: must play a Numbered card
-            return [f"wild {c.code}" for c in rest if is_trump(c)]
+            playable = playable_cards(hand, a.trumps[i] or ())  # FM-6
+            return [f"{'play' if is_numbered(c) else 'wild'} {c.code}" for c in playable]
         if step == "reveal":
             trumps = a.trumps[i] or ()
             if self.rules.none_reveal == "subset":
@@ -292,25 +284,10 @@ class CombatState(GameState):
                 return f"the Trumps placed must all be of one colour, red or black (FM-4); {name} can: {legal}"
             return f"{name} must keep a Trump back to play as a Wild Trump: she has no Numbered card (FM-6)"
         if step == "play" and verb in ("play", "wild"):
-            if any(is_numbered(c) for c in hand if c not in (self.cur.trumps[i] or ())):
+            if any(is_numbered(c) for c in playable_cards(hand, self.cur.trumps[i] or ())):
                 return f"{name} holds a Numbered card, so she must play one (FM-6); she can: {legal}"
             return f"{name} has no Numbered card: she plays a Trump as a Wild Trump (FM-6); she can: {legal}"
         return f"{action!r} is not possible for {name or 'anyone'} now ({step}); choose one of: {legal}"
-
-    def _trump_groups(self, hand: Sequence[Card]) -> list[str]:
-        """Every set of one colour of Trumps (FM-4) that still leaves her a card for step 5."""
-        has_numbered = any(is_numbered(c) for c in hand)
-        trumps = [c for c in hand if is_trump(c)]
-        out = []
-        for colour in ("red", "black"):
-            group = [c for c in trumps if c.colour == colour]
-            for k in range(1, len(group) + 1):
-                for subset in itertools.combinations(group, k):
-                    # Without a Numbered card she must keep a Trump back to play as a Wild Trump (FM-6).
-                    if not has_numbered and len(subset) == len(trumps):
-                        continue
-                    out.append(f"trumps {_cards_text(subset)}")
-        return out
 
     def best_result(self) -> AttackResult | None:
         """Return the judgement of the current attack when every choice left in it — the
@@ -347,7 +324,7 @@ class CombatState(GameState):
             hands = _set(self.hands, i, self.hands[i] + (card,))
             state = replace(self, hands=hands, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             if len(hands[i]) == self.hand_sizes[i]:
-                state = state._log("deal", f"{name} draws {len(hands[i])} cards: {_cards_text(hands[i])}.", "FM-2")
+                state = state._log_deal(i)
             return state._advance()
         if step == "draw":
             card = action
@@ -408,8 +385,23 @@ class CombatState(GameState):
             return replace(self, cur=replace(a, score=rest))._advance()
         raise IllegalActionError(f"nothing to apply at step {step!r}")  # pragma: no cover
 
-    def _log(self, kind: str, text: str, ruling: str = "") -> CombatState:
-        return replace(self, log_events=self.log_events + (Event(kind, text, ruling),))
+    def _log(
+        self, kind: str, text: str, ruling: str = "", audience: tuple[str, ...] | None = None, public_text: str = ""
+    ) -> CombatState:
+        event = Event(kind, text, ruling, audience=audience, public_text=public_text)
+        return replace(self, log_events=self.log_events + (event,))
+
+    def _log_deal(self, i: int) -> CombatState:
+        """Log side ``i``'s combat hand as dealt: the cards for her eyes only, how many for
+        the other side's (FM-2, FM-5: a hand is hidden until its cards are played face up)."""
+        name, hand = self.names[i], self.hands[i]
+        return self._log(
+            "deal",
+            f"{name} draws {len(hand)} cards: {_cards_text(hand)}.",
+            "FM-2",
+            audience=(PLAYERS[i],),
+            public_text=f"{name} draws {len(hand)} cards.",
+        )
 
     def _announce_trumps(self) -> CombatState:
         a = self.cur
@@ -448,7 +440,7 @@ class CombatState(GameState):
         while True:
             step, i = state.phase()
             if step == "trumps" and not state.hands[i] and not (i == 1 and state.prev_points):
-                if i == 0:  # the attacker has no cards left: no more attacks (FM-13)
+                if i == 0 and attacks_lost(state.hands[0]):
                     state = state._log(
                         "end", f"{state.names[0]} has no cards left: her remaining attacks are lost (FM-13).", "FM-13"
                     )
@@ -459,8 +451,7 @@ class CombatState(GameState):
                 continue
             if step == "play" and i == 1 and not [c for c in state.hands[1] if c not in (state.cur.trumps[1] or ())]:
                 a = state.cur
-                undefended = "unopposed" if state.rules.undefended == "unopposed" else "blind"
-                kind = "points" if a.wild_colour else undefended
+                kind = defence_without_cards(bool(a.wild_colour), state.rules)
                 state = replace(state, cur=replace(a, plays=_set(a.plays, 1, kind)))
                 if state.cur.plays[0] is not None:
                     state = state._announce_plays()
@@ -478,9 +469,9 @@ class CombatState(GameState):
     def _hidden_owner(self) -> int | None:
         """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
         t = self.cur.trumps
-        if t[0] is None or t[1] is None or bool(t[0]) == bool(t[1]):
+        if t[0] is None or t[1] is None:
             return None
-        return 0 if t[0] else 1
+        return hidden_trumps_owner((bool(t[0]), bool(t[1])))
 
     def _bonus_available(self) -> bool:
         return self.bonus_points > 0 and self.cur.plays[1] in ("play", "wild", "blind")
@@ -526,11 +517,11 @@ class CombatState(GameState):
         if owner == other:
             shown = a.reveal or ()
         colour = a.number[other].colour
-        units = [c.code for c in shown if c.colour != colour]
-        if a.plays[other] == "wild" and a.cards[other] is not None and a.cards[other].colour != colour:
+        units = [c.code for c in shown if not matches(c.colour, colour)]
+        if a.plays[other] == "wild" and a.cards[other] is not None and not matches(a.cards[other].colour, colour):
             units.append(a.cards[other].code)
-        units += [c.code for c in a.drawn[other] if c.colour != colour]
-        if other == 1 and a.plays[1] == "points" and a.wild_colour != colour:
+        units += [c.code for c in a.drawn[other] if not matches(c.colour, colour)]
+        if other == 1 and a.plays[1] == "points" and not matches(a.wild_colour, colour):
             units += ["point"] * self.prev_points
         return units
 
@@ -555,16 +546,20 @@ class CombatState(GameState):
     def _settle(self) -> CombatState:
         result = self._resolve()
         state = replace(self, cur=replace(self.cur, result=result))
+        hidden = {PLAYERS.index(side): cards for side, cards in result.hidden.items() if cards}
         for line in result.steps:
             ruling = line[line.rfind("(") + 1 : line.rfind(")")] if line.endswith(").") else ""
-            state = state._log("resolve", line, ruling if ruling.startswith("FM-") else "")
+            ruling = ruling if ruling.startswith("FM-") else ""
+            owner = next((i for i, cards in hidden.items() if set(line.split()) & _codes(cards)), None)
+            if owner is None:
+                state = state._log("resolve", line, ruling)
+            else:  # FM-5: the Trumps she keeps hidden are named for her eyes only
+                public = _KEEPS_HIDDEN.sub("", line)
+                state = state._log("resolve", line, ruling, audience=(PLAYERS[owner],), public_text=public)
         return state
 
     def _score_options(self) -> list[str]:
-        options = ["score cards"]
-        if self.attack_no + 1 < self.attacks:
-            options.append("score bonus")  # FM-11 b: only against a further attack
-        return options
+        return score_options(self.attack_no, self.attacks)
 
     def _score_choice_needed(self) -> bool:
         r = self.cur.result
@@ -611,15 +606,7 @@ class CombatState(GameState):
         for fairy in fairies:
             if fairy.is_down:
                 state = state._log("down", f"{fairy.name} has no Live points left: she is down.", "FM-10")
-        # FM-13: every card of this attack goes to the Spoils Heap.
-        spent: list[Card] = []
-        for i in (0, 1):
-            spent += list(a.trumps[i] or ())
-            if a.cards[i] is not None:
-                spent.append(a.cards[i])
-            spent += list(a.drawn[i])
-            if a.plays[i] != "play" and a.number[i] is not None:
-                spent.append(a.number[i])
+        spent = spent_cards(a)
         hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
         state = replace(
             state,
@@ -628,10 +615,10 @@ class CombatState(GameState):
             results=state.results + (r,),
             past=state.past + (a,),
             bonus_points=bonus,
-            prev_points=r.points if r.winner == "defender" else 0,
+            prev_points=wild_trump_points(r),
             extra_cards=extra,
             attack_no=self.attack_no + 1,
-            cur=_Attack(),
+            cur=Attack(),
         )
         if state.attack_no >= self.attacks or any(f.is_down for f in fairies):
             return replace(state._log("end", "The combat is over.", ""), finished=True)
@@ -640,14 +627,38 @@ class CombatState(GameState):
     # -- reading -----------------------------------------------------------------------
     def observation(self, player: Side | None = None) -> str:
         """What ``player`` may see (everything for ``None``, the designer's view): her own
-        hand, both declarations, Trumps revealed so far — not the other's hand or hidden
-        face-down Trumps (FM-5)."""
+        hand, both declarations, and of each attack the Trumps revealed so far (placed,
+        played as a Wild Trump or turned up) — not the other's hand or face-down Trumps
+        still hidden under the None rule (only how many, FM-5)."""
         lines = []
         for i, side in enumerate(PLAYERS):
             hand = self.hands[i]
             shown = _cards_text(hand) if player in (None, side) else f"{len(hand)} cards"
             lines.append(f"{self.names[i]} ({side}): hand {shown}; declared {self.declared[i] or '-'}")
+        for n, a in enumerate((*self.past, self.cur), start=1):
+            if a.trumps[0] is None or a.trumps[1] is None:
+                continue  # face down until both have placed theirs (FM-4)
+            shown_trumps = [self._trumps_face_up(a, i) for i in (0, 1)]
+            parts = [f"{self.names[i]} {shown_trumps[i]}" for i in (0, 1)]
+            lines.append(f"Attack {n}: Trumps revealed: " + "; ".join(parts))
         return "\n".join(lines)
+
+    def _trumps_face_up(self, a: Attack, i: int) -> str:
+        """Side ``i``'s Trumps of attack ``a`` that lie face up, as text (FM-4..FM-7): those
+        placed unless they stay hidden under the None rule (then how many lie face down,
+        until their owner reveals them), the Wild Trump and the Trumps turned up."""
+        placed = a.trumps[i] or ()
+        owner = hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])))
+        if owner == i:
+            up = list(a.reveal or ())
+            down = len(placed) - len(up)
+        else:
+            up, down = list(placed), 0
+        if a.plays[0] is not None and a.plays[1] is not None and a.plays[i] == "wild" and a.cards[i] is not None:
+            up.append(a.cards[i])
+        up += list(a.drawn[i])
+        text = _cards_text(up)
+        return text + (f" ({down} face down)" if down else "")
 
     def dealt(self, side: Side) -> tuple[Card, ...]:
         """Return the combat hand ``side`` was dealt: the cards she holds and those she has
@@ -671,12 +682,12 @@ class CombatState(GameState):
         scoring choices (FM-5, FM-8, FM-11), which are all made in the open.
         """
         i = PLAYERS.index(side)
-        key: list = [("hand", _types(self.dealt(side)))]
+        key: list = [("hand", card_types(self.dealt(side)))]
         if hands_known:
-            key.append(("other", _types(self.dealt(PLAYERS[1 - i]))))
+            key.append(("other", card_types(self.dealt(PLAYERS[1 - i]))))
         key.append(("declared", self.declared))
         for a in (*self.past, self.cur):
-            key.append(_attack_seen(a, i))
+            key.append(attack_seen(a, i))
         return tuple(key)
 
     def prompt(self) -> str:
@@ -709,54 +720,6 @@ class CombatState(GameState):
         }
 
 
-def card_type(card: Card) -> str:
-    """The card's type, all a card's effect depends on (FM-1, FM-12): ``'AS'`` (the A♠),
-    ``'Tred'`` / ``'Tblack'`` (other Trumps, by colour), or pips and colour (``'5black'``)."""
-    if card == ACE_OF_SPADES:
-        return "AS"
-    if is_trump(card):
-        return f"T{card.colour}"
-    return f"{card.pips}{card.colour}"
-
-
-def _types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
-    return None if cards is None else tuple(sorted(card_type(c) for c in cards))
-
-
-def _attack_seen(a: _Attack, i: int) -> tuple:
-    """What side ``i`` has seen of one attack (see :meth:`CombatState.information_state`)."""
-    o = 1 - i
-    own_trumps, other_trumps = a.trumps[i], a.trumps[o]
-    if own_trumps is None or other_trumps is None:
-        other_seen: object = None  # the opponent's Trumps are face down and not yet turned
-    elif bool(own_trumps) == bool(other_trumps) or not other_trumps:
-        other_seen = _types(other_trumps)
-    else:  # she said None: the opponent's stay hidden, only their number shows (FM-5)
-        other_seen = ("face down", len(other_trumps), _types(a.reveal))
-    both_played = a.plays[0] is not None and a.plays[1] is not None
-    plays = tuple(
-        (a.plays[j], _types([a.cards[j]] if a.cards[j] is not None else [])) if (j == i or both_played) else None
-        for j in (0, 1)
-    )
-    both_placed = a.trumps[0] is not None and a.trumps[1] is not None
-    numbers = tuple(
-        _types([a.number[j]] if a.number[j] is not None else []) if (j == i or both_played) else None for j in (0, 1)
-    )
-    return (
-        _types(own_trumps),
-        other_seen,
-        a.wild_colour if both_placed else None,
-        plays,
-        (_types(a.drawn[0]), _types(a.drawn[1])),
-        numbers,
-        _types(a.reveal),
-        a.bonus,
-        a.shifts,
-        a.score,
-        a.escape,
-    )
-
-
 def start_combat(
     attacker: Fairy,
     defender: Fairy,
@@ -784,9 +747,14 @@ def start_combat(
         NotationError / InvalidSetupError: bad cards, duplicates, impossible sizes.
     """
     rules = rules or Rules()
-    sizes = (
-        attacker_hand_size(attacker, attacker_modifiers, fluttered, wrestling),
-        defender_hand_size(defender, attacker, defender_modifiers, holds_order_card, wrestling),
+    sizes = combat_hand_sizes(
+        attacker,
+        defender,
+        attacker_modifiers=attacker_modifiers,
+        defender_modifiers=defender_modifiers,
+        fluttered=fluttered,
+        holds_order_card=holds_order_card,
+        wrestling=wrestling,
     )
     n_attacks = attacks if attacks is not None else (1 if wrestling else attacker.weapon.attacks)
     if isinstance(n_attacks, bool) or not isinstance(n_attacks, int) or n_attacks < 1:
@@ -837,6 +805,5 @@ def start_combat(
         pile = Pile((), state.pile.shuffled - {c for hand in dealt for c in hand}, ())
         state = replace(state, hands=(dealt[0], dealt[1]), pile=pile)
         for i in (0, 1):
-            text = f"{state.names[i]} draws {len(dealt[i])} cards: {_cards_text(dealt[i])}."
-            state = state._log("deal", text, "FM-2")
+            state = state._log_deal(i)
     return state

@@ -23,23 +23,24 @@ from typing import Literal
 
 from toolkit.cards import Card, parse_card, parse_cards
 from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_numbered, is_trump
+from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
 
-__all__ = ["Side", "Play", "AttackResult", "resolve_attack", "is_numbered", "is_trump", "ACE_OF_SPADES"]
+__all__ = [
+    "Side",
+    "Play",
+    "AttackResult",
+    "resolve_attack",
+    "winner_of",
+    "points_of",
+    "damage_of",
+    "wrestling_damage",
+    "nasty_hit_to",
+]
 
 Side = Literal["attacker", "defender"]
 SIDES: tuple[Side, Side] = ("attacker", "defender")
-ACE_OF_SPADES = Card("AS")
-
-
-def is_numbered(card: Card) -> bool:
-    """Whether a card is a Numbered card: 2–10, worth its pips (FM-1)."""
-    return card.pips is not None
-
-
-def is_trump(card: Card) -> bool:
-    """Whether a card is a Trump: J, Q, K or A, each worth 1 when applied (FM-1)."""
-    return card.is_face
 
 
 def _other(side: Side) -> Side:
@@ -222,8 +223,50 @@ def _table_damage(difference: int) -> int:
     return 1 if difference <= 4 else 2 if difference <= 8 else 3
 
 
-def _damage(points: int, difference: int, rules: Rules) -> int:
-    return _table_damage(difference) if rules.damage == "table" else points
+def points_of(difference: int) -> int:
+    """The points the winner scores (FM-10): ceil(difference / 2)."""
+    return math.ceil(difference / 2)
+
+
+def damage_of(difference: int, rules: Rules) -> int:
+    """The damage a won attack deals (FM-10): 1 per point, ceil(difference / 2), or with
+    ``Rules(damage="table")`` 1 for a difference of 1-4, 2 for 5-8, 3 for 9+ (no halving)."""
+    return _table_damage(difference) if rules.damage == "table" else points_of(difference)
+
+
+def winner_of(attacker_value: int, defender_value: int, same_colour: bool) -> Side | None:
+    """Who wins (FM-9): with Numbered cards of the same colour the highest final value,
+    of different colours the lowest; equal values are a draw (``None``)."""
+    if attacker_value == defender_value:
+        return None
+    if same_colour:
+        return "attacker" if attacker_value > defender_value else "defender"
+    return "attacker" if attacker_value < defender_value else "defender"
+
+
+def wrestling_damage(winner: Side | None, difference: int, escape: bool, rules: Rules) -> tuple[int, int]:
+    """Damage (to the defender, to the attacker) of a Wrestling attack (FM-14): the winner
+    damages the loser whoever attacked (FM-10 amounts), unless she forgoes it to escape
+    (then nobody takes damage); a draw deals 1 damage to each."""
+    if winner is None:
+        return 1, 1
+    if escape:
+        return 0, 0
+    dealt = damage_of(difference, rules)
+    return (dealt, 0) if winner == "attacker" else (0, dealt)
+
+
+def nasty_hit_to(
+    ace_applied: bool, winner: Side | None, damage: int, attacker_damage: int, rules: Rules
+) -> tuple[Side, ...]:
+    """Who suffers a Nasty Hit (FM-12): when the A♠ is among the cards applied, the fairy
+    who takes damage from the attack (both in a Wrestling draw); with
+    ``Rules(nasty_hit="loser")`` the loser, even without damage."""
+    if not ace_applied:
+        return ()
+    if rules.nasty_hit == "loser":
+        return () if winner is None else (_other(winner),)
+    return tuple(s for s, d in (("defender", damage), ("attacker", attacker_damage)) if d > 0)
 
 
 def _best_shift(chooser: Side, n: int, same_colour: bool) -> tuple[int, int]:
@@ -263,10 +306,10 @@ def _judge(
     units = {s: _units(plays[s], revealed[s]) for s in SIDES}
     colour = {s: plays[s].number.colour for s in SIDES}
     value = {s: plays[s].number.pips or 0 for s in SIDES}
-    cheats = {s: [u for u in units[s] if u.colour != colour[s]] for s in SIDES}
+    cheats = {s: [u for u in units[s] if not matches(u.colour, colour[s])] for s in SIDES}
     for s in SIDES:
         p = plays[s]
-        matching = [u for u in units[s] if u.colour == colour[s]]
+        matching = [u for u in units[s] if matches(u.colour, colour[s])]
         line = f"{names[s]} plays the {p.number.name} ({colour[s]})"
         if matching:
             value[s] += p.sign * len(matching)
@@ -303,43 +346,13 @@ def _judge(
         )
     va, vd = value["attacker"], value["defender"]
     steps.append(f"Final values: {names['attacker']} {va}, {names['defender']} {vd}.")
-    if va == vd:
-        winner: Side | None = None
-    elif same:
-        winner = "attacker" if va > vd else "defender"
-    else:
-        winner = "attacker" if va < vd else "defender"
+    winner = winner_of(va, vd, same)
     difference = abs(va - vd)
-    points = math.ceil(difference / 2)
-    damage = attacker_damage = 0
-    if winner is None:
-        steps.append("Equal values: a draw, no points (FM-9).")
-        if wrestling:
-            damage = attacker_damage = 1
-            steps.append("Wrestling: a draw deals 1 damage to each (FM-14).")
-    else:
-        loser = _other(winner)
-        steps.append(f"{names[winner]} wins by {difference}: ceil({difference}/2) = {points} point(s) (FM-10).")
-        if wrestling:
-            if escape:
-                steps.append(f"{names[winner]} forgoes the damage to escape the brawl (FM-14).")
-            else:
-                dealt = _damage(points, difference, rules)
-                damage, attacker_damage = (dealt, 0) if loser == "defender" else (0, dealt)
-                steps.append(f"Wrestling: {names[loser]} takes {dealt} damage (FM-14).")
-        elif winner == "attacker":
-            damage = _damage(points, difference, rules)
-            how = "by the damage table" if rules.damage == "table" else "1 per point"
-            steps.append(f"{names['defender']} takes {damage} damage ({how}, FM-10).")
-        else:
-            steps.append(f"{names['defender']} scores {points} point(s) to use as FM-11 allows.")
+    points = points_of(difference)
+    damage, attacker_damage = _damage_steps(winner, difference, rules, wrestling, escape, names, steps)
     ace = any(u.ace_of_spades for s in SIDES for u in units[s])
-    nasty: tuple[Side, ...] = ()
+    nasty = nasty_hit_to(ace, winner, damage, attacker_damage, rules)
     if ace:
-        if rules.nasty_hit == "loser":
-            nasty = () if winner is None else (_other(winner),)
-        else:
-            nasty = tuple(s for s, d in (("defender", damage), ("attacker", attacker_damage)) if d > 0)
         if nasty:
             steps.append(
                 f"The Ace of Spades was applied: {' and '.join(names[s] for s in nasty)} "
@@ -364,6 +377,42 @@ def _judge(
         escaped=escape and winner is not None and wrestling,
         steps=tuple(steps),
     )
+
+
+def _damage_steps(
+    winner: Side | None,
+    difference: int,
+    rules: Rules,
+    wrestling: bool,
+    escape: bool,
+    names: dict[Side, str],
+    steps: list[str],
+) -> tuple[int, int]:
+    """Damage (to the defender, to the attacker) of a judged attack, its steps appended
+    (FM-9, FM-10, FM-11, FM-14)."""
+    points = points_of(difference)
+    if winner is None:
+        steps.append("Equal values: a draw, no points (FM-9).")
+        if not wrestling:
+            return 0, 0
+        steps.append("Wrestling: a draw deals 1 damage to each (FM-14).")
+        return wrestling_damage(None, difference, escape, rules)
+    loser = _other(winner)
+    steps.append(f"{names[winner]} wins by {difference}: ceil({difference}/2) = {points} point(s) (FM-10).")
+    if wrestling:
+        damage, attacker_damage = wrestling_damage(winner, difference, escape, rules)
+        if escape:
+            steps.append(f"{names[winner]} forgoes the damage to escape the brawl (FM-14).")
+        else:
+            steps.append(f"Wrestling: {names[loser]} takes {damage + attacker_damage} damage (FM-14).")
+        return damage, attacker_damage
+    if winner == "attacker":
+        damage = damage_of(difference, rules)
+        how = "by the damage table" if rules.damage == "table" else "1 per point"
+        steps.append(f"{names['defender']} takes {damage} damage ({how}, FM-10).")
+        return damage, 0
+    steps.append(f"{names['defender']} scores {points} point(s) to use as FM-11 allows.")
+    return 0, 0
 
 
 def _reveal_options(trumps: tuple[Card, ...], rules: Rules) -> list[tuple[Card, ...]]:
@@ -431,9 +480,8 @@ def resolve_attack(
     if common:
         raise IllegalActionError(f"{', '.join(sorted(c.code for c in common))} cannot be played by both sides")
     # FM-5: if exactly one side said None, the other's face-down Trumps stay hidden.
-    owner: Side | None = None
-    if attacker.says_none != defender.says_none:
-        owner = "defender" if attacker.says_none else "attacker"
+    hidden_side = hidden_trumps_owner((not attacker.says_none, not defender.says_none))
+    owner: Side | None = None if hidden_side is None else SIDES[hidden_side]
     reveal = dict(reveal or {})
     for side in reveal:
         if side not in SIDES:
@@ -504,13 +552,13 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
         )
     units = _units(attacker, shown)
     colour = attacker.number.colour
-    matching = [u for u in units if u.colour == colour]
+    matching = [u for u in units if matches(u.colour, colour)]
     cheats = len(units) - len(matching)
     value = (attacker.number.pips or 0) + attacker.sign * len(matching) - cheats  # the defender shifts it down
-    points = math.ceil(max(value, 0) / 2)
-    damage = _table_damage(max(value, 0)) if rules.damage == "table" else points
+    points = points_of(max(value, 0))
+    damage = damage_of(max(value, 0), rules)
     ace = any(u.ace_of_spades for u in units)
-    nasty: tuple[Side, ...] = ("defender",) if ace and (damage > 0 or rules.nasty_hit == "loser") else ()
+    nasty = nasty_hit_to(ace, "attacker", damage, 0, rules)
     steps = (
         f"{names['defender']} has no card and no points: unopposed (FM-7 undefended='unopposed').",
         f"{names['attacker']}'s value is {value}: she wins with ceil({max(value, 0)}/2) = {points} point(s).",

@@ -21,6 +21,7 @@ __all__ = [
     "Direction",
     "attacker_hand_size",
     "defender_hand_size",
+    "combat_hand_sizes",
     "check_direction",
 ]
 
@@ -138,7 +139,8 @@ class Fairy:
         return self.live <= 0
 
     def take_damage(self, amount: int) -> Fairy:
-        """Return her with ``amount`` fewer Live points (never below 0)."""
+        """Return her with ``amount`` fewer Live points (never below 0): damage comes off Live
+        points, and a fairy with none left is down (FM-10, the draft's example)."""
         return replace(self, live=max(0, self.live - amount))
 
 
@@ -149,6 +151,24 @@ def attacker_hand_size(fairy: Fairy, modifiers: int = 0, fluttered: bool = False
     if wrestling:
         return max(0, fairy.kill + modifiers)
     return max(0, fairy.kill + fairy.weapon.attack_bonus + 1 + modifiers - int(fluttered))
+
+
+def combat_hand_sizes(
+    attacker: Fairy,
+    defender: Fairy,
+    *,
+    attacker_modifiers: int = 0,
+    defender_modifiers: int = 0,
+    fluttered: bool = False,
+    holds_order_card: bool = False,
+    wrestling: bool = False,
+) -> tuple[int, int]:
+    """Return both combat hand sizes (FM-2): (:func:`attacker_hand_size`,
+    :func:`defender_hand_size`); Kill points only when Wrestling (FM-14)."""
+    return (
+        attacker_hand_size(attacker, attacker_modifiers, fluttered, wrestling),
+        defender_hand_size(defender, attacker, defender_modifiers, holds_order_card, wrestling),
+    )
 
 
 def defender_hand_size(

@@ -10,7 +10,7 @@ turned up from the deck (FM-6, FM-7) and the defender's choice of how to keep he
 exactly in fractions.
 
 Both fairies know both hands (the "known hands" game: a designer's benchmark of what
-the cards allow); :mod:`toolkit.fairy_meat.hidden` solves the game where each sees only
+the cards allow); :mod:`toolkit.fairy_meat.strategy.hidden` solves the game where each sees only
 her own. The reveal of hidden Trumps (FM-5), the next-defence bonus (FM-11) and the
 cheating shifts (FM-8) are played by the referee's best choice: each is made with every
 card on the table known, so it is best for the chooser whatever the weights of the
@@ -45,11 +45,12 @@ from toolkit.equilibrium import (
     solve,
 )
 from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
-from toolkit.fairy_meat.engine import PLAYERS, CombatState, card_type, start_combat
-from toolkit.fairy_meat.odds import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS
-from toolkit.fairy_meat.payoff import Payoff
+from toolkit.fairy_meat.deck import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS, card_type, is_trump
+from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
+from toolkit.fairy_meat.legality import trump_sets, trumps_seen
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.prob import Distribution, format_probability
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def _hand(cards: str | Sequence[str | Card], who: str) -> tuple[Card, ...]:
 
 def same_choice(state: GameState | None, action: Hashable) -> Hashable:
     """Return what makes an action the choice it is: actions naming cards of the same types
-    (:func:`~.engine.card_type`) are the same choice (FM-1, FM-12)."""
+    (:func:`~toolkit.fairy_meat.deck.card_type`) are the same choice (FM-1, FM-12)."""
     verb, _, rest = str(action).partition(" ")
     if verb in ("trumps", "play", "wild") and rest != "none":
         return (verb, tuple(sorted(card_type(Card(c)) for c in rest.split())))
@@ -182,12 +183,11 @@ def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit:
 
 def _options(hand: Sequence[Card]) -> tuple[int, int, bool]:
     """(Trump sets, distinct plays, draws?) for a hand at one attack (FM-4, FM-6)."""
-    trumps = [c for c in hand if c.is_face]
-    numbered = {card_type(c) for c in hand if not c.is_face}
-    sets = 1
-    for colour in ("red", "black"):
-        group = [c for c in trumps if c.colour == colour]
-        sets += 2 ** len(group) - 1 if group else 0
+    trumps = [c for c in hand if is_trump(c)]
+    numbered = {card_type(c) for c in hand if not is_trump(c)}
+    # None and every set of one colour (FM-4). The FM-6 keep-back is not applied: this is
+    # an upper estimate, and the refusals of SIZE_LIMIT stay as they were.
+    sets = 1 + len(trump_sets(hand, keep_wild=False))
     plays = len(numbered) or len({card_type(c) for c in trumps}) or 1
     return sets, plays, not numbered
 
@@ -236,7 +236,7 @@ def _seen_text(state: CombatState, i: int) -> str:
     if own is not None:
         parts.append(f"her Trumps {' '.join(c.code for c in own) or 'none'}")
     if own is not None and other is not None:
-        if bool(own) == bool(other) or not other:
+        if trumps_seen(bool(own), bool(other)) != "count":
             parts.append(f"theirs {' '.join(c.code for c in other) or 'none'}")
         else:
             parts.append(f"theirs {len(other)} face down (FM-5)")
@@ -468,7 +468,7 @@ def solve_combat(
             f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s) is about {size:,} referee "
             f"judgements to solve exactly (limit {size_limit:,}; a side with no Numbered card turns up cards, "
             "FM-6/FM-7, which multiplies the outcomes): pass size_limit= to wait for it, or use fewer attacks or "
-            "cards, toolkit.fairy_meat.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
+            "cards, toolkit.fairy_meat.strategy.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
         )
     started = time.perf_counter()
     pay = payoff or Payoff()
@@ -590,10 +590,10 @@ def hint(
 def _attack_start(state: CombatState) -> CombatState:
     """The same combat at the start of the current attack (before this attack's first
     choice), so a hint never sees the opponent's pending face-down choice."""
-    from toolkit.fairy_meat.engine import _Attack
+    from toolkit.fairy_meat.attack import Attack
 
     if state.declared[0] is None or state.declared[1] is None:
-        return replace(state, declared=(None, None), cur=_Attack())
+        return replace(state, declared=(None, None), cur=Attack())
     if state.cur.result is not None:
         return state
-    return replace(state, cur=_Attack())
+    return replace(state, cur=Attack())

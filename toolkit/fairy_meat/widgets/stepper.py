@@ -1,40 +1,11 @@
-"""Fairy Meat in JupyterLab: a combat stepper with cards to click, and odds explorers.
-
-:func:`combat_stepper` plays one combat (FM-2..FM-14) with the generic
-:class:`~toolkit.widgets.Stepper`: setup controls on top (Live/Kill, weapons, Fluttered,
-Order Card, Wrestling, the rule variants, a seeded or stacked deck), the deciding
-fairy's hand as cards to click (Trumps of one colour to place face down, FM-4; the
-Numbered card to play, or a Trump as a Wild Trump, FM-6), both hands or one fairy's
-view (``state.observation``), and an **Export** of the combat as a rule-book example
-(the YAML ``toolkit replay`` plays back). Given a rule-book example it starts at the
-example's start and plays the example's moves one at a time. The toggle **What would
-optimal play do here?** shows the equilibrium mix of the decision pending, both hands
-known (:func:`toolkit.fairy_meat.optimal.hint`).
-
-:func:`odds_explorer` charts one attack's exact outcome for hand sizes, policies and
-variants; :func:`hand_composition_explorer` the make-up of a combat hand.
-
->>> st = combat_stepper(example="dizzytwig_v_sparklespaz.yaml")
->>> st.play_all()
->>> "Final values: Dizzytwig 3, Sparklespaz 6." in st.stepper.log_text
-True
->>> st.state.results[1].damage, st.state.nasty_hits
-(2, ('Sparklespaz',))
->>> st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", fluttered=True, holds_order_card=True)
->>> st.stepper.roll(); st.choose("declare add"); st.stepper.roll(); st.choose("declare add")
->>> st.toggle("KS"); st.toggle("JH"); st.place_trumps()
->>> "FM-4" in st.stepper.error
-True
-"""
+"""The Fairy Meat combat stepper: setup controls, cards to click, one side's view, examples and Export."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +14,9 @@ import ipywidgets as widgets
 from toolkit.cards import Card, parse_cards
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.fairy_meat import optimal
+from toolkit.fairy_meat.deck import is_numbered, is_trump
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
+from toolkit.fairy_meat.legality import playable_cards, trump_sets
 from toolkit.fairy_meat.notation import (
     Example,
     PlannedMove,
@@ -55,34 +27,30 @@ from toolkit.fairy_meat.notation import (
     replay,
     to_example,
 )
-from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
-from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
-from toolkit.fairy_meat.referee import is_numbered, is_trump
-from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
-from toolkit.prob import Distribution, format_probability
-from toolkit.widgets import OddsExplorer
+from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.strategy import optimal
+from toolkit.fairy_meat.widgets.cards import (
+    MAX_POINTS,
+    WIDE,
+    card_codes,
+    card_html,
+    colour_codes,
+    colour_of,
+    variant_controls,
+    weapon_label,
+)
+from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
 from toolkit.widgets.common import ERROR, OK
 from toolkit.widgets.common import esc as _esc
-from toolkit.widgets.common import field as _field
 from toolkit.widgets.example_mode import FollowsExample
 
-__all__ = [
-    "CombatStepper",
-    "combat_stepper",
-    "odds_explorer",
-    "hand_composition_explorer",
-    "can_place_trumps",
-    "EXAMPLES_DIR",
-    "POLICIES",
-]
+__all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
+
 
 #: Where the rule-book examples live; :func:`combat_stepper` also looks here for a bare file name.
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "examples"
-#: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
-POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
+EXAMPLES_DIR = Path(__file__).resolve().parents[3] / "data" / "examples"
 
-_RED, _BLACK = "#c92a2a", "#212529"
-_MAX_POINTS = 10
+
 _SETUP_KEYS = {
     "deck",
     "hands",
@@ -94,133 +62,9 @@ _SETUP_KEYS = {
     "wrestling",
     "attacks",
 }
-_CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b")
-_WIDE = {"description_width": "initial"}
-_GREY = "#adb5bd"
-#: Optimal-play hints kept per stepper (by state), so Step, Back and the toggle never re-solve.
-_HINTS_KEPT = 64
-_OPTIMAL_NOTE = (
-    "Optimal play with both hands known (FM-5 hidden Trumps respected), solved from the start of this "
-    "attack, so it never sees a face-down choice still pending."
-)
 
 
-# -- small helpers ----------------------------------------------------------------------
-def _colour_of(card: Card) -> str:
-    return _RED if card.colour == "red" else _BLACK
-
-
-def _card_html(card: Card, note: str = "") -> str:
-    """A card code as a coloured chip (red for hearts and diamonds, black for spades and clubs)."""
-    style = (
-        f"color:{_colour_of(card)};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;"
-        "margin-right:4px;font-family:monospace;font-weight:bold"
-    )
-    if note:
-        style += ";background:#e9ecef;text-decoration:underline dotted"
-    title = f"{card.name}{' — ' + note if note else ''}"
-    return f'<span style="{style}" title="{_esc(title)}">{_esc(card.code)}</span>'
-
-
-def _colour_codes(escaped: str) -> str:
-    """Colour the card codes in already-escaped text (the observation lines)."""
-
-    def paint(m: re.Match[str]) -> str:
-        colour = _RED if m.group(2) in "HD" else _BLACK
-        return f'<b style="color:{colour};font-family:monospace">{m.group(0)}</b>'
-
-    return _CARD_CODE.sub(paint, escaped)
-
-
-def _codes(cards: Sequence[Card]) -> str:
-    return " ".join(c.code for c in cards)
-
-
-def _variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
-    """Dropdowns for the named variants of RULINGS.md (FM-10, FM-5, FM-7, FM-12), set from ``rules``."""
-    return {
-        "damage": widgets.Dropdown(
-            options=[("halved: 1 per point (default)", "halved"), ("damage table (p.11)", "table")],
-            value=rules.damage,
-            description="Damage (FM-10)",
-            style=_WIDE,
-        ),
-        "none_reveal": widgets.Dropdown(
-            options=[("all or nothing (default)", "all_or_nothing"), ("any subset", "subset")],
-            value=rules.none_reveal,
-            description="None-rule reveal (FM-5)",
-            style=_WIDE,
-        ),
-        "undefended": widgets.Dropdown(
-            options=[("blind draw (default)", "blind_draw"), ("attacker unopposed", "unopposed")],
-            value=rules.undefended,
-            description="Undefended (FM-7)",
-            style=_WIDE,
-        ),
-        "nasty_hit": widgets.Dropdown(
-            options=[("the damaged fairy (default)", "damaged"), ("the loser", "loser")],
-            value=rules.nasty_hit,
-            description="Nasty Hit to (FM-12)",
-            style=_WIDE,
-        ),
-    }
-
-
-def _weapon_label(w: Weapon) -> str:
-    return f"{w.name} ({w.attack_bonus:+d} card, {w.defence_modifier:+d} to target, {w.attacks} attack(s))"
-
-
-def _hint_table(state: CombatState, words: str, mix: Mapping[str, Fraction], seconds: float) -> str:
-    """The optimal mix as HTML: the most likely action first, those never played greyed."""
-    i = state.phase()[1]
-    listed = {optimal.same_choice(None, a): a for a in mix}
-    also: dict[str, list[str]] = {}
-    for action in state.legal_actions():
-        if action not in mix and optimal.same_choice(None, action) in listed:
-            also.setdefault(listed[optimal.same_choice(None, action)], []).append(action)
-    rows = []
-    for action, p in sorted(mix.items(), key=lambda kv: -kv[1]):
-        names = " / ".join(_colour_codes(_esc(a)) for a in (action, *also.get(action, ())))
-        if p:
-            style = ""
-        else:
-            style = f' style="color:{_GREY}" title="never played by optimal play"'
-        rows.append(f"<tr{style}><td>{names}</td><td>{_esc(format_probability(p))}</td></tr>")
-    same = (
-        '<div style="font-size:85%">A / B: cards of the same type, the same choice (FM-1); play either.</div>'
-        if also
-        else ""
-    )
-    return (
-        f"<div><b>{_esc(words)}</b> — {_esc(state.names[i])} ({_esc(PLAYERS[i])}) to choose. "
-        "Optimal play:</div>"
-        '<table style="border-collapse:separate;border-spacing:12px 1px">'
-        '<tr><th style="text-align:left">action</th><th style="text-align:left">probability</th></tr>'
-        + "".join(rows)
-        + "</table>"
-        + same
-        + f'<div style="color:#666;font-size:85%">{_esc(_OPTIMAL_NOTE)} Solved in {seconds:.2f} s.</div>'
-    )
-
-
-def _no_decision(state: CombatState) -> str:
-    """Why there is no optimal mix to show at ``state`` (``hint`` returned None)."""
-    if state.is_terminal:
-        return "The combat is over: no decision left."
-    step, _ = state.phase()
-    if state.is_chance_node:
-        what = "cards are turned up (FM-6, FM-7)" if step == "draw" else "a hand is dealt (FM-2)"
-        return f"No decision here: the next step is chance, {what}. Press Step or Roll."
-    best = state.best_action()
-    if best is not None:
-        return (
-            f"No decision for optimal play here: the {step} step is the referee's, and the referee's best "
-            f"choice ({best}) is preselected (highlighted)."
-        )
-    return "No decision for optimal play here."
-
-
-def _find_example(source: str | Path) -> Path:
+def find_example(source: str | Path) -> Path:
     path = Path(source)
     if path.is_file():
         return path
@@ -232,7 +76,6 @@ def _find_example(source: str | Path) -> Path:
     raise NotationError(f"{str(source)!r} is not an example file; the examples in {EXAMPLES_DIR} are: {known}")
 
 
-# -- the stepper ----------------------------------------------------------------------------
 class CombatStepper(FollowsExample[CombatState]):
     """One Fairy Meat combat, card by card: setup controls, the hands, the cards to click,
     a :class:`Stepper`, and Export. Build it with :func:`combat_stepper`.
@@ -261,7 +104,7 @@ class CombatStepper(FollowsExample[CombatState]):
         best_button: the button of the referee's best choice (reveal/bonus/shift), or None.
         hint_button, hint_view: "What would optimal play do here?" (a ToggleButton) and
             its panel: while on, the equilibrium mix of the decision pending
-            (:func:`toolkit.fairy_meat.optimal.hint`: both hands known), refreshed after
+            (:func:`toolkit.fairy_meat.strategy.optimal.hint`: both hands known), refreshed after
             every move; why there is none at chance and referee steps; a game too big to
             solve quickly says so. Off, nothing is solved.
         example: the rule-book example followed, or None; next_move_button,
@@ -299,7 +142,7 @@ class CombatStepper(FollowsExample[CombatState]):
             attacker, defender = base.attacker, base.defender
             rules = rules or example.start.rules
             known = {
-                "deck": _codes(example.start.pile.stacked),
+                "deck": card_codes(example.start.pile.stacked),
                 "attacker_modifiers": base.attacker_modifiers,
                 "defender_modifiers": base.defender_modifiers,
                 "fluttered": base.fluttered,
@@ -324,7 +167,7 @@ class CombatStepper(FollowsExample[CombatState]):
             # Check the hands against FM-2 once, then deal them as the top of a stacked deck.
             start_combat(attacker, defender, rules, hands=hands, **options)
             deck = [*parse_cards(hands[0]), *parse_cards(hands[1]), *parse_cards(deck or "")]
-        deck_text = deck if isinstance(deck, str) else _codes(parse_cards(deck))
+        deck_text = deck if isinstance(deck, str) else card_codes(parse_cards(deck))
         self._extra = {
             k: options[k]
             for k in ("attacker_modifiers", "defender_modifiers", "defender_has_attacked", "attacks")
@@ -339,7 +182,6 @@ class CombatStepper(FollowsExample[CombatState]):
         self.export_title.value = title
         self._start(seed, title)
 
-    # -- setup -------------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
         """The rules the variant controls select (RULINGS.md defaults and variants)."""
@@ -378,7 +220,6 @@ class CombatStepper(FollowsExample[CombatState]):
             **self._extra,
         )
 
-    # -- moves (what the buttons do) ----------------------------------------------------------
     def choose(self, action: str) -> None:
         """Take a decision by its action string (``"declare add"``, ``"shift +1 -1"``, ...)."""
         self.stepper.choose(action)
@@ -416,7 +257,7 @@ class CombatStepper(FollowsExample[CombatState]):
         if not chosen:
             self.stepper.refuse("Toggle the Trumps to place face down first, or press None (FM-4).")
             return
-        action = f"trumps {_codes(chosen)}"
+        action = f"trumps {card_codes(chosen)}"
         name, hand = state.names[i], state.hands[i]
 
         def reason() -> str:
@@ -424,10 +265,10 @@ class CombatStepper(FollowsExample[CombatState]):
                 return "Only Trumps (J Q K A) are placed face down; Numbered cards are played next (FM-1, FM-4)."
             if len({c.colour for c in chosen}) > 1:
                 return (
-                    f"{name}'s Trumps {_codes(chosen)} are of two colours: the Trumps placed from the hand must "
+                    f"{name}'s Trumps {card_codes(chosen)} are of two colours: the Trumps placed from the hand must "
                     "all be red or all black (FM-4)."
                 )
-            if not any(is_numbered(c) for c in hand) and len(chosen) == sum(is_trump(c) for c in hand):
+            if set(chosen) not in [set(s) for s in trump_sets(hand)]:  # FM-6: the keep-back
                 return f"{name} holds no Numbered card: she must keep a Trump back to play as a Wild Trump (FM-6)."
             return ""
 
@@ -455,14 +296,14 @@ class CombatStepper(FollowsExample[CombatState]):
             where = (
                 "is face down as one of her Trumps for this attack (FM-4)" if card in placed else "is not in her hand"
             )
-            self.stepper.refuse(f"{card} {where}: {name} plays one of {_codes(rest)}.")
+            self.stepper.refuse(f"{card} {where}: {name} plays one of {card_codes(rest)}.")
             return
 
         def reason() -> str:
-            numbered = [c for c in rest if is_numbered(c)]
+            numbered = [c for c in playable_cards(rest) if is_numbered(c)]
             if is_trump(card) and numbered:
                 return (
-                    f"{name} holds a Numbered card ({_codes(numbered)}): she must play one. A Trump is played as a "
+                    f"{name} holds a Numbered card ({card_codes(numbered)}): she must play one. A Trump is played as a "
                     "Wild Trump only by a fairy with no Numbered card (FM-6)."
                 )
             return ""
@@ -493,12 +334,11 @@ class CombatStepper(FollowsExample[CombatState]):
             OK,
         )
 
-    # -- building ---------------------------------------------------------------------------
     def _build_controls(
         self, attacker: Fairy, defender: Fairy, rules: Rules, options: Mapping[str, Any], deck: str
     ) -> None:
         def points(value: int, what: str, low: int) -> widgets.IntSlider:
-            return widgets.IntSlider(value=value, min=low, max=max(_MAX_POINTS, value), description=what, style=_WIDE)
+            return widgets.IntSlider(value=value, min=low, max=max(MAX_POINTS, value), description=what, style=WIDE)
 
         a, d = self.names
         self.attacker_live = points(attacker.live, f"{a}: Live", 0)
@@ -508,12 +348,12 @@ class CombatStepper(FollowsExample[CombatState]):
         weapons = load_weapons()
         for w in (attacker.weapon, defender.weapon):
             weapons.setdefault(w.name, w)
-        choices = [(_weapon_label(w), w) for w in weapons.values()]
+        choices = [(weapon_label(w), w) for w in weapons.values()]
         self.attacker_weapon = widgets.Dropdown(
-            options=choices, value=weapons[attacker.weapon.name], description=f"{a}'s weapon", style=_WIDE
+            options=choices, value=weapons[attacker.weapon.name], description=f"{a}'s weapon", style=WIDE
         )
         self.defender_weapon = widgets.Dropdown(
-            options=choices, value=weapons[defender.weapon.name], description=f"{d}'s weapon", style=_WIDE
+            options=choices, value=weapons[defender.weapon.name], description=f"{d}'s weapon", style=WIDE
         )
         self.fluttered = widgets.Checkbox(
             value=bool(options.get("fluttered", False)), description=f"{a} Fluttered (−1 card)", indent=False
@@ -526,7 +366,7 @@ class CombatStepper(FollowsExample[CombatState]):
         self.wrestling = widgets.Checkbox(
             value=bool(options.get("wrestling", False)), description="Wrestling (FM-14)", indent=False
         )
-        variants = _variant_controls(rules)
+        variants = variant_controls(rules)
         self.damage = variants["damage"]
         self.none_reveal = variants["none_reveal"]
         self.undefended = variants["undefended"]
@@ -546,7 +386,7 @@ class CombatStepper(FollowsExample[CombatState]):
             description="Stacked deck",
             continuous_update=False,
             layout=widgets.Layout(width="36em"),
-            style=_WIDE,
+            style=WIDE,
         )
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
@@ -563,6 +403,7 @@ class CombatStepper(FollowsExample[CombatState]):
             description="Show",
         )
         self.hands_view = widgets.HTML()
+        self.view.observe(lambda change: self._show_log_to(change["new"]), names="value")
         self._build_example_and_export()
         self.hint_button = widgets.ToggleButton(
             value=False,
@@ -615,7 +456,6 @@ class CombatStepper(FollowsExample[CombatState]):
             self.deck_box,
         ]
 
-    # -- reacting ------------------------------------------------------------------------------
     def _adjust(self) -> None:
         """Disable what does not apply: Fluttered and the Order Card when Wrestling (only
         Kill points count, FM-14); the deck box when dealing seeded."""
@@ -641,6 +481,12 @@ class CombatStepper(FollowsExample[CombatState]):
             if why:
                 self.stepper.refuse(f"{why} (The engine: {engine})")
 
+    def _show_log_to(self, view: str) -> None:
+        """One side's view reads the log through her eyes (``Stepper.viewer``): the other
+        fairy's hand as she draws it, and Trumps kept hidden, are not shown (FM-5)."""
+        if hasattr(self, "stepper"):
+            self.stepper.viewer = None if view == "both" else view
+
     def _show_setup(self) -> None:
         state = self.stepper.start_state
         assert isinstance(state, CombatState)
@@ -655,7 +501,7 @@ class CombatStepper(FollowsExample[CombatState]):
         self._show_hint()
 
     def _paint_codes(self, escaped: str) -> str:
-        return _colour_codes(escaped)
+        return colour_codes(escaped)
 
     def _hand_rows(self, state: CombatState) -> list[str]:
         """Each fairy's row: points, declaration, hand (face-down and played cards marked), extras."""
@@ -669,7 +515,7 @@ class CombatStepper(FollowsExample[CombatState]):
                 note = (
                     "face down as a Trump this attack" if c in placed else "played this attack" if c == played else ""
                 )
-                chips.append(_card_html(c, note))
+                chips.append(card_html(c, note))
             hand = "".join(chips) if chips else "<i>no cards</i>"
             declared = state.declared[i] or "—"
             extra = []
@@ -681,7 +527,7 @@ class CombatStepper(FollowsExample[CombatState]):
                 (state.cur.number[i],) if state.cur.plays[i] not in (None, "play") and state.cur.number[i] else ()
             )
             if drawn:
-                extra.append("turned up: " + "".join(_card_html(c) for c in drawn))
+                extra.append("turned up: " + "".join(card_html(c) for c in drawn))
             rows.append(
                 f"<tr><td><b>{_esc(fairy.name)}</b> ({side})</td><td>{fairy.live} Live, {fairy.kill} Kill</td>"
                 f"<td>declared {_esc(declared)}</td><td>{hand}</td><td>{'; '.join(extra)}</td></tr>"
@@ -697,11 +543,11 @@ class CombatStepper(FollowsExample[CombatState]):
         kind, found = self._hint(state)
         if kind == "mix":
             words, mix, seconds = found
-            self.hint_view.value = _hint_table(state, words, mix, seconds)
+            self.hint_view.value = hint_table(state, words, mix, seconds)
         elif kind == "error":
             self.hint_view.value = f'<span style="color:#e67700">{_esc(found)}</span>'
         else:
-            self.hint_view.value = f'<span style="color:#666">{_esc(_no_decision(state))}</span>'
+            self.hint_view.value = f'<span style="color:#666">{_esc(no_decision_text(state))}</span>'
 
     def _hint(self, state: CombatState) -> tuple[str, Any]:
         """``optimal.hint(state)`` as ``("mix", (words, mix, seconds))``, ``("none", None)``
@@ -722,11 +568,10 @@ class CombatStepper(FollowsExample[CombatState]):
             else:
                 result = ("mix", (*found, time.perf_counter() - started))
         self._hints[state] = result
-        while len(self._hints) > _HINTS_KEPT:
+        while len(self._hints) > HINTS_KEPT:
             self._hints.popitem(last=False)
         return result
 
-    # -- the card panel -----------------------------------------------------------------------
     def _clear_panel(self) -> None:
         self.card_buttons, self.action_buttons, self.best_button = {}, {}, None
 
@@ -745,7 +590,7 @@ class CombatStepper(FollowsExample[CombatState]):
                     tooltip=c.name if is_trump(c) else f"{c.name}: a Numbered card, played at the next step",
                     disabled=not is_trump(c),
                     layout=widgets.Layout(width="4.5em"),
-                    style={"text_color": _colour_of(c), "font_weight": "bold"},
+                    style={"text_color": colour_of(c), "font_weight": "bold"},
                 )
                 self.card_buttons[c.code] = t
                 toggles.append(t)
@@ -758,7 +603,7 @@ class CombatStepper(FollowsExample[CombatState]):
         elif step == "play":
             placed = state.cur.trumps[i] or ()
             rest = [c for c in state.hands[i] if c not in placed]
-            face_down = " — face down: " + "".join(_card_html(c) for c in placed) if placed else ""
+            face_down = " — face down: " + "".join(card_html(c) for c in placed) if placed else ""
             rows.append(
                 widgets.HTML(
                     f"<b>{_esc(name)}</b>: click the Numbered card to play (a Trump only as a Wild Trump, "
@@ -771,7 +616,7 @@ class CombatStepper(FollowsExample[CombatState]):
                     description=c.code,
                     tooltip=f"play the {c.name}" if is_numbered(c) else f"play the {c.name} as a Wild Trump",
                     layout=widgets.Layout(width="4.5em"),
-                    style={"text_color": _colour_of(c), "font_weight": "bold"},
+                    style={"text_color": colour_of(c), "font_weight": "bold"},
                 )
                 b.on_click(lambda _, code=c.code: self.play_card(code))
                 self.card_buttons[c.code] = b
@@ -779,7 +624,7 @@ class CombatStepper(FollowsExample[CombatState]):
             rows.append(widgets.HBox(buttons))
         else:
             best = state.best_action()
-            hand = "".join(_card_html(c) for c in state.hands[i])
+            hand = "".join(card_html(c) for c in state.hands[i])
             head = f"<b>{_esc(name)}</b>" + (f": hand {hand}" if hand and step == "declare" else "")
             if best is not None:
                 head += f" — the referee's best choice is <b>{_esc(best)}</b> (highlighted)"
@@ -855,212 +700,5 @@ def combat_stepper(
             key, or a setup the rules do not allow (FM-2).
     """
     if isinstance(example, (str, Path)):
-        example = load_example(_find_example(example))
+        example = load_example(find_example(example))
     return CombatStepper(example, attacker, defender, seed, rules, setup)
-
-
-# -- odds explorers ---------------------------------------------------------------------------
-def _winner(outcome: Any) -> str:
-    """``"attacker"``, ``"defender"`` or ``"draw"`` (an AttackOutcome says "draw", an
-    AttackResult None, FM-9)."""
-    return _field(outcome, "winner") or "draw"
-
-
-def _score(outcome: Any) -> int:
-    """Damage to the defender when the attacker wins (FM-10), minus the points the
-    defender scores when she wins (FM-11), 0 for a draw (FM-9)."""
-    winner = _winner(outcome)
-    if winner == "attacker":
-        return int(_field(outcome, "damage", 0))
-    if winner == "defender":
-        return -int(_field(outcome, "points", 0))
-    return 0
-
-
-def _mean(x: Fraction) -> str:
-    return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.2f}"
-
-
-def _attack_summary(d: Distribution[Any], how: str) -> list[str]:
-    def p(test: Callable[[Any], bool]) -> str:
-        return format_probability(d.probability(test))
-
-    damage = d.mean(lambda o: int(_field(o, "damage", 0)) if _winner(o) == "attacker" else 0)
-    points = d.mean(lambda o: int(_field(o, "points", 0)) if _winner(o) == "defender" else 0)
-    lines = [
-        f"P(attacker wins) = {p(lambda o: _winner(o) == 'attacker')}",
-        f"P(draw) = {p(lambda o: _winner(o) == 'draw')}",
-        f"P(defender wins) = {p(lambda o: _winner(o) == 'defender')}",
-        f"expected damage {_mean(damage)}",
-        f"expected defender points {_mean(points)}",
-        f"P(Nasty Hit) = {p(lambda o: bool(_field(o, 'nasty_hit', False)))}",
-    ]
-    return [*lines, how] if how else lines
-
-
-def _how(result: Any) -> str:
-    """How a calculator's result was reached, from a DealOdds (exact or Monte Carlo)."""
-    method = getattr(result, "method", None)
-    if method == "monte_carlo":
-        lo, hi = result.interval(lambda o: _winner(o) == "attacker")
-        return (
-            f"Monte Carlo: {result.trials:,} dealt attacks (too many deals to count exactly), so these are "
-            f"observed frequencies; 99% interval for P(attacker wins) {lo:.1%} to {hi:.1%}"
-        )
-    if method == "exact":
-        return "exact, over every deal"
-    return ""
-
-
-def _deal_averaged(trials: int) -> Callable[..., Any]:
-    def compute(a: int, d: int, policies: tuple[str, str], rules: Rules) -> Any:
-        return deal_averaged_odds(a, d, policies, rules, method="auto", trials=trials)
-
-    return compute
-
-
-def odds_explorer(
-    attacker_cards: int = 5,
-    defender_cards: int = 2,
-    policies: tuple[str, str] = ("greedy", "greedy"),
-    rules: Rules | None = None,
-    view: str = "exactly",
-    trials: int = 2_000,
-    compute: Callable[..., Any] | None = None,
-) -> OddsExplorer:
-    """Return an explorer of one attack's outcome averaged over every deal of the two hands.
-
-    Controls: hand sizes (attacker 1-8, defender 0-6 cards, FM-2), each fairy's policy
-    (``"random"``: every legal choice equally likely; ``"greedy"``: go for the extreme,
-    :mod:`toolkit.fairy_meat.policies`) and the variants (FM-5, FM-7, FM-10, FM-12). The
-    chart puts damage to the defender on the right (FM-10) and the points the defender
-    scores on the left (FM-11); the summary gives P(attacker wins), P(draw), P(defender
-    wins), the expected damage and P(Nasty Hit) (FM-12), and says how they were found.
-
-    The default calculator is :func:`toolkit.fairy_meat.odds.deal_averaged_odds` with
-    ``method="auto"``: exact where the count is small enough (the greedy policies at
-    every size here), else ``trials`` dealt attacks by Monte Carlo (the random policies
-    at most sizes; 2,000 trials take about 2 s, and the summary gives the 99% interval).
-
-    Args:
-        compute: another calculator, called as ``compute(attacker_cards, defender_cards,
-            policies=(attacker's, defender's), rules=Rules(...))``, returning a
-            :class:`~toolkit.prob.Distribution` of outcomes with ``winner``, ``points``,
-            ``damage`` and ``nasty_hit`` — or a result holding one as ``.distribution``.
-
-    Returns:
-        An :class:`~toolkit.widgets.OddsExplorer` (``.distribution``, ``.table``,
-        ``.summary_text`` and its controls by name).
-
-    Raises:
-        InvalidSetupError: hand sizes out of range or an unknown policy.
-    """
-    rules = rules or Rules()
-    for n, low, high, what in ((attacker_cards, 1, 8, "attacker_cards"), (defender_cards, 0, 6, "defender_cards")):
-        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
-            raise InvalidSetupError(f"{what} must be a whole number of cards from {low} to {high}, got {n!r}")
-    for policy in policies:
-        if policy not in POLICIES:
-            raise InvalidSetupError(f"{policy!r} is not a policy: use one of {', '.join(map(repr, POLICIES))}")
-    calculator = compute or _deal_averaged(trials)
-    controls: dict[str, widgets.ValueWidget] = {
-        "attacker_cards": widgets.IntSlider(
-            value=attacker_cards, min=1, max=8, description="Attacker's cards", style=_WIDE
-        ),
-        "defender_cards": widgets.IntSlider(
-            value=defender_cards, min=0, max=6, description="Defender's cards", style=_WIDE
-        ),
-        "attacker_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[0], description="Attacker"),
-        "defender_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[1], description="Defender"),
-        **_variant_controls(rules),
-    }
-    last: dict[str, Any] = {}
-
-    def explore(
-        attacker_cards: int,
-        defender_cards: int,
-        attacker_policy: str,
-        defender_policy: str,
-        damage: str,
-        none_reveal: str,
-        undefended: str,
-        nasty_hit: str,
-    ) -> Distribution[Any]:
-        chosen = Rules(damage=damage, none_reveal=none_reveal, undefended=undefended, nasty_hit=nasty_hit)  # type: ignore[arg-type]
-        result = calculator(attacker_cards, defender_cards, policies=(attacker_policy, defender_policy), rules=chosen)
-        last["result"] = result
-        return getattr(result, "distribution", result)
-
-    return OddsExplorer(
-        controls,
-        explore,
-        _score,
-        positive="damage to defender",
-        negative="points to defender",
-        zero="draw",
-        summary=lambda d, values: _attack_summary(d, _how(last.get("result"))),
-        view=view,
-        title="Fairy Meat: one attack, averaged over every deal",
-    )
-
-
-# -- the make-up of a combat hand ---------------------------------------------------------------
-def can_place_trumps(hand: Any) -> bool:
-    """Whether a hand (``numbered``, ``red_trumps``, ``black_trumps``) can place Trumps of
-    one colour face down (FM-4) and still have a card for the Numbered step: a Numbered
-    card, or another Trump to play as a Wild Trump (FM-6)."""
-    trumps = int(_field(hand, "red_trumps", 0)) + int(_field(hand, "black_trumps", 0))
-    return trumps >= 1 and (int(_field(hand, "numbered", 0)) >= 1 or trumps >= 2)
-
-
-def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
-    def p(test: Callable[[Any], bool]) -> str:
-        return format_probability(d.probability(test))
-
-    return [
-        f"P(no Numbered card) = {p(lambda h: h.numbered == 0)} (FM-6)",
-        f"P(no Trump) = {p(lambda h: h.red_trumps + h.black_trumps == 0)}",
-        f"P(Trumps of one colour to place) = {p(can_place_trumps)} (FM-4)",
-        f"P(Trumps of both colours) = {p(lambda h: h.red_trumps > 0 and h.black_trumps > 0)}",
-        f"P(the Ace of Spades) = {p(lambda h: bool(_field(h, 'ace_of_spades', False)))} (FM-12)",
-        f"expected Numbered cards {_mean(d.mean(lambda h: h.numbered))}",
-    ]
-
-
-def hand_composition_explorer(
-    cards: int = 5,
-    view: str = "exactly",
-    compute: Callable[[int], Distribution[Any]] | None = None,
-) -> OddsExplorer:
-    """Return an explorer of what a combat hand of 0-12 cards holds (FM-1, FM-2), exactly.
-
-    The chart and table give the number of Numbered cards; the summary P(no Numbered
-    card) (she must play a Wild Trump or turn up cards, FM-6), P(no Trump), P(Trumps of
-    one colour she can place, FM-4), P(Trumps of both colours) and P(the A♠, FM-12).
-
-    Args:
-        compute: ``compute(cards)`` returning a Distribution of hands with ``numbered``,
-            ``red_trumps``, ``black_trumps`` and ``ace_of_spades`` (default:
-            :func:`toolkit.fairy_meat.odds.hand_composition`).
-
-    Returns:
-        An :class:`~toolkit.widgets.OddsExplorer`.
-
-    Raises:
-        InvalidSetupError: a hand size outside 0-12.
-    """
-    if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 12:
-        raise InvalidSetupError(f"cards must be a whole number from 0 to 12, got {cards!r}")
-    calculator = compute or hand_composition
-    controls = {"cards": widgets.IntSlider(value=cards, min=0, max=12, description="Cards in the hand", style=_WIDE)}
-    return OddsExplorer(
-        controls,
-        lambda cards: calculator(cards),
-        lambda h: int(_field(h, "numbered", 0)),
-        positive="Numbered card(s)",
-        negative="",
-        zero="no Numbered card",
-        summary=_makeup_summary,
-        view=view,
-        title="Fairy Meat: what a combat hand holds",
-    )

@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 from toolkit.cards import Card, Pile, parse_cards, standard_deck
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState
-from toolkit.fairy_meat.optimal import AttackSolution, solve_attack
-from toolkit.fairy_meat.payoff import Payoff
 from toolkit.fairy_meat.policies import MIDPOINT
 from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy.optimal import AttackSolution, solve_attack
+from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -52,6 +52,9 @@ __all__ = [
     "extremeness",
     "planned_policy",
     "worked_example",
+    "DIZZY_FIRST",
+    "SPARKY_FIRST",
+    "SPARKY_SECOND",
 ]
 
 #: The ways of playing compared: the equilibrium and the named policies.
@@ -356,7 +359,7 @@ class WorkedExample:
 
 
 #: The draft's worked example as data.
-WORKED_EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
+WORKED_EXAMPLE = Path(__file__).resolve().parents[3] / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
 
 #: The draft's plays (shared/rules/fairy-meat-alternate-combat.txt, the example).
 DIZZY_FIRST = {"declare": "declare subtract", "trumps": "trumps KS QC", "play": "play 3D"}
@@ -369,7 +372,7 @@ def worked_example(rules: Rules | None = None, payoff: Payoff | None = None) -> 
     """Return the :class:`WorkedExample`: each attack of the draft's example solved, and
     the draft's own plays valued against it (FM-3..FM-12)."""
     from toolkit.fairy_meat.notation import load_example, plan_example
-    from toolkit.fairy_meat.optimal import solve_combat
+    from toolkit.fairy_meat.strategy.optimal import solve_combat
 
     example = load_example(WORKED_EXAMPLE)
     _, states, _ = plan_example(example)

@@ -1,0 +1,96 @@
+"""Every Fairy Meat ruling is implemented once, by a named function whose docstring cites it.
+
+:data:`toolkit.fairy_meat.RULINGS` maps each id of ``RULINGS.md`` (FM-1..FM-14) and each
+reading the README adds to one dotted path; here: every id is there, every path exists,
+and its docstring cites the id. The copies issue 9 removed are checked against the one
+function on every small hand.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from toolkit.cards import Card, standard_deck
+from toolkit.fairy_meat import RULINGS, implementation
+from toolkit.fairy_meat.deck import (
+    TYPE_CAPS,
+    card_type,
+    hands_by_type,
+    representative_hand,
+    type_index,
+    wild_draw_probability,
+)
+from toolkit.fairy_meat.legality import placed_type, playable_cards, playable_types, trump_sets, trump_sets_by_type
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("ruling", [f"FM-{n}" for n in range(1, 15)])
+def test_every_ruling_has_one_implementation(ruling):
+    assert ruling in RULINGS
+
+
+@pytest.mark.parametrize("ruling", sorted(RULINGS))
+def test_each_implementation_exists_and_cites_its_ruling(ruling):
+    obj = implementation(ruling)
+    assert callable(obj)
+    ids = re.findall(r"FM-\d+", ruling)
+    assert all(i in (obj.__doc__ or "") for i in ids), (ruling, RULINGS[ruling])
+
+
+def test_no_module_imports_another_modules_private_names():
+    for path in (ROOT / "toolkit" / "fairy_meat").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("toolkit"):
+                assert not [a.name for a in node.names if a.name.startswith("_")], (path, node.module)
+            module_alias = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            if module_alias and node.value.id.lstrip("_") in {"odds", "hidden", "engine"} and node.attr.startswith("_"):
+                pytest.fail(f"{path}: {node.value.id}.{node.attr}")
+
+
+def test_card_types_one_definition():
+    deck = standard_deck()
+    assert sorted({type_index(c) for c in deck}) == list(range(21))
+    assert [sum(type_index(c) == t for c in deck) for t in range(21)] == list(TYPE_CAPS)
+    assert len({card_type(c) for c in deck}) == 21
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4])
+def test_by_type_legality_is_the_card_legality(size):
+    # FM-4/FM-6 on card-type counts is the same function as on cards, for every hand type.
+    for counts, _ in hands_by_type(size):
+        cards = representative_hand(counts, 0)
+        numbered = any(counts[:18])
+        by_type = trump_sets_by_type(counts[18], counts[19], counts[20], numbered)
+        by_cards: dict = {None: 1}
+        for s in trump_sets(cards):
+            by_cards[placed_type(s)] = by_cards.get(placed_type(s), 0) + 1
+        assert by_type == by_cards, counts
+        for placed in by_type:
+            chosen = [] if placed is None else next(s for s in trump_sets(cards) if placed_type(s) == placed)
+            expected = tuple(dict.fromkeys(type_index(c) for c in playable_cards(cards, chosen)))
+            assert playable_types(counts, placed) == expected
+
+
+def test_keep_back_only_without_a_numbered_card():
+    # FM-6 reading: without a Numbered card she keeps a Trump back for her Wild Trump.
+    hand = [Card("KH"), Card("QH")]
+    assert (Card("KH"), Card("QH")) not in trump_sets(hand)
+    assert (Card("KH"), Card("QH")) in trump_sets([*hand, Card("5C")])
+    assert (Card("KH"), Card("QH")) in trump_sets(hand, keep_wild=False)
+
+
+def test_wild_draw_law_sums_to_one():
+    # FM-6: the Trumps turned up before the first Numbered card, over every count.
+    left, deck = (3, 2, 1), 10
+    total = sum(
+        wild_draw_probability(left, deck, t)
+        for t in itertools.product(range(left[0] + 1), range(left[1] + 1), range(left[2] + 1))
+    )
+    assert total == 1

@@ -1,0 +1,175 @@
+"""What a fairy may place and play, what the other side sees, and which Trumps match
+(FM-4, FM-5, FM-6, FM-8): the one legality every Fairy Meat module calls.
+
+The referee, the engine, the odds calculators, the known-hands and hidden-hands solvers
+and the widgets all ask these functions — on cards, or on card-type counts through the
+``*_by_type`` forms, which call the card functions on representative cards
+(:func:`~toolkit.fairy_meat.deck.representative_hand`) so the two can never disagree.
+
+>>> from toolkit.cards import parse_cards
+>>> [" ".join(c.code for c in s) for s in trump_sets(parse_cards("KS QH JH"))]
+['QH', 'JH', 'QH JH', 'KS']
+>>> [" ".join(c.code for c in s) for s in trump_sets(parse_cards("QH JH"))]  # FM-6: keep one back
+['QH', 'JH']
+>>> trump_sets_by_type(2, 0, 0, False)
+{None: 1, ('red', 1, False): 2}
+>>> hidden_trumps_owner((True, False)), trumps_seen(mine=False, theirs=True)
+(0, 'count')
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import cache
+from typing import Literal
+
+from toolkit.cards import Card
+from toolkit.fairy_meat.deck import (
+    ACE_OF_SPADES,
+    COLOURS,
+    TRUMP_POOLS,
+    is_numbered,
+    is_trump,
+    representative_hand,
+    type_index,
+)
+from toolkit.fairy_meat.rules import Rules
+
+__all__ = [
+    "Placed",
+    "defence_without_cards",
+    "hidden_trumps_owner",
+    "matches",
+    "placed_cards",
+    "placed_type",
+    "playable_cards",
+    "playable_types",
+    "trump_sets",
+    "trump_sets_by_type",
+    "trumps_seen",
+]
+
+#: A set of Trumps placed face down, by type (FM-4): ``None`` ("None") or
+#: ``(colour, Trumps but the A♠, whether the A♠ is among them)``.
+Placed = tuple[str, int, bool] | None
+
+
+def matches(trump_colour: str | None, card_colour: str | None) -> bool:
+    """Whether a Trump (or Wild Trump point) of ``trump_colour`` matches a Numbered card of
+    ``card_colour`` (FM-8): matching Trumps are applied by their owner in her declared
+    direction; the others are cheating, and the opponent moves the values with them."""
+    return trump_colour == card_colour
+
+
+def trump_sets(hand: Sequence[Card], *, keep_wild: bool = True) -> list[tuple[Card, ...]]:
+    """The sets of Trumps a fairy may place face down from ``hand`` (FM-4): any non-empty
+    set of Trumps of one colour (saying None, the empty set, is always allowed and not
+    listed). With no Numbered card she must keep a Trump back to play as her Wild Trump
+    (FM-6), so the set of all her Trumps is left out — unless ``keep_wild=False`` (the
+    known-hands solver's size estimate counts that set too).
+
+    Red sets first, then black, each by size, in hand order (the engine's legal actions).
+    """
+    has_numbered = any(is_numbered(c) for c in hand)
+    trumps = [c for c in hand if is_trump(c)]
+    out = []
+    for colour in COLOURS:
+        group = [c for c in trumps if c.colour == colour]
+        for k in range(1, len(group) + 1):
+            for subset in itertools.combinations(group, k):
+                if keep_wild and not has_numbered and len(subset) == len(trumps):
+                    continue
+                out.append(subset)
+    return out
+
+
+def placed_type(cards: Sequence[Card]) -> Placed:
+    """The type of a set of Trumps placed face down (FM-4): ``None`` for none, else
+    ``(colour, Trumps but the A♠, A♠ among them)``."""
+    if not cards:
+        return None
+    ace = ACE_OF_SPADES in cards
+    return (cards[0].colour or "black", len(cards) - int(ace), ace)
+
+
+def placed_cards(hand: Sequence[Card], placed: Placed) -> list[Card]:
+    """Cards of ``hand`` making up a set of Trumps of type ``placed`` (FM-4): its first
+    Trumps of that colour but the A♠, and the A♠ if it is among them."""
+    if placed is None:
+        return []
+    colour, n, ace = placed
+    out = [c for c in hand if is_trump(c) and c.colour == colour and c != ACE_OF_SPADES][:n]
+    return out + ([ACE_OF_SPADES] if ace else [])
+
+
+def _trump_cards(red: int, black: int, ace: int) -> list[Card]:
+    return [*TRUMP_POOLS["red"][:red], *TRUMP_POOLS["black"][:black], *([ACE_OF_SPADES] if ace else [])]
+
+
+@cache
+def trump_sets_by_type(red: int, black: int, ace: int, has_numbered: bool) -> dict[Placed, int]:
+    """:func:`trump_sets` for a hand of ``red`` red Trumps, ``black`` black Trumps but the
+    A♠, ``ace`` A♠ (0 or 1) and Numbered cards or not (FM-4, FM-6), by type: {``None``
+    (saying None): 1, each legal :data:`Placed`: how many sets of cards it stands for}.
+    Keys come None, red by size, black without the A♠ by size, black with it by size."""
+    hand = _trump_cards(red, black, ace) + ([Card("2H")] if has_numbered else [])
+    counts: dict[Placed, int] = {}
+    for subset in trump_sets(hand):
+        p = placed_type(subset)
+        counts[p] = counts.get(p, 0) + 1
+    order: list[Placed] = [None, *[("red", k, False) for k in range(1, red + 1)]]
+    order += [("black", k, bool(a)) for a in range(ace + 1) for k in range(black + 1) if k + a]
+    return {p: 1 if p is None else counts[p] for p in order if p is None or counts.get(p)}
+
+
+def playable_cards(hand: Sequence[Card], placed: Sequence[Card] = ()) -> list[Card]:
+    """The cards a fairy may play at the Numbered-card step (FM-6): every Numbered card of
+    her hand (she must play one if she holds one); without one, every Trump not placed
+    face down, played as a Wild Trump. In hand order."""
+    rest = [c for c in hand if c not in placed]
+    numbered = [c for c in rest if is_numbered(c)]
+    if numbered:
+        return numbered
+    return [c for c in rest if is_trump(c)]
+
+
+@cache
+def playable_types(hand: tuple[int, ...], placed: Placed) -> tuple[int, ...]:
+    """:func:`playable_cards` by type (FM-6): ``hand`` is 21 counts, ``placed`` the
+    Trumps placed (:data:`Placed`); returns the distinct type indices she may play
+    (18-20: a Trump played as a Wild Trump), in type order."""
+    cards = representative_hand(hand, 0)
+    chosen = placed_cards(cards, placed)
+    return tuple(dict.fromkeys(type_index(c) for c in playable_cards(cards, chosen)))
+
+
+def defence_without_cards(wild_points: bool, rules: Rules) -> Literal["points", "blind", "unopposed"]:
+    """How a defender with neither Numbered card nor Trump defends (FM-7): with the points
+    she scored against the previous attack as Wild Trump points (``"points"``, then she
+    turns up cards as in FM-6); without, she is undefended: a ``"blind"`` draw (default)
+    or, with ``Rules(undefended="unopposed")``, ``"unopposed"`` (the attacker wins)."""
+    if wild_points:
+        return "points"
+    return "unopposed" if rules.undefended == "unopposed" else "blind"
+
+
+def hidden_trumps_owner(placed: tuple[bool, bool]) -> int | None:
+    """The side (0 attacker, 1 defender) whose face-down Trumps stay hidden (FM-5): when
+    exactly one side placed Trumps and the other said None. ``placed`` says, per side,
+    whether she placed any. ``None`` when both placed or both said None (every Trump
+    placed is revealed). An undefended defender places none, so says None."""
+    a, d = placed
+    if a == d:
+        return None
+    return 0 if a else 1
+
+
+def trumps_seen(mine: bool, theirs: bool) -> Literal["none", "count", "set"]:
+    """What a fairy sees of the other's face-down Trumps once both have placed theirs
+    (FM-5): ``"none"`` (she said None), ``"count"`` (only how many cards lie face down:
+    she said None and the other placed, so they stay hidden), or ``"set"`` (revealed).
+    ``mine`` / ``theirs``: whether each placed any Trumps."""
+    if not theirs:
+        return "none"
+    return "count" if hidden_trumps_owner((mine, theirs)) == 1 else "set"

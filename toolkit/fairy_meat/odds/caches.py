@@ -1,0 +1,42 @@
+"""Forgetting every cached count and judgement of the odds calculators (for benchmarks timing a cold start)."""
+
+from __future__ import annotations
+
+from toolkit.fairy_meat.deck import (
+    wild_draw_ways,
+)
+from toolkit.fairy_meat.legality import (
+    trump_sets_by_type,
+)
+from toolkit.fairy_meat.odds.classes import JUDGED, SHIFTS, build_play, class_reach
+from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
+from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
+from toolkit.fairy_meat.odds.draws import double_draws, single_draws
+from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel
+from toolkit.fairy_meat.odds.weighing import VIEWS_CACHE, two_turned_up
+
+__all__ = ["clear_caches"]
+
+
+def clear_caches() -> None:
+    """Forget every cached count and judgement (for benchmarks that time a cold start)."""
+    JUDGED.clear()
+    SHIFTS.clear()
+    for fn in (
+        split_count,
+        count_numbered,
+        drawn_counts,
+        single_draws,
+        double_draws,
+        GreedyModel.choices,
+        RandomModel.choices,
+        two_turned_up,
+        build_play,
+        class_reach,
+        wild_draw_ways,
+        trump_sets_by_type,
+        hand_splits,
+        trump_comps,
+    ):
+        fn.cache_clear()
+    VIEWS_CACHE.clear()

@@ -1,0 +1,309 @@
+"""What the referee reads: classes of attacks it cannot tell apart, their representative
+plays and judgements (FM-5, FM-8..FM-12)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Iterable
+from functools import cache, lru_cache
+
+from toolkit.cards import Card
+from toolkit.fairy_meat.deck import (
+    ACE_OF_SPADES,
+    BLACK_TRUMPS_BUT_ACE,
+    COLOURS,
+    PIPS,
+    RED_TRUMPS,
+    TRUMP_POOLS,
+)
+from toolkit.fairy_meat.legality import (
+    hidden_trumps_owner,
+    matches,
+)
+from toolkit.fairy_meat.odds.families import TRUMP_COLOUR, Family
+from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
+from toolkit.fairy_meat.referee import Play, resolve_attack
+from toolkit.fairy_meat.rules import Rules
+
+__all__ = [
+    "PARALLEL_MIN_JUDGEMENTS",
+    "DRAWS",
+    "NO_DRAW",
+    "side_view",
+    "hidden_owner",
+    "SWAP",
+    "class_key",
+    "side_units",
+    "build_play",
+    "min_matching",
+    "orientations",
+    "swapped",
+    "realisations",
+    "class_reach",
+    "representative_plays",
+    "JUDGED",
+    "judge_one",
+    "judge_chunk",
+    "judge_all",
+    "kept_cheats",
+    "SHIFTS",
+    "cheat_shift",
+    "fold_class",
+]
+
+
+#: Above this many referee judgements still to make, they are spread over two CPU cores
+#: (forked workers; only from a single-threaded process).
+PARALLEL_MIN_JUDGEMENTS = 2_000
+
+
+DRAWS = ("wild", "blind")
+
+
+NO_DRAW = (0, 0, 0)
+
+
+def side_view(fam: Family, colour: str, drawn: tuple[int, int, int], owner: bool) -> tuple[tuple, int]:
+    """A side as the referee sees it: (colour, sign if it matters, cheating Trumps applied,
+    A♠ applied, matching / cheating / A♠ among Trumps she may still hide) and the offset
+    her applied matching Trumps add to her pips (FM-5, FM-8, FM-12)."""
+    m_p = ch_p = 0
+    as_p = False
+    if fam.placed is not None:
+        pc, n, ace = fam.placed
+        if matches(pc, colour):
+            m_p = n + ace
+        else:
+            ch_p = n + ace
+        as_p = ace
+    m_a = ch_a = 0
+    as_a = False
+    if fam.wild is not None:
+        if matches(TRUMP_COLOUR[fam.wild], colour):
+            m_a += 1
+        else:
+            ch_a += 1
+        as_a = fam.wild == "S"
+    r1, b1, s1 = drawn
+    if matches("red", colour):
+        m_a += r1
+        ch_a += b1 + s1
+    else:
+        m_a += b1 + s1
+        ch_a += r1
+    as_a = as_a or bool(s1)
+    if not owner:
+        m_a, ch_a, as_a = m_a + m_p, ch_a + ch_p, as_a or as_p
+        m_p = ch_p = 0
+        as_p = False
+    return (colour, fam.sign if m_p else 0, ch_a, as_a, m_p, ch_p, as_p), fam.sign * m_a
+
+
+def hidden_owner(fam_a: Family, fam_d: Family) -> str | None:
+    """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
+    side = hidden_trumps_owner((fam_a.placed is not None, fam_d.placed is not None))
+    return None if side is None else ("attacker", "defender")[side]
+
+
+SWAP = {"red": "black", "black": "red"}
+
+
+def class_key(owner: str | None, va: tuple, vd: tuple | None) -> tuple:
+    """The class key; without the A♠ the colours only matter as equal or not: red first."""
+    aces = va[3] or va[6] or (vd is not None and (vd[3] or vd[6]))
+    if not aces and va[0] == "black":
+        va = (SWAP[va[0]], *va[1:])
+        if vd is not None:
+            vd = (SWAP[vd[0]], *vd[1:])
+    return (owner, va, vd)
+
+
+def side_units(view: tuple, m_a: int) -> tuple[int, int, int]:
+    """(red, black but the A♠, A♠) Trumps a side with this view needs."""
+    colour, _, ch_a, as_a, m_p, ch_p, as_p = view
+    same, other = m_a + m_p, ch_a + ch_p
+    red, black = (same, other) if colour == "red" else (other, same)
+    ace = int(as_a or as_p)
+    return red, black - ace, ace
+
+
+@lru_cache(maxsize=65536)
+def build_play(view: tuple, pips: int, m_a: int, side: int, sign: int) -> Play:
+    colour, _, ch_a, as_a, m_p, ch_p, as_p = view
+    other = SWAP[colour]
+    pools = {c: list(TRUMP_POOLS[c]) if side == 0 else list(reversed(TRUMP_POOLS[c])) for c in COLOURS}
+
+    def take(c: str, n: int, ace: bool) -> list[Card]:
+        cards = [ACE_OF_SPADES] if ace else []
+        n -= len(cards)
+        cards += pools[c][:n]
+        del pools[c][:n]
+        return cards
+
+    placed: list[Card] = []
+    if m_p:
+        placed = take(colour, m_p, as_p)
+    elif ch_p:
+        placed = take(other, ch_p, as_p)
+    ace_same = as_a and colour == "black"
+    drawn = take(colour, m_a, ace_same) + take(other, ch_a, as_a and not ace_same)
+    suit = ("H" if colour == "red" else "S") if side == 0 else ("D" if colour == "red" else "C")
+    return Play(
+        Card(f"{pips}{suit}"), trumps=tuple(placed), direction="add" if sign > 0 else "subtract", drawn=tuple(drawn)
+    )
+
+
+def min_matching(view: tuple) -> int:
+    colour, _, _, as_a, *_ = view
+    return 1 if (as_a and colour == "black") else 0
+
+
+def orientations(key: tuple) -> list[tuple[tuple, tuple | None]]:
+    """The class's two views, and with the colours swapped when the A♠ is not involved."""
+    _, va, vd = key
+    out = [(va, vd)]
+    if not (va[3] or va[6] or (vd is not None and (vd[3] or vd[6]))):
+        out.append((swapped(va), swapped(vd)))
+    return out
+
+
+def swapped(view: tuple | None) -> tuple | None:
+    return None if view is None else (SWAP[view[0]], *view[1:])
+
+
+def realisations(a: tuple, d: tuple | None) -> Iterable[tuple[int, int, int, int]]:
+    """(attacker sign, defender sign, applied matching Trumps of each) that the deck's
+    Trumps allow for these views, fewest Trumps first. A sign that does not matter to the
+    referee (no Trump she may hide matches) is free."""
+    signs_a = (a[1],) if a[1] else (1, -1)
+    signs_d = ((d[1],) if d[1] else (1, -1)) if d is not None else (1,)
+    for sa, sd, m_a in itertools.product(signs_a, signs_d, range(min_matching(a), 9)):
+        ua = side_units(a, m_a)
+        for m_d in range(min_matching(d), 9) if d is not None else (0,):
+            ud = side_units(d, m_d) if d is not None else (0, 0, 0)
+            if ua[0] + ud[0] > RED_TRUMPS or ua[1] + ud[1] > BLACK_TRUMPS_BUT_ACE or ua[2] + ud[2] > 1:
+                break  # more matching Trumps only need more cards
+            yield sa, sd, m_a, m_d
+
+
+@cache
+def class_reach(key: tuple) -> tuple[int, int]:
+    """The smallest and largest difference of base values that cards realise in the class
+    ``key`` (the attacker's base value when unopposed)."""
+    lo, hi = 10**9, -(10**9)
+    for a, d in orientations(key):
+        for sa, sd, m_a, m_d in realisations(a, d):
+            if d is None:
+                lo, hi = min(lo, 2 + sa * m_a), max(hi, 10 + sa * m_a)
+            else:
+                lo, hi = min(lo, -8 + sa * m_a - sd * m_d), max(hi, 8 + sa * m_a - sd * m_d)
+    return lo, hi
+
+
+def representative_plays(key: tuple, delta: int) -> tuple[Play, Play | None]:
+    """A pair of plays in the class ``key`` whose base values differ by ``delta`` (for an
+    unopposed defender: whose attacker base value is ``delta``)."""
+    for a, d in orientations(key):
+        for sa, sd, m_a, m_d in realisations(a, d):
+            if d is None:
+                pips_a, pips_d = delta - sa * m_a, 0
+                if pips_a not in PIPS:
+                    continue
+            else:
+                gap = delta - sa * m_a + sd * m_d  # pips_a - pips_d
+                if abs(gap) > 8:
+                    continue
+                pips_d = max(2, 2 - gap)
+                pips_a = pips_d + gap
+            play_a = build_play(a, pips_a, m_a, 0, sa)
+            play_d = build_play(d, pips_d, m_d, 1, sd) if d is not None else None
+            return play_a, play_d
+    raise AssertionError(f"no cards realise the attack class {key!r} at difference {delta}")  # pragma: no cover
+
+
+# Judgements by (rules, class key, delta); cleared by clear_caches().
+JUDGED: dict[tuple, AttackOutcome] = {}
+
+
+def judge_one(rules: Rules, key: tuple, delta: int) -> AttackOutcome:
+    play_a, play_d = representative_plays(key, delta)
+    return outcome_of(resolve_attack(play_a, play_d, rules))
+
+
+def judge_chunk(args: tuple[Rules, list[tuple[tuple, int]]]) -> list[AttackOutcome]:
+    rules, items = args
+    return [judge_one(rules, key, delta) for key, delta in items]
+
+
+def judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None = None) -> None:
+    """Judge every (class, delta) not judged yet, on several cores when there are many."""
+    todo = [(k, dl) for k, dl in items if (rules, k, dl) not in JUDGED]
+    if not todo:
+        return
+    if workers is None:
+        # Forking is only safe from a single-threaded process (not, say, a Jupyter kernel).
+        workers = min(2, os.cpu_count() or 1) if threading.active_count() == 1 else 1
+    if workers > 1 and len(todo) >= PARALLEL_MIN_JUDGEMENTS:
+        import multiprocessing as mp
+
+        try:
+            ctx = mp.get_context("fork")
+        except ValueError:  # pragma: no cover - platforms without fork
+            ctx = None
+        if ctx is not None:
+            chunks = [todo[i::workers] for i in range(workers)]
+            with ctx.Pool(workers) as pool:
+                results = pool.map(judge_chunk, [(rules, c) for c in chunks])
+            for chunk, res in zip(chunks, results, strict=True):
+                for (k, dl), outcome in zip(chunk, res, strict=True):
+                    JUDGED[(rules, k, dl)] = outcome
+            return
+    for k, dl in todo:
+        JUDGED[(rules, k, dl)] = judge_one(rules, k, dl)
+
+
+def kept_cheats(view: tuple) -> int:
+    """Cheating Trumps of a side that must stay in a folded class: the A♠ when it is one
+    (it still gives a Nasty Hit, FM-12)."""
+    return 1 if (view[3] and view[0] == "red") else 0
+
+
+SHIFTS: dict[tuple, int] = {}
+
+
+def cheat_shift(rules: Rules, key: tuple) -> int:
+    """How much the always-applied cheating Trumps of the class ``key`` move the difference
+    of the two values (the attacker's value alone when unopposed), as the referee
+    applies them: judged on a member of the class with nothing left hidden (FM-5), so
+    the only choice left is the opponent's shift with each cheating Trump (FM-8), which
+    the referee makes whatever the values."""
+    owner, va, vd = key
+    pa = (va[0], 0, va[2], va[3], 0, 0, False)
+    pd = None if vd is None else (vd[0], 0, vd[2], vd[3], 0, 0, False)
+    probe = ("unopposed" if owner == "unopposed" else None, pa, pd)
+    cached = SHIFTS.get((rules, probe))
+    if cached is None:
+        base = 6 if vd is None else 0
+        play_a, play_d = representative_plays(probe, base)
+        r = resolve_attack(play_a, play_d, rules)
+        cached = SHIFTS[(rules, probe)] = r.attacker_value - r.defender_value - base
+    return cached
+
+
+def fold_class(key: tuple, rules: Rules) -> tuple[tuple, int]:
+    """The class judged in place of ``key``, and how far its difference moves.
+
+    Cheating Trumps that are always applied (not hidden under FM-5) act only through
+    the opponent's shifts (FM-8), which the referee chooses whatever the values: a
+    class with them is judged as the class without them (the A♠ kept) at the
+    difference moved by those shifts, as the referee reports them (:func:`cheat_shift`).
+    The tests check every folded class against the referee."""
+    owner, va, vd = key
+    if va[2] <= kept_cheats(va) and (vd is None or vd[2] <= kept_cheats(vd)):
+        return key, 0
+    ra = (va[0], va[1], kept_cheats(va), *va[3:])
+    rd = None if vd is None else (vd[0], vd[1], kept_cheats(vd), *vd[3:])
+    reduced = (owner, ra, rd)
+    return reduced, cheat_shift(rules, key) - cheat_shift(rules, reduced)

@@ -1,0 +1,51 @@
+"""The records the odds report: one attack's outcome (FM-9, FM-10, FM-12) and a hand's make-up (FM-1)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from toolkit.fairy_meat.referee import AttackResult
+
+__all__ = ["AttackOutcome", "outcome_of", "HandComposition"]
+
+
+class AttackOutcome(NamedTuple):
+    """The result of one attack, as the odds report it.
+
+    Attributes:
+        winner: ``"attacker"``, ``"defender"`` or ``"draw"`` (FM-9: equal final values).
+        points: points scored by the winner, ceil(difference / 2) (FM-10); 0 for a draw.
+        damage: damage the defender takes (FM-10: 1 per point, or by the damage table
+            with ``Rules(damage="table")``).
+        nasty_hit: whether the A♠ gives someone a Nasty Hit (FM-12).
+
+    The final values themselves are not part of the record: what a designer tunes is
+    who wins and by how much, and the same cards can reach the same result at many
+    values.
+    """
+
+    winner: str
+    points: int
+    damage: int
+    nasty_hit: bool
+
+
+def outcome_of(result: AttackResult) -> AttackOutcome:
+    """Return the :class:`AttackOutcome` of a referee judgement."""
+    return AttackOutcome(result.winner or "draw", result.points, result.damage, result.nasty_hit)
+
+
+class HandComposition(NamedTuple):
+    """What a combat hand holds, by kind (FM-1).
+
+    Attributes:
+        numbered: Numbered cards (2-10).
+        red_trumps: red Trumps (J Q K A of hearts and diamonds).
+        black_trumps: black Trumps, the A♠ included.
+        ace_of_spades: whether the A♠ is among them (FM-12).
+    """
+
+    numbered: int
+    red_trumps: int
+    black_trumps: int
+    ace_of_spades: bool

@@ -1,0 +1,209 @@
+"""Weighing classes of attacks by pips difference, then settling them through the referee (FM-6, FM-8)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from functools import cache
+
+from toolkit.fairy_meat.deck import (
+    COLOURS,
+    PIPS,
+)
+from toolkit.fairy_meat.odds.classes import (
+    DRAWS,
+    JUDGED,
+    NO_DRAW,
+    class_key,
+    class_reach,
+    fold_class,
+    hidden_owner,
+    judge_all,
+    side_view,
+)
+from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
+from toolkit.fairy_meat.odds.families import Family
+from toolkit.fairy_meat.odds.outcomes import AttackOutcome
+from toolkit.fairy_meat.rules import Rules
+
+__all__ = [
+    "Buckets",
+    "VIEWS_CACHE",
+    "draw_views",
+    "two_turned_up",
+    "Pending",
+    "weigh_pair",
+    "cached_draw_views",
+    "cached_joint_views",
+    "settle",
+]
+
+
+Buckets = dict[tuple, dict[int, int]]
+
+
+VIEWS_CACHE: dict[tuple, tuple] = {}
+
+
+def draw_views(fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, int, int], int]]) -> dict[str, dict]:
+    """For a drawing side, per colour of the Numbered card turned up: {(view, offset): weight}."""
+    out: dict[str, dict] = {}
+    for colour in COLOURS:
+        g: dict[tuple, int] = defaultdict(int)
+        for drawn, w in draws:
+            g[side_view(fam, colour, drawn, owner)] += w
+        out[colour] = dict(g)
+    return out
+
+
+@cache
+def two_turned_up(same: bool) -> dict[int, int]:
+    """Two specific Numbered cards turned up in turn from the full 36 (both hands hold
+    none), by pips difference, for colours equal or not: specific-card pairs."""
+    out: dict[int, int] = defaultdict(int)
+    for p1 in PIPS:
+        for p2 in PIPS:
+            out[p1 - p2] += 2 * (1 if (same and p1 == p2) else 2)
+    return dict(out)
+
+
+class Pending:
+    """Weights of (class key, offset, Numbered-card pair counts) before expansion: many
+    Trump-count contexts share them, so the pips differences are expanded once each."""
+
+    def __init__(self) -> None:
+        self.weights: dict[tuple, int] = defaultdict(int)
+        self.diffs: dict[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]] = {}
+
+    def add(self, key: tuple, offset: int, weight: int, diffs_id: Hashable, colours: tuple[str, str | None]) -> None:
+        self.weights[(key, offset, diffs_id, colours)] += weight
+
+    def buckets(self) -> Buckets:
+        out: Buckets = {}
+        for (key, offset, diffs_id, colours), weight in self.weights.items():
+            dd = self.diffs[diffs_id].get(colours)
+            if not dd or not weight:
+                continue
+            bucket = out.setdefault(key, {})
+            for d, c in dd.items():
+                k = d + offset
+                bucket[k] = bucket.get(k, 0) + weight * c
+        return out
+
+
+def weigh_pair(
+    pending: Pending,
+    fam_a: Family,
+    fam_d: Family,
+    diffs_id: Hashable,
+    weight: int,
+    trumps_left: tuple[int, int, int],
+    deck: int,
+    k: int,
+) -> None:
+    """Add one pair of plays to ``pending``.
+
+    ``pending.diffs[diffs_id][(colour_a, colour_d)]`` counts the Numbered card pairs
+    (played or turned up) by pips difference (attacker minus defender; the attacker's
+    pips alone against an unopposed defender). ``weight`` multiplies everything; the
+    draw law brings the common factor ``deck_(k)`` (and no draw brings it whole)."""
+    owner = hidden_owner(fam_a, fam_d)
+    draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
+    full = falling(deck, k)
+    add = pending.add
+    if fam_d.kind == "unopposed":
+        mine = owner == "attacker"
+        if draw_a:
+            for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k).items():
+                for (va, off), w in g.items():
+                    add(class_key("unopposed", va, None), off, weight * w, diffs_id, (colour, None))
+            return
+        va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine)
+        add(class_key("unopposed", va, None), off, weight * full, diffs_id, (fam_a.colour or "red", None))
+        return
+    if not draw_a and not draw_d:
+        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker")
+        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender")
+        add(class_key(owner, va, vd), off_a - off_d, weight * full, diffs_id, (fam_a.colour, fam_d.colour))
+        return
+    if draw_d and not draw_a:
+        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker")
+        for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k).items():
+            cols = (fam_a.colour, colour)
+            for (vd, off_d), w in g.items():
+                add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
+        return
+    if draw_a and not draw_d:
+        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender")
+        for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k).items():
+            cols = (colour, fam_d.colour)
+            for (va, off_a), w in g.items():
+                add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
+        return
+    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k).items():
+        for (key, off), w in g.items():
+            add(key, off, weight * w, diffs_id, cols)
+
+
+def cached_draw_views(
+    fam: Family, owner: bool, trumps_left: tuple[int, int, int], deck: int, k: int
+) -> dict[str, dict]:
+    key = ("single", fam, owner, trumps_left, deck, k)
+    got = VIEWS_CACHE.get(key)
+    if got is None:
+        got = draw_views(fam, owner, single_draws(trumps_left, deck, k))
+        VIEWS_CACHE[key] = got
+    return got
+
+
+def cached_joint_views(
+    fam_a: Family, fam_d: Family, owner: str | None, trumps_left: tuple[int, int, int], deck: int, k: int
+) -> dict[tuple[str, str], dict]:
+    """Both sides draw: per (colour turned up for each), {(class key, offset): weight}."""
+    key = ("double", fam_a, fam_d, owner, trumps_left, deck, k)
+    got = VIEWS_CACHE.get(key)
+    if got is not None:
+        return got
+    out: dict[tuple[str, str], dict] = {}
+    draws = double_draws(trumps_left, deck, k)
+    for ca in COLOURS:
+        for cd in COLOURS:
+            g: dict[tuple, int] = defaultdict(int)
+            va_cache: dict = {}
+            vd_cache: dict = {}
+            for d1, d2, w in draws:
+                va = va_cache.get(d1)
+                if va is None:
+                    va = va_cache[d1] = side_view(fam_a, ca, d1, owner == "attacker")
+                vd = vd_cache.get(d2)
+                if vd is None:
+                    vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender")
+                g[(class_key(owner, va[0], vd[0]), va[1] - vd[1])] += w
+            out[(ca, cd)] = dict(g)
+    VIEWS_CACHE[key] = out
+    return out
+
+
+def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: bool = True) -> dict[AttackOutcome, int]:
+    """Judge every (class, difference) through the referee and add up the weights."""
+    if fold:
+        folded: Buckets = {}
+        for key, bucket in buckets.items():
+            reduced, shift = fold_class(key, rules)
+            lo, hi = class_reach(reduced)
+            for delta, w in bucket.items():
+                if lo <= delta + shift <= hi:
+                    fb = folded.setdefault(reduced, {})
+                    fb[delta + shift] = fb.get(delta + shift, 0) + w
+                else:  # no cards reach that difference without the cheating Trumps: judge as it is
+                    fb = folded.setdefault(key, {})
+                    fb[delta] = fb.get(delta, 0) + w
+        buckets = folded
+    items = [(key, delta) for key, bucket in buckets.items() for delta in bucket]
+    judge_all(items, rules, workers)
+    out: dict[AttackOutcome, int] = defaultdict(int)
+    for key, bucket in buckets.items():
+        for delta, w in bucket.items():
+            if w:
+                out[JUDGED[(rules, key, delta)]] += w
+    return dict(out)

@@ -1,0 +1,141 @@
+"""The referee's judgements of the hidden-hands game by class, and the Wild Trump draw law as arrays (FM-5..FM-12)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from toolkit.fairy_meat.deck import (
+    TRUMP_LETTERS,
+    type_colour,
+    wild_draw_probability,
+)
+from toolkit.fairy_meat.legality import (
+    Placed,
+)
+from toolkit.fairy_meat.odds.classes import (
+    class_reach,
+    fold_class,
+    representative_plays,
+)
+from toolkit.fairy_meat.odds.families import Family
+from toolkit.fairy_meat.referee import resolve_attack
+from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy.payoff import Payoff
+
+__all__ = ["family_of", "Judge", "RBS", "draw_probs"]
+
+
+_DELTA_OFF = 64
+
+
+def family_of(sign: int, placed: Placed, card: int) -> Family:
+    if card < 18:
+        return Family("play", sign, placed, None, type_colour(card))
+    return Family("wild", sign, placed, TRUMP_LETTERS[card], None)
+
+
+class Judge:
+    """Payoff of every attack class (odds' class keys), judged by the referee once each
+    (FM-5, FM-8..FM-12): keys are canonical views of both sides (``odds._canon``) and
+    the difference of base values; the fold of always-applied cheating Trumps
+    (``odds._fold``) is used exactly as the odds calculator uses it."""
+
+    def __init__(self, rules: Rules, payoff: Payoff) -> None:
+        self.rules, self.payoff = rules, payoff
+        self.key_ids: dict[tuple, int] = {}
+        self.keys: list[tuple] = []
+        self.fold: list[tuple[int, int, int, int]] = []  # (reduced id, shift, lo, hi)
+        self.cache: dict[tuple[int, int], int] = {}  # (key id, delta) -> outcome id
+        self.outcome_ids: dict[tuple, int] = {}
+        self.outcomes: list[tuple] = []  # (winner, points, damage, nasty_hit, payoff Fraction)
+        self.calls = 0
+        self.table = np.full((1024, 2 * _DELTA_OFF), -2, dtype=np.int32)  # (key id, delta) -> outcome id
+
+    def kid(self, key: tuple) -> int:
+        k = self.key_ids.get(key)
+        if k is None:
+            k = self.key_ids[key] = len(self.keys)
+            self.keys.append(key)
+            self.fold.append((k, 0, -(10**6), 10**6))  # placeholder while folding
+            try:
+                reduced, shift = fold_class(key, self.rules)
+            except AssertionError:  # no cards realise the class: a combination that cannot occur
+                reduced, shift = key, 0
+            lo, hi = class_reach(reduced)
+            rid = k if reduced == key else self.kid(reduced)
+            self.fold[k] = (rid, shift, lo, hi)
+        return k
+
+    def _referee(self, kid: int, delta: int) -> int:
+        try:
+            play_a, play_d = representative_plays(self.keys[kid], delta)
+        except AssertionError:  # no cards realise it: a combination that cannot occur
+            return -1
+        result = resolve_attack(play_a, play_d, self.rules)
+        self.calls += 1
+        rec = (result.winner or "draw", result.points, result.damage, result.nasty_hit, self.payoff.of(result))
+        oid = self.outcome_ids.get(rec)
+        if oid is None:
+            oid = self.outcome_ids[rec] = len(self.outcomes)
+            self.outcomes.append(rec)
+        return oid
+
+    def oid(self, kid: int, delta: int) -> int:
+        got = self.cache.get((kid, delta))
+        if got is None:
+            rid, shift, lo, hi = self.fold[kid]
+            target = (rid, delta + shift) if lo <= delta + shift <= hi else (kid, delta)
+            got = self.cache.get(target)
+            if got is None:
+                got = self.cache[target] = self._referee(*target)
+            self.cache[(kid, delta)] = got
+        return got
+
+    def oids(self, kids: np.ndarray, deltas: np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`oid`, through a dense table of the classes judged so far."""
+        if len(self.keys) > self.table.shape[0]:
+            grown = np.full((max(len(self.keys), 2 * self.table.shape[0]), 2 * _DELTA_OFF), -2, dtype=np.int32)
+            grown[: self.table.shape[0]] = self.table
+            self.table = grown
+        if deltas.size and (deltas.min() < -_DELTA_OFF or deltas.max() >= _DELTA_OFF):  # pragma: no cover
+            raise RuntimeError("difference of values out of the table's range")
+        cols = deltas + _DELTA_OFF
+        got = self.table[kids, cols]
+        unknown = got == -2
+        if unknown.any():
+            pairs = np.unique(np.stack([kids[unknown], deltas[unknown]], axis=1), axis=0)
+            for k, dl in pairs:
+                self.table[k, dl + _DELTA_OFF] = self.oid(int(k), int(dl))
+            got = self.table[kids, cols]
+        return got.astype(np.int64)
+
+    def payvec(self) -> np.ndarray:
+        return np.array([float(o[4]) for o in self.outcomes])
+
+
+RBS = [(r, b, s) for r in range(9) for b in range(8) for s in range(2)]
+
+
+_RBS_ARR = np.array(RBS)
+
+
+_DRAW_CACHE: dict[tuple, np.ndarray] = {}
+
+
+def draw_probs(rbs_left: tuple[int, int, int], deck: int) -> np.ndarray:
+    """P(the Trumps turned up before the first Numbered card are (r, b, s) by type), for
+    every (r, b, s) of ``RBS``, from a deck of ``deck`` cards holding ``rbs_left`` Trumps
+    (FM-6): C(R,r)C(B,b)C(S,s)·j!·N / deck_(j+1), j = r+b+s, N = Numbered cards left
+    (exact fractions, stored as float64)."""
+    key = (rbs_left, deck)
+    got = _DRAW_CACHE.get(key)
+    if got is not None:
+        return got
+    big_r, big_b, big_s = rbs_left
+    out = np.zeros(len(RBS))
+    for i, (r, b, s) in enumerate(RBS):
+        if r > big_r or b > big_b or s > big_s:
+            continue
+        out[i] = wild_draw_probability(rbs_left, deck, (r, b, s))
+    _DRAW_CACHE[key] = out
+    return out

@@ -1,0 +1,369 @@
+"""The hidden-hands game's payoff matrix: deal weight x expected payoff for every consistent pair of sequences."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import numpy as np
+import scipy.sparse as sp
+
+from toolkit.fairy_meat.deck import (
+    ACE_TRUMP,
+    BLACK_TRUMP,
+    N_TYPES,
+    RED_TRUMP,
+    type_colour,
+    type_pips,
+)
+from toolkit.fairy_meat.legality import (
+    Placed,
+)
+from toolkit.fairy_meat.odds.classes import (
+    class_key,
+    hidden_owner,
+    side_view,
+)
+from toolkit.fairy_meat.odds.families import Family
+from toolkit.fairy_meat.strategy.hidden.game import Game
+from toolkit.fairy_meat.strategy.hidden.hands import observed
+from toolkit.fairy_meat.strategy.hidden.judge import RBS, Judge, draw_probs, family_of
+
+__all__ = ["NUMBER_COLOURS", "decl_sign", "Draws", "build_matrix", "draw_values"]
+
+
+_NO_DRAW = (0, 0, 0)
+
+
+_PIPS_OF_TYPE = np.array([type_pips(t) for t in range(18)])
+
+
+_RED_TYPE = np.array([t < 9 for t in range(18)])
+
+
+NUMBER_COLOURS = ("red", "black")
+
+
+def decl_sign(decl: int) -> int:
+    return 1 if decl == 0 else -1
+
+
+class Draws:
+    """Expected outcomes of attacks with Wild Trump draws (FM-6), exactly for the deck left
+    by both hands: P(Trumps (r, b, s) turned up, then a Numbered card of type t) =
+    P(r, b, s) · n_t / N (the Numbered card is uniform over those left)."""
+
+    def __init__(self, judge: Judge, deck: int) -> None:
+        self.judge, self.deck = judge, deck
+        self.track = True
+        self.used: set[int] = set()
+        self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.views: dict[tuple, tuple[tuple, int]] = {}
+
+    def _view(self, fam: Family, colour: str, drawn: tuple[int, int, int], owner: bool) -> tuple[tuple, int]:
+        key = (fam, colour, drawn, owner)
+        got = self.views.get(key)
+        if got is None:
+            got = self.views[key] = side_view(fam, colour, drawn, owner)
+        return got
+
+    def row_keys(
+        self, owner: str | None, v_f: tuple, fam_x: Family, x_side: int, colour: str, rmax: tuple
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For every Trumps turned up ``rbs <= rmax`` (rows of ``RBS``) by the drawing side
+        ``x_side`` before a Numbered card of ``colour``: the class key id against a side
+        of view ``v_f``, and the drawing side's offset (her matching Trumps applied)."""
+        key = (owner, v_f, fam_x, x_side, colour, rmax)
+        got = self.rows.get(key)
+        if got is not None:
+            return got
+        rows = [i for i, (r, b, s) in enumerate(RBS) if r <= rmax[0] and b <= rmax[1] and s <= rmax[2]]
+        mine = owner == ("attacker", "defender")[x_side]
+        kids = np.empty(len(rows), dtype=np.int64)
+        offs = np.empty(len(rows), dtype=np.int64)
+        for n, i in enumerate(rows):
+            v_x, off_x = self._view(fam_x, colour, RBS[i], mine)
+            k = class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x)
+            kids[n] = self.judge.kid(k)
+            offs[n] = off_x
+        got = self.rows[key] = (np.array(rows, dtype=np.int64), kids, offs)
+        return got
+
+    def phi_oids(
+        self, owner: str | None, v_f: tuple, off_f: int, fam_x: Family, x_side: int, colour: str, rmax: tuple
+    ) -> np.ndarray:
+        """Outcome ids of the drawing side ``x_side`` turning up Trumps ``rbs`` (rows, all
+        ``rbs <= rmax``) and a Numbered card of ``colour`` with pips p against a fixed
+        side of view ``v_f`` whose value is x = pips + off_f: columns y = x − p in
+        [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1."""
+        rows, kids, offs = self.row_keys(owner, v_f, fam_x, x_side, colour, rmax)
+        ys = np.arange(off_f - 8, off_f + 9)
+        deltas = ys[None, :] - offs[:, None] if x_side == 1 else offs[:, None] - ys[None, :]
+        out = np.full((len(RBS), len(ys)), -1, dtype=np.int64)
+        if len(rows):
+            out[rows] = self.judge.oids(np.broadcast_to(kids[:, None], deltas.shape), deltas)
+        return out
+
+    def single(
+        self,
+        owner: str | None,
+        fam_f: Family,
+        x_side: int,
+        fam_x: Family,
+        pips_f: np.ndarray,
+        numbered_left: np.ndarray,
+        trumps_left: np.ndarray,
+        pv_fn: Callable[[], np.ndarray],
+    ) -> np.ndarray:
+        """Expected ``pv`` rows (outcome id -> values) for entries where side ``x_side``
+        plays a Wild Trump and the other plays a Numbered card of ``fam_f.colour`` with
+        ``pips_f``; ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x 3)
+        describe the deck left by both hands."""
+        f_side = 1 - x_side
+        v_f, off_f = side_view(fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side])
+        rmax = tuple(int(v) for v in trumps_left.max(axis=0))
+        phis = [self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS]
+        uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
+        ridx = ridx.reshape(-1)
+        lives = [draw_probs(tuple(int(v) for v in rbs), self.deck) > 0 for rbs in uniq]
+        for live in lives:
+            if any((ph[live] < 0).any() for ph in phis):  # pragma: no cover - never for real deals
+                raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
+        pv = pv_fn()  # after the judgements above
+        k = pv.shape[1]
+        pv_ext = np.vstack([pv, np.zeros((1, k))])  # id -1 -> 0 (never weighted)
+        table = np.empty((len(uniq), 2, 17, k))
+        for u, rbs in enumerate(uniq):
+            p = draw_probs(tuple(int(v) for v in rbs), self.deck)
+            for ci in (0, 1):
+                vals = pv_ext[phis[ci]]  # rbs x y x k
+                table[u, ci] = np.tensordot(p, vals, axes=(0, 0))
+        total = numbered_left.sum(axis=1).astype(float)
+        out = np.zeros((len(pips_f), k))
+        for t in range(18):
+            share = numbered_left[:, t] / total
+            if not share.any():
+                continue
+            col = pips_f - _PIPS_OF_TYPE[t] + 8
+            ci = 0 if _RED_TYPE[t] else 1
+            out += share[:, None] * table[ridx, ci, col]
+            if self.track:  # the outcomes that occur with positive probability (the payoff range)
+                pos = share > 0
+                for code in np.unique(ridx[pos] * 32 + col[pos]).tolist():
+                    self.used.update(phis[ci][lives[code // 32], code % 32].tolist())
+        return out
+
+    def double(
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
+    ) -> np.ndarray:
+        """Expected outcome-id weights when both play Wild Trumps: the attacker turns up
+        first, then the defender from what is left (FM-6). Returns a vector over the
+        outcome ids known when it returns."""
+        n_left = np.array(numbered_left, dtype=float)
+        total = n_left.sum()
+        # coef[c1][c2][col]: P(first Numbered card of colour c1, second of colour c2, pips
+        # difference col - 8), the second drawn from what the first left.
+        coef = np.zeros((2, 2, 17))
+        for t1 in range(18):
+            if not n_left[t1]:
+                continue
+            left2 = n_left.copy()
+            left2[t1] -= 1
+            for t2 in range(18):
+                if left2[t2]:
+                    coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
+                        n_left[t1] / total * left2[t2] / (total - 1)
+                    )
+        p1 = draw_probs(trumps_left, self.deck)
+        live1 = np.nonzero(p1)[0]
+        ids_all, w_all = [], []
+        mine_a = owner == "attacker"
+        cols = np.arange(17) - 8
+        for c2i, c2 in enumerate(NUMBER_COLOURS):
+            rows2 = None
+            p2 = None
+            for c1i, c1 in enumerate(NUMBER_COLOURS):
+                views = [self._view(fam_a, c1, RBS[i], mine_a) for i in live1]
+                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va, _ in views]
+                if rows2 is None:
+                    rows2 = keyed[0][0]
+                    p2 = np.array(
+                        [
+                            draw_probs(
+                                (trumps_left[0] - RBS[i][0], trumps_left[1] - RBS[i][1], trumps_left[2] - RBS[i][2]),
+                                self.deck - sum(RBS[i]) - 1,
+                            )[rows2]
+                            for i in live1
+                        ]
+                    )
+                kids = np.array([k[1] for k in keyed])  # rbs1 x rbs2
+                off_d = keyed[0][2]
+                off_a = np.array([off for _, off in views])
+                w = p1[live1][:, None, None] * p2[:, :, None] * coef[c1i, c2i][None, None, :]
+                live = w > 0
+                # the attacker's value p1 + off_a against the defender's p2 + off_d
+                deltas = cols[None, None, :] + off_a[:, None, None] - off_d[None, :, None]
+                kk = np.broadcast_to(kids[:, :, None], w.shape)[live]
+                ids = self.judge.oids(kk, np.broadcast_to(deltas, w.shape)[live])
+                if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
+                    raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
+                ids_all.append(ids)
+                w_all.append(w[live])
+        ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
+        w_c = np.concatenate(w_all) if w_all else np.zeros(0)
+        self.used.update(np.unique(ids_c).tolist())
+        return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+
+
+def build_matrix(game: Game) -> None:
+    """Fill ``game.matrix`` (attacker sequences x defender sequences: deal weight x expected
+    payoff to the attacker) and keep the entries for outcome tables."""
+    judge = Judge(game.rules, game.payoff)
+    game.judge = judge
+    deck = sum(game.caps) - game.a - game.d
+    game.draws = Draws(judge, deck)
+    sa, sd = game.seqs
+    ha_arr, hd_arr = np.array(game.hands[0]), np.array(game.hands[1])
+    n_obs = len(game.obs)
+    n_pl = len(game.placed)
+
+    def group_index(s: dict[str, np.ndarray]) -> dict[int, np.ndarray]:
+        code = ((s["da"] * 2 + s["dd"]) * n_pl + s["placed"]) * n_obs + s["obs"]
+        order = np.argsort(code, kind="stable")
+        uniq, starts = np.unique(code[order], return_index=True)
+        ends = list(starts[1:]) + [len(order)]
+        return {int(u): order[b:e] for u, b, e in zip(uniq, starts, ends, strict=True)}
+
+    ga, gd = group_index(sa), group_index(sd)
+    obs_id = {o: i for i, o in enumerate(game.obs)}
+    rows_l, cols_l, w_l, oid_l = [], [], [], []
+    draw_entries: list[tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, tuple]]] = []
+    trump_caps = np.array(game.caps[18:])
+    num_caps = np.array(game.caps[:18])
+    for da, dd in itertools.product((0, 1), (0, 1)):
+        for pa_i, pa in enumerate(game.placed):
+            for pd_i, pd in enumerate(game.placed):
+                o_for_a = obs_id.get(observed(pd, pa))
+                o_for_d = obs_id.get(observed(pa, pd))
+                if o_for_a is None or o_for_d is None:
+                    continue
+                seq_a = ga.get(((da * 2 + dd) * n_pl + pa_i) * n_obs + o_for_a)
+                seq_d = gd.get(((da * 2 + dd) * n_pl + pd_i) * n_obs + o_for_d)
+                if seq_a is None or seq_d is None:
+                    continue
+                hand_a, hand_d = sa["hand"][seq_a], sd["hand"][seq_d]
+                w = game.weights[hand_a[:, None], hand_d[None, :]]
+                ii, jj = np.nonzero(w)
+                if not len(ii):
+                    continue
+                rows, cols, ww = seq_a[ii], seq_d[jj], w[ii, jj]
+                card_a, card_d = sa["card"][rows], sd["card"][cols]
+                wild_a, wild_d = card_a >= 18, card_d >= 18
+                plain = ~wild_a & ~wild_d
+                table = _plain_table(judge, da, dd, pa, pd)
+                rows_l.append(rows[plain])
+                cols_l.append(cols[plain])
+                w_l.append(ww[plain])
+                oid_l.append(table[card_a[plain], card_d[plain]])
+                # Wild Trump draws (FM-6): one side draws
+                for x_side, mask in ((1, ~wild_a & wild_d), (0, wild_a & ~wild_d)):
+                    if not mask.any():
+                        continue
+                    r_m, c_m, w_m = rows[mask], cols[mask], ww[mask]
+                    cf = card_d[mask] if x_side == 0 else card_a[mask]
+                    cx = card_a[mask] if x_side == 0 else card_d[mask]
+                    for colour_red in (True, False):
+                        for wild in (RED_TRUMP, BLACK_TRUMP, ACE_TRUMP):
+                            sel = (cx == wild) & ((cf < 9) == colour_red)
+                            if not sel.any():
+                                continue
+                            colour = "red" if colour_red else "black"
+                            fam_f = Family(
+                                "play", decl_sign(dd if x_side == 0 else da), pd if x_side == 0 else pa, None, colour
+                            )
+                            fam_x = family_of(decl_sign(da if x_side == 0 else dd), pa if x_side == 0 else pd, wild)
+                            fams = (fam_x, fam_f) if x_side == 0 else (fam_f, fam_x)
+                            owner = hidden_owner(*fams)
+                            hands_sel_a = sa["hand"][r_m[sel]]
+                            hands_sel_d = sd["hand"][c_m[sel]]
+                            both = ha_arr[hands_sel_a] + hd_arr[hands_sel_d]
+                            numbered_left = num_caps[None, :] - both[:, :18]
+                            trumps_left = trump_caps[None, :] - both[:, 18:]
+                            pips_f = _PIPS_OF_TYPE[cf[sel]]
+                            args = (owner, fam_f, x_side, fam_x, pips_f, numbered_left, trumps_left)
+                            draw_entries.append((r_m[sel], c_m[sel], w_m[sel], ("single", args)))
+                mask = wild_a & wild_d
+                if mask.any():
+                    for e in np.nonzero(mask)[0]:
+                        ha_i, hd_i = sa["hand"][rows[e]], sd["hand"][cols[e]]
+                        fam_a = family_of(decl_sign(da), pa, int(card_a[e]))
+                        fam_d = family_of(decl_sign(dd), pd, int(card_d[e]))
+                        both = ha_arr[ha_i] + hd_arr[hd_i]
+                        tl = tuple(int(v) for v in trump_caps - both[18:])
+                        nl = tuple(int(v) for v in num_caps - both[:18])
+                        args2 = (hidden_owner(fam_a, fam_d), fam_a, fam_d, tl, nl)
+                        draw_entries.append((rows[e : e + 1], cols[e : e + 1], ww[e : e + 1], ("double", args2)))
+    if any((o < 0).any() for o in oid_l):  # pragma: no cover - every real play has representative cards
+        raise RuntimeError("an attack class without a Wild Trump draw has no representative cards")
+    game.coo = {
+        "rows": np.concatenate(rows_l),
+        "cols": np.concatenate(cols_l),
+        "w": np.concatenate(w_l),
+        "oid": np.concatenate(oid_l).astype(np.int64),
+    }
+    game.draw_groups = draw_entries
+    _assemble(game)
+
+
+def draw_values(game: Game, group: tuple, pv_fn: Callable[[], np.ndarray]) -> np.ndarray:
+    """Expected values (entries x k) of one group of draw entries; ``pv_fn()`` gives the
+    values of every outcome id (outcome ids x k) once the group's classes are judged."""
+    kind, args = group[3]
+    if kind == "single":
+        return game.draws.single(*args, pv_fn)
+    got = game.double_cache.get(args)
+    if got is None:
+        got = game.double_cache[args] = game.draws.double(*args)
+    pv = pv_fn()
+    vec = np.zeros(pv.shape[0])
+    vec[: len(got)] = got
+    return (vec @ pv)[None, :]
+
+
+def _assemble(game: Game) -> None:
+    judge = game.judge
+    rows, cols = [game.coo["rows"]], [game.coo["cols"]]
+    draw_vals = [draw_values(game, g, lambda: judge.payvec()[:, None])[:, 0] for g in game.draw_groups]
+    pv = judge.payvec()
+    vals = [game.coo["w"] * pv[game.coo["oid"]]]
+    for g, v in zip(game.draw_groups, draw_vals, strict=True):
+        rows.append(g[0])
+        cols.append(g[1])
+        vals.append(g[2] * v)
+    shape = (len(game.seqs[0]["hand"]), len(game.seqs[1]["hand"]))
+    game.matrix = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=shape)
+    game.draws.track = False
+    # the payoff range: over every outcome that occurs with positive probability
+    used = set(np.unique(game.coo["oid"]).tolist()) | game.draws.used
+    payoffs = [float(game.judge.outcomes[o][4]) for o in used]
+    game.payoff_range = (max(payoffs) - min(payoffs)) if payoffs else 0.0
+
+
+def _plain_table(judge: Judge, da: int, dd: int, pa: Placed, pd: Placed) -> np.ndarray:
+    """Outcome ids of both playing Numbered cards (18 x 18 types) after these declarations
+    and Trumps (FM-4, FM-5, FM-8..FM-10)."""
+    out = np.empty((N_TYPES, N_TYPES), dtype=np.int64)
+    out.fill(-1)
+    for ca in NUMBER_COLOURS:
+        for cd in NUMBER_COLOURS:
+            fam_a = Family("play", decl_sign(da), pa, None, ca)
+            fam_d = Family("play", decl_sign(dd), pd, None, cd)
+            owner = hidden_owner(fam_a, fam_d)
+            va, off_a = side_view(fam_a, ca, _NO_DRAW, owner == "attacker")
+            vd, off_d = side_view(fam_d, cd, _NO_DRAW, owner == "defender")
+            kid = judge.kid(class_key(owner, va, vd))
+            ta = np.array([t for t in range(18) if type_colour(t) == ca])
+            td = np.array([t for t in range(18) if type_colour(t) == cd])
+            deltas = (_PIPS_OF_TYPE[ta][:, None] + off_a) - (_PIPS_OF_TYPE[td][None, :] + off_d)
+            out[np.ix_(ta, td)] = judge.oids(np.full(deltas.shape, kid), deltas)
+    return out

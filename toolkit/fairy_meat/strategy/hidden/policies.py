@@ -1,0 +1,170 @@
+"""The engine's policies as strategies of the hidden-hands game (each fairy's play by card type)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from toolkit.cards import Card, parse_cards, standard_deck
+from toolkit.engine import Policy
+from toolkit.equilibrium.cfr import reaches
+from toolkit.errors import InvalidSetupError
+from toolkit.fairy_meat.deck import (
+    ACE_OF_SPADES,
+    TRUMP_POOLS,
+    is_numbered,
+    representative_hand,
+    type_index,
+)
+from toolkit.fairy_meat.legality import (
+    Placed,
+    placed_cards,
+    placed_type,
+)
+from toolkit.fairy_meat.odds.known_hands import start_known_hands
+from toolkit.fairy_meat.strategy.hidden.game import Game
+
+__all__ = ["SIDES", "DECLS", "dummy_hand", "type_action", "policy_strategy"]
+
+
+SIDES = ("attacker", "defender")
+
+
+DECLS = ("add", "subtract")
+
+
+def _rep_cards(hand: Sequence[int], side: int) -> list[Card]:
+    """Representative cards of a hand type: the attacker's from one end of each pool, the
+    defender's from the other (as odds._hand_from_composition)."""
+    return representative_hand(list(hand), side)
+
+
+def dummy_hand(size: int, placed: Placed, avoid: set[Card], side: int) -> list[Card] | None:
+    """An opponent's hand of ``size`` cards holding Trumps of type ``placed`` and Numbered
+    fillers, none in ``avoid`` (None when the cards run out: a history that cannot occur)."""
+    out: list[Card] = []
+    if placed is not None:
+        colour, n, ace = placed
+        pool = [c for c in (TRUMP_POOLS[colour] if side == 0 else TRUMP_POOLS[colour][::-1]) if c not in avoid]
+        if len(pool) < n or (ace and ACE_OF_SPADES in avoid):
+            return None
+        out += pool[:n] + ([ACE_OF_SPADES] if ace else [])
+    for card in standard_deck():
+        if len(out) >= size:
+            break
+        if is_numbered(card) and card not in avoid and card not in out:
+            out.append(card)
+    return out if len(out) == size else None
+
+
+def type_action(action: str) -> Any:
+    """The type-level action of an engine action string (FM-1, FM-4): a declaration's
+    index, the Trumps placed as :data:`~toolkit.fairy_meat.legality.Placed`, or the type
+    index of the card played."""
+    verb, _, rest = action.partition(" ")
+    if verb == "declare":
+        return DECLS.index(rest)
+    if verb == "trumps":
+        if rest == "none":
+            return None
+        return placed_type(parse_cards(rest))
+    if verb in ("play", "wild"):
+        return type_index(parse_cards(rest)[0])
+    raise InvalidSetupError(f"the policy chose {action!r}, which is not a declaration, Trumps or card")
+
+
+def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
+    """An engine state at information set ``info`` of player ``p`` (level 0 declaration,
+    1 Trumps, 2 card), with representative cards; ``None`` if no cards realise it."""
+    h = info[0]
+    own = _rep_cards(game.hands[p][h], p)
+    mine = set(own)
+    size_other = game.d if p == 0 else game.a
+    seen_placed: Placed = None
+    if level == 2:
+        obs = game.obs[info[4]]
+        if obs[0] == "set":
+            seen_placed = obs[1]
+        elif obs[0] == "count":
+            seen_placed = ("red", obs[1], False) if obs[1] <= 8 else None
+    other = dummy_hand(size_other, seen_placed, mine, 1 - p)
+    if other is None:
+        return None
+    hands = (own, other) if p == 0 else (other, own)
+    state = start_known_hands(hands[0], hands[1], game.rules)
+    if p == 0:
+        if level == 0:
+            return state
+        da, dd = info[1], info[2]
+    else:
+        da = info[1]
+        state = state.apply(f"declare {DECLS[da]}")
+        if level == 0:
+            return state
+        dd = info[2]
+    if p == 0:
+        state = state.apply(f"declare {DECLS[da]}").apply(f"declare {DECLS[dd]}")
+    else:
+        state = state.apply(f"declare {DECLS[dd]}")
+    if level == 1:
+        if p == 1:
+            state = state.apply("trumps none")  # the defender's policy never reads the attacker's choice here
+        return state
+    own_placed = game.placed[info[3]]
+    plays = [" ".join(c.code for c in placed_cards(own, own_placed)) or "none", None]
+    plays[1] = " ".join(c.code for c in placed_cards(other, seen_placed)) or "none"
+    first, second = (plays[0], plays[1]) if p == 0 else (plays[1], plays[0])
+    state = state.apply(f"trumps {first}").apply(f"trumps {second}")
+    if p == 1:
+        legal = state.legal_actions()
+        state = state.apply(legal[0])  # the attacker's card, unseen by the defender's policy
+    return state
+
+
+def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
+    """Behaviour probabilities of an engine policy at every information set of player ``p``,
+    by calling it on representative engine states (it must treat cards of one type alike).
+    Information sets the policy never reaches (with any deal) are left uniform. The
+    toolkit's own policies read only the fairy's own hand and choices
+    (:mod:`.policies`), so they are asked once per (hand, own history)."""
+    from toolkit.fairy_meat.policies import POLICIES
+
+    own_only = policy in POLICIES.values()
+    side = game.sides[p]
+    strat = []
+    cache: dict[Hashable, dict[Any, float]] = {}
+    parent_reach: np.ndarray | None = None
+    hand_prob = game.weights.sum(axis=1 - p)
+    for level, lv in enumerate(side.levels):
+        s = 1.0 / lv["counts"][lv["slot_inf"]]
+        s = s.copy()
+        infos = game.infos[p][level]
+        acts = game.actions[p][level]
+        for i, info in enumerate(infos):
+            if hand_prob[info[0]] == 0:
+                continue
+            if parent_reach is not None and parent_reach[lv["inf_parent"][i]] == 0:
+                continue
+            if own_only:
+                key: Hashable = (level, info[0], None if level == 0 else info[1 + p], None if level < 2 else info[3])
+            else:
+                key = (level, info)
+            dist = cache.get(key)
+            if dist is None:
+                state = _history_state(game, p, level, info)
+                dist = {}
+                if state is not None:
+                    for action, q in policy(state).items():
+                        a = type_action(str(action))
+                        dist[a] = dist.get(a, 0.0) + float(q)
+                cache[key] = dist
+            if not dist:
+                continue
+            start, count = int(lv["starts"][i]), int(lv["counts"][i])
+            for j in range(start, start + count):
+                s[j] = dist.get(acts[j], 0.0)
+        strat.append(s)
+        parent_reach = reaches(side, strat + [np.ones(lv2["n_slot"]) for lv2 in side.levels[level + 1 :]])[1][level]
+    return strat

@@ -1,0 +1,128 @@
+"""Solving the hidden-hands game by CFR+ with measured exploitability (:func:`solve_hidden`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from toolkit.cards import parse_cards
+from toolkit.equilibrium.cfr import CFRPlus, best_response_value, profile_value
+from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy.hidden.game import build_structure
+from toolkit.fairy_meat.strategy.hidden.hands import HIDDEN_LIMIT, check_cards, deck_caps, hidden_size
+from toolkit.fairy_meat.strategy.hidden.matrix import build_matrix
+from toolkit.fairy_meat.strategy.hidden.solution import HiddenSolution
+from toolkit.fairy_meat.strategy.payoff import Payoff
+
+__all__ = ["solve_hidden"]
+
+
+def solve_hidden(
+    attacker_cards: int,
+    defender_cards: int,
+    rules: Rules | None = None,
+    payoff: Payoff | None = None,
+    *,
+    removed: Sequence[str] = (),
+    target: float = 0.01,
+    max_iterations: int = 2000,
+    time_limit: float = 60.0,
+    check_every: int | None = None,
+) -> HiddenSolution:
+    """Solve one attack with hidden hands (FM-1..FM-10, FM-12) by CFR+.
+
+    Args:
+        attacker_cards, defender_cards: hand sizes (whole numbers >= 1, FM-2).
+        rules: the rules in force (``Rules.undefended`` never applies: with a card each
+            the defender always has one to play, FM-6, FM-7).
+        payoff: the zero-sum payoff (attacker's view, :class:`~.payoff.Payoff`).
+        removed: cards known to be out of the deck (e.g. the Spoils Heap, FM-13).
+        target: stop when the measured exploitability is at most ``target`` x the
+            payoff range.
+        max_iterations, time_limit: stop there anyway (seconds, build included).
+        check_every: measure the exploitability every this many iterations (default:
+            5 for small games, 25 for large).
+
+    Returns:
+        :class:`HiddenSolution`: value, bounds (exact best responses in float64: measured,
+        not estimated), the curve of exploitability, and readers of the strategies.
+
+    Raises:
+        InvalidSetupError: bad sizes, rules, payoff, target or limits.
+        NotationError / InvalidSetupError: a bad or repeated card code in ``removed``.
+        TooBigError: :func:`hidden_size` above :data:`HIDDEN_LIMIT`, before starting.
+    """
+    started = time.perf_counter()
+    a = check_cards(attacker_cards, "attacker_cards")
+    d = check_cards(defender_cards, "defender_cards")
+    rules = Rules() if rules is None else rules
+    payoff = Payoff() if payoff is None else payoff
+    if not isinstance(rules, Rules):
+        raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
+    if not isinstance(payoff, Payoff):
+        raise InvalidSetupError(f"payoff must be a fairy_meat Payoff, got {payoff!r}")
+    for name, value, low in (("target", target, 0.0), ("time_limit", time_limit, 0.0)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > low:
+            raise InvalidSetupError(f"{name} must be a number > {low}, got {value!r}")
+    for name, value in (("max_iterations", max_iterations), ("check_every", check_every)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidSetupError(f"{name} must be a whole number >= 1, got {value!r}")
+    if isinstance(removed, str):
+        removed = removed.replace(",", " ").split()
+    caps = deck_caps(removed)
+    removed_codes = tuple(c.code for c in parse_cards(list(removed)))
+    if a + d > sum(caps):
+        raise InvalidSetupError(f"{a} + {d} cards cannot be dealt from a deck of {sum(caps)} cards (FM-1)")
+    size = hidden_size(a, d)
+    if size > HIDDEN_LIMIT:
+        raise TooBigError(
+            f"the hidden-hands game {a} v {d} has size {size:,} (hidden_size), above the limit of {HIDDEN_LIMIT:,} "
+            "(about 3 v 2): use smaller hands, toolkit.fairy_meat.solve_attack for known hands, or Monte Carlo "
+            "play-outs with the greedy policy (toolkit.fairy_meat.odds.deal_averaged_odds)"
+        )
+    if sum(caps) - a - d < 1 or sum(caps[:18]) < 2:
+        raise InvalidSetupError("the deck left after the deal needs Numbered cards for Wild Trump draws (FM-6)")
+    game = build_structure(a, d, caps, rules, payoff)
+    build_matrix(game)
+    build = time.perf_counter() - started
+    solver = CFRPlus(game.sides, game.matrix)
+    every = check_every or (5 if game.matrix.nnz < 1_000_000 else 25)
+    goal = target * game.payoff_range
+    curve: list[tuple[int, float, float]] = []
+    lower = upper = 0.0
+    while True:
+        solver.step()
+        it = solver.t
+        last = it >= max_iterations or time.perf_counter() - started >= time_limit
+        if it % every == 0 or last:
+            sa, sd = solver.average(0), solver.average(1)
+            upper = best_response_value(game.sides, game.matrix, 0, sd)
+            lower = best_response_value(game.sides, game.matrix, 1, sa)
+            curve.append((it, time.perf_counter() - started, upper - lower))
+            if upper - lower <= goal or last:
+                break
+    sa, sd = solver.average(0), solver.average(1)
+    value = profile_value(game.sides, game.matrix, sa, sd)
+    expl = upper - lower
+    return HiddenSolution(
+        attacker_cards=a,
+        defender_cards=d,
+        value=value,
+        lower=lower,
+        upper=upper,
+        exploitability=expl,
+        exploitability_share=expl / game.payoff_range if game.payoff_range else 0.0,
+        payoff_range=game.payoff_range,
+        iterations=solver.t,
+        seconds=time.perf_counter() - started,
+        curve=tuple(curve),
+        build_seconds=build,
+        rules=rules,
+        payoff=payoff,
+        removed=removed_codes,
+        _game=game,
+        _strat=(sa, sd),
+    )

@@ -1,0 +1,103 @@
+"""Cards and rule controls as the Fairy Meat widgets draw them: coloured card codes, the variant dropdowns."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import ipywidgets as widgets
+
+from toolkit.cards import Card
+from toolkit.fairy_meat.rules import Rules, Weapon
+from toolkit.widgets.common import esc as _esc
+
+__all__ = [
+    "MAX_POINTS",
+    "WIDE",
+    "GREY",
+    "colour_of",
+    "card_html",
+    "colour_codes",
+    "card_codes",
+    "variant_controls",
+    "weapon_label",
+]
+
+
+_RED, _BLACK = "#c92a2a", "#212529"
+
+
+MAX_POINTS = 10
+
+
+_CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b")
+
+
+WIDE = {"description_width": "initial"}
+
+
+GREY = "#adb5bd"
+
+
+def colour_of(card: Card) -> str:
+    return _RED if card.colour == "red" else _BLACK
+
+
+def card_html(card: Card, note: str = "") -> str:
+    """A card code as a coloured chip (red for hearts and diamonds, black for spades and clubs)."""
+    style = (
+        f"color:{colour_of(card)};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;"
+        "margin-right:4px;font-family:monospace;font-weight:bold"
+    )
+    if note:
+        style += ";background:#e9ecef;text-decoration:underline dotted"
+    title = f"{card.name}{' — ' + note if note else ''}"
+    return f'<span style="{style}" title="{_esc(title)}">{_esc(card.code)}</span>'
+
+
+def colour_codes(escaped: str) -> str:
+    """Colour the card codes in already-escaped text (the observation lines)."""
+
+    def paint(m: re.Match[str]) -> str:
+        colour = _RED if m.group(2) in "HD" else _BLACK
+        return f'<b style="color:{colour};font-family:monospace">{m.group(0)}</b>'
+
+    return _CARD_CODE.sub(paint, escaped)
+
+
+def card_codes(cards: Sequence[Card]) -> str:
+    return " ".join(c.code for c in cards)
+
+
+def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
+    """Dropdowns for the named variants of RULINGS.md (FM-10, FM-5, FM-7, FM-12), set from ``rules``."""
+    return {
+        "damage": widgets.Dropdown(
+            options=[("halved: 1 per point (default)", "halved"), ("damage table (p.11)", "table")],
+            value=rules.damage,
+            description="Damage (FM-10)",
+            style=WIDE,
+        ),
+        "none_reveal": widgets.Dropdown(
+            options=[("all or nothing (default)", "all_or_nothing"), ("any subset", "subset")],
+            value=rules.none_reveal,
+            description="None-rule reveal (FM-5)",
+            style=WIDE,
+        ),
+        "undefended": widgets.Dropdown(
+            options=[("blind draw (default)", "blind_draw"), ("attacker unopposed", "unopposed")],
+            value=rules.undefended,
+            description="Undefended (FM-7)",
+            style=WIDE,
+        ),
+        "nasty_hit": widgets.Dropdown(
+            options=[("the damaged fairy (default)", "damaged"), ("the loser", "loser")],
+            value=rules.nasty_hit,
+            description="Nasty Hit to (FM-12)",
+            style=WIDE,
+        ),
+    }
+
+
+def weapon_label(w: Weapon) -> str:
+    return f"{w.name} ({w.attack_bonus:+d} card, {w.defence_modifier:+d} to target, {w.attacks} attack(s))"

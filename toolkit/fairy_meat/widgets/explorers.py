@@ -1,0 +1,231 @@
+"""The Fairy Meat odds explorers: one attack's exact outcome, and the make-up of a combat hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.errors import InvalidSetupError
+from toolkit.fairy_meat.legality import trump_sets_by_type
+from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
+from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
+from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.widgets.cards import WIDE, variant_controls
+from toolkit.prob import Distribution, format_probability
+from toolkit.widgets import OddsExplorer
+from toolkit.widgets.common import field as _field
+
+__all__ = ["POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
+
+
+#: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
+POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
+
+
+def _winner(outcome: Any) -> str:
+    """``"attacker"``, ``"defender"`` or ``"draw"`` (an AttackOutcome says "draw", an
+    AttackResult None, FM-9)."""
+    return _field(outcome, "winner") or "draw"
+
+
+def _score(outcome: Any) -> int:
+    """Damage to the defender when the attacker wins (FM-10), minus the points the
+    defender scores when she wins (FM-11), 0 for a draw (FM-9)."""
+    winner = _winner(outcome)
+    if winner == "attacker":
+        return int(_field(outcome, "damage", 0))
+    if winner == "defender":
+        return -int(_field(outcome, "points", 0))
+    return 0
+
+
+def _mean(x: Fraction) -> str:
+    return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.2f}"
+
+
+def _attack_summary(d: Distribution[Any], how: str) -> list[str]:
+    def p(test: Callable[[Any], bool]) -> str:
+        return format_probability(d.probability(test))
+
+    damage = d.mean(lambda o: int(_field(o, "damage", 0)) if _winner(o) == "attacker" else 0)
+    points = d.mean(lambda o: int(_field(o, "points", 0)) if _winner(o) == "defender" else 0)
+    lines = [
+        f"P(attacker wins) = {p(lambda o: _winner(o) == 'attacker')}",
+        f"P(draw) = {p(lambda o: _winner(o) == 'draw')}",
+        f"P(defender wins) = {p(lambda o: _winner(o) == 'defender')}",
+        f"expected damage {_mean(damage)}",
+        f"expected defender points {_mean(points)}",
+        f"P(Nasty Hit) = {p(lambda o: bool(_field(o, 'nasty_hit', False)))}",
+    ]
+    return [*lines, how] if how else lines
+
+
+def _how(result: Any) -> str:
+    """How a calculator's result was reached, from a DealOdds (exact or Monte Carlo)."""
+    method = getattr(result, "method", None)
+    if method == "monte_carlo":
+        lo, hi = result.interval(lambda o: _winner(o) == "attacker")
+        return (
+            f"Monte Carlo: {result.trials:,} dealt attacks (too many deals to count exactly), so these are "
+            f"observed frequencies; 99% interval for P(attacker wins) {lo:.1%} to {hi:.1%}"
+        )
+    if method == "exact":
+        return "exact, over every deal"
+    return ""
+
+
+def _deal_averaged(trials: int) -> Callable[..., Any]:
+    def compute(a: int, d: int, policies: tuple[str, str], rules: Rules) -> Any:
+        return deal_averaged_odds(a, d, policies, rules, method="auto", trials=trials)
+
+    return compute
+
+
+def odds_explorer(
+    attacker_cards: int = 5,
+    defender_cards: int = 2,
+    policies: tuple[str, str] = ("greedy", "greedy"),
+    rules: Rules | None = None,
+    view: str = "exactly",
+    trials: int = 2_000,
+    compute: Callable[..., Any] | None = None,
+) -> OddsExplorer:
+    """Return an explorer of one attack's outcome averaged over every deal of the two hands.
+
+    Controls: hand sizes (attacker 1-8, defender 0-6 cards, FM-2), each fairy's policy
+    (``"random"``: every legal choice equally likely; ``"greedy"``: go for the extreme,
+    :mod:`toolkit.fairy_meat.policies`) and the variants (FM-5, FM-7, FM-10, FM-12). The
+    chart puts damage to the defender on the right (FM-10) and the points the defender
+    scores on the left (FM-11); the summary gives P(attacker wins), P(draw), P(defender
+    wins), the expected damage and P(Nasty Hit) (FM-12), and says how they were found.
+
+    The default calculator is :func:`toolkit.fairy_meat.odds.deal_averaged_odds` with
+    ``method="auto"``: exact where the count is small enough (the greedy policies at
+    every size here), else ``trials`` dealt attacks by Monte Carlo (the random policies
+    at most sizes; 2,000 trials take about 2 s, and the summary gives the 99% interval).
+
+    Args:
+        compute: another calculator, called as ``compute(attacker_cards, defender_cards,
+            policies=(attacker's, defender's), rules=Rules(...))``, returning a
+            :class:`~toolkit.prob.Distribution` of outcomes with ``winner``, ``points``,
+            ``damage`` and ``nasty_hit`` — or a result holding one as ``.distribution``.
+
+    Returns:
+        An :class:`~toolkit.widgets.OddsExplorer` (``.distribution``, ``.table``,
+        ``.summary_text`` and its controls by name).
+
+    Raises:
+        InvalidSetupError: hand sizes out of range or an unknown policy.
+    """
+    rules = rules or Rules()
+    for n, low, high, what in ((attacker_cards, 1, 8, "attacker_cards"), (defender_cards, 0, 6, "defender_cards")):
+        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+            raise InvalidSetupError(f"{what} must be a whole number of cards from {low} to {high}, got {n!r}")
+    for policy in policies:
+        if policy not in POLICIES:
+            raise InvalidSetupError(f"{policy!r} is not a policy: use one of {', '.join(map(repr, POLICIES))}")
+    calculator = compute or _deal_averaged(trials)
+    controls: dict[str, widgets.ValueWidget] = {
+        "attacker_cards": widgets.IntSlider(
+            value=attacker_cards, min=1, max=8, description="Attacker's cards", style=WIDE
+        ),
+        "defender_cards": widgets.IntSlider(
+            value=defender_cards, min=0, max=6, description="Defender's cards", style=WIDE
+        ),
+        "attacker_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[0], description="Attacker"),
+        "defender_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[1], description="Defender"),
+        **variant_controls(rules),
+    }
+    last: dict[str, Any] = {}
+
+    def explore(
+        attacker_cards: int,
+        defender_cards: int,
+        attacker_policy: str,
+        defender_policy: str,
+        damage: str,
+        none_reveal: str,
+        undefended: str,
+        nasty_hit: str,
+    ) -> Distribution[Any]:
+        chosen = Rules(damage=damage, none_reveal=none_reveal, undefended=undefended, nasty_hit=nasty_hit)  # type: ignore[arg-type]
+        result = calculator(attacker_cards, defender_cards, policies=(attacker_policy, defender_policy), rules=chosen)
+        last["result"] = result
+        return getattr(result, "distribution", result)
+
+    return OddsExplorer(
+        controls,
+        explore,
+        _score,
+        positive="damage to defender",
+        negative="points to defender",
+        zero="draw",
+        summary=lambda d, values: _attack_summary(d, _how(last.get("result"))),
+        view=view,
+        title="Fairy Meat: one attack, averaged over every deal",
+    )
+
+
+def can_place_trumps(hand: Any) -> bool:
+    """Whether a hand (``numbered``, ``red_trumps``, ``black_trumps``) can place Trumps of
+    one colour face down (FM-4) and still have a card for the Numbered step: a Numbered
+    card, or another Trump to play as a Wild Trump (FM-6)."""
+    red, black = int(_field(hand, "red_trumps", 0)), int(_field(hand, "black_trumps", 0))
+    numbered = int(_field(hand, "numbered", 0)) >= 1
+    return red + black >= 1 and len(trump_sets_by_type(max(0, red), max(0, black), 0, numbered)) > 1
+
+
+def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
+    def p(test: Callable[[Any], bool]) -> str:
+        return format_probability(d.probability(test))
+
+    return [
+        f"P(no Numbered card) = {p(lambda h: h.numbered == 0)} (FM-6)",
+        f"P(no Trump) = {p(lambda h: h.red_trumps + h.black_trumps == 0)}",
+        f"P(Trumps of one colour to place) = {p(can_place_trumps)} (FM-4)",
+        f"P(Trumps of both colours) = {p(lambda h: h.red_trumps > 0 and h.black_trumps > 0)}",
+        f"P(the Ace of Spades) = {p(lambda h: bool(_field(h, 'ace_of_spades', False)))} (FM-12)",
+        f"expected Numbered cards {_mean(d.mean(lambda h: h.numbered))}",
+    ]
+
+
+def hand_composition_explorer(
+    cards: int = 5,
+    view: str = "exactly",
+    compute: Callable[[int], Distribution[Any]] | None = None,
+) -> OddsExplorer:
+    """Return an explorer of what a combat hand of 0-12 cards holds (FM-1, FM-2), exactly.
+
+    The chart and table give the number of Numbered cards; the summary P(no Numbered
+    card) (she must play a Wild Trump or turn up cards, FM-6), P(no Trump), P(Trumps of
+    one colour she can place, FM-4), P(Trumps of both colours) and P(the A♠, FM-12).
+
+    Args:
+        compute: ``compute(cards)`` returning a Distribution of hands with ``numbered``,
+            ``red_trumps``, ``black_trumps`` and ``ace_of_spades`` (default:
+            :func:`toolkit.fairy_meat.odds.hand_composition`).
+
+    Returns:
+        An :class:`~toolkit.widgets.OddsExplorer`.
+
+    Raises:
+        InvalidSetupError: a hand size outside 0-12.
+    """
+    if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 12:
+        raise InvalidSetupError(f"cards must be a whole number from 0 to 12, got {cards!r}")
+    calculator = compute or hand_composition
+    controls = {"cards": widgets.IntSlider(value=cards, min=0, max=12, description="Cards in the hand", style=WIDE)}
+    return OddsExplorer(
+        controls,
+        lambda cards: calculator(cards),
+        lambda h: int(_field(h, "numbered", 0)),
+        positive="Numbered card(s)",
+        negative="",
+        zero="no Numbered card",
+        summary=_makeup_summary,
+        view=view,
+        title="Fairy Meat: what a combat hand holds",
+    )
