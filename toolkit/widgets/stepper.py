@@ -90,9 +90,7 @@ class Stepper:
         self._error = ""
         self._note = ""
         self._syncing = False
-        #: Whose eyes the log is shown through: ``None`` (the designer: everything) or a
-        #: side, who reads other sides' private events in their public form only.
-        self.viewer: str | None = None
+        self._viewer: str | None = None
         self._build(title)
         self.restart(seed)
 
@@ -112,6 +110,19 @@ class Stepper:
         self._clear()
         self._error = message
         self._refresh()
+
+    @property
+    def viewer(self) -> str | None:
+        """Whose eyes the log is shown through: ``None`` (the designer: everything) or a
+        side, who reads the other sides' private events in their public form only.
+        Setting it redraws the log at once."""
+        return self._viewer
+
+    @viewer.setter
+    def viewer(self, side: str | None) -> None:
+        if side != self._viewer:
+            self._viewer = side
+            self._refresh()
 
     @property
     def seed(self) -> int:
