@@ -19,9 +19,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -48,7 +46,8 @@ REGION_STATE = """
   const text = Array.from(el.querySelectorAll('.widget-html, .widget-htmlmath'))
     .map(e => e.innerText).join('\\n');
   const chart = Array.from(el.querySelectorAll('.js-plotly-plot')).map(p =>
-    Array.from(p.querySelectorAll('.bars path, .textpoint text, .xtick text, .ytick text, .g-xtitle text, .g-ytitle text'))
+    Array.from(p.querySelectorAll(
+      '.bars path, .textpoint text, .xtick text, .ytick text, .g-xtitle text, .g-ytitle text'))
       .map(e => e.getAttribute('d') || e.textContent).join(';')).join('|');
   return [text, chart];
 }

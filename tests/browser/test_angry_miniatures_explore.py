@@ -4,10 +4,8 @@ stepper to its end by clicking (AM-2 … AM-4 narrated), Back, and use the odds 
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from conftest import open_and_run
+from conftest import known_defect, open_and_run
 from notebook_page import button, nudge, slider, slider_value
 
 NOTEBOOK = "angry_miniatures_explore.ipynb"
@@ -54,7 +52,7 @@ def test_attack_played_to_the_end_by_clicking_then_back(session, timings):
     assert session.console.errors == []
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 12 item 7: Enter in the stepper's Outcome box does nothing")
+@known_defect("issue 12 item 7: Enter in the stepper's Outcome box does nothing")
 def test_enter_in_the_outcome_box_applies_it(session):
     nb = session.notebook
     region = nb.output(STEPPER)
@@ -95,7 +93,7 @@ def test_explorer_view_switch_is_fast(session, timings):
     assert seconds < VIEW_SWITCH_LIMIT, f"{seconds:.3f} s"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 12 item 1: the explorer shows no busy state while it computes")
+@known_defect("issue 12 item 1: the explorer shows no busy state while it computes")
 def test_explorer_shows_busy_state_at_once(session, timings):
     nb = session.notebook
     region = nb.output(EXPLORER)
