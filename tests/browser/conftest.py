@@ -100,18 +100,20 @@ class ConsoleLog:
 
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    label: str = ""  # what was being done (the test's name), added to each error
 
     def watch(self, page: Any) -> None:
         """Collect from ``page`` from now on."""
 
         def on_console(message: Any) -> None:
             if message.type == "error":
-                self.errors.append(f"console.error: {message.text} ({message.location.get('url', '')})")
+                where = message.location.get("url", "")
+                self.errors.append(f"[{self.label}] console.error: {message.text} ({where})")
             elif message.type == "warning":
                 self.warnings.append(message.text)
 
         page.on("console", on_console)
-        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+        page.on("pageerror", lambda error: self.errors.append(f"[{self.label}] uncaught: {error}"))
 
 
 def offline(route: Any) -> None:
@@ -165,6 +167,13 @@ def open_and_run(browser_context: Any, lab: Any, name: str, timings: TimingLog) 
         page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.shutdown(); }")
     finally:
         page.close()
+
+
+@pytest.fixture(autouse=True)
+def _console_label(request: pytest.FixtureRequest) -> None:
+    """Name the running test in the console errors of its module's notebook page."""
+    if "session" in request.fixturenames:
+        request.getfixturevalue("session").console.label = request.node.name
 
 
 def known_defect(reason: str) -> pytest.MarkDecorator:

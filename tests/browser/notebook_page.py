@@ -318,3 +318,60 @@ def slider_value(control: Locator) -> str:
 def nudge(control: Locator, key: str = "ArrowRight") -> None:
     """Move a slider one step with the keyboard, as a designer can (focus the handle, press a key)."""
     control.locator(".noUi-handle").press(key)
+
+
+def timed_text(nb: NotebookPage, act: Any, target: Locator, done: str, timeout_s: float = 60) -> tuple[float, str]:
+    """Do ``act()``; return the seconds from its input event until ``target``'s text matches
+    the regular expression ``done`` (the page's clock), and that text."""
+    nb.page.evaluate("() => { window.__toolkitInput = null; }")
+    act()
+    seen, text = target.evaluate(
+        """(el, [done, timeout]) => new Promise((resolve, reject) => {
+          const re = new RegExp(done), started = performance.now();
+          const poll = () => {
+            if (re.test(el.innerText)) return resolve([performance.now(), el.innerText]);
+            if (performance.now() - started > timeout) return reject(new Error('not shown: ' + el.innerText));
+            setTimeout(poll, 10);
+          };
+          poll();
+        })""",
+        [done, timeout_s * 1000],
+    )
+    pressed = nb.page.evaluate("() => window.__toolkitInput")
+    if pressed is None:
+        raise AssertionError("no input event was seen (the action did not reach the page)")
+    return (seen - pressed) / 1000, text
+
+
+def time_cell_to_chart(nb: NotebookPage, code: str, timeout_s: float = 120) -> dict[str, float]:
+    """Run the cell whose source contains ``code`` again and return the seconds from the
+    run until: ``"done"`` the kernel has run it (its prompt has a number again),
+    ``"controls"`` its widget is drawn, ``"chart"`` its chart has bars: what a designer
+    waits for the explorer's default settings."""
+    index = cell_index(nb.path, code)
+    return nb.page.evaluate(
+        r"""async ([index, timeout]) => {
+          const panel = window.jupyterapp.shell.currentWidget;
+          const node = panel.content.widgets[index].node;
+          panel.content.activeCellIndex = index;
+          panel.content.deselectAll();
+          const started = performance.now();
+          const seen = {};
+          window.jupyterapp.commands.execute('notebook:run-cell');
+          await new Promise(r => setTimeout(r, 0));
+          while (performance.now() - started < timeout) {
+            const t = (performance.now() - started) / 1000;
+            const prompt = node.querySelector('.jp-InputPrompt');
+            if (prompt && prompt.textContent.includes('*')) seen.running = true;
+            if (seen.running && !('done' in seen) && /\d/.test(prompt.textContent)) seen.done = t;
+            if (!('controls' in seen) && node.querySelector('.jp-Cell-outputArea .widget-slider')) seen.controls = t;
+            const bars = Array.from(node.querySelectorAll('.jp-Cell-outputArea .js-plotly-plot .bars path'))
+              .filter(p => (p.getAttribute('d') || '').length > 4);
+            if (!('chart' in seen) && bars.length) seen.chart = t;
+            if ('done' in seen && 'chart' in seen) { delete seen.running; return seen; }
+            await new Promise(r => setTimeout(r, 10));
+          }
+          throw new Error('no chart drawn: ' + JSON.stringify(seen));
+        }""",
+        [index, timeout_s * 1000],
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import known_defect, open_and_run
-from notebook_page import button, nudge, slider, slider_value
+from notebook_page import button, nudge, slider, slider_value, time_cell_to_chart
 
 NOTEBOOK = "angry_miniatures_explore.ipynb"
 STEPPER = "attack_stepper(grunk"
@@ -38,6 +38,7 @@ def test_attack_played_to_the_end_by_clicking_then_back(session, timings):
         if step.is_disabled():  # nothing left to reveal or roll
             break
         clicks.append(nb.timed(step.click, region, parts="text", timeout_s=30))
+        nb.wait_idle(30)  # the button's state arrives after the log's
     else:
         pytest.fail("the attack did not end within 60 clicks")
     log = region.inner_text()
@@ -57,6 +58,8 @@ def test_enter_in_the_outcome_box_applies_it(session):
     nb = session.notebook
     region = nb.output(STEPPER)
     button(region, "Restart").click()
+    nb.wait_idle(30)
+    session.page.wait_for_timeout(500)
     box = region.locator(".widget-text").filter(has_text="Outcome").locator("input")
     placeholder = box.get_attribute("placeholder") or ""
     example = placeholder.split("one of ", 1)[1].split(",")[0].strip()
@@ -102,6 +105,18 @@ def test_explorer_shows_busy_state_at_once(session, timings):
     nb.wait_idle(60)
     assert seen is not None, f"no busy state within {BUSY_LIMIT} s of the input"
     timings.add("AM explorer: busy state shown", seen, BUSY_GOAL)
+
+
+def test_explorer_default_settings_drawn(session, timings):
+    """No goal for this explorer (the issue's 1 s is for Fairy Meat and Durak): recorded, and
+    held to 10 s. Most of it is the browser evaluating plotly.js, which every FigureWidget
+    ships again through anywidget (about 5 MB)."""
+    seen = time_cell_to_chart(session.notebook, EXPLORER)
+    session.notebook.wait_idle(60)
+    timings.add("AM explorer: default settings, cell run to the kernel done", seen["done"])
+    timings.add("AM explorer: default settings, cell run to the controls drawn", seen.get("controls", float("nan")))
+    seconds = timings.add("AM explorer: default settings, cell run to chart drawn", seen["chart"]).seconds
+    assert seconds < 10, f"{seconds:.3f} s"
 
 
 def test_no_console_errors(session):
