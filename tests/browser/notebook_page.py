@@ -238,11 +238,31 @@ class NotebookPage:
         """``[text, chart]`` of a region (see :data:`REGION_STATE`)."""
         return region.evaluate(REGION_STATE)
 
+    def settle(self, region: Locator, quiet_s: float = 0.15, timeout_s: float = 120) -> list[str]:
+        """Wait until ``region`` has not changed for ``quiet_s`` (a redraw still on its way
+        from an earlier input would otherwise be taken for the answer to the next); return its state."""
+        return region.evaluate(
+            """(el, [code, quiet, timeout]) => new Promise((resolve, reject) => {
+              const state = eval(code);
+              const started = performance.now();
+              let last = JSON.stringify(state(el)), since = performance.now();
+              const poll = () => {
+                const now = JSON.stringify(state(el));
+                if (now !== last) { last = now; since = performance.now(); }
+                if (performance.now() - since >= quiet) return resolve(JSON.parse(now));
+                if (performance.now() - started > timeout) return reject(new Error('the region never settles'));
+                setTimeout(poll, 10);
+              };
+              poll();
+            })""",
+            [REGION_STATE, quiet_s * 1000, timeout_s * 1000],
+        )
+
     def timed(self, act: Any, region: Locator, *, parts: str = "any", timeout_s: float = 120) -> float:
         """Do ``act()`` (a click or key press) and return the seconds from its input event
         to the moment ``region``'s text or chart differs: ``parts`` is ``"any"``,
         ``"text"``, ``"chart"`` or ``"both"`` (both must have changed)."""
-        before = self.region_state(region)
+        before = self.settle(region)
         self.page.evaluate("() => { window.__toolkitInput = null; }")
         act()
         changed = region.evaluate(

@@ -5,7 +5,7 @@ stepper to its end by clicking (AM-2 … AM-4 narrated), Back, and use the odds 
 from __future__ import annotations
 
 import pytest
-from conftest import known_defect, open_and_run
+from browser_session import known_defect, open_and_run
 from notebook_page import button, nudge, slider, slider_value, time_cell_to_chart
 
 NOTEBOOK = "angry_miniatures_explore.ipynb"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import known_defect, open_and_run
+from browser_session import known_defect, open_and_run
 from notebook_page import button, nudge, slider_value, time_cell_to_chart
 
 NOTEBOOK = "durak_battle_explore.ipynb"

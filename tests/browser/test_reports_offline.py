@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ConsoleLog, known_defect
-from jupyterlab_server import REPO
+from browser_session import ConsoleLog, known_defect
+from lab_server import REPO
 
 JOBS = Path(__file__).parent / "small_reports.yaml"
 REPORTS = ["angry-miniatures-small", "fairy-meat-small", "durak-battle-small"]
