@@ -107,3 +107,17 @@ def known_defect(reason: str) -> pytest.MarkDecorator:
     """Mark a test that shows a defect the product has today: it must fail on an assertion
     (``xfail(strict=True)``), so the day the product is fixed the test says so."""
     return pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
+
+
+def notebook_area(session: ExploreSession) -> Any:
+    """The open notebook's cells (a Playwright Locator)."""
+    return session.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+
+
+def outputs_text(session: ExploreSession) -> str:
+    """Everything the notebook's outputs show, as text."""
+    return "\n".join(notebook_area(session).locator(".jp-OutputArea-output").all_inner_texts())
+
+
+#: A path to the rulings outside the repository (issue 12 item 5).
+OUTSIDE_RULINGS = "shared/rules"

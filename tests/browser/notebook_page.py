@@ -395,3 +395,47 @@ def time_cell_to_chart(nb: NotebookPage, code: str, timeout_s: float = 120) -> d
         }""",
         [index, timeout_s * 1000],
     )
+
+
+# -- what a designer reads ---------------------------------------------------------------------------
+def cut_off_labels(region: Locator) -> list[str]:
+    """The texts in ``region`` that do not fit their box (labels, buttons, toggle buttons,
+    dropdowns): each as the designer sees it cut, ``shown → full``."""
+    return region.evaluate(
+        """(el) => {
+          const found = [];
+          const boxes = el.querySelectorAll(
+            '.widget-label, .widget-label-basic, button.jupyter-button, .widget-dropdown select, .widget-readout');
+          for (const box of boxes) {
+            if (box.offsetParent === null) continue;  // hidden (a closed accordion)
+            const text = (box.tagName === 'SELECT' ? box.options[box.selectedIndex]?.text : box.innerText) || '';
+            if (!text.trim()) continue;
+            let cut = box.scrollWidth > box.clientWidth + 1;
+            if (box.tagName === 'SELECT') {
+              const probe = document.createElement('span');
+              probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;font:' +
+                getComputedStyle(box).font;
+              probe.textContent = text;
+              document.body.appendChild(probe);
+              cut = probe.getBoundingClientRect().width > box.clientWidth - 20;  // minus the arrow
+              probe.remove();
+            }
+            if (cut) found.push(text.trim());
+          }
+          return found;
+        }"""
+    )
+
+
+#: A fraction a designer cannot read: a denominator of 10,000 or more (issue 12 item 3).
+LONG_FRACTION = re.compile(r"\b\d+/(\d{5,}|\d{1,3}(,\d{3}){2,})\b")
+#: What is left when the fraction is dropped: "= ≈ 48.8%".
+DROPPED_FRACTION = re.compile(r"=\s*≈")
+
+
+def unreadable_numbers(text: str) -> list[str]:
+    """The long fractions and the "= ≈" of ``text``, each once, in order."""
+    found = [m.group(0) for m in LONG_FRACTION.finditer(text)] + [
+        text[max(0, m.start() - 30) : m.end() + 8] for m in DROPPED_FRACTION.finditer(text)
+    ]
+    return list(dict.fromkeys(found))

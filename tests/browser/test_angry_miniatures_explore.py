@@ -5,8 +5,8 @@ stepper to its end by clicking (AM-2 … AM-4 narrated), Back, and use the odds 
 from __future__ import annotations
 
 import pytest
-from browser_session import known_defect, open_and_run
-from notebook_page import button, nudge, slider, slider_value, time_cell_to_chart
+from browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from notebook_page import button, cut_off_labels, nudge, slider, slider_value, time_cell_to_chart, unreadable_numbers
 
 NOTEBOOK = "angry_miniatures_explore.ipynb"
 STEPPER = "attack_stepper(grunk"
@@ -117,6 +117,22 @@ def test_explorer_default_settings_drawn(session, timings):
     timings.add("AM explorer: default settings, cell run to the controls drawn", seen.get("controls", float("nan")))
     seconds = timings.add("AM explorer: default settings, cell run to chart drawn", seen["chart"]).seconds
     assert seconds < 10, f"{seconds:.3f} s"
+
+
+def test_labels_fit(session):
+    cut = list(dict.fromkeys(cut_off_labels(notebook_area(session))))
+    assert not cut, cut
+
+
+def test_numbers_are_readable(session):
+    found = unreadable_numbers(outputs_text(session))
+    assert not found, found
+
+
+@known_defect("issue 12 item 5: the notebook points to shared/rules/…, which is not in the repository")
+def test_rulings_are_linked_inside_the_repository(session):
+    lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
+    assert not lines, lines
 
 
 def test_no_console_errors(session):

@@ -5,6 +5,7 @@ chart is drawn, and the page logs no console error and asks the network for noth
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -13,9 +14,13 @@ from pathlib import Path
 import pytest
 from browser_session import ConsoleLog, known_defect
 from lab_server import REPO
+from notebook_page import unreadable_numbers
 
 JOBS = Path(__file__).parent / "small_reports.yaml"
 REPORTS = ["angry-miniatures-small", "fairy-meat-small", "durak-battle-small"]
+TEXTS: dict[str, str] = {}  # each report's text as the browser shows it
+#: Internal side ids in the Durak report (issue 12 item 4).
+SIDE_IDS = re.compile(r"\b[ab]'s cards\b|\b[ab] attacks first\b|\b[ab] wins\b|\bside [ab]\b")
 
 
 def offline_recording(blocked: list[str]):
@@ -60,7 +65,7 @@ def opened(rendered, browser_context, timings):
         html = rendered / f"{name}.html"
         assert html.is_file(), sorted(p.name for p in rendered.iterdir())
         page = browser_context.new_page()
-        console, blocked = ConsoleLog(), []
+        console, blocked = ConsoleLog(label=name), []
         console.watch(page)
 
         page.route("**/*", offline_recording(blocked))
@@ -79,6 +84,7 @@ def opened(rendered, browser_context, timings):
         )
         timings.add(f"reports: {name}.html opened offline, {drawn} charts drawn", time.perf_counter() - start)
         found[name] = (expected, drawn, console, blocked)
+        TEXTS[name] = page.inner_text("body")
         page.close()
     return found
 
@@ -101,3 +107,23 @@ def test_report_logs_no_console_error_offline(opened, name):
 def test_report_asks_the_network_for_nothing(opened, name):
     _, _, _, blocked = opened[name]
     assert blocked == []
+
+
+@known_defect("issue 12 item 3: long fractions in the reports' tables (11483937/4870849, 246089/523110, 21956/38675)")
+@pytest.mark.parametrize("name", REPORTS)
+def test_report_numbers_are_readable(opened, name):
+    found = unreadable_numbers(TEXTS[name])
+    assert not found, found[:12]
+
+
+@known_defect("issue 12 item 5: every report points to shared/rules/…, which is not in the repository")
+@pytest.mark.parametrize("name", REPORTS)
+def test_report_links_rulings_inside_the_repository(opened, name):
+    lines = [line for line in TEXTS[name].splitlines() if "shared/rules" in line]
+    assert not lines, lines
+
+
+@known_defect("issue 12 item 4: the Durak report says 'a's cards', 'a attacks first', 'a wins', 'side a'")
+def test_durak_report_names_armies_not_side_ids(opened):
+    found = sorted({m.group(0) for m in SIDE_IDS.finditer(TEXTS["durak-battle-small"])})
+    assert not found, found
