@@ -124,18 +124,24 @@ class NotebookPage:
             " return k ? k.status : 'none'; }"
         )
 
-    def wait_idle(self, timeout_s: float) -> None:
-        """Wait until the kernel is idle and no cell prompt shows ``[*]``."""
+    def wait_idle(self, timeout_s: float, quiet_s: float = 0.3) -> None:
+        """Wait until the kernel has been idle, with no cell prompt showing ``[*]``, for
+        ``quiet_s`` on end (it goes idle for a moment between two queued widget messages)."""
         self.page.wait_for_function(
-            """() => {
+            """(quiet) => {
               const panel = window.jupyterapp.shell.currentWidget;
               const kernel = panel.sessionContext.session?.kernel;
-              if (!kernel || kernel.status !== 'idle') return false;
-              return !Array.from(panel.node.querySelectorAll('.jp-InputPrompt')).some(p => p.textContent.includes('*'));
+              const idle = kernel && kernel.status === 'idle' &&
+                !Array.from(panel.node.querySelectorAll('.jp-InputPrompt')).some(p => p.textContent.includes('*'));
+              if (!idle) { window.__toolkitIdleSince = null; return false; }
+              if (window.__toolkitIdleSince == null) window.__toolkitIdleSince = performance.now();
+              return performance.now() - window.__toolkitIdleSince >= quiet;
             }""",
+            arg=quiet_s * 1000,
             timeout=timeout_s * 1000,
-            polling=100,
+            polling=20,
         )
+        self.page.evaluate("() => { window.__toolkitIdleSince = null; }")
 
     def run_all(self, timeout_s: float = 240) -> float:
         """Run every cell (Run → Run All Cells) and wait for the kernel; return the seconds taken."""
@@ -262,6 +268,7 @@ class NotebookPage:
         """Do ``act()`` (a click or key press) and return the seconds from its input event
         to the moment ``region``'s text or chart differs: ``parts`` is ``"any"``,
         ``"text"``, ``"chart"`` or ``"both"`` (both must have changed)."""
+        self.wait_idle(timeout_s)
         before = self.settle(region)
         self.page.evaluate("() => { window.__toolkitInput = null; }")
         act()
@@ -439,3 +446,61 @@ def unreadable_numbers(text: str) -> list[str]:
         text[max(0, m.start() - 30) : m.end() + 8] for m in DROPPED_FRACTION.finditer(text)
     ]
     return list(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Drag:
+    """What a slider drag did: the value reached, the chart redraws during the drag and
+    after the release, and the seconds from the release to the last redraw."""
+
+    value: str
+    redraws_during: int
+    redraws_after: int
+    settled_after_s: float
+
+
+def drag_slider(
+    nb: NotebookPage, control: Locator, region: Locator, to_end: bool = True, steps: int = 24, pause_ms: int = 10
+) -> Drag:
+    """Drag a slider's handle with the mouse to the end of its track (or the start), in
+    ``steps`` moves ``pause_ms`` apart (a brisk drag: about half a second), watching
+    ``region``'s chart; return what happened (:class:`Drag`) once the kernel is idle and
+    the chart has been quiet for a second."""
+    nb.settle(region)
+    region.evaluate(
+        """(el, code) => {
+          const state = eval(code);
+          const seen = { changes: [], up: null };
+          let last = state(el)[1];
+          window.__toolkitDrag = seen;
+          document.addEventListener('pointerup', () => { seen.up = performance.now(); }, { once: true, capture: true });
+          const poll = () => {
+            const now = state(el)[1];
+            if (now !== last) { last = now; seen.changes.push(performance.now()); }
+            if (!seen.stop) setTimeout(poll, 10);
+          };
+          poll();
+        }""",
+        REGION_STATE,
+    )
+    handle = control.locator(".noUi-handle").bounding_box()
+    track = control.locator(".noUi-base").bounding_box()
+    assert handle and track, "the slider is not on screen"
+    y = handle["y"] + handle["height"] / 2
+    x0 = handle["x"] + handle["width"] / 2
+    x1 = track["x"] + (track["width"] + 5 if to_end else -5)
+    mouse = nb.page.mouse
+    mouse.move(x0, y)
+    mouse.down()
+    for k in range(1, steps + 1):
+        mouse.move(x0 + (x1 - x0) * k / steps, y)
+        nb.page.wait_for_timeout(pause_ms)
+    mouse.up()
+    nb.wait_idle(180)
+    nb.settle(region, quiet_s=1.0)
+    seen = nb.page.evaluate("() => { const s = window.__toolkitDrag; s.stop = true; return s; }")
+    up = seen["up"]
+    during = [t for t in seen["changes"] if up is None or t <= up]
+    after = [t for t in seen["changes"] if up is not None and t > up]
+    settled = (max(after) - up) / 1000 if after else 0.0
+    return Drag(slider_value(control), len(during), len(after), settled)

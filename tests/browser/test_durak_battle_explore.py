@@ -70,6 +70,7 @@ def test_worked_example_played_to_the_end_by_clicking_then_back(session, played_
     nb = session.notebook
     region = nb.output(EXAMPLE)
     back = nb.timed(button(region, "Back").click, region, parts="text")
+    nb.wait_idle(30)
     timings.add("Durak example: Back", back)
     assert re.search(rf"Next in the example \({len(clicks)} of {len(clicks)}\)", region.inner_text())
     assert not button(region, NEXT).is_disabled()

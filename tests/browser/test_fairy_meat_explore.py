@@ -12,6 +12,7 @@ from browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_a
 from notebook_page import (
     button,
     cut_off_labels,
+    drag_slider,
     nudge,
     slider,
     slider_value,
@@ -96,6 +97,7 @@ def test_worked_example_played_to_the_end_by_clicking_then_back(session, timings
     timings.add(f"FM example: next move, slowest of {len(clicks)}", max(clicks))
     timings.add(f"FM example: next move, median of {len(clicks)}", sorted(clicks)[len(clicks) // 2])
     back = nb.timed(button(region, "Back").click, region, parts="text")
+    nb.wait_idle(30)
     timings.add("FM example: Back", back)
     assert re.search(rf"Next in the example \({len(clicks)} of {len(clicks)}\)", region.inner_text())
     assert not nxt.is_disabled()
@@ -140,6 +142,30 @@ def test_explorer_slider_redraws_chart_and_summary(session, timings):
 
 
 @pytest.fixture(scope="module")
+def drag(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    cards = slider(region, "Attacker's cards")
+    start = slider_value(cards)
+    done = drag_slider(nb, cards, region)
+    timings.add(
+        f"FM explorer: drag attacker's cards {start}→{done.value}, release to the last redraw",
+        done.settled_after_s,
+        note=f"{done.redraws_during} redraws during the drag, {done.redraws_after} after the release",
+    )
+    for _ in range(int(done.value) - int(start)):
+        nudge(cards, "ArrowLeft")
+    nb.wait_idle(180)
+    nb.settle(region, quiet_s=0.5)
+    return done
+
+
+def test_explorer_slider_drag_computes_once_on_release(drag):
+    """This slider updates on release (continuous_update=False): one computation."""
+    assert drag.redraws_during + drag.redraws_after <= 2, drag
+
+
+@pytest.fixture(scope="module")
 def view_switch(session, timings):
     nb = session.notebook
     region = nb.output(EXPLORER)
@@ -149,7 +175,7 @@ def view_switch(session, timings):
     return seconds
 
 
-@known_defect("issue 12 item 1: a view switch recomputes the distribution (0.9 s measured; goal 0.1 s)")
+@known_defect("issue 12 item 1: a view switch recomputes the distribution (0.5–2.4 s measured; goal 0.1 s)")
 def test_explorer_view_switch_is_fast(view_switch):
     assert view_switch < VIEW_SWITCH_LIMIT, f"{view_switch:.3f} s"
 
