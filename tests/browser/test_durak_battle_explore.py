@@ -111,30 +111,23 @@ def test_explorer_slider_redraws_chart_and_summary(session, timings):
 
 
 @pytest.fixture(scope="module")
-def careful(session, timings):
-    """The view switch and the careful odds: exactly→at least timed with quick and with
-    careful odds (the issue measured 7.5 s for careful), careful itself timed."""
+def view_switch(session, timings):
+    """exactly→at least with the quick odds; then quick→careful timed (the issue measured
+    19.9 s; the careful view switch, 7.5 s there, is left out to keep the suite short)."""
     nb = session.notebook
     region = nb.output(EXPLORER)
-    quick_switch = nb.timed(button(region, "at least").click, region, parts="chart")
-    timings.add("Durak explorer (quick): view exactly→at least", quick_switch, VIEW_SWITCH_GOAL)
+    seconds = nb.timed(button(region, "at least").click, region, parts="chart")
+    timings.add("Durak explorer (quick): view exactly→at least", seconds, VIEW_SWITCH_GOAL)
     nb.timed(button(region, "exactly").click, region, parts="chart")
-    seconds = nb.timed(button(region, "careful").click, region, parts="text", timeout_s=180)
-    timings.add("Durak explorer: Clash odds quick→careful, summary redrawn", seconds)
-    nb.wait_idle(180)
-    careful_switch = nb.timed(button(region, "at least").click, region, parts="chart", timeout_s=180)
-    timings.add("Durak explorer (careful): view exactly→at least", careful_switch, VIEW_SWITCH_GOAL)
-    nb.wait_idle(180)
-    button(region, "exactly").click()
-    nb.wait_idle(180)
-    button(region, "quick").click()
-    nb.wait_idle(180)
-    return quick_switch, careful_switch
+    careful = nb.timed(button(region, "careful").click, region, parts="text", timeout_s=240)
+    timings.add("Durak explorer: Clash odds quick→careful, summary redrawn", careful)
+    nb.timed(button(region, "quick").click, region, parts="text", timeout_s=240)
+    return seconds
 
 
-@known_defect("issue 12 item 1: a view switch recomputes the battle odds (about 1 s quick, 7.5 s careful; goal 0.1 s)")
-def test_explorer_view_switch_is_fast(careful):
-    assert max(careful) < VIEW_SWITCH_LIMIT, f"quick {careful[0]:.3f} s, careful {careful[1]:.3f} s"
+@known_defect("issue 12 item 1: a view switch recomputes the battle odds (quick: 1.4–3.0 s measured; goal 0.1 s)")
+def test_explorer_view_switch_is_fast(view_switch):
+    assert view_switch < VIEW_SWITCH_LIMIT, f"{view_switch:.3f} s"
 
 
 @known_defect("issue 12 item 1: the explorer shows no busy state while it computes")
@@ -159,7 +152,7 @@ def default_answer(session, timings):
     return timings.add("Durak explorer: default settings, cell run to chart drawn", seen["chart"], DEFAULT_GOAL).seconds
 
 
-@known_defect("issue 12 item 1: the explorer's default settings take longer than 1 s (goal)")
+@known_defect("issue 12 item 1: default settings: 4.2–6.3 s from the cell's run to the chart (goal 1 s)")
 def test_explorer_default_settings_answer_within_a_second(default_answer):
     assert default_answer < DEFAULT_LIMIT, f"{default_answer:.3f} s"
 
