@@ -58,7 +58,7 @@ def rendered(tmp_path_factory, timings):
 
 
 @pytest.fixture(scope="module")
-def opened(rendered, browser_context, timings):
+def opened(browser_context, rendered, timings):
     """Each report opened offline: name -> (charts in the HTML, charts drawn, console log, blocked URLs)."""
     found = {}
     for name in REPORTS:
