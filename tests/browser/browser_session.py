@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_timings import TimingLog
+
+from .browser_timings import TimingLog
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = [
@@ -86,7 +87,7 @@ class ExploreSession:
 def open_and_run(browser_context: Any, lab: Any, name: str, timings: TimingLog) -> Iterator[ExploreSession]:
     """Open ``notebooks/<name>`` in a new page, run all its cells, yield the session;
     shut its kernel down and close the page afterwards (a module fixture's body)."""
-    from notebook_page import NotebookPage
+    from .notebook_page import NotebookPage
 
     page = browser_context.new_page()
     console = ConsoleLog()

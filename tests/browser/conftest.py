@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_session import CHROMIUM, CHROMIUM_FLAGS, IN_CI, TIMINGS, missing_browser, offline
-from browser_timings import TimingLog
+
+from .browser_session import CHROMIUM, CHROMIUM_FLAGS, IN_CI, TIMINGS, missing_browser, offline
+from .browser_timings import TimingLog
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -61,7 +62,7 @@ def chromium() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def lab(chromium: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A JupyterLab server on a temporary copy of ``notebooks/`` (started after Chromium is known to be there)."""
-    from lab_server import start_lab
+    from .lab_server import start_lab
 
     server = start_lab(tmp_path_factory.mktemp("jupyterlab"))
     yield server

@@ -5,8 +5,9 @@ stepper to its end by clicking (AM-2 … AM-4 narrated), Back, and use the odds 
 from __future__ import annotations
 
 import pytest
-from browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
-from notebook_page import (
+
+from .browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from .notebook_page import (
     button,
     cut_off_labels,
     drag_slider,

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
-from notebook_page import (
+
+from .browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from .notebook_page import (
     button,
     cut_off_labels,
     drag_slider,

@@ -12,9 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_session import ConsoleLog, known_defect
-from lab_server import REPO
-from notebook_page import unreadable_numbers
+
+from .browser_session import ConsoleLog, known_defect
+from .lab_server import REPO
+from .notebook_page import unreadable_numbers
 
 JOBS = Path(__file__).parent / "small_reports.yaml"
 REPORTS = ["angry-miniatures-small", "fairy-meat-small", "durak-battle-small"]
