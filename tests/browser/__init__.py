@@ -1,0 +1,1 @@
+"""The browser suite: JupyterLab and the reports in headless Chromium (see README.md)."""

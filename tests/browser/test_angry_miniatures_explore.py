@@ -1,0 +1,172 @@
+"""angry_miniatures_explore.ipynb in JupyterLab: run it, then play an attack in the
+stepper to its end by clicking (AM-2 … AM-4 narrated), Back, and use the odds explorer
+(a slider, the exactly/at-least view) as a designer would, timing each answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from .browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from .notebook_page import (
+    button,
+    cut_off_labels,
+    drag_slider,
+    nudge,
+    slider,
+    slider_value,
+    time_cell_to_chart,
+    unreadable_numbers,
+)
+
+NOTEBOOK = "angry_miniatures_explore.ipynb"
+STEPPER = "attack_stepper(grunk"
+EXPLORER = "odds_explorer()"
+
+#: The issue's goals (seconds) and the margins the suite holds them to on a noisy 2-core machine.
+VIEW_SWITCH_GOAL, VIEW_SWITCH_LIMIT = 0.1, 0.3
+BUSY_GOAL, BUSY_LIMIT = 0.1, 0.3
+
+
+@pytest.fixture(scope="module")
+def session(browser_context, lab, timings):
+    yield from open_and_run(browser_context, lab, NOTEBOOK, timings)
+
+
+def test_runs_and_every_widget_renders(session):
+    check = session.notebook.check_outputs()
+    assert not check.problems, check.problems
+    assert check.widgets >= 2 and check.rendered == check.widgets
+    assert session.console.errors == []
+
+
+def test_attack_played_to_the_end_by_clicking_then_back(session, timings):
+    nb = session.notebook
+    region = nb.output(STEPPER)
+    step = button(region, "Step")
+    clicks = []
+    for _ in range(60):
+        if step.is_disabled():  # nothing left to reveal or roll
+            break
+        clicks.append(nb.timed(step.click, region, parts="text", timeout_s=30))
+        nb.wait_idle(30)  # the button's state arrives after the log's
+    else:
+        pytest.fail("the attack did not end within 60 clicks")
+    log = region.inner_text()
+    assert "damage" in log and "AM-" in log
+    assert button(region, "Roll").is_disabled() and button(region, "Apply").is_disabled()
+    timings.add(f"AM stepper: Step click, slowest of {len(clicks)}", max(clicks))
+    timings.add(f"AM stepper: Step click, median of {len(clicks)}", sorted(clicks)[len(clicks) // 2])
+    back = nb.timed(button(region, "Back").click, region, parts="text")
+    nb.wait_idle(30)
+    timings.add("AM stepper: Back", back)
+    assert not step.is_disabled() or not button(region, "Roll").is_disabled()
+    assert max(clicks) < 2 and back < 2  # steppers answer in 20–200 ms (issue 12)
+    assert session.console.errors == []
+
+
+@known_defect("issue 12 item 7: Enter in the stepper's Outcome box does nothing")
+def test_enter_in_the_outcome_box_applies_it(session):
+    nb = session.notebook
+    region = nb.output(STEPPER)
+    button(region, "Restart").click()
+    nb.wait_idle(30)
+    session.page.wait_for_timeout(500)
+    box = region.locator(".widget-text").filter(has_text="Outcome").locator("input")
+    placeholder = box.get_attribute("placeholder") or ""
+    example = placeholder.split("one of ", 1)[1].split(",")[0].strip()
+    box.fill(example)
+    before = nb.region_state(region)
+    box.press("Enter")
+    session.page.wait_for_timeout(3000)
+    assert nb.region_state(region) != before
+
+
+def test_explorer_slider_redraws_chart_and_summary(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    dice = slider(region, "Attack dice")
+    start = slider_value(dice)
+    seconds = nb.timed(lambda: nudge(dice), region, parts="both")
+    assert slider_value(dice) == str(int(start) + 1)
+    timings.add(f"AM explorer: Attack dice {start}→{int(start) + 1}, chart and summary redrawn", seconds)
+    assert seconds < 5
+    assert session.console.errors == []
+
+
+def view_switch(session, timings) -> float:
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    seconds = nb.timed(button(region, "at least").click, region, parts="chart")
+    timings.add("AM explorer: view exactly→at least", seconds, VIEW_SWITCH_GOAL)
+    nb.timed(button(region, "exactly").click, region, parts="chart")
+    return seconds
+
+
+@pytest.fixture(scope="module")
+def drag(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    dice = slider(region, "Attack dice")
+    start = slider_value(dice)
+    done = drag_slider(nb, dice, region)
+    timings.add(
+        f"AM explorer: drag Attack dice {start}→{done.value}, release to the last redraw",
+        done.settled_after_s,
+        note=f"{done.redraws_during} redraws during the drag, {done.redraws_after} after the release",
+    )
+    drag_slider(nb, dice, region, to_end=False)
+    return done
+
+
+@known_defect("issue 12 item 1: a drag recomputes and redraws every value passed over (4→15: 9–11 redraws)")
+def test_explorer_slider_drag_computes_once_on_release(drag):
+    redraws = drag.redraws_during + drag.redraws_after
+    assert redraws <= 4, f"{redraws} redraws, the last {drag.settled_after_s:.2f} s after the release"
+
+
+def test_explorer_view_switch_is_fast(session, timings):
+    seconds = view_switch(session, timings)
+    assert seconds < VIEW_SWITCH_LIMIT, f"{seconds:.3f} s"
+
+
+@known_defect("issue 12 item 1: the explorer shows no busy state while it computes")
+def test_explorer_shows_busy_state_at_once(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    dice = slider(region, "Defence dice")
+    seen = nb.busy_within(lambda: nudge(dice), region, BUSY_LIMIT)
+    nb.wait_idle(60)
+    assert seen is not None, f"no busy state within {BUSY_LIMIT} s of the input"
+    timings.add("AM explorer: busy state shown", seen, BUSY_GOAL)
+
+
+def test_explorer_default_settings_drawn(session, timings):
+    """No goal for this explorer (the issue's 1 s is for Fairy Meat and Durak): recorded, and
+    held to 10 s. Most of it is the browser evaluating plotly.js, which every FigureWidget
+    ships again through anywidget (about 5 MB)."""
+    seen = time_cell_to_chart(session.notebook, EXPLORER)
+    session.notebook.wait_idle(60)
+    timings.add("AM explorer: default settings, cell run to the kernel done", seen["done"])
+    timings.add("AM explorer: default settings, cell run to the controls drawn", seen.get("controls", float("nan")))
+    seconds = timings.add("AM explorer: default settings, cell run to chart drawn", seen["chart"]).seconds
+    assert seconds < 10, f"{seconds:.3f} s"
+
+
+def test_labels_fit(session):
+    cut = list(dict.fromkeys(cut_off_labels(notebook_area(session))))
+    assert not cut, cut
+
+
+def test_numbers_are_readable(session):
+    found = unreadable_numbers(outputs_text(session))
+    assert not found, found
+
+
+@known_defect("issue 12 item 5: the notebook points to shared/rules/…, which is not in the repository")
+def test_rulings_are_linked_inside_the_repository(session):
+    lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
+    assert not lines, lines
+
+
+def test_no_console_errors(session):
+    assert session.console.errors == []

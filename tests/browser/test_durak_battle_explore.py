@@ -1,0 +1,180 @@
+"""durak_battle_explore.ipynb in JupyterLab: run it, play the worked example (a chain of
+counterattacks, DB-4 … DB-8) to its end by clicking, Back, and use the battle-odds
+explorer (a slider, quick/careful, the exactly/at-least view), timing each answer
+against issue 12's goals."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from .notebook_page import button, cut_off_labels, nudge, slider_value, time_cell_to_chart, unreadable_numbers
+
+NOTEBOOK = "durak_battle_explore.ipynb"
+EXAMPLE = 'battle_stepper(example="durak_counterattack_chain.yaml")'
+ROUND = "round_explorer()"
+EXPLORER = "odds_explorer()"
+NEXT = "Play the example's next move"
+
+#: The issue's goals (seconds) and the margins held on a noisy 2-core machine.
+DEFAULT_GOAL, DEFAULT_LIMIT = 1.0, 2.0
+VIEW_SWITCH_GOAL, VIEW_SWITCH_LIMIT = 0.1, 0.3
+BUSY_GOAL, BUSY_LIMIT = 0.1, 0.3
+
+#: Internal side ids in text a designer reads (issue 12 item 4).
+SIDE_IDS = re.compile(r"\b[ab] (retreats|destroyed|wins|attacks)\b|\bside [ab]'s view\b|\((a|b)\)")
+
+
+@pytest.fixture(scope="module")
+def session(browser_context, lab, timings):
+    yield from open_and_run(browser_context, lab, NOTEBOOK, timings)
+
+
+def tokens_slider(region):
+    """The first army's tokens slider of an explorer ("North: tokens")."""
+    return region.locator(".widget-slider").filter(has_text=re.compile(r": tokens")).first
+
+
+def test_runs_and_every_widget_renders(session):
+    check = session.notebook.check_outputs()
+    assert not check.problems, check.problems
+    assert check.widgets >= 4 and check.rendered == check.widgets
+    assert session.console.errors == []
+
+
+@pytest.fixture(scope="module")
+def played_example(session, timings):
+    """The worked example played to its end by clicking; the stepper's text at the end."""
+    nb = session.notebook
+    region = nb.output(EXAMPLE)
+    nxt = button(region, NEXT)
+    clicks = []
+    for _ in range(80):
+        if nxt.is_disabled():
+            break
+        clicks.append(nb.timed(nxt.click, region, parts="text", timeout_s=30))
+        nb.wait_idle(30)  # the button's state arrives after the log's
+    else:
+        pytest.fail("the example did not end within 80 clicks")
+    text = region.inner_text()
+    timings.add(f"Durak example: next move, slowest of {len(clicks)}", max(clicks))
+    timings.add(f"Durak example: next move, median of {len(clicks)}", sorted(clicks)[len(clicks) // 2])
+    return clicks, text
+
+
+def test_worked_example_played_to_the_end_by_clicking_then_back(session, played_example, timings):
+    clicks, text = played_example
+    assert re.search(r"The example is played out; its \d+ expectation\(s\) are met", text), text[-600:]
+    assert "DB-" in text
+    nb = session.notebook
+    region = nb.output(EXAMPLE)
+    back = nb.timed(button(region, "Back").click, region, parts="text")
+    nb.wait_idle(30)
+    timings.add("Durak example: Back", back)
+    assert re.search(rf"Next in the example \({len(clicks)} of {len(clicks)}\)", region.inner_text())
+    assert not button(region, NEXT).is_disabled()
+    assert max(clicks) < 2 and back < 2
+    assert session.console.errors == []
+
+
+@known_defect("issue 12 item 4: the Durak stepper says 'a retreats', 'b destroyed', 'side a's view', 'North (a)'")
+def test_stepper_names_armies_not_side_ids(played_example):
+    _, text = played_example
+    found = sorted({m.group(0) for m in SIDE_IDS.finditer(text)})
+    assert not found, found
+
+
+def test_round_explorer_slider_redraws(session, timings):
+    nb = session.notebook
+    region = nb.output(ROUND)
+    tokens = tokens_slider(region)
+    start = slider_value(tokens)
+    seconds = nb.timed(lambda: nudge(tokens), region, parts="both")
+    timings.add(f"Durak round explorer: tokens {start}→{int(start) + 1}, chart and summary redrawn", seconds)
+    nb.timed(lambda: nudge(tokens, "ArrowLeft"), region, parts="both")
+    assert seconds < 5
+
+
+def test_explorer_slider_redraws_chart_and_summary(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    tokens = tokens_slider(region)
+    start = slider_value(tokens)
+    seconds = nb.timed(lambda: nudge(tokens, "ArrowLeft"), region, parts="both")
+    assert slider_value(tokens) == str(int(start) - 1)
+    timings.add(f"Durak explorer (quick): tokens {start}→{int(start) - 1}, chart and summary redrawn", seconds)
+    back = nb.timed(lambda: nudge(tokens), region, parts="both")
+    timings.add(f"Durak explorer (quick): tokens {int(start) - 1}→{start}, chart and summary redrawn", back)
+    assert seconds < 30
+    assert session.console.errors == []
+
+
+@pytest.fixture(scope="module")
+def view_switch(session, timings):
+    """exactly→at least with the quick odds; then quick→careful timed (the issue measured
+    19.9 s; the careful view switch, 7.5 s there, is left out to keep the suite short)."""
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    seconds = nb.timed(button(region, "at least").click, region, parts="chart")
+    timings.add("Durak explorer (quick): view exactly→at least", seconds, VIEW_SWITCH_GOAL)
+    nb.timed(button(region, "exactly").click, region, parts="chart")
+    careful = nb.timed(button(region, "careful").click, region, parts="text", timeout_s=240)
+    timings.add("Durak explorer: Clash odds quick→careful, summary redrawn", careful)
+    nb.timed(button(region, "quick").click, region, parts="text", timeout_s=240)
+    return seconds
+
+
+@known_defect("issue 12 item 1: a view switch recomputes the battle odds (quick: 1.4–3.0 s measured; goal 0.1 s)")
+def test_explorer_view_switch_is_fast(view_switch):
+    assert view_switch < VIEW_SWITCH_LIMIT, f"{view_switch:.3f} s"
+
+
+@known_defect("issue 12 item 1: the explorer shows no busy state while it computes")
+def test_explorer_shows_busy_state_at_once(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    tokens = tokens_slider(region)
+    seen = nb.busy_within(lambda: nudge(tokens, "ArrowLeft"), region, BUSY_LIMIT)
+    nb.wait_idle(60)
+    nudge(tokens)
+    nb.wait_idle(60)
+    assert seen is not None, f"no busy state within {BUSY_LIMIT} s of the input"
+    timings.add("Durak explorer: busy state shown", seen, BUSY_GOAL)
+
+
+@pytest.fixture(scope="module")
+def default_answer(session, timings):
+    seen = time_cell_to_chart(session.notebook, EXPLORER)
+    session.notebook.wait_idle(60)
+    timings.add("Durak explorer: default settings, cell run to the kernel done", seen["done"])
+    timings.add("Durak explorer: default settings, cell run to the controls drawn", seen.get("controls", float("nan")))
+    return timings.add("Durak explorer: default settings, cell run to chart drawn", seen["chart"], DEFAULT_GOAL).seconds
+
+
+@known_defect("issue 12 item 1: default settings: 4.2–6.3 s from the cell's run to the chart (goal 1 s)")
+def test_explorer_default_settings_answer_within_a_second(default_answer):
+    assert default_answer < DEFAULT_LIMIT, f"{default_answer:.3f} s"
+
+
+@known_defect("issue 12 item 6: cut-off labels ('lost this clash (default)', 'both hands (designer)')")
+def test_labels_fit(session):
+    cut = list(dict.fromkeys(cut_off_labels(notebook_area(session))))
+    assert not cut, cut
+
+
+@known_defect("issue 12 item 3: exact-looking fractions of Monte Carlo numbers, 'P(North wins) = ≈ 49.5%'")
+def test_numbers_are_readable(session):
+    found = unreadable_numbers(outputs_text(session))
+    assert not found, found
+
+
+@known_defect("issue 12 item 5: the notebook points to shared/rules/…, which is not in the repository")
+def test_rulings_are_linked_inside_the_repository(session):
+    lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
+    assert not lines, lines
+
+
+def test_no_console_errors(session):
+    assert session.console.errors == []

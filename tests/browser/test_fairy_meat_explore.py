@@ -1,0 +1,229 @@
+"""fairy_meat_explore.ipynb in JupyterLab: run it, play the draft's worked example to its
+end by clicking (both attacks), Back, ask the optimal-play hint at every decision of the
+example, and use the odds explorer (a slider, the exactly/at-least view), timing each
+answer against issue 12's goals."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from .notebook_page import (
+    button,
+    cut_off_labels,
+    drag_slider,
+    nudge,
+    slider,
+    slider_value,
+    time_cell_to_chart,
+    timed_text,
+    unreadable_numbers,
+)
+
+NOTEBOOK = "fairy_meat_explore.ipynb"
+EXAMPLE = 'combat_stepper(example="dizzytwig_v_sparklespaz.yaml")'
+EXPLORER = "odds_explorer()"
+NEXT = "Play the example's next move"
+HINT = "What would optimal play do here?"
+
+#: The issue's goals (seconds) and the margins held on a noisy 2-core machine.
+HINT_GOAL, HINT_LIMIT = 2.0, 4.0
+DEFAULT_GOAL, DEFAULT_LIMIT = 1.0, 2.0
+VIEW_SWITCH_GOAL, VIEW_SWITCH_LIMIT = 0.1, 0.3
+BUSY_GOAL, BUSY_LIMIT = 0.1, 0.3
+
+#: What the hint panel says once it has answered (anything but empty or "Solving…").
+HINT_DONE = r"Optimal play|too big|No hint here|No decision|over|[Nn]o .*hint"
+
+
+@pytest.fixture(scope="module")
+def session(browser_context, lab, timings):
+    yield from open_and_run(browser_context, lab, NOTEBOOK, timings)
+
+
+@pytest.fixture(scope="module")
+def hints(session, timings):
+    """The hint at every decision of the worked example: (move number, seconds, text).
+
+    Walks the example with the hint off; at each state, turns it on, waits for its answer,
+    turns it off (so each answer is timed on its own, from the toggle's click)."""
+    nb = session.notebook
+    region = nb.output(EXAMPLE)
+    button(region, "Restart").click()
+    nb.wait_idle(30)
+    toggle = region.locator("button", has_text=HINT)
+    panel = toggle.locator("xpath=following-sibling::*[1]")
+    found = []
+    for move in range(1, 60):
+        seconds, text = timed_text(nb, toggle.click, panel, HINT_DONE, timeout_s=60)
+        if "No decision" not in text and "over" not in text:
+            found.append((move, seconds, text))
+        toggle.click()
+        nb.wait_idle(30)
+        nxt = button(region, NEXT)
+        if nxt.is_disabled():
+            break
+        nxt.click()
+        nb.wait_idle(30)
+    for move, seconds, text in found:
+        verdict = "answers" if "Optimal play" in text else text.splitlines()[0][:90]
+        timings.add(f"FM hint, example move {move}", seconds, HINT_GOAL, verdict)
+    return found
+
+
+def test_runs_and_every_widget_renders(session):
+    check = session.notebook.check_outputs()
+    assert not check.problems, check.problems
+    assert check.widgets >= 4 and check.rendered == check.widgets
+    assert session.console.errors == []
+
+
+def test_worked_example_played_to_the_end_by_clicking_then_back(session, timings):
+    nb = session.notebook
+    region = nb.output(EXAMPLE)
+    nxt = button(region, NEXT)
+    clicks = []
+    for _ in range(80):
+        if nxt.is_disabled():
+            break
+        clicks.append(nb.timed(nxt.click, region, parts="text", timeout_s=30))
+        nb.wait_idle(30)  # the button's state arrives after the log's
+    else:
+        pytest.fail("the example did not end within 80 clicks")
+    text = region.inner_text()
+    assert re.search(r"The example is played out; its \d+ expectation\(s\) are met", text), text[-600:]
+    assert "FM-" in text
+    timings.add(f"FM example: next move, slowest of {len(clicks)}", max(clicks))
+    timings.add(f"FM example: next move, median of {len(clicks)}", sorted(clicks)[len(clicks) // 2])
+    back = nb.timed(button(region, "Back").click, region, parts="text")
+    nb.wait_idle(30)
+    timings.add("FM example: Back", back)
+    assert re.search(rf"Next in the example \({len(clicks)} of {len(clicks)}\)", region.inner_text())
+    assert not nxt.is_disabled()
+    assert max(clicks) < 2 and back < 2
+    assert session.console.errors == []
+
+
+def test_every_hint_of_the_example_answers_in_time(hints):
+    slow = [(move, round(s, 3)) for move, s, _ in hints if s > HINT_LIMIT]
+    assert hints and not slow, f"hints slower than {HINT_LIMIT} s: {slow}"
+
+
+@known_defect(
+    "issue 12 item 2: the hint answers at 5 of the 12 decisions of the worked example "
+    "(too big at Dizzytwig's first declaration and in all of attack 2; an internal error at the FM-11 choice)"
+)
+def test_hint_answers_at_every_decision_of_the_example(hints):
+    unanswered = [(move, text.splitlines()[0][:120]) for move, _, text in hints if "Optimal play" not in text]
+    assert hints and not unanswered, f"{len(hints) - len(unanswered)} of {len(hints)} answer: {unanswered}"
+
+
+@known_defect(
+    "issue 12 item 2: at Sparklespaz's FM-11 choice the hint says 'No hint here: a choice remains after "
+    "the game was declared settled: []'"
+)
+def test_hint_shows_no_internal_error(hints):
+    errors = [(move, text[:200]) for move, _, text in hints if "No hint here" in text]
+    assert not errors, errors
+
+
+def test_explorer_slider_redraws_chart_and_summary(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    cards = slider(region, "Attacker's cards")
+    start = slider_value(cards)
+    seconds = nb.timed(lambda: nudge(cards), region, parts="both")
+    assert slider_value(cards) == str(int(start) + 1)
+    timings.add(f"FM explorer: attacker's cards {start}→{int(start) + 1}, chart and summary redrawn", seconds)
+    nb.timed(lambda: nudge(cards, "ArrowLeft"), region, parts="both")
+    assert seconds < 30
+    assert session.console.errors == []
+
+
+@pytest.fixture(scope="module")
+def drag(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    cards = slider(region, "Attacker's cards")
+    start = slider_value(cards)
+    done = drag_slider(nb, cards, region)
+    timings.add(
+        f"FM explorer: drag attacker's cards {start}→{done.value}, release to the last redraw",
+        done.settled_after_s,
+        note=f"{done.redraws_during} redraws during the drag, {done.redraws_after} after the release",
+    )
+    for _ in range(int(done.value) - int(start)):
+        nudge(cards, "ArrowLeft")
+    nb.wait_idle(180)
+    nb.settle(region, quiet_s=0.5)
+    return done
+
+
+def test_explorer_slider_drag_computes_once_on_release(drag):
+    """This slider updates on release (continuous_update=False): one computation."""
+    assert drag.redraws_during + drag.redraws_after <= 2, drag
+
+
+@pytest.fixture(scope="module")
+def view_switch(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    seconds = nb.timed(button(region, "at least").click, region, parts="chart")
+    timings.add("FM explorer: view exactly→at least", seconds, VIEW_SWITCH_GOAL)
+    nb.timed(button(region, "exactly").click, region, parts="chart")
+    return seconds
+
+
+@known_defect("issue 12 item 1: a view switch recomputes the distribution (0.5–2.4 s measured; goal 0.1 s)")
+def test_explorer_view_switch_is_fast(view_switch):
+    assert view_switch < VIEW_SWITCH_LIMIT, f"{view_switch:.3f} s"
+
+
+@known_defect("issue 12 item 1: the explorer shows no busy state while it computes")
+def test_explorer_shows_busy_state_at_once(session, timings):
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    cards = slider(region, "Defender's cards")
+    seen = nb.busy_within(lambda: nudge(cards), region, BUSY_LIMIT)
+    nb.wait_idle(60)
+    assert seen is not None, f"no busy state within {BUSY_LIMIT} s of the input"
+    timings.add("FM explorer: busy state shown", seen, BUSY_GOAL)
+
+
+@pytest.fixture(scope="module")
+def default_answer(session, timings):
+    seen = time_cell_to_chart(session.notebook, EXPLORER)
+    session.notebook.wait_idle(60)
+    timings.add("FM explorer: default settings, cell run to the kernel done", seen["done"])
+    timings.add("FM explorer: default settings, cell run to the controls drawn", seen.get("controls", float("nan")))
+    seconds = timings.add("FM explorer: default settings, cell run to chart drawn", seen["chart"], DEFAULT_GOAL).seconds
+    return seconds
+
+
+@known_defect("issue 12 item 1: default settings: 2.6–4.4 s from the cell's run to the chart (goal 1 s)")
+def test_explorer_default_settings_answer_within_a_second(default_answer):
+    assert default_answer < DEFAULT_LIMIT, f"{default_answer:.3f} s"
+
+
+@known_defect("issue 12 item 6: cut-off labels (the weapons, the Order Card, the variants, the Show buttons)")
+def test_labels_fit(session):
+    cut = list(dict.fromkeys(cut_off_labels(notebook_area(session))))
+    assert not cut, cut
+
+
+@known_defect("issue 12 item 3: fractions with 22-digit denominators, 'P(attacker wins) = ≈ 48.8%'")
+def test_numbers_are_readable(session):
+    found = unreadable_numbers(outputs_text(session))
+    assert not found, found
+
+
+@known_defect("issue 12 item 5: the notebook points to shared/rules/…, which is not in the repository")
+def test_rulings_are_linked_inside_the_repository(session):
+    lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
+    assert not lines, lines
+
+
+def test_no_console_errors(session):
+    assert session.console.errors == []
