@@ -13,7 +13,7 @@ from pathlib import Path
 from toolkit import systems
 from toolkit.errors import NotationError
 from toolkit.examples import DEFAULT_SYSTEM
-from toolkit.notation import excerpt, load_yaml
+from toolkit.notation import excerpt, read_example
 
 __all__ = ["replay_file", "SYSTEMS"]
 
@@ -33,14 +33,11 @@ def replay_file(path: str | Path) -> tuple[str, list[str]]:
         raise NotationError(
             f"{excerpt(str(path))} is not a file: give the path of an example, e.g. data/examples/*.yaml"
         )
-    document = load_yaml(path)
-    data = document.data
-    if not isinstance(data, dict):
-        raise NotationError(f"{path}: not an example file: an example is a YAML mapping (system, title, ...)")
-    name = data.get("system", DEFAULT_SYSTEM)
+    source = read_example(path, "system, title, ... (see data/examples/)")  # read once, safely
+    name = source.data.get("system", DEFAULT_SYSTEM)
     if not isinstance(name, str) or name not in systems.names():
         raise NotationError(
-            f"{path}:{document.lines.line('system')}: unknown system {excerpt(name)}; "
+            f"{path}:{source.lines.line('system')}: unknown system {excerpt(name)}; "
             f"examples can be replayed for: {', '.join(systems.names())}"
         )
-    return systems.notation(name).replay_text(path)
+    return systems.notation(name).replay_text(source)

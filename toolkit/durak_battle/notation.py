@@ -67,6 +67,7 @@ from toolkit.notation import (
     PlanStop,
     at_line,
     dump_example,
+    excerpt,
     follow_plan,
     read_example,
 )
@@ -102,6 +103,9 @@ _RULE_KEYS = ("jokers", "counter_tie", "holder_must_attack", "morale_penalty")
 _ROUND_EXPECT_KEYS = {"round", "initiative", "lost", "morale", "tokens"}
 _BATTLE_EXPECT_KEYS = {"outcome", "winner", "tokens"}
 _MORALE_WORDS = {True: "stays", False: "retreats"}
+
+#: The most rounds an example may play (a battle of tokens ends long before).
+MAX_ROUNDS = 1000
 
 
 # -- the engine, wrapped so that it remembers how it got here ----------------------------
@@ -211,14 +215,19 @@ class _Sides:
         self.errors = errors
 
     def side_of(self, who: Any, *path: Any) -> int | None:
+        if not isinstance(who, (str, int)) or isinstance(who, bool):
+            self.errors.add(f"an army is named by its name (or a / b), got {excerpt(who)}", *path)
+            return None
         text_who = str(who).strip()
         for i, name in enumerate(self.names):
             if text_who == name:
                 return i
         if text_who.lower() in SIDES:
             return SIDES.index(text_who.lower())
+        if not self.names:  # the armies could not be read: that error is already recorded
+            return None
         self.errors.add(
-            f"{who!r} is not an army here: use {' or '.join(repr(n) for n in self.names)} (or a / b)", *path
+            f"{excerpt(who)} is not an army here: use {' or '.join(repr(n) for n in self.names)} (or a / b)", *path
         )
         return None
 
@@ -239,19 +248,31 @@ def load_example(source: str | Path) -> Example:
     errors = source_.errors()
     for key in data:
         if key not in _TOP_KEYS:
-            errors.add(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
+            errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
     if data.get("system", SYSTEM) != SYSTEM:
-        errors.add(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
+        errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
     rules = _rules(data.get("rules") or {}, errors)
     armies = _armies(data.get("armies"), errors)
-    sides = _Sides(tuple(a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies)), errors)
+    # an army that cannot be read keeps the name written (its error is already recorded);
+    # without two armies every name is unknown: say nothing more of them
+    raw_armies = data.get("armies") if len(armies) == 2 else []
+    sides = _Sides(
+        tuple(
+            a.name if a is not None else _written_name(raw, f"army {SIDES[i]}")
+            for i, (a, raw) in enumerate(zip(armies, raw_armies, strict=False))
+        ),
+        errors,
+    )
     unfinished = data.get("unfinished", False)
     if not isinstance(unfinished, bool):
-        errors.add(f"unfinished must be true or false, got {unfinished!r}", "unfinished")
+        errors.add(f"unfinished must be true or false, got {excerpt(unfinished)}", "unfinished")
         unfinished = False
     raw_rounds = data.get("rounds") or []
     if not isinstance(raw_rounds, list):
         errors.add("rounds must be a list of rounds (recon, cards, moves, morale)", "rounds")
+        raw_rounds = []
+    if len(raw_rounds) > MAX_ROUNDS:
+        errors.add(f"rounds: {len(raw_rounds):,} rounds listed; an example has at most {MAX_ROUNDS}", "rounds")
         raw_rounds = []
     max_rounds = _max_rounds(data, 50 if unfinished else max(1, len(raw_rounds)), len(raw_rounds), errors)
     rounds = [_round(raw, r, errors, sides) for r, raw in enumerate(raw_rounds)]
@@ -272,6 +293,12 @@ def load_example(source: str | Path) -> Example:
         str(data.get("notes", "") or ""),
         unfinished,
     )
+
+
+def _written_name(raw: Any, default: str) -> str:
+    """The name an army entry gives, if it is usable text, else ``default``."""
+    name = raw.get("name") if isinstance(raw, dict) else None
+    return name if isinstance(name, str) and 0 < len(name) <= 100 else default
 
 
 def _rules(raw_rules: Any, errors: ParseErrors) -> Rules:
@@ -297,15 +324,15 @@ def _armies(raw_armies: Any, errors: ParseErrors) -> list[Army | None]:
     armies = [_army(raw, i, errors) for i, raw in enumerate(raw_armies)]
     names = [a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies)]
     if names[0] == names[1]:
-        errors.add(f"the two armies need different names, both are {names[0]!r}", "armies", 1, "name")
+        errors.add(f"the two armies need different names, both are {excerpt(names[0])}", "armies", 1, "name")
     return armies
 
 
 def _max_rounds(data: Mapping[str, Any], default: int, listed: int, errors: ParseErrors) -> int:
     """The most rounds the battle lasts (default: the rounds listed; 50 if unfinished)."""
     max_rounds = data.get("max_rounds", default)
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-        errors.add(f"max_rounds must be a whole number of 1 or more, got {max_rounds!r}", "max_rounds")
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= MAX_ROUNDS:
+        errors.add(f"max_rounds must be a whole number from 1 to {MAX_ROUNDS}, got {excerpt(max_rounds)}", "max_rounds")
         return default
     if max_rounds < listed:
         errors.add(f"max_rounds is {max_rounds} but {listed} rounds are listed", "max_rounds")
@@ -320,7 +347,7 @@ def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[M
         return expect
     for k, item in enumerate(raw_expect):
         if not isinstance(item, dict):
-            errors.add(f"an expectation is a mapping, got {item!r}", "expect", k)
+            errors.add(f"an expectation is a mapping, got {excerpt(item)}", "expect", k)
             continue
         allowed = _ROUND_EXPECT_KEYS if "round" in item else _BATTLE_EXPECT_KEYS
         unknown = set(item) - allowed
@@ -332,15 +359,27 @@ def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[M
                 k,
             )
             continue
+        before = len(errors.messages)
+        if "round" in item:
+            errors.whole(item["round"], "expect: round", "expect", k, "round", low=1, high=MAX_ROUNDS)
+        for key in ("initiative", "outcome", "winner"):
+            if key in item:
+                errors.text(item[key], f"expect: {key}", "expect", k, key, limit=200)
         for key in ("lost", "morale", "tokens"):
             if key not in item:
                 continue
             if not isinstance(item[key], dict):
                 errors.add(f"expect: {key} is a mapping of army name to value", "expect", k, key)
                 continue
-            for who in item[key]:
+            for who, value in item[key].items():
                 sides.side_of(who, "expect", k, key)
-        expect.append({**item, "_line": errors.lines.line("expect", k)})
+                if key == "morale":
+                    if value not in _MORALE_WORDS.values():
+                        errors.add(f"expect: morale is stays or retreats, got {excerpt(value)}", "expect", k, key)
+                else:
+                    errors.whole(value, f"expect: {key}", "expect", k, key, high=10**4)
+        if len(errors.messages) == before:
+            expect.append({**item, "_line": errors.lines.line("expect", k)})
     return expect
 
 
@@ -362,19 +401,44 @@ def _army(raw: Any, i: int, errors: ParseErrors) -> Army | None:
     mods = leader_raw.get("modifiers") or {}
     if not isinstance(mods, dict) or set(mods) - _MODIFIER_KEYS:
         errors.add(
-            f"army {side}: leader: modifiers is a mapping with battle and spirit, got {mods!r}", "armies", i, "leader"
+            f"army {side}: leader: modifiers is a mapping with battle and spirit, got {excerpt(mods)}",
+            "armies",
+            i,
+            "leader",
         )
         mods = {}
+    at = ("armies", i)
+    before = len(errors.messages)
+    name = errors.text(raw.get("name"), f"army {side}: name", *at, "name", limit=100)
+    leader_name = errors.text(
+        leader_raw.get("name"), f"army {side}: leader: name", *at, "leader", "name", default=f"the leader of {name}"
+    )
+    dice = {}
+    for key in ("battle_die", "spirit_die"):
+        die = leader_raw.get(key, 6)
+        if not isinstance(die, (str, int)) or isinstance(die, bool) or len(str(die)) > 10:
+            errors.add(f"army {side}: leader: {key} is a die such as d6 or d8, got {excerpt(die)}", *at, "leader", key)
+        dice[key] = die
+    wild_card = errors.yes_no(
+        leader_raw.get("wild_card"), f"army {side}: leader: wild_card", *at, "leader", "wild_card", default=True
+    )
+    modifier = {
+        key: errors.whole(mods.get(key), f"army {side}: leader: {key} modifier", *at, "leader", low=-100, high=100) or 0
+        for key in ("battle", "spirit")
+    }
+    tokens = errors.whole(raw.get("tokens"), f"army {side}: tokens", *at, "tokens", high=10**4)
+    if len(errors.messages) > before:
+        return None
     try:
         leader = Leader(
-            str(leader_raw.get("name", f"the leader of {raw.get('name', side)}")),
-            battle_die=leader_raw.get("battle_die", 6),
-            spirit_die=leader_raw.get("spirit_die", 6),
-            wild_card=leader_raw.get("wild_card", True),
-            battle_modifier=mods.get("battle", 0),
-            spirit_modifier=mods.get("spirit", 0),
+            leader_name,
+            battle_die=dice["battle_die"],
+            spirit_die=dice["spirit_die"],
+            wild_card=wild_card,
+            battle_modifier=modifier["battle"],
+            spirit_modifier=modifier["spirit"],
         )
-        return Army(str(raw.get("name", "")), raw.get("tokens"), leader)  # type: ignore[arg-type]
+        return Army(name, tokens, leader)  # type: ignore[arg-type]
     except ToolkitError as exc:
         errors.add(f"army {side}: {exc}", "armies", i)
         return None
@@ -394,7 +458,7 @@ def _rolls(raw: Mapping[str, Any], key: str, number: int, errors: ParseErrors, s
         side = sides.side_of(who, *at, key, who)
         if isinstance(total, bool) or not isinstance(total, int):
             errors.add(
-                f"round {number}: {key}: {who}'s roll total must be a whole number, got {total!r}", *at, key, who
+                f"round {number}: {key}: {who}'s roll total must be a whole number, got {excerpt(total)}", *at, key, who
             )
             continue
         if side is not None:
@@ -429,7 +493,7 @@ def _round(raw: Any, r: int, errors: ParseErrors, sides: _Sides) -> RoundSpec:
         raw_moves = []
     for k, entry in enumerate(raw_moves):
         if not (isinstance(entry, dict) and len(entry) == 1):
-            errors.add(f"round {number}: a move is one 'Army: action' pair, got {entry!r}", *at, "moves", k)
+            errors.add(f"round {number}: a move is one 'Army: action' pair, got {excerpt(entry)}", *at, "moves", k)
             continue
         ((who, action),) = entry.items()
         side = sides.side_of(who, *at, "moves", k)
@@ -533,7 +597,9 @@ def _next_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
     number = left.spec.number
     if state.is_chance_node and state.stage == "morale" and left.moves:
         who, action, line = left.moves[0]
-        raise left.stop(f"round {number}: the clash is over; move {left.names[who]}: {action!r} is left over", line)
+        raise left.stop(
+            f"round {number}: the clash is over; move {left.names[who]}: {excerpt(action)} is left over", line
+        )
     if not state.is_chance_node:
         return _decision_move(state, left)
     if state.stage in ("recon", "morale"):
@@ -602,7 +668,7 @@ def _decision_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | 
         raise left.stop(f"round {left.spec.number}: the moves end before the clash does, at: {state.prompt()}")
     who, action, line = left.moves.pop(0)
     if who != side:
-        raise left.stop(f"the move is {names[side]}'s ({state.prompt()}), not {names[who]}'s: {action!r}", line)
+        raise left.stop(f"the move is {names[side]}'s ({state.prompt()}), not {names[who]}'s: {excerpt(action)}", line)
     try:
         parsed = state.parse_action(action)
     except ToolkitError as exc:
@@ -621,7 +687,7 @@ def _check_round_used(state: TracedBattleState, left: _RoundLeft) -> None:
     if left.moves:
         who, action, line = left.moves[0]
         over = "the battle is over" if state.is_terminal else "the clash is over"
-        raise left.stop(f"round {spec.number}: {over}; move {names[who]}: {action!r} is left over", line)
+        raise left.stop(f"round {spec.number}: {over}; move {names[who]}: {excerpt(action)} is left over", line)
     if left.coin is not None:
         raise left.stop(f"round {spec.number}: coin given but no jokers tied (DB-3)", left.coin[1])
     for given, what in ((left.recon, "recon"), (left.morale, "morale")):
@@ -796,7 +862,9 @@ def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
                     problems.append(f"{at}round {n}: {names[side]} {got} (DB-8), the example expects {wanted}")
         else:
             if "outcome" in item and str(item["outcome"]) != outcome_text(state):
-                problems.append(f"{at}the outcome is {outcome_text(state)!r}, the example expects {item['outcome']!r}")
+                problems.append(
+                    f"{at}the outcome is {outcome_text(state)!r}, the example expects {excerpt(item['outcome'])}"
+                )
             if "winner" in item:
                 got = names[state.winner] if state.winner is not None else "none"
                 if str(item["winner"]) != got:

@@ -19,6 +19,7 @@ from toolkit.errors import ToolkitError
 
 __all__ = ["Equilibrium", "solve", "verify"]
 
+
 @dataclass(frozen=True)
 class Equilibrium:
     """A verified solution of a :class:`GameTree`.

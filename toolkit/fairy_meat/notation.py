@@ -26,6 +26,7 @@ numbers (like python-chess's PGN reader) and raised together.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -340,7 +341,7 @@ def _apply(state: CombatState, move: PlannedMove) -> CombatState:
 
 def _planner(example: Example, state: CombatState) -> Generator[PlannedMove, CombatState, None]:
     """Yield the example's moves one by one, receiving the state each led to."""
-    moves = list(example.moves)
+    moves = deque(example.moves)  # popped from the left: reading stays linear in the moves
     where = example.source
     while not state.is_terminal:
         if state.is_chance_node:
@@ -362,7 +363,7 @@ def _chance_move(state: CombatState, where: str) -> PlannedMove:
     return PlannedMove(True, _codes(cards), f"{state.names[i]} {verb} {_codes(cards)}")
 
 
-def _decision(state: CombatState, moves: list[tuple[str, str, int]], where: str) -> PlannedMove:
+def _decision(state: CombatState, moves: deque[tuple[str, str, int]], where: str) -> PlannedMove:
     """The file's next move if it is this fairy's and of this step, else the referee's
     best choice where the file may leave it out; pops the file's move it uses."""
     who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
@@ -372,7 +373,7 @@ def _decision(state: CombatState, moves: list[tuple[str, str, int]], where: str)
     if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
         mine = False  # the file leaves this choice to the best play
     if mine:
-        name, action, line = moves.pop(0)
+        name, action, line = moves.popleft()
         try:
             parsed = state.parse_action(action)
         except ToolkitError as exc:
