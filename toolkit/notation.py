@@ -59,6 +59,7 @@ __all__ = [
     "excerpt",
     "load_yaml",
     "YamlDocument",
+    "YamlSyntaxError",
     "MAX_FILE_BYTES",
     "MAX_NODES",
     "MAX_DEPTH",
@@ -216,6 +217,11 @@ class _SafeLoader(
         return super().construct_mapping(node, deep)
 
 
+class YamlSyntaxError(NotationError):
+    """Text that is not YAML at all (a scanner or parser error), as opposed to YAML the
+    safe reader refuses (an alias, a duplicate key, a bad tag value, too big)."""
+
+
 @dataclass(frozen=True)
 class YamlDocument:
     """A YAML text read by :func:`load_yaml`: its data and the line of every value."""
@@ -274,7 +280,9 @@ def load_yaml(source: str | bytes | Path, where: str | None = None) -> YamlDocum
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 0
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        raise NotationError(at_line(where, line, f"not valid YAML: {problem}")) from None
+        syntax = isinstance(exc, (yaml.scanner.ScannerError, yaml.parser.ParserError)) and "nesting" not in problem
+        kind = YamlSyntaxError if syntax else NotationError
+        raise kind(at_line(where, line, f"not valid YAML: {problem}")) from None
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1 if isinstance(exc.position, int) else 0
         raise NotationError(
