@@ -50,7 +50,7 @@ __all__ = [
     "MAX_AREA_DICE",
     "MAX_REPEAT_WORK",
     "MAX_CAP",
-    "MAX_EXCHANGE_STATES",
+    "MAX_EXCHANGE_WORK",
     "MAX_HEALTH",
     "MAX_OPPOSED_DICE",
     "MAX_POOL",
@@ -83,8 +83,9 @@ MAX_EXPECTED_WORK = 3 * 10**8
 #: The largest Health, and the largest cap, of the repeated-attack calculators.
 MAX_HEALTH = 1_000
 MAX_CAP = 1_000
-#: The most (damage, damage) states :func:`melee_exchange` solves.
-MAX_EXCHANGE_STATES = 2_500
+#: The most (damage, damage) states × dice rolled :func:`melee_exchange` solves (Health
+#: 20 against 20 with 3 dice a side; about a second).
+MAX_EXCHANGE_WORK = 8_000
 
 _MONTE_CARLO = (
     "for an estimate, play the attack out many times with toolkit.montecarlo.sample_outcomes "
@@ -607,17 +608,20 @@ def melee_exchange(
             raise ArgumentTypeError(f"{what} must be an angry_miniatures Character, got {type(who).__name__}")
     if attacker.is_out or defender.is_out:
         raise InvalidSetupError("both characters must still be standing (AM-10)")
-    states = (attacker.health - attacker.damage) * (defender.health - defender.damage)
-    if states > MAX_EXCHANGE_STATES:
-        raise _too_big(
-            f"a melee exchange of Health {attacker.health - attacker.damage:,} against "
-            f"{defender.health - defender.damage:,} ({states:,} states)",
-            states,
-            MAX_EXCHANGE_STATES,
-            "estimate it by playing attacks out with toolkit.montecarlo",
-        )
     ab = attack_pools(attacker, defender, "melee", rules=rules)
     ba = attack_pools(defender, attacker, "melee", rules=rules)
+    states = (attacker.health - attacker.damage) * (defender.health - defender.damage)
+    work = states * (ab.attack + ab.defence + ba.attack + ba.defence + 4)
+    if work > MAX_EXCHANGE_WORK:
+        raise _too_big(
+            f"a melee exchange of Health {attacker.health - attacker.damage:,} against "
+            f"{defender.health - defender.damage:,} ({states:,} states × the dice rolled)",
+            work,
+            MAX_EXCHANGE_WORK,
+            "estimate it by playing attacks out with toolkit.montecarlo",
+        )
+    _check_opposed_size(ab.attack, ab.defence)
+    _check_opposed_size(ba.attack, ba.defence)
 
     def step(p: Any) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
         d = opposed(p.attack, p.defence, "melee", rules).marginal(lambda o: (o.defender_damage, o.attacker_damage))
@@ -706,6 +710,8 @@ def odds_table(
     rules = rules or _DEFAULT
     check_attack_type(attack_type)
     attacks, defences = list(attack_dice), list(defense_dice)
+    if not attacks or not defences:
+        raise InvalidSetupError("odds_table needs at least one attack pool and one defence pool")
     if len(attacks) * len(defences) > max_cells:
         raise TooBigError(
             f"{len(attacks)} x {len(defences)} = {len(attacks) * len(defences):,} pool pairs "

@@ -68,7 +68,7 @@ def load_parameter_file(path: Path | str) -> list[Job]:
         path = _batch_dir() / path
     where = str(path)
     if not path.is_file():
-        raise InvalidSetupError(f"parameter file {excerpt(where)} does not exist")
+        raise InvalidSetupError(f"parameter file {where!r} does not exist")
     try:
         data = load_yaml(path).data
     except NotationError as exc:
@@ -77,7 +77,7 @@ def load_parameter_file(path: Path | str) -> list[Job]:
         ) from None
 
     def bad(problem: str) -> InvalidSetupError:
-        return InvalidSetupError(f"parameter file {excerpt(where)}: {problem}")
+        return InvalidSetupError(f"parameter file {where!r}: {problem}")
 
     example = "reports: [{report: NAME, name: OUTPUT, parameters: {NAME: VALUE}}]"
     if not isinstance(data, dict) or "reports" not in data:
