@@ -365,7 +365,7 @@ class Distribution(Generic[T]):
         return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{o!r}: {fraction_text(p)}" for o, p in self.items()[:12])
+        shown = ", ".join(f"{o!r}: {fraction_text(self[o])}" for o in self.outcomes()[:12])
         more = f", … {len(self) - 12} more" if len(self) > 12 else ""
         return f"Distribution({{{shown}{more}}})"
 
