@@ -121,7 +121,7 @@ def test_left_over_move_is_reported_at_its_own_line(tmp_path):
         ("- {round: 1,", "- {round: [1],", "round must be a whole number, got [1]"),
         ("tokens: 8", "tokens: 7.5", "tokens must be a whole number, got 7.5"),
         ("wild_card: true}", "wild_card: 'no'}", "wild_card must be true or false"),
-        ("system: durak-battle", "system: durak-battle\nmax_rounds: -1", "max_rounds must be a whole number"),
+        ("system: durak-battle", "system: durak-battle\nmax_rounds: -1", "max_rounds must be from 1 to 1,000"),
         ("  - recon: {North: 4, South: 4}", "  - recon: {North: 4, North: 9}", "duplicate key 'North'"),
     ],
 )

@@ -103,9 +103,7 @@ _RULE_KEYS = ("jokers", "counter_tie", "holder_must_attack", "morale_penalty")
 _ROUND_EXPECT_KEYS = {"round", "initiative", "lost", "morale", "tokens"}
 _BATTLE_EXPECT_KEYS = {"outcome", "winner", "tokens"}
 _MORALE_WORDS = {True: "stays", False: "retreats"}
-
-#: The most rounds an example may play (a battle of tokens ends long before).
-MAX_ROUNDS = 1000
+MAX_ROUNDS = 1000  # the most rounds an example may play (a battle of tokens ends long before)
 
 
 # -- the engine, wrapped so that it remembers how it got here ----------------------------
@@ -215,9 +213,6 @@ class _Sides:
         self.errors = errors
 
     def side_of(self, who: Any, *path: Any) -> int | None:
-        if not isinstance(who, (str, int)) or isinstance(who, bool):
-            self.errors.add(f"an army is named by its name (or a / b), got {excerpt(who)}", *path)
-            return None
         text_who = str(who).strip()
         for i, name in enumerate(self.names):
             if text_who == name:
@@ -253,26 +248,11 @@ def load_example(source: str | Path) -> Example:
         errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
     rules = _rules(data.get("rules") or {}, errors)
     armies = _armies(data.get("armies"), errors)
-    # an army that cannot be read keeps the name written (its error is already recorded);
-    # without two armies every name is unknown: say nothing more of them
-    raw_armies = data.get("armies") if len(armies) == 2 else []
-    sides = _Sides(
-        tuple(
-            a.name if a is not None else _written_name(raw, f"army {SIDES[i]}")
-            for i, (a, raw) in enumerate(zip(armies, raw_armies, strict=False))
-        ),
-        errors,
-    )
-    unfinished = data.get("unfinished", False)
-    if not isinstance(unfinished, bool):
-        errors.add(f"unfinished must be true or false, got {excerpt(unfinished)}", "unfinished")
-        unfinished = False
+    sides = _Sides(_side_names(armies, data.get("armies")), errors)
+    unfinished = errors.yes_no(data.get("unfinished"), "unfinished", "unfinished")
     raw_rounds = data.get("rounds") or []
     if not isinstance(raw_rounds, list):
         errors.add("rounds must be a list of rounds (recon, cards, moves, morale)", "rounds")
-        raw_rounds = []
-    if len(raw_rounds) > MAX_ROUNDS:
-        errors.add(f"rounds: {len(raw_rounds):,} rounds listed; an example has at most {MAX_ROUNDS}", "rounds")
         raw_rounds = []
     max_rounds = _max_rounds(data, 50 if unfinished else max(1, len(raw_rounds)), len(raw_rounds), errors)
     rounds = [_round(raw, r, errors, sides) for r, raw in enumerate(raw_rounds)]
@@ -295,10 +275,11 @@ def load_example(source: str | Path) -> Example:
     )
 
 
-def _written_name(raw: Any, default: str) -> str:
-    """The name an army entry gives, if it is usable text, else ``default``."""
-    name = raw.get("name") if isinstance(raw, dict) else None
-    return name if isinstance(name, str) and 0 < len(name) <= 100 else default
+def _side_names(armies: list[Army | None], raw: Any) -> tuple[str, ...]:
+    """The armies' names (as written for one that cannot be read; none without two armies)."""
+    written = [r.get("name") if isinstance(r, dict) else None for r in (raw or [])]
+    names = [a.name if a is not None else n for a, n in zip(armies, written, strict=False)]
+    return tuple(n if isinstance(n, str) and 0 < len(n) <= 100 else f"army {SIDES[i]}" for i, n in enumerate(names))
 
 
 def _rules(raw_rules: Any, errors: ParseErrors) -> Rules:
@@ -330,117 +311,74 @@ def _armies(raw_armies: Any, errors: ParseErrors) -> list[Army | None]:
 
 def _max_rounds(data: Mapping[str, Any], default: int, listed: int, errors: ParseErrors) -> int:
     """The most rounds the battle lasts (default: the rounds listed; 50 if unfinished)."""
-    max_rounds = data.get("max_rounds", default)
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= MAX_ROUNDS:
-        errors.add(f"max_rounds must be a whole number from 1 to {MAX_ROUNDS}, got {excerpt(max_rounds)}", "max_rounds")
-        return default
-    if max_rounds < listed:
+    max_rounds = errors.whole(data.get("max_rounds"), "max_rounds", "max_rounds", low=1, high=MAX_ROUNDS)
+    if max_rounds is not None and max_rounds < listed:
         errors.add(f"max_rounds is {max_rounds} but {listed} rounds are listed", "max_rounds")
-    return max_rounds
+    return default if max_rounds is None else max_rounds
 
 
 def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[Mapping[str, Any]]:
-    """The expectations as written, each with its line under ``"_line"``."""
-    expect: list[Mapping[str, Any]] = []
+    """The expectations as written (their values checked), each with its line under ``"_line"``."""
     if not isinstance(raw_expect, list):
         errors.add("expect must be a list of expectations", "expect")
-        return expect
+        return []
+    expect: list[Mapping[str, Any]] = []
     for k, item in enumerate(raw_expect):
+        at, before = ("expect", k), len(errors.messages)
         if not isinstance(item, dict):
-            errors.add(f"an expectation is a mapping, got {excerpt(item)}", "expect", k)
+            errors.add(f"an expectation is a mapping, got {excerpt(item)}", *at)
             continue
         allowed = _ROUND_EXPECT_KEYS if "round" in item else _BATTLE_EXPECT_KEYS
-        unknown = set(item) - allowed
-        if unknown:
+        if set(item) - allowed:
             kind = "a round's" if "round" in item else "the battle's (no 'round')"
-            errors.add(
-                f"expect: unknown key(s) {sorted(unknown)} in {kind} expectation; keys are {sorted(allowed)}",
-                "expect",
-                k,
-            )
+            unknown = f"unknown key(s) {excerpt(sorted(map(str, set(item) - allowed)))}"
+            errors.add(f"expect: {unknown} in {kind} expectation; keys are {sorted(allowed)}", *at)
             continue
-        before = len(errors.messages)
         if "round" in item:
-            errors.whole(item["round"], "expect: round", "expect", k, "round", low=1, high=MAX_ROUNDS)
-        for key in ("initiative", "outcome", "winner"):
-            if key in item:
-                errors.text(item[key], f"expect: {key}", "expect", k, key, limit=200)
-        for key in ("lost", "morale", "tokens"):
-            if key not in item:
-                continue
+            errors.whole(item["round"], "expect: round", *at, "round", low=1, high=MAX_ROUNDS)
+        for key in [key for key in ("initiative", "outcome", "winner") if key in item]:
+            errors.text(item[key], f"expect: {key}", *at, key, limit=200)
+        for key in [key for key in ("lost", "morale", "tokens") if key in item]:
             if not isinstance(item[key], dict):
-                errors.add(f"expect: {key} is a mapping of army name to value", "expect", k, key)
+                errors.add(f"expect: {key} is a mapping of army name to value", *at, key)
                 continue
             for who, value in item[key].items():
-                sides.side_of(who, "expect", k, key)
-                if key == "morale":
-                    if value not in _MORALE_WORDS.values():
-                        errors.add(f"expect: morale is stays or retreats, got {excerpt(value)}", "expect", k, key)
-                else:
-                    errors.whole(value, f"expect: {key}", "expect", k, key, high=10**4)
+                sides.side_of(who, *at, key)
+                if key != "morale":
+                    errors.whole(value, f"expect: {key}", *at, key, high=10**4)
+                elif value not in _MORALE_WORDS.values():
+                    errors.add(f"expect: morale is stays or retreats, got {excerpt(value)}", *at, key)
         if len(errors.messages) == before:
-            expect.append({**item, "_line": errors.lines.line("expect", k)})
+            expect.append({**item, "_line": errors.lines.line(*at)})
     return expect
 
 
 def _army(raw: Any, i: int, errors: ParseErrors) -> Army | None:
-    side = SIDES[i]
-    if not isinstance(raw, dict):
-        errors.add(f"army {side} must be a mapping with name, tokens and leader", "armies", i)
+    side, at = SIDES[i], ("armies", i)
+    if not isinstance(raw, dict) or not isinstance(raw.get("leader"), dict):
+        errors.add(f"army {side} must be a mapping with name, tokens and leader (name, battle_die, ...)", *at)
         return None
-    errors.check_keys(raw, _ARMY_KEYS, f"army {side}: ", "armies", i)
-    leader_raw = raw.get("leader")
-    if not isinstance(leader_raw, dict):
-        errors.add(
-            f"army {side}: leader must be a mapping with name, battle_die, spirit_die (wild_card, modifiers)",
-            "armies",
-            i,
-        )
-        return None
-    errors.check_keys(leader_raw, _LEADER_KEYS, f"army {side}: leader: ", "armies", i, "leader")
-    mods = leader_raw.get("modifiers") or {}
+    errors.check_keys(raw, _ARMY_KEYS, f"army {side}: ", *at)
+    lead, mods = raw["leader"], raw["leader"].get("modifiers") or {}
+    errors.check_keys(lead, _LEADER_KEYS, f"army {side}: leader: ", *at, "leader")
     if not isinstance(mods, dict) or set(mods) - _MODIFIER_KEYS:
-        errors.add(
-            f"army {side}: leader: modifiers is a mapping with battle and spirit, got {excerpt(mods)}",
-            "armies",
-            i,
-            "leader",
-        )
+        errors.add(f"army {side}: leader: modifiers is a mapping with battle and spirit, got {excerpt(mods)}", *at)
         mods = {}
-    at = ("armies", i)
-    before = len(errors.messages)
+    before, what = len(errors.messages), f"army {side}: leader: "
     name = errors.text(raw.get("name"), f"army {side}: name", *at, "name", limit=100)
-    leader_name = errors.text(
-        leader_raw.get("name"), f"army {side}: leader: name", *at, "leader", "name", default=f"the leader of {name}"
-    )
-    dice = {}
-    for key in ("battle_die", "spirit_die"):
-        die = leader_raw.get(key, 6)
-        if not isinstance(die, (str, int)) or isinstance(die, bool) or len(str(die)) > 10:
-            errors.add(f"army {side}: leader: {key} is a die such as d6 or d8, got {excerpt(die)}", *at, "leader", key)
-        dice[key] = die
-    wild_card = errors.yes_no(
-        leader_raw.get("wild_card"), f"army {side}: leader: wild_card", *at, "leader", "wild_card", default=True
-    )
-    modifier = {
-        key: errors.whole(mods.get(key), f"army {side}: leader: {key} modifier", *at, "leader", low=-100, high=100) or 0
-        for key in ("battle", "spirit")
-    }
+    dice = {k: errors.text(lead.get(k, 6), what + k, *at, "leader", k, limit=10) for k in ("battle_die", "spirit_die")}
+    modifier = {f"{k}_modifier": errors.whole(mods[k], what + k, *at, "leader", low=-99, high=99) for k in mods}
+    wild_card = errors.yes_no(lead.get("wild_card"), what + "wild_card", *at, "leader", "wild_card", default=True)
     tokens = errors.whole(raw.get("tokens"), f"army {side}: tokens", *at, "tokens", high=10**4)
+    leader_name = errors.text(lead.get("name"), what + "name", *at, "leader", default=f"the leader of {name}")
     if len(errors.messages) > before:
         return None
     try:
-        leader = Leader(
-            leader_name,
-            battle_die=dice["battle_die"],
-            spirit_die=dice["spirit_die"],
-            wild_card=wild_card,
-            battle_modifier=modifier["battle"],
-            spirit_modifier=modifier["spirit"],
-        )
+        die = {k: int(v) if v.isdigit() else v for k, v in dice.items()}  # 6 or "d6"
+        leader = Leader(leader_name, die["battle_die"], die["spirit_die"], wild_card, **modifier)
         return Army(name, tokens, leader)  # type: ignore[arg-type]
     except ToolkitError as exc:
-        errors.add(f"army {side}: {exc}", "armies", i)
+        errors.add(f"army {side}: {exc}", *at)
         return None
 
 
@@ -597,9 +535,7 @@ def _next_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
     number = left.spec.number
     if state.is_chance_node and state.stage == "morale" and left.moves:
         who, action, line = left.moves[0]
-        raise left.stop(
-            f"round {number}: the clash is over; move {left.names[who]}: {excerpt(action)} is left over", line
-        )
+        raise left.stop(f"round {number}: the clash is over; {left.names[who]}: {excerpt(action)} is left over", line)
     if not state.is_chance_node:
         return _decision_move(state, left)
     if state.stage in ("recon", "morale"):
@@ -862,9 +798,7 @@ def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
                     problems.append(f"{at}round {n}: {names[side]} {got} (DB-8), the example expects {wanted}")
         else:
             if "outcome" in item and str(item["outcome"]) != outcome_text(state):
-                problems.append(
-                    f"{at}the outcome is {outcome_text(state)!r}, the example expects {excerpt(item['outcome'])}"
-                )
+                problems.append(f"{at}the outcome is {outcome_text(state)!r}, the example expects {item['outcome']!r}")
             if "winner" in item:
                 got = names[state.winner] if state.winner is not None else "none"
                 if str(item["winner"]) != got:
