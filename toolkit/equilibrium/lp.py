@@ -19,7 +19,6 @@ from toolkit.errors import ToolkitError
 
 __all__ = ["Equilibrium", "solve", "verify"]
 
-
 @dataclass(frozen=True)
 class Equilibrium:
     """A verified solution of a :class:`GameTree`.

@@ -18,17 +18,8 @@ from typing import Any
 from toolkit.engine import GameState
 from toolkit.errors import TooBigError, ToolkitError
 
-__all__ = [
-    "NODE_LIMIT",
-    "Strategy",
-    "Infoset",
-    "GameTree",
-    "build_tree",
-    "realisation",
-    "best_response",
-    "profile_value",
-    "policy_strategy",
-]
+__all__ = ["NODE_LIMIT", "Strategy", "Infoset", "GameTree", "build_tree", "realisation", "best_response",
+           "profile_value", "policy_strategy"]
 
 #: Default ceiling on the nodes :func:`build_tree` walks before it stops with TooBigError.
 NODE_LIMIT = 400_000
@@ -294,6 +285,7 @@ def profile_value(tree: GameTree, strategies: tuple[Strategy, Strategy]) -> Frac
     return sum((v * x[sa] * y[sd] for (sa, sd), v in tree.payoff.items()), Fraction(0))
 
 
+
 def policy_strategy(tree: GameTree, player: int, policy: Callable[[GameState], Any]) -> Strategy:
     """Return a fixed engine policy (``state -> Distribution`` over legal actions) as a
     behaviour strategy on ``tree``: at each information set, the policy's mix at the
@@ -309,3 +301,4 @@ def policy_strategy(tree: GameTree, player: int, policy: Callable[[GameState], A
             mix[info.actions[info.classes.index(cls)]] += p
         out.append(mix)
     return out
+

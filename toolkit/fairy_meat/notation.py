@@ -188,7 +188,9 @@ def load_example(source: str | Path) -> Example:
             attacks=attacks,
         )
     except ToolkitError as exc:
-        line = source_.lines.line("deck") if "deck" in str(exc).lower() or "card" in str(exc).lower() else 0
+        text = str(exc).lower()  # the line of the setup the rules refuse (never "line 0")
+        key = next((k for k in ("deck", "card", "attacks", "name") if k in text), "attacker")
+        line = source_.lines.line({"card": "deck", "name": "defender"}.get(key, key)) or source_.lines.line("attacker")
         raise NotationError(at_line(where, line, str(exc))) from None
     return Example(title, start, tuple(moves), tuple(expect), where, notes)
 
