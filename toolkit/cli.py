@@ -5,7 +5,8 @@ runs report notebooks into HTML; ``toolkit report --list`` lists them.
 ``toolkit replay FILE`` replays a rule-book example of any registered system
 (:mod:`toolkit.systems`); ``toolkit replay --list`` lists the systems and their examples.
 
-Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments.
+Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments, 130
+interrupted (Ctrl-C: one line, no traceback).
 
 Each subcommand is one ``_add_<command>_command(subparsers)`` function that builds its
 parser and sets ``handler``; list it in :data:`COMMANDS`.
@@ -21,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import ToolkitError
+from toolkit.notation import excerpt
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 
 def _error(message: str) -> int:
@@ -60,6 +63,13 @@ def _add_report_command(subparsers: Any) -> None:
     parser.add_argument(
         "-o", "--output", type=Path, default=Path("reports"), metavar="DIR", help="output directory (reports)"
     )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="stop a report whose cell runs longer than this (default 600; 0: no limit); the batch goes on",
+    )
     parser.add_argument("--show-code", action="store_true", help="keep the code cells in the HTML")
     parser.add_argument("--list", action="store_true", help="list the reports and their parameters")
     parser.add_argument("--kernel", default="python3", help="Jupyter kernel to run with (python3)")
@@ -67,6 +77,17 @@ def _add_report_command(subparsers: Any) -> None:
         "--notebooks", type=Path, default=None, metavar="DIR", help="where the *_report.ipynb notebooks are"
     )
     parser.set_defaults(handler=_report_command)
+
+
+def _seconds(text: str) -> float:
+    """A ``--timeout``: seconds, 0 for no limit."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds, got {text[:40]!r}") from None
+    if not 0 <= value <= 7 * 24 * 3600:
+        raise argparse.ArgumentTypeError(f"seconds from 0 (no limit) to a week, got {text[:40]!r}")
+    return value
 
 
 def _list_reports(name: str | None, notebooks_dir: Path | None) -> int:
@@ -92,8 +113,10 @@ def _list_reports(name: str | None, notebooks_dir: Path | None) -> int:
 
 def _report_command(args: argparse.Namespace) -> int:
     from toolkit.reports.runner import (
+        DEFAULT_TIMEOUT,
         Job,
         check_kernel,
+        check_output_dir,
         discover_reports,
         find_report,
         load_parameter_file,
@@ -130,6 +153,8 @@ def _report_command(args: argparse.Namespace) -> int:
     for job in jobs:
         validate_parameters(find_report(job.report, args.notebooks), job.parameters)
     check_kernel(args.kernel)
+    check_output_dir(args.output)
+    timeout = DEFAULT_TIMEOUT if args.timeout is None else (args.timeout or None)
 
     result = run_batch(
         jobs,
@@ -138,6 +163,7 @@ def _report_command(args: argparse.Namespace) -> int:
         notebooks_dir=args.notebooks,
         show_code=args.show_code,
         write_index=len(jobs) > 1 or args.file is not None or args.name == "all",
+        timeout=timeout,
     )
     if result.index_path is not None:
         print(f"index: {result.index_path}")
@@ -214,6 +240,16 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args)
     except ToolkitError as exc:
         return _error(str(exc))
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: toolkit {args.command} stopped (finished reports and the index are in place)"
+            if args.command == "report"
+            else f"\ninterrupted: toolkit {args.command} stopped",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    except RecursionError:
+        return _error("the input is nested too deeply to read")
     except BrokenPipeError:  # e.g. `toolkit report --list | head`
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -221,3 +257,6 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, AttributeError):
             pass
         return EXIT_FAILED
+    except OSError as exc:  # a folder or file that cannot be written or read
+        where = f": {excerpt(str(exc.filename))}" if exc.filename else ""
+        return _error(f"{exc.strerror or exc}{where}")

@@ -12,6 +12,7 @@ __all__ = [
     "InvalidSetupError",
     "IllegalActionError",
     "TooBigError",
+    "ArgumentTypeError",
 ]
 
 
@@ -33,3 +34,9 @@ class IllegalActionError(ToolkitError):
 
 class TooBigError(ToolkitError):
     """An exact computation too large to run; the message gives its size and the alternative."""
+
+
+class ArgumentTypeError(InvalidSetupError, TypeError):
+    """An argument of the wrong type (a word where a number of dice goes, a str for the
+    rules); the message names the argument. Both a ``TypeError`` and an
+    :class:`InvalidSetupError`, so either may be caught."""

@@ -1,6 +1,6 @@
 """Finding rule-book example files: ``data/examples/*.yaml`` and the system each names.
 
-Reading one is :func:`toolkit.notation.read_example` (``yaml.safe_load`` only);
+Reading one is :func:`toolkit.notation.read_example` (the safe reader :func:`toolkit.notation.load_yaml`);
 replaying one is :func:`toolkit.replay.replay_file`.
 """
 
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+from toolkit.errors import NotationError
+from toolkit.notation import load_yaml
 
 __all__ = ["EXAMPLES_DIR", "DEFAULT_SYSTEM", "example_files", "system_of"]
 
@@ -23,8 +24,8 @@ def system_of(path: str | Path) -> str | None:
     """Return the ``system:`` an example file names (:data:`DEFAULT_SYSTEM` when it
     names none), or None if the file is not a YAML mapping."""
     try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError):
+        data = load_yaml(Path(path)).data
+    except NotationError:
         return None
     if not isinstance(data, dict):
         return None

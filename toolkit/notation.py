@@ -6,9 +6,11 @@ A rule-book example is a YAML file (``data/examples/*.yaml``) that names its sys
 reads it into an example, plays it through the system's engine and checks its
 ``expect`` block. What those modules have in common lives here, once:
 
-- :func:`read_example` reads a path or YAML text with ``yaml.safe_load`` only (example
-  files are data, never code) and returns an :class:`ExampleSource` with the data, the
-  text, the name used in messages and its :class:`LineMap`;
+- :func:`load_yaml` is the one safe reader of every file a designer writes (no code,
+  no aliases, no duplicate keys, bounded size, errors at their line);
+  :func:`read_example` reads a path or YAML text with it and returns an
+  :class:`ExampleSource` with the data, the text, the name used in messages and its
+  :class:`LineMap`;
 - :class:`LineMap` maps the path of every value in the document (``("rounds", 0,
   "moves", 2)``) to its line, from the composed YAML node tree, so a repeated move is
   reported at its own line, not at the first line that looks like it;
@@ -54,6 +56,13 @@ __all__ = [
     "follow_plan",
     "narrate",
     "read_example",
+    "excerpt",
+    "load_yaml",
+    "YamlDocument",
+    "YamlSyntaxError",
+    "MAX_FILE_BYTES",
+    "MAX_NODES",
+    "MAX_DEPTH",
 ]
 
 State = TypeVar("State")
@@ -65,6 +74,228 @@ def at_line(where: str, line: int, message: str) -> str:
     """Return ``message`` prefixed with the source and line: ``"file.yaml:12: message"``
     (``"file.yaml: message"`` when the line is unknown, 0)."""
     return f"{where}:{line}: {message}" if line else f"{where}: {message}"
+
+
+# -- reading YAML safely ---------------------------------------------------------------------
+#: The largest file the safe reader reads (bytes): a rule-book example is a few KB.
+MAX_FILE_BYTES = 4_000_000
+#: The most YAML nodes (values, keys, lists, mappings) a file may hold.
+MAX_NODES = 400_000
+#: The deepest nesting of lists and mappings a file may hold.
+MAX_DEPTH = 64
+#: The longest excerpt of a bad value an error message quotes.
+EXCERPT_CHARS = 40
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """Return a short quotation of ``value`` for an error message: its ``repr``, cut to
+    about ``limit`` characters (``'aaaa…' (5000 characters)``); never the whole of a
+    huge value, and never an exception (a value too big to print is described).
+
+    >>> excerpt("x" * 100, 10)
+    "'xxxxxxxxx… (102 characters)"
+    >>> excerpt(10**5000)
+    'a whole number of 5001 digits'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"a whole number of {_digits(value)} digits"
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        text = repr(value[: limit + 1])
+        return f"{text[:limit]}… ({len(value) + 2} characters)"
+    if isinstance(value, (list, tuple, dict, set)) and len(value) > 8:
+        kind = type(value).__name__
+        return f"a {kind} of {len(value)} items"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError, MemoryError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _digits(n: int) -> int:
+    """The number of decimal digits of ``n`` (without printing it)."""
+    n = abs(n)
+    if n < 10:
+        return 1
+    guess = int(n.bit_length() * 0.30102999566398120)  # log10(2)
+    return guess + 1 if n >= 10**guess else guess
+
+
+# libyaml's parser when it is there (ten times faster; it also caps flow nesting), with
+# PyYAML's own composer on top of its events, so the checks below see every alias.
+class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's own reader, scanner and parser (when libyaml is missing)."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+
+try:
+    from yaml.cyaml import CParser as _Parser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _Parser = _PyParser  # type: ignore[assignment,misc]
+
+
+class _SafeLoader(
+    yaml.composer.Composer,
+    _Parser,
+    yaml.constructor.SafeConstructor,
+    yaml.resolver.Resolver,  # type: ignore[misc]
+):
+    """The safe loader (no code runs, no Python objects: ``SafeConstructor``) that also
+    refuses aliases (an alias bomb expands a few hundred bytes into gigabytes), duplicate
+    keys (the last would silently win), more than :data:`MAX_NODES` nodes or
+    :data:`MAX_DEPTH` levels, and turns a tag's bad value (``!!int x``, ``!!bool maybe``)
+    into a YAML error at its line instead of a ValueError/KeyError."""
+
+    def __init__(self, stream: str) -> None:
+        _Parser.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        self.node_count = 0
+        self.depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"alias *{event.anchor} refused: example files may not use anchors and aliases (write the value out)",
+                event.start_mark,
+            )
+        self.node_count += 1
+        if self.node_count > MAX_NODES:
+            raise yaml.composer.ComposerError(
+                None, None, f"too many values (more than {MAX_NODES:,})", self.peek_event().start_mark
+            )
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested more than {MAX_DEPTH} levels deep", self.peek_event().start_mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, KeyError, TypeError, OverflowError, AttributeError, IndexError, ArithmeticError):
+            value = node.value if isinstance(node, yaml.ScalarNode) else "…"
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{tag} cannot read {excerpt(value)}", node.start_mark
+            ) from None
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:  # type: ignore[override]
+        if isinstance(node, yaml.MappingNode):
+            self.flatten_mapping(node)
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.get(key)
+                except TypeError:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"a key must be a single value, got {excerpt(key)}", key_node.start_mark
+                    ) from None
+                if first is not None:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"duplicate key {excerpt(key)} (first at line {first}): the last would silently win",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
+class YamlSyntaxError(NotationError):
+    """Text that is not YAML at all (a scanner or parser error), as opposed to YAML the
+    safe reader refuses (an alias, a duplicate key, a bad tag value, too big)."""
+
+
+@dataclass(frozen=True)
+class YamlDocument:
+    """A YAML text read by :func:`load_yaml`: its data and the line of every value."""
+
+    data: Any
+    lines: LineMap
+    text: str = ""
+
+
+def load_yaml(source: str | bytes | Path, where: str | None = None) -> YamlDocument:
+    """Read YAML safely: a path, the text itself, or bytes (UTF-8).
+
+    The one reader of every file a designer writes (examples, batch parameter files,
+    ``-p`` values): ``yaml.SafeLoader`` (data only, never code) without aliases or
+    duplicate keys, at most :data:`MAX_FILE_BYTES` bytes, :data:`MAX_NODES` values and
+    :data:`MAX_DEPTH` levels; a bad tag value, an undecodable byte or a character YAML
+    refuses is reported at its line.
+
+    Returns:
+        The :class:`YamlDocument` (the data and its :class:`LineMap`).
+
+    Raises:
+        NotationError: one line, ``"where:LINE: problem"``.
+    """
+    if isinstance(source, Path):
+        where = where or str(source)
+        try:
+            with source.open("rb") as handle:
+                raw: bytes | str = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise NotationError(f"{where}: cannot be read: {exc.strerror or exc}") from None
+    else:
+        raw = source
+        where = where or "<text>"
+    if len(raw) > MAX_FILE_BYTES:
+        raise NotationError(f"{where}: too big: more than {MAX_FILE_BYTES:,} bytes (the limit for a YAML file)")
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise NotationError(
+                f"{where}:{line}: not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start}): save it as UTF-8"
+            ) from None
+    else:
+        text = raw
+    try:
+        loader = _SafeLoader(text)
+    except UnicodeError as exc:  # e.g. a lone surrogate in text given as a str
+        line = text[: getattr(exc, "start", 0)].count("\n") + 1
+        raise NotationError(at_line(where, line, "not valid text: a character cannot be encoded as UTF-8")) from None
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 0
+        problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        syntax = isinstance(exc, (yaml.scanner.ScannerError, yaml.parser.ParserError)) and "nesting" not in problem
+        kind = YamlSyntaxError if syntax else NotationError
+        raise kind(at_line(where, line, f"not valid YAML: {problem}")) from None
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1 if isinstance(exc.position, int) else 0
+        raise NotationError(
+            at_line(where, line, f"not valid YAML: a character is not allowed ({exc.reason})")
+        ) from None
+    except yaml.YAMLError as exc:
+        raise NotationError(f"{where}: not valid YAML: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+    except RecursionError:
+        raise NotationError(f"{where}: nested too deep") from None
+    lines: dict[Path_, int] = {}
+    if node is not None:
+        _walk(node, (), lines)
+    return YamlDocument(data, LineMap(lines), text)
 
 
 # -- the line map --------------------------------------------------------------------------
@@ -82,15 +313,12 @@ class LineMap:
 
     @classmethod
     def of_text(cls, text: str) -> LineMap:
-        """Return the line map of a YAML text (composed with the safe loader: no object
-        is built, no code runs); an empty map if the text is not valid YAML."""
+        """Return the line map of a YAML text (read with :func:`load_yaml`: no object
+        is built from a tag, no code runs); an empty map if the text is not valid YAML."""
         try:
-            node = yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.YAMLError:
+            return load_yaml(text).lines
+        except NotationError:
             return cls()
-        lines: dict[Path_, int] = {}
-        _walk(node, (), lines)
-        return cls(lines)
 
     def line(self, *path: Hashable) -> int:
         """Return the line of ``path``, or of its nearest ancestor in the document (0 if
@@ -103,24 +331,27 @@ class LineMap:
         return path in self._lines
 
 
-def _walk(node: yaml.Node | None, path: Path_, out: dict[Path_, int]) -> None:
-    if node is None:
-        return
-    out[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            name = key.value
-            out[path + (name,)] = key.start_mark.line + 1
-            _walk(value, path + (name,), out)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _walk(item, path + (i,), out)
+def _walk(node: yaml.Node, path: Path_, out: dict[Path_, int]) -> None:
+    """Record the line of every value under ``node`` (iteratively: no recursion limit)."""
+    stack: list[tuple[yaml.Node, Path_]] = [(node, path)]
+    while stack:
+        node, path = stack.pop()
+        out[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if not isinstance(key, yaml.ScalarNode):
+                    continue
+                out[path + (key.value,)] = key.start_mark.line + 1
+                stack.append((value, path + (key.value,)))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                stack.append((item, path + (i,)))
 
 
-# -- reading files safely ----------------------------------------------------------------------
+# -- reading example files ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class ExampleSource:
-    """An example file as read: its data (``yaml.safe_load``), its text, the name used
+    """An example file as read by :func:`load_yaml`: its data, its text, the name used
     in messages (the path, or ``<example>`` for text) and its :class:`LineMap`."""
 
     data: dict[str, Any]
@@ -133,28 +364,33 @@ class ExampleSource:
         return ParseErrors(self.where, self.lines)
 
 
-def read_example(source: str | Path, shape: str) -> ExampleSource:
+def read_example(source: str | Path | ExampleSource, shape: str) -> ExampleSource:
     """Return the :class:`ExampleSource` of an example given as a path or as YAML text
-    (a string with a line break).
+    (a string with a line break), read with :func:`load_yaml` (the safe reader); an
+    :class:`ExampleSource` already read is returned as it is.
 
     ``shape`` says what the file must hold, for the error when it is not a mapping.
 
     Raises:
-        NotationError: not a file, not valid YAML (a ``!!python`` tag is refused: files
-            are data), or not a mapping.
+        NotationError: not a file, not valid YAML (a ``!!python`` tag, an alias, a
+            duplicate key, a bad tag value or undecodable bytes, at its line), too big,
+            or not a mapping.
+        TypeError: ``source`` is neither a path nor text.
     """
+    if isinstance(source, ExampleSource):  # already read (toolkit replay reads the system first)
+        return source
+    if not isinstance(source, (str, Path)):
+        raise TypeError(f"source must be a path or YAML text, got {type(source).__name__}")
     path = Path(source) if not (isinstance(source, str) and "\n" in source) else None
     if path is not None and not path.is_file():
-        raise NotationError(f"{str(path)!r} is not a file: give the path of an example, e.g. data/examples/*.yaml")
-    text = path.read_text() if path is not None else str(source)
+        raise NotationError(
+            f"{excerpt(str(path))} is not a file: give the path of an example, e.g. data/examples/*.yaml"
+        )
     where = str(path) if path is not None else "<example>"
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise NotationError(f"{where}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
+    document = load_yaml(path if path is not None else str(source), where)
+    if not isinstance(document.data, dict):
         raise NotationError(f"{where}: an example is a mapping with {shape}")
-    return ExampleSource(data, text, where, LineMap.of_text(text))
+    return ExampleSource(document.data, document.text, where, document.lines)
 
 
 # -- error collection --------------------------------------------------------------------------
@@ -176,7 +412,51 @@ class ParseErrors:
         allowed = set(allowed)
         for key in raw:
             if key not in allowed:
-                self.add(f"{what}unknown key {key!r}; keys are {', '.join(sorted(allowed))}", *path, key)
+                self.add(f"{what}unknown key {excerpt(key)}; keys are {', '.join(sorted(allowed))}", *path, key)
+
+    def yes_no(self, value: Any, what: str, *path: Hashable, default: bool = False) -> bool:
+        """Return ``value`` if it is ``true`` or ``false`` (``default`` when None: left
+        out); anything else (``"false"``, ``1``) is recorded as an error at ``path`` and
+        ``default`` returned: a yes/no field never reads Python truthiness."""
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        self.add(f"{what} must be true or false, got {excerpt(value)}", *path)
+        return default
+
+    def whole(
+        self, value: Any, what: str, *path: Hashable, low: int = 0, high: int = 10**6, default: int | None = None
+    ) -> int | None:
+        """Return ``value`` if it is a whole number from ``low`` to ``high`` (``default``
+        when None: left out); a fraction (``2.7``), a word or a number out of bounds is
+        recorded as an error at ``path`` and ``default`` returned (never truncated)."""
+        if value is None:
+            return default
+        if isinstance(value, float) and value.is_integer() and low <= value <= high:
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.add(f"{what} must be a whole number, got {excerpt(value)}", *path)
+            return default
+        if not low <= value <= high:
+            self.add(f"{what} must be from {low} to {high:,}, got {excerpt(value)}", *path)
+            return default
+        return value
+
+    def text(self, value: Any, what: str, *path: Hashable, default: str = "", limit: int = 10_000) -> str:
+        """Return ``value`` if it is text (a number is written as text; ``default`` when
+        None) of at most ``limit`` characters; anything else is recorded as an error."""
+        if value is None:
+            return default
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 10**15:
+            value = str(value)
+        if not isinstance(value, str):
+            self.add(f"{what} must be text, got {excerpt(value)}", *path)
+            return default
+        if len(value) > limit:
+            self.add(f"{what} is too long ({len(value):,} characters, the limit is {limit:,})", *path)
+            return default
+        return value
 
     def __bool__(self) -> bool:
         return bool(self.messages)
@@ -292,7 +572,7 @@ class ExampleNotation:
     summary: Callable[[Any], str]
     plan: Callable[..., tuple[list[Any], list[Any], str]]
 
-    def replay_text(self, source: str | Path) -> tuple[str, list[str]]:
+    def replay_text(self, source: str | Path | ExampleSource) -> tuple[str, list[str]]:
         """Return (the narrated example, the expectations it does not meet).
 
         Raises:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Distribution", "format_probability", "field_of"]
+__all__ = ["Distribution", "MAX_FRACTION_DIGITS", "format_probability", "fraction_text", "field_of"]
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -58,10 +58,42 @@ def format_probability(p: Fraction, digits: int = 1, max_fraction_chars: int | N
     exact = Fraction(shown) == percent
     if exact:
         shown = shown.rstrip("0").rstrip(".")
-    text = str(p)
-    if max_fraction_chars is not None and len(text) > max_fraction_chars:
+    if max_fraction_chars is not None and _digits(p) > max_fraction_chars + 2:
+        return f"{'=' if exact else '≈'} {shown}%"  # (too long to read: never printed in full)
+    text = fraction_text(p)
+    if text.startswith("≈") or (max_fraction_chars is not None and len(text) > max_fraction_chars):
         return f"{'=' if exact else '≈'} {shown}%"
     return f"{text} {'=' if exact else '≈'} {shown}%"
+
+
+#: Fractions with more digits than this are shown by their value (Python refuses to
+#: print integers of more than 4,300 digits, and nobody reads them).
+MAX_FRACTION_DIGITS = 4000
+
+
+def _digits(p: Fraction) -> int:
+    """About how many digits ``p`` has, numerator and denominator together (never printing it)."""
+    return int((abs(p.numerator).bit_length() + p.denominator.bit_length()) * 0.30103) + 2
+
+
+def fraction_text(p: Fraction | int) -> str:
+    """Return ``p`` as text: ``'7/27'``, or for a fraction of thousands of digits its
+    value, ``'≈ 0.25 (a fraction of 9,130 digits)'``; never raises.
+
+    >>> fraction_text(Fraction(7, 27))
+    '7/27'
+    >>> fraction_text(Fraction(1, 3**9000))
+    '≈ 0 (a fraction of 4,296 digits)'
+    """
+    p = Fraction(p)
+    size = _digits(p)
+    if size <= MAX_FRACTION_DIGITS:
+        return str(p)
+    try:
+        value = f"{float(p):.6g}"
+    except OverflowError:
+        value = "a huge number"
+    return f"≈ {value} (a fraction of {size:,} digits)"
 
 
 def field_of(outcome: Any, field: Field) -> Any:
@@ -333,7 +365,7 @@ class Distribution(Generic[T]):
         return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{o!r}: {p}" for o, p in self.items()[:12])
+        shown = ", ".join(f"{o!r}: {fraction_text(self[o])}" for o in self.outcomes()[:12])
         more = f", … {len(self) - 12} more" if len(self) > 12 else ""
         return f"Distribution({{{shown}{more}}})"
 
@@ -343,7 +375,7 @@ class Distribution(Generic[T]):
             label = html.escape(str(o))
             bar = f'<div style="background:#4c78a8;height:0.8em;width:{float(p) * 100:.2f}%"></div>'
             rows.append(
-                f"<tr><td style='text-align:left'>{label}</td><td>{html.escape(str(p))}</td>"
+                f"<tr><td style='text-align:left'>{label}</td><td>{html.escape(fraction_text(p))}</td>"
                 f"<td>{float(p) * 100:.2f}%</td><td style='width:10em'>{bar}</td></tr>"
             )
         return (

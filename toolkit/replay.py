@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from toolkit import systems
 from toolkit.errors import NotationError
 from toolkit.examples import DEFAULT_SYSTEM
+from toolkit.notation import excerpt, read_example
 
 __all__ = ["replay_file", "SYSTEMS"]
 
@@ -31,13 +30,14 @@ def replay_file(path: str | Path) -> tuple[str, list[str]]:
     """
     path = Path(path)
     if not path.is_file():
-        raise NotationError(f"{str(path)!r} is not a file: give the path of an example, e.g. data/examples/*.yaml")
-    try:
-        name = (yaml.safe_load(path.read_text()) or {}).get("system", DEFAULT_SYSTEM)
-    except (yaml.YAMLError, AttributeError) as exc:
-        raise NotationError(f"{path}: not an example file: {exc}") from None
-    if name not in systems.names():
         raise NotationError(
-            f"{path}: unknown system {name!r}; examples can be replayed for: {', '.join(systems.names())}"
+            f"{excerpt(str(path))} is not a file: give the path of an example, e.g. data/examples/*.yaml"
         )
-    return systems.notation(name).replay_text(path)
+    source = read_example(path, "system, title, ... (see data/examples/)")  # read once, safely
+    name = source.data.get("system", DEFAULT_SYSTEM)
+    if not isinstance(name, str) or name not in systems.names():
+        raise NotationError(
+            f"{path}:{source.lines.line('system')}: unknown system {excerpt(name)}; "
+            f"examples can be replayed for: {', '.join(systems.names())}"
+        )
+    return systems.notation(name).replay_text(source)

@@ -40,6 +40,7 @@ wrong character) stops the replay at its line.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -56,6 +57,7 @@ from toolkit.notation import (
     PlanStop,
     at_line,
     dump_example,
+    excerpt,
     follow_plan,
     read_example,
 )
@@ -106,6 +108,10 @@ _MODIFIER_KEYS = {f.name for f in fields(Modifiers)}
 _RULE_KEYS = ("zero_tie", "melee_defence_bonus", "tie_break")
 _EXPECT_KEYS = {"hits", "damage", "crits", "out"}
 
+#: The largest dice pool and Health an example may give (every die is typed out).
+MAX_EXAMPLE_POOL = 100
+MAX_HEALTH = 1000
+
 
 @dataclass(frozen=True)
 class Example:
@@ -147,15 +153,16 @@ def load_example(source: str | Path) -> Example:
     errors = source_.errors()
     for key in data:
         if key not in _TOP_KEYS:
-            errors.add(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
+            errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
     if data.get("system", SYSTEM) != SYSTEM:
-        errors.add(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
+        errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
     attacker = _character(data.get("attacker"), errors, "attacker")
     defenders = _defenders(data, errors)
     attack_type = data.get("attack", "melee")
     if attack_type not in ATTACK_TYPES:
         errors.add(
-            f"attack {attack_type!r} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)", "attack"
+            f"attack {excerpt(attack_type)} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)",
+            "attack",
         )
     modifiers = _modifiers(data.get("modifiers") or {}, errors)
     rules = _rules(data.get("rules") or {}, errors)
@@ -165,12 +172,13 @@ def load_example(source: str | Path) -> Example:
     crits = data.get("crits_this_turn") or []
     if not isinstance(crits, list) or any(str(c) not in names for c in crits):
         errors.add(
-            f"crits_this_turn lists characters of this attack ({', '.join(names)}), got {crits!r}", "crits_this_turn"
+            f"crits_this_turn lists characters of this attack ({', '.join(names)}), got {excerpt(crits)}",
+            "crits_this_turn",
         )
         crits = []
     unfinished = data.get("unfinished", False)
     if not isinstance(unfinished, bool):
-        errors.add(f"unfinished must be true or false, got {unfinished!r}", "unfinished")
+        errors.add(f"unfinished must be true or false, got {excerpt(unfinished)}", "unfinished")
     errors.raise_if_any(incomplete=attacker is None or not defenders or None in defenders)
     assert attacker is not None
     try:
@@ -188,8 +196,21 @@ def _character(raw: Any, errors: ParseErrors, *path: Any) -> Character | None:
         errors.add(f"{what} must be a mapping with name, stats (melee, body, ...) and health", *path)
         return None
     errors.check_keys(raw, _CHARACTER_KEYS, f"{what}: ", *path)
+    fields_: dict[str, Any] = {}
+    before = len(errors.messages)
+    for key, value in raw.items():
+        if key == "name":
+            fields_[key] = errors.text(value, f"{what}: name", *path, key, limit=100)
+        elif key == "melee_character":
+            fields_[key] = errors.yes_no(value, f"{what}: melee_character", *path, key)
+        elif key == "health":
+            fields_[key] = errors.whole(value, f"{what}: health", *path, key, low=-MAX_HEALTH, high=MAX_HEALTH)
+        elif key in _CHARACTER_KEYS:
+            fields_[key] = errors.whole(value, f"{what}: {key}", *path, key, high=MAX_EXAMPLE_POOL)
+    if len(errors.messages) > before:
+        return None
     try:
-        return Character(**{k: v for k, v in raw.items() if k in _CHARACTER_KEYS})
+        return Character(**fields_)
     except (TypeError, ToolkitError) as exc:
         errors.add(f"{what}: {exc}", *path)
         return None
@@ -245,11 +266,11 @@ def _rolls(raw: Any, names: list[str], errors: ParseErrors) -> tuple[tuple[str, 
     out = []
     for i, entry in enumerate(raw):
         if not (isinstance(entry, dict) and len(entry) == 1):
-            errors.add(f"a roll is one 'Name: faces' pair, got {entry!r}", "rolls", i)
+            errors.add(f"a roll is one 'Name: faces' pair, got {excerpt(entry)}", "rolls", i)
             continue
         ((who, faces),) = entry.items()
         if str(who) not in names and who != SUPER_TIEBREAK:
-            errors.add(f"{who!r} is not in this attack: use {', '.join(names)} or {SUPER_TIEBREAK}", "rolls", i)
+            errors.add(f"{excerpt(who)} is not in this attack: use {', '.join(names)} or {SUPER_TIEBREAK}", "rolls", i)
             continue
         out.append((str(who), "" if faces is None else str(faces), errors.lines.line("rolls", i)))
     return tuple(out)
@@ -298,18 +319,18 @@ def plan_example(
 
 def _planner(example: Example, state: AttackState) -> Generator[PlannedMove, AttackState, None]:
     """Yield the example's rolls in the engine's order, receiving the state each led to."""
-    rolls = list(example.rolls)
+    rolls = deque(example.rolls)  # popped from the left: linear in the rolls
     where = example.source
     while not state.is_terminal:
         if not rolls:
             if example.unfinished:
                 return
             raise PlanStop(f"{where}: the example ends before the attack does, at: {state.prompt()}")
-        who, text, line = rolls.pop(0)
+        who, text, line = rolls.popleft()
         state = yield _roll(state, who, text, line, where, example.unfinished and not rolls)
     if rolls:
         who, text, line = rolls[0]
-        raise PlanStop(at_line(where, line, f"the attack is resolved; roll {who}: {text!r} is left over"))
+        raise PlanStop(at_line(where, line, f"the attack is resolved; roll {who}: {excerpt(text)} is left over"))
 
 
 def _roll(state: AttackState, who: str, text: str, line: int, where: str, last_open: bool) -> PlannedMove:
@@ -326,7 +347,7 @@ def _roll(state: AttackState, who: str, text: str, line: int, where: str, last_o
                     where,
                     line,
                     f"the next roll is a SuperTieBreaker throw ({state.prompt()}): write "
-                    f"{SUPER_TIEBREAK}: FACE FACE, the attacker's then the defender's, not {who}: {text!r}",
+                    f"{SUPER_TIEBREAK}: FACE FACE, the attacker's then the defender's, not {who}: {excerpt(text)}",
                 )
             )
         if len(faces) != 2:
@@ -334,12 +355,15 @@ def _roll(state: AttackState, who: str, text: str, line: int, where: str, last_o
                 at_line(
                     where,
                     line,
-                    f"a SuperTieBreaker throw is two faces, the attacker's then the defender's (AM-4), got {text!r}",
+                    "a SuperTieBreaker throw is two faces, the attacker's then the defender's (AM-4), "
+                    f"got {excerpt(text)}",
                 )
             )
         return PlannedMove(True, " ".join(faces), f"SuperTieBreaker throw {' '.join(faces)}", line)
     if who != roller:
-        raise PlanStop(at_line(where, line, f"the next roll is {roller}'s ({state.prompt()}), not {who}'s: {text!r}"))
+        raise PlanStop(
+            at_line(where, line, f"the next roll is {roller}'s ({state.prompt()}), not {who}'s: {excerpt(text)}")
+        )
     wanted = state.roll_group()
     if len(faces) != wanted and not (last_open and len(faces) < wanted):
         raise PlanStop(
@@ -347,7 +371,7 @@ def _roll(state: AttackState, who: str, text: str, line: int, where: str, last_o
                 where,
                 line,
                 f"{who} rolls {wanted} {'die' if wanted == 1 else 'dice'} (AM-2, AM-9), "
-                f"the example gives {len(faces)}: {text!r}",
+                f"the example gives {len(faces)}: {excerpt(text)}",
             )
         )
     return PlannedMove(True, " ".join(faces), f"{who} rolls {' '.join(faces)}", line)

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, total_ordering
-from math import comb
+from math import comb, gcd
 from typing import TYPE_CHECKING, Any
 
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
@@ -37,13 +37,23 @@ from toolkit.angry_miniatures.rules import (
     check_pool,
 )
 from toolkit.dice import HIT_FACES, POKER_FACES
-from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "MAX_AREA_WORK",
+    "MAX_EXPECTED_WORK",
+    "MAX_AREA_ATTACK",
+    "MAX_AREA_DICE",
+    "MAX_REPEAT_WORK",
+    "MAX_CAP",
+    "MAX_EXCHANGE_WORK",
+    "MAX_HEALTH",
+    "MAX_OPPOSED_DICE",
+    "MAX_POOL",
     "hit_distribution",
     "crit_probability",
     "opposed",
@@ -57,6 +67,50 @@ __all__ = [
 ]
 
 _DEFAULT = Rules()
+
+# -- size limits: each exact calculator checks its size before starting -------------------
+#: The largest pool :func:`hit_distribution` and :func:`crit_probability` count exactly
+#: (both closed forms, answering in well under a second up to here).
+MAX_POOL = 10_000
+#: The most dice (attacker + defenders) the opposed and area counts take exactly.
+MAX_OPPOSED_DICE = 200
+#: The most attack dice, and the most dice in all, of one area attack (AM-8).
+MAX_AREA_ATTACK = 40
+MAX_AREA_DICE = 100
+MAX_AREA_WORK = 1_000_000
+#: The largest work (about the bit operations) of :func:`expected_attacks_to_take_out`.
+MAX_EXPECTED_WORK = 3 * 10**8
+#: The largest Health, and the largest cap, of the repeated-attack calculators.
+MAX_HEALTH = 1_000
+MAX_CAP = 1_000
+#: The most (damage, damage) states × dice rolled :func:`melee_exchange` solves (Health
+#: 20 against 20 with 3 dice a side; about a second).
+MAX_EXCHANGE_WORK = 8_000
+
+_MONTE_CARLO = (
+    "for an estimate, play the attack out many times with toolkit.montecarlo.sample_outcomes "
+    "on toolkit.angry_miniatures.start_attack"
+)
+
+
+def _too_big(what: str, size: int, limit: int, alternative: str = _MONTE_CARLO) -> TooBigError:
+    return TooBigError(f"{what}: {size:,} is more than the exact limit of {limit:,}; {alternative}")
+
+
+def _check_rules(rules: object) -> Rules:
+    """Return ``rules`` (the defaults for None) if it is a :class:`Rules`."""
+    if rules is None:
+        return _DEFAULT
+    if not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules must be an angry_miniatures Rules, got {type(rules).__name__}")
+    return rules
+
+
+def _check_opposed_size(*pools: int) -> None:
+    total = sum(pools)
+    if total > MAX_OPPOSED_DICE:
+        raise _too_big(f"{' + '.join(map(str, pools))} dice rolled against each other", total, MAX_OPPOSED_DICE)
+
 
 # Face counts of one poker die, from the AM-1 table (toolkit.dice): the counting below
 # asks it rather than repeating 4 hits and 2 blanks of 6 faces (Aces are one hit face).
@@ -92,15 +146,39 @@ def hit_distribution(n: int) -> Distribution[int]:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
     check_pool(n, "n")
-    return Distribution.from_int_weights(
-        {h: comb(n, h) * _BLANK_KINDS ** (n - h) * _HIT_KINDS**h for h in range(n + 1)}
-    )
+    if n > MAX_POOL:
+        raise _too_big(
+            f"hit_distribution of {n:,} dice",
+            n,
+            MAX_POOL,
+            f"the hits are Binomial(n, {_HIT_KINDS}/{_FACES}): mean {_HIT_KINDS}n/{_FACES}, "
+            f"variance n·{_HIT_KINDS * _BLANK_KINDS}/{_FACES**2}",
+        )
+    # Binomial(n, 4/6) in integers: comb(n, h)·2^(n-h)·4^h over 6^n, divided by the common
+    # factor 2^n: comb(n, h)·1^(n-h)·2^h, built term by term (no comb() recomputed).
+    g = gcd(_HIT_KINDS, _BLANK_KINDS)
+    hit, blank = _HIT_KINDS // g, _BLANK_KINDS // g
+    weights: dict[int, int] = {}
+    w = blank**n
+    for h in range(n + 1):
+        weights[h] = w
+        if h < n:
+            w = w * (n - h) * hit // ((h + 1) * blank)
+    return Distribution.from_int_weights(weights)
 
 
 def crit_probability(n: int) -> Fraction:
     """Return the probability that a roll of ``n`` dice crits: two or more Aces (AM-7)."""
     check_pool(n, "n")
-    return Fraction(sum(crit for _, crit in _side(n)), _FACES**n)
+    if n > MAX_POOL:
+        raise _too_big(f"crit_probability of {n:,} dice", n, MAX_POOL, "a crit is all but certain with such a pool")
+    # Closed form: the rolls without a crit are those with few Aces (AM-7, asked of
+    # crit_from_aces for 0, 1, ... Aces until it says crit; more Aces only add to it).
+    plain, aces = 0, 0
+    while aces <= n and not crit_from_aces(aces):
+        plain += comb(n, aces) * (_FACES - 1) ** (n - aces)
+        aces += 1
+    return 1 - Fraction(plain, _FACES**n)
 
 
 # -- the tie-break chain (AM-4) ----------------------------------------------------------
@@ -228,7 +306,8 @@ def opposed(
     check_pool(attack_dice, "attack_dice")
     check_pool(defense_dice, "defense_dice")
     check_attack_type(attack_type)
-    rules = rules or _DEFAULT
+    rules = _check_rules(rules)
+    _check_opposed_size(attack_dice, defense_dice)
     return Distribution.from_int_weights(_opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules))
 
 
@@ -277,11 +356,29 @@ def area_attack(
         InvalidSetupError: a negative pool or no defenders.
         TooBigError: the joint table would have more than ``max_outcomes`` rows.
     """
-    rules = rules or _DEFAULT
+    rules = _check_rules(rules)
     n = check_pool(attack_dice, "attack_dice")
-    pools = [check_pool(m, "defense dice") for m in defense_dice_list]
+    if n > MAX_AREA_ATTACK:
+        raise _too_big(f"area_attack with {n} attack dice", n, MAX_AREA_ATTACK)
+    if isinstance(defense_dice_list, (str, bytes)) or not isinstance(defense_dice_list, Iterable):
+        raise ArgumentTypeError(f"defense_dice_list must be a list of pools, got {type(defense_dice_list).__name__}")
+    pools = []
+    for m in defense_dice_list:
+        pools.append(check_pool(m, "defense dice"))
+        if len(pools) > MAX_OPPOSED_DICE:
+            raise _too_big("defenders in one area attack", len(pools), MAX_OPPOSED_DICE)
     if not pools:
         raise InvalidSetupError("area_attack needs at least one defender's dice (AM-8)")
+    _check_opposed_size(n, *pools)
+    if n + sum(pools) > MAX_AREA_DICE:
+        raise _too_big(f"area_attack with {n} + {sum(pools)} dice", n + sum(pools), MAX_AREA_DICE)
+    if (n + 1) ** (len(pools) + 1) > MAX_AREA_WORK:
+        raise _too_big(
+            f"area_attack of {n} dice against {len(pools)} defenders (size: (attack dice + 1)^(defenders + 1))",
+            (n + 1) ** (len(pools) + 1),
+            MAX_AREA_WORK,
+            "use opposed() per defender for the marginals, or toolkit.montecarlo for the joint odds",
+        )
     size = (n + 1) ** len(pools)
     if size > max_outcomes:
         raise TooBigError(
@@ -352,9 +449,28 @@ def _damage_weights(attack_dice: int, defense_dice: int, attack_type: str, rules
 
 
 def _check_health(health: object, what: str = "health") -> int:
-    if isinstance(health, bool) or not isinstance(health, int) or health < 1:
+    if isinstance(health, bool) or not isinstance(health, int):
+        raise ArgumentTypeError(f"{what} must be a whole number of 1 or more (AM-10), got {type(health).__name__}")
+    if health < 1:
         raise InvalidSetupError(f"{what} {health!r} is not valid: Health is a whole number of 1 or more (AM-10)")
+    if health > MAX_HEALTH:
+        raise _too_big(f"{what} {health:,}", health, MAX_HEALTH)
     return health
+
+
+#: The largest amount of work (about the bit operations) of the repeated-attack counts.
+MAX_REPEAT_WORK = 4 * 10**9
+
+
+def _repeat_work(attack_dice: object, defense_dice: object, health: int, cap: int) -> int:
+    """About the bit operations of :func:`attacks_to_take_out`: for each of ``cap``
+    attacks, every damage state (at most Health) times every damage, on numbers that
+    grow by the bits of one attack's total each attack."""
+    n = check_pool(attack_dice, "attack_dice")
+    m = check_pool(defense_dice, "defense_dice")
+    _check_opposed_size(n, m)
+    bits = (n + m + 1) * 26 // 10 + 1
+    return cap * cap // 2 * min(health, n * cap + 1) * (n + 1) * bits
 
 
 def attacks_to_take_out(
@@ -374,10 +490,25 @@ def attacks_to_take_out(
     Raises:
         InvalidSetupError: a Health below 1, a cap below 1, a negative pool.
     """
-    rules = rules or _DEFAULT
+    rules = _check_rules(rules)
     _check_health(health)
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+    if isinstance(cap, bool) or not isinstance(cap, int):
+        raise ArgumentTypeError(f"cap must be a whole number of attacks >= 1, got {type(cap).__name__}")
+    if cap < 1:
         raise InvalidSetupError(f"cap must be a whole number of attacks >= 1, got {cap!r}")
+    if cap > MAX_CAP:
+        raise _too_big(
+            f"a cap of {cap:,} attacks", cap, MAX_CAP, f"a cap of {MAX_CAP:,} already reports the rest as MoreThan"
+        )
+    work = _repeat_work(attack_dice, defense_dice, health, cap)
+    if work > MAX_REPEAT_WORK:
+        raise _too_big(
+            f"attacks_to_take_out({attack_dice}, {defense_dice}, health={health}, cap={cap}) "
+            "(size: cap² × Health × pool × digits)",
+            work,
+            MAX_REPEAT_WORK,
+            "lower the cap (the rest is reported as MoreThan(cap)) or " + _MONTE_CARLO,
+        )
     weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
     alive = {0: 1}  # damage taken so far -> weight out of total**k
     out: dict[int | MoreThan, Fraction] = {}
@@ -409,21 +540,41 @@ def expected_attacks_to_take_out(
 ) -> Fraction | None:
     """Return the exact expected number of attacks to take out a target of ``health``
     (AM-10), or ``None`` when the attack can never deal damage."""
-    rules = rules or _DEFAULT
+    rules = _check_rules(rules)
     _check_health(health)
+    n = check_pool(attack_dice, "attack_dice")
+    m = check_pool(defense_dice, "defense_dice")
+    _check_opposed_size(n, m)
+    work = health * health * (n + 1) * ((n + m + 1) * 26 // 10 + 1)
+    if work > MAX_EXPECTED_WORK:
+        raise _too_big(
+            f"expected_attacks_to_take_out({n}, {m}, health={health}) (size: Health² × pool × digits)",
+            work,
+            MAX_EXPECTED_WORK,
+            "attacks_to_take_out with a cap gives the odds of the first attacks; " + _MONTE_CARLO,
+        )
     weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
-    stay = Fraction(weights.get(0, 0), total)
-    if stay == 1:
+    stay = weights.get(0, 0)
+    if stay == total:
         return None
-    # E[r] = expected attacks with r Health left: E[r] = (1 + sum_d p_d E[r - d]) / (1 - p_0)
-    expected = [Fraction(0)] * (health + 1)
+    # E[r] = expected attacks with r Health left: E[r] = (1 + sum_d p_d E[r - d]) / (1 - p_0),
+    # E[r] = 0 for r <= 0. In integers (one division at the end, no Fraction per step):
+    # E[r] = N[r] / D^r with D = total - w_0 and
+    # N[r] = total·D^(r-1) + sum over 0 < d < r of w_d·N[r-d]·D^(d-1).
+    dealt = sorted((d, w) for d, w in weights.items() if d > 0)
+    big_d = total - stay
+    powers = [big_d**k for k in range((dealt[-1][0] if dealt else 1) + 1)]
+    numerators = [0] * (health + 1)
+    d_power = 1  # D^(r-1)
     for r in range(1, health + 1):
-        acc = Fraction(1)
-        for d, w in weights.items():
-            if d > 0:
-                acc += Fraction(w, total) * expected[max(0, r - d)]
-        expected[r] = acc / (1 - stay)
-    return expected[health]
+        acc = total * d_power
+        for d, w in dealt:
+            if d >= r:
+                break
+            acc += w * numerators[r - d] * powers[d - 1]
+        numerators[r] = acc
+        d_power *= big_d
+    return Fraction(numerators[health], big_d**health)
 
 
 @dataclass(frozen=True, order=True)
@@ -451,9 +602,26 @@ def melee_exchange(
     Raises:
         InvalidSetupError: neither side can ever damage the other.
     """
-    rules = rules or _DEFAULT
+    rules = _check_rules(rules)
+    for what, who in (("attacker", attacker), ("defender", defender)):
+        if not isinstance(who, Character):
+            raise ArgumentTypeError(f"{what} must be an angry_miniatures Character, got {type(who).__name__}")
+    if attacker.is_out or defender.is_out:
+        raise InvalidSetupError("both characters must still be standing (AM-10)")
     ab = attack_pools(attacker, defender, "melee", rules=rules)
     ba = attack_pools(defender, attacker, "melee", rules=rules)
+    states = (attacker.health - attacker.damage) * (defender.health - defender.damage)
+    work = states * (ab.attack + ab.defence + ba.attack + ba.defence + 4)
+    if work > MAX_EXCHANGE_WORK:
+        raise _too_big(
+            f"a melee exchange of Health {attacker.health - attacker.damage:,} against "
+            f"{defender.health - defender.damage:,} ({states:,} states × the dice rolled)",
+            work,
+            MAX_EXCHANGE_WORK,
+            "estimate it by playing attacks out with toolkit.montecarlo",
+        )
+    _check_opposed_size(ab.attack, ab.defence)
+    _check_opposed_size(ba.attack, ba.defence)
 
     def step(p: Any) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
         d = opposed(p.attack, p.defence, "melee", rules).marginal(lambda o: (o.defender_damage, o.attacker_damage))
@@ -478,8 +646,14 @@ def melee_exchange(
             return ExchangeEnd(defender.name, ha - da, 0)
         return None
 
-    @cache
+    solved: dict[tuple[int, int], tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]] = {}
+
     def value(da: int, dd: int) -> tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]:
+        """The solved state (every state it leads to has more damage on one side, so
+        solving from the most damage down needs no recursion)."""
+        return solved[(da, dd)]
+
+    def solve(da: int, dd: int) -> tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]:
         """(ends if the attacker is to strike, ends if the defender is to strike)."""
 
         def after(moves: dict[tuple[int, int], Fraction], strikes_first: bool) -> dict[ExchangeEnd, Fraction]:
@@ -507,8 +681,9 @@ def melee_exchange(
             y = x
         return x, y
 
-    if attacker.is_out or defender.is_out:
-        raise InvalidSetupError("both characters must still be standing (AM-10)")
+    for da in range(ha - 1, attacker.damage - 1, -1):
+        for dd in range(hd - 1, defender.damage - 1, -1):
+            solved[(da, dd)] = solve(da, dd)
     return Distribution(value(attacker.damage, defender.damage)[0])
 
 
@@ -535,6 +710,8 @@ def odds_table(
     rules = rules or _DEFAULT
     check_attack_type(attack_type)
     attacks, defences = list(attack_dice), list(defense_dice)
+    if not attacks or not defences:
+        raise InvalidSetupError("odds_table needs at least one attack pool and one defence pool")
     if len(attacks) * len(defences) > max_cells:
         raise TooBigError(
             f"{len(attacks)} x {len(defences)} = {len(attacks) * len(defences):,} pool pairs "

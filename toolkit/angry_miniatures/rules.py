@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple, get_args
 
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import ArgumentTypeError, InvalidSetupError
+from toolkit.notation import excerpt
 
 __all__ = [
     "ATTACK_TYPES",
@@ -36,15 +37,21 @@ TieBreak = Literal["chain", "coin_flip"]
 
 def check_attack_type(attack_type: str) -> str:
     """Return ``attack_type`` if it is one of melee, ranged, magic; raise otherwise (AM-2)."""
+    if not isinstance(attack_type, str):
+        raise ArgumentTypeError(
+            f"attack_type must be one of {', '.join(ATTACK_TYPES)} (a str), got {type(attack_type).__name__}"
+        )
     if attack_type not in ATTACK_TYPES:
-        raise InvalidSetupError(f"{attack_type!r} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)")
+        raise InvalidSetupError(
+            f"{excerpt(attack_type)} is not an attack type: use one of {', '.join(ATTACK_TYPES)} (AM-2)"
+        )
     return attack_type
 
 
 def check_pool(dice: object, what: str = "pool") -> int:
     """Return ``dice`` as a pool size if it is a whole number >= 0; raise otherwise (AM-2)."""
     if isinstance(dice, bool) or not isinstance(dice, int):
-        raise InvalidSetupError(f"{what} must be a whole number of dice (0 or more), got {dice!r}")
+        raise ArgumentTypeError(f"{what} must be a whole number of dice (0 or more), got {excerpt(dice)}")
     if dice < 0:
         raise InvalidSetupError(
             f"{what} of {dice} dice is negative: a pool is 0 or more dice (AM-2; modifiers "

@@ -67,6 +67,7 @@ from toolkit.notation import (
     PlanStop,
     at_line,
     dump_example,
+    excerpt,
     follow_plan,
     read_example,
 )
@@ -102,6 +103,7 @@ _RULE_KEYS = ("jokers", "counter_tie", "holder_must_attack", "morale_penalty")
 _ROUND_EXPECT_KEYS = {"round", "initiative", "lost", "morale", "tokens"}
 _BATTLE_EXPECT_KEYS = {"outcome", "winner", "tokens"}
 _MORALE_WORDS = {True: "stays", False: "retreats"}
+MAX_ROUNDS = 1000  # the most rounds an example may play (a battle of tokens ends long before)
 
 
 # -- the engine, wrapped so that it remembers how it got here ----------------------------
@@ -217,8 +219,10 @@ class _Sides:
                 return i
         if text_who.lower() in SIDES:
             return SIDES.index(text_who.lower())
+        if not self.names:  # the armies could not be read: that error is already recorded
+            return None
         self.errors.add(
-            f"{who!r} is not an army here: use {' or '.join(repr(n) for n in self.names)} (or a / b)", *path
+            f"{excerpt(who)} is not an army here: use {' or '.join(repr(n) for n in self.names)} (or a / b)", *path
         )
         return None
 
@@ -239,16 +243,13 @@ def load_example(source: str | Path) -> Example:
     errors = source_.errors()
     for key in data:
         if key not in _TOP_KEYS:
-            errors.add(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
+            errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
     if data.get("system", SYSTEM) != SYSTEM:
-        errors.add(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
+        errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
     rules = _rules(data.get("rules") or {}, errors)
     armies = _armies(data.get("armies"), errors)
-    sides = _Sides(tuple(a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies)), errors)
-    unfinished = data.get("unfinished", False)
-    if not isinstance(unfinished, bool):
-        errors.add(f"unfinished must be true or false, got {unfinished!r}", "unfinished")
-        unfinished = False
+    sides = _Sides(_side_names(armies, data.get("armies")), errors)
+    unfinished = errors.yes_no(data.get("unfinished"), "unfinished", "unfinished")
     raw_rounds = data.get("rounds") or []
     if not isinstance(raw_rounds, list):
         errors.add("rounds must be a list of rounds (recon, cards, moves, morale)", "rounds")
@@ -274,6 +275,13 @@ def load_example(source: str | Path) -> Example:
     )
 
 
+def _side_names(armies: list[Army | None], raw: Any) -> tuple[str, ...]:
+    """The armies' names (as written for one that cannot be read; none without two armies)."""
+    written = [r.get("name") if isinstance(r, dict) else None for r in (raw or [])]
+    names = [a.name if a is not None else n for a, n in zip(armies, written, strict=False)]
+    return tuple(n if isinstance(n, str) and 0 < len(n) <= 100 else f"army {SIDES[i]}" for i, n in enumerate(names))
+
+
 def _rules(raw_rules: Any, errors: ParseErrors) -> Rules:
     """The rule variants of an example (RULINGS.md defaults for those left out)."""
     if not isinstance(raw_rules, dict):
@@ -297,86 +305,80 @@ def _armies(raw_armies: Any, errors: ParseErrors) -> list[Army | None]:
     armies = [_army(raw, i, errors) for i, raw in enumerate(raw_armies)]
     names = [a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies)]
     if names[0] == names[1]:
-        errors.add(f"the two armies need different names, both are {names[0]!r}", "armies", 1, "name")
+        errors.add(f"the two armies need different names, both are {excerpt(names[0])}", "armies", 1, "name")
     return armies
 
 
 def _max_rounds(data: Mapping[str, Any], default: int, listed: int, errors: ParseErrors) -> int:
     """The most rounds the battle lasts (default: the rounds listed; 50 if unfinished)."""
-    max_rounds = data.get("max_rounds", default)
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-        errors.add(f"max_rounds must be a whole number of 1 or more, got {max_rounds!r}", "max_rounds")
-        return default
-    if max_rounds < listed:
+    max_rounds = errors.whole(data.get("max_rounds"), "max_rounds", "max_rounds", low=1, high=MAX_ROUNDS)
+    if max_rounds is not None and max_rounds < listed:
         errors.add(f"max_rounds is {max_rounds} but {listed} rounds are listed", "max_rounds")
-    return max_rounds
+    return default if max_rounds is None else max_rounds
 
 
 def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[Mapping[str, Any]]:
-    """The expectations as written, each with its line under ``"_line"``."""
-    expect: list[Mapping[str, Any]] = []
+    """The expectations as written (their values checked), each with its line under ``"_line"``."""
     if not isinstance(raw_expect, list):
         errors.add("expect must be a list of expectations", "expect")
-        return expect
+        return []
+    expect: list[Mapping[str, Any]] = []
     for k, item in enumerate(raw_expect):
+        at, before = ("expect", k), len(errors.messages)
         if not isinstance(item, dict):
-            errors.add(f"an expectation is a mapping, got {item!r}", "expect", k)
+            errors.add(f"an expectation is a mapping, got {excerpt(item)}", *at)
             continue
         allowed = _ROUND_EXPECT_KEYS if "round" in item else _BATTLE_EXPECT_KEYS
-        unknown = set(item) - allowed
-        if unknown:
+        if set(item) - allowed:
             kind = "a round's" if "round" in item else "the battle's (no 'round')"
-            errors.add(
-                f"expect: unknown key(s) {sorted(unknown)} in {kind} expectation; keys are {sorted(allowed)}",
-                "expect",
-                k,
-            )
+            unknown = f"unknown key(s) {excerpt(sorted(map(str, set(item) - allowed)))}"
+            errors.add(f"expect: {unknown} in {kind} expectation; keys are {sorted(allowed)}", *at)
             continue
-        for key in ("lost", "morale", "tokens"):
-            if key not in item:
-                continue
+        if "round" in item:
+            errors.whole(item["round"], "expect: round", *at, "round", low=1, high=MAX_ROUNDS)
+        for key in [key for key in ("initiative", "outcome", "winner") if key in item]:
+            errors.text(item[key], f"expect: {key}", *at, key, limit=200)
+        for key in [key for key in ("lost", "morale", "tokens") if key in item]:
             if not isinstance(item[key], dict):
-                errors.add(f"expect: {key} is a mapping of army name to value", "expect", k, key)
+                errors.add(f"expect: {key} is a mapping of army name to value", *at, key)
                 continue
-            for who in item[key]:
-                sides.side_of(who, "expect", k, key)
-        expect.append({**item, "_line": errors.lines.line("expect", k)})
+            for who, value in item[key].items():
+                sides.side_of(who, *at, key)
+                if key != "morale":
+                    errors.whole(value, f"expect: {key}", *at, key, high=10**4)
+                elif value not in _MORALE_WORDS.values():
+                    errors.add(f"expect: morale is stays or retreats, got {excerpt(value)}", *at, key)
+        if len(errors.messages) == before:
+            expect.append({**item, "_line": errors.lines.line(*at)})
     return expect
 
 
 def _army(raw: Any, i: int, errors: ParseErrors) -> Army | None:
-    side = SIDES[i]
-    if not isinstance(raw, dict):
-        errors.add(f"army {side} must be a mapping with name, tokens and leader", "armies", i)
+    side, at = SIDES[i], ("armies", i)
+    if not isinstance(raw, dict) or not isinstance(raw.get("leader"), dict):
+        errors.add(f"army {side} must be a mapping with name, tokens and leader (name, battle_die, ...)", *at)
         return None
-    errors.check_keys(raw, _ARMY_KEYS, f"army {side}: ", "armies", i)
-    leader_raw = raw.get("leader")
-    if not isinstance(leader_raw, dict):
-        errors.add(
-            f"army {side}: leader must be a mapping with name, battle_die, spirit_die (wild_card, modifiers)",
-            "armies",
-            i,
-        )
-        return None
-    errors.check_keys(leader_raw, _LEADER_KEYS, f"army {side}: leader: ", "armies", i, "leader")
-    mods = leader_raw.get("modifiers") or {}
+    errors.check_keys(raw, _ARMY_KEYS, f"army {side}: ", *at)
+    lead, mods = raw["leader"], raw["leader"].get("modifiers") or {}
+    errors.check_keys(lead, _LEADER_KEYS, f"army {side}: leader: ", *at, "leader")
     if not isinstance(mods, dict) or set(mods) - _MODIFIER_KEYS:
-        errors.add(
-            f"army {side}: leader: modifiers is a mapping with battle and spirit, got {mods!r}", "armies", i, "leader"
-        )
+        errors.add(f"army {side}: leader: modifiers is a mapping with battle and spirit, got {excerpt(mods)}", *at)
         mods = {}
+    before, what = len(errors.messages), f"army {side}: leader: "
+    name = errors.text(raw.get("name"), f"army {side}: name", *at, "name", limit=100)
+    dice = {k: errors.text(lead.get(k, 6), what + k, *at, "leader", k, limit=10) for k in ("battle_die", "spirit_die")}
+    modifier = {f"{k}_modifier": errors.whole(mods[k], what + k, *at, "leader", low=-99, high=99) for k in mods}
+    wild_card = errors.yes_no(lead.get("wild_card"), what + "wild_card", *at, "leader", "wild_card", default=True)
+    tokens = errors.whole(raw.get("tokens"), f"army {side}: tokens", *at, "tokens", high=10**4)
+    leader_name = errors.text(lead.get("name"), what + "name", *at, "leader", default=f"the leader of {name}")
+    if len(errors.messages) > before:
+        return None
     try:
-        leader = Leader(
-            str(leader_raw.get("name", f"the leader of {raw.get('name', side)}")),
-            battle_die=leader_raw.get("battle_die", 6),
-            spirit_die=leader_raw.get("spirit_die", 6),
-            wild_card=leader_raw.get("wild_card", True),
-            battle_modifier=mods.get("battle", 0),
-            spirit_modifier=mods.get("spirit", 0),
-        )
-        return Army(str(raw.get("name", "")), raw.get("tokens"), leader)  # type: ignore[arg-type]
+        die = {k: int(v) if v.isdigit() else v for k, v in dice.items()}  # 6 or "d6"
+        leader = Leader(leader_name, die["battle_die"], die["spirit_die"], wild_card, **modifier)
+        return Army(name, tokens, leader)  # type: ignore[arg-type]
     except ToolkitError as exc:
-        errors.add(f"army {side}: {exc}", "armies", i)
+        errors.add(f"army {side}: {exc}", *at)
         return None
 
 
@@ -394,7 +396,7 @@ def _rolls(raw: Mapping[str, Any], key: str, number: int, errors: ParseErrors, s
         side = sides.side_of(who, *at, key, who)
         if isinstance(total, bool) or not isinstance(total, int):
             errors.add(
-                f"round {number}: {key}: {who}'s roll total must be a whole number, got {total!r}", *at, key, who
+                f"round {number}: {key}: {who}'s roll total must be a whole number, got {excerpt(total)}", *at, key, who
             )
             continue
         if side is not None:
@@ -429,7 +431,7 @@ def _round(raw: Any, r: int, errors: ParseErrors, sides: _Sides) -> RoundSpec:
         raw_moves = []
     for k, entry in enumerate(raw_moves):
         if not (isinstance(entry, dict) and len(entry) == 1):
-            errors.add(f"round {number}: a move is one 'Army: action' pair, got {entry!r}", *at, "moves", k)
+            errors.add(f"round {number}: a move is one 'Army: action' pair, got {excerpt(entry)}", *at, "moves", k)
             continue
         ((who, action),) = entry.items()
         side = sides.side_of(who, *at, "moves", k)
@@ -533,7 +535,7 @@ def _next_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
     number = left.spec.number
     if state.is_chance_node and state.stage == "morale" and left.moves:
         who, action, line = left.moves[0]
-        raise left.stop(f"round {number}: the clash is over; move {left.names[who]}: {action!r} is left over", line)
+        raise left.stop(f"round {number}: the clash is over; {left.names[who]}: {excerpt(action)} is left over", line)
     if not state.is_chance_node:
         return _decision_move(state, left)
     if state.stage in ("recon", "morale"):
@@ -602,7 +604,7 @@ def _decision_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | 
         raise left.stop(f"round {left.spec.number}: the moves end before the clash does, at: {state.prompt()}")
     who, action, line = left.moves.pop(0)
     if who != side:
-        raise left.stop(f"the move is {names[side]}'s ({state.prompt()}), not {names[who]}'s: {action!r}", line)
+        raise left.stop(f"the move is {names[side]}'s ({state.prompt()}), not {names[who]}'s: {excerpt(action)}", line)
     try:
         parsed = state.parse_action(action)
     except ToolkitError as exc:
@@ -621,7 +623,7 @@ def _check_round_used(state: TracedBattleState, left: _RoundLeft) -> None:
     if left.moves:
         who, action, line = left.moves[0]
         over = "the battle is over" if state.is_terminal else "the clash is over"
-        raise left.stop(f"round {spec.number}: {over}; move {names[who]}: {action!r} is left over", line)
+        raise left.stop(f"round {spec.number}: {over}; move {names[who]}: {excerpt(action)} is left over", line)
     if left.coin is not None:
         raise left.stop(f"round {spec.number}: coin given but no jokers tied (DB-3)", left.coin[1])
     for given, what in ((left.recon, "recon"), (left.morale, "morale")):

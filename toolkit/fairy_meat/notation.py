@@ -18,13 +18,15 @@ the decisions in order, and optional expectations that replay checks::
       - {attack: 1, attacker_value: 2, defender_value: 3, winner: defender, points: 1}
 
 Choices a file leaves out (the None-rule reveal, the bonus, the cheating shifts) are
-made best for the chooser, as the referee does. Files are data: read with
-``yaml.safe_load``, never executed. Parse problems are collected with their line
+made best for the chooser, as the referee does. Files are data: read with the safe
+reader (:func:`toolkit.notation.load_yaml`), never executed; every field is checked
+strictly (yes/no fields take only true/false, numbers only whole numbers). Parse problems are collected with their line
 numbers (like python-chess's PGN reader) and raised together.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,11 +34,21 @@ from typing import Any
 
 import yaml
 
-from toolkit.cards import parse_cards
+from toolkit.cards import Card, parse_cards
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
-from toolkit.notation import ExampleNotation, ParseErrors, PlanStop, at_line, follow_plan, read_example
+from toolkit.notation import (
+    ExampleNotation,
+    LineMap,
+    ParseErrors,
+    PlanStop,
+    at_line,
+    excerpt,
+    follow_plan,
+    load_yaml,
+    read_example,
+)
 
 __all__ = [
     "NOTATION",
@@ -72,6 +84,7 @@ _TOP_KEYS = {
     "wrestling",
     "attacks",
 }
+_RULE_KEYS = ("damage", "none_reveal", "undefended", "nasty_hit")
 _EXPECT_KEYS = {"attack", "attacker_value", "defender_value", "winner", "points", "damage", "nasty_hit"}
 
 
@@ -81,7 +94,7 @@ def _codes(cards) -> str:
 
 def load_weapons(path: Path | None = None) -> dict[str, Weapon]:
     """Return the weapons in ``data/fairy_meat/weapons.yaml`` by name."""
-    raw = yaml.safe_load((path or _DATA / "weapons.yaml").read_text()) or {}
+    raw = load_yaml(path or _DATA / "weapons.yaml").data or {}
     return {
         name: Weapon(name, **{k: v for k, v in stats.items() if k in ("attack_bonus", "defence_modifier", "attacks")})
         for name, stats in raw.items()
@@ -101,8 +114,17 @@ class Example:
     errors: tuple[str, ...] = field(default=())
 
 
+#: Bounds of the numbers an example gives (far beyond any real combat; the deck has 54 cards).
+MAX_POINTS = 100
+MAX_MODIFIER = 100
+MAX_ATTACKS = 100
+
+
 def load_example(source: str | Path) -> Example:
-    """Read an example file (a path, or the YAML text itself).
+    """Read an example file (a path, or the YAML text itself) with the safe reader
+    (:func:`toolkit.notation.read_example`), checking every field's type strictly:
+    yes/no fields take only ``true``/``false``, numbers only whole numbers within
+    bounds (never truncated), text only text.
 
     Raises:
         NotationError: every problem found, each with its line number.
@@ -112,41 +134,43 @@ def load_example(source: str | Path) -> Example:
     errors = source_.errors()
     for key in data:
         if key not in _TOP_KEYS:
-            errors.add(f"unknown key {key!r}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
+            errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
     if data.get("system", SYSTEM) != SYSTEM:
-        errors.add(f"system {data.get('system')!r} is not {SYSTEM!r}", "system")
+        errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
+    title = errors.text(data.get("title"), "title", "title", default=where, limit=200)
+    notes = errors.text(data.get("notes"), "notes", "notes")
     weapons = load_weapons()
     attacker, a_raw = _fairy(data, "attacker", _ATTACKER_KEYS, weapons, errors)
     defender, d_raw = _fairy(data, "defender", _DEFENDER_KEYS, weapons, errors)
-    try:
-        rules = Rules(**(data.get("rules") or {}))
-    except (TypeError, ToolkitError) as exc:
-        errors.add(f"rules: {exc}", "rules")
-        rules = Rules()
-    deck_raw = data.get("deck", "")
-    try:
-        deck = parse_cards(" ".join(deck_raw) if isinstance(deck_raw, list) else str(deck_raw or ""))
-    except ToolkitError as exc:
-        errors.add(f"deck: {exc}", "deck")
-        deck = ()
-    moves: list[tuple[str, str, int]] = []
-    for i, entry in enumerate(data.get("moves") or []):
-        if not (isinstance(entry, dict) and len(entry) == 1):
-            errors.add(f"a move is one 'Name: action' pair, got {entry!r}", "moves", i)
-            continue
-        ((who, action),) = entry.items()
-        moves.append((str(who), str(action), source_.lines.line("moves", i)))
-    expect = []
-    for k, item in enumerate(data.get("expect") or []):
-        if not isinstance(item, dict) or "attack" not in item:
-            errors.add(f"an expectation is a mapping with 'attack' and the values to check, got {item!r}", "expect", k)
-            continue
-        unknown = set(item) - _EXPECT_KEYS
-        if unknown:
-            errors.add(
-                f"expect: unknown keys {sorted(unknown)}; keys are {', '.join(sorted(_EXPECT_KEYS))}", "expect", k
-            )
-        expect.append(item)
+    rules = _rules(data.get("rules"), errors)
+    deck = _deck(data.get("deck"), errors)
+    moves = _moves(data.get("moves"), source_.lines, errors)
+    expect = _expectations(data.get("expect"), errors)
+    attacker_modifiers = errors.whole(
+        a_raw.get("modifiers"),
+        "attacker: modifiers",
+        "attacker",
+        "modifiers",
+        low=-MAX_MODIFIER,
+        high=MAX_MODIFIER,
+        default=0,
+    )
+    defender_modifiers = errors.whole(
+        d_raw.get("modifiers"),
+        "defender: modifiers",
+        "defender",
+        "modifiers",
+        low=-MAX_MODIFIER,
+        high=MAX_MODIFIER,
+        default=0,
+    )
+    fluttered = errors.yes_no(a_raw.get("fluttered"), "attacker: fluttered", "attacker", "fluttered")
+    holds_order_card = errors.yes_no(
+        d_raw.get("holds_order_card"), "defender: holds_order_card", "defender", "holds_order_card"
+    )
+    has_attacked = errors.yes_no(d_raw.get("has_attacked"), "defender: has_attacked", "defender", "has_attacked")
+    wrestling = errors.yes_no(data.get("wrestling"), "wrestling", "wrestling")
+    attacks = errors.whole(data.get("attacks"), "attacks", "attacks", low=1, high=MAX_ATTACKS)
     errors.raise_if_any(incomplete=attacker is None or defender is None)
     assert attacker is not None and defender is not None
     try:
@@ -155,17 +179,111 @@ def load_example(source: str | Path) -> Example:
             defender,
             rules,
             deck=deck,
-            attacker_modifiers=int(a_raw.get("modifiers", 0)),
-            defender_modifiers=int(d_raw.get("modifiers", 0)),
-            fluttered=bool(a_raw.get("fluttered", False)),
-            holds_order_card=bool(d_raw.get("holds_order_card", False)),
-            defender_has_attacked=bool(d_raw.get("has_attacked", False)),
-            wrestling=bool(data.get("wrestling", False)),
-            attacks=data.get("attacks"),
+            attacker_modifiers=attacker_modifiers or 0,
+            defender_modifiers=defender_modifiers or 0,
+            fluttered=fluttered,
+            holds_order_card=holds_order_card,
+            defender_has_attacked=has_attacked,
+            wrestling=wrestling,
+            attacks=attacks,
         )
     except ToolkitError as exc:
-        raise NotationError(f"{where}: {exc}") from None
-    return Example(str(data.get("title", where)), start, tuple(moves), tuple(expect), where, str(data.get("notes", "")))
+        text = str(exc).lower()  # the line of the setup the rules refuse (never "line 0")
+        key = next((k for k in ("deck", "card", "attacks", "name") if k in text), "attacker")
+        line = source_.lines.line({"card": "deck", "name": "defender"}.get(key, key)) or source_.lines.line("attacker")
+        raise NotationError(at_line(where, line, str(exc))) from None
+    return Example(title, start, tuple(moves), tuple(expect), where, notes)
+
+
+def _rules(raw: Any, errors: ParseErrors) -> Rules:
+    """The rule variants (RULINGS.md defaults for those left out)."""
+    if raw is None:
+        return Rules()
+    if not isinstance(raw, dict):
+        errors.add(f"rules must be a mapping of {', '.join(_RULE_KEYS)}, got {excerpt(raw)}", "rules")
+        return Rules()
+    errors.check_keys(raw, _RULE_KEYS, "rules: ", "rules")
+    options = {}
+    for key in _RULE_KEYS:
+        if key in raw:
+            if not isinstance(raw[key], str):
+                errors.add(f"rules: {key} must be a word, got {excerpt(raw[key])}", "rules", key)
+                continue
+            options[key] = raw[key]
+    try:
+        return Rules(**options)
+    except ToolkitError as exc:
+        errors.add(f"rules: {exc}", "rules")
+        return Rules()
+
+
+def _deck(raw: Any, errors: ParseErrors) -> tuple[Card, ...]:
+    """The stacked deck: card codes as one text or a list of codes."""
+    if raw is None:
+        return ()
+    if isinstance(raw, list):
+        bad = next((c for c in raw if not isinstance(c, str)), None)
+        if bad is not None:
+            errors.add(f"deck: a card is a code such as 10S or QC, got {excerpt(bad)}", "deck")
+            return ()
+        raw = " ".join(raw)
+    if not isinstance(raw, str):
+        errors.add(f"deck: the cards are codes such as 'KS QC 5C', got {excerpt(raw)}", "deck")
+        return ()
+    try:
+        return parse_cards(raw)
+    except ToolkitError as exc:
+        errors.add(f"deck: {exc}", "deck")
+        return ()
+
+
+def _moves(raw: Any, lines: LineMap, errors: ParseErrors) -> list[tuple[str, str, int]]:
+    """The decisions in order: ``(who, action, line)``."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        errors.add(f"moves must be a list of 'Name: action' entries, got {excerpt(raw)}", "moves")
+        return []
+    moves: list[tuple[str, str, int]] = []
+    for i, entry in enumerate(raw):
+        if not (isinstance(entry, dict) and len(entry) == 1):
+            errors.add(f"a move is one 'Name: action' pair, got {excerpt(entry)}", "moves", i)
+            continue
+        ((who, action),) = entry.items()
+        who_ = errors.text(who, "a move's fairy", "moves", i, limit=200)
+        action_ = errors.text(action, f"{excerpt(who)}'s move", "moves", i, limit=200)
+        if who_ and action_:
+            moves.append((who_, action_, lines.line("moves", i)))
+    return moves
+
+
+def _expectations(raw: Any, errors: ParseErrors) -> list[Mapping[str, Any]]:
+    """The expectations as written (``attack`` checked: a whole number from 1)."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        errors.add(f"expect must be a list of expectations, got {excerpt(raw)}", "expect")
+        return []
+    expect = []
+    for k, item in enumerate(raw):
+        if not isinstance(item, dict) or "attack" not in item:
+            errors.add(
+                f"an expectation is a mapping with 'attack' and the values to check, got {excerpt(item)}", "expect", k
+            )
+            continue
+        unknown = set(item) - _EXPECT_KEYS
+        if unknown:
+            errors.add(
+                f"expect: unknown keys {excerpt(sorted(map(str, unknown)))}; "
+                f"keys are {', '.join(sorted(_EXPECT_KEYS))}",
+                "expect",
+                k,
+            )
+            continue
+        if errors.whole(item["attack"], "expect: attack", "expect", k, "attack", low=1, high=MAX_ATTACKS) is None:
+            continue
+        expect.append(item)
+    return expect
 
 
 def _fairy(
@@ -178,12 +296,19 @@ def _fairy(
         return None, {}
     errors.check_keys(raw, allowed, f"{role}: ", role)
     weapon_name = raw.get("weapon", "bare hands")
-    weapon = weapons.get(weapon_name)
+    weapon = weapons.get(weapon_name) if isinstance(weapon_name, str) else None
     if weapon is None:
-        errors.add(f"{role}: unknown weapon {weapon_name!r}; known: {', '.join(weapons)}", role, "weapon")
+        errors.add(f"{role}: unknown weapon {excerpt(weapon_name)}; known: {', '.join(weapons)}", role, "weapon")
         weapon = weapons["bare hands"]
+    name = errors.text(raw.get("name"), f"{role}: name", role, "name", limit=100)
+    live = errors.whole(raw.get("live"), f"{role}: live", role, "live", high=MAX_POINTS)
+    kill = errors.whole(raw.get("kill"), f"{role}: kill", role, "kill", high=MAX_POINTS)
+    if live is None or kill is None:
+        if "live" not in raw or "kill" not in raw:
+            errors.add(f"{role}: give live and kill (whole numbers)", role)
+        return None, raw
     try:
-        return Fairy(str(raw.get("name", "")), raw.get("live"), raw.get("kill"), weapon), raw
+        return Fairy(name, live, kill, weapon), raw
     except ToolkitError as exc:
         errors.add(f"{role}: {exc}", role)
         return None, raw
@@ -218,7 +343,7 @@ def _apply(state: CombatState, move: PlannedMove) -> CombatState:
 
 def _planner(example: Example, state: CombatState) -> Generator[PlannedMove, CombatState, None]:
     """Yield the example's moves one by one, receiving the state each led to."""
-    moves = list(example.moves)
+    moves = deque(example.moves)  # popped from the left: reading stays linear in the moves
     where = example.source
     while not state.is_terminal:
         if state.is_chance_node:
@@ -240,7 +365,7 @@ def _chance_move(state: CombatState, where: str) -> PlannedMove:
     return PlannedMove(True, _codes(cards), f"{state.names[i]} {verb} {_codes(cards)}")
 
 
-def _decision(state: CombatState, moves: list[tuple[str, str, int]], where: str) -> PlannedMove:
+def _decision(state: CombatState, moves: deque[tuple[str, str, int]], where: str) -> PlannedMove:
     """The file's next move if it is this fairy's and of this step, else the referee's
     best choice where the file may leave it out; pops the file's move it uses."""
     who = state.names[PLAYERS.index(state.current_player)]  # type: ignore[arg-type]
@@ -250,7 +375,7 @@ def _decision(state: CombatState, moves: list[tuple[str, str, int]], where: str)
     if mine and best is not None and not moves[0][1].strip().lower().startswith(step):
         mine = False  # the file leaves this choice to the best play
     if mine:
-        name, action, line = moves.pop(0)
+        name, action, line = moves.popleft()
         try:
             parsed = state.parse_action(action)
         except ToolkitError as exc:
@@ -292,7 +417,7 @@ def check_expectations(example: Example, state: CombatState) -> list[str]:
                 continue
             got = result.nasty_hit if key == "nasty_hit" else getattr(result, key)
             if got != wanted:
-                problems.append(f"attack {n}: {key} is {got!r}, the example expects {wanted!r}")
+                problems.append(f"attack {n}: {key} is {got!r}, the example expects {excerpt(wanted)}")
     return problems
 
 

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import InvalidSetupError
-from toolkit.prob import format_probability
+from toolkit.prob import format_probability, fraction_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,12 +80,13 @@ def show(fig: go.Figure) -> None:
 
 def say(text: str) -> None:
     """Display ``text`` as a Markdown paragraph (the plain-language conclusion of a
-    report section). Returns nothing."""
+    report section); ``<``, ``>`` and ``&`` are escaped, so a value echoed in it can
+    never become markup (a ``<script>``). Returns nothing."""
     from IPython.display import Markdown, display
 
     if not isinstance(text, str):
-        raise TypeError(f"say() needs a str of Markdown, got {text!r}")
-    display(Markdown(text))
+        raise TypeError(f"say() needs a str of Markdown, got {type(text).__name__}")
+    display(Markdown(html.escape(text, quote=False)))  # Markdown, never raw HTML: echoed values stay text
 
 
 def format_cell(value: Any, percent: bool = False) -> Any:
@@ -98,10 +99,10 @@ def format_cell(value: Any, percent: bool = False) -> Any:
         if percent:
             return format_probability(value)
         if value.denominator == 1:
-            return str(value.numerator)
+            return fraction_text(value)
         shown = f"{float(value):.3f}".rstrip("0").rstrip(".")
         sign = "=" if Fraction(shown) == value else "≈"
-        if len(str(value)) > 21:  # a fraction of many digits reads as noise: the decimal only
+        if len(fraction_text(value)) > 21:  # a fraction of many digits reads as noise: the decimal only
             return f"{sign} {shown}"
         return f"{value} {sign} {shown}"
     if percent and isinstance(value, float) and value == value:  # not NaN

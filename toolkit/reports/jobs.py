@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.notation import excerpt, load_yaml
 from toolkit.reports.discovery import repository_root
 
 __all__ = ["Job", "check_output_name", "load_parameter_file"]
@@ -39,7 +40,7 @@ def check_output_name(name: str, where: str = "output name") -> str:
     ``_``, ``-``; not ``index``), else raise :class:`InvalidSetupError`."""
     if not isinstance(name, str) or not _SAFE_NAME.fullmatch(name) or name == "index":
         raise InvalidSetupError(
-            f"{where} {name!r} is not usable as a file name: use letters, digits, '.', '_' "
+            f"{where} {excerpt(name)} is not usable as a file name: use letters, digits, '.', '_' "
             "and '-' (starting with a letter or digit), and not 'index' (the batch index)"
         )
     return name
@@ -50,7 +51,8 @@ def _batch_dir() -> Path:
 
 
 def load_parameter_file(path: Path | str) -> list[Job]:
-    """Return the jobs of a YAML parameter file of the form::
+    """Return the jobs of a YAML parameter file (read by the safe reader,
+    :func:`toolkit.notation.load_yaml`) of the form::
 
         reports:
           - report: angry-miniatures
@@ -61,8 +63,6 @@ def load_parameter_file(path: Path | str) -> list[Job]:
     raises :class:`InvalidSetupError` naming the file and the problem. Report names and
     parameters are checked against the notebooks only when the jobs run.
     """
-    import yaml
-
     path = Path(path)
     if not path.is_file() and not path.is_absolute() and (_batch_dir() / path).is_file():
         path = _batch_dir() / path
@@ -70,50 +70,54 @@ def load_parameter_file(path: Path | str) -> list[Job]:
     if not path.is_file():
         raise InvalidSetupError(f"parameter file {where!r} does not exist")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise InvalidSetupError(f"parameter file {where!r} is not valid YAML: {exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise InvalidSetupError(f"parameter file {where!r} is not UTF-8 text: {exc}") from exc
+        data = load_yaml(path).data
+    except NotationError as exc:
+        raise InvalidSetupError(
+            "parameter file " + str(exc).replace(": not valid YAML:", " is not valid YAML:", 1)
+        ) from None
 
     def bad(problem: str) -> InvalidSetupError:
         return InvalidSetupError(f"parameter file {where!r}: {problem}")
 
     example = "reports: [{report: NAME, name: OUTPUT, parameters: {NAME: VALUE}}]"
     if not isinstance(data, dict) or "reports" not in data:
-        raise bad(f"expected a mapping with a 'reports' list ({example}), got {data!r}")
+        raise bad(f"expected a mapping with a 'reports' list ({example}), got {excerpt(data)}")
     unknown = [k for k in data if k != "reports"]
     if unknown:
-        raise bad(f"unknown top-level keys {unknown!r}; accepted: 'reports'")
+        raise bad(f"unknown top-level keys {excerpt(unknown)}; accepted: 'reports'")
     entries = data["reports"]
     if not isinstance(entries, list) or not entries:
-        raise bad(f"'reports' must be a non-empty list of jobs ({example}), got {entries!r}")
+        raise bad(f"'reports' must be a non-empty list of jobs ({example}), got {excerpt(entries)}")
     jobs: list[Job] = []
     names: set[str] = set()
     for i, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):
-            raise bad(f"job {i} must be a mapping with 'report' and optional 'name', 'parameters'; got {entry!r}")
+            raise bad(
+                f"job {i} must be a mapping with 'report' and optional 'name', 'parameters'; got {excerpt(entry)}"
+            )
         extra = [k for k in entry if k not in ("report", "name", "parameters")]
         if extra:
             raise bad(f"job {i} has unknown keys {extra!r}; accepted: 'report', 'name', 'parameters'")
         report = entry.get("report")
         if not isinstance(report, str) or not report:
-            raise bad(f"job {i} needs 'report: NAME' (a report name), got {report!r}")
+            raise bad(f"job {i} needs 'report: NAME' (a report name), got {excerpt(report)}")
         name = entry.get("name")
         if name is not None:
             if not isinstance(name, str):
-                raise bad(f"job {i}: 'name' must be a string, got {name!r}")
+                raise bad(f"job {i}: 'name' must be a string, got {excerpt(name)}")
             try:
                 check_output_name(name, where=f"job {i} name")
             except InvalidSetupError as exc:
                 raise bad(str(exc)) from None
             if name in names:
-                raise bad(f"job {i}: output name {name!r} is used twice")
+                raise bad(f"job {i}: output name {excerpt(name)} is used twice")
             names.add(name)
         parameters = entry.get("parameters")
         if parameters is None:
             parameters = {}
         if not isinstance(parameters, dict) or not all(isinstance(k, str) for k in parameters):
-            raise bad(f"job {i}: 'parameters' must be a mapping of parameter names to values, got {parameters!r}")
+            raise bad(
+                f"job {i}: 'parameters' must be a mapping of parameter names to values, got {excerpt(parameters)}"
+            )
         jobs.append(Job(report, parameters, name))
     return jobs

@@ -13,12 +13,14 @@ and never checks types, so :func:`validate_parameters` does both before a run.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.notation import YamlSyntaxError, excerpt, load_yaml
 
 __all__ = [
     "CHECKED_TYPES",
@@ -78,10 +80,90 @@ class ParameterSpec:
             return False
         return isinstance(value, CHECKED_TYPES[self.type_name])
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The words the help comment quotes (``'AM-5: "miss" or "super_tiebreak"'``):
+        the only values a text parameter, or each text of a list parameter, may take
+        (empty: no such list in the comment)."""
+        if self.type_name not in ("str", "list"):
+            return ()
+        return tuple(_QUOTED.findall(self.help))
+
+    def default_value(self) -> Any:
+        """The default, as a value (None if it is not a literal)."""
+        try:
+            return ast.literal_eval(self.default)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+
+    def problem(self, value: Any) -> str | None:
+        """Return why ``value`` cannot be given to this parameter (None if it can): the
+        wrong type, an item of a list of another type than the default's items, a word
+        not among :attr:`choices`, or text that is too long or holds control characters
+        (what a report echoes is escaped besides: :func:`toolkit.reports.figures.say`)."""
+        if not self.accepts(value):
+            return f"must be {self.type_name}"
+        items = value if isinstance(value, list) else [value]
+        if isinstance(value, list):
+            if len(value) > MAX_LIST_ITEMS:
+                return f"has {len(value):,} items; at most {MAX_LIST_ITEMS}"
+            default = self.default_value()
+            kinds = {_kind(v) for v in default} if isinstance(default, (list, tuple)) and default else set()
+            odd = next((v for v in value if kinds and _kind(v) not in kinds), None)
+            if odd is not None:
+                return f"is a list of {' or '.join(sorted(kinds))} values, got an item {excerpt(odd)}"
+        for item in _texts(items):
+            if len(item) > MAX_TEXT_CHARS:
+                return f"holds a text of {len(item):,} characters; at most {MAX_TEXT_CHARS}"
+            if _CONTROL.search(item):
+                return f"holds {excerpt(item)}: control characters are not accepted"
+            if self.choices and item not in self.choices:
+                return f"takes {' or '.join(map(repr, self.choices))}, got {excerpt(item)}"
+        return None
+
     def describe(self) -> str:
         """Return ``'name: type = default  # help'`` (type ``any`` when unchecked)."""
         text = f"{self.name}: {self.type_name or 'any'} = {self.default}"
         return f"{text}  # {self.help}" if self.help else text
+
+
+#: The longest text, and the most items of a list, a report parameter may be given.
+MAX_TEXT_CHARS = 200
+MAX_LIST_ITEMS = 1000
+
+_QUOTED = re.compile(r'"([A-Za-z0-9_.\-]+)"')
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _kind(value: Any) -> str:
+    """The kind of a list item, for the message (``bool`` is not an ``int``)."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "whole number"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return type(value).__name__
+
+
+def _texts(values: Any) -> list[str]:
+    """Every text in ``values`` (nested lists and mappings included; iteratively)."""
+    out: list[str] = []
+    stack = [values]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+    return out
 
 
 def _type_of_default(default: str) -> str | None:
@@ -143,11 +225,12 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
     for name, value in params.items():
         spec = specs.get(name)
         if spec is None:
-            raise InvalidSetupError(f"{where} has no parameter {name!r}; {_accepted_list(specs)}")
-        if not spec.accepts(value):
+            raise InvalidSetupError(f"{where} has no parameter {excerpt(name)}; {_accepted_list(specs)}")
+        problem = spec.problem(value)
+        if problem is not None:
             raise InvalidSetupError(
-                f"parameter {name!r} of {where} must be {spec.type_name} (default {spec.default}), "
-                f"got {value!r} ({type(value).__name__})"
+                f"parameter {excerpt(name)} of {where} {problem} (default {spec.default}), "
+                f"got {excerpt(value)} ({type(value).__name__})"
             )
         if spec.type_name == "float" and isinstance(value, int):
             value = float(value)
@@ -156,21 +239,26 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
 
 
 def parse_cli_value(text: str, type_name: str | None = None) -> Any:
-    """Return the value of a command-line ``-p NAME VALUE``, read as YAML (``yaml.safe_load``,
-    never ``eval``): ``8`` is an int, ``[4, 6]`` a list, ``true`` a bool, ``melee`` a str.
+    """Return the value of a command-line ``-p NAME VALUE``, read as YAML by the safe
+    reader (:func:`toolkit.notation.load_yaml`, never ``eval``): ``8`` is an int,
+    ``[4, 6]`` a list, ``true`` a bool, ``melee`` a str.
 
     Text that is not valid YAML stays a str. With ``type_name="str"`` the text is taken
     as it is (``-p label 8`` gives ``'8'``); with ``"float"`` forms YAML reads as text,
     such as ``1e3``, are read as floats.
-    """
-    import yaml
 
+    Raises:
+        InvalidSetupError: YAML the safe reader refuses (an alias, a duplicate key, a
+            bad tag such as ``!!int x``, too big), with a short excerpt.
+    """
     if type_name == "str":
         return text
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
+        value = load_yaml(text, "-p value").data
+    except YamlSyntaxError:
         return text
+    except NotationError as exc:
+        raise InvalidSetupError(str(exc)) from None
     if type_name == "float" and isinstance(value, str):
         try:
             return float(value)

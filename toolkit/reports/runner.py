@@ -41,16 +41,22 @@ from toolkit.reports.parameters import (
     validate_parameters,
 )
 from toolkit.reports.running import (
+    DEFAULT_TIMEOUT,
+    BatchBusy,
     BatchResult,
     JobResult,
     ReportFailed,
     check_kernel,
+    check_output_dir,
     render_html,
     run_batch,
     run_report,
 )
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
+    "BatchBusy",
+    "check_output_dir",
     "CHECKED_TYPES",
     "REPORTS",
     "REPORT_SUFFIX",

@@ -5,21 +5,29 @@ one report or a batch.
 from __future__ import annotations
 
 import html
+import json
+import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.notation import excerpt
 from toolkit.reports.batch_index import write_batch_index
 from toolkit.reports.discovery import find_report, notebook_title
 from toolkit.reports.jobs import Job, check_output_name
 from toolkit.reports.parameters import format_value, notebook_parameters, validate_parameters
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
+    "BatchBusy",
     "BatchResult",
+    "check_output_dir",
     "JobResult",
     "ReportFailed",
     "check_kernel",
@@ -27,6 +35,15 @@ __all__ = [
     "run_batch",
     "run_report",
 ]
+
+
+#: The default limit on one cell's run time, in seconds (``toolkit report --timeout``).
+DEFAULT_TIMEOUT = 600.0
+
+#: The lock file a batch holds in its output folder while it runs.
+LOCK_NAME = ".toolkit-batch.lock"
+#: What the batches into a folder have produced (the index is rewritten from it).
+MANIFEST_NAME = ".toolkit-index.json"
 
 
 class ReportFailed(ToolkitError):
@@ -156,6 +173,7 @@ def run_report(
     show_code: bool = False,
     output_name: str | None = None,
     position: tuple[int, int] = (1, 1),
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> Path:
     """Run report ``name`` with ``params`` and return the path of its HTML,
     ``<output_dir>/<output_name or name>.html`` (the executed ``.ipynb`` is kept beside it).
@@ -163,7 +181,8 @@ def run_report(
     Parameters are checked first (:class:`InvalidSetupError`); an error in the notebook
     raises :class:`ReportFailed` naming the cell (its HTML up to the error is still
     written). ``progress`` gets one line when the run starts and one when it ends;
-    ``position`` is ``(i, n)`` in a batch.
+    ``position`` is ``(i, n)`` in a batch. A cell running longer than ``timeout``
+    seconds (None: no limit) stops the run: :class:`ReportFailed` like any failure.
     """
     import papermill
     from jupyter_client.kernelspec import NoSuchKernel
@@ -201,6 +220,7 @@ def run_report(
             kernel_name=kernel_name,
             progress_bar=sys.stderr.isatty(),
             cwd=str(notebook.parent),
+            execution_timeout=timeout,
         )
     except PapermillExecutionError as exc:
         seconds = time.perf_counter() - start
@@ -222,16 +242,23 @@ def run_report(
     except NoSuchKernel:
         check_kernel(kernel_name)
         raise
-    except (DeadKernelError, CellTimeoutError, RuntimeError) as exc:  # kernel died, timed out
+    except (DeadKernelError, CellTimeoutError, RuntimeError, TimeoutError) as exc:  # kernel died, timed out
         seconds = time.perf_counter() - start
         progress(f"{label}: FAILED after {seconds:.1f} s ({type(exc).__name__})")
+        why = (
+            f"a cell ran longer than the timeout of {timeout:g} s (toolkit report --timeout)"
+            if isinstance(exc, (CellTimeoutError, TimeoutError)) and timeout
+            else f"{type(exc).__name__}: {_first_line(str(exc))}"
+        )
+        partial = render() if executed.is_file() else None
         raise ReportFailed(
-            f"report {name!r} could not run: {type(exc).__name__}: {exc}",
+            f"report {name!r} could not run: {why}",
             report=name,
             ename=type(exc).__name__,
             evalue=str(exc),
             notebook_path=executed if executed.is_file() else None,
-        ) from exc
+            html_path=partial,
+        ) from None
     render_html(executed, html_path, title=title, parameters=summary, show_code=show_code)
     seconds = time.perf_counter() - start
     progress(f"{label}: done in {seconds:.1f} s -> {html_path}")
@@ -301,6 +328,150 @@ def _as_job(job: Job | tuple[str, Mapping[str, Any]]) -> Job:
     return Job(report, dict(parameters))
 
 
+class BatchBusy(InvalidSetupError):
+    """Another batch is writing into the same output folder."""
+
+
+def check_output_dir(output_dir: Path | str) -> Path:
+    """Return ``output_dir`` resolved if reports can be written there (it need not exist
+    yet), without creating anything.
+
+    Raises:
+        InvalidSetupError: it is a file, lies under a file, or the folder (or the
+            nearest existing folder above it) does not allow writing.
+    """
+    out = Path(output_dir).expanduser().resolve()
+    if out.exists() and not out.is_dir():
+        raise InvalidSetupError(f"output {excerpt(str(out))} is a file, not a folder: give a folder with -o")
+    existing = out
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InvalidSetupError(
+            f"output {excerpt(str(out))} lies under {excerpt(str(existing))}, which is a file: give a folder with -o"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InvalidSetupError(f"cannot write into {excerpt(str(existing))} (permission denied): give another -o")
+    return out
+
+
+class _BatchLock:
+    """The output folder's lock (:data:`LOCK_NAME`, holding the batch's process id): a
+    second batch into the same folder gets :class:`BatchBusy`; a lock left by a process
+    that is gone is taken over."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / LOCK_NAME
+        self.held = False
+
+    def __enter__(self) -> _BatchLock:
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                pid = self._owner()
+                if pid is not None and _alive(pid):
+                    raise BatchBusy(
+                        f"another batch (process {pid}) is writing into {self.path.parent}: wait for it to finish "
+                        "or give another -o folder"
+                    ) from None
+                self.path.unlink(missing_ok=True)  # left by a batch that is gone
+                continue
+            with os.fdopen(fd, "w") as handle:
+                handle.write(str(os.getpid()))
+            self.held = True
+            return self
+        raise BatchBusy(f"cannot lock {self.path.parent} for a batch: remove {self.path} if no batch is running")
+
+    def _owner(self) -> int | None:
+        try:
+            return int(self.path.read_text().strip() or "0") or None
+        except (OSError, ValueError):
+            return None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def _move_in(result: JobResult, out_dir: Path) -> JobResult:
+    """Move a finished job's files from the batch's own folder into ``out_dir`` (replacing
+    the previous run's; a file this run did not produce is removed, so no stale output
+    stays behind a failure) and return the result with the new paths."""
+    moved: dict[str, Path | None] = {}
+    for attr, suffix in (("html_path", ".html"), ("notebook_path", ".ipynb")):
+        source = getattr(result, attr)
+        target = out_dir / f"{result.output_name}{suffix}"
+        if source is not None and Path(source).is_file():
+            os.replace(source, target)
+            moved[attr] = target
+        else:
+            target.unlink(missing_ok=True)
+            moved[attr] = None
+    return replace(result, **moved)
+
+
+def _read_manifest(out_dir: Path) -> dict[str, dict[str, Any]]:
+    try:
+        data = json.loads((out_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_index(out_dir: Path, results: list[JobResult]) -> Path:
+    """Record ``results`` in the folder's manifest and rewrite ``index.html`` from it,
+    keeping only entries whose files are still there (written atomically)."""
+    manifest = _read_manifest(out_dir)
+    for r in results:
+        manifest[r.output_name] = {
+            "report": r.job.report,
+            "parameters": json.loads(json.dumps(dict(r.job.parameters), default=repr)),
+            "status": r.status,
+            "seconds": r.seconds,
+            "error": r.error,
+            "title": r.title,
+        }
+    rows: list[JobResult] = []
+    for stem, entry in list(manifest.items()):
+        html_file, notebook = out_dir / f"{stem}.html", out_dir / f"{stem}.ipynb"
+        if not html_file.is_file() and not notebook.is_file() and entry.get("status") == "ok":
+            del manifest[stem]  # its files are gone: the index must not claim it
+            continue
+        try:
+            job = Job(str(entry["report"]), dict(entry.get("parameters") or {}), stem)
+            rows.append(
+                JobResult(
+                    job,
+                    stem,
+                    "ok" if entry.get("status") == "ok" else "failed",
+                    html_file if html_file.is_file() else None,
+                    notebook if notebook.is_file() else None,
+                    float(entry.get("seconds") or 0.0),
+                    entry.get("error"),
+                    entry.get("title"),
+                )
+            )
+        except (KeyError, TypeError, ValueError):
+            del manifest[stem]
+    temporary = out_dir / f".{MANIFEST_NAME}.{os.getpid()}"
+    temporary.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    os.replace(temporary, out_dir / MANIFEST_NAME)
+    index_tmp = write_batch_index(rows, out_dir / f".index.html.{os.getpid()}")
+    os.replace(index_tmp, out_dir / "index.html")
+    return out_dir / "index.html"
+
+
 def run_batch(
     jobs: Iterable[Job | tuple[str, Mapping[str, Any]]],
     output_dir: Path | str,
@@ -310,43 +481,79 @@ def run_batch(
     notebooks_dir: Path | str | None = None,
     show_code: bool = False,
     write_index: bool = True,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> BatchResult:
     """Run every job (a :class:`Job` or a ``(report, parameters)`` pair), carrying on after
     a failure, and return a :class:`BatchResult`. Writes ``<output_dir>/index.html``
     linking each report with its parameters and status (unless ``write_index`` is false).
-    Jobs left unnamed that share a report are named ``report``, ``report-2``, …"""
+    Jobs left unnamed that share a report are named ``report``, ``report-2``, …
+
+    The batch holds the folder's lock (a second batch into it gets :class:`BatchBusy`),
+    runs each report in its own temporary folder and moves the finished files into
+    place, then rewrites the index from what the folder holds: an interrupted batch
+    leaves every report either as it was or as this batch finished it. ``timeout`` is
+    each cell's limit in seconds (a report that exceeds it fails; the batch goes on).
+    """
     job_list = [_as_job(j) for j in jobs]
     names = _unique_names(job_list)
-    out_dir = Path(output_dir).resolve()
+    out_dir = check_output_dir(output_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     results: list[JobResult] = []
-    for i, (job, stem) in enumerate(zip(job_list, names, strict=True), start=1):
-        start = time.perf_counter()
-        title = _title_of(job.report, notebooks_dir)
+    index: Path | None = None
+    with _BatchLock(out_dir):
+        work = Path(tempfile.mkdtemp(prefix=".batch-", dir=out_dir))
         try:
-            html_path = run_report(
-                job.report,
-                job.parameters,
-                out_dir,
-                kernel_name=kernel_name,
-                progress=progress,
-                notebooks_dir=notebooks_dir,
-                show_code=show_code,
-                output_name=stem,
-                position=(i, len(job_list)),
-            )
-        except ReportFailed as exc:
-            results.append(
-                JobResult(
-                    job, stem, "failed", exc.html_path, exc.notebook_path, time.perf_counter() - start, str(exc), title
+            for i, (job, stem) in enumerate(zip(job_list, names, strict=True), start=1):
+                result = _run_job(
+                    job, stem, (i, len(job_list)), work, kernel_name, progress, notebooks_dir, show_code, timeout
                 )
-            )
-        except Exception as exc:  # a bad job or a crash must not stop the batch
-            message = str(exc) if isinstance(exc, ToolkitError) else f"{type(exc).__name__}: {exc}"
-            progress(f"{_ordinal((i, len(job_list)))} {stem}: FAILED ({message})")
-            results.append(JobResult(job, stem, "failed", None, None, time.perf_counter() - start, message, title))
-        else:
-            notebook = html_path.with_suffix(".ipynb")
-            results.append(JobResult(job, stem, "ok", html_path, notebook, time.perf_counter() - start, None, title))
-    index = write_batch_index(results, out_dir / "index.html") if write_index else None
+                result = _move_in(result, out_dir)
+                if result.error:  # the message names the files where they now are
+                    result = replace(result, error=result.error.replace(str(work), str(out_dir)))
+                results.append(result)
+                if write_index:
+                    index = _write_index(out_dir, [result])
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        if write_index and index is None:
+            index = _write_index(out_dir, [])
     return BatchResult(tuple(results), index)
+
+
+def _run_job(
+    job: Job,
+    stem: str,
+    position: tuple[int, int],
+    work: Path,
+    kernel_name: str,
+    progress: Callable[[str], Any],
+    notebooks_dir: Path | str | None,
+    show_code: bool,
+    timeout: float | None,
+) -> JobResult:
+    """Run one job of a batch into ``work`` and return what became of it."""
+    start = time.perf_counter()
+    title = _title_of(job.report, notebooks_dir)
+    try:
+        html_path = run_report(
+            job.report,
+            job.parameters,
+            work,
+            kernel_name=kernel_name,
+            progress=progress,
+            notebooks_dir=notebooks_dir,
+            show_code=show_code,
+            output_name=stem,
+            position=position,
+            timeout=timeout,
+        )
+    except ReportFailed as exc:
+        return JobResult(
+            job, stem, "failed", exc.html_path, exc.notebook_path, time.perf_counter() - start, str(exc), title
+        )
+    except Exception as exc:  # a bad job or a crash must not stop the batch
+        message = str(exc) if isinstance(exc, ToolkitError) else f"{type(exc).__name__}: {exc}"
+        progress(f"{_ordinal(position)} {stem}: FAILED ({message})")
+        return JobResult(job, stem, "failed", None, None, time.perf_counter() - start, message, title)
+    notebook = html_path.with_suffix(".ipynb")
+    return JobResult(job, stem, "ok", html_path, notebook, time.perf_counter() - start, None, title)
