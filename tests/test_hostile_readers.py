@@ -145,18 +145,14 @@ def test_not_utf8_and_huge_files(tmp_path):
     assert "nest" in _refuse(deep, tmp_path)
 
 
-def test_reading_is_linear_in_the_moves(tmp_path):
+def test_a_long_file_is_read_to_its_first_left_over_move(tmp_path):
+    """16,000 moves are read and the first one left over is named at its line. How the
+    reading time grows with the moves is measured in bench/bench_readers.py, not here."""
     head = FM.split("expect:")[0]
-    times = []
-    for n in (2_000, 16_000):
-        path = tmp_path / f"long{n}.yaml"
-        path.write_text(head + "  - Dizzytwig: play 5C\n" * n)
-        start = time.perf_counter()
-        with pytest.raises(NotationError, match=":27: the combat is over"):
-            replay_file(path)
-        times.append(time.perf_counter() - start)
-    assert times[1] < 5
-    assert times[1] < 8 * times[0] + 0.5  # 8x the moves: about 8x the time, not 64x
+    path = tmp_path / "long.yaml"
+    path.write_text(head + "  - Dizzytwig: play 5C\n" * 16_000)
+    with pytest.raises(NotationError, match=":27: the combat is over"):
+        replay_file(path)
 
 
 def test_cli_replay_prints_one_line_for_a_tag_error(tmp_path, capsys):
