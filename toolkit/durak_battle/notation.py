@@ -61,8 +61,9 @@ from typing import Any
 import yaml
 
 from toolkit.cards import Card, parse_cards
-from toolkit.durak_battle.engine import MORALE_TARGET, SIDES, BattleState, start_battle
-from toolkit.durak_battle.rules import Army, Leader, Rules
+from toolkit.durak_battle.engine import BattleState, start_battle
+from toolkit.durak_battle.morale import morale_holds, morale_penalty
+from toolkit.durak_battle.rules import SIDES, Army, Leader, Rules
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.examples import read_example
 
@@ -133,18 +134,6 @@ def _start_of(state: TracedBattleState) -> TracedBattleState:
         raise IllegalActionError("this battle does not know the armies it started with: build it with traced()")
     a, b = state.start_armies
     return traced(start_battle(a, b, state.rules, max_rounds=state.max_rounds))
-
-
-def _chance_side(state: BattleState) -> int:
-    """The side a chance step is for (recon, deal, morale), read from the public fields."""
-    if state.stage == "recon":
-        return 0 if state.recon[0] is None else 1
-    if state.stage == "deal":
-        return 0 if len(state.hands[0]) < state.hand_sizes[0] else 1
-    if state.stage == "morale":
-        first = state.first_attacked or 0
-        return first if state.morale[first] is None else 1 - first
-    return -1
 
 
 # -- what an example holds ------------------------------------------------------------------
@@ -507,7 +496,7 @@ def plan_example(
                 who, action, line = moves[0]
                 return fail(f"round {spec.number}: the clash is over; move {names[who]}: {action!r} is left over", line)
             if state.is_chance_node:
-                side = _chance_side(state)
+                side = state.chance_side
                 if state.stage in ("recon", "morale"):
                     given = recon if state.stage == "recon" else morale
                     trait = "Knowledge (Battle)" if state.stage == "recon" else "Spirit"
@@ -671,15 +660,15 @@ def round_records(state: TracedBattleState) -> list[RoundRecord]:
     for action in state.trail:
         rec = records[-1]
         if walk.is_chance_node:
-            side = _chance_side(walk)
+            side = walk.chance_side
             if walk.stage == "recon":
                 rec.recon[side] = int(action)  # type: ignore[call-overload]
             elif walk.stage == "morale":
                 total = int(action)  # type: ignore[call-overload]
                 rec.morale[side] = total
-                lost = walk.lost_clash if walk.rules.morale_penalty == "clash" else walk.lost_battle
+                penalty = morale_penalty(walk.rules, walk.lost_clash[side], walk.lost_battle[side])
                 result = list(rec.morale_result)
-                result[side] = total - lost[side] >= MORALE_TARGET  # DB-8
+                result[side] = morale_holds(total, penalty)  # DB-8
                 rec.morale_result = (result[0], result[1])
             elif walk.stage == "deal":
                 rec.cards.append(action)  # type: ignore[arg-type]

@@ -19,11 +19,12 @@ How a clash is computed exactly
 -------------------------------
 The referee (:func:`~.clash.answer_attack`) judges every answer; this module never
 decides one itself. The course of a clash — who attacks next, passes, automatic strikes
-(DB-4, DB-6), losses as they happen (DB-7) — is replayed by :class:`ClashNode`, a light
-position with the same attributes the engine's :class:`~.engine.BattleState` shows a
-policy. The tests check it against the engine move for move: the whole game tree of
-random deals, brute force over every deal of small hands through :func:`~.engine.start_clash`
-and :func:`~toolkit.engine.enumerate_outcomes`, and Monte Carlo over the engine.
+(DB-4, DB-6), losses as they happen (DB-7) — is played by the clash state machine,
+:class:`~.position.ClashPosition`, the same one the engine's :class:`~.engine.BattleState`
+steps (the engine adds tokens, the log, rounds and morale around it). The tests check
+the calculators against brute force over every deal of small hands through
+:func:`~.engine.start_clash` and :func:`~toolkit.engine.enumerate_outcomes`, and Monte
+Carlo over the engine.
 
 1. **Only the order of the cards matters.** The referee compares card values (higher,
    equal, lower) and nothing else (DB-1, DB-5); the policies must too (see
@@ -72,10 +73,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit.cards import JOKERS, RANKS, SUITS, Card, check_distinct, parse_cards, standard_deck
 from toolkit.dice import trait_roll
-from toolkit.durak_battle.clash import Answer, actions_of, answer_attack, card_value, strike
-from toolkit.durak_battle.engine import MORALE_TARGET, SIDES, BattleState, initiative_holder, start_clash
+from toolkit.durak_battle import recon
+from toolkit.durak_battle.clash import card_value
+from toolkit.durak_battle.engine import BattleState, start_clash
+from toolkit.durak_battle.initiative import NO_CLASH, initiative_holder
+from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty
 from toolkit.durak_battle.policies import POLICIES, action_key, greedy_action, greedy_policy, random_policy
-from toolkit.durak_battle.rules import MAX_TOKENS, Army, Leader, Rules
+from toolkit.durak_battle.position import ClashPosition, beat_losses
+from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Army, Leader, Rules, settle_losses
 from toolkit.engine import Policy, play_out, policy_name, policy_pair
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
 from toolkit.montecarlo import Estimate
@@ -89,7 +94,6 @@ __all__ = [
     "DEFAULT_TRIALS",
     "DEFAULT_BATTLE_TRIALS",
     "SuitComposition",
-    "ClashNode",
     "ActionValue",
     "ClashValue",
     "ClashOutcome",
@@ -121,7 +125,7 @@ EXACT_LIMIT = 40_000
 DEFAULT_TRIALS = 5_000
 
 #: Monte Carlo clashes per pair of hand sizes in :func:`battle_outcome` (sampled with
-#: :class:`ClashNode`, which the tests prove move-for-move equal to the engine).
+#: :class:`~.position.ClashPosition`, the clash state machine the engine steps too).
 DEFAULT_BATTLE_TRIALS = 1_000
 
 
@@ -135,8 +139,6 @@ _JOKER_CARDS = tuple(_CARD[j] for j in JOKERS)
 # can attack and the answers it can make (from the referee's actions_of).
 _VALUE = {code: card_value(c) for code, c in _CARD.items()}
 _SORT = {code: c.sort_key for code, c in _CARD.items()}
-_IS_ATTACK = {code: "attack" in actions_of(c) for code, c in _CARD.items()}
-_ANSWERS = {code: tuple(a for a in actions_of(c) if a != "attack") for code, c in _CARD.items()}
 
 
 # -- checks ------------------------------------------------------------------------------
@@ -156,14 +158,10 @@ def _rules(rules: Rules | None) -> Rules:
     return rules
 
 
-def _deck_size(rules: Rules) -> int:
-    return 54 if rules.jokers else 52
-
-
 def _check_sizes(cards_a: object, cards_b: object, rules: Rules) -> tuple[int, int]:
     na = _whole(cards_a, "cards_a (side a's hand size)", hint="DB-2")
     nb = _whole(cards_b, "cards_b (side b's hand size)", hint="DB-2")
-    deck = _deck_size(rules)
+    deck = rules.deck_size
     if na + nb > deck:
         raise InvalidSetupError(
             f"{na} + {nb} cards is more than the {deck}-card deck holds (jokers={rules.jokers}, DB-1)"
@@ -190,7 +188,7 @@ def hand_size_distribution(
     if not isinstance(wild_die, bool):
         raise InvalidSetupError(f"wild_die={wild_die!r}: use True (a Wild Card) or False (an Extra) (DB-2)")
     _whole(token_advantage, "token_advantage", hint="DB-2: +1 card per token the own army outnumbers the other by")
-    return trait_roll(battle_die, wild_die, modifier).map(lambda r: max(0, r) + token_advantage)
+    return trait_roll(battle_die, wild_die, modifier).map(lambda r: recon.cards_drawn(r, token_advantage))
 
 
 class SuitComposition(NamedTuple):
@@ -253,7 +251,7 @@ def initiative(cards_a: int, cards_b: int, rules: Rules | None = None) -> Distri
     rules = _rules(rules)
     na, nb = _check_sizes(cards_a, cards_b, rules)
     jokers = 2 if rules.jokers else 0
-    others = _deck_size(rules) - 13 - jokers
+    others = rules.deck_size - 13 - jokers
     weights: dict[str | None, int] = defaultdict(int)
     for ja in range(min(na, jokers) + 1):
         for jb in range(min(nb, jokers - ja) + 1):
@@ -298,227 +296,23 @@ def morale_pass_probability(
     if not isinstance(wild_die, bool):
         raise InvalidSetupError(f"wild_die={wild_die!r}: use True (a Wild Card) or False (an Extra) (DB-8)")
     _whole(tokens_lost, "tokens_lost", hint="DB-8: -1 per token lost")
-    return trait_roll(spirit_die, wild_die, modifier).at_least(MORALE_TARGET + tokens_lost)
+    return trait_roll(spirit_die, wild_die, modifier).probability(lambda r: morale_holds(r, tokens_lost))
 
 
 # -- the clash as positions -------------------------------------------------------------
 def _hand(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """A hand as a position holds it: the deck's Card objects, lowest first."""
+    """A hand as the calculators hold it: the deck's Card objects, lowest first."""
     return tuple(sorted((_CARD[c.code] for c in cards), key=lambda c: _SORT[c.code]))
 
 
-class ClashNode:
-    """A clash position between two known hands: the light twin of the engine's
-    :class:`~.engine.BattleState` at an ``attack`` or ``answer`` step, with the same
-    attributes a policy reads (``current_player``, ``legal_actions()``, ``stage``,
-    ``holder``, ``attacking``, ``table``, ``hands``, ``passes``, ``rules``) and the same
-    action strings. It carries no tokens and no log; :meth:`step` returns the losses an
-    action causes, loss by loss. Hands are kept sorted, lowest first.
-
-    Build one from an engine state with :meth:`from_state`.
-
-    >>> from toolkit.durak_battle import Army, Leader, start_clash
-    >>> s = start_clash(Army("N", 6, Leader("V")), Army("S", 4, Leader("I")), ("7S 9H", "10S 3C"))
-    >>> node = ClashNode.from_state(s.apply("attack 10S"))
-    >>> node.legal_actions()
-    ['defence 9H', 'take']
-    >>> node.step("defence 9H")  # 9 < 10 fails: a loses 2, b 1; b has no spade left, a must attack
-    (ClashNode(a: 7S; b: 3C; attack a, passes 1), ((2, 1),))
-    """
-
-    __slots__ = ("hands", "stage", "holder", "attacking", "table", "passes", "rules", "forced", "_key")
-
-    def __init__(
-        self,
-        hands: tuple[tuple[Card, ...], tuple[Card, ...]],
-        stage: str,
-        holder: int,
-        attacking: int | None,
-        table: Card | None,
-        passes: int,
-        rules: Rules,
-        forced: int | None = None,
-    ) -> None:
-        self.hands = hands
-        self.forced = forced
-        self.stage = stage
-        self.holder = holder
-        self.attacking = attacking
-        self.table = table
-        self.passes = passes
-        self.rules = rules
-        self._key: str | None = None
-
-    @classmethod
-    def from_state(cls, state: Any) -> ClashNode:
-        """Return the position of an engine state (or a node) at a decision of a clash.
-
-        Raises:
-            IllegalActionError: the state is not at an attack or answer decision.
-        """
-        if isinstance(state, ClashNode):
-            return state
-        if getattr(state, "stage", None) not in ("attack", "answer"):
-            raise IllegalActionError(
-                f"no clash decision here (stage {getattr(state, 'stage', None)!r}): "
-                "give a state at an attack or an answer"
-            )
-        table = None if state.table is None else _CARD[state.table.code]
-        hands = (_hand(state.hands[0]), _hand(state.hands[1]))
-        return cls(hands, state.stage, state.holder, state.attacking, table, state.passes, state.rules, state.forced)
-
-    @property
-    def key(self) -> str:
-        """The position as a string (hands, stage, sides, table card, passes), for memos."""
-        if self._key is None:
-            table = self.table.code if self.table is not None else "-"
-            self._key = (
-                " ".join(c.code for c in self.hands[0])
-                + "|"
-                + " ".join(c.code for c in self.hands[1])
-                + f"|{self.stage}{self.holder}{self.attacking}{table}{self.passes}{self.forced}"
-            )
-        return self._key
-
-    @property
-    def current_player(self) -> str:
-        if self.stage == "attack":
-            return SIDES[self.holder]
-        return SIDES[1 - self.attacking]  # type: ignore[operator]
-
-    is_terminal = False
-    is_chance_node = False
-
-    def may_pass(self) -> bool:
-        """DB-6, as the engine reads it: the side attacking may pass unless she holds a
-        spade and either the initiative was passed to her or ``holder_must_attack``."""
-        if not any(c.suit == "S" for c in self.hands[self.holder]):  # jokers are not spades
-            return True
-        if self.forced == self.holder:
-            return False
-        return not self.rules.holder_must_attack
-
-    def legal_actions(self) -> list[str]:
-        """The actions of the side to move, as the engine writes them."""
-        if self.stage == "attack":
-            # spades and jokers, highest first (as engine.attack_cards lists them)
-            out = [f"attack {c.code}" for c in reversed(self.hands[self.holder]) if _IS_ATTACK[c.code]]
-            if self.may_pass():
-                out.append("pass")
-            return out
-        hand = self.hands[1 - self.attacking]  # type: ignore[operator]
-        out = [f"{a} {c.code}" for c in hand for a in _ANSWERS[c.code]]
-        out.append("take")
-        return out
-
-    def step(self, action: str) -> tuple[ClashNode | None, tuple[tuple[int, int], ...]]:
-        """Return the position after ``action`` (``None`` when the clash is over) and the
-        losses ``(a, b)`` it causes, one pair per loss in the order they happen (a
-        counterattack's token comes before an automatic strike that follows it, DB-4).
-
-        Raises:
-            IllegalActionError: ``action`` is not legal here.
-        """
-        if action not in self.legal_actions():
-            raise IllegalActionError(
-                f"{action!r} is not possible for {self.current_player} here: " + ", ".join(self.legal_actions())
-            )
-        return _step(self, action)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ClashNode) and self.key == other.key and self.rules == other.rules
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __repr__(self) -> str:
-        def text(h: tuple[Card, ...]) -> str:
-            return " ".join(c.code for c in h) or "-"
-
-        table = f", table {self.table.code} by {SIDES[self.attacking]}" if self.table else ""  # type: ignore[index]
-        return (
-            f"ClashNode(a: {text(self.hands[0])}; b: {text(self.hands[1])}; {self.stage} "
-            f"{self.current_player}{table}, passes {self.passes})"
-        )
+def _position_of(state: Any) -> ClashPosition:
+    """The clash position of an engine state (or a position), hands sorted as the memos keep them."""
+    node = ClashPosition.from_state(state)
+    table = None if node.table is None else _CARD[node.table.code]
+    return node._replace(hands=(_hand(node.hands[0]), _hand(node.hands[1])), table=table)
 
 
-_JUDGED: dict[tuple[str, str, str, Rules], Answer] = {}
-
-
-def _judge(table: Card, card: Card, verb: str, rules: Rules) -> Answer:
-    """The referee's judgement (DB-1, DB-5), remembered."""
-    key = (table.code, card.code, verb, rules)
-    found = _JUDGED.get(key)
-    if found is None:
-        found = _JUDGED[key] = answer_attack(table, card, verb, rules)
-    return found
-
-
-def _loss(side: int, tokens: int) -> tuple[int, int]:
-    return (tokens, 0) if side == 0 else (0, tokens)
-
-
-def _without(hands: tuple[tuple[Card, ...], tuple[Card, ...]], i: int, card: Card):
-    code = card.code
-    rest = tuple(c for c in hands[i] if c.code != code)
-    return (rest, hands[1]) if i == 0 else (hands[0], rest)
-
-
-def _auto_attack(hands, holder: int, passes: int, rules: Rules, forced: int | None = None) -> ClashNode | None:
-    """A side with no attack card passes by itself; two passes in a row end the clash, and
-    the side the initiative is passed to must attack while she holds a spade (DB-6)."""
-    while True:
-        if any(_IS_ATTACK[c.code] for c in hands[holder]):
-            return ClashNode(hands, "attack", holder, None, None, passes, rules, forced)
-        passes += 1
-        if passes >= 2:
-            return None
-        holder = 1 - holder
-        forced = holder
-
-
-def _attacked(hands, attacker: int, card: Card, rules: Rules, forced: int | None = None):
-    """An attack (or counterattack) card is on the table: the other side answers, or is
-    struck at once when she has no card that can answer (DB-4)."""
-    defender = 1 - attacker
-    if any(_ANSWERS[c.code] for c in hands[defender]):
-        return ClashNode(hands, "answer", attacker, attacker, card, 0, rules, forced), ()
-    return _auto_attack(hands, attacker, 0, rules, forced), (_loss(defender, strike().defender_loss),)
-
-
-def _step(node: ClashNode, action: str) -> tuple[ClashNode | None, tuple[tuple[int, int], ...]]:
-    """The engine's course of a clash (DB-4, DB-6), the referee judging each answer."""
-    verb, _, code = action.partition(" ")
-    rules = node.rules
-    if node.stage == "attack":
-        i = node.holder
-        if verb == "pass":
-            if node.passes + 1 >= 2:
-                return None, ()
-            return _auto_attack(node.hands, 1 - i, node.passes + 1, rules, 1 - i), ()
-        card = _CARD[code]
-        return _attacked(_without(node.hands, i, card), i, card, rules, node.forced)
-    attacker = node.attacking
-    assert attacker is not None and node.table is not None
-    j = 1 - attacker
-    if verb == "take":  # DB-4: she declines and takes the strike
-        return _auto_attack(node.hands, attacker, 0, rules, node.forced), (_loss(j, strike().defender_loss),)
-    card = _CARD[code]
-    result = _judge(node.table, card, verb, rules)
-    hands = _without(node.hands, j, card)
-    if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
-        child, after = _attacked(hands, j, card, rules, None)  # won by a counterattack: nobody is forced
-        return child, (_loss(j, result.defender_loss),) + after
-    by_side = [0, 0]
-    by_side[attacker], by_side[j] = result.attacker_loss, result.defender_loss
-    return _auto_attack(hands, attacker, 0, rules, node.forced), ((by_side[0], by_side[1]),)
-
-
-def _begin(hands, holder: int, rules: Rules) -> ClashNode | None:
-    return _auto_attack(hands, holder, 0, rules)
-
-
-def _canon(node: ClashNode) -> ClashNode:
+def _canon(node: ClashPosition) -> ClashPosition:
     """The same position with ranks squeezed to 2, 3, 4, ... and jokers renamed JK1, JK2 in
     order of appearance: it plays exactly like the original (only comparisons matter)."""
     hands, table = node.hands, node.table
@@ -546,7 +340,7 @@ def _canon(node: ClashNode) -> ClashNode:
 
     # squeezing keeps a sorted hand sorted; a hand's two jokers appear as JK1, JK2 already
     new_hands = (tuple(conv(c) for c in hands[0]), tuple(conv(c) for c in hands[1]))
-    return ClashNode(
+    return ClashPosition(
         new_hands,  # type: ignore[arg-type]
         node.stage,
         node.holder,
@@ -567,7 +361,7 @@ def _policy_name(p: Policy) -> str:
     return policy_name(p, POLICIES)
 
 
-def _choices(node: ClashNode, pols: tuple[Policy, Policy]) -> tuple[list[tuple[str, int]], int]:
+def _choices(node: ClashPosition, pols: tuple[Policy, Policy]) -> tuple[list[tuple[str, int]], int]:
     """The policy's actions at ``node`` with integer weights, and their total. The greedy
     and random policies are called without building a Distribution (the same functions
     underneath); any other policy's answer is checked for legality."""
@@ -636,14 +430,15 @@ class _Solver:
             if self.tokens is None:
                 la, lb = la + da, lb + db
             else:
-                la, lb = min(la + da, self.tokens[0]), min(lb + db, self.tokens[1])
-                if la >= self.tokens[0] or lb >= self.tokens[1]:  # DB-7: destroyed, the battle ends
+                la, lb, destroyed = settle_losses(self.tokens, ((la + da, lb + db),))
+                if destroyed is not None:  # DB-7: destroyed, the battle ends
                     return (la, lb), True
         return (la, lb), False
 
-    def action_value(self, node: ClashNode, action: str, lost: tuple[int, int]) -> Any:
+    def action_value(self, node: ClashPosition, action: str, lost: tuple[int, int]) -> Any:
         """a's payoff after ``action`` (with losses ``lost`` so far), both then playing best."""
-        child, events = _step(node, action)
+        child, beats = node.advance(action)
+        events = beat_losses(beats)
         if self.additive:
             gain = self._end(self._apply_losses((0, 0), events)[0])
             return gain + (self.value(child, (0, 0)) if child is not None else 0) + self._end(lost)
@@ -652,7 +447,7 @@ class _Solver:
             return self._end(after)
         return self.value(child, after)
 
-    def value(self, node: ClashNode, lost: tuple[int, int]) -> Any:
+    def value(self, node: ClashPosition, lost: tuple[int, int]) -> Any:
         """a's payoff from ``node`` with losses ``lost`` so far, both playing best."""
         if self.additive:
             key: Hashable = _canon(node).key
@@ -666,7 +461,7 @@ class _Solver:
             found = self.memo[key] = self._best(node, lost)
         return found
 
-    def _best(self, node: ClashNode, lost: tuple[int, int]) -> Any:
+    def _best(self, node: ClashPosition, lost: tuple[int, int]) -> Any:
         if len(self.memo) >= self.max_states:
             raise TooBigError(
                 f"the minimax search passed {self.max_states:,} positions: these hands are too big to "
@@ -675,7 +470,7 @@ class _Solver:
         values = [self.action_value(node, a, lost) for a in node.legal_actions()]
         return max(values) if node.current_player == "a" else min(values)
 
-    def ranked(self, node: ClashNode, lost: tuple[int, int]) -> list[tuple[str, Any]]:
+    def ranked(self, node: ClashPosition, lost: tuple[int, int]) -> list[tuple[str, Any]]:
         """Every legal action with its value, best first for the side to move (ties by
         :func:`~.policies.action_key`)."""
         sign = 1 if node.current_player == "a" else -1
@@ -699,7 +494,7 @@ def best_action(state: Any) -> str:
     """Return the minimax action of the side to move with both hands known, playing for the
     unweighted token difference of the rest of the clash without DB-7 floors (ties: the
     first by :func:`~.policies.action_key`). The ``"optimal"`` policy plays it."""
-    node = ClashNode.from_state(state)
+    node = _position_of(state)
     return _solver(node.rules).ranked(node, (0, 0))[0][0]
 
 
@@ -744,7 +539,7 @@ class ClashValue:
 
     def best_answers(self, state: Any = None) -> list[ActionValue]:
         """Return every legal action at ``state`` (an engine state reached from
-        :attr:`start`, or a :class:`ClashNode`; default: the start) with side a's payoff
+        :attr:`start`, or a :class:`ClashPosition`; default: the start) with side a's payoff
         when both play best afterwards, best first for the side to move — e.g. "which
         answer is best against this attack?": ``cv.best_answers(cv.start.apply("attack 7S"))``.
 
@@ -756,7 +551,7 @@ class ClashValue:
         state = self.start if state is None else state
         if state is None or getattr(state, "stage", None) == "coin":
             raise IllegalActionError("the start is a coin flip for the initiative (DB-3): see .branches")
-        node = ClashNode.from_state(state)
+        node = _position_of(state)
         lost = tuple(getattr(state, "lost_clash", (0, 0)))
         return [ActionValue(a, Fraction(v)) for a, v in self._solver.ranked(node, lost)]  # type: ignore[arg-type]
 
@@ -821,7 +616,7 @@ def clash_value(
     0 and the clash ends when an army is destroyed (DB-7), as in the engine with armies
     of those tokens; by default (``None``) there are no floors.
 
-    The search replays the clash with :class:`ClashNode` (the referee judging every
+    The search replays the clash with :class:`ClashPosition` (the referee judging every
     answer); the tests check it against the engine's game tree.
 
     Raises:
@@ -846,7 +641,7 @@ def clash_value(
     army_a, army_b = _armies(tokens)
     who = initiative_holder(a, b)
     hands = (_hand(a), _hand(b))
-    if who == -1:
+    if who == NO_CLASH:
         zero = Fraction(solver._end((0, 0)))
         start = start_clash(army_a, army_b, (a, b), rules)
         return ClashValue(zero, Fraction(0), Fraction(0), None, None, (), start=start, tokens=tokens)
@@ -873,17 +668,17 @@ def clash_value(
 def _solve_from(solver: _Solver, hands, holder: int, rules: Rules, tokens, dealt, coin: str | None) -> ClashValue:
     army_a, army_b = _armies(tokens)
     start = start_clash(army_a, army_b, dealt, rules, coin=coin)
-    node = _begin(hands, holder, rules)
+    node, _ = ClashPosition.begin(hands, holder, rules)
     assert node is not None  # the holder has an attack card
     value = solver.value(node, (0, 0))
     line: list[str] = []
     lost = (0, 0)
-    current: ClashNode | None = node
+    current: ClashPosition | None = node
     while current is not None:
         action = solver.ranked(current, lost)[0][0]
         line.append(action)
-        current, events = _step(current, action)
-        lost, over = solver._apply_losses(lost, events)
+        current, beats = current.advance(action)
+        lost, over = solver._apply_losses(lost, beat_losses(beats))
         if over:
             break
     return ClashValue(
@@ -987,23 +782,6 @@ def _path(events: Iterable[tuple[int, int]]) -> Path:
     return tuple(out)
 
 
-def _settle(path: Path, tokens: tuple[int, int]) -> tuple[int, int, str | None]:
-    """Tokens lost by (a, b) and the army destroyed (``"a"``, ``"b"``, or ``"both"`` when
-    both reach 0 in the same step), for armies of ``tokens`` (DB-7): losses never go below
-    0, and the clash stops when an army reaches 0, as the engine does."""
-    ta, tb = tokens
-    la = lb = 0
-    for ca, cb in path:
-        la, lb = min(ca, ta), min(cb, tb)
-        if ca >= ta and cb >= tb:
-            return la, lb, "both"
-        if ca >= ta:
-            return la, lb, "a"
-        if cb >= tb:
-            return la, lb, "b"
-    return la, lb, None
-
-
 Events = tuple[tuple[int, int], ...]
 
 
@@ -1015,7 +793,7 @@ class _PathMemo:
         self.pols = pols
         self.memo: dict[str, tuple[dict[Events, int], int]] = {}
 
-    def events(self, node: ClashNode, remember: bool = False) -> tuple[dict[Events, int], int]:
+    def events(self, node: ClashPosition, remember: bool = False) -> tuple[dict[Events, int], int]:
         """(weights of each sequence of losses from ``node``, their denominator).
 
         Positions are remembered (by their canonical form) only where a policy chooses at
@@ -1028,8 +806,8 @@ class _PathMemo:
                 return found
         choices, total = _choices(node, self.pols)
         if len(choices) == 1:
-            child, evs = _step(node, choices[0][0])
-            evs = tuple(e for e in evs if e[0] or e[1])
+            child, beats = node.advance(choices[0][0])
+            evs = beat_losses(beats)
             if child is None:
                 found = ({evs: 1}, 1)
             else:
@@ -1038,8 +816,8 @@ class _PathMemo:
         else:
             parts: list[tuple[int, Events, dict[Events, int] | None, int]] = []
             for action, w in choices:
-                child, evs = _step(node, action)
-                evs = tuple(e for e in evs if e[0] or e[1])
+                child, beats = node.advance(action)
+                evs = beat_losses(beats)
                 if child is None:
                     parts.append((w, evs, None, 1))
                 else:
@@ -1072,7 +850,6 @@ def clear_caches() -> None:
     _EXACT.clear()
     _SAMPLED.clear()
     _SOLVERS.clear()
-    _JUDGED.clear()
 
 
 def _exact_paths(
@@ -1090,7 +867,7 @@ def _exact_paths(
         }
         return _EXACT[key]
     memo = _PATH_MEMOS.setdefault((pols, rules), _PathMemo(pols))
-    deck = _deck_size(rules)
+    deck = rules.deck_size
     deals = comb(deck, na) * comb(deck - na, nb)
     # integer weights by denominator (so no fractions are added up deal class by class)
     out: dict[int, dict[tuple[str | None, Path], int]] = defaultdict(lambda: defaultdict(int))
@@ -1099,13 +876,13 @@ def _exact_paths(
     for a, b, w in _deal_classes(na, nb, rules):
         counted += w
         who = initiative_holder(a, b)
-        if who == -1:  # DB-3: no attack card, no clash
+        if who == NO_CLASH:  # DB-3: no attack card, no clash
             out[1][(None, ())] += 2 * w
             continue
         holders = (0, 1) if who is None else (who,)
         share = w * (2 // len(holders))  # weights are doubled: a coin (DB-3) halves a deal
         for h in holders:
-            node = _begin((a, b), h, rules)
+            node, _ = ClashPosition.begin((a, b), h, rules)
             assert node is not None  # the side with the initiative has an attack card
             sub, den = memo.events(node)  # a deal class is met once: not remembered
             bucket = out[den]
@@ -1132,28 +909,28 @@ def _random_deal(rng: random.Random, deck: Sequence[Card], na: int, nb: int) -> 
 
 def _sample_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:
     """Counts of (initiative, loss path) over ``trials`` random deals played with
-    :class:`ClashNode` (each policy's choice sampled)."""
+    :class:`ClashPosition` (each policy's choice sampled)."""
     key = (na, nb, pols, rules, trials, seed)
     if key in _SAMPLED:
         return _SAMPLED[key]
     rng = random.Random(f"{seed}:{na}:{nb}")
-    deck = list(standard_deck(rules.jokers))
+    deck = list(rules.deck())
     counts: Counter = Counter()
     for _ in range(trials):
         a, b = _random_deal(rng, deck, na, nb)
         who = initiative_holder(a, b)
-        if who == -1:
+        if who == NO_CLASH:
             counts[(None, ())] += 1
             continue
         if who is None:  # DB-3: a fair coin
             who = rng.randrange(2)
-        node = _begin((_hand(a), _hand(b)), who, rules)
+        node, _ = ClashPosition.begin((_hand(a), _hand(b)), who, rules)
         events: list[tuple[int, int]] = []
         while node is not None:
             choice, _ = _choices(node, pols)
             action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
-            node, evs = _step(node, action)
-            events.extend(evs)
+            node, beats = node.advance(action)
+            events.extend(beat_losses(beats))
         counts[(SIDES[who], _path(events))] += 1
     _SAMPLED[key] = counts
     return counts
@@ -1281,7 +1058,7 @@ def _engine_sample(
     na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, tokens: tuple[int, int], trials: int, seed: int
 ) -> Counter:
     rng = random.Random(seed)
-    deck = list(standard_deck(rules.jokers))
+    deck = list(rules.deck())
     army_a, army_b = _armies(tokens)
     policy_map = {"a": pols[0], "b": pols[1]}
     counts: Counter = Counter()
@@ -1325,7 +1102,7 @@ def clash_losses(
             never take an army below 0, and a clash stops when an army is destroyed (DB-7).
         sampler: Monte Carlo through the ``"engine"`` (:func:`~.engine.start_clash` and
             :func:`~toolkit.engine.play_out`, the reference) or the ``"model"``
-            (:class:`ClashNode`, many times faster, proven move-for-move equal in the tests).
+            (:class:`~.position.ClashPosition` without the engine's log and tokens, many times faster).
 
     Returns:
         A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
@@ -1365,14 +1142,14 @@ def clash_losses(
         else:
             counts = Counter()
             for (holder, path), n in _sample_paths(na, nb, pols, rules, trials, seed).items():
-                la, lb, destroyed = _settle(path, checked)
+                la, lb, destroyed = settle_losses(checked, path)
                 counts[ClashOutcome(la, lb, holder, destroyed)] += n
         return ClashLosses(
             _sorted_joint(counts), "monte_carlo", size, checked, trials, sampler, seconds=time.perf_counter() - started
         )
     weights: dict[ClashOutcome, Fraction] = defaultdict(Fraction)
     for (holder, path), p in _exact_paths(na, nb, pols, rules).items():
-        la, lb, destroyed = _settle(path, checked)
+        la, lb, destroyed = settle_losses(checked, path)
         weights[ClashOutcome(la, lb, holder, destroyed)] += p
     return ClashLosses(_sorted_joint(weights), "exact", size, checked, seconds=time.perf_counter() - started)
 
@@ -1506,7 +1283,7 @@ def battle_outcome(
 
     ``method="auto"`` computes each clash table exactly within :data:`EXACT_LIMIT` and by
     Monte Carlo (``trials`` clashes per pair of hand sizes, played with
-    :class:`ClashNode`) above it; ``"exact"`` raises :class:`~toolkit.errors.TooBigError`
+    :class:`ClashPosition`) above it; ``"exact"`` raises :class:`~toolkit.errors.TooBigError`
     if any pair is above the limit; ``"monte_carlo"`` samples every pair. With any
     sampled pair the result is approximate: ``result.exact`` is ``False`` and
     ``result.note`` says so.
@@ -1527,11 +1304,11 @@ def battle_outcome(
     if method not in _METHODS:
         raise InvalidSetupError(f"method must be one of {', '.join(map(repr, _METHODS))}, got {method!r}")
     leaders = (army_a.leader, army_b.leader)
-    recon = [trait_roll(ld.battle_die, ld.wild_card, ld.battle_modifier) for ld in leaders]
+    rolls = [trait_roll(ld.battle_die, ld.wild_card, ld.battle_modifier) for ld in leaders]
     spirit = [trait_roll(ld.spirit_die, ld.wild_card, ld.spirit_modifier) for ld in leaders]
     start = (army_a.tokens, army_b.tokens)
-    deck = _deck_size(rules)
-    largest = [max(0, max(r.outcomes())) for r in recon]
+    deck = rules.deck_size
+    largest = [recon.cards_drawn(max(r.outcomes())) for r in rolls]
 
     sampled: set[tuple[int, int]] = set()
     tables: dict[tuple[int, int], dict[tuple[str | None, Path], Fraction]] = {}
@@ -1556,24 +1333,26 @@ def battle_outcome(
 
     @cache
     def pass_chance(side: int, penalty: int) -> Fraction:
-        return spirit[side].at_least(MORALE_TARGET + penalty)
+        return spirit[side].probability(lambda r: morale_holds(r, penalty))
 
     def transition(ta: int, tb: int) -> tuple[dict[tuple[int, int], Fraction], dict[tuple[str, str], Fraction]]:
         """From tokens (ta, tb): next states, and endings (winner, how), for one round."""
-        adv = (max(0, ta - tb), max(0, tb - ta))
+        adv = (recon.token_advantage(ta, tb), recon.token_advantage(tb, ta))
         worst = largest[0] + largest[1] + adv[0] + adv[1]
         if worst > deck:
             raise InvalidSetupError(
                 f"with tokens {ta} v {tb} the hands could reach {worst} cards ({largest[0]} + {largest[1]} rolled "
                 f"+ {adv[0] + adv[1]} for outnumbering), more than the {deck}-card deck holds (DB-1, DB-2)"
             )
-        sizes = recon[0].map(lambda r: max(0, r) + adv[0]).combine(recon[1].map(lambda r: max(0, r) + adv[1]))
+        sizes = rolls[0].map(lambda r: recon.cards_drawn(r, adv[0])).combine(
+            rolls[1].map(lambda r: recon.cards_drawn(r, adv[1]))
+        )
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
         settled: dict[tuple[str | None, int, int, str | None], Fraction] = defaultdict(Fraction)
         for (na, nb), p in sizes.items():
             for (holder, path), q in table(na, nb).items():
-                la, lb, destroyed = _settle(path, (ta, tb))
+                la, lb, destroyed = settle_losses((ta, tb), path)
                 settled[(holder, la, lb, destroyed)] += p * q
         for (holder, la, lb, destroyed), p in settled.items():
             if holder is None:  # DB-3: no clash, no morale roll
@@ -1584,9 +1363,11 @@ def battle_outcome(
                 ends[(winner, "destroyed")] += p
                 continue
             left = (ta - la, tb - lb)
-            lost = (la, lb) if rules.morale_penalty == "clash" else (start[0] - left[0], start[1] - left[1])
-            first = 1 - SIDES.index(holder)  # DB-8: the side originally attacked rolls first
-            second = 1 - first
+            lost = (
+                morale_penalty(rules, la, start[0] - left[0]),
+                morale_penalty(rules, lb, start[1] - left[1]),
+            )
+            first, second = morale_order(1 - SIDES.index(holder))  # DB-8: the side originally attacked first
             p_first = pass_chance(first, lost[first])
             p_second = pass_chance(second, lost[second])
             ends[(SIDES[second], "retreat")] += p * (1 - p_first)

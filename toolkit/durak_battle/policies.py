@@ -17,7 +17,7 @@ The policies by name, in :data:`POLICIES`:
   token difference of the rest of the clash.
 
 What a policy may read. The exact calculators of :mod:`.odds` call policies on their
-own light clash positions (:class:`~toolkit.durak_battle.odds.ClashNode`) as well as on
+own light clash positions (:class:`~toolkit.durak_battle.position.ClashPosition`) as well as on
 the engine's :class:`~toolkit.durak_battle.engine.BattleState`. Both offer the same
 attributes, and a policy for the calculators must read only these:
 ``current_player``, ``legal_actions()``, ``stage`` (``"attack"`` or ``"answer"``),
@@ -70,7 +70,7 @@ def _stage(state: GameState) -> str:
     stage = getattr(state, "stage", None)
     if stage not in ("attack", "answer") or not hasattr(state, "hands"):
         raise IllegalActionError(
-            f"these policies choose at a Durak clash's attack or answer (a BattleState or odds.ClashNode), "
+            f"these policies choose at a Durak clash's attack or answer (a BattleState or a ClashPosition), "
             f"not at {type(state).__name__} stage {stage!r}"
         )
     return stage

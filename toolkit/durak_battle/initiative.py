@@ -1,0 +1,46 @@
+"""Initiative (DB-3): which side attacks first.
+
+>>> from toolkit.cards import parse_cards
+>>> initiative_holder(parse_cards("7S 9H"), parse_cards("10S"))  # b's 10 of spades is higher
+1
+>>> initiative_holder(parse_cards("9H"), parse_cards("3C")) is NO_CLASH  # no attack card: no clash
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolkit.cards import Card
+from toolkit.durak_battle.clash import actions_of, card_value
+
+__all__ = ["NO_CLASH", "attack_cards", "initiative_holder"]
+
+#: :func:`initiative_holder` when neither side holds an attack card: no clash this round (DB-3).
+NO_CLASH = -1
+
+
+def attack_cards(hand: Sequence[Card]) -> list[Card]:
+    """The cards of a hand that can attack: spades and jokers (DB-1), highest first (two
+    jokers in the order they are held)."""
+    return sorted((c for c in hand if "attack" in actions_of(c)), key=card_value, reverse=True)
+
+
+def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card]) -> int | None:
+    """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
+    :data:`NO_CLASH` (-1) when neither side can attack (DB-3).
+
+    The side with the highest attack card (spade or joker) wins; with equal tops (joker
+    against joker) the next attack cards are compared, and so on; identical lists are a
+    coin flip (``None``).
+    """
+    va = [card_value(c) for c in attack_cards(hand_a)]
+    vb = [card_value(c) for c in attack_cards(hand_b)]
+    if not va and not vb:
+        return NO_CLASH
+    for x, y in zip(va, vb, strict=False):
+        if x != y:
+            return 0 if x > y else 1
+    if len(va) != len(vb):
+        return 0 if len(va) > len(vb) else 1
+    return None

@@ -1,0 +1,34 @@
+"""Morale after a clash (DB-8): who rolls first, the penalty, the target.
+
+>>> morale_order(1)  # side b was originally attacked: she rolls first
+(1, 0)
+>>> morale_holds(5, 2)  # 5 - 2 = 3 < 4: the army retreats
+False
+"""
+
+from __future__ import annotations
+
+from toolkit.durak_battle.rules import Rules
+
+__all__ = ["MORALE_TARGET", "morale_order", "morale_penalty", "morale_holds"]
+
+#: A Spirit total (after the penalty) of at least this keeps the army in the field (DB-8).
+MORALE_TARGET = 4
+
+
+def morale_order(first_attacked: int) -> tuple[int, int]:
+    """Return the sides (0 for a, 1 for b) in the order they roll morale (DB-8): the side
+    originally attacked — without the initiative at the start of the clash — first; the
+    other rolls only if the first stays."""
+    return (first_attacked, 1 - first_attacked)
+
+
+def morale_penalty(rules: Rules, lost_clash: int, lost_battle: int) -> int:
+    """Return the penalty to a Spirit roll (DB-8): 1 per token lost in this clash, or in
+    the whole battle with the variant ``morale_penalty="battle"``."""
+    return lost_clash if rules.morale_penalty == "clash" else lost_battle
+
+
+def morale_holds(spirit_total: int, penalty: int) -> bool:
+    """Return whether the army stays (DB-8): Spirit total minus the penalty is 4 or more."""
+    return spirit_total - penalty >= MORALE_TARGET

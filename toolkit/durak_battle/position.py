@@ -1,0 +1,307 @@
+"""The clash state machine (DB-3..DB-6): one light, immutable position and its step.
+
+A :class:`ClashPosition` is a clash between two known hands at an attack or an answer:
+whose turn it is, the legal actions (:meth:`~ClashPosition.legal_actions`) and what an
+action does (:meth:`~ClashPosition.step`), as a sequence of :class:`Beat` — an attack, an
+answer judged by the referee (:func:`~.clash.answer_attack`), a strike, a pass, the end
+of the clash — each with the tokens it costs. It carries no tokens, log, rounds or
+morale: the engine (:class:`~.engine.BattleState`) adds those around it, narrating each
+beat and flooring the losses (DB-7, :func:`~.rules.settle_losses`); the calculators, the
+battle chain, Monte Carlo, the policies and the notation play the same positions.
+
+Action strings are the engine's: ``attack 7S``, ``pass``, ``defence 9H``,
+``manoeuvre QD``, ``counter 5C`` (a joker as any of them), ``take``.
+
+>>> from toolkit.cards import parse_cards
+>>> pos, beats = ClashPosition.begin((parse_cards("7S 9H"), parse_cards("10S 3C")), 1, Rules())
+>>> pos.legal_actions()
+['attack 10S']
+>>> pos, beats = pos.step("attack 10S")
+>>> pos.legal_actions()
+['defence 9H', 'take']
+>>> pos, beats = pos.step("defence 9H")  # 9 < 10 fails: a loses 2, b 1; b has no spade: a must attack
+>>> [(b.kind, b.loss) for b in beats]
+[('answer', (2, 1)), ('pass', (0, 0))]
+>>> pos
+ClashPosition(a: 7S; b: 3C; attack a, passes 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from toolkit.cards import Card, standard_deck
+from toolkit.durak_battle.clash import Answer, actions_of, answer_attack, strike
+from toolkit.durak_battle.initiative import attack_cards
+from toolkit.durak_battle.rules import SIDES, Rules
+from toolkit.errors import IllegalActionError
+
+__all__ = ["Beat", "ClashPosition", "can_answer", "may_pass", "beat_losses"]
+
+Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
+
+# Per card code, looked up instead of recomputed (the referee's actions_of, DB-1).
+_CARDS = standard_deck(jokers=True)
+_IS_ATTACK = {c.code: "attack" in actions_of(c) for c in _CARDS}
+_ANSWERS = {c.code: tuple(a for a in actions_of(c) if a != "attack") for c in _CARDS}
+_IS_SPADE = {c.code: not c.is_joker and c.suit == "S" for c in _CARDS}
+_NO_LOSS = (0, 0)
+
+
+class Beat(NamedTuple):
+    """One thing that happens in a clash, in order.
+
+    Attributes:
+        kind: ``"attack"``, ``"answer"`` (a Defence or Manoeuvre), ``"counter"``,
+            ``"strike"``, ``"pass"`` or ``"end"`` (neither side attacks: the clash ends).
+        side: the side (0 for a, 1 for b) who attacks, answers, counterattacks, passes, or
+            is struck; -1 for ``"end"``.
+        card: the card played, if any.
+        answer: the referee's :class:`~.clash.Answer` of an answer, counter or strike.
+        loss: tokens lost by (a, b) at this beat, before the DB-7 floor.
+        auto: a strike she could not answer (not declined, DB-4), or a pass with no attack
+            card (DB-6).
+    """
+
+    kind: str
+    side: int
+    card: Card | None = None
+    answer: Answer | None = None
+    loss: tuple[int, int] = _NO_LOSS
+    auto: bool = False
+
+
+def beat_losses(beats: Iterable[Beat]) -> tuple[tuple[int, int], ...]:
+    """The losses ``(a, b)`` of the beats that cost tokens, in order."""
+    return tuple(b.loss for b in beats if b.loss != _NO_LOSS)
+
+
+def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) -> bool:
+    """Return whether ``side``, to attack, may pass (DB-6): a side holding no spade may
+    (jokers are never compulsory); the side the initiative was passed to (``forced``) must
+    attack while she holds a spade; the initiative holder may pass unless the variant
+    ``holder_must_attack``."""
+    if not any(_IS_SPADE[c.code] for c in hand):
+        return True
+    if forced == side:
+        return False
+    return not rules.holder_must_attack
+
+
+def can_answer(hand: Iterable[Card]) -> bool:
+    """Return whether a hand holds a card that can answer an attack (DB-4): without one
+    the attack is a strike at once."""
+    return any(_ANSWERS[c.code] for c in hand)
+
+
+_JUDGED: dict[tuple[str, str, str, Rules], Answer] = {}
+
+
+def _judge(table: Card, card: Card, verb: str, rules: Rules) -> Answer:
+    """The referee's judgement (DB-1, DB-5), remembered."""
+    key = (table.code, card.code, verb, rules)
+    found = _JUDGED.get(key)
+    if found is None:
+        found = _JUDGED[key] = answer_attack(table, card, verb, rules)
+    return found
+
+
+def _loss(side: int, tokens: int) -> tuple[int, int]:
+    return (tokens, 0) if side == 0 else (0, tokens)
+
+
+def _without(hands: Hands, i: int, card: Card) -> Hands:
+    code = card.code
+    rest = tuple(c for c in hands[i] if c.code != code)
+    return (rest, hands[1]) if i == 0 else (hands[0], rest)
+
+
+class ClashPosition(NamedTuple):
+    """A clash position between two known hands, at an ``attack`` or an ``answer``.
+
+    Attributes:
+        hands: each side's cards (any order; the order is kept as cards are played).
+        stage: ``"attack"`` (``holder`` attacks or passes) or ``"answer"`` (the side
+            other than ``attacking`` answers the ``table`` card).
+        holder: the side holding the initiative (DB-6).
+        attacking, table: at an answer, the side whose card is on the table and that card.
+        passes: attack turns passed in a row (two end the clash, DB-6).
+        rules: the rules in force.
+        forced: the side the initiative was passed to: she must attack while she holds a
+            spade (DB-6).
+    """
+
+    hands: Hands
+    stage: str
+    holder: int
+    attacking: int | None
+    table: Card | None
+    passes: int
+    rules: Rules
+    forced: int | None = None
+
+    is_terminal = False
+    is_chance_node = False
+
+    # -- building ---------------------------------------------------------------------
+    @classmethod
+    def begin(cls, hands: Hands, holder: int, rules: Rules) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+        """Return the clash's first position with ``holder`` holding the initiative (DB-3)
+        and the beats before it (a side with no attack card passes by itself, DB-6);
+        ``None`` when the clash is over at once."""
+        return _attack_turn(hands, holder, 0, rules, None, ())
+
+    @classmethod
+    def from_state(cls, state: Any) -> ClashPosition:
+        """Return the position of an engine state (or a position) at a decision of a clash.
+
+        Raises:
+            IllegalActionError: the state is not at an attack or answer decision.
+        """
+        if isinstance(state, ClashPosition):
+            return state
+        if getattr(state, "stage", None) not in ("attack", "answer"):
+            raise IllegalActionError(
+                f"no clash decision here (stage {getattr(state, 'stage', None)!r}): "
+                "give a state at an attack or an answer"
+            )
+        return cls(
+            (tuple(state.hands[0]), tuple(state.hands[1])),
+            state.stage,
+            state.holder,
+            state.attacking,
+            state.table,
+            state.passes,
+            state.rules,
+            state.forced,
+        )
+
+    # -- reading ----------------------------------------------------------------------
+    @property
+    def current_player(self) -> str:
+        """``"a"`` or ``"b"``: the side to act."""
+        if self.stage == "attack":
+            return SIDES[self.holder]
+        return SIDES[1 - self.attacking]  # type: ignore[operator]
+
+    @property
+    def mover(self) -> int:
+        """The side to act, 0 or 1."""
+        return self.holder if self.stage == "attack" else 1 - self.attacking  # type: ignore[operator]
+
+    @property
+    def key(self) -> str:
+        """The position as a string (hands, stage, sides, table card, passes), for memos."""
+        table = self.table.code if self.table is not None else "-"
+        return (
+            " ".join(c.code for c in self.hands[0])
+            + "|"
+            + " ".join(c.code for c in self.hands[1])
+            + f"|{self.stage}{self.holder}{self.attacking}{table}{self.passes}{self.forced}"
+        )
+
+    def may_pass(self) -> bool:
+        """Whether the side to attack may pass (DB-6, :func:`may_pass`)."""
+        return may_pass(self.hands[self.holder], self.holder, self.forced, self.rules)
+
+    def legal_actions(self) -> list[str]:
+        """The actions of the side to move: attack with each spade or joker, highest first,
+        and pass if she may (DB-6); or answer with each card as each action it allows but
+        attack (DB-1), or take the strike (DB-4)."""
+        if self.stage == "attack":
+            out = [f"attack {c.code}" for c in attack_cards(self.hands[self.holder])]
+            if self.may_pass():
+                out.append("pass")
+            return out
+        hand = self.hands[1 - self.attacking]  # type: ignore[operator]
+        out = [f"{a} {c.code}" for c in hand for a in _ANSWERS[c.code]]
+        out.append("take")  # DB-4: she may decline and take the strike
+        return out
+
+    # -- stepping ---------------------------------------------------------------------
+    def step(self, action: str) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+        """Return the position after ``action`` (``None`` when the clash is over) and the
+        beats it causes, in the order they happen (a counterattack's token comes before an
+        automatic strike that follows it, DB-4, DB-5).
+
+        Raises:
+            IllegalActionError: ``action`` is not legal here.
+        """
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"{action!r} is not possible for {self.current_player} here: " + ", ".join(self.legal_actions())
+            )
+        return self.advance(action)
+
+    def advance(self, action: str) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+        """:meth:`step` for an action known to be legal (the calculators' inner loop)."""
+        verb, _, code = action.partition(" ")
+        rules = self.rules
+        if self.stage == "attack":
+            i = self.holder
+            if verb == "pass":
+                return _pass(self.hands, i, self.passes, rules, False, ())
+            card = next(c for c in self.hands[i] if c.code == code)
+            return _attacked(_without(self.hands, i, card), i, card, rules, self.forced, (Beat("attack", i, card),))
+        attacker = self.attacking
+        table = self.table
+        assert attacker is not None and table is not None
+        j = 1 - attacker
+        if verb == "take":  # DB-4: she declines and takes the strike
+            hit = strike()
+            beat = Beat("strike", j, None, hit, _loss(j, hit.defender_loss))
+            return _attack_turn(self.hands, attacker, 0, rules, self.forced, (beat,))
+        card = next(c for c in self.hands[j] if c.code == code)
+        result = _judge(table, card, verb, rules)
+        hands = _without(self.hands, j, card)
+        if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
+            beat = Beat("counter", j, card, result, _loss(j, result.defender_loss))
+            return _attacked(hands, j, card, rules, None, (beat,))  # won by a counterattack: nobody is forced
+        mine, theirs = result.attacker_loss, result.defender_loss
+        loss = (mine, theirs) if attacker == 0 else (theirs, mine)
+        beat = Beat("answer", j, card, result, loss)
+        return _attack_turn(hands, attacker, 0, rules, self.forced, (beat,))
+
+    def __repr__(self) -> str:
+        def text(h: tuple[Card, ...]) -> str:
+            return " ".join(c.code for c in h) or "-"
+
+        table = f", table {self.table.code} by {SIDES[self.attacking]}" if self.table else ""  # type: ignore[index]
+        return (
+            f"ClashPosition(a: {text(self.hands[0])}; b: {text(self.hands[1])}; {self.stage} "
+            f"{self.current_player}{table}, passes {self.passes})"
+        )
+
+
+def _attack_turn(
+    hands: Hands, holder: int, passes: int, rules: Rules, forced: int | None, beats: tuple[Beat, ...]
+) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+    """``holder`` is to attack: a side with no attack card passes by itself (DB-6)."""
+    if any(_IS_ATTACK[c.code] for c in hands[holder]):
+        return ClashPosition(hands, "attack", holder, None, None, passes, rules, forced), beats
+    return _pass(hands, holder, passes, rules, True, beats)
+
+
+def _pass(
+    hands: Hands, i: int, passes: int, rules: Rules, auto: bool, beats: tuple[Beat, ...]
+) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+    """Side ``i`` passes: two passes in a row end the clash; otherwise the initiative
+    passes and the other side must attack while she holds a spade (DB-6)."""
+    beats += (Beat("pass", i, auto=auto),)
+    if passes + 1 >= 2:
+        return None, beats + (Beat("end", -1),)
+    return _attack_turn(hands, 1 - i, passes + 1, rules, 1 - i, beats)
+
+
+def _attacked(
+    hands: Hands, attacker: int, card: Card, rules: Rules, forced: int | None, beats: tuple[Beat, ...]
+) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+    """An attack (or counterattack) card is on the table: the other side answers, or is
+    struck at once when she has no card that can answer (DB-4)."""
+    defender = 1 - attacker
+    if can_answer(hands[defender]):
+        return ClashPosition(hands, "answer", attacker, attacker, card, 0, rules, forced), beats
+    hit = strike()
+    beat = Beat("strike", defender, None, hit, _loss(defender, hit.defender_loss), auto=True)
+    return _attack_turn(hands, attacker, 0, rules, forced, beats + (beat,))
