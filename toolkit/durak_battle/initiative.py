@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolkit.cards import Card
+from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.clash import actions_of, card_value
 
 __all__ = ["NO_CLASH", "attack_cards", "initiative_holder"]
@@ -19,11 +19,15 @@ __all__ = ["NO_CLASH", "attack_cards", "initiative_holder"]
 #: :func:`initiative_holder` when neither side holds an attack card: no clash this round (DB-3).
 NO_CLASH = -1
 
+# The value of each card that can attack (DB-1), by code, looked up instead of recomputed.
+_ATTACK_VALUE = {c.code: card_value(c) for c in standard_deck(jokers=True) if "attack" in actions_of(c)}
+
 
 def attack_cards(hand: Sequence[Card]) -> list[Card]:
     """The cards of a hand that can attack: spades and jokers (DB-1), highest first (two
     jokers in the order they are held)."""
-    return sorted((c for c in hand if "attack" in actions_of(c)), key=card_value, reverse=True)
+    value = _ATTACK_VALUE
+    return sorted((c for c in hand if c.code in value), key=lambda c: value[c.code], reverse=True)
 
 
 def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card]) -> int | None:
@@ -34,8 +38,9 @@ def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card]) -> int | N
     against joker) the next attack cards are compared, and so on; identical lists are a
     coin flip (``None``).
     """
-    va = [card_value(c) for c in attack_cards(hand_a)]
-    vb = [card_value(c) for c in attack_cards(hand_b)]
+    value = _ATTACK_VALUE
+    va = sorted((value[c.code] for c in hand_a if c.code in value), reverse=True)
+    vb = sorted((value[c.code] for c in hand_b if c.code in value), reverse=True)
     if not va and not vb:
         return NO_CLASH
     for x, y in zip(va, vb, strict=False):

@@ -79,7 +79,7 @@ from toolkit.durak_battle.engine import BattleState, start_clash
 from toolkit.durak_battle.initiative import NO_CLASH, initiative_holder
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty
 from toolkit.durak_battle.policies import POLICIES, action_key, greedy_action, greedy_policy, random_policy
-from toolkit.durak_battle.position import ClashPosition, beat_losses
+from toolkit.durak_battle.position import ClashPosition
 from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Army, Leader, Rules, settle_losses
 from toolkit.engine import Policy, play_out, policy_name, policy_pair
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
@@ -437,8 +437,7 @@ class _Solver:
 
     def action_value(self, node: ClashPosition, action: str, lost: tuple[int, int]) -> Any:
         """a's payoff after ``action`` (with losses ``lost`` so far), both then playing best."""
-        child, beats = node.advance(action)
-        events = beat_losses(beats)
+        child, events = node.losses_after(action)
         if self.additive:
             gain = self._end(self._apply_losses((0, 0), events)[0])
             return gain + (self.value(child, (0, 0)) if child is not None else 0) + self._end(lost)
@@ -677,8 +676,8 @@ def _solve_from(solver: _Solver, hands, holder: int, rules: Rules, tokens, dealt
     while current is not None:
         action = solver.ranked(current, lost)[0][0]
         line.append(action)
-        current, beats = current.advance(action)
-        lost, over = solver._apply_losses(lost, beat_losses(beats))
+        current, events = current.losses_after(action)
+        lost, over = solver._apply_losses(lost, events)
         if over:
             break
     return ClashValue(
@@ -806,8 +805,7 @@ class _PathMemo:
                 return found
         choices, total = _choices(node, self.pols)
         if len(choices) == 1:
-            child, beats = node.advance(choices[0][0])
-            evs = beat_losses(beats)
+            child, evs = node.losses_after(choices[0][0])
             if child is None:
                 found = ({evs: 1}, 1)
             else:
@@ -816,8 +814,7 @@ class _PathMemo:
         else:
             parts: list[tuple[int, Events, dict[Events, int] | None, int]] = []
             for action, w in choices:
-                child, beats = node.advance(action)
-                evs = beat_losses(beats)
+                child, evs = node.losses_after(action)
                 if child is None:
                     parts.append((w, evs, None, 1))
                 else:
@@ -929,8 +926,8 @@ def _sample_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, t
         while node is not None:
             choice, _ = _choices(node, pols)
             action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
-            node, beats = node.advance(action)
-            events.extend(beat_losses(beats))
+            node, evs = node.losses_after(action)
+            events.extend(evs)
         counts[(SIDES[who], _path(events))] += 1
     _SAMPLED[key] = counts
     return counts

@@ -14,8 +14,8 @@ Action strings are the engine's: ``attack 7S``, ``pass``, ``defence 9H``,
 
 >>> from toolkit.cards import parse_cards
 >>> pos, beats = ClashPosition.begin((parse_cards("7S 9H"), parse_cards("10S 3C")), 1, Rules())
->>> pos.legal_actions()
-['attack 10S']
+>>> pos.legal_actions()  # the initiative holder may pass (DB-6)
+['attack 10S', 'pass']
 >>> pos, beats = pos.step("attack 10S")
 >>> pos.legal_actions()
 ['defence 9H', 'take']
@@ -46,6 +46,7 @@ _CARDS = standard_deck(jokers=True)
 _IS_ATTACK = {c.code: "attack" in actions_of(c) for c in _CARDS}
 _ANSWERS = {c.code: tuple(a for a in actions_of(c) if a != "attack") for c in _CARDS}
 _IS_SPADE = {c.code: not c.is_joker and c.suit == "S" for c in _CARDS}
+_CARD = {c.code: c for c in _CARDS}
 _NO_LOSS = (0, 0)
 
 
@@ -150,7 +151,7 @@ class ClashPosition(NamedTuple):
         """Return the clash's first position with ``holder`` holding the initiative (DB-3)
         and the beats before it (a side with no attack card passes by itself, DB-6);
         ``None`` when the clash is over at once."""
-        return _attack_turn(hands, holder, 0, rules, None, ())
+        return _attack_turn(hands, holder, 0, rules, None, (), True)
 
     @classmethod
     def from_state(cls, state: Any) -> ClashPosition:
@@ -235,33 +236,13 @@ class ClashPosition(NamedTuple):
         return self.advance(action)
 
     def advance(self, action: str) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
-        """:meth:`step` for an action known to be legal (the calculators' inner loop)."""
-        verb, _, code = action.partition(" ")
-        rules = self.rules
-        if self.stage == "attack":
-            i = self.holder
-            if verb == "pass":
-                return _pass(self.hands, i, self.passes, rules, False, ())
-            card = next(c for c in self.hands[i] if c.code == code)
-            return _attacked(_without(self.hands, i, card), i, card, rules, self.forced, (Beat("attack", i, card),))
-        attacker = self.attacking
-        table = self.table
-        assert attacker is not None and table is not None
-        j = 1 - attacker
-        if verb == "take":  # DB-4: she declines and takes the strike
-            hit = strike()
-            beat = Beat("strike", j, None, hit, _loss(j, hit.defender_loss))
-            return _attack_turn(self.hands, attacker, 0, rules, self.forced, (beat,))
-        card = next(c for c in self.hands[j] if c.code == code)
-        result = _judge(table, card, verb, rules)
-        hands = _without(self.hands, j, card)
-        if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
-            beat = Beat("counter", j, card, result, _loss(j, result.defender_loss))
-            return _attacked(hands, j, card, rules, None, (beat,))  # won by a counterattack: nobody is forced
-        mine, theirs = result.attacker_loss, result.defender_loss
-        loss = (mine, theirs) if attacker == 0 else (theirs, mine)
-        beat = Beat("answer", j, card, result, loss)
-        return _attack_turn(hands, attacker, 0, rules, self.forced, (beat,))
+        """:meth:`step` for an action known to be legal (the engine checks it first)."""
+        return _advance(self, action, True)  # type: ignore[return-value]
+
+    def losses_after(self, action: str) -> tuple[ClashPosition | None, tuple[tuple[int, int], ...]]:
+        """The same step as :meth:`advance` (legal ``action``), giving only the losses
+        ``(a, b)`` of the beats that cost tokens, in order — the calculators' inner loop."""
+        return _advance(self, action, False)  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         def text(h: tuple[Card, ...]) -> str:
@@ -274,34 +255,81 @@ class ClashPosition(NamedTuple):
         )
 
 
+# The course of a clash. ``out`` collects what a step causes: the beats themselves when
+# ``narrate``, else only the losses of the beats that cost tokens (the same course, told
+# briefly for the calculators).
+Out = tuple
+
+
+def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosition | None, Out]:
+    verb, _, code = action.partition(" ")
+    rules = pos.rules
+    if pos.stage == "attack":
+        i = pos.holder
+        if verb == "pass":
+            return _pass(pos.hands, i, pos.passes, rules, False, (), narrate)
+        card = _CARD[code]
+        out = (Beat("attack", i, card),) if narrate else ()
+        return _attacked(_without(pos.hands, i, card), i, card, rules, pos.forced, out, narrate)
+    attacker = pos.attacking
+    table = pos.table
+    assert attacker is not None and table is not None
+    j = 1 - attacker
+    if verb == "take":  # DB-4: she declines and takes the strike
+        hit = strike()
+        loss = _loss(j, hit.defender_loss)
+        out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
+        return _attack_turn(pos.hands, attacker, 0, rules, pos.forced, out, narrate)
+    card = _CARD[code]
+    result = _judge(table, card, verb, rules)
+    hands = _without(pos.hands, j, card)
+    if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
+        loss = _loss(j, result.defender_loss)
+        if narrate:
+            out = (Beat("counter", j, card, result, loss),)
+        else:
+            out = (loss,) if result.defender_loss else ()
+        return _attacked(hands, j, card, rules, None, out, narrate)  # won by a counterattack: nobody is forced
+    mine, theirs = result.attacker_loss, result.defender_loss
+    loss = (mine, theirs) if attacker == 0 else (theirs, mine)
+    if narrate:
+        out = (Beat("answer", j, card, result, loss),)
+    else:
+        out = (loss,) if mine or theirs else ()
+    return _attack_turn(hands, attacker, 0, rules, pos.forced, out, narrate)
+
+
 def _attack_turn(
-    hands: Hands, holder: int, passes: int, rules: Rules, forced: int | None, beats: tuple[Beat, ...]
-) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+    hands: Hands, holder: int, passes: int, rules: Rules, forced: int | None, out: Out, narrate: bool
+) -> tuple[ClashPosition | None, Out]:
     """``holder`` is to attack: a side with no attack card passes by itself (DB-6)."""
-    if any(_IS_ATTACK[c.code] for c in hands[holder]):
-        return ClashPosition(hands, "attack", holder, None, None, passes, rules, forced), beats
-    return _pass(hands, holder, passes, rules, True, beats)
+    for c in hands[holder]:
+        if _IS_ATTACK[c.code]:
+            return ClashPosition(hands, "attack", holder, None, None, passes, rules, forced), out
+    return _pass(hands, holder, passes, rules, True, out, narrate)
 
 
 def _pass(
-    hands: Hands, i: int, passes: int, rules: Rules, auto: bool, beats: tuple[Beat, ...]
-) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+    hands: Hands, i: int, passes: int, rules: Rules, auto: bool, out: Out, narrate: bool
+) -> tuple[ClashPosition | None, Out]:
     """Side ``i`` passes: two passes in a row end the clash; otherwise the initiative
     passes and the other side must attack while she holds a spade (DB-6)."""
-    beats += (Beat("pass", i, auto=auto),)
+    if narrate:
+        out += (Beat("pass", i, auto=auto),)
     if passes + 1 >= 2:
-        return None, beats + (Beat("end", -1),)
-    return _attack_turn(hands, 1 - i, passes + 1, rules, 1 - i, beats)
+        return None, (out + (Beat("end", -1),) if narrate else out)
+    return _attack_turn(hands, 1 - i, passes + 1, rules, 1 - i, out, narrate)
 
 
 def _attacked(
-    hands: Hands, attacker: int, card: Card, rules: Rules, forced: int | None, beats: tuple[Beat, ...]
-) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
+    hands: Hands, attacker: int, card: Card, rules: Rules, forced: int | None, out: Out, narrate: bool
+) -> tuple[ClashPosition | None, Out]:
     """An attack (or counterattack) card is on the table: the other side answers, or is
     struck at once when she has no card that can answer (DB-4)."""
     defender = 1 - attacker
     if can_answer(hands[defender]):
-        return ClashPosition(hands, "answer", attacker, attacker, card, 0, rules, forced), beats
+        return ClashPosition(hands, "answer", attacker, attacker, card, 0, rules, forced), out
     hit = strike()
-    beat = Beat("strike", defender, None, hit, _loss(defender, hit.defender_loss), auto=True)
-    return _attack_turn(hands, attacker, 0, rules, forced, beats + (beat,))
+    loss = _loss(defender, hit.defender_loss)
+    out += (Beat("strike", defender, None, hit, loss, auto=True),) if narrate else (loss,)
+    return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
