@@ -31,13 +31,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from toolkit.cards import Card, standard_deck
-from toolkit.durak_battle.clash import Answer, actions_of, answer_attack, strike
+from toolkit.cards import JOKERS, RANKS, Card, standard_deck
+from toolkit.durak_battle.clash import Answer, actions_of, answer_attack, card_value, strike
 from toolkit.durak_battle.initiative import attack_cards
 from toolkit.durak_battle.rules import SIDES, Rules
 from toolkit.errors import IllegalActionError
 
-__all__ = ["Beat", "ClashPosition", "can_answer", "may_pass", "beat_losses"]
+__all__ = ["Beat", "ClashPosition", "can_answer", "may_pass", "beat_losses", "sorted_hand"]
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 
@@ -47,6 +47,10 @@ _IS_ATTACK = {c.code: "attack" in actions_of(c) for c in _CARDS}
 _ANSWERS = {c.code: tuple(a for a in actions_of(c) if a != "attack") for c in _CARDS}
 _IS_SPADE = {c.code: not c.is_joker and c.suit == "S" for c in _CARDS}
 _CARD = {c.code: c for c in _CARDS}
+_VALUE = {c.code: card_value(c) for c in _CARDS}
+_SORT = {c.code: c.sort_key for c in _CARDS}
+_BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
+_JOKER_CARDS = tuple(_CARD[j] for j in JOKERS)
 _NO_LOSS = (0, 0)
 
 
@@ -76,6 +80,11 @@ class Beat(NamedTuple):
 def beat_losses(beats: Iterable[Beat]) -> tuple[tuple[int, int], ...]:
     """The losses ``(a, b)`` of the beats that cost tokens, in order."""
     return tuple(b.loss for b in beats if b.loss != _NO_LOSS)
+
+
+def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """A hand as the calculators hold it: the deck's Card objects, lowest first."""
+    return tuple(sorted((_CARD[c.code] for c in cards), key=lambda c: _SORT[c.code]))
 
 
 def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) -> bool:
@@ -200,6 +209,46 @@ class ClashPosition(NamedTuple):
             + "|"
             + " ".join(c.code for c in self.hands[1])
             + f"|{self.stage}{self.holder}{self.attacking}{table}{self.passes}{self.forced}"
+        )
+
+    def canonical(self) -> ClashPosition:
+        """The same position with ranks squeezed to 2, 3, 4, ... and jokers renamed JK1, JK2 in
+        order of appearance: it plays exactly like the original, since the referee only
+        compares card values (DB-1, DB-5) — the calculators' memos share positions by it."""
+        hands, table = self.hands, self.table
+        values = set()
+        jokers: list[str] = []
+        for hand in hands:
+            for c in hand:
+                if c.suit is None:
+                    jokers.append(c.code)
+                else:
+                    values.add(_VALUE[c.code])
+        if table is not None:
+            if table.suit is None:
+                jokers.append(table.code)
+            else:
+                values.add(_VALUE[table.code])
+        order = sorted(values)
+        if (not order or order[-1] == len(order) - 1) and all(j == JOKERS[k] for k, j in enumerate(jokers)):
+            return self
+        remap = {v: k for k, v in enumerate(order)}
+        rename = {j: _JOKER_CARDS[k] for k, j in enumerate(jokers)}
+
+        def conv(c: Card) -> Card:
+            return rename[c.code] if c.suit is None else _BY_RANK_SUIT[(remap[_VALUE[c.code]], c.suit)]
+
+        # squeezing keeps a sorted hand sorted; a hand's two jokers appear as JK1, JK2 already
+        new_hands = (tuple(conv(c) for c in hands[0]), tuple(conv(c) for c in hands[1]))
+        return ClashPosition(
+            new_hands,
+            self.stage,
+            self.holder,
+            self.attacking,
+            None if table is None else conv(table),
+            self.passes,
+            self.rules,
+            self.forced,
         )
 
     def may_pass(self) -> bool:
