@@ -118,6 +118,18 @@ def _check_army(army: object, who: str) -> Army:
     return army
 
 
+def _how(sampled: int, all_pairs: int, method: str, trials: int) -> tuple[str, str]:
+    """The method of a battle's odds and the note saying where its numbers come from."""
+    if not sampled:
+        return "exact", f"exact: every clash computed exactly ({all_pairs} pairs of hand sizes)"
+    how = "monte_carlo" if sampled == all_pairs else "mixed"
+    why = "method='monte_carlo'" if method == "monte_carlo" else f"above EXACT_LIMIT={EXACT_LIMIT:,} deal classes"
+    return how, (
+        f"APPROXIMATE: the clash odds of {sampled} of {all_pairs} pairs of hand sizes are Monte Carlo "
+        f"estimates ({trials:,} clashes each; {why}); the chain's arithmetic on them is exact"
+    )
+
+
 def battle_outcome(
     army_a: Army,
     army_b: Army,
@@ -149,11 +161,11 @@ def battle_outcome(
        4+ to stay; if it stays the other side rolls. A failure is a retreat.
 
     ``method="auto"`` computes each clash table exactly within :data:`EXACT_LIMIT` and by
-    Monte Carlo (``trials`` clashes per pair of hand sizes, played with
-    :class:`ClashPosition`) above it; ``"exact"`` raises :class:`~toolkit.errors.TooBigError`
-    if any pair is above the limit; ``"monte_carlo"`` samples every pair. With any
-    sampled pair the result is approximate: ``result.exact`` is ``False`` and
-    ``result.note`` says so.
+    Monte Carlo (``trials`` clashes per pair of hand sizes, played with the clash state
+    machine, :class:`~toolkit.durak_battle.position.ClashPosition`) above it; ``"exact"``
+    raises :class:`~toolkit.errors.TooBigError` if any pair is above the limit;
+    ``"monte_carlo"`` samples every pair. With any sampled pair the result is approximate:
+    ``result.exact`` is ``False`` and ``result.note`` says so.
 
     Raises:
         InvalidSetupError: a destroyed army, bad rules, policies, method, trials or
@@ -284,16 +296,7 @@ def battle_outcome(
         result[BattleEnd(None, "undecided", max_rounds)] += Fraction(sum(alive.values()), scale)
     ordered = sorted(result, key=lambda e: (e.winner or "~", e.how, e.rounds))
     dist = Distribution({e: result[e] for e in ordered})
-    all_pairs = len(tables)
-    if not sampled:
-        how, note = "exact", f"exact: every clash computed exactly ({all_pairs} pairs of hand sizes)"
-    else:
-        how = "monte_carlo" if len(sampled) == all_pairs else "mixed"
-        why = "method='monte_carlo'" if method == "monte_carlo" else f"above EXACT_LIMIT={EXACT_LIMIT:,} deal classes"
-        note = (
-            f"APPROXIMATE: the clash odds of {len(sampled)} of {all_pairs} pairs of hand sizes are Monte Carlo "
-            f"estimates ({trials:,} clashes each; {why}); the chain's arithmetic on them is exact"
-        )
+    how, note = _how(len(sampled), len(tables), method, trials)
     return BattleOdds(
         dist,
         not sampled,
