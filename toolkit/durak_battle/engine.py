@@ -211,8 +211,13 @@ class BattleState(GameState):
         return new
 
     # -- applying ---------------------------------------------------------------------
-    def _log(self, kind: str, text: str, ruling: str = "") -> BattleState:
-        return replace(self, log_events=self.log_events + (Event(kind, text, ruling),))
+    def _log(
+        self, kind: str, text: str, ruling: str = "", audience: tuple[str, ...] | None = None, public_text: str = ""
+    ) -> BattleState:
+        """Append an event; ``audience`` names the sides who may read ``text`` (the others
+        read ``public_text``), ``None`` for everyone."""
+        event = Event(kind, text, ruling, audience, public_text)
+        return replace(self, log_events=self.log_events + (event,))
 
     def _apply(self, action: Hashable) -> BattleState:
         stage = self.stage
@@ -254,8 +259,13 @@ class BattleState(GameState):
         i = self._side()
         state = replace(self, deck=self.deck.draw(card), hands=_set(self.hands, i, self.hands[i] + (card,)))
         if len(state.hands[i]) == state.hand_sizes[i]:
+            n = len(state.hands[i])
             state = state._log(
-                "deal", f"{self.names[i]} draws {len(state.hands[i])} card(s): {_text(state.hands[i])}.", "DB-2"
+                "deal",
+                f"{self.names[i]} draws {n} card(s): {_text(state.hands[i])}.",
+                "DB-2",
+                audience=(SIDES[i],),  # her hand is hers alone to see
+                public_text=f"{self.names[i]} draws {n} card(s).",
             )
         return state._after_deal_step()
 
@@ -292,6 +302,8 @@ class BattleState(GameState):
             "initiative",
             f"{self.names[who]} holds the highest attack card ({detail}) and takes the initiative (DB-3).",
             "DB-3",
+            audience=(SIDES[who],),  # the card is not played yet: the other side learns only who attacks
+            public_text=f"{self.names[who]} holds the highest attack card and takes the initiative (DB-3).",
         )
         return state._begin_clash(who)
 
@@ -463,7 +475,9 @@ class BattleState(GameState):
         return f"{self.names[1 - (self.attacking or 0)]}: answer the {self.table.name if self.table else ''} (DB-4)."
 
     def observation(self, player: str | None = None) -> str:
-        """What ``player`` (``"a"`` or ``"b"``) may see: her own hand, the other's size."""
+        """What ``player`` (``"a"`` or ``"b"``) may see: the armies' tokens, her own hand and
+        the size of the other's, the card on the table (played face up); everything with
+        ``None`` (the designer)."""
         lines = []
         for i, side in enumerate(SIDES):
             hand = _text(self.hands[i]) if player in (None, side) else f"{len(self.hands[i])} cards"
@@ -539,7 +553,11 @@ def start_clash(
         clash_only=True,
     )
     state = state._log(
-        "start", f"{army_a.name} holds {_text(dealt[0])}; {army_b.name} holds {_text(dealt[1])}.", "DB-2"
+        "start",
+        f"{army_a.name} holds {_text(dealt[0])}; {army_b.name} holds {_text(dealt[1])}.",
+        "DB-2",
+        audience=(),  # both hands: the designer's view only
+        public_text=f"{army_a.name} holds {len(dealt[0])} card(s); {army_b.name} holds {len(dealt[1])} card(s).",
     )
     state = state._initiative()
     if coin is not None and state.stage == "coin":

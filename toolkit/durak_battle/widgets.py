@@ -239,6 +239,15 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.take_button: widgets.Button | None = None
         self.joker_row = widgets.HBox()
         self._start(seed, self._title())
+        self.view.observe(lambda change: self._follow_view(change["new"]), names="value")
+
+    def _follow_view(self, view: str) -> None:
+        """Show the stepper's log through the eyes of the view's side: one side's view never
+        shows the other side's cards in the log (a hand as it is drawn, the initiative card)."""
+        viewer = None if view == "both" else view
+        if self.stepper.viewer != viewer:
+            self.stepper.viewer = viewer
+            self.stepper.refuse("")  # redraw the log (no message)
 
     # -- setup -------------------------------------------------------------------------
     @property
