@@ -23,7 +23,7 @@ from fractions import Fraction
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.dice import trait_roll
 from toolkit.durak_battle.clash import STRIKE_LOSS, actions_of, card_value
-from toolkit.durak_battle.initiative import NO_CLASH, attack_cards, initiative_holder
+from toolkit.durak_battle.initiative_rule import NO_CLASH, attack_cards, initiative_holder
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty
 from toolkit.durak_battle.position import Beat, ClashPosition
 from toolkit.durak_battle.recon import cards_drawn, token_advantage
@@ -105,9 +105,6 @@ class BattleState(GameState):
             return first if self.morale[first] is None else second
         return -1
 
-    def _side(self) -> int:
-        return self.chance_side
-
     def clash_position(self) -> ClashPosition:
         """The clash position of this state at an attack or answer (DB-3..DB-6).
 
@@ -117,7 +114,7 @@ class BattleState(GameState):
         return ClashPosition.from_state(self)
 
     def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
-        i = self._side()
+        i = self.chance_side
         if self.stage == "recon":
             leader = self.armies[i].leader
             return trait_roll(leader.battle_die, leader.wild_card, leader.battle_modifier).items()
@@ -166,7 +163,7 @@ class BattleState(GameState):
 
     def roll_group(self) -> int:
         if self.stage == "deal":
-            i = self._side()
+            i = self.chance_side
             return self.hand_sizes[i] - len(self.hands[i])
         return 1
 
@@ -237,7 +234,7 @@ class BattleState(GameState):
         return self._play(beats)
 
     def _recon(self, total: int) -> BattleState:
-        i = self._side()
+        i = self.chance_side
         army, other = self.armies[i], self.armies[1 - i]
         advantage = token_advantage(army.tokens, other.tokens)
         cards = cards_drawn(total, advantage)
@@ -256,7 +253,7 @@ class BattleState(GameState):
         return state
 
     def _deal(self, card: Card) -> BattleState:
-        i = self._side()
+        i = self.chance_side
         state = replace(self, deck=self.deck.draw(card), hands=_set(self.hands, i, self.hands[i] + (card,)))
         if len(state.hands[i]) == state.hand_sizes[i]:
             n = len(state.hands[i])
@@ -416,7 +413,7 @@ class BattleState(GameState):
         return replace(state, stage="morale", hands=((), ()), table=None, attacking=None)
 
     def _morale(self, total: int) -> BattleState:
-        i = self._side()
+        i = self.chance_side
         penalty = morale_penalty(self.rules, self.lost_clash[i], self.lost_battle[i])
         final = total - penalty
         ok = morale_holds(total, penalty)
@@ -463,13 +460,13 @@ class BattleState(GameState):
         if stage == "over":
             return f"The battle is over: {self.outcome}."
         if stage == "recon":
-            return f"{self.armies[self._side()].leader.name} rolls Knowledge (Battle) (DB-2)."
+            return f"{self.armies[self.chance_side].leader.name} rolls Knowledge (Battle) (DB-2)."
         if stage == "deal":
-            return f"Deal {self.names[self._side()]} {self.roll_group()} more card(s)."
+            return f"Deal {self.names[self.chance_side]} {self.roll_group()} more card(s)."
         if stage == "coin":
             return "Joker against joker: a coin flip for the initiative (DB-3)."
         if stage == "morale":
-            return f"{self.armies[self._side()].leader.name} rolls Spirit for morale (DB-8)."
+            return f"{self.armies[self.chance_side].leader.name} rolls Spirit for morale (DB-8)."
         if stage == "attack":
             return f"{self.names[self.holder or 0]} holds the initiative: attack with a spade or joker, or pass (DB-6)."
         return f"{self.names[1 - (self.attacking or 0)]}: answer the {self.table.name if self.table else ''} (DB-4)."

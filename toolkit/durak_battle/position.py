@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from toolkit.cards import JOKERS, RANKS, Card, standard_deck
 from toolkit.durak_battle.clash import Answer, actions_of, answer_attack, card_value, strike
-from toolkit.durak_battle.initiative import attack_cards
+from toolkit.durak_battle.initiative_rule import attack_cards
 from toolkit.durak_battle.rules import SIDES, Rules
 from toolkit.errors import IllegalActionError
 

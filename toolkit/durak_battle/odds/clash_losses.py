@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit.durak_battle.best_play import clear_solvers
 from toolkit.durak_battle.engine import BattleState, start_clash
-from toolkit.durak_battle.initiative import NO_CLASH, initiative_holder
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
 from toolkit.durak_battle.odds.checks import (
     METHODS,
     SAMPLERS,

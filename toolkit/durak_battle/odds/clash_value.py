@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from toolkit.cards import Card, check_distinct, parse_cards
 from toolkit.durak_battle.best_play import ClashSolver, Payoff, position_of
 from toolkit.durak_battle.engine import BattleState, start_clash
-from toolkit.durak_battle.initiative import NO_CLASH, initiative_holder
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
 from toolkit.durak_battle.odds.checks import (
     check_rules,
     check_tokens,
