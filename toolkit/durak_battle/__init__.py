@@ -39,8 +39,8 @@ from toolkit.durak_battle.clash import (
     strike,
 )
 from toolkit.durak_battle.engine import BattleState, start_battle, start_clash
-from toolkit.durak_battle.initiative_rule import NO_CLASH, attack_cards, initiative_holder
-from toolkit.durak_battle.morale import MORALE_TARGET, morale_holds, morale_order, morale_penalty
+from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
+from toolkit.durak_battle.morale import MORALE_TARGET, morale_holds, morale_order, morale_penalty, spirit_roll
 from toolkit.durak_battle.notation import (
     SYSTEM,
     Example,
@@ -81,9 +81,19 @@ from toolkit.durak_battle.odds import (
     suit_composition,
 )
 from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_policy, optimal_policy, random_policy
-from toolkit.durak_battle.position import Beat, ClashPosition, beat_losses, can_answer, may_pass, sorted_hand
-from toolkit.durak_battle.recon import cards_drawn, token_advantage
-from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Army, Leader, Rules, fresh_deck, settle_losses
+from toolkit.durak_battle.position import (
+    PASSES_TO_END,
+    Beat,
+    ClashPosition,
+    beat_losses,
+    can_answer,
+    can_attack,
+    clash_over,
+    may_pass,
+    sorted_hand,
+)
+from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
+from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, SUIT_SIZE, Army, Leader, Rules, fresh_deck, settle_losses
 
 #: The widgets' public names, imported from :mod:`.widgets` when first asked for.
 _WIDGETS = (
@@ -106,6 +116,7 @@ __all__ = [
     "Army",
     "MAX_TOKENS",
     "SIDES",
+    "SUIT_SIZE",
     "fresh_deck",
     "settle_losses",
     "ACTIONS",
@@ -116,19 +127,25 @@ __all__ = [
     "card_value",
     "answer_attack",
     "strike",
+    "knowledge_roll",
     "token_advantage",
     "cards_drawn",
     "NO_CLASH",
+    "TIE_COIN",
     "attack_cards",
     "initiative_holder",
     "MORALE_TARGET",
+    "spirit_roll",
     "morale_order",
     "morale_penalty",
     "morale_holds",
     "Beat",
     "ClashPosition",
+    "PASSES_TO_END",
     "beat_losses",
+    "can_attack",
     "can_answer",
+    "clash_over",
     "may_pass",
     "sorted_hand",
     # engine

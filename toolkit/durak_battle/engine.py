@@ -21,12 +21,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
-from toolkit.dice import trait_roll
 from toolkit.durak_battle.clash import STRIKE_LOSS, actions_of, card_value
-from toolkit.durak_battle.initiative_rule import NO_CLASH, attack_cards, initiative_holder
-from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty
-from toolkit.durak_battle.position import Beat, ClashPosition
-from toolkit.durak_battle.recon import cards_drawn, token_advantage
+from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
+from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
+from toolkit.durak_battle.position import Beat, ClashPosition, clash_over
+from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
@@ -116,13 +115,11 @@ class BattleState(GameState):
     def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
         i = self.chance_side
         if self.stage == "recon":
-            leader = self.armies[i].leader
-            return trait_roll(leader.battle_die, leader.wild_card, leader.battle_modifier).items()
+            return knowledge_roll(self.armies[i].leader).items()
         if self.stage == "morale":
-            leader = self.armies[i].leader
-            return trait_roll(leader.spirit_die, leader.wild_card, leader.spirit_modifier).items()
+            return spirit_roll(self.armies[i].leader).items()
         if self.stage == "coin":
-            return [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
+            return [("a", TIE_COIN), ("b", 1 - TIE_COIN)]
         options = self.deck.next_options()
         if not options:
             raise InvalidSetupError("the deck is empty: no card can be drawn")
@@ -243,7 +240,7 @@ class BattleState(GameState):
         text = (
             f"{leader.name} ({army.name}) rolls Knowledge (Battle) d{leader.battle_die}{wild}: {total} — "
             f"{cards} card(s)"
-            + (f" ({max(0, total)} + {advantage} for outnumbering)" if advantage else "")
+            + (f" ({cards_drawn(total)} + {advantage} for outnumbering)" if advantage else "")
             + " (DB-2)."
         )
         state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
@@ -325,7 +322,7 @@ class BattleState(GameState):
         if kind == "pass":
             why = "has no attack card" if beat.auto else "does not attack"
             state = self._log("pass", f"{names[i]} {why}; the initiative passes (DB-6).", "DB-6")
-            if self.passes + 1 >= 2:
+            if clash_over(self.passes + 1):
                 return replace(state, passes=self.passes + 1)
             return replace(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
         if kind == "end":

@@ -10,14 +10,19 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.clash import actions_of, card_value
 
-__all__ = ["NO_CLASH", "attack_cards", "initiative_holder"]
+__all__ = ["NO_CLASH", "TIE_COIN", "attack_cards", "initiative_holder"]
 
 #: :func:`initiative_holder` when neither side holds an attack card: no clash this round (DB-3).
 NO_CLASH = -1
+
+#: Each side's chance to win the coin flip when the attack cards tie all the way (DB-3:
+#: joker against joker, then the next highest spades; still tied, 50/50).
+TIE_COIN = Fraction(1, 2)
 
 # The value of each card that can attack (DB-1), by code, looked up instead of recomputed.
 _ATTACK_VALUE = {c.code: card_value(c) for c in standard_deck(jokers=True) if "attack" in actions_of(c)}

@@ -8,12 +8,20 @@ False
 
 from __future__ import annotations
 
-from toolkit.durak_battle.rules import Rules
+from toolkit.dice import trait_roll
+from toolkit.durak_battle.rules import Leader, Rules
+from toolkit.prob import Distribution
 
-__all__ = ["MORALE_TARGET", "morale_order", "morale_penalty", "morale_holds"]
+__all__ = ["MORALE_TARGET", "spirit_roll", "morale_order", "morale_penalty", "morale_holds"]
 
 #: A Spirit total (after the penalty) of at least this keeps the army in the field (DB-8).
 MORALE_TARGET = 4
+
+
+def spirit_roll(leader: Leader) -> Distribution[int]:
+    """Return the law of a leader's Spirit total (DB-8): her die and, for a Wild Card, a d6
+    Wild Die, keeping the higher; no dice explode; plus her flat modifier."""
+    return trait_roll(leader.spirit_die, leader.wild_card, leader.spirit_modifier)
 
 
 def morale_order(first_attacked: int) -> tuple[int, int]:

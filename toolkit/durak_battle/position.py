@@ -37,7 +37,20 @@ from toolkit.durak_battle.initiative_rule import attack_cards
 from toolkit.durak_battle.rules import SIDES, Rules
 from toolkit.errors import IllegalActionError
 
-__all__ = ["Beat", "ClashPosition", "can_answer", "may_pass", "beat_losses", "sorted_hand"]
+__all__ = [
+    "Beat",
+    "ClashPosition",
+    "PASSES_TO_END",
+    "can_attack",
+    "can_answer",
+    "clash_over",
+    "may_pass",
+    "beat_losses",
+    "sorted_hand",
+]
+
+#: Attack turns passed in a row that end the clash (DB-6: neither side attacks).
+PASSES_TO_END = 2
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 
@@ -97,6 +110,18 @@ def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) 
     if forced == side:
         return False
     return not rules.holder_must_attack
+
+
+def can_attack(hand: Iterable[Card]) -> bool:
+    """Return whether a hand holds an attack card, a spade or a joker (DB-1); a side to
+    attack without one passes by itself (DB-6)."""
+    return any(_IS_ATTACK[c.code] for c in hand)
+
+
+def clash_over(passes: int) -> bool:
+    """Return whether ``passes`` attack turns passed in a row end the clash (DB-6: both
+    sides pass in a row — neither attacks)."""
+    return passes >= PASSES_TO_END
 
 
 def can_answer(hand: Iterable[Card]) -> bool:
@@ -352,9 +377,8 @@ def _attack_turn(
     hands: Hands, holder: int, passes: int, rules: Rules, forced: int | None, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """``holder`` is to attack: a side with no attack card passes by itself (DB-6)."""
-    for c in hands[holder]:
-        if _IS_ATTACK[c.code]:
-            return ClashPosition(hands, "attack", holder, None, None, passes, rules, forced), out
+    if can_attack(hands[holder]):
+        return ClashPosition(hands, "attack", holder, None, None, passes, rules, forced), out
     return _pass(hands, holder, passes, rules, True, out, narrate)
 
 
@@ -365,7 +389,7 @@ def _pass(
     passes and the other side must attack while she holds a spade (DB-6)."""
     if narrate:
         out += (Beat("pass", i, auto=auto),)
-    if passes + 1 >= 2:
+    if clash_over(passes + 1):
         return None, (out + (Beat("end", -1),) if narrate else out)
     return _attack_turn(hands, 1 - i, passes + 1, rules, 1 - i, out, narrate)
 

@@ -8,7 +8,18 @@
 
 from __future__ import annotations
 
-__all__ = ["token_advantage", "cards_drawn"]
+from toolkit.dice import trait_roll
+from toolkit.durak_battle.rules import Leader
+from toolkit.prob import Distribution
+
+__all__ = ["knowledge_roll", "token_advantage", "cards_drawn"]
+
+
+def knowledge_roll(leader: Leader) -> Distribution[int]:
+    """Return the law of a leader's Knowledge (Battle) total (DB-2): a Savage Worlds trait
+    roll — her die and, for a Wild Card, a d6 Wild Die, keeping the higher; no dice
+    explode — plus her flat modifier."""
+    return trait_roll(leader.battle_die, leader.wild_card, leader.battle_modifier)
 
 
 def token_advantage(own_tokens: int, other_tokens: int) -> int:

@@ -11,17 +11,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
-from toolkit.cards import Card, Pile, standard_deck
+from toolkit.cards import RANKS, Card, Pile, standard_deck
 from toolkit.dice import check_trait_die
 from toolkit.errors import InvalidSetupError
 
-__all__ = ["Rules", "Leader", "Army", "MAX_TOKENS", "SIDES", "fresh_deck", "settle_losses"]
+__all__ = ["Rules", "Leader", "Army", "MAX_TOKENS", "SIDES", "SUIT_SIZE", "fresh_deck", "settle_losses"]
 
 #: The two sides of a battle, as the engine names its players: side a, side b.
 SIDES = ("a", "b")
 
 CounterTie = Literal["no_loss", "loses"]
 MoralePenalty = Literal["clash", "battle"]
+
+#: Cards of each suit in the deck, 2 to ace (DB-1).
+SUIT_SIZE = len(RANKS)
 
 #: Savage Worlds armies have up to 10 tokens (DB-7).
 MAX_TOKENS = 10
@@ -70,9 +73,14 @@ class Rules:
         return ", ".join(changed) if changed else "default rules"
 
     @property
+    def joker_count(self) -> int:
+        """The jokers in the deck (DB-1): 2, or 0 with ``jokers=False``."""
+        return 2 if self.jokers else 0
+
+    @property
     def deck_size(self) -> int:
         """The number of cards in the deck (DB-1): 54 with jokers, 52 without."""
-        return 54 if self.jokers else 52
+        return 4 * SUIT_SIZE + self.joker_count
 
     def deck(self) -> tuple[Card, ...]:
         """Every card of the deck (DB-1): the 52 cards, and the two jokers unless ``jokers=False``."""

@@ -12,9 +12,8 @@ from functools import cache
 from math import lcm
 from typing import TYPE_CHECKING, NamedTuple
 
-from toolkit.dice import trait_roll
 from toolkit.durak_battle import recon
-from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty
+from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
 from toolkit.durak_battle.odds.checks import (
     METHODS,
     check_policies,
@@ -183,8 +182,8 @@ def battle_outcome(
     if method not in METHODS:
         raise InvalidSetupError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     leaders = (army_a.leader, army_b.leader)
-    rolls = [trait_roll(ld.battle_die, ld.wild_card, ld.battle_modifier) for ld in leaders]
-    spirit = [trait_roll(ld.spirit_die, ld.wild_card, ld.spirit_modifier) for ld in leaders]
+    rolls = [recon.knowledge_roll(ld) for ld in leaders]
+    spirit = [spirit_roll(ld) for ld in leaders]
     start = (army_a.tokens, army_b.tokens)
     deck = rules.deck_size
     largest = [recon.cards_drawn(max(r.outcomes())) for r in rolls]

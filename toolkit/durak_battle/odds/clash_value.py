@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from toolkit.cards import Card, check_distinct, parse_cards
 from toolkit.durak_battle.best_play import ClashSolver, Payoff, position_of
 from toolkit.durak_battle.engine import BattleState, start_clash
-from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
+from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, initiative_holder
 from toolkit.durak_battle.odds.checks import (
     check_rules,
     check_tokens,
@@ -168,7 +168,7 @@ def clash_value(
         branches = {}
         for side in SIDES:
             branches[side] = _solve_from(solver, hands, SIDES.index(side), rules, tokens, (a, b), side)
-        half = Fraction(1, 2)
+        half = TIE_COIN  # DB-3: each side wins the coin half the time
         return ClashValue(
             sum((half * br.value for br in branches.values()), Fraction(0)),
             sum((half * br.lost_a for br in branches.values()), Fraction(0)),

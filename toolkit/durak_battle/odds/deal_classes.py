@@ -12,7 +12,7 @@ from toolkit.durak_battle.odds.checks import (
     check_rules,
     check_sizes,
 )
-from toolkit.durak_battle.rules import Rules
+from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 
 __all__ = [
     "EXACT_LIMIT",
@@ -53,10 +53,10 @@ def _classes_count(k: int, ma: int, mb: int) -> int:
 
 
 def _joker_splits(na: int, nb: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
-    jokers = 2 if rules.jokers else 0
+    jokers = rules.joker_count
     for ja in range(min(na, jokers) + 1):
         for jb in range(min(nb, jokers - ja) + 1):
-            if na - ja + nb - jb <= 52:
+            if na - ja + nb - jb <= rules.deck_size - jokers:
                 yield ja, jb, comb(jokers, ja) * comb(jokers - ja, jb)
 
 
@@ -73,7 +73,7 @@ def exact_size(cards_a: int, cards_b: int, rules: Rules | None = None) -> int:
     total = 0
     for ja, jb, _ in _joker_splits(na, nb, rules):
         ma, mb = na - ja, nb - jb
-        total += sum(_classes_count(k, ma, mb) for k in range(0 if ma + mb == 0 else 1, 14))
+        total += sum(_classes_count(k, ma, mb) for k in range(0 if ma + mb == 0 else 1, SUIT_SIZE + 1))
     return total
 
 
@@ -83,9 +83,9 @@ def _classes(ma: int, mb: int) -> Iterator[tuple[list[Card], list[Card], int]]:
 
     def rec(level: int, ra: int, rb: int, a: list[Card], b: list[Card]) -> Iterator[tuple[list[Card], list[Card], int]]:
         if ra == 0 and rb == 0:
-            yield a, b, comb(13, level)
+            yield a, b, comb(SUIT_SIZE, level)
             return
-        if level == 13 or (13 - level) * 4 < ra + rb:
+        if level == SUIT_SIZE or (SUIT_SIZE - level) * 4 < ra + rb:
             return
         for owners, ca, cb in _LEVELS:
             if ca <= ra and cb <= rb:

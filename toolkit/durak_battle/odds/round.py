@@ -15,7 +15,7 @@ from toolkit.durak_battle.odds.checks import (
     check_sizes,
     whole_number,
 )
-from toolkit.durak_battle.rules import Rules
+from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 from toolkit.errors import InvalidSetupError
 from toolkit.prob import Distribution
 
@@ -76,16 +76,20 @@ def suit_composition(n: int, rules: Rules | None = None) -> Distribution[SuitCom
     """
     rules = check_rules(rules)
     n, _ = check_sizes(n, 0, rules)
-    jokers = 2 if rules.jokers else 0
+    jokers = rules.joker_count
     weights: dict[SuitComposition, int] = {}
     for j in range(min(n, jokers) + 1):
-        for s in range(min(n - j, 13) + 1):
-            for h in range(min(n - j - s, 13) + 1):
-                for d in range(min(n - j - s - h, 13) + 1):
+        for s in range(min(n - j, SUIT_SIZE) + 1):
+            for h in range(min(n - j - s, SUIT_SIZE) + 1):
+                for d in range(min(n - j - s - h, SUIT_SIZE) + 1):
                     c = n - j - s - h - d
-                    if c <= 13:
+                    if c <= SUIT_SIZE:
                         weights[SuitComposition(s, h, d, c, j)] = (
-                            comb(jokers, j) * comb(13, s) * comb(13, h) * comb(13, d) * comb(13, c)
+                            comb(jokers, j)
+                            * comb(SUIT_SIZE, s)
+                            * comb(SUIT_SIZE, h)
+                            * comb(SUIT_SIZE, d)
+                            * comb(SUIT_SIZE, c)
                         )
     return Distribution.from_int_weights(weights)
 
@@ -111,21 +115,21 @@ def initiative(cards_a: int, cards_b: int, rules: Rules | None = None) -> Distri
     """
     rules = check_rules(rules)
     na, nb = check_sizes(cards_a, cards_b, rules)
-    jokers = 2 if rules.jokers else 0
-    others = rules.deck_size - 13 - jokers
+    jokers = rules.joker_count
+    others = rules.deck_size - SUIT_SIZE - jokers
     weights: dict[str | None, int] = defaultdict(int)
     for ja in range(min(na, jokers) + 1):
         for jb in range(min(nb, jokers - ja) + 1):
             wj = comb(jokers, ja) * comb(jokers - ja, jb)
-            for sa in range(min(na - ja, 13) + 1):
-                for sb in range(min(nb - jb, 13 - sa) + 1):
+            for sa in range(min(na - ja, SUIT_SIZE) + 1):
+                for sb in range(min(nb - jb, SUIT_SIZE - sa) + 1):
                     oa, ob = na - ja - sa, nb - jb - sb
                     if oa + ob > others:
                         continue
                     w = wj * comb(others, oa) * comb(others - oa, ob)
-                    spades = comb(13, sa + sb)
+                    spades = comb(SUIT_SIZE, sa + sb)
                     if ja != jb:
-                        weights["a" if ja > jb else "b"] += 2 * w * comb(13, sa) * comb(13 - sa, sb)
+                        weights["a" if ja > jb else "b"] += 2 * w * comb(SUIT_SIZE, sa) * comb(SUIT_SIZE - sa, sb)
                     elif sa + sb == 0:
                         if ja == 0:
                             weights[None] += 2 * w

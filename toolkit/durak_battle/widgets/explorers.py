@@ -11,6 +11,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.durak_battle.engine import SIDES
+from toolkit.durak_battle.recon import token_advantage
 from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
 from toolkit.durak_battle.widgets.pieces import (
     DICE,
@@ -308,7 +309,7 @@ def _hand_sizes(a: Army, b: Army) -> Distribution[tuple[int, int]]:
             army.leader.battle_die,
             wild_die=army.leader.wild_card,
             modifier=army.leader.battle_modifier,
-            token_advantage=max(0, army.tokens - other.tokens),
+            token_advantage=token_advantage(army.tokens, other.tokens),
         )
         for army, other in ((a, b), (b, a))
     ]

@@ -26,6 +26,7 @@ from toolkit.durak_battle.notation import (
     to_example,
     traced,
 )
+from toolkit.durak_battle.recon import token_advantage
 from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
 from toolkit.durak_battle.widgets.pieces import (
     ACTION_STYLE,
@@ -445,7 +446,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     def _show_setup(self) -> None:
         a, b = self.armies
-        extra = max(0, a.tokens - b.tokens), max(0, b.tokens - a.tokens)
+        extra = token_advantage(a.tokens, b.tokens), token_advantage(b.tokens, a.tokens)
         more = [f"{army.name} draws +{n} card(s) for outnumbering" for army, n in zip((a, b), extra, strict=True) if n]
         text = f"{a.name} {a.tokens} tokens against {b.name} {b.tokens}"
         text += (" — " + ", ".join(more) + " (DB-2)") if more else " (DB-7)"
