@@ -30,7 +30,8 @@ _ATTACK_VALUE = {c.code: card_value(c) for c in standard_deck(jokers=True) if "a
 
 def attack_cards(hand: Sequence[Card]) -> list[Card]:
     """The cards of a hand that can attack: spades and jokers (DB-1), highest first (two
-    jokers in the order they are held)."""
+    jokers in the order they are held) — compared for the initiative (DB-3) and offered
+    as attacks (DB-6)."""
     value = _ATTACK_VALUE
     return sorted((c for c in hand if c.code in value), key=lambda c: value[c.code], reverse=True)
 

@@ -298,7 +298,9 @@ class ClashPosition(NamedTuple):
     def step(self, action: str) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
         """Return the position after ``action`` (``None`` when the clash is over) and the
         beats it causes, in the order they happen (a counterattack's token comes before an
-        automatic strike that follows it, DB-4, DB-5).
+        automatic strike that follows it, DB-4, DB-5): the course of a clash — the side whose
+        attack was settled holds the initiative, passes move it, two in a row end the
+        clash (DB-6).
 
         Raises:
             IllegalActionError: ``action`` is not legal here.
