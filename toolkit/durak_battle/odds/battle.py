@@ -12,7 +12,6 @@ from functools import cache
 from math import lcm
 from typing import TYPE_CHECKING, NamedTuple
 
-from toolkit.durak_battle import recon
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
 from toolkit.durak_battle.odds.checks import (
     METHODS,
@@ -27,6 +26,7 @@ from toolkit.durak_battle.odds.clash_losses import (
 )
 from toolkit.durak_battle.odds.deal_classes import EXACT_LIMIT, exact_size
 from toolkit.durak_battle.odds.result import OddsResult
+from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, settle_losses
 from toolkit.engine import Policy
 from toolkit.errors import InvalidSetupError, TooBigError
@@ -182,11 +182,11 @@ def battle_outcome(
     if method not in METHODS:
         raise InvalidSetupError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     leaders = (army_a.leader, army_b.leader)
-    rolls = [recon.knowledge_roll(ld) for ld in leaders]
+    rolls = [knowledge_roll(ld) for ld in leaders]
     spirit = [spirit_roll(ld) for ld in leaders]
     start = (army_a.tokens, army_b.tokens)
     deck = rules.deck_size
-    largest = [recon.cards_drawn(max(r.outcomes())) for r in rolls]
+    largest = [cards_drawn(max(r.outcomes())) for r in rolls]
 
     sampled: set[tuple[int, int]] = set()
     tables: dict[tuple[int, int], dict[tuple[str | None, Path], Fraction]] = {}
@@ -215,7 +215,7 @@ def battle_outcome(
 
     def transition(ta: int, tb: int) -> tuple[dict[tuple[int, int], Fraction], dict[tuple[str, str], Fraction]]:
         """From tokens (ta, tb): next states, and endings (winner, how), for one round."""
-        adv = (recon.token_advantage(ta, tb), recon.token_advantage(tb, ta))
+        adv = (token_advantage(ta, tb), token_advantage(tb, ta))
         worst = largest[0] + largest[1] + adv[0] + adv[1]
         if worst > deck:
             raise InvalidSetupError(
@@ -224,8 +224,8 @@ def battle_outcome(
             )
         sizes = (
             rolls[0]
-            .map(lambda r: recon.cards_drawn(r, adv[0]))
-            .combine(rolls[1].map(lambda r: recon.cards_drawn(r, adv[1])))
+            .map(lambda r: cards_drawn(r, adv[0]))
+            .combine(rolls[1].map(lambda r: cards_drawn(r, adv[1])))
         )
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)

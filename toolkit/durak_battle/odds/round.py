@@ -8,13 +8,13 @@ from math import comb
 from typing import NamedTuple
 
 from toolkit.dice import trait_roll
-from toolkit.durak_battle import recon
 from toolkit.durak_battle.morale import morale_holds
 from toolkit.durak_battle.odds.checks import (
     check_rules,
     check_sizes,
     whole_number,
 )
+from toolkit.durak_battle.recon import cards_drawn
 from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 from toolkit.errors import InvalidSetupError
 from toolkit.prob import Distribution
@@ -49,7 +49,7 @@ def hand_size_distribution(
     whole_number(
         token_advantage, "token_advantage", hint="DB-2: +1 card per token the own army outnumbers the other by"
     )
-    return trait_roll(battle_die, wild_die, modifier).map(lambda r: recon.cards_drawn(r, token_advantage))
+    return trait_roll(battle_die, wild_die, modifier).map(lambda r: cards_drawn(r, token_advantage))
 
 
 class SuitComposition(NamedTuple):
