@@ -154,7 +154,8 @@ def battle_outcome(
        losses as they happened. No attack card on either side: no clash and no morale
        roll; the next round starts.
     3. Losses never go below 0; an army at 0 is destroyed and the battle ends at once
-       (DB-7; side a is checked first when both reach 0 together, as the engine does).
+       (DB-7, :func:`~toolkit.durak_battle.rules.settle_losses`: both at 0 in the same
+       step destroys both).
     4. Morale (DB-8): the side originally attacked — without the initiative — rolls
        Spirit first, -1 per token lost (in the clash, or the battle with the variant),
        4+ to stay; if it stays the other side rolls. A failure is a retreat.
