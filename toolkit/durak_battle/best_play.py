@@ -123,14 +123,18 @@ class ClashSolver:
     def apply_losses(self, lost: tuple[int, int], events: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], bool]:
         """The losses after ``events`` and whether an army was destroyed (DB-7 floors with tokens)."""
         la, lb = lost
-        for da, db in events:
-            if self.tokens is None:
+        if self.tokens is None:
+            for da, db in events:
                 la, lb = la + da, lb + db
-            else:
-                la, lb, destroyed = settle_losses(self.tokens, ((la + da, lb + db),))
-                if destroyed is not None:  # DB-7: destroyed, the battle ends
-                    return (la, lb), True
-        return (la, lb), False
+            return (la, lb), False
+        path = []
+        for da, db in events:
+            la, lb = la + da, lb + db
+            path.append((la, lb))
+        if not path:
+            return lost, False
+        la, lb, destroyed = settle_losses(self.tokens, path)  # DB-7: floored; destroyed ends the clash
+        return (la, lb), destroyed is not None
 
     def _gain(self, node: ClashPosition, action: str) -> tuple[Any, ClashPosition | None]:
         child, events = node.losses_after(action)
