@@ -65,6 +65,8 @@ _SORT = {c.code: c.sort_key for c in _CARDS}
 _BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
 _JOKER_CARDS = tuple(_CARD[j] for j in JOKERS)
 _NO_LOSS = (0, 0)
+# Positions are built without the NamedTuple's keyword handling in the inner loops (all eight fields given).
+_new = tuple.__new__
 
 
 class Beat(NamedTuple):
@@ -265,16 +267,8 @@ class ClashPosition(NamedTuple):
 
         # squeezing keeps a sorted hand sorted; a hand's two jokers appear as JK1, JK2 already
         new_hands = (tuple(conv(c) for c in hands[0]), tuple(conv(c) for c in hands[1]))
-        return ClashPosition(
-            new_hands,
-            self.stage,
-            self.holder,
-            self.attacking,
-            None if table is None else conv(table),
-            self.passes,
-            self.rules,
-            self.forced,
-        )
+        table = None if table is None else conv(table)
+        return _new(ClashPosition, (new_hands, self.stage, self.holder, self.attacking, table, *self[5:]))
 
     def may_pass(self) -> bool:
         """Whether the side to attack may pass (DB-6, :func:`may_pass`)."""
@@ -380,7 +374,7 @@ def _attack_turn(
 ) -> tuple[ClashPosition | None, Out]:
     """``holder`` is to attack: a side with no attack card passes by itself (DB-6)."""
     if can_attack(hands[holder]):
-        return ClashPosition(hands, "attack", holder, None, None, passes, rules, forced), out
+        return _new(ClashPosition, (hands, "attack", holder, None, None, passes, rules, forced)), out
     return _pass(hands, holder, passes, rules, True, out, narrate)
 
 
@@ -403,7 +397,7 @@ def _attacked(
     struck at once when she has no card that can answer (DB-4)."""
     defender = 1 - attacker
     if can_answer(hands[defender]):
-        return ClashPosition(hands, "answer", attacker, attacker, card, 0, rules, forced), out
+        return _new(ClashPosition, (hands, "answer", attacker, attacker, card, 0, rules, forced)), out
     hit = strike()
     loss = _loss(defender, hit.defender_loss)
     out += (Beat("strike", defender, None, hit, loss, auto=True),) if narrate else (loss,)
