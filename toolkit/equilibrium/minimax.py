@@ -79,7 +79,11 @@ class Minimax(Generic[P, A]):
         if found is None:
             if len(self.memo) >= self.max_states:
                 raise TooBigError(f"the minimax search passed {self.max_states:,} positions: {self.too_big}")
-            values = [self.action_value(position, a) for a in self.actions(position)]
+            move, value = self.move, self.value
+            values = []
+            for action in self.actions(position):  # action_value, inlined: the inner loop
+                reward, after = move(position, action)
+                values.append(reward if after is None else reward + value(after))
             found = self.memo[key] = max(values) if self.maximising(position) else min(values)
         return found
 
