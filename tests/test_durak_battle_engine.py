@@ -140,7 +140,7 @@ def test_morale_originally_attacked_side_rolls_first():
     retreat = _one_card_clash(5)  # 5 - 2 tokens lost = 3 < 4: South retreats; North does not roll
     assert retreat.outcome == "b retreats" and sum(e.kind == "morale" for e in retreat.events) == 1
     stays = _one_card_clash(6)  # 6 - 2 = 4: South stays; now North rolls
-    assert stays.stage == "morale" and stays._side() == 0
+    assert stays.stage == "morale" and stays.chance_side == 0
     assert play(stays, 4).outcome == "a retreats"  # 4 - 1 = 3
     assert play(stays, 5).round_no == 2  # both stay: a new round from phase 1
 

@@ -2,8 +2,8 @@
 
 References: hand arithmetic from the rule text (durak-mass-battle.en.md) and the rulings
 DB-1..DB-9 (RULINGS.md); brute force over every deal of small hands; the engine
-(toolkit.durak_battle.engine) — its game tree walked in lockstep with the calculators'
-clash model, enumerated exactly with toolkit.engine.enumerate_outcomes, and sampled by
+(toolkit.durak_battle.engine, which steps the same clash state machine as the calculators),
+enumerated exactly with toolkit.engine.enumerate_outcomes, and sampled by
 Monte Carlo (start_clash / start_battle + play_out) within toolkit.montecarlo.tolerance.
 """
 
@@ -22,7 +22,6 @@ from toolkit.durak_battle import Army, Leader, Rules, initiative_holder, start_b
 from toolkit.durak_battle.odds import (
     EXACT_LIMIT,
     BattleEnd,
-    ClashNode,
     ClashOutcome,
     battle_outcome,
     clash_losses,
@@ -39,6 +38,7 @@ from toolkit.durak_battle.policies import (
     optimal_policy,
     random_policy,
 )
+from toolkit.durak_battle.position import ClashPosition, beat_losses
 from toolkit.engine import enumerate_outcomes, play_out
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
 from toolkit.montecarlo import tolerance
@@ -210,7 +210,7 @@ def test_morale_matches_the_engine():
     s = start_battle(north, south, deck="9S 3H")
     for step in (1, 1, Card("9S"), Card("3H"), "attack 9S", "defence 3H"):
         s = s.apply(step)
-    assert s.stage == "morale" and s.lost_clash == (1, 2) and s._side() == 1
+    assert s.stage == "morale" and s.lost_clash == (1, 2) and s.chance_side == 1
     stays = sum(p for roll, p in s.chance_outcomes() if not s.apply(roll).outcome)
     assert stays == morale_pass_probability("d8", wild_die=False, tokens_lost=2)
 
@@ -222,82 +222,8 @@ def test_morale_bad_input():
         morale_pass_probability("d20")
 
 
-# -- the clash model against the engine, move for move (DB-1, DB-4..DB-7) --------------------------
-def _lockstep(state, node, lost, tokens, counter, rng=None):
-    """Walk the engine's game tree from ``state`` and the model's from ``node`` together:
-    the same player, the same legal actions, the same losses after every action (DB-7
-    floors at ``tokens``), and the clash ends at the same moment. With ``rng`` a single
-    random line is followed instead of the whole tree."""
-    counter[0] += 1
-    ta, tb = tokens
-    destroyed = lost[0] >= ta or lost[1] >= tb
-    floored = (min(lost[0], ta), min(lost[1], tb))
-    if state.is_terminal:
-        assert node is None or destroyed, (state.log(), node)
-        assert state.lost_clash == floored, (state.log(), lost)
-        if destroyed:  # DB-7: both at 0 in the same step destroys both, with no winner
-            both = lost[0] >= ta and lost[1] >= tb
-            assert destroyed_of(state) == ("both" if both else "a" if lost[0] >= ta else "b")
-        return
-    assert node is not None and not destroyed, state.log()
-    assert state.current_player == node.current_player
-    assert sorted(state.legal_actions()) == sorted(node.legal_actions()), (state.log(), node)
-    actions = state.legal_actions() if rng is None else [rng.choice(state.legal_actions())]
-    for action in actions:
-        child, events = node.step(action)
-        la, lb = lost
-        after = state.apply(action)
-        for da, db in events:  # one loss at a time: the engine stops at the first destruction
-            la, lb = la + da, lb + db
-            if la >= ta or lb >= tb:
-                break
-        _lockstep(after, child, (la, lb), tokens, counter, rng)
-
-
-def _model_start(a, b, holder, rules):
-    from toolkit.durak_battle.odds import _begin, _hand
-
-    return _begin((_hand(a), _hand(b)), holder, rules)
-
-
-def _walk_deal(a, b, rules, tokens, counter, rng=None):
-    s = start_clash(*armies(*tokens), (a, b), rules)
-    if s.is_terminal:  # DB-3: no attack card, no clash
-        assert initiative_holder(a, b) == -1 and s.lost_clash == (0, 0)
-        return
-    starts = [(s.apply(side), "ab".index(side)) for side in "ab"] if s.stage == "coin" else [(s, s.holder)]
-    for state, holder in starts:
-        _lockstep(state, _model_start(a, b, holder, rules), (0, 0), tokens, counter, rng)
-
-
+# -- the clash state machine (DB-1, DB-4..DB-7) ------------------------------------------------------
 RULE_VARIANTS = [Rules(), Rules(counter_tie="loses"), Rules(holder_must_attack=True), Rules(jokers=False)]
-
-
-@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=lambda r: r.variant_name())
-def test_clash_model_walks_the_engine_tree_in_lockstep(rules):
-    # Whole game trees of random small deals, every variant (DB-1, DB-5, DB-6), some with
-    # armies small enough to be destroyed mid-clash (DB-7).
-    rng = random.Random(RULE_VARIANTS.index(rules))
-    deck = DECK54 if rules.jokers else DECK52
-    counter = [0]
-    for k in range(80):
-        na, nb = rng.randint(0, 3), rng.randint(0, 3)
-        cards = rng.sample(deck, na + nb)
-        tokens = (10, 10) if k % 2 else (rng.randint(1, 4), rng.randint(1, 4))
-        _walk_deal(cards[:na], cards[na:], rules, tokens, counter)
-    assert counter[0] > 300
-
-
-def test_clash_model_follows_random_lines_of_big_hands():
-    rng = random.Random(4)
-    counter = [0]
-    for k in range(150):
-        rules = RULE_VARIANTS[k % 4]
-        deck = DECK54 if rules.jokers else DECK52
-        na, nb = rng.randint(4, 14), rng.randint(4, 14)
-        cards = rng.sample(deck, na + nb)
-        _walk_deal(cards[:na], cards[na:], rules, (10, 10) if k % 3 else (5, 7), counter, rng=rng)
-    assert counter[0] > 1000  # enough positions walked to mean something
 
 
 def test_clash_model_counterattack_then_strike_is_two_losses():
@@ -305,21 +231,21 @@ def test_clash_model_counterattack_then_strike_is_two_losses():
     # is struck at once (4). The model keeps the two losses apart, so b at 1 token is
     # destroyed by the first (DB-7) before the strike — as the engine plays it.
     s = start_clash(*armies(10, 1), ("9S", "3C 4S"))
-    node = ClashNode.from_state(s)
-    child, events = node.step("attack 9S")
-    assert events == () and child.legal_actions() == ["counter 3C", "take"]
-    _, events = child.step("counter 3C")
-    assert events == ((0, 1), (4, 0))
+    node = ClashPosition.from_state(s)
+    child, beats = node.step("attack 9S")
+    assert beat_losses(beats) == () and child.legal_actions() == ["counter 3C", "take"]
+    _, beats = child.step("counter 3C")
+    assert beat_losses(beats) == ((0, 1), (4, 0))
     end = s.apply("attack 9S").apply("counter 3C")
     assert end.is_terminal and end.lost_clash == (0, 1) and end.outcome == "b destroyed"
 
 
 def test_clash_model_refuses_illegal_actions():
-    node = ClashNode.from_state(start_clash(A10, B10, ("9S 2H", "3H")))
+    node = ClashPosition.from_state(start_clash(A10, B10, ("9S 2H", "3H")))
     with pytest.raises(IllegalActionError, match="not possible"):
         node.step("defence 2H")
     with pytest.raises(IllegalActionError, match="no clash decision"):
-        ClashNode.from_state(start_clash(A10, B10, ("2H", "3H")))
+        ClashPosition.from_state(start_clash(A10, B10, ("2H", "3H")))
 
 
 # -- policies -----------------------------------------------------------------------------------------
@@ -580,35 +506,6 @@ def test_clash_losses_with_small_armies_matches_brute_force():
     exact = clash_losses(1, 1, ("random", "random"), method="exact", tokens=(1, 3))
     assert exact.joint == _brute_force_clash(1, 1, ("random", "random"), Rules(), tokens=(1, 3))
     assert exact.joint.probability(lambda o: o.destroyed == "a") > 0
-
-
-@pytest.mark.parametrize("policies", [("random", "random"), ("greedy", "random"), ("optimal", "greedy")])
-def test_clash_losses_each_deal_class_plays_like_its_deals(policies):
-    # The exact calculator plays one deal per class; here random deals of 3 v 2 cards are
-    # played out in full by the engine (enumerate_outcomes) and by the calculator's model.
-    from toolkit.durak_battle.odds import _path, _PathMemo, _policies, _settle
-
-    rng = random.Random(7)
-    pols = _policies(policies)
-    memo = _PathMemo(pols)
-    pmap = {"a": pols[0], "b": pols[1]}
-    for _ in range(40):
-        a, b = _random_hands(rng, 3, 2)
-        s = start_clash(A10, B10, (a, b))
-        engine = enumerate_outcomes(s, clash_result, pmap)
-        who = initiative_holder(a, b)
-        model: Counter = Counter()
-        if who == -1:  # DB-3: no clash
-            model[ClashOutcome(0, 0, None, None)] = 1
-            holders = ()
-        else:
-            holders = (0, 1) if who is None else (who,)  # a coin for tied jokers (DB-3)
-        for h in holders:
-            events, den = memo.events(_model_start(a, b, h, Rules()), remember=True)
-            for evs, x in events.items():
-                la, lb, d = _settle(_path(evs), (10, 10))
-                model[ClashOutcome(la, lb, "ab"[h], d)] += Fraction(x, den * len(holders))
-        assert engine == Distribution(model), (a, b)
 
 
 @pytest.mark.parametrize("na,nb", [(2, 2), (3, 2), (4, 1)])

@@ -21,17 +21,18 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
-from toolkit.dice import trait_roll
-from toolkit.durak_battle.clash import STRIKE_LOSS, actions_of, answer_attack, card_value, strike
-from toolkit.durak_battle.rules import Army, Rules
+from toolkit.durak_battle.clash import STRIKE_LOSS, actions_of, card_value
+from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
+from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
+from toolkit.durak_battle.position import Beat, ClashPosition, clash_over
+from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
+from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 
-__all__ = ["BattleState", "start_battle", "start_clash", "SIDES", "attack_cards", "initiative_holder"]
+__all__ = ["BattleState", "start_battle", "start_clash"]
 
-SIDES = ("a", "b")
 _PAIR: tuple[None, None] = (None, None)
-MORALE_TARGET = 4
 
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
@@ -40,31 +41,6 @@ def _set(pair: tuple, i: int, value: object) -> tuple:
 
 def _text(cards: Sequence[Card]) -> str:
     return " ".join(c.code for c in cards) if cards else "no cards"
-
-
-def attack_cards(hand: Sequence[Card]) -> list[Card]:
-    """The cards of a hand that can attack: spades and jokers (DB-1), highest first."""
-    return sorted((c for c in hand if "attack" in actions_of(c)), key=card_value, reverse=True)
-
-
-def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card]) -> int | None:
-    """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
-    raise nothing and return -1 when neither side can attack (DB-3).
-
-    The side with the highest attack card (spade or joker) wins; with equal tops (joker
-    against joker) the next attack cards are compared, and so on; identical lists are a
-    coin flip (``None``).
-    """
-    va = [card_value(c) for c in attack_cards(hand_a)]
-    vb = [card_value(c) for c in attack_cards(hand_b)]
-    if not va and not vb:
-        return -1
-    for x, y in zip(va, vb, strict=False):
-        if x != y:
-            return 0 if x > y else 1
-    if len(va) != len(vb):
-        return 0 if len(va) > len(vb) else 1
-    return None
 
 
 @dataclass(frozen=True)
@@ -115,27 +91,35 @@ class BattleState(GameState):
     def names(self) -> tuple[str, str]:
         return (self.armies[0].name, self.armies[1].name)
 
-    def _side(self) -> int:
-        """The side a chance step is for."""
+    @property
+    def chance_side(self) -> int:
+        """The side (0 or 1) a chance step is for: a's then b's Knowledge (Battle) roll and
+        hand (DB-2), the morale rolls in :func:`~.morale.morale_order` (DB-8); -1 otherwise."""
         if self.stage == "recon":
             return 0 if self.recon[0] is None else 1
         if self.stage == "deal":
             return 0 if len(self.hands[0]) < self.hand_sizes[0] else 1
         if self.stage == "morale":
-            first = self.first_attacked or 0
-            return first if self.morale[first] is None else 1 - first
+            first, second = morale_order(self.first_attacked or 0)
+            return first if self.morale[first] is None else second
         return -1
 
+    def clash_position(self) -> ClashPosition:
+        """The clash position of this state at an attack or answer (DB-3..DB-6).
+
+        Raises:
+            IllegalActionError: not at a decision of a clash.
+        """
+        return ClashPosition.from_state(self)
+
     def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
-        i = self._side()
+        i = self.chance_side
         if self.stage == "recon":
-            leader = self.armies[i].leader
-            return trait_roll(leader.battle_die, leader.wild_card, leader.battle_modifier).items()
+            return knowledge_roll(self.armies[i].leader).items()
         if self.stage == "morale":
-            leader = self.armies[i].leader
-            return trait_roll(leader.spirit_die, leader.wild_card, leader.spirit_modifier).items()
+            return spirit_roll(self.armies[i].leader).items()
         if self.stage == "coin":
-            return [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
+            return [("a", TIE_COIN), ("b", 1 - TIE_COIN)]
         options = self.deck.next_options()
         if not options:
             raise InvalidSetupError("the deck is empty: no card can be drawn")
@@ -176,39 +160,14 @@ class BattleState(GameState):
 
     def roll_group(self) -> int:
         if self.stage == "deal":
-            i = self._side()
+            i = self.chance_side
             return self.hand_sizes[i] - len(self.hands[i])
         return 1
 
     def _legal_actions(self) -> list[str]:
-        if self.stage == "attack":
-            i = self.holder
-            assert i is not None
-            cards = attack_cards(self.hands[i])
-            actions = [f"attack {c.code}" for c in cards]
-            if self._may_pass(i):
-                actions.append("pass")
-            return actions
-        if self.stage == "answer":
-            i = 1 - (self.attacking or 0)
-            out = []
-            for card in self.hands[i]:
-                for action in actions_of(card):
-                    if action != "attack":
-                        out.append(f"{action} {card.code}")
-            out.append("take")  # DB-4: she may decline and take the strike
-            return out
+        if self.stage in ("attack", "answer"):
+            return self.clash_position().legal_actions()
         return []
-
-    def _may_pass(self, i: int) -> bool:
-        """DB-6: the initiative holder may pass unless ``holder_must_attack``; the side the
-        initiative passed to must attack while she holds a spade (jokers optional)."""
-        spades = [c for c in self.hands[i] if not c.is_joker and c.suit == "S"]
-        if not spades:
-            return True
-        if self.forced == i:  # the initiative was passed to her
-            return False
-        return not self.rules.holder_must_attack
 
     def _why_illegal(self, text: str) -> str:
         verb, _, rest = text.strip().lower().partition(" ")
@@ -246,8 +205,13 @@ class BattleState(GameState):
         return new
 
     # -- applying ---------------------------------------------------------------------
-    def _log(self, kind: str, text: str, ruling: str = "") -> BattleState:
-        return replace(self, log_events=self.log_events + (Event(kind, text, ruling),))
+    def _log(
+        self, kind: str, text: str, ruling: str = "", audience: tuple[str, ...] | None = None, public_text: str = ""
+    ) -> BattleState:
+        """Append an event; ``audience`` names the sides who may read ``text`` (the others
+        read ``public_text``), ``None`` for everyone."""
+        event = Event(kind, text, ruling, audience, public_text)
+        return replace(self, log_events=self.log_events + (event,))
 
     def _apply(self, action: Hashable) -> BattleState:
         stage = self.stage
@@ -263,37 +227,20 @@ class BattleState(GameState):
             return state._begin_clash(i)
         if stage == "morale":
             return self._morale(int(action))  # type: ignore[arg-type]
-        verb, _, rest = str(action).partition(" ")
-        if stage == "attack":
-            i = self.holder
-            assert i is not None
-            if verb == "pass":
-                return self._pass(i)
-            card = parse_card(rest)
-            hands = _set(self.hands, i, tuple(c for c in self.hands[i] if c != card))
-            state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0)
-            state = state._log("attack", f"{self.names[i]} attacks with the {card.name} (DB-1).", "DB-1")
-            return state._auto_answer()
-        # stage == "answer"
-        i = 1 - (self.attacking or 0)
-        if verb == "take":
-            return self._resolve(i, strike(), None, declined=True)
-        card = parse_card(rest)
-        assert self.table is not None
-        result = answer_attack(self.table, card, verb, self.rules)
-        return self._resolve(i, result, card)
+        _, beats = self.clash_position().advance(str(action))
+        return self._play(beats)
 
     def _recon(self, total: int) -> BattleState:
-        i = self._side()
+        i = self.chance_side
         army, other = self.armies[i], self.armies[1 - i]
-        advantage = max(0, army.tokens - other.tokens)
-        cards = max(0, total) + advantage
+        advantage = token_advantage(army.tokens, other.tokens)
+        cards = cards_drawn(total, advantage)
         leader = army.leader
         wild = " with the Wild Die" if leader.wild_card else ""
         text = (
             f"{leader.name} ({army.name}) rolls Knowledge (Battle) d{leader.battle_die}{wild}: {total} — "
             f"{cards} card(s)"
-            + (f" ({max(0, total)} + {advantage} for outnumbering)" if advantage else "")
+            + (f" ({cards_drawn(total)} + {advantage} for outnumbering)" if advantage else "")
             + " (DB-2)."
         )
         state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
@@ -303,11 +250,16 @@ class BattleState(GameState):
         return state
 
     def _deal(self, card: Card) -> BattleState:
-        i = self._side()
+        i = self.chance_side
         state = replace(self, deck=self.deck.draw(card), hands=_set(self.hands, i, self.hands[i] + (card,)))
         if len(state.hands[i]) == state.hand_sizes[i]:
+            n = len(state.hands[i])
             state = state._log(
-                "deal", f"{self.names[i]} draws {len(state.hands[i])} card(s): {_text(state.hands[i])}.", "DB-2"
+                "deal",
+                f"{self.names[i]} draws {n} card(s): {_text(state.hands[i])}.",
+                "DB-2",
+                audience=(SIDES[i],),  # her hand is hers alone to see
+                public_text=f"{self.names[i]} draws {n} card(s).",
             )
         return state._after_deal_step()
 
@@ -328,7 +280,7 @@ class BattleState(GameState):
 
     def _initiative(self) -> BattleState:
         who = initiative_holder(*self.hands)
-        if who == -1:
+        if who == NO_CLASH:
             state = self._log("initiative", "Neither side holds an attack card: no clash this round (DB-3).", "DB-3")
             if state.clash_only:
                 return replace(state, stage="over", outcome="no clash", hands=((), ()))
@@ -344,58 +296,58 @@ class BattleState(GameState):
             "initiative",
             f"{self.names[who]} holds the highest attack card ({detail}) and takes the initiative (DB-3).",
             "DB-3",
+            audience=(SIDES[who],),  # the card is not played yet: the other side learns only who attacks
+            public_text=f"{self.names[who]} holds the highest attack card and takes the initiative (DB-3).",
         )
         return state._begin_clash(who)
 
     def _begin_clash(self, holder: int) -> BattleState:
-        return replace(
-            self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0, forced=None
-        )._auto_attack()
+        state = replace(self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0, forced=None)
+        _, beats = ClashPosition.begin(state.hands, holder, state.rules)
+        return state._play(beats)
 
-    def _auto_attack(self) -> BattleState:
-        """Skip an attack turn with no attack card: it passes by itself (DB-6)."""
+    def _play(self, beats: tuple[Beat, ...]) -> BattleState:
+        """Narrate the beats of a clash step (:meth:`ClashPosition.step`) and apply them:
+        cards leave the hands, tokens are lost (DB-7), the initiative moves (DB-6)."""
         state = self
-        while state.stage == "attack":
-            i = state.holder
-            assert i is not None
-            if attack_cards(state.hands[i]):
-                return state
-            state = state._pass(i, forced=True)
+        for beat in beats:
+            state = state._beat(beat)
+            if state.stage in ("over", "morale"):
+                break
         return state
 
-    def _pass(self, i: int, forced: bool = False) -> BattleState:
-        passes = self.passes + 1
-        why = "has no attack card" if forced else "does not attack"
-        state = self._log("pass", f"{self.names[i]} {why}; the initiative passes (DB-6).", "DB-6")
-        if passes >= 2:
-            state = state._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6")
-            return replace(state, passes=passes)._end_clash()
-        return replace(state, holder=1 - i, passes=passes, forced=1 - i)._auto_attack()
-
-    def _auto_answer(self) -> BattleState:
-        """An attack she cannot answer is a strike (DB-4)."""
-        i = 1 - (self.attacking or 0)
-        if any(a != "attack" for c in self.hands[i] for a in actions_of(c)):
-            return self
-        return self._resolve(i, strike(), None, declined=False)
-
-    def _resolve(self, i: int, result, card: Card | None, declined: bool = False) -> BattleState:
-        """Apply the answer of side ``i`` to the attack on the table."""
-        attacker = 1 - i
-        table = self.table
-        assert table is not None
-        state = self
-        if card is not None:
-            state = replace(state, hands=_set(state.hands, i, tuple(c for c in state.hands[i] if c != card)))
+    def _beat(self, beat: Beat) -> BattleState:
         names = self.names
-        if result.action == "strike":
-            why = "declines to answer" if declined else "cannot answer"
+        kind, i, card = beat.kind, beat.side, beat.card
+        if kind == "pass":
+            why = "has no attack card" if beat.auto else "does not attack"
+            state = self._log("pass", f"{names[i]} {why}; the initiative passes (DB-6).", "DB-6")
+            if clash_over(self.passes + 1):
+                return replace(state, passes=self.passes + 1)
+            return replace(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
+        if kind == "end":
+            state = self._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6")
+            return state._end_clash()
+        hands = self.hands
+        if card is not None:
+            hands = _set(hands, i, tuple(c for c in hands[i] if c != card))
+        if kind == "attack":
+            assert card is not None
+            state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0)
+            return state._log("attack", f"{names[i]} attacks with the {card.name} (DB-1).", "DB-1")
+        attacker = 1 - i
+        result = beat.answer
+        assert result is not None
+        state = replace(self, hands=hands)
+        if kind == "strike":
+            why = "cannot answer" if beat.auto else "declines to answer"
             text = f"{names[i]} {why}: {names[attacker]} strikes, {names[i]} loses {STRIKE_LOSS} tokens (DB-4)."
-            state = state._log("strike", text, "DB-4")._lose((result.attacker_loss, result.defender_loss), attacker)
+            state = state._log("strike", text, "DB-4")._lose(beat.loss)
             return state._attack_done(attacker)
-        assert card is not None
+        assert card is not None and self.table is not None
         as_ = f" as {result.action}" if card.is_joker else ""
-        if result.counter:
+        if kind == "counter":
+            table = self.table
             how = "lower, she loses 1 token first" if result.defender_loss else "not lower: no loss"
             if card_value(card) == card_value(table) and result.defender_loss:
                 how = "equal, treated as lower (DB-5 counter_tie='loses'): she loses 1 token first"
@@ -407,51 +359,45 @@ class BattleState(GameState):
                 f"{names[i]} now attacks (DB-1).",
                 "DB-5",
             )
-            state = state._lose((0, result.defender_loss), attacker)
+            state = state._lose(beat.loss)
             if state.stage == "over":
                 return state
             # The initiative passes by the counterattack, not by a pass: nobody is forced (DB-6).
-            return replace(state, table=card, attacking=i, holder=i, stage="answer", forced=None)._auto_answer()
+            return replace(state, table=card, attacking=i, holder=i, stage="answer", forced=None)
         verdict = "succeeds" if result.succeeded else "fails"
         text = (
             f"{names[i]} answers with {result.action}, the {card.name}{as_}: it {verdict}; "
             f"{names[attacker]} loses {result.attacker_loss}, {names[i]} loses {result.defender_loss} (DB-1)."
         )
-        state = state._log(result.action, text, "DB-1")._lose((result.attacker_loss, result.defender_loss), attacker)
+        state = state._log(result.action, text, "DB-1")._lose(beat.loss)
         return state._attack_done(attacker)
 
-    def _lose(self, losses: tuple[int, int], attacker: int) -> BattleState:
-        """Apply (attacker's, defender's) losses; an army at 0 is destroyed (DB-7)."""
-        by_side = [0, 0]
-        by_side[attacker], by_side[1 - attacker] = losses
-        armies = list(self.armies)
-        taken = [0, 0]
-        for s in (0, 1):
-            before = armies[s].tokens
-            armies[s] = armies[s].lose(by_side[s])
-            taken[s] = before - armies[s].tokens  # never below 0 (DB-7)
+    def _lose(self, loss: tuple[int, int]) -> BattleState:
+        """Apply the losses (a's, b's); an army at 0 is destroyed (DB-7, :func:`~.rules.settle_losses`)."""
+        armies = self.armies
+        la, lb, gone = settle_losses((armies[0].tokens, armies[1].tokens), (loss,))
         state = replace(
             self,
-            armies=(armies[0], armies[1]),
-            lost_clash=(self.lost_clash[0] + taken[0], self.lost_clash[1] + taken[1]),
-            lost_battle=(self.lost_battle[0] + taken[0], self.lost_battle[1] + taken[1]),
+            armies=(replace(armies[0], tokens=armies[0].tokens - la), replace(armies[1], tokens=armies[1].tokens - lb)),
+            lost_clash=(self.lost_clash[0] + la, self.lost_clash[1] + lb),
+            lost_battle=(self.lost_battle[0] + la, self.lost_battle[1] + lb),
         )
-        gone = [s for s in (0, 1) if armies[s].destroyed]
-        if len(gone) == 2:
+        if gone == "both":
             state = state._log(
                 "destroyed", "Both armies have no tokens left: both destroyed, nobody wins (DB-7).", "DB-7"
             )
             return replace(state, stage="over", outcome="both destroyed", winner=None)
-        for s in gone:
+        if gone is not None:
+            s = SIDES.index(gone)
             state = state._log("destroyed", f"{self.names[s]} has no tokens left: destroyed (DB-7).", "DB-7")
-            return replace(state, stage="over", outcome=f"{SIDES[s]} destroyed", winner=1 - s)
+            return replace(state, stage="over", outcome=f"{gone} destroyed", winner=1 - s)
         return state
 
     def _attack_done(self, attacker: int) -> BattleState:
         if self.stage == "over":
             return self
         # DB-6: the side whose attack was just settled holds the initiative.
-        return replace(self, stage="attack", holder=attacker, table=None, attacking=None, passes=0)._auto_attack()
+        return replace(self, stage="attack", holder=attacker, table=None, attacking=None, passes=0)
 
     def _end_clash(self) -> BattleState:
         lost = self.lost_clash
@@ -464,10 +410,10 @@ class BattleState(GameState):
         return replace(state, stage="morale", hands=((), ()), table=None, attacking=None)
 
     def _morale(self, total: int) -> BattleState:
-        i = self._side()
-        penalty = self.lost_clash[i] if self.rules.morale_penalty == "clash" else self.lost_battle[i]
+        i = self.chance_side
+        penalty = morale_penalty(self.rules, self.lost_clash[i], self.lost_battle[i])
         final = total - penalty
-        ok = final >= MORALE_TARGET
+        ok = morale_holds(total, penalty)
         leader = self.armies[i].leader
         text = f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}: " + (
             "the army stays (DB-8)." if ok else "the army retreats (DB-8)."
@@ -484,7 +430,7 @@ class BattleState(GameState):
             state = self._log("end", f"The battle stops after {self.max_rounds} rounds (max_rounds).", "")
             return replace(state, stage="over", outcome="undecided")
         # DB-9: every round deals fresh hands from a reshuffled deck.
-        deck = Pile.full(jokers=self.rules.jokers, stacked=self.stacked)
+        deck = fresh_deck(self.rules, self.stacked)
         state = replace(
             self,
             round_no=self.round_no + 1,
@@ -511,19 +457,21 @@ class BattleState(GameState):
         if stage == "over":
             return f"The battle is over: {self.outcome}."
         if stage == "recon":
-            return f"{self.armies[self._side()].leader.name} rolls Knowledge (Battle) (DB-2)."
+            return f"{self.armies[self.chance_side].leader.name} rolls Knowledge (Battle) (DB-2)."
         if stage == "deal":
-            return f"Deal {self.names[self._side()]} {self.roll_group()} more card(s)."
+            return f"Deal {self.names[self.chance_side]} {self.roll_group()} more card(s)."
         if stage == "coin":
             return "Joker against joker: a coin flip for the initiative (DB-3)."
         if stage == "morale":
-            return f"{self.armies[self._side()].leader.name} rolls Spirit for morale (DB-8)."
+            return f"{self.armies[self.chance_side].leader.name} rolls Spirit for morale (DB-8)."
         if stage == "attack":
             return f"{self.names[self.holder or 0]} holds the initiative: attack with a spade or joker, or pass (DB-6)."
         return f"{self.names[1 - (self.attacking or 0)]}: answer the {self.table.name if self.table else ''} (DB-4)."
 
     def observation(self, player: str | None = None) -> str:
-        """What ``player`` (``"a"`` or ``"b"``) may see: her own hand, the other's size."""
+        """What ``player`` (``"a"`` or ``"b"``) may see: the armies' tokens, her own hand and
+        the size of the other's, the card on the table (played face up); everything with
+        ``None`` (the designer)."""
         lines = []
         for i, side in enumerate(SIDES):
             hand = _text(self.hands[i]) if player in (None, side) else f"{len(self.hands[i])} cards"
@@ -557,7 +505,7 @@ def start_battle(
     rules = rules or Rules()
     _check_armies(army_a, army_b)
     state = BattleState(
-        rules=rules, armies=(army_a, army_b), deck=Pile.full(jokers=rules.jokers, stacked=deck), max_rounds=max_rounds
+        rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds
     )
     return state._log(
         "start",
@@ -583,7 +531,7 @@ def start_clash(
     _check_armies(army_a, army_b)
     dealt = (parse_cards(hands[0]), parse_cards(hands[1]))
     check_distinct(dealt[0] + dealt[1], "the two hands")
-    deck = Pile.full(jokers=rules.jokers)
+    deck = fresh_deck(rules)
     missing = [c.code for c in dealt[0] + dealt[1] if c not in deck.remaining()]
     if missing:
         raise InvalidSetupError(f"{', '.join(missing)} not in the deck (jokers={rules.jokers}, DB-1)")
@@ -599,7 +547,11 @@ def start_clash(
         clash_only=True,
     )
     state = state._log(
-        "start", f"{army_a.name} holds {_text(dealt[0])}; {army_b.name} holds {_text(dealt[1])}.", "DB-2"
+        "start",
+        f"{army_a.name} holds {_text(dealt[0])}; {army_b.name} holds {_text(dealt[1])}.",
+        "DB-2",
+        audience=(),  # both hands: the designer's view only
+        public_text=f"{army_a.name} holds {len(dealt[0])} card(s); {army_b.name} holds {len(dealt[1])} card(s).",
     )
     state = state._initiative()
     if coin is not None and state.stage == "coin":

@@ -57,8 +57,8 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.cards import Card, parse_cards
-from toolkit.durak_battle.engine import SIDES, BattleState, start_battle
-from toolkit.durak_battle.rules import Army, Leader, Rules
+from toolkit.durak_battle.engine import BattleState, start_battle
+from toolkit.durak_battle.rules import SIDES, Army, Leader, Rules
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.notation import (
     ExampleNotation,
@@ -141,18 +141,6 @@ def _start_of(state: TracedBattleState) -> TracedBattleState:
         raise IllegalActionError("this battle does not know the armies it started with: build it with traced()")
     a, b = state.start_armies
     return traced(start_battle(a, b, state.rules, max_rounds=state.max_rounds))
-
-
-def _chance_side(state: BattleState) -> int:
-    """The side a chance step is for (recon, deal, morale), read from the public fields."""
-    if state.stage == "recon":
-        return 0 if state.recon[0] is None else 1
-    if state.stage == "deal":
-        return 0 if len(state.hands[0]) < state.hand_sizes[0] else 1
-    if state.stage == "morale":
-        first = state.first_attacked or 0
-        return first if state.morale[first] is None else 1 - first
-    return -1
 
 
 # -- what an example holds ------------------------------------------------------------------
@@ -547,7 +535,7 @@ def _next_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
 
 def _roll_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
     """A Knowledge (Battle) roll (DB-2) or a Spirit roll (DB-8), as the file gives it."""
-    side = _chance_side(state)
+    side = state.chance_side
     given = left.recon if state.stage == "recon" else left.morale
     trait = "Knowledge (Battle)" if state.stage == "recon" else "Spirit"
     if side not in given:
@@ -564,7 +552,7 @@ def _roll_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
 
 def _deal_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
     """A whole hand dealt (DB-2): the next cards of the round's list."""
-    side = _chance_side(state)
+    side = state.chance_side
     wanted = state.roll_group()
     if len(left.cards) < wanted and left.open_end:
         if not left.cards:
@@ -708,7 +696,7 @@ def round_records(state: TracedBattleState) -> list[RoundRecord]:
     for action in state.trail:
         rec = records[-1]
         if walk.is_chance_node:
-            side = _chance_side(walk)
+            side = walk.chance_side
             if walk.stage == "recon":
                 rec.recon[side] = int(action)  # type: ignore[call-overload]
             elif walk.stage == "morale":
@@ -721,7 +709,7 @@ def round_records(state: TracedBattleState) -> list[RoundRecord]:
             rec.moves.append((SIDES.index(walk.current_player), str(action)))
         before, walk = walk, walk.apply(action)
         if before.is_chance_node and before.stage == "morale":
-            rec.morale_result = _morale_result(rec.morale_result, _chance_side(before), before, walk)
+            rec.morale_result = _morale_result(rec.morale_result, before.chance_side, before, walk)
         note(walk)
         if walk.round_no != rec.number:
             records.append(RoundRecord(walk.round_no, tokens=(walk.armies[0].tokens, walk.armies[1].tokens)))

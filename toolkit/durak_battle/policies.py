@@ -17,7 +17,7 @@ The policies by name, in :data:`POLICIES`:
   token difference of the rest of the clash.
 
 What a policy may read. The exact calculators of :mod:`.odds` call policies on their
-own light clash positions (:class:`~toolkit.durak_battle.odds.ClashNode`) as well as on
+own light clash positions (:class:`~toolkit.durak_battle.position.ClashPosition`) as well as on
 the engine's :class:`~toolkit.durak_battle.engine.BattleState`. Both offer the same
 attributes, and a policy for the calculators must read only these:
 ``current_player``, ``legal_actions()``, ``stage`` (``"attack"`` or ``"answer"``),
@@ -46,7 +46,8 @@ from functools import cache
 from typing import Any
 
 from toolkit.cards import Card, standard_deck
-from toolkit.durak_battle.clash import Answer, answer_attack, card_value
+from toolkit.durak_battle.best_play import action_key, best_action
+from toolkit.durak_battle.clash import Answer, answer_attack
 from toolkit.durak_battle.rules import Rules
 from toolkit.engine import GameState, Policy
 from toolkit.errors import IllegalActionError
@@ -61,34 +62,15 @@ __all__ = [
     "action_key",
 ]
 
-#: The order of action verbs when a policy breaks a tie between equally good actions.
-_VERB_ORDER = {"attack": 0, "pass": 1, "manoeuvre": 2, "defence": 3, "counter": 4, "take": 5}
-
-
 def _stage(state: GameState) -> str:
     """The clash step of ``state``: ``"attack"`` or ``"answer"``."""
     stage = getattr(state, "stage", None)
     if stage not in ("attack", "answer") or not hasattr(state, "hands"):
         raise IllegalActionError(
-            f"these policies choose at a Durak clash's attack or answer (a BattleState or odds.ClashNode), "
+            f"these policies choose at a Durak clash's attack or answer (a BattleState or a ClashPosition), "
             f"not at {type(state).__name__} stage {stage!r}"
         )
     return stage
-
-
-def action_key(action: str) -> tuple[int, int, int, str]:
-    """Return a sort key for a clash action that depends only on its verb and how its card
-    ranks (lowest first), never on the order of cards in a hand: the deterministic
-    tie-break of :func:`optimal_policy`.
-
-    >>> sorted(["defence 9H", "attack JK1", "manoeuvre 2D", "take"], key=action_key)
-    ['attack JK1', 'manoeuvre 2D', 'defence 9H', 'take']
-    """
-    verb, _, code = action.partition(" ")
-    if not code:
-        return (_VERB_ORDER.get(verb, 9), -1, -1, "")
-    card = Card(code)
-    return (_VERB_ORDER.get(verb, 9), card_value(card), card.sort_key[1], card.code)
 
 
 def random_policy(state: GameState) -> Distribution[Any]:
@@ -193,15 +175,14 @@ def optimal_policy(state: GameState) -> Distribution[Any]:
     """Return the minimax action with both hands known (perfect information): the side
     to move plays for the token difference of the rest of the clash — the other side's
     losses minus her own, unweighted — assuming the other side does the same
-    (:func:`toolkit.durak_battle.odds.clash_value` from this position). DB-7 floors are
+    (:func:`toolkit.durak_battle.best_play.best_action`, as
+    :func:`toolkit.durak_battle.odds.clash_value` from this position). DB-7 floors are
     ignored: the clash is valued as if fought to the last card. Among equally good actions
     she takes the first by :func:`action_key`.
 
     Raises:
         TooBigError: the position has too many continuations to search.
     """
-    from toolkit.durak_battle.odds import best_action
-
     _stage(state)
     return Distribution.certain(best_action(state))
 

@@ -7,16 +7,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
+from toolkit.cards import RANKS, Card, Pile, standard_deck
 from toolkit.dice import check_trait_die
 from toolkit.errors import InvalidSetupError
 
-__all__ = ["Rules", "Leader", "Army", "MAX_TOKENS"]
+__all__ = ["Rules", "Leader", "Army", "MAX_TOKENS", "SIDES", "SUIT_SIZE", "fresh_deck", "settle_losses"]
+
+#: The two sides of a battle, as the engine names its players: side a, side b.
+SIDES = ("a", "b")
 
 CounterTie = Literal["no_loss", "loses"]
 MoralePenalty = Literal["clash", "battle"]
+
+#: Cards of each suit in the deck, 2 to ace (DB-1).
+SUIT_SIZE = len(RANKS)
 
 #: Savage Worlds armies have up to 10 tokens (DB-7).
 MAX_TOKENS = 10
@@ -63,6 +71,20 @@ class Rules:
             if getattr(self, f) != getattr(default, f)
         ]
         return ", ".join(changed) if changed else "default rules"
+
+    @property
+    def joker_count(self) -> int:
+        """The jokers in the deck (DB-1): 2, or 0 with ``jokers=False``."""
+        return 2 if self.jokers else 0
+
+    @property
+    def deck_size(self) -> int:
+        """The number of cards in the deck (DB-1): 54 with jokers, 52 without."""
+        return 4 * SUIT_SIZE + self.joker_count
+
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of the deck (DB-1): the 52 cards, and the two jokers unless ``jokers=False``."""
+        return tuple(standard_deck(jokers=self.jokers))
 
 
 @dataclass(frozen=True)
@@ -115,5 +137,36 @@ class Army:
         return self.tokens <= 0
 
     def lose(self, tokens: int) -> Army:
-        """Return the army after losing ``tokens``, never below 0 (DB-7)."""
-        return replace(self, tokens=max(0, self.tokens - tokens))
+        """Return the army after losing ``tokens``, never below 0 (DB-7, :func:`settle_losses`)."""
+        lost, _, _ = settle_losses((self.tokens, MAX_TOKENS), ((tokens, 0),))
+        return replace(self, tokens=self.tokens - lost)
+
+
+def settle_losses(tokens: tuple[int, int], path: Iterable[tuple[int, int]]) -> tuple[int, int, str | None]:
+    """Return the tokens lost by sides a and b and the army destroyed, for armies of
+    ``tokens`` taking the cumulative losses ``path`` in order (DB-7).
+
+    Losses never take an army below 0; an army at 0 is destroyed and the clash (and the
+    battle) stops there, so later losses of the path do not count. The destroyed army is
+    ``"a"``, ``"b"``, ``"both"`` (both reach 0 in the same step: nobody wins) or ``None``.
+
+    >>> settle_losses((3, 10), [(2, 1), (4, 1), (6, 3)])  # a reaches 0 at the second loss
+    (3, 1, 'a')
+    """
+    ta, tb = tokens
+    la = lb = 0
+    for ca, cb in path:
+        la, lb = min(ca, ta), min(cb, tb)
+        if ca >= ta and cb >= tb:
+            return la, lb, "both"
+        if ca >= ta:
+            return la, lb, "a"
+        if cb >= tb:
+            return la, lb, "b"
+    return la, lb, None
+
+
+def fresh_deck(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
+    """Return the reshuffled deck a round deals from (DB-9: every round deals fresh hands
+    from the whole deck of DB-1), with ``stacked`` cards on top for rule-book examples."""
+    return Pile.full(jokers=rules.jokers, stacked=stacked)

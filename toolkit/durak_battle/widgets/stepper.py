@@ -1,46 +1,17 @@
-"""The Durak mass battle in JupyterLab: a battle stepper with cards to click, and an odds explorer.
-
-:func:`battle_stepper` plays a whole battle (DB-1..DB-9) on the generic
-:class:`~toolkit.widgets.Stepper`: setup controls on top (tokens, the leaders' dice, Wild
-Card, the rule variants — every change restarts), the tokens of each army as a bar, the
-deciding army's hand as toggle buttons coloured by suit (♠ attack, ♥ defence,
-♦ manoeuvre, ♣ counter; a joker asks which action), **Pass** and **Take the strike**,
-the stepper's Roll (Knowledge (Battle), the deal, a joker-tie coin, Spirit — with the
-seed) or typed outcomes, Back, the narrated log, and **Export** of the battle as a
-rule-book example (the YAML ``toolkit replay`` plays back). Given an example file it
-starts at the example's start and plays its moves one at a time.
-
-:func:`odds_explorer` charts how a whole battle ends (who wins, in which round) on
-:func:`toolkit.durak_battle.odds.battle_outcome`, and :func:`round_explorer` one round's
-hand sizes, initiative and morale, exactly, as the armies, leaders and variants change.
-
->>> st = battle_stepper(example="durak_counterattack_chain.yaml")
->>> st.play_all()
->>> st.state.outcome, st.token_bars["a"].value
-('a retreats', 1)
->>> st = battle_stepper(seed=3)
->>> st.type_outcome("4"); st.type_outcome("4")
->>> st.type_outcome("10S 7S 6C 9H"); st.type_outcome("QC 4C 8S 5H")
->>> st.click_card("7S")
->>> st.click_card("8S")  # a spade cannot answer an attack
->>> "DB-1" in st.stepper.error
-True
-"""
+"""The Durak battle stepper: a whole battle card by card, with setup controls, cards to click,
+examples to follow and Export (:func:`battle_stepper`)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 
 from toolkit.cards import Card
-from toolkit.dice import TRAIT_DICE
-from toolkit.durak_battle.clash import ACTIONS, SUIT_ACTION, actions_of, card_value
+from toolkit.durak_battle.clash import ACTIONS, actions_of
 from toolkit.durak_battle.engine import SIDES, BattleState, start_battle
 from toolkit.durak_battle.notation import (
     Example,
@@ -55,101 +26,33 @@ from toolkit.durak_battle.notation import (
     to_example,
     traced,
 )
-from toolkit.durak_battle.rules import MAX_TOKENS, Army, Leader, Rules
+from toolkit.durak_battle.recon import token_advantage
+from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
+from toolkit.durak_battle.widgets.pieces import (
+    ACTION_STYLE,
+    DICE,
+    WIDE,
+    card_action,
+    card_html,
+    card_label,
+    colour_codes,
+    default_armies,
+    hand_order,
+    legend_html,
+)
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.prob import Distribution, format_probability
-from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import ERROR, OK
 from toolkit.widgets.common import esc as _esc
-from toolkit.widgets.common import field as _field
 from toolkit.widgets.example_mode import FollowsExample
 
-__all__ = [
-    "BattleStepper",
-    "battle_stepper",
-    "odds_explorer",
-    "EXAMPLES_DIR",
-    "SUIT_SYMBOLS",
-    "default_armies",
-    "round_explorer",
-    "LONGEST_SHOWN",
-    "PRECISIONS",
-    "EXPLORER_POLICIES",
-]
+__all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
 
 #: Where the rule-book examples live; :func:`battle_stepper` also looks here for a bare file name.
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "examples"
-#: How a suit is drawn on a card button.
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-#: The button colour of each action (DB-1): the card buttons, the joker's choices, the legend.
-_ACTION_STYLE = {"attack": "danger", "defence": "info", "manoeuvre": "warning", "counter": "success"}
-_ACTION_COLOUR = {"attack": "#d9534f", "defence": "#5bc0de", "manoeuvre": "#f0ad4e", "counter": "#5cb85c"}
-_ACTION_ORDER = {"attack": 0, "defence": 1, "manoeuvre": 2, "counter": 3}
-_RED, _BLACK = "#c92a2a", "#212529"
-_WIDE = {"description_width": "initial"}
-_CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\bJK[12]\b")
-_DICE = [(f"d{d}", d) for d in TRAIT_DICE]
+EXAMPLES_DIR = Path(__file__).resolve().parents[3] / "data" / "examples"
 
 
-def default_armies() -> tuple[Army, Army]:
-    """The armies a stepper or explorer starts with when given none: North (8 tokens,
-    Knowledge (Battle) d8, Spirit d6) against South (8 tokens, d6, d8), Wild Card leaders."""
-    return (
-        Army("North", 8, Leader("Voivode Dobrynya", battle_die=8, spirit_die=6)),
-        Army("South", 8, Leader("Khan Tugor", battle_die=6, spirit_die=8)),
-    )
-
-
-# -- small helpers ----------------------------------------------------------------------
-def _label(card: Card) -> str:
-    """A card as a button shows it: ``7♠``, ``Q♥``, ``🃏1``."""
-    if card.is_joker:
-        return "🃏" + card.code[-1]
-    return card.rank + SUIT_SYMBOLS[card.suit or "S"]
-
-
-def _card_action(card: Card) -> str:
-    """The action a card's suit stands for (DB-1), ``"joker"`` for a joker."""
-    return "joker" if card.is_joker else SUIT_ACTION[card.suit or "S"]
-
-
-def _card_html(card: Card) -> str:
-    """A card as a coloured chip, red for hearts and diamonds (its action in the tooltip)."""
-    colour = _RED if card.colour == "red" else _BLACK
-    action = "any action" if card.is_joker else _card_action(card)
-    style = (
-        f"color:{colour};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;margin-right:4px;"
-        "font-family:monospace;font-weight:bold"
-    )
-    return f'<span style="{style}" title="{_esc(card.name)}: {_esc(action)} (DB-1)">{_esc(_label(card))}</span>'
-
-
-def _colour_codes(escaped: str) -> str:
-    """Draw the card codes of already-escaped text as chips (the one-army views)."""
-    return _CARD_CODE.sub(lambda m: _card_html(Card(m.group(0))), escaped)
-
-
-def _hand_order(card: Card) -> tuple[int, int]:
-    """Spades (attack) first, then hearts, diamonds, clubs, jokers last; high cards first."""
-    return (_ACTION_ORDER.get(_card_action(card), 4), -card_value(card))
-
-
-def _legend() -> str:
-    chips = [
-        f'<span style="background:{_ACTION_COLOUR[a]};color:white;border-radius:3px;padding:0 5px;margin-right:6px">'
-        f"{symbol} {a}</span>"
-        for symbol, a in zip(("♠", "♥", "♦", "♣"), ACTIONS, strict=True)
-    ]
-    return (
-        '<span style="font-size:90%">'
-        + "".join(chips)
-        + '<span style="border:1px solid #adb5bd;border-radius:3px;padding:0 5px">🃏 joker: any action, '
-        "highest card</span> (DB-1)</span>"
-    )
-
-
-def _find_example(source: str | Path) -> Path:
+def find_example(source: str | Path) -> Path:
     path = Path(source)
     if path.is_file():
         return path
@@ -160,8 +63,8 @@ def _find_example(source: str | Path) -> Path:
     raise NotationError(f"{str(source)!r} is not an example file; the Durak examples in {EXAMPLES_DIR} are: {known}")
 
 
-def _as_example(source: str | Path | Example) -> Example:
-    return source if isinstance(source, Example) else load_example(_find_example(source))
+def as_example(source: str | Path | Example) -> Example:
+    return source if isinstance(source, Example) else load_example(find_example(source))
 
 
 # -- the stepper ----------------------------------------------------------------------------
@@ -239,6 +142,15 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.take_button: widgets.Button | None = None
         self.joker_row = widgets.HBox()
         self._start(seed, self._title())
+        self.view.observe(lambda change: self._follow_view(change["new"]), names="value")
+
+    def _follow_view(self, view: str) -> None:
+        """Show the stepper's log through the eyes of the view's side: one side's view never
+        shows the other side's cards in the log (a hand as it is drawn, the initiative card)."""
+        viewer = None if view == "both" else view
+        if self.stepper.viewer != viewer:
+            self.stepper.viewer = viewer
+            self.stepper.refuse("")  # redraw the log (no message)
 
     # -- setup -------------------------------------------------------------------------
     @property
@@ -359,7 +271,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         :class:`Example`): its armies, rules and moves replace the current setup, and the
         stepper restarts at its start."""
         try:
-            loaded = _as_example(example)
+            loaded = as_example(example)
         except ToolkitError as exc:
             self.stepper.refuse(str(exc))
             return
@@ -417,12 +329,12 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.spirit_die: dict[str, widgets.Dropdown] = {}
         self.wild_card: dict[str, widgets.Checkbox] = {}
         for side, army in zip(SIDES, (army_a, army_b), strict=True):
-            self.tokens[side] = widgets.IntSlider(value=army.tokens, min=1, max=MAX_TOKENS, description="", style=_WIDE)
+            self.tokens[side] = widgets.IntSlider(value=army.tokens, min=1, max=MAX_TOKENS, description="", style=WIDE)
             self.battle_die[side] = widgets.Dropdown(
-                options=_DICE, value=army.leader.battle_die, description="", style=_WIDE
+                options=DICE, value=army.leader.battle_die, description="", style=WIDE
             )
             self.spirit_die[side] = widgets.Dropdown(
-                options=_DICE, value=army.leader.spirit_die, description="", style=_WIDE
+                options=DICE, value=army.leader.spirit_die, description="", style=WIDE
             )
             self.wild_card[side] = widgets.Checkbox(value=army.leader.wild_card, description="", indent=False)
         self.jokers = widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers (54 cards)", indent=False)
@@ -430,7 +342,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             options=[("no loss (default)", "no_loss"), ("loses 1 token", "loses")],
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
-            style=_WIDE,
+            style=WIDE,
         )
         self.holder_must_attack = widgets.Checkbox(
             value=rules.holder_must_attack,
@@ -442,7 +354,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             options=[("lost this clash (default)", "clash"), ("lost in the whole battle", "battle")],
             value=rules.morale_penalty,
             description="Morale −1 per token (DB-8)",
-            style=_WIDE,
+            style=WIDE,
         )
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
@@ -490,7 +402,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self._build_example_and_export()
         self.export_title.value = self._title()
         files = sorted(p.name for p in EXAMPLES_DIR.glob("durak_*.yaml"))
-        self.example_picker = widgets.Dropdown(options=files, description="Example file", style=_WIDE)
+        self.example_picker = widgets.Dropdown(options=files, description="Example file", style=WIDE)
         self.load_button = widgets.Button(description="Load", tooltip="Start over from this example")
         self.load_button.on_click(lambda _: self.load(self.example_picker.value) if self.example_picker.value else None)
 
@@ -534,7 +446,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     def _show_setup(self) -> None:
         a, b = self.armies
-        extra = max(0, a.tokens - b.tokens), max(0, b.tokens - a.tokens)
+        extra = token_advantage(a.tokens, b.tokens), token_advantage(b.tokens, a.tokens)
         more = [f"{army.name} draws +{n} card(s) for outnumbering" for army, n in zip((a, b), extra, strict=True) if n]
         text = f"{a.name} {a.tokens} tokens against {b.name} {b.tokens}"
         text += (" — " + ", ".join(more) + " (DB-2)") if more else " (DB-7)"
@@ -566,7 +478,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.token_labels[side].value = " · ".join(bits)
         bits = [f"<b>Round {state.round_no}</b>"]
         if state.table is not None and state.attacking is not None:
-            bits.append(f"on the table: {_card_html(state.table)} ({_esc(state.names[state.attacking])}'s attack)")
+            bits.append(f"on the table: {card_html(state.table)} ({_esc(state.names[state.attacking])}'s attack)")
         elif state.holder is not None and state.stage == "attack":
             bits.append(f"{_esc(state.names[state.holder])} holds the initiative (DB-6)")
         if state.is_terminal:
@@ -574,13 +486,13 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.round_line.value = " · ".join(bits)
 
     def _paint_codes(self, escaped: str) -> str:
-        return _colour_codes(escaped)
+        return colour_codes(escaped)
 
     def _hand_rows(self, state: BattleState) -> list[str]:
         """Each army's row: leader, tokens, hand (by action, high cards first)."""
         rows = []
         for i, side in enumerate(SIDES):
-            hand = "".join(_card_html(c) for c in sorted(state.hands[i], key=_hand_order)) or "<i>no cards</i>"
+            hand = "".join(card_html(c) for c in sorted(state.hands[i], key=hand_order)) or "<i>no cards</i>"
             leader = state.armies[i].leader
             rows.append(
                 f"<tr><td><b>{_esc(state.names[i])}</b> ({side})</td><td>{_esc(leader.name)}</td>"
@@ -604,19 +516,19 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 ", or pass (DB-6)" if "pass" in legal else f" — {name} must attack while she holds a spade (DB-6)"
             )
         else:
-            table = _card_html(state.table) if state.table is not None else ""
+            table = card_html(state.table) if state.table is not None else ""
             head = (
                 f"<b>{name}</b> answers {table}: click a heart (defence), a diamond (manoeuvre), a club "
                 "(counterattack) or a joker, or take the strike (DB-1, DB-4)"
             )
         toggles = []
-        for card in sorted(state.hands[i], key=_hand_order):
-            action = _card_action(card)
+        for card in sorted(state.hands[i], key=hand_order):
+            action = card_action(card)
             doing = "any action (click, then choose)" if card.is_joker else action
             toggle = widgets.ToggleButton(
-                description=_label(card),
+                description=card_label(card),
                 tooltip=f"{card.name}: {doing} (DB-1)",
-                button_style=_ACTION_STYLE.get(action, ""),
+                button_style=ACTION_STYLE.get(action, ""),
                 layout=widgets.Layout(width="4.5em"),
                 style={"font_weight": "bold"},
             )
@@ -646,7 +558,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             widgets.VBox(
                 [
                     widgets.HTML(head),
-                    widgets.HTML(_legend()),
+                    widgets.HTML(legend_html()),
                     widgets.HBox(toggles, layout=widgets.Layout(flex_flow="row wrap")),
                     self.joker_row,
                     widgets.HBox(actions),
@@ -682,7 +594,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self._ask_joker(state, code)
             return
         self.pending_joker, self.joker_row.children = None, ()
-        action = _card_action(card)
+        action = card_action(card)
         if state.stage == "attack" and action != "attack":
             self._set_toggle(code, False)
             self.stepper.refuse(
@@ -708,9 +620,9 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 else "a joker played on an attack turn attacks (DB-6)"
             )
             button = widgets.Button(
-                description=f"{_label(Card(code))} as {action}",
+                description=f"{card_label(Card(code))} as {action}",
                 tooltip=why,
-                button_style=_ACTION_STYLE[action] if allowed else "",
+                button_style=ACTION_STYLE[action] if allowed else "",
                 disabled=not allowed,
             )
             button.on_click(lambda _, a=action: self.choose_joker(a))
@@ -756,351 +668,5 @@ def battle_stepper(
             do not allow (DB-7).
     """
     if isinstance(example, (str, Path)):
-        example = _as_example(example)
+        example = as_example(example)
     return BattleStepper(example, army_a, army_b, seed, rules, max_rounds)
-
-
-# -- the odds explorers ---------------------------------------------------------------------------
-#: The clash odds the battle explorer asks :func:`toolkit.durak_battle.odds.battle_outcome`
-#: for: ``"quick"`` samples 100 clashes per pair of hand sizes (about a second a change),
-#: ``"careful"`` is exact where small and samples 1,000 clashes above (up to a minute).
-PRECISIONS: dict[str, dict[str, Any]] = {
-    "quick": {"method": "monte_carlo", "trials": 100},
-    "careful": {"method": "auto", "trials": 1_000},
-}
-#: The leaders' policies the battle explorer offers (both armies play the same one).
-EXPLORER_POLICIES: tuple[str, ...] = ("greedy", "random")
-
-
-def _winner(outcome: Any) -> int | None:
-    """The winning side (0 = a, 1 = b) of a battle outcome: a ``winner`` of ``"a"``/``"b"``
-    (or 0/1), or an engine outcome string (``"b retreats"``, ``"a destroyed"``); None
-    when undecided."""
-    if isinstance(outcome, str):
-        side, _, rest = outcome.partition(" ")
-        return 1 - SIDES.index(side) if side in SIDES and rest else None
-    winner = _field(outcome, "winner")
-    if winner in SIDES:
-        return SIDES.index(winner)
-    if winner in (0, 1) and not isinstance(winner, bool):
-        return int(winner)
-    return None
-
-
-#: The battle explorer's chart gathers battles of this many rounds or more in one bar.
-LONGEST_SHOWN = 5
-
-
-def _rounds(outcome: Any) -> int:
-    return max(1, int(_field(outcome, "rounds", 1) or 1))
-
-
-def _battle_score(outcome: Any) -> int:
-    """The round a battle ended in (up to :data:`LONGEST_SHOWN`), positive when side a won,
-    negative when side b won, 0 when undecided (an outcome without ``rounds``: round 1)."""
-    side = _winner(outcome)
-    if side is None:
-        return 0
-    rounds = min(_rounds(outcome), LONGEST_SHOWN)
-    return rounds if side == 0 else -rounds
-
-
-class _BattleExplorer(OddsExplorer):
-    """The odds explorer with the battle's own labels: "North wins in round 2", and
-    "... in round 5 or later" for the last bar (it gathers the longer battles)."""
-
-    def __init__(self, names: tuple[str, str], *args: Any, **kwargs: Any) -> None:
-        self.names = names
-        super().__init__(*args, **kwargs)
-
-    def label(self, k: int, view: str = "exactly") -> str:
-        if k == 0:
-            return "undecided"
-        name, r = self.names[0 if k > 0 else 1], abs(k)
-        if view == "at least" or r == LONGEST_SHOWN:
-            return f"{name} wins in round {r} or later" if r > 1 else f"{name} wins"
-        return f"{name} wins in round {r}"
-
-
-def _mean(x: Fraction) -> str:
-    """An exact mean as ``7/3 ≈ 2.33`` (just ``≈ 2.33`` when the fraction is too long to read)."""
-    if x.denominator == 1:
-        return str(x)
-    return f"{x} ≈ {float(x):.2f}" if len(str(x)) <= 21 else f"≈ {float(x):.2f}"
-
-
-def _army_controls(army_a: Army, army_b: Army) -> dict[str, widgets.ValueWidget]:
-    controls: dict[str, widgets.ValueWidget] = {}
-    for side, army in zip(SIDES, (army_a, army_b), strict=True):
-        controls[f"tokens_{side}"] = widgets.IntSlider(
-            value=army.tokens, min=1, max=MAX_TOKENS, description=f"{army.name}: tokens", style=_WIDE
-        )
-        controls[f"battle_die_{side}"] = widgets.Dropdown(
-            options=_DICE, value=army.leader.battle_die, description="Knowledge (Battle)", style=_WIDE
-        )
-        controls[f"spirit_die_{side}"] = widgets.Dropdown(
-            options=_DICE, value=army.leader.spirit_die, description="Spirit", style=_WIDE
-        )
-        controls[f"wild_card_{side}"] = widgets.Checkbox(
-            value=army.leader.wild_card, description=f"{army.name}'s leader is a Wild Card", indent=False
-        )
-    return controls
-
-
-def _variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
-    return {
-        "jokers": widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers", indent=False),
-        "counter_tie": widgets.Dropdown(
-            options=[("no loss (default)", "no_loss"), ("loses 1 token", "loses")],
-            value=rules.counter_tie,
-            description="Equal counterattack (DB-5)",
-            style=_WIDE,
-        ),
-        "holder_must_attack": widgets.Checkbox(
-            value=rules.holder_must_attack, description="DB-6: holder must attack", indent=False
-        ),
-        "morale_penalty": widgets.Dropdown(
-            options=[("this clash (default)", "clash"), ("whole battle", "battle")],
-            value=rules.morale_penalty,
-            description="Morale penalty (DB-8)",
-            style=_WIDE,
-        ),
-    }
-
-
-def _rules_from(values: Mapping[str, Any]) -> Rules:
-    return Rules(
-        jokers=values["jokers"],
-        counter_tie=values["counter_tie"],
-        holder_must_attack=values["holder_must_attack"],
-        morale_penalty=values["morale_penalty"],
-    )
-
-
-def _armies_from(base: tuple[Army, Army], values: Mapping[str, Any]) -> tuple[Army, Army]:
-    out = []
-    for i, side in enumerate(SIDES):
-        leader = replace(
-            base[i].leader,
-            battle_die=values[f"battle_die_{side}"],
-            spirit_die=values[f"spirit_die_{side}"],
-            wild_card=values[f"wild_card_{side}"],
-        )
-        out.append(Army(base[i].name, values[f"tokens_{side}"], leader))
-    return out[0], out[1]
-
-
-def _check_pair(army_a: Army | None, army_b: Army | None) -> tuple[Army, Army]:
-    if (army_a is None) != (army_b is None):
-        raise InvalidSetupError("give both armies (army_a and army_b), or neither")
-    if army_a is None or army_b is None:
-        return default_armies()
-    for army in (army_a, army_b):
-        if not isinstance(army, Army):
-            raise InvalidSetupError(f"an army must be an Army (name, tokens, Leader), got {army!r}")
-    return army_a, army_b
-
-
-def _battle_odds(
-    army_a: Army, army_b: Army, rules: Rules, policy: str = "greedy", precision: str = "quick", max_rounds: int = 50
-) -> Any:
-    """The default calculator: :func:`toolkit.durak_battle.odds.battle_outcome` for both
-    armies playing ``policy``, with the clash odds of :data:`PRECISIONS`."""
-    try:
-        from toolkit.durak_battle.odds import battle_outcome
-    except ImportError as exc:  # pragma: no cover - written alongside these widgets
-        raise InvalidSetupError(
-            "toolkit.durak_battle.odds.battle_outcome is not available: pass compute=... to odds_explorer"
-        ) from exc
-    return battle_outcome(
-        army_a, army_b, rules, policies=(policy, policy), max_rounds=max_rounds, **PRECISIONS[precision]
-    )
-
-
-def odds_explorer(
-    army_a: Army | None = None,
-    army_b: Army | None = None,
-    rules: Rules | None = None,
-    view: str = "exactly",
-    compute: Callable[..., Any] | None = None,
-    policy: str = "greedy",
-    precision: str = "quick",
-    max_rounds: int = 50,
-) -> OddsExplorer:
-    """Return an explorer of how a whole battle ends, recomputed as the armies (tokens
-    1-10), the leaders' dice (Knowledge (Battle) and Spirit, d4-d12), Wild Card, the
-    variants (DB-1, DB-5, DB-6, DB-8), the leaders' policy and the precision change.
-
-    The chart puts side a's wins on the right and side b's on the left, by the round the
-    battle ends in (DB-7 destruction or a DB-8 retreat; the last bar gathers round
-    :data:`LONGEST_SHOWN` and later); the middle is undecided after ``max_rounds``. The
-    summary gives P(each army wins), how (retreat or destroyed), P(undecided), the
-    expected length, and where the numbers come from: the exact
-    Markov chain over rounds of :func:`~toolkit.durak_battle.odds.battle_outcome`, on
-    clash odds that are Monte Carlo estimates for the larger hands (then approximate).
-
-    Args:
-        army_a, army_b: the starting armies (both or neither: :func:`default_armies`);
-            their names, leaders' names and flat modifiers are kept.
-        policy: how both leaders play, ``"greedy"`` or ``"random"`` (:mod:`.policies`).
-        precision: ``"quick"`` or ``"careful"`` (:data:`PRECISIONS`).
-        compute: the calculator, called as ``compute(army_a, army_b, rules, policy=...,
-            precision=..., max_rounds=...)`` and returning a
-            :class:`~toolkit.prob.Distribution` of outcomes with ``winner`` (``"a"``,
-            ``"b"`` or None), ``rounds`` and ``how`` — a
-            :class:`~toolkit.durak_battle.odds.BattleEnd` — or an object holding one as
-            ``.distribution`` (:class:`~toolkit.durak_battle.odds.BattleOdds`, whose
-            ``note`` is shown). Default: ``battle_outcome``.
-
-    Raises:
-        InvalidSetupError: only one army, an unknown policy or precision, or a starting
-            setup the calculator refuses.
-    """
-    army_a, army_b = _check_pair(army_a, army_b)
-    rules = rules or Rules()
-    if policy not in EXPLORER_POLICIES:
-        raise InvalidSetupError(
-            f"policy {policy!r} is not offered: use one of {', '.join(map(repr, EXPLORER_POLICIES))}"
-        )
-    if precision not in PRECISIONS:
-        raise InvalidSetupError(f"precision {precision!r}: use one of {', '.join(map(repr, PRECISIONS))}")
-    calculator = compute or _battle_odds
-    base = (army_a, army_b)
-    names = (army_a.name, army_b.name)
-    controls = {
-        **_army_controls(army_a, army_b),
-        **_variant_controls(rules),
-        "policy": widgets.ToggleButtons(options=list(EXPLORER_POLICIES), value=policy, description="Leaders play"),
-        "precision": widgets.ToggleButtons(
-            options=[("quick", "quick"), ("careful", "careful")],
-            value=precision,
-            description="Clash odds",
-            tooltips=[
-                "Monte Carlo: 100 clashes per pair of hand sizes (about a second)",
-                "exact where small, 1,000 clashes per pair above (up to a minute)",
-            ],
-        ),
-    }
-    notes = {"note": ""}
-
-    def explore(**values: Any) -> Distribution[Any]:
-        a, b = _armies_from(base, values)
-        result = calculator(
-            a, b, _rules_from(values), policy=values["policy"], precision=values["precision"], max_rounds=max_rounds
-        )
-        notes["note"] = str(getattr(result, "note", "") or "")
-        return result if isinstance(result, Distribution) else result.distribution
-
-    def summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
-        lines = []
-        for i in (0, 1):
-            won = d.probability(lambda o, i=i: _winner(o) == i)
-            how = []
-            for h, word in (("retreat", "by retreat"), ("destroyed", "by destruction")):
-                p = d.probability(lambda o, i=i, h=h: _winner(o) == i and _field(o, "how") == h)
-                if p:
-                    how.append(f"{word} {format_probability(p)}")
-            lines.append(f"P({names[i]} wins) = {format_probability(won)}" + (f" ({', '.join(how)})" if how else ""))
-        undecided = d.probability(lambda o: _winner(o) is None)
-        if undecided:
-            lines.append(f"P(undecided after {max_rounds} rounds) = {format_probability(undecided)}")
-        lines.append(f"expected length {_mean(d.mean(_rounds))} round(s)")
-        if notes["note"]:
-            lines.append(notes["note"])
-        return lines
-
-    return _BattleExplorer(
-        names,
-        controls,
-        explore,
-        _battle_score,
-        positive=f"{names[0]} wins",
-        negative=f"{names[1]} wins",
-        zero="undecided",
-        summary=summary,
-        view=view,
-        title=f"Durak battle: how {names[0]} against {names[1]} ends",
-    )
-
-
-def _hand_sizes(a: Army, b: Army) -> Distribution[tuple[int, int]]:
-    """The joint distribution of the two hand sizes of a round (DB-2): independent
-    Knowledge (Battle) rolls, +1 card per token of advantage."""
-    from toolkit.durak_battle.odds import hand_size_distribution
-
-    sizes = [
-        hand_size_distribution(
-            army.leader.battle_die,
-            wild_die=army.leader.wild_card,
-            modifier=army.leader.battle_modifier,
-            token_advantage=max(0, army.tokens - other.tokens),
-        )
-        for army, other in ((a, b), (b, a))
-    ]
-    return sizes[0].combine(sizes[1], lambda x, y: (x, y))
-
-
-def round_explorer(
-    army_a: Army | None = None,
-    army_b: Army | None = None,
-    rules: Rules | None = None,
-    view: str = "exactly",
-    losses: tuple[int, ...] = (0, 2, 4),
-) -> OddsExplorer:
-    """Return an explorer of one round's reconnaissance, initiative and morale, exact and
-    instant, as the armies' tokens, the leaders' dice, Wild Card and the jokers change.
-
-    The chart is the card advantage: side a's hand size minus side b's (DB-2: the
-    Knowledge (Battle) roll without explosions, +1 card per token of advantage). The
-    summary gives the expected hand sizes, who attacks first averaged over the deals
-    (DB-3, :func:`~toolkit.durak_battle.odds.initiative`), P(no clash), and each army's
-    chance to stay after losing each number of tokens in ``losses`` (DB-8,
-    :func:`~toolkit.durak_battle.odds.morale_pass_probability`).
-
-    Raises:
-        InvalidSetupError: only one army, or ``losses`` not whole numbers of 0 or more.
-    """
-    army_a, army_b = _check_pair(army_a, army_b)
-    rules = rules or Rules()
-    if not losses or any(isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in losses):
-        raise InvalidSetupError(f"losses must list whole numbers of tokens of 0 or more, got {losses!r}")
-    base = (army_a, army_b)
-    names = (army_a.name, army_b.name)
-    controls = {**_army_controls(army_a, army_b), "jokers": _variant_controls(rules)["jokers"]}
-
-    def explore(**values: Any) -> Distribution[tuple[int, int]]:
-        return _hand_sizes(*_armies_from(base, values))
-
-    def summary(d: Distribution[tuple[int, int]], values: Mapping[str, Any]) -> list[str]:
-        from toolkit.durak_battle.odds import initiative, morale_pass_probability
-
-        chosen = replace(rules, jokers=values["jokers"])
-        first: dict[str | None, Fraction] = {"a": Fraction(0), "b": Fraction(0), None: Fraction(0)}
-        for (na, nb), p in d.items():
-            for who, q in initiative(na, nb, chosen).items():
-                first[who] += p * q
-        mean_a, mean_b = _mean(d.mean(lambda o: o[0])), _mean(d.mean(lambda o: o[1]))
-        lines = [
-            f"expected cards: {names[0]} {mean_a}, {names[1]} {mean_b} (DB-2)",
-            f"P({names[0]} attacks first) = {format_probability(first['a'])}",
-            f"P({names[1]} attacks first) = {format_probability(first['b'])}",
-            f"P(no clash: no attack card) = {format_probability(first[None])} (DB-3)",
-        ]
-        for army in _armies_from(base, values):
-            ld = army.leader
-            chances = [morale_pass_probability(ld.spirit_die, ld.wild_card, k, ld.spirit_modifier) for k in losses]
-            stays = [f"{k} lost {format_probability(p)}" for k, p in zip(losses, chances, strict=True)]
-            lines.append(f"{army.name} stays (DB-8): {', '.join(stays)}")
-        return lines
-
-    return OddsExplorer(
-        controls,
-        explore,
-        lambda pair: pair[0] - pair[1],
-        positive=f"more card(s) for {names[0]}",
-        negative=f"more card(s) for {names[1]}",
-        zero="as many cards each",
-        summary=summary,
-        view=view,
-        title=f"Durak battle, one round: {names[0]} against {names[1]}",
-    )

@@ -1,0 +1,446 @@
+"""Tokens lost in one clash for two hand sizes, averaged over every deal
+(:func:`clash_losses`): exact over deal classes, or Monte Carlo.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb, lcm
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from toolkit.durak_battle.best_play import clear_solvers
+from toolkit.durak_battle.engine import BattleState, start_clash
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
+from toolkit.durak_battle.odds.checks import (
+    METHODS,
+    SAMPLERS,
+    check_policies,
+    check_rules,
+    check_sizes,
+    check_tokens,
+    policy_label,
+    whole_number,
+)
+from toolkit.durak_battle.odds.clash_value import clash_armies
+from toolkit.durak_battle.odds.deal_classes import EXACT_LIMIT, deal_classes, exact_size, random_deal
+from toolkit.durak_battle.odds.result import OddsResult
+from toolkit.durak_battle.policies import greedy_action, greedy_policy, random_policy
+from toolkit.durak_battle.position import ClashPosition, sorted_hand
+from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Rules, settle_losses
+from toolkit.engine import Policy, play_out
+from toolkit.errors import IllegalActionError, InvalidSetupError, TooBigError
+from toolkit.montecarlo import Estimate
+from toolkit.prob import Distribution
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+__all__ = [
+    "DEFAULT_TRIALS",
+    "Path",
+    "ClashOutcome",
+    "ClashLosses",
+    "clash_losses",
+    "policy_choices",
+    "loss_path",
+    "PathMemo",
+    "exact_clash_paths",
+    "sampled_clash_paths",
+    "clear_caches",
+]
+
+#: Monte Carlo clashes played through the engine when :func:`clash_losses` is given none.
+DEFAULT_TRIALS = 5_000
+
+
+def policy_choices(node: ClashPosition, pols: tuple[Policy, Policy]) -> tuple[list[tuple[str, int]], int]:
+    """The policy's actions at ``node`` with integer weights, and their total. The greedy
+    and random policies are called without building a Distribution (the same functions
+    underneath); any other policy's answer is checked for legality."""
+    policy = pols[0] if node.current_player == "a" else pols[1]
+    if policy is greedy_policy:
+        return [(greedy_action(node), 1)], 1
+    if policy is random_policy:
+        legal = node.legal_actions()
+        return [(a, 1) for a in legal], len(legal)
+    try:
+        choice = policy(node)
+    except AttributeError as e:
+        raise InvalidSetupError(
+            f"policy {policy_label(policy)} read something a clash position does not show ({e}): the exact "
+            "calculator gives policies only current_player, legal_actions(), stage, holder, attacking, table, "
+            "hands, passes and rules; use method='monte_carlo' with sampler='engine' for other policies"
+        ) from None
+    if not isinstance(choice, Distribution):
+        raise InvalidSetupError(
+            f"policy {policy_label(policy)} returned {choice!r}, not a Distribution over legal actions"
+        )
+    legal = node.legal_actions()
+    for action in choice:
+        if action not in legal:
+            raise IllegalActionError(
+                f"policy {policy_label(policy)} chose {action!r}, which is not legal in {node!r}: " + ", ".join(legal)
+            )
+    return list(choice.weights().items()), choice.total
+
+
+# -- a clash's losses as a path -------------------------------------------------------------
+Path = tuple[tuple[int, int], ...]
+
+
+def loss_path(events: Iterable[tuple[int, int]]) -> Path:
+    """Cumulative losses after each loss, capped at MAX_TOKENS; once an army has lost
+    MAX_TOKENS nothing later can matter to any army (DB-7)."""
+    la = lb = 0
+    out = []
+    for da, db in events:
+        if not (da or db):
+            continue
+        la, lb = min(la + da, MAX_TOKENS), min(lb + db, MAX_TOKENS)
+        out.append((la, lb))
+        if la >= MAX_TOKENS or lb >= MAX_TOKENS:
+            break
+    return tuple(out)
+
+
+Events = tuple[tuple[int, int], ...]
+
+
+class PathMemo:
+    """The loss events of the rest of a clash by canonical position: integer weights of
+    each sequence of losses, over a denominator."""
+
+    def __init__(self, pols: tuple[Policy, Policy]) -> None:
+        self.pols = pols
+        self.memo: dict[str, tuple[dict[Events, int], int]] = {}
+
+    def events(self, node: ClashPosition, remember: bool = False) -> tuple[dict[Events, int], int]:
+        """(weights of each sequence of losses from ``node``, their denominator).
+
+        Positions are remembered (by their canonical form) only where a policy chooses at
+        random: a forced line (one action, as the greedy policy plays) is simply followed.
+        """
+        if remember:
+            node = node.canonical()
+            found = self.memo.get(node.key)
+            if found is not None:
+                return found
+        choices, total = policy_choices(node, self.pols)
+        if len(choices) == 1:
+            child, evs = node.losses_after(choices[0][0])
+            if child is None:
+                found = ({evs: 1}, 1)
+            else:
+                sub, den = self.events(child)
+                found = ({evs + rest: x for rest, x in sub.items()} if evs else sub, den)
+        else:
+            parts: list[tuple[int, Events, dict[Events, int] | None, int]] = []
+            for action, w in choices:
+                child, evs = node.losses_after(action)
+                if child is None:
+                    parts.append((w, evs, None, 1))
+                else:
+                    sub, den = self.events(child, remember=True)
+                    parts.append((w, evs, sub, den))
+            common = lcm(*(den for *_, den in parts))
+            out: dict[Events, int] = defaultdict(int)
+            for w, evs, sub, den in parts:
+                scale = w * (common // den)
+                if sub is None:
+                    out[evs] += scale
+                else:
+                    for rest, x in sub.items():
+                        out[evs + rest] += scale * x
+            found = (dict(out), total * common)
+        if remember:
+            self.memo[node.key] = found
+        return found
+
+
+_PATH_MEMOS: dict[tuple, PathMemo] = {}
+_EXACT: dict[tuple, dict[tuple[str | None, Path], Fraction]] = {}
+_SAMPLED: dict[tuple, Counter] = {}
+
+
+def clear_caches() -> None:
+    """Forget every memoised position, exact clash table and sample (they are kept per
+    rules and policies for the session)."""
+    _PATH_MEMOS.clear()
+    _EXACT.clear()
+    _SAMPLED.clear()
+    clear_solvers()
+
+
+def exact_clash_paths(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules
+) -> dict[tuple[str | None, Path], Fraction]:
+    """P(initiative, loss path) over every deal of ``na`` and ``nb`` cards, exactly."""
+    key = (na, nb, pols, rules)
+    if key in _EXACT:
+        return _EXACT[key]
+    mirror = _EXACT.get((nb, na, (pols[1], pols[0]), rules))
+    if mirror is not None:  # the same clashes with the sides swapped (the rules favour neither)
+        _EXACT[key] = {
+            (None if h is None else SIDES[1 - SIDES.index(h)], tuple((lb, la) for la, lb in path)): p
+            for (h, path), p in mirror.items()
+        }
+        return _EXACT[key]
+    memo = _PATH_MEMOS.setdefault((pols, rules), PathMemo(pols))
+    deck = rules.deck_size
+    deals = comb(deck, na) * comb(deck - na, nb)
+    # integer weights by denominator (so no fractions are added up deal class by class)
+    out: dict[int, dict[tuple[str | None, Path], int]] = defaultdict(lambda: defaultdict(int))
+    paths: dict[Events, Path] = {}
+    counted = 0
+    for a, b, w in deal_classes(na, nb, rules):
+        counted += w
+        who = initiative_holder(a, b)
+        if who == NO_CLASH:  # DB-3: no attack card, no clash
+            out[1][(None, ())] += 2 * w
+            continue
+        holders = (0, 1) if who is None else (who,)
+        share = w * (2 // len(holders))  # weights are doubled: a coin (DB-3) halves a deal
+        for h in holders:
+            node, _ = ClashPosition.begin((a, b), h, rules)
+            assert node is not None  # the side with the initiative has an attack card
+            sub, den = memo.events(node)  # a deal class is met once: not remembered
+            bucket = out[den]
+            side = SIDES[h]
+            for evs, x in sub.items():
+                path = paths.get(evs)
+                if path is None:
+                    path = paths[evs] = loss_path(evs)
+                bucket[(side, path)] += share * x
+    if counted != deals:  # pragma: no cover - a bug in the class enumeration
+        raise AssertionError(f"deal classes count {counted} deals, not {deals}")
+    result: dict[tuple[str | None, Path], Fraction] = defaultdict(Fraction)
+    for den, bucket in out.items():
+        for k, x in bucket.items():
+            result[k] += Fraction(x, 2 * deals * den)
+    _EXACT[key] = dict(result)
+    return _EXACT[key]
+
+
+def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:
+    """Counts of (initiative, loss path) over ``trials`` random deals played with
+    :class:`ClashPosition` (each policy's choice sampled)."""
+    key = (na, nb, pols, rules, trials, seed)
+    if key in _SAMPLED:
+        return _SAMPLED[key]
+    rng = random.Random(f"{seed}:{na}:{nb}")
+    deck = list(rules.deck())
+    counts: Counter = Counter()
+    for _ in range(trials):
+        a, b = random_deal(rng, deck, na, nb)
+        who = initiative_holder(a, b)
+        if who == NO_CLASH:
+            counts[(None, ())] += 1
+            continue
+        if who is None:  # DB-3: a fair coin
+            who = rng.randrange(2)
+        node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
+        events: list[tuple[int, int]] = []
+        while node is not None:
+            choice, _ = policy_choices(node, pols)
+            action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
+            node, evs = node.losses_after(action)
+            events.extend(evs)
+        counts[(SIDES[who], loss_path(events))] += 1
+    _SAMPLED[key] = counts
+    return counts
+
+
+# -- clash losses ---------------------------------------------------------------------------
+class ClashOutcome(NamedTuple):
+    """How one clash ended for the armies.
+
+    Attributes:
+        lost_a, lost_b: tokens lost by each side in the clash (never more than it had, DB-7).
+        initiative: the side that held the initiative at the start (DB-3) — the other side
+            was originally attacked and rolls morale first (DB-8) — or ``None``: no clash.
+        destroyed: the side reduced to 0 tokens (DB-7), which ends the clash, or ``None``.
+    """
+
+    lost_a: int
+    lost_b: int
+    initiative: str | None
+    destroyed: str | None
+
+
+def _outcome_key(o: ClashOutcome) -> tuple:
+    return (o.lost_a, o.lost_b, o.initiative or "", o.destroyed or "")
+
+
+@dataclass(frozen=True)
+class ClashLosses(OddsResult):
+    """Tokens lost in one clash for two hand sizes, averaged over deals (exact or Monte Carlo).
+
+    It reads like the :class:`~toolkit.prob.Distribution` of ``(lost_a, lost_b)`` pairs
+    (``result[(1, 2)]``, ``.items()``, ``.probability(event)``, ``.mean(0)``); the joint
+    law with who held the initiative and who was destroyed is :attr:`joint`.
+
+    Attributes:
+        joint: the distribution of :class:`ClashOutcome` — exact, or (Monte Carlo) the
+            observed frequencies as exact fractions of the trials.
+        method: ``"exact"`` or ``"monte_carlo"``.
+        size: :func:`exact_size` of the request (what ``method="auto"`` compared with
+            :data:`EXACT_LIMIT`).
+        trials: Monte Carlo trials (``None`` when exact); ``sampler`` says what played them.
+        tokens: the armies' tokens the losses are floored at (DB-7).
+        confidence: the level of :meth:`interval` (0.99).
+    """
+
+    joint: Distribution[ClashOutcome]
+    method: str
+    size: int
+    tokens: tuple[int, int]
+    trials: int | None = None
+    sampler: str | None = None
+    confidence: float = 0.99
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    @property
+    def distribution(self) -> Distribution[tuple[int, int]]:
+        """The distribution of ``(tokens lost by a, tokens lost by b)``."""
+        return self.joint.marginal(lambda o: (o.lost_a, o.lost_b))
+
+    def interval(self, event: Any) -> tuple[float, float]:
+        """A :attr:`confidence` interval for the probability of a pair or predicate on
+        pairs: Wilson's for Monte Carlo, the exact value twice when exact."""
+        p = self.probability(event)
+        if self.trials is None:
+            return (float(p), float(p))
+        return Estimate(int(p * self.trials), self.trials).interval(self.confidence)
+
+    def to_frame(self, floats: bool = False) -> pd.DataFrame:
+        """A table of the joint outcomes: ``lost_a``, ``lost_b``, ``initiative``,
+        ``destroyed``, ``probability`` and ``percent``."""
+        return self.joint.to_frame(floats)
+
+    def _repr_html_(self) -> str:
+        how = "exact" if self.exact else f"Monte Carlo ({self.sampler}), {self.trials:,} trials"
+        return f"<p>Tokens lost (a, b): {html.escape(how)}</p>" + self.distribution._repr_html_()
+
+    def __str__(self) -> str:
+        how = "exact" if self.exact else f"Monte Carlo ({self.sampler}), {self.trials:,} trials, 99% intervals"
+        lines = [f"ClashLosses ({how}; {self.size:,} deal classes; armies of {self.tokens} tokens)"]
+        for pair, p in self.items():
+            lo, hi = self.interval(pair)
+            shown = f"{float(p):.2%}" if self.exact else f"{float(p):.2%} [{lo:.2%}, {hi:.2%}]"
+            lines.append(f"  a loses {pair[0]:2}, b loses {pair[1]:2}: {shown}")
+        return "\n".join(lines)
+
+
+def _sorted_joint(weights: Mapping[ClashOutcome, Any]) -> Distribution[ClashOutcome]:
+    return Distribution({o: weights[o] for o in sorted(weights, key=_outcome_key)})
+
+
+def _engine_sample(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, tokens: tuple[int, int], trials: int, seed: int
+) -> Counter:
+    rng = random.Random(seed)
+    deck = list(rules.deck())
+    army_a, army_b = clash_armies(tokens)
+    policy_map = {"a": pols[0], "b": pols[1]}
+    counts: Counter = Counter()
+    for _ in range(trials):
+        a, b = random_deal(rng, deck, na, nb)
+        end = play_out(start_clash(army_a, army_b, (a, b), rules), rng, policy_map)
+        assert isinstance(end, BattleState)
+        holder = None if end.first_attacked is None else SIDES[1 - end.first_attacked]
+        destroyed = end.outcome.split()[0] if end.outcome.endswith("destroyed") else None  # a, b or both
+        counts[ClashOutcome(end.lost_clash[0], end.lost_clash[1], holder, destroyed)] += 1
+    return counts
+
+
+def clash_losses(
+    cards_a: int,
+    cards_b: int,
+    policies: Sequence[str | Policy] | str | Policy = ("greedy", "greedy"),
+    rules: Rules | None = None,
+    method: str = "auto",
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    *,
+    tokens: tuple[int, int] = (MAX_TOKENS, MAX_TOKENS),
+    sampler: str = "engine",
+) -> ClashLosses:
+    """Return the tokens lost by each side in one clash when side a is dealt ``cards_a``
+    cards and side b ``cards_b`` from one deck (DB-1, DB-2), averaged over every deal,
+    with the initiative (DB-3) and the clash (DB-4..DB-7) played under ``policies``.
+
+    Args:
+        cards_a, cards_b: hand sizes.
+        policies: (side a's, side b's) policy — names from
+            :data:`~toolkit.durak_battle.policies.POLICIES` (``"random"``, ``"greedy"``,
+            ``"optimal"``) or functions state -> Distribution (see :mod:`.policies` for
+            what a policy may read) — or one for both.
+        rules: the rules in force (DB-1 jokers, DB-5, DB-6 variants).
+        method: ``"exact"``, ``"monte_carlo"``, or ``"auto"``: exact while
+            :func:`exact_size` is at most :data:`EXACT_LIMIT`, Monte Carlo above.
+        trials, seed: Monte Carlo clashes and random seed (repeatable).
+        tokens: the armies' tokens (default 10 each, the most an army has): losses
+            never take an army below 0, and a clash stops when an army is destroyed (DB-7).
+        sampler: Monte Carlo through the ``"engine"`` (:func:`~.engine.start_clash` and
+            :func:`~toolkit.engine.play_out`, the reference) or the ``"model"``
+            (:class:`~.position.ClashPosition` without the engine's log and tokens, many times faster).
+
+    Returns:
+        A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
+        ``result[(la, lb)]``), the joint law with the initiative and destruction
+        (``.joint``), ``.method``, and for Monte Carlo 99% Wilson intervals
+        (``.interval(event)``).
+
+    Raises:
+        InvalidSetupError: bad sizes, tokens, method, sampler, trials or policy.
+        TooBigError: ``method="exact"`` above :data:`EXACT_LIMIT`, before starting.
+
+    >>> r = clash_losses(1, 1, method="exact")
+    >>> r[(0, 0)], r[(0, 4)]  # no clash (39·38 of 54·53 deals); a's club counters b's spade and strikes
+    (Fraction(247, 477), Fraction(91, 2862))
+    """
+    started = time.perf_counter()
+    rules = check_rules(rules)
+    na, nb = check_sizes(cards_a, cards_b, rules)
+    pols = check_policies(policies)
+    checked = check_tokens(tokens)
+    if checked is None:
+        raise InvalidSetupError(f"tokens must be a pair of whole numbers from 1 to {MAX_TOKENS} (DB-7), got None")
+    if method not in METHODS:
+        raise InvalidSetupError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    if sampler not in SAMPLERS:
+        raise InvalidSetupError(f"sampler must be 'engine' or 'model', got {sampler!r}")
+    whole_number(trials, "trials", minimum=1)
+    size = exact_size(na, nb, rules)
+    if method == "exact" and size > EXACT_LIMIT:
+        raise TooBigError(
+            f"an exact clash for {na} v {nb} cards needs {size:,} deal classes, above the limit of "
+            f"{EXACT_LIMIT:,} (EXACT_LIMIT): use method='monte_carlo' (or 'auto') for Monte Carlo with 99% intervals"
+        )
+    if method == "monte_carlo" or (method == "auto" and size > EXACT_LIMIT):
+        if sampler == "engine":
+            counts = _engine_sample(na, nb, pols, rules, checked, trials, seed)
+        else:
+            counts = Counter()
+            for (holder, path), n in sampled_clash_paths(na, nb, pols, rules, trials, seed).items():
+                la, lb, destroyed = settle_losses(checked, path)
+                counts[ClashOutcome(la, lb, holder, destroyed)] += n
+        return ClashLosses(
+            _sorted_joint(counts), "monte_carlo", size, checked, trials, sampler, seconds=time.perf_counter() - started
+        )
+    weights: dict[ClashOutcome, Fraction] = defaultdict(Fraction)
+    for (holder, path), p in exact_clash_paths(na, nb, pols, rules).items():
+        la, lb, destroyed = settle_losses(checked, path)
+        weights[ClashOutcome(la, lb, holder, destroyed)] += p
+    return ClashLosses(_sorted_joint(weights), "exact", size, checked, seconds=time.perf_counter() - started)

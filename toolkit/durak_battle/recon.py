@@ -1,0 +1,33 @@
+"""The Reconnaissance roll (DB-2): how many cards each army draws.
+
+>>> cards_drawn(4, token_advantage(8, 6))  # a roll of 4, and 2 tokens more than the other army
+6
+>>> cards_drawn(-1)  # a modified roll below 0 draws no cards
+0
+"""
+
+from __future__ import annotations
+
+from toolkit.dice import trait_roll
+from toolkit.durak_battle.rules import Leader
+from toolkit.prob import Distribution
+
+__all__ = ["knowledge_roll", "token_advantage", "cards_drawn"]
+
+
+def knowledge_roll(leader: Leader) -> Distribution[int]:
+    """Return the law of a leader's Knowledge (Battle) total (DB-2): a Savage Worlds trait
+    roll — her die and, for a Wild Card, a d6 Wild Die, keeping the higher; no dice
+    explode — plus her flat modifier."""
+    return trait_roll(leader.battle_die, leader.wild_card, leader.battle_modifier)
+
+
+def token_advantage(own_tokens: int, other_tokens: int) -> int:
+    """Return the tokens by which an army outnumbers the other, 0 if it does not (DB-2)."""
+    return max(0, own_tokens - other_tokens)
+
+
+def cards_drawn(roll_total: int, advantage: int = 0) -> int:
+    """Return the cards a leader draws (DB-2): her Knowledge (Battle) total, at least 0,
+    plus 1 per token of ``advantage`` (:func:`token_advantage`)."""
+    return max(0, roll_total) + advantage

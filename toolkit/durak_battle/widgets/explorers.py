@@ -1,0 +1,382 @@
+"""The Durak odds explorers: how a whole battle ends (:func:`odds_explorer`) and one round's hand
+sizes, initiative and morale (:func:`round_explorer`), as the armies, leaders and variants change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.durak_battle.engine import SIDES
+from toolkit.durak_battle.recon import token_advantage
+from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
+from toolkit.durak_battle.widgets.pieces import (
+    DICE,
+    WIDE,
+    default_armies,
+)
+from toolkit.errors import InvalidSetupError
+from toolkit.prob import Distribution, format_probability
+from toolkit.widgets import OddsExplorer
+from toolkit.widgets.common import field as _field
+
+__all__ = [
+    "odds_explorer",
+    "round_explorer",
+    "LONGEST_SHOWN",
+    "PRECISIONS",
+    "EXPLORER_POLICIES",
+    "army_controls",
+    "variant_controls",
+    "rules_from",
+    "armies_from",
+    "check_pair",
+]
+
+# -- the odds explorers ---------------------------------------------------------------------------
+#: The clash odds the battle explorer asks :func:`toolkit.durak_battle.odds.battle_outcome`
+#: for: ``"quick"`` samples 100 clashes per pair of hand sizes (about a second a change),
+#: ``"careful"`` is exact where small and samples 1,000 clashes above (up to a minute).
+PRECISIONS: dict[str, dict[str, Any]] = {
+    "quick": {"method": "monte_carlo", "trials": 100},
+    "careful": {"method": "auto", "trials": 1_000},
+}
+#: The leaders' policies the battle explorer offers (both armies play the same one).
+EXPLORER_POLICIES: tuple[str, ...] = ("greedy", "random")
+
+
+def _winner(outcome: Any) -> int | None:
+    """The winning side (0 = a, 1 = b) of a battle outcome: a ``winner`` of ``"a"``/``"b"``
+    (or 0/1), or an engine outcome string (``"b retreats"``, ``"a destroyed"``); None
+    when undecided."""
+    if isinstance(outcome, str):
+        side, _, rest = outcome.partition(" ")
+        return 1 - SIDES.index(side) if side in SIDES and rest else None
+    winner = _field(outcome, "winner")
+    if winner in SIDES:
+        return SIDES.index(winner)
+    if winner in (0, 1) and not isinstance(winner, bool):
+        return int(winner)
+    return None
+
+
+#: The battle explorer's chart gathers battles of this many rounds or more in one bar.
+LONGEST_SHOWN = 5
+
+
+def _rounds(outcome: Any) -> int:
+    return max(1, int(_field(outcome, "rounds", 1) or 1))
+
+
+def _battle_score(outcome: Any) -> int:
+    """The round a battle ended in (up to :data:`LONGEST_SHOWN`), positive when side a won,
+    negative when side b won, 0 when undecided (an outcome without ``rounds``: round 1)."""
+    side = _winner(outcome)
+    if side is None:
+        return 0
+    rounds = min(_rounds(outcome), LONGEST_SHOWN)
+    return rounds if side == 0 else -rounds
+
+
+class _BattleExplorer(OddsExplorer):
+    """The odds explorer with the battle's own labels: "North wins in round 2", and
+    "... in round 5 or later" for the last bar (it gathers the longer battles)."""
+
+    def __init__(self, names: tuple[str, str], *args: Any, **kwargs: Any) -> None:
+        self.names = names
+        super().__init__(*args, **kwargs)
+
+    def label(self, k: int, view: str = "exactly") -> str:
+        if k == 0:
+            return "undecided"
+        name, r = self.names[0 if k > 0 else 1], abs(k)
+        if view == "at least" or r == LONGEST_SHOWN:
+            return f"{name} wins in round {r} or later" if r > 1 else f"{name} wins"
+        return f"{name} wins in round {r}"
+
+
+def _mean(x: Fraction) -> str:
+    """An exact mean as ``7/3 ≈ 2.33`` (just ``≈ 2.33`` when the fraction is too long to read)."""
+    if x.denominator == 1:
+        return str(x)
+    return f"{x} ≈ {float(x):.2f}" if len(str(x)) <= 21 else f"≈ {float(x):.2f}"
+
+
+def army_controls(army_a: Army, army_b: Army) -> dict[str, widgets.ValueWidget]:
+    controls: dict[str, widgets.ValueWidget] = {}
+    for side, army in zip(SIDES, (army_a, army_b), strict=True):
+        controls[f"tokens_{side}"] = widgets.IntSlider(
+            value=army.tokens, min=1, max=MAX_TOKENS, description=f"{army.name}: tokens", style=WIDE
+        )
+        controls[f"battle_die_{side}"] = widgets.Dropdown(
+            options=DICE, value=army.leader.battle_die, description="Knowledge (Battle)", style=WIDE
+        )
+        controls[f"spirit_die_{side}"] = widgets.Dropdown(
+            options=DICE, value=army.leader.spirit_die, description="Spirit", style=WIDE
+        )
+        controls[f"wild_card_{side}"] = widgets.Checkbox(
+            value=army.leader.wild_card, description=f"{army.name}'s leader is a Wild Card", indent=False
+        )
+    return controls
+
+
+def variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
+    return {
+        "jokers": widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers", indent=False),
+        "counter_tie": widgets.Dropdown(
+            options=[("no loss (default)", "no_loss"), ("loses 1 token", "loses")],
+            value=rules.counter_tie,
+            description="Equal counterattack (DB-5)",
+            style=WIDE,
+        ),
+        "holder_must_attack": widgets.Checkbox(
+            value=rules.holder_must_attack, description="DB-6: holder must attack", indent=False
+        ),
+        "morale_penalty": widgets.Dropdown(
+            options=[("this clash (default)", "clash"), ("whole battle", "battle")],
+            value=rules.morale_penalty,
+            description="Morale penalty (DB-8)",
+            style=WIDE,
+        ),
+    }
+
+
+def rules_from(values: Mapping[str, Any]) -> Rules:
+    return Rules(
+        jokers=values["jokers"],
+        counter_tie=values["counter_tie"],
+        holder_must_attack=values["holder_must_attack"],
+        morale_penalty=values["morale_penalty"],
+    )
+
+
+def armies_from(base: tuple[Army, Army], values: Mapping[str, Any]) -> tuple[Army, Army]:
+    out = []
+    for i, side in enumerate(SIDES):
+        leader = replace(
+            base[i].leader,
+            battle_die=values[f"battle_die_{side}"],
+            spirit_die=values[f"spirit_die_{side}"],
+            wild_card=values[f"wild_card_{side}"],
+        )
+        out.append(Army(base[i].name, values[f"tokens_{side}"], leader))
+    return out[0], out[1]
+
+
+def check_pair(army_a: Army | None, army_b: Army | None) -> tuple[Army, Army]:
+    if (army_a is None) != (army_b is None):
+        raise InvalidSetupError("give both armies (army_a and army_b), or neither")
+    if army_a is None or army_b is None:
+        return default_armies()
+    for army in (army_a, army_b):
+        if not isinstance(army, Army):
+            raise InvalidSetupError(f"an army must be an Army (name, tokens, Leader), got {army!r}")
+    return army_a, army_b
+
+
+def _battle_odds(
+    army_a: Army, army_b: Army, rules: Rules, policy: str = "greedy", precision: str = "quick", max_rounds: int = 50
+) -> Any:
+    """The default calculator: :func:`toolkit.durak_battle.odds.battle_outcome` for both
+    armies playing ``policy``, with the clash odds of :data:`PRECISIONS`."""
+    try:
+        from toolkit.durak_battle.odds import battle_outcome
+    except ImportError as exc:  # pragma: no cover - written alongside these widgets
+        raise InvalidSetupError(
+            "toolkit.durak_battle.odds.battle_outcome is not available: pass compute=... to odds_explorer"
+        ) from exc
+    return battle_outcome(
+        army_a, army_b, rules, policies=(policy, policy), max_rounds=max_rounds, **PRECISIONS[precision]
+    )
+
+
+def odds_explorer(
+    army_a: Army | None = None,
+    army_b: Army | None = None,
+    rules: Rules | None = None,
+    view: str = "exactly",
+    compute: Callable[..., Any] | None = None,
+    policy: str = "greedy",
+    precision: str = "quick",
+    max_rounds: int = 50,
+) -> OddsExplorer:
+    """Return an explorer of how a whole battle ends, recomputed as the armies (tokens
+    1-10), the leaders' dice (Knowledge (Battle) and Spirit, d4-d12), Wild Card, the
+    variants (DB-1, DB-5, DB-6, DB-8), the leaders' policy and the precision change.
+
+    The chart puts side a's wins on the right and side b's on the left, by the round the
+    battle ends in (DB-7 destruction or a DB-8 retreat; the last bar gathers round
+    :data:`LONGEST_SHOWN` and later); the middle is undecided after ``max_rounds``. The
+    summary gives P(each army wins), how (retreat or destroyed), P(undecided), the
+    expected length, and where the numbers come from: the exact
+    Markov chain over rounds of :func:`~toolkit.durak_battle.odds.battle_outcome`, on
+    clash odds that are Monte Carlo estimates for the larger hands (then approximate).
+
+    Args:
+        army_a, army_b: the starting armies (both or neither: :func:`default_armies`);
+            their names, leaders' names and flat modifiers are kept.
+        policy: how both leaders play, ``"greedy"`` or ``"random"`` (:mod:`.policies`).
+        precision: ``"quick"`` or ``"careful"`` (:data:`PRECISIONS`).
+        compute: the calculator, called as ``compute(army_a, army_b, rules, policy=...,
+            precision=..., max_rounds=...)`` and returning a
+            :class:`~toolkit.prob.Distribution` of outcomes with ``winner`` (``"a"``,
+            ``"b"`` or None), ``rounds`` and ``how`` — a
+            :class:`~toolkit.durak_battle.odds.BattleEnd` — or an object holding one as
+            ``.distribution`` (:class:`~toolkit.durak_battle.odds.BattleOdds`, whose
+            ``note`` is shown). Default: ``battle_outcome``.
+
+    Raises:
+        InvalidSetupError: only one army, an unknown policy or precision, or a starting
+            setup the calculator refuses.
+    """
+    army_a, army_b = check_pair(army_a, army_b)
+    rules = rules or Rules()
+    if policy not in EXPLORER_POLICIES:
+        raise InvalidSetupError(
+            f"policy {policy!r} is not offered: use one of {', '.join(map(repr, EXPLORER_POLICIES))}"
+        )
+    if precision not in PRECISIONS:
+        raise InvalidSetupError(f"precision {precision!r}: use one of {', '.join(map(repr, PRECISIONS))}")
+    calculator = compute or _battle_odds
+    base = (army_a, army_b)
+    names = (army_a.name, army_b.name)
+    controls = {
+        **army_controls(army_a, army_b),
+        **variant_controls(rules),
+        "policy": widgets.ToggleButtons(options=list(EXPLORER_POLICIES), value=policy, description="Leaders play"),
+        "precision": widgets.ToggleButtons(
+            options=[("quick", "quick"), ("careful", "careful")],
+            value=precision,
+            description="Clash odds",
+            tooltips=[
+                "Monte Carlo: 100 clashes per pair of hand sizes (about a second)",
+                "exact where small, 1,000 clashes per pair above (up to a minute)",
+            ],
+        ),
+    }
+    notes = {"note": ""}
+
+    def explore(**values: Any) -> Distribution[Any]:
+        a, b = armies_from(base, values)
+        result = calculator(
+            a, b, rules_from(values), policy=values["policy"], precision=values["precision"], max_rounds=max_rounds
+        )
+        notes["note"] = str(getattr(result, "note", "") or "")
+        return result if isinstance(result, Distribution) else result.distribution
+
+    def summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
+        lines = []
+        for i in (0, 1):
+            won = d.probability(lambda o, i=i: _winner(o) == i)
+            how = []
+            for h, word in (("retreat", "by retreat"), ("destroyed", "by destruction")):
+                p = d.probability(lambda o, i=i, h=h: _winner(o) == i and _field(o, "how") == h)
+                if p:
+                    how.append(f"{word} {format_probability(p)}")
+            lines.append(f"P({names[i]} wins) = {format_probability(won)}" + (f" ({', '.join(how)})" if how else ""))
+        undecided = d.probability(lambda o: _winner(o) is None)
+        if undecided:
+            lines.append(f"P(undecided after {max_rounds} rounds) = {format_probability(undecided)}")
+        lines.append(f"expected length {_mean(d.mean(_rounds))} round(s)")
+        if notes["note"]:
+            lines.append(notes["note"])
+        return lines
+
+    return _BattleExplorer(
+        names,
+        controls,
+        explore,
+        _battle_score,
+        positive=f"{names[0]} wins",
+        negative=f"{names[1]} wins",
+        zero="undecided",
+        summary=summary,
+        view=view,
+        title=f"Durak battle: how {names[0]} against {names[1]} ends",
+    )
+
+
+def _hand_sizes(a: Army, b: Army) -> Distribution[tuple[int, int]]:
+    """The joint distribution of the two hand sizes of a round (DB-2): independent
+    Knowledge (Battle) rolls, +1 card per token of advantage."""
+    from toolkit.durak_battle.odds import hand_size_distribution
+
+    sizes = [
+        hand_size_distribution(
+            army.leader.battle_die,
+            wild_die=army.leader.wild_card,
+            modifier=army.leader.battle_modifier,
+            token_advantage=token_advantage(army.tokens, other.tokens),
+        )
+        for army, other in ((a, b), (b, a))
+    ]
+    return sizes[0].combine(sizes[1], lambda x, y: (x, y))
+
+
+def round_explorer(
+    army_a: Army | None = None,
+    army_b: Army | None = None,
+    rules: Rules | None = None,
+    view: str = "exactly",
+    losses: tuple[int, ...] = (0, 2, 4),
+) -> OddsExplorer:
+    """Return an explorer of one round's reconnaissance, initiative and morale, exact and
+    instant, as the armies' tokens, the leaders' dice, Wild Card and the jokers change.
+
+    The chart is the card advantage: side a's hand size minus side b's (DB-2: the
+    Knowledge (Battle) roll without explosions, +1 card per token of advantage). The
+    summary gives the expected hand sizes, who attacks first averaged over the deals
+    (DB-3, :func:`~toolkit.durak_battle.odds.initiative`), P(no clash), and each army's
+    chance to stay after losing each number of tokens in ``losses`` (DB-8,
+    :func:`~toolkit.durak_battle.odds.morale_pass_probability`).
+
+    Raises:
+        InvalidSetupError: only one army, or ``losses`` not whole numbers of 0 or more.
+    """
+    army_a, army_b = check_pair(army_a, army_b)
+    rules = rules or Rules()
+    if not losses or any(isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in losses):
+        raise InvalidSetupError(f"losses must list whole numbers of tokens of 0 or more, got {losses!r}")
+    base = (army_a, army_b)
+    names = (army_a.name, army_b.name)
+    controls = {**army_controls(army_a, army_b), "jokers": variant_controls(rules)["jokers"]}
+
+    def explore(**values: Any) -> Distribution[tuple[int, int]]:
+        return _hand_sizes(*armies_from(base, values))
+
+    def summary(d: Distribution[tuple[int, int]], values: Mapping[str, Any]) -> list[str]:
+        from toolkit.durak_battle.odds import initiative, morale_pass_probability
+
+        chosen = replace(rules, jokers=values["jokers"])
+        first: dict[str | None, Fraction] = {"a": Fraction(0), "b": Fraction(0), None: Fraction(0)}
+        for (na, nb), p in d.items():
+            for who, q in initiative(na, nb, chosen).items():
+                first[who] += p * q
+        mean_a, mean_b = _mean(d.mean(lambda o: o[0])), _mean(d.mean(lambda o: o[1]))
+        lines = [
+            f"expected cards: {names[0]} {mean_a}, {names[1]} {mean_b} (DB-2)",
+            f"P({names[0]} attacks first) = {format_probability(first['a'])}",
+            f"P({names[1]} attacks first) = {format_probability(first['b'])}",
+            f"P(no clash: no attack card) = {format_probability(first[None])} (DB-3)",
+        ]
+        for army in armies_from(base, values):
+            ld = army.leader
+            chances = [morale_pass_probability(ld.spirit_die, ld.wild_card, k, ld.spirit_modifier) for k in losses]
+            stays = [f"{k} lost {format_probability(p)}" for k, p in zip(losses, chances, strict=True)]
+            lines.append(f"{army.name} stays (DB-8): {', '.join(stays)}")
+        return lines
+
+    return OddsExplorer(
+        controls,
+        explore,
+        lambda pair: pair[0] - pair[1],
+        positive=f"more card(s) for {names[0]}",
+        negative=f"more card(s) for {names[1]}",
+        zero="as many cards each",
+        summary=summary,
+        view=view,
+        title=f"Durak battle, one round: {names[0]} against {names[1]}",
+    )

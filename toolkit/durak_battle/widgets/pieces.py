@@ -1,0 +1,99 @@
+"""Pieces the Durak widgets share: cards drawn as chips and buttons by suit and action (DB-1), the
+default armies, control styles."""
+
+from __future__ import annotations
+
+import re
+
+from toolkit.cards import Card
+from toolkit.dice import TRAIT_DICE
+from toolkit.durak_battle.clash import ACTIONS, SUIT_ACTION, card_value
+from toolkit.durak_battle.rules import Army, Leader
+from toolkit.widgets.common import esc as _esc
+
+__all__ = [
+    "SUIT_SYMBOLS",
+    "ACTION_STYLE",
+    "ACTION_COLOUR",
+    "ACTION_ORDER",
+    "RED",
+    "BLACK",
+    "WIDE",
+    "CARD_CODE",
+    "DICE",
+    "default_armies",
+    "card_label",
+    "card_action",
+    "card_html",
+    "colour_codes",
+    "hand_order",
+    "legend_html",
+]
+
+#: How a suit is drawn on a card button.
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: The button colour of each action (DB-1): the card buttons, the joker's choices, the legend.
+ACTION_STYLE = {"attack": "danger", "defence": "info", "manoeuvre": "warning", "counter": "success"}
+ACTION_COLOUR = {"attack": "#d9534f", "defence": "#5bc0de", "manoeuvre": "#f0ad4e", "counter": "#5cb85c"}
+ACTION_ORDER = {"attack": 0, "defence": 1, "manoeuvre": 2, "counter": 3}
+RED, BLACK = "#c92a2a", "#212529"
+WIDE = {"description_width": "initial"}
+CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\bJK[12]\b")
+DICE = [(f"d{d}", d) for d in TRAIT_DICE]
+
+
+def default_armies() -> tuple[Army, Army]:
+    """The armies a stepper or explorer starts with when given none: North (8 tokens,
+    Knowledge (Battle) d8, Spirit d6) against South (8 tokens, d6, d8), Wild Card leaders."""
+    return (
+        Army("North", 8, Leader("Voivode Dobrynya", battle_die=8, spirit_die=6)),
+        Army("South", 8, Leader("Khan Tugor", battle_die=6, spirit_die=8)),
+    )
+
+
+# -- small helpers ----------------------------------------------------------------------
+def card_label(card: Card) -> str:
+    """A card as a button shows it: ``7♠``, ``Q♥``, ``🃏1``."""
+    if card.is_joker:
+        return "🃏" + card.code[-1]
+    return card.rank + SUIT_SYMBOLS[card.suit or "S"]
+
+
+def card_action(card: Card) -> str:
+    """The action a card's suit stands for (DB-1), ``"joker"`` for a joker."""
+    return "joker" if card.is_joker else SUIT_ACTION[card.suit or "S"]
+
+
+def card_html(card: Card) -> str:
+    """A card as a coloured chip, red for hearts and diamonds (its action in the tooltip)."""
+    colour = RED if card.colour == "red" else BLACK
+    action = "any action" if card.is_joker else card_action(card)
+    style = (
+        f"color:{colour};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;margin-right:4px;"
+        "font-family:monospace;font-weight:bold"
+    )
+    return f'<span style="{style}" title="{_esc(card.name)}: {_esc(action)} (DB-1)">{_esc(card_label(card))}</span>'
+
+
+def colour_codes(escaped: str) -> str:
+    """Draw the card codes of already-escaped text as chips (the one-army views)."""
+    return CARD_CODE.sub(lambda m: card_html(Card(m.group(0))), escaped)
+
+
+def hand_order(card: Card) -> tuple[int, int]:
+    """Spades (attack) first, then hearts, diamonds, clubs, jokers last; high cards first."""
+    return (ACTION_ORDER.get(card_action(card), 4), -card_value(card))
+
+
+def legend_html() -> str:
+    chips = [
+        f'<span style="background:{ACTION_COLOUR[a]};color:white;border-radius:3px;padding:0 5px;margin-right:6px">'
+        f"{symbol} {a}</span>"
+        for symbol, a in zip(("♠", "♥", "♦", "♣"), ACTIONS, strict=True)
+    ]
+    return (
+        '<span style="font-size:90%">'
+        + "".join(chips)
+        + '<span style="border:1px solid #adb5bd;border-radius:3px;padding:0 5px">🃏 joker: any action, '
+        "highest card</span> (DB-1)</span>"
+    )
