@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from toolkit.cards import Card
 from toolkit.durak_battle.rules import Rules
-from toolkit.errors import IllegalActionError
+from toolkit.errors import ArgumentTypeError, IllegalActionError
 
 __all__ = [
     "ACTIONS",
@@ -88,9 +88,18 @@ def answer_attack(attack: Card, card: Card, action: str, rules: Rules | None = N
       "loses"``).
 
     Raises:
+        ArgumentTypeError: ``attack`` or ``card`` not a Card, ``action`` not a str, ``rules``
+            not Rules.
         IllegalActionError: an attack answered with an attack, or a card that cannot be
             played as that action.
     """
+    for name, value in (("attack", attack), ("card", card)):
+        if not isinstance(value, Card):
+            raise ArgumentTypeError(f"{name} must be a Card (e.g. Card('7S')), got {type(value).__name__}")
+    if not isinstance(action, str):
+        raise ArgumentTypeError(f"action must be 'defence', 'manoeuvre' or 'counter', got {type(action).__name__}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules must be a durak_battle Rules or None, got {type(rules).__name__}")
     rules = rules or Rules()
     if action == "attack":
         raise IllegalActionError(

@@ -18,7 +18,7 @@ from toolkit.durak_battle.odds.checks import (
 )
 from toolkit.durak_battle.position import ClashPosition, sorted_hand
 from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Army, Leader, Rules
-from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError
+from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
 
 __all__ = [
     "ActionValue",
@@ -26,6 +26,10 @@ __all__ = [
     "clash_value",
     "clash_armies",
 ]
+
+#: Most cards the two hands of :func:`clash_value` may hold together: the search visits up
+#: to 2 ** cards hand positions, so 20 cards is about a million.
+CLASH_CARDS_LIMIT = 20
 
 
 class ActionValue(NamedTuple):
@@ -141,7 +145,8 @@ def clash_value(
     Raises:
         NotationError / InvalidSetupError: a bad card code, a card in both hands, a joker
             without jokers, bad tokens or payoff.
-        TooBigError: more than 2,000,000 positions to search.
+        TooBigError: more than :data:`CLASH_CARDS_LIMIT` cards in the two hands (before
+            starting), or more than 2,000,000 positions to search.
 
     >>> cv = clash_value("7S 9H QD", "10S 4H")
     >>> cv.value, cv.lost_a, cv.lost_b  # b attacks with 10S, a manoeuvres with QD; a's 7S beats 4H
@@ -154,6 +159,12 @@ def clash_value(
     rules = check_rules(rules)
     a, b = _parse_hand(hand_a, "a", rules), _parse_hand(hand_b, "b", rules)
     check_distinct(a + b, "the two hands")
+    if len(a) + len(b) > CLASH_CARDS_LIMIT:
+        raise TooBigError(
+            f"a clash of {len(a)} v {len(b)} cards can reach up to 2^{len(a) + len(b)} = {2 ** (len(a) + len(b)):,} "
+            f"hand positions (limit: {CLASH_CARDS_LIMIT} cards in the two hands): solve smaller hands, or estimate "
+            f"with clash_losses({len(a)}, {len(b)}, method='monte_carlo') over random deals"
+        )
     tokens = check_tokens(tokens)
     payoff = _check_payoff(payoff)
     solver = ClashSolver(rules, payoff, tokens)
