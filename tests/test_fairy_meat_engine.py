@@ -62,7 +62,15 @@ def test_hand_sizes():
     sparky = Fairy("Sparklespaz", live=2, kill=1)
     assert attacker_hand_size(dizzy) == 6 and attacker_hand_size(dizzy, fluttered=True) == 5
     assert defender_hand_size(sparky, dizzy) == 1 and defender_hand_size(sparky, dizzy, holds_order_card=True) == 2
-    assert attacker_hand_size(dizzy, wrestling=True) == 4 and defender_hand_size(sparky, dizzy, wrestling=True) == 1
+    # FM-2/FM-14 (default wrestling_hand="as_usual"): Wrestling changes only the points drawn
+    # by: Dizzytwig 4 Kill + 1 Vibro-Master + 1 attacking = 6; Sparklespaz 1 Kill - 1 Vibro = 0.
+    assert attacker_hand_size(dizzy, wrestling=True) == 6 and defender_hand_size(sparky, dizzy, wrestling=True) == 0
+    assert attacker_hand_size(dizzy, fluttered=True, wrestling=True) == 5  # -1 Fluttered as usual
+    assert defender_hand_size(sparky, dizzy, holds_order_card=True, wrestling=True) == 1  # +1 Order Card
+    # the variant wrestling_hand="kill_only": both draw exactly their Kill points
+    kill_only = Rules(wrestling_hand="kill_only")
+    assert attacker_hand_size(dizzy, wrestling=True, rules=kill_only) == 4
+    assert defender_hand_size(sparky, dizzy, wrestling=True, rules=kill_only) == 1
     assert defender_hand_size(Fairy("Weak", live=0, kill=0), dizzy) == 0  # never below 0
 
 
@@ -169,13 +177,34 @@ def test_random_playouts_keep_the_engine_contract():
 
 def test_wrestling_winner_may_escape():
     # FM-14: both draw by Kill points; the winner damages the loser, or escapes.
-    s = start_combat(Fairy("Ann", 3, 1), Fairy("Bo", 3, 1), hands=("2H", "9H"), wrestling=True)
+    kill_only = Rules(wrestling_hand="kill_only")
+    s = start_combat(Fairy("Ann", 3, 1), Fairy("Bo", 3, 1), kill_only, hands=("2H", "9H"), wrestling=True)
     s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
     s = _best(s.apply("play 2H").apply("play 9H"))
     assert s.phase() == ("escape", 1)
     hurt = s.apply("damage")
     assert hurt.fairies[0].live == 3 - 4 if 3 - 4 > 0 else hurt.fairies[0].live == 0
     assert s.apply("escape").fairies[0].live == 3
+
+
+def test_an_escape_deals_no_damage():
+    # FM-14: "the winner may forgo the damage to escape — then nobody takes damage, the
+    # result records 0 damage and the escape, and the log says she escaped". Ann attacks
+    # with 1 Kill + 1 for attacking = 2 cards (FM-2 as usual), Bo defends with 1 Kill.
+    s = start_combat(Fairy("Ann", 5, 1), Fairy("Bo", 5, 1), hands=("9H 3C", "2H"), wrestling=True)
+    s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
+    s = _best(s.apply("play 9H").apply("play 2H"))
+    assert s.phase() == ("escape", 0)  # 9 against 2, both red: Ann wins by 7 (4 damage)
+    hit = s.apply("damage")
+    assert hit.fairies[1].live == 1 and hit.results[0].damage == 4 and not hit.results[0].escaped
+    assert "Bo takes 4 damage" in hit.log()
+    gone = s.apply("escape")
+    r = gone.results[0]
+    assert (r.damage, r.attacker_damage, r.escaped) == (0, 0, True)
+    assert gone.fairies[1].live == 5 and gone.fairies[0].live == 5
+    assert "escapes" in gone.log() and "takes 4 damage" not in gone.log()
+    summary = gone.summary()
+    assert summary["damage_to_defender"] == 0 and summary["damage_to_attacker"] == 0 and summary["escapes"] == 1
 
 
 def _best(state):

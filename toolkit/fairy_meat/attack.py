@@ -25,6 +25,7 @@ __all__ = [
     "score_options",
     "spent_cards",
     "wild_trump_points",
+    "extra_cards_spent",
     "attacks_lost",
     "card_types",
     "attack_seen",
@@ -82,6 +83,18 @@ def wild_trump_points(result: AttackResult) -> int:
     """The points a defender may use as Wild Trump points against the next attack (FM-7):
     those she scored against this one, whichever FM-11 option she chose (0 if she lost)."""
     return result.points if result.winner == "defender" else 0
+
+
+def extra_cards_spent(previous: Attack | None, current: Attack, points: int, defender_has_attacked: bool) -> int:
+    """The extra cards (FM-11 a) no longer owed because their points were spent as Wild
+    Trump points (FM-7: points are spent once): ``points`` — those scored against the
+    ``previous`` attack — when the defender chose extra cards for them and uses them as
+    Wild Trump points in the ``current`` attack, else 0 (also when she has already attacked
+    this round: her extra cards were never owed). (A next-defence bonus is never
+    applied with Wild Trump points, and lapses after the attack anyway.)"""
+    if previous is None or defender_has_attacked or current.plays[1] != "points" or previous.score == "bonus":
+        return 0
+    return points
 
 
 def attacks_lost(attacker_hand: Sequence[Card]) -> bool:

@@ -33,6 +33,7 @@ from toolkit.fairy_meat.attack import (
     attack_seen,
     attacks_lost,
     card_types,
+    extra_cards_spent,
     score_options,
     spent_cards,
     wild_trump_points,
@@ -148,10 +149,13 @@ class CombatState(GameState):
             for i in (0, 1):
                 if self._cheats_against(i) and a.shifts[i] is None:
                     return ("shift", i)
+            if self.wrestling and a.escape is None:
+                # FM-14: the Wrestling winner chooses to deal the damage or escape before
+                # the attack is settled, so the result and the log say what happened.
+                winner = self._resolve().winner
+                if winner is not None:
+                    return ("escape", PLAYERS.index(winner))
             return ("resolve", -1)
-        r = a.result
-        if self.wrestling and r.winner is not None and a.escape is None:
-            return ("escape", PLAYERS.index(r.winner))
         if self._score_choice_needed() and a.score is None:
             return ("score", 1)
         return ("next", -1)
@@ -541,7 +545,10 @@ class CombatState(GameState):
                 kwargs["reveal"] = {PLAYERS[owner]: list(a.reveal)}
             if a.bonus is not None:
                 kwargs["apply_bonus"] = a.bonus
-        return resolve_attack(attacker, defender, self.rules, wrestling=self.wrestling, names=self.names, **kwargs)
+        escape = bool(self.wrestling and a.escape)
+        return resolve_attack(
+            attacker, defender, self.rules, wrestling=self.wrestling, escape=escape, names=self.names, **kwargs
+        )
 
     def _settle(self) -> CombatState:
         result = self._resolve()
@@ -574,14 +581,15 @@ class CombatState(GameState):
     def _next_attack(self) -> CombatState:
         a, r = self.cur, self.cur.result
         assert r is not None
-        damage = 0 if (self.wrestling and a.escape) else r.damage
-        back = 0 if (self.wrestling and a.escape) else r.attacker_damage
-        fairies = (self.fairies[0].take_damage(back), self.fairies[1].take_damage(damage))
+        fairies = (self.fairies[0].take_damage(r.attacker_damage), self.fairies[1].take_damage(r.damage))
         state = replace(self, fairies=fairies)
-        nasty = tuple(self.names[PLAYERS.index(s)] for s in r.nasty_hit_to if not (self.wrestling and a.escape))
+        nasty = tuple(self.names[PLAYERS.index(s)] for s in r.nasty_hit_to)
         if nasty:
             state = replace(state, nasty_hits=state.nasty_hits + nasty)
-        bonus, extra = 0, state.extra_cards
+        bonus = 0
+        extra = state.extra_cards - extra_cards_spent(
+            self.past[-1] if self.past else None, a, self.prev_points, self.defender_has_attacked
+        )
         if r.winner == "defender" and r.points and not self.wrestling:
             choice = a.score or self._score_options()[0]
             if choice == "bonus":
@@ -715,6 +723,8 @@ class CombatState(GameState):
             "attacker_live": self.fairies[0].live,
             "defender_live": self.fairies[1].live,
             "damage_to_defender": sum(r.damage for r in self.results),
+            "damage_to_attacker": sum(r.attacker_damage for r in self.results),
+            "escapes": sum(r.escaped for r in self.results),
             "nasty_hits": self.nasty_hits,
             "extra_cards": self.extra_cards,
         }
@@ -737,7 +747,7 @@ def start_combat(
 ) -> CombatState:
     """Return a combat before the first card is dealt (or with ``hands`` already dealt).
 
-    Hand sizes follow FM-2 (Kill points only when ``wrestling``, FM-14). ``deck`` stacks
+    Hand sizes follow FM-2 (by Kill points when ``wrestling``, FM-14; ``rules.wrestling_hand``). ``deck`` stacks
     cards on top of the deck in order — the attacker's hand, then the defender's, then
     any cards turned up — for rule-book examples; the rest of the 52 cards (FM-1) are
     shuffled. ``hands`` deals known hands directly (the rest of the deck shuffled).
@@ -755,6 +765,7 @@ def start_combat(
         fluttered=fluttered,
         holds_order_card=holds_order_card,
         wrestling=wrestling,
+        rules=rules,
     )
     n_attacks = attacks if attacks is not None else (1 if wrestling else attacker.weapon.attacks)
     if isinstance(n_attacks, bool) or not isinstance(n_attacks, int) or n_attacks < 1:

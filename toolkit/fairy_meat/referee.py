@@ -402,7 +402,9 @@ def _damage_steps(
     if wrestling:
         damage, attacker_damage = wrestling_damage(winner, difference, escape, rules)
         if escape:
-            steps.append(f"{names[winner]} forgoes the damage to escape the brawl (FM-14).")
+            steps.append(
+                f"{names[winner]} forgoes the damage and escapes the brawl: {names[loser]} takes no damage (FM-14)."
+            )
         else:
             steps.append(f"Wrestling: {names[loser]} takes {damage + attacker_damage} damage (FM-14).")
         return damage, attacker_damage
