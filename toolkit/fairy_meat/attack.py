@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from toolkit.cards import Card
 from toolkit.fairy_meat.deck import card_type
-from toolkit.fairy_meat.legality import trumps_seen
+from toolkit.fairy_meat.legality import hidden_trumps_owner
 from toolkit.fairy_meat.referee import AttackResult
+from toolkit.fairy_meat.rules import Rules
 
 __all__ = [
     "NO_CHOICE",
@@ -29,6 +30,8 @@ __all__ = [
     "attacks_lost",
     "card_types",
     "attack_seen",
+    "other_trumps",
+    "hidden_owner",
 ]
 
 #: No choice made yet, for either side.
@@ -103,23 +106,42 @@ def attacks_lost(attacker_hand: Sequence[Card]) -> bool:
     return not attacker_hand
 
 
+def other_trumps(a: Attack, i: int) -> bool:
+    """Whether side ``i`` applies, so far in attack ``a``, a Trump not placed face down: a
+    Wild Trump played from the hand (once both Numbered cards are played), Trumps turned
+    up, Wild Trump points (FM-6, FM-7)."""
+    wild = a.plays[i] == "wild" and a.plays[1 - i] is not None  # face up with the Numbered cards
+    return wild or bool(a.drawn[i]) or (i == 1 and a.wild_colour is not None)
+
+
+def hidden_owner(a: Attack, rules: Rules | None = None) -> int | None:
+    """The side whose face-down Trumps stay hidden in attack ``a`` so far (FM-5:
+    :func:`~toolkit.fairy_meat.legality.hidden_trumps_owner` on what each side has placed
+    and applied); ``None`` until both have placed theirs. Under the default
+    ``none_means="no_trumps"`` it is settled only once the Numbered cards are played and
+    the draws made: a Wild Trump or a Trump turned up by the other side reveals them."""
+    if a.trumps[0] is None or a.trumps[1] is None:
+        return None
+    return hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])), (other_trumps(a, 0), other_trumps(a, 1)), rules)
+
+
 def card_types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
     """The sorted card types of some cards (:func:`~toolkit.fairy_meat.deck.card_type`,
     FM-1, FM-12), or ``None`` for cards not yet chosen."""
     return None if cards is None else tuple(sorted(card_type(c) for c in cards))
 
 
-def attack_seen(a: Attack, i: int) -> tuple:
+def attack_seen(a: Attack, i: int, rules: Rules | None = None) -> tuple:
     """What side ``i`` has seen of one attack, by card type (see
-    :meth:`~toolkit.fairy_meat.engine.CombatState.information_state`; FM-5)."""
+    :meth:`~toolkit.fairy_meat.engine.CombatState.information_state`; FM-5 under ``rules``)."""
     o = 1 - i
-    own_trumps, other_trumps = a.trumps[i], a.trumps[o]
-    if own_trumps is None or other_trumps is None:
+    own_trumps, theirs = a.trumps[i], a.trumps[o]
+    if own_trumps is None or theirs is None:
         other_seen: object = None  # the opponent's Trumps are face down and not yet turned
-    elif trumps_seen(bool(own_trumps), bool(other_trumps)) != "count":
-        other_seen = card_types(other_trumps)
-    else:  # she said None: the opponent's stay hidden, only their number shows (FM-5)
-        other_seen = ("face down", len(other_trumps), card_types(a.reveal))
+    elif hidden_owner(a, rules) != o:
+        other_seen = card_types(theirs)
+    else:  # she has said None: the opponent's stay hidden, only their number shows (FM-5)
+        other_seen = ("face down", len(theirs), card_types(a.reveal))
     both_played = a.plays[0] is not None and a.plays[1] is not None
     plays = tuple(
         (a.plays[j], card_types([a.cards[j]] if a.cards[j] is not None else [])) if (j == i or both_played) else None

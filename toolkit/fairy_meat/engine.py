@@ -34,6 +34,7 @@ from toolkit.fairy_meat.attack import (
     attacks_lost,
     card_types,
     extra_cards_spent,
+    hidden_owner,
     score_options,
     spent_cards,
     wild_trump_points,
@@ -41,7 +42,6 @@ from toolkit.fairy_meat.attack import (
 from toolkit.fairy_meat.deck import is_numbered, is_trump
 from toolkit.fairy_meat.legality import (
     defence_without_cards,
-    hidden_trumps_owner,
     matches,
     playable_cards,
     trump_sets,
@@ -341,7 +341,8 @@ class CombatState(GameState):
             else:
                 a = replace(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
                 text = f"{name} turns up the {card.name}: a Trump, it joins her Trumps (FM-6)."
-            return replace(state, cur=a)._log("draw", text, "FM-6")._advance()
+            before = self._hidden_owner()
+            return replace(state, cur=a)._log("draw", text, "FM-6")._log_unhidden(before)._advance()
         text = str(action)
         verb, _, rest = text.partition(" ")
         a = self.cur
@@ -436,7 +437,20 @@ class CombatState(GameState):
                 parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
             elif kind == "unopposed":
                 parts.append(f"{self.names[i]} is undefended (FM-7 undefended='unopposed')")
-        return self._log("play", "Numbered cards revealed: " + "; ".join(parts) + ".", "FM-6")
+        state = self._log("play", "Numbered cards revealed: " + "; ".join(parts) + ".", "FM-6")
+        return state._log_unhidden(hidden_owner(replace(a, plays=(a.plays[0], None)), self.rules))
+
+    def _log_unhidden(self, before: int | None) -> CombatState:
+        """Log the face-down Trumps of side ``before`` revealed because the other side has
+        now played a Trump (a Wild Trump, or one turned up): she has not said None (FM-5)."""
+        if before is None or self._hidden_owner() is not None:
+            return self
+        cards = _cards_text(self.cur.trumps[before] or ())
+        text = (
+            f"{self.names[1 - before]} plays Trumps, so she has not said None: "
+            f"{self.names[before]}'s face-down Trumps are revealed: {cards} (FM-5)."
+        )
+        return self._log("trumps", text, "FM-5")
 
     # -- the automatic steps -----------------------------------------------------------
     def _advance(self) -> CombatState:
@@ -472,10 +486,7 @@ class CombatState(GameState):
 
     def _hidden_owner(self) -> int | None:
         """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
-        t = self.cur.trumps
-        if t[0] is None or t[1] is None:
-            return None
-        return hidden_trumps_owner((bool(t[0]), bool(t[1])))
+        return hidden_owner(self.cur, self.rules)
 
     def _bonus_available(self) -> bool:
         return self.bonus_points > 0 and self.cur.plays[1] in ("play", "wild", "blind")
@@ -656,7 +667,7 @@ class CombatState(GameState):
         placed unless they stay hidden under the None rule (then how many lie face down,
         until their owner reveals them), the Wild Trump and the Trumps turned up."""
         placed = a.trumps[i] or ()
-        owner = hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])))
+        owner = hidden_owner(a, self.rules)
         if owner == i:
             up = list(a.reveal or ())
             down = len(placed) - len(up)
@@ -695,7 +706,7 @@ class CombatState(GameState):
             key.append(("other", card_types(self.dealt(PLAYERS[1 - i]))))
         key.append(("declared", self.declared))
         for a in (*self.past, self.cur):
-            key.append(attack_seen(a, i))
+            key.append(attack_seen(a, i, self.rules))
         return tuple(key)
 
     def prompt(self) -> str:
