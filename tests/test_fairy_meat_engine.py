@@ -253,3 +253,44 @@ def test_declaration_holds_for_the_whole_combat():
     s = _best(s.apply("trumps QH").apply("trumps none").apply("play 4H").apply("play 3C"))
     assert s.results[1].attacker_value == 4 - 1  # still subtract, second attack
     assert not any(a.startswith("declare") for a in s.legal_actions())
+
+
+def test_points_are_spent_once_fm7_fm11():
+    # RULINGS.md FM-7: "points used as Wild Trump points are used up, so they no longer
+    # count as extra cards or a next-defence bonus (FM-11)". Ann attacks twice (3 cards:
+    # 2 Kill + 1); Bo defends with 1 card. Attack 1: 2♥ against 9♥, Bo wins by 7: 4 points,
+    # kept as extra cards. Attack 2: Bo has no card, so her 4 points become red Wild Trump
+    # points (FM-7); she turns up the 5♦: 5 + 4 = 9 against the 3♥, she wins by 6: 3 points.
+    # She owes herself 3 extra cards, not 4 + 3.
+    twice = Weapon("Twin Stings", attacks=2)
+    s = start_combat(Fairy("Ann", 5, 2, twice), Fairy("Bo", 1, 1), hands=("2H 3H 4H", "9H"))
+    s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
+    s = _best(s.apply("play 2H").apply("play 9H"))
+    s = s.apply("score cards")
+    assert s.extra_cards == 4 and s.prev_points == 4
+    s = s.apply("trumps none").apply("points red").apply("play 3H")
+    s = _best(s.apply(Card("5D")))
+    r = s.results[-1]
+    assert (r.defender_value, r.attacker_value, r.winner, r.points) == (9, 3, "defender", 3)
+    assert s.is_terminal and s.extra_cards == 3 and s.summary()["extra_cards"] == 3
+
+
+@pytest.mark.parametrize("none_means", ["no_trumps", "no_face_down"])
+def test_a_wild_trump_is_not_none_fm5(none_means):
+    # FM-5: a fairy who plays a Wild Trump has not said None (default), so the attacker's
+    # face-down K♣ is revealed and applied: 6♠ + 1 = 7 against Q♥-drawn 5♥ + 1 = 6; colours
+    # differ, lowest wins: Bo by 1. Under none_means="no_face_down" Bo said None (nothing
+    # face down) and Ann may keep the K♣ hidden: 6 against 6, a draw.
+    rules = Rules(none_means=none_means)
+    s = start_combat(Fairy("Ann", 3, 1), Fairy("Bo", 1, 1), rules, hands=("KC 6S", "QH"))
+    s = s.apply("declare add").apply("declare add").apply("trumps KC").apply("trumps none")
+    s = s.apply("play 6S").apply("wild QH").apply(Card("5H"))
+    if none_means == "no_trumps":
+        assert s.phase()[0] != "reveal"
+        assert "Ann's face-down Trumps are revealed: KC (FM-5)" in s.log()
+        s = _best(s)
+        assert (s.results[0].attacker_value, s.results[0].defender_value, s.results[0].winner) == (7, 6, "defender")
+    else:
+        assert s.phase() == ("reveal", 0)
+        s = _best(s)
+        assert s.results[0].winner is None and s.results[0].hidden == {"attacker": (Card("KC"),)}
