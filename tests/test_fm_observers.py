@@ -15,8 +15,8 @@ import re
 import pytest
 
 from toolkit.fairy_meat import Rules, combat_stepper, start_combat
-from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.attack import hidden_owner
+from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.rules import Fairy
 
 EXAMPLE = "data/examples/dizzytwig_v_sparklespaz.yaml"
