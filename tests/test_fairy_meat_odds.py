@@ -249,12 +249,14 @@ def test_unopposed_defender_is_not_asked_to_shift():
         ("5H KD", ""),  # blind draw (FM-7)
     ],
 )
-def test_draw_law_matches_the_engine_card_type_by_type(hand_a, hand_d):
+@pytest.mark.parametrize("none_means", ["no_trumps", "no_face_down"])
+def test_draw_law_matches_the_engine_card_type_by_type(hand_a, hand_d, none_means):
     # The draw law (FM-6) and the referee classes against the engine stepping through
-    # every card turned up (grouped by type only).
+    # every card turned up (grouped by type only), under both readings of FM-5.
     pols = (greedy_policy, greedy_policy)
-    state = start_known_hands(parse_cards(hand_a), parse_cards(hand_d), Rules())
-    assert enumerate_attack(state, pols, draw_law=False) == attack_odds(hand_a, hand_d)
+    rules = Rules(none_means=none_means)
+    state = start_known_hands(parse_cards(hand_a), parse_cards(hand_d), rules)
+    assert enumerate_attack(state, pols, draw_law=False) == attack_odds(hand_a, hand_d, rules=rules)
 
 
 HOARDER = "QH KH AH JD QD KD AD JS QS KS JC QC KC 5C"  # 13 Trumps: only the A♠ is left to turn up
@@ -422,9 +424,10 @@ def test_one_v_one_exact_matches_brute_force_over_every_deal(policies):
     assert exact.distribution == brute_force_deals(1, 1, policies)
 
 
-def test_two_v_one_exact_matches_brute_force_over_every_deal():
-    exact = deal_averaged_odds(2, 1, ("greedy", "greedy"), method="exact")
-    assert exact.distribution == brute_force_deals(2, 1, ("greedy", "greedy"))
+@pytest.mark.parametrize("rules", [Rules(), Rules(none_means="no_face_down")], ids=["no_trumps", "no_face_down"])
+def test_two_v_one_exact_matches_brute_force_over_every_deal(rules):
+    exact = deal_averaged_odds(2, 1, ("greedy", "greedy"), rules, method="exact")
+    assert exact.distribution == brute_force_deals(2, 1, ("greedy", "greedy"), rules)
 
 
 @pytest.mark.parametrize(
@@ -434,6 +437,7 @@ def test_two_v_one_exact_matches_brute_force_over_every_deal():
         (2, ("greedy", "greedy"), Rules(undefended="unopposed", nasty_hit="loser", damage="table")),
         (1, ("random", "random"), Rules()),
         (1, ("random", "random"), Rules(undefended="unopposed")),
+        (2, ("greedy", "greedy"), Rules(none_means="no_face_down")),  # FM-5: a blind Trump is not None by default
     ],
 )
 def test_blind_defender_exact_matches_brute_force(a, policies, rules):
