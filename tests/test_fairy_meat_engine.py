@@ -294,3 +294,14 @@ def test_a_wild_trump_is_not_none_fm5(none_means):
         assert s.phase() == ("reveal", 0)
         s = _best(s)
         assert s.results[0].winner is None and s.results[0].hidden == {"attacker": (Card("KC"),)}
+
+
+def test_the_escape_example_replays_fm14():
+    # data/examples/fairy_meat_wrestling_escape.yaml, by the rule text: 2 cards against 1
+    # (FM-2 as usual), 9 against 2, 4 points, escaped: no damage, both keep 5 Live points.
+    example = load_example(Path(__file__).resolve().parent.parent / "data/examples/fairy_meat_wrestling_escape.yaml")
+    assert example.start.hand_sizes == (2, 1)
+    state = replay(example)
+    assert check_expectations(example, state) == []
+    assert state.results[0].escaped and [f.live for f in state.fairies] == [5, 5]
+    assert "Ann forgoes the damage and escapes the brawl: Bo takes no damage (FM-14)." in state.log()

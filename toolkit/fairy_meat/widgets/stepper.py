@@ -92,7 +92,8 @@ class CombatStepper(FollowsExample[CombatState]):
         attacker_live, attacker_kill, defender_live, defender_kill: IntSliders (FM-2).
         attacker_weapon, defender_weapon: Dropdowns of the weapons in ``data/fairy_meat``.
         fluttered, holds_order_card, wrestling: Checkboxes (FM-2, FM-14).
-        damage, none_reveal, undefended, nasty_hit: the variant Dropdowns.
+        damage, none_reveal, none_means, undefended, nasty_hit: the variant Dropdowns;
+        wrestling_hand: the Wrestling hand Dropdown (FM-2/FM-14).
         deal: ``"seeded"`` (cards drawn with the stepper's seed) or ``"stacked"``
             (``deck_box``'s cards on top of the deck, in order, the rest seeded).
         view: ``"both"`` (designer: both hands) or one side's view (``"attacker"``,
