@@ -62,7 +62,15 @@ def test_hand_sizes():
     sparky = Fairy("Sparklespaz", live=2, kill=1)
     assert attacker_hand_size(dizzy) == 6 and attacker_hand_size(dizzy, fluttered=True) == 5
     assert defender_hand_size(sparky, dizzy) == 1 and defender_hand_size(sparky, dizzy, holds_order_card=True) == 2
-    assert attacker_hand_size(dizzy, wrestling=True) == 4 and defender_hand_size(sparky, dizzy, wrestling=True) == 1
+    # FM-2/FM-14 (default wrestling_hand="as_usual"): Wrestling changes only the points drawn
+    # by: Dizzytwig 4 Kill + 1 Vibro-Master + 1 attacking = 6; Sparklespaz 1 Kill - 1 Vibro = 0.
+    assert attacker_hand_size(dizzy, wrestling=True) == 6 and defender_hand_size(sparky, dizzy, wrestling=True) == 0
+    assert attacker_hand_size(dizzy, fluttered=True, wrestling=True) == 5  # -1 Fluttered as usual
+    assert defender_hand_size(sparky, dizzy, holds_order_card=True, wrestling=True) == 1  # +1 Order Card
+    # the variant wrestling_hand="kill_only": both draw exactly their Kill points
+    kill_only = Rules(wrestling_hand="kill_only")
+    assert attacker_hand_size(dizzy, wrestling=True, rules=kill_only) == 4
+    assert defender_hand_size(sparky, dizzy, wrestling=True, rules=kill_only) == 1
     assert defender_hand_size(Fairy("Weak", live=0, kill=0), dizzy) == 0  # never below 0
 
 
@@ -169,13 +177,34 @@ def test_random_playouts_keep_the_engine_contract():
 
 def test_wrestling_winner_may_escape():
     # FM-14: both draw by Kill points; the winner damages the loser, or escapes.
-    s = start_combat(Fairy("Ann", 3, 1), Fairy("Bo", 3, 1), hands=("2H", "9H"), wrestling=True)
+    kill_only = Rules(wrestling_hand="kill_only")
+    s = start_combat(Fairy("Ann", 3, 1), Fairy("Bo", 3, 1), kill_only, hands=("2H", "9H"), wrestling=True)
     s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
     s = _best(s.apply("play 2H").apply("play 9H"))
     assert s.phase() == ("escape", 1)
     hurt = s.apply("damage")
     assert hurt.fairies[0].live == 3 - 4 if 3 - 4 > 0 else hurt.fairies[0].live == 0
     assert s.apply("escape").fairies[0].live == 3
+
+
+def test_an_escape_deals_no_damage():
+    # FM-14: "the winner may forgo the damage to escape — then nobody takes damage, the
+    # result records 0 damage and the escape, and the log says she escaped". Ann attacks
+    # with 1 Kill + 1 for attacking = 2 cards (FM-2 as usual), Bo defends with 1 Kill.
+    s = start_combat(Fairy("Ann", 5, 1), Fairy("Bo", 5, 1), hands=("9H 3C", "2H"), wrestling=True)
+    s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
+    s = _best(s.apply("play 9H").apply("play 2H"))
+    assert s.phase() == ("escape", 0)  # 9 against 2, both red: Ann wins by 7 (4 damage)
+    hit = s.apply("damage")
+    assert hit.fairies[1].live == 1 and hit.results[0].damage == 4 and not hit.results[0].escaped
+    assert "Bo takes 4 damage" in hit.log()
+    gone = s.apply("escape")
+    r = gone.results[0]
+    assert (r.damage, r.attacker_damage, r.escaped) == (0, 0, True)
+    assert gone.fairies[1].live == 5 and gone.fairies[0].live == 5
+    assert "escapes" in gone.log() and "takes 4 damage" not in gone.log()
+    summary = gone.summary()
+    assert summary["damage_to_defender"] == 0 and summary["damage_to_attacker"] == 0 and summary["escapes"] == 1
 
 
 def _best(state):
@@ -224,3 +253,55 @@ def test_declaration_holds_for_the_whole_combat():
     s = _best(s.apply("trumps QH").apply("trumps none").apply("play 4H").apply("play 3C"))
     assert s.results[1].attacker_value == 4 - 1  # still subtract, second attack
     assert not any(a.startswith("declare") for a in s.legal_actions())
+
+
+def test_points_are_spent_once_fm7_fm11():
+    # RULINGS.md FM-7: "points used as Wild Trump points are used up, so they no longer
+    # count as extra cards or a next-defence bonus (FM-11)". Ann attacks twice (3 cards:
+    # 2 Kill + 1); Bo defends with 1 card. Attack 1: 2♥ against 9♥, Bo wins by 7: 4 points,
+    # kept as extra cards. Attack 2: Bo has no card, so her 4 points become red Wild Trump
+    # points (FM-7); she turns up the 5♦: 5 + 4 = 9 against the 3♥, she wins by 6: 3 points.
+    # She owes herself 3 extra cards, not 4 + 3.
+    twice = Weapon("Twin Stings", attacks=2)
+    s = start_combat(Fairy("Ann", 5, 2, twice), Fairy("Bo", 1, 1), hands=("2H 3H 4H", "9H"))
+    s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
+    s = _best(s.apply("play 2H").apply("play 9H"))
+    s = s.apply("score cards")
+    assert s.extra_cards == 4 and s.prev_points == 4
+    s = s.apply("trumps none").apply("points red").apply("play 3H")
+    s = _best(s.apply(Card("5D")))
+    r = s.results[-1]
+    assert (r.defender_value, r.attacker_value, r.winner, r.points) == (9, 3, "defender", 3)
+    assert s.is_terminal and s.extra_cards == 3 and s.summary()["extra_cards"] == 3
+
+
+@pytest.mark.parametrize("none_means", ["no_trumps", "no_face_down"])
+def test_a_wild_trump_is_not_none_fm5(none_means):
+    # FM-5: a fairy who plays a Wild Trump has not said None (default), so the attacker's
+    # face-down K♣ is revealed and applied: 6♠ + 1 = 7 against Q♥-drawn 5♥ + 1 = 6; colours
+    # differ, lowest wins: Bo by 1. Under none_means="no_face_down" Bo said None (nothing
+    # face down) and Ann may keep the K♣ hidden: 6 against 6, a draw.
+    rules = Rules(none_means=none_means)
+    s = start_combat(Fairy("Ann", 3, 1), Fairy("Bo", 1, 1), rules, hands=("KC 6S", "QH"))
+    s = s.apply("declare add").apply("declare add").apply("trumps KC").apply("trumps none")
+    s = s.apply("play 6S").apply("wild QH").apply(Card("5H"))
+    if none_means == "no_trumps":
+        assert s.phase()[0] != "reveal"
+        assert "Ann's face-down Trumps are revealed: KC (FM-5)" in s.log()
+        s = _best(s)
+        assert (s.results[0].attacker_value, s.results[0].defender_value, s.results[0].winner) == (7, 6, "defender")
+    else:
+        assert s.phase() == ("reveal", 0)
+        s = _best(s)
+        assert s.results[0].winner is None and s.results[0].hidden == {"attacker": (Card("KC"),)}
+
+
+def test_the_escape_example_replays_fm14():
+    # data/examples/fairy_meat_wrestling_escape.yaml, by the rule text: 2 cards against 1
+    # (FM-2 as usual), 9 against 2, 4 points, escaped: no damage, both keep 5 Live points.
+    example = load_example(Path(__file__).resolve().parent.parent / "data/examples/fairy_meat_wrestling_escape.yaml")
+    assert example.start.hand_sizes == (2, 1)
+    state = replay(example)
+    assert check_expectations(example, state) == []
+    assert state.results[0].escaped and [f.live for f in state.fairies] == [5, 5]
+    assert "Ann forgoes the damage and escapes the brawl: Bo takes no damage (FM-14)." in state.log()

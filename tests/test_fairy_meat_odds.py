@@ -28,7 +28,15 @@ from toolkit.fairy_meat.odds import (
     hand_composition,
     hand_compositions,
 )
-from toolkit.fairy_meat.odds.classes import class_key, class_reach, fold_class, judge_one, side_view
+from toolkit.fairy_meat.odds.classes import (
+    bare_side,
+    class_key,
+    class_reach,
+    fold_class,
+    hidden_owner,
+    judge_one,
+    side_view,
+)
 from toolkit.fairy_meat.odds.families import Family, type_key
 from toolkit.fairy_meat.odds.known_hands import enumerate_attack, start_known_hands
 from toolkit.fairy_meat.odds.weighing import settle
@@ -138,9 +146,25 @@ def test_wild_trump_draw_by_hand():
     # the 5H; the defender holds only the A♠, so she plays it as a Wild Trump and turns up
     # exactly one card, uniform over the 35 Numbered cards left.
     # Attacker (greedy): 5H, 8 red Trumps (|5-6| + 8 = 9, subtract): 5 - 8 = -3 if revealed,
-    # 5 if kept hidden (the defender said None, FM-5). Defender declares Add.
+    # 5 if kept hidden. Defender declares Add. Under the default none_means="no_trumps" the
+    # defender plays a Trump (her Wild Trump), so she has not said None: the attacker's
+    # Trumps are revealed and applied, -3 against every card she turns up (FM-5).
     trumps = "JH QH KH AH JD QD KD AD JS QS KS JC QC KC AC"
     got = attack_odds(f"{trumps} 5H", "AS")
+    expected = defaultdict(Fraction)
+    for v in range(2, 11):
+        # Black v (2 cards): the A♠ matches: v + 1. Lowest wins: -3 v v+1, by v + 4.
+        expected[win(ceil((v + 4) / 2), nasty=True)] += Fraction(2, 35)  # A♠ applied, defender damaged (FM-12)
+        # Red v: the A♠ cheats, the attacker shifts +1 / -1 (FM-8). Highest wins: -2 v v-1,
+        # the defender wins by v + 1; nobody damaged: no Nasty Hit.
+        expected[loss(ceil((v + 1) / 2))] += Fraction(1 if v == 5 else 2, 35)
+    assert got == Distribution(expected)
+    state = start_known_hands(parse_cards(f"{trumps} 5H"), parse_cards("AS"), Rules())
+    assert enumerate_attack(state, (greedy_policy, greedy_policy), draw_law=False) == got
+    # The variant none_means="no_face_down": she placed no Trump face down, so she said
+    # None and the attacker keeps her Trumps hidden when that is better (5 if hidden).
+    old = Rules(none_means="no_face_down")
+    got = attack_odds(f"{trumps} 5H", "AS", rules=old)
     expected = defaultdict(Fraction)
     for v in range(2, 11):
         # Black v (2 cards): the A♠ matches: v + 1. Lowest wins; she reveals: -3 v v+1.
@@ -156,7 +180,7 @@ def test_wild_trump_draw_by_hand():
             expected[loss(ceil((v - 7) / 2))] += Fraction(n, 35)  # nobody damaged: no Nasty Hit
     assert got == Distribution(expected)
     # The engine alone (card by card, no draw law) agrees.
-    state = start_known_hands(parse_cards(f"{trumps} 5H"), parse_cards("AS"), Rules())
+    state = start_known_hands(parse_cards(f"{trumps} 5H"), parse_cards("AS"), old)
     assert enumerate_attack(state, (greedy_policy, greedy_policy), draw_law=False) == got
 
 
@@ -225,12 +249,14 @@ def test_unopposed_defender_is_not_asked_to_shift():
         ("5H KD", ""),  # blind draw (FM-7)
     ],
 )
-def test_draw_law_matches_the_engine_card_type_by_type(hand_a, hand_d):
+@pytest.mark.parametrize("none_means", ["no_trumps", "no_face_down"])
+def test_draw_law_matches_the_engine_card_type_by_type(hand_a, hand_d, none_means):
     # The draw law (FM-6) and the referee classes against the engine stepping through
-    # every card turned up (grouped by type only).
+    # every card turned up (grouped by type only), under both readings of FM-5.
     pols = (greedy_policy, greedy_policy)
-    state = start_known_hands(parse_cards(hand_a), parse_cards(hand_d), Rules())
-    assert enumerate_attack(state, pols, draw_law=False) == attack_odds(hand_a, hand_d)
+    rules = Rules(none_means=none_means)
+    state = start_known_hands(parse_cards(hand_a), parse_cards(hand_d), rules)
+    assert enumerate_attack(state, pols, draw_law=False) == attack_odds(hand_a, hand_d, rules=rules)
 
 
 HOARDER = "QH KH AH JD QD KD AD JS QS KS JC QC KC 5C"  # 13 Trumps: only the A♠ is left to turn up
@@ -307,7 +333,7 @@ def judged_by_class(play_a, play_d, rules, fold):
         key, delta = class_key("unopposed", va, None), play_a.number.pips + off_a
     else:
         fam_d, drawn_d = family(play_d)
-        owner = None if bool(play_a.trumps) == bool(play_d.trumps) else (A if play_a.trumps else D)
+        owner = hidden_owner(fam_a, fam_d, rules, (drawn_a, drawn_d))  # FM-5: the one function
         va, off_a = side_view(fam_a, play_a.number.colour, drawn_a, owner == A)
         vd, off_d = side_view(fam_d, play_d.number.colour, drawn_d, owner == D)
         key = class_key(owner, va, vd)
@@ -324,6 +350,7 @@ def judged_by_class(play_a, play_d, rules, fold):
         Rules(damage="table", nasty_hit="loser"),
         Rules(none_reveal="subset"),
         Rules(undefended="unopposed"),
+        Rules(none_means="no_face_down"),
     ],
 )
 def test_referee_classes_agree_with_the_referee_on_real_plays(rules):
@@ -359,7 +386,7 @@ def test_folded_classes_of_5_v_3_agree_with_their_unfolded_judgement():
     items = []
     for key, bucket in captured["buckets"].items():
         reduced, shift = fold_class(key, rules)
-        lo, hi = class_reach(reduced)
+        lo, hi = class_reach(reduced, bare_side(reduced, rules))
         items += [(key, reduced, delta, shift) for delta in bucket if reduced != key and lo <= delta + shift <= hi]
     assert len({key for key, *_ in items}) > 200
     for key, reduced, delta, shift in random.Random(3).sample(items, 1500):
@@ -397,9 +424,10 @@ def test_one_v_one_exact_matches_brute_force_over_every_deal(policies):
     assert exact.distribution == brute_force_deals(1, 1, policies)
 
 
-def test_two_v_one_exact_matches_brute_force_over_every_deal():
-    exact = deal_averaged_odds(2, 1, ("greedy", "greedy"), method="exact")
-    assert exact.distribution == brute_force_deals(2, 1, ("greedy", "greedy"))
+@pytest.mark.parametrize("rules", [Rules(), Rules(none_means="no_face_down")], ids=["no_trumps", "no_face_down"])
+def test_two_v_one_exact_matches_brute_force_over_every_deal(rules):
+    exact = deal_averaged_odds(2, 1, ("greedy", "greedy"), rules, method="exact")
+    assert exact.distribution == brute_force_deals(2, 1, ("greedy", "greedy"), rules)
 
 
 @pytest.mark.parametrize(
@@ -409,6 +437,7 @@ def test_two_v_one_exact_matches_brute_force_over_every_deal():
         (2, ("greedy", "greedy"), Rules(undefended="unopposed", nasty_hit="loser", damage="table")),
         (1, ("random", "random"), Rules()),
         (1, ("random", "random"), Rules(undefended="unopposed")),
+        (2, ("greedy", "greedy"), Rules(none_means="no_face_down")),  # FM-5: a blind Trump is not None by default
     ],
 )
 def test_blind_defender_exact_matches_brute_force(a, policies, rules):

@@ -298,9 +298,10 @@ def test_hint_looks_ahead_one_attack_when_the_combat_is_too_big():
 
 def test_no_hint_at_the_wrestling_escape():
     # FM-14: the payoff counts damage, so optimal play always deals it: nothing to hint
-    ha, hd = parse_cards("5C"), parse_cards("9C")
+    ha, hd = parse_cards("5C 6H"), parse_cards("9C")  # FM-2: the attacker's +1 applies when Wrestling
     s = start_combat(Fairy("A", live=2, kill=1), Fairy("D", live=2, kill=1), hands=(ha, hd), wrestling=True)
     s = s.apply("declare add").apply("declare add").apply("trumps none").apply("trumps none")
     s = s.apply("play 5C").apply("play 9C")
+    s = s.apply(s.best_action()) if s.best_action() else s
     assert s.phase()[0] == "escape"
     assert hint(s) is None

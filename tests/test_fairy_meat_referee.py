@@ -177,3 +177,54 @@ def test_unopposed_variant():
     assert (r.winner, r.attacker_value, r.points, r.damage) == ("attacker", 8, 4, 4)
     with pytest.raises(IllegalActionError, match="blind draw"):
         resolve_attack(Play("7H"), None)
+
+
+# -- FM-5: who has said None (none_means) ---------------------------------------------------
+# RULINGS.md FM-5: "a fairy who applies no Trump of any kind in this attack — no face-down
+# Trumps, no Wild Trump played from the hand, no Trumps turned up by a draw, no Wild Trump
+# points" has said None; "a blind draw that turns up no Trump is None".
+# The attacker plays the 6♠ with the K♣ face down (black matches black: 6 + 1 = 7, Add).
+# The defender has no Numbered card; with the Q♥ as a Wild Trump she turns up the 5♥
+# (red matches red: 5 + 1 = 6). Different colours: the lowest value wins (FM-9).
+# K♣ revealed: 7 against 6, the defender wins by 1. K♣ hidden: 6 against 6, a draw.
+_FACE_DOWN = Play("6S", trumps=("KC",))
+
+
+@pytest.mark.parametrize(
+    "defender",
+    [
+        Play("5H", wild="QH"),  # a Wild Trump played from the hand
+        Play("5H", drawn=("QH",)),  # a Trump turned up by a (blind) draw
+        Play("5H", wild_points=1, wild_colour="red"),  # one Wild Trump point (FM-7)
+    ],
+    ids=["wild trump", "trump turned up", "wild trump points"],
+)
+def test_fm5_a_fairy_playing_any_trump_has_not_said_none(defender):
+    r = resolve_attack(_FACE_DOWN, defender)
+    assert r.hidden == {} and r.revealed["attacker"] == _FACE_DOWN.trumps
+    assert (r.attacker_value, r.defender_value, r.winner, r.points) == (7, 6, "defender", 1)
+    with pytest.raises(IllegalActionError, match="not hidden"):
+        resolve_attack(_FACE_DOWN, defender, reveal={"attacker": False})
+    # the variant none_means="no_face_down": she placed nothing face down, so she said
+    # None and the attacker keeps the K♣ hidden (a draw is better for her than a loss)
+    old = resolve_attack(_FACE_DOWN, defender, Rules(none_means="no_face_down"))
+    assert old.hidden == {"attacker": _FACE_DOWN.trumps} and old.winner is None
+
+
+def test_fm5_a_blind_draw_turning_up_no_trump_is_none():
+    r = resolve_attack(_FACE_DOWN, Play("6H"))  # nothing face down, nothing turned up but the 6♥: 6 against 6
+    assert r.hidden == {"attacker": _FACE_DOWN.trumps} and r.winner is None
+
+
+def test_fm5_hidden_trumps_owner_reads_the_rule():
+    from toolkit.fairy_meat.legality import hidden_trumps_owner
+
+    old = Rules(none_means="no_face_down")
+    # (placed face down per side), (other Trumps applied per side)
+    assert hidden_trumps_owner((True, False)) == 0 and hidden_trumps_owner((False, True)) == 1
+    assert hidden_trumps_owner((True, False), (False, True)) is None
+    assert hidden_trumps_owner((False, True), (True, False)) is None
+    assert hidden_trumps_owner((True, False), (False, True), old) == 0
+    assert hidden_trumps_owner((True, True)) is None and hidden_trumps_owner((False, False), (True, True)) is None
+    # her own Wild Trump does not reveal her face-down Trumps: only the other side's play counts
+    assert hidden_trumps_owner((True, False), (True, False)) == 0

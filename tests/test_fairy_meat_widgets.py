@@ -337,9 +337,16 @@ def test_setup_changes_restart_fm2():
     assert st.state.hand_sizes == (3, 2)
     st.attacker_weapon.value = st.attacker_weapon.options[-1][1]  # bare hands: no bonus, 1 attack
     assert st.state.hand_sizes == (2, 3) and st.state.attacks == 1
-    st.wrestling.value = True  # FM-14: Kill points only
+    # FM-2/FM-14 default: Wrestling hands by Kill points, every other term as usual:
+    # Dizzytwig 2 Kill + 1 attacking - 1 Fluttered = 2; Sparklespaz 1 Kill + 1 Order Card = 2
+    assert st.wrestling_hand.disabled
+    st.wrestling.value = True
+    assert not st.fluttered.disabled and not st.holds_order_card.disabled and not st.wrestling_hand.disabled
+    assert st.state.hand_sizes == (2, 2) and st.state.wrestling
+    st.wrestling_hand.value = "kill_only"  # the variant: Kill points only
     assert st.fluttered.disabled and st.holds_order_card.disabled
     assert st.state.hand_sizes == (2, 1) and st.state.wrestling
+    assert "Kill points only" in st.setup_line.value
     assert "Wrestling" in st.setup_line.value
 
 

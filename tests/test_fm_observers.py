@@ -15,8 +15,8 @@ import re
 import pytest
 
 from toolkit.fairy_meat import Rules, combat_stepper, start_combat
+from toolkit.fairy_meat.attack import hidden_owner
 from toolkit.fairy_meat.engine import PLAYERS, CombatState
-from toolkit.fairy_meat.legality import hidden_trumps_owner
 from toolkit.fairy_meat.rules import Fairy
 
 EXAMPLE = "data/examples/dizzytwig_v_sparklespaz.yaml"
@@ -27,7 +27,7 @@ def face_up(state: CombatState, i: int) -> set:
     a = state.cur
     up = set()
     if a.trumps[0] is not None and a.trumps[1] is not None:
-        owner = hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])))
+        owner = hidden_owner(a, state.rules)  # FM-5, the one function
         up |= set(a.reveal or ()) if owner == i else set(a.trumps[i] or ())
     if a.plays[0] is not None and a.plays[1] is not None and a.cards[i] is not None:
         up.add(a.cards[i])

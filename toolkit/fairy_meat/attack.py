@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from toolkit.cards import Card
 from toolkit.fairy_meat.deck import card_type
-from toolkit.fairy_meat.legality import trumps_seen
+from toolkit.fairy_meat.legality import hidden_trumps_owner
 from toolkit.fairy_meat.referee import AttackResult
+from toolkit.fairy_meat.rules import Rules
 
 __all__ = [
     "NO_CHOICE",
@@ -25,9 +26,12 @@ __all__ = [
     "score_options",
     "spent_cards",
     "wild_trump_points",
+    "extra_cards_spent",
     "attacks_lost",
     "card_types",
     "attack_seen",
+    "other_trumps",
+    "hidden_owner",
 ]
 
 #: No choice made yet, for either side.
@@ -84,10 +88,41 @@ def wild_trump_points(result: AttackResult) -> int:
     return result.points if result.winner == "defender" else 0
 
 
+def extra_cards_spent(previous: Attack | None, current: Attack, points: int, defender_has_attacked: bool) -> int:
+    """The extra cards (FM-11 a) no longer owed because their points were spent as Wild
+    Trump points (FM-7: points are spent once): ``points`` — those scored against the
+    ``previous`` attack — when the defender chose extra cards for them and uses them as
+    Wild Trump points in the ``current`` attack, else 0 (also when she has already attacked
+    this round: her extra cards were never owed). (A next-defence bonus is never
+    applied with Wild Trump points, and lapses after the attack anyway.)"""
+    if previous is None or defender_has_attacked or current.plays[1] != "points" or previous.score == "bonus":
+        return 0
+    return points
+
+
 def attacks_lost(attacker_hand: Sequence[Card]) -> bool:
     """Whether the attacker loses her remaining attacks of the combat (FM-13): she has no
     cards left in her combat hand to attack with."""
     return not attacker_hand
+
+
+def other_trumps(a: Attack, i: int) -> bool:
+    """Whether side ``i`` applies, so far in attack ``a``, a Trump not placed face down: a
+    Wild Trump played from the hand (once both Numbered cards are played), Trumps turned
+    up, Wild Trump points (FM-6, FM-7)."""
+    wild = a.plays[i] == "wild" and a.plays[1 - i] is not None  # face up with the Numbered cards
+    return wild or bool(a.drawn[i]) or (i == 1 and a.wild_colour is not None)
+
+
+def hidden_owner(a: Attack, rules: Rules | None = None) -> int | None:
+    """The side whose face-down Trumps stay hidden in attack ``a`` so far (FM-5:
+    :func:`~toolkit.fairy_meat.legality.hidden_trumps_owner` on what each side has placed
+    and applied); ``None`` until both have placed theirs. Under the default
+    ``none_means="no_trumps"`` it is settled only once the Numbered cards are played and
+    the draws made: a Wild Trump or a Trump turned up by the other side reveals them."""
+    if a.trumps[0] is None or a.trumps[1] is None:
+        return None
+    return hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])), (other_trumps(a, 0), other_trumps(a, 1)), rules)
 
 
 def card_types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
@@ -96,17 +131,17 @@ def card_types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
     return None if cards is None else tuple(sorted(card_type(c) for c in cards))
 
 
-def attack_seen(a: Attack, i: int) -> tuple:
+def attack_seen(a: Attack, i: int, rules: Rules | None = None) -> tuple:
     """What side ``i`` has seen of one attack, by card type (see
-    :meth:`~toolkit.fairy_meat.engine.CombatState.information_state`; FM-5)."""
+    :meth:`~toolkit.fairy_meat.engine.CombatState.information_state`; FM-5 under ``rules``)."""
     o = 1 - i
-    own_trumps, other_trumps = a.trumps[i], a.trumps[o]
-    if own_trumps is None or other_trumps is None:
+    own_trumps, theirs = a.trumps[i], a.trumps[o]
+    if own_trumps is None or theirs is None:
         other_seen: object = None  # the opponent's Trumps are face down and not yet turned
-    elif trumps_seen(bool(own_trumps), bool(other_trumps)) != "count":
-        other_seen = card_types(other_trumps)
-    else:  # she said None: the opponent's stay hidden, only their number shows (FM-5)
-        other_seen = ("face down", len(other_trumps), card_types(a.reveal))
+    elif hidden_owner(a, rules) != o:
+        other_seen = card_types(theirs)
+    else:  # she has said None: the opponent's stay hidden, only their number shows (FM-5)
+        other_seen = ("face down", len(theirs), card_types(a.reveal))
     both_played = a.plays[0] is not None and a.plays[1] is not None
     plays = tuple(
         (a.plays[j], card_types([a.cards[j]] if a.cards[j] is not None else [])) if (j == i or both_played) else None

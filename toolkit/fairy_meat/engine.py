@@ -33,6 +33,8 @@ from toolkit.fairy_meat.attack import (
     attack_seen,
     attacks_lost,
     card_types,
+    extra_cards_spent,
+    hidden_owner,
     score_options,
     spent_cards,
     wild_trump_points,
@@ -40,7 +42,6 @@ from toolkit.fairy_meat.attack import (
 from toolkit.fairy_meat.deck import is_numbered, is_trump
 from toolkit.fairy_meat.legality import (
     defence_without_cards,
-    hidden_trumps_owner,
     matches,
     playable_cards,
     trump_sets,
@@ -148,10 +149,13 @@ class CombatState(GameState):
             for i in (0, 1):
                 if self._cheats_against(i) and a.shifts[i] is None:
                     return ("shift", i)
+            if self.wrestling and a.escape is None:
+                # FM-14: the Wrestling winner chooses to deal the damage or escape before
+                # the attack is settled, so the result and the log say what happened.
+                winner = self._resolve().winner
+                if winner is not None:
+                    return ("escape", PLAYERS.index(winner))
             return ("resolve", -1)
-        r = a.result
-        if self.wrestling and r.winner is not None and a.escape is None:
-            return ("escape", PLAYERS.index(r.winner))
         if self._score_choice_needed() and a.score is None:
             return ("score", 1)
         return ("next", -1)
@@ -337,7 +341,8 @@ class CombatState(GameState):
             else:
                 a = replace(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
                 text = f"{name} turns up the {card.name}: a Trump, it joins her Trumps (FM-6)."
-            return replace(state, cur=a)._log("draw", text, "FM-6")._advance()
+            before = self._hidden_owner()
+            return replace(state, cur=a)._log("draw", text, "FM-6")._log_unhidden(before)._advance()
         text = str(action)
         verb, _, rest = text.partition(" ")
         a = self.cur
@@ -432,7 +437,20 @@ class CombatState(GameState):
                 parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
             elif kind == "unopposed":
                 parts.append(f"{self.names[i]} is undefended (FM-7 undefended='unopposed')")
-        return self._log("play", "Numbered cards revealed: " + "; ".join(parts) + ".", "FM-6")
+        state = self._log("play", "Numbered cards revealed: " + "; ".join(parts) + ".", "FM-6")
+        return state._log_unhidden(hidden_owner(replace(a, plays=(a.plays[0], None)), self.rules))
+
+    def _log_unhidden(self, before: int | None) -> CombatState:
+        """Log the face-down Trumps of side ``before`` revealed because the other side has
+        now played a Trump (a Wild Trump, or one turned up): she has not said None (FM-5)."""
+        if before is None or self._hidden_owner() is not None:
+            return self
+        cards = _cards_text(self.cur.trumps[before] or ())
+        text = (
+            f"{self.names[1 - before]} plays Trumps, so she has not said None: "
+            f"{self.names[before]}'s face-down Trumps are revealed: {cards} (FM-5)."
+        )
+        return self._log("trumps", text, "FM-5")
 
     # -- the automatic steps -----------------------------------------------------------
     def _advance(self) -> CombatState:
@@ -468,10 +486,7 @@ class CombatState(GameState):
 
     def _hidden_owner(self) -> int | None:
         """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
-        t = self.cur.trumps
-        if t[0] is None or t[1] is None:
-            return None
-        return hidden_trumps_owner((bool(t[0]), bool(t[1])))
+        return hidden_owner(self.cur, self.rules)
 
     def _bonus_available(self) -> bool:
         return self.bonus_points > 0 and self.cur.plays[1] in ("play", "wild", "blind")
@@ -541,7 +556,10 @@ class CombatState(GameState):
                 kwargs["reveal"] = {PLAYERS[owner]: list(a.reveal)}
             if a.bonus is not None:
                 kwargs["apply_bonus"] = a.bonus
-        return resolve_attack(attacker, defender, self.rules, wrestling=self.wrestling, names=self.names, **kwargs)
+        escape = bool(self.wrestling and a.escape)
+        return resolve_attack(
+            attacker, defender, self.rules, wrestling=self.wrestling, escape=escape, names=self.names, **kwargs
+        )
 
     def _settle(self) -> CombatState:
         result = self._resolve()
@@ -574,14 +592,15 @@ class CombatState(GameState):
     def _next_attack(self) -> CombatState:
         a, r = self.cur, self.cur.result
         assert r is not None
-        damage = 0 if (self.wrestling and a.escape) else r.damage
-        back = 0 if (self.wrestling and a.escape) else r.attacker_damage
-        fairies = (self.fairies[0].take_damage(back), self.fairies[1].take_damage(damage))
+        fairies = (self.fairies[0].take_damage(r.attacker_damage), self.fairies[1].take_damage(r.damage))
         state = replace(self, fairies=fairies)
-        nasty = tuple(self.names[PLAYERS.index(s)] for s in r.nasty_hit_to if not (self.wrestling and a.escape))
+        nasty = tuple(self.names[PLAYERS.index(s)] for s in r.nasty_hit_to)
         if nasty:
             state = replace(state, nasty_hits=state.nasty_hits + nasty)
-        bonus, extra = 0, state.extra_cards
+        bonus = 0
+        extra = state.extra_cards - extra_cards_spent(
+            self.past[-1] if self.past else None, a, self.prev_points, self.defender_has_attacked
+        )
         if r.winner == "defender" and r.points and not self.wrestling:
             choice = a.score or self._score_options()[0]
             if choice == "bonus":
@@ -648,7 +667,7 @@ class CombatState(GameState):
         placed unless they stay hidden under the None rule (then how many lie face down,
         until their owner reveals them), the Wild Trump and the Trumps turned up."""
         placed = a.trumps[i] or ()
-        owner = hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])))
+        owner = hidden_owner(a, self.rules)
         if owner == i:
             up = list(a.reveal or ())
             down = len(placed) - len(up)
@@ -687,7 +706,7 @@ class CombatState(GameState):
             key.append(("other", card_types(self.dealt(PLAYERS[1 - i]))))
         key.append(("declared", self.declared))
         for a in (*self.past, self.cur):
-            key.append(attack_seen(a, i))
+            key.append(attack_seen(a, i, self.rules))
         return tuple(key)
 
     def prompt(self) -> str:
@@ -715,6 +734,8 @@ class CombatState(GameState):
             "attacker_live": self.fairies[0].live,
             "defender_live": self.fairies[1].live,
             "damage_to_defender": sum(r.damage for r in self.results),
+            "damage_to_attacker": sum(r.attacker_damage for r in self.results),
+            "escapes": sum(r.escaped for r in self.results),
             "nasty_hits": self.nasty_hits,
             "extra_cards": self.extra_cards,
         }
@@ -737,7 +758,7 @@ def start_combat(
 ) -> CombatState:
     """Return a combat before the first card is dealt (or with ``hands`` already dealt).
 
-    Hand sizes follow FM-2 (Kill points only when ``wrestling``, FM-14). ``deck`` stacks
+    Hand sizes follow FM-2 (by Kill points when ``wrestling``, FM-14; ``rules.wrestling_hand``). ``deck`` stacks
     cards on top of the deck in order — the attacker's hand, then the defender's, then
     any cards turned up — for rule-book examples; the rest of the 52 cards (FM-1) are
     shuffled. ``hands`` deals known hands directly (the rest of the deck shuffled).
@@ -755,6 +776,7 @@ def start_combat(
         fluttered=fluttered,
         holds_order_card=holds_order_card,
         wrestling=wrestling,
+        rules=rules,
     )
     n_attacks = attacks if attacks is not None else (1 if wrestling else attacker.weapon.attacks)
     if isinstance(n_attacks, bool) or not isinstance(n_attacks, int) or n_attacks < 1:

@@ -154,22 +154,42 @@ def defence_without_cards(wild_points: bool, rules: Rules) -> Literal["points", 
     return "unopposed" if rules.undefended == "unopposed" else "blind"
 
 
-def hidden_trumps_owner(placed: tuple[bool, bool]) -> int | None:
-    """The side (0 attacker, 1 defender) whose face-down Trumps stay hidden (FM-5): when
-    exactly one side placed Trumps and the other said None. ``placed`` says, per side,
-    whether she placed any. ``None`` when both placed or both said None (every Trump
-    placed is revealed). An undefended defender places none, so says None."""
-    a, d = placed
-    if a == d:
-        return None
-    return 0 if a else 1
+def hidden_trumps_owner(
+    placed: tuple[bool, bool], other_trumps: tuple[bool, bool] = (False, False), rules: Rules | None = None
+) -> int | None:
+    """The side (0 attacker, 1 defender) whose face-down Trumps stay hidden (FM-5): she
+    placed Trumps and the other side has said None. ``placed`` says, per side, whether she
+    placed any face down; ``other_trumps``, whether she applies any other Trump in this
+    attack: a Wild Trump played from the hand, Trumps turned up by a draw, Wild Trump
+    points (FM-6, FM-7). Who has said None: under ``Rules(none_means="no_trumps")``
+    (default) a fairy who applies no Trump of any kind; under ``"no_face_down"`` any
+    fairy who placed none face down. ``None`` when nobody's Trumps stay hidden (every
+    Trump placed is revealed). An undefended defender places none, so says None unless
+    her blind draw turns up a Trump (under the default).
+
+    >>> hidden_trumps_owner((True, False)), hidden_trumps_owner((True, False), (False, True))
+    (0, None)
+    >>> hidden_trumps_owner((True, False), (False, True), Rules(none_means="no_face_down"))
+    0
+    """
+    only_face_down = rules is not None and rules.none_means == "no_face_down"
+    said_none = [not placed[i] and (only_face_down or not other_trumps[i]) for i in (0, 1)]
+    if placed[0] and said_none[1]:
+        return 0
+    if placed[1] and said_none[0]:
+        return 1
+    return None
 
 
-def trumps_seen(mine: bool, theirs: bool) -> Literal["none", "count", "set"]:
+def trumps_seen(
+    mine: bool, theirs: bool, mine_other: bool = False, rules: Rules | None = None
+) -> Literal["none", "count", "set"]:
     """What a fairy sees of the other's face-down Trumps once both have placed theirs
-    (FM-5): ``"none"`` (she said None), ``"count"`` (only how many cards lie face down:
-    she said None and the other placed, so they stay hidden), or ``"set"`` (revealed).
-    ``mine`` / ``theirs``: whether each placed any Trumps."""
+    (FM-5): ``"none"`` (the other placed none), ``"count"`` (only how many cards lie face
+    down: she has said None so far, so they stay hidden), or ``"set"`` (revealed).
+    ``mine`` / ``theirs``: whether each placed any Trumps; ``mine_other``: whether she
+    applies any other Trump so far (Wild Trump, Trumps turned up, Wild Trump points: then
+    she has not said None under the default ``none_means="no_trumps"``)."""
     if not theirs:
         return "none"
-    return "count" if hidden_trumps_owner((mine, theirs)) == 1 else "set"
+    return "count" if hidden_trumps_owner((mine, theirs), (mine_other, False), rules) == 1 else "set"

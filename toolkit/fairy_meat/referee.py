@@ -136,8 +136,16 @@ class Play:
 
     @property
     def says_none(self) -> bool:
-        """Whether she placed no Trumps face down from her hand: "None" (FM-4, FM-5)."""
+        """Whether she placed no Trumps face down from her hand (FM-4); whether that is
+        "None" depends on the other Trumps she applies and ``Rules.none_means`` (FM-5:
+        :func:`~toolkit.fairy_meat.legality.hidden_trumps_owner`)."""
         return not self.trumps
+
+    @property
+    def other_trumps(self) -> bool:
+        """Whether she applies a Trump not placed face down: a Wild Trump, Trumps turned
+        up, Wild Trump points (FM-6, FM-7) — "playing Trump cards" for FM-5."""
+        return bool(self.wild is not None or self.drawn or self.wild_points)
 
     @property
     def sign(self) -> int:
@@ -402,7 +410,9 @@ def _damage_steps(
     if wrestling:
         damage, attacker_damage = wrestling_damage(winner, difference, escape, rules)
         if escape:
-            steps.append(f"{names[winner]} forgoes the damage to escape the brawl (FM-14).")
+            steps.append(
+                f"{names[winner]} forgoes the damage and escapes the brawl: {names[loser]} takes no damage (FM-14)."
+            )
         else:
             steps.append(f"Wrestling: {names[loser]} takes {damage + attacker_damage} damage (FM-14).")
         return damage, attacker_damage
@@ -479,8 +489,10 @@ def resolve_attack(
     )
     if common:
         raise IllegalActionError(f"{', '.join(sorted(c.code for c in common))} cannot be played by both sides")
-    # FM-5: if exactly one side said None, the other's face-down Trumps stay hidden.
-    hidden_side = hidden_trumps_owner((not attacker.says_none, not defender.says_none))
+    # FM-5: if one side said None (no Trump of any kind by default), the other's face-down Trumps stay hidden.
+    hidden_side = hidden_trumps_owner(
+        (not attacker.says_none, not defender.says_none), (attacker.other_trumps, defender.other_trumps), rules
+    )
     owner: Side | None = None if hidden_side is None else SIDES[hidden_side]
     reveal = dict(reveal or {})
     for side in reveal:

@@ -30,6 +30,8 @@ Damage = Literal["halved", "table"]
 NoneReveal = Literal["all_or_nothing", "subset"]
 Undefended = Literal["blind_draw", "unopposed"]
 NastyHit = Literal["damaged", "loser"]
+NoneMeans = Literal["no_trumps", "no_face_down"]
+WrestlingHand = Literal["as_usual", "kill_only"]
 
 
 def check_direction(direction: str) -> str:
@@ -61,25 +63,36 @@ class Rules:
             ``"unopposed"`` (the attacker wins, points = ceil(attacker value / 2)).
         nasty_hit: FM-12 — the Ace of Spades gives a Nasty Hit to the fairy who takes
             ``"damaged"`` (default) or to the ``"loser"`` even without damage.
+        none_means: FM-5 — who has said None: a fairy who applies ``"no_trumps"`` of any
+            kind in the attack (default: no face-down Trumps, no Wild Trump, no Trumps
+            turned up, no Wild Trump points), or any fairy who places ``"no_face_down"``
+            Trumps, whatever she plays or turns up later.
+        wrestling_hand: FM-2/FM-14 — Wrestling hands: both draw by Kill points and the
+            other terms apply ``"as_usual"`` (default: the attacker's +1, weapons and every
+            modifier), or both draw exactly their Kill points (``"kill_only"``).
     """
 
     damage: Damage = "halved"
     none_reveal: NoneReveal = "all_or_nothing"
     undefended: Undefended = "blind_draw"
     nasty_hit: NastyHit = "damaged"
+    none_means: NoneMeans = "no_trumps"
+    wrestling_hand: WrestlingHand = "as_usual"
 
     def __post_init__(self) -> None:
         _check_option("damage", self.damage, get_args(Damage), "FM-10")
         _check_option("none_reveal", self.none_reveal, get_args(NoneReveal), "FM-5")
         _check_option("undefended", self.undefended, get_args(Undefended), "FM-7")
         _check_option("nasty_hit", self.nasty_hit, get_args(NastyHit), "FM-12")
+        _check_option("none_means", self.none_means, get_args(NoneMeans), "FM-5")
+        _check_option("wrestling_hand", self.wrestling_hand, get_args(WrestlingHand), "FM-2/FM-14")
 
     def variant_name(self) -> str:
         """Return a short label naming every option that differs from the defaults."""
         default = Rules()
         changed = [
             f"{f}={getattr(self, f)!r}"
-            for f in ("damage", "none_reveal", "undefended", "nasty_hit")
+            for f in ("damage", "none_reveal", "undefended", "nasty_hit", "none_means", "wrestling_hand")
             if getattr(self, f) != getattr(default, f)
         ]
         return ", ".join(changed) if changed else "default rules"
@@ -144,11 +157,18 @@ class Fairy:
         return replace(self, live=max(0, self.live - amount))
 
 
-def attacker_hand_size(fairy: Fairy, modifiers: int = 0, fluttered: bool = False, wrestling: bool = False) -> int:
+def attacker_hand_size(
+    fairy: Fairy,
+    modifiers: int = 0,
+    fluttered: bool = False,
+    wrestling: bool = False,
+    rules: Rules | None = None,
+) -> int:
     """Return the attacking fairy's combat hand size (FM-2): Kill points + weapon attack
-    bonus + 1 for attacking + modifiers (-1 if she Fluttered), never below 0. When
-    Wrestling (FM-14) only Kill points count."""
-    if wrestling:
+    bonus + 1 for attacking + modifiers (-1 if she Fluttered), never below 0. Wrestling
+    (FM-14) changes nothing for the attacker, who draws by Kill points anyway — unless
+    ``Rules(wrestling_hand="kill_only")``: then only Kill points (+ ``modifiers``) count."""
+    if wrestling and (rules or Rules()).wrestling_hand == "kill_only":
         return max(0, fairy.kill + modifiers)
     return max(0, fairy.kill + fairy.weapon.attack_bonus + 1 + modifiers - int(fluttered))
 
@@ -162,12 +182,15 @@ def combat_hand_sizes(
     fluttered: bool = False,
     holds_order_card: bool = False,
     wrestling: bool = False,
+    rules: Rules | None = None,
 ) -> tuple[int, int]:
     """Return both combat hand sizes (FM-2): (:func:`attacker_hand_size`,
-    :func:`defender_hand_size`); Kill points only when Wrestling (FM-14)."""
+    :func:`defender_hand_size`). When Wrestling (FM-14) both draw by Kill points and every
+    other term applies as usual (default), or exactly their Kill points with
+    ``Rules(wrestling_hand="kill_only")``."""
     return (
-        attacker_hand_size(attacker, attacker_modifiers, fluttered, wrestling),
-        defender_hand_size(defender, attacker, defender_modifiers, holds_order_card, wrestling),
+        attacker_hand_size(attacker, attacker_modifiers, fluttered, wrestling, rules),
+        defender_hand_size(defender, attacker, defender_modifiers, holds_order_card, wrestling, rules),
     )
 
 
@@ -177,11 +200,15 @@ def defender_hand_size(
     modifiers: int = 0,
     holds_order_card: bool = False,
     wrestling: bool = False,
+    rules: Rules | None = None,
 ) -> int:
     """Return the defending fairy's combat hand size (FM-2): Live points (Kill points when
     Wrestling, FM-14) + 1 if she still holds an Order Card + the attacker's weapon defence
-    modifier + other modifiers, never below 0."""
-    if wrestling:
+    modifier + other modifiers, never below 0. With ``Rules(wrestling_hand="kill_only")``
+    a Wrestling defender draws only her Kill points (+ ``modifiers``)."""
+    kill_only = wrestling and (rules or Rules()).wrestling_hand == "kill_only"
+    if kill_only:
         return max(0, fairy.kill + modifiers)
     weapon_mod = attacker.weapon.defence_modifier if attacker is not None else 0
-    return max(0, fairy.live + int(holds_order_card) + weapon_mod + modifiers)
+    points = fairy.kill if wrestling else fairy.live
+    return max(0, points + int(holds_order_card) + weapon_mod + modifiers)

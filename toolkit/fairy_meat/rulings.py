@@ -35,6 +35,8 @@ RULINGS: dict[str, str] = {
     "FM-6 keep-back": "toolkit.fairy_meat.legality.trump_sets",
     "FM-6 draw law": "toolkit.fairy_meat.deck.wild_draw_ways",
     "FM-7 points": "toolkit.fairy_meat.attack.wild_trump_points",
+    "FM-7 spent once": "toolkit.fairy_meat.attack.extra_cards_spent",
+    "FM-14 escape": "toolkit.fairy_meat.referee.wrestling_damage",
     "FM-10 down": "toolkit.fairy_meat.rules.Fairy.take_damage",
     "FM-13 no cards": "toolkit.fairy_meat.attack.attacks_lost",
 }

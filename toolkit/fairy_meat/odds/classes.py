@@ -33,6 +33,7 @@ __all__ = [
     "NO_DRAW",
     "side_view",
     "hidden_owner",
+    "unhidden_by_draw",
     "SWAP",
     "class_key",
     "side_units",
@@ -41,6 +42,7 @@ __all__ = [
     "orientations",
     "swapped",
     "realisations",
+    "bare_side",
     "class_reach",
     "representative_plays",
     "JUDGED",
@@ -101,10 +103,29 @@ def side_view(fam: Family, colour: str, drawn: tuple[int, int, int], owner: bool
     return (colour, fam.sign if m_p else 0, ch_a, as_a, m_p, ch_p, as_p), fam.sign * m_a
 
 
-def hidden_owner(fam_a: Family, fam_d: Family) -> str | None:
-    """The side whose face-down Trumps stay hidden because the other said None (FM-5)."""
-    side = hidden_trumps_owner((fam_a.placed is not None, fam_d.placed is not None))
+def hidden_owner(
+    fam_a: Family,
+    fam_d: Family,
+    rules: Rules | None = None,
+    drawn: tuple[tuple[int, int, int], tuple[int, int, int]] = (NO_DRAW, NO_DRAW),
+) -> str | None:
+    """The side whose face-down Trumps stay hidden because the other said None (FM-5:
+    :func:`~toolkit.fairy_meat.legality.hidden_trumps_owner` under ``rules``): a Wild
+    Trump, or Trumps turned up (``drawn``, per side), are Trumps she plays."""
+    other = tuple(fam.wild is not None or any(d) for fam, d in zip((fam_a, fam_d), drawn, strict=True))
+    side = hidden_trumps_owner((fam_a.placed is not None, fam_d.placed is not None), other, rules)  # type: ignore[arg-type]
     return None if side is None else ("attacker", "defender")[side]
+
+
+def unhidden_by_draw(fam_a: Family, fam_d: Family, rules: Rules | None = None) -> bool:
+    """Whether the attacker's face-down Trumps, hidden so far, are revealed if the
+    defender's blind draw turns up a Trump (FM-5 under ``none_means="no_trumps"``, FM-7):
+    then :func:`hidden_owner` depends on the draw."""
+    return (
+        fam_d.kind == "blind"
+        and hidden_owner(fam_a, fam_d, rules) == "attacker"
+        and hidden_owner(fam_a, fam_d, rules, (NO_DRAW, (1, 0, 0))) is None
+    )
 
 
 SWAP = {"red": "black", "black": "red"}
@@ -173,15 +194,27 @@ def swapped(view: tuple | None) -> tuple | None:
     return None if view is None else (SWAP[view[0]], *view[1:])
 
 
-def realisations(a: tuple, d: tuple | None) -> Iterable[tuple[int, int, int, int]]:
+def bare_side(key: tuple, rules: Rules | None) -> str | None:
+    """The side of the class ``key`` that applies no Trump at all (FM-5): under
+    ``none_means="no_trumps"`` (default) the one who said None while the other's
+    face-down Trumps stay hidden; ``None`` under ``"no_face_down"`` or when nothing is hidden."""
+    owner = key[0]
+    if owner not in ("attacker", "defender") or (rules is not None and rules.none_means == "no_face_down"):
+        return None
+    return "defender" if owner == "attacker" else "attacker"
+
+
+def realisations(a: tuple, d: tuple | None, bare: str | None = None) -> Iterable[tuple[int, int, int, int]]:
     """(attacker sign, defender sign, applied matching Trumps of each) that the deck's
     Trumps allow for these views, fewest Trumps first. A sign that does not matter to the
-    referee (no Trump she may hide matches) is free."""
+    referee (no Trump she may hide matches) is free. The ``bare`` side (:func:`bare_side`)
+    applies no matching Trump."""
     signs_a = (a[1],) if a[1] else (1, -1)
     signs_d = ((d[1],) if d[1] else (1, -1)) if d is not None else (1,)
-    for sa, sd, m_a in itertools.product(signs_a, signs_d, range(min_matching(a), 9)):
+    range_a = (0,) if bare == "attacker" else range(min_matching(a), 9)
+    for sa, sd, m_a in itertools.product(signs_a, signs_d, range_a):
         ua = side_units(a, m_a)
-        for m_d in range(min_matching(d), 9) if d is not None else (0,):
+        for m_d in (0,) if (d is None or bare == "defender") else range(min_matching(d), 9):
             ud = side_units(d, m_d) if d is not None else (0, 0, 0)
             if ua[0] + ud[0] > RED_TRUMPS or ua[1] + ud[1] > BLACK_TRUMPS_BUT_ACE or ua[2] + ud[2] > 1:
                 break  # more matching Trumps only need more cards
@@ -189,12 +222,12 @@ def realisations(a: tuple, d: tuple | None) -> Iterable[tuple[int, int, int, int
 
 
 @cache
-def class_reach(key: tuple) -> tuple[int, int]:
+def class_reach(key: tuple, bare: str | None = None) -> tuple[int, int]:
     """The smallest and largest difference of base values that cards realise in the class
-    ``key`` (the attacker's base value when unopposed)."""
+    ``key`` (the attacker's base value when unopposed); ``bare``: :func:`bare_side`."""
     lo, hi = 10**9, -(10**9)
     for a, d in orientations(key):
-        for sa, sd, m_a, m_d in realisations(a, d):
+        for sa, sd, m_a, m_d in realisations(a, d, bare):
             if d is None:
                 lo, hi = min(lo, 2 + sa * m_a), max(hi, 10 + sa * m_a)
             else:
@@ -202,11 +235,11 @@ def class_reach(key: tuple) -> tuple[int, int]:
     return lo, hi
 
 
-def representative_plays(key: tuple, delta: int) -> tuple[Play, Play | None]:
+def representative_plays(key: tuple, delta: int, bare: str | None = None) -> tuple[Play, Play | None]:
     """A pair of plays in the class ``key`` whose base values differ by ``delta`` (for an
-    unopposed defender: whose attacker base value is ``delta``)."""
+    unopposed defender: whose attacker base value is ``delta``); ``bare``: :func:`bare_side`."""
     for a, d in orientations(key):
-        for sa, sd, m_a, m_d in realisations(a, d):
+        for sa, sd, m_a, m_d in realisations(a, d, bare):
             if d is None:
                 pips_a, pips_d = delta - sa * m_a, 0
                 if pips_a not in PIPS:
@@ -228,7 +261,7 @@ JUDGED: dict[tuple, AttackOutcome] = {}
 
 
 def judge_one(rules: Rules, key: tuple, delta: int) -> AttackOutcome:
-    play_a, play_d = representative_plays(key, delta)
+    play_a, play_d = representative_plays(key, delta, bare_side(key, rules))
     return outcome_of(resolve_attack(play_a, play_d, rules))
 
 

@@ -189,7 +189,7 @@ def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> 
                 if key not in pending.diffs:
                     pending.diffs[key] = pair_diffs(ca, cd, na, nd)
                 weight = count * int(wa * cd.weight * scale_d)
-                weigh_pair(pending, ca.family, cd.family, key, weight, left, deck, k)
+                weigh_pair(pending, ca.family, cd.family, key, weight, left, deck, k, rules)
     weights = settle(pending.buckets(), rules)
     expected = comb(DECK_SIZE, a) * comb(DECK_SIZE - a, d) * scale_a * scale_d * falling(deck, k)
     got = sum(weights.values())

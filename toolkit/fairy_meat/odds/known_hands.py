@@ -158,7 +158,7 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
         raise InvalidSetupError("the deck holds too few Numbered cards for the Wild Trump draws (FM-6)")
     pending = Pending()
     pending.diffs[0] = diffs
-    weigh_pair(pending, fam_a, fam_d, 0, 1, trumps_left, deck, k)
+    weigh_pair(pending, fam_a, fam_d, 0, 1, trumps_left, deck, k, state.rules)
     return Distribution.from_int_weights(settle(pending.buckets(), state.rules))
 
 

@@ -14,12 +14,14 @@ from toolkit.fairy_meat.odds.classes import (
     DRAWS,
     JUDGED,
     NO_DRAW,
+    bare_side,
     class_key,
     class_reach,
     fold_class,
     hidden_owner,
     judge_all,
     side_view,
+    unhidden_by_draw,
 )
 from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
 from toolkit.fairy_meat.odds.families import Family
@@ -100,14 +102,18 @@ def weigh_pair(
     trumps_left: tuple[int, int, int],
     deck: int,
     k: int,
+    rules: Rules | None = None,
 ) -> None:
     """Add one pair of plays to ``pending``.
 
     ``pending.diffs[diffs_id][(colour_a, colour_d)]`` counts the Numbered card pairs
     (played or turned up) by pips difference (attacker minus defender; the attacker's
     pips alone against an unopposed defender). ``weight`` multiplies everything; the
-    draw law brings the common factor ``deck_(k)`` (and no draw brings it whole)."""
-    owner = hidden_owner(fam_a, fam_d)
+    draw law brings the common factor ``deck_(k)`` (and no draw brings it whole). Whose
+    face-down Trumps stay hidden follows ``rules`` (FM-5); a blind draw turning up a Trump
+    may reveal the attacker's (:func:`~.classes.unhidden_by_draw`)."""
+    owner = hidden_owner(fam_a, fam_d, rules)
+    unhide = unhidden_by_draw(fam_a, fam_d, rules)
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
     full = falling(deck, k)
     add = pending.add
@@ -128,10 +134,14 @@ def weigh_pair(
         return
     if draw_d and not draw_a:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker")
+        va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False)
         for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k).items():
             cols = (fam_a.colour, colour)
             for (vd, off_d), w in g.items():
-                add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
+                if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
+                    add(class_key(None, va_up, vd), off_a_up - off_d, weight * w, diffs_id, cols)
+                else:
+                    add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
         return
     if draw_a and not draw_d:
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender")
@@ -140,7 +150,7 @@ def weigh_pair(
             for (va, off_a), w in g.items():
                 add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
         return
-    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k).items():
+    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide).items():
         for (key, off), w in g.items():
             add(key, off, weight * w, diffs_id, cols)
 
@@ -157,10 +167,18 @@ def cached_draw_views(
 
 
 def cached_joint_views(
-    fam_a: Family, fam_d: Family, owner: str | None, trumps_left: tuple[int, int, int], deck: int, k: int
+    fam_a: Family,
+    fam_d: Family,
+    owner: str | None,
+    trumps_left: tuple[int, int, int],
+    deck: int,
+    k: int,
+    unhide: bool = False,
 ) -> dict[tuple[str, str], dict]:
-    """Both sides draw: per (colour turned up for each), {(class key, offset): weight}."""
-    key = ("double", fam_a, fam_d, owner, trumps_left, deck, k)
+    """Both sides draw: per (colour turned up for each), {(class key, offset): weight}.
+    With ``unhide``, a Trump turned up by the defender reveals the attacker's face-down
+    Trumps (FM-5: she has not said None)."""
+    key = ("double", fam_a, fam_d, owner, trumps_left, deck, k, unhide)
     got = VIEWS_CACHE.get(key)
     if got is not None:
         return got
@@ -172,13 +190,14 @@ def cached_joint_views(
             va_cache: dict = {}
             vd_cache: dict = {}
             for d1, d2, w in draws:
-                va = va_cache.get(d1)
+                here = None if (unhide and any(d2)) else owner
+                va = va_cache.get((d1, here))
                 if va is None:
-                    va = va_cache[d1] = side_view(fam_a, ca, d1, owner == "attacker")
+                    va = va_cache[(d1, here)] = side_view(fam_a, ca, d1, here == "attacker")
                 vd = vd_cache.get(d2)
                 if vd is None:
                     vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender")
-                g[(class_key(owner, va[0], vd[0]), va[1] - vd[1])] += w
+                g[(class_key(here, va[0], vd[0]), va[1] - vd[1])] += w
             out[(ca, cd)] = dict(g)
     VIEWS_CACHE[key] = out
     return out
@@ -190,7 +209,7 @@ def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: boo
         folded: Buckets = {}
         for key, bucket in buckets.items():
             reduced, shift = fold_class(key, rules)
-            lo, hi = class_reach(reduced)
+            lo, hi = class_reach(reduced, bare_side(reduced, rules))
             for delta, w in bucket.items():
                 if lo <= delta + shift <= hi:
                     fb = folded.setdefault(reduced, {})

@@ -45,9 +45,10 @@ from toolkit.equilibrium import (
     solve,
 )
 from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
+from toolkit.fairy_meat.attack import hidden_owner
 from toolkit.fairy_meat.deck import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS, card_type, is_trump
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
-from toolkit.fairy_meat.legality import trump_sets, trumps_seen
+from toolkit.fairy_meat.legality import trump_sets
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
@@ -236,7 +237,7 @@ def _seen_text(state: CombatState, i: int) -> str:
     if own is not None:
         parts.append(f"her Trumps {' '.join(c.code for c in own) or 'none'}")
     if own is not None and other is not None:
-        if trumps_seen(bool(own), bool(other)) != "count":
+        if hidden_owner(a, state.rules) != o:  # FM-5 under state.rules
             parts.append(f"theirs {' '.join(c.code for c in other) or 'none'}")
         else:
             parts.append(f"theirs {len(other)} face down (FM-5)")

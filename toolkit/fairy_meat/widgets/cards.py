@@ -20,6 +20,7 @@ __all__ = [
     "colour_codes",
     "card_codes",
     "variant_controls",
+    "wrestling_hand_control",
     "weapon_label",
 ]
 
@@ -70,7 +71,9 @@ def card_codes(cards: Sequence[Card]) -> str:
 
 
 def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
-    """Dropdowns for the named variants of RULINGS.md (FM-10, FM-5, FM-7, FM-12), set from ``rules``."""
+    """Dropdowns for the named variants of one attack in RULINGS.md (FM-10, FM-5, FM-7,
+    FM-12), set from ``rules``; the Wrestling hand (FM-2/FM-14) is
+    :func:`wrestling_hand_control`."""
     return {
         "damage": widgets.Dropdown(
             options=[("halved: 1 per point (default)", "halved"), ("damage table (p.11)", "table")],
@@ -82,6 +85,12 @@ def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
             options=[("all or nothing (default)", "all_or_nothing"), ("any subset", "subset")],
             value=rules.none_reveal,
             description="None-rule reveal (FM-5)",
+            style=WIDE,
+        ),
+        "none_means": widgets.Dropdown(
+            options=[("no Trump of any kind (default)", "no_trumps"), ("no face-down Trumps", "no_face_down")],
+            value=rules.none_means,
+            description="Who said None (FM-5)",
             style=WIDE,
         ),
         "undefended": widgets.Dropdown(
@@ -97,6 +106,16 @@ def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
             style=WIDE,
         ),
     }
+
+
+def wrestling_hand_control(rules: Rules) -> widgets.Dropdown:
+    """The Dropdown for the Wrestling hand variant (FM-2/FM-14), set from ``rules``."""
+    return widgets.Dropdown(
+        options=[("by Kill points, as usual (default)", "as_usual"), ("Kill points only", "kill_only")],
+        value=rules.wrestling_hand,
+        description="Wrestling hand (FM-2)",
+        style=WIDE,
+    )
 
 
 def weapon_label(w: Weapon) -> str:

@@ -148,10 +148,17 @@ def odds_explorer(
         defender_policy: str,
         damage: str,
         none_reveal: str,
+        none_means: str,
         undefended: str,
         nasty_hit: str,
     ) -> Distribution[Any]:
-        chosen = Rules(damage=damage, none_reveal=none_reveal, undefended=undefended, nasty_hit=nasty_hit)  # type: ignore[arg-type]
+        chosen = Rules(
+            damage=damage,  # type: ignore[arg-type]
+            none_reveal=none_reveal,  # type: ignore[arg-type]
+            none_means=none_means,  # type: ignore[arg-type]
+            undefended=undefended,  # type: ignore[arg-type]
+            nasty_hit=nasty_hit,  # type: ignore[arg-type]
+        )
         result = calculator(attacker_cards, defender_cards, policies=(attacker_policy, defender_policy), rules=chosen)
         last["result"] = result
         return getattr(result, "distribution", result)

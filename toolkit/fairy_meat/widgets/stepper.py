@@ -38,6 +38,7 @@ from toolkit.fairy_meat.widgets.cards import (
     colour_of,
     variant_controls,
     weapon_label,
+    wrestling_hand_control,
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
 from toolkit.widgets.common import ERROR, OK
@@ -91,7 +92,8 @@ class CombatStepper(FollowsExample[CombatState]):
         attacker_live, attacker_kill, defender_live, defender_kill: IntSliders (FM-2).
         attacker_weapon, defender_weapon: Dropdowns of the weapons in ``data/fairy_meat``.
         fluttered, holds_order_card, wrestling: Checkboxes (FM-2, FM-14).
-        damage, none_reveal, undefended, nasty_hit: the variant Dropdowns.
+        damage, none_reveal, none_means, undefended, nasty_hit: the variant Dropdowns;
+        wrestling_hand: the Wrestling hand Dropdown (FM-2/FM-14).
         deal: ``"seeded"`` (cards drawn with the stepper's seed) or ``"stacked"``
             (``deck_box``'s cards on top of the deck, in order, the rest seeded).
         view: ``"both"`` (designer: both hands) or one side's view (``"attacker"``,
@@ -188,8 +190,10 @@ class CombatStepper(FollowsExample[CombatState]):
         return Rules(
             damage=self.damage.value,
             none_reveal=self.none_reveal.value,
+            none_means=self.none_means.value,
             undefended=self.undefended.value,
             nasty_hit=self.nasty_hit.value,
+            wrestling_hand=self.wrestling_hand.value,
         )
 
     @property
@@ -214,11 +218,15 @@ class CombatStepper(FollowsExample[CombatState]):
             defender,
             self.rules,
             deck=deck,
-            fluttered=self.fluttered.value and not self.wrestling.value,
-            holds_order_card=self.holds_order_card.value and not self.wrestling.value,
+            fluttered=self.fluttered.value and not self._kill_only(),
+            holds_order_card=self.holds_order_card.value and not self._kill_only(),
             wrestling=self.wrestling.value,
             **self._extra,
         )
+
+    def _kill_only(self) -> bool:
+        """Whether Wrestling hands are exactly Kill points (``wrestling_hand="kill_only"``, FM-2/FM-14)."""
+        return bool(self.wrestling.value) and self.wrestling_hand.value == "kill_only"
 
     def choose(self, action: str) -> None:
         """Take a decision by its action string (``"declare add"``, ``"shift +1 -1"``, ...)."""
@@ -371,6 +379,8 @@ class CombatStepper(FollowsExample[CombatState]):
         self.none_reveal = variants["none_reveal"]
         self.undefended = variants["undefended"]
         self.nasty_hit = variants["nasty_hit"]
+        self.none_means = variants["none_means"]
+        self.wrestling_hand = wrestling_hand_control(rules)
         self.deal = widgets.ToggleButtons(
             options=[("deal seeded", "seeded"), ("stacked deck", "stacked")],
             value="stacked" if deck.strip() else "seeded",
@@ -424,6 +434,7 @@ class CombatStepper(FollowsExample[CombatState]):
                 widgets.HBox([self.fluttered, self.holds_order_card, self.wrestling]),
                 widgets.HBox([self.damage, self.none_reveal]),
                 widgets.HBox([self.undefended, self.nasty_hit]),
+                widgets.HBox([self.none_means, self.wrestling_hand]),
                 widgets.HBox([self.deal, self.deck_box]),
                 self.setup_line,
                 self.error_line,
@@ -452,14 +463,18 @@ class CombatStepper(FollowsExample[CombatState]):
             self.none_reveal,
             self.undefended,
             self.nasty_hit,
+            self.none_means,
+            self.wrestling_hand,
             self.deal,
             self.deck_box,
         ]
 
     def _adjust(self) -> None:
-        """Disable what does not apply: Fluttered and the Order Card when Wrestling (only
-        Kill points count, FM-14); the deck box when dealing seeded."""
-        self.fluttered.disabled = self.holds_order_card.disabled = self.wrestling.value
+        """Disable what does not apply: Fluttered and the Order Card when Wrestling with
+        ``wrestling_hand="kill_only"`` (only Kill points count, FM-2/FM-14); the Wrestling
+        hand when not Wrestling; the deck box when dealing seeded."""
+        self.fluttered.disabled = self.holds_order_card.disabled = self._kill_only()
+        self.wrestling_hand.disabled = not self.wrestling.value
         self.deck_box.disabled = self.deal.value != "stacked"
 
     def _plan_example(self, start: GameState) -> tuple[list[PlannedMove], list[CombatState], str]:
@@ -492,7 +507,12 @@ class CombatStepper(FollowsExample[CombatState]):
         assert isinstance(state, CombatState)
         a, d = state.names
         sizes, n = state.hand_sizes, state.attacks
-        kind = "Wrestling: Kill points only (FM-14)" if state.wrestling else "FM-2"
+        if not state.wrestling:
+            kind = "FM-2"
+        elif self._kill_only():
+            kind = "Wrestling: Kill points only (FM-14)"
+        else:
+            kind = "Wrestling: by Kill points (FM-2, FM-14)"
         self.setup_line.value = _esc(
             f"Combat hands: {a} {sizes[0]} cards, {d} {sizes[1]}; {n} attack(s) ({kind}; {self.rules.variant_name()})."
         )

@@ -13,6 +13,7 @@ from toolkit.fairy_meat.legality import (
     Placed,
 )
 from toolkit.fairy_meat.odds.classes import (
+    bare_side,
     class_reach,
     fold_class,
     representative_plays,
@@ -61,14 +62,15 @@ class Judge:
                 reduced, shift = fold_class(key, self.rules)
             except AssertionError:  # no cards realise the class: a combination that cannot occur
                 reduced, shift = key, 0
-            lo, hi = class_reach(reduced)
+            lo, hi = class_reach(reduced, bare_side(reduced, self.rules))
             rid = k if reduced == key else self.kid(reduced)
             self.fold[k] = (rid, shift, lo, hi)
         return k
 
     def _referee(self, kid: int, delta: int) -> int:
         try:
-            play_a, play_d = representative_plays(self.keys[kid], delta)
+            key = self.keys[kid]
+            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules))
         except AssertionError:  # no cards realise it: a combination that cannot occur
             return -1
         result = resolve_attack(play_a, play_d, self.rules)

@@ -283,7 +283,7 @@ def build_matrix(game: Game) -> None:
                             )
                             fam_x = family_of(decl_sign(da if x_side == 0 else dd), pa if x_side == 0 else pd, wild)
                             fams = (fam_x, fam_f) if x_side == 0 else (fam_f, fam_x)
-                            owner = hidden_owner(*fams)
+                            owner = hidden_owner(*fams, game.rules)
                             hands_sel_a = sa["hand"][r_m[sel]]
                             hands_sel_d = sd["hand"][c_m[sel]]
                             both = ha_arr[hands_sel_a] + hd_arr[hands_sel_d]
@@ -301,7 +301,7 @@ def build_matrix(game: Game) -> None:
                         both = ha_arr[ha_i] + hd_arr[hd_i]
                         tl = tuple(int(v) for v in trump_caps - both[18:])
                         nl = tuple(int(v) for v in num_caps - both[:18])
-                        args2 = (hidden_owner(fam_a, fam_d), fam_a, fam_d, tl, nl)
+                        args2 = (hidden_owner(fam_a, fam_d, game.rules), fam_a, fam_d, tl, nl)
                         draw_entries.append((rows[e : e + 1], cols[e : e + 1], ww[e : e + 1], ("double", args2)))
     if any((o < 0).any() for o in oid_l):  # pragma: no cover - every real play has representative cards
         raise RuntimeError("an attack class without a Wild Trump draw has no representative cards")
