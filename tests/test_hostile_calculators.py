@@ -134,7 +134,6 @@ def _refuses_in_a_second(code: str) -> None:
     assert done.returncode == 0, done.stderr[-500:]
 
 
-@pytest.mark.xfail(strict=True, reason="needs the calculator's size check: toolkit/fairy_meat/optimal.py")
 def test_solve_attack_refuses_a_million_attacks_at_once():
     _refuses_in_a_second(
         """
@@ -171,7 +170,6 @@ def test_clash_value_refuses_twelve_cards_each_at_once():
     )
 
 
-@pytest.mark.xfail(strict=True, reason="needs the calculator's size check: toolkit/fairy_meat/referee.py")
 def test_resolve_attack_wrong_types_are_type_errors():
     from toolkit.fairy_meat import resolve_attack
 
@@ -194,7 +192,6 @@ def test_start_battle_refuses_negative_max_rounds():
         start_battle(Army("N", 8, leader), Army("S", 8, leader), max_rounds=-1)
 
 
-@pytest.mark.xfail(strict=True, reason="needs the calculator's size check: toolkit/fairy_meat/rules.py")
 def test_fairy_refuses_absurd_kill_points():
     from toolkit.fairy_meat import Fairy
 

@@ -26,6 +26,7 @@ numbers (like python-chess's PGN reader) and raised together.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
@@ -84,7 +85,7 @@ _TOP_KEYS = {
     "wrestling",
     "attacks",
 }
-_RULE_KEYS = ("damage", "none_reveal", "undefended", "nasty_hit")
+_RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))  # every variant of the rules in force
 _EXPECT_KEYS = {"attack", "attacker_value", "defender_value", "winner", "points", "damage", "nasty_hit"}
 
 
@@ -433,7 +434,7 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
         raise IllegalActionError("this combat was not built by start_combat: its setup is unknown")
     data: dict[str, Any] = {"system": SYSTEM, "title": title}
     if state.rules != Rules():
-        data["rules"] = {k: getattr(state.rules, k) for k in ("damage", "none_reveal", "undefended", "nasty_hit")}
+        data["rules"] = {k: getattr(state.rules, k) for k in _RULE_KEYS}
     a, d = setup.attacker, setup.defender
     data["attacker"] = {"name": a.name, "live": a.live, "kill": a.kill, "weapon": a.weapon.name}
     data["defender"] = {"name": d.name, "live": d.live, "kill": d.kill, "weapon": d.weapon.name}

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from toolkit.cards import Card, parse_card, parse_cards
-from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.errors import ArgumentTypeError, IllegalActionError, InvalidSetupError
 from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_numbered, is_trump
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
@@ -465,7 +465,15 @@ def resolve_attack(
 
     Raises:
         IllegalActionError: a choice the rules do not allow.
+        ArgumentTypeError: ``attacker`` not a Play, ``defender`` not a Play or None,
+            ``rules`` not Rules or None.
     """
+    if not isinstance(attacker, Play):
+        raise ArgumentTypeError(f"attacker must be a Play (e.g. Play('3D')), got {type(attacker).__name__}")
+    if defender is not None and not isinstance(defender, Play):
+        raise ArgumentTypeError(f"defender must be a Play or None, got {type(defender).__name__}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise ArgumentTypeError(f"rules must be a fairy_meat Rules or None, got {type(rules).__name__}")
     rules = rules or Rules()
     label = dict(zip(SIDES, names, strict=True))
     if defender is None:

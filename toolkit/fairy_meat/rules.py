@@ -98,10 +98,21 @@ class Rules:
         return ", ".join(changed) if changed else "default rules"
 
 
-def _whole(value: object, what: str, low: int | None = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low):
+#: Most Live or Kill points a fairy may have (a fairy has a handful; a combat hand of
+#: more cards than the deck holds cannot be drawn).
+MAX_POINTS = 100
+
+
+def _whole(value: object, what: str, low: int | None = 0, high: int | None = None) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
         bound = f" of {low} or more" if low is not None else ""
-        raise InvalidSetupError(f"{what} must be a whole number{bound}, got {value!r}")
+        bound += f" and at most {high}" if high is not None else ""
+        raise InvalidSetupError(f"{what} must be a whole number{bound}, got {str(value)[:40]!r}")
     return value
 
 
@@ -143,8 +154,8 @@ class Fairy:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidSetupError(f"a fairy needs a name, got {self.name!r}")
-        _whole(self.live, f"{self.name}'s Live points")
-        _whole(self.kill, f"{self.name}'s Kill points")
+        _whole(self.live, f"{self.name}'s Live points", high=MAX_POINTS)
+        _whole(self.kill, f"{self.name}'s Kill points", high=MAX_POINTS)
 
     @property
     def is_down(self) -> bool:

@@ -513,12 +513,18 @@ def solve_attack(
     Raises:
         NotationError: a card code that is not a card.
         InvalidSetupError: duplicate cards, an empty hand, a bad ``attacks``.
-        TooBigError: the game is too big to solve exactly (with its size).
+        TooBigError: more attacks than the attacker's cards, or the game is too big to solve exactly (with its size).
     """
     hands = (_hand(attacker_hand, "attacker"), _hand(defender_hand, "defender"))
     gone = parse_cards(removed)
     if isinstance(attacks, bool) or not isinstance(attacks, int) or attacks < 1:
         raise InvalidSetupError(f"attacks must be a whole number of 1 or more (FM-13), got {attacks!r}")
+    if attacks > len(hands[0]):
+        raise TooBigError(
+            f"attacks={attacks:,} from a hand of {len(hands[0])} card(s): an attacker with no cards left loses her "
+            f"remaining attacks (FM-13), so at most {len(hands[0])} can be played; for long combats use "
+            "toolkit.montecarlo with the engine"
+        )
     state = _combat_start(hands[0], hands[1], rules or Rules(), attacks, gone)
     return solve_combat(state, payoff, node_limit=node_limit, size_limit=size_limit)
 
