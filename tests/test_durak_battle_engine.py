@@ -95,10 +95,26 @@ def test_unanswerable_attack_is_a_strike():
     assert s.lost_clash == (0, 4)
 
 
-def test_holder_may_pass_unless_the_variant():
+def test_the_opening_attack_is_compulsory():
+    # DB-3: "An action always begins with an attack": North holds the initiative (9S) and
+    # must attack; she may not pass before anyone has attacked.
     s = start_clash(NORTH, SOUTH, ("9S 8S", "2H"))
-    assert "pass" in s.legal_actions()
-    must = start_clash(NORTH, SOUTH, ("9S 8S", "2H"), Rules(holder_must_attack=True))
+    assert s.legal_actions() == ["attack 9S", "attack 8S"]
+    with pytest.raises(IllegalActionError, match=r"must open the clash with an attack \(DB-3\)"):
+        s.apply("pass")
+    # a joker alone is an attack card too (DB-1): the opening is still compulsory
+    j = start_clash(NORTH, SOUTH, ("JK1 2H", "3H"))
+    assert j.legal_actions() == ["attack JK1"]
+
+
+def test_holder_may_pass_after_a_defence_unless_the_variant():
+    # DB-6: after a Defence the initiative holder may attack again or pass; the variant
+    # holder_must_attack makes her attack while she holds a spade. North opens with 9S,
+    # South defends with 2H (2 < 9: it fails), North still holds 8S.
+    s = start_clash(NORTH, SOUTH, ("9S 8S", "2H 3H")).apply("attack 9S").apply("defence 2H")
+    assert s.current_player == "a" and s.legal_actions() == ["attack 8S", "pass"]
+    must = start_clash(NORTH, SOUTH, ("9S 8S", "2H 3H"), Rules(holder_must_attack=True))
+    must = must.apply("attack 9S").apply("defence 2H")
     assert "pass" not in must.legal_actions()  # DB-6 variant
     with pytest.raises(IllegalActionError, match=r"must attack while she holds a spade \(DB-6\)"):
         must.apply("pass")

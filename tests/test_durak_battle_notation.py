@@ -239,3 +239,16 @@ def test_export_needs_a_traced_battle():
     plain = start_battle(*load_example(CHAIN).start.armies)
     with pytest.raises(IllegalActionError, match="traced"):
         to_example(plain)
+
+
+def test_an_example_whose_holder_passes_first_is_refused_at_that_line(tmp_path):
+    # DB-3: the initiative holder's opening attack is compulsory. The worked example with
+    # North's opening "attack 7S" (line 24 of the file) changed into a pass.
+    text = CHAIN.read_text()
+    lines = text.splitlines()
+    at = next(n for n, line in enumerate(lines, 1) if line.strip() == "- North: attack 7S")
+    lines[at - 1] = lines[at - 1].replace("attack 7S", "pass")
+    path = tmp_path / "passes_first.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(NotationError, match=rf":{at}: .*must open the clash with an attack \(DB-3\)"):
+        replay(load_example(path))

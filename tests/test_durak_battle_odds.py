@@ -736,9 +736,13 @@ def test_engine_mutual_destruction_has_no_winner():
 def test_engine_side_given_the_initiative_keeps_attacking_while_she_holds_a_spade():
     # DB-6: "if she passes or has none, the initiative passes, and the other side **must**
     # attack while she holds a spade" (rule text 3: "He must attack, laying spade cards").
-    # a holds the initiative (9S) and passes; b must attack and does, with 5S; a's defence
-    # fails. b still holds 4S, so she must go on attacking.
+    # a holds the initiative (9S) and must open (DB-3): she attacks with 9S, b's manoeuvre
+    # 6D fails (6 < 9); a, holding no attack card, passes by herself (DB-6); b must attack
+    # (no pass) and does, with 5S; a's defence 2H fails. b still holds 4S, so she must go on
+    # attacking.
     s = start_clash(A10, B10, ("9S 2H 3H", "5S 4S 6D"))
-    s = s.apply("pass").apply("attack 5S").apply("defence 2H")
-    assert s.current_player == "b" and s.hands[1] == (Card("4S"), Card("6D"))
+    s = s.apply("attack 9S").apply("manoeuvre 6D")
+    assert s.current_player == "b" and s.legal_actions() == ["attack 5S", "attack 4S"]
+    s = s.apply("attack 5S").apply("defence 2H")
+    assert s.current_player == "b" and s.hands[1] == (Card("4S"),)
     assert s.legal_actions() == ["attack 4S"]

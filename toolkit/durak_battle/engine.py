@@ -24,7 +24,7 @@ from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.durak_battle.clash import STRIKE_LOSS, actions_of, card_value
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
-from toolkit.durak_battle.position import Beat, ClashPosition, clash_over
+from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
@@ -60,7 +60,9 @@ class BattleState(GameState):
     table: Card | None = None  # the attack (or counterattack) card to be answered
     attacking: int | None = None  # the side whose card is on the table
     passes: int = 0  # attack turns passed in a row
-    forced: int | None = None  # the side the initiative was passed to: she must attack while she holds a spade (DB-6)
+    # the side the initiative was passed to: she must attack while she holds a spade (DB-6);
+    # OPENING at the clash's first attack, which is compulsory (DB-3)
+    forced: int | None = None
     lost_clash: tuple[int, int] = (0, 0)
     lost_battle: tuple[int, int] = (0, 0)
     morale: tuple[bool | None, bool | None] = _PAIR
@@ -188,6 +190,8 @@ class BattleState(GameState):
                     f"{card} cannot be played as {verb}: hearts defend, diamonds manoeuvre, clubs counter, "
                     "spades attack (DB-1)"
                 )
+        if verb == "pass" and self.stage == "attack" and self.forced == OPENING:
+            return f"{name} holds the initiative and must open the clash with an attack (DB-3); she can: {legal}"
         if verb == "pass" and self.stage == "attack":
             return f"{name} must attack while she holds a spade (DB-6); she can: {legal}"
         return f"{text!r} is not possible for {name} now ({self.stage}); choose one of: {legal}"
@@ -302,7 +306,7 @@ class BattleState(GameState):
         return state._begin_clash(who)
 
     def _begin_clash(self, holder: int) -> BattleState:
-        state = replace(self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0, forced=None)
+        state = replace(self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0, forced=OPENING)
         _, beats = ClashPosition.begin(state.hands, holder, state.rules)
         return state._play(beats)
 
@@ -333,7 +337,8 @@ class BattleState(GameState):
             hands = _set(hands, i, tuple(c for c in hands[i] if c != card))
         if kind == "attack":
             assert card is not None
-            state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0)
+            forced = None if self.forced == OPENING else self.forced  # the opening attack is made (DB-3)
+            state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0, forced=forced)
             return state._log("attack", f"{names[i]} attacks with the {card.name} (DB-1).", "DB-1")
         attacker = 1 - i
         result = beat.answer

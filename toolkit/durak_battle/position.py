@@ -14,8 +14,8 @@ Action strings are the engine's: ``attack 7S``, ``pass``, ``defence 9H``,
 
 >>> from toolkit.cards import parse_cards
 >>> pos, beats = ClashPosition.begin((parse_cards("7S 9H"), parse_cards("10S 3C")), 1, Rules())
->>> pos.legal_actions()  # the initiative holder may pass (DB-6)
-['attack 10S', 'pass']
+>>> pos.legal_actions()  # the initiative holder must open with an attack (DB-3)
+['attack 10S']
 >>> pos, beats = pos.step("attack 10S")
 >>> pos.legal_actions()
 ['defence 9H', 'take']
@@ -102,11 +102,19 @@ def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted((_CARD[c.code] for c in cards), key=lambda c: _SORT[c.code]))
 
 
+#: ``forced`` of a clash's first attack turn: the initiative holder's opening attack is
+#: compulsory (DB-3, "an action always begins with an attack"), a joker included.
+OPENING = -1
+
+
 def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) -> bool:
-    """Return whether ``side``, to attack, may pass (DB-6): a side holding no spade may
-    (jokers are never compulsory); the side the initiative was passed to (``forced``) must
-    attack while she holds a spade; the initiative holder may pass unless the variant
-    ``holder_must_attack``."""
+    """Return whether ``side``, to attack, may pass (DB-6): never at the clash's opening
+    attack (``forced == OPENING``, DB-3: the opening attack is compulsory); a side holding
+    no spade may (jokers are never compulsory); the side the initiative was passed to
+    (``forced``) must attack while she holds a spade; the initiative holder may pass unless
+    the variant ``holder_must_attack``."""
+    if forced == OPENING:
+        return False
     if not any(_IS_SPADE[c.code] for c in hand):
         return True
     if forced == side:
@@ -187,7 +195,7 @@ class ClashPosition(NamedTuple):
         """Return the clash's first position with ``holder`` holding the initiative (DB-3)
         and the beats before it (a side with no attack card passes by itself, DB-6);
         ``None`` when the clash is over at once."""
-        return _attack_turn(hands, holder, 0, rules, None, (), True)
+        return _attack_turn(hands, holder, 0, rules, OPENING, (), True)
 
     @classmethod
     def from_state(cls, state: Any) -> ClashPosition:
@@ -340,7 +348,8 @@ def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosit
             return _pass(pos.hands, i, pos.passes, rules, False, (), narrate)
         card = _CARD[code]
         out = (Beat("attack", i, card),) if narrate else ()
-        return _attacked(_without(pos.hands, i, card), i, card, rules, pos.forced, out, narrate)
+        forced = None if pos.forced == OPENING else pos.forced  # the opening attack is made (DB-3)
+        return _attacked(_without(pos.hands, i, card), i, card, rules, forced, out, narrate)
     attacker = pos.attacking
     table = pos.table
     assert attacker is not None and table is not None

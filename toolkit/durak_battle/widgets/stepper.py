@@ -26,6 +26,7 @@ from toolkit.durak_battle.notation import (
     to_example,
     traced,
 )
+from toolkit.durak_battle.position import OPENING
 from toolkit.durak_battle.recon import token_advantage
 from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
 from toolkit.durak_battle.widgets.pieces import (
@@ -512,8 +513,13 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         name = _esc(state.names[i])
         legal = state.legal_actions()
         if state.stage == "attack":
+            must = (
+                f" — {name} opens the clash: the first attack is compulsory (DB-3)"
+                if state.forced == OPENING
+                else f" — {name} must attack while she holds a spade (DB-6)"
+            )
             head = f"<b>{name}</b> holds the initiative: click a spade (or a joker) to attack" + (
-                ", or pass (DB-6)" if "pass" in legal else f" — {name} must attack while she holds a spade (DB-6)"
+                ", or pass (DB-6)" if "pass" in legal else must
             )
         else:
             table = card_html(state.table) if state.table is not None else ""
@@ -541,6 +547,8 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 description="Pass",
                 tooltip="Do not attack: the initiative passes (DB-6)"
                 if "pass" in legal
+                else "Not allowed: the opening attack is compulsory (DB-3)"
+                if state.forced == OPENING
                 else "Not allowed: she must attack while she holds a spade (DB-6)",
                 disabled="pass" not in legal,
             )

@@ -361,7 +361,7 @@ class WorkedExample:
 #: The draft's worked example as data.
 WORKED_EXAMPLE = Path(__file__).resolve().parents[3] / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
 
-#: The draft's plays (shared/rules/fairy-meat-alternate-combat.txt, the example).
+#: The draft's plays (the Fairy Meat draft's worked example).
 DIZZY_FIRST = {"declare": "declare subtract", "trumps": "trumps KS QC", "play": "play 3D"}
 SPARKY_FIRST = {"declare": "declare add", "trumps": "trumps KC", "play": "play 2D"}
 DIZZY_SECOND = {"trumps": "trumps none", "play": "play 5C"}
