@@ -21,7 +21,7 @@ from toolkit.durak_battle.widgets.pieces import (
 from toolkit.errors import InvalidSetupError
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
-from toolkit.widgets.common import field as _field
+from toolkit.widgets.common import field as read_field
 
 __all__ = [
     "odds_explorer",
@@ -55,7 +55,7 @@ def _winner(outcome: Any) -> int | None:
     if isinstance(outcome, str):
         side, _, rest = outcome.partition(" ")
         return 1 - SIDES.index(side) if side in SIDES and rest else None
-    winner = _field(outcome, "winner")
+    winner = read_field(outcome, "winner")
     if winner in SIDES:
         return SIDES.index(winner)
     if winner in (0, 1) and not isinstance(winner, bool):
@@ -68,7 +68,7 @@ LONGEST_SHOWN = 5
 
 
 def _rounds(outcome: Any) -> int:
-    return max(1, int(_field(outcome, "rounds", 1) or 1))
+    return max(1, int(read_field(outcome, "rounds", 1) or 1))
 
 
 def _battle_score(outcome: Any) -> int:
@@ -273,7 +273,7 @@ def odds_explorer(
             won = d.probability(lambda o, i=i: _winner(o) == i)
             how = []
             for h, word in (("retreat", "by retreat"), ("destroyed", "by destruction")):
-                p = d.probability(lambda o, i=i, h=h: _winner(o) == i and _field(o, "how") == h)
+                p = d.probability(lambda o, i=i, h=h: _winner(o) == i and read_field(o, "how") == h)
                 if p:
                     how.append(f"{word} {format_probability(p)}")
             lines.append(f"P({names[i]} wins) = {format_probability(won)}" + (f" ({', '.join(how)})" if how else ""))

@@ -9,7 +9,7 @@ from toolkit.cards import Card
 from toolkit.dice import TRAIT_DICE
 from toolkit.durak_battle.clash import ACTIONS, SUIT_ACTION, card_value
 from toolkit.durak_battle.rules import Army, Leader
-from toolkit.widgets.common import esc as _esc
+from toolkit.widgets.common import esc
 
 __all__ = [
     "SUIT_SYMBOLS",
@@ -72,7 +72,7 @@ def card_html(card: Card) -> str:
         f"color:{colour};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;margin-right:4px;"
         "font-family:monospace;font-weight:bold"
     )
-    return f'<span style="{style}" title="{_esc(card.name)}: {_esc(action)} (DB-1)">{_esc(card_label(card))}</span>'
+    return f'<span style="{style}" title="{esc(card.name)}: {esc(action)} (DB-1)">{esc(card_label(card))}</span>'
 
 
 def colour_codes(escaped: str) -> str:

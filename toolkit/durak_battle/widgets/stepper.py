@@ -43,8 +43,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.widgets.common import ERROR, OK
-from toolkit.widgets.common import esc as _esc
+from toolkit.widgets.common import ERROR, OK, esc
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
@@ -285,7 +284,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         finally:
             self._loading = False
         self.export_title.value = loaded.title
-        self.stepper.title.value = f"<b>{_esc(loaded.title)}</b>"
+        self.stepper.title.value = f"<b>{esc(loaded.title)}</b>"
         self.widget.children = self._layout().children
         self._changed()
 
@@ -452,7 +451,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         text = f"{a.name} {a.tokens} tokens against {b.name} {b.tokens}"
         text += (" — " + ", ".join(more) + " (DB-2)") if more else " (DB-7)"
         text += f"; {self.rules.variant_name()}; at most {self._max_rounds} round(s)."
-        self.setup_line.value = _esc(text)
+        self.setup_line.value = esc(text)
 
     def _show_more(self) -> None:
         self._show_tokens()
@@ -468,22 +467,22 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             bar.value = army.tokens
             share = army.tokens / first.tokens if first.tokens else 0
             bar.bar_style = "success" if share > 0.6 else "warning" if share > 0.3 else "danger"
-            bits = [f"<b>{_esc(army.name)}</b> ({side}): {army.tokens} of {first.tokens} tokens"]
+            bits = [f"<b>{esc(army.name)}</b> ({side}): {army.tokens} of {first.tokens} tokens"]
             if state.lost_clash[i]:
                 bits.append(f"lost {state.lost_clash[i]} this clash")
             if state.is_terminal:
                 if state.winner == i:
-                    bits.append(f"<b>holds the field</b> ({_esc(outcome_text(state))})")
+                    bits.append(f"<b>holds the field</b> ({esc(outcome_text(state))})")
                 elif state.winner is not None:
-                    bits.append(f"<b>{_esc(state.outcome.partition(' ')[2])}</b>")
+                    bits.append(f"<b>{esc(state.outcome.partition(' ')[2])}</b>")
             self.token_labels[side].value = " · ".join(bits)
         bits = [f"<b>Round {state.round_no}</b>"]
         if state.table is not None and state.attacking is not None:
-            bits.append(f"on the table: {card_html(state.table)} ({_esc(state.names[state.attacking])}'s attack)")
+            bits.append(f"on the table: {card_html(state.table)} ({esc(state.names[state.attacking])}'s attack)")
         elif state.holder is not None and state.stage == "attack":
-            bits.append(f"{_esc(state.names[state.holder])} holds the initiative (DB-6)")
+            bits.append(f"{esc(state.names[state.holder])} holds the initiative (DB-6)")
         if state.is_terminal:
-            bits.append(_esc(battle_summary(state)))
+            bits.append(esc(battle_summary(state)))
         self.round_line.value = " · ".join(bits)
 
     def _paint_codes(self, escaped: str) -> str:
@@ -496,7 +495,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             hand = "".join(card_html(c) for c in sorted(state.hands[i], key=hand_order)) or "<i>no cards</i>"
             leader = state.armies[i].leader
             rows.append(
-                f"<tr><td><b>{_esc(state.names[i])}</b> ({side})</td><td>{_esc(leader.name)}</td>"
+                f"<tr><td><b>{esc(state.names[i])}</b> ({side})</td><td>{esc(leader.name)}</td>"
                 f"<td>{state.armies[i].tokens} tokens</td><td>{hand}</td></tr>"
             )
         return rows
@@ -510,7 +509,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
     def _decision_widgets(self, state: BattleState) -> list[widgets.Widget]:
         """The deciding army's cards as toggles coloured by action, the joker's row, Pass or Take."""
         i = SIDES.index(state.current_player)
-        name = _esc(state.names[i])
+        name = esc(state.names[i])
         legal = state.legal_actions()
         if state.stage == "attack":
             must = (

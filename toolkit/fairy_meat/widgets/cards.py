@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from toolkit.cards import Card
 from toolkit.fairy_meat.rules import Rules, Weapon
-from toolkit.widgets.common import esc as _esc
+from toolkit.widgets.common import esc
 
 __all__ = [
     "MAX_POINTS",
@@ -53,7 +53,7 @@ def card_html(card: Card, note: str = "") -> str:
     if note:
         style += ";background:#e9ecef;text-decoration:underline dotted"
     title = f"{card.name}{' — ' + note if note else ''}"
-    return f'<span style="{style}" title="{_esc(title)}">{_esc(card.code)}</span>'
+    return f'<span style="{style}" title="{esc(title)}">{esc(card.code)}</span>'
 
 
 def colour_codes(escaped: str) -> str:

@@ -16,7 +16,7 @@ from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.widgets.cards import WIDE, variant_controls
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
-from toolkit.widgets.common import field as _field
+from toolkit.widgets.common import field as read_field
 
 __all__ = ["POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
 
@@ -28,7 +28,7 @@ POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
 def _winner(outcome: Any) -> str:
     """``"attacker"``, ``"defender"`` or ``"draw"`` (an AttackOutcome says "draw", an
     AttackResult None, FM-9)."""
-    return _field(outcome, "winner") or "draw"
+    return read_field(outcome, "winner") or "draw"
 
 
 def _score(outcome: Any) -> int:
@@ -36,9 +36,9 @@ def _score(outcome: Any) -> int:
     defender scores when she wins (FM-11), 0 for a draw (FM-9)."""
     winner = _winner(outcome)
     if winner == "attacker":
-        return int(_field(outcome, "damage", 0))
+        return int(read_field(outcome, "damage", 0))
     if winner == "defender":
-        return -int(_field(outcome, "points", 0))
+        return -int(read_field(outcome, "points", 0))
     return 0
 
 
@@ -50,15 +50,15 @@ def _attack_summary(d: Distribution[Any], how: str) -> list[str]:
     def p(test: Callable[[Any], bool]) -> str:
         return format_probability(d.probability(test))
 
-    damage = d.mean(lambda o: int(_field(o, "damage", 0)) if _winner(o) == "attacker" else 0)
-    points = d.mean(lambda o: int(_field(o, "points", 0)) if _winner(o) == "defender" else 0)
+    damage = d.mean(lambda o: int(read_field(o, "damage", 0)) if _winner(o) == "attacker" else 0)
+    points = d.mean(lambda o: int(read_field(o, "points", 0)) if _winner(o) == "defender" else 0)
     lines = [
         f"P(attacker wins) = {p(lambda o: _winner(o) == 'attacker')}",
         f"P(draw) = {p(lambda o: _winner(o) == 'draw')}",
         f"P(defender wins) = {p(lambda o: _winner(o) == 'defender')}",
         f"expected damage {_mean(damage)}",
         f"expected defender points {_mean(points)}",
-        f"P(Nasty Hit) = {p(lambda o: bool(_field(o, 'nasty_hit', False)))}",
+        f"P(Nasty Hit) = {p(lambda o: bool(read_field(o, 'nasty_hit', False)))}",
     ]
     return [*lines, how] if how else lines
 
@@ -180,8 +180,8 @@ def can_place_trumps(hand: Any) -> bool:
     """Whether a hand (``numbered``, ``red_trumps``, ``black_trumps``) can place Trumps of
     one colour face down (FM-4) and still have a card for the Numbered step: a Numbered
     card, or another Trump to play as a Wild Trump (FM-6)."""
-    red, black = int(_field(hand, "red_trumps", 0)), int(_field(hand, "black_trumps", 0))
-    numbered = int(_field(hand, "numbered", 0)) >= 1
+    red, black = int(read_field(hand, "red_trumps", 0)), int(read_field(hand, "black_trumps", 0))
+    numbered = int(read_field(hand, "numbered", 0)) >= 1
     return red + black >= 1 and len(trump_sets_by_type(max(0, red), max(0, black), 0, numbered)) > 1
 
 
@@ -194,7 +194,7 @@ def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str
         f"P(no Trump) = {p(lambda h: h.red_trumps + h.black_trumps == 0)}",
         f"P(Trumps of one colour to place) = {p(can_place_trumps)} (FM-4)",
         f"P(Trumps of both colours) = {p(lambda h: h.red_trumps > 0 and h.black_trumps > 0)}",
-        f"P(the Ace of Spades) = {p(lambda h: bool(_field(h, 'ace_of_spades', False)))} (FM-12)",
+        f"P(the Ace of Spades) = {p(lambda h: bool(read_field(h, 'ace_of_spades', False)))} (FM-12)",
         f"expected Numbered cards {_mean(d.mean(lambda h: h.numbered))}",
     ]
 
@@ -228,7 +228,7 @@ def hand_composition_explorer(
     return OddsExplorer(
         controls,
         lambda cards: calculator(cards),
-        lambda h: int(_field(h, "numbered", 0)),
+        lambda h: int(read_field(h, "numbered", 0)),
         positive="Numbered card(s)",
         negative="",
         zero="no Numbered card",

@@ -9,7 +9,7 @@ from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets.cards import GREY, colour_codes
 from toolkit.prob import format_probability
-from toolkit.widgets.common import esc as _esc
+from toolkit.widgets.common import esc
 
 __all__ = ["HINTS_KEPT", "hint_table", "no_decision_text"]
 
@@ -34,26 +34,26 @@ def hint_table(state: CombatState, words: str, mix: Mapping[str, Fraction], seco
             also.setdefault(listed[optimal.same_choice(None, action)], []).append(action)
     rows = []
     for action, p in sorted(mix.items(), key=lambda kv: -kv[1]):
-        names = " / ".join(colour_codes(_esc(a)) for a in (action, *also.get(action, ())))
+        names = " / ".join(colour_codes(esc(a)) for a in (action, *also.get(action, ())))
         if p:
             style = ""
         else:
             style = f' style="color:{GREY}" title="never played by optimal play"'
-        rows.append(f"<tr{style}><td>{names}</td><td>{_esc(format_probability(p))}</td></tr>")
+        rows.append(f"<tr{style}><td>{names}</td><td>{esc(format_probability(p))}</td></tr>")
     same = (
         '<div style="font-size:85%">A / B: cards of the same type, the same choice (FM-1); play either.</div>'
         if also
         else ""
     )
     return (
-        f"<div><b>{_esc(words)}</b> — {_esc(state.names[i])} ({_esc(PLAYERS[i])}) to choose. "
+        f"<div><b>{esc(words)}</b> — {esc(state.names[i])} ({esc(PLAYERS[i])}) to choose. "
         "Optimal play:</div>"
         '<table style="border-collapse:separate;border-spacing:12px 1px">'
         '<tr><th style="text-align:left">action</th><th style="text-align:left">probability</th></tr>'
         + "".join(rows)
         + "</table>"
         + same
-        + f'<div style="color:#666;font-size:85%">{_esc(_OPTIMAL_NOTE)} Solved in {seconds:.2f} s.</div>'
+        + f'<div style="color:#666;font-size:85%">{esc(_OPTIMAL_NOTE)} Solved in {seconds:.2f} s.</div>'
     )
 
 

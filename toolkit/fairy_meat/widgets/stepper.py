@@ -41,8 +41,7 @@ from toolkit.fairy_meat.widgets.cards import (
     wrestling_hand_control,
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
-from toolkit.widgets.common import ERROR, OK
-from toolkit.widgets.common import esc as _esc
+from toolkit.widgets.common import ERROR, OK, esc
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
@@ -513,7 +512,7 @@ class CombatStepper(FollowsExample[CombatState]):
             kind = "Wrestling: Kill points only (FM-14)"
         else:
             kind = "Wrestling: by Kill points (FM-2, FM-14)"
-        self.setup_line.value = _esc(
+        self.setup_line.value = esc(
             f"Combat hands: {a} {sizes[0]} cards, {d} {sizes[1]}; {n} attack(s) ({kind}; {self.rules.variant_name()})."
         )
 
@@ -549,8 +548,8 @@ class CombatStepper(FollowsExample[CombatState]):
             if drawn:
                 extra.append("turned up: " + "".join(card_html(c) for c in drawn))
             rows.append(
-                f"<tr><td><b>{_esc(fairy.name)}</b> ({side})</td><td>{fairy.live} Live, {fairy.kill} Kill</td>"
-                f"<td>declared {_esc(declared)}</td><td>{hand}</td><td>{'; '.join(extra)}</td></tr>"
+                f"<tr><td><b>{esc(fairy.name)}</b> ({side})</td><td>{fairy.live} Live, {fairy.kill} Kill</td>"
+                f"<td>declared {esc(declared)}</td><td>{hand}</td><td>{'; '.join(extra)}</td></tr>"
             )
         return rows
 
@@ -565,9 +564,9 @@ class CombatStepper(FollowsExample[CombatState]):
             words, mix, seconds = found
             self.hint_view.value = hint_table(state, words, mix, seconds)
         elif kind == "error":
-            self.hint_view.value = f'<span style="color:#e67700">{_esc(found)}</span>'
+            self.hint_view.value = f'<span style="color:#e67700">{esc(found)}</span>'
         else:
-            self.hint_view.value = f'<span style="color:#666">{_esc(no_decision_text(state))}</span>'
+            self.hint_view.value = f'<span style="color:#666">{esc(no_decision_text(state))}</span>'
 
     def _hint(self, state: CombatState) -> tuple[str, Any]:
         """``optimal.hint(state)`` as ``("mix", (words, mix, seconds))``, ``("none", None)``
@@ -602,7 +601,7 @@ class CombatStepper(FollowsExample[CombatState]):
         legal = state.legal_actions()
         rows: list[widgets.Widget] = []
         if step == "trumps" and not any(a.startswith("points") for a in legal):
-            rows.append(widgets.HTML(f"<b>{_esc(name)}</b>: toggle Trumps of one colour, then Place Trumps (FM-4)"))
+            rows.append(widgets.HTML(f"<b>{esc(name)}</b>: toggle Trumps of one colour, then Place Trumps (FM-4)"))
             toggles = []
             for c in state.hands[i]:
                 t = widgets.ToggleButton(
@@ -626,7 +625,7 @@ class CombatStepper(FollowsExample[CombatState]):
             face_down = " — face down: " + "".join(card_html(c) for c in placed) if placed else ""
             rows.append(
                 widgets.HTML(
-                    f"<b>{_esc(name)}</b>: click the Numbered card to play (a Trump only as a Wild Trump, "
+                    f"<b>{esc(name)}</b>: click the Numbered card to play (a Trump only as a Wild Trump, "
                     f"FM-6){face_down}"
                 )
             )
@@ -645,9 +644,9 @@ class CombatStepper(FollowsExample[CombatState]):
         else:
             best = state.best_action()
             hand = "".join(card_html(c) for c in state.hands[i])
-            head = f"<b>{_esc(name)}</b>" + (f": hand {hand}" if hand and step == "declare" else "")
+            head = f"<b>{esc(name)}</b>" + (f": hand {hand}" if hand and step == "declare" else "")
             if best is not None:
-                head += f" — the referee's best choice is <b>{_esc(best)}</b> (highlighted)"
+                head += f" — the referee's best choice is <b>{esc(best)}</b> (highlighted)"
             rows.append(widgets.HTML(head))
             buttons = []
             for action in legal:
