@@ -1,6 +1,16 @@
 """An odds explorer: controls on top; a chart, a summary line and a table of an exact
 distribution below, recomputed on every change.
 
+A designer sees at once that a change is being worked on: the moment an input changes,
+the explorer takes the CSS class ``toolkit-busy``, its chart is dimmed and a status line
+(``aria-busy="true"``) says what is being computed; all three go when the new numbers
+are drawn. In a running kernel the computation waits :data:`SETTLE_SECONDS` for the
+inputs to settle, so a newer change supersedes an older one instead of queueing behind
+it; outside one (a script, a test) it runs at once. Reading :attr:`OddsExplorer.distribution`,
+``table``, ``summary_text`` or ``error`` first finishes a computation still waiting.
+Sliders the explorer is given compute once, on release (``continuous_update=False``).
+Switching the view (exactly / at least) only redraws the distribution already computed.
+
 It is generic over any calculator that returns a :class:`~toolkit.prob.Distribution`
 and any *score* of its outcomes as a signed whole number: positive for what the
 defender suffers, negative for what comes back at the attacker (AM-3's melee return
@@ -24,6 +34,7 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -37,10 +48,31 @@ from toolkit.prob import Distribution, format_probability
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["OddsExplorer", "VIEWS"]
+__all__ = ["BUSY_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
 
 #: The two views of the chart and table.
 VIEWS: tuple[str, ...] = ("exactly", "at least")
+
+#: How long (seconds) a running kernel waits after a change before computing: a newer
+#: change within this time supersedes it (two quick clicks compute once).
+SETTLE_SECONDS = 0.08
+
+#: The CSS class of an explorer (and of its status line) while it computes.
+BUSY_CLASS = "toolkit-busy"
+
+#: The page style that dims the chart of a busy explorer.
+_BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-chart{opacity:0.35;transition:opacity 0.1s}</style>"
+
+#: The slider widgets whose drags should compute once, on release.
+_SLIDERS = (
+    widgets.IntSlider,
+    widgets.FloatSlider,
+    widgets.FloatLogSlider,
+    widgets.IntRangeSlider,
+    widgets.FloatRangeSlider,
+    widgets.SelectionSlider,
+    widgets.SelectionRangeSlider,
+)
 
 _COLOURS = {"positive": "#4c78a8", "zero": "#bab0ac", "negative": "#e45756"}
 
@@ -63,6 +95,8 @@ class OddsExplorer:
         title: a heading shown above the controls.
 
     Attributes:
+        busy: True from a change of input until its numbers are drawn.
+        status_line: the line saying what is being computed (empty when idle).
         distribution: the current exact distribution (as ``compute`` returned it).
         table: the current table (columns ``outcome``, ``probability`` as an exact
             Fraction, ``shown`` as ``7/27 ≈ 25.9%``).
@@ -87,31 +121,46 @@ class OddsExplorer:
         if view not in VIEWS:
             raise ToolkitError(f"view {view!r} is not a view: use one of {', '.join(map(repr, VIEWS))}")
         self.controls = dict(controls)
+        for control in self.controls.values():
+            if isinstance(control, _SLIDERS):
+                control.continuous_update = False  # a drag computes once, on release
         self._compute, self._score, self._summary, self._adjust = compute, score, summary, adjust
         self._names = {"positive": positive, "negative": negative, "zero": zero}
-        self.error = ""
-        self.summary_text = ""
-        self.view = widgets.ToggleButtons(options=list(VIEWS), value=view, description="Show")
+        self._error = ""
+        self._summary_text = ""
+        self._waiting: asyncio.TimerHandle | None = None
+        self.busy = False
+        self.view = widgets.ToggleButtons(
+            options=list(VIEWS),
+            value=view,
+            description="Show",
+            style={"description_width": "initial", "button_width": "auto"},  # labels shown whole
+        )
+        self.status_line = widgets.HTML(_BUSY_STYLE)
         self.summary_line = widgets.HTML()
         self.table_view = widgets.HTML()
         self.error_line = widgets.HTML()
         self.figure, self.chart = _make_chart(self._names)
+        self.chart.add_class("toolkit-chart")
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
-        self.shown_figure: Any = self.figure
+        self._shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
         self.widget = widgets.VBox(
             [
                 heading,
                 *self.controls.values(),
                 self.view,
+                self.status_line,
                 self.error_line,
                 self.summary_line,
                 self.chart,
                 self.table_view,
             ]
         )
-        for control in [*self.controls.values(), self.view]:
-            control.observe(lambda _: self.update(), names="value")
+        self.widget.add_class("toolkit-explorer")
+        for name, control in self.controls.items():
+            control.observe(lambda change, name=name: self.request_update(name, change["new"]), names="value")
+        self.view.observe(lambda _: self.redraw(), names="value")
         self.update()
 
     @property
@@ -119,29 +168,136 @@ class OddsExplorer:
         """The current value of every control, by name."""
         return {name: control.value for name, control in self.controls.items()}
 
+    # -- what a notebook reads (a computation still waiting is finished first) ----------
+    @property
+    def distribution(self) -> Distribution[Any]:
+        """The current exact distribution, as ``compute`` returned it."""
+        self.flush()
+        return self._distribution
+
+    @property
+    def scores(self) -> Distribution[int]:
+        """The current distribution of scores (``score`` of each outcome)."""
+        self.flush()
+        return self._scores
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The current table: ``outcome``, ``probability`` (exact), ``shown``."""
+        self.flush()
+        return self._table
+
+    @property
+    def summary_text(self) -> str:
+        """The current summary line, plain text."""
+        self.flush()
+        return self._summary_text
+
+    @property
+    def error(self) -> str:
+        """The message of the last failed computation, or ``""``."""
+        self.flush()
+        return self._error
+
+    @property
+    def shown_figure(self) -> Any:
+        """The figure last drawn: the live FigureWidget, or the static fallback's Figure."""
+        self.flush()
+        return self._shown_figure
+
+    # -- recomputing ---------------------------------------------------------------------
+    def request_update(self, name: str = "", value: Any = None) -> None:
+        """Show the busy state at once and recompute: after :data:`SETTLE_SECONDS` in a
+        running kernel (a newer request replaces a waiting one), else at once. ``name``
+        and ``value`` say which input changed, for the status line."""
+        what = self._describe(name, value)
+        self._show_busy(f"Computing the odds for {what} …" if what else "Computing the odds …")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no kernel loop (a script, a test): compute now
+            self.update()
+            return
+        if self._waiting is not None:
+            self._waiting.cancel()  # superseded by this newer change
+        self._waiting = loop.call_later(SETTLE_SECONDS, self._run_waiting)
+
+    def flush(self) -> None:
+        """Finish a computation still waiting for the inputs to settle, if any."""
+        if self._waiting is not None:
+            self._run_waiting()
+
+    def _run_waiting(self) -> None:
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+        self.update()
+
     def update(self) -> None:
         """Recompute the distribution from the controls and redraw the chart, summary
-        and table (called on every change; time this for the speed budget)."""
+        and table now, then clear the busy state (time this for the speed budget)."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
         values = self.values
         if self._adjust is not None:
             self._adjust(values)
         try:
-            distribution = self._compute(**values)
-        except ToolkitError as e:
-            if not hasattr(self, "distribution"):
-                raise  # the starting values must work
-            self.error = str(e)
-            self.error_line.value = f'<span style="color:#c92a2a">{html.escape(self.error)}</span>'
+            try:
+                distribution = self._compute(**values)
+            except ToolkitError as e:
+                if not hasattr(self, "_distribution"):
+                    raise  # the starting values must work
+                self._error = str(e)
+                self.error_line.value = f'<span style="color:#c92a2a">{html.escape(self._error)}</span>'
+                return
+            self._error, self.error_line.value = "", ""
+            self._distribution = distribution
+            self._scores = distribution.map(self._score)
+            self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
+            self.summary_line.value = html.escape(self._summary_text)
+            self.redraw()
+        finally:
+            self._clear_busy()
+
+    def redraw(self) -> None:
+        """Redraw the table and chart from the distribution already computed, in the
+        current view (a view switch only redraws: it never recomputes)."""
+        if not hasattr(self, "_scores"):
             return
-        self.error, self.error_line.value = "", ""
-        self.distribution = distribution
-        self.scores: Distribution[int] = distribution.map(self._score)
-        rows = self._rows(self.scores, self.view.value)
-        self.table = _frame(rows)
-        self.summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
-        self.summary_line.value = html.escape(self.summary_text)
-        self.table_view.value = self.table[["outcome", "shown"]].to_html(index=False, header=False, border=0)
+        rows = self._rows(self._scores, self.view.value)
+        self._table = _frame(rows)
+        self.table_view.value = self._table[["outcome", "shown"]].to_html(index=False, header=False, border=0)
         self._draw(rows)
+
+    def _describe(self, name: str, value: Any) -> str:
+        """The changed input in words, ``"Attacker's cards = 6"`` (``""`` if unknown)."""
+        control = self.controls.get(name)
+        if control is None:
+            return ""
+        label = getattr(control, "description", "") or name.replace("_", " ")
+        options = getattr(control, "options", None)
+        if options:
+            for option in options:
+                if isinstance(option, tuple) and len(option) == 2 and option[1] == value:
+                    value = option[0]
+                    break
+        if isinstance(value, bool):
+            value = "on" if value else "off"
+        return f"{label} = {value}"
+
+    def _show_busy(self, message: str) -> None:
+        self.busy = True
+        self.widget.add_class(BUSY_CLASS)
+        self.status_line.value = (
+            f'{_BUSY_STYLE}<div class="{BUSY_CLASS}" role="status" aria-busy="true" '
+            f'style="color:#666;font-style:italic">{html.escape(message)}</div>'
+        )
+
+    def _clear_busy(self) -> None:
+        if self.busy:
+            self.busy = False
+            self.widget.remove_class(BUSY_CLASS)
+            self.status_line.value = _BUSY_STYLE
 
     # -- display ---------------------------------------------------------------------
     def _ipython_display_(self) -> None:
@@ -200,7 +356,7 @@ class OddsExplorer:
         else:
             fig = _new_figure(self._names, widget=False)
             paint(fig)
-            self.shown_figure = fig
+            self._shown_figure = fig
             self.chart.clear_output(wait=True)
             with self.chart:
                 fig.show()
