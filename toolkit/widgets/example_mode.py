@@ -44,7 +44,7 @@ import ipywidgets as widgets
 
 from toolkit.engine import GameState
 from toolkit.errors import ToolkitError
-from toolkit.widgets.common import ERROR, OK, coloured, count, esc
+from toolkit.widgets.common import ERROR, OK, coloured, esc
 from toolkit.widgets.stepper import Stepper
 
 __all__ = ["FollowsExample"]
@@ -286,8 +286,7 @@ class FollowsExample(Generic[S]):
                 text, colour = "The example is played out, but: " + "; ".join(problems), ERROR
             else:
                 met = len(self.example.expect)
-                verb = "is" if met == 1 else "are"
-                text, colour = f"The example is played out; its {count(met, 'expectation')} {verb} met.", OK
+                text, colour = f"The example is played out; its {met} expectation(s) are met.", OK
         self.example_line.value = coloured(text, colour)
         playable = k is not None and k < len(self._plan)
         self.next_move_button.disabled = self.play_all_button.disabled = not playable

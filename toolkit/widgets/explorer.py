@@ -18,8 +18,9 @@ damage, a counter-attack). The chart shows each side in its own colour; the view
 toggle switches between P(score = k) ("exactly") and P(at least k on that side)
 ("at least"). Probabilities are printed exactly, ``7/27 ≈ 25.9%``.
 
-The chart is a ``plotly`` ``FigureWidget`` updated in place; where that cannot be
-built it falls back to an ``ipywidgets.Output`` showing a static figure.
+The chart is a plotly figure shown in an ``ipywidgets.Output`` through JupyterLab's
+plotly renderer (plotly.js loaded once per page); ``live_figure=True`` uses a plotly
+``FigureWidget`` updated in place instead (it ships plotly.js with every explorer).
 
 >>> import ipywidgets as widgets
 >>> from toolkit.prob import Distribution
@@ -93,6 +94,11 @@ class OddsExplorer:
             disable controls that do not apply (it must not change their values).
         view: the starting view, ``"exactly"`` or ``"at least"``.
         title: a heading shown above the controls.
+        live_figure: draw the chart as a plotly ``FigureWidget`` updated in place
+            (``figure`` is then that widget). By default (``False``) each drawing is a
+            plain plotly figure shown through JupyterLab's plotly renderer, which loads
+            plotly.js once per page: a ``FigureWidget`` ships its own ~5 MB copy of
+            plotly.js with every explorer (anywidget), which the browser evaluates again.
 
     Attributes:
         busy: True from a change of input until its numbers are drawn.
@@ -117,6 +123,7 @@ class OddsExplorer:
         adjust: Callable[[Mapping[str, Any]], None] | None = None,
         view: str = "exactly",
         title: str = "",
+        live_figure: bool = False,
     ) -> None:
         if view not in VIEWS:
             raise ToolkitError(f"view {view!r} is not a view: use one of {', '.join(map(repr, VIEWS))}")
@@ -140,7 +147,7 @@ class OddsExplorer:
         self.summary_line = widgets.HTML()
         self.table_view = widgets.HTML()
         self.error_line = widgets.HTML()
-        self.figure, self.chart = _make_chart(self._names)
+        self.figure, self.chart = _make_chart(self._names) if live_figure else (None, widgets.Output())
         self.chart.add_class("toolkit-chart")
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
         self._shown_figure: Any = self.figure
@@ -357,9 +364,9 @@ class OddsExplorer:
             fig = _new_figure(self._names, widget=False)
             paint(fig)
             self._shown_figure = fig
-            self.chart.clear_output(wait=True)
-            with self.chart:
-                fig.show()
+            # set the Output's outputs directly: a redraw may run outside any message
+            # (after the inputs settle), where capturing display() would go nowhere
+            self.chart.outputs = (_display_data(fig),)
 
 
 def _frame(rows: list[tuple[int, str, Fraction]]) -> pd.DataFrame:
@@ -395,6 +402,16 @@ def _new_figure(names: Mapping[str, str] | None = None, widget: bool = True) -> 
         xaxis={"tickmode": "array"},
     )
     return fig
+
+
+def _display_data(fig: Any) -> dict[str, Any]:
+    """A static figure as one output for JupyterLab's plotly renderer (plotly.js from
+    the JupyterLab extension, loaded once per page; nothing from the network)."""
+    import json
+
+    figure = json.loads(fig.to_json())
+    figure["config"] = {"displaylogo": False}
+    return {"output_type": "display_data", "data": {"application/vnd.plotly.v1+json": figure}, "metadata": {}}
 
 
 def _make_chart(names: Mapping[str, str]) -> tuple[Any, widgets.Widget]:
