@@ -9,6 +9,7 @@ import asyncio
 from fractions import Fraction
 
 import ipywidgets as widgets
+import pytest
 
 from toolkit.angry_miniatures import start_attack_from_pools
 from toolkit.prob import Distribution
@@ -114,3 +115,26 @@ def test_enter_in_the_outcome_box_applies_it():
 def test_counts_in_words():
     assert count(1, "card") == "1 card" and count(0, "card") == "0 cards"
     assert count(1, "die", "dice") == "1 die" and count(3, "die", "dice") == "3 dice"
+
+
+def test_view_switch_only_shows_the_other_views_chart():
+    ex, calls, dice = _counted_explorer()
+    exactly, at_least = (ex._view_outputs[v] for v in ("exactly", "at least"))
+    assert exactly.layout.display is None and at_least.layout.display == "none"
+    drawn = (exactly.outputs, at_least.outputs)
+    ex.view.value = "at least"
+    assert exactly.layout.display == "none" and at_least.layout.display is None
+    assert (exactly.outputs, at_least.outputs) == drawn and len(calls) == 1  # nothing redrawn
+    assert ex.shown_figure.layout.yaxis.title.text == "% at least"
+    dice.value = 3  # new numbers: both views drawn again
+    assert ex.shown_figure.data[0].y == pytest.approx((100 / 3, 200 / 3))  # at least 2, at least 1
+
+
+def test_a_live_figure_is_updated_in_place():
+    dice = widgets.IntSlider(value=2, min=1, max=6, description="Faces")
+    ex = OddsExplorer(
+        {"dice": dice}, lambda dice: Distribution.uniform(range(dice)), score=lambda k: k, live_figure=True
+    )
+    assert ex.chart is ex.figure and ex.shown_figure is ex.figure
+    ex.view.value = "at least"
+    assert ex.figure.layout.yaxis.title.text == "% at least"

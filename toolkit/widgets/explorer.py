@@ -147,7 +147,14 @@ class OddsExplorer:
         self.summary_line = widgets.HTML()
         self.table_view = widgets.HTML()
         self.error_line = widgets.HTML()
-        self.figure, self.chart = _make_chart(self._names) if live_figure else (None, widgets.Output())
+        #: The static figures drawn for the current numbers, by view (live_figure=False).
+        self._figures: dict[str, Any] = {}
+        #: One Output per view (live_figure=False): a view switch only shows another.
+        self._view_outputs = {v: widgets.Output() for v in VIEWS}
+        if live_figure:
+            self.figure, self.chart = _make_chart(self._names)
+        else:
+            self.figure, self.chart = None, widgets.VBox(list(self._view_outputs.values()))
         self.chart.add_class("toolkit-chart")
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
         self._shown_figure: Any = self.figure
@@ -258,6 +265,7 @@ class OddsExplorer:
                 self.error_line.value = f'<span style="color:#c92a2a">{html.escape(self._error)}</span>'
                 return
             self._error, self.error_line.value = "", ""
+            self._figures = {}  # new numbers: every view is drawn again
             self._distribution = distribution
             self._scores = distribution.map(self._score)
             self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
@@ -271,10 +279,23 @@ class OddsExplorer:
         current view (a view switch only redraws: it never recomputes)."""
         if not hasattr(self, "_scores"):
             return
-        rows = self._rows(self._scores, self.view.value)
+        view = self.view.value
+        rows = self._rows(self._scores, view)
         self._table = _frame(rows)
         self.table_view.value = self._table[["outcome", "shown"]].to_html(index=False, header=False, border=0)
-        self._draw(rows)
+        if self.figure is not None:
+            self._draw(rows, view)
+            return
+        if not self._figures:  # new numbers: draw each view once, show the chosen one
+            for other in VIEWS:
+                fig = self._draw(rows if other == view else self._rows(self._scores, other), other)
+                self._figures[other] = fig
+                # set the Output's outputs directly: a redraw may run outside any message
+                # (after the inputs settle), where capturing display() would go nowhere
+                self._view_outputs[other].outputs = (_display_data(fig),)
+        for other, output in self._view_outputs.items():
+            output.layout.display = None if other == view else "none"
+        self._shown_figure = self._figures[view]
 
     def _describe(self, name: str, value: Any) -> str:
         """The changed input in words, ``"Attacker's cards = 6"`` (``""`` if unknown)."""
@@ -337,7 +358,9 @@ class OddsExplorer:
             rows.append((k, self.label(k, view), Fraction(sum(w for s, w in weights.items() if s <= k), total)))
         return rows
 
-    def _draw(self, rows: list[tuple[int, str, Fraction]]) -> None:
+    def _draw(self, rows: list[tuple[int, str, Fraction]], view: str) -> Any:
+        """Paint ``rows`` in ``view``: into the live FigureWidget, or into a new static
+        figure; return the figure painted."""
         sides = {"positive": [r for r in rows if r[0] > 0], "zero": [r for r in rows if r[0] == 0]}
         sides["negative"] = [r for r in rows if r[0] < 0]
         ticks = sorted(r[0] for r in rows)
@@ -355,18 +378,15 @@ class OddsExplorer:
             fig.layout.xaxis.tickvals = ticks
             fig.layout.xaxis.ticktext = [str(abs(k)) for k in ticks]
             fig.layout.xaxis.title.text = title
-            fig.layout.yaxis.title.text = "% " + ("exactly" if self.view.value == "exactly" else "at least")
+            fig.layout.yaxis.title.text = "% " + ("exactly" if view == "exactly" else "at least")
 
         if self.figure is not None:
             with self.figure.batch_update():
                 paint(self.figure)
-        else:
-            fig = _new_figure(self._names, widget=False)
-            paint(fig)
-            self._shown_figure = fig
-            # set the Output's outputs directly: a redraw may run outside any message
-            # (after the inputs settle), where capturing display() would go nowhere
-            self.chart.outputs = (_display_data(fig),)
+            return self.figure
+        fig = _new_figure(self._names, widget=False)
+        paint(fig)
+        return fig
 
 
 def _frame(rows: list[tuple[int, str, Fraction]]) -> pd.DataFrame:
