@@ -200,7 +200,6 @@ def default_answer(session, timings):
     return seconds
 
 
-@known_defect("issue 12 item 1: default settings: 2.6–4.4 s from the cell's run to the chart (goal 1 s)")
 def test_explorer_default_settings_answer_within_a_second(default_answer):
     assert default_answer < DEFAULT_LIMIT, f"{default_answer:.3f} s"
 
