@@ -510,3 +510,34 @@ def test_generic_explorer_keeps_last_result_on_error():
     assert ex.distribution == Distribution.uniform(range(-2, 3))
     dice.value = 1
     assert ex.error == "" and len(ex.table) == 3
+
+
+# -- the rulings page the log lines' ids point to (issue 12 item 5) ---------------------------
+def test_rulings_page_states_every_ruling_id_in_the_repository():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "rulings.md").read_text(encoding="utf-8")
+    ids = [f"AM-{n}" for n in range(1, 11)] + [f"FM-{n}" for n in range(1, 15)] + [f"DB-{n}" for n in range(1, 10)]
+    for ruling in ids:
+        assert f"**{ruling} —" in page, f"{ruling} is not stated in docs/rulings.md"
+    # every variant option, the newest rows (FM-2, FM-5) included
+    for option in (
+        "zero_tie",
+        "melee_defence_bonus",
+        "wrestling_hand",
+        "none_reveal",
+        "none_means",
+        "undefended",
+        "damage=",
+        "nasty_hit",
+        "jokers",
+        "counter_tie",
+        "holder_must_attack",
+        "morale_penalty",
+        "wild_die",
+    ):
+        assert option in page, option
+    assert "docs/rulings.md" in (root / "README.md").read_text(encoding="utf-8")
+    for notebook in (root / "notebooks").glob("*.ipynb"):
+        assert "shared/rules" not in notebook.read_text(encoding="utf-8"), notebook.name

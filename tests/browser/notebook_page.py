@@ -39,13 +39,16 @@ INPUT_STAMP = """
 """
 
 #: A region's visible state: its HTML widgets' text (summary lines, tables, logs, not the
-#: controls) and its plotly charts' bars, ticks and labels.
+#: controls, not a busy line) and its shown plotly charts' bars, ticks and labels.
 REGION_STATE = """
 (el) => {
   if (!el) return ['', ''];
+  // a busy line (aria-busy) is not an answer: read as empty until the numbers are drawn
   const text = Array.from(el.querySelectorAll('.widget-html, .widget-htmlmath'))
-    .map(e => e.innerText).join('\\n');
-  const chart = Array.from(el.querySelectorAll('.js-plotly-plot')).map(p =>
+    .map(e => e.querySelector("[aria-busy='true']") ? '' : e.innerText).join('\\n');
+  const chart = Array.from(el.querySelectorAll('.js-plotly-plot'))
+    .filter(p => p.offsetParent !== null)  // shown: a hidden view's chart is not on screen
+    .map(p =>
     Array.from(p.querySelectorAll(
       '.bars path, .textpoint text, .xtick text, .ytick text, .g-xtitle text, .g-ytitle text'))
       .map(e => e.getAttribute('d') || e.textContent).join(';')).join('|');

@@ -126,12 +126,10 @@ def view_switch(session, timings):
     return seconds
 
 
-@known_defect("issue 12 item 1: a view switch recomputes the battle odds (quick: 1.4–3.0 s measured; goal 0.1 s)")
 def test_explorer_view_switch_is_fast(view_switch):
     assert view_switch < VIEW_SWITCH_LIMIT, f"{view_switch:.3f} s"
 
 
-@known_defect("issue 12 item 1: the explorer shows no busy state while it computes")
 def test_explorer_shows_busy_state_at_once(session, timings):
     nb = session.notebook
     region = nb.output(EXPLORER)
@@ -170,7 +168,6 @@ def test_numbers_are_readable(session):
     assert not found, found
 
 
-@known_defect("issue 12 item 5: the notebook points to shared/rules/…, which is not in the repository")
 def test_rulings_are_linked_inside_the_repository(session):
     lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
     assert not lines, lines

@@ -176,12 +176,10 @@ def view_switch(session, timings):
     return seconds
 
 
-@known_defect("issue 12 item 1: a view switch recomputes the distribution (0.5–2.4 s measured; goal 0.1 s)")
 def test_explorer_view_switch_is_fast(view_switch):
     assert view_switch < VIEW_SWITCH_LIMIT, f"{view_switch:.3f} s"
 
 
-@known_defect("issue 12 item 1: the explorer shows no busy state while it computes")
 def test_explorer_shows_busy_state_at_once(session, timings):
     nb = session.notebook
     region = nb.output(EXPLORER)
@@ -202,7 +200,6 @@ def default_answer(session, timings):
     return seconds
 
 
-@known_defect("issue 12 item 1: default settings: 2.6–4.4 s from the cell's run to the chart (goal 1 s)")
 def test_explorer_default_settings_answer_within_a_second(default_answer):
     assert default_answer < DEFAULT_LIMIT, f"{default_answer:.3f} s"
 
@@ -219,7 +216,6 @@ def test_numbers_are_readable(session):
     assert not found, found
 
 
-@known_defect("issue 12 item 5: the notebook points to shared/rules/…, which is not in the repository")
 def test_rulings_are_linked_inside_the_repository(session):
     lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
     assert not lines, lines

@@ -117,7 +117,6 @@ def test_report_numbers_are_readable(opened, name):
     assert not found, found[:12]
 
 
-@known_defect("issue 12 item 5: every report points to shared/rules/…, which is not in the repository")
 @pytest.mark.parametrize("name", REPORTS)
 def test_report_links_rulings_inside_the_repository(opened, name):
     lines = [line for line in TEXTS[name].splitlines() if "shared/rules" in line]

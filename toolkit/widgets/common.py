@@ -1,5 +1,6 @@
-"""Small helpers the systems' notebook widgets share: escaping, a coloured line of text,
-and reading a field of an outcome that may be a mapping or an object."""
+"""What the systems' notebook widgets share: escaping, a coloured line of text, a count
+in words ("1 card", "3 cards"), and reading a field of an outcome that may be a mapping
+or an object."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from toolkit.prob import field_of
 
-__all__ = ["ERROR", "OK", "coloured", "esc", "field"]
+__all__ = ["ERROR", "OK", "coloured", "count", "esc", "field"]
 
 #: The colour of a refusal, an error or a broken expectation.
 ERROR = "#c92a2a"
@@ -38,3 +39,13 @@ def field(outcome: Any, name: str, default: Any = None) -> Any:
         return field_of(outcome, name)
     except KeyError:
         return default
+
+
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and the noun, singular for exactly one (``"1 card"``, ``"3 cards"``,
+    ``"0 cards"``); ``plural`` when it is not the singular plus ``s``.
+
+    >>> count(1, "card"), count(3, "token"), count(1, "die", "dice"), count(2, "die", "dice")
+    ('1 card', '3 tokens', '1 die', '2 dice')
+    """
+    return f"{n} {singular if n == 1 else (plural or singular + 's')}"

@@ -187,7 +187,9 @@ class FollowsExample(Generic[S]):
         self.example_line = widgets.HTML()
         self.next_move_button.on_click(lambda _: self.next_move())
         self.play_all_button.on_click(lambda _: self.play_all())
-        self.export_title = widgets.Text(description="Title", layout=widgets.Layout(width="30em"))
+        self.export_title = widgets.Text(
+            description="Title", style={"description_width": "initial"}, layout=widgets.Layout(width="30em")
+        )
         self.export_button = widgets.Button(
             description="Export", tooltip=f"Write the {self._noun} so far as an example file"
         )

@@ -1,6 +1,16 @@
 """An odds explorer: controls on top; a chart, a summary line and a table of an exact
 distribution below, recomputed on every change.
 
+A designer sees at once that a change is being worked on: the moment an input changes,
+the explorer takes the CSS class ``toolkit-busy``, its chart is dimmed and a status line
+(``aria-busy="true"``) says what is being computed; all three go when the new numbers
+are drawn. In a running kernel the computation waits :data:`SETTLE_SECONDS` for the
+inputs to settle, so a newer change supersedes an older one instead of queueing behind
+it; outside one (a script, a test) it runs at once. Reading :attr:`OddsExplorer.distribution`,
+``table``, ``summary_text`` or ``error`` first finishes a computation still waiting.
+Sliders the explorer is given compute once, on release (``continuous_update=False``).
+Switching the view (exactly / at least) only redraws the distribution already computed.
+
 It is generic over any calculator that returns a :class:`~toolkit.prob.Distribution`
 and any *score* of its outcomes as a signed whole number: positive for what the
 defender suffers, negative for what comes back at the attacker (AM-3's melee return
@@ -8,8 +18,9 @@ damage, a counter-attack). The chart shows each side in its own colour; the view
 toggle switches between P(score = k) ("exactly") and P(at least k on that side)
 ("at least"). Probabilities are printed exactly, ``7/27 ≈ 25.9%``.
 
-The chart is a ``plotly`` ``FigureWidget`` updated in place; where that cannot be
-built it falls back to an ``ipywidgets.Output`` showing a static figure.
+The chart is a plotly figure shown in an ``ipywidgets.Output`` through JupyterLab's
+plotly renderer (plotly.js loaded once per page); ``live_figure=True`` uses a plotly
+``FigureWidget`` updated in place instead (it ships plotly.js with every explorer).
 
 >>> import ipywidgets as widgets
 >>> from toolkit.prob import Distribution
@@ -24,6 +35,7 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -37,10 +49,31 @@ from toolkit.prob import Distribution, format_probability
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["OddsExplorer", "VIEWS"]
+__all__ = ["BUSY_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
 
 #: The two views of the chart and table.
 VIEWS: tuple[str, ...] = ("exactly", "at least")
+
+#: How long (seconds) a running kernel waits after a change before computing: a newer
+#: change within this time supersedes it (two quick clicks compute once).
+SETTLE_SECONDS = 0.08
+
+#: The CSS class of an explorer (and of its status line) while it computes.
+BUSY_CLASS = "toolkit-busy"
+
+#: The page style that dims the chart of a busy explorer.
+_BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-chart{opacity:0.35;transition:opacity 0.1s}</style>"
+
+#: The slider widgets whose drags should compute once, on release.
+_SLIDERS = (
+    widgets.IntSlider,
+    widgets.FloatSlider,
+    widgets.FloatLogSlider,
+    widgets.IntRangeSlider,
+    widgets.FloatRangeSlider,
+    widgets.SelectionSlider,
+    widgets.SelectionRangeSlider,
+)
 
 _COLOURS = {"positive": "#4c78a8", "zero": "#bab0ac", "negative": "#e45756"}
 
@@ -61,8 +94,15 @@ class OddsExplorer:
             disable controls that do not apply (it must not change their values).
         view: the starting view, ``"exactly"`` or ``"at least"``.
         title: a heading shown above the controls.
+        live_figure: draw the chart as a plotly ``FigureWidget`` updated in place
+            (``figure`` is then that widget). By default (``False``) each drawing is a
+            plain plotly figure shown through JupyterLab's plotly renderer, which loads
+            plotly.js once per page: a ``FigureWidget`` ships its own ~5 MB copy of
+            plotly.js with every explorer (anywidget), which the browser evaluates again.
 
     Attributes:
+        busy: True from a change of input until its numbers are drawn.
+        status_line: the line saying what is being computed (empty when idle).
         distribution: the current exact distribution (as ``compute`` returned it).
         table: the current table (columns ``outcome``, ``probability`` as an exact
             Fraction, ``shown`` as ``7/27 ≈ 25.9%``).
@@ -83,35 +123,58 @@ class OddsExplorer:
         adjust: Callable[[Mapping[str, Any]], None] | None = None,
         view: str = "exactly",
         title: str = "",
+        live_figure: bool = False,
     ) -> None:
         if view not in VIEWS:
             raise ToolkitError(f"view {view!r} is not a view: use one of {', '.join(map(repr, VIEWS))}")
         self.controls = dict(controls)
+        for control in self.controls.values():
+            if isinstance(control, _SLIDERS):
+                control.continuous_update = False  # a drag computes once, on release
         self._compute, self._score, self._summary, self._adjust = compute, score, summary, adjust
         self._names = {"positive": positive, "negative": negative, "zero": zero}
-        self.error = ""
-        self.summary_text = ""
-        self.view = widgets.ToggleButtons(options=list(VIEWS), value=view, description="Show")
+        self._error = ""
+        self._summary_text = ""
+        self._waiting: asyncio.TimerHandle | None = None
+        self.busy = False
+        self.view = widgets.ToggleButtons(
+            options=list(VIEWS),
+            value=view,
+            description="Show",
+            style={"description_width": "initial", "button_width": "auto"},  # labels shown whole
+        )
+        self.status_line = widgets.HTML(_BUSY_STYLE)
         self.summary_line = widgets.HTML()
         self.table_view = widgets.HTML()
         self.error_line = widgets.HTML()
-        self.figure, self.chart = _make_chart(self._names)
+        #: The static figures drawn for the current numbers, by view (live_figure=False).
+        self._figures: dict[str, Any] = {}
+        #: One Output per view (live_figure=False): a view switch only shows another.
+        self._view_outputs = {v: widgets.Output() for v in VIEWS}
+        if live_figure:
+            self.figure, self.chart = _make_chart(self._names)
+        else:
+            self.figure, self.chart = None, widgets.VBox(list(self._view_outputs.values()))
+        self.chart.add_class("toolkit-chart")
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
-        self.shown_figure: Any = self.figure
+        self._shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
         self.widget = widgets.VBox(
             [
                 heading,
                 *self.controls.values(),
                 self.view,
+                self.status_line,
                 self.error_line,
                 self.summary_line,
                 self.chart,
                 self.table_view,
             ]
         )
-        for control in [*self.controls.values(), self.view]:
-            control.observe(lambda _: self.update(), names="value")
+        self.widget.add_class("toolkit-explorer")
+        for name, control in self.controls.items():
+            control.observe(lambda change, name=name: self.request_update(name, change["new"]), names="value")
+        self.view.observe(lambda _: self.redraw(), names="value")
         self.update()
 
     @property
@@ -119,29 +182,150 @@ class OddsExplorer:
         """The current value of every control, by name."""
         return {name: control.value for name, control in self.controls.items()}
 
+    # -- what a notebook reads (a computation still waiting is finished first) ----------
+    @property
+    def distribution(self) -> Distribution[Any]:
+        """The current exact distribution, as ``compute`` returned it."""
+        self.flush()
+        return self._distribution
+
+    @property
+    def scores(self) -> Distribution[int]:
+        """The current distribution of scores (``score`` of each outcome)."""
+        self.flush()
+        return self._scores
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The current table: ``outcome``, ``probability`` (exact), ``shown``."""
+        self.flush()
+        return self._table
+
+    @property
+    def summary_text(self) -> str:
+        """The current summary line, plain text."""
+        self.flush()
+        return self._summary_text
+
+    @property
+    def error(self) -> str:
+        """The message of the last failed computation, or ``""``."""
+        self.flush()
+        return self._error
+
+    @property
+    def shown_figure(self) -> Any:
+        """The figure last drawn: the live FigureWidget, or the static fallback's Figure."""
+        self.flush()
+        return self._shown_figure
+
+    # -- recomputing ---------------------------------------------------------------------
+    def request_update(self, name: str = "", value: Any = None) -> None:
+        """Show the busy state at once and recompute: after :data:`SETTLE_SECONDS` in a
+        running kernel (a newer request replaces a waiting one), else at once. ``name``
+        and ``value`` say which input changed, for the status line."""
+        what = self._describe(name, value)
+        self._show_busy(f"Computing the odds for {what} …" if what else "Computing the odds …")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no kernel loop (a script, a test): compute now
+            self.update()
+            return
+        if self._waiting is not None:
+            self._waiting.cancel()  # superseded by this newer change
+        self._waiting = loop.call_later(SETTLE_SECONDS, self._run_waiting)
+
+    def flush(self) -> None:
+        """Finish a computation still waiting for the inputs to settle, if any."""
+        if self._waiting is not None:
+            self._run_waiting()
+
+    def _run_waiting(self) -> None:
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+        self.update()
+
     def update(self) -> None:
         """Recompute the distribution from the controls and redraw the chart, summary
-        and table (called on every change; time this for the speed budget)."""
+        and table now, then clear the busy state (time this for the speed budget)."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
         values = self.values
         if self._adjust is not None:
             self._adjust(values)
         try:
-            distribution = self._compute(**values)
-        except ToolkitError as e:
-            if not hasattr(self, "distribution"):
-                raise  # the starting values must work
-            self.error = str(e)
-            self.error_line.value = f'<span style="color:#c92a2a">{html.escape(self.error)}</span>'
+            try:
+                distribution = self._compute(**values)
+            except ToolkitError as e:
+                if not hasattr(self, "_distribution"):
+                    raise  # the starting values must work
+                self._error = str(e)
+                self.error_line.value = f'<span style="color:#c92a2a">{html.escape(self._error)}</span>'
+                return
+            self._error, self.error_line.value = "", ""
+            self._figures = {}  # new numbers: every view is drawn again
+            self._distribution = distribution
+            self._scores = distribution.map(self._score)
+            self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
+            self.summary_line.value = html.escape(self._summary_text)
+            self.redraw()
+        finally:
+            self._clear_busy()
+
+    def redraw(self) -> None:
+        """Redraw the table and chart from the distribution already computed, in the
+        current view (a view switch only redraws: it never recomputes)."""
+        if not hasattr(self, "_scores"):
             return
-        self.error, self.error_line.value = "", ""
-        self.distribution = distribution
-        self.scores: Distribution[int] = distribution.map(self._score)
-        rows = self._rows(self.scores, self.view.value)
-        self.table = _frame(rows)
-        self.summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
-        self.summary_line.value = html.escape(self.summary_text)
-        self.table_view.value = self.table[["outcome", "shown"]].to_html(index=False, header=False, border=0)
-        self._draw(rows)
+        view = self.view.value
+        rows = self._rows(self._scores, view)
+        self._table = _frame(rows)
+        self.table_view.value = self._table[["outcome", "shown"]].to_html(index=False, header=False, border=0)
+        if self.figure is not None:
+            self._draw(rows, view)
+            return
+        if not self._figures:  # new numbers: draw each view once, show the chosen one
+            for other in VIEWS:
+                fig = self._draw(rows if other == view else self._rows(self._scores, other), other)
+                self._figures[other] = fig
+                # set the Output's outputs directly: a redraw may run outside any message
+                # (after the inputs settle), where capturing display() would go nowhere
+                self._view_outputs[other].outputs = (_display_data(fig),)
+        for other, output in self._view_outputs.items():
+            output.layout.display = None if other == view else "none"
+        self._shown_figure = self._figures[view]
+
+    def _describe(self, name: str, value: Any) -> str:
+        """The changed input in words, ``"Attacker's cards = 6"`` (``""`` if unknown)."""
+        control = self.controls.get(name)
+        if control is None:
+            return ""
+        label = getattr(control, "description", "") or name.replace("_", " ")
+        options = getattr(control, "options", None)
+        if options:
+            for option in options:
+                if isinstance(option, tuple) and len(option) == 2 and option[1] == value:
+                    value = option[0]
+                    break
+        if isinstance(value, bool):
+            value = "on" if value else "off"
+        return f"{label} = {value}"
+
+    def _show_busy(self, message: str) -> None:
+        self.busy = True
+        self.widget.add_class(BUSY_CLASS)
+        self.status_line.value = (
+            f'{_BUSY_STYLE}<div class="{BUSY_CLASS}" role="status" aria-busy="true" '
+            f'style="color:#666;font-style:italic">{html.escape(message)}</div>'
+        )
+
+    def _clear_busy(self) -> None:
+        if self.busy:
+            self.busy = False
+            self.widget.remove_class(BUSY_CLASS)
+            self.status_line.value = _BUSY_STYLE
 
     # -- display ---------------------------------------------------------------------
     def _ipython_display_(self) -> None:
@@ -174,7 +358,9 @@ class OddsExplorer:
             rows.append((k, self.label(k, view), Fraction(sum(w for s, w in weights.items() if s <= k), total)))
         return rows
 
-    def _draw(self, rows: list[tuple[int, str, Fraction]]) -> None:
+    def _draw(self, rows: list[tuple[int, str, Fraction]], view: str) -> Any:
+        """Paint ``rows`` in ``view``: into the live FigureWidget, or into a new static
+        figure; return the figure painted."""
         sides = {"positive": [r for r in rows if r[0] > 0], "zero": [r for r in rows if r[0] == 0]}
         sides["negative"] = [r for r in rows if r[0] < 0]
         ticks = sorted(r[0] for r in rows)
@@ -192,18 +378,15 @@ class OddsExplorer:
             fig.layout.xaxis.tickvals = ticks
             fig.layout.xaxis.ticktext = [str(abs(k)) for k in ticks]
             fig.layout.xaxis.title.text = title
-            fig.layout.yaxis.title.text = "% " + ("exactly" if self.view.value == "exactly" else "at least")
+            fig.layout.yaxis.title.text = "% " + ("exactly" if view == "exactly" else "at least")
 
         if self.figure is not None:
             with self.figure.batch_update():
                 paint(self.figure)
-        else:
-            fig = _new_figure(self._names, widget=False)
-            paint(fig)
-            self.shown_figure = fig
-            self.chart.clear_output(wait=True)
-            with self.chart:
-                fig.show()
+            return self.figure
+        fig = _new_figure(self._names, widget=False)
+        paint(fig)
+        return fig
 
 
 def _frame(rows: list[tuple[int, str, Fraction]]) -> pd.DataFrame:
@@ -239,6 +422,16 @@ def _new_figure(names: Mapping[str, str] | None = None, widget: bool = True) -> 
         xaxis={"tickmode": "array"},
     )
     return fig
+
+
+def _display_data(fig: Any) -> dict[str, Any]:
+    """A static figure as one output for JupyterLab's plotly renderer (plotly.js from
+    the JupyterLab extension, loaded once per page; nothing from the network)."""
+    import json
+
+    figure = json.loads(fig.to_json())
+    figure["config"] = {"displaylogo": False}
+    return {"output_type": "display_data", "data": {"application/vnd.plotly.v1+json": figure}, "metadata": {}}
 
 
 def _make_chart(names: Mapping[str, str]) -> tuple[Any, widgets.Widget]:

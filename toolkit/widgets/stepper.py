@@ -6,7 +6,7 @@ next line of the log; when every line is revealed it rolls the next *roll group*
 ``random.Random``). At a decision node the player chooses with one button per legal
 action. **Roll** skips the narration: it rolls the pending group and reveals all it
 caused at once (the whole roll and its consequences). A rule-book example is typed
-into the outcome box (``"A K 9"``) and applied with **Apply**; a bad entry shows a
+into the outcome box (``"A K 9"``) and applied with **Apply** or Enter; a bad entry shows a
 red message and changes nothing. **Back** undoes one of these moves, **Restart**
 goes back to the start; the **Seed** box restarts with another seed.
 
@@ -312,8 +312,11 @@ class Stepper:
         self.roll_button = widgets.Button(description="Roll", tooltip="Roll the whole pending roll group")
         self.back_button = widgets.Button(description="Back", tooltip="Undo one move")
         self.restart_button = widgets.Button(description="Restart", tooltip="Back to the start, re-seeded")
-        self.seed_box = widgets.IntText(value=self._seed, description="Seed", layout=widgets.Layout(width="12em"))
-        self.outcome_box = widgets.Text(description="Outcome", layout=widgets.Layout(width="28em"))
+        fit = {"description_width": "initial"}  # labels shown whole
+        self.seed_box = widgets.IntText(
+            value=self._seed, description="Seed", style=fit, layout=widgets.Layout(width="12em")
+        )
+        self.outcome_box = widgets.Text(description="Outcome", style=fit, layout=widgets.Layout(width="28em"))
         self.apply_button = widgets.Button(description="Apply", tooltip="Apply the typed outcome")
         self.decision_box = widgets.HBox()
         self.error_line = widgets.HTML()
@@ -325,7 +328,8 @@ class Stepper:
         self.roll_button.on_click(lambda _: self.roll())
         self.back_button.on_click(lambda _: self.back())
         self.restart_button.on_click(lambda _: self.restart())
-        self.apply_button.on_click(lambda _: self.type_outcome(self.outcome_box.value))
+        self.apply_button.on_click(lambda _: self.submit_outcome())
+        self.outcome_box.on_msg(self._on_outcome_message)  # Enter in the box applies it
         self.seed_box.observe(self._on_seed, names="value")
 
         self.widget = widgets.VBox(
@@ -342,6 +346,17 @@ class Stepper:
                 copy,
             ]
         )
+
+    def _on_outcome_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Enter in the Outcome box (the browser sends ``{"event": "submit"}``) does what
+        Apply does."""
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self.submit_outcome()
+
+    def submit_outcome(self) -> None:
+        """Apply what is typed in the Outcome box, as Apply and Enter in the box do."""
+        if not self.apply_button.disabled:
+            self.type_outcome(self.outcome_box.value)
 
     def _on_seed(self, change: dict[str, Any]) -> None:
         if not self._syncing:
@@ -383,7 +398,9 @@ class Stepper:
         buttons = []
         for action in state.legal_actions():
             label = state.action_to_string(action)
-            button = widgets.Button(description=label, tooltip=f"{state.current_player}: {label}")
+            button = widgets.Button(
+                description=label, tooltip=f"{state.current_player}: {label}", layout=widgets.Layout(width="auto")
+            )
             button.on_click(lambda _, a=action: self.choose(a))
             buttons.append(button)
         return buttons

@@ -1,0 +1,140 @@
+"""The odds explorer as a designer meets it (issue 12 item 1): a busy state the moment an
+input changes, a newer change superseding an older one, slider drags computed once on
+release, view switches that only redraw; and Enter in the stepper's Outcome box (item 7).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from fractions import Fraction
+
+import ipywidgets as widgets
+import pytest
+
+from toolkit.angry_miniatures import start_attack_from_pools
+from toolkit.prob import Distribution
+from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets.common import count
+from toolkit.widgets.explorer import BUSY_CLASS, SETTLE_SECONDS
+
+
+def _counted_explorer() -> tuple[OddsExplorer, list[dict], widgets.IntSlider]:
+    """An explorer of a fair die with ``dice`` faces, recording every computation."""
+    calls: list[dict] = []
+    dice = widgets.IntSlider(value=2, min=1, max=6, description="Faces")
+
+    def compute(dice: int) -> Distribution[int]:
+        calls.append({"dice": dice})
+        return Distribution.uniform(range(dice))
+
+    return OddsExplorer({"dice": dice}, compute, score=lambda k: k), calls, dice
+
+
+def test_sliders_compute_once_on_release():
+    ex, _, dice = _counted_explorer()
+    assert dice.continuous_update is False
+    assert ex.view.style.button_width == "auto"  # the view buttons' labels fit
+
+
+def test_view_switch_redraws_without_recomputing():
+    ex, calls, _ = _counted_explorer()
+    assert len(calls) == 1
+    ex.view.value = "at least"
+    assert len(calls) == 1  # the distribution is reused
+    assert ex.table["outcome"].tolist() == ["at least 1 damage to defender"]
+    assert ex.table["probability"].tolist() == [Fraction(1, 2)]
+    assert list(ex.shown_figure.data[0].y) == [50.0]
+    ex.view.value = "exactly"
+    assert len(calls) == 1 and ex.table["outcome"].tolist() == ["1 damage to defender", "nothing"]
+
+
+def test_outside_a_kernel_a_change_computes_at_once_and_is_not_busy():
+    ex, calls, dice = _counted_explorer()
+    dice.value = 4
+    assert len(calls) == 2 and not ex.busy
+    assert BUSY_CLASS not in ex.widget._dom_classes
+    assert "aria-busy" not in ex.status_line.value
+
+
+def test_in_a_kernel_a_change_shows_busy_at_once_and_newer_changes_supersede():
+    async def designer() -> None:
+        ex, calls, dice = _counted_explorer()
+        dice.value = 3
+        # busy at once, before anything is computed: the class, ARIA and a line in words
+        assert ex.busy and BUSY_CLASS in ex.widget._dom_classes
+        assert 'aria-busy="true"' in ex.status_line.value
+        assert "Computing the odds for Faces = 3" in ex.status_line.value
+        assert len(calls) == 1
+        dice.value = 5  # a newer change before the first was computed
+        dice.value = 6
+        await asyncio.sleep(SETTLE_SECONDS * 3)
+        assert calls == [{"dice": 2}, {"dice": 6}]  # computed once, for the newest value
+        assert not ex.busy and BUSY_CLASS not in ex.widget._dom_classes
+        assert "aria-busy" not in ex.status_line.value
+        assert ex.distribution.probability(5) == Fraction(1, 6)
+
+    asyncio.run(designer())
+
+
+def test_in_a_kernel_reading_the_numbers_finishes_a_waiting_computation():
+    async def notebook_cell() -> None:
+        ex, calls, dice = _counted_explorer()
+        dice.value = 4  # as a cell would set it, then read at once
+        assert ex.table["probability"].tolist() == [Fraction(1, 4)] * 4
+        assert not ex.busy and len(calls) == 2
+        await asyncio.sleep(SETTLE_SECONDS * 3)
+        assert len(calls) == 2  # nothing left waiting
+
+    asyncio.run(notebook_cell())
+
+
+def test_a_failed_computation_clears_the_busy_state():
+    def compute(dice: int) -> Distribution[int]:
+        from toolkit.errors import ToolkitError
+
+        if dice > 3:
+            raise ToolkitError("too many faces")
+        return Distribution.uniform(range(dice))
+
+    dice = widgets.IntSlider(value=2, min=1, max=6, description="Faces")
+    ex = OddsExplorer({"dice": dice}, compute, score=lambda k: k)
+    dice.value = 5
+    assert ex.error == "too many faces" and not ex.busy
+
+
+def test_enter_in_the_outcome_box_applies_it():
+    stepper = Stepper(start_attack_from_pools(3, 2, "melee"))
+    stepper.outcome_box.value = "A K 9"
+    # Enter makes the browser send {"event": "submit"}, which calls submit_outcome
+    # (the browser suite presses the key itself)
+    stepper.submit_outcome()
+    assert stepper.error == "" and stepper.outcome_box.value == ""
+    assert stepper.revealed_events[-1].text.endswith(": A K 9 — 2 hits.")
+
+
+def test_counts_in_words():
+    assert count(1, "card") == "1 card" and count(0, "card") == "0 cards"
+    assert count(1, "die", "dice") == "1 die" and count(3, "die", "dice") == "3 dice"
+
+
+def test_view_switch_only_shows_the_other_views_chart():
+    ex, calls, dice = _counted_explorer()
+    exactly, at_least = (ex._view_outputs[v] for v in ("exactly", "at least"))
+    assert exactly.layout.display is None and at_least.layout.display == "none"
+    drawn = (exactly.outputs, at_least.outputs)
+    ex.view.value = "at least"
+    assert exactly.layout.display == "none" and at_least.layout.display is None
+    assert (exactly.outputs, at_least.outputs) == drawn and len(calls) == 1  # nothing redrawn
+    assert ex.shown_figure.layout.yaxis.title.text == "% at least"
+    dice.value = 3  # new numbers: both views drawn again
+    assert ex.shown_figure.data[0].y == pytest.approx((100 / 3, 200 / 3))  # at least 2, at least 1
+
+
+def test_a_live_figure_is_updated_in_place():
+    dice = widgets.IntSlider(value=2, min=1, max=6, description="Faces")
+    ex = OddsExplorer(
+        {"dice": dice}, lambda dice: Distribution.uniform(range(dice)), score=lambda k: k, live_figure=True
+    )
+    assert ex.chart is ex.figure and ex.shown_figure is ex.figure
+    ex.view.value = "at least"
+    assert ex.figure.layout.yaxis.title.text == "% at least"
