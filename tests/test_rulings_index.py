@@ -77,3 +77,20 @@ def test_todo_rows_are_reported():
     todo = [f"{r[0]} ({r[1]})" for r in ROWS if r[2] == "TODO"]
     if todo:
         pytest.skip(f"{len(todo)} rows still TODO (the lead fills them at merge): " + "; ".join(todo))
+
+
+def test_the_fairy_meat_rows_agree_with_the_package_index():
+    # Two indexes of the same facts must not drift: each Fairy Meat row of the README names
+    # a function that toolkit.fairy_meat.rulings.RULINGS also gives for that ruling id (or
+    # for one of its added readings), and every id of RULINGS has a README row.
+    from toolkit.fairy_meat.rulings import RULINGS
+
+    by_id: dict[str, set[str]] = {}
+    for key, path in RULINGS.items():
+        for ruling in re.findall(r"FM-\d+", key):
+            by_id.setdefault(ruling, set()).add(path)
+    rows = [(r, re.fullmatch(r"`([\w.]+)`", where).group(1)) for r, _, where in ROWS if r.startswith("FM-")]
+    for ruling, path in rows:
+        given = by_id.get(ruling, set())
+        assert path in given, f"README names {path} for {ruling}; rulings.py gives {given}"
+    assert {r for r, _ in rows} == set(by_id)
