@@ -77,7 +77,7 @@ def test_aliases_in_a_fairy_meat_example_are_refused(old, new, tmp_path):
         ("fluttered: true", 'fluttered: "false"', 9, "fluttered must be true or false, got 'false'"),
         ("holds_order_card: true", "holds_order_card: 1", 10, "holds_order_card must be true or false"),
         ("system: fairy-meat", "system: fairy-meat\nwrestling: 'no'", 4, "wrestling must be true or false"),
-        ("system: fairy-meat", "system: fairy-meat\nrules: x", 4, "rules must be a mapping"),
+        ("system: fairy-meat", "system: fairy-meat\nrules: x", 4, "no house-rules file"),
         ("kill: 4", "kill: 100000000000000000000", 9, "kill must be from 0 to 100"),
         ("deck: KS QC", "deck: KS KS", 12, "KS appear more than once"),
         (

@@ -34,18 +34,25 @@ class System:
         package: its package (``"toolkit.fairy_meat"``).
         notation_module: the module whose ``NOTATION`` reads, replays and exports its
             example files.
+        rules_module: the module whose ``Rules`` holds every number of its rules
+            (:mod:`toolkit.house_rules`).
     """
 
     name: str
     title: str
     package: str
     notation_module: str
+    rules_module: str = ""
 
     def notation(self) -> ExampleNotation:
         """Return the system's example notation (importing its module)."""
         found = importlib.import_module(self.notation_module).NOTATION
         assert isinstance(found, ExampleNotation) and found.system == self.name
         return found
+
+    def rules_class(self) -> type:
+        """Return the system's ``Rules`` class (importing its module)."""
+        return importlib.import_module(self.rules_module or f"{self.package}.rules").Rules
 
 
 _REGISTRY: dict[str, System] = {}

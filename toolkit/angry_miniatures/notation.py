@@ -50,6 +50,7 @@ from toolkit.angry_miniatures.engine import AttackState, start_attack
 from toolkit.angry_miniatures.rules import ATTACK_TYPES, Character, Modifiers, Rules
 from toolkit.dice import count_hits, parse_faces
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
+from toolkit.house_rules import example_folder, read_rules_entry
 from toolkit.notation import (
     ExampleNotation,
     FlowMap,
@@ -105,7 +106,6 @@ _TOP_KEYS = {
 }
 _CHARACTER_KEYS = {f.name for f in fields(Character)}
 _MODIFIER_KEYS = {f.name for f in fields(Modifiers)}
-_RULE_KEYS = ("zero_tie", "melee_defence_bonus", "tie_break")
 _EXPECT_KEYS = {"hits", "damage", "crits", "out"}
 
 #: The largest dice pool and Health an example may give (every die is typed out).
@@ -165,7 +165,7 @@ def load_example(source: str | Path) -> Example:
             "attack",
         )
     modifiers = _modifiers(data.get("modifiers") or {}, errors)
-    rules = _rules(data.get("rules") or {}, errors)
+    rules = read_rules_entry(SYSTEM, data.get("rules"), errors, example_folder(where))
     names = [c.name for c in (attacker, *defenders) if c is not None]
     rolls = _rolls(data.get("rolls") or [], names, errors)
     expect = _expect(data.get("expect") or {}, names, errors)
@@ -243,19 +243,6 @@ def _modifiers(raw: Any, errors: ParseErrors) -> Modifiers:
     except ToolkitError as exc:
         errors.add(f"modifiers: {exc}", "modifiers")
         return Modifiers()
-
-
-def _rules(raw: Any, errors: ParseErrors) -> Rules:
-    """The rule variants (RULINGS.md defaults for those left out)."""
-    if not isinstance(raw, dict):
-        errors.add(f"rules is a mapping of {', '.join(_RULE_KEYS)}", "rules")
-        return Rules()
-    errors.check_keys(raw, _RULE_KEYS, "rules: ", "rules")
-    try:
-        return Rules(**{k: v for k, v in raw.items() if k in _RULE_KEYS})
-    except ToolkitError as exc:
-        errors.add(f"rules: {exc}", "rules")
-        return Rules()
 
 
 def _rolls(raw: Any, names: list[str], errors: ParseErrors) -> tuple[tuple[str, str, int], ...]:
@@ -472,7 +459,7 @@ def to_example(state: AttackState, title: str = "An Angry Miniatures attack") ->
     before = [replace(c, damage=c.damage - taken.get(c.name, 0)) for c in _characters(state)]
     data: dict[str, Any] = {"system": SYSTEM, "title": title}
     if state.rules != Rules():
-        data["rules"] = FlowMap((k, getattr(state.rules, k)) for k in _RULE_KEYS)
+        data["rules"] = FlowMap(state.rules.to_mapping())
     data["attacker"] = _character_data(before[0])
     if len(before) == 2:
         data["defender"] = _character_data(before[1])

@@ -9,9 +9,10 @@ Pools(attack=5, defence=2)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple, get_args
+from typing import ClassVar, Literal, NamedTuple, get_args
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError
+from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.notation import excerpt
 
 __all__ = [
@@ -61,8 +62,9 @@ def check_pool(dice: object, what: str = "pool") -> int:
 
 
 @dataclass(frozen=True)
-class Rules:
-    """The Angry Miniatures rules in force: the defaults of RULINGS.md and the named variants.
+class Rules(HouseRules):
+    """The Angry Miniatures rules in force: the defaults of RULINGS.md and the named variants
+    (house rules: :mod:`toolkit.house_rules`).
 
     Attributes:
         zero_tie: what happens when both sides roll 0 hits (AM-5): ``"miss"`` (default,
@@ -74,31 +76,30 @@ class Rules:
             on hits decided by a fair coin, no tie-break dice read).
     """
 
-    zero_tie: ZeroTie = "miss"
-    melee_defence_bonus: bool = False
-    tie_break: TieBreak = "chain"
+    SYSTEM: ClassVar[str] = "angry-miniatures"
+
+    zero_tie: ZeroTie = rule_field("miss", ruling="AM-5", help="both sides roll 0 hits: a miss, or a SuperTieBreaker")
+    melee_defence_bonus: bool = rule_field(
+        False, ruling="AM-6", help="a melee character defending in melee rolls +1 die"
+    )
+    tie_break: TieBreak = rule_field("chain", ruling="AM-4", help="ties on hits: the tie-break chain, or a coin flip")
 
     def __post_init__(self) -> None:
         if self.zero_tie not in get_args(ZeroTie):
-            raise InvalidSetupError(
+            raise RuleFieldError(
+                "zero_tie",
                 f"zero_tie={self.zero_tie!r} is not a variant of AM-5: use "
-                + " or ".join(repr(v) for v in get_args(ZeroTie))
+                + " or ".join(repr(v) for v in get_args(ZeroTie)),
             )
         if not isinstance(self.melee_defence_bonus, bool):
-            raise InvalidSetupError(f"melee_defence_bonus={self.melee_defence_bonus!r}: use True or False (AM-6)")
-        if self.tie_break not in get_args(TieBreak):
-            raise InvalidSetupError(
-                f"tie_break={self.tie_break!r}: use " + " or ".join(repr(v) for v in get_args(TieBreak)) + " (AM-4)"
+            raise RuleFieldError(
+                "melee_defence_bonus", f"melee_defence_bonus={self.melee_defence_bonus!r}: use True or False (AM-6)"
             )
-
-    def variant_name(self) -> str:
-        """Return a short label naming every option that differs from the defaults."""
-        changed = [
-            f"{f}={getattr(self, f)!r}"
-            for f in ("zero_tie", "melee_defence_bonus", "tie_break")
-            if getattr(self, f) != getattr(Rules(), f)
-        ]
-        return ", ".join(changed) if changed else "default rules"
+        if self.tie_break not in get_args(TieBreak):
+            raise RuleFieldError(
+                "tie_break",
+                f"tie_break={self.tie_break!r}: use " + " or ".join(repr(v) for v in get_args(TieBreak)) + " (AM-4)",
+            )
 
 
 @dataclass(frozen=True)

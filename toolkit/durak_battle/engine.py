@@ -511,9 +511,7 @@ def start_battle(
     _check_armies(army_a, army_b)
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
         raise InvalidSetupError(f"max_rounds must be a whole number of 1 or more, got {str(max_rounds)[:40]!r}")
-    state = BattleState(
-        rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds
-    )
+    state = BattleState(rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds)
     return state._log(
         "start",
         f"{army_a.name} ({army_a.tokens} tokens) against {army_b.name} ({army_b.tokens} tokens). Round 1.",

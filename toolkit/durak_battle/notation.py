@@ -60,6 +60,7 @@ from toolkit.cards import Card, parse_cards
 from toolkit.durak_battle.engine import BattleState, start_battle
 from toolkit.durak_battle.rules import SIDES, Army, Leader, Rules
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
+from toolkit.house_rules import example_folder, read_rules_entry
 from toolkit.notation import (
     ExampleNotation,
     FlowMap,
@@ -99,7 +100,6 @@ _ARMY_KEYS = {"name", "tokens", "leader"}
 _LEADER_KEYS = {"name", "battle_die", "spirit_die", "wild_card", "modifiers"}
 _MODIFIER_KEYS = {"battle", "spirit"}
 _ROUND_KEYS = {"recon", "cards", "coin", "moves", "morale"}
-_RULE_KEYS = ("jokers", "counter_tie", "holder_must_attack", "morale_penalty")
 _ROUND_EXPECT_KEYS = {"round", "initiative", "lost", "morale", "tokens"}
 _BATTLE_EXPECT_KEYS = {"outcome", "winner", "tokens"}
 _MORALE_WORDS = {True: "stays", False: "retreats"}
@@ -234,7 +234,7 @@ def load_example(source: str | Path) -> Example:
             errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
     if data.get("system", SYSTEM) != SYSTEM:
         errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
-    rules = _rules(data.get("rules") or {}, errors)
+    rules = read_rules_entry(SYSTEM, data.get("rules"), errors, example_folder(where))
     armies = _armies(data.get("armies"), errors)
     sides = _Sides(_side_names(armies, data.get("armies")), errors)
     unfinished = errors.yes_no(data.get("unfinished"), "unfinished", "unfinished")
@@ -268,21 +268,6 @@ def _side_names(armies: list[Army | None], raw: Any) -> tuple[str, ...]:
     written = [r.get("name") if isinstance(r, dict) else None for r in (raw or [])]
     names = [a.name if a is not None else n for a, n in zip(armies, written, strict=False)]
     return tuple(n if isinstance(n, str) and 0 < len(n) <= 100 else f"army {SIDES[i]}" for i, n in enumerate(names))
-
-
-def _rules(raw_rules: Any, errors: ParseErrors) -> Rules:
-    """The rule variants of an example (RULINGS.md defaults for those left out)."""
-    if not isinstance(raw_rules, dict):
-        errors.add(f"rules must be a mapping of {', '.join(_RULE_KEYS)}", "rules")
-        return Rules()
-    unknown = set(raw_rules) - set(_RULE_KEYS)
-    if unknown:
-        errors.add(f"rules: unknown variant(s) {sorted(unknown)}; variants are {', '.join(_RULE_KEYS)}", "rules")
-    try:
-        return Rules(**{k: v for k, v in raw_rules.items() if k in _RULE_KEYS})
-    except ToolkitError as exc:
-        errors.add(f"rules: {exc}", "rules")
-        return Rules()
 
 
 def _armies(raw_armies: Any, errors: ParseErrors) -> list[Army | None]:
@@ -838,7 +823,7 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
     names = state.names
     data: dict[str, Any] = {"system": SYSTEM, "title": title}
     if state.rules != Rules():
-        data["rules"] = FlowMap((k, getattr(state.rules, k)) for k in _RULE_KEYS)
+        data["rules"] = FlowMap(state.rules.to_mapping())
     data["armies"] = [_army_data(a) for a in state.start_armies]
     # a round that has not begun (no roll yet) is left out, except an empty first round
     played = [r for r in records if r.recon or r.number == 1]

@@ -62,6 +62,7 @@ __all__ = [
     "action_key",
 ]
 
+
 def _stage(state: GameState) -> str:
     """The clash step of ``state``: ``"attack"`` or ``"answer"``."""
     stage = getattr(state, "stage", None)

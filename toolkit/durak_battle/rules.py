@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import ClassVar, Literal, get_args
 
 from toolkit.cards import RANKS, Card, Pile, standard_deck
 from toolkit.dice import check_trait_die
 from toolkit.errors import InvalidSetupError
+from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 
 __all__ = ["Rules", "Leader", "Army", "MAX_TOKENS", "SIDES", "SUIT_SIZE", "fresh_deck", "settle_losses"]
 
@@ -31,8 +32,9 @@ MAX_TOKENS = 10
 
 
 @dataclass(frozen=True)
-class Rules:
-    """The Durak battle rules in force: RULINGS.md defaults and the named variants.
+class Rules(HouseRules):
+    """The Durak battle rules in force: RULINGS.md defaults and the named variants (house
+    rules: :mod:`toolkit.house_rules`).
 
     Attributes:
         jokers: DB-1 — a 54-card deck with two jokers (default) or 52 cards (``False``).
@@ -44,33 +46,32 @@ class Rules:
             whole ``"battle"`` count against the Spirit roll.
     """
 
-    jokers: bool = True
-    counter_tie: CounterTie = "no_loss"
-    holder_must_attack: bool = False
-    morale_penalty: MoralePenalty = "clash"
+    SYSTEM: ClassVar[str] = "durak-battle"
+
+    jokers: bool = rule_field(True, ruling="DB-1", help="two jokers in the deck (54 cards), or none (52)")
+    counter_tie: CounterTie = rule_field(
+        "no_loss", ruling="DB-5", help="a Counterattack equal to the attack: no loss, or loses like a lower one"
+    )
+    holder_must_attack: bool = rule_field(
+        False, ruling="DB-6", help="the initiative holder must attack while she holds a spade"
+    )
+    morale_penalty: MoralePenalty = rule_field(
+        "clash", ruling="DB-8", help="tokens lost in this clash, or in the whole battle, count against Spirit"
+    )
 
     def __post_init__(self) -> None:
         for name, ruling in (("jokers", "DB-1"), ("holder_must_attack", "DB-6")):
             if not isinstance(getattr(self, name), bool):
-                raise InvalidSetupError(f"{name}={getattr(self, name)!r}: use True or False ({ruling})")
+                raise RuleFieldError(name, f"{name}={getattr(self, name)!r}: use True or False ({ruling})")
         if self.counter_tie not in get_args(CounterTie):
-            raise InvalidSetupError(
-                f"counter_tie={self.counter_tie!r} is not a variant of DB-5: use 'no_loss' or 'loses'"
+            raise RuleFieldError(
+                "counter_tie", f"counter_tie={self.counter_tie!r} is not a variant of DB-5: use 'no_loss' or 'loses'"
             )
         if self.morale_penalty not in get_args(MoralePenalty):
-            raise InvalidSetupError(
-                f"morale_penalty={self.morale_penalty!r} is not a variant of DB-8: use 'clash' or 'battle'"
+            raise RuleFieldError(
+                "morale_penalty",
+                f"morale_penalty={self.morale_penalty!r} is not a variant of DB-8: use 'clash' or 'battle'",
             )
-
-    def variant_name(self) -> str:
-        """Return a short label naming every option that differs from the defaults."""
-        default = Rules()
-        changed = [
-            f"{f}={getattr(self, f)!r}"
-            for f in ("jokers", "counter_tie", "holder_must_attack", "morale_penalty")
-            if getattr(self, f) != getattr(default, f)
-        ]
-        return ", ".join(changed) if changed else "default rules"
 
     @property
     def joker_count(self) -> int:

@@ -26,7 +26,6 @@ numbers (like python-chess's PGN reader) and raised together.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import deque
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from toolkit.cards import Card, parse_cards
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
+from toolkit.house_rules import example_folder, read_rules_entry
 from toolkit.notation import (
     ExampleNotation,
     LineMap,
@@ -85,7 +85,6 @@ _TOP_KEYS = {
     "wrestling",
     "attacks",
 }
-_RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))  # every variant of the rules in force
 _EXPECT_KEYS = {"attack", "attacker_value", "defender_value", "winner", "points", "damage", "nasty_hit"}
 
 
@@ -143,7 +142,7 @@ def load_example(source: str | Path) -> Example:
     weapons = load_weapons()
     attacker, a_raw = _fairy(data, "attacker", _ATTACKER_KEYS, weapons, errors)
     defender, d_raw = _fairy(data, "defender", _DEFENDER_KEYS, weapons, errors)
-    rules = _rules(data.get("rules"), errors)
+    rules = read_rules_entry(SYSTEM, data.get("rules"), errors, example_folder(where))
     deck = _deck(data.get("deck"), errors)
     moves = _moves(data.get("moves"), source_.lines, errors)
     expect = _expectations(data.get("expect"), errors)
@@ -194,28 +193,6 @@ def load_example(source: str | Path) -> Example:
         line = source_.lines.line({"card": "deck", "name": "defender"}.get(key, key)) or source_.lines.line("attacker")
         raise NotationError(at_line(where, line, str(exc))) from None
     return Example(title, start, tuple(moves), tuple(expect), where, notes)
-
-
-def _rules(raw: Any, errors: ParseErrors) -> Rules:
-    """The rule variants (RULINGS.md defaults for those left out)."""
-    if raw is None:
-        return Rules()
-    if not isinstance(raw, dict):
-        errors.add(f"rules must be a mapping of {', '.join(_RULE_KEYS)}, got {excerpt(raw)}", "rules")
-        return Rules()
-    errors.check_keys(raw, _RULE_KEYS, "rules: ", "rules")
-    options = {}
-    for key in _RULE_KEYS:
-        if key in raw:
-            if not isinstance(raw[key], str):
-                errors.add(f"rules: {key} must be a word, got {excerpt(raw[key])}", "rules", key)
-                continue
-            options[key] = raw[key]
-    try:
-        return Rules(**options)
-    except ToolkitError as exc:
-        errors.add(f"rules: {exc}", "rules")
-        return Rules()
 
 
 def _deck(raw: Any, errors: ParseErrors) -> tuple[Card, ...]:
@@ -434,7 +411,7 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
         raise IllegalActionError("this combat was not built by start_combat: its setup is unknown")
     data: dict[str, Any] = {"system": SYSTEM, "title": title}
     if state.rules != Rules():
-        data["rules"] = {k: getattr(state.rules, k) for k in _RULE_KEYS}
+        data["rules"] = state.rules.to_mapping()
     a, d = setup.attacker, setup.defender
     data["attacker"] = {"name": a.name, "live": a.live, "kill": a.kill, "weapon": a.weapon.name}
     data["defender"] = {"name": d.name, "live": d.live, "kill": d.kill, "weapon": d.weapon.name}

@@ -10,9 +10,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import ClassVar, Literal, get_args
 
 from toolkit.errors import InvalidSetupError
+from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 
 __all__ = [
     "Rules",
@@ -43,14 +44,15 @@ def check_direction(direction: str) -> str:
 
 def _check_option(name: str, value: object, allowed: tuple[str, ...], ruling: str) -> None:
     if value not in allowed:
-        raise InvalidSetupError(
-            f"{name}={value!r} is not a variant of {ruling}: use " + " or ".join(repr(v) for v in allowed)
+        raise RuleFieldError(
+            name, f"{name}={value!r} is not a variant of {ruling}: use " + " or ".join(repr(v) for v in allowed)
         )
 
 
 @dataclass(frozen=True)
-class Rules:
-    """The Fairy Meat rules in force: RULINGS.md defaults and the named variants.
+class Rules(HouseRules):
+    """The Fairy Meat rules in force: RULINGS.md defaults and the named variants (house
+    rules: :mod:`toolkit.house_rules`).
 
     Attributes:
         damage: FM-10 — ``"halved"`` (default: 1 damage per point, points =
@@ -72,12 +74,24 @@ class Rules:
             modifier), or both draw exactly their Kill points (``"kill_only"``).
     """
 
-    damage: Damage = "halved"
-    none_reveal: NoneReveal = "all_or_nothing"
-    undefended: Undefended = "blind_draw"
-    nasty_hit: NastyHit = "damaged"
-    none_means: NoneMeans = "no_trumps"
-    wrestling_hand: WrestlingHand = "as_usual"
+    SYSTEM: ClassVar[str] = "fairy-meat"
+
+    damage: Damage = rule_field("halved", ruling="FM-10", help="points to damage: halved, or the rulebook's table")
+    none_reveal: NoneReveal = rule_field(
+        "all_or_nothing", ruling="FM-5", help="after a None: reveal every hidden Trump, or any subset"
+    )
+    undefended: Undefended = rule_field(
+        "blind_draw", ruling="FM-7", help="a defender with nothing: draws blind, or the attack is unopposed"
+    )
+    nasty_hit: NastyHit = rule_field(
+        "damaged", ruling="FM-12", help="the Ace of Spades hits the damaged fairy or the loser"
+    )
+    none_means: NoneMeans = rule_field(
+        "no_trumps", ruling="FM-5", help="who has said None: no Trumps at all, or none face down"
+    )
+    wrestling_hand: WrestlingHand = rule_field(
+        "as_usual", ruling="FM-2/FM-14", help="Wrestling hands: Kill points with the usual terms, or Kill points only"
+    )
 
     def __post_init__(self) -> None:
         _check_option("damage", self.damage, get_args(Damage), "FM-10")
@@ -86,16 +100,6 @@ class Rules:
         _check_option("nasty_hit", self.nasty_hit, get_args(NastyHit), "FM-12")
         _check_option("none_means", self.none_means, get_args(NoneMeans), "FM-5")
         _check_option("wrestling_hand", self.wrestling_hand, get_args(WrestlingHand), "FM-2/FM-14")
-
-    def variant_name(self) -> str:
-        """Return a short label naming every option that differs from the defaults."""
-        default = Rules()
-        changed = [
-            f"{f}={getattr(self, f)!r}"
-            for f in ("damage", "none_reveal", "undefended", "nasty_hit", "none_means", "wrestling_hand")
-            if getattr(self, f) != getattr(default, f)
-        ]
-        return ", ".join(changed) if changed else "default rules"
 
 
 #: Most Live or Kill points a fairy may have (a fairy has a handful; a combat hand of

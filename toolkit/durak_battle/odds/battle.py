@@ -223,11 +223,7 @@ def battle_outcome(
                 f"with tokens {ta} v {tb} the hands could reach {worst} cards ({largest[0]} + {largest[1]} rolled "
                 f"+ {adv[0] + adv[1]} for outnumbering), more than the {deck}-card deck holds (DB-1, DB-2)"
             )
-        sizes = (
-            rolls[0]
-            .map(lambda r: cards_drawn(r, adv[0]))
-            .combine(rolls[1].map(lambda r: cards_drawn(r, adv[1])))
-        )
+        sizes = rolls[0].map(lambda r: cards_drawn(r, adv[0])).combine(rolls[1].map(lambda r: cards_drawn(r, adv[1])))
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
         settled: dict[tuple[str | None, int, int, str | None], Fraction] = defaultdict(Fraction)

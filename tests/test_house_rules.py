@@ -1,0 +1,98 @@
+"""House-rules files (toolkit.house_rules): every system's Rules read from and written to
+YAML, errors naming the file, line and field (issue 11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit import systems
+from toolkit.errors import InvalidSetupError
+from toolkit.house_rules import HouseRules, RulesFile, load_rules, rules_class, rules_files
+
+SYSTEMS = systems.names()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_system_has_house_rules(system):
+    cls = rules_class(system)
+    assert issubclass(cls, HouseRules) and system == cls.SYSTEM
+    assert cls().changes() == {} and cls().variant_name() == "default rules"
+    for name, info in cls.field_info().items():
+        assert info["ruling"], f"{system} rules field {name} names no ruling"
+        assert info["help"], f"{system} rules field {name} has no help"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_shipped_files_read(system):
+    for path in rules_files(system):
+        read = RulesFile.read(path)
+        assert system == read.rules.SYSTEM and read.notes.strip(), path
+        assert read.rules.changes(), f"{path} changes nothing"
+        assert load_rules(system, path.stem) == read.rules
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_round_trip_of_every_shipped_file_and_the_defaults(system, tmp_path):
+    cls = rules_class(system)
+    for rules in [cls(), *(RulesFile.read(p).rules for p in rules_files(system))]:
+        path = tmp_path / "r.yaml"
+        path.write_text(rules.to_yaml(title="t", notes="n"))
+        assert cls.from_yaml(path) == rules
+        assert cls.from_mapping(rules.to_mapping()) == rules
+
+
+def test_an_unknown_field_names_the_file_line_and_fields(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("system: durak-battle\nnotes: cheaper strikes\n\nstrike_costs: 1\n")
+    with pytest.raises(InvalidSetupError) as caught:
+        rules_class("durak-battle").from_yaml(path)
+    message = str(caught.value)
+    assert f"{path}:4: 'strike_costs' is not a field of the durak-battle rules" in message
+    assert "jokers" in message  # the fields are listed
+
+
+def test_a_bad_value_names_its_line_and_field(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("system: fairy-meat\nnotes: x\ndamage: halved\nnasty_hit: sometimes\n")
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:4: nasty_hit='sometimes' is not a variant of FM-12"):
+        load_rules("fairy-meat", path)
+
+
+def test_a_file_for_another_system_is_refused(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("system: fairy-meat\nnotes: x\n")
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:1: this file is for 'fairy-meat', not angry-miniatures"):
+        load_rules("angry-miniatures", path)
+
+
+def test_load_rules_sources():
+    cls = rules_class("durak-battle")
+    assert load_rules("durak-battle") == cls()
+    assert load_rules("durak-battle", {"jokers": False}) == cls(jokers=False)
+    assert load_rules("durak-battle", cls(jokers=False)) == cls(jokers=False)
+    with pytest.raises(InvalidSetupError, match="not durak-battle rules"):
+        load_rules("durak-battle", rules_class("fairy-meat")())
+    with pytest.raises(InvalidSetupError, match="no house-rules file 'nowhere'"):
+        load_rules("durak-battle", "nowhere")
+    with pytest.raises(InvalidSetupError, match="unknown system"):
+        load_rules("chess")
+    with pytest.raises(InvalidSetupError, match="must be a house-rules file"):
+        load_rules("durak-battle", 3)
+
+
+def test_an_example_may_name_a_house_rules_file(tmp_path):
+    notation = systems.notation("durak-battle")
+    (tmp_path / "no_jokers.yaml").write_text("system: durak-battle\nnotes: no jokers\njokers: false\n")
+    armies = (
+        "armies:\n"
+        "  - {name: North, tokens: 2, leader: {name: A, battle_die: d6, spirit_die: d6}}\n"
+        "  - {name: South, tokens: 2, leader: {name: B, battle_die: d6, spirit_die: d6}}\n"
+    )
+    source = tmp_path / "ex.yaml"
+    source.write_text("system: durak-battle\nrules: no_jokers.yaml\n" + armies)
+    assert notation.load(source).start.rules == rules_class("durak-battle")(jokers=False)
+    source.write_text("system: durak-battle\nrules: {jokers: false}\n" + armies)
+    assert notation.load(source).start.rules == rules_class("durak-battle")(jokers=False)
+    source.write_text("system: durak-battle\nrules: missing.yaml\n" + armies)
+    with pytest.raises(Exception, match=r"ex.yaml:2: rules: no house-rules file 'missing.yaml'"):
+        notation.load(source)

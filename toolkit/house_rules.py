@@ -1,0 +1,354 @@
+"""House rules: every system's ``Rules`` as data, read from and written to YAML files.
+
+A house-rules file names its system and only the fields it changes, with a free-text
+``notes:`` (and an optional ``title:``)::
+
+    system: angry-miniatures
+    title: Tens hit
+    notes: |
+      What if 10s also hit? A 3-die attack gets noticeably deadlier.
+    hit_faces: ["10", "J", "Q", "K", "A"]
+
+Every system's ``Rules`` is a frozen dataclass that mixes in :class:`HouseRules`. Its
+fields are declared with :func:`rule_field` (the ruling each implements and a line of
+help), and its ``__post_init__`` validates them, raising :class:`RuleFieldError` (the
+field's name, what was given and what is accepted). This module then gives every system
+the same:
+
+- ``Rules.from_mapping({...})`` and ``Rules.from_yaml(path)``: unknown fields are errors
+  listing the fields, and each error names the file, the line and the field;
+- ``rules.to_yaml()`` (YAML text of the changed fields; read back it gives equal rules),
+  ``rules.to_mapping()``, ``rules.changes()`` and ``rules.variant_name()``;
+- :func:`load_rules` (``None``, a ``Rules``, a mapping, a file path or the name of a
+  shipped file) for reports, explorers, example files and sweeps;
+- :func:`rules_files`: the shipped files of a system, ``data/rules/<system>/*.yaml``.
+
+The defaults of every field are the rulings of ``docs/rulings.md``; the named variants
+of those rulings are some of the fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
+
+__all__ = [
+    "RULES_DIR",
+    "HouseRules",
+    "RuleFieldError",
+    "RulesFile",
+    "load_rules",
+    "rule_field",
+    "rules_class",
+    "rules_files",
+    "read_rules_entry",
+    "example_folder",
+    "freeze",
+]
+
+#: Where the shipped house-rules files are: ``data/rules/<system>/*.yaml``.
+RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
+
+#: The keys of a house-rules file that are not fields of the rules.
+FILE_KEYS = ("system", "title", "notes")
+
+R = TypeVar("R", bound="HouseRules")
+
+
+class RuleFieldError(InvalidSetupError):
+    """A field of a system's rules that is not valid: ``field`` names it, and the message
+    says what was given and what is accepted."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(message if message.startswith(field) else f"{field}: {message}")
+
+
+def rule_field(default: Any, *, ruling: str = "", help: str = "", yaml: str = "") -> Any:
+    """Declare a field of a system's ``Rules``: its default, the ruling it implements
+    (``"AM-3"``) and one line of help for controls and reports. ``yaml="mapping"`` writes a
+    tuple of ``(key, value)`` pairs as a YAML mapping (a damage table, say)."""
+    return dataclasses.field(default=default, metadata={"ruling": ruling, "help": help, "yaml": yaml})
+
+
+def freeze(value: Any) -> Any:
+    """Return ``value`` with every list made a tuple and every mapping a tuple of
+    ``(key, value)`` pairs (in the mapping's order), recursively: what a frozen, hashable
+    ``Rules`` field holds, whatever YAML gave."""
+    if isinstance(value, Mapping):
+        return tuple((freeze(k), freeze(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def _plain(value: Any, as_mapping: bool = False) -> Any:
+    """The YAML form of a field value: tuples as lists (pairs as a mapping if asked)."""
+    if as_mapping and isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
+        return {k: _plain(v) for k, v in value}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+class HouseRules:
+    """What every system's ``Rules`` shares (mixed into its frozen dataclass): reading and
+    writing house-rules files, the changed fields, a label. Set ``SYSTEM`` to the system's
+    name (``"angry-miniatures"``)."""
+
+    SYSTEM: ClassVar[str] = ""
+
+    # -- reading -------------------------------------------------------------------------
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """Return the names of every field, in order."""
+        return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+
+    @classmethod
+    def field_info(cls) -> dict[str, dict[str, Any]]:
+        """Return each field's default, ruling and help, by name (for controls and docs)."""
+        default = cls()
+        return {
+            f.name: {
+                "default": getattr(default, f.name),
+                "ruling": f.metadata.get("ruling", ""),
+                "help": f.metadata.get("help", ""),
+            }
+            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+        }
+
+    @classmethod
+    def from_mapping(
+        cls: type[R],
+        mapping: Mapping[str, Any] | None,
+        where: str = "rules",
+        lines: LineMap | None = None,
+        path: tuple[Hashable, ...] = (),
+    ) -> R:
+        """Return the rules with the fields of ``mapping`` changed from the defaults.
+
+        Raises:
+            InvalidSetupError: every problem, one a line (``where:LINE: field: problem``): an
+                unknown field (the message lists the fields), a wrong type or value.
+        """
+        errors = ParseErrors(where, lines)
+        rules = cls._collect(mapping, errors, path)
+        if errors:
+            raise InvalidSetupError("\n".join(errors.messages))
+        return rules
+
+    @classmethod
+    def _collect(cls: type[R], mapping: Any, errors: ParseErrors, path: tuple[Hashable, ...]) -> R:
+        if mapping is None:
+            return cls()
+        if not isinstance(mapping, Mapping):
+            errors.add(f"the rules must be a mapping of fields to values, got {excerpt(mapping)}", *path)
+            return cls()
+        names = cls.field_names()
+        for key in mapping:
+            if key not in names:
+                errors.add(
+                    f"{excerpt(key)} is not a field of the {cls.SYSTEM} rules; the fields are {', '.join(names)}",
+                    *path,
+                    key,
+                )
+        known = {k: freeze(v) for k, v in mapping.items() if k in names}
+        try:
+            return cls(**known)
+        except RuleFieldError as exc:
+            errors.add(str(exc), *path, exc.field)
+        except InvalidSetupError as exc:  # a combination of fields: at the first changed field
+            errors.add(str(exc), *path, *(next(iter(known)),) if known else ())
+        except TypeError as exc:  # a value the field cannot even hold (unhashable, say)
+            errors.add(f"not valid rules: {exc}", *path)
+        return cls()
+
+    @classmethod
+    def from_yaml(cls: type[R], path: str | Path) -> R:
+        """Return the rules of a house-rules file (see :class:`RulesFile`).
+
+        Raises:
+            InvalidSetupError: the file cannot be read, names another system, or has an
+                unknown field or a value the rules refuse (file, line and field named).
+        """
+        return RulesFile.read(path, cls).rules
+
+    # -- writing -------------------------------------------------------------------------
+    def changes(self) -> dict[str, tuple[Any, Any]]:
+        """Return ``{field: (default, value)}`` for every field that differs from the defaults."""
+        default = type(self)()
+        return {
+            name: (getattr(default, name), getattr(self, name))
+            for name in self.field_names()
+            if getattr(self, name) != getattr(default, name)
+        }
+
+    def to_mapping(self, changed_only: bool = True) -> dict[str, Any]:
+        """Return the fields as plain YAML values (lists, mappings): only the changed ones
+        unless ``changed_only=False``."""
+        out = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if changed_only and f.name not in self.changes():
+                continue
+            out[f.name] = _plain(getattr(self, f.name), f.metadata.get("yaml") == "mapping")
+        return out
+
+    def to_yaml(self, title: str = "", notes: str = "") -> str:
+        """Return a house-rules file for these rules: the system, the title and notes if
+        given, and the changed fields. Written to a file and read back with
+        ``from_yaml`` it gives equal rules."""
+        data: dict[str, Any] = {"system": self.SYSTEM}
+        if title:
+            data["title"] = title
+        if notes:
+            data["notes"] = notes
+        data.update(self.to_mapping())
+        return dump_example(data)
+
+    def variant_name(self) -> str:
+        """Return a short label naming every field that differs from the defaults
+        (``"default rules"`` when none does)."""
+        changed = [f"{name}={_plain(value)!r}" for name, (_, value) in self.changes().items()]
+        return ", ".join(changed) if changed else "default rules"
+
+
+@dataclass(frozen=True)
+class RulesFile:
+    """A house-rules file, read: its rules, title and notes, and where it came from."""
+
+    rules: Any
+    title: str
+    notes: str
+    path: Path | None = None
+
+    @classmethod
+    def read(cls, path: str | Path, rules_type: type[HouseRules] | None = None) -> RulesFile:
+        """Read a house-rules file; ``rules_type`` (a system's ``Rules``) if the file
+        must be of that system, else the system it names.
+
+        Raises:
+            InvalidSetupError: one line per problem, ``FILE:LINE: problem``.
+        """
+        path = Path(path)
+        try:
+            document = load_yaml(path)
+        except NotationError as exc:
+            raise InvalidSetupError(str(exc)) from None
+        errors = ParseErrors(str(path), document.lines)
+        data = document.data
+        if not isinstance(data, dict):
+            raise InvalidSetupError(
+                f"{path}: a house-rules file is a mapping: system, title, notes and the fields it changes"
+            )
+        named = data.get("system")
+        if rules_type is None:
+            if named is None:
+                raise InvalidSetupError(
+                    f"{path}: name the system (system: angry-miniatures, fairy-meat or durak-battle)"
+                )
+            try:
+                rules_type = rules_class(named)
+            except InvalidSetupError as exc:
+                raise InvalidSetupError(at_line(str(path), document.lines.line("system"), str(exc))) from None
+        elif named is not None and named != rules_type.SYSTEM:
+            errors.add(f"this file is for {excerpt(named)}, not {rules_type.SYSTEM}", "system")
+        title = errors.text(data.get("title"), "title", "title", limit=200)
+        notes = errors.text(data.get("notes"), "notes", "notes")
+        fields = {k: v for k, v in data.items() if k not in FILE_KEYS}
+        rules = rules_type._collect(fields, errors, ())
+        if errors:
+            raise InvalidSetupError("\n".join(errors.messages))
+        return cls(rules, title or path.stem.replace("_", " "), notes, path)
+
+
+def rules_class(system: str) -> type[HouseRules]:
+    """Return the ``Rules`` class of the system called ``system`` (``"fairy-meat"``).
+
+    Raises:
+        InvalidSetupError: no such system; the message names the systems.
+    """
+    from toolkit import systems  # the registry imports every notation lazily
+
+    try:
+        entry = systems.system(system)
+    except NotationError as exc:
+        raise InvalidSetupError(str(exc)) from None
+    return entry.rules_class()
+
+
+def rules_files(system: str, directory: str | Path | None = None) -> list[Path]:
+    """Return the shipped house-rules files of ``system``: ``data/rules/<system>/*.yaml``
+    (or those in ``directory``), sorted by name."""
+    folder = Path(directory) if directory is not None else RULES_DIR / system
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def _find_file(system: str, name: str, base: Path | None) -> Path | None:
+    candidates = [Path(name)]
+    if base is not None:
+        candidates.insert(0, base / name)
+    candidates += [RULES_DIR / system / name, RULES_DIR / system / f"{name}.yaml", RULES_DIR.parent.parent / name]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def load_rules(system: str, source: Any = None, base: str | Path | None = None) -> Any:
+    """Return the rules of ``system`` from ``source``: ``None`` (the defaults), a ``Rules``
+    of that system, a mapping of fields, or a house-rules file — a path, or the name of a
+    shipped file (``"tens_hit"`` for ``data/rules/<system>/tens_hit.yaml``); a relative
+    path is looked up under ``base`` first.
+
+    Raises:
+        InvalidSetupError: a source of the wrong kind, a file that cannot be found (the
+            message lists the shipped ones), or rules that are not valid.
+    """
+    cls = rules_class(system)
+    if source is None:
+        return cls()
+    if isinstance(source, cls):
+        return source
+    if isinstance(source, HouseRules):
+        raise InvalidSetupError(f"those are {source.SYSTEM} rules, not {system} rules")
+    if isinstance(source, Mapping):
+        return cls.from_mapping(source)
+    if isinstance(source, (str, Path)) and str(source).strip():
+        found = _find_file(system, str(source), Path(base) if base is not None else None)
+        if found is None:
+            shipped = ", ".join(p.stem for p in rules_files(system)) or "none"
+            raise InvalidSetupError(
+                f"no house-rules file {excerpt(str(source))}: give a path to a YAML file or the name of "
+                f"a shipped one (for {system}: {shipped})"
+            )
+        return RulesFile.read(found, cls).rules
+    raise InvalidSetupError(
+        f"rules must be a house-rules file (a path or a shipped name) or a mapping of fields, got {excerpt(source)}"
+    )
+
+
+def example_folder(where: str) -> Path | None:
+    """Return the folder of the example file read from ``where`` (None when it is not a
+    file: a text given directly): where a ``rules:`` file name is looked up first."""
+    path = Path(where)
+    return path.parent if where and path.is_file() else None
+
+
+def read_rules_entry(system: str, raw: Any, errors: ParseErrors, base: Path | None = None) -> Any:
+    """Return the rules an example file's ``rules:`` entry gives: a mapping of fields or the
+    path of a house-rules file (relative to the example's folder, or a shipped name). Each
+    problem is recorded in ``errors`` at its line, and the default rules are returned then.
+    The one reader of ``rules:`` for every system's notation."""
+    cls = rules_class(system)
+    if raw is None:
+        return cls()
+    if isinstance(raw, str):
+        try:
+            return load_rules(system, raw, base)
+        except InvalidSetupError as exc:
+            errors.add(f"rules: {exc}", "rules")
+            return cls()
+    return cls._collect(raw, errors, ("rules",))
