@@ -4,21 +4,75 @@ An example file names its system (``system: fairy-meat``); the registry of syste
 (:mod:`toolkit.systems`) gives that system's notation, which reads the file, plays it
 through the engine and checks its ``expect`` block; :func:`toolkit.notation.narrate`
 prints it the same way for every system (title, notes, the narrated log, a summary).
+:func:`replay_example` is the same replay kept whole (the example, the final state and
+what its expectations find wrong), for the rule-book exports (:mod:`toolkit.rulebook.export`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from toolkit import systems
+from toolkit.engine import GameState
 from toolkit.errors import NotationError
 from toolkit.examples import DEFAULT_SYSTEM
-from toolkit.notation import excerpt, read_example
+from toolkit.notation import ExampleNotation, ExampleSource, excerpt, read_example
 
-__all__ = ["replay_file", "SYSTEMS"]
+__all__ = ["replay_file", "replay_example", "read_source", "Replayed", "SYSTEMS"]
 
 #: Systems whose examples can be replayed (the registry's names).
 SYSTEMS = systems.names()
+
+_SHAPE = "system, title, ... (see data/examples/)"
+
+
+def read_source(source: str | Path | ExampleSource) -> tuple[ExampleNotation, ExampleSource]:
+    """Return (the system's notation, the example as read) for an example given as a path,
+    as YAML text (a string with a line break) or already read.
+
+    Raises:
+        NotationError: not a file, not valid YAML, or a ``system:`` that is unknown (the
+            message names the known systems).
+    """
+    if isinstance(source, (str, Path)) and not (isinstance(source, str) and "\n" in source):
+        path = Path(source)
+        if not path.is_file():
+            raise NotationError(
+                f"{excerpt(str(path))} is not a file: give the path of an example, e.g. data/examples/*.yaml"
+            )
+    read = read_example(source, _SHAPE)  # read once, safely
+    name = read.data.get("system", DEFAULT_SYSTEM)
+    if not isinstance(name, str) or name not in systems.names():
+        raise NotationError(
+            f"{read.where}:{read.lines.line('system')}: unknown system {excerpt(name)}; "
+            f"examples can be replayed for: {', '.join(systems.names())}"
+        )
+    return systems.notation(name), read
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """An example played out: its system's notation, the example as the notation read it,
+    the final state (its ``events`` are the narration) and the expectations it does not meet."""
+
+    notation: ExampleNotation
+    example: Any
+    state: GameState
+    problems: tuple[str, ...]
+
+
+def replay_example(source: str | Path | ExampleSource) -> Replayed:
+    """Return the example (a path, YAML text or already read) played out and checked.
+
+    Raises:
+        NotationError: the example cannot be read or played, with the line at fault.
+    """
+    notation, read = read_source(source)
+    example = notation.load(read)
+    state = notation.replay(example)
+    return Replayed(notation, example, state, tuple(notation.check(example, state)))
 
 
 def replay_file(path: str | Path) -> tuple[str, list[str]]:
@@ -28,16 +82,5 @@ def replay_file(path: str | Path) -> tuple[str, list[str]]:
         NotationError: the file cannot be read or played, with the line at fault; a file
             whose ``system:`` is unknown (the message names the known systems).
     """
-    path = Path(path)
-    if not path.is_file():
-        raise NotationError(
-            f"{excerpt(str(path))} is not a file: give the path of an example, e.g. data/examples/*.yaml"
-        )
-    source = read_example(path, "system, title, ... (see data/examples/)")  # read once, safely
-    name = source.data.get("system", DEFAULT_SYSTEM)
-    if not isinstance(name, str) or name not in systems.names():
-        raise NotationError(
-            f"{path}:{source.lines.line('system')}: unknown system {excerpt(name)}; "
-            f"examples can be replayed for: {', '.join(systems.names())}"
-        )
-    return systems.notation(name).replay_text(source)
+    notation, read = read_source(Path(path))
+    return notation.replay_text(read)

@@ -1,0 +1,100 @@
+"""Rule-book export (issue 15 item 3): an example as a boxed rule-book paragraph, in HTML
+or Markdown, with its cards and poker dice drawn.
+
+``toolkit replay FILE --format html`` (or ``markdown``) and the steppers' Export write
+what these functions return. The text is the engine's narration of the replayed example
+(the event log ``toolkit replay`` prints: setup, each step with its arithmetic and
+ruling, the outcome), so it is right by construction; the expectations the file carries
+follow, each marked as holding or not, so that a rule change that breaks the example
+shows in the export as well as in ``toolkit replay``'s exit code.
+
+>>> from toolkit.examples import EXAMPLES_DIR
+>>> page = to_html(EXAMPLES_DIR / "grunk_charges_pixie.yaml")
+>>> page.startswith("<!DOCTYPE html>"), page.count('class="rb-die"')
+(True, 11)
+>>> print(to_markdown(EXAMPLES_DIR / "grunk_charges_pixie.yaml").splitlines()[0])
+### Grunk charges Pixie
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolkit.engine import Event, GameState
+from toolkit.errors import InvalidSetupError
+from toolkit.notation import ExampleSource
+from toolkit.rulebook.export_html import render_fragment, render_html
+from toolkit.rulebook.export_markdown import ImageFiles, render_markdown
+from toolkit.rulebook.export_model import RulebookExample, from_source, from_state
+
+__all__ = ["FORMATS", "to_html", "to_markdown", "state_to_html", "state_to_markdown", "render", "RulebookExample"]
+
+#: The export formats, by the name ``toolkit replay --format`` and the steppers use.
+FORMATS = ("html", "markdown")
+
+Source = str | Path | ExampleSource
+
+
+def to_html(source: Source, fragment: bool = False) -> str:
+    """Return the example (a path, YAML text, or an example already read) replayed and
+    written as a self-contained HTML page (``fragment``: an HTML fragment with its own
+    scoped style, for a notebook).
+
+    Raises:
+        NotationError: the example cannot be read or played, with the line at fault.
+    """
+    example = from_source(source)
+    return render_fragment(example) if fragment else render_html(example)
+
+
+def to_markdown(source: Source, images: str | Path | None = None, images_link: str | None = None) -> str:
+    """Return the example replayed and written as Markdown: the pictures inline as
+    ``data:`` URIs, or, given ``images`` (a folder), written there as SVG files and linked
+    as ``images_link/<file>`` (the folder as given by default).
+
+    Raises:
+        NotationError: the example cannot be read or played, with the line at fault.
+        OSError: the image folder cannot be written.
+    """
+    sink = ImageFiles(Path(images), images_link or "") if images is not None else None
+    return render_markdown(from_source(source), sink)
+
+
+def render(source: Source, fmt: str) -> str:
+    """Return the example in the export format ``fmt`` (one of :data:`FORMATS`).
+
+    Raises:
+        InvalidSetupError: an unknown format, naming the accepted ones.
+        NotationError: the example cannot be read or played.
+    """
+    if fmt == "html":
+        return to_html(source)
+    if fmt == "markdown":
+        return to_markdown(source)
+    raise InvalidSetupError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+
+
+def state_to_html(
+    state: GameState,
+    title: str,
+    events: Sequence[Event] | None = None,
+    viewer: str | None = None,
+    fragment: bool = False,
+) -> str:
+    """Return a game of any registered system so far (a stepper's state; its ``events``,
+    or the revealed ones given, as ``viewer`` may read them) as a rule-book HTML page.
+
+    Raises:
+        InvalidSetupError: the state is not of a registered system's engine.
+    """
+    example = from_state(state, title, events=events, viewer=viewer)
+    return render_fragment(example) if fragment else render_html(example)
+
+
+def state_to_markdown(
+    state: GameState, title: str, events: Sequence[Event] | None = None, viewer: str | None = None
+) -> str:
+    """Return a game of any registered system so far as rule-book Markdown (pictures as
+    ``data:`` URIs); see :func:`state_to_html`."""
+    return render_markdown(from_state(state, title, events=events, viewer=viewer))

@@ -1,0 +1,106 @@
+"""A :class:`~toolkit.rulebook.export_model.RulebookExample` written as Markdown, its
+cards and dice as images: inline ``data:`` URIs (one file to paste), or SVG files in a
+folder next to it (:class:`ImageFiles`), linked by a relative path.
+
+Every line of narration and every name is escaped, for Markdown (``*``, ``_``, ``[``,
+a list marker at the start) and for the HTML a Markdown renderer lets through (``<``,
+``&``): a fairy called ``<script>`` is printed as her name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from toolkit.rulebook.export_model import Line, RulebookExample
+from toolkit.rulebook.svg import Picture
+
+__all__ = ["ImageFiles", "render_markdown", "md_escape"]
+
+_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+_LINE_START = re.compile(r"^(\s*)(\d+)([.)])|^(\s*)([-+>=])")
+
+
+def md_escape(text: str) -> str:
+    """Return ``text`` as Markdown that prints it as it is (no emphasis, link, list or
+    raw HTML).
+
+    >>> md_escape("<script>*Bo*_1. [x]")
+    '&lt;script&gt;\\\\*Bo\\\\*\\\\_1. \\\\[x\\\\]'
+    >>> md_escape("3. not a list")
+    '3\\\\. not a list'
+    """
+    text = _SPECIAL.sub(r"\\\1", escape(text, quote=False))
+    return _LINE_START.sub(lambda m: f"{m[1]}{m[2]}\\{m[3]}" if m[2] else f"{m[4]}\\{m[5]}", text)
+
+
+@dataclass
+class ImageFiles:
+    """Where a Markdown export puts its pictures: SVG files in ``folder``, linked as
+    ``link/<file>`` (the folder as the Markdown file sees it; the folder itself by default).
+    :attr:`written` lists the files written."""
+
+    folder: Path
+    link: str = ""
+    written: list[Path] = field(default_factory=list)
+
+    def image(self, picture: Picture) -> str:
+        """Write the picture's file (once) and return its relative link."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / picture.file_name
+        if path not in self.written:
+            path.write_text(picture.svg() + "\n", encoding="utf-8")
+            self.written.append(path)
+        base = (self.link or self.folder.as_posix()).rstrip("/")
+        return f"{base}/{picture.file_name}" if base else picture.file_name
+
+
+def render_markdown(example: RulebookExample, images: ImageFiles | None = None) -> str:
+    """Return the example as Markdown; pictures inline as ``data:`` URIs, or written to
+    ``images`` and linked."""
+
+    def line(item: Line) -> str:
+        parts = []
+        for p in item.parts:
+            if isinstance(p, Picture):
+                target = images.image(p) if images is not None else p.data_uri()
+                parts.append(f"![{md_escape(p.label)}]({target})")
+            else:
+                parts.append(md_escape(p))
+        text = "".join(parts)
+        if item.ruling and item.ruling not in item.text:
+            text += f" ({md_escape(item.ruling)})"
+        return text
+
+    out = [f"### {md_escape(example.title)}", "", f"*Example · {md_escape(example.system_title)}*", ""]
+    if example.notes:
+        out += [f"_{md_escape(example.notes)}_", ""]
+    if example.setup:
+        out += ["**Setup**", ""] + [f"- {line(item)}" for item in example.setup] + [""]
+    out += ["**Play**", ""]
+    number = 1
+    for item in example.play:
+        if item.is_heading:
+            out += ["", f"**{line(item)}**", ""]
+            continue
+        out.append(f"{number}. {line(item)}")
+        number += 1
+    out += ["", f"**Outcome.** {md_escape(example.outcome)}", ""]
+    out += _checks(example)
+    return "\n".join(out).replace("\n\n\n", "\n\n")
+
+
+def _checks(example: RulebookExample) -> list[str]:
+    expectations = example.expectations
+    if not expectations:
+        return ["<!-- The example file carries no expectations. -->", ""]
+    held = sum(e.holds for e in expectations)
+    verdict = f"all {len(expectations)} hold" if example.holds else f"{len(expectations) - held} NOT met"
+    out = ["---", "", f"*The example file's expectations, checked on this replay: {verdict}.*", ""]
+    for e in expectations:
+        mark = "✓" if e.holds else "✗"
+        why = "" if e.holds else " — " + md_escape("; ".join(e.problems))
+        out.append(f"- {mark} {md_escape(e.text)}{why}")
+    return [*out, ""]

@@ -1,0 +1,300 @@
+"""What a rule-book export shows, before it is written as HTML or Markdown.
+
+A :class:`RulebookExample` is a replayed example cut the way a rule book prints it: the
+title and the designer's notes, the **setup** (the narration's opening lines: who fights,
+their numbers, the cards dealt or the dice counted), the **play** (every other line of
+the narration, in order, each with its arithmetic), the **outcome** (the system's closing
+sentence) and the **expectations** the file carries, each with whether it holds.
+
+Every line is the engine's own narration (:class:`toolkit.engine.Event` texts, as
+``toolkit replay`` prints them), so the export is right by construction; this module only
+finds the cards and poker dice those lines name (:func:`split_pictures`), so that the
+writers can draw them (:mod:`toolkit.rulebook.svg`).
+
+>>> def show(text, kind):
+...     return [p if isinstance(p, str) else p.code for p in split_pictures(text, kind)]
+>>> show("Ann draws 2 cards: 9H 3C.", "deal")
+['Ann draws 2 cards: ', '9H', ' ', '3C', '.']
+>>> show("Bo plays the 2 of Hearts (red).", "resolve")
+['Bo plays the 2 of Hearts', '2H', ' (red).']
+>>> show("Grunk rolls 3 dice for a melee attack: K 10 9 — 1 hit.", "roll")
+['Grunk rolls 3 dice for a melee attack: ', 'K', ' ', '10', ' ', '9', ' — 1 hit.']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolkit import systems
+from toolkit.cards import RANK_NAMES, SUIT_NAMES
+from toolkit.engine import Event, GameState
+from toolkit.errors import InvalidSetupError
+from toolkit.notation import ExampleNotation, ExampleSource
+from toolkit.replay import replay_example
+from toolkit.rulebook.svg import Picture
+
+__all__ = [
+    "SETUP_KINDS",
+    "HEADING_KINDS",
+    "DICE_KINDS",
+    "Line",
+    "Expectation",
+    "RulebookExample",
+    "split_pictures",
+    "from_source",
+    "from_state",
+    "system_of_state",
+]
+
+#: Event kinds that open an example and make its setup while nothing else has happened:
+#: the opening line (``start``), cards dealt (FM-2, DB-2), Trumps declared (FM-3), the
+#: Knowledge roll that counts a Durak army's cards (DB-2).
+SETUP_KINDS = frozenset({"start", "deal", "declare", "recon"})
+#: Event kinds printed as a heading in the play (``Round 2.`` of a Durak battle).
+HEADING_KINDS = frozenset({"round"})
+#: Event kinds whose text shows poker-die faces (AM-1 rolls, AM-4 SuperTieBreaker throws).
+DICE_KINDS = frozenset({"roll", "super_tiebreak"})
+
+_FACE = r"(?:10|9|J|Q|K|A)"
+_RANK_CODES = {name: code for code, name in RANK_NAMES.items()}
+_SUIT_CODES = {name: code for code, name in SUIT_NAMES.items()}
+#: A card code (``KS``, ``10H``, ``JK1``), a card in words (``the 5 of Clubs``, ``Queen of
+#: Hearts``), or ``Joker`` in words (which joker the text does not say).
+_CARDS = re.compile(
+    r"(?<![\w-])(?P<code>(?:10|[2-9JQKA])[SHDC]|JK[12])(?![\w-])"
+    r"|(?P<words>\b(?P<rank>10|[2-9]|Jack|Queen|King|Ace) of (?P<suit>Spades|Hearts|Diamonds|Clubs)\b)"
+    r"|(?P<joker>\bJoker\b)"
+)
+#: The faces of a roll (``...: K Q 10 9 9 — 2 hits``) or of a throw (``Grunk rolls A,``).
+_DICE = re.compile(rf"(?<=: )(?P<roll>{_FACE}(?: {_FACE})*)(?= —)|(?<=rolls )(?P<throw>{_FACE})(?=[ ,.]|$)")
+
+
+def split_pictures(text: str, kind: str = "") -> tuple[str | Picture, ...]:
+    """Return ``text`` cut into its words and the cards or dice it names, in order.
+
+    A card code (``KS``) or a poker-die face in a roll or throw (``DICE_KINDS``) becomes
+    its :class:`~toolkit.rulebook.svg.Picture` in place of the text; a card in words
+    (``the 5 of Clubs``, ``the Joker``) keeps its words, followed by the picture.
+    """
+    pattern = _DICE if kind in DICE_KINDS else _CARDS
+    parts: list[str | Picture] = []
+    at = 0
+    for m in pattern.finditer(text):
+        if kind in DICE_KINDS:
+            parts.append(text[at : m.start()])
+            faces = (m.group("roll") or m.group("throw")).split(" ")
+            for i, face in enumerate(faces):
+                parts += ([" "] if i else []) + [Picture.die(face)]
+        elif m.group("code"):
+            parts += [text[at : m.start()], Picture.card(m.group("code"))]
+        elif m.group("words"):
+            code = _RANK_CODES.get(m.group("rank"), m.group("rank")) + _SUIT_CODES[m.group("suit")]
+            parts += [text[at : m.end()], Picture.card(code)]
+        else:
+            parts += [text[at : m.end()], Picture.card("JK")]
+        at = m.end()
+    parts.append(text[at:])
+    return tuple(p for p in parts if p != "")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the narration: its event kind and ruling, its text, and the text cut
+    into words and pictures (:func:`split_pictures`)."""
+
+    kind: str
+    text: str
+    ruling: str
+    parts: tuple[str | Picture, ...]
+
+    @property
+    def pictures(self) -> tuple[Picture, ...]:
+        """The cards and dice the line draws, in order."""
+        return tuple(p for p in self.parts if isinstance(p, Picture))
+
+    @property
+    def is_heading(self) -> bool:
+        """Whether the line heads a part of the play (``Round 2.``)."""
+        return self.kind in HEADING_KINDS
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One expectation of the file's ``expect`` block, in words, and what the replay
+    finds wrong with it (nothing: it holds)."""
+
+    text: str
+    problems: tuple[str, ...] = ()
+
+    @property
+    def holds(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class RulebookExample:
+    """A replayed example as a rule book prints it (see the module's docstring)."""
+
+    system: str
+    system_title: str
+    title: str
+    notes: str
+    setup: tuple[Line, ...]
+    play: tuple[Line, ...]
+    outcome: str
+    finished: bool
+    expectations: tuple[Expectation, ...] = ()
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """Every line of the narration, the setup's first."""
+        return self.setup + self.play
+
+    @property
+    def pictures(self) -> tuple[Picture, ...]:
+        """Every card and die drawn, each once, in the order they first appear."""
+        return tuple(dict.fromkeys(p for line in self.lines for p in line.pictures))
+
+    @property
+    def holds(self) -> bool:
+        """Whether every expectation holds."""
+        return all(e.holds for e in self.expectations)
+
+
+# -- building ------------------------------------------------------------------------------
+def from_source(source: str | Path | ExampleSource) -> RulebookExample:
+    """Return the example (a path, YAML text or already read) replayed and cut for a rule book.
+
+    Raises:
+        NotationError: the example cannot be read or played, with the line at fault.
+    """
+    done = replay_example(source)
+    example, state = done.example, done.state
+    return _build(
+        done.notation.system,
+        str(getattr(example, "title", "") or ""),
+        str(getattr(example, "notes", "") or ""),
+        state.events,
+        done.notation.summary(state),
+        state.is_terminal,
+        _expectations(done.notation, example, state, done.problems),
+    )
+
+
+def from_state(
+    state: GameState, title: str, notes: str = "", events: Sequence[Event] | None = None, viewer: str | None = None
+) -> RulebookExample:
+    """Return a state of any registered system's engine cut for a rule book (a stepper's
+    game so far): its ``events`` (or those given: the lines revealed so far) as ``viewer``
+    may read them (``None``: everything), and the system's closing sentence once it is over.
+
+    Raises:
+        InvalidSetupError: the state is not of a registered system's engine.
+    """
+    name = system_of_state(state)
+    notation = systems.notation(name)
+    seen = [e for e in (state.events if events is None else events) if e.seen_by(viewer) is not None]
+    shown = [dataclasses.replace(e, text=e.seen_by(viewer) or "") for e in seen]
+    finished = state.is_terminal and (events is None or len(events) == len(state.events))
+    outcome = notation.summary(state) if finished else "The example stops here: " + state.prompt()
+    return _build(name, title, notes, shown, outcome, finished, ())
+
+
+def system_of_state(state: GameState) -> str:
+    """Return the ``system:`` name of the registered system whose package defines the
+    state's class.
+
+    Raises:
+        InvalidSetupError: no registered system defines it.
+    """
+    module = type(state).__module__
+    for entry in systems.systems():
+        if module == entry.package or module.startswith(entry.package + "."):
+            return entry.name
+    raise InvalidSetupError(
+        f"{type(state).__name__} is not a state of a registered system; the systems are: " + ", ".join(systems.names())
+    )
+
+
+def _build(
+    name: str,
+    title: str,
+    notes: str,
+    events: Sequence[Event],
+    outcome: str,
+    finished: bool,
+    expectations: tuple[Expectation, ...],
+) -> RulebookExample:
+    lines = [Line(e.kind, e.text, e.ruling, split_pictures(e.text, e.kind)) for e in events]
+    opening = 0
+    while opening < len(lines) and lines[opening].kind in SETUP_KINDS:
+        opening += 1
+    return RulebookExample(
+        system=name,
+        system_title=systems.system(name).title,
+        title=title,
+        notes=" ".join(notes.split()),
+        setup=tuple(lines[:opening]),
+        play=tuple(lines[opening:]),
+        outcome=outcome,
+        finished=finished,
+        expectations=expectations,
+    )
+
+
+# -- expectations ----------------------------------------------------------------------------
+def _expectations(
+    notation: ExampleNotation, example: Any, state: GameState, problems: Sequence[str]
+) -> tuple[Expectation, ...]:
+    """Each expectation of the example in words, checked alone by the system's own check
+    (the example with only that expectation); problems no single one explains are kept
+    under "the expectations as a whole"."""
+    expect = getattr(example, "expect", None)
+    if not expect:
+        return (Expectation("the expectations as a whole", tuple(problems)),) if problems else ()
+    singles: list[tuple[str, Any]] = []
+    if isinstance(expect, Mapping):  # Angry Miniatures: a mapping of what to check
+        hidden = {k: v for k, v in expect.items() if str(k).startswith("_")}
+        singles = [(f"{k}: {_words(v)}", {k: v, **hidden}) for k, v in expect.items() if not str(k).startswith("_")]
+    else:
+        singles = [(_item_words(item), (item,)) for item in expect]
+    if not dataclasses.is_dataclass(example):
+        held = tuple(problems)
+        return tuple(Expectation(text, held) for text, _ in singles)
+    out = [
+        Expectation(text, tuple(notation.check(dataclasses.replace(example, expect=single), state)))
+        for text, single in singles
+    ]
+    explained = {p for e in out for p in e.problems}
+    rest = tuple(p for p in problems if p not in explained)
+    if rest:
+        out.append(Expectation("the expectations as a whole", rest))
+    return tuple(out)
+
+
+def _item_words(item: Any) -> str:
+    """One expectation in words: ``attack 1: winner defender; points 1``."""
+    if not isinstance(item, Mapping):
+        return _words(item)
+    shown = [(str(k), v) for k, v in item.items() if not str(k).startswith("_")]
+    lead = ""
+    if shown and shown[0][0] in ("attack", "round"):
+        lead = f"{shown[0][0]} {_words(shown[0][1])}: "
+        shown = shown[1:]
+    return lead + "; ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in shown)
+
+
+def _words(value: Any) -> str:
+    """A value of an expectation in words: ``North 3, South 0``, ``none``, ``yes``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value) or "none"
+    return str(value)

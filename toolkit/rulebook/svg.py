@@ -1,0 +1,165 @@
+"""Cards and poker dice drawn as small self-contained SVG pictures for rule-book exports.
+
+A :class:`Picture` is one card (``"KS"``, ``"10H"``, ``"JK1"``, or ``"JK"``: a joker the
+text does not number) or one poker-die face (``9 10 J Q K A``, AM-1). Its
+:meth:`Picture.svg` is a complete ``<svg>`` element (namespace, ``role="img"``, an
+``aria-label`` and a ``<title>`` naming it), with no font, script, style sheet or link
+outside it: it is pasted inline into HTML, written to a file next to a Markdown export,
+or put in a ``data:`` URI (:meth:`Picture.data_uri`).
+
+Suit colours follow :attr:`toolkit.cards.Card.colour` (hearts and diamonds red, spades
+and clubs black; FM-1, DB-1); the suits are drawn as paths (no font needs the ♠♥♦♣
+glyphs); jokers are purple with a star. Poker-die faces that hit (J, Q, K, A:
+:data:`toolkit.dice.HIT_FACES`, AM-1) are printed red, 9 and 10 black.
+
+>>> p = Picture.card("KS")
+>>> p.label, p.file_name
+('King of Spades', 'card-KS.svg')
+>>> p.svg().startswith('<svg xmlns="http://www.w3.org/2000/svg"') and 'aria-label="King of Spades"' in p.svg()
+True
+>>> Picture.die("a").label, Picture.card("JK2").label, Picture.card("Joker").label
+('Poker die: A', 'Joker (JK2)', 'Joker')
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from html import escape
+
+from toolkit.cards import Card
+from toolkit.dice import HIT_FACES, parse_face
+
+__all__ = ["RED", "BLACK", "JOKER", "Picture", "CARD_SIZE", "DIE_SIZE"]
+
+#: Ink of hearts and diamonds, of spades and clubs, of jokers (the widgets' red and black).
+RED, BLACK, JOKER = "#c92a2a", "#212529", "#6741d9"
+#: The natural size (width, height) in pixels of a card and of a die (Markdown shows them so).
+CARD_SIZE = (36, 50)
+DIE_SIZE = (34, 34)
+
+_NS = 'xmlns="http://www.w3.org/2000/svg"'
+_FONT = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
+#: The suits as paths in a 100 x 100 box.
+_SUIT_PATHS = {
+    "H": "M50 94C22 72 2 54 2 31C2 13 15 3 29 3C39 3 46 9 50 19C54 9 61 3 71 3C85 3 98 13 98 31C98 54 78 72 50 94Z",
+    "D": "M50 2L88 50L50 98L12 50Z",
+    "S": "M50 3C78 30 98 45 98 64C98 79 87 87 75 87C65 87 58 82 54 75C55 86 60 93 68 99H32C40 93 45 86 46 75"
+    "C42 82 35 87 25 87C13 87 2 79 2 64C2 45 22 30 50 3Z",
+    "C": "M50 4A22 22 0 0 1 66 41A22 22 0 1 1 55 72C56 85 60 93 68 99H32C40 93 44 85 45 72A22 22 0 1 1 34 41"
+    "A22 22 0 0 1 50 4Z",
+}
+_STAR = "M50 4L61 38H97L68 59L79 94L50 73L21 94L32 59L3 38H39Z"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One card or one poker-die face to draw.
+
+    Attributes:
+        kind: ``"card"`` or ``"die"``.
+        code: the card's code (``"QC"``, ``"10H"``, ``"JK1"``; ``"JK"`` for a joker the text
+            does not number) or the die's face (``"10"``, ``"A"``).
+    """
+
+    kind: str
+    code: str
+
+    @classmethod
+    def card(cls, code: str) -> Picture:
+        """Return the picture of a card code (``"Joker"`` or ``"JK"``: an unnumbered joker).
+
+        Raises:
+            NotationError: not a card code (from :class:`toolkit.cards.Card`).
+        """
+        if code.strip().upper() in ("JK", "JOKER"):
+            return cls("card", "JK")
+        return cls("card", Card(code).code)
+
+    @classmethod
+    def die(cls, face: str) -> Picture:
+        """Return the picture of a poker-die face (AM-1).
+
+        Raises:
+            NotationError: not a poker-die face (from :func:`toolkit.dice.parse_face`).
+        """
+        return cls("die", parse_face(face))
+
+    @property
+    def label(self) -> str:
+        """What the picture shows, in words: ``'Queen of Clubs'``, ``'Joker (JK1)'``, ``'Poker die: Q'``."""
+        if self.kind == "die":
+            return f"Poker die: {self.code}"
+        if self.code == "JK":
+            return "Joker"
+        card = Card(self.code)
+        return f"Joker ({card.code})" if card.is_joker else card.name
+
+    @property
+    def file_name(self) -> str:
+        """The file a Markdown export writes it to: ``card-QC.svg``, ``die-10.svg``."""
+        return f"{self.kind}-{self.code}.svg"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Its natural (width, height) in pixels."""
+        return CARD_SIZE if self.kind == "card" else DIE_SIZE
+
+    def svg(self) -> str:
+        """Return the picture as one self-contained ``<svg>`` element."""
+        width, height = self.size
+        label = escape(self.label)
+        body = self._die_body() if self.kind == "die" else self._card_body()
+        view = "0 0 72 100" if self.kind == "card" else "0 0 60 60"
+        return (
+            f'<svg {_NS} class="rb-{self.kind}" viewBox="{view}" width="{width}" height="{height}" '
+            f'role="img" aria-label="{label}" data-code="{escape(self.code)}"><title>{label}</title>{body}</svg>'
+        )
+
+    def data_uri(self) -> str:
+        """Return the picture as a ``data:image/svg+xml;base64,...`` URI (Markdown inline images)."""
+        return "data:image/svg+xml;base64," + base64.b64encode(self.svg().encode("utf-8")).decode("ascii")
+
+    # -- drawing ---------------------------------------------------------------------
+    def _card_body(self) -> str:
+        frame = '<rect x="1.5" y="1.5" width="69" height="97" rx="7" fill="#fff" stroke="{}" stroke-width="2"/>'
+        if self.code == "JK" or Card(self.code).is_joker:
+            number = "" if self.code == "JK" else self.code[-1]
+            return (
+                frame.format(JOKER)
+                + _shape(_STAR, 16, 28, 40, JOKER)
+                + _text(36, 86, "JOKER", 13, JOKER, anchor="middle", spacing=1)
+                + (_text(8, 20, number, 16, JOKER) if number else "")
+            )
+        card = Card(self.code)
+        ink = RED if card.colour == "red" else BLACK
+        path = _SUIT_PATHS[card.suit or "S"]
+        wide = card.rank == "10"
+        return (
+            frame.format("#868e96")
+            + _text(5 if wide else 8, 31, card.rank, 26 if wide else 30, ink, spacing=-2 if wide else 0)
+            + _shape(path, 8, 37, 17, ink)
+            + _shape(path, 30, 52, 36, ink)
+        )
+
+    def _die_body(self) -> str:
+        ink = RED if self.code in HIT_FACES else BLACK
+        size = 24 if self.code == "10" else 30
+        return (
+            '<rect x="2" y="2" width="56" height="56" rx="10" fill="#fffdf5" stroke="#495057" stroke-width="2.5"/>'
+            '<rect x="7" y="7" width="46" height="46" rx="7" fill="none" stroke="#dee2e6" stroke-width="1.5"/>'
+            + _text(30, 41, self.code, size, ink, anchor="middle")
+        )
+
+
+def _shape(path: str, x: float, y: float, size: float, ink: str) -> str:
+    """A 100 x 100 path placed at (x, y), ``size`` pixels wide."""
+    return f'<path d="{path}" fill="{ink}" transform="translate({x} {y}) scale({size / 100:g})"/>'
+
+
+def _text(x: float, y: float, text: str, size: int, ink: str, anchor: str = "start", spacing: float = 0) -> str:
+    extra = f' letter-spacing="{spacing:g}"' if spacing else ""
+    return (
+        f'<text x="{x:g}" y="{y:g}" font-family="{_FONT}" font-size="{size}" font-weight="bold" fill="{ink}" '
+        f'text-anchor="{anchor}"{extra}>{escape(text)}</text>'
+    )
