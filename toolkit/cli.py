@@ -3,7 +3,9 @@
 ``toolkit report NAME [-p NAME VALUE]... [-f FILE.yaml] [-o DIR] [--show-code]``
 runs report notebooks into HTML; ``toolkit report --list`` lists them.
 ``toolkit replay FILE`` replays a rule-book example of any registered system
-(:mod:`toolkit.systems`); ``toolkit replay --list`` lists the systems and their examples.
+(:mod:`toolkit.systems`); ``toolkit replay --list`` lists the systems and their examples;
+``toolkit replay FILE --format html|markdown [-o OUT] [--images DIR]`` writes it as a
+rule-book paragraph with its cards and dice drawn (:mod:`toolkit.rulebook.export`).
 
 Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments, 130
 interrupted (Ctrl-C: one line, no traceback).
@@ -185,6 +187,23 @@ def _add_replay_command(subparsers: Any) -> None:
     )
     parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="an example file (YAML)")
     parser.add_argument("--list", action="store_true", help="list the systems and the examples of data/examples/")
+    parser.add_argument(
+        "--format",
+        choices=("text", "markdown", "html"),
+        default="text",
+        help="text (the narration, as before), or the example as a rule-book paragraph with its cards and dice "
+        "drawn: markdown, or html (a self-contained page ready to print)",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, default=None, metavar="OUT", help="write the export to OUT instead of printing it"
+    )
+    parser.add_argument(
+        "--images",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="markdown: write the cards and dice as SVG files in DIR and link them (default: inline data: URIs)",
+    )
     parser.set_defaults(handler=_replay)
 
 
@@ -206,11 +225,33 @@ def _replay(args: argparse.Namespace) -> int:
         return _list_examples()
     if args.file is None:
         return _error("give an example FILE (YAML), or --list")
-    text, problems = replay_file(args.file)
-    print(text)
+    if args.images is not None and args.format != "markdown":
+        return _error("--images DIR is for --format markdown (html draws the pictures inline)")
+    if args.format == "text":
+        text, problems = replay_file(args.file)
+    else:
+        text, problems = _rulebook_export(args)
+    if args.output is None:
+        print(text, end="" if text.endswith("\n") else "\n")
+    else:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        print(f"wrote {args.output}")
     for problem in problems:
         print(f"expectation not met: {problem}", file=sys.stderr)
     return EXIT_FAILED if problems else EXIT_OK
+
+
+def _rulebook_export(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The example of ``args.file`` as a rule-book export (issue 15) and its unmet expectations;
+    with ``--images`` the pictures' links are relative to where the Markdown goes."""
+    from toolkit.rulebook.export import export
+
+    link = None
+    if args.images is not None and args.output is not None:
+        link = Path(os.path.relpath(args.images.resolve(), args.output.resolve().parent)).as_posix()
+    text, example = export(args.file, args.format, images=args.images, images_link=link)
+    return text, [p for e in example.expectations for p in e.problems]
 
 
 COMMANDS: tuple[Callable[[Any], None], ...] = (_add_report_command, _add_replay_command)

@@ -28,7 +28,7 @@ from toolkit.rulebook.export_html import render_fragment, render_html
 from toolkit.rulebook.export_markdown import ImageFiles, render_markdown
 from toolkit.rulebook.export_model import RulebookExample, from_source, from_state
 
-__all__ = ["FORMATS", "to_html", "to_markdown", "state_to_html", "state_to_markdown", "render", "RulebookExample"]
+__all__ = ["FORMATS", "to_html", "to_markdown", "state_to_html", "state_to_markdown", "export", "RulebookExample"]
 
 #: The export formats, by the name ``toolkit replay --format`` and the steppers use.
 FORMATS = ("html", "markdown")
@@ -61,18 +61,24 @@ def to_markdown(source: Source, images: str | Path | None = None, images_link: s
     return render_markdown(from_source(source), sink)
 
 
-def render(source: Source, fmt: str) -> str:
-    """Return the example in the export format ``fmt`` (one of :data:`FORMATS`).
+def export(
+    source: Source, fmt: str, images: str | Path | None = None, images_link: str | None = None
+) -> tuple[str, RulebookExample]:
+    """Return the example replayed once and written in the export format ``fmt`` (one of
+    :data:`FORMATS`; ``images`` and ``images_link`` as for :func:`to_markdown`), with the
+    :class:`RulebookExample` written (its expectations say which hold).
 
     Raises:
         InvalidSetupError: an unknown format, naming the accepted ones.
         NotationError: the example cannot be read or played.
     """
+    if fmt not in FORMATS:
+        raise InvalidSetupError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    example = from_source(source)
     if fmt == "html":
-        return to_html(source)
-    if fmt == "markdown":
-        return to_markdown(source)
-    raise InvalidSetupError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+        return render_html(example), example
+    sink = ImageFiles(Path(images), images_link or "") if images is not None else None
+    return render_markdown(example, sink), example
 
 
 def state_to_html(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from toolkit.rulebook.export_model import Expectation, Line, RulebookExample
+from toolkit.rulebook.export_model import Expectation, Illustration, Line, RulebookExample
 from toolkit.rulebook.svg import Picture
 
 __all__ = ["STYLE", "render_html", "render_fragment"]
@@ -130,7 +130,10 @@ def _line(line: Line) -> str:
 
 
 def _picture(picture: Picture) -> str:
-    """The picture inline, its code kept as hidden text (copy, search, screen readers)."""
+    """The picture inline, its code kept as hidden text (copy, search, screen readers)
+    unless the words before it name it already (an :class:`Illustration`)."""
+    if isinstance(picture, Illustration):
+        return f'<span class="rb-pic">{picture.svg()}</span>'
     return f'<span class="rb-pic">{picture.svg()}<span class="rb-alt">{escape(picture.code)}</span></span>'
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "HEADING_KINDS",
     "DICE_KINDS",
     "Line",
+    "Illustration",
     "Expectation",
     "RulebookExample",
     "split_pictures",
@@ -74,12 +75,19 @@ _CARDS = re.compile(
 _DICE = re.compile(rf"(?<=: )(?P<roll>{_FACE}(?: {_FACE})*)(?= —)|(?<=rolls )(?P<throw>{_FACE})(?=[ ,.]|$)")
 
 
+@dataclass(frozen=True)
+class Illustration(Picture):
+    """A picture drawn after the words that name it (``the 5 of Clubs``, ``the Joker``):
+    the text says what it is already, so nothing stands in its place when copied."""
+
+
 def split_pictures(text: str, kind: str = "") -> tuple[str | Picture, ...]:
     """Return ``text`` cut into its words and the cards or dice it names, in order.
 
     A card code (``KS``) or a poker-die face in a roll or throw (``DICE_KINDS``) becomes
     its :class:`~toolkit.rulebook.svg.Picture` in place of the text; a card in words
-    (``the 5 of Clubs``, ``the Joker``) keeps its words, followed by the picture.
+    (``the 5 of Clubs``, ``the Joker``) keeps its words, followed by its picture as an
+    :class:`Illustration`.
     """
     pattern = _DICE if kind in DICE_KINDS else _CARDS
     parts: list[str | Picture] = []
@@ -94,9 +102,9 @@ def split_pictures(text: str, kind: str = "") -> tuple[str | Picture, ...]:
             parts += [text[at : m.start()], Picture.card(m.group("code"))]
         elif m.group("words"):
             code = _RANK_CODES.get(m.group("rank"), m.group("rank")) + _SUIT_CODES[m.group("suit")]
-            parts += [text[at : m.end()], Picture.card(code)]
+            parts += [text[at : m.end()], Illustration("card", Picture.card(code).code)]
         else:
-            parts += [text[at : m.end()], Picture.card("JK")]
+            parts += [text[at : m.end()], Illustration("card", "JK")]
         at = m.end()
     parts.append(text[at:])
     return tuple(p for p in parts if p != "")
@@ -158,7 +166,7 @@ class RulebookExample:
     @property
     def pictures(self) -> tuple[Picture, ...]:
         """Every card and die drawn, each once, in the order they first appear."""
-        return tuple(dict.fromkeys(p for line in self.lines for p in line.pictures))
+        return tuple(dict.fromkeys(Picture(p.kind, p.code) for line in self.lines for p in line.pictures))
 
     @property
     def holds(self) -> bool:

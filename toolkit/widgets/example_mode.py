@@ -12,7 +12,8 @@ example's buttons and line (:meth:`_build_example_and_export`, :meth:`_example_r
 :meth:`_show_example`); the hands panel, both hands or one side's view
 (:meth:`_show_hands`); the decision panel, rebuilt only when the state changes
 (:meth:`_decision_panel`); Export (:meth:`_export`, :meth:`_export_accordion`); Back and
-notebook display.
+notebook display. Export writes the example file's YAML, or that file replayed as
+rule-book HTML or Markdown (``export_format``; :mod:`toolkit.rulebook.export`).
 
 What the system gives (class attributes, and methods it must or may define):
 
@@ -47,10 +48,17 @@ from toolkit.errors import ToolkitError
 from toolkit.widgets.common import ERROR, OK, coloured, esc
 from toolkit.widgets.stepper import Stepper
 
-__all__ = ["FollowsExample"]
+__all__ = ["FollowsExample", "EXPORT_FORMATS"]
 
 #: The system's state class (``CombatState``, ``TracedBattleState``).
 S = TypeVar("S", bound=GameState)
+
+#: The formats of Export: (label, format); ``None`` is the example file's YAML.
+EXPORT_FORMATS: tuple[tuple[str, str | None], ...] = (
+    ("YAML", None),
+    ("Rule-book HTML", "html"),
+    ("Rule-book Markdown", "markdown"),
+)
 
 _NEXT_COLOUR = "#444"
 _TABLE = '<table style="border-collapse:separate;border-spacing:8px 2px">'
@@ -195,7 +203,12 @@ class FollowsExample(Generic[S]):
         )
         self.export_box = widgets.Textarea(layout=widgets.Layout(width="100%", height=self._export_height))
         self.export_note = widgets.HTML()
+        # value None (YAML) by default: the steppers' recorded HTML does not change
+        self.export_format = widgets.Dropdown(
+            options=EXPORT_FORMATS, value=None, description="as", layout=widgets.Layout(width="16em")
+        )
         self.export_button.on_click(lambda _: self.export())
+        self.export_format.observe(lambda _: self.export() if self.export_box.value else None, names="value")
 
     def _example_rows(self) -> list[widgets.Widget]:
         """The example's buttons and line for the layout (none while no example is loaded)."""
@@ -206,9 +219,15 @@ class FollowsExample(Generic[S]):
     def _export_accordion(self) -> widgets.Accordion:
         """Export, folded: the title and button, the note, the YAML."""
         export = widgets.VBox(
-            [widgets.HBox([self.export_title, self.export_button]), self.export_note, self.export_box]
+            [
+                widgets.HBox([self.export_title, self.export_format, self.export_button]),
+                self.export_note,
+                self.export_box,
+            ]
         )
-        return widgets.Accordion(children=[export], titles=("Export as a rule-book example (YAML)",))
+        return widgets.Accordion(
+            children=[export], titles=("Export as a rule-book example (YAML, rule-book HTML or Markdown)",)
+        )
 
     # -- reacting ---------------------------------------------------------------------------
     def _changed(self) -> None:
@@ -341,11 +360,22 @@ class FollowsExample(Generic[S]):
 
     def _export(self, untitled: str) -> str:
         """Fill the export box with the game so far as a rule-book example (titled
-        ``untitled`` when the title box is empty), say whether it replays, and return it."""
+        ``untitled`` when the title box is empty), say whether it replays, and return it:
+        the example file's YAML, or, as ``export_format`` says, that file replayed and
+        written as rule-book HTML or Markdown with its cards drawn (issue 15,
+        :mod:`toolkit.rulebook.export`: what ``toolkit replay FILE --format`` writes)."""
         state = self.state
         text = self._example_text(state, self.export_title.value.strip() or untitled)
-        self.export_box.value = text
         note, colour = self._export_verdict(state, text)
+        fmt = self.export_format.value
+        if fmt is not None:
+            from toolkit.rulebook.export import export
+
+            try:
+                text = export(text, fmt)[0]
+            except ToolkitError as e:
+                note, colour = f"{note} The rule-book {fmt} cannot be written (the YAML is shown): {e}", ERROR
+        self.export_box.value = text
         self.export_note.value = coloured(note, colour)
         return text
 

@@ -13,6 +13,10 @@ goes back to the start; the **Seed** box restarts with another seed.
 The seeded generator's state is saved with every move, so Back then Step rolls the
 same dice again: a seed and a sequence of clicks always give the same log.
 
+The log is exported in the folded "Copy log" box: as plain text (the default), or, for
+a game of a registered system, as a rule-book example in HTML or Markdown with its
+cards and dice drawn (:mod:`toolkit.rulebook.export`; the ``log_format`` dropdown).
+
 >>> from toolkit.angry_miniatures import start_attack_from_pools
 >>> stepper = Stepper(start_attack_from_pools(3, 2, "melee"))
 >>> stepper.type_outcome("A K 9")
@@ -37,9 +41,16 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.engine import Event, GameState
-from toolkit.errors import ToolkitError
+from toolkit.errors import InvalidSetupError, ToolkitError
 
-__all__ = ["Stepper"]
+__all__ = ["Stepper", "LOG_FORMATS"]
+
+#: The formats of the Copy-log box: (label, format); ``None`` is the plain-text log.
+LOG_FORMATS: tuple[tuple[str, str | None], ...] = (
+    ("Plain text", None),
+    ("Rule-book HTML", "html"),
+    ("Rule-book Markdown", "markdown"),
+)
 
 StartState = GameState | Callable[[], GameState]
 
@@ -147,6 +158,26 @@ class Stepper:
         as :attr:`viewer` may see it."""
         seen = (e.seen_by(self.viewer) for e in self.revealed_events)
         return "\n".join(text for text in seen if text is not None)
+
+    def export_log(self, fmt: str | None = None) -> str:
+        """Return the revealed log as :attr:`viewer` may see it: plain text (``fmt=None``),
+        or a rule-book example of the game so far (``"html"``: a self-contained page,
+        ``"markdown"``), titled with the stepper's title (:mod:`toolkit.rulebook.export`).
+
+        Raises:
+            InvalidSetupError: a rule-book format for a state of no registered system, or
+                an unknown format (naming the accepted ones).
+        """
+        if fmt is None:
+            return self.log_text
+        from toolkit.rulebook.export import state_to_html, state_to_markdown
+
+        title = self._title_text or "An example"
+        if fmt == "html":
+            return state_to_html(self.state, title, events=self.revealed_events, viewer=self.viewer)
+        if fmt == "markdown":
+            return state_to_markdown(self.state, title, events=self.revealed_events, viewer=self.viewer)
+        raise InvalidSetupError(f"unknown log format {fmt!r}: use one of {', '.join(repr(f) for _, f in LOG_FORMATS)}")
 
     @property
     def error(self) -> str:
@@ -306,6 +337,7 @@ class Stepper:
         return f", e.g. one of {shown}"
 
     def _build(self, title: str) -> None:
+        self._title_text = title
         self.title = widgets.HTML(f"<b>{html.escape(title)}</b>" if title else "")
         self.prompt_line = widgets.HTML()
         self.step_button = widgets.Button(description="Step", tooltip="Reveal the next line, or roll the next dice")
@@ -322,7 +354,13 @@ class Stepper:
         self.error_line = widgets.HTML()
         self.log_view = widgets.HTML()
         self.log_copy = widgets.Textarea(layout=widgets.Layout(width="100%", height="12em"))
-        copy = widgets.Accordion(children=[self.log_copy], titles=("Copy log (plain text)",))
+        # value None (plain text) by default: the steppers' recorded HTML does not change
+        self.log_format = widgets.Dropdown(options=LOG_FORMATS, value=None, description="Format")
+        copy = widgets.Accordion(
+            children=[widgets.VBox([self.log_format, self.log_copy])],
+            titles=("Copy log (plain text, or a rule-book example in HTML or Markdown)",),
+        )
+        self.log_format.observe(lambda _: self._show_log_copy(), names="value")
 
         self.step_button.on_click(lambda _: self.step())
         self.roll_button.on_click(lambda _: self.roll())
@@ -386,9 +424,16 @@ class Stepper:
         colour = "#c92a2a" if self._error else "#666"
         self.error_line.value = f'<span style="color:{colour}">{html.escape(message)}</span>' if message else ""
         self.log_view.value = self._log_html()
-        self.log_copy.value = self.log_text
+        self._show_log_copy()
         if self._on_refresh is not None:
             self._on_refresh()
+
+    def _show_log_copy(self) -> None:
+        """The Copy-log box in the chosen format (a game no export can write says why)."""
+        try:
+            self.log_copy.value = self.export_log(self.log_format.value)
+        except ToolkitError as e:
+            self.log_copy.value = f"Cannot export this game as a rule-book example: {e}"
 
     def _decision_buttons(self, state: GameState) -> list[widgets.Button]:
         if self._panel is not None:
