@@ -61,3 +61,47 @@ def test_unmet_expectations_exit_1(tmp_path, capsys):
     )
     assert main(["replay", str(path)]) == 1
     assert "expectation not met: line 22: damage: Grunk has 1, the example expects 0" in capsys.readouterr().err
+
+
+# -- rule-book export (issue 15 item 3; the exports themselves: tests/test_rulebook_export.py) --
+def test_replay_format_html_and_markdown_print_the_rule_book_export(capsys):
+    from toolkit.rulebook.export import to_html, to_markdown
+
+    path = EXAMPLES_DIR / "grunk_charges_pixie.yaml"
+    assert main(["replay", str(path), "--format", "html"]) == 0
+    assert capsys.readouterr().out == to_html(path)
+    assert main(["replay", str(path), "--format", "markdown"]) == 0
+    assert capsys.readouterr().out == to_markdown(path)
+    assert main(["replay", str(path), "--format", "text"]) == 0
+    assert capsys.readouterr().out == replay_file(path)[0] + "\n"  # the default is unchanged
+
+
+def test_replay_format_writes_a_file_and_still_checks_expectations(tmp_path, capsys):
+    path = tmp_path / "wrong.yaml"
+    path.write_text(
+        (EXAMPLES_DIR / "grunk_charges_pixie.yaml").read_text().replace("{Grunk: 1, Pixie: 0}", "{Grunk: 0}")
+    )
+    out = tmp_path / "out" / "wrong.html"
+    assert main(["replay", str(path), "--format", "html", "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert f"wrote {out}" in captured.out
+    assert "expectation not met: line 22: damage: Grunk has 1, the example expects 0" in captured.err
+    page = out.read_text()
+    assert 'class="rb-broken"' in page and "Grunk has 1, the example expects 0" in page
+
+
+def test_replay_images_is_for_markdown_only(capsys, tmp_path):
+    path = str(EXAMPLES_DIR / "grunk_charges_pixie.yaml")
+    assert main(["replay", path, "--images", str(tmp_path)]) == 2
+    assert "--images DIR is for --format markdown" in capsys.readouterr().err
+    assert main(["replay", path, "--format", "pdf"]) == 2
+    assert "invalid choice: 'pdf'" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_replay_markdown_images_without_output_link_the_folder_as_given(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = str(EXAMPLES_DIR / "durak_joker_initiative.yaml")
+    assert main(["replay", path, "--format", "markdown", "--images", "pics"]) == 0
+    text = capsys.readouterr().out
+    assert "](pics/card-JK1.svg)" in text and (tmp_path / "pics" / "card-JK1.svg").is_file()
