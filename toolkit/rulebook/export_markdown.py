@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from toolkit.rulebook.export_model import Line, RulebookExample
+from toolkit.rulebook.export_model import Illustration, Line, RulebookExample
 from toolkit.rulebook.svg import Picture
 
 __all__ = ["ImageFiles", "render_markdown", "md_escape"]
@@ -66,7 +66,8 @@ def render_markdown(example: RulebookExample, images: ImageFiles | None = None) 
         for p in item.parts:
             if isinstance(p, Picture):
                 target = images.image(p) if images is not None else p.data_uri()
-                parts.append(f"![{md_escape(p.label)}]({target})")
+                space = " " if isinstance(p, Illustration) else ""  # after the words that name it
+                parts.append(f"{space}![{md_escape(p.label)}]({target})")
             else:
                 parts.append(md_escape(p))
         text = "".join(parts)

@@ -138,7 +138,7 @@ class Picture:
         return (
             frame.format("#868e96")
             + _text(5 if wide else 8, 31, card.rank, 26 if wide else 30, ink, spacing=-2 if wide else 0)
-            + _shape(path, 8, 37, 17, ink)
+            + _shape(path, 9, 40, 15, ink)
             + _shape(path, 30, 52, 36, ink)
         )
 
