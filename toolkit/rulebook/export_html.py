@@ -10,6 +10,7 @@ they are for the designer, not the rule book).
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from toolkit.rulebook.export_model import Expectation, Illustration, Line, RulebookExample
@@ -40,6 +41,7 @@ STYLE = """
 .rb-example .rb-pic{white-space:nowrap}
 .rb-example .rb-alt{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .rb-example .rb-ruling{color:#868e96;font-size:.85em}
+.rb-example .rb-id{white-space:nowrap}
 .rb-example .rb-outcome p{font-weight:bold;margin:.2em 0}
 .rb-checks{font:13px/1.5 'DejaVu Sans',Arial,sans-serif;max-width:46em;margin:.4em auto 1.2em;color:#495057}
 .rb-checks ul{list-style:none;padding-left:0;margin:.2em 0}
@@ -53,6 +55,9 @@ STYLE = """
  .rb-checks{display:none}
 }
 """
+
+#: A ruling id (``FM-8``, ``AM-4``, ``DB-1``): never broken at its hyphen.
+_RULING_ID = re.compile(r"\b([A-Z]{2,3}-\d+)\b")
 
 _PAGE_STYLE = "body{margin:0;padding:.5em 1em;background:#fff}@page{margin:15mm}"
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -123,10 +128,15 @@ def _play(lines: tuple[Line, ...]) -> str:
 
 
 def _line(line: Line) -> str:
-    text = "".join(_picture(p) if isinstance(p, Picture) else escape(p) for p in line.parts)
+    text = "".join(_picture(p) if isinstance(p, Picture) else _words(p) for p in line.parts)
     if line.ruling and line.ruling not in line.text:
         text += f' <span class="rb-ruling">({escape(line.ruling)})</span>'
     return text
+
+
+def _words(text: str) -> str:
+    """Escaped text, its ruling ids kept on one line."""
+    return _RULING_ID.sub(r'<span class="rb-id">\1</span>', escape(text))
 
 
 def _picture(picture: Picture) -> str:
