@@ -97,7 +97,8 @@ def _body(example: RulebookExample) -> str:
         out.append('<section class="rb-setup">\n<h2>Setup</h2>\n<ul>\n')
         out += [f"<li>{_line(line)}</li>\n" for line in example.setup]
         out.append("</ul>\n</section>\n")
-    out.append(_play(example.play))
+    if example.play:
+        out.append(_play(example.play))
     out.append(f'<section class="rb-outcome">\n<h2>Outcome</h2>\n<p>{escape(example.outcome)}</p>\n</section>\n')
     out.append("</article>\n")
     out.append(_checks(example.expectations))

@@ -80,7 +80,7 @@ def render_markdown(example: RulebookExample, images: ImageFiles | None = None) 
         out += [f"_{md_escape(example.notes)}_", ""]
     if example.setup:
         out += ["**Setup**", ""] + [f"- {line(item)}" for item in example.setup] + [""]
-    out += ["**Play**", ""]
+    out += ["**Play**", ""] if example.play else []
     number = 1
     for item in example.play:
         if item.is_heading:
