@@ -41,6 +41,7 @@ __all__ = [
     "read_rules_parameter",
     "rules_html",
     "validate_parameters",
+    "with_variants",
 ]
 
 #: How the help comment of a house-rules parameter starts (lower case).
@@ -354,6 +355,22 @@ def rules_html(house: Any) -> str:
     else:
         parts.append("<p>Every rule as in <code>docs/rulings.md</code> (no field changed).</p>")
     return '<div class="toolkit-rules">' + "".join(parts) + "</div>"
+
+
+def with_variants(rules: Any, **fields: Any) -> Any:
+    """Return house rules with a report's variant parameters on top: each field given a
+    value other than the default rules' replaces the house rules' value; a variant
+    parameter left at its default keeps what the house rules say.
+
+    >>> from toolkit.angry_miniatures import Rules
+    >>> with_variants(Rules(zero_tie="super_tiebreak"), zero_tie="miss", tie_break="coin_flip").variant_name()
+    "zero_tie='super_tiebreak', tie_break='coin_flip'"
+    """
+    import dataclasses
+
+    default = type(rules)()
+    changed = {name: value for name, value in fields.items() if value != getattr(default, name)}
+    return dataclasses.replace(rules, **changed) if changed else rules
 
 
 def _yaml_text(value: Any) -> str:

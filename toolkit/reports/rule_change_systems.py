@@ -7,7 +7,8 @@ own exact calculator with ``rules=``:
 - Angry Miniatures: P(the attack deals damage) over attack dice x defence dice
   (:func:`toolkit.angry_miniatures.opposed`, AM-3..AM-5), and in melee P(the attacker
   takes damage back) (AM-3);
-- Fairy Meat: P(the attacker wins) and P(the defender wins) one attack, averaged over
+- Fairy Meat: P(the attacker wins), P(2 damage or more) and P(the defender wins) one
+  attack, averaged over
   every deal, over the attacker's x the defender's hand sizes
   (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
 - Durak battle: P(side a loses fewer tokens than side b) in one clash over hand sizes
@@ -157,11 +158,20 @@ FM_DEFENDER = TableSpec(
     "a defender with {column_cards} against a {row}-card hand",
     "wins",
 )
+FM_DAMAGE = TableSpec(
+    "damage",
+    "P(the attack deals 2 damage or more)",
+    "attacker's cards",
+    "defender's cards",
+    "an attacker with a {row}-card hand against {column_cards}",
+    "deals 2 damage or more",
+)
 
 
 def _fairy_meat(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
-    """P(attacker wins), P(defender wins) over hand sizes, averaged over every deal (exact
-    where :func:`~toolkit.fairy_meat.deal_averaged_odds` is, else Monte Carlo)."""
+    """P(attacker wins), P(2 damage or more) (FM-10) and P(defender wins) over hand sizes,
+    averaged over every deal (exact where :func:`~toolkit.fairy_meat.deal_averaged_odds`
+    is, else Monte Carlo)."""
     from toolkit.fairy_meat import deal_averaged_odds
 
     rows = _sizes(sizes["attacker_cards"], "attacker_cards", 1)
@@ -172,9 +182,13 @@ def _fairy_meat(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     def won(side: str) -> Callable[[int, int], tuple[Fraction, bool]]:
         return lambda a, d: (odds[a, d].probability(lambda o: o.winner == side), odds[a, d].method == "exact")
 
+    def damaged(a: int, d: int) -> tuple[Fraction, bool]:
+        return odds[a, d].probability(lambda o: (o.damage or 0) >= 2), odds[a, d].method == "exact"
+
     note = f"policies: attacker {pols[0]}, defender {pols[1]}"
     return [
         Table(FM_WINS, _grid(rows, columns, won("attacker")), note),
+        Table(FM_DAMAGE, _grid(rows, columns, damaged), note),
         Table(FM_DEFENDER, _grid(rows, columns, won("defender")), note),
     ]
 
