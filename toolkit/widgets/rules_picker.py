@@ -103,6 +103,7 @@ class RulesPicker:
         )
         self.path_box = widgets.Text(
             placeholder="another house-rules file: path/to/rules.yaml",
+            continuous_update=False,
             layout=widgets.Layout(width="24em"),
         )
         self.load_button = widgets.Button(description="Load", tooltip="load the house-rules file at this path")
@@ -121,7 +122,8 @@ class RulesPicker:
         self._show(self._files[value])
         self.dropdown.observe(lambda change: self.pick(change["new"]), names="value")
         self.load_button.on_click(lambda _: self.load(self.path_box.value))
-        self.path_box.on_submit(lambda _: self.load(self.path_box.value))
+        # Enter (or leaving the box) loads the path typed; the button loads it again
+        self.path_box.observe(lambda change: change["new"].strip() and self.load(change["new"]), names="value")
 
     # -- what the explorer reads ---------------------------------------------------------
     @property
