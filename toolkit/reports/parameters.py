@@ -331,14 +331,14 @@ def read_rules_parameter(system: str, value: Any, base: Path | str | None = None
     raise InvalidSetupError(f"no house rules {excerpt(value)}")  # pragma: no cover - load_rules raised
 
 
-def rules_html(house: Any) -> str:
-    """Return the HTML a report shows of the house rules it used: the title, the notes and
-    each changed field with its default (every text escaped). ``house`` is what
-    :func:`read_rules_parameter` returns."""
+def rules_html(house: Any, heading: str = "Rules in force") -> str:
+    """Return the HTML a report shows of the house rules it used: ``heading`` and the
+    system, the title, the notes and each changed field with its default (every text
+    escaped). ``house`` is what :func:`read_rules_parameter` returns."""
     import html
 
     rules = house.rules
-    parts = [f"<p><b>Rules in force ({html.escape(rules.SYSTEM)}):</b> {html.escape(house.title)}"]
+    parts = [f"<p><b>{html.escape(heading)} ({html.escape(rules.SYSTEM)}):</b> {html.escape(house.title)}"]
     if house.path is not None:
         parts[0] += f" <code>{html.escape(Path(house.path).name)}</code>"
     parts[0] += "</p>"
