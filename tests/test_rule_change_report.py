@@ -70,6 +70,43 @@ def test_ranged_has_no_return_table_and_the_same_rules_change_nothing():
     ]
 
 
+def test_fairy_meat_damage_by_the_table_changes_damage_not_winners():
+    # FM-10: the points rule turns the winner's points into damage; who wins is decided
+    # before it (FM-9), so both winners' tables are unchanged, exactly. The table deals at
+    # most 1 damage below 5 points where halving deals 2 for 3 or 4, so 2+ damage is rarer.
+    change = compare_rules(
+        "fairy-meat",
+        None,
+        str(HOUSE / "fairy-meat" / "damage_table.yaml"),
+        {"attacker_cards": [2], "defender_cards": [1]},
+    )
+    wins, damage, defender = change.tables
+    assert [t.spec.key for t in change.tables] == ["attacker_wins", "damage", "defender_wins"]
+    assert wins.changes[0].delta == 0 and defender.changes[0].delta == 0 and wins.changes[0].exact
+    assert damage.changes[0].after < damage.changes[0].before
+    assert change.unchanged() == ["P(the attacker wins)", "P(the defender wins)"]
+    assert change.sentences(1)[0].startswith(
+        "With Damage by the table, an attacker with a 2-card hand against 1 card deals 2 damage or more "
+    )
+
+
+def test_durak_tables_are_the_calculators_numbers():
+    from toolkit.durak_battle import Army, Leader, battle_outcome, clash_losses
+    from toolkit.durak_battle import Rules as DurakRules
+
+    sizes = {"clash_sizes": [1], "tokens_a": [1], "tokens_b": [2], "max_rounds": 2, "trials": 20}
+    change = compare_rules("durak-battle", None, str(HOUSE / "durak-battle" / "counter_tie.yaml"), sizes)
+    clash, battle = change.tables
+    (cell,) = clash.changes
+    for rules, value in ((DurakRules(), cell.before), (DurakRules(counter_tie="loses"), cell.after)):
+        assert value == clash_losses(1, 1, ("greedy", "greedy"), rules).probability(lambda lost: lost[0] < lost[1])
+    (cell,) = battle.changes
+    leader = {"battle_die": "d8", "spirit_die": "d6", "wild_card": True}
+    a, b = Army("a", 1, Leader("Leader A", **leader)), Army("b", 2, Leader("Leader B", **leader))
+    end = battle_outcome(a, b, DurakRules(counter_tie="loses"), ("greedy", "greedy"), max_rounds=2, trials=20)
+    assert cell.after == end.probability(lambda e: e.winner == "a") and cell.exact == end.exact
+
+
 def _made_up() -> RuleChange:
     def cell(spec, r, c, before, after, exact=True):
         return Change(spec, r, c, Fraction(before), Fraction(after), exact)
