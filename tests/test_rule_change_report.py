@@ -161,7 +161,9 @@ def test_short_values():
     assert short(Fraction(123456, 1000003)) == "≈ 12.3%"  # a long fraction: the percent only
     assert points(Fraction(1, 100)) == "1 percentage point"
     assert points(Fraction(-1, 40)) == "2.5 percentage points"
-    assert points(Fraction(1, 30000)) == "≈ 0.003 percentage points"  # too small for two decimals
+    assert points(Fraction(3, 10000)) == "0.03 percentage points"
+    assert points(Fraction(1, 3000)) == "≈ 0.03 percentage points"
+    assert points(Fraction(1, 30000)) == "under 0.01 percentage points"  # too small for two decimals
 
 
 def test_figures_are_diverging_and_before_after():

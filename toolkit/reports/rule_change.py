@@ -47,15 +47,16 @@ def short(p: Fraction) -> str:
 
 def points(delta: Fraction) -> str:
     """Return the size of a change of probability in percentage points, unsigned
-    (``'14 percentage points'``, ``'2.5 percentage points'``, ``'≈ 0.03 percentage points'``)."""
+    (``'14 percentage points'``, ``'≈ 5.6 percentage points'``, ``'≈ 0.03 percentage
+    points'``, ``'under 0.01 percentage points'``)."""
     size = abs(Fraction(delta)) * 100
     for digits in (1, 2):
         text = f"{float(size):.{digits}f}".rstrip("0").rstrip(".")
         if Fraction(text) == size:
             return f"{text} percentage point{'' if size == 1 else 's'}"
-        if text not in ("0", "0.0"):
+        if text != "0":
             return f"≈ {text} percentage points"
-    return f"≈ {float(size):.1g} percentage points"
+    return "under 0.01 percentage points"
 
 
 @dataclass(frozen=True)
