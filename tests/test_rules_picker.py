@@ -121,6 +121,17 @@ def test_a_listed_file_that_cannot_be_read_is_marked_and_refused(tmp_path):
     assert picker.dropdown.value == DEFAULT and picker.rules == Rules()
 
 
+def test_loading_another_file_over_a_file_computes_once(tmp_path):
+    other = tmp_path / "coin.yaml"
+    other.write_text(
+        "system: angry-miniatures\ntitle: Coin flips\nnotes: ties on hits by a coin\ntie_break: coin_flip\n"
+    )
+    ex, calls, _ = _explorer(rules=str(ZERO_TIE))
+    assert ex.rules_picker.load(str(other))
+    assert calls == [Rules(zero_tie="super_tiebreak"), Rules(tie_break="coin_flip")]  # never the defaults between
+    assert ex.rules_picker.dropdown.value == str(other.resolve()) and ex.rules_picker.title == "Coin flips"
+
+
 def test_loading_the_same_file_twice_lists_it_once():
     picker = RulesPicker("angry-miniatures")
     picker.load(str(ZERO_TIE))

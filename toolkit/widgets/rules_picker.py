@@ -73,6 +73,7 @@ class RulesPicker:
         self.system = system
         self._cls = rules_class(system)
         self._on_change = on_change
+        self._quiet = False
         self._files: dict[str, Any] = {DEFAULT: RulesFile(self._cls(), "default rules", "", None)}
         options: list[tuple[str, str]] = [("default rules", DEFAULT)]
         self._broken: dict[str, str] = {}
@@ -136,7 +137,7 @@ class RulesPicker:
     def pick(self, value: str) -> None:
         """Use the rules of the dropdown's choice ``value`` (a listed file's path, or
         :data:`DEFAULT`); a file that cannot be read shows its error and changes nothing."""
-        if value == self._value:
+        if self._quiet or value == self._value:
             return
         if value in self._broken:
             self._fail(self._broken[value])
@@ -160,9 +161,13 @@ class RulesPicker:
             self._fail(_one_line(exc))
             return False
         value = self._add(read)
-        self.dropdown.options = self._options
         self._value = value
-        self.dropdown.value = value
+        self._quiet = True  # new options reset the dropdown's choice: not a pick
+        try:
+            self.dropdown.options = self._options
+            self.dropdown.value = value
+        finally:
+            self._quiet = False
         self._use(read)
         return True
 
