@@ -10,6 +10,7 @@ from nbclient import NotebookClient
 from toolkit.reports import discover_reports, notebook_parameters, run_report
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+HOUSE = Path(__file__).resolve().parent / "fixtures" / "house_rules"
 ALL = sorted(NOTEBOOKS.glob("*.ipynb"))
 
 
@@ -36,6 +37,7 @@ def test_angry_miniatures_report_renders_with_parameters(tmp_path):
     )
     html = html_path.read_text()
     assert "Pools 1–4" in html  # the parameter reached the notebook
+    assert "Rules in force (angry-miniatures):</b> default rules" in html  # no house rules given
     assert html.count("Plotly.newPlot(") >= 8  # charts are live, offline
     assert "exactly 0" in html  # the tie-break verdict of section 7 is stated
 
@@ -57,7 +59,15 @@ def test_fairy_meat_report_renders_with_parameters(tmp_path):
 def test_durak_battle_report_renders_with_parameters(tmp_path):
     html_path = run_report(
         "durak-battle",
-        {"tokens_a": [3], "tokens_b": 3, "clash_sizes": [1, 2], "max_rounds": 3, "trials": 100, "suit_trials": 8},
+        {
+            "tokens_a": [3],
+            "tokens_b": 3,
+            "clash_sizes": [1, 2],
+            "max_rounds": 3,
+            "trials": 100,
+            "suit_trials": 8,
+            "rules": str(HOUSE / "durak-battle" / "counter_tie.yaml"),
+        },
         tmp_path,
         notebooks_dir=NOTEBOOKS,
         progress=lambda *_: None,
@@ -65,8 +75,11 @@ def test_durak_battle_report_renders_with_parameters(tmp_path):
     html = html_path.read_text()
     assert "Rules in force" in html and html.count("Plotly.newPlot(") >= 4
     # DB-3 by hand: 1 card each from 54, no clash when neither is one of the 15 attack cards:
-    # (39/54)(38/53) = 247/477.
+    # (39/54)(38/53) = 247/477 (the house rule, DB-5, changes no deal).
     assert "247/477" in html
+    # the house rules it ran with: the file's title and notes, the field changed
+    assert "Equal counterattacks cost a token" in html and "An equal counterattack loses 1 token" in html
+    assert "counter_tie='loses'" in html  # in force (Rules in force line)
 
 
 def test_explore_notebook_runs_headless():

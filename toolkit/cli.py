@@ -140,7 +140,9 @@ def _report_command(args: argparse.Namespace) -> int:
         reports = discover_reports(args.notebooks)
         if not reports:
             find_report("all", args.notebooks)  # raises: there are no reports
-        jobs += [Job(report) for report in reports]
+        from toolkit.reports.jobs import main_jobs
+
+        jobs += main_jobs(args.notebooks)  # every report, and data/batch/main.yaml's jobs
     elif args.name is not None:
         specs = notebook_parameters(find_report(args.name, args.notebooks))
         params = {}

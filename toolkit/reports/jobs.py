@@ -1,7 +1,9 @@
 """Batch parameter files (``data/batch/*.yaml``): the jobs of a batch run.
 
 A job is a report name, its parameters and an optional output name; a parameter file
-lists jobs under ``reports:``.
+lists jobs under ``reports:``. The main job (``toolkit report all``) is
+:func:`main_jobs`: every report with its defaults, except those ``data/batch/main.yaml``
+lists, which run as listed there (the rule-change report once per system).
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from typing import Any
 
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.notation import excerpt, load_yaml
-from toolkit.reports.discovery import repository_root
+from toolkit.reports.discovery import discover_reports, repository_root
 
-__all__ = ["Job", "check_output_name", "load_parameter_file"]
+__all__ = ["MAIN_FILE", "Job", "check_output_name", "load_parameter_file", "main_jobs"]
+
+#: The parameter file of the main job's reports that do not run once with their defaults.
+MAIN_FILE = "main.yaml"
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
@@ -121,3 +126,19 @@ def load_parameter_file(path: Path | str) -> list[Job]:
             )
         jobs.append(Job(report, parameters, name))
     return jobs
+
+
+def main_jobs(notebooks_dir: Path | str | None = None, main_file: Path | str | None = None) -> list[Job]:
+    """Return the jobs of the main job (``toolkit report all``): every report of the
+    notebooks directory once with its defaults, in name order, except the reports the
+    main file (default ``data/batch/main.yaml``) lists, which run as listed there,
+    after the others. Jobs of reports not in the directory are left out.
+
+    Raises:
+        InvalidSetupError: a main file that is not a valid parameter file.
+    """
+    reports = discover_reports(notebooks_dir)
+    path = Path(main_file) if main_file is not None else _batch_dir() / MAIN_FILE
+    listed = [job for job in load_parameter_file(path) if job.report in reports] if path.is_file() else []
+    named = {job.report for job in listed}
+    return [Job(report) for report in reports if report not in named] + listed

@@ -4,6 +4,14 @@ Parameter types come from an annotation (``max_dice: int = 10``) or else from th
 literal default (``max_dice = 10``). Papermill only warns about an unknown parameter
 and never checks types, so :func:`validate_parameters` does both before a run.
 
+A parameter whose help comment starts with ``house rules`` (``rules = None  # house
+rules: ...``) takes a system's house rules (issue 11): ``None`` for the default rules, a
+house-rules file (a path or the name of a shipped one, ``data/rules/<system>/``) or a
+mapping of fields. It is read before the run (:func:`read_rules_parameter`), so a bad
+file fails at once with its file, line and field named. The system is the notebook's
+``system`` parameter, else the one its file name starts with
+(``angry_miniatures_report.ipynb``: ``angry-miniatures``).
+
 >>> parse_cli_value("8"), parse_cli_value("[4, 6]"), parse_cli_value("true"), parse_cli_value("melee")
 (8, [4, 6], True, 'melee')
 >>> ParameterSpec("max_dice", "int", "10", "largest pool").describe()
@@ -24,12 +32,20 @@ from toolkit.notation import YamlSyntaxError, excerpt, load_yaml
 
 __all__ = [
     "CHECKED_TYPES",
+    "RULES_HELP",
     "ParameterSpec",
     "format_value",
     "notebook_parameters",
+    "notebook_system",
     "parse_cli_value",
+    "read_rules_parameter",
+    "rules_html",
     "validate_parameters",
+    "with_variants",
 ]
+
+#: How the help comment of a house-rules parameter starts (lower case).
+RULES_HELP = "house rules"
 
 #: Parameter types the runner checks; ``None`` in :attr:`ParameterSpec.type_name` means any.
 CHECKED_TYPES: dict[str, tuple[type, ...]] = {
@@ -120,6 +136,11 @@ class ParameterSpec:
             if self.choices and item not in self.choices:
                 return f"takes {' or '.join(map(repr, self.choices))}, got {excerpt(item)}"
         return None
+
+    @property
+    def is_rules(self) -> bool:
+        """Whether this parameter takes house rules (its help starts with :data:`RULES_HELP`)."""
+        return self.help.strip().lower().startswith(RULES_HELP)
 
     def describe(self) -> str:
         """Return ``'name: type = default  # help'`` (type ``any`` when unchecked)."""
@@ -222,7 +243,9 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
     specs = notebook_parameters(path)
     where = Path(path).name
     checked: dict[str, Any] = {}
-    for name, value in params.items():
+    # house rules last: they are read for the system the (checked) parameters name
+    ordered = sorted(params.items(), key=lambda item: item[0] in specs and specs[item[0]].is_rules)
+    for name, value in ordered:
         spec = specs.get(name)
         if spec is None:
             raise InvalidSetupError(f"{where} has no parameter {excerpt(name)}; {_accepted_list(specs)}")
@@ -232,10 +255,133 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
                 f"parameter {excerpt(name)} of {where} {problem} (default {spec.default}), "
                 f"got {excerpt(value)} ({type(value).__name__})"
             )
+        if spec.is_rules:
+            value = _checked_rules(path, specs, params, name, value)
         if spec.type_name == "float" and isinstance(value, int):
             value = float(value)
         checked[name] = value
-    return checked
+    return {name: checked[name] for name in params}
+
+
+def notebook_system(path: Path | str, specs: Mapping[str, ParameterSpec], params: Mapping[str, Any]) -> str | None:
+    """Return the system a report's house rules are for: its ``system`` parameter (as
+    given, else its default), else the system whose name the notebook's file name starts
+    with (``fairy_meat_strategy.ipynb``: ``fairy-meat``); None if neither."""
+    from toolkit import systems
+
+    if "system" in params:
+        return str(params["system"])
+    if "system" in specs:
+        default = specs["system"].default_value()
+        return str(default) if default is not None else None
+    stem = Path(path).stem
+    found = [n for n in systems.names() if stem.startswith(n.replace("-", "_"))]
+    return max(found, key=len) if found else None
+
+
+def _checked_rules(
+    path: Path | str, specs: Mapping[str, ParameterSpec], params: Mapping[str, Any], name: str, value: Any
+) -> Any:
+    """A house-rules parameter read before the run: the value to give the notebook (a
+    file found from here is given by its absolute path: the notebook runs elsewhere)."""
+    where = Path(path).name
+    system = notebook_system(path, specs, params)
+    if system is None:
+        raise InvalidSetupError(f"parameter {excerpt(name)} of {where}: the notebook names no system for its rules")
+    try:
+        house = read_rules_parameter(system, value)
+    except InvalidSetupError as exc:
+        raise InvalidSetupError(f"parameter {excerpt(name)} of {where}: {exc}") from None
+    if isinstance(value, str) and house.path is not None and Path(value).expanduser().is_file():
+        return str(house.path.resolve())
+    return value
+
+
+def read_rules_parameter(system: str, value: Any, base: Path | str | None = None) -> Any:
+    """Return the house rules a report parameter gives, as a
+    :class:`~toolkit.house_rules.RulesFile` (its ``rules``, ``title``, ``notes`` and
+    ``path``): ``None`` the default rules (title ``"default rules"``), a mapping of fields
+    (title ``"inline house rules"``), or a house-rules file — a path (relative ones are
+    looked up under ``base`` first) or the name of a shipped one (``"tens_hit"``).
+
+    Raises:
+        InvalidSetupError: a value of another kind, a file not found (the shipped ones
+            are listed), or rules that are not valid (file, line and field named).
+    """
+    from toolkit.house_rules import RULES_DIR, HouseRules, RulesFile, load_rules, rules_class
+
+    if isinstance(value, RulesFile):
+        value = value.rules
+    if value is None or isinstance(value, HouseRules):
+        rules = load_rules(system, value)
+        title = "default rules" if not rules.changes() else "house rules"
+        return RulesFile(rules, title, "", None)
+    if isinstance(value, Mapping):
+        return RulesFile(rules_class(system).from_mapping(value, where="inline rules"), "inline house rules", "", None)
+    if isinstance(value, (str, Path)) and str(value).strip():
+        name = str(value)
+        candidates = [Path(name).expanduser()]
+        if base is not None:
+            candidates.insert(0, Path(base) / name)
+        candidates += [RULES_DIR / system / name, RULES_DIR / system / f"{name}.yaml", RULES_DIR.parent.parent / name]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is not None:
+            return RulesFile.read(found, rules_class(system))
+    load_rules(system, value)  # raises the one message of a source not found or of the wrong kind
+    raise InvalidSetupError(f"no house rules {excerpt(value)}")  # pragma: no cover - load_rules raised
+
+
+def rules_html(house: Any, heading: str = "Rules in force") -> str:
+    """Return the HTML a report shows of the house rules it used: ``heading`` and the
+    system, the title, the notes and each changed field with its default (every text
+    escaped). ``house`` is what :func:`read_rules_parameter` returns."""
+    import html
+
+    rules = house.rules
+    parts = [f"<p><b>{html.escape(heading)} ({html.escape(rules.SYSTEM)}):</b> {html.escape(house.title)}"]
+    if house.path is not None:
+        parts[0] += f" <code>{html.escape(Path(house.path).name)}</code>"
+    parts[0] += "</p>"
+    if house.notes.strip():
+        parts.append(f'<blockquote style="white-space:pre-wrap">{html.escape(house.notes.strip())}</blockquote>')
+    changes = rules.changes()
+    if changes:
+        items = "".join(
+            f"<li><code>{html.escape(name)}</code>: {html.escape(_yaml_text(new))} "
+            f"(default {html.escape(_yaml_text(old))})</li>"
+            for name, (old, new) in changes.items()
+        )
+        parts.append(f"<ul>{items}</ul>")
+    else:
+        parts.append("<p>Every rule as in <code>docs/rulings.md</code> (no field changed).</p>")
+    return '<div class="toolkit-rules">' + "".join(parts) + "</div>"
+
+
+def with_variants(rules: Any, **fields: Any) -> Any:
+    """Return house rules with a report's variant parameters on top: each field given a
+    value other than the default rules' replaces the house rules' value; a variant
+    parameter left at its default keeps what the house rules say.
+
+    >>> from toolkit.angry_miniatures import Rules
+    >>> with_variants(Rules(zero_tie="super_tiebreak"), zero_tie="miss", tie_break="coin_flip").variant_name()
+    "zero_tie='super_tiebreak', tie_break='coin_flip'"
+    """
+    import dataclasses
+
+    default = type(rules)()
+    changed = {name: value for name, value in fields.items() if value != getattr(default, name)}
+    return dataclasses.replace(rules, **changed) if changed else rules
+
+
+def _yaml_text(value: Any) -> str:
+    """A field value as a designer wrote it: tuples as lists, pairs as a mapping."""
+    if isinstance(value, tuple):
+        if value and all(isinstance(p, tuple) and len(p) == 2 for p in value):
+            return "{" + ", ".join(f"{_yaml_text(k)}: {_yaml_text(v)}" for k, v in value) + "}"
+        return "[" + ", ".join(_yaml_text(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def parse_cli_value(text: str, type_name: str | None = None) -> Any:

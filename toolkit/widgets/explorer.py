@@ -18,6 +18,18 @@ damage, a counter-attack). The chart shows each side in its own colour; the view
 toggle switches between P(score = k) ("exactly") and P(at least k on that side)
 ("at least"). Probabilities are printed exactly, ``7/27 ≈ 25.9%``.
 
+**House rules** (issue 11): give ``rules_system="angry-miniatures"`` (or ``"fairy-meat"``,
+``"durak-battle"``) and the explorer shows a :class:`~toolkit.widgets.rules_picker.RulesPicker`
+above its controls ("Rules:" — the default rules and every ``data/rules/<system>/*.yaml``,
+by title, with the notes and changes of the one chosen, and a box to load another file).
+The calculation then receives the rules in force as one more keyword argument,
+``compute(**control_values, rules=Rules(...))`` (``values``, ``summary`` and ``adjust``
+see it as ``values["rules"]``); picking other rules recomputes like any control (busy
+state, settling). A system's explorer builds its ``Rules`` from ``rules`` —
+``dataclasses.replace(rules, zero_tie=...)`` for the variant controls it has — so its
+controls change the house rules rather than replace them. ``rules=`` gives the rules to
+start with (a ``Rules``, a file path, a shipped name or a mapping).
+
 The chart is a plotly figure shown in an ``ipywidgets.Output`` through JupyterLab's
 plotly renderer (plotly.js loaded once per page); ``live_figure=True`` uses a plotly
 ``FigureWidget`` updated in place instead (it ships plotly.js with every explorer).
@@ -49,6 +61,8 @@ from toolkit.prob import Distribution, format_probability
 if TYPE_CHECKING:
     import pandas as pd
 
+    from toolkit.widgets.rules_picker import RulesPicker
+
 __all__ = ["BUSY_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
 
 #: The two views of the chart and table.
@@ -57,6 +71,9 @@ VIEWS: tuple[str, ...] = ("exactly", "at least")
 #: How long (seconds) a running kernel waits after a change before computing: a newer
 #: change within this time supersedes it (two quick clicks compute once).
 SETTLE_SECONDS = 0.08
+
+#: The name under which the rules in force reach ``compute`` (with a rules picker).
+RULES = "rules"
 
 #: The CSS class of an explorer (and of its status line) while it computes.
 BUSY_CLASS = "toolkit-busy"
@@ -94,6 +111,10 @@ class OddsExplorer:
             disable controls that do not apply (it must not change their values).
         view: the starting view, ``"exactly"`` or ``"at least"``.
         title: a heading shown above the controls.
+        rules_system: the system whose house rules a picker above the controls offers
+            (None: no picker); ``compute`` then also receives ``rules=``.
+        rules: the house rules to start with (with ``rules_system``): None (the default
+            rules), the system's ``Rules``, a file path, a shipped name or a mapping.
         live_figure: draw the chart as a plotly ``FigureWidget`` updated in place
             (``figure`` is then that widget). By default (``False``) each drawing is a
             plain plotly figure shown through JupyterLab's plotly renderer, which loads
@@ -101,6 +122,8 @@ class OddsExplorer:
             plotly.js with every explorer (anywidget), which the browser evaluates again.
 
     Attributes:
+        rules_picker: the :class:`~toolkit.widgets.rules_picker.RulesPicker` (None
+            without ``rules_system``); ``rules`` is the rules in force.
         busy: True from a change of input until its numbers are drawn.
         status_line: the line saying what is being computed (empty when idle).
         distribution: the current exact distribution (as ``compute`` returned it).
@@ -123,6 +146,8 @@ class OddsExplorer:
         adjust: Callable[[Mapping[str, Any]], None] | None = None,
         view: str = "exactly",
         title: str = "",
+        rules_system: str | None = None,
+        rules: Any = None,
         live_figure: bool = False,
     ) -> None:
         if view not in VIEWS:
@@ -137,6 +162,13 @@ class OddsExplorer:
         self._summary_text = ""
         self._waiting: asyncio.TimerHandle | None = None
         self.busy = False
+        self.rules_picker: RulesPicker | None = None
+        if rules_system is not None:
+            from toolkit.widgets.rules_picker import RulesPicker
+
+            self.rules_picker = RulesPicker(
+                rules_system, rules, on_change=lambda _: self.request_update(RULES, self.rules_picker.title)
+            )
         self.view = widgets.ToggleButtons(
             options=list(VIEWS),
             value=view,
@@ -162,6 +194,7 @@ class OddsExplorer:
         self.widget = widgets.VBox(
             [
                 heading,
+                *([self.rules_picker.widget] if self.rules_picker is not None else []),
                 *self.controls.values(),
                 self.view,
                 self.status_line,
@@ -179,8 +212,17 @@ class OddsExplorer:
 
     @property
     def values(self) -> dict[str, Any]:
-        """The current value of every control, by name."""
-        return {name: control.value for name, control in self.controls.items()}
+        """The current value of every control, by name (and ``"rules"``, the rules in
+        force, with a rules picker)."""
+        values = {name: control.value for name, control in self.controls.items()}
+        if self.rules_picker is not None:
+            values[RULES] = self.rules_picker.rules
+        return values
+
+    @property
+    def rules(self) -> Any:
+        """The house rules in force (None without a rules picker)."""
+        return self.rules_picker.rules if self.rules_picker is not None else None
 
     # -- what a notebook reads (a computation still waiting is finished first) ----------
     @property
@@ -299,6 +341,8 @@ class OddsExplorer:
 
     def _describe(self, name: str, value: Any) -> str:
         """The changed input in words, ``"Attacker's cards = 6"`` (``""`` if unknown)."""
+        if name == RULES and self.rules_picker is not None:
+            return f"Rules = {value}"
         control = self.controls.get(name)
         if control is None:
             return ""

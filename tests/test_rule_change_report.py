@@ -1,0 +1,291 @@
+"""The rule-change report (issue 11 item 4): the comparison's numbers against hand
+arithmetic, its sentences, the house-rules report parameters, the main job, and the
+notebook run from the command line on tiny sizes.
+
+Hand arithmetic (AM-1, AM-3, AM-4, AM-5), one die against one: a face hits with 4/6.
+The attack deals damage when it hits and the defender misses (2/3 · 1/3 = 2/9), when both
+hit and its face beats hers (4/9 · 6/16 = 1/6), or both hit the same face and it wins the
+SuperTieBreaker (4/9 · 4/16 · 1/2 = 1/18): 4/9. With ``zero_tie="super_tiebreak"`` two
+misses (1/9) go to a SuperTieBreaker as well: 4/9 + 1/18 = 1/2. In melee the defender's
+side is the mirror image (AM-3): the same 4/9 and 1/2.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from toolkit.angry_miniatures import Rules
+from toolkit.cli import main
+from toolkit.errors import InvalidSetupError
+from toolkit.house_rules import rules_files
+from toolkit.reports.jobs import Job, main_jobs
+from toolkit.reports.parameters import notebook_system, read_rules_parameter, validate_parameters, with_variants
+from toolkit.reports.rule_change import Change, Compared, RuleChange, compare_rules, points, sentence, short
+from toolkit.reports.rule_change_systems import AM_DAMAGE, AM_RETURN, FM_WINS
+
+REPO = Path(__file__).resolve().parent.parent
+NOTEBOOKS = REPO / "notebooks"
+RULE_CHANGE = NOTEBOOKS / "rule_change_report.ipynb"
+HOUSE = Path(__file__).parent / "fixtures" / "house_rules"
+ZERO_TIE = HOUSE / "angry-miniatures" / "zero_tie.yaml"
+BAD = HOUSE / "bad_field.yaml"
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+# -- the comparison's numbers -------------------------------------------------------------
+def test_one_die_each_against_hand_arithmetic():
+    change = compare_rules("angry-miniatures", None, str(ZERO_TIE), {"max_dice": 1})
+    damage, back = change.tables
+    assert damage.spec == AM_DAMAGE and back.spec == AM_RETURN
+    for table in (damage, back):
+        (cell,) = table.changes
+        assert (cell.before, cell.after, cell.delta) == (Fraction(4, 9), Fraction(1, 2), Fraction(1, 18))
+        assert cell.exact
+    assert change.titles == ("default rules", "SuperTieBreaker on no hits")
+    assert change.proposed.rules == Rules(zero_tie="super_tiebreak")
+
+
+def test_two_dice_each_the_change_is_two_misses_then_a_coin():
+    # 2 v 2: both sides roll no hits with (1/3)^2 · (1/3)^2 = 1/81; a SuperTieBreaker gives
+    # the attacker half of that: the change is exactly 1/162, everywhere a miss-miss can happen.
+    change = compare_rules("angry-miniatures", None, {"zero_tie": "super_tiebreak"}, {"max_dice": 2})
+    damage = {(c.row, c.column): c.delta for c in change.tables[0].changes}
+    assert damage[(2, 2)] == Fraction(1, 162)
+    assert damage[(1, 2)] == Fraction(1, 3) * Fraction(1, 9) / 2 and damage[(2, 1)] == damage[(1, 2)]
+    assert change.baseline.title == "default rules" and change.proposed.title == "inline house rules"
+
+
+def test_ranged_has_no_return_table_and_the_same_rules_change_nothing():
+    change = compare_rules("angry-miniatures", str(ZERO_TIE), str(ZERO_TIE), {"max_dice": 2, "attack_type": "ranged"})
+    assert [t.spec.key for t in change.tables] == ["damage"]
+    assert change.largest() == [] and change.unchanged() == ["P(the attack deals damage)"]
+    assert change.titles == ("SuperTieBreaker on no hits", "SuperTieBreaker on no hits (proposed)")
+    assert change.sentences() == [
+        "SuperTieBreaker on no hits (proposed) changes none of these odds: P(the attack deals damage) are "
+        "exactly as with SuperTieBreaker on no hits."
+    ]
+
+
+def test_fairy_meat_damage_by_the_table_changes_damage_not_winners():
+    # FM-10: the points rule turns the winner's points into damage; who wins is decided
+    # before it (FM-9), so both winners' tables are unchanged, exactly. The table deals at
+    # most 1 damage below 5 points where halving deals 2 for 3 or 4, so 2+ damage is rarer.
+    change = compare_rules(
+        "fairy-meat",
+        None,
+        str(HOUSE / "fairy-meat" / "damage_table.yaml"),
+        {"attacker_cards": [2], "defender_cards": [1]},
+    )
+    wins, damage, defender = change.tables
+    assert [t.spec.key for t in change.tables] == ["attacker_wins", "damage", "defender_wins"]
+    assert wins.changes[0].delta == 0 and defender.changes[0].delta == 0 and wins.changes[0].exact
+    assert damage.changes[0].after < damage.changes[0].before
+    assert change.unchanged() == ["P(the attacker wins)", "P(the defender wins)"]
+    assert change.sentences(1)[0].startswith(
+        "With Damage by the table, an attacker with a 2-card hand against 1 card deals 2 damage or more "
+    )
+
+
+def test_durak_tables_are_the_calculators_numbers():
+    from toolkit.durak_battle import Army, Leader, battle_outcome, clash_losses
+    from toolkit.durak_battle import Rules as DurakRules
+
+    sizes = {"clash_sizes": [1], "tokens_a": [1], "tokens_b": [2], "max_rounds": 2, "trials": 20}
+    change = compare_rules("durak-battle", None, str(HOUSE / "durak-battle" / "counter_tie.yaml"), sizes)
+    clash, battle = change.tables
+    (cell,) = clash.changes
+    for rules, value in ((DurakRules(), cell.before), (DurakRules(counter_tie="loses"), cell.after)):
+        assert value == clash_losses(1, 1, ("greedy", "greedy"), rules).probability(lambda lost: lost[0] < lost[1])
+    (cell,) = battle.changes
+    leader = {"battle_die": "d8", "spirit_die": "d6", "wild_card": True}
+    a, b = Army("a", 1, Leader("Leader A", **leader)), Army("b", 2, Leader("Leader B", **leader))
+    end = battle_outcome(a, b, DurakRules(counter_tie="loses"), ("greedy", "greedy"), max_rounds=2, trials=20)
+    assert cell.after == end.probability(lambda e: e.winner == "a") and cell.exact == end.exact
+
+
+def _made_up() -> RuleChange:
+    def cell(spec, r, c, before, after, exact=True):
+        return Change(spec, r, c, Fraction(before), Fraction(after), exact)
+
+    wins = Compared(FM_WINS, (cell(FM_WINS, 2, 0, "1/2", "3/5"), cell(FM_WINS, 2, 1, "1/4", "1/8", False)))
+    damage = Compared(AM_DAMAGE, (cell(AM_DAMAGE, 1, 1, "1/3", "1/3"), cell(AM_DAMAGE, 3, 2, "1/5", "1/10")))
+    return RuleChange("made-up", read_rules_parameter("angry-miniatures", None), None, (wins, damage), {})
+
+
+def test_largest_changes_first_exactly_ties_in_table_order():
+    made = _made_up()
+    assert [(c.spec.key, c.row, c.column, c.delta) for c in made.largest()] == [
+        ("attacker_wins", 2, 1, Fraction(-1, 8)),
+        ("attacker_wins", 2, 0, Fraction(1, 10)),
+        ("damage", 3, 2, Fraction(-1, 10)),  # as large as the one above: table order
+    ]
+    assert len(made.largest(1)) == 1
+    frame = _made_up().tables[0].frame()
+    assert frame["change"].tolist() == [Fraction(1, 10), Fraction(-1, 8)]
+    assert made.tables[1].grid("proposed").loc[3, 2] == Fraction(1, 10)
+
+
+# -- the sentences ------------------------------------------------------------------------
+def test_sentence_names_the_file_the_situation_and_the_points():
+    c = Change(AM_DAMAGE, 3, 2, Fraction(52, 100), Fraction(66, 100))
+    assert sentence(c, "Tens hit") == (
+        "With Tens hit, a 3-die attack against 2 dice deals damage 14 percentage points more often "
+        "(13/25 = 52% → 33/50 = 66%)."
+    )
+    one = Change(AM_DAMAGE, 1, 1, Fraction(4, 9), Fraction(1, 2))
+    assert sentence(one, "SuperTieBreaker on no hits") == (
+        "With SuperTieBreaker on no hits, a 1-die attack against 1 die deals damage ≈ 5.6 percentage points "
+        "more often (4/9 ≈ 44.4% → 1/2 = 50%)."
+    )
+
+
+def test_sentence_less_often_against_another_baseline_and_estimates():
+    c = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 4), exact=False)
+    assert sentence(c, "Big hands", "Small hands") == (
+        "With Big hands instead of Small hands, an attacker with a 4-card hand against 1 card wins "
+        "25 percentage points less often (1/2 = 50% → 1/4 = 25%, Monte Carlo estimates)."
+    )
+    same = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 2))
+    assert (
+        sentence(same, "X")
+        == "With X, an attacker with a 4-card hand against 1 card wins exactly as often (1/2 = 50%)."
+    )
+
+
+def test_short_values():
+    assert short(Fraction(1, 3)) == "1/3 ≈ 33.3%"
+    assert short(Fraction(123456, 1000003)) == "≈ 12.3%"  # a long fraction: the percent only
+    assert points(Fraction(1, 100)) == "1 percentage point"
+    assert points(Fraction(-1, 40)) == "2.5 percentage points"
+    assert points(Fraction(3, 10000)) == "0.03 percentage points"
+    assert points(Fraction(1, 3000)) == "≈ 0.03 percentage points"
+    assert points(Fraction(1, 30000)) == "under 0.01 percentage points"  # too small for two decimals
+
+
+def test_figures_are_diverging_and_before_after():
+    change = compare_rules("angry-miniatures", None, str(ZERO_TIE), {"max_dice": 2})
+    heat = change.tables[0].heatmap("default rules", "SuperTieBreaker")
+    assert heat.data[0].zmid == 0 and heat.data[0].zmin == -heat.data[0].zmax
+    assert heat.data[0].z[1][1] == pytest.approx(100 / 162)
+    curves = change.tables[0].curves("default rules", "SuperTieBreaker")
+    assert len(curves.data) == 4 and {t.line.dash for t in curves.data} == {"dash", "solid"}
+
+
+def test_compare_rules_errors():
+    with pytest.raises(InvalidSetupError, match="unknown system 'chess'"):
+        compare_rules("chess", None, {})
+    with pytest.raises(InvalidSetupError, match=r"bad_field.yaml:3: 'zero_ties' is not a field"):
+        compare_rules("angry-miniatures", None, str(BAD))
+    if not rules_files("angry-miniatures"):
+        with pytest.raises(InvalidSetupError, match="give the proposed rules"):
+            compare_rules("angry-miniatures")
+
+
+# -- house-rules parameters ---------------------------------------------------------------
+def test_the_system_of_a_report():
+    specs = {}
+    assert notebook_system(NOTEBOOKS / "fairy_meat_strategy.ipynb", specs, {}) == "fairy-meat"
+    assert notebook_system(NOTEBOOKS / "durak_battle_report.ipynb", specs, {}) == "durak-battle"
+    assert notebook_system(NOTEBOOKS / "sample_report.ipynb", specs, {}) is None
+
+
+@pytest.mark.parametrize(
+    ("notebook", "params", "words"),
+    [
+        (
+            "rule_change_report.ipynb",
+            {"proposed": str(BAD)},
+            ["parameter 'proposed'", "bad_field.yaml:3:", "zero_ties"],
+        ),
+        (
+            "rule_change_report.ipynb",
+            {"system": "fairy-meat", "proposed": str(ZERO_TIE)},
+            ["zero_tie.yaml:3: this file is for 'angry-miniatures', not fairy-meat"],
+        ),
+        ("rule_change_report.ipynb", {"system": "chess", "proposed": "x"}, ["parameter 'system'", "takes"]),
+        ("rule_change_report.ipynb", {"baseline": "nope"}, ["parameter 'baseline'", "no house-rules file 'nope'"]),
+        (
+            "angry_miniatures_report.ipynb",
+            {"rules": {"zero_ties": "super_tiebreak"}},
+            ["parameter 'rules' of angry_miniatures_report.ipynb: inline rules:", "'zero_ties' is not a field"],
+        ),
+        ("durak_battle_report.ipynb", {"rules": 3}, ["parameter 'rules'", "rules must be a house-rules file"]),
+    ],
+)
+def test_house_rules_parameters_are_read_before_the_run(notebook, params, words):
+    with pytest.raises(InvalidSetupError) as caught:
+        validate_parameters(NOTEBOOKS / notebook, params)
+    for word in words:
+        assert word in str(caught.value)
+
+
+def test_a_rules_file_given_relative_to_here_reaches_the_notebook_by_its_full_path(monkeypatch):
+    monkeypatch.chdir(HOUSE)
+    checked = validate_parameters(
+        NOTEBOOKS / "angry_miniatures_report.ipynb", {"rules": "angry-miniatures/zero_tie.yaml"}
+    )
+    assert checked["rules"] == str(ZERO_TIE.resolve())
+    inline = {"zero_tie": "super_tiebreak"}
+    assert validate_parameters(NOTEBOOKS / "angry_miniatures_report.ipynb", {"rules": inline}) == {"rules": inline}
+
+
+def test_every_report_notebook_takes_house_rules():
+    from toolkit.reports import discover_reports, notebook_parameters
+
+    for name, path in discover_reports(NOTEBOOKS).items():
+        rules = [s.name for s in notebook_parameters(path).values() if s.is_rules]
+        assert rules == (["baseline", "proposed"] if name == "rule-change" else ["rules"]), name
+
+
+def test_variant_parameters_change_house_rules_only_where_not_at_their_defaults():
+    house = Rules(zero_tie="super_tiebreak")
+    assert with_variants(house, zero_tie="miss", melee_defence_bonus=False) == house
+    assert with_variants(house, melee_defence_bonus=True) == Rules(zero_tie="super_tiebreak", melee_defence_bonus=True)
+
+
+# -- the main job -------------------------------------------------------------------------
+def test_the_main_job_renders_the_rule_change_report_once_per_system():
+    jobs = main_jobs(NOTEBOOKS)
+    changes = [j for j in jobs if j.report == "rule-change"]
+    assert [(j.parameters["system"], j.parameters["proposed"]) for j in changes] == [
+        ("angry-miniatures", "tens_hit"),
+        ("fairy-meat", "unhalved_damage"),
+        ("durak-battle", "cheap_strikes"),
+    ]
+    assert len({j.output_name for j in jobs}) == len(jobs)
+    others = [j for j in jobs if j.report != "rule-change"]
+    assert others and all(j.parameters == {} for j in others)
+    assert {j.report for j in others} == {"angry-miniatures", "durak-battle", "fairy-meat", "fairy-meat-strategy"}
+
+
+def test_the_main_job_leaves_out_reports_of_another_folder(tmp_path):
+    fixtures = Path(__file__).parent / "fixtures"
+    assert main_jobs(fixtures) == [Job("failing"), Job("sample")]
+    (tmp_path / "main.yaml").write_text("reports:\n  - report: sample\n    parameters: {n: 2}\n")
+    assert main_jobs(fixtures, tmp_path / "main.yaml") == [Job("failing"), Job("sample", {"n": 2})]
+
+
+@pytest.mark.parametrize("job", [j for j in main_jobs(NOTEBOOKS) if j.report == "rule-change"], ids=str)
+def test_the_main_jobs_house_rules_are_valid_once_shipped(job):
+    system, name = job.parameters["system"], job.parameters["proposed"]
+    if name not in {p.stem for p in rules_files(system)}:
+        pytest.skip(f"data/rules/{system}/{name}.yaml is shipped by the {system} rules branch")
+    validate_parameters(RULE_CHANGE, job.parameters)
+
+
+# -- the notebook, from the command line --------------------------------------------------
+def test_the_report_runs_from_the_command_line(tmp_path, capsys):
+    argv = ["report", "rule-change", "-p", "system", "angry-miniatures", "-p", "proposed", str(ZERO_TIE)]
+    assert main([*argv, "-p", "max_dice", "2", "-o", str(tmp_path)]) == 0, capsys.readouterr().err
+    html = (tmp_path / "rule-change.html").read_text()
+    assert (
+        "With SuperTieBreaker on no hits, a 1-die attack against 1 die deals damage ≈ 5.6 percentage points more "
+        "often (4/9 ≈ 44.4% → 1/2 = 50%)." in html
+    )
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in html and "<b>not bold" not in html  # the notes, escaped
+    assert html.count("Plotly.newPlot(") >= 4  # a heatmap and curves per table
+    assert "1/162" in html  # the 2 v 2 change, exact (see test_two_dice_each...)

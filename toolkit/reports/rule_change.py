@@ -1,0 +1,350 @@
+"""The rule-change report: what a house rule does to a system's headline odds (issue 11).
+
+:func:`compare_rules` computes each headline table of a system
+(:mod:`toolkit.reports.rule_change_systems`) under a baseline (the default rules or a
+house-rules file) and under the proposed house rules, and returns a
+:class:`RuleChange`: the tables side by side with the exact change of every cell
+(``Fraction``), the largest changes first, plain sentences ("With Tens hit, a 3-die
+attack against 2 dice deals damage 14 percentage points more often (52% → 66%)") and
+the figures (a diverging heatmap of the change, before/after curves).
+
+``notebooks/rule_change_report.ipynb`` shows it; run it with
+``toolkit report rule-change -p system angry-miniatures -p proposed tens_hit``.
+
+>>> from fractions import Fraction
+>>> short(Fraction(1, 3)), short(Fraction(123456, 1000003))
+('1/3 ≈ 33.3%', '≈ 12.3%')
+>>> points(Fraction(7, 50))
+'14 percentage points'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from toolkit.prob import format_probability
+from toolkit.reports.parameters import read_rules_parameter
+from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, headline_tables
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import plotly.graph_objects as go
+
+__all__ = ["Change", "Compared", "RuleChange", "compare_rules", "points", "sentence", "short"]
+
+#: The longest fraction a short value shows (else only the percent).
+SHORT_FRACTION_CHARS = 9
+
+
+def short(p: Fraction) -> str:
+    """Return a probability shown short: a short fraction with its percent
+    (``'1/3 ≈ 33.3%'``), or the percent alone (``'≈ 12.3%'``)."""
+    return format_probability(Fraction(p), max_fraction_chars=SHORT_FRACTION_CHARS)
+
+
+def points(delta: Fraction) -> str:
+    """Return the size of a change of probability in percentage points, unsigned
+    (``'14 percentage points'``, ``'≈ 5.6 percentage points'``, ``'≈ 0.03 percentage
+    points'``, ``'under 0.01 percentage points'``)."""
+    size = abs(Fraction(delta)) * 100
+    for digits in (1, 2):
+        text = f"{float(size):.{digits}f}".rstrip("0").rstrip(".")
+        if Fraction(text) == size:
+            return f"{text} percentage point{'' if size == 1 else 's'}"
+        if text != "0":
+            return f"≈ {text} percentage points"
+    return "under 0.01 percentage points"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One cell of a headline table under both rule sets: ``before`` (baseline) and
+    ``after`` (proposed), exact fractions; ``exact`` is False when either is a Monte
+    Carlo estimate."""
+
+    spec: TableSpec
+    row: int
+    column: int
+    before: Fraction
+    after: Fraction
+    exact: bool = True
+
+    @property
+    def delta(self) -> Fraction:
+        """The change, ``after - before`` (exact)."""
+        return self.after - self.before
+
+    @property
+    def situation(self) -> str:
+        """The cell in words (``"a 3-die attack against 2 dice"``)."""
+        c = self.column
+        return self.spec.situation.format(
+            row=self.row,
+            column=c,
+            column_dice="1 die" if c == 1 else f"{c} dice",
+            column_cards="1 card" if c == 1 else f"{c} cards",
+        )
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One headline table under both rule sets: its spec, every cell's :class:`Change`
+    (row by row) and a note on how it was computed."""
+
+    spec: TableSpec
+    changes: tuple[Change, ...]
+    note: str = ""
+
+    @property
+    def rows(self) -> list[int]:
+        """The row sizes, in order."""
+        return sorted({c.row for c in self.changes})
+
+    @property
+    def columns(self) -> list[int]:
+        """The column sizes, in order."""
+        return sorted({c.column for c in self.changes})
+
+    def frame(self) -> pd.DataFrame:
+        """Return the table side by side: one line per cell with the two sizes, the
+        baseline and proposed probabilities (exact Fractions) and the change (exact)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                self.spec.row_label: [c.row for c in self.changes],
+                self.spec.column_label: [c.column for c in self.changes],
+                "baseline": [c.before for c in self.changes],
+                "proposed": [c.after for c in self.changes],
+                "change": [c.delta for c in self.changes],
+                "exact": [c.exact for c in self.changes],
+            }
+        )
+
+    def grid(self, which: str = "change") -> pd.DataFrame:
+        """Return one value per cell as a grid (rows x columns, exact Fractions):
+        ``"baseline"``, ``"proposed"`` or ``"change"``."""
+        frame = self.frame()
+        return frame.pivot(index=self.spec.row_label, columns=self.spec.column_label, values=which)
+
+    def heatmap(self, baseline: str = "baseline", proposed: str = "proposed") -> go.Figure:
+        """Return a diverging heatmap of the change in percentage points (blue: more
+        often, red: less often, white: no change); the hover shows both values."""
+        import plotly.graph_objects as go
+
+        rows, columns = self.rows, self.columns
+        at = {(c.row, c.column): c for c in self.changes}
+        z = [[float(at[r, c].delta) * 100 for c in columns] for r in rows]
+        hover = [
+            [
+                f"{short(at[r, c].before)} → {short(at[r, c].after)}" + ("" if at[r, c].exact else " (Monte Carlo)")
+                for c in columns
+            ]
+            for r in rows
+        ]
+        text = [[f"{v:+.1f}" if v else "0" for v in line] for line in z]
+        reach = max((abs(v) for line in z for v in line), default=0.0) or 1.0
+        fig = go.Figure(
+            go.Heatmap(
+                z=z,
+                x=[str(c) for c in columns],
+                y=[str(r) for r in rows],
+                text=text,
+                texttemplate="%{text}",
+                customdata=hover,
+                hovertemplate=f"{self.spec.row_label} %{{y}}, {self.spec.column_label} %{{x}}: "
+                "%{customdata} (%{text} points)<extra></extra>",
+                colorscale="RdBu",
+                zmid=0,
+                zmin=-reach,
+                zmax=reach,
+                colorbar={"title": {"text": "points"}},
+            )
+        )
+        fig.update_layout(
+            title=f"{self.spec.measure}: {proposed} minus {baseline}, percentage points",
+            xaxis_title=self.spec.column_label,
+            yaxis_title=self.spec.row_label,
+            template="plotly_white",
+        )
+        return fig
+
+    def curves(self, baseline: str = "baseline", proposed: str = "proposed", most: int = 4) -> go.Figure:
+        """Return before/after curves over the column sizes, for up to ``most`` row sizes
+        spread over the range: the baseline dashed, the proposed rules solid."""
+        import plotly.graph_objects as go
+        from plotly.colors import qualitative
+
+        rows = self.rows
+        if len(rows) > most:
+            step = (len(rows) - 1) / (most - 1)
+            rows = sorted({rows[round(i * step)] for i in range(most)})
+        columns = self.columns
+        at = {(c.row, c.column): c for c in self.changes}
+        fig = go.Figure()
+        for i, r in enumerate(rows):
+            colour = qualitative.Plotly[i % len(qualitative.Plotly)]
+            for label, which, dash in ((baseline, "before", "dash"), (proposed, "after", "solid")):
+                values = [getattr(at[r, c], which) for c in columns]
+                fig.add_scatter(
+                    x=columns,
+                    y=[float(v) for v in values],
+                    mode="lines+markers",
+                    name=f"{r} {self.spec.row_label}: {label}",
+                    line={"color": colour, "dash": dash},
+                    hovertext=[short(v) for v in values],
+                    hoverinfo="text+name",
+                )
+        fig.update_layout(
+            title=f"{self.spec.measure}: {baseline} (dashed) and {proposed} (solid)",
+            xaxis_title=self.spec.column_label,
+            yaxis_title="probability",
+            yaxis_tickformat=".0%",
+            template="plotly_white",
+        )
+        return fig
+
+
+def sentence(change: Change, proposed: str, baseline: str = "default rules") -> str:
+    """Return one change in plain words: ``"With Tens hit, a 3-die attack against 2 dice
+    deals damage 14 percentage points more often (52% → 66%)."`` (``"instead of
+    BASELINE"`` is said when the baseline is not the default rules)."""
+    than = "" if baseline == "default rules" else f" instead of {baseline}"
+    situation = change.situation[:1].upper() + change.situation[1:]
+    before, after = short(change.before), short(change.after)
+    estimate = "" if change.exact else ", Monte Carlo estimates"
+    if change.delta == 0:
+        return f"With {proposed}{than}, {change.situation} {change.spec.event} exactly as often ({after})."
+    more = "more" if change.delta > 0 else "less"
+    text = f"{situation} {change.spec.event} {points(change.delta)} {more} often ({before} → {after}{estimate})"
+    return f"With {proposed}{than}, {text[:1].lower()}{text[1:]}."
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    """A system's headline tables under two rule sets (see :func:`compare_rules`).
+
+    Attributes:
+        system: the system's name (``"angry-miniatures"``).
+        baseline, proposed: the two :class:`~toolkit.house_rules.RulesFile` (rules,
+            title, notes, path).
+        tables: each headline table compared, as :class:`Compared`.
+        sizes: the sizes the tables were computed at.
+    """
+
+    system: str
+    baseline: Any
+    proposed: Any
+    tables: tuple[Compared, ...]
+    sizes: Mapping[str, Any]
+
+    @property
+    def titles(self) -> tuple[str, str]:
+        """The two rule sets' titles (the proposed one told apart if both are equal)."""
+        before, after = self.baseline.title, self.proposed.title
+        return (before, after if after != before else f"{after} (proposed)")
+
+    def largest(self, n: int = 10) -> list[Change]:
+        """Return the ``n`` largest changes over every table, largest first (exact
+        comparison of the changes' sizes; ties in table, row and column order). Cells
+        that do not change are left out."""
+        order = {c.spec.key: i for i, c in enumerate(self.tables)}
+        every = [c for t in self.tables for c in t.changes if c.delta != 0]
+        every.sort(key=lambda c: (-abs(c.delta), order[c.spec.key], c.row, c.column))
+        return every[: max(0, n)]
+
+    def largest_frame(self, n: int = 10) -> pd.DataFrame:
+        """Return :meth:`largest` as a table: what, where, both values, the change in
+        percentage points (exact Fractions; the sign says more or less often)."""
+        import pandas as pd
+
+        before, after = self.titles
+        rows = [
+            {
+                "measure": c.spec.measure,
+                "where": c.situation,
+                before: c.before,
+                after: c.after,
+                "change (points)": c.delta * 100,
+                "exact": c.exact,
+            }
+            for c in self.largest(n)
+        ]
+        columns = ["measure", "where", before, after, "change (points)", "exact"]
+        return pd.DataFrame(rows, columns=columns)
+
+    def sentences(self, n: int = 3) -> list[str]:
+        """Return the ``n`` largest changes in plain words (:func:`sentence`), or one
+        sentence saying that nothing changed."""
+        before, after = self.titles
+        found = self.largest(n)
+        if not found:
+            measures = ", ".join(t.spec.measure for t in self.tables)
+            return [f"{after} changes none of these odds: {measures} are exactly as with {before}."]
+        return [sentence(c, after, before) for c in found]
+
+    def unchanged(self) -> list[str]:
+        """Return the measures whose every cell is exactly the same under both rule sets."""
+        return [t.spec.measure for t in self.tables if all(c.delta == 0 for c in t.changes)]
+
+
+def compare(baseline_tables: list[Table], proposed_tables: list[Table]) -> tuple[Compared, ...]:
+    """Return each headline table under both rule sets, cell by cell (the two lists come
+    from :func:`~toolkit.reports.rule_change_systems.headline_tables` at the same sizes)."""
+    out = []
+    for before, after in zip(baseline_tables, proposed_tables, strict=True):
+        cells: dict[tuple[int, int], Cell] = {(c.row, c.column): c for c in after.cells}
+        changes = tuple(
+            Change(
+                before.spec,
+                c.row,
+                c.column,
+                c.value,
+                cells[c.row, c.column].value,
+                c.exact and cells[c.row, c.column].exact,
+            )
+            for c in before.cells
+        )
+        out.append(Compared(before.spec, changes, before.note))
+    return tuple(out)
+
+
+def compare_rules(
+    system: str, baseline: Any = None, proposed: Any = None, sizes: Mapping[str, Any] | None = None
+) -> RuleChange:
+    """Return what changing ``system``'s rules from ``baseline`` to ``proposed`` does to
+    its headline tables (:mod:`toolkit.reports.rule_change_systems`).
+
+    Args:
+        system: ``"angry-miniatures"``, ``"fairy-meat"`` or ``"durak-battle"``.
+        baseline, proposed: what :func:`~toolkit.reports.parameters.read_rules_parameter`
+            reads: None (the default rules), a house-rules file (a path or a shipped
+            name), a mapping of fields or a ``Rules``. ``proposed=None`` takes the
+            system's first shipped house-rules file (``data/rules/<system>/``).
+        sizes: the tables' sizes (:data:`~toolkit.reports.rule_change_systems.SIZES`).
+
+    Raises:
+        InvalidSetupError: an unknown system, rules that cannot be read (file, line and
+            field named), no proposed rules and no shipped file, or bad sizes.
+    """
+    from toolkit.errors import InvalidSetupError
+    from toolkit.house_rules import rules_files
+    from toolkit.reports.rule_change_systems import SIZES, TABLES
+
+    if system not in TABLES:
+        raise InvalidSetupError(f"unknown system {system!r}; the systems are: {', '.join(TABLES)}")
+    if proposed is None:
+        shipped = rules_files(system)
+        if not shipped:
+            raise InvalidSetupError(
+                f"give the proposed rules (-p proposed FILE.yaml): {system} has no shipped house-rules file"
+            )
+        proposed = shipped[0]
+    before = read_rules_parameter(system, baseline)
+    after = read_rules_parameter(system, proposed)
+    chosen = {**SIZES[system], **{k: v for k, v in (sizes or {}).items() if k in SIZES[system] and v is not None}}
+    tables = compare(headline_tables(system, before.rules, chosen), headline_tables(system, after.rules, chosen))
+    return RuleChange(system, before, after, tables, chosen)

@@ -1,0 +1,266 @@
+"""The headline tables of each system, computed for one set of rules: what the
+rule-change report (:mod:`toolkit.reports.rule_change`) compares.
+
+Each system's table is a grid of probabilities over two sizes, computed by the system's
+own exact calculator with ``rules=``:
+
+- Angry Miniatures: P(the attack deals damage) over attack dice x defence dice
+  (:func:`toolkit.angry_miniatures.opposed`, AM-3..AM-5), and in melee P(the attacker
+  takes damage back) (AM-3);
+- Fairy Meat: P(the attacker wins), P(2 damage or more) and P(the defender wins) one
+  attack, averaged over
+  every deal, over the attacker's x the defender's hand sizes
+  (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
+- Durak battle: P(side a loses fewer tokens than side b) in one clash over hand sizes
+  (:func:`toolkit.durak_battle.clash_losses`, DB-3..DB-7) and P(army a wins) a whole
+  battle over army sizes (:func:`toolkit.durak_battle.battle_outcome`, DB-2..DB-9).
+
+Exact wherever the calculator is exact; a Monte Carlo cell (a big Fairy Meat deal, a
+big Durak clash) is kept as the exact fraction of its trials and marked ``exact=False``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from toolkit.errors import InvalidSetupError
+
+__all__ = ["SIZES", "TABLES", "Cell", "Table", "TableSpec", "headline_tables", "sizes_of"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One probability of a headline table: at ``(row, column)`` sizes, exact or not."""
+
+    row: int
+    column: int
+    value: Fraction
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a headline table measures and how a sentence names its cells.
+
+    Attributes:
+        key: a short name (``"damage"``).
+        measure: the probability, as a column heading (``"P(the attack deals damage)"``).
+        row_label, column_label: what the two sizes are (``"attack dice"``).
+        situation: ``situation.format(row=, column=, column_dice=, column_cards=)``
+            names a cell in a sentence (``"a 3-die attack against 2 dice"``;
+            ``column_dice`` is ``"1 die"`` or ``"2 dice"``, ``column_cards`` likewise).
+        event: what happens more or less often, after the situation (``"deals damage"``).
+    """
+
+    key: str
+    measure: str
+    row_label: str
+    column_label: str
+    situation: str
+    event: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A headline table computed for one set of rules: its spec and its cells, row by row."""
+
+    spec: TableSpec
+    cells: tuple[Cell, ...]
+    note: str = ""
+
+
+#: The size parameters of each system's tables, with their defaults.
+SIZES: dict[str, dict[str, Any]] = {
+    "angry-miniatures": {"max_dice": 8, "attack_type": "melee"},
+    "fairy-meat": {
+        "attacker_cards": [2, 3, 4, 5, 6],
+        "defender_cards": [0, 1, 2, 3, 4],
+        "policies": ["greedy", "greedy"],
+        "trials": 1000,
+    },
+    "durak-battle": {
+        "clash_sizes": [1, 2, 3],
+        "tokens_a": [2, 4, 6],
+        "tokens_b": [2, 4, 6],
+        "policies": ["greedy", "greedy"],
+        "max_rounds": 20,
+        "trials": 1000,
+    },
+}
+
+
+def _sizes(values: Any, what: str, low: int) -> list[int]:
+    items = list(values) if isinstance(values, (list, tuple, range)) else [values]
+    if not items or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in items):
+        raise InvalidSetupError(f"{what} must be whole numbers of {low} or more, got {values!r}")
+    return sorted(set(items))
+
+
+def _grid(
+    rows: Iterable[int], columns: Iterable[int], value: Callable[[int, int], tuple[Fraction, bool]]
+) -> tuple[Cell, ...]:
+    return tuple(Cell(r, c, *value(r, c)) for r in rows for c in columns)
+
+
+# -- Angry Miniatures ---------------------------------------------------------------------
+AM_DAMAGE = TableSpec(
+    "damage",
+    "P(the attack deals damage)",
+    "attack dice",
+    "defence dice",
+    "a {row}-die attack against {column_dice}",
+    "deals damage",
+)
+AM_RETURN = TableSpec(
+    "return",
+    "P(the attacker takes damage back)",
+    "attack dice",
+    "defence dice",
+    "a {row}-die melee attacker against {column_dice}",
+    "takes damage back",
+)
+
+
+def _angry_miniatures(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
+    """P(damage) over pools 1..max_dice both ways (AM-3, AM-4, AM-5), exact; in melee also
+    P(damage back to the attacker) (AM-3)."""
+    from toolkit.angry_miniatures import check_attack_type, check_pool, opposed
+
+    max_dice, attack_type = sizes["max_dice"], sizes["attack_type"]
+    check_pool(max_dice, "max_dice")
+    check_attack_type(attack_type)
+    pools = range(1, max_dice + 1)
+    outcomes = {(a, d): opposed(a, d, attack_type, rules) for a in pools for d in pools}
+    tables = [Table(AM_DAMAGE, _grid(pools, pools, lambda a, d: (outcomes[a, d].probability(lambda o: o.hit), True)))]
+    if attack_type == "melee":
+        back = _grid(pools, pools, lambda a, d: (outcomes[a, d].probability(lambda o: o.attacker_damage > 0), True))
+        tables.append(Table(AM_RETURN, back))
+    return tables
+
+
+# -- Fairy Meat ---------------------------------------------------------------------------
+FM_WINS = TableSpec(
+    "attacker_wins",
+    "P(the attacker wins)",
+    "attacker's cards",
+    "defender's cards",
+    "an attacker with a {row}-card hand against {column_cards}",
+    "wins",
+)
+FM_DEFENDER = TableSpec(
+    "defender_wins",
+    "P(the defender wins)",
+    "attacker's cards",
+    "defender's cards",
+    "a defender with {column_cards} against a {row}-card hand",
+    "wins",
+)
+FM_DAMAGE = TableSpec(
+    "damage",
+    "P(the attack deals 2 damage or more)",
+    "attacker's cards",
+    "defender's cards",
+    "an attacker with a {row}-card hand against {column_cards}",
+    "deals 2 damage or more",
+)
+
+
+def _fairy_meat(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
+    """P(attacker wins), P(2 damage or more) (FM-10) and P(defender wins) over hand sizes,
+    averaged over every deal (exact where :func:`~toolkit.fairy_meat.deal_averaged_odds`
+    is, else Monte Carlo)."""
+    from toolkit.fairy_meat import deal_averaged_odds
+
+    rows = _sizes(sizes["attacker_cards"], "attacker_cards", 1)
+    columns = _sizes(sizes["defender_cards"], "defender_cards", 0)
+    pols = tuple(sizes["policies"])
+    odds = {(a, d): deal_averaged_odds(a, d, pols, rules, trials=sizes["trials"]) for a in rows for d in columns}
+
+    def won(side: str) -> Callable[[int, int], tuple[Fraction, bool]]:
+        return lambda a, d: (odds[a, d].probability(lambda o: o.winner == side), odds[a, d].method == "exact")
+
+    def damaged(a: int, d: int) -> tuple[Fraction, bool]:
+        return odds[a, d].probability(lambda o: (o.damage or 0) >= 2), odds[a, d].method == "exact"
+
+    note = f"policies: attacker {pols[0]}, defender {pols[1]}"
+    return [
+        Table(FM_WINS, _grid(rows, columns, won("attacker")), note),
+        Table(FM_DAMAGE, _grid(rows, columns, damaged), note),
+        Table(FM_DEFENDER, _grid(rows, columns, won("defender")), note),
+    ]
+
+
+# -- Durak battle -------------------------------------------------------------------------
+DB_CLASH = TableSpec(
+    "clash",
+    "P(side a loses fewer tokens in the clash)",
+    "side a's cards",
+    "side b's cards",
+    "side a with a {row}-card hand against {column_cards}",
+    "loses fewer tokens in a clash",
+)
+DB_BATTLE = TableSpec(
+    "battle",
+    "P(army a wins the battle)",
+    "army a's tokens",
+    "army b's tokens",
+    "an army of {row} against {column} tokens",
+    "wins the battle",
+)
+
+
+def _durak_battle(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
+    """P(side a loses fewer tokens) in one clash over hand sizes, and P(army a wins) a
+    battle over army sizes (both leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards)."""
+    from toolkit.durak_battle import Army, Leader, battle_outcome, clash_losses
+
+    hands = _sizes(sizes["clash_sizes"], "clash_sizes", 1)
+    rows = _sizes(sizes["tokens_a"], "tokens_a", 1)
+    columns = _sizes(sizes["tokens_b"], "tokens_b", 1)
+    pols, trials = tuple(sizes["policies"]), sizes["trials"]
+
+    def clash(na: int, nb: int) -> tuple[Fraction, bool]:
+        result = clash_losses(na, nb, pols, rules, trials=trials)
+        return result.probability(lambda lost: lost[0] < lost[1]), result.method == "exact"
+
+    def battle(ta: int, tb: int) -> tuple[Fraction, bool]:
+        a = Army("a", ta, Leader("Leader A", battle_die="d8", spirit_die="d6", wild_card=True))
+        b = Army("b", tb, Leader("Leader B", battle_die="d8", spirit_die="d6", wild_card=True))
+        result = battle_outcome(a, b, rules, pols, max_rounds=sizes["max_rounds"], trials=trials)
+        return result.probability(lambda end: end.winner == "a"), bool(result.exact)
+
+    note = f"policies: a {pols[0]}, b {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"
+    return [
+        Table(DB_CLASH, _grid(hands, hands, clash), note),
+        Table(DB_BATTLE, _grid(rows, columns, battle), note + f"; undecided after {sizes['max_rounds']} rounds"),
+    ]
+
+
+#: Each system's headline tables: ``function(rules, sizes) -> [Table, ...]``.
+TABLES: dict[str, Callable[[Any, Mapping[str, Any]], list[Table]]] = {
+    "angry-miniatures": _angry_miniatures,
+    "fairy-meat": _fairy_meat,
+    "durak-battle": _durak_battle,
+}
+
+
+def headline_tables(system: str, rules: Any, sizes: Mapping[str, Any] | None = None) -> list[Table]:
+    """Return ``system``'s headline tables under ``rules`` (a system's ``Rules``), at the
+    sizes of :data:`SIZES` changed by ``sizes`` (keys of other systems are ignored).
+
+    Raises:
+        InvalidSetupError: an unknown system (the systems are named) or bad sizes.
+    """
+    if system not in TABLES:
+        raise InvalidSetupError(f"unknown system {system!r}; the systems are: {', '.join(TABLES)}")
+    chosen = dict(SIZES[system])
+    chosen.update({k: v for k, v in (sizes or {}).items() if k in chosen and v is not None})
+    return TABLES[system](rules, chosen)
+
+
+def sizes_of(system: str) -> Sequence[str]:
+    """Return the names of the size parameters ``system``'s tables read."""
+    return tuple(SIZES.get(system, {}))

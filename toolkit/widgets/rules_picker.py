@@ -1,0 +1,216 @@
+"""A rules picker: which house rules an explorer computes with (issue 11).
+
+A "Rules:" dropdown offers the default rules and every house-rules file of the system
+(``data/rules/<system>/*.yaml``, by title); under it, the chosen file's notes (escaped)
+and what it changes from the rulings (``rules.changes()``), and a box to load another
+house-rules file by its path. A file that cannot be read is shown as one line naming the
+file, line and field — never a traceback — and the rules in force stay as they were.
+
+>>> picker = RulesPicker("angry-miniatures")
+>>> picker.rules.variant_name(), picker.dropdown.description
+('default rules', 'Rules:')
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.errors import ToolkitError
+
+__all__ = ["DEFAULT", "RulesPicker"]
+
+#: The dropdown value of the default rules (the rulings of ``docs/rulings.md``).
+DEFAULT = ""
+
+#: The dropdown value of rules given as an object rather than a file.
+GIVEN = "<given>"
+
+
+def _one_line(exc: BaseException) -> str:
+    """An error as one line: the problems of a multi-line message joined with ``; ``."""
+    text = str(exc).strip() or type(exc).__name__
+    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+class RulesPicker:
+    """A dropdown of a system's house rules, the chosen file's notes and changes, and a
+    box to load another file.
+
+    Args:
+        system: the system's name (``"angry-miniatures"``, ``"fairy-meat"``,
+            ``"durak-battle"``).
+        rules: the rules to start with: None (the default rules), the system's ``Rules``,
+            a house-rules file (a path or a shipped name) or a mapping of fields.
+        directory: where the house-rules files are (default ``data/rules/<system>/``).
+        on_change: called with the new rules each time other rules are picked or loaded.
+
+    Attributes:
+        rules: the rules in force (the system's ``Rules``).
+        title: their title (``"default rules"``, a file's ``title:``).
+        error: the last error, one line (``""`` when none).
+        widget: the whole picker, to display or place in another widget.
+
+    Raises:
+        InvalidSetupError: an unknown system, or starting rules that cannot be read.
+    """
+
+    def __init__(
+        self,
+        system: str,
+        rules: Any = None,
+        *,
+        directory: str | Path | None = None,
+        on_change: Callable[[Any], None] | None = None,
+    ) -> None:
+        from toolkit.house_rules import RulesFile, rules_class, rules_files
+        from toolkit.reports.parameters import read_rules_parameter
+
+        self.system = system
+        self._cls = rules_class(system)
+        self._on_change = on_change
+        self._quiet = False
+        self._files: dict[str, Any] = {DEFAULT: RulesFile(self._cls(), "default rules", "", None)}
+        options: list[tuple[str, str]] = [("default rules", DEFAULT)]
+        self._broken: dict[str, str] = {}
+        for path in rules_files(system, directory):
+            try:
+                read = RulesFile.read(path, self._cls)
+            except ToolkitError as exc:  # listed, but picking it shows why it cannot be used
+                self._broken[str(path)] = _one_line(exc)
+                options.append((f"{path.stem} (cannot be read)", str(path)))
+                continue
+            self._files[str(path)] = read
+            options.append((self._label(read.title, options), str(path)))
+        self._options = options
+        start = read_rules_parameter(system, rules)
+        value = DEFAULT
+        if start.path is not None:
+            value = self._add(start)
+        elif start.rules.changes():  # rules given as an object or a mapping
+            self._files[GIVEN] = start
+            self._options.append((f"given: {start.rules.variant_name()}", GIVEN))
+            value = GIVEN
+        self.dropdown = widgets.Dropdown(
+            options=self._options,
+            value=value,
+            description="Rules:",
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="auto"),
+        )
+        self.path_box = widgets.Text(
+            placeholder="another house-rules file: path/to/rules.yaml",
+            continuous_update=False,
+            layout=widgets.Layout(width="24em"),
+        )
+        self.load_button = widgets.Button(description="Load", tooltip="load the house-rules file at this path")
+        self.notes = widgets.HTML()
+        self.error_line = widgets.HTML()
+        self.error = ""
+        self.widget = widgets.VBox(
+            [
+                widgets.HBox([self.dropdown, self.path_box, self.load_button]),
+                self.error_line,
+                self.notes,
+            ]
+        )
+        self.widget.add_class("toolkit-rules-picker")
+        self._value = value
+        self._show(self._files[value])
+        self.dropdown.observe(lambda change: self.pick(change["new"]), names="value")
+        self.load_button.on_click(lambda _: self.load(self.path_box.value))
+        # Enter (or leaving the box) loads the path typed; the button loads it again
+        self.path_box.observe(lambda change: change["new"].strip() and self.load(change["new"]), names="value")
+
+    # -- what the explorer reads ---------------------------------------------------------
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        """The dropdown's choices: ``(title, value)``; the value is a file's path,
+        :data:`DEFAULT` for the default rules."""
+        return list(self._options)
+
+    # -- changing the rules --------------------------------------------------------------
+    def pick(self, value: str) -> None:
+        """Use the rules of the dropdown's choice ``value`` (a listed file's path, or
+        :data:`DEFAULT`); a file that cannot be read shows its error and changes nothing."""
+        if self._quiet or value == self._value:
+            return
+        if value in self._broken:
+            self._fail(self._broken[value])
+            self.dropdown.value = self._value  # back to the rules still in force
+            return
+        self._value = value
+        self._use(self._files[value])
+
+    def load(self, path: str) -> bool:
+        """Read the house-rules file at ``path``, add it to the dropdown and use it.
+        Returns whether it could be used; if not, the error is shown as one line."""
+        from toolkit.house_rules import RulesFile
+
+        text = (path or "").strip()
+        if not text:
+            self._fail("give the path of a house-rules file (YAML) to load")
+            return False
+        try:
+            read = RulesFile.read(Path(text).expanduser(), self._cls)
+        except (ToolkitError, OSError, ValueError) as exc:
+            self._fail(_one_line(exc))
+            return False
+        value = self._add(read)
+        self._value = value
+        self._quiet = True  # new options reset the dropdown's choice: not a pick
+        try:
+            self.dropdown.options = self._options
+            self.dropdown.value = value
+        finally:
+            self._quiet = False
+        self._use(read)
+        return True
+
+    # -- internals -----------------------------------------------------------------------
+    @staticmethod
+    def _label(title: str, options: list[tuple[str, str]]) -> str:
+        taken = {label for label, _ in options}
+        label, n = title, 2
+        while label in taken:
+            label, n = f"{title} ({n})", n + 1
+        return label
+
+    def _add(self, read: Any) -> str:
+        """List a file just read (once: a file listed already keeps its entry); return
+        its dropdown value."""
+        value = str(Path(read.path).resolve())
+        for i, (_, listed) in enumerate(self._options):
+            if listed not in (DEFAULT, GIVEN) and str(Path(listed).resolve()) == value:
+                self._files[listed] = read
+                if self._broken.pop(listed, None) is not None:  # it can be read now
+                    self._options[i] = (self._label(read.title, self._options), listed)
+                return listed
+        self._files[value] = read
+        self._options = [*self._options, (self._label(read.title, self._options), value)]
+        return value
+
+    def _use(self, read: Any) -> None:
+        self.error, self.error_line.value = "", ""
+        self._show(read)
+        if self._on_change is not None:
+            self._on_change(read.rules)
+
+    def _show(self, read: Any) -> None:
+        from toolkit.reports.parameters import rules_html
+
+        self.rules, self.title = read.rules, read.title
+        self.notes.value = rules_html(read)
+
+    def _fail(self, message: str) -> None:
+        self.error = message
+        self.error_line.value = f'<span style="color:#c92a2a" role="alert">{html.escape(message)}</span>'
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
