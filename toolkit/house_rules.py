@@ -44,6 +44,7 @@ __all__ = [
     "RuleFieldError",
     "RulesFile",
     "load_rules",
+    "find_rules_file",
     "rule_field",
     "rules_class",
     "rules_files",
@@ -289,8 +290,13 @@ def rules_files(system: str, directory: str | Path | None = None) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def _find_file(system: str, name: str, base: Path | None) -> Path | None:
-    candidates = [Path(name)]
+def find_rules_file(system: str, name: str, base: str | Path | None = None) -> Path | None:
+    """Return the house-rules file ``name`` means for ``system``: a path (relative ones
+    looked up under ``base`` first, then the working folder), a file of
+    ``data/rules/<system>/`` by its name with or without ``.yaml``, or a path from the
+    repository root; None if there is none."""
+    base = Path(base) if base is not None else None
+    candidates = [Path(name).expanduser()]
     if base is not None:
         candidates.insert(0, base / name)
     candidates += [RULES_DIR / system / name, RULES_DIR / system / f"{name}.yaml", RULES_DIR.parent.parent / name]
@@ -317,7 +323,7 @@ def load_rules(system: str, source: Any = None, base: str | Path | None = None) 
     if isinstance(source, Mapping):
         return cls.from_mapping(source)
     if isinstance(source, (str, Path)) and str(source).strip():
-        found = _find_file(system, str(source), Path(base) if base is not None else None)
+        found = find_rules_file(system, str(source), base)
         if found is None:
             shipped = ", ".join(p.stem for p in rules_files(system)) or "none"
             raise InvalidSetupError(

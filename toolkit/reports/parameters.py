@@ -308,7 +308,7 @@ def read_rules_parameter(system: str, value: Any, base: Path | str | None = None
         InvalidSetupError: a value of another kind, a file not found (the shipped ones
             are listed), or rules that are not valid (file, line and field named).
     """
-    from toolkit.house_rules import RULES_DIR, HouseRules, RulesFile, load_rules, rules_class
+    from toolkit.house_rules import HouseRules, RulesFile, find_rules_file, load_rules, rules_class
 
     if isinstance(value, RulesFile):
         value = value.rules
@@ -319,12 +319,7 @@ def read_rules_parameter(system: str, value: Any, base: Path | str | None = None
     if isinstance(value, Mapping):
         return RulesFile(rules_class(system).from_mapping(value, where="inline rules"), "inline house rules", "", None)
     if isinstance(value, (str, Path)) and str(value).strip():
-        name = str(value)
-        candidates = [Path(name).expanduser()]
-        if base is not None:
-            candidates.insert(0, Path(base) / name)
-        candidates += [RULES_DIR / system / name, RULES_DIR / system / f"{name}.yaml", RULES_DIR.parent.parent / name]
-        found = next((c for c in candidates if c.is_file()), None)
+        found = find_rules_file(system, str(value), base)
         if found is not None:
             return RulesFile.read(found, rules_class(system))
     load_rules(system, value)  # raises the one message of a source not found or of the wrong kind
