@@ -1,0 +1,192 @@
+"""Find rule-book examples of a situation: ``find_examples(system, situation, ...)``.
+
+Each system has a searcher (:mod:`.finder_angry_miniatures`, :mod:`.finder_fairy_meat`,
+:mod:`.finder_durak_battle`) that yields finished games through the system's own engine
+— rolls and deals chosen by the search (every one where the space is small, seeded
+random choices beyond), decisions by the system's play policies — from the smallest
+setups up. The finder keeps those that show the situation, ranks them by simplicity
+(fewest cards or dice, fewest moves, fewest events, small numbers), writes each as an
+example file with the system's notation (``to_example``: the ``expect`` block is what
+happened), and keeps a file only if it replays (:func:`toolkit.notation.ExampleNotation.replay_text`
+path: load, replay, check) with every expectation met and still shows the situation.
+
+The rules in force are any system ``Rules`` or house-rules source
+(:func:`toolkit.house_rules.load_rules`); the file records them, so ``toolkit replay``
+plays it under the same rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from toolkit import systems
+from toolkit.engine import GameState
+from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.house_rules import load_rules
+from toolkit.notation import excerpt
+from toolkit.rulebook.situations import Predicate, Situation, as_situation
+
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_SEED", "FoundExample", "find_examples", "search", "verify"]
+
+#: Seconds a search may take by default (the goal: the first example in under 5 s).
+DEFAULT_BUDGET = 5.0
+#: The default seed of the random part of a search (the same seed finds the same examples).
+DEFAULT_SEED = 15
+
+_SEARCHERS = {
+    "angry-miniatures": "toolkit.rulebook.finder_angry_miniatures",
+    "fairy-meat": "toolkit.rulebook.finder_fairy_meat",
+    "durak-battle": "toolkit.rulebook.finder_durak_battle",
+}
+
+#: How many matches beyond ``n`` a search collects before ranking (more: simpler, slower).
+POOL_FACTOR = 3
+
+
+@dataclass(frozen=True)
+class FoundExample:
+    """One example found: its file text, its replayed final state and its simplicity
+    (smaller is simpler)."""
+
+    text: str
+    state: GameState = field(compare=False)
+    simplicity: tuple[int, ...] = ()
+
+
+def _searcher(system: str) -> Any:
+    if system not in _SEARCHERS:
+        raise InvalidSetupError(f"unknown system {excerpt(system)}: use one of {', '.join(_SEARCHERS)}")
+    return importlib.import_module(_SEARCHERS[system])
+
+
+def _with_notes(text: str, notes: str) -> str:
+    """The example text with a ``notes:`` entry after its title (the notation writes none)."""
+    entry = yaml.safe_dump({"notes": notes}, allow_unicode=True, width=100, default_flow_style=False)
+    lines = text.splitlines(keepends=True)
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("title:")), 1)
+    return "".join(lines[:at]) + entry + "".join(lines[at:])
+
+
+def verify(system: str, text: str, predicate: Predicate | None = None) -> GameState:
+    """Replay an example file's text and return its final state.
+
+    Raises:
+        InvalidSetupError: the file does not replay, an expectation is not met, or the
+            replayed game does not show ``predicate``.
+    """
+    notation = systems.notation(system)
+    try:
+        example = notation.load(text)
+        state = notation.replay(example)
+    except ToolkitError as exc:
+        raise InvalidSetupError(f"the example does not replay: {exc}") from None
+    problems = notation.check(example, state)
+    if problems:
+        raise InvalidSetupError(f"the example's expectations are not met: {'; '.join(problems)}")
+    if predicate is not None and not predicate(state):
+        raise InvalidSetupError("the replayed example does not show the situation")
+    return state
+
+
+def search(
+    system: str,
+    situation: str | Situation | Predicate,
+    rules: Any = None,
+    n: int = 3,
+    seed: int = DEFAULT_SEED,
+    budget_seconds: float = DEFAULT_BUDGET,
+    title: str | None = None,
+) -> list[FoundExample]:
+    """Return up to ``n`` verified examples of ``situation``, simplest first (see
+    :func:`find_examples`), with their replayed states."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidSetupError(f"n must be a whole number of examples, 1 or more, got {excerpt(n)}")
+    if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)) or budget_seconds <= 0:
+        raise InvalidSetupError(f"budget_seconds must be a number of seconds above 0, got {excerpt(budget_seconds)}")
+    searcher = _searcher(system)
+    wanted = as_situation(system, situation)
+    rules_ = load_rules(system, rules)
+    if not wanted.possible_under(rules_):
+        raise InvalidSetupError(
+            f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): "
+            f"it needs other variants of {', '.join(wanted.rulings) or 'the rules'}"
+        )
+    deadline = time.perf_counter() + budget_seconds
+    rng = random.Random(seed)
+    found: dict[str, tuple[tuple[int, ...], GameState]] = {}
+    notation = systems.notation(system)
+    heading = title or wanted.description.rstrip(".")
+    stream: Iterator[GameState] = searcher.candidates(rules_, wanted.hints(), rng)
+    for state in stream:
+        if wanted.shows(state):
+            text = notation.to_example(state, title=heading)
+            if text not in found:
+                found[text] = (searcher.simplicity(state), state)
+            if len(found) >= POOL_FACTOR * n:
+                break
+        if time.perf_counter() > deadline:
+            break
+    ranked = sorted(found.items(), key=lambda item: item[1][0])
+    out: list[FoundExample] = []
+    notes = _notes(wanted)
+    for text, (score, _) in ranked:
+        full = _with_notes(text, notes) if notes else text
+        try:
+            replayed = verify(system, full, wanted.shows)
+        except InvalidSetupError:
+            continue  # never hand out an example that does not replay to its situation
+        out.append(FoundExample(full, replayed, score))
+        if len(out) == n:
+            break
+    return out
+
+
+def _notes(wanted: Situation) -> str:
+    rulings = f" ({', '.join(wanted.rulings)})" if wanted.rulings else ""
+    return f"Situation {wanted.name}{rulings}: found by toolkit find-example and checked by replaying it."
+
+
+def find_examples(
+    system: str,
+    situation: str | Situation | Predicate,
+    rules: Any = None,
+    n: int = 3,
+    seed: int = DEFAULT_SEED,
+    budget_seconds: float = DEFAULT_BUDGET,
+    title: str | None = None,
+) -> list[str]:
+    """Return up to ``n`` example files (YAML text) showing ``situation``, simplest first.
+
+    Args:
+        system: ``"angry-miniatures"``, ``"fairy-meat"`` or ``"durak-battle"``.
+        situation: a name of the system's catalogue (:func:`~toolkit.rulebook.situations.catalogue`),
+            a :class:`~toolkit.rulebook.situations.Situation`, or the designer's own
+            predicate ``state -> bool`` over a finished game.
+        rules: the rules in force: a system ``Rules``, a mapping of fields, a house-rules
+            file or shipped name (:func:`toolkit.house_rules.load_rules`); default rules if None.
+        n: how many examples.
+        seed: the seed of the random part of the search (same seed, same examples).
+        budget_seconds: the time the search may take; fewer than ``n`` examples (maybe
+            none) are returned when it runs out.
+        title: the examples' title (default: the situation's description).
+
+    Returns:
+        Example files that ``toolkit replay`` replays with every expectation of their
+        ``expect`` block met (the notation's ``to_example``), each showing the situation.
+
+    Raises:
+        InvalidSetupError: an unknown system or situation, bad rules, a situation the
+            rules make impossible, bad ``n`` or ``budget_seconds``.
+    """
+    return [f.text for f in search(system, situation, rules, n, seed, budget_seconds, title)]
+
+
+#: A searcher's candidates function: ``(rules, hints, rng) -> finished games``.
+Candidates = Callable[[Any, dict[str, Any], random.Random], Iterator[GameState]]
