@@ -46,8 +46,13 @@ _SEARCHERS = {
     "durak-battle": "toolkit.rulebook.finder_durak_battle",
 }
 
-#: How many matches beyond ``n`` a search collects before ranking (more: simpler, slower).
+#: A search collects at least this many matches per example wanted before ranking them...
 POOL_FACTOR = 3
+#: ... and goes on collecting (up to ``MAX_POOL_FACTOR`` per example) for this share of its
+#: budget, at most :data:`POLISH_SECONDS`, so the ranking has simpler ones to choose from.
+MAX_POOL_FACTOR = 20
+POLISH_SHARE = 0.2
+POLISH_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -118,7 +123,9 @@ def search(
             f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): "
             f"it needs other variants of {', '.join(wanted.rulings) or 'the rules'}"
         )
-    deadline = time.perf_counter() + budget_seconds
+    began = time.perf_counter()
+    deadline = began + budget_seconds
+    polish = began + min(POLISH_SECONDS, POLISH_SHARE * budget_seconds)
     rng = random.Random(seed)
     found: dict[str, tuple[tuple[int, ...], GameState]] = {}
     notation = systems.notation(system)
@@ -129,9 +136,10 @@ def search(
             text = notation.to_example(state, title=heading)
             if text not in found:
                 found[text] = (searcher.simplicity(state), state)
-            if len(found) >= POOL_FACTOR * n:
+            if len(found) >= MAX_POOL_FACTOR * n:
                 break
-        if time.perf_counter() > deadline:
+        now = time.perf_counter()
+        if now > deadline or (len(found) >= POOL_FACTOR * n and now > polish):
             break
     ranked = sorted(found.items(), key=lambda item: item[1][0])
     out: list[FoundExample] = []
