@@ -57,7 +57,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "joker_decides_initiative",
         "A joker decides the initiative.",
-        lambda s: said(s, "holds the highest attack card (Joker", "initiative"),
+        lambda s: said(s, "holds the highest attack card (Joker)", "initiative"),
         ("DB-3",),
         lambda r: r.jokers,
         joker=12,
