@@ -48,11 +48,13 @@ _SEARCHERS = {
 
 #: A search collects at least this many matches per example wanted before ranking them...
 POOL_FACTOR = 3
-#: ... and goes on collecting (up to ``MAX_POOL_FACTOR`` per example) for this share of its
-#: budget, at most :data:`POLISH_SECONDS`, so the ranking has simpler ones to choose from.
+#: ... then looks at as many candidates again as it took to find them (at least
+#: ``POLISH_MIN``, at most ``POLISH_MAX``; up to ``MAX_POOL_FACTOR`` matches per example),
+#: so the ranking has simpler ones to choose from. Counted in candidates, not seconds,
+#: so that one seed always finds the same examples (unless the budget runs out first).
 MAX_POOL_FACTOR = 20
-POLISH_SHARE = 0.2
-POLISH_SECONDS = 1.0
+POLISH_MIN = 200
+POLISH_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -123,23 +125,23 @@ def search(
             f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): "
             f"it needs other variants of {', '.join(wanted.rulings) or 'the rules'}"
         )
-    began = time.perf_counter()
-    deadline = began + budget_seconds
-    polish = began + min(POLISH_SECONDS, POLISH_SHARE * budget_seconds)
+    deadline = time.perf_counter() + budget_seconds
+    stop_at = None
     rng = random.Random(seed)
     found: dict[str, tuple[tuple[int, ...], GameState]] = {}
     notation = systems.notation(system)
     heading = title or wanted.description.rstrip(".")
     stream: Iterator[GameState] = searcher.candidates(rules_, wanted.hints(), rng)
-    for state in stream:
+    for examined, state in enumerate(stream, 1):
         if wanted.shows(state):
             text = notation.to_example(state, title=heading)
             if text not in found:
                 found[text] = (searcher.simplicity(state), state)
             if len(found) >= MAX_POOL_FACTOR * n:
                 break
-        now = time.perf_counter()
-        if now > deadline or (len(found) >= POOL_FACTOR * n and now > polish):
+            if stop_at is None and len(found) >= POOL_FACTOR * n:
+                stop_at = examined + min(max(examined, POLISH_MIN), POLISH_MAX)
+        if examined == stop_at or time.perf_counter() > deadline:
             break
     ranked = sorted(found.items(), key=lambda item: item[1][0])
     out: list[FoundExample] = []

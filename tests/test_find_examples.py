@@ -1,0 +1,116 @@
+"""find_examples (issue 15 item 2): every catalogue situation of every system has an
+example found; each replays (``toolkit replay``'s path) with its expectations met and
+shows its situation; the same seed finds the same examples; house rules are followed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolkit import systems
+from toolkit.cli import main
+from toolkit.errors import InvalidSetupError
+from toolkit.notation import load_yaml
+from toolkit.replay import replay_file
+from toolkit.rulebook import catalogue, find_examples, search, situation
+from toolkit.rulebook.finder import verify
+
+#: Rules under which each situation that needs a variant is searched.
+VARIANTS = {("angry-miniatures", "zero_hits_super_tiebreak"): {"zero_tie": "super_tiebreak"}}
+
+CASES = [(system, s.name) for system in ("angry-miniatures", "fairy-meat", "durak-battle") for s in catalogue(system)]
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_the_first_example_of_every_situation_replays_and_shows_it(system, name, tmp_path):
+    rules = VARIANTS.get((system, name))
+    found = find_examples(system, name, rules=rules, n=1, budget_seconds=30)
+    assert len(found) == 1
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(found[0], encoding="utf-8")
+    text, problems = replay_file(path)  # what `toolkit replay FILE` does
+    assert problems == []
+    data = load_yaml(found[0]).data
+    assert data["system"] == system and data["expect"]  # the expect block is filled in
+    notation = systems.notation(system)
+    state = notation.replay(notation.load(path))
+    assert situation(system, name).shows(state)
+    assert text.splitlines()[0] == data["title"]
+
+
+def test_the_same_seed_finds_the_same_examples():
+    for system, name in [
+        ("fairy-meat", "both_cheat"),
+        ("durak-battle", "counter_lower_loses_token"),
+        ("angry-miniatures", "crit_on_defence"),
+    ]:
+        first = find_examples(system, name, n=2, seed=7, budget_seconds=30)
+        assert find_examples(system, name, n=2, seed=7, budget_seconds=30) == first
+        assert len(first) == 2 and first[0] != first[1]
+
+
+def test_examples_are_ranked_simplest_first():
+    found = search("angry-miniatures", "tie_decided_by_queens", n=3, budget_seconds=30)
+    scores = [f.simplicity for f in found]
+    assert scores == sorted(scores)
+    # the simplest tie on Queens is one die each: Q against J (AM-1, AM-4)
+    assert load_yaml(found[0].text).data["rolls"] == [{"Grunk": "Q"}, {"Pixie": "J"}]
+
+
+def test_house_rules_are_followed_and_written_into_the_file():
+    found = find_examples(
+        "angry-miniatures", "zero_hits_super_tiebreak", rules={"zero_tie": "super_tiebreak"}, n=1, budget_seconds=30
+    )
+    assert load_yaml(found[0]).data["rules"] == {"zero_tie": "super_tiebreak"}
+    found = find_examples("durak-battle", "strike_declined", rules={"jokers": False}, n=1, budget_seconds=30)
+    data = load_yaml(found[0]).data
+    assert data["rules"]["jokers"] is False and "JK" not in str(data["rounds"])
+    verify("durak-battle", found[0], situation("durak-battle", "strike_declined").shows)
+
+
+def test_a_situation_the_rules_make_impossible_is_refused_at_once():
+    with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
+        find_examples("durak-battle", "joker_coin_flip", rules={"jokers": False})
+
+
+def test_a_designer_predicate_is_searched():
+    def four_cards_dealt(state) -> bool:
+        """Four cards are dealt in all."""
+        return len(state.cards_seen) == 4
+
+    found = search("fairy-meat", four_cards_dealt, n=1, budget_seconds=30)
+    assert len(found) == 1 and len(found[0].state.cards_seen) == 4
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(InvalidSetupError, match="n must be"):
+        find_examples("fairy-meat", "draw", n=0)
+    with pytest.raises(InvalidSetupError, match="budget_seconds"):
+        find_examples("fairy-meat", "draw", budget_seconds=0)
+    with pytest.raises(InvalidSetupError, match="unknown system"):
+        find_examples("chess", "draw")
+
+
+def test_verify_refuses_a_file_whose_expectations_fail():
+    text = find_examples("angry-miniatures", "crit_on_attack", n=1)[0]
+    broken = text.replace("damage: {Grunk: 0, Pixie: 2}", "damage: {Grunk: 0, Pixie: 1}")
+    assert broken != text
+    with pytest.raises(InvalidSetupError, match="expectations are not met"):
+        verify("angry-miniatures", broken)
+
+
+def test_cli_list_and_find(tmp_path, capsys):
+    assert main(["find-example", "--list", "durak-battle"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert listed == [s.name for s in catalogue("durak-battle")]
+    assert main(["find-example", "fairy-meat", "nasty_hit", "-n", "2", "-o", str(tmp_path)]) == 0
+    files = sorted(Path(tmp_path).glob("*.yaml"))
+    assert [f.name for f in files] == ["nasty_hit_1.yaml", "nasty_hit_2.yaml"]
+    for f in files:
+        assert replay_file(f)[1] == []
+        assert main(["replay", str(f)]) == 0
+    assert main(["find-example", "fairy-meat", "no_such_thing"]) == 2
+    assert "both_cheat" in capsys.readouterr().err
+    assert main(["find-example", "chess"]) == 2
