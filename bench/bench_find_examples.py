@@ -10,7 +10,7 @@ through the engine, the ranking, and the verification replay of the file — aga
 goal of issue 15 (the first example in under 5 s). The reference, measured in the same
 run, is one replay of the example found through the system's notation (read, replay,
 check: what ``toolkit replay`` does): the ratio says how many replays a search costs.
-Situations that need a variant are searched under it (``VARIANTS``). Exits 1 if any
+Situations that need a variant are searched under it (``rules_for``). Exits 1 if any
 situation has no example within the goal.
 """
 
@@ -27,9 +27,9 @@ from _results import best_time, fmt_s, publish
 
 from toolkit import systems
 from toolkit.rulebook import catalogue, find_examples
+from toolkit.rulebook.finder import rules_for
 
 GOAL_SECONDS = 5.0
-VARIANTS = {("angry-miniatures", "zero_hits_super_tiebreak"): {"zero_tie": "super_tiebreak"}}
 RESULTS = Path(__file__).resolve().parent / "results" / "find_examples.md"
 
 
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, missed, worst = [], [], 0.0
     for system in args.systems:
         for entry in catalogue(system):
-            rules = VARIANTS.get((system, entry.name))
+            rules = rules_for(system, entry)
             t0 = time.perf_counter()
             found = find_examples(system, entry.name, rules=rules, n=1, seed=args.seed, budget_seconds=args.budget)
             took = time.perf_counter() - t0

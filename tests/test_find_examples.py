@@ -15,17 +15,14 @@ from toolkit.errors import InvalidSetupError
 from toolkit.notation import load_yaml
 from toolkit.replay import replay_file
 from toolkit.rulebook import catalogue, find_examples, search, situation
-from toolkit.rulebook.finder import verify
-
-#: Rules under which each situation that needs a variant is searched.
-VARIANTS = {("angry-miniatures", "zero_hits_super_tiebreak"): {"zero_tie": "super_tiebreak"}}
+from toolkit.rulebook.finder import rules_for, verify
 
 CASES = [(system, s.name) for system in ("angry-miniatures", "fairy-meat", "durak-battle") for s in catalogue(system)]
 
 
 @pytest.mark.parametrize(("system", "name"), CASES)
 def test_the_first_example_of_every_situation_replays_and_shows_it(system, name, tmp_path):
-    rules = VARIANTS.get((system, name))
+    rules = rules_for(system, name)
     found = find_examples(system, name, rules=rules, n=1, budget_seconds=30)
     assert len(found) == 1
     path = tmp_path / f"{name}.yaml"
@@ -73,6 +70,15 @@ def test_house_rules_are_followed_and_written_into_the_file():
 def test_a_situation_the_rules_make_impossible_is_refused_at_once():
     with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
         find_examples("durak-battle", "joker_coin_flip", rules={"jokers": False})
+    with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
+        rules_for("durak-battle", "joker_coin_flip", {"jokers": False})
+
+
+def test_rules_for_takes_the_situations_own_variant_only_when_needed():
+    assert rules_for("angry-miniatures", "zero_hits_super_tiebreak").zero_tie == "super_tiebreak"
+    mixed = rules_for("angry-miniatures", "zero_hits_super_tiebreak", {"melee_defence_bonus": True})
+    assert mixed.melee_defence_bonus and mixed.zero_tie == "super_tiebreak"
+    assert rules_for("angry-miniatures", "crit_on_attack", {"zero_tie": "super_tiebreak"}).zero_tie == "super_tiebreak"
 
 
 def test_a_designer_predicate_is_searched():

@@ -33,7 +33,15 @@ from toolkit.house_rules import load_rules
 from toolkit.notation import excerpt
 from toolkit.rulebook.situations import Predicate, Situation, as_situation
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_SEED", "FoundExample", "find_examples", "search", "verify"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_SEED",
+    "FoundExample",
+    "find_examples",
+    "rules_for",
+    "search",
+    "verify",
+]
 
 #: Seconds a search may take by default (the goal: the first example in under 5 s).
 DEFAULT_BUDGET = 5.0
@@ -79,6 +87,24 @@ def _with_notes(text: str, notes: str) -> str:
     lines = text.splitlines(keepends=True)
     at = next((i + 1 for i, line in enumerate(lines) if line.startswith("title:")), 1)
     return "".join(lines[:at]) + entry + "".join(lines[at:])
+
+
+def rules_for(system: str, situation: str | Situation | Predicate, rules: Any = None) -> Any:
+    """Return the rules to search ``situation`` under: ``rules`` (any source
+    :func:`toolkit.house_rules.load_rules` reads) if it can happen there, else those rules
+    with the situation's own variant (``Situation.variant``, e.g. AM-5's
+    ``zero_tie="super_tiebreak"``) — what the examples page does for every situation.
+
+    Raises:
+        InvalidSetupError: the situation cannot happen under ``rules`` and names no variant.
+    """
+    wanted = as_situation(system, situation)
+    rules_ = load_rules(system, rules)
+    if wanted.possible_under(rules_):
+        return rules_
+    if not wanted.variant:
+        raise InvalidSetupError(f"{wanted.name} cannot happen under these rules ({rules_.variant_name()})")
+    return load_rules(system, {**rules_.to_mapping(), **dict(wanted.variant)})
 
 
 def verify(system: str, text: str, predicate: Predicate | None = None) -> GameState:

@@ -65,6 +65,9 @@ class Situation:
             frozen mapping: a situation stays hashable).
         possible: ``rules -> bool``: whether the situation can happen under these rules
             (``None``: always); the finder refuses an impossible one at once.
+        variant: the rule fields, as ``(field, value)`` pairs, of a variant under which
+            a situation impossible under the default rules happens (``zero_tie:
+            super_tiebreak``); the examples page searches it there.
     """
 
     name: str
@@ -73,6 +76,7 @@ class Situation:
     rulings: tuple[str, ...] = ()
     hint: tuple[tuple[str, Hashable], ...] = field(default=())
     possible: Callable[[Any], bool] | None = None
+    variant: tuple[tuple[str, Hashable], ...] = ()
 
     def shows(self, state: GameState) -> bool:
         """Return whether the finished example ``state`` shows this situation."""
@@ -93,10 +97,12 @@ def make(
     predicate: Predicate,
     rulings: tuple[str, ...] = (),
     possible: Callable[[Any], bool] | None = None,
+    variant: Mapping[str, Hashable] | None = None,
     **hint: Hashable,
 ) -> Situation:
     """Return a :class:`Situation` with its search hints given as keywords."""
-    return Situation(name, description, predicate, rulings, tuple(sorted(hint.items())), possible)
+    pairs = tuple(sorted((variant or {}).items()))
+    return Situation(name, description, predicate, rulings, tuple(sorted(hint.items())), possible, pairs)
 
 
 def events(state: GameState, kind: str | None = None) -> Iterator[Event]:

@@ -164,5 +164,6 @@ CATALOGUE: tuple[Situation, ...] = (
         _zero_tie_stb,
         ("AM-5", "AM-4"),
         lambda r: r.zero_tie == "super_tiebreak",
+        variant={"zero_tie": "super_tiebreak"},
     ),
 )
