@@ -120,3 +120,46 @@ def test_cli_list_and_find(tmp_path, capsys):
     assert main(["find-example", "fairy-meat", "no_such_thing"]) == 2
     assert "both_cheat" in capsys.readouterr().err
     assert main(["find-example", "chess"]) == 2
+
+
+def test_the_examples_page_verifies_every_situation_and_escapes_names():
+    from toolkit.rulebook.page import entry_html, examples_page
+
+    page = examples_page("angry-miniatures", budget_seconds=30)
+    assert [e.situation.name for e in page] == [s.name for s in catalogue("angry-miniatures")]
+    assert all(e.verified for e in page)
+    variant = next(e for e in page if e.situation.name == "zero_hits_super_tiebreak")
+    assert "super_tiebreak" in variant.rules  # searched under its own variant, and says so
+
+    def shouting(state) -> bool:
+        """<script>alert(1)</script>"""
+        return False
+
+    (none,) = examples_page("angry-miniatures", budget_seconds=0.2, situations=[shouting])
+    assert not none.verified and "no example found" in none.note
+    rendered = entry_html(none)
+    assert "<script>" not in rendered and "&lt;script&gt;" in rendered
+    fake_export = entry_html(page[0], export=lambda text: "<html><b>boxed</b></html>")
+    assert "srcdoc=" in fake_export and "&lt;b&gt;boxed" in fake_export
+
+
+def test_the_notebook_runs_under_papermill(tmp_path):
+    import json
+
+    import papermill
+
+    notebook = Path(__file__).resolve().parent.parent / "notebooks" / "rulebook_examples.ipynb"
+    out = tmp_path / "out.ipynb"
+    papermill.execute_notebook(
+        str(notebook),
+        str(out),
+        parameters={"system": "angry-miniatures", "situation": "crit_on_defence", "n": 2, "output_dir": str(tmp_path)},
+        progress_bar=False,
+        cwd=str(tmp_path),
+    )
+    outputs = [o for c in json.loads(out.read_text())["cells"] for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o["output_type"] == "error"]
+    text = json.dumps(outputs)
+    assert "16 of 16 situations have a verified example" in text
+    assert "2 example(s) of crit_on_defence found" in text
+    assert len(list(tmp_path.glob("*.yaml"))) == 16
