@@ -74,6 +74,14 @@ def test_a_situation_the_rules_make_impossible_is_refused_at_once():
         rules_for("durak-battle", "joker_coin_flip", {"jokers": False})
 
 
+def test_without_rules_a_situation_is_searched_under_its_own_variant(capsys, tmp_path):
+    found = find_examples("fairy-meat", "undefended_unopposed", n=1)
+    assert load_yaml(found[0]).data["rules"] == {"undefended": "unopposed"}
+    assert main(["find-example", "durak-battle", "counter_equal_loses", "-n", "1", "-o", str(tmp_path)]) == 0
+    assert "searched under counter_tie='loses'" in capsys.readouterr().err
+    assert replay_file(tmp_path / "counter_equal_loses_1.yaml")[1] == []
+
+
 def test_rules_for_takes_the_situations_own_variant_only_when_needed():
     assert rules_for("angry-miniatures", "zero_hits_super_tiebreak").zero_tie == "super_tiebreak"
     mixed = rules_for("angry-miniatures", "zero_hits_super_tiebreak", {"melee_defence_bonus": True})

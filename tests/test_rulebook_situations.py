@@ -57,6 +57,7 @@ SHOWS = {
         "points_as_extra_cards": "fm_points",
         "fairy_down": "fm_blind",
         "undefended_blind_draw": "fm_blind",
+        "undefended_unopposed": "fm_unopposed",
         "attacks_lost": "fm_attacks_lost",
         "wrestling_escape": "fm_escape",
         "wrestling_draw": "fm_wrestling_draw",
@@ -75,6 +76,8 @@ SHOWS = {
         "defence_succeeds": "db_coin",
         "manoeuvre": "db_destroyed",
         "counter_lower_loses_token": "db_chain",
+        "counter_equal_no_loss": "db_counter_equal",
+        "counter_equal_loses": "db_counter_equal_loses",
         "initiative_passes": "db_tie_broken",
         "no_clash": "db_no_clash",
         "outnumbering_draws_extra_cards": "db_both_destroyed",
@@ -100,6 +103,10 @@ NEAR_MISS = {
     "turned_up_trump_reveals_hidden": "fm_wild_ace",  # Trumps turned up, nothing hidden
     "none_keeps_cheating_hidden": "fm_unhidden",  # hidden at first, revealed by the Wild Trump
     "no_clash": "db_destroyed",
+    "counter_equal_no_loss": "db_counter_equal_loses",  # equal, but under counter_tie='loses'
+    "counter_equal_loses": "db_counter_equal",  # equal, under the default: no loss
+    "undefended_unopposed": "fm_blind",  # undefended under the default: a blind draw
+    "undefended_blind_draw": "fm_unopposed",
     "joker_decides_initiative": "db_tie_broken",  # jokers tie: the 9 of Spades decides
     "strike_no_answer": "db_take",  # a strike, but declined
     "strike_declined": "db_chain",  # a strike, but no card to answer with

@@ -231,7 +231,7 @@ def _add_find_example_command(subparsers: Any) -> None:
     parser.add_argument("system", nargs="?", metavar="SYSTEM", help=f"one of {', '.join(SYSTEMS)}")
     parser.add_argument("situation", nargs="?", metavar="SITUATION", help="a situation name (see --list)")
     parser.add_argument("--list", action="store_true", help="list the situations of SYSTEM, one a line")
-    parser.add_argument("-n", type=int, default=1, metavar="N", help="how many examples (default 1)")
+    parser.add_argument("-n", type=int, default=3, metavar="N", help="how many examples (default 3)")
     parser.add_argument("--rules", metavar="FILE", help="a house-rules file (or a shipped name) to follow")
     parser.add_argument("-o", "--output-dir", type=Path, metavar="DIR", help="write the files into DIR")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"search seed (default {DEFAULT_SEED})")
@@ -244,8 +244,9 @@ def _add_find_example_command(subparsers: Any) -> None:
 def _find_example(args: argparse.Namespace) -> int:
     import importlib.util
 
+    from toolkit.house_rules import load_rules
     from toolkit.rulebook.finder import find_examples
-    from toolkit.rulebook.situations import SYSTEMS, catalogue
+    from toolkit.rulebook.situations import SYSTEMS, catalogue, situation
 
     if args.system is None:
         return _error(f"give a SYSTEM ({', '.join(SYSTEMS)}) and a SITUATION, or --list SYSTEM")
@@ -259,6 +260,10 @@ def _find_example(args: argparse.Namespace) -> int:
         return _error(f"give a SITUATION of {args.system} (toolkit find-example --list {args.system})")
     if args.n < 1:
         return _error(f"-n must be 1 or more, got {args.n}")
+    wanted = situation(args.system, args.situation)
+    if args.rules is None and wanted.variant and not wanted.possible_under(load_rules(args.system)):
+        changes = ", ".join(f"{k}={v!r}" for k, v in wanted.variant)
+        print(f"note: {args.situation} needs a variant: searched under {changes}", file=sys.stderr)
     found = find_examples(args.system, args.situation, args.rules, args.n, args.seed, args.budget)
     if not found:
         print(

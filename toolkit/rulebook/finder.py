@@ -145,7 +145,8 @@ def search(
         raise InvalidSetupError(f"budget_seconds must be a number of seconds above 0, got {excerpt(budget_seconds)}")
     searcher = _searcher(system)
     wanted = as_situation(system, situation)
-    rules_ = load_rules(system, rules)
+    # No rules given: the defaults, or the situation's own variant if it needs one.
+    rules_ = rules_for(system, wanted) if rules is None else load_rules(system, rules)
     if not wanted.possible_under(rules_):
         raise InvalidSetupError(
             f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): "
@@ -206,7 +207,9 @@ def find_examples(
             a :class:`~toolkit.rulebook.situations.Situation`, or the designer's own
             predicate ``state -> bool`` over a finished game.
         rules: the rules in force: a system ``Rules``, a mapping of fields, a house-rules
-            file or shipped name (:func:`toolkit.house_rules.load_rules`); default rules if None.
+            file or shipped name (:func:`toolkit.house_rules.load_rules`). ``None``: the
+            default rules, or — for a situation that cannot happen under them — the
+            situation's own variant (:func:`rules_for`); the file records the rules.
         n: how many examples.
         seed: the seed of the random part of the search (same seed, same examples).
         budget_seconds: the time the search may take; fewer than ``n`` examples (maybe

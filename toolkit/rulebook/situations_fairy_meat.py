@@ -156,6 +156,15 @@ CATALOGUE: tuple[Situation, ...] = (
         defender_cards=(0,),
     ),
     make(
+        "undefended_unopposed",
+        "An undefended fairy under the unopposed variant: the attack is unopposed.",
+        lambda s: said(s, "is undefended (FM-7 undefended='unopposed')", "play"),
+        ("FM-7",),
+        lambda r: r.undefended == "unopposed",
+        variant={"undefended": "unopposed"},
+        defender_cards=(0,),
+    ),
+    make(
         "attacks_lost",
         "The attacker runs out of cards: her remaining attacks are lost.",
         lambda s: said(s, "remaining attacks are lost (FM-13)", "end"),
