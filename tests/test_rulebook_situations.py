@@ -152,6 +152,17 @@ def test_predicate_on_an_example_that_does_not(system, name):
     assert not situation(system, name).shows(final_state(stem))
 
 
+def test_a_joker_that_takes_the_initiative_decides_it_only_against_a_spade():
+    """DB-3: North's joker and 10 of Spades against South's lone diamond: the 10 alone
+    would take the initiative, so the joker decides nothing; it does against a King of
+    Spades when North has no spade (db_joker)."""
+    decides = situation("durak-battle", "joker_decides_initiative")
+    assert "holds the highest attack card (Joker)" in final_state("db_joker_idle").log()
+    assert not decides.shows(final_state("db_joker_idle"))
+    assert decides.shows(final_state("db_joker"))
+    assert situation("durak-battle", "initiative_passes").shows(final_state("db_joker_idle"))
+
+
 def test_the_plain_examples_show_only_their_own_situation():
     for system, stem in PLAIN.items():
         shown = [s.name for s in catalogue(system) if s.shows(final_state(stem))]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.cards import parse_cards
+from toolkit.durak_battle.initiative_rule import attack_cards, initiative_holder
 from toolkit.durak_battle.rules import SIDES
 from toolkit.engine import GameState
 from toolkit.rulebook.situations import Situation, events, make, said
@@ -31,6 +33,27 @@ def _counter_chain(state: GameState, length: int = 3) -> bool:
         elif e.kind in _CLASH_KINDS:
             run = 0
     return best >= length
+
+
+def _joker_decides(state: Any) -> bool:
+    """DB-3: a side takes the initiative with a joker where, without her jokers, the other
+    side would have taken it (the other holds a spade and hers are lower, or she has none)."""
+    hands: dict[str, tuple] = {}
+    for e in events(state):
+        if e.kind == "deal" and ": " in e.text:
+            who, _, cards = e.text.partition(" draws ")
+            hands[who] = parse_cards(cards.partition(": ")[2].rstrip("."))
+        elif e.kind == "initiative" and "holds the highest attack card (Joker)" in e.text:
+            holder = e.text.partition(" holds ")[0]
+            names = list(state.names)
+            if holder not in names or len(hands) < 2:
+                continue
+            i = names.index(holder)
+            mine = [c for c in hands.get(names[i], ()) if not c.is_joker]
+            theirs = hands.get(names[1 - i], ())
+            if attack_cards(theirs) and initiative_holder(*((mine, theirs) if i == 0 else (theirs, mine))) == 1 - i:
+                return True
+    return False
 
 
 def _holds_other_retreats(state: Any) -> bool:
@@ -57,7 +80,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "joker_decides_initiative",
         "A joker decides the initiative.",
-        lambda s: said(s, "holds the highest attack card (Joker)", "initiative"),
+        _joker_decides,
         ("DB-3",),
         lambda r: r.jokers,
         joker=12,

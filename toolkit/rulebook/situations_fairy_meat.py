@@ -93,7 +93,7 @@ CATALOGUE: tuple[Situation, ...] = (
         "A Wild Trump turns up the Ace of Spades.",
         lambda s: said(s, "turns up the Ace of Spades", "draw"),
         ("FM-6", "FM-12"),
-        trump=4,
+        trump=2,
         ace_of_spades=20,
     ),
     make(
