@@ -171,3 +171,11 @@ def test_the_notebook_runs_under_papermill(tmp_path):
     assert "16 of 16 situations have a verified example" in text
     assert "2 example(s) of crit_on_defence found" in text
     assert len(list(tmp_path.glob("*.yaml"))) == 16
+
+
+def test_a_nasty_hit_example_states_it_in_its_expectations():
+    """FM-12: the file carries the Nasty Hit, so a rule change that loses it is caught."""
+    text = find_examples("fairy-meat", "nasty_hit", n=1)[0]
+    assert any(item.get("nasty_hit") is True for item in load_yaml(text).data["expect"])
+    with pytest.raises(InvalidSetupError, match="nasty_hit"):
+        verify("fairy-meat", text.replace("nasty_hit: true", "nasty_hit: false"))

@@ -162,6 +162,8 @@ def search(
     for examined, state in enumerate(stream, 1):
         if wanted.shows(state):
             text = notation.to_example(state, title=heading)
+            if hasattr(searcher, "complete"):  # expectations the notation checks but does not write
+                text = searcher.complete(text, state)
             if text not in found:
                 found[text] = (searcher.simplicity(state), state)
             if len(found) >= MAX_POOL_FACTOR * n:

@@ -17,13 +17,16 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import yaml
+
 from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.policies import POLICIES
 from toolkit.fairy_meat.rules import Fairy
+from toolkit.notation import load_yaml
 
-__all__ = ["candidates", "simplicity", "MAX_CARDS"]
+__all__ = ["candidates", "complete", "simplicity", "MAX_CARDS"]
 
 #: The largest combat hand a searched combat deals.
 MAX_CARDS = 5
@@ -98,3 +101,16 @@ def simplicity(state: CombatState) -> tuple[int, ...]:
     points = sum(f.live + f.kill for f in (state.setup.attacker, state.setup.defender)) if state.setup else 0
     pips = sum(c.pips or 10 for c in state.cards_seen)
     return (len(state.cards_seen), len(state.moves), len(state.events), points, pips)
+
+
+def complete(text: str, state: CombatState) -> str:
+    """Return the example text with ``nasty_hit: true`` in the expectation of every attack
+    that gave a Nasty Hit (FM-12): the notation checks that key, but its ``to_example``
+    does not write it."""
+    if not any(r.nasty_hit for r in state.results):
+        return text
+    data = load_yaml(text).data
+    for item in data.get("expect") or []:
+        if state.results[item["attack"] - 1].nasty_hit:
+            item["nasty_hit"] = True
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
