@@ -10,6 +10,7 @@ this turn, AM-7), ``rerolls`` (tied SuperTieBreaker throws to try, AM-4).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolkit.engine import GameState
@@ -21,7 +22,7 @@ from toolkit.rulebook.situations import Situation, events, make, said
 __all__ = ["CATALOGUE"]
 
 
-def _tie_won_by(face_name: str):
+def _tie_won_by(face_name: str) -> Callable[[GameState], bool]:
     def predicate(state: GameState) -> bool:
         return any(e.text.startswith(f"{face_name}:") and "wins the tie" in e.text for e in events(state, "tie_break"))
 
