@@ -179,3 +179,20 @@ def test_a_nasty_hit_example_states_it_in_its_expectations():
     assert any(item.get("nasty_hit") is True for item in load_yaml(text).data["expect"])
     with pytest.raises(InvalidSetupError, match="nasty_hit"):
         verify("fairy-meat", text.replace("nasty_hit: true", "nasty_hit: false"))
+
+
+def test_the_searchers_list_the_next_cards_as_the_pile_does():
+    """The searchers' shortcut for Pile.next_options (the same cards, in the same order:
+    the seeded search depends on it), with and without jokers (DB-1), through a deck drawn down."""
+    import random
+
+    from toolkit.cards import Pile
+    from toolkit.rulebook.finder_durak_battle import DECK as WITH_JOKERS
+    from toolkit.rulebook.finder_fairy_meat import DECK, options
+
+    rng = random.Random(3)
+    for jokers, deck in ((False, DECK), (True, WITH_JOKERS)):
+        pile = Pile.full(jokers=jokers, stacked=["7S"])
+        for _ in range(60):
+            assert options(pile, deck) == pile.next_options()
+            pile = pile.draw(rng.choice(pile.next_options())).discard([])

@@ -18,18 +18,20 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.cards import Card
+from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.engine import start_battle
 from toolkit.durak_battle.notation import TracedBattleState, traced
 from toolkit.durak_battle.policies import POLICIES
 from toolkit.durak_battle.rules import SIDES, Army, Leader
 from toolkit.errors import ToolkitError
+from toolkit.rulebook.finder_fairy_meat import options
 
 __all__ = ["candidates", "simplicity", "TOKENS"]
 
 #: The armies' tokens tried when the hints give none, smallest first.
 TOKENS = ((3, 3), (4, 4), (2, 2), (5, 5), (3, 4), (4, 3), (6, 6))
 NAMES = ("North", "South")
+DECK = tuple(sorted(standard_deck(jokers=True)))
 LEADERS = ("Voivode Ilya", "Khan Tugor")
 
 
@@ -47,14 +49,15 @@ def _card_weight(card: Card, suits: dict[str, float], joker: float) -> float:
 def _playout(start: TracedBattleState, hints: dict[str, Any], rng: random.Random) -> TracedBattleState | None:
     suits = dict(hints.get("suits", ()))
     joker = float(hints.get("joker", 1))
+    weight = {c: _card_weight(c, suits, joker) for c in DECK}
     policy = POLICIES["random" if rng.random() < 0.6 else "greedy"]
     state = start
     try:
         while not state.is_terminal:
             if state.is_chance_node:
                 if state.stage == "deal":
-                    options = state.deck.next_options()
-                    choice: Any = rng.choices(options, [_card_weight(c, suits, joker) for c in options])[0]
+                    cards = options(state.deck, DECK)
+                    choice: Any = rng.choices(cards, [weight[c] for c in cards])[0]
                 else:
                     outcomes = state.chance_outcomes()
                     choice = rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0]

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from toolkit.cards import Pile, standard_deck
 from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
@@ -26,7 +27,7 @@ from toolkit.fairy_meat.policies import POLICIES
 from toolkit.fairy_meat.rules import Fairy
 from toolkit.notation import load_yaml
 
-__all__ = ["candidates", "complete", "simplicity", "MAX_CARDS"]
+__all__ = ["DECK", "MAX_CARDS", "candidates", "complete", "options", "simplicity"]
 
 #: The largest combat hand a searched combat deals.
 MAX_CARDS = 5
@@ -62,6 +63,18 @@ def _setups(hints: dict[str, Any]) -> list[dict[str, Any]]:
     return [setup for _, setup in out]
 
 
+#: Every card in the order :meth:`toolkit.cards.Pile.next_options` lists them.
+DECK = tuple(sorted(standard_deck()))
+
+
+def options(pile: Pile, deck: tuple[Any, ...] = DECK) -> list[Any]:
+    """The cards that can come next, as ``pile.next_options()`` lists them (without
+    sorting the deck again at every card); ``deck`` is every card the pile may hold, sorted."""
+    if pile.stacked or not pile.shuffled:
+        return pile.next_options()
+    return [c for c in deck if c in pile.shuffled]
+
+
 def _weight(card: Any, trump: float, ace: float) -> float:
     if card == ACE_OF_SPADES:
         return ace
@@ -70,13 +83,14 @@ def _weight(card: Any, trump: float, ace: float) -> float:
 
 def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> CombatState | None:
     trump, ace = float(hints.get("trump", 1)), float(hints.get("ace_of_spades", 1))
+    weight = {c: _weight(c, trump, ace) for c in DECK}
     policy = POLICIES["random" if rng.random() < 0.6 else "greedy"]
     state = start
     try:
         while not state.is_terminal:
             if state.is_chance_node:
-                options = state.pile.next_options()
-                card = rng.choices(options, [_weight(c, trump, ace) for c in options])[0]
+                cards = options(state.pile)
+                card = rng.choices(cards, [weight[c] for c in cards])[0]
                 state = state.apply_listed(card)  # type: ignore[assignment]
             else:
                 state = state.apply(policy(state).sample(rng))
