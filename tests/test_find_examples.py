@@ -197,3 +197,25 @@ def test_the_searchers_list_the_next_cards_as_the_pile_does():
             assert options(pile, deck) == pile.next_options()
             card = rng.choice(pile.next_options())
             pile = pile.draw(card).discard([card])
+
+
+def test_search_hints_steer_a_designer_predicate_and_are_checked():
+    import importlib
+
+    def escape_with_a_king(state) -> bool:
+        """The Wrestling winner escapes after a King was played."""
+        return any(r.escaped for r in state.results) and "King" in state.log()
+
+    found = search("fairy-meat", escape_with_a_king, n=1, budget_seconds=30, hints={"wrestling": True, "trump": 3})
+    assert len(found) == 1 and found[0].state.wrestling
+    with pytest.raises(InvalidSetupError, match="unknown search hints 'wrestle'"):
+        find_examples("fairy-meat", escape_with_a_king, hints={"wrestle": True})
+    # the catalogue's own hints are ones its searcher reads (a typo would be ignored silently)
+    for system, module in (
+        ("angry-miniatures", "finder_angry_miniatures"),
+        ("fairy-meat", "finder_fairy_meat"),
+        ("durak-battle", "finder_durak_battle"),
+    ):
+        accepted = set(importlib.import_module(f"toolkit.rulebook.{module}").HINTS)
+        for entry in catalogue(system):
+            assert set(entry.hints()) <= accepted, (system, entry.name)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,6 +136,7 @@ def search(
     seed: int = DEFAULT_SEED,
     budget_seconds: float = DEFAULT_BUDGET,
     title: str | None = None,
+    hints: Mapping[str, Any] | None = None,
 ) -> list[FoundExample]:
     """Return up to ``n`` verified examples of ``situation``, simplest first (see
     :func:`find_examples`), with their replayed states."""
@@ -158,7 +159,13 @@ def search(
     found: dict[str, tuple[tuple[int, ...], GameState]] = {}
     notation = systems.notation(system)
     heading = title or wanted.description.rstrip(".")
-    stream: Iterator[GameState] = searcher.candidates(rules_, wanted.hints(), rng)
+    unknown = sorted(set(hints or {}) - set(searcher.HINTS))
+    if unknown:
+        raise InvalidSetupError(
+            f"unknown search hints {', '.join(map(repr, unknown))} for {system}: use {', '.join(searcher.HINTS)}"
+        )
+    steer = {**wanted.hints(), **dict(hints or {})}
+    stream: Iterator[GameState] = searcher.candidates(rules_, steer, rng)
     for examined, state in enumerate(stream, 1):
         if wanted.shows(state):
             text = notation.to_example(state, title=heading)
@@ -200,6 +207,7 @@ def find_examples(
     seed: int = DEFAULT_SEED,
     budget_seconds: float = DEFAULT_BUDGET,
     title: str | None = None,
+    hints: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """Return up to ``n`` example files (YAML text) showing ``situation``, simplest first.
 
@@ -217,6 +225,9 @@ def find_examples(
         budget_seconds: the time the search may take; fewer than ``n`` examples (maybe
             none) are returned when it runs out.
         title: the examples' title (default: the situation's description).
+        hints: where the system's searcher looks first, added to the situation's own
+            (``{"wrestling": True}``, ``{"attack": ("magic",), "defenders": 3}``: the keys
+            of each searcher module's docstring) — for a designer's own predicate.
 
     Returns:
         Example files that ``toolkit replay`` replays with every expectation of their
@@ -226,7 +237,7 @@ def find_examples(
         InvalidSetupError: an unknown system or situation, bad rules, a situation the
             rules make impossible, bad ``n`` or ``budget_seconds``.
     """
-    return [f.text for f in search(system, situation, rules, n, seed, budget_seconds, title)]
+    return [f.text for f in search(system, situation, rules, n, seed, budget_seconds, title, hints)]
 
 
 #: A searcher's candidates function: ``(rules, hints, rng) -> finished games``.

@@ -19,7 +19,7 @@ from toolkit.angry_miniatures.engine import AttackState, start_attack
 from toolkit.angry_miniatures.rules import DEFENCE_STAT, Character
 from toolkit.dice import POKER_FACES
 
-__all__ = ["candidates", "simplicity", "MAX_DICE", "EXHAUSTIVE_LIMIT"]
+__all__ = ["HINTS", "candidates", "simplicity", "MAX_DICE", "EXHAUSTIVE_LIMIT"]
 
 #: The largest total of dice a searched attack rolls.
 MAX_DICE = 9
@@ -77,6 +77,10 @@ def _play(start: AttackState, rolls: tuple[tuple[str, ...], ...], rerolls: int, 
             break
         state = state.apply_all(roll)  # type: ignore[assignment]
     yield from _finish(state, rerolls, rng)
+
+
+#: The search hints this searcher reads (see the module docstring).
+HINTS: tuple[str, ...] = ("attack", "defenders", "health", "rerolls", "crit_before")
 
 
 def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterator[AttackState]:

@@ -26,7 +26,7 @@ from toolkit.durak_battle.rules import SIDES, Army, Leader
 from toolkit.errors import ToolkitError
 from toolkit.rulebook.finder_fairy_meat import options
 
-__all__ = ["candidates", "simplicity", "TOKENS"]
+__all__ = ["HINTS", "candidates", "simplicity", "TOKENS"]
 
 #: The armies' tokens tried when the hints give none, smallest first.
 TOKENS = ((3, 3), (4, 4), (2, 2), (5, 5), (3, 4), (4, 3), (6, 6))
@@ -67,6 +67,10 @@ def _playout(start: TracedBattleState, hints: dict[str, Any], rng: random.Random
     except ToolkitError:
         return None
     return state
+
+
+#: The search hints this searcher reads (see the module docstring).
+HINTS: tuple[str, ...] = ("suits", "joker", "rounds", "tokens")
 
 
 def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterator[TracedBattleState]:

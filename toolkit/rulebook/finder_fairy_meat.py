@@ -27,7 +27,7 @@ from toolkit.fairy_meat.policies import POLICIES
 from toolkit.fairy_meat.rules import Fairy
 from toolkit.notation import load_yaml
 
-__all__ = ["DECK", "MAX_CARDS", "candidates", "complete", "options", "simplicity"]
+__all__ = ["HINTS", "DECK", "MAX_CARDS", "candidates", "complete", "options", "simplicity"]
 
 #: The largest combat hand a searched combat deals.
 MAX_CARDS = 5
@@ -97,6 +97,10 @@ def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> C
     except ToolkitError:
         return None
     return state
+
+
+#: The search hints this searcher reads (see the module docstring).
+HINTS: tuple[str, ...] = ("attacks", "wrestling", "defender_cards", "trump", "ace_of_spades")
 
 
 def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterator[CombatState]:
