@@ -83,7 +83,7 @@ def _searcher(system: str) -> Any:
 
 def _with_notes(text: str, notes: str) -> str:
     """The example text with a ``notes:`` entry after its title (the notation writes none)."""
-    entry = yaml.safe_dump({"notes": notes}, allow_unicode=True, width=100, default_flow_style=False)
+    entry = yaml.safe_dump({"notes": notes}, allow_unicode=True, width=1000, default_flow_style=False)
     lines = text.splitlines(keepends=True)
     at = next((i + 1 for i, line in enumerate(lines) if line.startswith("title:")), 1)
     return "".join(lines[:at]) + entry + "".join(lines[at:])
@@ -196,7 +196,7 @@ def search(
 
 def _notes(wanted: Situation) -> str:
     rulings = f" ({', '.join(wanted.rulings)})" if wanted.rulings else ""
-    return f"Situation {wanted.name}{rulings}: found by toolkit find-example and checked by replaying it."
+    return f"Shows {wanted.name}{rulings}; found by toolkit find-example, checked by replaying it."
 
 
 def find_examples(
