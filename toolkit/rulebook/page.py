@@ -24,7 +24,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED, find_examples, rules_for
 from toolkit.rulebook.situations import Situation, as_situation, catalogue
 
-__all__ = ["PageEntry", "entry_html", "example_entry", "examples_page", "export_function"]
+__all__ = ["PageEntry", "entry_html", "example_entry", "examples_page", "export_function", "framed"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,13 @@ def export_function() -> Callable[[str], str] | None:
     return getattr(importlib.import_module("toolkit.rulebook.export"), "to_html", None)
 
 
+def framed(document: str, height_em: int = 28) -> str:
+    """Return an exported HTML page shown inside a frame of the page (its styles and
+    print rules stay its own): an ``iframe`` whose ``srcdoc`` is the escaped page."""
+    doc = html.escape(document, quote=True)
+    return f'<iframe srcdoc="{doc}" style="width:100%;height:{height_em}em;border:1px solid #ccc"></iframe>'
+
+
 def entry_html(entry: PageEntry, export: Callable[[str], str] | None = None) -> str:
     """Return one entry as HTML: the situation's heading, rulings and name, the example
     as prose (or why there is none), the export in a frame when ``export`` is given, and
@@ -119,8 +126,7 @@ def entry_html(entry: PageEntry, export: Callable[[str], str] | None = None) -> 
     )
     parts.append(f"<p>{html.escape(verdict)} · found in {entry.seconds:.2f} s</p>")
     if export is not None:
-        doc = html.escape(export(entry.text), quote=True)
-        parts.append(f'<iframe srcdoc="{doc}" style="width:100%;height:28em;border:1px solid #ccc"></iframe>')
+        parts.append(framed(export(entry.text)))
     else:
         parts.append(f"<pre>{html.escape(entry.narration)}</pre>")
     parts.append(f"<details><summary>Example file</summary><pre>{html.escape(entry.text)}</pre></details>")
