@@ -6,6 +6,9 @@ runs report notebooks into HTML; ``toolkit report --list`` lists them.
 (:mod:`toolkit.systems`); ``toolkit replay --list`` lists the systems and their examples;
 ``toolkit replay FILE --format html|markdown [-o OUT] [--images DIR]`` writes it as a
 rule-book paragraph with its cards and dice drawn (:mod:`toolkit.rulebook.export`).
+``toolkit find-example SYSTEM SITUATION [-n N] [--rules FILE] [-o DIR]`` finds rule-book
+examples of a situation (:mod:`toolkit.rulebook`); ``toolkit find-example --list SYSTEM``
+lists the situations.
 
 Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments, 130
 interrupted (Ctrl-C: one line, no traceback).
@@ -256,7 +259,84 @@ def _rulebook_export(args: argparse.Namespace) -> tuple[str, list[str]]:
     return text, [p for e in example.expectations for p in e.problems]
 
 
-COMMANDS: tuple[Callable[[Any], None], ...] = (_add_report_command, _add_replay_command)
+# -- toolkit find-example ---------------------------------------------------------------
+def _add_find_example_command(subparsers: Any) -> None:
+    from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED
+    from toolkit.rulebook.situations import SYSTEMS
+
+    parser = subparsers.add_parser(
+        "find-example",
+        help="find rule-book examples of a situation (an example file that replays, expect filled in)",
+        description="Search deals and rolls for the simplest examples showing a situation of the catalogue "
+        "(toolkit find-example --list SYSTEM), check each by replaying it, and print them or write them to "
+        f"DIR as .yaml files (and .html when the rule-book export is installed). Systems: {', '.join(SYSTEMS)}.",
+    )
+    parser.add_argument("system", nargs="?", metavar="SYSTEM", help=f"one of {', '.join(SYSTEMS)}")
+    parser.add_argument("situation", nargs="?", metavar="SITUATION", help="a situation name (see --list)")
+    parser.add_argument("--list", action="store_true", help="list the situations of SYSTEM, one a line")
+    parser.add_argument("-n", type=int, default=3, metavar="N", help="how many examples (default 3)")
+    parser.add_argument("--rules", metavar="FILE", help="a house-rules file (or a shipped name) to follow")
+    parser.add_argument("-o", "--output-dir", type=Path, metavar="DIR", help="write the files into DIR")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"search seed (default {DEFAULT_SEED})")
+    parser.add_argument(
+        "--budget", type=_seconds, default=DEFAULT_BUDGET, help=f"seconds of search (default {DEFAULT_BUDGET:g})"
+    )
+    parser.set_defaults(handler=_find_example)
+
+
+def _find_example(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    from toolkit.house_rules import load_rules
+    from toolkit.rulebook.finder import find_examples
+    from toolkit.rulebook.situations import SYSTEMS, catalogue, situation
+
+    if args.system is None:
+        return _error(f"give a SYSTEM ({', '.join(SYSTEMS)}) and a SITUATION, or --list SYSTEM")
+    if args.system not in SYSTEMS:
+        return _error(f"unknown system {excerpt(args.system)}: use one of {', '.join(SYSTEMS)}")
+    if args.list:
+        for entry in catalogue(args.system):
+            print(entry.name)
+        return EXIT_OK
+    if args.situation is None:
+        return _error(f"give a SITUATION of {args.system} (toolkit find-example --list {args.system})")
+    if args.n < 1:
+        return _error(f"-n must be 1 or more, got {args.n}")
+    wanted = situation(args.system, args.situation)
+    if args.rules is None and wanted.variant and not wanted.possible_under(load_rules(args.system)):
+        changes = ", ".join(f"{k}={v!r}" for k, v in wanted.variant)
+        print(f"note: {args.situation} needs a variant: searched under {changes}", file=sys.stderr)
+    found = find_examples(args.system, args.situation, args.rules, args.n, args.seed, args.budget)
+    if not found:
+        print(
+            f"no example of {args.situation} found in {args.budget:g} s: try a larger --budget or another --seed",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    if len(found) < args.n:
+        print(f"found {len(found)} of the {args.n} examples asked for", file=sys.stderr)
+    if args.output_dir is None:
+        print("\n---\n".join(found), end="")
+        return EXIT_OK
+    to_html = None
+    if importlib.util.find_spec("toolkit.rulebook.export") is not None:
+        to_html = getattr(importlib.import_module("toolkit.rulebook.export"), "to_html", None)
+    if to_html is None:
+        print("note: toolkit.rulebook.export.to_html is not installed: .yaml files only, no .html", file=sys.stderr)
+    args.output_dir.mkdir(parents=True, exist_ok=True)
+    for k, text in enumerate(found, 1):
+        stem = args.output_dir / f"{args.situation}_{k}"
+        stem.with_suffix(".yaml").write_text(text, encoding="utf-8")
+        written = [stem.with_suffix(".yaml")]
+        if to_html is not None:
+            stem.with_suffix(".html").write_text(to_html(text), encoding="utf-8")
+            written.append(stem.with_suffix(".html"))
+        print(*written)
+    return EXIT_OK
+
+
+COMMANDS: tuple[Callable[[Any], None], ...] = (_add_report_command, _add_replay_command, _add_find_example_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,5 +1,5 @@
-"""Finding report notebooks: ``notebooks/<name>_report.ipynb`` (and ``*_strategy.ipynb``)
-and their command-line names.
+"""Finding report notebooks: ``notebooks/<name>_report.ipynb`` (and ``*_strategy.ipynb``,
+``*_examples.ipynb``) and their command-line names.
 
 A report's command-line name is the stem without ``_report``, underscores as dashes
 (``angry_miniatures_report.ipynb`` is ``angry-miniatures``); a strategy report keeps
@@ -17,6 +17,7 @@ __all__ = [
     "REPORTS",
     "REPORT_SUFFIX",
     "STRATEGY_SUFFIX",
+    "EXAMPLES_SUFFIX",
     "ReportIndex",
     "default_notebooks_dir",
     "discover_reports",
@@ -29,6 +30,8 @@ __all__ = [
 REPORT_SUFFIX = "_report.ipynb"
 #: Strategy reports (game-theory analyses) keep "strategy" in their name.
 STRATEGY_SUFFIX = "_strategy.ipynb"
+#: Pages of rule-book examples (``rulebook_examples.ipynb`` is ``rulebook-examples``).
+EXAMPLES_SUFFIX = "_examples.ipynb"
 
 
 def repository_root() -> Path:
@@ -52,6 +55,8 @@ def report_name(path: Path) -> str:
     'angry-miniatures'
     >>> report_name(Path("notebooks/fairy_meat_strategy.ipynb"))
     'fairy-meat-strategy'
+    >>> report_name(Path("notebooks/rulebook_examples.ipynb"))
+    'rulebook-examples'
     """
     if path.name.endswith(REPORT_SUFFIX):
         return path.name[: -len(REPORT_SUFFIX)].replace("_", "-")
@@ -59,13 +64,14 @@ def report_name(path: Path) -> str:
 
 
 def discover_reports(notebooks_dir: Path | str | None = None) -> dict[str, Path]:
-    """Return report name -> notebook path for every ``*_report.ipynb`` and
-    ``*_strategy.ipynb`` in the notebooks directory (default :func:`default_notebooks_dir`),
+    """Return report name -> notebook path for every ``*_report.ipynb``,
+    ``*_strategy.ipynb`` and ``*_examples.ipynb`` in the notebooks directory (default :func:`default_notebooks_dir`),
     sorted by name."""
     directory = Path(notebooks_dir) if notebooks_dir is not None else default_notebooks_dir()
     if not directory.is_dir():
         return {}
-    paths = [*directory.glob("*" + REPORT_SUFFIX), *directory.glob("*" + STRATEGY_SUFFIX)]
+    paths = [directory.glob("*" + suffix) for suffix in (REPORT_SUFFIX, STRATEGY_SUFFIX, EXAMPLES_SUFFIX)]
+    paths = [p for found in paths for p in found]
     found = {report_name(p): p for p in paths if p.is_file()}
     return dict(sorted(found.items()))
 

@@ -1,0 +1,221 @@
+"""find_examples (issue 15 item 2): every catalogue situation of every system has an
+example found; each replays (``toolkit replay``'s path) with its expectations met and
+shows its situation; the same seed finds the same examples; house rules are followed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolkit import systems
+from toolkit.cli import main
+from toolkit.errors import InvalidSetupError
+from toolkit.notation import load_yaml
+from toolkit.replay import replay_file
+from toolkit.rulebook import catalogue, find_examples, search, situation
+from toolkit.rulebook.finder import rules_for, verify
+
+CASES = [(system, s.name) for system in ("angry-miniatures", "fairy-meat", "durak-battle") for s in catalogue(system)]
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_the_first_example_of_every_situation_replays_and_shows_it(system, name, tmp_path):
+    rules = rules_for(system, name)
+    found = find_examples(system, name, rules=rules, n=1, budget_seconds=30)
+    assert len(found) == 1
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(found[0], encoding="utf-8")
+    text, problems = replay_file(path)  # what `toolkit replay FILE` does
+    assert problems == []
+    data = load_yaml(found[0]).data
+    assert data["system"] == system and data["expect"]  # the expect block is filled in
+    notation = systems.notation(system)
+    state = notation.replay(notation.load(path))
+    assert situation(system, name).shows(state)
+    assert text.splitlines()[0] == data["title"]
+
+
+def test_the_same_seed_finds_the_same_examples():
+    for system, name in [
+        ("fairy-meat", "both_cheat"),
+        ("durak-battle", "counter_lower_loses_token"),
+        ("angry-miniatures", "crit_on_defence"),
+    ]:
+        first = find_examples(system, name, n=2, seed=7, budget_seconds=30)
+        assert find_examples(system, name, n=2, seed=7, budget_seconds=30) == first
+        assert len(first) == 2 and first[0] != first[1]
+
+
+def test_examples_are_ranked_simplest_first():
+    found = search("angry-miniatures", "tie_decided_by_queens", n=3, budget_seconds=30)
+    scores = [f.simplicity for f in found]
+    assert scores == sorted(scores)
+    # the simplest tie on Queens is one die each: Q against J (AM-1, AM-4)
+    assert load_yaml(found[0].text).data["rolls"] == [{"Grunk": "Q"}, {"Pixie": "J"}]
+
+
+def test_house_rules_are_followed_and_written_into_the_file():
+    found = find_examples(
+        "angry-miniatures", "zero_hits_super_tiebreak", rules={"zero_tie": "super_tiebreak"}, n=1, budget_seconds=30
+    )
+    assert load_yaml(found[0]).data["rules"] == {"zero_tie": "super_tiebreak"}
+    found = find_examples("durak-battle", "strike_declined", rules={"jokers": False}, n=1, budget_seconds=30)
+    data = load_yaml(found[0]).data
+    assert data["rules"]["jokers"] is False and "JK" not in str(data["rounds"])
+    verify("durak-battle", found[0], situation("durak-battle", "strike_declined").shows)
+
+
+def test_a_situation_the_rules_make_impossible_is_refused_at_once():
+    with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
+        find_examples("durak-battle", "joker_coin_flip", rules={"jokers": False})
+    with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
+        rules_for("durak-battle", "joker_coin_flip", {"jokers": False})
+
+
+def test_without_rules_a_situation_is_searched_under_its_own_variant(capsys, tmp_path):
+    found = find_examples("fairy-meat", "undefended_unopposed", n=1)
+    assert load_yaml(found[0]).data["rules"] == {"undefended": "unopposed"}
+    assert main(["find-example", "durak-battle", "counter_equal_loses", "-n", "1", "-o", str(tmp_path)]) == 0
+    assert "searched under counter_tie='loses'" in capsys.readouterr().err
+    assert replay_file(tmp_path / "counter_equal_loses_1.yaml")[1] == []
+
+
+def test_rules_for_takes_the_situations_own_variant_only_when_needed():
+    assert rules_for("angry-miniatures", "zero_hits_super_tiebreak").zero_tie == "super_tiebreak"
+    mixed = rules_for("angry-miniatures", "zero_hits_super_tiebreak", {"melee_defence_bonus": True})
+    assert mixed.melee_defence_bonus and mixed.zero_tie == "super_tiebreak"
+    assert rules_for("angry-miniatures", "crit_on_attack", {"zero_tie": "super_tiebreak"}).zero_tie == "super_tiebreak"
+
+
+def test_a_designer_predicate_is_searched():
+    def four_cards_dealt(state) -> bool:
+        """Four cards are dealt in all."""
+        return len(state.cards_seen) == 4
+
+    found = search("fairy-meat", four_cards_dealt, n=1, budget_seconds=30)
+    assert len(found) == 1 and len(found[0].state.cards_seen) == 4
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(InvalidSetupError, match="n must be"):
+        find_examples("fairy-meat", "draw", n=0)
+    with pytest.raises(InvalidSetupError, match="budget_seconds"):
+        find_examples("fairy-meat", "draw", budget_seconds=0)
+    with pytest.raises(InvalidSetupError, match="unknown system"):
+        find_examples("chess", "draw")
+
+
+def test_verify_refuses_a_file_whose_expectations_fail():
+    text = find_examples("angry-miniatures", "crit_on_attack", n=1)[0]
+    broken = text.replace("damage: {Grunk: 0, Pixie: 2}", "damage: {Grunk: 0, Pixie: 1}")
+    assert broken != text
+    with pytest.raises(InvalidSetupError, match="expectations are not met"):
+        verify("angry-miniatures", broken)
+
+
+def test_cli_list_and_find(tmp_path, capsys):
+    assert main(["find-example", "--list", "durak-battle"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert listed == [s.name for s in catalogue("durak-battle")]
+    assert main(["find-example", "fairy-meat", "nasty_hit", "-n", "2", "-o", str(tmp_path)]) == 0
+    files = sorted(Path(tmp_path).glob("*.yaml"))
+    assert [f.name for f in files] == ["nasty_hit_1.yaml", "nasty_hit_2.yaml"]
+    for f in files:
+        assert replay_file(f)[1] == []
+        assert main(["replay", str(f)]) == 0
+    assert main(["find-example", "fairy-meat", "no_such_thing"]) == 2
+    assert "both_cheat" in capsys.readouterr().err
+    assert main(["find-example", "chess"]) == 2
+
+
+def test_the_examples_page_verifies_every_situation_and_escapes_names():
+    from toolkit.rulebook.page import entry_html, examples_page
+
+    page = examples_page("angry-miniatures", budget_seconds=30)
+    assert [e.situation.name for e in page] == [s.name for s in catalogue("angry-miniatures")]
+    assert all(e.verified for e in page)
+    variant = next(e for e in page if e.situation.name == "zero_hits_super_tiebreak")
+    assert "super_tiebreak" in variant.rules  # searched under its own variant, and says so
+
+    def shouting(state) -> bool:
+        """<script>alert(1)</script>"""
+        return False
+
+    (none,) = examples_page("angry-miniatures", budget_seconds=0.2, situations=[shouting])
+    assert not none.verified and "no example found" in none.note
+    rendered = entry_html(none)
+    assert "<script>" not in rendered and "&lt;script&gt;" in rendered
+    fake_export = entry_html(page[0], export=lambda text: "<html><b>boxed</b></html>")
+    assert "srcdoc=" in fake_export and "&lt;b&gt;boxed" in fake_export
+
+
+def test_the_notebook_runs_under_papermill(tmp_path):
+    import json
+
+    import papermill
+
+    notebook = Path(__file__).resolve().parent.parent / "notebooks" / "rulebook_examples.ipynb"
+    out = tmp_path / "out.ipynb"
+    papermill.execute_notebook(
+        str(notebook),
+        str(out),
+        parameters={"system": "angry-miniatures", "situation": "crit_on_defence", "n": 2, "output_dir": str(tmp_path)},
+        progress_bar=False,
+        cwd=str(tmp_path),
+    )
+    outputs = [o for c in json.loads(out.read_text())["cells"] for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o["output_type"] == "error"]
+    text = json.dumps(outputs)
+    assert "16 of 16 situations have a verified example" in text
+    assert "2 example(s) of crit_on_defence found" in text
+    assert len(list(tmp_path.glob("*.yaml"))) == 16
+
+
+def test_a_nasty_hit_example_states_it_in_its_expectations():
+    """FM-12: the file carries the Nasty Hit, so a rule change that loses it is caught."""
+    text = find_examples("fairy-meat", "nasty_hit", n=1)[0]
+    assert any(item.get("nasty_hit") is True for item in load_yaml(text).data["expect"])
+    with pytest.raises(InvalidSetupError, match="nasty_hit"):
+        verify("fairy-meat", text.replace("nasty_hit: true", "nasty_hit: false"))
+
+
+def test_the_searchers_list_the_next_cards_as_the_pile_does():
+    """The searchers' shortcut for Pile.next_options (the same cards, in the same order:
+    the seeded search depends on it), with and without jokers (DB-1), through a deck drawn down."""
+    import random
+
+    from toolkit.cards import Pile
+    from toolkit.rulebook.finder_durak_battle import DECK as WITH_JOKERS
+    from toolkit.rulebook.finder_fairy_meat import DECK, options
+
+    rng = random.Random(3)
+    for jokers, deck in ((False, DECK), (True, WITH_JOKERS)):
+        pile = Pile.full(jokers=jokers, stacked=["7S"])
+        for _ in range(70):  # past the end of the deck: the discards are reshuffled (FM-13)
+            assert options(pile, deck) == pile.next_options()
+            card = rng.choice(pile.next_options())
+            pile = pile.draw(card).discard([card])
+
+
+def test_search_hints_steer_a_designer_predicate_and_are_checked():
+    import importlib
+
+    def escape_with_a_king(state) -> bool:
+        """The Wrestling winner escapes after a King was played."""
+        return any(r.escaped for r in state.results) and "King" in state.log()
+
+    found = search("fairy-meat", escape_with_a_king, n=1, budget_seconds=30, hints={"wrestling": True, "trump": 3})
+    assert len(found) == 1 and found[0].state.wrestling
+    with pytest.raises(InvalidSetupError, match="unknown search hints 'wrestle'"):
+        find_examples("fairy-meat", escape_with_a_king, hints={"wrestle": True})
+    # the catalogue's own hints are ones its searcher reads (a typo would be ignored silently)
+    for system, module in (
+        ("angry-miniatures", "finder_angry_miniatures"),
+        ("fairy-meat", "finder_fairy_meat"),
+        ("durak-battle", "finder_durak_battle"),
+    ):
+        accepted = set(importlib.import_module(f"toolkit.rulebook.{module}").HINTS)
+        for entry in catalogue(system):
+            assert set(entry.hints()) <= accepted, (system, entry.name)

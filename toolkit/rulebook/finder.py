@@ -1,0 +1,244 @@
+"""Find rule-book examples of a situation: ``find_examples(system, situation, ...)``.
+
+Each system has a searcher (:mod:`.finder_angry_miniatures`, :mod:`.finder_fairy_meat`,
+:mod:`.finder_durak_battle`) that yields finished games through the system's own engine
+— rolls and deals chosen by the search (every one where the space is small, seeded
+random choices beyond), decisions by the system's play policies — from the smallest
+setups up. The finder keeps those that show the situation, ranks them by simplicity
+(fewest cards or dice, fewest moves, fewest events, small numbers), writes each as an
+example file with the system's notation (``to_example``: the ``expect`` block is what
+happened), and keeps a file only if it replays (:func:`toolkit.notation.ExampleNotation.replay_text`
+path: load, replay, check) with every expectation met and still shows the situation.
+
+The rules in force are any system ``Rules`` or house-rules source
+(:func:`toolkit.house_rules.load_rules`); the file records them, so ``toolkit replay``
+plays it under the same rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from toolkit import systems
+from toolkit.engine import GameState
+from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.house_rules import load_rules
+from toolkit.notation import excerpt
+from toolkit.rulebook.situations import Predicate, Situation, as_situation
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_SEED",
+    "FoundExample",
+    "find_examples",
+    "rules_for",
+    "search",
+    "verify",
+]
+
+#: Seconds a search may take by default (the goal: the first example in under 5 s).
+DEFAULT_BUDGET = 5.0
+#: The default seed of the random part of a search (the same seed finds the same examples).
+DEFAULT_SEED = 15
+
+_SEARCHERS = {
+    "angry-miniatures": "toolkit.rulebook.finder_angry_miniatures",
+    "fairy-meat": "toolkit.rulebook.finder_fairy_meat",
+    "durak-battle": "toolkit.rulebook.finder_durak_battle",
+}
+
+#: A search collects at least this many matches per example wanted before ranking them...
+POOL_FACTOR = 3
+#: ... then looks at as many candidates again as it took to find them (at least
+#: ``POLISH_MIN``, at most ``POLISH_MAX``; up to ``MAX_POOL_FACTOR`` matches per example),
+#: so the ranking has simpler ones to choose from. Counted in candidates, not seconds,
+#: so that one seed always finds the same examples (unless the budget runs out first).
+MAX_POOL_FACTOR = 20
+POLISH_MIN = 200
+POLISH_MAX = 1000
+
+
+@dataclass(frozen=True)
+class FoundExample:
+    """One example found: its file text, its replayed final state and its simplicity
+    (smaller is simpler)."""
+
+    text: str
+    state: GameState = field(compare=False)
+    simplicity: tuple[int, ...] = ()
+
+
+def _searcher(system: str) -> Any:
+    if system not in _SEARCHERS:
+        raise InvalidSetupError(f"unknown system {excerpt(system)}: use one of {', '.join(_SEARCHERS)}")
+    return importlib.import_module(_SEARCHERS[system])
+
+
+def _with_notes(text: str, notes: str) -> str:
+    """The example text with a ``notes:`` entry after its title (the notation writes none)."""
+    entry = yaml.safe_dump({"notes": notes}, allow_unicode=True, width=1000, default_flow_style=False)
+    lines = text.splitlines(keepends=True)
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("title:")), 1)
+    return "".join(lines[:at]) + entry + "".join(lines[at:])
+
+
+def rules_for(system: str, situation: str | Situation | Predicate, rules: Any = None) -> Any:
+    """Return the rules to search ``situation`` under: ``rules`` (any source
+    :func:`toolkit.house_rules.load_rules` reads) if it can happen there, else those rules
+    with the situation's own variant (``Situation.variant``, e.g. AM-5's
+    ``zero_tie="super_tiebreak"``) — what the examples page does for every situation.
+
+    Raises:
+        InvalidSetupError: the situation cannot happen under ``rules`` and names no variant.
+    """
+    wanted = as_situation(system, situation)
+    rules_ = load_rules(system, rules)
+    if wanted.possible_under(rules_):
+        return rules_
+    if not wanted.variant:
+        raise InvalidSetupError(f"{wanted.name} cannot happen under these rules ({rules_.variant_name()})")
+    return load_rules(system, {**rules_.to_mapping(), **dict(wanted.variant)})
+
+
+def verify(system: str, text: str, predicate: Predicate | None = None) -> GameState:
+    """Replay an example file's text and return its final state.
+
+    Raises:
+        InvalidSetupError: the file does not replay, an expectation is not met, or the
+            replayed game does not show ``predicate``.
+    """
+    notation = systems.notation(system)
+    try:
+        example = notation.load(text)
+        state = notation.replay(example)
+    except ToolkitError as exc:
+        raise InvalidSetupError(f"the example does not replay: {exc}") from None
+    problems = notation.check(example, state)
+    if problems:
+        raise InvalidSetupError(f"the example's expectations are not met: {'; '.join(problems)}")
+    if predicate is not None and not predicate(state):
+        raise InvalidSetupError("the replayed example does not show the situation")
+    return state
+
+
+def search(
+    system: str,
+    situation: str | Situation | Predicate,
+    rules: Any = None,
+    n: int = 3,
+    seed: int = DEFAULT_SEED,
+    budget_seconds: float = DEFAULT_BUDGET,
+    title: str | None = None,
+    hints: Mapping[str, Any] | None = None,
+) -> list[FoundExample]:
+    """Return up to ``n`` verified examples of ``situation``, simplest first (see
+    :func:`find_examples`), with their replayed states."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidSetupError(f"n must be a whole number of examples, 1 or more, got {excerpt(n)}")
+    if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)) or budget_seconds <= 0:
+        raise InvalidSetupError(f"budget_seconds must be a number of seconds above 0, got {excerpt(budget_seconds)}")
+    searcher = _searcher(system)
+    wanted = as_situation(system, situation)
+    # No rules given: the defaults, or the situation's own variant if it needs one.
+    rules_ = rules_for(system, wanted) if rules is None else load_rules(system, rules)
+    if not wanted.possible_under(rules_):
+        raise InvalidSetupError(
+            f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): "
+            f"it needs other variants of {', '.join(wanted.rulings) or 'the rules'}"
+        )
+    deadline = time.perf_counter() + budget_seconds
+    stop_at = None
+    rng = random.Random(seed)
+    found: dict[str, tuple[tuple[int, ...], GameState]] = {}
+    notation = systems.notation(system)
+    heading = title or wanted.description.rstrip(".")
+    unknown = sorted(set(hints or {}) - set(searcher.HINTS))
+    if unknown:
+        raise InvalidSetupError(
+            f"unknown search hints {', '.join(map(repr, unknown))} for {system}: use {', '.join(searcher.HINTS)}"
+        )
+    steer = {**wanted.hints(), **dict(hints or {})}
+    stream: Iterator[GameState] = searcher.candidates(rules_, steer, rng)
+    for examined, state in enumerate(stream, 1):
+        if wanted.shows(state):
+            text = notation.to_example(state, title=heading)
+            if hasattr(searcher, "complete"):  # expectations the notation checks but does not write
+                text = searcher.complete(text, state)
+            if text not in found:
+                found[text] = (searcher.simplicity(state), state)
+            if len(found) >= MAX_POOL_FACTOR * n:
+                break
+            if stop_at is None and len(found) >= POOL_FACTOR * n:
+                stop_at = examined + min(max(examined, POLISH_MIN), POLISH_MAX)
+        if examined == stop_at or time.perf_counter() > deadline:
+            break
+    ranked = sorted(found.items(), key=lambda item: item[1][0])
+    out: list[FoundExample] = []
+    notes = _notes(wanted)
+    for text, (score, _) in ranked:
+        full = _with_notes(text, notes) if notes else text
+        try:
+            replayed = verify(system, full, wanted.shows)
+        except InvalidSetupError:
+            continue  # never hand out an example that does not replay to its situation
+        out.append(FoundExample(full, replayed, score))
+        if len(out) == n:
+            break
+    return out
+
+
+def _notes(wanted: Situation) -> str:
+    rulings = f" ({', '.join(wanted.rulings)})" if wanted.rulings else ""
+    return f"Shows {wanted.name}{rulings}; found by toolkit find-example, checked by replaying it."
+
+
+def find_examples(
+    system: str,
+    situation: str | Situation | Predicate,
+    rules: Any = None,
+    n: int = 3,
+    seed: int = DEFAULT_SEED,
+    budget_seconds: float = DEFAULT_BUDGET,
+    title: str | None = None,
+    hints: Mapping[str, Any] | None = None,
+) -> list[str]:
+    """Return up to ``n`` example files (YAML text) showing ``situation``, simplest first.
+
+    Args:
+        system: ``"angry-miniatures"``, ``"fairy-meat"`` or ``"durak-battle"``.
+        situation: a name of the system's catalogue (:func:`~toolkit.rulebook.situations.catalogue`),
+            a :class:`~toolkit.rulebook.situations.Situation`, or the designer's own
+            predicate ``state -> bool`` over a finished game.
+        rules: the rules in force: a system ``Rules``, a mapping of fields, a house-rules
+            file or shipped name (:func:`toolkit.house_rules.load_rules`). ``None``: the
+            default rules, or — for a situation that cannot happen under them — the
+            situation's own variant (:func:`rules_for`); the file records the rules.
+        n: how many examples.
+        seed: the seed of the random part of the search (same seed, same examples).
+        budget_seconds: the time the search may take; fewer than ``n`` examples (maybe
+            none) are returned when it runs out.
+        title: the examples' title (default: the situation's description).
+        hints: where the system's searcher looks first, added to the situation's own
+            (``{"wrestling": True}``, ``{"attack": ("magic",), "defenders": 3}``: the keys
+            of each searcher module's docstring) — for a designer's own predicate.
+
+    Returns:
+        Example files that ``toolkit replay`` replays with every expectation of their
+        ``expect`` block met (the notation's ``to_example``), each showing the situation.
+
+    Raises:
+        InvalidSetupError: an unknown system or situation, bad rules, a situation the
+            rules make impossible, bad ``n`` or ``budget_seconds``.
+    """
+    return [f.text for f in search(system, situation, rules, n, seed, budget_seconds, title, hints)]
+
+
+#: A searcher's candidates function: ``(rules, hints, rng) -> finished games``.
+Candidates = Callable[[Any, dict[str, Any], random.Random], Iterator[GameState]]

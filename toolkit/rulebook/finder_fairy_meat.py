@@ -1,0 +1,134 @@
+"""The Fairy Meat searcher of :func:`toolkit.rulebook.finder.find_examples`.
+
+Combats are set up from the smallest hands up (the attacker's Kill points + 1 for
+attacking, FM-2; the defender's Live points, a hand of 0 by a -1 modifier), with the
+number of attacks, Wrestling (FM-14) and the defender's hand sizes the hints ask for.
+Each combat is played out with the search's seeded generator: the cards dealt and
+turned up are chosen at random from those the deck holds (Trumps and the Ace of Spades
+favoured when the hints say so), the decisions by the system's policies (random or
+greedy, :data:`toolkit.fairy_meat.policies.POLICIES`; the referee's best choice at the
+reveal, bonus and shift steps). Smaller setups are played more often.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import yaml
+
+from toolkit.cards import Pile, standard_deck
+from toolkit.errors import ToolkitError
+from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_trump
+from toolkit.fairy_meat.engine import CombatState, start_combat
+from toolkit.fairy_meat.policies import POLICIES
+from toolkit.fairy_meat.rules import Fairy
+from toolkit.notation import load_yaml
+
+__all__ = ["HINTS", "DECK", "MAX_CARDS", "candidates", "complete", "options", "simplicity"]
+
+#: The largest combat hand a searched combat deals.
+MAX_CARDS = 5
+ATTACKER, DEFENDER = "Dizzy", "Sparky"
+
+
+def _setups(hints: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every setup the hints allow, fewest cards first."""
+    attacks = int(hints.get("attacks", 1))
+    wrestling = bool(hints.get("wrestling", False))
+    sizes = hints.get("defender_cards", range(1, MAX_CARDS + 1))
+    out = []
+    for a_cards, d_cards in itertools.product(range(1, MAX_CARDS + 1), sizes):
+        if wrestling:
+            if d_cards < 1:
+                continue
+            setup = {
+                "attacker": Fairy(ATTACKER, live=2, kill=a_cards - 1),
+                "defender": Fairy(DEFENDER, live=2, kill=d_cards),
+                "wrestling": True,
+            }
+        else:
+            live = max(1, d_cards)
+            setup = {
+                "attacker": Fairy(ATTACKER, live=3, kill=a_cards - 1),
+                "defender": Fairy(DEFENDER, live=live, kill=1),
+                "defender_modifiers": d_cards - live,
+            }
+        if attacks != 1:
+            setup["attacks"] = attacks
+        out.append((a_cards + d_cards, setup))
+    out.sort(key=lambda item: item[0])
+    return [setup for _, setup in out]
+
+
+#: Every card in the order :meth:`toolkit.cards.Pile.next_options` lists them.
+DECK = tuple(sorted(standard_deck()))
+
+
+def options(pile: Pile, deck: tuple[Any, ...] = DECK) -> list[Any]:
+    """The cards that can come next, as ``pile.next_options()`` lists them (without
+    sorting the deck again at every card); ``deck`` is every card the pile may hold, sorted."""
+    if pile.stacked or not pile.shuffled:
+        return pile.next_options()
+    return [c for c in deck if c in pile.shuffled]
+
+
+def _weight(card: Any, trump: float, ace: float) -> float:
+    if card == ACE_OF_SPADES:
+        return ace
+    return trump if is_trump(card) else 1.0
+
+
+def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> CombatState | None:
+    trump, ace = float(hints.get("trump", 1)), float(hints.get("ace_of_spades", 1))
+    weight = {c: _weight(c, trump, ace) for c in DECK}
+    policy = POLICIES["random" if rng.random() < 0.6 else "greedy"]
+    state = start
+    try:
+        while not state.is_terminal:
+            if state.is_chance_node:
+                cards = options(state.pile)
+                card = rng.choices(cards, [weight[c] for c in cards])[0]
+                state = state.apply_listed(card)  # type: ignore[assignment]
+            else:
+                state = state.apply(policy(state).sample(rng))
+    except ToolkitError:
+        return None
+    return state
+
+
+#: The search hints this searcher reads (see the module docstring).
+HINTS: tuple[str, ...] = ("attacks", "wrestling", "defender_cards", "trump", "ace_of_spades")
+
+
+def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterator[CombatState]:
+    """Yield finished combats (FM-2..FM-14 through the engine), small setups most often."""
+    starts = [start_combat(rules=rules, **setup) for setup in _setups(hints)]
+    for rep in itertools.count():
+        for start in starts[: 2 + rep]:
+            state = _playout(start, hints, rng)
+            if state is not None:
+                yield state
+
+
+def simplicity(state: CombatState) -> tuple[int, ...]:
+    """How simple a combat is to read, smaller first: cards dealt and turned up,
+    decisions, events, then the Live and Kill points and the pips of the cards."""
+    points = sum(f.live + f.kill for f in (state.setup.attacker, state.setup.defender)) if state.setup else 0
+    pips = sum(c.pips or 10 for c in state.cards_seen)
+    return (len(state.cards_seen), len(state.moves), len(state.events), points, pips)
+
+
+def complete(text: str, state: CombatState) -> str:
+    """Return the example text with ``nasty_hit: true`` in the expectation of every attack
+    that gave a Nasty Hit (FM-12): the notation checks that key, but its ``to_example``
+    does not write it."""
+    if not any(r.nasty_hit for r in state.results):
+        return text
+    data = load_yaml(text).data
+    for item in data.get("expect") or []:
+        if state.results[item["attack"] - 1].nasty_hit:
+            item["nasty_hit"] = True
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)

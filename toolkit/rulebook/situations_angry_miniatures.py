@@ -1,0 +1,170 @@
+"""The catalogue of Angry Miniatures situations (AM-1..AM-10): one attack each.
+
+Each predicate reads the finished attack (an :class:`~toolkit.angry_miniatures.engine.AttackState`):
+its event log (``roll``, ``hits``, ``tie_break``, ``super_tiebreak``, ``damage``,
+``crit``, ``out`` events) and its results (``settled``, ``crits``). The hints steer
+:mod:`.finder_angry_miniatures`: ``attack`` (attack types to try), ``defenders`` (1, or
+3 for a magic area, AM-8), ``health``, ``crit_before`` (the attacker has already crit
+this turn, AM-7), ``rerolls`` (tied SuperTieBreaker throws to try, AM-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from toolkit.engine import GameState
+from toolkit.rulebook.situations import Situation, events, make, said
+
+# No "decided by Jacks": hits are the J, Q, K and A rolled (AM-1), so two rolls tied on
+# hits, Aces, Kings and Queens have as many Jacks: the Jacks step of AM-4 never decides.
+
+__all__ = ["CATALOGUE"]
+
+
+def _tie_won_by(face_name: str) -> Callable[[GameState], bool]:
+    def predicate(state: GameState) -> bool:
+        return any(e.text.startswith(f"{face_name}:") and "wins the tie" in e.text for e in events(state, "tie_break"))
+
+    predicate.__name__ = f"tie_decided_by_{face_name.lower()}"
+    return predicate
+
+
+def _tie_back(state: GameState) -> bool:
+    return said(state, "wins the tie and deals 1 damage back", "damage")
+
+
+def _rerolls(state: GameState) -> int:
+    return sum("equal, both reroll" in e.text for e in events(state, "super_tiebreak"))
+
+
+def _stb_won(state: GameState) -> bool:
+    return said(state, "wins (AM-4)", "super_tiebreak")
+
+
+def _return_damage(state: Any) -> bool:
+    return state.attack_type == "melee" and any(ad > 0 for _, ad in state.settled)
+
+
+def _crit_on_defence(state: Any) -> bool:
+    return any(d.name in state.crits for d in state.defenders)
+
+
+def _crit_on_attack(state: Any) -> bool:
+    return state.attacker.name in state.crits
+
+
+def _two_of_three(state: Any) -> bool:
+    return state.attack_type == "magic" and len(state.defenders) == 3 and sum(dd > 0 for dd, _ in state.settled) == 2
+
+
+def _miss(state: GameState) -> bool:
+    return said(state, "misses", "damage")
+
+
+def _out(state: GameState) -> bool:
+    return any(True for _ in events(state, "out"))
+
+
+def _crit_again(state: GameState) -> bool:
+    return said(state, "already crit this turn", "crit")
+
+
+def _margin(state: Any) -> bool:
+    return any(dd >= 2 for dd, _ in state.settled) and said(state, "has more hits (AM-3)", "tie_break")
+
+
+def _no_damage_back(state: Any) -> bool:
+    return state.attack_type != "melee" and said(state, "The defender has more hits", "tie_break")
+
+
+def _zero_tie_stb(state: GameState) -> bool:
+    return said(state, "Both rolled 0 hits: a SuperTieBreaker decides") and _stb_won(state)
+
+
+CATALOGUE: tuple[Situation, ...] = (
+    make(
+        "tie_decided_by_aces",
+        "A tie on hits decided by Aces.",
+        _tie_won_by("Aces"),
+        ("AM-1", "AM-4"),
+        lambda r: r.tie_break == "chain",
+    ),
+    make(
+        "tie_decided_by_kings",
+        "A tie on hits and Aces, decided by Kings.",
+        _tie_won_by("Kings"),
+        ("AM-4",),
+        lambda r: r.tie_break == "chain",
+    ),
+    make(
+        "tie_decided_by_queens",
+        "A tie decided by Queens.",
+        _tie_won_by("Queens"),
+        ("AM-4",),
+        lambda r: r.tie_break == "chain",
+    ),
+    make(
+        "tie_won_by_defender_in_melee",
+        "The defender wins a tie in melee and deals exactly 1 damage back.",
+        _tie_back,
+        ("AM-4",),
+        attack=("melee",),
+    ),
+    make("super_tiebreak", "A tie that only a SuperTieBreaker settles.", _stb_won, ("AM-4",), rerolls=0),
+    make(
+        "super_tiebreak_after_two_rerolls",
+        "A SuperTieBreaker decided after two rerolls.",
+        lambda s: _rerolls(s) >= 2 and _stb_won(s),
+        ("AM-4",),
+        rerolls=2,
+    ),
+    make(
+        "return_damage_in_melee",
+        "The defender wins in melee and deals damage back.",
+        _return_damage,
+        ("AM-3",),
+        attack=("melee",),
+    ),
+    make("crit_on_defence", "A crit on defence.", _crit_on_defence, ("AM-7",)),
+    make("crit_on_attack", "A crit on attack.", _crit_on_attack, ("AM-7",)),
+    make(
+        "magic_area_two_of_three",
+        "A magic attack damaging two of its three targets.",
+        _two_of_three,
+        ("AM-8",),
+        attack=("magic",),
+        defenders=3,
+    ),
+    make(
+        "zero_hits_miss",
+        "Both sides roll no hits: the attack misses.",
+        _miss,
+        ("AM-5",),
+        lambda r: r.zero_tie == "miss",
+    ),
+    make("character_out", "A character is taken out.", _out, ("AM-10",), health=1),
+    make(
+        "crit_already_this_turn",
+        "A second crit in one turn does not count.",
+        _crit_again,
+        ("AM-7",),
+        crit_before=True,
+    ),
+    make("more_hits_deal_the_difference", "More hits deal the difference as damage.", _margin, ("AM-3",)),
+    make(
+        "no_damage_back_at_range",
+        "The defender wins a ranged or magic attack but deals no damage back.",
+        _no_damage_back,
+        ("AM-3",),
+        attack=("ranged", "magic"),
+    ),
+    make(
+        "zero_hits_super_tiebreak",
+        "Both sides roll no hits and a SuperTieBreaker decides (the zero_tie variant).",
+        _zero_tie_stb,
+        ("AM-5", "AM-4"),
+        lambda r: r.zero_tie == "super_tiebreak",
+        variant={"zero_tie": "super_tiebreak"},
+    ),
+)

@@ -1,0 +1,198 @@
+"""The catalogue of Durak battle situations (DB-1..DB-8): one battle each.
+
+Each predicate reads the finished battle (a :class:`~toolkit.durak_battle.notation.TracedBattleState`):
+its event log (``recon``, ``deal``, ``initiative``, ``attack``, ``counter``, ``defence``,
+``manoeuvre``, ``strike``, ``pass``, ``clash``, ``morale``, ``destroyed`` events) and its
+outcome. The hints steer :mod:`.finder_durak_battle`: ``tokens`` (the armies' tokens to
+try), ``suits`` (how much more often each suit is dealt, ``S H D C``), ``joker`` (how much
+more often a joker is dealt), ``rounds`` (rounds at most).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.cards import parse_cards
+from toolkit.durak_battle.initiative_rule import attack_cards, initiative_holder
+from toolkit.durak_battle.rules import SIDES
+from toolkit.engine import GameState
+from toolkit.rulebook.situations import Situation, events, make, said
+
+__all__ = ["CATALOGUE"]
+
+_CLASH_KINDS = ("attack", "counter", "defence", "manoeuvre", "strike", "pass")
+
+
+def _counter_chain(state: GameState, length: int = 3) -> bool:
+    """DB-5: ``length`` counterattacks in a row, each answering the one before."""
+    run = best = 0
+    for e in events(state):
+        if e.kind == "counter":
+            run += 1
+            best = max(best, run)
+        elif e.kind in _CLASH_KINDS:
+            run = 0
+    return best >= length
+
+
+def _joker_decides(state: Any) -> bool:
+    """DB-3: a side takes the initiative with a joker where, without her jokers, the other
+    side would have taken it (the other holds a spade and hers are lower, or she has none)."""
+    hands: dict[str, tuple] = {}
+    for e in events(state):
+        if e.kind == "deal" and ": " in e.text:
+            who, _, cards = e.text.partition(" draws ")
+            hands[who] = parse_cards(cards.partition(": ")[2].rstrip("."))
+        elif e.kind == "initiative" and "holds the highest attack card (Joker)" in e.text:
+            holder = e.text.partition(" holds ")[0]
+            names = list(state.names)
+            if holder not in names or len(hands) < 2:
+                continue
+            i = names.index(holder)
+            mine = [c for c in hands.get(names[i], ()) if not c.is_joker]
+            theirs = hands.get(names[1 - i], ())
+            if attack_cards(theirs) and initiative_holder(*((mine, theirs) if i == 0 else (theirs, mine))) == 1 - i:
+                return True
+    return False
+
+
+def _holds_other_retreats(state: Any) -> bool:
+    """DB-8: the side originally attacked rolls first and stays; the other retreats."""
+    return state.first_attacked is not None and state.outcome == f"{SIDES[1 - state.first_attacked]} retreats"
+
+
+def _attacked_retreats(state: Any) -> bool:
+    return state.first_attacked is not None and state.outcome == f"{SIDES[state.first_attacked]} retreats"
+
+
+def _destroyed(state: Any) -> bool:
+    return state.outcome.endswith(" destroyed") and state.outcome != "both destroyed"
+
+
+CATALOGUE: tuple[Situation, ...] = (
+    make(
+        "counterattack_chain_of_three",
+        "A counterattack chain of three cards.",
+        _counter_chain,
+        ("DB-1", "DB-5"),
+        suits=(("C", 6), ("S", 2)),
+    ),
+    make(
+        "joker_decides_initiative",
+        "A joker decides the initiative.",
+        _joker_decides,
+        ("DB-3",),
+        lambda r: r.jokers,
+        joker=12,
+    ),
+    make(
+        "joker_coin_flip",
+        "Joker against joker and no other spade: a coin decides the initiative.",
+        lambda s: said(s, "a coin flip gives", "initiative"),
+        ("DB-3",),
+        lambda r: r.jokers,
+        joker=25,
+        suits=(("S", 0.2),),
+    ),
+    make(
+        "initiative_tie_broken",
+        "Equal best attack cards: the next attack card decides the initiative.",
+        lambda s: said(s, "the tie is broken by her next attack card", "initiative"),
+        ("DB-3",),
+        lambda r: r.jokers,
+        joker=12,
+        suits=(("S", 3),),
+    ),
+    make(
+        "strike_no_answer",
+        "A strike on a side with no answer.",
+        lambda s: said(s, "cannot answer", "strike"),
+        ("DB-4",),
+    ),
+    make(
+        "strike_declined",
+        "A side declines to answer and takes the strike.",
+        lambda s: said(s, "declines to answer", "strike"),
+        ("DB-4",),
+    ),
+    make(
+        "both_destroyed",
+        "Both armies destroyed.",
+        lambda s: getattr(s, "outcome", "") == "both destroyed",
+        ("DB-7",),
+        tokens=((1, 2), (2, 1), (1, 1), (2, 2)),
+    ),
+    make("army_destroyed", "An army is destroyed.", _destroyed, ("DB-7",), tokens=((1, 1), (2, 2), (1, 3), (3, 1))),
+    make(
+        "attacked_holds_other_retreats",
+        "The attacked side holds its morale and the other retreats.",
+        _holds_other_retreats,
+        ("DB-8",),
+    ),
+    make(
+        "attacked_side_retreats",
+        "The side originally attacked fails its morale and retreats.",
+        _attacked_retreats,
+        ("DB-8",),
+    ),
+    make(
+        "defence_succeeds",
+        "A defence that succeeds.",
+        lambda s: said(s, "it succeeds", "defence"),
+        ("DB-1",),
+        suits=(("H", 3),),
+    ),
+    make(
+        "manoeuvre",
+        "A manoeuvre answers an attack.",
+        lambda s: any(True for _ in events(s, "manoeuvre")),
+        ("DB-1",),
+        suits=(("D", 3),),
+    ),
+    make(
+        "counter_lower_loses_token",
+        "A lower counterattack costs a token first.",
+        lambda s: said(s, "lower, she loses 1 token first", "counter"),
+        ("DB-5",),
+        suits=(("C", 3),),
+    ),
+    make(
+        "counter_equal_no_loss",
+        "A counterattack equal to the attack costs nothing.",
+        lambda s: said(s, "equal, treated as higher: no loss (DB-5)", "counter"),
+        ("DB-5",),
+        lambda r: r.counter_tie == "no_loss",
+        variant={"counter_tie": "no_loss"},
+        suits=(("C", 6), ("S", 3)),
+    ),
+    make(
+        "counter_equal_loses",
+        "A counterattack equal to the attack costs a token (the counter_tie variant).",
+        lambda s: said(s, "equal, treated as lower (DB-5 counter_tie='loses')", "counter"),
+        ("DB-5",),
+        lambda r: r.counter_tie == "loses",
+        variant={"counter_tie": "loses"},
+        suits=(("C", 6), ("S", 3)),
+    ),
+    make(
+        "initiative_passes",
+        "The initiative holder passes and the initiative passes to the other side.",
+        lambda s: said(s, "does not attack; the initiative passes", "pass"),
+        ("DB-6",),
+    ),
+    make(
+        "no_clash",
+        "Neither side holds an attack card: no clash this round.",
+        lambda s: said(s, "no clash this round", "initiative"),
+        ("DB-3",),
+        suits=(("S", 0.1),),
+        joker=0.1,
+    ),
+    make(
+        "outnumbering_draws_extra_cards",
+        "The army with more tokens draws extra cards.",
+        lambda s: said(s, "for outnumbering", "recon"),
+        ("DB-2",),
+        tokens=((3, 2), (2, 3), (4, 3)),
+    ),
+)
