@@ -59,7 +59,7 @@ def test_discover_reports_names_notebooks_by_stem():
     index = ReportIndex(FIXTURES)
     assert list(index) == ["failing", "sample"] and index["sample"] == SAMPLE
     assert discover_reports(FIXTURES / "missing") == {}
-    assert all(path.name.endswith(("_report.ipynb", "_strategy.ipynb")) for path in REPORTS.values())
+    assert all(path.name.endswith(("_report.ipynb", "_strategy.ipynb", "_examples.ipynb")) for path in REPORTS.values())
 
 
 def test_notebook_parameters_infers_types_from_defaults():
