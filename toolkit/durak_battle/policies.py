@@ -42,7 +42,6 @@ own hand and the card on the table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from toolkit.cards import Card, standard_deck
@@ -89,13 +88,13 @@ def _key(card: Card) -> tuple[int, int]:
 
 
 def _judged(table: Card, card: Card, action: str, rules: Rules) -> Answer:
-    """The referee's judgement (DB-1, DB-5): policies never judge an answer themselves."""
-    return _judgement(table.code, card.code, action, rules)
-
-
-@cache
-def _judgement(table: str, card: str, action: str, rules: Rules) -> Answer:
-    return answer_attack(Card(table), Card(card), action, rules)
+    """The referee's judgement (DB-1, DB-5): policies never judge an answer themselves
+    (remembered with the rules, ``rules.judged``)."""
+    key = (table.code, card.code, action)
+    found = rules.judged.get(key)
+    if found is None:
+        found = rules.judged[key] = answer_attack(table, card, action, rules)
+    return found
 
 
 def _lowest(cards: Sequence[Card]) -> Card | None:
@@ -110,9 +109,11 @@ def greedy_action(state: GameState) -> str:
     """
     stage = _stage(state)
     hands: tuple[tuple[Card, ...], tuple[Card, ...]] = state.hands  # type: ignore[attr-defined]
+    rules: Rules = state.rules  # type: ignore[attr-defined]
+    suit = rules.tables.suit_of_action
     if stage == "attack":
         hand = hands[state.holder]  # type: ignore[attr-defined]
-        spades = [c for c in hand if c.suit == "S"]
+        spades = [c for c in hand if c.suit == suit["attack"]]
         if spades:
             return f"attack {max(spades, key=_key).code}"
         jokers = sorted(c for c in hand if c.is_joker)
@@ -122,11 +123,10 @@ def greedy_action(state: GameState) -> str:
     # Answering: every card of her hand may be played as each of its actions but attack,
     # so every choice below is legal (DB-1, DB-4). The referee judges each card.
     table: Card = state.table  # type: ignore[attr-defined]
-    rules: Rules = state.rules  # type: ignore[attr-defined]
     hand = hands[1 - state.attacking]  # type: ignore[attr-defined]
-    hearts = [c for c in hand if c.suit == "H"]
-    diamonds = [c for c in hand if c.suit == "D"]
-    clubs = [c for c in hand if c.suit == "C"]
+    hearts = [c for c in hand if c.suit == suit["defence"]]
+    diamonds = [c for c in hand if c.suit == suit["manoeuvre"]]
+    clubs = [c for c in hand if c.suit == suit["counter"]]
     jokers = sorted(c for c in hand if c.is_joker)
     card = _lowest([c for c in diamonds if _judged(table, c, "manoeuvre", rules).succeeded])
     if card is not None:

@@ -160,6 +160,9 @@ def battle_outcome(
        Spirit first, -1 per token lost (in the clash, or the battle with the variant),
        4+ to stay; if it stays the other side rolls. A failure is a retreat.
 
+    Every number above is the default of a field of ``rules`` (house rules: the tokens
+    each answer costs, the cards per token of advantage, the morale target and penalty).
+
     ``method="auto"`` computes each clash table exactly within :data:`EXACT_LIMIT` and by
     Monte Carlo (``trials`` clashes per pair of hand sizes, played with the clash state
     machine, :class:`~toolkit.durak_battle.position.ClashPosition`) above it; ``"exact"``
@@ -187,7 +190,7 @@ def battle_outcome(
     spirit = [spirit_roll(ld) for ld in leaders]
     start = (army_a.tokens, army_b.tokens)
     deck = rules.deck_size
-    largest = [cards_drawn(max(r.outcomes())) for r in rolls]
+    largest = [cards_drawn(max(r.outcomes()), 0, rules) for r in rolls]
 
     sampled: set[tuple[int, int]] = set()
     tables: dict[tuple[int, int], dict[tuple[str | None, Path], Fraction]] = {}
@@ -212,18 +215,23 @@ def battle_outcome(
 
     @cache
     def pass_chance(side: int, penalty: int) -> Fraction:
-        return spirit[side].probability(lambda r: morale_holds(r, penalty))
+        return spirit[side].probability(lambda r: morale_holds(r, penalty, rules))
 
     def transition(ta: int, tb: int) -> tuple[dict[tuple[int, int], Fraction], dict[tuple[str, str], Fraction]]:
         """From tokens (ta, tb): next states, and endings (winner, how), for one round."""
         adv = (token_advantage(ta, tb), token_advantage(tb, ta))
-        worst = largest[0] + largest[1] + adv[0] + adv[1]
+        extra = (adv[0] + adv[1]) * rules.cards_per_token
+        worst = largest[0] + largest[1] + extra
         if worst > deck:
             raise InvalidSetupError(
                 f"with tokens {ta} v {tb} the hands could reach {worst} cards ({largest[0]} + {largest[1]} rolled "
-                f"+ {adv[0] + adv[1]} for outnumbering), more than the {deck}-card deck holds (DB-1, DB-2)"
+                f"+ {extra} for outnumbering), more than the {deck}-card deck holds (DB-1, DB-2)"
             )
-        sizes = rolls[0].map(lambda r: cards_drawn(r, adv[0])).combine(rolls[1].map(lambda r: cards_drawn(r, adv[1])))
+        sizes = (
+            rolls[0]
+            .map(lambda r: cards_drawn(r, adv[0], rules))
+            .combine(rolls[1].map(lambda r: cards_drawn(r, adv[1], rules)))
+        )
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
         settled: dict[tuple[str | None, int, int, str | None], Fraction] = defaultdict(Fraction)
