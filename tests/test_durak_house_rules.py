@@ -425,3 +425,65 @@ def test_battle_outcome_matches_engine_monte_carlo(rules):
     for side in "ab":
         p = exact.winner()[side]
         assert abs(wins[side] / trials - float(p)) <= tolerance(p, trials), (side, p, wins)
+
+
+# -- the widgets and the notation follow -----------------------------------------------------------
+def test_stepper_takes_house_rules_and_its_number_controls_change_them():
+    from toolkit.durak_battle.widgets import battle_stepper
+
+    st = battle_stepper(rules="cheap_strikes", seed=2)
+    assert st.rules.strike_loss == 1 and st.numbers["strike_loss"].value == 1
+    assert "strike_loss=1" in st.setup_line.value
+    st.numbers["morale_target"].value = 6
+    assert st.rules == Rules(strike_loss=1, morale_target=6)
+    assert st.state.rules == st.rules  # a setup change restarts under the new rules
+    swapped = battle_stepper(rules={"suits": {"attack": "H", "defence": "S", "manoeuvre": "D", "counter": "C"}})
+    swapped.numbers["strike_loss"].value = 2
+    assert swapped.rules.suits[0] == ("attack", "H")  # a field without a control is kept
+    with pytest.raises(InvalidSetupError, match="no house-rules file"):
+        battle_stepper(rules="no_such_rules")
+
+
+def test_stepper_export_under_house_rules_replays():
+    from toolkit.durak_battle import load_example, replay
+    from toolkit.durak_battle.widgets import battle_stepper
+
+    rules = Rules(suits={"attack": "D", "defence": "S", "manoeuvre": "H", "counter": "C"}, defence_won=(3, 0))
+    st = battle_stepper(rules=rules, seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        state = st.state
+        if state.is_terminal:
+            break
+        if state.is_chance_node:
+            st.stepper.roll()
+        else:
+            st.choose(rng.choice(sorted(state.legal_actions())))
+    again = load_example(st.export())
+    assert again.start.rules == rules
+    assert replay(again).log() == st.state.log()
+
+
+def test_explorers_start_from_the_rules_given():
+    from toolkit.durak_battle.widgets import odds_explorer, round_explorer
+
+    ex = round_explorer(rules="harsh_morale")
+    assert ex.controls["morale_target"].value == 5 and ex.controls["morale_per_token"].value == 2
+    # North's d6 Wild Card leader needs 5+ on max(d6, d6): 1 - (4/6)^2 = 5/9; 2 lost is -4: 9+ never
+    assert "North stays (DB-8): 0 lost 5/9" in ex.summary_text
+    assert "2 lost 0 = 0%" in ex.summary_text
+    ex.controls["morale_target"].value = 4  # the default target again: 4+ is 1 - (3/6)^2 = 3/4
+    assert "North stays (DB-8): 0 lost 3/4" in ex.summary_text
+    calls = []
+
+    def compute(a, b, rules, **kw):
+        calls.append(rules)
+        from toolkit.durak_battle.odds import BattleEnd
+        from toolkit.prob import Distribution
+
+        return Distribution.certain(BattleEnd("a", "retreat", 1))
+
+    ex = odds_explorer(rules=Rules(strike_loss=2, counter_lower_loss=3), compute=compute)
+    assert calls[-1] == Rules(strike_loss=2, counter_lower_loss=3)
+    ex.controls["strike_loss"].value = 5
+    assert calls[-1] == Rules(strike_loss=5, counter_lower_loss=3)

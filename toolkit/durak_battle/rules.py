@@ -277,6 +277,19 @@ class Rules(HouseRules):
         """Every card of the deck (DB-1): the 52 cards, and the two jokers unless ``jokers=False``."""
         return tuple(standard_deck(jokers=self.jokers))
 
+    def variant_name(self) -> str:
+        """A short label naming every field that differs from the defaults (``"default
+        rules"`` when none does); the suits as ``suits={attack: H, defence: S, ...}``."""
+        changed = []
+        for name, (_, value) in self.changes().items():
+            if name == "suits":
+                changed.append("suits={" + ", ".join(f"{a}: {s}" for a, s in value) + "}")
+            elif isinstance(value, tuple):
+                changed.append(f"{name}={list(value)!r}")
+            else:
+                changed.append(f"{name}={value!r}")
+        return ", ".join(changed) if changed else "default rules"
+
     def suit_of(self, action: str) -> str:
         """The suit code (``"S"``) of an action (DB-1, :attr:`suits`)."""
         return self.tables.suit_of_action[action]
