@@ -8,7 +8,7 @@ in order; optional expectations are checked by :func:`check_expectations` and by
 
     system: durak-battle
     title: A counterattack chain
-    rules: {counter_tie: no_loss}          # optional: jokers, counter_tie, holder_must_attack, morale_penalty
+    rules: {counter_tie: no_loss}          # optional: fields of Rules, or a house-rules file (rules: cheap_strikes)
     armies:
       - name: North
         tokens: 8
