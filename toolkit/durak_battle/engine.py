@@ -132,6 +132,10 @@ class BattleState(GameState):
         return [(c, Fraction(1, len(options))) for c in options]
 
     def action_to_string(self, action: Hashable) -> str:
+        """A card by its code, the coin's outcome by the army it gives the initiative to
+        (``"North"``), anything else as it is."""
+        if self.stage == "coin" and action in SIDES:
+            return self.names[SIDES.index(action)]  # type: ignore[arg-type]
         return action.code if isinstance(action, Card) else str(action)
 
     def parse_action(self, text: str) -> Hashable:
@@ -145,9 +149,13 @@ class BattleState(GameState):
                     raise IllegalActionError(f"{value} is not a possible roll here (DB-2, DB-8)")
                 return value
             if self.stage == "coin":
-                if text.strip().lower() not in SIDES:
-                    raise IllegalActionError("the coin flip names the side that takes the initiative: 'a' or 'b'")
-                return text.strip().lower()
+                wanted = text.strip().lower()
+                for i, name in enumerate(self.names):
+                    if wanted in (name.lower(), SIDES[i]):
+                        return SIDES[i]
+                raise IllegalActionError(
+                    f"the coin flip names the army that takes the initiative: {self.names[0]} or {self.names[1]}"
+                )
             card = parse_card(text)
             if card not in self.deck.next_options():
                 raise IllegalActionError(f"{card} cannot be drawn now: it is not in the deck")
@@ -470,7 +478,7 @@ class BattleState(GameState):
     def prompt(self) -> str:
         stage = self.stage
         if stage == "over":
-            return f"The battle is over: {self.outcome}."
+            return f"The battle is over: {self.result_text()}."
         if stage == "recon":
             return f"{self.armies[self.chance_side].leader.name} rolls Knowledge (Battle) (DB-2)."
         if stage == "deal":
@@ -486,14 +494,24 @@ class BattleState(GameState):
             )
         return f"{self.names[1 - (self.attacking or 0)]}: answer the {self.table.name if self.table else ''} (DB-4)."
 
+    def result_text(self) -> str:
+        """The outcome with the armies' names: ``"North retreats"``, ``"South destroyed"``,
+        ``"both destroyed"``, ``"undecided"``, ``"clash over"``; ``"unfinished"`` before the end."""
+        if not self.is_terminal:
+            return "unfinished"
+        side, _, rest = self.outcome.partition(" ")
+        if side in SIDES and rest:
+            return f"{self.names[SIDES.index(side)]} {rest}"
+        return self.outcome
+
     def observation(self, player: str | None = None) -> str:
         """What ``player`` (``"a"`` or ``"b"``) may see: the armies' tokens, her own hand and
         the size of the other's, the card on the table (played face up); everything with
-        ``None`` (the designer)."""
+        ``None`` (the designer). The armies are named, never by their side ids."""
         lines = []
         for i, side in enumerate(SIDES):
             hand = _text(self.hands[i]) if player in (None, side) else f"{len(self.hands[i])} cards"
-            lines.append(f"{self.names[i]} ({side}): {self.armies[i].tokens} tokens; hand {hand}")
+            lines.append(f"{self.names[i]}: {self.armies[i].tokens} tokens; hand {hand}")
         if self.table is not None:
             lines.append(f"On the table: {self.table.code}")
         return "\n".join(lines)

@@ -79,6 +79,7 @@ class BattleOdds(OddsResult):
         sampled: the (cards a, cards b) hand-size pairs whose clash odds are Monte Carlo.
         trials: Monte Carlo clashes per sampled pair (``None`` when exact).
         note: a sentence saying where the numbers come from.
+        names: the armies' names, side a's first (what the text calls them).
     """
 
     distribution: Distribution[BattleEnd]
@@ -89,6 +90,7 @@ class BattleOdds(OddsResult):
     note: str = ""
     states: int = 0
     seconds: float = field(default=0.0, compare=False)
+    names: tuple[str, str] = ("army a", "army b")
 
     def winner(self) -> Distribution[str | None]:
         """The distribution of the winner (``None``: undecided)."""
@@ -103,9 +105,11 @@ class BattleOdds(OddsResult):
 
     def __str__(self) -> str:
         lines = [f"BattleOdds, {self.note}"]
-        for key, label in (("a", "a wins"), ("b", "b wins"), (None, "undecided")):
+        labels = (("a", f"{self.names[0]} wins"), ("b", f"{self.names[1]} wins"), (None, "undecided"))
+        width = max(len(label) for _, label in labels)
+        for key, label in labels:
             p = self.probability(lambda o, k=key: o.winner == k)
-            lines.append(f"  {label:10} {float(p):.2%}")
+            lines.append(f"  {label:{width}} {float(p):.2%}")
         return "\n".join(lines)
 
 
@@ -310,4 +314,5 @@ def battle_outcome(
         note,
         len(trans),
         seconds=time.perf_counter() - started,
+        names=(army_a.name, army_b.name),
     )

@@ -216,7 +216,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     def type_outcome(self, text: str) -> None:
         """Apply a typed outcome: a roll total (``"4"``), a hand (``"10S 7S 6C 9H"``), the
-        coin (``"a"``/``"b"``) — or a decision (``"attack 7S"``)."""
+        coin (the army that wins it, ``"North"``) — or a decision (``"attack 7S"``)."""
         state = self.state
         if not state.is_chance_node and not state.is_terminal:
             self.stepper.choose(" ".join(text.split()))
@@ -377,7 +377,18 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.error_line = widgets.HTML()
         self._describe_controls()
 
+    def _view_options(self) -> list[tuple[str, str]]:
+        """The Show choices: both hands, or one army's view, by the army's name (issue 12)."""
+        views = [(f"{name}'s view", side) for name, side in zip(self.names, SIDES, strict=True)]
+        return [("both hands (designer)", "both"), *views]
+
     def _describe_controls(self) -> None:
+        if hasattr(self, "view") and [label for label, _ in self.view.options] != [
+            label for label, _ in self._view_options()
+        ]:
+            shown = self.view.value
+            self.view.options = self._view_options()
+            self.view.value = shown
         for i, side in enumerate(SIDES):
             name, leader = self.names[i], self._base[i].leader.name
             self.tokens[side].description = f"{name}: tokens"
@@ -415,7 +426,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.token_labels[side] = widgets.HTML()
         self.round_line = widgets.HTML()
         self.view = widgets.ToggleButtons(
-            options=[("both hands (designer)", "both"), ("side a's view", "a"), ("side b's view", "b")],
+            options=self._view_options(),
             value="both",
             description="Show",
         )
@@ -497,7 +508,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             bar.value = army.tokens
             share = army.tokens / first.tokens if first.tokens else 0
             bar.bar_style = "success" if share > 0.6 else "warning" if share > 0.3 else "danger"
-            bits = [f"<b>{esc(army.name)}</b> ({side}): {army.tokens} of {first.tokens} tokens"]
+            bits = [f"<b>{esc(army.name)}</b>: {army.tokens} of {first.tokens} tokens"]
             if state.lost_clash[i]:
                 bits.append(f"lost {state.lost_clash[i]} this clash")
             if state.is_terminal:
@@ -523,12 +534,12 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         """Each army's row: leader, tokens, hand (by action, high cards first)."""
         rows = []
         rules = state.rules
-        for i, side in enumerate(SIDES):
+        for i in range(len(SIDES)):
             cards = sorted(state.hands[i], key=lambda c: hand_order(c, rules))
             hand = "".join(card_html(c, rules) for c in cards) or "<i>no cards</i>"
             leader = state.armies[i].leader
             rows.append(
-                f"<tr><td><b>{esc(state.names[i])}</b> ({side})</td><td>{esc(leader.name)}</td>"
+                f"<tr><td><b>{esc(state.names[i])}</b></td><td>{esc(leader.name)}</td>"
                 f"<td>{state.armies[i].tokens} tokens</td><td>{hand}</td></tr>"
             )
         return rows
