@@ -137,7 +137,7 @@ def number_controls(rules: Rules, fields: tuple[str, ...] = tuple(NUMBER_FIELDS)
             max=max(high, value),
             description=description,
             style=WIDE,
-            layout=widgets.Layout(width="16em"),
+            layout=widgets.Layout(width="22em"),  # the label at its full width, room for the number
             tooltip=Rules.field_info()[name]["help"],
         )
     return out
