@@ -164,6 +164,11 @@ def greedy_policy(state: GameState) -> Distribution[Any]:
       1); a failed defence with her lowest heart (she loses 2, the attacker 1); a failed
       manoeuvre with her lowest diamond (she loses 2); otherwise she takes the strike.
 
+    Under house rules the suits are those of ``rules.suits`` (a "spade" is a card of the
+    attack suit, and so on) and the referee judges with the rules' losses, but the order
+    of preference above stays the draft's: a fixed heuristic, not a best reply to a
+    changed answer table (the ``"optimal"`` policy is that).
+
     >>> from toolkit.durak_battle import Army, Leader, start_clash
     >>> s = start_clash(Army("N", 6, Leader("V")), Army("S", 4, Leader("I")), ("9S 3C 2H", "KS"))
     >>> greedy_policy(s.apply("attack KS")).items()  # no answer succeeds: the cheapest is a 1-token counter
