@@ -140,7 +140,7 @@ def test_errors_are_collected_with_line_numbers():
         load_example(bad)
     message = str(info.value)
     assert "<example>:3: unknown key 'colour'" in message
-    assert "<example>:8: army b: South has 11 tokens: an army has at most 10 (DB-7)" in message
+    assert "<example>:8: the second army: South has 11 tokens: an army has at most 10 (DB-7)" in message
     assert "<example>:13: round 1: cards: '5X' is not a card" in message
     assert "<example>:16: 'Sud' is not an army here" in message
 

@@ -30,7 +30,7 @@ from toolkit.durak_battle.widgets import (
     odds_explorer,
     round_explorer,
 )
-from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError
 from toolkit.prob import Distribution, format_probability
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -488,3 +488,80 @@ def test_explore_notebook_runs_headless():
     assert "South counterattacks with the 4 of Clubs (lower, she loses 1 token first)" in text
     assert "Every expectation in the file is met." in text
     assert "Replays to the same log: True" in text
+
+
+# -- issue 12 item 4: army names, never the side ids "a" / "b" ---------------------------------------
+SIDE_IDS = __import__("re").compile(
+    r"\b[ab] (retreats|destroyed|wins|attacks)\b|\bside [ab]'s view\b|\((a|b)\)|\barmy [ab]\b"
+)
+
+
+def _texts(root: widgets.Widget) -> list[str]:
+    out: list[str] = []
+
+    def walk(w: widgets.Widget) -> None:
+        if isinstance(w, widgets.HTML):
+            out.append(w.value)
+        for attr in ("description", "tooltip"):
+            out.append(str(getattr(w, attr, "") or ""))
+        out.extend(label for label in getattr(w, "_options_labels", ()) or ())
+        for child in getattr(w, "children", ()):
+            walk(child)
+
+    walk(root)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 9])
+def test_stepper_texts_name_the_armies_not_side_ids(seed):
+    import random
+
+    st = battle_stepper(seed=seed)
+    rng = random.Random(seed)
+    seen = []
+    for _ in range(80):
+        for view in ("both", "a", "b"):
+            st.view.value = view
+            seen += _texts(st.widget)
+        st.view.value = "both"
+        state = st.state
+        if state.is_terminal:
+            break
+        if state.is_chance_node:
+            st.stepper.roll()
+        else:
+            st.choose(rng.choice(sorted(state.legal_actions())))
+    assert st.state.is_terminal
+    found = sorted({m.group(0) for text in seen for m in SIDE_IDS.finditer(text)})
+    assert not found, found
+    assert f"The battle is over: {st.state.result_text()}." in " ".join(seen)
+    assert st.state.result_text().split()[0] in ("North", "South", "both", "undecided")
+
+
+def test_view_choices_follow_the_armies_of_a_loaded_example():
+    st = battle_stepper()
+    assert [label for label, _ in st.view.options] == ["both hands (designer)", "North's view", "South's view"]
+    st.view.value = "b"
+    text = (Path(__file__).resolve().parent.parent / "data" / "examples" / "durak_counterattack_chain.yaml").read_text()
+    st.load(load_example(text.replace("North", "Rus").replace("South", "Horde")))
+    assert [label for label, _ in st.view.options] == ["both hands (designer)", "Rus's view", "Horde's view"]
+    assert st.view.value == "b"
+
+
+def test_coin_is_named_by_the_armies():
+    from toolkit.durak_battle import start_clash
+
+    s = start_clash(Army("North", 6, Leader("V")), Army("South", 6, Leader("I")), ("JK1", "JK2"))
+    assert s.stage == "coin"
+    assert [s.action_to_string(o) for o, _ in s.chance_outcomes()] == ["North", "South"]
+    assert s.parse_action("south") == "b" and s.parse_action("a") == "a"
+    with pytest.raises(IllegalActionError, match="North or South"):
+        s.parse_action("heads")
+
+
+def test_battle_odds_text_names_the_armies():
+    from toolkit.durak_battle import battle_outcome
+
+    leader = Leader("V", battle_die="d4", wild_card=False, battle_modifier=-3)
+    text = str(battle_outcome(Army("North", 2, leader), Army("South", 2, leader), max_rounds=2))
+    assert "North wins" in text and "South wins" in text and not SIDE_IDS.search(text)

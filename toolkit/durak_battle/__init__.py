@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from toolkit.durak_battle.analysis import SUIT_LABELS, SuitValue, suit_values
+from toolkit.durak_battle.analysis import SUIT_LABELS, SuitValue, suit_label, suit_values
 from toolkit.durak_battle.best_play import ClashSolver, action_key, best_action
 from toolkit.durak_battle.clash import (
     ACTIONS,
@@ -93,7 +93,19 @@ from toolkit.durak_battle.position import (
     sorted_hand,
 )
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
-from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, SUIT_SIZE, Army, Leader, Rules, fresh_deck, settle_losses
+from toolkit.durak_battle.rules import (
+    DEFAULT_SUITS,
+    MAX_LOSS,
+    MAX_TOKENS,
+    SIDES,
+    SUIT_SIZE,
+    SUIT_WORDS,
+    Army,
+    Leader,
+    Rules,
+    fresh_deck,
+    settle_losses,
+)
 
 #: The widgets' public names, imported from :mod:`.widgets` when first asked for.
 _WIDGETS = (
@@ -115,6 +127,9 @@ __all__ = [
     "Leader",
     "Army",
     "MAX_TOKENS",
+    "MAX_LOSS",
+    "DEFAULT_SUITS",
+    "SUIT_WORDS",
     "SIDES",
     "SUIT_SIZE",
     "fresh_deck",
@@ -184,6 +199,7 @@ __all__ = [
     "clear_caches",
     "SuitValue",
     "suit_values",
+    "suit_label",
     "SUIT_LABELS",
     # notation
     "SYSTEM",

@@ -16,13 +16,14 @@ from fractions import Fraction
 
 from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.odds import clash_value
-from toolkit.durak_battle.rules import Rules
+from toolkit.durak_battle.rules import SUIT_WORDS, Rules
 from toolkit.errors import InvalidSetupError
 from toolkit.montecarlo import z_for
 
-__all__ = ["SuitValue", "suit_values", "SUIT_LABELS"]
+__all__ = ["SuitValue", "suit_values", "suit_label", "SUIT_LABELS"]
 
-#: The extra cards compared, by the action they give (DB-1).
+#: The extra cards compared, by the action they give with the default rules (DB-1;
+#: :func:`suit_label` under any rules).
 SUIT_LABELS = {
     "S": "attack (spade)",
     "H": "defence (heart)",
@@ -40,10 +41,12 @@ class SuitValue:
     trials: int
     mean: float
     half_width: float  # of the 99% interval
+    action_label: str = ""  # the action the suit gives under the rules in force (DB-1)
 
     @property
     def label(self) -> str:
-        return SUIT_LABELS[self.suit]
+        """The card compared, by its action: ``"attack (spade)"`` (DB-1, under the rules in force)."""
+        return self.action_label or SUIT_LABELS[self.suit]
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -87,5 +90,15 @@ def suit_values(cards: int = 4, trials: int = 300, rules: Rules | None = None, s
         n = len(xs)
         mean = float(sum(xs) / n)
         var = float(sum((x - sum(xs) / n) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-        out.append(SuitValue(s, n, mean, z * math.sqrt(var / n)))
+        out.append(SuitValue(s, n, mean, z * math.sqrt(var / n), suit_label(s, rules)))
     return out
+
+
+def suit_label(suit: str, rules: Rules | None = None) -> str:
+    """Return how a report names the cards of ``suit`` (``"JK"`` for the jokers): the
+    action it gives under ``rules`` and the suit, ``"attack (spade)"`` (DB-1)."""
+    rules = rules or Rules()
+    if suit == "JK":
+        return SUIT_LABELS["JK"]
+    action = rules.tables.action_of_suit[suit]
+    return f"{action} ({SUIT_WORDS[suit][0]})"

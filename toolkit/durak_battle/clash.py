@@ -1,7 +1,8 @@
 """The referee of one attack and its answer in a Durak clash (DB-1, DB-4, DB-5).
 
-Suits are actions (DB-1): spades Attack, hearts Defence, diamonds Manoeuvre, clubs
-Counterattack; a joker is any of them, chosen when played, and outranks every card.
+Suits are actions (DB-1): by default spades Attack, hearts Defence, diamonds Manoeuvre,
+clubs Counterattack (``Rules.suits``); a joker is any of them, chosen when played, and
+outranks every card. The tokens each answer costs are fields of the rules too.
 
 >>> from toolkit.cards import Card
 >>> answer_attack(Card("9S"), Card("10H"), "defence")
@@ -15,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolkit.cards import Card
-from toolkit.durak_battle.rules import Rules
+from toolkit.durak_battle.rules import ACTIONS, DEFAULT_SUITS, SUIT_WORDS, Rules
 from toolkit.errors import ArgumentTypeError, IllegalActionError
 
 __all__ = [
     "ACTIONS",
+    "SUIT_WORDS",
     "SUIT_ACTION",
     "STRIKE_LOSS",
     "Answer",
@@ -29,18 +31,18 @@ __all__ = [
     "strike",
 ]
 
-#: What each suit lets an army do (DB-1).
-SUIT_ACTION = {"S": "attack", "H": "defence", "D": "manoeuvre", "C": "counter"}
-ACTIONS: tuple[str, ...] = ("attack", "defence", "manoeuvre", "counter")
-#: Tokens the defender loses when an attack is not answered (DB-4).
-STRIKE_LOSS = 4
+#: What each suit lets an army do with the default rules (DB-1; ``Rules.suits`` in general).
+SUIT_ACTION = {suit: action for action, suit in DEFAULT_SUITS}
+#: Tokens the defender loses when an attack is not answered, by default (DB-4; ``Rules.strike_loss``).
+STRIKE_LOSS = Rules().strike_loss
+
+_DEFAULT = Rules()
 
 
-def actions_of(card: Card) -> tuple[str, ...]:
-    """Return the actions a card can be played as: its suit's, or any of the four for a joker (DB-1)."""
-    if card.is_joker:
-        return ACTIONS
-    return (SUIT_ACTION[card.suit or "S"],)
+def actions_of(card: Card, rules: Rules | None = None) -> tuple[str, ...]:
+    """Return the actions a card can be played as under ``rules`` (default: the default
+    rules): its suit's, or any of the four for a joker (DB-1)."""
+    return (rules or _DEFAULT).tables.actions[card.code]
 
 
 def card_value(card: Card) -> int:
@@ -72,20 +74,25 @@ class Answer:
     counter: bool = False
 
 
-def strike() -> Answer:
-    """Return the strike of an unanswered attack: the defender loses 4, the attacker 0 (DB-4)."""
-    return Answer("strike", 0, STRIKE_LOSS)
+def strike(rules: Rules | None = None) -> Answer:
+    """Return the strike of an unanswered attack: the defender loses ``rules.strike_loss``
+    (4 by default), the attacker 0 (DB-4)."""
+    return Answer("strike", 0, (rules or _DEFAULT).strike_loss)
 
 
 def answer_attack(attack: Card, card: Card, action: str, rules: Rules | None = None) -> Answer:
     """Judge ``card`` played as ``action`` against the attack card ``attack`` (DB-1, DB-5).
 
-    - Defence: value >= attack succeeds (attacker -2, defender -1); lower fails
-      (attacker -1, defender -2).
-    - Manoeuvre: value >= attack succeeds (attacker -1); lower fails (defender -2).
+    The card's suit must be the action's (``rules.suits``; a joker is any action). The
+    tokens lost by (the attacker, the defender) are fields of the rules; by default:
+
+    - Defence: value >= attack succeeds (attacker -2, defender -1, ``defence_won``); lower
+      fails (attacker -1, defender -2, ``defence_lost``).
+    - Manoeuvre: value >= attack succeeds (attacker -1, ``manoeuvre_won``); lower fails
+      (defender -2, ``manoeuvre_lost``).
     - Counterattack: cancels the attack; if lower than the attack the counterattacker
-      loses 1 token first; higher, none; equal: none (DB-5 default) or 1 (``counter_tie=
-      "loses"``).
+      loses ``counter_lower_loss`` (1) first; higher, none; equal: none (DB-5 default) or
+      as lower (``counter_tie="loses"``).
 
     Raises:
         ArgumentTypeError: ``attack`` or ``card`` not a Card, ``action`` not a str, ``rules``
@@ -103,21 +110,24 @@ def answer_attack(attack: Card, card: Card, action: str, rules: Rules | None = N
     rules = rules or Rules()
     if action == "attack":
         raise IllegalActionError(
-            "an attack cannot be answered with an attack (DB-1): answer with a heart, diamond or club"
+            f"an attack cannot be answered with an attack (DB-1): answer with a {rules.suit_word('defence')}, "
+            f"{rules.suit_word('manoeuvre')} or {rules.suit_word('counter')}"
         )
     if action not in ACTIONS:
         raise IllegalActionError(f"{action!r} is not an action: use defence, manoeuvre or counter (DB-1)")
-    if action not in actions_of(card):
+    if action not in actions_of(card, rules):
         raise IllegalActionError(
-            f"{card} is a {SUIT_ACTION[card.suit or 'S']} card and cannot be played as {action} (DB-1): "
-            "hearts defend, diamonds manoeuvre, clubs counterattack, a joker is any"
+            f"{card} is a {rules.tables.action_of_suit[card.suit or 'S']} card and cannot be played as {action} "
+            f"(DB-1): {rules.suits_text()}, a joker is any"
         )
     high = card_value(card) >= card_value(attack)
     if action == "defence":
-        return Answer("defence", 2, 1, True) if high else Answer("defence", 1, 2, False)
-    if action == "manoeuvre":
-        return Answer("manoeuvre", 1, 0, True) if high else Answer("manoeuvre", 0, 2, False)
-    lower = card_value(card) < card_value(attack)
-    tie = card_value(card) == card_value(attack)
-    cost = 1 if lower or (tie and rules.counter_tie == "loses") else 0
-    return Answer("counter", 0, cost, not lower, counter=True)
+        won, lost = rules.defence_won, rules.defence_lost
+    elif action == "manoeuvre":
+        won, lost = rules.manoeuvre_won, rules.manoeuvre_lost
+    else:
+        lower = card_value(card) < card_value(attack)
+        tie = card_value(card) == card_value(attack)
+        cost = rules.counter_lower_loss if lower or (tie and rules.counter_tie == "loses") else 0
+        return Answer("counter", 0, cost, not lower, counter=True)
+    return Answer(action, *won, True) if high else Answer(action, *lost, False)

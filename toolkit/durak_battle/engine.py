@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
-from toolkit.durak_battle.clash import STRIKE_LOSS, actions_of, card_value
+from toolkit.durak_battle.clash import actions_of, card_value
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
 from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
@@ -37,6 +37,10 @@ _PAIR: tuple[None, None] = (None, None)
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
     return (value, pair[1]) if i == 0 else (pair[0], value)
+
+
+def _tokens(n: int) -> str:
+    return "1 token" if n == 1 else f"{n} tokens"
 
 
 def _text(cards: Sequence[Card]) -> str:
@@ -128,6 +132,10 @@ class BattleState(GameState):
         return [(c, Fraction(1, len(options))) for c in options]
 
     def action_to_string(self, action: Hashable) -> str:
+        """A card by its code, the coin's outcome by the army it gives the initiative to
+        (``"North"``), anything else as it is."""
+        if self.stage == "coin" and action in SIDES:
+            return self.names[SIDES.index(action)]  # type: ignore[arg-type]
         return action.code if isinstance(action, Card) else str(action)
 
     def parse_action(self, text: str) -> Hashable:
@@ -141,9 +149,13 @@ class BattleState(GameState):
                     raise IllegalActionError(f"{value} is not a possible roll here (DB-2, DB-8)")
                 return value
             if self.stage == "coin":
-                if text.strip().lower() not in SIDES:
-                    raise IllegalActionError("the coin flip names the side that takes the initiative: 'a' or 'b'")
-                return text.strip().lower()
+                wanted = text.strip().lower()
+                for i, name in enumerate(self.names):
+                    if wanted in (name.lower(), SIDES[i]):
+                        return SIDES[i]
+                raise IllegalActionError(
+                    f"the coin flip names the army that takes the initiative: {self.names[0]} or {self.names[1]}"
+                )
             card = parse_card(text)
             if card not in self.deck.next_options():
                 raise IllegalActionError(f"{card} cannot be drawn now: it is not in the deck")
@@ -185,15 +197,12 @@ class BattleState(GameState):
                 return f"{exc}; {name} can: {legal}"
             if card not in self.hands[i or 0]:
                 return f"{card} is not in {name}'s hand ({_text(self.hands[i or 0])}); she can: {legal}"
-            if verb in ("defence", "manoeuvre", "counter", "attack") and verb not in actions_of(card):
-                return (
-                    f"{card} cannot be played as {verb}: hearts defend, diamonds manoeuvre, clubs counter, "
-                    "spades attack (DB-1)"
-                )
+            if verb in ("defence", "manoeuvre", "counter", "attack") and verb not in actions_of(card, self.rules):
+                return f"{card} cannot be played as {verb}: {self.rules.suits_text()} (DB-1)"
         if verb == "pass" and self.stage == "attack" and self.forced == OPENING:
             return f"{name} holds the initiative and must open the clash with an attack (DB-3); she can: {legal}"
         if verb == "pass" and self.stage == "attack":
-            return f"{name} must attack while she holds a spade (DB-6); she can: {legal}"
+            return f"{name} must attack while she holds a {self.rules.suit_word('attack')} (DB-6); she can: {legal}"
         return f"{text!r} is not possible for {name} now ({self.stage}); choose one of: {legal}"
 
     def apply(self, action: Hashable) -> BattleState:
@@ -238,14 +247,15 @@ class BattleState(GameState):
         i = self.chance_side
         army, other = self.armies[i], self.armies[1 - i]
         advantage = token_advantage(army.tokens, other.tokens)
-        cards = cards_drawn(total, advantage)
+        cards = cards_drawn(total, advantage, self.rules)
+        extra = cards - cards_drawn(total)
+        per = self.rules.cards_per_token
+        outnumbering = "for outnumbering" if per == 1 else f"for outnumbering by {_tokens(advantage)}, {per} per token"
         leader = army.leader
         wild = " with the Wild Die" if leader.wild_card else ""
         text = (
             f"{leader.name} ({army.name}) rolls Knowledge (Battle) d{leader.battle_die}{wild}: {total} — "
-            f"{cards} card(s)"
-            + (f" ({cards_drawn(total)} + {advantage} for outnumbering)" if advantage else "")
-            + " (DB-2)."
+            f"{cards} card(s)" + (f" ({cards_drawn(total)} + {extra} {outnumbering})" if advantage else "") + " (DB-2)."
         )
         state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
         state = state._log("recon", text, "DB-2")
@@ -283,7 +293,7 @@ class BattleState(GameState):
         return state._initiative()
 
     def _initiative(self) -> BattleState:
-        who = initiative_holder(*self.hands)
+        who = initiative_holder(*self.hands, self.rules)
         if who == NO_CLASH:
             state = self._log("initiative", "Neither side holds an attack card: no clash this round (DB-3).", "DB-3")
             if state.clash_only:
@@ -291,7 +301,7 @@ class BattleState(GameState):
             return state._next_round()
         if who is None:
             return replace(self, stage="coin")
-        mine, theirs = attack_cards(self.hands[who]), attack_cards(self.hands[1 - who])
+        mine, theirs = attack_cards(self.hands[who], self.rules), attack_cards(self.hands[1 - who], self.rules)
         detail = mine[0].name
         if theirs and card_value(theirs[0]) == card_value(mine[0]):
             k = next(k for k in range(len(mine)) if k >= len(theirs) or card_value(mine[k]) != card_value(theirs[k]))
@@ -346,16 +356,21 @@ class BattleState(GameState):
         state = replace(self, hands=hands)
         if kind == "strike":
             why = "cannot answer" if beat.auto else "declines to answer"
-            text = f"{names[i]} {why}: {names[attacker]} strikes, {names[i]} loses {STRIKE_LOSS} tokens (DB-4)."
+            text = (
+                f"{names[i]} {why}: {names[attacker]} strikes, {names[i]} loses {_tokens(result.defender_loss)} (DB-4)."
+            )
             state = state._log("strike", text, "DB-4")._lose(beat.loss)
             return state._attack_done(attacker)
         assert card is not None and self.table is not None
         as_ = f" as {result.action}" if card.is_joker else ""
         if kind == "counter":
             table = self.table
-            how = "lower, she loses 1 token first" if result.defender_loss else "not lower: no loss"
+            lost = _tokens(result.defender_loss)
+            how = f"lower, she loses {lost} first" if result.defender_loss else "not lower: no loss"
             if card_value(card) == card_value(table) and result.defender_loss:
-                how = "equal, treated as lower (DB-5 counter_tie='loses'): she loses 1 token first"
+                how = f"equal, treated as lower (DB-5 counter_tie='loses'): she loses {lost} first"
+            elif not result.succeeded and not result.defender_loss:
+                how = "lower, but a lower counterattack costs nothing under these rules"
             elif card_value(card) == card_value(table):
                 how = "equal, treated as higher: no loss (DB-5)"
             state = state._log(
@@ -418,10 +433,13 @@ class BattleState(GameState):
         i = self.chance_side
         penalty = morale_penalty(self.rules, self.lost_clash[i], self.lost_battle[i])
         final = total - penalty
-        ok = morale_holds(total, penalty)
+        ok = morale_holds(total, penalty, self.rules)
         leader = self.armies[i].leader
-        text = f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}: " + (
-            "the army stays (DB-8)." if ok else "the army retreats (DB-8)."
+        target = self.rules.morale_target
+        needs = "" if target == 4 else f" (needs {target})"
+        text = (
+            f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}{needs}: "
+            + ("the army stays (DB-8)." if ok else "the army retreats (DB-8).")
         )
         state = replace(self, morale=_set(self.morale, i, ok))._log("morale", text, "DB-8")
         if not ok:
@@ -460,7 +478,7 @@ class BattleState(GameState):
     def prompt(self) -> str:
         stage = self.stage
         if stage == "over":
-            return f"The battle is over: {self.outcome}."
+            return f"The battle is over: {self.result_text()}."
         if stage == "recon":
             return f"{self.armies[self.chance_side].leader.name} rolls Knowledge (Battle) (DB-2)."
         if stage == "deal":
@@ -470,17 +488,30 @@ class BattleState(GameState):
         if stage == "morale":
             return f"{self.armies[self.chance_side].leader.name} rolls Spirit for morale (DB-8)."
         if stage == "attack":
-            return f"{self.names[self.holder or 0]} holds the initiative: attack with a spade or joker, or pass (DB-6)."
+            suit = self.rules.suit_word("attack")
+            return (
+                f"{self.names[self.holder or 0]} holds the initiative: attack with a {suit} or joker, or pass (DB-6)."
+            )
         return f"{self.names[1 - (self.attacking or 0)]}: answer the {self.table.name if self.table else ''} (DB-4)."
+
+    def result_text(self) -> str:
+        """The outcome with the armies' names: ``"North retreats"``, ``"South destroyed"``,
+        ``"both destroyed"``, ``"undecided"``, ``"clash over"``; ``"unfinished"`` before the end."""
+        if not self.is_terminal:
+            return "unfinished"
+        side, _, rest = self.outcome.partition(" ")
+        if side in SIDES and rest:
+            return f"{self.names[SIDES.index(side)]} {rest}"
+        return self.outcome
 
     def observation(self, player: str | None = None) -> str:
         """What ``player`` (``"a"`` or ``"b"``) may see: the armies' tokens, her own hand and
         the size of the other's, the card on the table (played face up); everything with
-        ``None`` (the designer)."""
+        ``None`` (the designer). The armies are named, never by their side ids."""
         lines = []
         for i, side in enumerate(SIDES):
             hand = _text(self.hands[i]) if player in (None, side) else f"{len(self.hands[i])} cards"
-            lines.append(f"{self.names[i]} ({side}): {self.armies[i].tokens} tokens; hand {hand}")
+            lines.append(f"{self.names[i]}: {self.armies[i].tokens} tokens; hand {hand}")
         if self.table is not None:
             lines.append(f"On the table: {self.table.code}")
         return "\n".join(lines)

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from toolkit.cards import Card, standard_deck
-from toolkit.durak_battle.clash import actions_of, card_value
+from toolkit.durak_battle.clash import card_value
+from toolkit.durak_battle.rules import DEFAULT_SUITS, Rules
 
 __all__ = ["NO_CLASH", "TIE_COIN", "attack_cards", "initiative_holder"]
 
@@ -24,27 +25,38 @@ NO_CLASH = -1
 #: joker against joker, then the next highest spades; still tied, 50/50).
 TIE_COIN = Fraction(1, 2)
 
-# The value of each card that can attack (DB-1), by code, looked up instead of recomputed.
-_ATTACK_VALUE = {c.code: card_value(c) for c in standard_deck(jokers=True) if "attack" in actions_of(c)}
+_VALUE = {c.code: card_value(c) for c in standard_deck(jokers=True)}
+_ATTACK_VALUES: dict[tuple[tuple[str, str], ...], dict[str, int]] = {}
 
 
-def attack_cards(hand: Sequence[Card]) -> list[Card]:
-    """The cards of a hand that can attack: spades and jokers (DB-1), highest first (two
-    jokers in the order they are held) — compared for the initiative (DB-3) and offered
-    as attacks (DB-6)."""
-    value = _ATTACK_VALUE
+def _attack_value(rules: Rules | None) -> dict[str, int]:
+    """The value of each card that can attack under ``rules`` (DB-1), by code, looked up
+    instead of recomputed (one table per assignment of suits)."""
+    suits = rules.suits if rules is not None else DEFAULT_SUITS
+    found = _ATTACK_VALUES.get(suits)
+    if found is None:
+        can = (rules or Rules()).tables.can_attack
+        found = _ATTACK_VALUES[suits] = {code: v for code, v in _VALUE.items() if can[code]}
+    return found
+
+
+def attack_cards(hand: Sequence[Card], rules: Rules | None = None) -> list[Card]:
+    """The cards of a hand that can attack: the attack suit's (spades by default) and
+    jokers (DB-1), highest first (two jokers in the order they are held) — compared for
+    the initiative (DB-3) and offered as attacks (DB-6)."""
+    value = _attack_value(rules)
     return sorted((c for c in hand if c.code in value), key=lambda c: value[c.code], reverse=True)
 
 
-def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card]) -> int | None:
+def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card], rules: Rules | None = None) -> int | None:
     """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
     :data:`NO_CLASH` (-1) when neither side can attack (DB-3).
 
-    The side with the highest attack card (spade or joker) wins; with equal tops (joker
-    against joker) the next attack cards are compared, and so on; identical lists are a
-    coin flip (``None``).
+    The side with the highest attack card (of the attack suit, spades by default, or a
+    joker) wins; with equal tops (joker against joker) the next attack cards are
+    compared, and so on; identical lists are a coin flip (``None``).
     """
-    value = _ATTACK_VALUE
+    value = _attack_value(rules)
     va = sorted((value[c.code] for c in hand_a if c.code in value), reverse=True)
     vb = sorted((value[c.code] for c in hand_b if c.code in value), reverse=True)
     if not va and not vb:

@@ -14,8 +14,9 @@ from toolkit.prob import Distribution
 
 __all__ = ["MORALE_TARGET", "spirit_roll", "morale_order", "morale_penalty", "morale_holds"]
 
-#: A Spirit total (after the penalty) of at least this keeps the army in the field (DB-8).
-MORALE_TARGET = 4
+#: A Spirit total (after the penalty) of at least this keeps the army in the field, by
+#: default (DB-8; ``Rules.morale_target``).
+MORALE_TARGET = Rules().morale_target
 
 
 def spirit_roll(leader: Leader) -> Distribution[int]:
@@ -32,11 +33,12 @@ def morale_order(first_attacked: int) -> tuple[int, int]:
 
 
 def morale_penalty(rules: Rules, lost_clash: int, lost_battle: int) -> int:
-    """Return the penalty to a Spirit roll (DB-8): 1 per token lost in this clash, or in
-    the whole battle with the variant ``morale_penalty="battle"``."""
-    return lost_clash if rules.morale_penalty == "clash" else lost_battle
+    """Return the penalty to a Spirit roll (DB-8): ``rules.morale_per_token`` (1) per token
+    lost in this clash, or in the whole battle with the variant ``morale_penalty="battle"``."""
+    return rules.morale_per_token * (lost_clash if rules.morale_penalty == "clash" else lost_battle)
 
 
-def morale_holds(spirit_total: int, penalty: int) -> bool:
-    """Return whether the army stays (DB-8): Spirit total minus the penalty is 4 or more."""
-    return spirit_total - penalty >= MORALE_TARGET
+def morale_holds(spirit_total: int, penalty: int, rules: Rules | None = None) -> bool:
+    """Return whether the army stays (DB-8): Spirit total minus the penalty is at least
+    ``rules.morale_target`` (4 by default)."""
+    return spirit_total - penalty >= (rules.morale_target if rules is not None else MORALE_TARGET)

@@ -8,7 +8,7 @@ in order; optional expectations are checked by :func:`check_expectations` and by
 
     system: durak-battle
     title: A counterattack chain
-    rules: {counter_tie: no_loss}          # optional: jokers, counter_tie, holder_must_attack, morale_penalty
+    rules: {counter_tie: no_loss}          # optional: fields of Rules, or a house-rules file (rules: cheap_strikes)
     armies:
       - name: North
         tokens: 8
@@ -95,6 +95,8 @@ __all__ = [
 #: The ``system:`` of a Durak battle example file.
 SYSTEM = "durak-battle"
 
+#: How an army of the file is named before its name is read: by its place in ``armies``.
+_ORDINAL = ("the first army", "the second army")
 _TOP_KEYS = {"system", "title", "notes", "rules", "armies", "rounds", "expect", "max_rounds", "unfinished"}
 _ARMY_KEYS = {"name", "tokens", "leader"}
 _LEADER_KEYS = {"name", "battle_die", "spirit_die", "wild_card", "modifiers"}
@@ -267,7 +269,7 @@ def _side_names(armies: list[Army | None], raw: Any) -> tuple[str, ...]:
     """The armies' names (as written for one that cannot be read; none without two armies)."""
     written = [r.get("name") if isinstance(r, dict) else None for r in (raw or [])]
     names = [a.name if a is not None else n for a, n in zip(armies, written, strict=False)]
-    return tuple(n if isinstance(n, str) and 0 < len(n) <= 100 else f"army {SIDES[i]}" for i, n in enumerate(names))
+    return tuple(n if isinstance(n, str) and 0 < len(n) <= 100 else _ORDINAL[i] for i, n in enumerate(names))
 
 
 def _armies(raw_armies: Any, errors: ParseErrors) -> list[Army | None]:
@@ -276,7 +278,7 @@ def _armies(raw_armies: Any, errors: ParseErrors) -> list[Army | None]:
         errors.add("armies must list two armies (side a, then side b), each with name, tokens and leader", "armies")
         return []
     armies = [_army(raw, i, errors) for i, raw in enumerate(raw_armies)]
-    names = [a.name if a is not None else f"army {SIDES[i]}" for i, a in enumerate(armies)]
+    names = [a.name if a is not None else _ORDINAL[i] for i, a in enumerate(armies)]
     if names[0] == names[1]:
         errors.add(f"the two armies need different names, both are {excerpt(names[0])}", "armies", 1, "name")
     return armies
@@ -327,22 +329,22 @@ def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[M
 
 
 def _army(raw: Any, i: int, errors: ParseErrors) -> Army | None:
-    side, at = SIDES[i], ("armies", i)
+    side, at = _ORDINAL[i], ("armies", i)
     if not isinstance(raw, dict) or not isinstance(raw.get("leader"), dict):
-        errors.add(f"army {side} must be a mapping with name, tokens and leader (name, battle_die, ...)", *at)
+        errors.add(f"{side} must be a mapping with name, tokens and leader (name, battle_die, ...)", *at)
         return None
-    errors.check_keys(raw, _ARMY_KEYS, f"army {side}: ", *at)
+    errors.check_keys(raw, _ARMY_KEYS, f"{side}: ", *at)
     lead, mods = raw["leader"], raw["leader"].get("modifiers") or {}
-    errors.check_keys(lead, _LEADER_KEYS, f"army {side}: leader: ", *at, "leader")
+    errors.check_keys(lead, _LEADER_KEYS, f"{side}: leader: ", *at, "leader")
     if not isinstance(mods, dict) or set(mods) - _MODIFIER_KEYS:
-        errors.add(f"army {side}: leader: modifiers is a mapping with battle and spirit, got {excerpt(mods)}", *at)
+        errors.add(f"{side}: leader: modifiers is a mapping with battle and spirit, got {excerpt(mods)}", *at)
         mods = {}
-    before, what = len(errors.messages), f"army {side}: leader: "
-    name = errors.text(raw.get("name"), f"army {side}: name", *at, "name", limit=100)
+    before, what = len(errors.messages), f"{side}: leader: "
+    name = errors.text(raw.get("name"), f"{side}: name", *at, "name", limit=100)
     dice = {k: errors.text(lead.get(k, 6), what + k, *at, "leader", k, limit=10) for k in ("battle_die", "spirit_die")}
     modifier = {f"{k}_modifier": errors.whole(mods[k], what + k, *at, "leader", low=-99, high=99) for k in mods}
     wild_card = errors.yes_no(lead.get("wild_card"), what + "wild_card", *at, "leader", "wild_card", default=True)
-    tokens = errors.whole(raw.get("tokens"), f"army {side}: tokens", *at, "tokens", high=10**4)
+    tokens = errors.whole(raw.get("tokens"), f"{side}: tokens", *at, "tokens", high=10**4)
     leader_name = errors.text(lead.get("name"), what + "name", *at, "leader", default=f"the leader of {name}")
     if len(errors.messages) > before:
         return None
@@ -351,7 +353,7 @@ def _army(raw: Any, i: int, errors: ParseErrors) -> Army | None:
         leader = Leader(leader_name, die["battle_die"], die["spirit_die"], wild_card, **modifier)
         return Army(name, tokens, leader)  # type: ignore[arg-type]
     except ToolkitError as exc:
-        errors.add(f"army {side}: {exc}", *at)
+        errors.add(f"{side}: {exc}", *at)
         return None
 
 
@@ -713,12 +715,7 @@ def _morale_result(
 def outcome_text(state: BattleState) -> str:
     """Return the battle's outcome with the armies' names: ``"North retreats"``,
     ``"South destroyed"``, ``"undecided"`` (max_rounds reached), or ``"unfinished"``."""
-    if not state.is_terminal:
-        return "unfinished"
-    side, _, rest = state.outcome.partition(" ")
-    if side in SIDES and rest:
-        return f"{state.names[SIDES.index(side)]} {rest}"
-    return state.outcome
+    return state.result_text()
 
 
 def battle_summary(state: BattleState) -> str:

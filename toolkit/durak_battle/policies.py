@@ -42,7 +42,6 @@ own hand and the card on the table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from toolkit.cards import Card, standard_deck
@@ -89,13 +88,13 @@ def _key(card: Card) -> tuple[int, int]:
 
 
 def _judged(table: Card, card: Card, action: str, rules: Rules) -> Answer:
-    """The referee's judgement (DB-1, DB-5): policies never judge an answer themselves."""
-    return _judgement(table.code, card.code, action, rules)
-
-
-@cache
-def _judgement(table: str, card: str, action: str, rules: Rules) -> Answer:
-    return answer_attack(Card(table), Card(card), action, rules)
+    """The referee's judgement (DB-1, DB-5): policies never judge an answer themselves
+    (remembered with the rules, ``rules.judged``)."""
+    key = (table.code, card.code, action)
+    found = rules.judged.get(key)
+    if found is None:
+        found = rules.judged[key] = answer_attack(table, card, action, rules)
+    return found
 
 
 def _lowest(cards: Sequence[Card]) -> Card | None:
@@ -110,9 +109,11 @@ def greedy_action(state: GameState) -> str:
     """
     stage = _stage(state)
     hands: tuple[tuple[Card, ...], tuple[Card, ...]] = state.hands  # type: ignore[attr-defined]
+    rules: Rules = state.rules  # type: ignore[attr-defined]
+    suit = rules.tables.suit_of_action
     if stage == "attack":
         hand = hands[state.holder]  # type: ignore[attr-defined]
-        spades = [c for c in hand if c.suit == "S"]
+        spades = [c for c in hand if c.suit == suit["attack"]]
         if spades:
             return f"attack {max(spades, key=_key).code}"
         jokers = sorted(c for c in hand if c.is_joker)
@@ -122,11 +123,10 @@ def greedy_action(state: GameState) -> str:
     # Answering: every card of her hand may be played as each of its actions but attack,
     # so every choice below is legal (DB-1, DB-4). The referee judges each card.
     table: Card = state.table  # type: ignore[attr-defined]
-    rules: Rules = state.rules  # type: ignore[attr-defined]
     hand = hands[1 - state.attacking]  # type: ignore[attr-defined]
-    hearts = [c for c in hand if c.suit == "H"]
-    diamonds = [c for c in hand if c.suit == "D"]
-    clubs = [c for c in hand if c.suit == "C"]
+    hearts = [c for c in hand if c.suit == suit["defence"]]
+    diamonds = [c for c in hand if c.suit == suit["manoeuvre"]]
+    clubs = [c for c in hand if c.suit == suit["counter"]]
     jokers = sorted(c for c in hand if c.is_joker)
     card = _lowest([c for c in diamonds if _judged(table, c, "manoeuvre", rules).succeeded])
     if card is not None:
@@ -163,6 +163,11 @@ def greedy_policy(state: GameState) -> Distribution[Any]:
       manoeuvre (it always succeeds); a counterattack with her lowest club (she loses
       1); a failed defence with her lowest heart (she loses 2, the attacker 1); a failed
       manoeuvre with her lowest diamond (she loses 2); otherwise she takes the strike.
+
+    Under house rules the suits are those of ``rules.suits`` (a "spade" is a card of the
+    attack suit, and so on) and the referee judges with the rules' losses, but the order
+    of preference above stays the draft's: a fixed heuristic, not a best reply to a
+    changed answer table (the ``"optimal"`` policy is that).
 
     >>> from toolkit.durak_battle import Army, Leader, start_clash
     >>> s = start_clash(Army("N", 6, Leader("V")), Army("S", 4, Leader("I")), ("9S 3C 2H", "KS"))

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from toolkit.cards import JOKERS, RANKS, Card, standard_deck
-from toolkit.durak_battle.clash import Answer, actions_of, answer_attack, card_value, strike
+from toolkit.durak_battle.clash import Answer, answer_attack, card_value, strike
 from toolkit.durak_battle.initiative_rule import attack_cards
 from toolkit.durak_battle.rules import SIDES, Rules
 from toolkit.errors import IllegalActionError
@@ -54,11 +54,9 @@ PASSES_TO_END = 2
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 
-# Per card code, looked up instead of recomputed (the referee's actions_of, DB-1).
+# Per card code, looked up instead of recomputed; what a card can do depends on the
+# rules' suits (DB-1) and is looked up in ``rules.tables`` (the referee's actions_of).
 _CARDS = standard_deck(jokers=True)
-_IS_ATTACK = {c.code: "attack" in actions_of(c) for c in _CARDS}
-_ANSWERS = {c.code: tuple(a for a in actions_of(c) if a != "attack") for c in _CARDS}
-_IS_SPADE = {c.code: not c.is_joker and c.suit == "S" for c in _CARDS}
 _CARD = {c.code: c for c in _CARDS}
 _VALUE = {c.code: card_value(c) for c in _CARDS}
 _SORT = {c.code: c.sort_key for c in _CARDS}
@@ -110,22 +108,24 @@ OPENING = -1
 def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) -> bool:
     """Return whether ``side``, to attack, may pass (DB-6): never at the clash's opening
     attack (``forced == OPENING``, DB-3: the opening attack is compulsory); a side holding
-    no spade may (jokers are never compulsory); the side the initiative was passed to
-    (``forced``) must attack while she holds a spade; the initiative holder may pass unless
-    the variant ``holder_must_attack``."""
+    no card of the attack suit (spades by default) may (jokers are never compulsory); the
+    side the initiative was passed to (``forced``) must attack while she holds one; the
+    initiative holder may pass unless the variant ``holder_must_attack``."""
     if forced == OPENING:
         return False
-    if not any(_IS_SPADE[c.code] for c in hand):
+    suited = rules.tables.attack_suit
+    if not any(suited[c.code] for c in hand):
         return True
     if forced == side:
         return False
     return not rules.holder_must_attack
 
 
-def can_attack(hand: Iterable[Card]) -> bool:
-    """Return whether a hand holds an attack card, a spade or a joker (DB-1); a side to
-    attack without one passes by itself (DB-6)."""
-    return any(_IS_ATTACK[c.code] for c in hand)
+def can_attack(hand: Iterable[Card], rules: Rules | None = None) -> bool:
+    """Return whether a hand holds an attack card, one of the attack suit (spades by
+    default) or a joker (DB-1); a side to attack without one passes by itself (DB-6)."""
+    table = (rules or _DEFAULT).tables.can_attack
+    return any(table[c.code] for c in hand)
 
 
 def clash_over(passes: int) -> bool:
@@ -134,21 +134,23 @@ def clash_over(passes: int) -> bool:
     return passes >= PASSES_TO_END
 
 
-def can_answer(hand: Iterable[Card]) -> bool:
+def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds a card that can answer an attack (DB-4): without one
     the attack is a strike at once."""
-    return any(_ANSWERS[c.code] for c in hand)
+    table = (rules or _DEFAULT).tables.answers
+    return any(table[c.code] for c in hand)
 
 
-_JUDGED: dict[tuple[str, str, str, Rules], Answer] = {}
+_DEFAULT = Rules()
 
 
 def _judge(table: Card, card: Card, verb: str, rules: Rules) -> Answer:
-    """The referee's judgement (DB-1, DB-5), remembered."""
-    key = (table.code, card.code, verb, rules)
-    found = _JUDGED.get(key)
+    """The referee's judgement (DB-1, DB-5), remembered with the rules."""
+    key = (table.code, card.code, verb)
+    memo = rules.judged
+    found = memo.get(key)
     if found is None:
-        found = _JUDGED[key] = answer_attack(table, card, verb, rules)
+        found = memo[key] = answer_attack(table, card, verb, rules)
     return found
 
 
@@ -287,12 +289,13 @@ class ClashPosition(NamedTuple):
         and pass if she may (DB-6); or answer with each card as each action it allows but
         attack (DB-1), or take the strike (DB-4)."""
         if self.stage == "attack":
-            out = [f"attack {c.code}" for c in attack_cards(self.hands[self.holder])]
+            out = [f"attack {c.code}" for c in attack_cards(self.hands[self.holder], self.rules)]
             if self.may_pass():
                 out.append("pass")
             return out
         hand = self.hands[1 - self.attacking]  # type: ignore[operator]
-        out = [f"{a} {c.code}" for c in hand for a in _ANSWERS[c.code]]
+        answers = self.rules.tables.answers
+        out = [f"{a} {c.code}" for c in hand for a in answers[c.code]]
         out.append("take")  # DB-4: she may decline and take the strike
         return out
 
@@ -355,7 +358,7 @@ def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosit
     assert attacker is not None and table is not None
     j = 1 - attacker
     if verb == "take":  # DB-4: she declines and takes the strike
-        hit = strike()
+        hit = strike(rules)
         loss = _loss(j, hit.defender_loss)
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
         return _attack_turn(pos.hands, attacker, 0, rules, pos.forced, out, narrate)
@@ -382,7 +385,7 @@ def _attack_turn(
     hands: Hands, holder: int, passes: int, rules: Rules, forced: int | None, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """``holder`` is to attack: a side with no attack card passes by itself (DB-6)."""
-    if can_attack(hands[holder]):
+    if can_attack(hands[holder], rules):
         return _new(ClashPosition, (hands, "attack", holder, None, None, passes, rules, forced)), out
     return _pass(hands, holder, passes, rules, True, out, narrate)
 
@@ -405,9 +408,9 @@ def _attacked(
     """An attack (or counterattack) card is on the table: the other side answers, or is
     struck at once when she has no card that can answer (DB-4)."""
     defender = 1 - attacker
-    if can_answer(hands[defender]):
+    if can_answer(hands[defender], rules):
         return _new(ClashPosition, (hands, "answer", attacker, attacker, card, 0, rules, forced)), out
-    hit = strike()
+    hit = strike(rules)
     loss = _loss(defender, hit.defender_loss)
     out += (Beat("strike", defender, None, hit, loss, auto=True),) if narrate else (loss,)
     return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)

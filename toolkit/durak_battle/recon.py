@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from toolkit.dice import trait_roll
-from toolkit.durak_battle.rules import Leader
+from toolkit.durak_battle.rules import Leader, Rules
 from toolkit.prob import Distribution
 
 __all__ = ["knowledge_roll", "token_advantage", "cards_drawn"]
@@ -27,7 +27,8 @@ def token_advantage(own_tokens: int, other_tokens: int) -> int:
     return max(0, own_tokens - other_tokens)
 
 
-def cards_drawn(roll_total: int, advantage: int = 0) -> int:
+def cards_drawn(roll_total: int, advantage: int = 0, rules: Rules | None = None) -> int:
     """Return the cards a leader draws (DB-2): her Knowledge (Battle) total, at least 0,
-    plus 1 per token of ``advantage`` (:func:`token_advantage`)."""
-    return max(0, roll_total) + advantage
+    plus ``rules.cards_per_token`` (1 by default) per token of ``advantage``
+    (:func:`token_advantage`)."""
+    return max(0, roll_total) + advantage * (rules.cards_per_token if rules is not None else 1)

@@ -9,14 +9,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, Literal, get_args
+from functools import cache
+from typing import ClassVar, Literal, NamedTuple, get_args
 
 from toolkit.cards import RANKS, Card, Pile, standard_deck
 from toolkit.dice import check_trait_die
 from toolkit.errors import InvalidSetupError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 
-__all__ = ["Rules", "Leader", "Army", "MAX_TOKENS", "SIDES", "SUIT_SIZE", "fresh_deck", "settle_losses"]
+__all__ = [
+    "Rules",
+    "Leader",
+    "Army",
+    "ACTIONS",
+    "DEFAULT_SUITS",
+    "MAX_LOSS",
+    "MAX_TOKENS",
+    "SIDES",
+    "SUIT_SIZE",
+    "SUIT_WORDS",
+    "SuitTables",
+    "suit_tables",
+    "fresh_deck",
+    "settle_losses",
+]
 
 #: The two sides of a battle, as the engine names its players: side a, side b.
 SIDES = ("a", "b")
@@ -31,17 +47,142 @@ SUIT_SIZE = len(RANKS)
 MAX_TOKENS = 10
 
 
+#: The four actions a card can be played as (DB-1), in the order of the answer table.
+ACTIONS: tuple[str, ...] = ("attack", "defence", "manoeuvre", "counter")
+
+#: The suits of the deck (DB-1) and how the texts name them.
+SUIT_WORDS = {"S": ("spade", "spades"), "H": ("heart", "hearts"), "D": ("diamond", "diamonds"), "C": ("club", "clubs")}
+_SUIT_ALIASES = {
+    **{s: s for s in SUIT_WORDS},
+    **{word: s for s, words in SUIT_WORDS.items() for word in words},
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+}
+
+#: DB-1 as drawn up: spades Attack, hearts Defence, diamonds Manoeuvre, clubs Counterattack.
+DEFAULT_SUITS: tuple[tuple[str, str], ...] = (("attack", "S"), ("defence", "H"), ("manoeuvre", "D"), ("counter", "C"))
+
+#: The most tokens one step of a clash may cost a side (an army has at most 10, DB-7).
+MAX_LOSS = 10
+
+
+class SuitTables(NamedTuple):
+    """What each card code can do under one assignment of suits to actions (DB-1), looked
+    up instead of recomputed: its actions (a joker: all four), whether it can attack,
+    the answers it allows, and whether it is of the attack suit (a joker is not: DB-6)."""
+
+    action_of_suit: dict[str, str]
+    suit_of_action: dict[str, str]
+    actions: dict[str, tuple[str, ...]]
+    can_attack: dict[str, bool]
+    answers: dict[str, tuple[str, ...]]
+    attack_suit: dict[str, bool]
+
+
+@cache
+def suit_tables(suits: tuple[tuple[str, str], ...]) -> SuitTables:
+    """Return the :class:`SuitTables` of an assignment ``((action, suit), ...)`` (DB-1)."""
+    suit_of = dict(suits)
+    action_of = {s: a for a, s in suits}
+    actions = {c.code: (ACTIONS if c.is_joker else (action_of[c.suit or "S"],)) for c in standard_deck(jokers=True)}
+    return SuitTables(
+        action_of,
+        suit_of,
+        actions,
+        {code: "attack" in acts for code, acts in actions.items()},
+        {code: tuple(a for a in acts if a != "attack") for code, acts in actions.items()},
+        {code: acts == ("attack",) for code, acts in actions.items()},
+    )
+
+
+def _pair(name: str, value: object, ruling: str) -> tuple[int, int]:
+    """A loss pair ``(attacker, defender)`` from a list, tuple or mapping, checked."""
+    if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value) and value:
+        keys = dict(value)
+        if set(keys) == {"attacker", "defender"}:
+            value = (keys["attacker"], keys["defender"])
+    ok = (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_LOSS for v in value)
+    )
+    if not ok:
+        raise RuleFieldError(
+            name,
+            f"{name}={value!r}: give the tokens lost by [the attacker, the defender], two whole numbers "
+            f"from 0 to {MAX_LOSS} ({ruling})",
+        )
+    return (value[0], value[1])  # type: ignore[index]
+
+
+def _whole(name: str, value: object, low: int, high: int, what: str, ruling: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RuleFieldError(name, f"{name}={value!r}: {what}, a whole number from {low} to {high} ({ruling})")
+
+
+def _suits(value: object) -> tuple[tuple[str, str], ...]:
+    """The assignment of suits to actions, checked: every action one suit, no suit twice (DB-1)."""
+    accepted = (
+        "give each of attack, defence, manoeuvre and counter its own suit (S, H, D or C), e.g. "
+        "{attack: S, defence: H, manoeuvre: D, counter: C} (DB-1)"
+    )
+    if isinstance(value, dict):
+        value = tuple(value.items())
+    if not isinstance(value, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in value):
+        raise RuleFieldError("suits", f"suits={value!r}: {accepted}")
+    given: dict[str, str] = {}
+    for action, suit in value:
+        if action not in ACTIONS:
+            raise RuleFieldError("suits", f"suits: {action!r} is not an action; {accepted}")
+        code = _SUIT_ALIASES.get(suit.strip().upper() if isinstance(suit, str) and len(suit.strip()) == 1 else suit)
+        if code is None and isinstance(suit, str):
+            code = _SUIT_ALIASES.get(suit.strip().lower())
+        if code is None:
+            raise RuleFieldError("suits", f"suits: {action}={suit!r} is not a suit; {accepted}")
+        if action in given:
+            raise RuleFieldError("suits", f"suits: {action} is given twice; {accepted}")
+        given[action] = code
+    missing = [a for a in ACTIONS if a not in given]
+    if missing:
+        has = "has" if len(missing) == 1 else "have"
+        raise RuleFieldError("suits", f"suits: {', '.join(missing)} {has} no suit; {accepted}")
+    seen: dict[str, str] = {}
+    for action in ACTIONS:
+        twice = given[action]
+        if twice in seen:
+            raise RuleFieldError(
+                "suits", f"suits: {SUIT_WORDS[twice][1]} are used twice ({seen[twice]} and {action}); {accepted}"
+            )
+        seen[given[action]] = action
+    return tuple((a, given[a]) for a in ACTIONS)
+
+
 @dataclass(frozen=True)
 class Rules(HouseRules):
-    """The Durak battle rules in force: RULINGS.md defaults and the named variants (house
-    rules: :mod:`toolkit.house_rules`).
+    """The Durak battle rules in force: every number and table of the draft, defaults as
+    ruled in docs/rulings.md, the named variants among them (house rules:
+    :mod:`toolkit.house_rules`; shipped files in ``data/rules/durak-battle/``).
 
     Attributes:
         jokers: DB-1 — a 54-card deck with two jokers (default) or 52 cards (``False``).
+        suits: DB-1 — the suit of each action, ``((action, suit), ...)`` for attack,
+            defence, manoeuvre and counter (a YAML mapping ``{attack: S, ...}``): each
+            action its own suit.
+        strike_loss: DB-4 — tokens the defender loses to an unanswered attack (4).
+        defence_won, defence_lost: DB-1 — tokens lost by (the attacker, the defender) when
+            a Defence is as high as the attack or higher ((2, 1)), or lower ((1, 2)).
+        manoeuvre_won, manoeuvre_lost: DB-1 — the same for a Manoeuvre ((1, 0), (0, 2)).
+        counter_lower_loss: DB-1, DB-5 — tokens the counterattacker loses first when her
+            card is lower than the attack (1).
         counter_tie: DB-5 — a Counterattack of equal value to the attack is treated like
-            a higher one, ``"no_loss"`` (default), or like a lower one, ``"loses"`` 1 token.
-        holder_must_attack: DB-6 — the initiative holder must attack while holding a spade
-            (``True``), or may pass (default ``False``).
+            a higher one, ``"no_loss"`` (default), or like a lower one, ``"loses"``.
+        holder_must_attack: DB-6 — the initiative holder must attack while holding a card
+            of the attack suit (``True``), or may pass (default ``False``).
+        cards_per_token: DB-2 — cards drawn per token by which the army outnumbers the other (1).
+        morale_target: DB-8 — the Spirit total, after the penalty, that keeps the army (4).
+        morale_per_token: DB-8 — the penalty to the Spirit roll per token lost (1).
         morale_penalty: DB-8 — tokens lost ``"clash"`` (default, this clash) or in the
             whole ``"battle"`` count against the Spirit roll.
     """
@@ -49,12 +190,39 @@ class Rules(HouseRules):
     SYSTEM: ClassVar[str] = "durak-battle"
 
     jokers: bool = rule_field(True, ruling="DB-1", help="two jokers in the deck (54 cards), or none (52)")
+    suits: tuple[tuple[str, str], ...] = rule_field(
+        DEFAULT_SUITS,
+        ruling="DB-1",
+        help="the suit of each action: attack, defence, manoeuvre, counter",
+        yaml="mapping",
+    )
+    strike_loss: int = rule_field(4, ruling="DB-4", help="tokens the defender loses to an unanswered attack")
+    defence_won: tuple[int, int] = rule_field(
+        (2, 1), ruling="DB-1", help="tokens lost by [attacker, defender] when a Defence is as high as the attack"
+    )
+    defence_lost: tuple[int, int] = rule_field(
+        (1, 2), ruling="DB-1", help="tokens lost by [attacker, defender] when a Defence is lower than the attack"
+    )
+    manoeuvre_won: tuple[int, int] = rule_field(
+        (1, 0), ruling="DB-1", help="tokens lost by [attacker, defender] when a Manoeuvre is as high as the attack"
+    )
+    manoeuvre_lost: tuple[int, int] = rule_field(
+        (0, 2), ruling="DB-1", help="tokens lost by [attacker, defender] when a Manoeuvre is lower than the attack"
+    )
+    counter_lower_loss: int = rule_field(
+        1, ruling="DB-5", help="tokens a counterattacker loses first when her card is lower than the attack"
+    )
     counter_tie: CounterTie = rule_field(
         "no_loss", ruling="DB-5", help="a Counterattack equal to the attack: no loss, or loses like a lower one"
     )
     holder_must_attack: bool = rule_field(
-        False, ruling="DB-6", help="the initiative holder must attack while she holds a spade"
+        False, ruling="DB-6", help="the initiative holder must attack while she holds a card of the attack suit"
     )
+    cards_per_token: int = rule_field(
+        1, ruling="DB-2", help="cards drawn per token by which the army outnumbers the other"
+    )
+    morale_target: int = rule_field(4, ruling="DB-8", help="the Spirit total (after the penalty) that keeps the army")
+    morale_per_token: int = rule_field(1, ruling="DB-8", help="the penalty to the Spirit roll per token lost")
     morale_penalty: MoralePenalty = rule_field(
         "clash", ruling="DB-8", help="tokens lost in this clash, or in the whole battle, count against Spirit"
     )
@@ -63,6 +231,14 @@ class Rules(HouseRules):
         for name, ruling in (("jokers", "DB-1"), ("holder_must_attack", "DB-6")):
             if not isinstance(getattr(self, name), bool):
                 raise RuleFieldError(name, f"{name}={getattr(self, name)!r}: use True or False ({ruling})")
+        object.__setattr__(self, "suits", _suits(self.suits))
+        for name in ("defence_won", "defence_lost", "manoeuvre_won", "manoeuvre_lost"):
+            object.__setattr__(self, name, _pair(name, getattr(self, name), "DB-1"))
+        _whole("strike_loss", self.strike_loss, 0, MAX_LOSS, "tokens lost to an unanswered attack", "DB-4")
+        _whole("counter_lower_loss", self.counter_lower_loss, 0, MAX_LOSS, "tokens lost by a lower counter", "DB-5")
+        _whole("cards_per_token", self.cards_per_token, 0, 5, "cards per token of advantage", "DB-2")
+        _whole("morale_target", self.morale_target, 1, 20, "the Spirit total needed to stay", "DB-8")
+        _whole("morale_per_token", self.morale_per_token, 0, 5, "the Spirit penalty per token lost", "DB-8")
         if self.counter_tie not in get_args(CounterTie):
             raise RuleFieldError(
                 "counter_tie", f"counter_tie={self.counter_tie!r} is not a variant of DB-5: use 'no_loss' or 'loses'"
@@ -72,6 +248,20 @@ class Rules(HouseRules):
                 "morale_penalty",
                 f"morale_penalty={self.morale_penalty!r} is not a variant of DB-8: use 'clash' or 'battle'",
             )
+        # Not fields: what each card can do (DB-1), and the referee's judgements, remembered.
+        object.__setattr__(self, "tables", suit_tables(self.suits))
+        object.__setattr__(self, "judged", {})
+
+    tables: ClassVar[SuitTables]
+    judged: ClassVar[dict]
+
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in self.field_names()}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
 
     @property
     def joker_count(self) -> int:
@@ -86,6 +276,33 @@ class Rules(HouseRules):
     def deck(self) -> tuple[Card, ...]:
         """Every card of the deck (DB-1): the 52 cards, and the two jokers unless ``jokers=False``."""
         return tuple(standard_deck(jokers=self.jokers))
+
+    def variant_name(self) -> str:
+        """A short label naming every field that differs from the defaults (``"default
+        rules"`` when none does); the suits as ``suits={attack: H, defence: S, ...}``."""
+        changed = []
+        for name, (_, value) in self.changes().items():
+            if name == "suits":
+                changed.append("suits={" + ", ".join(f"{a}: {s}" for a, s in value) + "}")
+            elif isinstance(value, tuple):
+                changed.append(f"{name}={list(value)!r}")
+            else:
+                changed.append(f"{name}={value!r}")
+        return ", ".join(changed) if changed else "default rules"
+
+    def suit_of(self, action: str) -> str:
+        """The suit code (``"S"``) of an action (DB-1, :attr:`suits`)."""
+        return self.tables.suit_of_action[action]
+
+    def suit_word(self, action: str, plural: bool = False) -> str:
+        """How the texts name the suit of an action: ``"spade"``, or ``"spades"`` (DB-1)."""
+        return SUIT_WORDS[self.suit_of(action)][1 if plural else 0]
+
+    def suits_text(self) -> str:
+        """The suits as actions, in words: ``"hearts defend, diamonds manoeuvre, clubs
+        counter, spades attack"`` (DB-1)."""
+        verbs = {"defence": "defend", "manoeuvre": "manoeuvre", "counter": "counter", "attack": "attack"}
+        return ", ".join(f"{self.suit_word(a, True)} {verbs[a]}" for a in ("defence", "manoeuvre", "counter", "attack"))
 
 
 @dataclass(frozen=True)

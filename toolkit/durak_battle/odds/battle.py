@@ -79,6 +79,7 @@ class BattleOdds(OddsResult):
         sampled: the (cards a, cards b) hand-size pairs whose clash odds are Monte Carlo.
         trials: Monte Carlo clashes per sampled pair (``None`` when exact).
         note: a sentence saying where the numbers come from.
+        names: the armies' names, side a's first (what the text calls them).
     """
 
     distribution: Distribution[BattleEnd]
@@ -89,6 +90,7 @@ class BattleOdds(OddsResult):
     note: str = ""
     states: int = 0
     seconds: float = field(default=0.0, compare=False)
+    names: tuple[str, str] = ("army a", "army b")
 
     def winner(self) -> Distribution[str | None]:
         """The distribution of the winner (``None``: undecided)."""
@@ -103,9 +105,11 @@ class BattleOdds(OddsResult):
 
     def __str__(self) -> str:
         lines = [f"BattleOdds, {self.note}"]
-        for key, label in (("a", "a wins"), ("b", "b wins"), (None, "undecided")):
+        labels = (("a", f"{self.names[0]} wins"), ("b", f"{self.names[1]} wins"), (None, "undecided"))
+        width = max(len(label) for _, label in labels)
+        for key, label in labels:
             p = self.probability(lambda o, k=key: o.winner == k)
-            lines.append(f"  {label:10} {float(p):.2%}")
+            lines.append(f"  {label:{width}} {float(p):.2%}")
         return "\n".join(lines)
 
 
@@ -160,6 +164,9 @@ def battle_outcome(
        Spirit first, -1 per token lost (in the clash, or the battle with the variant),
        4+ to stay; if it stays the other side rolls. A failure is a retreat.
 
+    Every number above is the default of a field of ``rules`` (house rules: the tokens
+    each answer costs, the cards per token of advantage, the morale target and penalty).
+
     ``method="auto"`` computes each clash table exactly within :data:`EXACT_LIMIT` and by
     Monte Carlo (``trials`` clashes per pair of hand sizes, played with the clash state
     machine, :class:`~toolkit.durak_battle.position.ClashPosition`) above it; ``"exact"``
@@ -187,7 +194,7 @@ def battle_outcome(
     spirit = [spirit_roll(ld) for ld in leaders]
     start = (army_a.tokens, army_b.tokens)
     deck = rules.deck_size
-    largest = [cards_drawn(max(r.outcomes())) for r in rolls]
+    largest = [cards_drawn(max(r.outcomes()), 0, rules) for r in rolls]
 
     sampled: set[tuple[int, int]] = set()
     tables: dict[tuple[int, int], dict[tuple[str | None, Path], Fraction]] = {}
@@ -212,18 +219,23 @@ def battle_outcome(
 
     @cache
     def pass_chance(side: int, penalty: int) -> Fraction:
-        return spirit[side].probability(lambda r: morale_holds(r, penalty))
+        return spirit[side].probability(lambda r: morale_holds(r, penalty, rules))
 
     def transition(ta: int, tb: int) -> tuple[dict[tuple[int, int], Fraction], dict[tuple[str, str], Fraction]]:
         """From tokens (ta, tb): next states, and endings (winner, how), for one round."""
         adv = (token_advantage(ta, tb), token_advantage(tb, ta))
-        worst = largest[0] + largest[1] + adv[0] + adv[1]
+        extra = (adv[0] + adv[1]) * rules.cards_per_token
+        worst = largest[0] + largest[1] + extra
         if worst > deck:
             raise InvalidSetupError(
                 f"with tokens {ta} v {tb} the hands could reach {worst} cards ({largest[0]} + {largest[1]} rolled "
-                f"+ {adv[0] + adv[1]} for outnumbering), more than the {deck}-card deck holds (DB-1, DB-2)"
+                f"+ {extra} for outnumbering), more than the {deck}-card deck holds (DB-1, DB-2)"
             )
-        sizes = rolls[0].map(lambda r: cards_drawn(r, adv[0])).combine(rolls[1].map(lambda r: cards_drawn(r, adv[1])))
+        sizes = (
+            rolls[0]
+            .map(lambda r: cards_drawn(r, adv[0], rules))
+            .combine(rolls[1].map(lambda r: cards_drawn(r, adv[1], rules)))
+        )
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
         settled: dict[tuple[str | None, int, int, str | None], Fraction] = defaultdict(Fraction)
@@ -302,4 +314,5 @@ def battle_outcome(
         note,
         len(trans),
         seconds=time.perf_counter() - started,
+        names=(army_a.name, army_b.name),
     )

@@ -201,7 +201,7 @@ def exact_clash_paths(
     counted = 0
     for a, b, w in deal_classes(na, nb, rules):
         counted += w
-        who = initiative_holder(a, b)
+        who = initiative_holder(a, b, rules)
         if who == NO_CLASH:  # DB-3: no attack card, no clash
             out[1][(None, ())] += 2 * w
             continue
@@ -239,7 +239,7 @@ def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Ru
     counts: Counter = Counter()
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
-        who = initiative_holder(a, b)
+        who = initiative_holder(a, b, rules)
         if who == NO_CLASH:
             counts[(None, ())] += 1
             continue

@@ -169,7 +169,7 @@ def clash_value(
     payoff = _check_payoff(payoff)
     solver = ClashSolver(rules, payoff, tokens)
     army_a, army_b = clash_armies(tokens)
-    who = initiative_holder(a, b)
+    who = initiative_holder(a, b, rules)
     hands = (sorted_hand(a), sorted_hand(b))
     if who == NO_CLASH:
         zero = Fraction(solver.payoff_of((0, 0)))

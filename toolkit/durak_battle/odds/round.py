@@ -30,12 +30,16 @@ __all__ = [
 
 # -- reconnaissance (DB-2) -----------------------------------------------------------------
 def hand_size_distribution(
-    battle_die: int | str, wild_die: bool = True, modifier: int = 0, token_advantage: int = 0
+    battle_die: int | str,
+    wild_die: bool = True,
+    modifier: int = 0,
+    token_advantage: int = 0,
+    rules: Rules | None = None,
 ) -> Distribution[int]:
     """Return the exact distribution of the number of cards a leader draws (DB-2): her
     Knowledge (Battle) trait roll (the die and, for a Wild Card, a d6 Wild Die, keeping
-    the higher; no explosions; plus ``modifier``), at least 0, plus 1 card per token by
-    which her army outnumbers the other (``token_advantage``).
+    the higher; no explosions; plus ``modifier``), at least 0, plus ``rules.cards_per_token``
+    (1 by default) per token by which her army outnumbers the other (``token_advantage``).
 
     Raises:
         InvalidSetupError: a die other than d4, d6, d8, d10, d12; a modifier that is not a
@@ -49,7 +53,8 @@ def hand_size_distribution(
     whole_number(
         token_advantage, "token_advantage", hint="DB-2: +1 card per token the own army outnumbers the other by"
     )
-    return trait_roll(battle_die, wild_die, modifier).map(lambda r: cards_drawn(r, token_advantage))
+    rules = check_rules(rules)
+    return trait_roll(battle_die, wild_die, modifier).map(lambda r: cards_drawn(r, token_advantage, rules))
 
 
 class SuitComposition(NamedTuple):
@@ -65,7 +70,8 @@ class SuitComposition(NamedTuple):
 def suit_composition(n: int, rules: Rules | None = None) -> Distribution[SuitComposition]:
     """Return the exact distribution of an ``n``-card hand's suits: counts of spades
     (attack), hearts (defence), diamonds (manoeuvre), clubs (counterattack) and jokers
-    (DB-1) — the multivariate hypergeometric law of a 54-card deck (52 with
+    (DB-1; with house-rule ``suits`` the actions move, the counts by suit do not) — the
+    multivariate hypergeometric law of a 54-card deck (52 with
     ``Rules(jokers=False)``).
 
     Raises:
@@ -100,7 +106,8 @@ def initiative(cards_a: int, cards_b: int, rules: Rules | None = None) -> Distri
     dealt ``cards_a`` cards and side b ``cards_b`` from one shuffled deck (DB-1): ``"a"``,
     ``"b"``, or ``None`` — no clash, neither side holds an attack card (spade or joker).
 
-    The counting argument: only the attack cards matter. The side with more jokers wins
+    The counting argument: only the attack cards matter (the attack suit's, spades by
+    default; every suit has 13 cards, so the counts are the same for any ``suits``). The side with more jokers wins
     (a joker outranks every spade, and joker against joker compares the next attack
     cards); with as many jokers each, the side holding the highest spade dealt wins —
     given that ``s_a + s_b`` spades are dealt, each is equally likely to be the highest,
@@ -146,11 +153,12 @@ def initiative(cards_a: int, cards_b: int, rules: Rules | None = None) -> Distri
 
 # -- morale (DB-8) ----------------------------------------------------------------------------
 def morale_pass_probability(
-    spirit_die: int | str, wild_die: bool = True, tokens_lost: int = 0, modifier: int = 0
+    spirit_die: int | str, wild_die: bool = True, tokens_lost: int = 0, modifier: int = 0, rules: Rules | None = None
 ) -> Fraction:
     """Return the probability that a leader's Spirit check keeps her army in the battle
     (DB-8): trait roll (die and, for a Wild Card, a d6 Wild Die, keeping the higher; no
-    explosions) ``+ modifier - tokens_lost >= 4``.
+    explosions) ``+ modifier - tokens_lost >= 4`` — with house rules,
+    ``- rules.morale_per_token * tokens_lost >= rules.morale_target``.
 
     Raises:
         InvalidSetupError: a die other than d4..d12, a negative ``tokens_lost``.
@@ -161,4 +169,6 @@ def morale_pass_probability(
     if not isinstance(wild_die, bool):
         raise InvalidSetupError(f"wild_die={wild_die!r}: use True (a Wild Card) or False (an Extra) (DB-8)")
     whole_number(tokens_lost, "tokens_lost", hint="DB-8: -1 per token lost")
-    return trait_roll(spirit_die, wild_die, modifier).probability(lambda r: morale_holds(r, tokens_lost))
+    rules = check_rules(rules)
+    penalty = rules.morale_per_token * tokens_lost
+    return trait_roll(spirit_die, wild_die, modifier).probability(lambda r: morale_holds(r, penalty, rules))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -16,7 +17,9 @@ from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
 from toolkit.durak_battle.widgets.pieces import (
     DICE,
     WIDE,
+    as_rules,
     default_armies,
+    number_controls,
 )
 from toolkit.errors import InvalidSetupError
 from toolkit.prob import Distribution, format_probability
@@ -124,6 +127,8 @@ def army_controls(army_a: Army, army_b: Army) -> dict[str, widgets.ValueWidget]:
 
 
 def variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
+    """The controls of the rules' variants (DB-1, DB-5, DB-6, DB-8) and main numbers
+    (:data:`~.pieces.NUMBER_FIELDS`), by field name, set from ``rules``."""
     return {
         "jokers": widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers", indent=False),
         "counter_tie": widgets.Dropdown(
@@ -141,16 +146,19 @@ def variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
             description="Morale penalty (DB-8)",
             style=WIDE,
         ),
+        **number_controls(rules),
     }
 
 
-def rules_from(values: Mapping[str, Any]) -> Rules:
-    return Rules(
-        jokers=values["jokers"],
-        counter_tie=values["counter_tie"],
-        holder_must_attack=values["holder_must_attack"],
-        morale_penalty=values["morale_penalty"],
-    )
+def rules_from(values: Mapping[str, Any], base: Rules | None = None) -> Rules:
+    """The rules the controls select: ``base`` (the explorer's ``rules``: its suits and
+    answer table) with every field that has a control in ``values`` set from it.
+
+    Raises:
+        InvalidSetupError: a value the rules refuse (the field named).
+    """
+    fields = Rules.field_names()
+    return replace(base or Rules(), **{k: v for k, v in values.items() if k in fields})
 
 
 def armies_from(base: tuple[Army, Army], values: Mapping[str, Any]) -> tuple[Army, Army]:
@@ -196,7 +204,7 @@ def _battle_odds(
 def odds_explorer(
     army_a: Army | None = None,
     army_b: Army | None = None,
-    rules: Rules | None = None,
+    rules: Rules | str | Path | Mapping[str, Any] | None = None,
     view: str = "exactly",
     compute: Callable[..., Any] | None = None,
     policy: str = "greedy",
@@ -205,7 +213,9 @@ def odds_explorer(
 ) -> OddsExplorer:
     """Return an explorer of how a whole battle ends, recomputed as the armies (tokens
     1-10), the leaders' dice (Knowledge (Battle) and Spirit, d4-d12), Wild Card, the
-    variants (DB-1, DB-5, DB-6, DB-8), the leaders' policy and the precision change.
+    variants (DB-1, DB-5, DB-6, DB-8), the main numbers of the rules (the strike, cards
+    per token ahead, the morale target and penalty), the leaders' policy and the
+    precision change.
 
     The chart puts side a's wins on the right and side b's on the left, by the round the
     battle ends in (DB-7 destruction or a DB-8 retreat; the last bar gathers round
@@ -218,6 +228,9 @@ def odds_explorer(
     Args:
         army_a, army_b: the starting armies (both or neither: :func:`default_armies`);
             their names, leaders' names and flat modifiers are kept.
+        rules: the rules the controls start from, and the fields without a control (the
+            suits, the answer table): a ``Rules``, a mapping of fields or a house-rules
+            file (a path or a name in ``data/rules/durak-battle``); default: docs/rulings.md.
         policy: how both leaders play, ``"greedy"`` or ``"random"`` (:mod:`.policies`).
         precision: ``"quick"`` or ``"careful"`` (:data:`PRECISIONS`).
         compute: the calculator, called as ``compute(army_a, army_b, rules, policy=...,
@@ -233,7 +246,7 @@ def odds_explorer(
             setup the calculator refuses.
     """
     army_a, army_b = check_pair(army_a, army_b)
-    rules = rules or Rules()
+    rules = as_rules(rules)
     if policy not in EXPLORER_POLICIES:
         raise InvalidSetupError(
             f"policy {policy!r} is not offered: use one of {', '.join(map(repr, EXPLORER_POLICIES))}"
@@ -262,7 +275,12 @@ def odds_explorer(
     def explore(**values: Any) -> Distribution[Any]:
         a, b = armies_from(base, values)
         result = calculator(
-            a, b, rules_from(values), policy=values["policy"], precision=values["precision"], max_rounds=max_rounds
+            a,
+            b,
+            rules_from(values, rules),
+            policy=values["policy"],
+            precision=values["precision"],
+            max_rounds=max_rounds,
         )
         notes["note"] = str(getattr(result, "note", "") or "")
         return result if isinstance(result, Distribution) else result.distribution
@@ -299,9 +317,9 @@ def odds_explorer(
     )
 
 
-def _hand_sizes(a: Army, b: Army) -> Distribution[tuple[int, int]]:
+def _hand_sizes(a: Army, b: Army, rules: Rules) -> Distribution[tuple[int, int]]:
     """The joint distribution of the two hand sizes of a round (DB-2): independent
-    Knowledge (Battle) rolls, +1 card per token of advantage."""
+    Knowledge (Battle) rolls, +``rules.cards_per_token`` cards per token of advantage."""
     from toolkit.durak_battle.odds import hand_size_distribution
 
     sizes = [
@@ -310,6 +328,7 @@ def _hand_sizes(a: Army, b: Army) -> Distribution[tuple[int, int]]:
             wild_die=army.leader.wild_card,
             modifier=army.leader.battle_modifier,
             token_advantage=token_advantage(army.tokens, other.tokens),
+            rules=rules,
         )
         for army, other in ((a, b), (b, a))
     ]
@@ -319,12 +338,14 @@ def _hand_sizes(a: Army, b: Army) -> Distribution[tuple[int, int]]:
 def round_explorer(
     army_a: Army | None = None,
     army_b: Army | None = None,
-    rules: Rules | None = None,
+    rules: Rules | str | Path | Mapping[str, Any] | None = None,
     view: str = "exactly",
     losses: tuple[int, ...] = (0, 2, 4),
 ) -> OddsExplorer:
     """Return an explorer of one round's reconnaissance, initiative and morale, exact and
-    instant, as the armies' tokens, the leaders' dice, Wild Card and the jokers change.
+    instant, as the armies' tokens, the leaders' dice, Wild Card, the jokers, the cards
+    per token ahead and the morale target and penalty change (``rules``: as for
+    :func:`odds_explorer`).
 
     The chart is the card advantage: side a's hand size minus side b's (DB-2: the
     Knowledge (Battle) roll without explosions, +1 card per token of advantage). The
@@ -337,20 +358,24 @@ def round_explorer(
         InvalidSetupError: only one army, or ``losses`` not whole numbers of 0 or more.
     """
     army_a, army_b = check_pair(army_a, army_b)
-    rules = rules or Rules()
+    rules = as_rules(rules)
     if not losses or any(isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in losses):
         raise InvalidSetupError(f"losses must list whole numbers of tokens of 0 or more, got {losses!r}")
     base = (army_a, army_b)
     names = (army_a.name, army_b.name)
-    controls = {**army_controls(army_a, army_b), "jokers": variant_controls(rules)["jokers"]}
+    controls = {
+        **army_controls(army_a, army_b),
+        "jokers": variant_controls(rules)["jokers"],
+        **number_controls(rules, ("cards_per_token", "morale_target", "morale_per_token")),
+    }
 
     def explore(**values: Any) -> Distribution[tuple[int, int]]:
-        return _hand_sizes(*armies_from(base, values))
+        return _hand_sizes(*armies_from(base, values), rules_from(values, rules))
 
     def summary(d: Distribution[tuple[int, int]], values: Mapping[str, Any]) -> list[str]:
         from toolkit.durak_battle.odds import initiative, morale_pass_probability
 
-        chosen = replace(rules, jokers=values["jokers"])
+        chosen = rules_from(values, rules)
         first: dict[str | None, Fraction] = {"a": Fraction(0), "b": Fraction(0), None: Fraction(0)}
         for (na, nb), p in d.items():
             for who, q in initiative(na, nb, chosen).items():
@@ -364,7 +389,9 @@ def round_explorer(
         ]
         for army in armies_from(base, values):
             ld = army.leader
-            chances = [morale_pass_probability(ld.spirit_die, ld.wild_card, k, ld.spirit_modifier) for k in losses]
+            chances = [
+                morale_pass_probability(ld.spirit_die, ld.wild_card, k, ld.spirit_modifier, chosen) for k in losses
+            ]
             stays = [f"{k} lost {format_probability(p)}" for k, p in zip(losses, chances, strict=True)]
             lines.append(f"{army.name} stays (DB-8): {', '.join(stays)}")
         return lines

@@ -4,11 +4,17 @@ default armies, control styles."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
 
 from toolkit.cards import Card
 from toolkit.dice import TRAIT_DICE
-from toolkit.durak_battle.clash import ACTIONS, SUIT_ACTION, card_value
-from toolkit.durak_battle.rules import Army, Leader
+from toolkit.durak_battle.clash import ACTIONS, card_value
+from toolkit.durak_battle.rules import Army, Leader, Rules
+from toolkit.house_rules import load_rules
 from toolkit.widgets.common import esc
 
 __all__ = [
@@ -28,6 +34,9 @@ __all__ = [
     "colour_codes",
     "hand_order",
     "legend_html",
+    "NUMBER_FIELDS",
+    "number_controls",
+    "as_rules",
 ]
 
 #: How a suit is drawn on a card button.
@@ -59,15 +68,19 @@ def card_label(card: Card) -> str:
     return card.rank + SUIT_SYMBOLS[card.suit or "S"]
 
 
-def card_action(card: Card) -> str:
-    """The action a card's suit stands for (DB-1), ``"joker"`` for a joker."""
-    return "joker" if card.is_joker else SUIT_ACTION[card.suit or "S"]
+_DEFAULT = Rules()
 
 
-def card_html(card: Card) -> str:
+def card_action(card: Card, rules: Rules | None = None) -> str:
+    """The action a card's suit stands for under ``rules`` (DB-1, ``Rules.suits``),
+    ``"joker"`` for a joker."""
+    return "joker" if card.is_joker else (rules or _DEFAULT).tables.action_of_suit[card.suit or "S"]
+
+
+def card_html(card: Card, rules: Rules | None = None) -> str:
     """A card as a coloured chip, red for hearts and diamonds (its action in the tooltip)."""
     colour = RED if card.colour == "red" else BLACK
-    action = "any action" if card.is_joker else card_action(card)
+    action = "any action" if card.is_joker else card_action(card, rules)
     style = (
         f"color:{colour};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;margin-right:4px;"
         "font-family:monospace;font-weight:bold"
@@ -75,21 +88,24 @@ def card_html(card: Card) -> str:
     return f'<span style="{style}" title="{esc(card.name)}: {esc(action)} (DB-1)">{esc(card_label(card))}</span>'
 
 
-def colour_codes(escaped: str) -> str:
+def colour_codes(escaped: str, rules: Rules | None = None) -> str:
     """Draw the card codes of already-escaped text as chips (the one-army views)."""
-    return CARD_CODE.sub(lambda m: card_html(Card(m.group(0))), escaped)
+    return CARD_CODE.sub(lambda m: card_html(Card(m.group(0)), rules), escaped)
 
 
-def hand_order(card: Card) -> tuple[int, int]:
-    """Spades (attack) first, then hearts, diamonds, clubs, jokers last; high cards first."""
-    return (ACTION_ORDER.get(card_action(card), 4), -card_value(card))
+def hand_order(card: Card, rules: Rules | None = None) -> tuple[int, int]:
+    """Attack cards (spades by default) first, then defence, manoeuvre and counter cards
+    (hearts, diamonds, clubs), jokers last; high cards first."""
+    return (ACTION_ORDER.get(card_action(card, rules), 4), -card_value(card))
 
 
-def legend_html() -> str:
+def legend_html(rules: Rules | None = None) -> str:
+    """The suit of each action as coloured chips (DB-1, under ``rules``)."""
+    rules = rules or _DEFAULT
     chips = [
         f'<span style="background:{ACTION_COLOUR[a]};color:white;border-radius:3px;padding:0 5px;margin-right:6px">'
-        f"{symbol} {a}</span>"
-        for symbol, a in zip(("♠", "♥", "♦", "♣"), ACTIONS, strict=True)
+        f"{SUIT_SYMBOLS[rules.suit_of(a)]} {a}</span>"
+        for a in ACTIONS
     ]
     return (
         '<span style="font-size:90%">'
@@ -97,3 +113,41 @@ def legend_html() -> str:
         + '<span style="border:1px solid #adb5bd;border-radius:3px;padding:0 5px">🃏 joker: any action, '
         "highest card</span> (DB-1)</span>"
     )
+
+
+#: The main numeric fields of the rules the stepper and the explorers offer as controls
+#: (field: (description, lowest, highest)); every other field comes from the ``rules`` given.
+NUMBER_FIELDS: dict[str, tuple[str, int, int]] = {
+    "strike_loss": ("Strike costs (DB-4)", 0, 10),
+    "cards_per_token": ("Cards per token ahead (DB-2)", 0, 5),
+    "morale_target": ("Morale needs (DB-8)", 1, 12),
+    "morale_per_token": ("Morale − per token lost (DB-8)", 0, 5),
+}
+
+
+def number_controls(rules: Rules, fields: tuple[str, ...] = tuple(NUMBER_FIELDS)) -> dict[str, widgets.BoundedIntText]:
+    """Controls for the main numeric fields of the rules (:data:`NUMBER_FIELDS`), by field name."""
+    out = {}
+    for name in fields:
+        description, low, high = NUMBER_FIELDS[name]
+        value = getattr(rules, name)
+        out[name] = widgets.BoundedIntText(
+            value=value,
+            min=min(low, value),
+            max=max(high, value),
+            description=description,
+            style=WIDE,
+            layout=widgets.Layout(width="22em"),  # the label at its full width, room for the number
+            tooltip=Rules.field_info()[name]["help"],
+        )
+    return out
+
+
+def as_rules(rules: Rules | str | Path | Mapping[str, Any] | None) -> Rules:
+    """The rules a widget is given: ``None`` (the defaults), a ``Rules``, a mapping of
+    fields, or a house-rules file (a path, or the name of a file in ``data/rules/durak-battle``).
+
+    Raises:
+        InvalidSetupError: a source of the wrong kind, a missing file, or rules not valid.
+    """
+    return load_rules("durak-battle", rules)

@@ -33,6 +33,7 @@ from toolkit.durak_battle.widgets.pieces import (
     ACTION_STYLE,
     DICE,
     WIDE,
+    as_rules,
     card_action,
     card_html,
     card_label,
@@ -40,6 +41,7 @@ from toolkit.durak_battle.widgets.pieces import (
     default_armies,
     hand_order,
     legend_html,
+    number_controls,
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
@@ -86,6 +88,10 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             DB-8), Checkboxes (a Wild Card rolls a d6 Wild Die too).
         jokers, counter_tie, holder_must_attack, morale_penalty: the variant controls
             (DB-1, DB-5, DB-6, DB-8).
+        numbers: controls of the main numeric fields of the rules, by field name
+            (``strike_loss``, ``cards_per_token``, ``morale_target``, ``morale_per_token``);
+            the other fields (the suits, the answer table) are those of the ``rules``
+            given or the example's.
         token_bars, token_labels: each army's tokens as an ``IntProgress`` and a line.
         round_line: the round and what is on the table.
         view: ``"both"`` (designer: both hands) or one army's view (``"a"``, ``"b"``,
@@ -113,9 +119,10 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         army_a: Army | None = None,
         army_b: Army | None = None,
         seed: int = 0,
-        rules: Rules | None = None,
+        rules: Rules | str | Path | Mapping[str, Any] | None = None,
         max_rounds: int = 50,
     ) -> None:
+        rules = as_rules(rules) if rules is not None else None
         if example is not None and (army_a is not None or army_b is not None):
             raise InvalidSetupError("give an example or the armies, not both: the example names its armies")
         if (army_a is None) != (army_b is None):
@@ -131,7 +138,8 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.example = example
         self._base = (army_a, army_b)
         self._max_rounds = max_rounds
-        self._build_controls(army_a, army_b, rules or Rules())
+        self._rules_base = rules or Rules()
+        self._build_controls(army_a, army_b, self._rules_base)
         self._build_panels()
         self._syncing = False  # a card toggle set by code, not by a click
         self._loading = False  # the controls set from an example being loaded
@@ -160,12 +168,19 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     @property
     def rules(self) -> Rules:
-        """The rules the variant controls select (RULINGS.md defaults and variants)."""
-        return Rules(
+        """The rules in force: those given (or the example's), with the variant and number
+        controls' values (defaults: docs/rulings.md).
+
+        Raises:
+            InvalidSetupError: a number the rules refuse (the field named).
+        """
+        return replace(
+            self._rules_base,
             jokers=self.jokers.value,
             counter_tie=self.counter_tie.value,
             holder_must_attack=self.holder_must_attack.value,
             morale_penalty=self.morale_penalty.value,
+            **{name: control.value for name, control in self.numbers.items()},
         )
 
     @property
@@ -201,7 +216,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     def type_outcome(self, text: str) -> None:
         """Apply a typed outcome: a roll total (``"4"``), a hand (``"10S 7S 6C 9H"``), the
-        coin (``"a"``/``"b"``) — or a decision (``"attack 7S"``)."""
+        coin (the army that wins it, ``"North"``) — or a decision (``"attack 7S"``)."""
         state = self.state
         if not state.is_chance_node and not state.is_terminal:
             self.stepper.choose(" ".join(text.split()))
@@ -263,7 +278,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.stepper.choose("pass")
 
     def take_strike(self) -> None:
-        """Decline to answer and take the strike: 4 tokens (DB-4)."""
+        """Decline to answer and take the strike: ``rules.strike_loss`` tokens, 4 by default (DB-4)."""
         self.stepper.choose("take")
 
     def load(self, example: str | Path | Example) -> None:
@@ -277,6 +292,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             return
         self.example = loaded
         self._base = loaded.start.armies
+        self._rules_base = loaded.start.rules
         self._max_rounds = loaded.start.max_rounds
         self._loading = True
         try:
@@ -346,7 +362,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         )
         self.holder_must_attack = widgets.Checkbox(
             value=rules.holder_must_attack,
-            description="DB-6: the initiative holder must attack while holding a spade",
+            description=f"DB-6: the initiative holder must attack while holding a {rules.suit_word('attack')}",
             indent=False,
             layout=widgets.Layout(width="auto"),
         )
@@ -356,11 +372,23 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             description="Morale −1 per token (DB-8)",
             style=WIDE,
         )
+        self.numbers = number_controls(rules)
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
         self._describe_controls()
 
+    def _view_options(self) -> list[tuple[str, str]]:
+        """The Show choices: both hands, or one army's view, by the army's name (issue 12)."""
+        views = [(f"{name}'s view", side) for name, side in zip(self.names, SIDES, strict=True)]
+        return [("both hands (designer)", "both"), *views]
+
     def _describe_controls(self) -> None:
+        if hasattr(self, "view") and [label for label, _ in self.view.options] != [
+            label for label, _ in self._view_options()
+        ]:
+            shown = self.view.value
+            self.view.options = self._view_options()
+            self.view.value = shown
         for i, side in enumerate(SIDES):
             name, leader = self.names[i], self._base[i].leader.name
             self.tokens[side].description = f"{name}: tokens"
@@ -378,6 +406,10 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.counter_tie.value = rules.counter_tie
         self.holder_must_attack.value = rules.holder_must_attack
         self.morale_penalty.value = rules.morale_penalty
+        for name, control in self.numbers.items():
+            value = getattr(rules, name)
+            control.min, control.max = min(control.min, value), max(control.max, value)
+            control.value = value
         self._describe_controls()
 
     def _build_panels(self) -> None:
@@ -394,7 +426,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.token_labels[side] = widgets.HTML()
         self.round_line = widgets.HTML()
         self.view = widgets.ToggleButtons(
-            options=[("both hands (designer)", "both"), ("side a's view", "a"), ("side b's view", "b")],
+            options=self._view_options(),
             value="both",
             description="Show",
         )
@@ -415,6 +447,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             [
                 *armies,
                 widgets.HBox([self.jokers, self.counter_tie, self.morale_penalty]),
+                widgets.HBox(list(self.numbers.values()), layout=widgets.Layout(flex_flow="row wrap")),
                 self.holder_must_attack,
                 self.setup_line,
                 self.error_line,
@@ -431,7 +464,14 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     def _controls(self) -> list[widgets.ValueWidget]:
         per_side = [d[s] for d in (self.tokens, self.battle_die, self.spirit_die, self.wild_card) for s in SIDES]
-        return [*per_side, self.jokers, self.counter_tie, self.holder_must_attack, self.morale_penalty]
+        return [
+            *per_side,
+            self.jokers,
+            self.counter_tie,
+            self.holder_must_attack,
+            self.morale_penalty,
+            *self.numbers.values(),
+        ]
 
     # -- reacting ------------------------------------------------------------------------------
     def _plan_example(self, start: GameState) -> tuple[list[PlannedMove], list[TracedBattleState], str]:
@@ -446,7 +486,8 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     def _show_setup(self) -> None:
         a, b = self.armies
-        extra = token_advantage(a.tokens, b.tokens), token_advantage(b.tokens, a.tokens)
+        per = self.rules.cards_per_token
+        extra = per * token_advantage(a.tokens, b.tokens), per * token_advantage(b.tokens, a.tokens)
         more = [f"{army.name} draws +{n} card(s) for outnumbering" for army, n in zip((a, b), extra, strict=True) if n]
         text = f"{a.name} {a.tokens} tokens against {b.name} {b.tokens}"
         text += (" — " + ", ".join(more) + " (DB-2)") if more else " (DB-7)"
@@ -467,7 +508,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             bar.value = army.tokens
             share = army.tokens / first.tokens if first.tokens else 0
             bar.bar_style = "success" if share > 0.6 else "warning" if share > 0.3 else "danger"
-            bits = [f"<b>{esc(army.name)}</b> ({side}): {army.tokens} of {first.tokens} tokens"]
+            bits = [f"<b>{esc(army.name)}</b>: {army.tokens} of {first.tokens} tokens"]
             if state.lost_clash[i]:
                 bits.append(f"lost {state.lost_clash[i]} this clash")
             if state.is_terminal:
@@ -478,7 +519,8 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.token_labels[side].value = " · ".join(bits)
         bits = [f"<b>Round {state.round_no}</b>"]
         if state.table is not None and state.attacking is not None:
-            bits.append(f"on the table: {card_html(state.table)} ({esc(state.names[state.attacking])}'s attack)")
+            table = card_html(state.table, state.rules)
+            bits.append(f"on the table: {table} ({esc(state.names[state.attacking])}'s attack)")
         elif state.holder is not None and state.stage == "attack":
             bits.append(f"{esc(state.names[state.holder])} holds the initiative (DB-6)")
         if state.is_terminal:
@@ -486,16 +528,18 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.round_line.value = " · ".join(bits)
 
     def _paint_codes(self, escaped: str) -> str:
-        return colour_codes(escaped)
+        return colour_codes(escaped, self.state.rules)
 
     def _hand_rows(self, state: BattleState) -> list[str]:
         """Each army's row: leader, tokens, hand (by action, high cards first)."""
         rows = []
-        for i, side in enumerate(SIDES):
-            hand = "".join(card_html(c) for c in sorted(state.hands[i], key=hand_order)) or "<i>no cards</i>"
+        rules = state.rules
+        for i in range(len(SIDES)):
+            cards = sorted(state.hands[i], key=lambda c: hand_order(c, rules))
+            hand = "".join(card_html(c, rules) for c in cards) or "<i>no cards</i>"
             leader = state.armies[i].leader
             rows.append(
-                f"<tr><td><b>{esc(state.names[i])}</b> ({side})</td><td>{esc(leader.name)}</td>"
+                f"<tr><td><b>{esc(state.names[i])}</b></td><td>{esc(leader.name)}</td>"
                 f"<td>{state.armies[i].tokens} tokens</td><td>{hand}</td></tr>"
             )
         return rows
@@ -511,24 +555,27 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         i = SIDES.index(state.current_player)
         name = esc(state.names[i])
         legal = state.legal_actions()
+        rules = state.rules
+        spade = rules.suit_word("attack")
         if state.stage == "attack":
             must = (
                 f" — {name} opens the clash: the first attack is compulsory (DB-3)"
                 if state.forced == OPENING
-                else f" — {name} must attack while she holds a spade (DB-6)"
+                else f" — {name} must attack while she holds a {spade} (DB-6)"
             )
-            head = f"<b>{name}</b> holds the initiative: click a spade (or a joker) to attack" + (
+            head = f"<b>{name}</b> holds the initiative: click a {spade} (or a joker) to attack" + (
                 ", or pass (DB-6)" if "pass" in legal else must
             )
         else:
-            table = card_html(state.table) if state.table is not None else ""
+            table = card_html(state.table, rules) if state.table is not None else ""
             head = (
-                f"<b>{name}</b> answers {table}: click a heart (defence), a diamond (manoeuvre), a club "
+                f"<b>{name}</b> answers {table}: click a {rules.suit_word('defence')} (defence), a "
+                f"{rules.suit_word('manoeuvre')} (manoeuvre), a {rules.suit_word('counter')} "
                 "(counterattack) or a joker, or take the strike (DB-1, DB-4)"
             )
         toggles = []
-        for card in sorted(state.hands[i], key=hand_order):
-            action = card_action(card)
+        for card in sorted(state.hands[i], key=lambda c: hand_order(c, rules)):
+            action = card_action(card, rules)
             doing = "any action (click, then choose)" if card.is_joker else action
             toggle = widgets.ToggleButton(
                 description=card_label(card),
@@ -548,7 +595,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 if "pass" in legal
                 else "Not allowed: the opening attack is compulsory (DB-3)"
                 if state.forced == OPENING
-                else "Not allowed: she must attack while she holds a spade (DB-6)",
+                else f"Not allowed: she must attack while she holds a {spade} (DB-6)",
                 disabled="pass" not in legal,
             )
             self.pass_button.on_click(lambda _: self.pass_turn())
@@ -556,7 +603,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         else:
             self.take_button = widgets.Button(
                 description="Take the strike",
-                tooltip="Decline to answer: lose 4 tokens, the attacker none (DB-4)",
+                tooltip=f"Decline to answer: lose {rules.strike_loss} token(s), the attacker none (DB-4)",
                 button_style="danger",
             )
             self.take_button.on_click(lambda _: self.take_strike())
@@ -565,7 +612,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             widgets.VBox(
                 [
                     widgets.HTML(head),
-                    widgets.HTML(legend_html()),
+                    widgets.HTML(legend_html(rules)),
                     widgets.HBox(toggles, layout=widgets.Layout(flex_flow="row wrap")),
                     self.joker_row,
                     widgets.HBox(actions),
@@ -601,11 +648,12 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self._ask_joker(state, code)
             return
         self.pending_joker, self.joker_row.children = None, ()
-        action = card_action(card)
+        action = card_action(card, state.rules)
         if state.stage == "attack" and action != "attack":
             self._set_toggle(code, False)
             self.stepper.refuse(
-                f"{name} holds the initiative: she attacks with a spade or a joker, or passes (DB-6). The "
+                f"{name} holds the initiative: she attacks with a {state.rules.suit_word('attack')} or a joker, "
+                "or passes (DB-6). The "
                 f"{card.name} is a {action} card: it answers an attack (DB-1)."
             )
             return
@@ -650,7 +698,7 @@ def battle_stepper(
     army_a: Army | None = None,
     army_b: Army | None = None,
     seed: int = 0,
-    rules: Rules | None = None,
+    rules: Rules | str | Path | Mapping[str, Any] | None = None,
     max_rounds: int = 50,
 ) -> BattleStepper:
     """Return a stepper for a Durak mass battle, with setup controls, clickable cards and Export.
@@ -663,7 +711,10 @@ def battle_stepper(
         army_a, army_b: the armies (both or neither; :func:`default_armies` by default).
             Not with ``example``.
         seed: the seed of Roll (Knowledge (Battle) and Spirit rolls, deals, the coin).
-        rules: the rule variants (default: RULINGS.md's defaults, or the example's).
+        rules: the rules (default: docs/rulings.md's, or the example's): a ``Rules``, a
+            mapping of fields, or a house-rules file (a path or the name of a file in
+            ``data/rules/durak-battle``, :func:`toolkit.house_rules.load_rules`). The
+            controls start from them.
         max_rounds: the battle stops, undecided, after this many rounds.
 
     Returns:
