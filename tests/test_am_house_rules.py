@@ -417,3 +417,32 @@ def test_start_attack_uses_the_modifier_sizes():
     pixie = Character("Pixie", body=2, health=3)
     state = start_attack(grunk, pixie, "melee", Modifiers(charge=True), Rules(charge_dice=3))
     assert state.attack_dice == 7
+
+
+# -- the benchmark's icepool evaluator under house rules -----------------------------------
+@pytest.fixture(scope="module")
+def bench():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("icepool")
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_angry_miniatures.py"
+    spec = importlib.util.spec_from_file_location("bench_angry_miniatures_house", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))  # the scripts share bench/_results.py
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        sys.path.remove(str(path.parent))
+
+
+def test_icepool_under_house_rules_agrees_with_the_brute_force_and_opposed(bench):
+    for rules in [*RULE_SETS[:8], *(r for _, r in bench.HOUSE_RULES)]:
+        theirs = bench.icepool_rules_table(2, rules)
+        assert bench.differences(bench.our_table(2, rules=rules), theirs) == [], rules
+        assert theirs[2, 1, "melee"] == {
+            bench.AttackOutcome(*k): p for k, p in brute_force_opposed(2, 1, "melee", rules).items()
+        }
+    assert bench.differences(bench.our_table(3), bench.icepool_rules_table(3, Rules())) == []

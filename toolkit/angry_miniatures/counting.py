@@ -29,6 +29,7 @@ an independent brute force over every face sequence, on many random rule sets.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
@@ -37,6 +38,7 @@ from math import comb
 from toolkit.angry_miniatures.rules import Rules
 
 __all__ = [
+    "clear_caches",
     "DieModel",
     "die_model",
     "side_counts",
@@ -75,11 +77,22 @@ class DieModel:
     coin_flip: bool
     fast: bool
 
+    def __post_init__(self) -> None:
+        # Hashed once: the model is a key of every cache here, asked per pool pair.
+        object.__setattr__(self, "_hash", hash(dataclasses.astuple(self)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined,no-any-return]
+
 
 def die_model(rules: Rules) -> DieModel:
     """Return the counting model of the die ``rules`` describe (AM-1, AM-4, AM-7)."""
-    return _model(rules.die_faces, rules.hit_faces, rules.tie_break_order, rules.crit_faces, rules.crit_count,
-                  rules.tie_break == "coin_flip")  # fmt: skip
+    found = rules.__dict__.get("_die_model")  # kept on the (frozen) rules: asked per pool pair
+    if found is None:
+        found = _model(rules.die_faces, rules.hit_faces, rules.tie_break_order, rules.crit_faces,
+                       rules.crit_count, rules.tie_break == "coin_flip")  # fmt: skip
+        object.__setattr__(rules, "_die_model", found)
+    return found
 
 
 @cache
@@ -330,3 +343,10 @@ def chain_keys(h: int, model: DieModel) -> tuple[tuple[int, int], ...]:
         keys.append((ways, 2 * below + ways))
         below += ways
     return tuple(keys)
+
+
+def clear_caches() -> None:
+    """Clear every cache of this module (benchmarks start each timed run cold)."""
+    for value in list(globals().values()):
+        if callable(getattr(value, "cache_clear", None)) and value is not clear_caches:
+            value.cache_clear()

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.angry_miniatures.counting import (
     DieModel,
     chain_keys,
+    clear_caches,
     die_model,
     fast_tie_table,
     side_counts,
@@ -79,6 +80,15 @@ __all__ = [
 ]
 
 _DEFAULT = Rules()
+
+
+def _counting_caches() -> None:
+    """Clear the caches of :mod:`.counting` (the per-die counts every calculator here
+    uses): a benchmark that clears each ``cache_clear`` of this module clears them too."""
+    clear_caches()
+
+
+_counting_caches.cache_clear = clear_caches  # type: ignore[attr-defined]
 
 # -- size limits: each exact calculator checks its size before starting -------------------
 #: The largest pool :func:`hit_distribution` and :func:`crit_probability` count exactly
@@ -200,22 +210,6 @@ def _differences(n: int, m: int, model: DieModel) -> dict[tuple[bool, bool], lis
     return out
 
 
-_WINNER = {"attacker": 1, "defender": -1, "stb": 0}
-
-
-def _ties(n: int, m: int, h: int, model: DieModel) -> Iterable[tuple[int, bool, bool, int]]:
-    """Face sequences with ``h`` >= 1 hits on each side, as ``(chain winner: 1, -1 or 0
-    for a SuperTieBreaker, attacker crit, defender crit, count)`` (AM-4, AM-7)."""
-    if not model.fast:
-        for (sign, ca, cd), w in tie_counts(h, n, m, model).items():
-            yield sign, ca, cd, w
-        return
-    blanks = model.blanks
-    ways = comb(n, h) * blanks ** (n - h) * comb(m, h) * blanks ** (m - h)
-    for (winner, ca, cd), t in fast_tie_table(h, model.coin_flip, model.hit_kinds, model.crit_count).items():
-        yield _WINNER[winner], ca, cd, ways * t
-
-
 @cache
 def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOutcome, int]:
     """Outcome weights out of 2·F^(n+m) (the 2 for the SuperTieBreaker's even split)."""
@@ -233,27 +227,38 @@ def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOu
             else:
                 out[(0, -d if back else 0, ca, cd)] += 2 * w
     won_back = won if back else 0
-    for h in range(min(n, m) + 1):
-        if h == 0:  # AM-5: both rolled 0 hits
-            if model.fast:  # no crit without a hit
-                blanks = model.blanks
-                zeros = [(0, False, False, blanks ** (n + m))]
-            else:
-                zeros = [(s, ca, cd, w) for (s, ca, cd), w in tie_counts(0, n, m, model).items()]
-            for _, ca, cd, w in zeros:
-                if rules.zero_tie == "miss":
-                    out[(0, 0, ca, cd)] += 2 * w
+    # AM-5: both rolled 0 hits (no crit without a hit on the fast path).
+    if model.fast:
+        zeros = [(False, False, model.blanks ** (n + m))]
+    else:
+        zeros = [(ca, cd, w) for (_, ca, cd), w in tie_counts(0, n, m, model).items()]
+    for ca, cd, w in zeros:
+        if rules.zero_tie == "miss":
+            out[(0, 0, ca, cd)] += 2 * w
+        else:
+            out[(won, 0, ca, cd)] += w
+            out[(0, won_back, ca, cd)] += w
+    # AM-4: ties on h >= 1 hits; the winner deals exactly 1 (tie_damage; back only in
+    # melee); a SuperTieBreaker is won by each side with probability exactly 1/2.
+    blanks, kinds, k, coin = model.blanks, model.hit_kinds, model.crit_count, model.coin_flip
+    for h in range(1, min(n, m) + 1):
+        if model.fast:
+            ways = comb(n, h) * blanks ** (n - h) * comb(m, h) * blanks ** (m - h)
+            for (winner, ca, cd), t in fast_tie_table(h, coin, kinds, k).items():
+                if winner == "attacker":
+                    out[(won, 0, ca, cd)] += 2 * ways * t
+                elif winner == "defender":
+                    out[(0, won_back, ca, cd)] += 2 * ways * t
                 else:
-                    out[(won, 0, ca, cd)] += w
-                    out[(0, won_back, ca, cd)] += w
+                    out[(won, 0, ca, cd)] += ways * t
+                    out[(0, won_back, ca, cd)] += ways * t
             continue
-        for winner, ca, cd, t in _ties(n, m, h, model):
-            # AM-4: the winner of a tie deals exactly 1 (tie_damage; back only in melee).
-            if winner > 0:
+        for (sign, ca, cd), t in tie_counts(h, n, m, model).items():
+            if sign > 0:
                 out[(won, 0, ca, cd)] += 2 * t
-            elif winner < 0:
+            elif sign < 0:
                 out[(0, won_back, ca, cd)] += 2 * t
-            else:  # SuperTieBreaker: each side wins with probability exactly 1/2
+            else:
                 out[(won, 0, ca, cd)] += t
                 out[(0, won_back, ca, cd)] += t
     # Tuples while counting (cheap to hash), outcomes once at the end.
