@@ -22,7 +22,10 @@ What it does:
    an Ace on two faces, 10s hit, a chain of A K Q, crits on 2+ Kings or Aces, a won tie
    dealing 2, no melee damage back —, which takes the general exact count), ours
    against :class:`RulesEvaluator` (icepool, the same rules), exact agreement checked,
-   against the goal of ours at least 5x faster than icepool.
+   against the goal of ours at least 5x faster than icepool;
+6. the odds explorer under the custom-die house rules: each change of a control (pools,
+   attack type, crit size, hit faces) timed end to end, caches cleared first, against
+   the goal of under 100 ms (the reference: the same changes under the default rules).
 
 Fairness: every ``functools.cache`` in :mod:`toolkit.angry_miniatures.odds` and
 :mod:`toolkit.angry_miniatures.counting` is cleared before each timed run of ours, and
@@ -305,6 +308,40 @@ def brute_force(n: int, m: int, attack_type: str, zero_tie: str = "miss") -> dic
     return {o: Fraction(w, total) for o, w in weights.items() if w}
 
 
+# -- the explorer under house rules -----------------------------------------------------
+EXPLORER_GOAL_SECONDS = 0.1
+
+
+def explorer_changes(rules: Rules, changes: int, seed: int = 0) -> list[float]:
+    """Seconds per control change of ``odds_explorer(rules=rules)``, each change to a new
+    value (pools 0-15, attack type, crit size, hit faces), every cache cleared first."""
+    import random
+
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    rng = random.Random(seed)
+    explorer = odds_explorer(rules=rules)  # the first build loads plotly: not counted
+    choices = {
+        "attack_dice": range(16),
+        "defence_dice": range(16),
+        "attack_type": ("melee", "ranged", "magic"),
+        "crit_count": (1, 2, 3, 4),
+        "hit_faces": (("10", "J", "Q", "K", "A"), ("J", "Q", "K", "A"), ("Q", "K", "A")),
+    }
+    names = list(choices)
+    times = []
+    for i in range(changes):
+        control = explorer.controls[names[i % len(names)]]
+        value = rng.choice([v for v in choices[names[i % len(names)]] if v != control.value])
+        clear_our_caches()
+        t0 = time.perf_counter()
+        control.value = value
+        times.append(time.perf_counter() - t0)
+        if explorer.error:
+            raise RuntimeError(f"the explorer refused {value!r}: {explorer.error}")
+    return times
+
+
 # -- comparing and timing ---------------------------------------------------------------
 def differences(ours: Table, theirs: Table) -> list[tuple[int, int, str]]:
     """Keys where the two tables differ (missing keys count), smallest pools first."""
@@ -321,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--house-max", type=int, default=12, help="compare the house-rules tables 1..HOUSE_MAX (default 12)"
     )
+    parser.add_argument("--explorer-changes", type=int, default=45, help="explorer changes timed (default 45)")
     args = parser.parse_args(argv)
     n_max, big = args.max, args.big
 
@@ -394,6 +432,20 @@ def main(argv: list[str] | None = None) -> int:
             f"{'yes' if not h_bad else f'NO ({len(h_bad)} cells)'} |"
         )
 
+    # 6. the explorer under house rules, the default rules as the reference.
+    import statistics
+
+    explorer_rows = []
+    for label, rules in (("default rules", Rules()), ("custom die (as above)", HOUSE_RULES[-1][1])):
+        times = explorer_changes(rules, args.explorer_changes)
+        median, worst = statistics.median(times), max(times)
+        verdict = "meets" if median < EXPLORER_GOAL_SECONDS else "MISSES"
+        print(
+            f"explorer, {label}: per change median {fmt_s(median)}, worst {fmt_s(worst)} "
+            f"({verdict} the goal of < {EXPLORER_GOAL_SECONDS * 1000:.0f} ms)"
+        )
+        explorer_rows.append(f"| explorer change, {label} | median {fmt_s(median)}, worst {fmt_s(worst)} | — | — | — |")
+
     report = "\n".join(
         [
             "# Angry Miniatures opposed table: toolkit vs icepool",
@@ -409,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| 1..{big} x 1..{big}, melee + ranged | {fmt_s(big_s)} | — | — | goal < "
             f"{GOAL_SECONDS:.0f} s: {big_verdict.lower()} |",
             *house_rows,
+            *explorer_rows,
             "",
         ]
     )
