@@ -25,12 +25,14 @@ from toolkit.angry_miniatures import (
     Rules,
     area_attack,
     attack_pools,
+    attacks_to_take_out,
     compare_rolls,
     crit_probability,
     damage_dealt,
     hit_distribution,
     is_crit,
     load_example,
+    melee_exchange,
     opposed,
     replay,
     start_attack,
@@ -236,6 +238,21 @@ def test_tens_hit_by_hand():
     # 1 v 0 dice: the attacker hits on 5/6 (she deals 1); on a 9 both have 0 hits: a miss.
     d = opposed(1, 0, "melee", rules)
     assert d.probability(lambda o: o.defender_damage == 1) == Fraction(5, 6)
+
+
+def test_repeated_attacks_follow_the_house_rules_by_hand():
+    # 1 die against 0 with 10s hitting: each attack deals 1 with 5/6 (a 9 misses, AM-5),
+    # so a Health-1 target falls at attack k with (1/6)^(k-1)·5/6 (AM-10).
+    tens = Rules(hit_faces=("10", "J", "Q", "K", "A"))
+    d = attacks_to_take_out(1, 0, 1, "melee", tens, cap=3)
+    assert [d[k] for k in (1, 2, 3)] == [Fraction(5, 6), Fraction(5, 36), Fraction(5, 216)]
+    # Without return damage, a melee exchange where only Grunk attacks always ends with
+    # Pixie out (she can never hurt him, AM-3 house rule).
+    grunk = Character("Grunk", melee=2, body=1, health=2)
+    pixie = Character("Pixie", melee=3, body=3, health=2)
+    ends = melee_exchange(grunk, pixie, Rules(return_damage=False), alternate=False)
+    assert {e.out for e in ends.outcomes()} == {"Pixie"}
+    assert {e.out for e in melee_exchange(grunk, pixie, alternate=False).outcomes()} == {"Grunk", "Pixie"}
 
 
 def test_no_return_damage_by_hand():

@@ -325,18 +325,23 @@ def chain_keys(h: int, model: DieModel) -> tuple[tuple[int, int], ...]:
     rest = model.rest_crit + model.rest_plain
     if not chain:
         return ((model.hits**h, model.hits**h),)
-    classes: list[tuple[tuple[int, ...], int]] = []
-
-    def walk(i: int, left: int, counts: tuple[int, ...], ways: int) -> None:
-        if i == len(chain):
-            if left and not rest:
-                return
-            classes.append((counts, ways * rest**left))
-            return
-        for a in range(left + 1):
-            walk(i + 1, left - a, counts + (a,), ways * comb(left, a) * chain[i] ** a)
-
-    walk(0, h, (), 1)
+    # Partial classes (counts so far, dice left, ways), one face of the chain at a time;
+    # the counts as one number in base h + 1, so that sorting numbers sorts them in the
+    # chain's order (AM-4: more of the first face first).
+    base = h + 1
+    rows = [[comb(left, a) for a in range(left + 1)] for left in range(h + 1)]
+    partial: list[tuple[int, int, int]] = [(0, h, 1)]
+    for i, mult in enumerate(chain):
+        if i == len(chain) - 1 and not rest:  # the last face takes every die left
+            partial = [(key * base + left, 0, ways * mult**left) for key, left, ways in partial]
+            break
+        powers = [mult**a for a in range(h + 1)]
+        partial = [
+            (key * base + a, left - a, ways * c * powers[a])
+            for key, left, ways in partial
+            for a, c in enumerate(rows[left])
+        ]
+    classes = [(key, ways * rest**left) for key, left, ways in partial]
     classes.sort()
     keys, below = [], 0
     for _, ways in classes:
