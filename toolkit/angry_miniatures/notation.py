@@ -11,7 +11,7 @@ attacker's pool, each defender's pool, then any SuperTieBreaker throws, AM-4), a
     defender: {name: Pixie, body: 2, health: 3}     # or defenders: [...] (magic area, AM-8)
     attack: melee
     modifiers: {charge: true}                       # AM-9
-    rules: {zero_tie: miss}                         # optional: zero_tie, melee_defence_bonus, tie_break
+    rules: {zero_tie: miss}                         # optional: any Rules field, or a house-rules file: tens_hit
     rolls:
       - Grunk: K Q 10 9 9                           # a whole pool, faces 9 10 J Q K A (AM-1)
       - Pixie: K Q

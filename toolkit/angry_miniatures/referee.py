@@ -70,7 +70,8 @@ class Comparison:
         attack_hits, defence_hits: hits counted (AM-1).
         winner: ``"attacker"``, ``"defender"``, or ``None`` when a SuperTieBreaker is
             needed or the attack simply missed (both 0 hits under AM-5's default).
-        decided_by: ``"hits"``, ``"Aces"``, ``"Kings"``, ``"Queens"``, ``"Jacks"``,
+        decided_by: ``"hits"``, ``"Aces"``, ``"Kings"``, ``"Queens"``, ``"Jacks"`` (the
+            plural of the chain's face that decided, ``"10s"`` under house rules),
             ``"super_tiebreak"`` (still undecided: roll one die each) or ``"zero_hits"``.
         steps: one sentence per step of the judgement, for logs and rule books.
     """

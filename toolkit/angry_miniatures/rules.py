@@ -1,5 +1,10 @@
 """Angry Miniatures rules: variants, characters, modifiers and dice pools (AM-2, AM-5, AM-6, AM-9).
 
+:class:`Rules` holds every number and table of the draft as a field (issue 11, house
+rules): the die's faces and hits (AM-1), the tie-break chain and a won tie's damage
+(AM-4), melee return damage (AM-3), the crit (AM-7) and each AM-9 modifier's size, with
+the named variants; the defaults are the rulings of ``docs/rulings.md``.
+
 >>> grunk = Character("Grunk", melee=4, body=3, health=5, melee_character=True)
 >>> pixie = Character("Pixie", magic=3, body=2, mind=3, spirit=4, health=3)
 >>> attack_pools(grunk, pixie, "melee", Modifiers(charge=True))
@@ -208,10 +213,12 @@ class Rules(HouseRules):
         hits = _face_list("hit_faces", self.hit_faces, accepted + " (AM-1)")
         if not hits:
             raise RuleFieldError("hit_faces", f"hit_faces={excerpt(self.hit_faces)}: no face hits; {accepted} (AM-1)")
+        # A die without some default face: say that the field left out must be given too.
+        also = "" if die == FACE_NAMES else " (the die_faces changed: give this field too)"
         missing = [f for f in hits if f not in on_die]
         if missing:
             raise RuleFieldError(
-                "hit_faces", f"hit_faces names {', '.join(missing)}, not a face of the die; {accepted} (AM-1)"
+                "hit_faces", f"hit_faces names {', '.join(missing)}, not a face of the die; {accepted} (AM-1){also}"
             )
         hits = tuple(f for f in on_die if f in hits)
         if self.tie_break_order is None:
@@ -237,7 +244,8 @@ class Rules(HouseRules):
         if not crit or any(f not in on_die for f in crit):
             raise RuleFieldError(
                 "crit_faces",
-                f"crit_faces={excerpt(self.crit_faces)}: name one or more faces of the die ({on_die_text}) (AM-7)",
+                f"crit_faces={excerpt(self.crit_faces)}: name one or more faces of the die ({on_die_text}) "
+                f"(AM-7){also}",
             )
         crit = tuple(f for f in on_die if f in crit)
         _whole("crit_count", self.crit_count, 1, MAX_CRIT_COUNT, "the dice a crit needs (AM-7)")
