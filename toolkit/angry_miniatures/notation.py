@@ -48,7 +48,7 @@ from typing import Any
 
 from toolkit.angry_miniatures.engine import AttackState, start_attack
 from toolkit.angry_miniatures.rules import ATTACK_TYPES, Character, Modifiers, Rules
-from toolkit.dice import count_hits, parse_faces
+from toolkit.dice import parse_faces
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.house_rules import example_folder, read_rules_entry
 from toolkit.notation import (
@@ -385,9 +385,10 @@ def _characters(state: AttackState) -> list[Character]:
 
 
 def hits_of(state: AttackState) -> dict[str, int]:
-    """Return each character's hits on her roll so far (AM-1), the attacker first."""
+    """Return each character's hits on her roll so far (AM-1: the rules' hit faces), the
+    attacker first."""
     rolls = [state.attack_roll, *state.defence_rolls]
-    return {c.name: count_hits(roll) for c, roll in zip(_characters(state), rolls, strict=True)}
+    return {c.name: state.rules.count_hits(roll) for c, roll in zip(_characters(state), rolls, strict=True)}
 
 
 def damage_taken(state: AttackState) -> dict[str, int]:
