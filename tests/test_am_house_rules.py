@@ -431,6 +431,14 @@ def test_stepper_and_explorer_follow_the_rules():
     assert ex.distribution == opposed(1, 0, "melee", Rules(return_damage=False))
     ex.controls["hit_faces"].value = ()
     assert "no face hits" in ex.error
+    ex.controls["rules"].value = "cheap_crits"  # a shipped file's name, as a picker may give it
+    assert ex.error == "" and ex.distribution == opposed(1, 0, "melee", Rules(crit_faces=("K", "A")))
+    ex.controls["rules"].value = "no_such_rules"
+    assert "no house-rules file 'no_such_rules'" in ex.error
+    st.set_rules("no_return_damage")
+    assert st.stepper.state.rules == Rules(return_damage=False) and st.crit_count.value == 2
+    with pytest.raises(InvalidSetupError, match="no house-rules file"):
+        attack_stepper(rules="nowhere")
 
 
 def test_start_attack_uses_the_modifier_sizes():

@@ -35,7 +35,7 @@ import ipywidgets as widgets
 import traitlets
 
 from toolkit.angry_miniatures.engine import AttackState, start_attack
-from toolkit.angry_miniatures.notation import to_example
+from toolkit.angry_miniatures.notation import SYSTEM, to_example
 from toolkit.angry_miniatures.odds import opposed
 from toolkit.angry_miniatures.outcomes import AttackOutcome
 from toolkit.angry_miniatures.rules import (
@@ -49,10 +49,11 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
 )
 from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.house_rules import load_rules
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
 
-__all__ = ["AttackStepper", "RulesHolder", "attack_stepper", "odds_explorer"]
+__all__ = ["AttackStepper", "RulesHolder", "as_rules", "attack_stepper", "odds_explorer"]
 
 #: Health of the anonymous sides built from pools: the engine announces no one "out"
 #: at this Health or above (as in start_attack_from_pools).
@@ -117,21 +118,40 @@ def _die_options(rules: Rules) -> list[str]:
     return [f for f in FACE_NAMES if f in rules.die_faces]
 
 
-def _rules_from(base: Rules, values: Mapping[str, Any]) -> Rules:
+def as_rules(source: Any) -> Rules:
+    """Return the Angry Miniatures rules ``source`` names: ``None`` (the rulings), a
+    ``Rules``, a mapping of fields, or a house-rules file (a path or a shipped name such
+    as ``"tens_hit"``; :func:`toolkit.house_rules.load_rules`).
+
+    Raises:
+        InvalidSetupError: a source of the wrong kind, a file not found, rules not valid.
+    """
+    if isinstance(source, Rules):
+        return source
+    return load_rules(SYSTEM, source)  # type: ignore[no-any-return]
+
+
+def _rules_from(base: Any, values: Mapping[str, Any]) -> Rules:
     """Return ``base`` with the fields the controls set (a chain keeps only hit faces: the
     base's chain in its order, AM-4).
 
     Raises:
         RuleFieldError: the controls make rules that are not valid (no hit face, say).
     """
+    base = as_rules(base)
     changed = {name: values[name] for name in (*_FIELD_CONTROLS, *_VARIANTS) if name in values}
     hits = tuple(changed.get("hit_faces", base.hit_faces))
     changed["tie_break_order"] = tuple(f for f in base.tie_break_order if f in hits)
     return replace(base, **changed)
 
 
-def _set_controls(controls: Mapping[str, widgets.ValueWidget], rules: Rules) -> None:
-    """Set the field and variant controls from ``rules`` (a picked house-rules file)."""
+def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> None:
+    """Set the field and variant controls from ``source`` (a picked house-rules file;
+    rules that cannot be read leave the controls as they are: the explorer says why)."""
+    try:
+        rules = as_rules(source)
+    except InvalidSetupError:
+        return
     hits = controls["hit_faces"]
     options = _die_options(rules)
     if list(hits.options) != options:
@@ -198,11 +218,11 @@ class AttackStepper:
         defender: Character | Sequence[Character] | None = None,
         attack_type: str = "melee",
         seed: int = 0,
-        rules: Rules | None = None,
+        rules: Any = None,
         attack_dice: int = 3,
         defence_dice: int = 3,
     ) -> None:
-        rules = rules or Rules()
+        rules = as_rules(rules)
         self.base_rules = rules
         if (attacker is None) != (defender is None):
             raise InvalidSetupError("give both an attacker and a defender (Characters), or neither to set dice pools")
@@ -290,11 +310,15 @@ class AttackStepper:
         values = {name: getattr(self, name).value for name in (*_FIELD_CONTROLS, *_VARIANTS)}
         return _rules_from(self.base_rules, values)
 
-    def set_rules(self, rules: Rules) -> None:
-        """Play under other rules (a picked house-rules file): the controls are set from
-        them and the attack restarts."""
-        if not isinstance(rules, Rules):
-            raise InvalidSetupError(f"rules must be Angry Miniatures Rules, got {type(rules).__name__}")
+    def set_rules(self, rules: Any) -> None:
+        """Play under other rules — a ``Rules``, a mapping of fields or a house-rules file
+        (a path or a shipped name, :func:`as_rules`) —: the controls are set from them
+        and the attack restarts.
+
+        Raises:
+            InvalidSetupError: the rules cannot be read or are not valid.
+        """
+        rules = as_rules(rules)
         self.base_rules = rules
         controls = {name: getattr(self, name) for name in (*_FIELD_CONTROLS, *_VARIANTS)}
         _set_controls(controls, rules)
@@ -412,7 +436,7 @@ def attack_stepper(
     defender: Character | Sequence[Character] | None = None,
     attack_type: str = "melee",
     seed: int = 0,
-    rules: Rules | None = None,
+    rules: Any = None,
 ) -> AttackStepper:
     """Return a stepper for one Angry Miniatures attack, with its setup controls on top.
 
@@ -420,11 +444,12 @@ def attack_stepper(
     (0-15 dice; a magic attack may hit 1-4 defenders with the same pool, AM-8). With
     characters, the pools come from their stats (AM-2) and Health counts (AM-10);
     ``defender`` may list the target then the creatures adjacent to it, all hit by a
-    magic attack (AM-8), only the target otherwise.
+    magic attack (AM-8), only the target otherwise. ``rules``: a ``Rules``, a mapping
+    of fields or a house-rules file (a path or a shipped name such as ``"tens_hit"``).
 
     Raises:
-        InvalidSetupError: only one of attacker/defender given, a bad attack type, or
-            a character who is out.
+        InvalidSetupError: only one of attacker/defender given, a bad attack type, a
+            character who is out, or rules that cannot be read.
     """
     return AttackStepper(attacker, defender, attack_type, seed, rules)
 
@@ -475,7 +500,7 @@ def odds_explorer(
     attack_dice: int = 3,
     defence_dice: int = 3,
     attack_type: str = "melee",
-    rules: Rules | None = None,
+    rules: Any = None,
     view: str = "exactly",
 ) -> OddsExplorer:
     """Return an explorer of one attack's exact outcome (:func:`opposed`) as the pool
@@ -494,9 +519,7 @@ def odds_explorer(
     Raises:
         InvalidSetupError: a pool outside 0-15 or an unknown attack type.
     """
-    rules = rules or Rules()
-    if not isinstance(rules, Rules):
-        raise InvalidSetupError(f"rules must be Angry Miniatures Rules, got {type(rules).__name__}")
+    rules = as_rules(rules)
     for n, what in ((attack_dice, "attack_dice"), (defence_dice, "defence_dice")):
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_DICE:
             raise InvalidSetupError(f"{what} must be a whole number of dice from 0 to {_MAX_DICE}, got {n!r}")
@@ -509,8 +532,22 @@ def odds_explorer(
         **_variant_controls(rules),
         **_field_controls(rules),
     }
+    holder = controls["rules"]
+
+    def picked(change: Mapping[str, Any]) -> None:
+        """A picked house-rules file (or name, or mapping) is read once and held as
+        ``Rules``; the controls are set from it."""
+        try:
+            rules = as_rules(change["new"])
+        except InvalidSetupError:
+            return  # the explorer's computation says why
+        if rules is not change["new"]:
+            holder.value = rules
+        else:
+            _set_controls(controls, rules)
+
     # Registered before the explorer's own observers: a picked file sets the controls first.
-    controls["rules"].observe(lambda change: _set_controls(controls, change["new"]), names="value")
+    holder.observe(picked, names="value")
 
     def adjust(values: Mapping[str, Any]) -> None:
         controls["melee_defence_bonus"].disabled = values["attack_type"] != "melee"
