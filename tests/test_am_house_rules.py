@@ -475,3 +475,5 @@ def test_icepool_under_house_rules_agrees_with_the_brute_force_and_opposed(bench
             bench.AttackOutcome(*k): p for k, p in brute_force_opposed(2, 1, "melee", rules).items()
         }
     assert bench.differences(bench.our_table(3), bench.icepool_rules_table(3, Rules())) == []
+    # the benchmark's labels say which exact path each rule set takes
+    assert [die_model(r).fast for _, r in bench.HOUSE_RULES] == [True, False] and die_model(Rules()).fast
