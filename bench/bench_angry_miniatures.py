@@ -2,7 +2,7 @@
 
 Run from the project root::
 
-    .venv/bin/python bench/bench_angry_miniatures.py [--max 12] [--big 30]
+    .venv/bin/python bench/bench_angry_miniatures.py [--max 12] [--big 30] [--house-max 12]
 
 What it does:
 
@@ -16,11 +16,21 @@ What it does:
    on a mismatch it runs a brute force over every face sequence for the smallest
    disagreeing pair, says who is right, and exits 1;
 4. times both in the same run and prints the ratio icepool/ours, then times our
-   1..big x 1..big table against the goal of under 1 s.
+   1..big x 1..big table against the goal of under 1 s;
+5. house rules (issue 11): the same table 1..house-max x 1..house-max under each rule
+   set of :data:`HOUSE_RULES` (10s hit, which the closed form takes; and a custom die —
+   an Ace on two faces, 10s hit, a chain of A K Q, crits on 2+ Kings or Aces, a won tie
+   dealing 2, no melee damage back —, which takes the general exact count), ours
+   against :class:`RulesEvaluator` (icepool, the same rules), exact agreement checked,
+   against the goal of ours at least 5x faster than icepool;
+6. the odds explorer under the custom-die house rules: each change of a control (pools,
+   attack type, crit size, hit faces) timed end to end, caches cleared first, against
+   the goal of under 100 ms (the reference: the same changes under the default rules).
 
-Fairness: every ``functools.cache`` in :mod:`toolkit.angry_miniatures.odds` is cleared
-before each timed run of ours, and each icepool run uses a fresh evaluator (icepool
-caches a state table per evaluator instance), fresh dice and clears icepool's global
+Fairness: every ``functools.cache`` in :mod:`toolkit.angry_miniatures.odds` and
+:mod:`toolkit.angry_miniatures.counting` is cleared before each timed run of ours, and
+each icepool run uses a fresh evaluator (icepool caches a state table per evaluator
+instance), fresh dice and clears icepool's global
 caches (``Pool.clear_cache()``, ``icepool.math.comb_row_cache``). Within one run both
 sides reuse what they computed earlier in that run (ours: per-pool tables; icepool:
 per-evaluator state tables, shared by melee and ranged because only the final outcome
@@ -50,7 +60,7 @@ from pathlib import Path
 import icepool
 from _results import best_time, fmt_s, publish
 
-from toolkit.angry_miniatures import AttackOutcome, odds
+from toolkit.angry_miniatures import AttackOutcome, Rules, counting, odds
 
 ATTACK_TYPES = ("melee", "ranged")
 FACES = ("9", "10", "J", "Q", "K", "A")  # encoded 0..5
@@ -58,6 +68,23 @@ HIT_MIN = 2  # J and up are hits (AM-1)
 ACE = 5
 RESULTS = Path(__file__).parent / "results" / "angry_miniatures.md"
 GOAL_SECONDS = 1.0
+#: Ours at least this many times faster than icepool under house rules (issue 11).
+HOUSE_GOAL_RATIO = 5.0
+#: The house rules timed: (label, rules).
+HOUSE_RULES: tuple[tuple[str, Rules], ...] = (
+    ("10s hit (closed form)", Rules(hit_faces=("10", "J", "Q", "K", "A"))),
+    (
+        "custom die: 9 10 J Q K A A, 10s hit, chain A K Q, crit 2+ K/A, tie 2, no damage back (general count)",
+        Rules(
+            die_faces=("9", "10", "J", "Q", "K", "A", "A"),
+            hit_faces=("10", "J", "Q", "K", "A"),
+            tie_break_order=("A", "K", "Q"),
+            crit_faces=("K", "A"),
+            tie_damage=2,
+            return_damage=False,
+        ),
+    ),
+)
 
 Table = dict[tuple[int, int, str], dict[AttackOutcome, Fraction]]
 
@@ -141,15 +168,96 @@ def icepool_table(max_pool: int, attack_types: Iterable[str] = ATTACK_TYPES, zer
     return {k: die_to_fractions(v) for k, v in icepool_table_dice(max_pool, attack_types, zero_tie).items()}
 
 
+# -- icepool under house rules -------------------------------------------------------------
+class RulesEvaluator(icepool.MultisetEvaluator):
+    """Evaluates (attacker roll, defender roll) jointly under any house rules, one face
+    at a time (faces encoded by their index among the die's different faces).
+
+    State: ``(hit_difference, first, sign, any_hit, attacker_crit_faces,
+    defender_crit_faces)`` where ``(first, sign)`` is the earliest position in the
+    chain (AM-4) where the two rolls differ so far and who has more there (faces may
+    come in any order: an earlier chain position replaces a later one); crit-face
+    counts are capped at ``crit_count`` (AM-7). Written from the rule text, not from
+    :mod:`toolkit.angry_miniatures`.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.faces = sorted(set(rules.die_faces), key=FACES.index)
+        self.hit = [f in rules.hit_faces for f in self.faces]
+        chain = [] if rules.tie_break == "coin_flip" else list(rules.tie_break_order)
+        self.position = [chain.index(f) if f in chain else None for f in self.faces]
+        self.crit = [f in rules.crit_faces for f in self.faces]
+        self.k = rules.crit_count
+        self.none = len(chain)
+        self.tie_damage, self.back, self.zero_tie = rules.tie_damage, rules.return_damage, rules.zero_tie
+
+    def die(self, rules: Rules) -> icepool.Die:
+        """One die of ``rules``: each different face with its number of copies."""
+        return icepool.Die({i: rules.die_faces.count(f) for i, f in enumerate(self.faces)})
+
+    def initial_state(self, order, outcomes, *sizes, melee=True):
+        return (0, self.none, 0, False, 0, 0)
+
+    def next_state(self, state, order, outcome, a, d):
+        diff, first, sign, any_hit, ca, cd = state
+        if self.hit[outcome]:
+            diff += a - d
+            any_hit = any_hit or a > 0 or d > 0
+        pos = self.position[outcome]
+        if pos is not None and a != d and pos < first:
+            first, sign = pos, (1 if a > d else -1)
+        if self.crit[outcome]:
+            ca, cd = min(ca + a, self.k), min(cd + d, self.k)
+        return (diff, first, sign, any_hit, ca, cd)
+
+    def final_outcome(self, state, order, outcomes, *sizes, melee=True):
+        diff, _, sign, any_hit, ca, cd = state
+        ca, cd = ca >= self.k, cd >= self.k
+        back = melee and self.back
+        if diff > 0:  # AM-3
+            return AttackOutcome(diff, 0, ca, cd)
+        if diff < 0:
+            return AttackOutcome(0, -diff if back else 0, ca, cd)
+        if not any_hit and self.zero_tie == "miss":  # AM-5
+            return AttackOutcome(0, 0, ca, cd)
+        win = AttackOutcome(self.tie_damage, 0, ca, cd)
+        lose = AttackOutcome(0, self.tie_damage if back else 0, ca, cd)
+        if any_hit and sign:  # AM-4: the chain decides
+            return win if sign > 0 else lose
+        return icepool.Die([win, lose])  # SuperTieBreaker: half each
+
+
+def icepool_rules_table_dice(
+    max_pool: int, rules: Rules, attack_types: Iterable[str] = ATTACK_TYPES
+) -> dict[tuple[int, int, str], icepool.Die]:
+    """The table under ``rules`` as icepool ``Die`` objects, fresh evaluator and die."""
+    evaluator = RulesEvaluator(rules)
+    die = evaluator.die(rules)
+    pools = {n: die.pool(n) for n in range(1, max_pool + 1)}
+    return {
+        (n, m, t): evaluator.evaluate(pools[n], pools[m], melee=(t == "melee"))
+        for t in attack_types
+        for n in pools
+        for m in pools
+    }
+
+
+def icepool_rules_table(max_pool: int, rules: Rules, attack_types: Iterable[str] = ATTACK_TYPES) -> Table:
+    """The table under ``rules`` as ``{(attack, defence, type): {outcome: Fraction}}``, by icepool."""
+    return {k: die_to_fractions(v) for k, v in icepool_rules_table_dice(max_pool, rules, attack_types).items()}
+
+
 # -- ours -------------------------------------------------------------------------------
 def clear_our_caches() -> list[str]:
-    """Clear every ``functools.cache`` reachable from the odds module; return their names."""
+    """Clear every ``functools.cache`` reachable from the odds module and every cache of
+    the counting module; return their names."""
     names = []
     for name, obj in vars(odds).items():
         if callable(getattr(obj, "cache_clear", None)):
             obj.cache_clear()
             names.append(name)
-    return sorted(names)
+    counting.clear_caches()
+    return sorted(names) + ["toolkit.angry_miniatures.counting (all)"]
 
 
 def our_table_dists(max_pool: int, attack_types: Iterable[str] = ATTACK_TYPES, rules=None) -> dict:
@@ -200,6 +308,40 @@ def brute_force(n: int, m: int, attack_type: str, zero_tie: str = "miss") -> dic
     return {o: Fraction(w, total) for o, w in weights.items() if w}
 
 
+# -- the explorer under house rules -----------------------------------------------------
+EXPLORER_GOAL_SECONDS = 0.1
+
+
+def explorer_changes(rules: Rules, changes: int, seed: int = 0) -> list[float]:
+    """Seconds per control change of ``odds_explorer(rules=rules)``, each change to a new
+    value (pools 0-15, attack type, crit size, hit faces), every cache cleared first."""
+    import random
+
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    rng = random.Random(seed)
+    explorer = odds_explorer(rules=rules)  # the first build loads plotly: not counted
+    choices = {
+        "attack_dice": range(16),
+        "defence_dice": range(16),
+        "attack_type": ("melee", "ranged", "magic"),
+        "crit_count": (1, 2, 3, 4),
+        "hit_faces": (("10", "J", "Q", "K", "A"), ("J", "Q", "K", "A"), ("Q", "K", "A")),
+    }
+    names = list(choices)
+    times = []
+    for i in range(changes):
+        control = explorer.controls[names[i % len(names)]]
+        value = rng.choice([v for v in choices[names[i % len(names)]] if v != control.value])
+        clear_our_caches()
+        t0 = time.perf_counter()
+        control.value = value
+        times.append(time.perf_counter() - t0)
+        if explorer.error:
+            raise RuntimeError(f"the explorer refused {value!r}: {explorer.error}")
+    return times
+
+
 # -- comparing and timing ---------------------------------------------------------------
 def differences(ours: Table, theirs: Table) -> list[tuple[int, int, str]]:
     """Keys where the two tables differ (missing keys count), smallest pools first."""
@@ -213,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max", type=int, default=12, help="compare pools 1..MAX (default 12)")
     parser.add_argument("--big", type=int, default=30, help="time our table 1..BIG (default 30)")
     parser.add_argument("--runs", type=int, default=3, help="timed runs of ours (default 3)")
+    parser.add_argument(
+        "--house-max", type=int, default=12, help="compare the house-rules tables 1..HOUSE_MAX (default 12)"
+    )
+    parser.add_argument("--explorer-changes", type=int, default=45, help="explorer changes timed (default 45)")
     args = parser.parse_args(argv)
     n_max, big = args.max, args.big
 
@@ -257,11 +403,48 @@ def main(argv: list[str] | None = None) -> int:
 
     # 4. our big table against the goal.
     big_s, _ = best_time(lambda: our_table_dists(big), args.runs, clear_our_caches)
-    verdict = "meets" if big_s < GOAL_SECONDS else "MISSES"
+    big_verdict = "meets" if big_s < GOAL_SECONDS else "MISSES"
     print(
         f"ours    {big}x{big} x {len(ATTACK_TYPES)} types: {fmt_s(big_s)} (best of {args.runs}); "
-        f"{verdict} the goal of < {GOAL_SECONDS:.0f} s"
+        f"{big_verdict} the goal of < {GOAL_SECONDS:.0f} s"
     )
+
+    # 5. house rules: ours against icepool on the same rules, same run.
+    house_rows, house_bad = [], 0
+    hmax = args.house_max
+    for label, rules in HOUSE_RULES:
+        h_ours_s, h_ours = best_time(lambda r=rules: our_table_dists(hmax, rules=r), args.runs, clear_our_caches)
+        h_ice_s, h_ice = best_time(lambda r=rules: icepool_rules_table_dice(hmax, r), 1, clear_icepool_caches)
+        h_bad = differences(
+            {k: dict(v.items()) for k, v in h_ours.items()}, {k: die_to_fractions(v) for k, v in h_ice.items()}
+        )
+        house_bad += len(h_bad)
+        h_ratio = h_ice_s / h_ours_s
+        verdict = "meets" if h_ratio >= HOUSE_GOAL_RATIO else "MISSES"
+        print(
+            f"house rules, {label}: ours {fmt_s(h_ours_s)}, icepool {fmt_s(h_ice_s)}, icepool/ours {h_ratio:.1f}x "
+            f"({verdict} the goal of >= {HOUSE_GOAL_RATIO:.0f}x); "
+            + ("tables agree exactly" if not h_bad else f"MISMATCH in {len(h_bad)} cells: {h_bad[:3]}")
+        )
+        house_rows.append(
+            f"| 1..{hmax} x 1..{hmax}, melee + ranged, {label} | {fmt_s(h_ours_s)} | {fmt_s(h_ice_s)} | "
+            f"{h_ratio:.1f}x (goal >= {HOUSE_GOAL_RATIO:.0f}x: {verdict.lower()}) | "
+            f"{'yes' if not h_bad else f'NO ({len(h_bad)} cells)'} |"
+        )
+
+    # 6. the explorer under house rules, the default rules as the reference.
+    import statistics
+
+    explorer_rows = []
+    for label, rules in (("default rules", Rules()), ("custom die (as above)", HOUSE_RULES[-1][1])):
+        times = explorer_changes(rules, args.explorer_changes)
+        median, worst = statistics.median(times), max(times)
+        verdict = "meets" if median < EXPLORER_GOAL_SECONDS else "MISSES"
+        print(
+            f"explorer, {label}: per change median {fmt_s(median)}, worst {fmt_s(worst)} "
+            f"({verdict} the goal of < {EXPLORER_GOAL_SECONDS * 1000:.0f} ms)"
+        )
+        explorer_rows.append(f"| explorer change, {label} | median {fmt_s(median)}, worst {fmt_s(worst)} | — | — | — |")
 
     report = "\n".join(
         [
@@ -276,12 +459,14 @@ def main(argv: list[str] | None = None) -> int:
             f"| 1..{n_max} x 1..{n_max}, melee + ranged | {fmt_s(ours_s)} | {fmt_s(ice_s)} | "
             f"{ratio:.1f}x | {'yes' if not bad else f'NO ({len(bad)} cells)'} |",
             f"| 1..{big} x 1..{big}, melee + ranged | {fmt_s(big_s)} | — | — | goal < "
-            f"{GOAL_SECONDS:.0f} s: {verdict.lower()} |",
+            f"{GOAL_SECONDS:.0f} s: {big_verdict.lower()} |",
+            *house_rows,
+            *explorer_rows,
             "",
         ]
     )
     publish(report, RESULTS)
-    return 1 if bad else 0
+    return 1 if bad or house_bad else 0
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ from toolkit.angry_miniatures.rules import (
 )
 
 #: The widgets, imported from :mod:`.widgets` on first use.
-_WIDGETS = ("AttackStepper", "attack_stepper", "odds_explorer")
+_WIDGETS = ("AttackStepper", "RulesHolder", "attack_stepper", "odds_explorer")
 
 __all__ = [
     "ATTACK_TYPES",
@@ -82,6 +82,7 @@ __all__ = [
     "MoreThan",
     "Pools",
     "Rules",
+    "RulesHolder",
     "Side",
     "area_attack",
     "attack_outcome",

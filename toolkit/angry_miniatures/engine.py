@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cache
 
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
 from toolkit.angry_miniatures.referee import (
@@ -34,14 +35,31 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
     check_pool,
 )
-from toolkit.dice import POKER_FACES, count_hits, parse_face, parse_faces
+from toolkit.dice import parse_face, parse_faces
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError
 
 __all__ = ["AttackState", "start_attack", "start_attack_from_pools"]
 
-_DIE = [(face, Fraction(1, 6)) for face in POKER_FACES]
-_THROWS = [((a, d), Fraction(1, 30)) for a in POKER_FACES for d in POKER_FACES if a != d]
+
+@cache
+def _die(rules: Rules) -> list[tuple[str, Fraction]]:
+    """One die's faces and their chances (AM-1; ``rules.die_faces``, a repeated face
+    counting once per copy)."""
+    weights = rules.face_weights()
+    total = sum(w for _, w in weights)
+    return [(face, Fraction(w, total)) for face, w in weights]
+
+
+@cache
+def _throws(rules: Rules) -> list[tuple[tuple[str, str], Fraction]]:
+    """The SuperTieBreaker throws that settle it (AM-4): two different faces, the chance
+    of each pair given that the faces differ (equal faces are thrown again)."""
+    weights = rules.face_weights()
+    pairs = [((a, d), wa * wd) for a, wa in weights for d, wd in weights if a != d]
+    total = sum(w for _, w in pairs)
+    return [(pair, Fraction(w, total)) for pair, w in pairs]
+
 
 # Large enough that no calculator cross-check ever takes the anonymous sides out.
 _NO_LIMIT = 10**6
@@ -101,7 +119,7 @@ class AttackState(GameState):
         return self.log_events
 
     def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
-        return _THROWS if self._rolling() is None else _DIE
+        return _throws(self.rules) if self._rolling() is None else _die(self.rules)
 
     def _also_accepts(self, action: Hashable) -> bool:
         # A tied SuperTieBreaker throw is rerolled (AM-4): accepted when typed from an example.
@@ -110,7 +128,7 @@ class AttackState(GameState):
             and isinstance(action, tuple)
             and len(action) == 2
             and action[0] == action[1]
-            and action[0] in POKER_FACES
+            and action[0] in self.rules.die_faces
         )
 
     def _apply(self, action: Hashable) -> AttackState:
@@ -229,7 +247,7 @@ class AttackState(GameState):
             name, roll, what = self.attacker.name, self.attack_roll, f"a {self.attack_type} attack"
         else:
             name, roll, what = self.defenders[who].name, self.defence_rolls[who], "defence"
-        hits = count_hits(roll)
+        hits = self.rules.count_hits(roll)
         dice = "die" if len(roll) == 1 else "dice"
         text = f"{name} rolls {len(roll)} {dice} for {what}: {_faces(roll)} — {hits} {'hit' if hits == 1 else 'hits'}."
         return replace(self, log_events=self._with("roll", text, "AM-1"))
@@ -259,7 +277,7 @@ class AttackState(GameState):
                     stb = super_tiebreak_winner(a, d) or stb
                 if stb is None:
                     return state  # a SuperTieBreaker throw is the next chance node
-            dd, ad = damage_dealt(comparison, state.attack_type, stb)
+            dd, ad = damage_dealt(comparison, state.attack_type, stb, state.rules)
             state = replace(
                 state,
                 settled=state.settled + ((dd, ad),),
@@ -273,13 +291,17 @@ class AttackState(GameState):
     def _damage_text(self, i: int, dd: int, ad: int, c: Comparison, stb: str | None) -> str:
         attacker, defender = self.attacker.name, self.defenders[i].name
         if dd:
-            how = "wins the tie and deals exactly 1 damage" if c.tied_on_hits else f"deals {dd} damage"
+            how = f"wins the tie and deals exactly {dd} damage" if c.tied_on_hits else f"deals {dd} damage"
             return f"{attacker} {how} to {defender}."
         if ad:
-            how = "wins the tie and deals 1 damage back" if c.tied_on_hits else f"deals {ad} damage back"
+            how = f"wins the tie and deals {ad} damage back" if c.tied_on_hits else f"deals {ad} damage back"
             return f"{defender} {how} to {attacker} (melee)."
         if c.winner is None and c.decided_by == "zero_hits":
             return f"The attack on {defender} misses."
+        won = c.winner or stb
+        if c.tied_on_hits and won is not None and self.rules.tie_damage == 0:
+            who = attacker if won == "attacker" else defender
+            return f"{who} wins the tie, which deals no damage (tie_damage=0, AM-4)."
         return f"The attack on {defender} fails; no damage."
 
     def _finish(self) -> AttackState:
@@ -288,17 +310,18 @@ class AttackState(GameState):
         seen = set(self.crits_this_turn)
         rolls = [(self.attacker, self.attack_roll)] + list(zip(self.defenders, self.defence_rolls, strict=True))
         for character, roll in rolls:
-            if is_crit(roll):
+            if is_crit(roll, self.rules):
+                words = self.rules.crit_words()
                 if character.name in seen:
                     events.append(
                         Event(
                             "crit",
-                            f"{character.name} rolled 2+ Aces but has already crit this turn: no crit (AM-7).",
+                            f"{character.name} rolled {words} but has already crit this turn: no crit (AM-7).",
                             "AM-7",
                         )
                     )
                 else:
-                    events.append(Event("crit", f"{character.name} crits (2+ Aces, AM-7).", "AM-7"))
+                    events.append(Event("crit", f"{character.name} crits ({words}, AM-7).", "AM-7"))
                     seen.add(character.name)
                     crits.append(character.name)
         attacker = self.attacker.take_damage(sum(ad for _, ad in self.settled))

@@ -11,7 +11,7 @@ attacker's pool, each defender's pool, then any SuperTieBreaker throws, AM-4), a
     defender: {name: Pixie, body: 2, health: 3}     # or defenders: [...] (magic area, AM-8)
     attack: melee
     modifiers: {charge: true}                       # AM-9
-    rules: {zero_tie: miss}                         # optional: zero_tie, melee_defence_bonus, tie_break
+    rules: {zero_tie: miss}                         # optional: any Rules field, or a house-rules file: tens_hit
     rolls:
       - Grunk: K Q 10 9 9                           # a whole pool, faces 9 10 J Q K A (AM-1)
       - Pixie: K Q
@@ -48,7 +48,7 @@ from typing import Any
 
 from toolkit.angry_miniatures.engine import AttackState, start_attack
 from toolkit.angry_miniatures.rules import ATTACK_TYPES, Character, Modifiers, Rules
-from toolkit.dice import count_hits, parse_faces
+from toolkit.dice import parse_faces
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.house_rules import example_folder, read_rules_entry
 from toolkit.notation import (
@@ -385,9 +385,10 @@ def _characters(state: AttackState) -> list[Character]:
 
 
 def hits_of(state: AttackState) -> dict[str, int]:
-    """Return each character's hits on her roll so far (AM-1), the attacker first."""
+    """Return each character's hits on her roll so far (AM-1: the rules' hit faces), the
+    attacker first."""
     rolls = [state.attack_roll, *state.defence_rolls]
-    return {c.name: count_hits(roll) for c, roll in zip(_characters(state), rolls, strict=True)}
+    return {c.name: state.rules.count_hits(roll) for c, roll in zip(_characters(state), rolls, strict=True)}
 
 
 def damage_taken(state: AttackState) -> dict[str, int]:

@@ -7,6 +7,11 @@ win/tie counts are computed once per ``h`` (a recursion on the number of face ki
 and crits (AM-7: 2+ Aces) are split out by counting Ace-free and one-Ace hit faces.
 Hit differences are a convolution, done as one big-integer product.
 
+Every calculator takes ``rules``, house rules included (issue 11): the die's faces, the
+hit faces, the chain, the crit, a won tie's damage, melee return damage. The counting
+of one die under those rules is :mod:`.counting`: the closed form above where it holds
+(``DieModel.fast``: checked, not assumed) and a general exact count otherwise.
+
 Every function here is cross-checked in the tests against a brute force over every
 face sequence and against the engine (:mod:`.engine`).
 
@@ -27,6 +32,15 @@ from functools import cache, total_ordering
 from math import comb, gcd
 from typing import TYPE_CHECKING, Any
 
+from toolkit.angry_miniatures.counting import (
+    DieModel,
+    chain_keys,
+    clear_caches,
+    die_model,
+    fast_tie_table,
+    side_counts,
+    tie_counts,
+)
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
 from toolkit.angry_miniatures.referee import crit_from_aces
 from toolkit.angry_miniatures.rules import (
@@ -36,7 +50,6 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
     check_pool,
 )
-from toolkit.dice import HIT_FACES, POKER_FACES
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.prob import Distribution
 
@@ -67,6 +80,15 @@ __all__ = [
 ]
 
 _DEFAULT = Rules()
+
+
+def _counting_caches() -> None:
+    """Clear the caches of :mod:`.counting` (the per-die counts every calculator here
+    uses): a benchmark that clears each ``cache_clear`` of this module clears them too."""
+    clear_caches()
+
+
+_counting_caches.cache_clear = clear_caches  # type: ignore[attr-defined]
 
 # -- size limits: each exact calculator checks its size before starting -------------------
 #: The largest pool :func:`hit_distribution` and :func:`crit_probability` count exactly
@@ -112,52 +134,30 @@ def _check_opposed_size(*pools: int) -> None:
         raise _too_big(f"{' + '.join(map(str, pools))} dice rolled against each other", total, MAX_OPPOSED_DICE)
 
 
-# Face counts of one poker die, from the AM-1 table (toolkit.dice): the counting below
-# asks it rather than repeating 4 hits and 2 blanks of 6 faces (Aces are one hit face).
-_HIT_KINDS = len(HIT_FACES)
-_BLANK_KINDS = len(POKER_FACES) - _HIT_KINDS
-_FACES = len(POKER_FACES)
-
-
 # -- one pool -------------------------------------------------------------------------
-@cache
-def _hit_faces(h: int) -> tuple[int, int]:
-    """Ways to put J/Q/K/A on ``h`` hit dice: (without a crit, with a crit: 2+ Aces, AM-7)."""
-    plain = sum(comb(h, a) * (_HIT_KINDS - 1) ** (h - a) for a in range(h + 1) if not crit_from_aces(a))
-    return plain, _HIT_KINDS**h - plain
-
-
-@cache
-def _side(n: int) -> tuple[tuple[int, int], ...]:
-    """Per hit count h: face sequences of ``n`` dice with h hits, (no crit, crit); total 6^n."""
-    return tuple(
-        (
-            comb(n, h) * _BLANK_KINDS ** (n - h) * _hit_faces(h)[0],
-            comb(n, h) * _BLANK_KINDS ** (n - h) * _hit_faces(h)[1],
-        )
-        for h in range(n + 1)
-    )
-
-
-def hit_distribution(n: int) -> Distribution[int]:
-    """Return the exact distribution of the number of hits (J, Q, K, A) on ``n`` poker dice (AM-1).
+def hit_distribution(n: int, rules: Rules | None = None) -> Distribution[int]:
+    """Return the exact distribution of the number of hits (J, Q, K, A; ``rules.hit_faces``)
+    on ``n`` dice (AM-1).
 
     Raises:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
     check_pool(n, "n")
+    model = die_model(_check_rules(rules))
+    hits, blanks, faces = model.hits, model.blanks, model.faces
     if n > MAX_POOL:
         raise _too_big(
             f"hit_distribution of {n:,} dice",
             n,
             MAX_POOL,
-            f"the hits are Binomial(n, {_HIT_KINDS}/{_FACES}): mean {_HIT_KINDS}n/{_FACES}, "
-            f"variance n·{_HIT_KINDS * _BLANK_KINDS}/{_FACES**2}",
+            f"the hits are Binomial(n, {hits}/{faces}): mean {hits}n/{faces}, variance n·{hits * blanks}/{faces**2}",
         )
-    # Binomial(n, 4/6) in integers: comb(n, h)·2^(n-h)·4^h over 6^n, divided by the common
-    # factor 2^n: comb(n, h)·1^(n-h)·2^h, built term by term (no comb() recomputed).
-    g = gcd(_HIT_KINDS, _BLANK_KINDS)
-    hit, blank = _HIT_KINDS // g, _BLANK_KINDS // g
+    if blanks == 0:
+        return Distribution.from_int_weights({n: 1})
+    # Binomial(n, H/F) in integers: comb(n, h)·B^(n-h)·H^h over F^n, divided by the common
+    # factor gcd(H, B)^n, built term by term (no comb() recomputed).
+    g = gcd(hits, blanks)
+    hit, blank = hits // g, blanks // g
     weights: dict[int, int] = {}
     w = blank**n
     for h in range(n + 1):
@@ -167,64 +167,22 @@ def hit_distribution(n: int) -> Distribution[int]:
     return Distribution.from_int_weights(weights)
 
 
-def crit_probability(n: int) -> Fraction:
-    """Return the probability that a roll of ``n`` dice crits: two or more Aces (AM-7)."""
+def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
+    """Return the probability that a roll of ``n`` dice crits: two or more Aces
+    (``rules.crit_count`` or more of ``rules.crit_faces``) (AM-7)."""
     check_pool(n, "n")
+    rules = _check_rules(rules)
+    model = die_model(rules)
     if n > MAX_POOL:
         raise _too_big(f"crit_probability of {n:,} dice", n, MAX_POOL, "a crit is all but certain with such a pool")
-    # Closed form: the rolls without a crit are those with few Aces (AM-7, asked of
-    # crit_from_aces for 0, 1, ... Aces until it says crit; more Aces only add to it).
+    # Closed form: the rolls without a crit are those with few crit faces (AM-7, asked of
+    # crit_from_aces for 0, 1, ... until it says crit; more only add to it).
+    crit, faces = model.hit_crit + model.blank_crit, model.faces
     plain, aces = 0, 0
-    while aces <= n and not crit_from_aces(aces):
-        plain += comb(n, aces) * (_FACES - 1) ** (n - aces)
+    while aces <= n and not crit_from_aces(aces, rules):
+        plain += comb(n, aces) * crit**aces * (faces - crit) ** (n - aces)
         aces += 1
-    return 1 - Fraction(plain, _FACES**n)
-
-
-# -- the tie-break chain (AM-4) ----------------------------------------------------------
-@cache
-def _lex(h: int, kinds: int) -> tuple[int, int]:
-    """(wins, ties) among all ordered pairs of length-``h`` face sequences over ``kinds``
-    face kinds, compared by count of the top kind, then the next, ... (AM-4)."""
-    if kinds == 1:
-        return (0, 1)  # one kind left: the sequences are equal
-    rest = kinds - 1
-    counts = [comb(h, a) * rest ** (h - a) for a in range(h + 1)]
-    wins = ties = below = 0
-    for a in range(h + 1):
-        wins += counts[a] * below
-        below += counts[a]
-        w, t = _lex(h - a, rest)
-        wins += comb(h, a) ** 2 * w
-        ties += comb(h, a) ** 2 * t
-    return wins, ties
-
-
-@cache
-def _tie_table(h: int, tie_break: str) -> dict[tuple[str, bool, bool], int]:
-    """For two rolls tied on ``h`` >= 1 hits: pairs of hit-face sequences (out of 16^h) by
-    (who wins the chain — "attacker", "defender" or "stb" — attacker crit, defender crit)."""
-    table: dict[tuple[str, bool, bool], int] = defaultdict(int)
-    if tie_break == "coin_flip":
-        plain, crit = _hit_faces(h)
-        for ca, wa in ((False, plain), (True, crit)):
-            for cd, wd in ((False, plain), (True, crit)):
-                table[("stb", ca, cd)] += wa * wd
-        return dict(table)
-    aces = [comb(h, a) * (_HIT_KINDS - 1) ** (h - a) for a in range(h + 1)]
-    for a in range(h + 1):
-        for b in range(h + 1):
-            key = (crit_from_aces(a), crit_from_aces(b))
-            if a > b:
-                table[("attacker", *key)] += aces[a] * aces[b]
-            elif a < b:
-                table[("defender", *key)] += aces[a] * aces[b]
-            else:
-                w, t = _lex(h - a, _HIT_KINDS - 1)
-                table[("attacker", *key)] += comb(h, a) ** 2 * w
-                table[("defender", *key)] += comb(h, a) ** 2 * w
-                table[("stb", *key)] += comb(h, a) ** 2 * t
-    return dict(table)
+    return 1 - Fraction(plain, faces**n)
 
 
 # -- two pools ---------------------------------------------------------------------------
@@ -240,11 +198,11 @@ def _convolve(a: Sequence[int], b_reversed: Sequence[int], bound: int) -> list[i
 
 
 @cache
-def _differences(n: int, m: int) -> dict[tuple[bool, bool], list[int]]:
-    """Face-sequence counts (out of 6^(n+m)) by (attacker crit, defender crit) and hit
+def _differences(n: int, m: int, model: DieModel) -> dict[tuple[bool, bool], list[int]]:
+    """Face-sequence counts (out of F^(n+m)) by (attacker crit, defender crit) and hit
     difference: index ``d + m`` holds attacker hits − defender hits = d."""
-    side_a, side_d = _side(n), _side(m)
-    bound = _FACES ** (n + m) + 1
+    side_a, side_d = side_counts(n, model), side_counts(m, model)
+    bound = model.faces ** (n + m) + 1
     out = {}
     for ca in (False, True):
         for cd in (False, True):
@@ -254,9 +212,12 @@ def _differences(n: int, m: int) -> dict[tuple[bool, bool], list[int]]:
 
 @cache
 def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOutcome, int]:
-    """Outcome weights out of 2·6^(n+m) (the 2 for the SuperTieBreaker's even split)."""
+    """Outcome weights out of 2·F^(n+m) (the 2 for the SuperTieBreaker's even split)."""
+    model = die_model(rules)
+    back = melee and rules.return_damage  # AM-3: damage back, in melee only
+    won = rules.tie_damage  # AM-4: a won tie deals exactly this
     out: dict[tuple[int, int, bool, bool], int] = defaultdict(int)
-    for (ca, cd), counts in _differences(n, m).items():
+    for (ca, cd), counts in _differences(n, m, model).items():
         for index, w in enumerate(counts):
             d = index - m
             if w == 0 or d == 0:
@@ -264,26 +225,42 @@ def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOu
             if d > 0:
                 out[(d, 0, ca, cd)] += 2 * w
             else:
-                out[(0, -d if melee else 0, ca, cd)] += 2 * w
-    back = 1 if melee else 0
-    for h in range(min(n, m) + 1):
-        ways = comb(n, h) * _BLANK_KINDS ** (n - h) * comb(m, h) * _BLANK_KINDS ** (m - h)
-        if h == 0:  # AM-5: both rolled 0 hits
-            if rules.zero_tie == "miss":
-                out[(0, 0, False, False)] += 2 * ways
-            else:
-                out[(1, 0, False, False)] += ways
-                out[(0, back, False, False)] += ways
+                out[(0, -d if back else 0, ca, cd)] += 2 * w
+    won_back = won if back else 0
+    # AM-5: both rolled 0 hits (no crit without a hit on the fast path).
+    if model.fast:
+        zeros = [(False, False, model.blanks ** (n + m))]
+    else:
+        zeros = [(ca, cd, w) for (_, ca, cd), w in tie_counts(0, n, m, model).items()]
+    for ca, cd, w in zeros:
+        if rules.zero_tie == "miss":
+            out[(0, 0, ca, cd)] += 2 * w
+        else:
+            out[(won, 0, ca, cd)] += w
+            out[(0, won_back, ca, cd)] += w
+    # AM-4: ties on h >= 1 hits; the winner deals exactly 1 (tie_damage; back only in
+    # melee); a SuperTieBreaker is won by each side with probability exactly 1/2.
+    blanks, kinds, k, coin = model.blanks, model.hit_kinds, model.crit_count, model.coin_flip
+    for h in range(1, min(n, m) + 1):
+        if model.fast:
+            ways = comb(n, h) * blanks ** (n - h) * comb(m, h) * blanks ** (m - h)
+            for (winner, ca, cd), t in fast_tie_table(h, coin, kinds, k).items():
+                if winner == "attacker":
+                    out[(won, 0, ca, cd)] += 2 * ways * t
+                elif winner == "defender":
+                    out[(0, won_back, ca, cd)] += 2 * ways * t
+                else:
+                    out[(won, 0, ca, cd)] += ways * t
+                    out[(0, won_back, ca, cd)] += ways * t
             continue
-        for (winner, ca, cd), t in _tie_table(h, rules.tie_break).items():
-            # AM-4: the winner of a tie deals exactly 1 damage (back only in melee).
-            if winner == "attacker":
-                out[(1, 0, ca, cd)] += 2 * ways * t
-            elif winner == "defender":
-                out[(0, back, ca, cd)] += 2 * ways * t
-            else:  # SuperTieBreaker: each side wins with probability exactly 1/2
-                out[(1, 0, ca, cd)] += ways * t
-                out[(0, back, ca, cd)] += ways * t
+        for (sign, ca, cd), t in tie_counts(h, n, m, model).items():
+            if sign > 0:
+                out[(won, 0, ca, cd)] += 2 * t
+            elif sign < 0:
+                out[(0, won_back, ca, cd)] += 2 * t
+            else:
+                out[(won, 0, ca, cd)] += t
+                out[(0, won_back, ca, cd)] += t
     # Tuples while counting (cheap to hash), outcomes once at the end.
     return {attack_outcome(*key): w for key, w in out.items()}
 
@@ -313,27 +290,14 @@ def opposed(
 
 # -- one attack roll, several defenders (AM-8) -----------------------------------------
 @cache
-def _win_moments(h: int, k: int, tie_break: str) -> dict[tuple[int, int], int]:
+def _win_moments(h: int, k: int, model: DieModel) -> dict[tuple[int, int], int]:
     """Moments of the chance u that a defender tied on ``h`` hits loses the tie to the
     attacker's roll, over the attacker's hit faces: for w + l <= k,
-    sum over attacker faces of U^w (2·4^h − U)^l with U = 2·#(defender loses) + #(equal),
-    all out of 4^h (2·4^h)^(w+l). Tied pairings each get their own SuperTieBreaker."""
-    full = 2 * _HIT_KINDS**h  # 2: the SuperTieBreaker's even split
-    if tie_break == "coin_flip":
-        keys = [(_HIT_KINDS**h, full // 2)]
-    else:
-        counted = []
-        for a in range(h + 1):
-            for kk in range(h - a + 1):
-                for q in range(h - a - kk + 1):
-                    j = h - a - kk - q
-                    ways = comb(h, a) * comb(h - a, kk) * comb(h - a - kk, q)
-                    counted.append(((a, kk, q, j), ways))
-        counted.sort()
-        keys, below = [], 0
-        for _, ways in counted:
-            keys.append((ways, 2 * below + ways))
-            below += ways
+    sum over attacker faces of U^w (2·H^h − U)^l with U = 2·#(defender loses) + #(equal),
+    all out of H^h (2·H^h)^(w+l) (H hit faces, :func:`~.counting.chain_keys`). Tied
+    pairings each get their own SuperTieBreaker."""
+    full = 2 * model.hits**h  # 2: the SuperTieBreaker's even split
+    keys = chain_keys(h, model)
     return {
         (w, l): sum(ways * u**w * (full - u) ** l for ways, u in keys) for w in range(k + 1) for l in range(k + 1 - w)
     }
@@ -387,17 +351,19 @@ def area_attack(
             "toolkit.montecarlo for the joint odds"
         )
     k = len(pools)
-    denominator = _FACES ** (n + sum(pools))
+    model = die_model(rules)
+    hits, blanks, won_tie = model.hits, model.blanks, rules.tie_damage
+    denominator = model.faces ** (n + sum(pools))
     result: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
     for ha in range(n + 1):
-        pa = comb(n, ha) * _BLANK_KINDS ** (n - ha) * _HIT_KINDS**ha
+        pa = comb(n, ha) * blanks ** (n - ha) * hits**ha
         tie_possible = ha > 0 or rules.zero_tie == "super_tiebreak"
         states: dict[tuple[tuple[int, ...], int, int], int] = {((), 0, 0): 1}
         for m in pools:
             fixed: dict[int, int] = defaultdict(int)
             tie = 0
             for hd in range(m + 1):
-                ways = comb(m, hd) * _BLANK_KINDS ** (m - hd) * _HIT_KINDS**hd
+                ways = comb(m, hd) * blanks ** (m - hd) * hits**hd
                 if hd == ha and tie_possible:
                     tie += ways
                 else:
@@ -406,13 +372,13 @@ def area_attack(
             for (dmg, won, lost), x in states.items():
                 for d, ways in fixed.items():
                     nxt[(dmg + (d,), won, lost)] += x * ways
-                if tie:  # AM-4: the tie's winner deals exactly 1
-                    nxt[(dmg + (1,), won + 1, lost)] += x * tie
+                if tie:  # AM-4: the tie's winner deals exactly 1 (tie_damage)
+                    nxt[(dmg + (won_tie,), won + 1, lost)] += x * tie
                     nxt[(dmg + (0,), won, lost + 1)] += x * tie
             states = nxt
-        moments = _win_moments(ha, k, rules.tie_break)
+        moments = _win_moments(ha, k, model)
         for (dmg, won, lost), x in states.items():
-            scale = _HIT_KINDS**ha * (2 * _HIT_KINDS**ha) ** (won + lost)
+            scale = hits**ha * (2 * hits**ha) ** (won + lost)
             result[dmg] += Fraction(pa * x * moments[(won, lost)], denominator * scale)
     return Distribution(result)
 

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from toolkit.angry_miniatures.rules import Rules, check_attack_type
-from toolkit.dice import count_face, count_hits, face_rank, parse_faces
+from toolkit.angry_miniatures.rules import FACE_PLURALS, Rules, check_attack_type
+from toolkit.dice import count_face, face_rank, parse_faces
 
 __all__ = [
     "TIE_BREAK_ORDER",
@@ -33,7 +33,10 @@ __all__ = [
 
 Side = Literal["attacker", "defender"]
 
-#: The AM-4 tie-break chain: most Aces, then Kings, then Queens, then Jacks.
+_DEFAULT = Rules()
+
+#: The AM-4 tie-break chain of the default rules: most Aces, then Kings, then Queens,
+#: then Jacks (house rules: ``Rules.tie_break_order``).
 TIE_BREAK_ORDER: tuple[tuple[str, str], ...] = (
     ("A", "Aces"),
     ("K", "Kings"),
@@ -42,18 +45,21 @@ TIE_BREAK_ORDER: tuple[tuple[str, str], ...] = (
 )
 
 
-def crit_from_aces(aces: int) -> bool:
-    """Return whether a roll with this many Aces crits: two or more, hit or not (AM-7).
+def crit_from_aces(aces: int, rules: Rules | None = None) -> bool:
+    """Return whether a roll with this many dice showing a crit face (Aces by default)
+    crits: ``rules.crit_count`` (two) or more, hit or not (AM-7).
 
     The one statement of AM-7: :func:`is_crit` asks it on faces, the calculators of
-    :mod:`.odds` on Ace counts.
+    :mod:`.odds` on counts of crit faces.
     """
-    return aces >= 2
+    return aces >= (rules or _DEFAULT).crit_count
 
 
-def is_crit(faces: Sequence[str]) -> bool:
-    """Return whether a roll crits: two or more Aces, hit or not (AM-7, :func:`crit_from_aces`)."""
-    return crit_from_aces(count_face(faces, "A"))
+def is_crit(faces: Sequence[str], rules: Rules | None = None) -> bool:
+    """Return whether a roll crits: two or more Aces (``rules``: ``crit_count`` or more of
+    ``crit_faces``), hit or not (AM-7, :func:`crit_from_aces`)."""
+    rules = rules or _DEFAULT
+    return crit_from_aces(rules.crit_count_of(faces), rules)
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,8 @@ class Comparison:
         attack_hits, defence_hits: hits counted (AM-1).
         winner: ``"attacker"``, ``"defender"``, or ``None`` when a SuperTieBreaker is
             needed or the attack simply missed (both 0 hits under AM-5's default).
-        decided_by: ``"hits"``, ``"Aces"``, ``"Kings"``, ``"Queens"``, ``"Jacks"``,
+        decided_by: ``"hits"``, ``"Aces"``, ``"Kings"``, ``"Queens"``, ``"Jacks"`` (the
+            plural of the chain's face that decided, ``"10s"`` under house rules),
             ``"super_tiebreak"`` (still undecided: roll one die each) or ``"zero_hits"``.
         steps: one sentence per step of the judgement, for logs and rule books.
     """
@@ -93,7 +100,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | None = None) -> Comparison:
-    """Judge an attack roll against a defence roll (AM-3, AM-4, AM-5).
+    """Judge an attack roll against a defence roll (AM-3, AM-4, AM-5), hits and the
+    tie-break chain as ``rules`` say (AM-1: ``hit_faces``; AM-4: ``tie_break_order``).
 
     Returns a :class:`Comparison`; when its ``decided_by`` is ``"super_tiebreak"``, call
     :func:`super_tiebreak_winner` with one die per side until it names a winner.
@@ -101,9 +109,9 @@ def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | 
     Raises:
         NotationError: a face is not a poker-die face.
     """
-    rules = rules or Rules()
+    rules = rules or _DEFAULT
     a, d = parse_faces(attack), parse_faces(defence)
-    ah, dh = count_hits(a), count_hits(d)
+    ah, dh = rules.count_hits(a), rules.count_hits(d)
     steps = [f"Hits: attacker {ah}, defender {dh}."]
 
     def done(winner: Side | None, decided_by: str) -> Comparison:
@@ -123,7 +131,8 @@ def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | 
     if rules.tie_break == "coin_flip":
         steps.append("tie_break='coin_flip': no dice are read, a SuperTieBreaker (a fair coin) decides.")
         return done(None, "super_tiebreak")
-    for face, name in TIE_BREAK_ORDER:
+    for face in rules.tie_break_order:
+        name = FACE_PLURALS[face]
         na, nd = count_face(a, face), count_face(d, face)
         if na != nd:
             winner = "attacker" if na > nd else "defender"
@@ -143,11 +152,14 @@ def super_tiebreak_winner(attack_face: str, defence_face: str) -> Side | None:
     return "attacker" if ra > rd else "defender"
 
 
-def damage_dealt(comparison: Comparison, attack_type: str, super_tiebreak: Side | None = None) -> tuple[int, int]:
+def damage_dealt(
+    comparison: Comparison, attack_type: str, super_tiebreak: Side | None = None, rules: Rules | None = None
+) -> tuple[int, int]:
     """Return ``(damage to the defender, damage to the attacker)`` for a judged roll.
 
-    AM-3: more hits deal the difference; the defender deals it back only in melee.
-    AM-4: a tie won deals exactly 1 (back to the attacker only in melee).
+    AM-3: more hits deal the difference; the defender deals it back only in melee (and
+    only if ``rules.return_damage``).
+    AM-4: a tie won deals exactly 1 (``rules.tie_damage``; back to the attacker only in melee).
     AM-5: both 0 hits under the default is a miss.
 
     Args:
@@ -162,7 +174,8 @@ def damage_dealt(comparison: Comparison, attack_type: str, super_tiebreak: Side 
         winner = super_tiebreak
     if winner is None:
         return (0, 0)
-    margin = abs(comparison.attack_hits - comparison.defence_hits) or 1
+    rules = rules or _DEFAULT
+    margin = abs(comparison.attack_hits - comparison.defence_hits) or rules.tie_damage
     if winner == "attacker":
         return (margin, 0)
-    return (0, margin if attack_type == "melee" else 0)
+    return (0, margin if attack_type == "melee" and rules.return_damage else 0)

@@ -6,6 +6,14 @@ AM-9 modifiers, the AM-8 area and the rule variants); :func:`odds_explorer` char
 the exact outcome of one attack (:func:`~toolkit.angry_miniatures.opposed`) as the
 sliders move.
 
+Both follow house rules (issue 11): ``rules=`` sets the rules they start from (a
+``Rules``; :func:`toolkit.house_rules.load_rules` reads a file), and controls for the
+main fields — the hit faces (AM-1), the dice a crit needs (AM-7), a won tie's damage
+(AM-4) and melee return damage (AM-3) — change them on the spot. Every other field
+stays as the given rules say. A house-rules picker plugs in through
+:meth:`AttackStepper.set_rules` and the explorer's ``controls["rules"]`` (a hidden
+:class:`RulesHolder`: set its ``value`` to a ``Rules`` and the controls follow).
+
 >>> ex = odds_explorer(attack_dice=1, defence_dice=0)
 >>> ex.summary_text.split(" · ")[0]
 'P(hit) = 2/3 ≈ 66.7%'
@@ -19,17 +27,21 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
+import traitlets
 
 from toolkit.angry_miniatures.engine import AttackState, start_attack
-from toolkit.angry_miniatures.notation import to_example
+from toolkit.angry_miniatures.notation import SYSTEM, to_example
 from toolkit.angry_miniatures.odds import opposed
 from toolkit.angry_miniatures.outcomes import AttackOutcome
 from toolkit.angry_miniatures.rules import (
     ATTACK_TYPES,
+    FACE_NAMES,
+    MAX_CRIT_COUNT,
     Character,
     Modifiers,
     Rules,
@@ -37,10 +49,11 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
 )
 from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.house_rules import load_rules
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
 
-__all__ = ["AttackStepper", "attack_stepper", "odds_explorer"]
+__all__ = ["AttackStepper", "RulesHolder", "as_rules", "attack_stepper", "odds_explorer"]
 
 #: Health of the anonymous sides built from pools: the engine announces no one "out"
 #: at this Health or above (as in start_attack_from_pools).
@@ -48,6 +61,107 @@ _UNLIMITED = 10**6
 _MAX_DICE = 15
 _SQUARES = 6
 _MAX_AREA = 4
+
+
+#: The house-rules fields with a control of their own (besides the named variants).
+_FIELD_CONTROLS = ("hit_faces", "crit_count", "tie_damage", "return_damage")
+_VARIANTS = ("zero_tie", "melee_defence_bonus", "tie_break")
+_MAX_TIE_DAMAGE = 5
+
+
+class RulesHolder(widgets.Box):
+    """An invisible control holding the rules an explorer starts from: the place a
+    house-rules picker plugs in (set ``value`` to a ``Rules``; the visible controls of
+    the main fields are then set from it)."""
+
+    value = traitlets.Any()
+    description = "House rules"
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(layout=widgets.Layout(display="none"))
+        self.value = rules
+
+
+def _field_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
+    """Controls for the main house-rules fields (AM-1 hit faces, AM-7 crit size, AM-4 a
+    won tie's damage, AM-3 melee return damage), set from ``rules``."""
+    style = {"description_width": "initial"}
+    return {
+        "hit_faces": widgets.SelectMultiple(
+            options=_die_options(rules),
+            value=rules.hit_faces,
+            rows=len(_die_options(rules)),
+            description="Hits (AM-1)",
+            style=style,
+        ),
+        "crit_count": widgets.BoundedIntText(
+            value=rules.crit_count,
+            min=1,
+            max=MAX_CRIT_COUNT,
+            description=f"Crit: dice showing {'/'.join(rules.crit_faces)} (AM-7)",
+            style=style,
+        ),
+        "tie_damage": widgets.BoundedIntText(
+            value=rules.tie_damage,
+            min=0,
+            max=max(_MAX_TIE_DAMAGE, rules.tie_damage),
+            description="Won tie deals (AM-4)",
+            style=style,
+        ),
+        "return_damage": widgets.Checkbox(
+            value=rules.return_damage, description="Melee damage back (AM-3)", indent=False
+        ),
+    }
+
+
+def _die_options(rules: Rules) -> list[str]:
+    return [f for f in FACE_NAMES if f in rules.die_faces]
+
+
+def as_rules(source: Any) -> Rules:
+    """Return the Angry Miniatures rules ``source`` names: ``None`` (the rulings), a
+    ``Rules``, a mapping of fields, or a house-rules file (a path or a shipped name such
+    as ``"tens_hit"``; :func:`toolkit.house_rules.load_rules`).
+
+    Raises:
+        InvalidSetupError: a source of the wrong kind, a file not found, rules not valid.
+    """
+    if isinstance(source, Rules):
+        return source
+    return load_rules(SYSTEM, source)  # type: ignore[no-any-return]
+
+
+def _rules_from(base: Any, values: Mapping[str, Any]) -> Rules:
+    """Return ``base`` with the fields the controls set (a chain keeps only hit faces: the
+    base's chain in its order, AM-4).
+
+    Raises:
+        RuleFieldError: the controls make rules that are not valid (no hit face, say).
+    """
+    base = as_rules(base)
+    changed = {name: values[name] for name in (*_FIELD_CONTROLS, *_VARIANTS) if name in values}
+    hits = tuple(changed.get("hit_faces", base.hit_faces))
+    changed["tie_break_order"] = tuple(f for f in base.tie_break_order if f in hits)
+    return replace(base, **changed)
+
+
+def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> None:
+    """Set the field and variant controls from ``source`` (a picked house-rules file;
+    rules that cannot be read leave the controls as they are: the explorer says why)."""
+    try:
+        rules = as_rules(source)
+    except InvalidSetupError:
+        return
+    hits = controls["hit_faces"]
+    options = _die_options(rules)
+    if list(hits.options) != options:
+        hits.options = options
+        hits.rows = len(options)
+    hits.value = rules.hit_faces
+    controls["crit_count"].description = f"Crit: dice showing {'/'.join(rules.crit_faces)} (AM-7)"
+    controls["tie_damage"].max = max(_MAX_TIE_DAMAGE, rules.tie_damage)
+    for name in (*_FIELD_CONTROLS[1:], *_VARIANTS):
+        controls[name].value = getattr(rules, name)
 
 
 def _variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
@@ -92,8 +206,9 @@ class AttackStepper:
         stepper: the generic :class:`Stepper` playing the attack.
         widget: the whole thing, an ``ipywidgets.VBox``.
         attack_dice, defence_dice, attack_type, area, charge, higher_elevation, prone,
-        hindering_terrain, occupied_squares, zero_tie, melee_defence_bonus, tie_break:
-            the controls.
+        hindering_terrain, occupied_squares, zero_tie, melee_defence_bonus, tie_break,
+        hit_faces, crit_count, tie_damage, return_damage: the controls.
+        base_rules: the rules the controls change (``rules=``, or :meth:`set_rules`).
         setup_line: the pools in force; error_line: why a setup cannot be played.
     """
 
@@ -103,11 +218,12 @@ class AttackStepper:
         defender: Character | Sequence[Character] | None = None,
         attack_type: str = "melee",
         seed: int = 0,
-        rules: Rules | None = None,
+        rules: Any = None,
         attack_dice: int = 3,
         defence_dice: int = 3,
     ) -> None:
-        rules = rules or Rules()
+        rules = as_rules(rules)
+        self.base_rules = rules
         if (attacker is None) != (defender is None):
             raise InvalidSetupError("give both an attacker and a defender (Characters), or neither to set dice pools")
         self.attacker = attacker
@@ -144,6 +260,11 @@ class AttackStepper:
         self.zero_tie = variants["zero_tie"]
         self.melee_defence_bonus = variants["melee_defence_bonus"]
         self.tie_break = variants["tie_break"]
+        fields = _field_controls(rules)
+        self.hit_faces = fields["hit_faces"]
+        self.crit_count = fields["crit_count"]
+        self.tie_damage = fields["tie_damage"]
+        self.return_damage = fields["return_damage"]
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
 
@@ -170,6 +291,7 @@ class AttackStepper:
                 widgets.HBox([self.charge, self.higher_elevation, self.prone]),
                 widgets.HBox([self.hindering_terrain, self.occupied_squares]),
                 widgets.HBox([self.zero_tie, self.melee_defence_bonus, self.tie_break]),
+                widgets.HBox([self.hit_faces, widgets.VBox([self.crit_count, self.tie_damage, self.return_damage])]),
                 self.setup_line,
                 self.error_line,
                 self.stepper.widget,
@@ -179,12 +301,28 @@ class AttackStepper:
     # -- setup ---------------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        """The rules the variant controls select."""
-        return Rules(
-            zero_tie=self.zero_tie.value,
-            melee_defence_bonus=self.melee_defence_bonus.value,
-            tie_break=self.tie_break.value,
-        )
+        """The rules in force: :attr:`base_rules` with the fields and variants the
+        controls set.
+
+        Raises:
+            RuleFieldError: the controls make rules that are not valid (no hit face).
+        """
+        values = {name: getattr(self, name).value for name in (*_FIELD_CONTROLS, *_VARIANTS)}
+        return _rules_from(self.base_rules, values)
+
+    def set_rules(self, rules: Any) -> None:
+        """Play under other rules — a ``Rules``, a mapping of fields or a house-rules file
+        (a path or a shipped name, :func:`as_rules`) —: the controls are set from them
+        and the attack restarts.
+
+        Raises:
+            InvalidSetupError: the rules cannot be read or are not valid.
+        """
+        rules = as_rules(rules)
+        self.base_rules = rules
+        controls = {name: getattr(self, name) for name in (*_FIELD_CONTROLS, *_VARIANTS)}
+        _set_controls(controls, rules)
+        self._changed()
 
     @property
     def modifiers(self) -> Modifiers:
@@ -257,6 +395,10 @@ class AttackStepper:
             self.zero_tie,
             self.melee_defence_bonus,
             self.tie_break,
+            self.hit_faces,
+            self.crit_count,
+            self.tie_damage,
+            self.return_damage,
         ]
 
     def _adjust(self) -> None:
@@ -266,6 +408,7 @@ class AttackStepper:
         for control in (self.higher_elevation, self.hindering_terrain, self.occupied_squares):
             control.disabled = melee
         self.melee_defence_bonus.disabled = not melee
+        self.return_damage.disabled = not melee
         self.area.disabled = not magic or self.area.max == 1
 
     def _changed(self) -> None:
@@ -293,7 +436,7 @@ def attack_stepper(
     defender: Character | Sequence[Character] | None = None,
     attack_type: str = "melee",
     seed: int = 0,
-    rules: Rules | None = None,
+    rules: Any = None,
 ) -> AttackStepper:
     """Return a stepper for one Angry Miniatures attack, with its setup controls on top.
 
@@ -301,11 +444,12 @@ def attack_stepper(
     (0-15 dice; a magic attack may hit 1-4 defenders with the same pool, AM-8). With
     characters, the pools come from their stats (AM-2) and Health counts (AM-10);
     ``defender`` may list the target then the creatures adjacent to it, all hit by a
-    magic attack (AM-8), only the target otherwise.
+    magic attack (AM-8), only the target otherwise. ``rules``: a ``Rules``, a mapping
+    of fields or a house-rules file (a path or a shipped name such as ``"tens_hit"``).
 
     Raises:
-        InvalidSetupError: only one of attacker/defender given, a bad attack type, or
-            a character who is out.
+        InvalidSetupError: only one of attacker/defender given, a bad attack type, a
+            character who is out, or rules that cannot be read.
     """
     return AttackStepper(attacker, defender, attack_type, seed, rules)
 
@@ -332,6 +476,9 @@ def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[
     lines.append(f"P(defender crits) = {format_probability(d.probability(lambda o: o.defender_crit))}")
     if values["attack_type"] == "melee" and values["melee_defence_bonus"]:
         lines.append(f"AM-6: the defender rolls {values['defence_dice'] + 1} dice")
+    rules = _rules_from(values["rules"], values)
+    if rules.changes():
+        lines.append(f"house rules: {rules.variant_name()}")
     return lines
 
 
@@ -339,11 +486,10 @@ def _explore(
     attack_dice: int,
     defence_dice: int,
     attack_type: str,
-    zero_tie: str,
-    melee_defence_bonus: bool,
-    tie_break: str,
+    rules: Rules,
+    **fields: Any,
 ) -> Distribution[AttackOutcome]:
-    rules = Rules(zero_tie=zero_tie, melee_defence_bonus=melee_defence_bonus, tie_break=tie_break)  # type: ignore[arg-type]
+    rules = _rules_from(rules, fields)
     defender = Character("Defender", body=defence_dice, mind=defence_dice, spirit=defence_dice, melee_character=True)
     attacker = Character("Attacker", melee=attack_dice, ranged=attack_dice, magic=attack_dice)
     pools = attack_pools(attacker, defender, attack_type, rules=rules)
@@ -354,11 +500,16 @@ def odds_explorer(
     attack_dice: int = 3,
     defence_dice: int = 3,
     attack_type: str = "melee",
-    rules: Rules | None = None,
+    rules: Any = None,
     view: str = "exactly",
 ) -> OddsExplorer:
     """Return an explorer of one attack's exact outcome (:func:`opposed`) as the pool
-    sliders (0-15 dice), the attack type and the variants change.
+    sliders (0-15 dice), the attack type, the variants and the main house-rules fields
+    (hit faces, crit size, a won tie's damage, return damage) change.
+
+    ``rules`` (default: the rulings) are the rules the controls start from and change;
+    ``controls["rules"]`` (a hidden :class:`RulesHolder`) holds them: a house-rules
+    picker sets its ``value`` and the controls follow.
 
     The chart puts damage to the defender on the right and, in melee, damage back to
     the attacker on the left (AM-3); the view shows P(exactly k) or P(at least k). The
@@ -368,7 +519,7 @@ def odds_explorer(
     Raises:
         InvalidSetupError: a pool outside 0-15 or an unknown attack type.
     """
-    rules = rules or Rules()
+    rules = as_rules(rules)
     for n, what in ((attack_dice, "attack_dice"), (defence_dice, "defence_dice")):
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_DICE:
             raise InvalidSetupError(f"{what} must be a whole number of dice from 0 to {_MAX_DICE}, got {n!r}")
@@ -377,11 +528,30 @@ def odds_explorer(
         "attack_dice": _pool_slider(attack_dice, "Attack dice"),
         "defence_dice": _pool_slider(defence_dice, "Defence dice"),
         "attack_type": widgets.ToggleButtons(options=list(ATTACK_TYPES), value=attack_type, description="Attack"),
+        "rules": RulesHolder(rules),
         **_variant_controls(rules),
+        **_field_controls(rules),
     }
+    holder = controls["rules"]
+
+    def picked(change: Mapping[str, Any]) -> None:
+        """A picked house-rules file (or name, or mapping) is read once and held as
+        ``Rules``; the controls are set from it."""
+        try:
+            rules = as_rules(change["new"])
+        except InvalidSetupError:
+            return  # the explorer's computation says why
+        if rules is not change["new"]:
+            holder.value = rules
+        else:
+            _set_controls(controls, rules)
+
+    # Registered before the explorer's own observers: a picked file sets the controls first.
+    holder.observe(picked, names="value")
 
     def adjust(values: Mapping[str, Any]) -> None:
         controls["melee_defence_bonus"].disabled = values["attack_type"] != "melee"
+        controls["return_damage"].disabled = values["attack_type"] != "melee"
 
     return OddsExplorer(
         controls,
