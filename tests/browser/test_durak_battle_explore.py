@@ -79,7 +79,6 @@ def test_worked_example_played_to_the_end_by_clicking_then_back(session, played_
     assert session.console.errors == []
 
 
-@known_defect("issue 12 item 4: the Durak stepper says 'a retreats', 'b destroyed', 'side a's view', 'North (a)'")
 def test_stepper_names_armies_not_side_ids(played_example):
     _, text = played_example
     found = sorted({m.group(0) for m in SIDE_IDS.finditer(text)})
