@@ -158,3 +158,38 @@ def test_in_a_kernel_picking_rules_shows_busy_and_settles():
         assert not ex.busy and _damage(ex) == opposed(2, 2, "melee", calls[-1]).probability(lambda o: o.hit)
 
     asyncio.run(designer())
+
+
+# -- the systems' explorers follow their picker (issue 11 item 3) --------------------------
+def _pick(explorer, name):
+    picker = explorer.rules_picker
+    value = next(v for _, v in picker.options if v.endswith(f"/{name}.yaml"))
+    picker.pick(value)
+
+
+def test_angry_miniatures_explorer_follows_a_picked_file():
+    from toolkit.angry_miniatures import opposed
+    from toolkit.angry_miniatures.widgets import odds_explorer
+    from toolkit.house_rules import load_rules
+
+    explorer = odds_explorer(attack_dice=3, defence_dice=2)
+    _pick(explorer, "tens_hit")
+    tens = load_rules("angry-miniatures", "tens_hit")
+    assert explorer.controls["hit_faces"].value == tens.hit_faces  # the controls show the file's rules
+    assert explorer.distribution == opposed(3, 2, "melee", tens)
+    assert explorer.distribution != opposed(3, 2, "melee")
+
+
+def test_durak_round_explorer_follows_a_picked_file():
+    from dataclasses import replace
+
+    from toolkit.durak_battle.widgets.explorers import round_explorer, rules_from
+    from toolkit.house_rules import load_rules
+
+    explorer = round_explorer()
+    _pick(explorer, "no_jokers")
+    picked = load_rules("durak-battle", "no_jokers")
+    assert explorer.controls["jokers"].value is False
+    assert rules_from(explorer.values, None) == picked
+    explorer.controls["jokers"].value = True  # a control changes the picked rules, field by field
+    assert rules_from(explorer.values, None) == replace(picked, jokers=True)

@@ -553,7 +553,7 @@ def odds_explorer(
         controls["melee_defence_bonus"].disabled = values["attack_type"] != "melee"
         controls["return_damage"].disabled = values["attack_type"] != "melee"
 
-    return OddsExplorer(
+    explorer = OddsExplorer(
         controls,
         _explore,
         _score,
@@ -564,4 +564,9 @@ def odds_explorer(
         adjust=adjust,
         view=view,
         title="Angry Miniatures: one attack",
+        rules_system=SYSTEM,
+        rules=rules,
     )
+    # the picker's rules become the rules the controls start from (the controls follow)
+    explorer.rules_picker.observe(lambda picked: setattr(holder, "value", picked), first=True)
+    return explorer

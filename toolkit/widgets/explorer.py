@@ -213,10 +213,11 @@ class OddsExplorer:
     @property
     def values(self) -> dict[str, Any]:
         """The current value of every control, by name (and ``"rules"``, the rules in
-        force, with a rules picker)."""
+        force, with a rules picker — unless a control of that name holds them, which the
+        system's explorer then keeps in step with the picker)."""
         values = {name: control.value for name, control in self.controls.items()}
         if self.rules_picker is not None:
-            values[RULES] = self.rules_picker.rules
+            values.setdefault(RULES, self.rules_picker.rules)
         return values
 
     @property

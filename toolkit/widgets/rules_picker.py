@@ -72,7 +72,7 @@ class RulesPicker:
 
         self.system = system
         self._cls = rules_class(system)
-        self._on_change = on_change
+        self._listeners: list[Callable[[Any], None]] = [on_change] if on_change is not None else []
         self._quiet = False
         self._files: dict[str, Any] = {DEFAULT: RulesFile(self._cls(), "default rules", "", None)}
         options: list[tuple[str, str]] = [("default rules", DEFAULT)]
@@ -197,8 +197,17 @@ class RulesPicker:
     def _use(self, read: Any) -> None:
         self.error, self.error_line.value = "", ""
         self._show(read)
-        if self._on_change is not None:
-            self._on_change(read.rules)
+        for listener in self._listeners:
+            listener(read.rules)
+
+    def observe(self, callback: Callable[[Any], None], first: bool = False) -> None:
+        """Call ``callback(rules)`` too whenever other rules are picked or loaded (before
+        the other listeners if ``first``: e.g. an explorer that sets its controls from the
+        rules before it recomputes)."""
+        if first:
+            self._listeners.insert(0, callback)
+        else:
+            self._listeners.append(callback)
 
     def _show(self, read: Any) -> None:
         from toolkit.reports.parameters import rules_html

@@ -12,6 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.durak_battle.engine import SIDES
+from toolkit.durak_battle.notation import SYSTEM
 from toolkit.durak_battle.recon import token_advantage
 from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
 from toolkit.durak_battle.widgets.pieces import (
@@ -158,7 +159,24 @@ def rules_from(values: Mapping[str, Any], base: Rules | None = None) -> Rules:
         InvalidSetupError: a value the rules refuse (the field named).
     """
     fields = Rules.field_names()
+    picked = values.get("rules")  # the explorer's house-rules picker, when it has one
+    base = picked if isinstance(picked, Rules) else base
     return replace(base or Rules(), **{k: v for k, v in values.items() if k in fields})
+
+
+def _follow_picker(explorer: OddsExplorer, controls: Mapping[str, widgets.ValueWidget]) -> OddsExplorer:
+    """Set the rules controls from each house-rules file picked in ``explorer``'s picker
+    (before it recomputes), so the controls change the picked rules, not replace them."""
+    fields = set(Rules.field_names())
+
+    def picked(rules: Rules) -> None:
+        for name, control in controls.items():
+            if name in fields:
+                control.value = getattr(rules, name)
+
+    if explorer.rules_picker is not None:
+        explorer.rules_picker.observe(picked, first=True)
+    return explorer
 
 
 def armies_from(base: tuple[Army, Army], values: Mapping[str, Any]) -> tuple[Army, Army]:
@@ -303,7 +321,7 @@ def odds_explorer(
             lines.append(notes["note"])
         return lines
 
-    return _BattleExplorer(
+    explorer = _BattleExplorer(
         names,
         controls,
         explore,
@@ -314,7 +332,10 @@ def odds_explorer(
         summary=summary,
         view=view,
         title=f"Durak battle: how {names[0]} against {names[1]} ends",
+        rules_system=SYSTEM,
+        rules=rules,
     )
+    return _follow_picker(explorer, controls)
 
 
 def _hand_sizes(a: Army, b: Army, rules: Rules) -> Distribution[tuple[int, int]]:
@@ -396,7 +417,7 @@ def round_explorer(
             lines.append(f"{army.name} stays (DB-8): {', '.join(stays)}")
         return lines
 
-    return OddsExplorer(
+    explorer = OddsExplorer(
         controls,
         explore,
         lambda pair: pair[0] - pair[1],
@@ -406,4 +427,7 @@ def round_explorer(
         summary=summary,
         view=view,
         title=f"Durak battle, one round: {names[0]} against {names[1]}",
+        rules_system=SYSTEM,
+        rules=rules,
     )
+    return _follow_picker(explorer, controls)
