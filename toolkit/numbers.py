@@ -301,10 +301,12 @@ def fold_weights(
     threshold = Fraction(threshold)
     out = list(rows)
 
+    limit = -(-threshold.numerator * total // threshold.denominator)  # weight of the threshold, rounded up
+
     def tail_length(seq: Sequence[tuple[Any, int]]) -> int:
         acc, n = 0, 0
         for _, w in reversed(seq):
-            if (acc + w) * threshold.denominator >= threshold.numerator * total:
+            if acc + w >= limit:
                 break
             acc += w
             n += 1

@@ -123,12 +123,13 @@ def fold_frame(
     outcome: str,
     probability: str = "probability",
     threshold: Fraction = TAIL,
+    sums: Sequence[str] = ("percent",),
 ) -> pd.DataFrame:
     """Return ``df`` (rows in display order, one per outcome, the tail last) with its last
     rows whose ``probability`` column together is below ``threshold`` (0.05%) folded into
-    one row: ``outcome`` reads ``'≥ k'``, every column of exact numbers (``Fraction``,
-    ``int``) holds the exact sum of the rows folded, other columns are left empty
-    (issue 12). The total is kept exactly; ``df`` is not changed.
+    one row (issue 12): ``outcome`` reads ``'≥ k'``, ``probability`` and the ``sums``
+    columns present hold the sum of the rows folded (exact for fractions), other
+    columns are left empty. The total is kept exactly; ``df`` is not changed.
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"damage": [0, 1, 2, 3], "probability": [Fraction(1, 2), Fraction(4997, 10000),
@@ -136,8 +137,6 @@ def fold_frame(
     >>> fold_frame(frame, "damage")["damage"].tolist(), fold_frame(frame, "damage")["probability"].tolist()[-1]
     ([0, 1, '≥ 2'], Fraction(3, 10000))
     """
-    import math
-
     import pandas as pd
 
     for column in (outcome, probability):
@@ -145,26 +144,39 @@ def fold_frame(
             raise InvalidSetupError(
                 f"{column!r} is not a column of the table; columns: {', '.join(repr(c) for c in df.columns)}"
             )
-    values = [Fraction(v) for v in df[probability]]
+    values = list(df[probability])
     if not values:
         return df.copy()
-    total = math.lcm(*(v.denominator for v in values))
-    folded = fold_weights([(i, int(v * total)) for i, v in enumerate(values)], total, threshold)
+    total, weights = _common_weights(values)
+    folded = fold_weights(list(enumerate(weights)), total, threshold)
     if len(folded) == len(values):
         return df.copy()
-    first = folded[-1][0].k  # AtLeast(first folded row)
+    first = folded[-1][0].k  # AtLeast(the first row folded)
     tail = df.iloc[first:]
-    row: dict[str, Any] = {}
-    for column in df.columns:
-        cells = list(tail[column])
-        if column == outcome:
-            row[column] = str(AtLeast(cells[0]))
-        elif all(isinstance(c, int | Fraction) and not isinstance(c, bool) for c in cells):
-            row[column] = sum(cells, Fraction(0))
-        else:
-            row[column] = ""
+    row: dict[str, Any] = {column: "" for column in df.columns}
+    row[outcome] = str(AtLeast(tail[outcome].iloc[0]))
+    row[probability] = Fraction(folded[-1][1], total)
+    for column in sums:
+        if column in df.columns and column not in (outcome, probability):
+            cells = list(tail[column])
+            exact = all(isinstance(c, int | Fraction) and not isinstance(c, bool) for c in cells)
+            if exact:
+                den, nums = _common_weights(cells)
+                row[column] = Fraction(sum(nums), den)
+            else:
+                row[column] = sum(cells)
     out = pd.concat([df.iloc[:first], pd.DataFrame([row])], ignore_index=True)
     return out.astype(object)
+
+
+def _common_weights(values: Sequence[Any]) -> tuple[int, list[int]]:
+    """``values`` (exact) as integer weights over their common denominator, and that
+    denominator: no gcd per value, so thousands of huge fractions add up fast (issue 13)."""
+    import math
+
+    exact = [Fraction(v) for v in values]
+    total = math.lcm(*{v.denominator for v in exact})
+    return total, [v.numerator * (total // v.denominator) for v in exact]
 
 
 def hover_text(label: object, p: Fraction | Estimate) -> str:
