@@ -100,34 +100,35 @@ def _decimal(num: int, den: int, decimals: int) -> tuple[str, bool]:
     return text, exact
 
 
+def _first_decimals(num: int, den: int, digits: int) -> int:
+    """How many decimals show ``num/den`` (> 0, below ``10**-digits / 2``) with two
+    significant digits, at most :data:`MAX_DECIMALS`."""
+    decimals = digits
+    while decimals < MAX_DECIMALS and num * 10 ** (decimals + 1) < den:
+        decimals += 1
+    return min(decimals + 2, MAX_DECIMALS)
+
+
 def _ratio_percent(num: int, den: int, digits: int) -> tuple[str, bool]:
-    """The percent of ``num/den`` (0 < num/den, any sign handled by the caller) as text
-    without the ``%``, and whether it is exact; trailing zeros dropped when exact, more
-    decimals (two significant digits, at most :data:`MAX_DECIMALS`) when the value
-    would round to 0 or to 100 without being either."""
+    """The percent of ``num/den`` (> 0; the caller handles the sign) as text without the
+    ``%``, and whether it is exact; trailing zeros dropped when exact, more decimals (two
+    significant digits, at most :data:`MAX_DECIMALS`) when the value would round to 0 or
+    to 100 without being either."""
     num100 = num * 100
     text, exact = _decimal(num100, den, digits)
     if exact:
         return _strip(text), True
     if num100 * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
-        decimals = digits
-        while decimals < MAX_DECIMALS and num100 * 10 ** (decimals + 1) < den:
-            decimals += 1
-        decimals = min(decimals + 2, MAX_DECIMALS)
-        text, exact = _decimal(num100, den, decimals)
+        text, exact = _decimal(num100, den, _first_decimals(num100, den, digits))
         if text.strip("0.") == "":
             return f"< {1 / 10**MAX_DECIMALS:.{MAX_DECIMALS}f}", False
-        return _strip(text) if exact else text.rstrip("0"), exact
-    if num < den and (den - num) * 100 * 10**digits * 2 < den:  # rounds to 100 but is not
-        rest = den - num
-        decimals = digits
-        while decimals < MAX_DECIMALS and rest * 100 * 10 ** (decimals + 1) < den:
-            decimals += 1
-        decimals = min(decimals + 2, MAX_DECIMALS)
-        text, exact = _decimal(num100, den, decimals)
+        return _strip(text) if exact else text, exact
+    rest = (den - num) * 100
+    if rest > 0 and rest * 10**digits * 2 < den:  # rounds to 100 but is not
+        text, exact = _decimal(num100, den, _first_decimals(rest, den, digits))
         if text.startswith("100"):
             return f"> {100 - 1 / 10**MAX_DECIMALS:.{MAX_DECIMALS}f}", False
-        return text, exact
+        return _strip(text) if exact else text, exact
     return text, False
 
 
@@ -161,7 +162,7 @@ def probability_text(p: Fraction | int | float, digits: int = 1) -> str:
     A float is not exact: its percent alone. Implements issue 12's display rule.
 
     >>> probability_text(Fraction(7, 27)), probability_text(Fraction(1, 4)), probability_text(Fraction(1, 9999))
-    ('7/27 ≈ 25.9%', '1/4 = 25%', '1/9999 ≈ 0.01%')
+    ('7/27 ≈ 25.9%', '1/4 = 25%', '1/9999 ≈ 0.010%')
     >>> probability_text(0), probability_text(1), probability_text(Fraction(1, 10_000))
     ('0 = 0%', '1 = 100%', '0.01%')
     """
@@ -183,18 +184,23 @@ def number_text(x: Fraction | int | float, digits: int = 2) -> str:
     ('4', '7/3 ≈ 2.33', '7/2 = 3.5', '-1/3 ≈ -0.33')
     >>> number_text(Fraction(10**40 + 1, 10**40)), number_text(1.3125), number_text(12345)
     ('≈ 1.00', '1.31', '12,345')
+    >>> number_text(Fraction(1, 16384)), number_text(Fraction(1, 10**30))
+    ('≈ 0.000061', '≈ 0.000000')
     """
     if isinstance(x, float) and math.isfinite(x):
         return f"{x:,.{digits}f}"
     v = _exact(x, "a number")
     if v.denominator == 1:
         return f"{v.numerator:,}" if abs(v.numerator).bit_length() < 10_000 else _huge(v)
-    text, exact = _decimal(abs(v.numerator), v.denominator, digits)
+    num, den = abs(v.numerator), v.denominator
+    if num.bit_length() - den.bit_length() > 3000:  # about 900 digits before the point: nobody reads them
+        return _huge(v)
+    text, exact = _decimal(num, den, digits)
+    if not exact and num * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
+        text, exact = _decimal(num, den, _first_decimals(num, den, digits))
     shown = ("-" if v < 0 else "") + (_strip(text) if exact else text)
     if is_short(v):
         return f"{v} {'=' if exact else '≈'} {shown}"
-    if abs(v.numerator).bit_length() - v.denominator.bit_length() > 3000:
-        return _huge(v)
     return f"{'=' if exact else '≈'} {shown}"
 
 
@@ -222,20 +228,20 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     """Return a Monte Carlo frequency as a designer reads it: the estimate ± the half-width
     of its Wilson interval (the larger side), the confidence, and the method in words —
     ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``. Never a fraction.
-    The half-width has one significant digit and the estimate as many decimals.
+    The half-width has one significant digit (two when it starts with a 1) and the
+    estimate as many decimals.
 
     >>> estimate_text(9760, 20_000)
     '48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
     >>> estimate_text(0, 2_000, "simulated attacks")
-    '0% ± 0.2% (95%), estimated from 2,000 simulated attacks'
+    '0% ± 0.19% (95%), estimated from 2,000 simulated attacks'
     """
     lo, hi = wilson_interval(hits, trials, confidence)
     value = hits / trials
     half = max(hi - value, value - lo) * 100
-    decimals = max(0, -math.floor(math.log10(half))) if half > 0 else 1
+    lead = math.floor(math.log10(half))  # the place of the half-width's first digit
+    decimals = max(0, -lead + (1 if int(half / 10**lead) == 1 else 0))  # 2 digits when it starts with 1
     half_shown = f"{half:.{decimals}f}"
-    if float(half_shown) < half:  # rounding down would understate the uncertainty: round up
-        half_shown = f"{math.ceil(half * 10**decimals) / 10**decimals:.{decimals}f}"
     value_shown = f"{value * 100:.{decimals}f}"
     if hits == 0 or hits == trials:
         value_shown = "0" if hits == 0 else "100"
