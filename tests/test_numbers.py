@@ -24,6 +24,7 @@ from toolkit.numbers import (
     AtMost,
     estimate_text,
     fold_labels,
+    fold_sides,
     fold_tail,
     method_text,
     number_text,
@@ -188,6 +189,27 @@ def test_fold_pairs_in_display_order():
         ("1 damage", Fraction(4998, 10000)),
         ("≥ 2 damage", Fraction(2, 10000)),
     ]
+
+
+def test_fold_sides_of_an_explorer_table():
+    # scores 4..-3 of 10,000: damage to the defender (positive) and back (negative)
+    weights = {4: 1, 3: 2, 2: 997, 1: 3000, 0: 5000, -1: 996, -2: 2, -3: 2}
+    rows = [(k, f"{k}", Fraction(w, 10_000)) for k, w in weights.items()]
+    folded = fold_sides(rows, lambda k: f"at least {k}")
+    # positive tail 4, 3: 3/10,000 < 0.05% -> one row "at least 3"; negative -2, -3: 4/10,000 -> "at least -2"
+    assert [(k, label) for k, label, _ in folded] == [
+        (3, "at least 3"),
+        (2, "2"),
+        (1, "1"),
+        (0, "0"),
+        (-1, "-1"),
+        (-2, "at least -2"),
+    ]
+    assert folded[0][2] == Fraction(3, 10_000) and folded[-1][2] == Fraction(4, 10_000)
+    assert sum(p for _, _, p in folded) == 1
+    # "at least" view: P(score >= k) per row; rows beyond the first below 0.05% are dropped
+    at_least = [(4, "4", Fraction(1, 10**4)), (3, "3", Fraction(3, 10**4)), (2, "2", Fraction(1000, 10**4))]
+    assert [k for k, _, _ in fold_sides(at_least, str, cumulative=True)] == [3, 2]
 
 
 # -- tables, charts ------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ __all__ = [
     "AtMost",
     "estimate_text",
     "fold_labels",
+    "fold_sides",
     "fold_tail",
     "fold_weights",
     "is_short",
@@ -377,3 +378,40 @@ def fold_labels(
         return label(o)
 
     return [(name(o), p) for o, p in fold_tail(rows, threshold, lower)]
+
+
+def fold_sides(
+    rows: Sequence[tuple[int, str, Fraction]],
+    at_least: Callable[[int], str],
+    threshold: Fraction = TAIL,
+    cumulative: bool = False,
+) -> list[tuple[int, str, Fraction]]:
+    """Fold both far tails of a two-sided score table (an explorer's rows: ``(score, label,
+    probability)`` from the largest positive score down to the most negative, 0 between)
+    for display (issue 12): each side's outermost rows whose probabilities together are
+    below ``threshold`` (0.05%) become one row ``(k, at_least(k), exact sum)``, ``k`` the
+    score nearest 0 among them. With ``cumulative`` (an "at least" view, where each row
+    already holds its whole tail) each side keeps its rows up to the first one below
+    ``threshold`` and drops those beyond.
+
+    >>> rows = [(3, "3", Fraction(1, 10**4)), (2, "2", Fraction(1, 10**4)), (1, "1", Fraction(4999, 10**4)),
+    ...         (0, "0", Fraction(1, 2)), (-1, "-1", Fraction(1, 10**4))]
+    >>> [(k, label) for k, label, _ in fold_sides(rows, lambda k: f"at least {k}")]
+    [(2, 'at least 2'), (1, '1'), (0, '0'), (-1, '-1')]
+    """
+    rows = list(rows)
+    positive = [r for r in rows if r[0] > 0][::-1]  # nearest 0 first, far tail last
+    negative = [r for r in rows if r[0] < 0]
+    zero = [r for r in rows if r[0] == 0]
+
+    def fold(side: list[tuple[int, str, Fraction]]) -> list[tuple[int, str, Fraction]]:
+        if cumulative:
+            cut = next((i + 1 for i, r in enumerate(side) if r[2] < threshold), len(side))
+            return side[:cut]
+        labels = {k: label for k, label, _ in side}
+        out = []
+        for o, p in fold_tail([(k, p) for k, _, p in side], threshold):
+            out.append((o.k, at_least(o.k), p) if isinstance(o, AtLeast) else (o, labels[o], p))
+        return out
+
+    return fold(positive)[::-1] + zero + fold(negative)
