@@ -134,6 +134,7 @@ def test_estimate_html_and_confidence_level():
     assert est.text(confidence=0.99) == "50.0% ± 1.3% (99%), estimated from 10,000 simulated battles"
     assert est._repr_html_() == f"<span>{est.text()}</span>"
     assert "/" not in est.text()
+    assert est.text("") == "50.0% ± 1.0% (95%)"  # 1.96 · 0.005 = 0.98% -> "1.0"
 
 
 def test_method_in_words_never_internal_names():

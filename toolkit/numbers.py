@@ -230,7 +230,8 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     of its Wilson interval (the larger side), the confidence, and the method in words —
     ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``. Never a fraction.
     The half-width has one significant digit (two when it starts with a 1) and the
-    estimate as many decimals.
+    estimate as many decimals. With ``what=""`` the method is left out (``'48.8% ± 0.7%
+    (95%)'``: a line nearby says it once for several estimates).
 
     >>> estimate_text(9760, 20_000)
     '48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
@@ -247,7 +248,8 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     if hits == 0 or hits == trials:
         value_shown = "0" if hits == 0 else "100"
     level = f"{confidence * 100:g}%"
-    return f"{value_shown}% ± {half_shown}% ({level}), estimated from {trials:,} {what}"
+    shown = f"{value_shown}% ± {half_shown}% ({level})"
+    return f"{shown}, estimated from {trials:,} {what}" if what else shown
 
 
 def method_text(method: str, trials: int | None = None, what: str = "simulated battles") -> str:
