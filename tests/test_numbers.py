@@ -115,10 +115,23 @@ def test_estimate_text_with_interval_from_sample_size():
 
 
 def test_estimate_with_no_hit_says_its_upper_bound():
-    # 0 of 2,000: Wilson's upper bound is z²/(n + z²) = 3.8415/2003.84 = 0.1917% -> "± 0.19%"
+    # 0 of 2,000: Wilson's upper bound is z²/(n + z²) = 3.8415/2003.84 = 0.1917%, rounded up: 0.20%
     upper = Z95**2 / (2000 + Z95**2)
-    assert f"{upper * 100:.2f}" == "0.19"
-    assert Estimate(0, 2000).text("simulated attacks") == ("0% ± 0.19% (95%), estimated from 2,000 simulated attacks")
+    assert f"{upper * 100:.4f}" == "0.1917"
+    assert Estimate(0, 2000).text("simulated attacks") == (
+        "0% (at most 0.20%, 95%), estimated from 2,000 simulated attacks"
+    )
+    assert Estimate(2000, 2000).text("") == "100% (at least 99.80%, 95%)"
+
+
+def test_a_rare_event_gets_a_range_not_plus_minus():
+    # 2 of 200 = 1%: Wilson 95% [0.27%, 3.57%] by hand (centre (0.01 + z²/400)/(1 + z²/200) = 0.01923,
+    # half 1.96·sqrt(0.0000495 + z²/160000)/1.0192 = 0.01648); 0.73 below, 2.57 above: lopsided,
+    # so a range rounded outwards with the smaller side's decimals: never "1% ± 3%".
+    centre = (0.01 + Z95**2 / 400) / (1 + Z95**2 / 200)
+    half = Z95 * math.sqrt(0.01 * 0.99 / 200 + Z95**2 / 160_000) / (1 + Z95**2 / 200)
+    assert (f"{(centre - half) * 100:.2f}", f"{(centre + half) * 100:.2f}") == ("0.27", "3.57")
+    assert estimate_text(2, 200, "") == "1.0% (0.2% to 3.6%, 95%)"
 
 
 def test_estimate_at_five_percent_uses_the_wider_side():

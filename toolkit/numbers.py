@@ -225,30 +225,46 @@ def wilson_interval(hits: int, trials: int, confidence: float = 0.95) -> tuple[f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _width_decimals(width: float) -> int:
+    """Decimals that show a width (in percent) to one significant digit, two when it starts with a 1."""
+    lead = math.floor(math.log10(width))
+    return max(0, -lead + (1 if int(width / 10**lead) == 1 else 0))
+
+
 def estimate_text(hits: int, trials: int, what: str = "simulated battles", confidence: float = 0.95) -> str:
-    """Return a Monte Carlo frequency as a designer reads it: the estimate ± the half-width
-    of its Wilson interval (the larger side), the confidence, and the method in words —
-    ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``. Never a fraction.
-    The half-width has one significant digit (two when it starts with a 1) and the
-    estimate as many decimals. With ``what=""`` the method is left out (``'48.8% ± 0.7%
-    (95%)'``: a line nearby says it once for several estimates).
+    """Return a Monte Carlo frequency as a designer reads it, never as a fraction: the
+    estimate ± the half-width of its Wilson interval, the confidence and the method in
+    words — ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``. The
+    half-width has one significant digit (two when it starts with a 1) and the estimate as
+    many decimals. When the interval is lopsided (a rare event: one side more than 1.5
+    times the other) it is given as a range, rounded outwards, ``'1.0% (0.2% to 3.6%,
+    95%)'``; with no hit (or every trial a hit) as a bound, ``'0% (at most 0.20%, 95%)'``.
+    With ``what=""`` the method is left out (a line nearby says it once for several).
 
     >>> estimate_text(9760, 20_000)
     '48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
-    >>> estimate_text(0, 2_000, "simulated attacks")
-    '0% ± 0.19% (95%), estimated from 2,000 simulated attacks'
+    >>> estimate_text(2, 200, "simulated attacks")
+    '1.0% (0.2% to 3.6%, 95%), estimated from 200 simulated attacks'
+    >>> estimate_text(0, 2_000, ""), estimate_text(2_000, 2_000, "")
+    ('0% (at most 0.20%, 95%)', '100% (at least 99.80%, 95%)')
     """
     lo, hi = wilson_interval(hits, trials, confidence)
     value = hits / trials
-    half = max(hi - value, value - lo) * 100
-    lead = math.floor(math.log10(half))  # the place of the half-width's first digit
-    decimals = max(0, -lead + (1 if int(half / 10**lead) == 1 else 0))  # 2 digits when it starts with 1
-    half_shown = f"{half:.{decimals}f}"
-    value_shown = f"{value * 100:.{decimals}f}"
-    if hits == 0 or hits == trials:
-        value_shown = "0" if hits == 0 else "100"
     level = f"{confidence * 100:g}%"
-    shown = f"{value_shown}% ± {half_shown}% ({level})"
+    below, above = (value - lo) * 100, (hi - value) * 100
+    if hits == 0:
+        d = _width_decimals(above)
+        shown = f"0% (at most {math.ceil(hi * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+    elif hits == trials:
+        d = _width_decimals(below)
+        shown = f"100% (at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+    elif max(below, above) > 1.5 * min(below, above):
+        d = _width_decimals(min(below, above))
+        low, high = math.floor(lo * 100 * 10**d) / 10**d, math.ceil(hi * 100 * 10**d) / 10**d
+        shown = f"{value * 100:.{d}f}% ({low:.{d}f}% to {high:.{d}f}%, {level})"
+    else:
+        d = _width_decimals(max(below, above))
+        shown = f"{value * 100:.{d}f}% ± {max(below, above):.{d}f}% ({level})"
     return f"{shown}, estimated from {trials:,} {what}" if what else shown
 
 
