@@ -82,13 +82,15 @@ def test_pandas_conversion_keeps_fractions():
 def test_html_display_shows_fraction_and_percent_and_escapes():
     html = Distribution({"<b>x</b>": 1, "y": 2})._repr_html_()
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html
-    assert "1/3" in html and "33.33%" in html
+    assert "1/3 ≈ 33.3%" in html and "2/3 ≈ 66.7%" in html  # the display rule of toolkit.numbers (issue 12)
 
 
 def test_format_probability():
     assert format_probability(Fraction(7, 27)) == "7/27 ≈ 25.9%"
     assert format_probability(Fraction(1, 4)) == "1/4 = 25%"
     assert format_probability(Fraction(1)) == "1 = 100%"
+    # a fraction only while its denominator is under 10,000 (issue 12): 3140761/7464960 = 42.07…%
+    assert format_probability(Fraction(3140761, 7464960)) == "42.1%"
 
 
 def test_sample_follows_weights():

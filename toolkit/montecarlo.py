@@ -13,6 +13,7 @@ function of the terminal state. Each frequency comes with a Wilson score interva
 
 from __future__ import annotations
 
+import html
 import math
 import random
 from collections import Counter
@@ -24,6 +25,7 @@ from typing import Any
 
 from toolkit.engine import GameState, Policy, play_out
 from toolkit.errors import InvalidSetupError
+from toolkit.numbers import estimate_text, wilson_interval
 
 __all__ = ["Estimate", "sample_outcomes", "z_for", "tolerance"]
 
@@ -59,21 +61,34 @@ class Estimate:
         return self.hits / self.trials
 
     def interval(self, confidence: float = 0.99) -> tuple[float, float]:
-        """Return the Wilson score interval for the true probability."""
-        z = z_for(confidence)
-        n, p = self.trials, self.value
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        """Return the Wilson score interval for the true probability
+        (:func:`toolkit.numbers.wilson_interval`)."""
+        z_for(confidence)  # a clear InvalidSetupError for a bad level
+        return wilson_interval(self.hits, self.trials, confidence)
 
     def contains(self, p: float | Fraction, confidence: float = 0.99) -> bool:
         """Whether ``p`` lies in the interval at this confidence."""
         lo, hi = self.interval(confidence)
         return lo <= float(p) <= hi
 
+    def text(self, what: str = "simulated battles", confidence: float = 0.95) -> str:
+        """Return the estimate as a designer reads it (issue 12): the frequency ± the
+        half-width of its Wilson interval, the confidence and the method in words, never a
+        fraction — ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``;
+        ``what`` names the trials (``"simulated attacks"``, ``"sampled deals"``).
+
+        >>> Estimate(9760, 20_000).text()
+        '48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
+        """
+        z_for(confidence)
+        return estimate_text(self.hits, self.trials, what, confidence)
+
     def __str__(self) -> str:
-        lo, hi = self.interval()
-        return f"{self.value:.2%} (99% CI {lo:.2%}–{hi:.2%}, n={self.trials:,})"
+        """:meth:`text` with its defaults: ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``."""
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        return f"<span>{html.escape(self.text())}</span>"
 
 
 class _Counts(dict[Hashable, Estimate]):

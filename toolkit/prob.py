@@ -26,6 +26,8 @@ from fractions import Fraction
 from numbers import Rational
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from toolkit.numbers import SHORT_DENOMINATOR, TAIL, fold_tail, fold_weights, percent_text, probability_text
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -38,32 +40,24 @@ Field = str | int | Callable[[Any], Any]
 
 
 def format_probability(p: Fraction, digits: int = 1, max_fraction_chars: int | None = 21) -> str:
-    """Return ``p`` as a designer reads it: ``'7/27 ≈ 25.9%'`` (``'1/2 = 50%'`` when exact).
-
-    A fraction longer than ``max_fraction_chars`` characters (say, 40 digits over 40
-    digits) is left out of the text: ``'≈ 69.7%'``. The exact value stays in the data.
+    """Return ``p`` as a designer reads it, by the one display rule of
+    :func:`toolkit.numbers.probability_text` (issue 12): ``'7/27 ≈ 25.9%'``
+    (``'1/2 = 50%'`` when exact) while the fraction is short (denominator under 10,000),
+    else the percent alone, ``'69.7%'`` — never ``'≈ 69.7%'``, so ``f"P(win) = {…}"``
+    reads right. ``max_fraction_chars`` (kept for old callers) also leaves out a fraction
+    whose text is longer. The exact value stays in the data.
 
     >>> format_probability(Fraction(7, 27))
     '7/27 ≈ 25.9%'
     >>> format_probability(Fraction(1, 2))
     '1/2 = 50%'
     >>> format_probability(Fraction(7824196859001415461407, 11224232549076291776337))
-    '≈ 69.7%'
+    '69.7%'
     """
-    p = Fraction(p)
-    if p == 0 or p == 1:
-        return f"{p} = {int(p) * 100}%"
-    percent = p * 100
-    shown = f"{float(percent):.{digits}f}"
-    exact = Fraction(shown) == percent
-    if exact:
-        shown = shown.rstrip("0").rstrip(".")
-    if max_fraction_chars is not None and _digits(p) > max_fraction_chars + 2:
-        return f"{'=' if exact else '≈'} {shown}%"  # (too long to read: never printed in full)
-    text = fraction_text(p)
-    if text.startswith("≈") or (max_fraction_chars is not None and len(text) > max_fraction_chars):
-        return f"{'=' if exact else '≈'} {shown}%"
-    return f"{text} {'=' if exact else '≈'} {shown}%"
+    text = probability_text(p, digits)
+    if max_fraction_chars is not None and " " in text and len(text.split(" ")[0]) > max_fraction_chars:
+        return percent_text(p, digits)
+    return text
 
 
 #: Fractions with more digits than this are shown by their value (Python refuses to
@@ -344,10 +338,11 @@ class Distribution(Generic[T]):
         index = pd.Index(outcomes, tupleize_cols=False, name="outcome")
         return pd.Series(values, index=index, name=name, dtype=float if floats else object)
 
-    def to_frame(self, floats: bool = False) -> pd.DataFrame:
+    def to_frame(self, floats: bool = False, shown: bool = False) -> pd.DataFrame:
         """Return a DataFrame: one column per outcome field, then ``probability`` (exact
         ``Fraction``) and ``percent`` (float, for plots). With ``floats=True`` the
-        probability column is float too."""
+        probability column is float too; with ``shown=True`` a last column ``shown`` holds
+        the text a designer reads (:func:`toolkit.numbers.probability_text`)."""
         import pandas as pd
 
         rows = []
@@ -361,24 +356,87 @@ class Distribution(Generic[T]):
                 row = {"outcome": o}
             row["probability"] = float(p) if floats else p
             row["percent"] = float(p * 100)
+            if shown:
+                row["shown"] = probability_text(p)
             rows.append(row)
         return pd.DataFrame(rows)
 
+    def folded(self, threshold: Fraction = TAIL, lower: bool = False) -> list[tuple[Any, Fraction]]:
+        """Return ``(outcome, probability)`` pairs for display, the tail below ``threshold``
+        (0.05%) folded into one ``(AtLeast(k), exact sum)`` row shown ``'≥ k'`` (and with
+        ``lower`` the head into ``AtMost``): :func:`toolkit.numbers.fold_tail` (issue 12).
+
+        >>> Distribution({0: 5000, 1: 4997, 2: 1, 3: 1, 4: 1}).folded()[-1]
+        (AtLeast(k=2), Fraction(3, 10000))
+        """
+        return fold_tail(self, threshold, lower)
+
+    def _display_weights(self) -> list[tuple[Any, int]]:
+        """``(outcome, weight)`` in display order; numeric outcomes have both tails below
+        0.05% folded (``'≤ k'``, ``'≥ k'``). Integer arithmetic only (issue 13: fast)."""
+        pairs = [(o, self._weights[o]) for o in self.outcomes()]
+        numeric = all(isinstance(o, int | float | Fraction) and not isinstance(o, bool) for o, _ in pairs)
+        return fold_weights(pairs, self._total, TAIL, lower=True) if numeric and len(pairs) > 2 else pairs
+
     def __repr__(self) -> str:
-        shown = ", ".join(f"{o!r}: {fraction_text(self[o])}" for o in self.outcomes()[:12])
+        shown = ", ".join(f"{o!r}: {_short(self[o])}" for o in self.outcomes()[:12])
         more = f", … {len(self) - 12} more" if len(self) > 12 else ""
         return f"Distribution({{{shown}{more}}})"
 
     def _repr_html_(self) -> str:
-        rows = []
-        for o, p in self.items():
-            label = html.escape(str(o))
-            bar = f'<div style="background:#4c78a8;height:0.8em;width:{float(p) * 100:.2f}%"></div>'
-            rows.append(
-                f"<tr><td style='text-align:left'>{label}</td><td>{html.escape(fraction_text(p))}</td>"
-                f"<td>{float(p) * 100:.2f}%</td><td style='width:10em'>{bar}</td></tr>"
+        """A table a designer reads: outcome, probability by the display rule of
+        :mod:`toolkit.numbers` and a bar; numeric tails below 0.05% folded into ``'≤ k'`` /
+        ``'≥ k'`` rows, and at most :data:`MAX_HTML_ROWS` consecutive rows (with
+        "… N more rows" lines for the rest), those holding the most probability, built in
+        one join: a 9,100-outcome distribution displays in a fraction of a second (issue 13)."""
+        rows = self._display_weights()
+        total = self._total
+        start, stop = _window(rows, MAX_HTML_ROWS)
+
+        def row(o: Any, w: int) -> str:
+            p = Fraction(w, total)
+            return (
+                f"<tr><td style='text-align:left'>{html.escape(str(o))}</td>"
+                f"<td>{html.escape(probability_text(p))}</td><td style='width:10em'>"
+                f'<div style="background:#4c78a8;height:0.8em;width:{w / total * 100:.2f}%"></div></td></tr>'
             )
-        return (
-            "<table><thead><tr><th>outcome</th><th>probability</th><th>percent</th><th></th>"
-            "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
-        )
+
+        def more(hidden: list[tuple[Any, int]]) -> list[str]:
+            if not hidden:
+                return []
+            mass = percent_text(Fraction(sum(w for _, w in hidden), total))
+            span = html.escape(f"{hidden[0][0]} to {hidden[-1][0]}" if len(hidden) > 1 else str(hidden[0][0]))
+            return [
+                f"<tr><td colspan='3' style='text-align:left'>… {len(hidden):,} more "
+                f"{'row' if len(hidden) == 1 else 'rows'} ({span}), together {mass}</td></tr>"
+            ]
+
+        parts = ["<table><thead><tr><th>outcome</th><th>probability</th><th></th></tr></thead><tbody>"]
+        parts.extend(more(rows[:start]))
+        parts.extend(row(o, w) for o, w in rows[start:stop])
+        parts.extend(more(rows[stop:]))
+        parts.append("</tbody></table>")
+        return "".join(parts)
+
+
+#: The most rows :meth:`Distribution._repr_html_` shows (issue 13).
+MAX_HTML_ROWS = 40
+
+
+def _window(rows: list[tuple[Any, int]], size: int) -> tuple[int, int]:
+    """The ``[start, stop)`` of the ``size`` consecutive rows holding the most weight (all
+    rows when there are no more than ``size``): what a long table shows (issue 13)."""
+    if len(rows) <= size:
+        return 0, len(rows)
+    acc = sum(w for _, w in rows[:size])
+    best, best_start = acc, 0
+    for i in range(size, len(rows)):
+        acc += rows[i][1] - rows[i - size][1]
+        if acc > best:
+            best, best_start = acc, i - size + 1
+    return best_start, best_start + size
+
+
+def _short(p: Fraction) -> str:
+    """A probability in a repr: the fraction while it is short, else its percent."""
+    return str(p) if p.denominator < SHORT_DENOMINATOR else percent_text(p)

@@ -14,6 +14,12 @@ report works offline.
 '7/27 ≈ 25.9%'
 >>> format_cell(Fraction(4, 1))
 '4'
+>>> format_cell(Fraction(1574571079174182208193, 1204941652776856566000))
+'≈ 1.31'
+
+Every number goes through the one display rule of :mod:`toolkit.numbers` (issue 12): a
+fraction only while it is short, Monte Carlo estimates as ``estimate ± interval``, tails
+below 0.05% folded into one ``'≥ k'`` row (:func:`fold_frame`) or bar (:func:`bar`).
 """
 
 from __future__ import annotations
@@ -24,13 +30,18 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import InvalidSetupError
-from toolkit.prob import format_probability, fraction_text
+from toolkit.montecarlo import Estimate
+from toolkit.numbers import TAIL, AtLeast, fold_labels, fold_weights, number_text, percent_text, probability_text
+from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-__all__ = ["show", "say", "table", "reset", "format_cell"]
+__all__ = ["show", "say", "table", "reset", "format_cell", "fold_frame", "bar", "hover_text"]
+
+#: The most rows a report table shows; the rest are counted in a last "… N more rows" line.
+MAX_TABLE_ROWS = 200
 
 #: Plotly config of every chart: no Plotly logo in the mode bar, resize with the page.
 PLOTLY_CONFIG: dict[str, Any] = {"displaylogo": False, "responsive": True}
@@ -90,24 +101,114 @@ def say(text: str) -> None:
 
 
 def format_cell(value: Any, percent: bool = False) -> Any:
-    """Return how a table shows ``value``: a ``Fraction`` as ``'7/2 = 3.5'`` (``'≈'`` when
-    rounded), or as a probability ``'7/27 ≈ 25.9%'`` when ``percent``; a float in a
-    percent column as ``'25.9%'``; anything else unchanged."""
+    """Return how a table shows ``value``, by the display rule of :mod:`toolkit.numbers`
+    (issue 12): a ``Fraction`` as a number (``'7/2 = 3.5'``, ``'7/3 ≈ 2.33'``, ``'≈ 1.31'``
+    when the fraction is long), or as a probability when ``percent`` (``'7/27 ≈ 25.9%'``,
+    ``'48.8%'``); a float as ``'1.31'`` (``'25.9%'`` in a percent column); a Monte Carlo
+    :class:`~toolkit.montecarlo.Estimate` as ``'48.8% ± 0.7% (95%), estimated from …'``;
+    anything else unchanged."""
     if isinstance(value, bool):
         return value
+    if isinstance(value, Estimate):
+        return value.text()
     if isinstance(value, Fraction):
-        if percent:
-            return format_probability(value)
-        if value.denominator == 1:
-            return fraction_text(value)
-        shown = f"{float(value):.3f}".rstrip("0").rstrip(".")
-        sign = "=" if Fraction(shown) == value else "≈"
-        if len(fraction_text(value)) > 21:  # a fraction of many digits reads as noise: the decimal only
-            return f"{sign} {shown}"
-        return f"{value} {sign} {shown}"
-    if percent and isinstance(value, float) and value == value:  # not NaN
-        return f"{value:.1%}"
+        return probability_text(value) if percent else number_text(value)
+    if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")):  # not NaN
+        return percent_text(value) if percent else number_text(value)
     return value
+
+
+def fold_frame(
+    df: pd.DataFrame,
+    outcome: str,
+    probability: str = "probability",
+    threshold: Fraction = TAIL,
+    sums: Sequence[str] = ("percent",),
+) -> pd.DataFrame:
+    """Return ``df`` (rows in display order, one per outcome, the tail last) with its last
+    rows whose ``probability`` column together is below ``threshold`` (0.05%) folded into
+    one row (issue 12): ``outcome`` reads ``'≥ k'``, ``probability`` and the ``sums``
+    columns present hold the sum of the rows folded (exact for fractions), other
+    columns are left empty. The total is kept exactly; ``df`` is not changed.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"damage": [0, 1, 2, 3], "probability": [Fraction(1, 2), Fraction(4997, 10000),
+    ...                       Fraction(2, 10000), Fraction(1, 10000)]})
+    >>> fold_frame(frame, "damage")["damage"].tolist(), fold_frame(frame, "damage")["probability"].tolist()[-1]
+    ([0, 1, '≥ 2'], Fraction(3, 10000))
+    """
+    import pandas as pd
+
+    for column in (outcome, probability):
+        if column not in df.columns:
+            raise InvalidSetupError(
+                f"{column!r} is not a column of the table; columns: {', '.join(repr(c) for c in df.columns)}"
+            )
+    values = list(df[probability])
+    if not values:
+        return df.copy()
+    total, weights = _common_weights(values)
+    folded = fold_weights(list(enumerate(weights)), total, threshold)
+    if len(folded) == len(values):
+        return df.copy()
+    first = folded[-1][0].k  # AtLeast(the first row folded)
+    tail = df.iloc[first:]
+    row: dict[str, Any] = {column: "" for column in df.columns}
+    row[outcome] = str(AtLeast(tail[outcome].iloc[0]))
+    row[probability] = Fraction(folded[-1][1], total)
+    for column in sums:
+        if column in df.columns and column not in (outcome, probability):
+            cells = list(tail[column])
+            exact = all(isinstance(c, int | Fraction) and not isinstance(c, bool) for c in cells)
+            if exact:
+                den, nums = _common_weights(cells)
+                row[column] = Fraction(sum(nums), den)
+            else:
+                row[column] = sum(cells)
+    out = pd.concat([df.iloc[:first], pd.DataFrame([row])], ignore_index=True)
+    return out.astype(object)
+
+
+def _common_weights(values: Sequence[Any]) -> tuple[int, list[int]]:
+    """``values`` (exact) as integer weights over their common denominator, and that
+    denominator: no gcd per value, so thousands of huge fractions add up fast (issue 13)."""
+    import math
+
+    exact = [Fraction(v) for v in values]
+    total = math.lcm(*{v.denominator for v in exact})
+    return total, [v.numerator * (total // v.denominator) for v in exact]
+
+
+def hover_text(label: object, p: Fraction | Estimate) -> str:
+    """The hover text of a bar: ``'2 damage: 7/27 ≈ 25.9%'`` (``'… 48.8% ± 0.7% (95%), …'``
+    for an estimate)."""
+    return f"{label}: {p.text() if isinstance(p, Estimate) else probability_text(p)}"
+
+
+def bar(
+    rows: Distribution[Any] | Sequence[tuple[Any, Fraction]],
+    name: str | None = None,
+    threshold: Fraction = TAIL,
+    label: Any = str,
+    **kwargs: Any,
+) -> go.Bar:
+    """Return a plotly bar trace of a distribution (or of ``(outcome, probability)`` pairs in
+    display order) as a designer reads it: the tail below ``threshold`` (0.05%) folded into
+    one ``'≥ k'`` bar, heights in percent, each bar's text its percent and its hover text
+    the probability by the display rule (``'2: 7/27 ≈ 25.9%'``). ``label`` writes an
+    outcome; ``kwargs`` go to ``go.Bar``."""
+    import plotly.graph_objects as go
+
+    shown = fold_labels(rows, threshold, label=label)
+    return go.Bar(
+        x=[k for k, _ in shown],
+        y=[float(p) * 100 for _, p in shown],
+        text=[percent_text(p) for _, p in shown],
+        hovertext=[hover_text(k, p) for k, p in shown],
+        hoverinfo="text",
+        name=name,
+        **kwargs,
+    )
 
 
 def table_html(
@@ -123,7 +224,8 @@ def table_html(
             f"percent_columns {missing!r} are not columns of the table; "
             f"columns: {', '.join(repr(c) for c in df.columns)}"
         )
-    shown = df.copy()
+    hidden = max(0, len(df) - MAX_TABLE_ROWS)
+    shown = df.iloc[:MAX_TABLE_ROWS].copy()  # a 9,100-row table is neither read nor fast (issue 13)
     for column in shown.columns:
         is_percent = column in percent
         shown[column] = shown[column].map(lambda v, p=is_percent: format_cell(v, p)).astype(object)
@@ -131,6 +233,8 @@ def table_html(
     markup = shown.to_html(escape=True, index=index, border=0, classes="toolkit-table", na_rep="")
     if caption is not None:
         markup = markup.replace(">", f"><caption>{html.escape(str(caption))}</caption>", 1)
+    if hidden:
+        markup += f"<p>… {hidden:,} more rows not shown</p>"
     return markup
 
 
@@ -141,9 +245,11 @@ def table(
 ) -> None:
     """Display a DataFrame as an HTML table. Returns nothing.
 
-    ``Fraction`` values show exactly with a decimal (``'7/2 = 3.5'``); in the
-    ``percent_columns`` they show as probabilities (``'7/27 ≈ 25.9%'``, floats as
-    ``'25.9%'``). A plain ``0..n-1`` index is hidden. Names are HTML-escaped.
+    Numbers follow :func:`format_cell`: ``Fraction`` values with a decimal (``'7/2 = 3.5'``,
+    ``'≈ 1.31'`` when long); in the ``percent_columns`` as probabilities (``'7/27 ≈ 25.9%'``,
+    ``'48.8%'``, floats as ``'25.9%'``). A plain ``0..n-1`` index is hidden. Names are
+    HTML-escaped. At most :data:`MAX_TABLE_ROWS` rows are shown (fold tails first with
+    :func:`fold_frame`).
     """
     from IPython.display import HTML, display
 

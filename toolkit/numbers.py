@@ -1,0 +1,435 @@
+"""Numbers as a designer reads them: one rule for widgets, tables, charts and reports (issue 12).
+
+The rule, in one place:
+
+* **A probability** is shown as a fraction only while the fraction is short (its
+  denominator under :data:`SHORT_DENOMINATOR`, 10,000), with its percent:
+  ``'7/27 ≈ 25.9%'``, ``'1/2 = 50%'``. A longer one is shown as a percent alone,
+  ``'48.8%'`` — never as a 40-digit fraction, and never as ``'≈ 48.8%'`` (which reads
+  as ``'P(win) = ≈ 48.8%'`` after a label). A percent too small to show at one decimal
+  keeps two significant digits (``'0.0081%'``), so that a possible outcome never reads 0%.
+* **An expected value** (a mean) the same way: ``'7/3 ≈ 2.33'``, ``'7/2 = 3.5'``, ``'4'``,
+  or, for a long fraction, ``'≈ 1.31'``.
+* **Tails** below :data:`TAIL` (0.05%) are folded into one ``'≥ k'`` row (and bar) by
+  :func:`fold_tail`; the folded row's probability is the exact sum of what it holds.
+* **Monte Carlo results** are an estimate ± interval with the method in words, never a
+  fraction: ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``
+  (:func:`estimate_text`; :class:`toolkit.montecarlo.Estimate` says so itself).
+  :func:`method_text` says how a result was obtained without internal names
+  (``method='monte_carlo'``, ``EXACT_LIMIT``).
+
+The exact value always stays in the data; only the text is rounded.
+
+>>> probability_text(Fraction(7, 27)), probability_text(Fraction(1, 2))
+('7/27 ≈ 25.9%', '1/2 = 50%')
+>>> probability_text(Fraction(3140761, 7464960))
+'42.1%'
+>>> number_text(Fraction(1574571079174182208193, 1204941652776856566000))
+'≈ 1.31'
+>>> estimate_text(9760, 20_000)
+'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Rational
+from statistics import NormalDist
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolkit.prob import Distribution
+
+__all__ = [
+    "SHORT_DENOMINATOR",
+    "TAIL",
+    "AtLeast",
+    "AtMost",
+    "estimate_text",
+    "fold_labels",
+    "fold_sides",
+    "fold_tail",
+    "fold_weights",
+    "is_short",
+    "method_text",
+    "number_text",
+    "percent_text",
+    "probability_text",
+    "wilson_interval",
+]
+
+#: A fraction is shown only while its denominator is below this (``'7/27'`` yes, ``'3140761/7464960'`` no).
+SHORT_DENOMINATOR = 10_000
+
+#: Rows of a distribution's tail whose probabilities together are below this (0.05%) are
+#: folded into one ``'≥ k'`` row for display (:func:`fold_tail`).
+TAIL = Fraction(1, 2000)
+
+#: The most decimals a percent is given to show a tiny (or nearly certain) value.
+MAX_DECIMALS = 6
+
+
+def is_short(x: Fraction | int) -> bool:
+    """Whether ``x`` is shown as a fraction: its denominator is under :data:`SHORT_DENOMINATOR`.
+
+    >>> is_short(Fraction(7, 27)), is_short(Fraction(1, 10_000)), is_short(3)
+    (True, False, True)
+    """
+    return Fraction(x).denominator < SHORT_DENOMINATOR
+
+
+def _exact(x: Any, what: str) -> Fraction:
+    """``x`` as a Fraction (ints, Fractions and floats accepted), else a TypeError naming it."""
+    if isinstance(x, bool) or not isinstance(x, Rational | float):
+        raise TypeError(f"{what} must be a Fraction, an int or a float, got {type(x).__name__}")
+    if isinstance(x, float) and not math.isfinite(x):
+        raise ValueError(f"{what} must be a finite number, got {x!r}")
+    return Fraction(x)
+
+
+def _decimal(num: int, den: int, decimals: int) -> tuple[str, bool]:
+    """``num/den`` (>= 0) rounded half up to ``decimals`` places, as text, and whether
+    that text is exact. Integer arithmetic only: never a float, whatever the size."""
+    scale = 10**decimals
+    q = (num * scale * 2 + den) // (den * 2)
+    exact = num * scale % den == 0
+    whole, frac = divmod(q, scale)
+    text = f"{whole:,}" if decimals == 0 else f"{whole:,}.{frac:0{decimals}d}"
+    return text, exact
+
+
+def _first_decimals(num: int, den: int, digits: int) -> int:
+    """How many decimals show ``num/den`` (> 0, below ``10**-digits / 2``) with two
+    significant digits, at most :data:`MAX_DECIMALS`."""
+    decimals = digits
+    while decimals < MAX_DECIMALS and num * 10 ** (decimals + 1) < den:
+        decimals += 1
+    return min(decimals + 2, MAX_DECIMALS)
+
+
+def _ratio_percent(num: int, den: int, digits: int) -> tuple[str, bool]:
+    """The percent of ``num/den`` (> 0; the caller handles the sign) as text without the
+    ``%``, and whether it is exact; trailing zeros dropped when exact, more decimals (two
+    significant digits, at most :data:`MAX_DECIMALS`) when the value would round to 0 or
+    to 100 without being either."""
+    num100 = num * 100
+    text, exact = _decimal(num100, den, digits)
+    if exact:
+        return _strip(text), True
+    if num100 * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
+        text, exact = _decimal(num100, den, _first_decimals(num100, den, digits))
+        if text.strip("0.") == "":
+            return f"< {1 / 10**MAX_DECIMALS:.{MAX_DECIMALS}f}", False
+        return _strip(text) if exact else text, exact
+    rest = (den - num) * 100
+    if rest > 0 and rest * 10**digits * 2 < den:  # rounds to 100 but is not
+        text, exact = _decimal(num100, den, _first_decimals(rest, den, digits))
+        if text.startswith("100"):
+            return f"> {100 - 1 / 10**MAX_DECIMALS:.{MAX_DECIMALS}f}", False
+        return _strip(text) if exact else text, exact
+    return text, False
+
+
+def _strip(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def percent_text(p: Fraction | int | float, digits: int = 1) -> str:
+    """Return ``p`` as a percent: ``'48.8%'``, ``'50%'`` (exact), ``'0.0081%'`` (two
+    significant digits for a value that would read 0), ``'< 0.000001%'`` below that.
+    Never a float's rounding error and never an exception, whatever the size of ``p``.
+
+    >>> percent_text(Fraction(1, 2)), percent_text(Fraction(61, 125)), percent_text(Fraction(1, 3))
+    ('50%', '48.8%', '33.3%')
+    >>> percent_text(Fraction(1, 12345)), percent_text(Fraction(12344, 12345)), percent_text(Fraction(1, 10**12))
+    ('0.0081%', '99.9919%', '< 0.000001%')
+    >>> percent_text(0), percent_text(1), percent_text(Fraction(-1, 8)), percent_text(0.25)
+    ('0%', '100%', '-12.5%', '25%')
+    """
+    x = _exact(p, "a probability")
+    if x == 0:
+        return "0%"
+    text, _ = _ratio_percent(abs(x.numerator), x.denominator, digits)
+    return f"{'-' if x < 0 else ''}{text}%"
+
+
+def probability_text(p: Fraction | int | float, digits: int = 1) -> str:
+    """Return the probability ``p`` as a designer reads it: the fraction while it is short
+    (denominator under 10,000) with its percent, ``'7/27 ≈ 25.9%'`` (``'='`` when the
+    percent is exact), otherwise the percent alone, ``'48.8%'`` (:func:`percent_text`).
+    A float is not exact: its percent alone. Implements issue 12's display rule.
+
+    >>> probability_text(Fraction(7, 27)), probability_text(Fraction(1, 4)), probability_text(Fraction(1, 9999))
+    ('7/27 ≈ 25.9%', '1/4 = 25%', '1/9999 ≈ 0.010%')
+    >>> probability_text(0), probability_text(1), probability_text(Fraction(1, 10_000))
+    ('0 = 0%', '1 = 100%', '0.01%')
+    """
+    x = _exact(p, "a probability")
+    percent = percent_text(x, digits)
+    if isinstance(p, float) or not is_short(x):
+        return percent
+    exact = x == 0 or _ratio_percent(abs(x.numerator), x.denominator, digits)[1]
+    return f"{x} {'=' if exact else '≈'} {percent}"
+
+
+def number_text(x: Fraction | int | float, digits: int = 2) -> str:
+    """Return an expected value (a mean, an exact number) as a designer reads it: a whole
+    number as it is (``'4'``); a short fraction with its decimal, ``'7/3 ≈ 2.33'``,
+    ``'7/2 = 3.5'``; a long one by its decimal alone, ``'≈ 1.31'`` (issue 12). A float is
+    rounded to ``digits`` places.
+
+    >>> number_text(4), number_text(Fraction(7, 3)), number_text(Fraction(7, 2)), number_text(Fraction(-1, 3))
+    ('4', '7/3 ≈ 2.33', '7/2 = 3.5', '-1/3 ≈ -0.33')
+    >>> number_text(Fraction(10**40 + 1, 10**40)), number_text(1.3125), number_text(12345)
+    ('≈ 1.00', '1.31', '12,345')
+    >>> number_text(Fraction(1, 16384)), number_text(Fraction(1, 10**30))
+    ('≈ 0.000061', '≈ 0.000000')
+    """
+    if isinstance(x, float) and math.isfinite(x):
+        return f"{x:,.{digits}f}"
+    v = _exact(x, "a number")
+    if v.denominator == 1:
+        return f"{v.numerator:,}" if abs(v.numerator).bit_length() < 10_000 else _huge(v)
+    num, den = abs(v.numerator), v.denominator
+    if num.bit_length() - den.bit_length() > 3000:  # about 900 digits before the point: nobody reads them
+        return _huge(v)
+    text, exact = _decimal(num, den, digits)
+    if not exact and num * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
+        text, exact = _decimal(num, den, _first_decimals(num, den, digits))
+    shown = ("-" if v < 0 else "") + (_strip(text) if exact else text)
+    if is_short(v):
+        return f"{v} {'=' if exact else '≈'} {shown}"
+    return f"{'=' if exact else '≈'} {shown}"
+
+
+def _huge(v: Fraction) -> str:
+    digits = int((abs(v.numerator).bit_length() - v.denominator.bit_length()) * 0.30103) + 1
+    return f"a number of about {digits:,} digits"
+
+
+def wilson_interval(hits: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Return the Wilson score interval at ``confidence`` for ``hits`` out of ``trials``."""
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"trials must be a whole number >= 1, got {trials!r}")
+    if not 0 <= hits <= trials:
+        raise ValueError(f"hits must be between 0 and trials ({trials}), got {hits!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    n, p = trials, hits / trials
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _width_decimals(width: float) -> int:
+    """Decimals that show a width (in percent) to one significant digit, two when it starts with a 1."""
+    lead = math.floor(math.log10(width))
+    return max(0, -lead + (1 if int(width / 10**lead) == 1 else 0))
+
+
+def estimate_text(hits: int, trials: int, what: str = "simulated battles", confidence: float = 0.95) -> str:
+    """Return a Monte Carlo frequency as a designer reads it, never as a fraction: the
+    estimate ± the half-width of its Wilson interval, the confidence and the method in
+    words — ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``. The
+    half-width has one significant digit (two when it starts with a 1) and the estimate as
+    many decimals. When the interval is lopsided (a rare event: one side more than 1.5
+    times the other) it is given as a range, rounded outwards, ``'1.0% (0.2% to 3.6%,
+    95%)'``; with no hit (or every trial a hit) as a bound, ``'0% (at most 0.20%, 95%)'``.
+    With ``what=""`` the method is left out (a line nearby says it once for several).
+
+    >>> estimate_text(9760, 20_000)
+    '48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
+    >>> estimate_text(2, 200, "simulated attacks")
+    '1.0% (0.2% to 3.6%, 95%), estimated from 200 simulated attacks'
+    >>> estimate_text(0, 2_000, ""), estimate_text(2_000, 2_000, "")
+    ('0% (at most 0.20%, 95%)', '100% (at least 99.80%, 95%)')
+    """
+    lo, hi = wilson_interval(hits, trials, confidence)
+    value = hits / trials
+    level = f"{confidence * 100:g}%"
+    below, above = (value - lo) * 100, (hi - value) * 100
+    if hits == 0:
+        d = _width_decimals(above)
+        shown = f"0% (at most {math.ceil(hi * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+    elif hits == trials:
+        d = _width_decimals(below)
+        shown = f"100% (at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+    elif max(below, above) > 1.5 * min(below, above):
+        d = _width_decimals(min(below, above))
+        low, high = math.floor(lo * 100 * 10**d) / 10**d, math.ceil(hi * 100 * 10**d) / 10**d
+        shown = f"{value * 100:.{d}f}% ({low:.{d}f}% to {high:.{d}f}%, {level})"
+    else:
+        d = _width_decimals(max(below, above))
+        shown = f"{value * 100:.{d}f}% ± {max(below, above):.{d}f}% ({level})"
+    return f"{shown}, estimated from {trials:,} {what}" if what else shown
+
+
+def method_text(method: str, trials: int | None = None, what: str = "simulated battles") -> str:
+    """How a result was obtained, in words (never ``method='monte_carlo'`` or a limit's
+    constant name): ``'exact'``, ``'estimated from 20,000 simulated battles'``, ``'partly
+    estimated (…)'`` for a mix of exact and sampled parts.
+
+    >>> method_text("exact"), method_text("monte_carlo", 20_000)
+    ('exact', 'estimated from 20,000 simulated battles')
+    >>> method_text("mixed", 500, "simulated clashes")
+    'partly estimated (500 simulated clashes for each sampled part)'
+
+    """
+    if method == "exact":
+        return "exact"
+    n = f"{trials:,} " if trials is not None else ""
+    if method == "mixed":
+        return f"partly estimated ({n}{what} for each sampled part)"
+    return f"estimated from {n}{what}" if n else "estimated by simulation"
+
+
+@dataclass(frozen=True, order=True)
+class AtLeast:
+    """A folded upper tail of a display: every outcome from ``k`` up (shown ``'≥ k'``)."""
+
+    k: Any
+
+    def __str__(self) -> str:
+        return f"≥ {self.k}"
+
+
+@dataclass(frozen=True, order=True)
+class AtMost:
+    """A folded lower tail of a display: every outcome up to ``k`` (shown ``'≤ k'``)."""
+
+    k: Any
+
+    def __str__(self) -> str:
+        return f"≤ {self.k}"
+
+
+def fold_weights(
+    rows: Sequence[tuple[Any, int]],
+    total: int,
+    threshold: Fraction = TAIL,
+    lower: bool = False,
+) -> list[tuple[Any, int]]:
+    """Fold the tail of ``rows`` (``(outcome, integer weight)`` over ``total``, in display
+    order, the tail last) into one ``(AtLeast(first outcome of the tail), summed weight)``
+    row: the longest run of two or more last rows whose weights together are below
+    ``threshold`` of ``total``. With ``lower`` the head is folded too, into ``AtMost``.
+    Integer arithmetic only (fast on thousands of huge weights); the folded weights sum to
+    exactly what they replace.
+
+    >>> fold_weights([(0, 50), (1, 45), (2, 3), (3, 1), (4, 1)], 100, Fraction(1, 10))
+    [(0, 50), (1, 45), (AtLeast(k=2), 5)]
+    """
+    threshold = Fraction(threshold)
+    out = list(rows)
+
+    limit = -(-threshold.numerator * total // threshold.denominator)  # weight of the threshold, rounded up
+
+    def tail_length(seq: Sequence[tuple[Any, int]]) -> int:
+        acc, n = 0, 0
+        for _, w in reversed(seq):
+            if acc + w >= limit:
+                break
+            acc += w
+            n += 1
+        return n if n >= 2 else 0
+
+    n = tail_length(out)
+    if n:
+        out = out[:-n] + [(AtLeast(out[-n][0]), sum(w for _, w in out[-n:]))]
+    if lower:
+        head = tail_length(out[::-1])
+        if head and head < len(out):
+            out = [(AtMost(out[head - 1][0]), sum(w for _, w in out[:head]))] + out[head:]
+    return out
+
+
+def fold_tail(
+    rows: Distribution[Any] | Iterable[tuple[Any, Fraction]],
+    threshold: Fraction = TAIL,
+    lower: bool = False,
+) -> list[tuple[Any, Fraction]]:
+    """Fold a distribution's (or a table's) tail for display: the last rows whose
+    probabilities together are below ``threshold`` (0.05%) become one row
+    ``(AtLeast(k), their exact sum)``, shown ``'≥ k'`` (issue 12). ``rows`` is a
+    :class:`~toolkit.prob.Distribution` (outcomes in sorted order) or ``(outcome,
+    probability)`` pairs in display order; ``lower`` folds the first rows too (``'≤ k'``).
+    The total is kept exactly.
+
+    >>> from toolkit.prob import Distribution
+    >>> d = Distribution({0: 5000, 1: 4997, 2: 1, 3: 1, 4: 1})
+    >>> [(str(k), p) for k, p in fold_tail(d)]
+    [('0', Fraction(1, 2)), ('1', Fraction(4997, 10000)), ('≥ 2', Fraction(3, 10000))]
+    """
+    from toolkit.prob import Distribution
+
+    if isinstance(rows, Distribution):
+        total = rows.total
+        pairs = [(o, rows.weight(o)) for o in rows.outcomes()]
+    else:
+        exact = [(o, _exact(p, "a probability")) for o, p in rows]
+        if not exact:
+            return []
+        total = math.lcm(*(p.denominator for _, p in exact))
+        pairs = [(o, int(p * total)) for o, p in exact]
+    folded = fold_weights(pairs, total, threshold, lower)
+    return [(o, Fraction(w, total)) for o, w in folded]
+
+
+def fold_labels(
+    rows: Distribution[Any] | Iterable[tuple[Any, Fraction]],
+    threshold: Fraction = TAIL,
+    lower: bool = False,
+    label: Callable[[Any], str] = str,
+) -> list[tuple[str, Fraction]]:
+    """:func:`fold_tail`, with each outcome written by ``label`` (the folded rows as
+    ``'≥ k'`` / ``'≤ k'`` of ``label(k)``)."""
+
+    def name(o: Any) -> str:
+        if isinstance(o, AtLeast):
+            return f"≥ {label(o.k)}"
+        if isinstance(o, AtMost):
+            return f"≤ {label(o.k)}"
+        return label(o)
+
+    return [(name(o), p) for o, p in fold_tail(rows, threshold, lower)]
+
+
+def fold_sides(
+    rows: Sequence[tuple[int, str, Fraction]],
+    at_least: Callable[[int], str],
+    threshold: Fraction = TAIL,
+    cumulative: bool = False,
+) -> list[tuple[int, str, Fraction]]:
+    """Fold both far tails of a two-sided score table (an explorer's rows: ``(score, label,
+    probability)`` from the largest positive score down to the most negative, 0 between)
+    for display (issue 12): each side's outermost rows whose probabilities together are
+    below ``threshold`` (0.05%) become one row ``(k, at_least(k), exact sum)``, ``k`` the
+    score nearest 0 among them. With ``cumulative`` (an "at least" view, where each row
+    already holds its whole tail) each side keeps its rows up to the first one below
+    ``threshold`` and drops those beyond.
+
+    >>> rows = [(3, "3", Fraction(1, 10**4)), (2, "2", Fraction(1, 10**4)), (1, "1", Fraction(4999, 10**4)),
+    ...         (0, "0", Fraction(1, 2)), (-1, "-1", Fraction(1, 10**4))]
+    >>> [(k, label) for k, label, _ in fold_sides(rows, lambda k: f"at least {k}")]
+    [(2, 'at least 2'), (1, '1'), (0, '0'), (-1, '-1')]
+    """
+    rows = list(rows)
+    positive = [r for r in rows if r[0] > 0][::-1]  # nearest 0 first, far tail last
+    negative = [r for r in rows if r[0] < 0]
+    zero = [r for r in rows if r[0] == 0]
+
+    def fold(side: list[tuple[int, str, Fraction]]) -> list[tuple[int, str, Fraction]]:
+        if cumulative:
+            cut = next((i + 1 for i, r in enumerate(side) if r[2] < threshold), len(side))
+            return side[:cut]
+        labels = {k: label for k, label, _ in side}
+        out = []
+        for o, p in fold_tail([(k, p) for k, _, p in side], threshold):
+            out.append((o.k, at_least(o.k), p) if isinstance(o, AtLeast) else (o, labels[o], p))
+        return out
+
+    return fold(positive)[::-1] + zero + fold(negative)
