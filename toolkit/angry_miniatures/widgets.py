@@ -50,6 +50,7 @@ from toolkit.angry_miniatures.rules import (
 )
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.house_rules import load_rules
+from toolkit.numbers import number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
 
@@ -461,7 +462,8 @@ def _score(outcome: AttackOutcome) -> int:
 
 
 def _mean(x: Fraction) -> str:
-    return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.2f}"
+    """An exact mean by the display rule (issue 12): ``4/9 ≈ 0.44``, ``≈ 1.31`` when long."""
+    return number_text(x)
 
 
 def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[str]:

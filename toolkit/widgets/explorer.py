@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from toolkit.errors import ToolkitError
+from toolkit.numbers import fold_sides
 from toolkit.prob import Distribution, format_probability
 
 if TYPE_CHECKING:
@@ -394,14 +395,15 @@ class OddsExplorer:
         """(score, label, probability), the defender's side first, largest score first."""
         ks = sorted(scores.outcomes(), reverse=True)
         if view == "exactly":
-            return [(k, self.label(k), scores[k]) for k in ks]
+            rows = [(k, self.label(k), scores[k]) for k in ks]
+            return fold_sides(rows, lambda k: self.label(k, "at least"))
         weights, total = scores.weights(), scores.total
         rows = []
         for k in range(max(ks), 0, -1):
             rows.append((k, self.label(k, view), Fraction(sum(w for s, w in weights.items() if s >= k), total)))
         for k in range(-1, min(ks) - 1, -1):
             rows.append((k, self.label(k, view), Fraction(sum(w for s, w in weights.items() if s <= k), total)))
-        return rows
+        return fold_sides(rows, lambda k: self.label(k, view), cumulative=True)
 
     def _draw(self, rows: list[tuple[int, str, Fraction]], view: str) -> Any:
         """Paint ``rows`` in ``view``: into the live FigureWidget, or into a new static
@@ -409,6 +411,7 @@ class OddsExplorer:
         sides = {"positive": [r for r in rows if r[0] > 0], "zero": [r for r in rows if r[0] == 0]}
         sides["negative"] = [r for r in rows if r[0] < 0]
         ticks = sorted(r[0] for r in rows)
+        folded = {k for k, label, _ in rows if view == "exactly" and label == self.label(k, "at least")}
         title = "← " + self._names["negative"] + "   |   " + self._names["positive"] + " →"
         if not sides["negative"]:
             title = self._names["positive"]
@@ -421,7 +424,7 @@ class OddsExplorer:
                 trace.hovertext = [f"{label}: {format_probability(p)}" for _, label, p in part]
                 trace.text = [f"{float(p) * 100:.1f}%" for _, _, p in part]
             fig.layout.xaxis.tickvals = ticks
-            fig.layout.xaxis.ticktext = [str(abs(k)) for k in ticks]
+            fig.layout.xaxis.ticktext = [("≥ " if k in folded else "") + str(abs(k)) for k in ticks]
             fig.layout.xaxis.title.text = title
             fig.layout.yaxis.title.text = "% " + ("exactly" if view == "exactly" else "at least")
 

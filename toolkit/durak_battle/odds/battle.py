@@ -126,10 +126,10 @@ def _how(sampled: int, all_pairs: int, method: str, trials: int) -> tuple[str, s
     if not sampled:
         return "exact", f"exact: every clash computed exactly ({all_pairs} pairs of hand sizes)"
     how = "monte_carlo" if sampled == all_pairs else "mixed"
-    why = "method='monte_carlo'" if method == "monte_carlo" else f"above EXACT_LIMIT={EXACT_LIMIT:,} deal classes"
+    why = "as asked" if method == "monte_carlo" else f"each has more than {EXACT_LIMIT:,} deals to count exactly"
     return how, (
-        f"APPROXIMATE: the clash odds of {sampled} of {all_pairs} pairs of hand sizes are Monte Carlo "
-        f"estimates ({trials:,} clashes each; {why}); the chain's arithmetic on them is exact"
+        f"APPROXIMATE: the clash odds of {sampled} of {all_pairs} pairs of hand sizes are Monte Carlo estimates "
+        f"from {trials:,} simulated clashes each ({why}); the rest of the battle is computed exactly from them"
     )
 
 

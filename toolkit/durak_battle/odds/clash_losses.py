@@ -36,6 +36,7 @@ from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
 from toolkit.errors import IllegalActionError, InvalidSetupError, TooBigError
 from toolkit.montecarlo import Estimate
+from toolkit.numbers import method_text
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ class ClashLosses(OddsResult):
         return self.joint.to_frame(floats)
 
     def _repr_html_(self) -> str:
-        how = "exact" if self.exact else f"Monte Carlo ({self.sampler}), {self.trials:,} trials"
+        how = "exact" if self.exact else method_text("monte_carlo", self.trials, "simulated clashes")
         return f"<p>Tokens lost (a, b): {html.escape(how)}</p>" + self.distribution._repr_html_()
 
     def __str__(self) -> str:

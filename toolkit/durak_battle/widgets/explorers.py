@@ -23,6 +23,7 @@ from toolkit.durak_battle.widgets.pieces import (
     number_controls,
 )
 from toolkit.errors import InvalidSetupError
+from toolkit.numbers import number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
@@ -103,10 +104,9 @@ class _BattleExplorer(OddsExplorer):
 
 
 def _mean(x: Fraction) -> str:
-    """An exact mean as ``7/3 ≈ 2.33`` (just ``≈ 2.33`` when the fraction is too long to read)."""
-    if x.denominator == 1:
-        return str(x)
-    return f"{x} ≈ {float(x):.2f}" if len(str(x)) <= 21 else f"≈ {float(x):.2f}"
+    """An exact mean as ``7/3 ≈ 2.33`` (just ``≈ 2.33`` when the fraction is long), by
+    :func:`toolkit.numbers.number_text` (issue 12)."""
+    return number_text(x)
 
 
 def army_controls(army_a: Army, army_b: Army) -> dict[str, widgets.ValueWidget]:

@@ -14,6 +14,7 @@ from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.widgets.cards import WIDE, variant_controls
+from toolkit.numbers import number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
@@ -42,12 +43,18 @@ def _score(outcome: Any) -> int:
     return 0
 
 
-def _mean(x: Fraction) -> str:
-    return str(x) if x.denominator == 1 else f"{x} ≈ {float(x):.2f}"
+def _mean(x: Fraction, sampled: bool = False) -> str:
+    """A mean by the display rule (issue 12): ``7/3 ≈ 2.33``, ``≈ 1.31``; a Monte Carlo
+    one by its decimal alone, never as a fraction of the trials."""
+    return number_text(float(x) if sampled else x)
 
 
-def _attack_summary(d: Distribution[Any], how: str) -> list[str]:
+def _attack_summary(d: Distribution[Any], how: str, result: Any = None) -> list[str]:
+    sampled = getattr(result, "method", None) == "monte_carlo"
+
     def p(test: Callable[[Any], bool]) -> str:
+        if sampled:  # an estimate ± its interval, never a fraction of the trials (issue 12)
+            return result.estimate(test).text("", result.confidence)
         return format_probability(d.probability(test))
 
     damage = d.mean(lambda o: int(read_field(o, "damage", 0)) if _winner(o) == "attacker" else 0)
@@ -56,8 +63,8 @@ def _attack_summary(d: Distribution[Any], how: str) -> list[str]:
         f"P(attacker wins) = {p(lambda o: _winner(o) == 'attacker')}",
         f"P(draw) = {p(lambda o: _winner(o) == 'draw')}",
         f"P(defender wins) = {p(lambda o: _winner(o) == 'defender')}",
-        f"expected damage {_mean(damage)}",
-        f"expected defender points {_mean(points)}",
+        f"expected damage {_mean(damage, sampled)}",
+        f"expected defender points {_mean(points, sampled)}",
         f"P(Nasty Hit) = {p(lambda o: bool(read_field(o, 'nasty_hit', False)))}",
     ]
     return [*lines, how] if how else lines
@@ -67,10 +74,9 @@ def _how(result: Any) -> str:
     """How a calculator's result was reached, from a DealOdds (exact or Monte Carlo)."""
     method = getattr(result, "method", None)
     if method == "monte_carlo":
-        lo, hi = result.interval(lambda o: _winner(o) == "attacker")
         return (
             f"Monte Carlo: {result.trials:,} dealt attacks (too many deals to count exactly), so these are "
-            f"observed frequencies; 99% interval for P(attacker wins) {lo:.1%} to {hi:.1%}"
+            f"estimates with their {result.confidence:.0%} interval"
         )
     if method == "exact":
         return "exact, over every deal"
@@ -170,7 +176,7 @@ def odds_explorer(
         positive="damage to defender",
         negative="points to defender",
         zero="draw",
-        summary=lambda d, values: _attack_summary(d, _how(last.get("result"))),
+        summary=lambda d, values: _attack_summary(d, _how(last.get("result")), last.get("result")),
         view=view,
         title="Fairy Meat: one attack, averaged over every deal",
     )
