@@ -96,3 +96,14 @@ def test_an_example_may_name_a_house_rules_file(tmp_path):
     source.write_text("system: durak-battle\nrules: missing.yaml\n" + armies)
     with pytest.raises(Exception, match=r"ex.yaml:2: rules: no house-rules file 'missing.yaml'"):
         notation.load(source)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_fields_page_lists_every_field_as_the_code_declares_it(system):
+    from pathlib import Path
+
+    from toolkit.house_rules import fields_markdown
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "house_rules.md").read_text(encoding="utf-8")
+    section = page.split(f"<!-- fields: {system} -->\n", 1)[1].split("\n<!-- end -->", 1)[0]
+    assert section == fields_markdown(system), f"docs/house_rules.md: regenerate the {system} table"

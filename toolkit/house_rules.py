@@ -50,6 +50,7 @@ __all__ = [
     "rules_files",
     "read_rules_entry",
     "example_folder",
+    "fields_markdown",
     "freeze",
 ]
 
@@ -334,6 +335,22 @@ def load_rules(system: str, source: Any = None, base: str | Path | None = None) 
     raise InvalidSetupError(
         f"rules must be a house-rules file (a path or a shipped name) or a mapping of fields, got {excerpt(source)}"
     )
+
+
+def fields_markdown(system: str) -> str:
+    """Return a Markdown table of every field of ``system``'s rules: its name, ruling,
+    default (as YAML writes it) and help — the table ``docs/house_rules.md`` shows (a
+    test keeps the page equal to it)."""
+    import yaml
+
+    cls = rules_class(system)
+    rows = ["| field | ruling | default | what it sets |", "|---|---|---|---|"]
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        default = _plain(getattr(cls(), f.name), f.metadata.get("yaml") == "mapping")
+        shown = yaml.safe_dump(default, default_flow_style=True, sort_keys=False, width=10**6)
+        shown = shown.strip().removesuffix("...").strip()
+        rows.append(f"| `{f.name}` | {f.metadata.get('ruling', '')} | `{shown}` | {f.metadata.get('help', '')} |")
+    return "\n".join(rows)
 
 
 def example_folder(where: str) -> Path | None:
