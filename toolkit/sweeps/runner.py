@@ -114,15 +114,14 @@ def _connect(scheduler: str | None, workers: int | None) -> tuple[Any, Any, str 
         raise InvalidSetupError(f"workers must be a whole number of 1 or more, got {excerpt(workers)}")
     import importlib.util
 
-    dashboard = ":0" if importlib.util.find_spec("bokeh") else None
     cluster = LocalCluster(
         n_workers=workers or default_workers(),
         threads_per_worker=1,
         processes=True,
-        dashboard_address=dashboard,
+        dashboard_address=":0",  # a free port: several sweeps (or helpers) may run at once
     )
     client = Client(cluster)
-    return client, cluster, client.dashboard_link if dashboard else None
+    return client, cluster, client.dashboard_link if importlib.util.find_spec("bokeh") else None
 
 
 def _worker_count(client: Any) -> int:
