@@ -534,31 +534,35 @@ def _db_calculators() -> list[Calculator]:
     ]
 
 
-def _registry() -> dict[tuple[str, str], Calculator]:
-    calcs = _am_calculators() + _fm_calculators() + _db_calculators()
-    return {(c.system, c.name): c for c in calcs}
+#: Each system's calculators, built when first asked for (a worker imports only its system).
+_BUILDERS: dict[str, Callable[[], list[Calculator]]] = {
+    "angry-miniatures": _am_calculators,
+    "fairy-meat": _fm_calculators,
+    "durak-battle": _db_calculators,
+}
+_BUILT: dict[str, dict[str, Calculator]] = {}
 
 
-_CACHE: dict[tuple[str, str], Calculator] = {}
-
-
-def _all() -> dict[tuple[str, str], Calculator]:
-    if not _CACHE:
-        _CACHE.update(_registry())
-    return _CACHE
+def _of(system: str) -> dict[str, Calculator]:
+    if system not in _BUILT:
+        _BUILT[system] = {c.name: c for c in _BUILDERS[system]()}
+    return _BUILT[system]
 
 
 class _Registry(Mapping[tuple[str, str], Calculator]):
-    """Every calculator by ``(system, name)``, built on first use (the systems import lazily)."""
+    """Every calculator by ``(system, name)``, each system's built on first use."""
 
     def __getitem__(self, key: tuple[str, str]) -> Calculator:
-        return _all()[key]
+        system, name = key
+        if system not in _BUILDERS:
+            raise KeyError(key)
+        return _of(system)[name]
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
-        return iter(_all())
+        return iter([(system, name) for system in _BUILDERS for name in _of(system)])
 
     def __len__(self) -> int:
-        return len(_all())
+        return sum(len(_of(system)) for system in _BUILDERS)
 
 
 #: Every calculator a sweep can run, by ``(system, name)``.
@@ -567,27 +571,23 @@ CALCULATORS: Mapping[tuple[str, str], Calculator] = _Registry()
 
 def calculators_of(system: str) -> list[Calculator]:
     """Return the calculators of ``system`` (``"fairy-meat"``), in the registry's order."""
-    return [c for (s, _), c in CALCULATORS.items() if s == system]
+    return list(_of(system).values()) if system in _BUILDERS else []
 
 
 def calculator(system: str, name: str) -> Calculator:
-    """Return the calculator ``name`` of ``system``.
+    """Return the calculator ``name`` of ``system`` (importing only that system).
 
     Raises:
         InvalidSetupError: an unknown system or calculator (the message lists the accepted ones).
     """
-    systems = sorted({s for s, _ in CALCULATORS})
-    if system not in systems:
-        raise InvalidSetupError(f"system {excerpt(system)} is not known; the systems are {', '.join(systems)}")
+    if not isinstance(system, str) or system not in _BUILDERS:
+        raise InvalidSetupError(
+            f"system {excerpt(system)} is not known; the systems are {', '.join(sorted(_BUILDERS))}"
+        )
     try:
-        return CALCULATORS[(system, name)]
+        return _of(system)[name]
     except (KeyError, TypeError):
-        names = ", ".join(c.name for c in calculators_of(system))
+        names = ", ".join(_of(system))
         raise InvalidSetupError(
             f"{excerpt(name)} is not a calculator of {system}; its calculators are {names}"
         ) from None
-
-
-def run_point(calc: Calculator, args: Mapping[str, Any], rules: Any) -> list[Row]:
-    """Return the rows of one point (the calculator called and its result turned into rows)."""
-    return calc.rows(calc.call(args, rules))

@@ -29,7 +29,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
-from toolkit.sweeps.store import PointResult, PointStore, sweep_table, write_table
+from toolkit.sweeps.store import PointStore, sweep_table, write_table
 from toolkit.sweeps.work import compute_chunk
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def run_sweep(
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     store = PointStore(out)
-    done = store.done()
+    done = set(store.done())
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
@@ -193,7 +193,7 @@ def run_sweep(
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close()
-    table = sweep_table(sweep, done)
+    table = sweep_table(sweep, store.done())
     table_path = write_table(table, out / f"{sweep.name}.parquet")
     result = SweepResult(
         sweep,
@@ -223,7 +223,7 @@ def _run(
     todo: list[Point],
     client: Any,
     store: PointStore,
-    done: dict[str, PointResult],
+    done: set[str],
     shown: Progress,
     workers: int,
     on_chunk: Callable[[Any, int], None] | None,
@@ -251,15 +251,14 @@ def _run(
                 failures += [Failure(p, error) for p in chunk]
                 shown.update(len(chunk), len(chunk))
                 continue
-            records = future.result()
+            outcome = future.result()
             future.release()
-            good = [r for r in records if "rows" in r]
-            store.save(good)
-            done.update((r["key"], r) for r in good)
-            bad = [r for r in records if "rows" not in r]
-            failures += [Failure(by_key[r["key"]], r["error"]) for r in bad]
-            finished += len(records)
-            shown.update(len(records), len(bad))
+            store.save_payload(outcome["payload"], outcome["done"])
+            done.update(outcome["done"])
+            failures += [Failure(by_key[key], error) for key, error in outcome["errors"]]
+            count = len(outcome["done"]) + len(outcome["errors"])
+            finished += count
+            shown.update(count, len(outcome["errors"]))
             if on_chunk is not None:
                 on_chunk(client, finished)
     except BaseException:

@@ -67,6 +67,11 @@ def encode_rows(rows: Iterable[Row]) -> list[list[Any]]:
     return out
 
 
+def encode_points(results: list[PointResult]) -> bytes:
+    """The JSON bytes of a store file holding ``results``."""
+    return json.dumps({"points": results}, separators=(",", ":")).encode()
+
+
 class PointStore:
     """The finished points of the sweeps written to one output folder (``DIR/.points/``)."""
 
@@ -93,10 +98,17 @@ class PointStore:
         when there is nothing to store)."""
         if not results:
             return None
+        return self.save_payload(encode_points(results), [r["key"] for r in results])
+
+    def save_payload(self, payload: bytes, keys: list[str]) -> Path | None:
+        """Store the points ``keys`` already encoded by :func:`encode_points` (one file,
+        written atomically); return its path (``None`` when ``keys`` is empty)."""
+        if not keys:
+            return None
         self.directory.mkdir(parents=True, exist_ok=True)
-        name = hashlib.sha256("".join(r["key"] for r in results).encode()).hexdigest()[:24]
+        name = hashlib.sha256("".join(keys).encode()).hexdigest()[:24]
         path = self.directory / f"{name}.json"
-        write_atomic(path, json.dumps({"points": results}).encode())
+        write_atomic(path, payload)
         return path
 
 
@@ -107,28 +119,23 @@ def sweep_table(sweep: Sweep, done: Mapping[str, PointResult]) -> pd.DataFrame:
 
     from toolkit import __version__
 
-    records = []
+    names = [c for c, _ in sweep.points[0].columns]
+    columns: dict[str, list[Any]] = {c: [] for c in ("point", *names, *TABLE_COLUMNS)}
     for index, point in enumerate(sweep.points):
         stored = done.get(point.key)
-        if stored is None:
+        if stored is None or not stored["rows"]:
             continue
-        base = {"point": index, "system": sweep.system, "calculator": sweep.calculator.name}
-        base.update(point.columns)
-        for outcome, kind, num, den, value, is_exact in stored["rows"]:
-            records.append(
-                {
-                    **base,
-                    "outcome": outcome,
-                    "kind": kind,
-                    "numerator": num,
-                    "denominator": den,
-                    "value": float(value),
-                    "exact": bool(is_exact),
-                    "seconds": float(stored["seconds"]),
-                }
-            )
-    columns = ["point", "system", "calculator", *(c for c, _ in sweep.points[0].columns), *TABLE_COLUMNS]
-    frame = pd.DataFrame.from_records(records, columns=columns)
+        rows = stored["rows"]
+        k = len(rows)
+        columns["point"] += [index] * k
+        for name, value in point.columns:
+            columns[name] += [value] * k
+        for name, values in zip(TABLE_COLUMNS[:6], zip(*rows, strict=True), strict=True):
+            columns[name] += values
+        columns["seconds"] += [float(stored["seconds"])] * k
+    frame = pd.DataFrame(columns)
+    frame.insert(1, "system", sweep.system)
+    frame.insert(2, "calculator", sweep.calculator.name)
     frame["toolkit_version"] = __version__
     for name in ("numerator", "denominator"):
         frame[name] = frame[name].astype("string")

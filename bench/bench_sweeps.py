@@ -1,0 +1,159 @@
+"""Benchmark: sweeps on Dask (issue 14) — points per second on 1 and 2 local workers, the
+speed-up, the overhead per point against a plain loop, and what a 100-worker cluster
+would take for a 1,000,000-point sweep.
+
+Run from the project root::
+
+    .venv/bin/python bench/bench_sweeps.py [--max-pool 50] [--fm-hands 5]
+
+Two sweeps:
+
+- Angry Miniatures ``opposed``: attack pools 1..max x defence pools 1..max, melee and
+  ranged, both tie-break rules (AM-4): 10,000 points with ``--max-pool 50``;
+- Fairy Meat ``deal_averaged_odds``: hand sizes 1..5 x 1..5 under both damage rules
+  (FM-10) and both Nasty Hit rules (FM-12): 100 points.
+
+Each is run as a plain loop over the points (the reference: the calculator called in a
+fresh process, no Dask) and with :func:`toolkit.sweeps.run_sweep` on a fresh local cluster
+of 1 and of 2 worker processes (fresh caches each time; the cluster's start-up is not
+timed, the validation, the storing of every chunk and the table are). The three results
+are checked equal (a digest of every point's exact rows). The 100-worker estimate splits
+the time per point into a part that divides among workers (``c``) and a serial part
+(``s``: the client storing chunks and building the table) from the 1- and 2-worker runs:
+``T(W) = N (c / W + s)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import multiprocessing
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from _results import fmt_s, publish
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def am_text(max_pool: int) -> str:
+    return (
+        "title: Angry Miniatures pools (benchmark)\nsystem: angry-miniatures\ncalculator: opposed\n"
+        f"grid:\n  attack_dice: {{from: 1, to: {max_pool}}}\n  defense_dice: {{from: 1, to: {max_pool}}}\n"
+        "  attack_type: [melee, ranged]\n  rules:\n    tie_break: [chain, coin_flip]\n"
+    )
+
+
+def fm_text(hands: int) -> str:
+    return (
+        "title: Fairy Meat hand sizes (benchmark)\nsystem: fairy-meat\ncalculator: deal_averaged_odds\n"
+        f"grid:\n  attacker_cards: {{from: 1, to: {hands}}}\n  defender_cards: {{from: 1, to: {hands}}}\n"
+        "  rules:\n    damage: [halved, table]\n    nasty_hit: [damaged, loser]\nfixed:\n  method: exact\n"
+    )
+
+
+def digest(items: list[tuple[int, str, str, str]]) -> str:
+    """A digest of (point, outcome, numerator, denominator) rows, order-free."""
+    return hashlib.sha256(repr(sorted(items)).encode()).hexdigest()[:16]
+
+
+def plain_loop(text: str) -> tuple[float, str]:
+    """Run in a fresh process: the seconds of calling the calculator on every point in a
+    loop, and the digest of the rows."""
+    from toolkit.sweeps import load_sweep
+
+    sweep = load_sweep(text)
+    calc = sweep.calculator
+    started = time.perf_counter()
+    results = [calc.rows(calc.call(p.arguments(), p.rules)) for p in sweep.points]
+    seconds = time.perf_counter() - started
+    items = [
+        (i, r.outcome, str(r.exact.numerator), str(r.exact.denominator))
+        for i, rows in enumerate(results)
+        for r in rows
+        if r.exact is not None
+    ]
+    return seconds, digest(items)
+
+
+def on_dask(text: str, workers: int) -> tuple[float, str, int]:
+    """The seconds of :func:`run_sweep` on a fresh local cluster of ``workers`` processes,
+    the digest of its table, and the number of points."""
+    from distributed import Client, LocalCluster
+
+    from toolkit.sweeps import run_sweep
+
+    with (
+        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+        Client(cluster) as client,
+        tempfile.TemporaryDirectory() as out,
+    ):
+        client.wait_for_workers(workers)
+        started = time.perf_counter()
+        result = run_sweep(text, out, client=client, progress=None, report=False)
+        seconds = time.perf_counter() - started
+    if not result.ok:
+        sys.exit(f"the sweep failed: {result.failures[0].describe()}")
+    table = result.table.dropna(subset=["numerator"])
+    items = list(
+        zip(table["point"].astype(int), table["outcome"], table["numerator"], table["denominator"], strict=True)
+    )
+    return seconds, digest([(int(p), o, str(n), str(d)) for p, o, n, d in items]), result.sweep.size
+
+
+def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+        loop_s, loop_digest = pool.submit(plain_loop, text).result()
+    one_s, one_digest, n = on_dask(text, 1)
+    two_s, two_digest, _ = on_dask(text, 2)
+    if not loop_digest == one_digest == two_digest:
+        sys.exit(f"{name}: the sweeps and the plain loop disagree ({loop_digest}, {one_digest}, {two_digest})")
+    figures = {"n": n, "loop": loop_s, "one": one_s, "two": two_s}
+    rows = (
+        f"| {name} | {n:,} | plain loop | {fmt_s(loop_s)} | {n / loop_s:,.1f} | - |\n"
+        f"| | | 1 worker | {fmt_s(one_s)} | {n / one_s:,.1f} | {(one_s - loop_s) / n * 1000:+.3f} ms |\n"
+        f"| | | 2 workers | {fmt_s(two_s)} | {n / two_s:,.1f} | {(two_s - loop_s / 2) / n * 1000:+.3f} ms |\n"
+    )
+    return rows, figures
+
+
+def estimate(f: dict[str, float], points: int = 1_000_000, workers: int = 100) -> str:
+    """What ``workers`` would take for ``points`` points of the same kind (see the module doc)."""
+    n = f["n"]
+    c = max(2 * (f["one"] - f["two"]) / n, f["loop"] / n)
+    s = max((2 * f["two"] - f["one"]) / n, 0.0)
+    total = points * (c / workers + s)
+    return (
+        f"per point: c = {c * 1000:.3f} ms shared out among workers, s = {s * 1000:.3f} ms serial "
+        f"(client side); {points:,} points on {workers} workers: about {fmt_s(total)} "
+        f"({points / total:,.0f} points/s; the serial part alone caps a cluster at "
+        f"{'no measured limit' if s == 0 else f'{1 / s:,.0f} points/s'})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-pool", type=int, default=50, help="Angry Miniatures pools 1..N (50: 10,000 points)")
+    parser.add_argument("--fm-hands", type=int, default=5, help="Fairy Meat hand sizes 1..N (5: 100 points)")
+    args = parser.parse_args()
+    am_rows, am = bench("Angry Miniatures opposed", am_text(args.max_pool))
+    fm_rows, fm = bench("Fairy Meat deal-averaged odds", fm_text(args.fm_hands))
+    report = (
+        "# Sweeps on Dask\n\n"
+        "| sweep | points | run | time | points/s | overhead per point |\n|---|---|---|---|---|---|\n"
+        f"{am_rows}{fm_rows}\n"
+        f"Speed-up from 1 to 2 workers: Angry Miniatures {am['one'] / am['two']:.2f}x (goal >= 1.7x), "
+        f"Fairy Meat {fm['one'] / fm['two']:.2f}x.\n\n"
+        "Overhead per point: the sweep's time minus the plain loop's (divided by 2 on 2 workers), per point.\n\n"
+        f"Angry Miniatures, estimate: {estimate(am)}.\n\n"
+        f"Fairy Meat, estimate: {estimate(fm)}.\n"
+    )
+    publish(report, ROOT / "bench" / "results" / "sweeps.md")
+
+
+if __name__ == "__main__":
+    main()
