@@ -114,7 +114,7 @@ def test_report_escapes_the_sweep_files_text(client: object, tmp_path: Path) -> 
 def test_a_rerun_skips_every_stored_point(client: object, tmp_path: Path) -> None:
     first = run_sweep(HANDS, tmp_path, client=client, progress=None)
     assert (first.computed, first.skipped) == (6, 0)
-    stored = sorted((tmp_path / ".points").glob("*.json"))
+    stored = sorted((tmp_path / ".points").glob("*.parquet"))
     assert len(stored) == 3  # chunk: 2
     again = run_sweep(HANDS, tmp_path, client=client, progress=None)
     assert (again.computed, again.skipped) == (0, 6)
@@ -171,10 +171,10 @@ def test_interrupted_sweep_keeps_finished_points_and_no_half_file(client: object
     names = [p.name for p in tmp_path.rglob("*")]
     assert not any(n.endswith(".tmp") for n in names)
     assert not (tmp_path / "sweep.parquet").exists()
-    stored = sorted((tmp_path / ".points").glob("*.json"))
+    stored = sorted((tmp_path / ".points").glob("*.parquet"))
     assert 2 <= len(stored) < 12
     for path in stored:  # every stored file is whole
-        assert json.loads(path.read_text())["points"]
+        assert pd.read_parquet(path)["key"].nunique() == 1
     resumed = run_sweep(POOLS, tmp_path, client=client, progress=None)
     assert resumed.skipped == len(stored) and resumed.computed == 12 - len(stored)
     assert table_rows(resumed.table, POOLS) == direct_rows(POOLS)

@@ -10,8 +10,9 @@ import pytest
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, NotationError, TooBigError
 from toolkit.sweeps import CALCULATORS, calculator, load_sweep
+from toolkit.sweeps.calculators import Row
 from toolkit.sweeps.spec import point_key
-from toolkit.sweeps.store import PointStore, write_atomic
+from toolkit.sweeps.store import PointStore, encode_chunk, write_atomic
 
 SHIPPED = sorted((Path(__file__).resolve().parent.parent / "data" / "sweeps").glob("*.yaml"))
 
@@ -232,9 +233,12 @@ def test_clash_value_rows_are_exact_values() -> None:
 # -- the store -------------------------------------------------------------------------------
 def test_store_skips_unreadable_files_and_writes_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = PointStore(tmp_path)
-    store.save([{"key": "a", "rows": [], "seconds": 0.1}])
-    (tmp_path / ".points" / "broken.json").write_text('{"points": [{"key"')
-    assert set(store.done()) == {"a"}
+    row = Row("hit", "probability", Fraction(2, 3), 2 / 3, True)
+    store.save(encode_chunk([("a", [row], 0.1)]), ["a"])
+    (tmp_path / ".points" / "broken.parquet").write_bytes(b"PAR1 half a file")
+    assert store.done() == {"a"}
+    rows = store.rows()
+    assert rows[["key", "outcome", "numerator", "denominator"]].values.tolist() == [["a", "hit", "2", "3"]]
 
     def interrupted(src: object, dst: object) -> None:
         raise KeyboardInterrupt

@@ -167,7 +167,7 @@ def run_sweep(
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     store = PointStore(out)
-    done = set(store.done())
+    done = store.done()
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
@@ -193,7 +193,7 @@ def run_sweep(
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close()
-    table = sweep_table(sweep, store.done())
+    table = sweep_table(sweep, store.rows())
     table_path = write_table(table, out / f"{sweep.name}.parquet")
     result = SweepResult(
         sweep,
@@ -253,7 +253,7 @@ def _run(
                 continue
             outcome = future.result()
             future.release()
-            store.save_payload(outcome["payload"], outcome["done"])
+            store.save(outcome["payload"], outcome["done"])
             done.update(outcome["done"])
             failures += [Failure(by_key[key], error) for key, error in outcome["errors"]]
             count = len(outcome["done"]) + len(outcome["errors"])

@@ -1,28 +1,29 @@
 """The result store of a sweep: every finished point kept as soon as it is done, and the
 tidy table built from them.
 
-Finished points are written in ``DIR/.points/``, one small JSON file per finished chunk,
-each written to a temporary file and moved into place with :func:`os.replace` (atomic):
-an interrupted sweep leaves whole files only. A point is known by its key
-(:func:`~toolkit.sweeps.spec.point_key`: system, calculator, arguments, every rules field
-and the toolkit version), so a rerun skips every point already stored, whatever chunks
-it was computed in.
+Finished points are written in ``DIR/.points/``, one small Parquet file per finished
+chunk (encoded on the worker: :func:`encode_chunk`), each written to a temporary file and
+moved into place with :func:`os.replace` (atomic): an interrupted sweep leaves whole files
+only. A point is known by its key (:func:`~toolkit.sweeps.spec.point_key`: system,
+calculator, arguments, every rules field and the toolkit version), so a rerun skips every
+point already stored, whatever chunks it was computed in.
 
 The table (:func:`sweep_table`) has one row per grid point and outcome: the point's
 arguments and rules columns, ``outcome``, ``kind`` (``"probability"`` or ``"value"``),
 the exact number as ``numerator`` and ``denominator`` (decimal integers as text: exact
 at any size; empty when the calculator reports a float only), ``value`` (float),
 ``exact`` (false for Monte Carlo frequencies and floats) and ``seconds`` (the point's
-time on its worker).
+time on its worker). It is read from the stored chunks with Arrow (no row-by-row Python),
+so that the client's share of a big sweep stays small.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
+import io
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,13 +34,10 @@ if TYPE_CHECKING:
 
     from toolkit.sweeps.spec import Sweep
 
-__all__ = ["PointStore", "PointResult", "sweep_table", "write_atomic", "TABLE_COLUMNS"]
+__all__ = ["PointStore", "encode_chunk", "sweep_table", "write_atomic", "write_table", "TABLE_COLUMNS"]
 
 #: The columns every sweep table has after the point's own columns.
 TABLE_COLUMNS = ("outcome", "kind", "numerator", "denominator", "value", "exact", "seconds")
-
-#: A finished point as stored: its key, rows and seconds.
-PointResult = dict[str, Any]
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -57,19 +55,41 @@ def write_atomic(path: Path, data: bytes) -> None:
             tmp.unlink()
 
 
-def encode_rows(rows: Iterable[Row]) -> list[list[Any]]:
-    """Rows as JSON values (exact numbers as decimal text)."""
-    out = []
-    for r in rows:
-        num = None if r.exact is None else str(r.exact.numerator)
-        den = None if r.exact is None else str(r.exact.denominator)
-        out.append([r.outcome, r.kind, num, den, r.value, r.is_exact])
-    return out
+def encode_chunk(points: Iterable[tuple[str, list[Row], float]]) -> bytes:
+    """Return the Parquet bytes of finished points ``(key, rows, seconds)``: one row per
+    point and outcome (``key``, ``row``: the outcome's place in the point, the columns of
+    :data:`TABLE_COLUMNS`; exact numbers as decimal text)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-
-def encode_points(results: list[PointResult]) -> bytes:
-    """The JSON bytes of a store file holding ``results``."""
-    return json.dumps({"points": results}, separators=(",", ":")).encode()
+    cols: dict[str, list[Any]] = {c: [] for c in ("key", "row", *TABLE_COLUMNS)}
+    for key, rows, seconds in points:
+        for i, r in enumerate(rows):
+            cols["key"].append(key)
+            cols["row"].append(i)
+            cols["outcome"].append(r.outcome)
+            cols["kind"].append(r.kind)
+            cols["numerator"].append(None if r.exact is None else str(r.exact.numerator))
+            cols["denominator"].append(None if r.exact is None else str(r.exact.denominator))
+            cols["value"].append(r.value)
+            cols["exact"].append(r.is_exact)
+            cols["seconds"].append(seconds)
+    schema = pa.schema(
+        [
+            ("key", pa.string()),
+            ("row", pa.int32()),
+            ("outcome", pa.string()),
+            ("kind", pa.string()),
+            ("numerator", pa.string()),
+            ("denominator", pa.string()),
+            ("value", pa.float64()),
+            ("exact", pa.bool_()),
+            ("seconds", pa.float64()),
+        ]
+    )
+    buffer = io.BytesIO()
+    pq.write_table(pa.table(cols, schema=schema), buffer)
+    return buffer.getvalue()
 
 
 class PointStore:
@@ -78,64 +98,74 @@ class PointStore:
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory) / ".points"
 
-    def done(self) -> dict[str, PointResult]:
-        """Return every stored point by key (files that cannot be read are skipped: the
-        points in them are computed again)."""
-        found: dict[str, PointResult] = {}
-        if not self.directory.is_dir():
-            return found
-        for path in sorted(self.directory.glob("*.json")):
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                for record in data["points"]:
-                    found[record["key"]] = record
-            except (OSError, ValueError, KeyError, TypeError):
-                continue
-        return found
+    def files(self) -> list[Path]:
+        """The stored chunk files."""
+        return sorted(self.directory.glob("*.parquet")) if self.directory.is_dir() else []
 
-    def save(self, results: list[PointResult]) -> Path | None:
-        """Store finished points (one file, written atomically); return its path (``None``
-        when there is nothing to store)."""
-        if not results:
+    def _read(self, path: Path, columns: list[str] | None = None) -> Any:
+        import pyarrow.parquet as pq
+
+        try:
+            return pq.read_table(path, columns=columns)
+        except (OSError, ValueError):  # unreadable: its points are computed again
             return None
-        return self.save_payload(encode_points(results), [r["key"] for r in results])
 
-    def save_payload(self, payload: bytes, keys: list[str]) -> Path | None:
-        """Store the points ``keys`` already encoded by :func:`encode_points` (one file,
-        written atomically); return its path (``None`` when ``keys`` is empty)."""
+    def done(self) -> set[str]:
+        """Return the keys of every stored point (a file that cannot be read is skipped:
+        the points in it are computed again)."""
+        keys: set[str] = set()
+        for path in self.files():
+            table = self._read(path, ["key"])
+            if table is not None:
+                keys.update(table.column("key").unique().to_pylist())
+        return keys
+
+    def save(self, payload: bytes, keys: list[str]) -> Path | None:
+        """Store the points ``keys`` encoded by :func:`encode_chunk` (one file, written
+        atomically); return its path (``None`` when ``keys`` is empty)."""
         if not keys:
             return None
         self.directory.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256("".join(keys).encode()).hexdigest()[:24]
-        path = self.directory / f"{name}.json"
+        path = self.directory / f"{name}.parquet"
         write_atomic(path, payload)
         return path
 
+    def rows(self) -> pd.DataFrame:
+        """Every stored row (``key``, ``row`` and :data:`TABLE_COLUMNS`), one per point and outcome."""
+        import pyarrow as pa
 
-def sweep_table(sweep: Sweep, done: Mapping[str, PointResult]) -> pd.DataFrame:
-    """Return the tidy table of ``sweep`` from the stored points ``done``: one row per
-    point and outcome, in grid order; points not done are left out."""
+        tables = [t for t in (self._read(path) for path in self.files()) if t is not None]
+        if not tables:
+            return encode_empty()
+        frame = pa.concat_tables(tables).to_pandas()
+        return frame.drop_duplicates(["key", "row"])
+
+
+def encode_empty() -> pd.DataFrame:
+    """The stored rows of no point (the columns only)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    return pq.read_table(pa.BufferReader(encode_chunk([]))).to_pandas()
+
+
+def sweep_table(sweep: Sweep, rows: pd.DataFrame) -> pd.DataFrame:
+    """Return the tidy table of ``sweep`` from the stored ``rows`` (:meth:`PointStore.rows`):
+    one row per point and outcome, in grid order; points not stored are left out."""
     import pandas as pd
 
     from toolkit import __version__
 
     names = [c for c, _ in sweep.points[0].columns]
-    columns: dict[str, list[Any]] = {c: [] for c in ("point", *names, *TABLE_COLUMNS)}
-    for index, point in enumerate(sweep.points):
-        stored = done.get(point.key)
-        if stored is None or not stored["rows"]:
-            continue
-        rows = stored["rows"]
-        k = len(rows)
-        columns["point"] += [index] * k
-        for name, value in point.columns:
-            columns[name] += [value] * k
-        for name, values in zip(TABLE_COLUMNS[:6], zip(*rows, strict=True), strict=True):
-            columns[name] += values
-        columns["seconds"] += [float(stored["seconds"])] * k
-    frame = pd.DataFrame(columns)
+    points = pd.DataFrame(
+        [(p.key, i, *(v for _, v in p.columns)) for i, p in enumerate(sweep.points)],
+        columns=["key", "point", *names],
+    )
+    frame = points.merge(rows, on="key", how="inner").sort_values(["point", "row"], kind="stable")
     frame.insert(1, "system", sweep.system)
     frame.insert(2, "calculator", sweep.calculator.name)
+    frame = frame[["point", "system", "calculator", *names, *TABLE_COLUMNS]].reset_index(drop=True)
     frame["toolkit_version"] = __version__
     for name in ("numerator", "denominator"):
         frame[name] = frame[name].astype("string")
@@ -147,8 +177,6 @@ def sweep_table(sweep: Sweep, done: Mapping[str, PointResult]) -> pd.DataFrame:
 
 def write_table(frame: pd.DataFrame, path: Path) -> Path:
     """Write the table as Parquet, atomically; return the path."""
-    import io
-
     buffer = io.BytesIO()
     frame.to_parquet(buffer, index=False)
     write_atomic(path, buffer.getvalue())

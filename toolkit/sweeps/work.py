@@ -3,7 +3,9 @@ its point (the others go on).
 
 Only plain data crosses the wire: the calculator by ``(system, name)`` (each worker finds
 it in its own registry), the points' keys, arguments and rules (frozen dataclasses), and
-back the rows as JSON values (:func:`~toolkit.sweeps.store.encode_rows`).
+back the finished points as the Parquet bytes of a store file
+(:func:`~toolkit.sweeps.store.encode_chunk`: encoded here, so that the client only writes
+them), their keys and the errors.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolkit.sweeps.calculators import calculator
-from toolkit.sweeps.store import PointResult, encode_points, encode_rows
+from toolkit.sweeps.store import encode_chunk
 
-__all__ = ["compute_chunk", "compute_points"]
+__all__ = ["compute_chunk"]
 
 #: The longest error message kept for a failed point.
 ERROR_CHARS = 500
@@ -23,24 +25,11 @@ ERROR_CHARS = 500
 
 def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]]) -> dict[str, Any]:
     """Compute the points ``items`` — ``(key, args, rules)`` — of calculator ``name`` of
-    ``system``. Return ``{"payload", "done", "errors"}``: the finished points as the JSON
-    bytes of a store file (:meth:`~toolkit.sweeps.store.PointStore.save_payload`: encoded
-    here, on the worker, so the client only writes it), their keys, and ``(key, error)``
-    for each point that raised (its type and message)."""
-    records = compute_points(system, name, items)
-    good = [r for r in records if "rows" in r]
-    return {
-        "payload": encode_points(good) if good else b"",
-        "done": [r["key"] for r in good],
-        "errors": [(r["key"], r["error"]) for r in records if "rows" not in r],
-    }
-
-
-def compute_points(system: str, name: str, items: Sequence[tuple[str, Any, Any]]) -> list[PointResult]:
-    """One record per point of ``items``: ``{"key", "rows", "seconds"}``, or ``{"key",
-    "error", "seconds"}`` for a point that raised."""
+    ``system``. Return ``{"payload", "done", "errors"}``: the finished points as the
+    Parquet bytes of a store file, their keys, and ``(key, error)`` for each point that
+    raised (its type and message)."""
     calc = calculator(system, name)
-    out: list[PointResult] = []
+    finished, errors = [], []
     for key, args, rules in items:
         started = time.perf_counter()
         try:
@@ -49,9 +38,11 @@ def compute_points(system: str, name: str, items: Sequence[tuple[str, Any, Any]]
             message = str(exc) or repr(exc)
             if len(message) > ERROR_CHARS:
                 message = message[:ERROR_CHARS] + "…"
-            out.append(
-                {"key": key, "error": f"{type(exc).__name__}: {message}", "seconds": time.perf_counter() - started}
-            )
+            errors.append((key, f"{type(exc).__name__}: {message}"))
             continue
-        out.append({"key": key, "rows": encode_rows(rows), "seconds": time.perf_counter() - started})
-    return out
+        finished.append((key, rows, time.perf_counter() - started))
+    return {
+        "payload": encode_chunk(finished) if finished else b"",
+        "done": [key for key, _, _ in finished],
+        "errors": errors,
+    }
