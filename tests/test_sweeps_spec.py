@@ -247,3 +247,35 @@ def test_store_skips_unreadable_files_and_writes_atomically(tmp_path: Path, monk
     with pytest.raises(KeyboardInterrupt):
         write_atomic(tmp_path / "table.parquet", b"data")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".points"]
+
+
+# -- progress ----------------------------------------------------------------------------------
+def test_terminal_progress_shows_done_total_rate_and_time_left() -> None:
+    import io
+
+    from toolkit.sweeps.progress import TerminalProgress
+
+    stream = io.StringIO()
+    progress = TerminalProgress(stream, every=0.0)
+    progress.start(10, 2, "http://127.0.0.1:8787/status", 2)
+    progress.started -= 2.0  # two seconds ago
+    progress.update(4, 1)
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "sweep: 10 points, 2 already done; 2 workers"
+    assert lines[1] == "dashboard: http://127.0.0.1:8787/status"
+    assert lines[-1].startswith("6/10 points (60%), 2.0 points/s, about 2 s left, 1 failed")
+
+
+def test_notebook_progress_is_a_widget() -> None:
+    pytest.importorskip("ipywidgets")
+    from toolkit.sweeps.progress import WidgetProgress, make_progress
+
+    progress = make_progress("widget")
+    assert isinstance(progress, WidgetProgress)
+    progress.start(4, 0, "http://host/<status>", 1)
+    progress.update(3, 0)
+    assert (progress.bar.value, progress.bar.max) == (3, 4)
+    assert "3/4 points (75%)" in progress.label.value and "&lt;status&gt;" in progress.label.value
+    progress.close()
+    assert progress.bar.bar_style == "success"
