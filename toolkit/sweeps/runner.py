@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -114,12 +116,20 @@ def _connect(scheduler: str | None, workers: int | None) -> tuple[Any, Any, str 
         raise InvalidSetupError(f"workers must be a whole number of 1 or more, got {excerpt(workers)}")
     import importlib.util
 
-    cluster = LocalCluster(
-        n_workers=workers or default_workers(),
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",  # a free port: several sweeps (or helpers) may run at once
-    )
+    # The worker processes ignore Ctrl-C (inherited at their start): the terminal sends it
+    # to the whole process group, and the sweep, not each worker, answers it (one line).
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        cluster = LocalCluster(
+            n_workers=workers or default_workers(),
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # a free port: several sweeps (or helpers) may run at once
+        )
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     client = Client(cluster)
     return client, cluster, client.dashboard_link if importlib.util.find_spec("bokeh") else None
 
