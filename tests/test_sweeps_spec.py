@@ -279,3 +279,28 @@ def test_notebook_progress_is_a_widget() -> None:
     assert "3/4 points (75%)" in progress.label.value and "&lt;status&gt;" in progress.label.value
     progress.close()
     assert progress.bar.bar_style == "success"
+
+
+def test_rules_files_are_an_axis_with_the_fields_on_top(tmp_path: Path) -> None:
+    (tmp_path / "coin.yaml").write_text(
+        "system: angry-miniatures\nnotes: Ties by a coin.\ntie_break: coin_flip\n", encoding="utf-8"
+    )
+    path = tmp_path / "sweep.yaml"
+    path.write_text(
+        sweep_text(
+            "grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [default, coin.yaml]\n"
+            "  rules:\n    zero_tie: [miss, super_tiebreak]\n"
+        )
+    )
+    sweep = load_sweep(path)
+    assert sweep.swept == ("rules_file", "rules.zero_tie")
+    got = {(dict(p.columns)["rules_file"], p.rules.tie_break, p.rules.zero_tie) for p in sweep.points}
+    assert got == {
+        ("default", "chain", "miss"),
+        ("default", "chain", "super_tiebreak"),
+        ("coin", "coin_flip", "miss"),
+        ("coin", "coin_flip", "super_tiebreak"),
+    }
+    path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [nowhere.yaml]\n"))
+    with pytest.raises(InvalidSetupError, match=r":6: rules_files: no house-rules file 'nowhere.yaml'"):
+        load_sweep(path)

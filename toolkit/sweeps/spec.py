@@ -11,7 +11,8 @@ its calculators (:mod:`.calculators`), a grid and fixed arguments::
       defense_dice: [1, 2, 3, 4]          # or a list
       rules:                              # rules fields, each a list of values
         tie_break: [chain, coin_flip]
-      rules_files: [default, tens_hit]    # house-rules files (data/rules/<system>/ or paths)
+      rules_files: [default, tens_hit]    # house-rules files (data/rules/<system>/, paths
+                                          # from the sweep file's folder; default: none)
     fixed:
       attack_type: ranged
     chunk: 50                             # points per task (optional)
@@ -263,6 +264,9 @@ def _rules_variants(
         files = _values(files_raw, "rules_files", errors, "grid", "rules_files")
         bases = []
         for i, name in enumerate(files or []):
+            if name == "default":  # the rulings as written (no file)
+                bases.append(("default", cls()))
+                continue
             try:
                 rules = load_rules(system, name, base)
             except InvalidSetupError as exc:
@@ -299,7 +303,7 @@ def _rules_variants(
                 if str(exc) not in seen_errors:
                     seen_errors.add(str(exc))
                     field = next((f for f, _ in axes if f in str(exc)), None)
-                    errors.add(f"rules: {exc}", "grid", "rules", *((field,) if field else ()))
+                    errors.add(str(exc), "grid", "rules", *((field,) if field else ()))
                 continue
             columns: tuple[tuple[str, Any], ...] = (("rules", rules.variant_name()),)
             if files_raw is not None:
