@@ -304,3 +304,16 @@ def test_rules_files_are_an_axis_with_the_fields_on_top(tmp_path: Path) -> None:
     path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [nowhere.yaml]\n"))
     with pytest.raises(InvalidSetupError, match=r":6: rules_files: no house-rules file 'nowhere.yaml'"):
         load_sweep(path)
+
+
+def test_solver_rows_keep_exact_values_exact_and_floats_as_floats() -> None:
+    known = calculator("fairy-meat", "solve_attack")
+    rows = {r.outcome: r for r in known.rows(known.call({"attacker_hand": "5H", "defender_hand": "3D"}, None))}
+    # FM-9/FM-10 by hand: 5 against 3 with no Trumps wins by 2 — 1 point, 1 damage; no choice on either side.
+    assert rows["value"].exact == rows["lower"].exact == rows["upper"].exact == 1
+    assert rows["exploitability"].exact == 0 and rows["value"].is_exact
+    hidden = calculator("fairy-meat", "solve_hidden")
+    rows = {r.outcome: r for r in hidden.rows(hidden.call({"attacker_cards": 1, "defender_cards": 1}, None))}
+    assert rows["value"].exact is None and not rows["value"].is_exact
+    assert rows["lower"].value - 1e-9 <= rows["value"].value <= rows["upper"].value + 1e-9
+    assert rows["exploitability"].value == pytest.approx(rows["upper"].value - rows["lower"].value)
