@@ -82,6 +82,8 @@ class TerminalProgress(Progress):
         print(f"sweep: {total:,} points, {skipped:,} already done; {where}", file=self.stream)
         if dashboard:
             print(f"dashboard: {dashboard}", file=self.stream)
+        else:
+            print("dashboard: not available here (Dask's dashboard needs the bokeh package)", file=self.stream)
         self.show(force=True)
 
     def show(self, force: bool = False) -> None:

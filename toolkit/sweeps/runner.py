@@ -114,7 +114,6 @@ def _connect(scheduler: str | None, workers: int | None) -> tuple[Any, Any, str 
         return client, None, client.dashboard_link
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise InvalidSetupError(f"workers must be a whole number of 1 or more, got {excerpt(workers)}")
-    import importlib.util
 
     # The worker processes ignore Ctrl-C (inherited at their start): the terminal sends it
     # to the whole process group, and the sweep, not each worker, answers it (one line).
@@ -131,7 +130,17 @@ def _connect(scheduler: str | None, workers: int | None) -> tuple[Any, Any, str 
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     client = Client(cluster)
-    return client, cluster, client.dashboard_link if importlib.util.find_spec("bokeh") else None
+    return client, cluster, _dashboard(client)
+
+
+def _dashboard(client: Any) -> str | None:
+    """The address of the cluster's dashboard (``None`` when Dask's dashboard cannot run
+    here: it needs bokeh)."""
+    import importlib.util
+
+    with contextlib.suppress(Exception):
+        return client.dashboard_link if importlib.util.find_spec("bokeh") else None
+    return None
 
 
 def _worker_count(client: Any) -> int:
@@ -188,6 +197,8 @@ def run_sweep(
         cluster = None
         if own_client:
             client, cluster, dashboard = _connect(scheduler, workers)
+        else:
+            dashboard = _dashboard(client)
         try:
             used_workers = _worker_count(client)
             shown.start(sweep.size, skipped, dashboard, used_workers)
