@@ -298,3 +298,18 @@ def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytes
     assert "fairy-meat solve_hidden" in capsys.readouterr().out
     assert main(["sweep", str(path), "--scheduler", "tcp://127.0.0.1:1", "-o", str(tmp_path / "x")]) == 2
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_workers_of_another_toolkit_version_are_refused(
+    client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A point's key names the toolkit version: rows computed by another version are not stored."""
+    import toolkit.sweeps.work as work
+
+    real = work.compute_chunk
+    monkeypatch.setattr(work, "compute_chunk", lambda *a: {**real(*a), "version": "0.0.1"})
+    monkeypatch.setattr("toolkit.sweeps.runner.compute_chunk", work.compute_chunk)
+    result = run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
+    assert len(result.failures) == 6 and result.table.empty
+    assert "the worker runs toolkit 0.0.1" in result.failures[0].error
+    assert not list((tmp_path / ".points").glob("*.parquet"))

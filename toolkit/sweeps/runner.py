@@ -252,6 +252,8 @@ def _run(
     """Submit the chunks, store each as it finishes; return the failures."""
     from distributed import as_completed
 
+    from toolkit import __version__
+
     calc = sweep.calculator
     by_key = {p.key: p for p in todo}
     run_id = uuid.uuid4().hex[:8]
@@ -274,6 +276,14 @@ def _run(
                 continue
             outcome = future.result()
             future.release()
+            if outcome.get("version") != __version__:
+                error = (
+                    f"the worker runs toolkit {outcome.get('version')}, this sweep {__version__}: "
+                    "install the same toolkit on the cluster's workers"
+                )
+                failures += [Failure(p, error) for p in chunk]
+                shown.update(len(chunk), len(chunk))
+                continue
             store.save(outcome["payload"], outcome["done"])
             done.update(outcome["done"])
             failures += [Failure(by_key[key], error) for key, error in outcome["errors"]]

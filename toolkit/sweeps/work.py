@@ -25,9 +25,10 @@ ERROR_CHARS = 500
 
 def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]]) -> dict[str, Any]:
     """Compute the points ``items`` — ``(key, args, rules)`` — of calculator ``name`` of
-    ``system``. Return ``{"payload", "done", "errors"}``: the finished points as the
-    Parquet bytes of a store file, their keys, and ``(key, error)`` for each point that
-    raised (its type and message)."""
+    ``system``. Return ``{"version", "payload", "done", "errors"}``: the worker's toolkit
+    version (a point's key names the version: the client refuses other versions' rows),
+    the finished points as the Parquet bytes of a store file, their keys, and
+    ``(key, error)`` for each point that raised (its type and message)."""
     calc = calculator(system, name)
     finished, errors = [], []
     for key, args, rules in items:
@@ -41,7 +42,10 @@ def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]])
             errors.append((key, f"{type(exc).__name__}: {message}"))
             continue
         finished.append((key, rows, time.perf_counter() - started))
+    from toolkit import __version__
+
     return {
+        "version": __version__,
         "payload": encode_chunk(finished) if finished else b"",
         "done": [key for key, _, _ in finished],
         "errors": errors,
