@@ -100,7 +100,12 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str) -> list[tupl
             fig = px.bar(data, x="outcome", y="value", **common)
         else:
             fig = px.line(data.sort_values(x), x=x, y="value", markers=True, **common)
-        fig.update_layout(yaxis_title="probability" if kind == "probability" else "value", legend_title_text="outcome")
+        facet_rows = data[facet_row].nunique() if facet_row else 1
+        fig.update_layout(
+            yaxis_title="probability" if kind == "probability" else "value",
+            legend_title_text="outcome",
+            height=max(450, 260 * facet_rows + 140),
+        )
         if kind == "value":
             fig.update_yaxes(matches=None)
         charts.append((title, fig))
