@@ -210,7 +210,10 @@ def _param(calc: Calculator, arg: Any, errors: ParseErrors, path: tuple[Any, ...
     try:
         return calc.param(arg)
     except InvalidSetupError as exc:
-        errors.add(str(exc) + ("; rules fields go under grid: rules:" if arg != "rules" else ""), *path)
+        hint = ""
+        if arg in ("rules", "rules_files") or (calc.takes_rules and arg in rules_class(calc.system).field_names()):
+            hint = " (rules go in the grid: rules: {field: [values]} or rules_files: [files])"
+        errors.add(f"{exc}{hint}", *path)
         return None
 
 
