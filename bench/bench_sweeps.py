@@ -19,9 +19,10 @@ of 1 and of 2 worker processes (fresh caches each time; the cluster's start-up a
 workers' imports are not timed, the validation, the storing of every chunk and the table
 are). The three results
 are checked equal (a digest of every point's exact rows). The 100-worker estimate splits
-the time per point into a part that divides among workers (``c``) and a serial part
-(``s``: the client storing chunks and building the table) from the 1- and 2-worker runs:
-``T(W) = N (c / W + s)``.
+the CPU time per point of the 2-worker run into the workers' part (``c``: divides among
+workers) and the client's (``s``: storing chunks, the table, the local scheduler; serial):
+``T(W) = N (c / W + s)``. CPU times, unlike wall times, hold on a machine shared with
+other work (the "cores used" column shows how much of it the sweep got).
 """
 
 from __future__ import annotations
@@ -90,9 +91,10 @@ def warm(system: str, calc: str) -> None:
     calculator(system, calc)
 
 
-def on_dask(text: str, workers: int) -> tuple[float, str, int]:
+def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float]:
     """The seconds of :func:`run_sweep` on a fresh local cluster of ``workers`` processes,
-    the digest of its table, and the number of points."""
+    the digest of its table, the number of points, and the CPU seconds used by the workers
+    and by this process (the client, with the local cluster's scheduler)."""
     from distributed import Client, LocalCluster
 
     from toolkit.sweeps import load_sweep, run_sweep
@@ -108,46 +110,60 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int]:
         warm(system, calc)
         tiny = "system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: [1]\n"
         run_sweep(tiny, Path(out) / "warm-up", client=client, progress=None, report=False)  # first-call costs
+        cpu_workers = client.run(time.process_time)
+        cpu_client = time.process_time()
         started = time.perf_counter()
         result = run_sweep(text, out, client=client, progress=None, report=False)
         seconds = time.perf_counter() - started
+        cpu_client = time.process_time() - cpu_client
+        after = client.run(time.process_time)
+        cpu_workers = sum(after[w] - cpu_workers[w] for w in after if w in cpu_workers)
     if not result.ok:
         sys.exit(f"the sweep failed: {result.failures[0].describe()}")
     table = result.table.dropna(subset=["numerator"])
     items = list(
         zip(table["point"].astype(int), table["outcome"], table["numerator"], table["denominator"], strict=True)
     )
-    return seconds, digest([(int(p), o, str(n), str(d)) for p, o, n, d in items]), result.sweep.size
+    found = digest([(int(p), o, str(n), str(d)) for p, o, n, d in items])
+    return seconds, found, result.sweep.size, cpu_workers, cpu_client
 
 
 def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
         loop_s, loop_digest = pool.submit(plain_loop, text).result()
-    one_s, one_digest, n = on_dask(text, 1)
-    two_s, two_digest, _ = on_dask(text, 2)
+    one_s, one_digest, n, one_w, one_c = on_dask(text, 1)
+    two_s, two_digest, _, two_w, two_c = on_dask(text, 2)
     if not loop_digest == one_digest == two_digest:
         sys.exit(f"{name}: the sweeps and the plain loop disagree ({loop_digest}, {one_digest}, {two_digest})")
-    figures = {"n": n, "loop": loop_s, "one": one_s, "two": two_s}
+    figures = {"n": n, "loop": loop_s, "one": one_s, "two": two_s, "worker_cpu": two_w / n, "client_cpu": two_c / n}
+
+    def cpu(workers_cpu: float, client_cpu: float, wall: float) -> str:
+        return (
+            f"{workers_cpu / n * 1000:.3f} ms | {client_cpu / n * 1000:.3f} ms | "
+            f"{(workers_cpu + client_cpu) / wall:.2f}"
+        )
+
     rows = (
-        f"| {name} | {n:,} | plain loop | {fmt_s(loop_s)} | {n / loop_s:,.1f} | - |\n"
-        f"| | | 1 worker | {fmt_s(one_s)} | {n / one_s:,.1f} | {(one_s - loop_s) / n * 1000:+.3f} ms |\n"
-        f"| | | 2 workers | {fmt_s(two_s)} | {n / two_s:,.1f} | {(two_s - loop_s / 2) / n * 1000:+.3f} ms |\n"
+        f"| {name} | {n:,} | plain loop | {fmt_s(loop_s)} | {n / loop_s:,.1f} | - | - | - | - |\n"
+        f"| | | 1 worker | {fmt_s(one_s)} | {n / one_s:,.1f} | {(one_s - loop_s) / n * 1000:+.3f} ms | "
+        f"{cpu(one_w, one_c, one_s)} |\n"
+        f"| | | 2 workers | {fmt_s(two_s)} | {n / two_s:,.1f} | {(two_s - loop_s / 2) / n * 1000:+.3f} ms | "
+        f"{cpu(two_w, two_c, two_s)} |\n"
     )
     return rows, figures
 
 
 def estimate(f: dict[str, float], points: int = 1_000_000, workers: int = 100) -> str:
-    """What ``workers`` would take for ``points`` points of the same kind (see the module doc)."""
-    n = f["n"]
-    c = max(2 * (f["one"] - f["two"]) / n, f["loop"] / n)
-    s = max((2 * f["two"] - f["one"]) / n, 0.0)
+    """What ``workers`` would take for ``points`` points of the same kind, from the CPU
+    time per point of the 2-worker run: the workers' share divides among workers, the
+    client's (storing chunks, the table, the local scheduler) does not."""
+    c, s = f["worker_cpu"], f["client_cpu"]
     total = points * (c / workers + s)
     return (
-        f"per point: c = {c * 1000:.3f} ms shared out among workers, s = {s * 1000:.3f} ms serial "
-        f"(client side); {points:,} points on {workers} workers: about {fmt_s(total)} "
-        f"({points / total:,.0f} points/s; the serial part alone caps a cluster at "
-        f"{'no measured limit' if s == 0 else f'{1 / s:,.0f} points/s'})"
+        f"per point {c * 1000:.3f} ms of worker CPU (shared out) and {s * 1000:.3f} ms of client CPU (serial): "
+        f"{points:,} points on {workers} workers about {fmt_s(total)} ({points / total:,.0f} points/s; "
+        f"the client alone caps any cluster at {1 / s:,.0f} points/s)"
     )
 
 
@@ -160,11 +176,14 @@ def main() -> None:
     fm_rows, fm = bench("Fairy Meat deal-averaged odds", fm_text(args.fm_hands))
     report = (
         "# Sweeps on Dask\n\n"
-        "| sweep | points | run | time | points/s | overhead per point |\n|---|---|---|---|---|---|\n"
+        "| sweep | points | run | time | points/s | overhead per point | worker CPU per point "
+        "| client CPU per point | cores used |\n|---|---|---|---|---|---|---|---|---|\n"
         f"{am_rows}{fm_rows}\n"
         f"Speed-up from 1 to 2 workers: Angry Miniatures {am['one'] / am['two']:.2f}x (goal >= 1.7x), "
         f"Fairy Meat {fm['one'] / fm['two']:.2f}x.\n\n"
-        "Overhead per point: the sweep's time minus the plain loop's (divided by 2 on 2 workers), per point.\n\n"
+        "Overhead per point: the sweep's time minus the plain loop's (divided by 2 on 2 workers), per point. "
+        "Cores used: the CPU seconds of the workers and of the client (with the local scheduler) per second: "
+        "below the workers' number when other work holds the machine's cores.\n\n"
         f"Angry Miniatures, estimate: {estimate(am)}.\n\n"
         f"Fairy Meat, estimate: {estimate(fm)}.\n"
     )
