@@ -214,7 +214,7 @@ def run_sweep(
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close()
-    table = sweep_table(sweep, store.rows())
+    table = sweep_table(sweep, store.tables())
     table_path = write_table(table, out / f"{sweep.name}.parquet")
     result = SweepResult(
         sweep,

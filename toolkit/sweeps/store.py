@@ -131,41 +131,61 @@ class PointStore:
         write_atomic(path, payload)
         return path
 
+    def tables(self) -> list[Any]:
+        """Every readable stored chunk, as an Arrow table (``key``, ``row`` and :data:`TABLE_COLUMNS`)."""
+        return [t for t in (self._read(path) for path in self.files()) if t is not None]
+
     def rows(self) -> pd.DataFrame:
         """Every stored row (``key``, ``row`` and :data:`TABLE_COLUMNS`), one per point and outcome."""
         import pyarrow as pa
 
-        tables = [t for t in (self._read(path) for path in self.files()) if t is not None]
-        if not tables:
-            return encode_empty()
-        frame = pa.concat_tables(tables).to_pandas()
+        tables = self.tables()
+        frame = pa.concat_tables(tables).to_pandas() if tables else empty_rows().to_pandas()
         return frame.drop_duplicates(["key", "row"])
 
 
-def encode_empty() -> pd.DataFrame:
-    """The stored rows of no point (the columns only)."""
+def empty_rows() -> Any:
+    """The stored rows of no point: an empty Arrow table with the store's columns."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    return pq.read_table(pa.BufferReader(encode_chunk([]))).to_pandas()
+    return pq.read_table(pa.BufferReader(encode_chunk([])))
 
 
-def sweep_table(sweep: Sweep, rows: pd.DataFrame) -> pd.DataFrame:
-    """Return the tidy table of ``sweep`` from the stored ``rows`` (:meth:`PointStore.rows`):
-    one row per point and outcome, in grid order; points not stored are left out."""
-    import pandas as pd
+def sweep_table(sweep: Sweep, tables: list[Any]) -> pd.DataFrame:
+    """Return the tidy table of ``sweep`` from the stored chunks ``tables``
+    (:meth:`PointStore.tables`): one row per point and outcome, in grid order; points not
+    stored (and rows of other sweeps in the same folder) are left out. Each row finds its
+    point by its key in Arrow (no Python loop over rows)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     from toolkit import __version__
 
+    keys = pa.array([p.key for p in sweep.points], pa.string())
     names = [c for c, _ in sweep.points[0].columns]
-    points = pd.DataFrame(
-        [(p.key, i, *(v for _, v in p.columns)) for i, p in enumerate(sweep.points)],
-        columns=["key", "point", *names],
+    values = list(zip(*(tuple(v for _, v in p.columns) for p in sweep.points), strict=True))
+    points = pa.table({name: _column(column) for name, column in zip(names, values, strict=True)})
+    parts = []
+    for table in tables or [empty_rows()]:
+        index = pc.index_in(table.column("key"), value_set=keys)
+        mask = pc.is_valid(index)
+        parts.append(table.filter(mask).append_column("point", pc.filter(index, mask).cast(pa.int64())))
+    rows = pa.concat_tables(parts)
+    if len(pc.unique(rows.column("key"))) != sum(len(pc.unique(t.column("key"))) for t in parts):
+        rows = pa.Table.from_pandas(rows.to_pandas().drop_duplicates(["key", "row"]), preserve_index=False)
+    rows = rows.sort_by([("point", "ascending"), ("row", "ascending")])
+    grid = points.take(rows.column("point"))
+    out = pa.table(
+        {
+            "point": rows.column("point"),
+            **{name: grid.column(name) for name in names},
+            **{name: rows.column(name) for name in TABLE_COLUMNS},
+        }
     )
-    frame = points.merge(rows, on="key", how="inner").sort_values(["point", "row"], kind="stable")
+    frame = out.to_pandas()
     frame.insert(1, "system", sweep.system)
     frame.insert(2, "calculator", sweep.calculator.name)
-    frame = frame[["point", "system", "calculator", *names, *TABLE_COLUMNS]].reset_index(drop=True)
     frame["toolkit_version"] = __version__
     for name in ("numerator", "denominator"):
         frame[name] = frame[name].astype("string")
@@ -173,6 +193,16 @@ def sweep_table(sweep: Sweep, rows: pd.DataFrame) -> pd.DataFrame:
     frame["seconds"] = frame["seconds"].astype("float64")
     frame["exact"] = frame["exact"].astype("bool")
     return frame
+
+
+def _column(values: tuple[Any, ...]) -> Any:
+    """An Arrow column of a grid column's values (as text if their types are mixed)."""
+    import pyarrow as pa
+
+    try:
+        return pa.array(list(values))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return pa.array([str(v) for v in values], pa.string())
 
 
 def write_table(frame: pd.DataFrame, path: Path) -> Path:
