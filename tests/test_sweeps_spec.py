@@ -317,3 +317,27 @@ def test_solver_rows_keep_exact_values_exact_and_floats_as_floats() -> None:
     assert rows["value"].exact is None and not rows["value"].is_exact
     assert rows["lower"].value - 1e-9 <= rows["value"].value <= rows["upper"].value + 1e-9
     assert rows["exploitability"].value == pytest.approx(rows["upper"].value - rows["lower"].value)
+
+
+def test_table_from_stored_chunks_in_grid_order_without_duplicates_or_strangers() -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from toolkit.sweeps.store import sweep_table
+
+    sweep = load_sweep("system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: [2, 1]\n")
+    calc = sweep.calculator
+
+    def chunk(points: list, keys: list[str]) -> object:
+        done = [(k, calc.rows(calc.call(p.arguments(), None)), 0.5) for p, k in zip(points, keys, strict=True)]
+        return pq.read_table(pa.BufferReader(encode_chunk(done)))
+
+    first, second = sweep.points
+    stored = [chunk([second], [second.key]), chunk([first, second], [first.key, second.key]), chunk([first], ["x"])]
+    table = sweep_table(sweep, stored)
+    assert table["point"].tolist() == sorted(table["point"].tolist())
+    assert table.groupby("point")["cards"].first().tolist() == [2, 1]
+    assert len(table) == len(calc.rows(calc.call({"cards": 2}, None))) + len(calc.rows(calc.call({"cards": 1}, None)))
+    # FM-1 by hand: two cards are both Numbered with probability C(36, 2) / C(52, 2) = 630 / 1326.
+    both = table[(table["cards"] == 2) & (table["outcome"].str.startswith("numbered=2,"))]
+    assert (both["numerator"].tolist(), both["denominator"].tolist()) == (["105"], ["221"])
