@@ -9,6 +9,8 @@ rule-book paragraph with its cards and dice drawn (:mod:`toolkit.rulebook.export
 ``toolkit find-example SYSTEM SITUATION [-n N] [--rules FILE] [-o DIR]`` finds rule-book
 examples of a situation (:mod:`toolkit.rulebook`); ``toolkit find-example --list SYSTEM``
 lists the situations.
+``toolkit sweep FILE.yaml -o DIR [--workers N] [--scheduler ADDRESS]`` runs a parameter
+sweep on Dask (:mod:`toolkit.sweeps`); ``toolkit sweep --list`` lists the calculators.
 
 Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments, 130
 interrupted (Ctrl-C: one line, no traceback).
@@ -336,7 +338,68 @@ def _find_example(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS: tuple[Callable[[Any], None], ...] = (_add_report_command, _add_replay_command, _add_find_example_command)
+# -- toolkit sweep ----------------------------------------------------------------------
+def _add_sweep_command(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "sweep",
+        help="run a parameter sweep on Dask and write a Parquet table and an HTML report",
+        description=(
+            "Run the grid of a sweep file (data/sweeps/*.yaml) on a local Dask cluster of worker processes "
+            "(or --scheduler ADDRESS), and write DIR/<name>.parquet and DIR/<name>.html. Finished points are "
+            "stored in DIR/.points/ as they come: a rerun skips them. Exits 1 if a point failed."
+        ),
+    )
+    parser.add_argument("file", nargs="?", type=Path, metavar="FILE.yaml", help="a sweep file")
+    parser.add_argument(
+        "-o", "--output", type=Path, default=Path("sweeps"), metavar="DIR", help="output directory (sweeps)"
+    )
+    parser.add_argument(
+        "--workers", type=_positive_int, default=None, metavar="N", help="local worker processes (the machine's cores)"
+    )
+    parser.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786"
+    )
+    parser.add_argument("--list", action="store_true", help="list the calculators and their arguments")
+    parser.set_defaults(handler=_sweep_command)
+
+
+def _positive_int(text: str) -> int:
+    """A ``--workers`` count: a whole number from 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of workers, got {text[:40]!r}") from None
+    if not 1 <= value <= 10_000:
+        raise argparse.ArgumentTypeError(f"from 1 to 10,000 workers, got {text[:40]!r}")
+    return value
+
+
+def _sweep_command(args: argparse.Namespace) -> int:
+    from toolkit.sweeps import CALCULATORS, run_sweep
+
+    if args.list:
+        for calc in CALCULATORS.values():
+            print(calc.describe())
+        return EXIT_OK
+    if args.file is None:
+        return _error("give a sweep FILE.yaml (see data/sweeps/), or --list")
+    if args.workers is not None and args.scheduler:
+        return _error("--workers sizes the local cluster: leave it out with --scheduler (the cluster has its own)")
+    result = run_sweep(args.file, args.output, workers=args.workers, scheduler=args.scheduler, progress="terminal")
+    print(f"table: {result.table_path}")
+    if result.report_path is not None:
+        print(f"report: {result.report_path}")
+    for failure in result.failures:
+        print(f"failed: {failure.describe()}", file=sys.stderr)
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+COMMANDS: tuple[Callable[[Any], None], ...] = (
+    _add_report_command,
+    _add_replay_command,
+    _add_find_example_command,
+    _add_sweep_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -367,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"\ninterrupted: toolkit {args.command} stopped (finished reports and the index are in place)"
             if args.command == "report"
+            else "\ninterrupted: toolkit sweep stopped (finished points are stored: run it again to go on)"
+            if args.command == "sweep"
             else f"\ninterrupted: toolkit {args.command} stopped",
             file=sys.stderr,
         )

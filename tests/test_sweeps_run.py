@@ -1,0 +1,315 @@
+"""Sweeps on Dask (issue 14): the table and report, resuming, a failing point, Ctrl-C, a
+worker process killed mid-sweep, a scheduler started separately, the command line.
+
+Most tests share one small in-process cluster (threads); the kill test starts worker
+processes, the scheduler test `dask scheduler` and `dask worker` subprocesses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from toolkit.cli import main
+from toolkit.sweeps import load_sweep, run_sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+
+distributed = pytest.importorskip("distributed")
+
+#: One card against hand compositions: a calculator without rules, instant, checked by hand.
+HANDS = "system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: {from: 0, to: 5}\nchunk: 2\n"
+#: Angry Miniatures pools, two attack types: 12 points.
+POOLS = (
+    "title: Pools\nsystem: angry-miniatures\ncalculator: opposed\n"
+    "grid:\n  attack_dice: [0, 1, 2]\n  defense_dice: [0, 1]\n  attack_type: [melee, ranged]\nchunk: 1\n"
+)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[object]:
+    """A small cluster of two threads in this process (no worker processes to start)."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
+        Client(cluster) as c,
+    ):
+        yield c
+
+
+def fraction_of(table: pd.DataFrame, **where: object) -> Fraction:
+    rows = table
+    for column, value in where.items():
+        rows = rows[rows[column] == value]
+    assert len(rows) == 1, where
+    row = rows.iloc[0]
+    return Fraction(int(row["numerator"]), int(row["denominator"]))
+
+
+def direct_rows(sweep_text: str) -> dict[tuple, list]:
+    """Every point of a sweep computed in a plain loop in this process (the reference)."""
+    sweep = load_sweep(sweep_text)
+    out = {}
+    for point in sweep.points:
+        rows = sweep.calculator.rows(sweep.calculator.call(point.arguments(), point.rules))
+        out[point.columns] = sorted((r.outcome, r.exact) for r in rows)
+    return out
+
+
+def table_rows(table: pd.DataFrame, sweep_text: str) -> dict[tuple, list]:
+    sweep = load_sweep(sweep_text)
+    out = {}
+    for index, point in enumerate(sweep.points):
+        part = table[table["point"] == index]
+        out[point.columns] = sorted(
+            (o, Fraction(int(n), int(d)))
+            for o, n, d in zip(part["outcome"], part["numerator"], part["denominator"], strict=True)
+        )
+    return out
+
+
+# -- the table and the report ------------------------------------------------------------------
+def test_table_has_one_row_per_point_and_outcome(client: object, tmp_path: Path) -> None:
+    result = run_sweep(POOLS, tmp_path, client=client, progress=None)
+    assert result.ok and result.computed == 12 and result.skipped == 0
+    table = pd.read_parquet(tmp_path / "sweep.parquet")
+    assert list(table.columns[:6]) == ["point", "system", "calculator", "attack_dice", "defense_dice", "attack_type"]
+    assert {"outcome", "kind", "numerator", "denominator", "value", "exact", "seconds", "toolkit_version"} <= set(
+        table.columns
+    )
+    assert table["point"].nunique() == 12
+    # AM-1: 4 hit faces of 6; against no dice one hit is one damage (AM-3), ranged: no return damage.
+    p = fraction_of(table, attack_dice=1, defense_dice=0, attack_type="ranged", outcome="1 damage to defender")
+    assert p == Fraction(2, 3)
+    # Each point's outcomes sum to exactly 1, and the float column agrees with the exact one.
+    for _, part in table.groupby("point"):
+        assert sum(Fraction(int(n), int(d)) for n, d in zip(part["numerator"], part["denominator"], strict=True)) == 1
+    assert (table["value"] - table["numerator"].astype(float) / table["denominator"].astype(float)).abs().max() < 1e-12
+    assert (table["seconds"] >= 0).all()
+    assert table_rows(table, POOLS) == direct_rows(POOLS)
+    page = (tmp_path / "sweep.html").read_text()
+    assert "<h1>Pools</h1>" in page and "plotly" in page and "Probabilities" in page
+
+
+def test_report_escapes_the_sweep_files_text(client: object, tmp_path: Path) -> None:
+    text = HANDS.replace("system:", "title: <script>alert(1)</script>\nnotes: a < b & c\nsystem:")
+    result = run_sweep(text, tmp_path, client=client, progress=None)
+    page = result.report_path.read_text()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "a &lt; b &amp; c" in page
+
+
+# -- resuming ----------------------------------------------------------------------------------
+def test_a_rerun_skips_every_stored_point(client: object, tmp_path: Path) -> None:
+    first = run_sweep(HANDS, tmp_path, client=client, progress=None)
+    assert (first.computed, first.skipped) == (6, 0)
+    stored = sorted((tmp_path / ".points").glob("*.parquet"))
+    assert len(stored) == 3  # chunk: 2
+    again = run_sweep(HANDS, tmp_path, client=client, progress=None)
+    assert (again.computed, again.skipped) == (0, 6)
+    pd.testing.assert_frame_equal(again.table, first.table)
+    # A wider grid computes only its new points.
+    wider = run_sweep(HANDS.replace("to: 5", "to: 7"), tmp_path, client=client, progress=None)
+    assert (wider.computed, wider.skipped) == (2, 6)
+    # FM-1 by hand: a 1-card hand is the A♠ with probability 1/52.
+    assert fraction_of(
+        wider.table, cards=1, outcome="numbered=0, red_trumps=0, black_trumps=1, ace_of_spades=True"
+    ) == Fraction(1, 52)
+
+
+def test_a_new_toolkit_version_recomputes(client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
+    monkeypatch.setattr("toolkit.__version__", "99.0")
+    again = run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
+    assert (again.computed, again.skipped) == (6, 0)
+    assert set(again.table["toolkit_version"]) == {"99.0"}
+
+
+# -- a failing point ---------------------------------------------------------------------------
+def test_a_failing_point_is_reported_and_the_others_finish(client: object, tmp_path: Path) -> None:
+    text = (
+        "system: fairy-meat\ncalculator: attack_odds\n"
+        "grid:\n  attacker_hand: [5H, ZZ, 9C]\n  defender_hand: [3D]\nchunk: 3\n"
+    )
+    result = run_sweep(text, tmp_path, client=client, progress=None)
+    assert not result.ok
+    assert [f.point.arguments()["attacker_hand"] for f in result.failures] == ["ZZ"]
+    failure = result.failures[0].describe()
+    assert failure.startswith("attacker_hand=ZZ, defender_hand=3D, policies=greedy/greedy")
+    assert "NotationError" in failure and "ZZ" in failure
+    assert sorted(result.table["attacker_hand"].unique()) == ["5H", "9C"]
+    # FM-9/FM-10 by hand: 5 against 3 (no Trumps, no draws) wins by 2, 1 point.
+    assert (
+        fraction_of(result.table, attacker_hand="5H", outcome="winner=attacker, points=1, damage=1, nasty_hit=False")
+        == 1
+    )
+    assert "1 failed point(s)" in result.report_path.read_text()
+    # A rerun skips the two done points and tries the failing one again.
+    again = run_sweep(text, tmp_path, client=client, progress=None)
+    assert (again.computed, again.skipped, len(again.failures)) == (0, 2, 1)
+
+
+# -- Ctrl-C ------------------------------------------------------------------------------------
+def test_interrupted_sweep_keeps_finished_points_and_no_half_file(client: object, tmp_path: Path) -> None:
+    def interrupt(_: object, done: int) -> None:
+        if done >= 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(POOLS, tmp_path, client=client, progress=None, on_chunk=interrupt)
+    names = [p.name for p in tmp_path.rglob("*")]
+    assert not any(n.endswith(".tmp") for n in names)
+    assert not (tmp_path / "sweep.parquet").exists()
+    stored = sorted((tmp_path / ".points").glob("*.parquet"))
+    assert 2 <= len(stored) < 12
+    for path in stored:  # every stored file is whole
+        assert pd.read_parquet(path)["key"].nunique() == 1
+    resumed = run_sweep(POOLS, tmp_path, client=client, progress=None)
+    assert resumed.skipped == len(stored) and resumed.computed == 12 - len(stored)
+    assert table_rows(resumed.table, POOLS) == direct_rows(POOLS)
+
+
+def test_ctrl_c_on_the_command_line_exits_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("toolkit.sweeps.run_sweep", interrupted)
+    path = tmp_path / "s.yaml"
+    path.write_text(HANDS)
+    assert main(["sweep", str(path), "-o", str(tmp_path / "out")]) == 130
+    assert "finished points are stored" in capsys.readouterr().err
+
+
+# -- a worker process killed mid-sweep ---------------------------------------------------------
+def test_a_worker_killed_mid_sweep_loses_no_point(tmp_path: Path) -> None:
+    """Two worker processes; when the first chunk is stored, the worker busy with a chunk
+    is killed (SIGKILL). Its nanny starts a new one, the scheduler runs the lost chunk
+    again: the table is complete and equal to a plain loop's."""
+    from distributed import Client, LocalCluster
+
+    text = (
+        "system: angry-miniatures\ncalculator: opposed\n"
+        "grid:\n  attack_dice: {from: 40, to: 47}\n  defense_dice: [40, 45]\nchunk: 1\n"
+    )
+    killed: list[int] = []
+
+    def kill_a_busy_worker(c: object, done: int) -> None:
+        if killed:
+            return
+        pids = c.run(os.getpid)
+        busy = [w for w, tasks in c.processing().items() if tasks]
+        if busy:
+            killed.append(pids[busy[0]])
+            os.kill(pids[busy[0]], signal.SIGKILL)
+
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+        Client(cluster) as c,
+    ):
+        result = run_sweep(text, tmp_path, client=c, progress=None, on_chunk=kill_a_busy_worker, report=False)
+    assert killed, "no worker was busy when the first chunk finished"
+    assert result.ok and result.computed == 16
+    assert result.table["point"].nunique() == 16
+    assert table_rows(result.table, text) == direct_rows(text)
+
+
+# -- a scheduler started separately -----------------------------------------------------------
+@pytest.fixture
+def separate_scheduler(tmp_path: Path) -> Iterator[str]:
+    """`dask scheduler` and one `dask worker` as subprocesses; yields the address."""
+    dask = Path(sys.executable).parent / "dask"
+    info = tmp_path / "scheduler.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    logs = open(tmp_path / "dask.log", "w")  # noqa: SIM115 - closed below
+    procs = [
+        subprocess.Popen(
+            [str(dask), "scheduler", "--port", "0", "--no-dashboard", "--scheduler-file", str(info)],
+            env=env,
+            stdout=logs,
+            stderr=logs,
+            start_new_session=True,
+        )
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        address = json.loads(info.read_text())["address"]
+        procs.append(
+            subprocess.Popen(
+                [str(dask), "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+                env=env,
+                stdout=logs,
+                stderr=logs,
+                start_new_session=True,
+            )
+        )
+        yield address
+    finally:
+        for proc in reversed(procs):  # each started in a session of its own: its group is ours
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=20)
+        logs.close()
+
+
+def test_sweep_on_a_scheduler_started_separately(separate_scheduler: str, tmp_path: Path, capsys) -> None:
+    path = tmp_path / "pools.yaml"
+    path.write_text(POOLS)
+    out = tmp_path / "out"
+    code = main(["sweep", str(path), "-o", str(out), "--scheduler", separate_scheduler])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "12/12 points (100%)" in captured.err
+    table = pd.read_parquet(out / "pools.parquet")
+    assert table_rows(table, POOLS) == direct_rows(POOLS)
+    assert (out / "pools.html").is_file()
+
+
+# -- the command line --------------------------------------------------------------------------
+def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("toolkit.sweeps.runner.CONNECT_TIMEOUT", 2)
+    path = tmp_path / "hands.yaml"
+    path.write_text(HANDS)
+    assert main(["sweep", str(path), "-o", str(tmp_path / "out"), "--workers", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "sweep: 6 points, 0 already done; 1 worker" in captured.err
+    assert "table:" in captured.out and (tmp_path / "out" / "hands.parquet").is_file()
+    assert (tmp_path / "out" / "hands.html").is_file()
+    # A rerun has nothing to do and starts no cluster.
+    assert main(["sweep", str(path), "-o", str(tmp_path / "out")]) == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(HANDS.replace("cards:", "hand:"))
+    assert main(["sweep", str(bad), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {bad}:4: 'hand' is not an argument of hand_composition; its arguments are cards" in err
+    assert main(["sweep", "--workers", "0", str(path)]) == 2
+    assert main(["sweep", "--list"]) == 0
+    assert "fairy-meat solve_hidden" in capsys.readouterr().out
+    assert main(["sweep", str(path), "--scheduler", "tcp://127.0.0.1:1", "-o", str(tmp_path / "x")]) == 2
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_workers_of_another_toolkit_version_are_refused(
+    client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A point's key names the toolkit version: rows computed by another version are not stored."""
+    import toolkit.sweeps.work as work
+
+    real = work.compute_chunk
+    monkeypatch.setattr(work, "compute_chunk", lambda *a: {**real(*a), "version": "0.0.1"})
+    monkeypatch.setattr("toolkit.sweeps.runner.compute_chunk", work.compute_chunk)
+    result = run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
+    assert len(result.failures) == 6 and result.table.empty
+    assert "the worker runs toolkit 0.0.1" in result.failures[0].error
+    assert not list((tmp_path / ".points").glob("*.parquet"))

@@ -1,0 +1,343 @@
+"""Sweep files (issue 14): validation before anything runs, the grid, the point keys,
+the calculators' rows — no Dask here (see test_sweeps_run.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import ArgumentTypeError, InvalidSetupError, NotationError, TooBigError
+from toolkit.sweeps import CALCULATORS, calculator, load_sweep
+from toolkit.sweeps.calculators import Row
+from toolkit.sweeps.spec import point_key
+from toolkit.sweeps.store import PointStore, encode_chunk, write_atomic
+
+SHIPPED = sorted((Path(__file__).resolve().parent.parent / "data" / "sweeps").glob("*.yaml"))
+
+
+def sweep_text(body: str, system: str = "angry-miniatures", calc: str = "opposed") -> str:
+    return f"system: {system}\ncalculator: {calc}\n{body}"
+
+
+# -- the shipped files -----------------------------------------------------------------------
+def test_one_shipped_sweep_per_system() -> None:
+    systems = {load_sweep(path).system for path in SHIPPED}
+    assert systems == {"angry-miniatures", "fairy-meat", "durak-battle"}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_sweeps_are_valid(path: Path) -> None:
+    sweep = load_sweep(path)
+    assert sweep.size > 1 and sweep.swept
+    assert len({p.key for p in sweep.points}) == sweep.size
+
+
+# -- the grid ----------------------------------------------------------------------------------
+def test_grid_is_the_product_of_ranges_lists_and_rules_fields() -> None:
+    sweep = load_sweep(
+        sweep_text(
+            "grid:\n  attack_dice: {from: 1, to: 6, step: 2}\n  defense_dice: [1, 2]\n"
+            "  rules:\n    tie_break: [chain, coin_flip]\nfixed:\n  attack_type: ranged\n"
+        )
+    )
+    assert sweep.size == 3 * 2 * 2
+    assert sweep.swept == ("attack_dice", "defense_dice", "rules.tie_break")
+    first = dict(sweep.points[0].columns)
+    assert first == {
+        "attack_dice": 1,
+        "defense_dice": 1,
+        "attack_type": "ranged",
+        "rules": "default rules",
+        "rules.tie_break": "chain",
+    }
+    assert {dict(p.columns)["attack_dice"] for p in sweep.points} == {1, 3, 5}
+    assert {p.rules.tie_break for p in sweep.points} == {"chain", "coin_flip"}
+
+
+def test_a_repeated_value_is_one_point() -> None:
+    sweep = load_sweep(sweep_text("grid:\n  attack_dice: [2, 2, 3]\n  defense_dice: [1]\n"))
+    assert sweep.size == 2
+
+
+def test_point_keys_name_every_input_and_the_version() -> None:
+    rules = calculator("angry-miniatures", "opposed")
+    from toolkit.angry_miniatures import Rules
+
+    args = {"attack_dice": 2, "defense_dice": 1, "attack_type": "melee"}
+    key = point_key("angry-miniatures", rules.name, args, Rules(), "0.1.0")
+    assert key == point_key("angry-miniatures", rules.name, dict(args), Rules(), "0.1.0")
+    assert key != point_key("angry-miniatures", rules.name, {**args, "defense_dice": 2}, Rules(), "0.1.0")
+    assert key != point_key("angry-miniatures", rules.name, args, Rules(tie_break="coin_flip"), "0.1.0")
+    assert key != point_key("angry-miniatures", rules.name, args, Rules(), "0.2.0")
+    assert key != point_key("angry-miniatures", "odds_table", args, Rules(), "0.1.0")
+
+
+# -- validation: every problem before anything runs, at its line -------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\ncolour: red\n"),
+            ":6: unknown key 'colour'; keys are calculator, chunk, fixed, grid, notes",
+        ),
+        (sweep_text("grid: {}\n", calc="oposed"), "'oposed' is not a calculator of angry-miniatures; its "),
+        ("system: chess\ncalculator: opposed\n", "system 'chess' is not known; the systems are angry-miniatures"),
+        (
+            sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [1]\n"),
+            ":5: 'defence_dice' is not an argument of opposed; its arguments are attack_dice, defense_dice",
+        ),
+        (
+            sweep_text("grid:\n  attack_dice: [1, two]\n  defense_dice: [1]\n"),
+            ":4: attack_dice must be a whole number from 0 to 200, got 'two'",
+        ),
+        (sweep_text("grid:\n  attack_dice: [1]\n"), "opposed needs defense_dice: give them in grid or fixed"),
+        (
+            sweep_text("grid:\n  attack_dice: 3\n  defense_dice: [1]\n"),
+            ":4: attack_dice: give a list of values or a range {from: 1, to: 12}, got 3",
+        ),
+        (
+            sweep_text("grid:\n  attack_dice: {from: 5, to: 1}\n  defense_dice: [1]\n"),
+            "'to' must not be below 'from'",
+        ),
+        (
+            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  attack_type: [melee, psychic]\n"),
+            ":6: attack_type must be one of melee, ranged, magic, got 'psychic'",
+        ),
+        (
+            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    tie_brake: [chain]\n"),
+            ":7: 'tie_brake' is not a field of the angry-miniatures rules; the fields are zero_tie",
+        ),
+        (
+            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    tie_break: [chain, dice_off]\n"),
+            "tie_break",
+        ),
+        (
+            sweep_text("grid:\n  cards: [1]\n  rules:\n    damage: [table]\n", "fairy-meat", "hand_composition"),
+            "hand_composition takes no rules: remove rules",
+        ),
+        (
+            sweep_text("grid:\n  attack_dice: [1]\nfixed:\n  attack_dice: 2\n  defense_dice: 1\n"),
+            "attack_dice is both in the grid and fixed",
+        ),
+    ],
+)
+def test_bad_sweep_files_say_what_is_accepted(text: str, expected: str) -> None:
+    with pytest.raises(InvalidSetupError) as info:
+        load_sweep(text)
+    assert expected in str(info.value)
+    assert "Traceback" not in str(info.value)
+
+
+def test_a_wrong_type_is_an_argument_type_error() -> None:
+    param = calculator("fairy-meat", "deal_averaged_odds").param("policies")
+    with pytest.raises(ArgumentTypeError, match="a policy \\(random, greedy\\) or a pair"):
+        param.check(["greedy", "random", "greedy"])
+    assert param.check("random") == ("random", "random")
+
+
+def test_errors_name_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [x]\n"))
+    with pytest.raises(InvalidSetupError, match=f"^{path}:5: defense_dice must be a whole number"):
+        load_sweep(path)
+    with pytest.raises(NotationError, match="is not a file"):
+        load_sweep(tmp_path / "missing.yaml")
+
+
+def test_a_grid_too_big_for_its_calculator_says_its_size() -> None:
+    text = sweep_text(
+        "grid:\n  attacker_cards: {from: 1, to: 30}\n  defender_cards: {from: 0, to: 30}\n"
+        "  trials: {from: 1, to: 40}\n",
+        "fairy-meat",
+        "deal_averaged_odds",
+    )
+    with pytest.raises(TooBigError, match=r"the grid has 37,200 points \(30 attacker_cards x 31 defender_cards x 40 "):
+        load_sweep(text)
+
+
+def test_points_above_the_calculators_exact_limit_are_refused_before_running() -> None:
+    text = sweep_text("grid:\n  attack_dice: [100, 150]\n  defense_dice: [40, 60]\n")
+    with pytest.raises(
+        TooBigError,
+        match=r"1 of the 4 points are too big for opposed exactly \(e.g. size 210 above the limit of 200\): "
+        r"attack_dice=150, defense_dice=60",
+    ):
+        load_sweep(text)
+
+
+def test_rules_fields_any_helper_adds_are_sweepable() -> None:
+    """The rules axis goes through load_rules: every field of the system's Rules is accepted."""
+    from toolkit.durak_battle import Rules
+
+    for field in Rules.field_names():
+        default = getattr(Rules(), field)
+        value = list(default) if isinstance(default, tuple) else default
+        sweep = load_sweep(
+            sweep_text(
+                f"grid:\n  cards_a: [1]\n  cards_b: [1]\n  rules:\n    {field}: [{value!r}]\n".replace("'", '"')
+                .replace("True", "true")
+                .replace("False", "false"),
+                "durak-battle",
+                "clash_losses",
+            )
+        )
+        assert sweep.size == 1
+
+
+# -- the calculators' rows, against hand arithmetic --------------------------------------------
+def test_every_system_has_its_public_calculators() -> None:
+    names = {key for key in CALCULATORS}
+    assert {
+        ("angry-miniatures", "opposed"),
+        ("angry-miniatures", "odds_table"),
+        ("angry-miniatures", "attacks_to_take_out"),
+        ("fairy-meat", "hand_composition"),
+        ("fairy-meat", "attack_odds"),
+        ("fairy-meat", "deal_averaged_odds"),
+        ("fairy-meat", "solve_attack"),
+        ("fairy-meat", "solve_hidden"),
+        ("durak-battle", "clash_value"),
+        ("durak-battle", "clash_losses"),
+        ("durak-battle", "battle_outcome"),
+    } <= names
+
+
+def test_opposed_rows_one_die_against_none() -> None:
+    """AM-1: 4 hit faces (J Q K A) of 6; no defence dice, so one hit is one damage (AM-3)."""
+    calc = calculator("angry-miniatures", "opposed")
+    rows = {r.outcome: r for r in calc.rows(calc.call({"attack_dice": 1, "defense_dice": 0}, None))}
+    assert rows["1 damage to defender"].exact == Fraction(4, 6)
+    assert rows["no damage"].exact == Fraction(2, 6)
+    assert all(r.kind == "probability" and r.is_exact for r in rows.values())
+
+
+def test_hand_composition_rows_one_card() -> None:
+    """FM-1: 36 Numbered cards, 8 red and 8 black Trumps (the A♠ one of them) in 52."""
+    calc = calculator("fairy-meat", "hand_composition")
+    rows = {r.outcome: r.exact for r in calc.rows(calc.call({"cards": 1}, None))}
+    assert rows["numbered=1, red_trumps=0, black_trumps=0, ace_of_spades=False"] == Fraction(36, 52)
+    assert rows["numbered=0, red_trumps=1, black_trumps=0, ace_of_spades=False"] == Fraction(8, 52)
+    assert rows["numbered=0, red_trumps=0, black_trumps=1, ace_of_spades=True"] == Fraction(1, 52)
+
+
+def test_clash_value_rows_are_exact_values() -> None:
+    """The docstring's worked clash (DB-4): b attacks with 10S, a manoeuvres with QD; a's 7S beats 4H."""
+    calc = calculator("durak-battle", "clash_value")
+    rows = {r.outcome: r for r in calc.rows(calc.call({"hand_a": "7S 9H QD", "hand_b": "10S 4H"}, None))}
+    assert (rows["lost_a"].exact, rows["lost_b"].exact, rows["value"].exact) == (1, 3, 2)
+    assert rows["value"].kind == "value"
+
+
+# -- the store -------------------------------------------------------------------------------
+def test_store_skips_unreadable_files_and_writes_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = PointStore(tmp_path)
+    row = Row("hit", "probability", Fraction(2, 3), 2 / 3, True)
+    store.save(encode_chunk([("a", [row], 0.1)]), ["a"])
+    (tmp_path / ".points" / "broken.parquet").write_bytes(b"PAR1 half a file")
+    assert store.done() == {"a"}
+    rows = store.rows()
+    assert rows[["key", "outcome", "numerator", "denominator"]].values.tolist() == [["a", "hit", "2", "3"]]
+
+    def interrupted(src: object, dst: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("toolkit.sweeps.store.os.replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(tmp_path / "table.parquet", b"data")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".points"]
+
+
+# -- progress ----------------------------------------------------------------------------------
+def test_terminal_progress_shows_done_total_rate_and_time_left() -> None:
+    import io
+
+    from toolkit.sweeps.progress import TerminalProgress
+
+    stream = io.StringIO()
+    progress = TerminalProgress(stream, every=0.0)
+    progress.start(10, 2, "http://127.0.0.1:8787/status", 2)
+    progress.started -= 2.0  # two seconds ago
+    progress.update(4, 1)
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "sweep: 10 points, 2 already done; 2 workers"
+    assert lines[1] == "dashboard: http://127.0.0.1:8787/status"
+    assert lines[-1].startswith("6/10 points (60%), 2.0 points/s, about 2 s left, 1 failed")
+
+
+def test_notebook_progress_is_a_widget() -> None:
+    pytest.importorskip("ipywidgets")
+    from toolkit.sweeps.progress import WidgetProgress, make_progress
+
+    progress = make_progress("widget")
+    assert isinstance(progress, WidgetProgress)
+    progress.start(4, 0, "http://host/<status>", 1)
+    progress.update(3, 0)
+    assert (progress.bar.value, progress.bar.max) == (3, 4)
+    assert "3/4 points (75%)" in progress.label.value and "&lt;status&gt;" in progress.label.value
+    progress.close()
+    assert progress.bar.bar_style == "success"
+
+
+def test_rules_files_are_an_axis_with_the_fields_on_top(tmp_path: Path) -> None:
+    (tmp_path / "coin.yaml").write_text(
+        "system: angry-miniatures\nnotes: Ties by a coin.\ntie_break: coin_flip\n", encoding="utf-8"
+    )
+    path = tmp_path / "sweep.yaml"
+    path.write_text(
+        sweep_text(
+            "grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [default, coin.yaml]\n"
+            "  rules:\n    zero_tie: [miss, super_tiebreak]\n"
+        )
+    )
+    sweep = load_sweep(path)
+    assert sweep.swept == ("rules_file", "rules.zero_tie")
+    got = {(dict(p.columns)["rules_file"], p.rules.tie_break, p.rules.zero_tie) for p in sweep.points}
+    assert got == {
+        ("default", "chain", "miss"),
+        ("default", "chain", "super_tiebreak"),
+        ("coin", "coin_flip", "miss"),
+        ("coin", "coin_flip", "super_tiebreak"),
+    }
+    path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [nowhere.yaml]\n"))
+    with pytest.raises(InvalidSetupError, match=r":6: rules_files: no house-rules file 'nowhere.yaml'"):
+        load_sweep(path)
+
+
+def test_solver_rows_keep_exact_values_exact_and_floats_as_floats() -> None:
+    known = calculator("fairy-meat", "solve_attack")
+    rows = {r.outcome: r for r in known.rows(known.call({"attacker_hand": "5H", "defender_hand": "3D"}, None))}
+    # FM-9/FM-10 by hand: 5 against 3 with no Trumps wins by 2 — 1 point, 1 damage; no choice on either side.
+    assert rows["value"].exact == rows["lower"].exact == rows["upper"].exact == 1
+    assert rows["exploitability"].exact == 0 and rows["value"].is_exact
+    hidden = calculator("fairy-meat", "solve_hidden")
+    rows = {r.outcome: r for r in hidden.rows(hidden.call({"attacker_cards": 1, "defender_cards": 1}, None))}
+    assert rows["value"].exact is None and not rows["value"].is_exact
+    assert rows["lower"].value - 1e-9 <= rows["value"].value <= rows["upper"].value + 1e-9
+    assert rows["exploitability"].value == pytest.approx(rows["upper"].value - rows["lower"].value)
+
+
+def test_table_from_stored_chunks_in_grid_order_without_duplicates_or_strangers() -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from toolkit.sweeps.store import sweep_table
+
+    sweep = load_sweep("system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: [2, 1]\n")
+    calc = sweep.calculator
+
+    def chunk(points: list, keys: list[str]) -> object:
+        done = [(k, calc.rows(calc.call(p.arguments(), None)), 0.5) for p, k in zip(points, keys, strict=True)]
+        return pq.read_table(pa.BufferReader(encode_chunk(done)))
+
+    first, second = sweep.points
+    stored = [chunk([second], [second.key]), chunk([first, second], [first.key, second.key]), chunk([first], ["x"])]
+    table = sweep_table(sweep, stored)
+    assert table["point"].tolist() == sorted(table["point"].tolist())
+    assert table.groupby("point")["cards"].first().tolist() == [2, 1]
+    assert len(table) == len(calc.rows(calc.call({"cards": 2}, None))) + len(calc.rows(calc.call({"cards": 1}, None)))
+    # FM-1 by hand: two cards are both Numbered with probability C(36, 2) / C(52, 2) = 630 / 1326.
+    both = table[(table["cards"] == 2) & (table["outcome"].str.startswith("numbered=2,"))]
+    assert (both["numerator"].tolist(), both["denominator"].tolist()) == (["105"], ["221"])

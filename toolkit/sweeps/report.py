@@ -1,0 +1,164 @@
+"""The HTML report of a sweep: plotly charts of the table, faceted by the swept fields.
+
+The first swept field (a number if there is one) is the x axis; outcomes are the colours
+(the :data:`TOP_OUTCOMES` most likely, the rest summed as "other outcomes"); the next two
+swept fields are facet columns and rows (at most :data:`MAX_FACETS` values each, evenly
+chosen, the caption says which); any further swept field gives one chart per value
+combination (at most :data:`MAX_CHARTS`). Probabilities and values (a game value, an
+exploitability, mean rounds) get separate charts. Every name from the sweep file is
+escaped; plotly.js is inlined once, so the file works offline
+(:func:`toolkit.reports.figures.figure_html`).
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.reports.figures import figure_html
+from toolkit.sweeps.store import write_atomic
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from toolkit.sweeps.runner import SweepResult
+
+__all__ = ["write_report", "report_html", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
+
+#: Outcomes drawn one by one in a probability chart (the rest are summed).
+TOP_OUTCOMES = 8
+#: The most values of one facet field shown.
+MAX_FACETS = 6
+#: The most charts of one kind (probabilities, values).
+MAX_CHARTS = 12
+
+
+def _spread(values: list[Any], limit: int) -> list[Any]:
+    """At most ``limit`` of ``values``, evenly chosen (first and last kept)."""
+    if len(values) <= limit:
+        return values
+    step = (len(values) - 1) / (limit - 1)
+    return [values[round(i * step)] for i in range(limit)]
+
+
+def _axes(table: pd.DataFrame, swept: tuple[str, ...]) -> tuple[str | None, list[str], list[str]]:
+    """(x, facet fields, further fields) of the charts."""
+    fields = [f for f in swept if f in table.columns]
+    numeric = [f for f in fields if table[f].dtype.kind in "iuf"]
+    x = numeric[0] if numeric else (fields[0] if fields else None)
+    rest = [f for f in fields if f != x]
+    return x, rest[:2], rest[2:]
+
+
+def _probability_frame(part: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The probability rows with the outcomes past the :data:`TOP_OUTCOMES` most likely summed."""
+    top = part.groupby("outcome")["value"].mean().sort_values(ascending=False).index[:TOP_OUTCOMES]
+    shown = part.assign(outcome=part["outcome"].where(part["outcome"].isin(top), "other outcomes"))
+    return shown.groupby([*by, "outcome"], as_index=False, sort=False)["value"].sum()
+
+
+def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str) -> list[tuple[str, Any]]:
+    """The (caption, figure) charts of one kind of row."""
+    import plotly.express as px
+
+    part = table[table["kind"] == kind]
+    if part.empty:
+        return []
+    x, facets, further = _axes(part, swept)
+    captions = []
+    for f in facets:
+        values = sorted(part[f].unique().tolist(), key=str)
+        kept = _spread(values, MAX_FACETS)
+        if len(kept) < len(values):
+            captions.append(f"{f}: {len(kept)} of {len(values)} values shown")
+            part = part[part[f].isin(kept)]
+    combos = list(itertools.product(*(sorted(part[f].unique().tolist(), key=str) for f in further)))
+    charts = []
+    for combo in combos[:MAX_CHARTS]:
+        sub = part
+        for f, v in zip(further, combo, strict=True):
+            sub = sub[sub[f] == v]
+        if sub.empty:
+            continue
+        by = [c for c in (x, *facets) if c is not None]
+        if kind == "probability":
+            data = _probability_frame(sub, by)
+            color, facet_row = "outcome", facets[1] if len(facets) > 1 else None
+        else:
+            data = sub.groupby([*by, "outcome"], as_index=False, sort=False)["value"].mean()
+            color, facet_row = "outcome", facets[1] if len(facets) > 1 else None
+        title = ", ".join(f"{f} = {v}" for f, v in zip(further, combo, strict=True))
+        common = {
+            "color": color,
+            "facet_col": facets[0] if facets else None,
+            "facet_row": facet_row,
+            "title": title or None,
+        }
+        if x is None:
+            fig = px.bar(data, x="outcome", y="value", **common)
+        else:
+            fig = px.line(data.sort_values(x), x=x, y="value", markers=True, **common)
+        facet_rows = data[facet_row].nunique() if facet_row else 1
+        fig.update_layout(
+            yaxis_title="probability" if kind == "probability" else "value",
+            legend_title_text="outcome",
+            height=max(450, 260 * facet_rows + 140),
+        )
+        if kind == "value":
+            fig.update_yaxes(matches=None)
+        charts.append((title, fig))
+    if len(combos) > MAX_CHARTS:
+        captions.append(f"{len(combos) - MAX_CHARTS} more combinations of {', '.join(further)} are in the table")
+    return [("; ".join(captions), None)] + charts if captions else charts
+
+
+def report_html(result: SweepResult) -> str:
+    """Return the HTML report of a sweep (one self-contained page)."""
+    sweep, table = result.sweep, result.table
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+        f"<title>{esc(sweep.title)}</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:1200px}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}</style></head><body>",
+        f"<h1>{esc(sweep.title)}</h1>",
+    ]
+    if sweep.notes:
+        parts.append(f"<p>{esc(sweep.notes)}</p>")
+    seconds = table.drop_duplicates("point")["seconds"] if not table.empty else table["seconds"]
+    facts = [
+        ("system", sweep.system),
+        ("calculator", f"{sweep.calculator.name}: {sweep.calculator.help}"),
+        ("swept", ", ".join(sweep.swept) or "nothing (one point)"),
+        ("points", f"{sweep.size:,} ({result.computed:,} computed now, {result.skipped:,} stored before)"),
+        ("point time", f"{seconds.sum():.2f} s in all, {seconds.mean() if len(seconds) else 0:.4f} s mean"),
+        ("table", f"{len(table):,} rows: {result.table_path.name if result.table_path else ''}"),
+    ]
+    parts.append("<table>" + "".join(f"<tr><th>{esc(k)}</th><td>{esc(str(v))}</td></tr>" for k, v in facts))
+    parts.append("</table>")
+    if result.failures:
+        parts.append(f"<h2>{len(result.failures)} failed point(s)</h2><ul>")
+        parts += [f"<li>{esc(f.describe())}</li>" for f in result.failures[:200]]
+        parts.append("</ul>")
+    inlined = False
+    for kind, heading in (("probability", "Probabilities"), ("value", "Values")):
+        charts = _charts(table, sweep.swept, kind) if not table.empty else []
+        if not charts:
+            continue
+        parts.append(f"<h2>{heading}</h2>")
+        for caption, fig in charts:
+            if fig is None:
+                parts.append(f"<p><em>{esc(caption)}</em></p>")
+                continue
+            parts.append(figure_html(fig, include_plotlyjs=not inlined))
+            inlined = True
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_report(result: SweepResult, path: Path) -> Path:
+    """Write the report of ``result`` to ``path`` (atomically); return the path."""
+    write_atomic(path, report_html(result).encode("utf-8"))
+    return path

@@ -1,0 +1,367 @@
+"""Sweep files: reading and validating one, and the grid of points it names.
+
+A sweep file (YAML, read with :func:`toolkit.notation.load_yaml`) names a system, one of
+its calculators (:mod:`.calculators`), a grid and fixed arguments::
+
+    title: Pools against pools, two tie rules
+    system: angry-miniatures
+    calculator: opposed
+    grid:
+      attack_dice: {from: 1, to: 12}      # a range (step: 1 unless given)
+      defense_dice: [1, 2, 3, 4]          # or a list
+      rules:                              # rules fields, each a list of values
+        tie_break: [chain, coin_flip]
+      rules_files: [default, tens_hit]    # house-rules files (data/rules/<system>/, paths
+                                          # from the sweep file's folder; default: none)
+    fixed:
+      attack_type: ranged
+    chunk: 50                             # points per task (optional)
+
+Every problem is found before anything runs, each at its line: an unknown key, argument,
+rules field or calculator (the message lists what is accepted), a value of the wrong type,
+a grid bigger than its calculator allows (with its size), a point above the calculator's
+own exact limit. The rules of each point are built with
+:func:`toolkit.house_rules.load_rules`, so every field of a system's ``Rules`` is sweepable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolkit.errors import InvalidSetupError, NotationError, TooBigError
+from toolkit.house_rules import load_rules, rules_class
+from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
+from toolkit.sweeps.calculators import Calculator, Param, calculator
+
+__all__ = ["Point", "Sweep", "load_sweep", "sweep_from_mapping", "point_key", "MAX_GRID", "TOP_KEYS"]
+
+#: The keys a sweep file may hold.
+TOP_KEYS = ("title", "notes", "system", "calculator", "grid", "fixed", "chunk")
+#: The most points any sweep may have (before the calculator's own limit).
+MAX_GRID = 2_000_000
+#: The longest range (values) of one grid entry.
+MAX_RANGE = 1_000_000
+#: The number of points too big for their calculator quoted in the error.
+QUOTED = 3
+
+
+@dataclass(frozen=True)
+class Point:
+    """One grid point: its key (what the store and a rerun know it by), the arguments
+    (defaults filled in), the rules (``None`` for a calculator without rules) and the
+    columns it is written with in the table (the arguments and the rules' labels)."""
+
+    key: str
+    args: tuple[tuple[str, Any], ...]
+    rules: Any
+    columns: tuple[tuple[str, Any], ...]
+
+    def arguments(self) -> dict[str, Any]:
+        """Return the arguments as a dict."""
+        return dict(self.args)
+
+    def describe(self) -> str:
+        """Return the point's parameters in one line (for a failure report)."""
+        return ", ".join(f"{k}={v}" for k, v in self.columns)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A validated sweep: its calculator, the swept columns and every point, in grid order."""
+
+    name: str
+    title: str
+    notes: str
+    system: str
+    calculator: Calculator
+    swept: tuple[str, ...]
+    points: tuple[Point, ...]
+    chunk: int | None = None
+    where: str = "<sweep>"
+
+    @property
+    def size(self) -> int:
+        return len(self.points)
+
+
+def point_key(system: str, calc: str, args: Mapping[str, Any], rules: Any, version: str) -> str:
+    """Return the key of a point: a hash of the system, calculator, arguments, every field
+    of the rules and the toolkit version (a new version recomputes every point)."""
+    payload = {
+        "system": system,
+        "calculator": calc,
+        "args": {k: list(v) if isinstance(v, tuple) else v for k, v in args.items()},
+        "rules": None if rules is None else rules.to_mapping(changed_only=False),
+        "version": version,
+    }
+    text = json.dumps(payload, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def load_sweep(source: str | Path) -> Sweep:
+    """Return the validated :class:`Sweep` of a sweep file (a path, or YAML text with a line break).
+
+    Raises:
+        InvalidSetupError: every problem of the file, one a line (``FILE:LINE: problem``).
+        TooBigError: a grid with more points than its calculator allows, or points above
+            the calculator's exact limit (with their size and the alternative).
+        NotationError: not a file or not valid YAML.
+    """
+    if isinstance(source, str) and "\n" in source:
+        document = load_yaml(source, "<sweep>")
+        where, name, base = "<sweep>", "sweep", None
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise NotationError(f"{excerpt(str(path))} is not a file: give a sweep file, e.g. data/sweeps/*.yaml")
+        document = load_yaml(path)
+        where, name, base = str(path), path.stem, path.parent
+    return sweep_from_mapping(document.data, where, document.lines, name=name, base=base)
+
+
+def sweep_from_mapping(
+    data: Any,
+    where: str = "<sweep>",
+    lines: LineMap | None = None,
+    *,
+    name: str = "sweep",
+    base: Path | None = None,
+) -> Sweep:
+    """Return the validated :class:`Sweep` of a sweep file's data (see :func:`load_sweep`).
+
+    Raises:
+        InvalidSetupError, TooBigError: as :func:`load_sweep`.
+    """
+    errors = ParseErrors(where, lines)
+    if not isinstance(data, dict):
+        raise InvalidSetupError(f"{where}: a sweep file is a mapping with {', '.join(TOP_KEYS)}")
+    errors.check_keys(data, TOP_KEYS, "")
+    system, calc_name = data.get("system"), data.get("calculator")
+    if system is None or calc_name is None:
+        raise InvalidSetupError(f"{where}: name the system and the calculator (system: ..., calculator: ...)")
+    try:
+        calc = calculator(system, calc_name)
+    except InvalidSetupError as exc:
+        errors.add(str(exc), "calculator" if "calculator" in str(exc) else "system")
+        raise InvalidSetupError("\n".join(errors.messages)) from None
+    title = errors.text(data.get("title"), "title", "title", default=f"{system} {calc.name}", limit=200)
+    notes = errors.text(data.get("notes"), "notes", "notes")
+    chunk = errors.whole(data.get("chunk"), "chunk (points per task)", "chunk", low=1, high=100_000)
+    grid = data.get("grid") or {}
+    fixed = data.get("fixed") or {}
+    for key, value in (("grid", grid), ("fixed", fixed)):
+        if not isinstance(value, dict):
+            errors.add(f"{key} must be a mapping of arguments to values, got {excerpt(value)}", key)
+    if errors:
+        raise InvalidSetupError("\n".join(errors.messages))
+
+    axes: list[tuple[str, list[Any]]] = []  # (argument, candidate values)
+    for arg, raw in grid.items():
+        if arg in ("rules", "rules_files"):
+            continue
+        param = _param(calc, arg, errors, ("grid", arg))
+        values = _values(raw, arg, errors)
+        if param is not None and values is not None:
+            axes.append((arg, [_checked(param, v, errors, ("grid", arg, i)) for i, v in enumerate(values)]))
+    given: dict[str, Any] = {}
+    for arg, raw in fixed.items():
+        param = _param(calc, arg, errors, ("fixed", arg))
+        if param is None:
+            continue
+        if arg in grid:
+            errors.add(f"{arg} is both in the grid and fixed: give it once", "fixed", arg)
+        given[arg] = _checked(param, raw, errors, ("fixed", arg))
+    swept_args = {a for a, _ in axes}
+    missing = [p.name for p in calc.params if p.required and p.name not in swept_args and p.name not in given]
+    if missing:
+        errors.add(f"{calc.name} needs {', '.join(missing)}: give them in grid or fixed", "calculator")
+    variants = _rules_variants(calc, system, grid, errors, base)
+    if errors:
+        raise InvalidSetupError("\n".join(errors.messages))
+
+    counts = [len(v) for _, v in axes] + [len(variants)]
+    size = math.prod(counts)
+    limit = min(calc.max_points, MAX_GRID)
+    if size > limit:
+        shape = " x ".join(f"{len(v)} {a}" for a, v in axes) + (
+            f" x {len(variants)} rules" if len(variants) > 1 else ""
+        )
+        raise TooBigError(
+            f"{where}: the grid has {size:,} points ({shape}); a sweep of {calc.name} runs at most {limit:,}: "
+            "narrow the ranges or split the sweep into several files"
+        )
+    points = _points(calc, system, axes, given, variants)
+    _check_sizes(calc, points, where)
+    rule_columns = [c for c, _ in variants[0][1]] if variants else []
+    swept = tuple(a for a, v in axes if len(v) > 1) + tuple(
+        c for c in rule_columns if c != "rules" and len({dict(v[1])[c] for v in variants}) > 1
+    )
+    return Sweep(name, title, notes, system, calc, swept, tuple(points), chunk, where)
+
+
+def _param(calc: Calculator, arg: Any, errors: ParseErrors, path: tuple[Any, ...]) -> Param | None:
+    try:
+        return calc.param(arg)
+    except InvalidSetupError as exc:
+        hint = ""
+        if arg in ("rules", "rules_files") or (calc.takes_rules and arg in rules_class(calc.system).field_names()):
+            hint = " (rules go in the grid: rules: {field: [values]} or rules_files: [files])"
+        errors.add(f"{exc}{hint}", *path)
+        return None
+
+
+def _checked(param: Param, value: Any, errors: ParseErrors, path: tuple[Any, ...]) -> Any:
+    try:
+        return param.check(value)
+    except InvalidSetupError as exc:
+        errors.add(str(exc), *path)
+        return param.default
+
+
+def _values(raw: Any, what: str, errors: ParseErrors, *path: Any) -> list[Any] | None:
+    """The candidate values of a grid entry: a non-empty list or ``{from, to, step}``."""
+    path = path or ("grid", what)
+    if isinstance(raw, list):
+        if not raw:
+            errors.add(f"{what}: the list of values is empty", *path)
+            return None
+        return raw
+    if isinstance(raw, dict):
+        errors.check_keys(raw, ("from", "to", "step"), f"{what}: ", *path)
+        low = errors.whole(raw.get("from"), f"{what}: from", *path, "from", low=-MAX_RANGE, high=MAX_RANGE)
+        high = errors.whole(raw.get("to"), f"{what}: to", *path, "to", low=-MAX_RANGE, high=MAX_RANGE)
+        step = errors.whole(raw.get("step"), f"{what}: step", *path, "step", low=1, high=MAX_RANGE, default=1)
+        if low is None or high is None:
+            if "from" not in raw or "to" not in raw:
+                errors.add(f"{what}: a range needs from and to, e.g. {{from: 1, to: 12}}", *path)
+            return None
+        if high < low:
+            errors.add(f"{what}: the range goes from {low} to {high}: 'to' must not be below 'from'", *path)
+            return None
+        return list(range(low, high + 1, step or 1))
+    errors.add(f"{what}: give a list of values or a range {{from: 1, to: 12}}, got {excerpt(raw)}", *path)
+    return None
+
+
+def _rules_variants(
+    calc: Calculator, system: str, grid: Mapping[str, Any], errors: ParseErrors, base: Path | None
+) -> list[tuple[Any, tuple[tuple[str, Any], ...]]]:
+    """Every rules variant of the grid with its table columns: the house-rules files times
+    the product of the swept rules fields. ``[(None, ())]`` for a calculator without rules."""
+    fields_raw, files_raw = grid.get("rules"), grid.get("rules_files")
+    if not calc.takes_rules:
+        for key, raw in (("rules", fields_raw), ("rules_files", files_raw)):
+            if raw is not None:
+                errors.add(f"{calc.name} takes no rules: remove {key}", "grid", key)
+        return [(None, ())]
+    cls = rules_class(system)
+    bases: list[tuple[str, Any]] = [("", cls())]
+    if files_raw is not None:
+        files = _values(files_raw, "rules_files", errors, "grid", "rules_files")
+        bases = []
+        for i, name in enumerate(files or []):
+            if name == "default":  # the rulings as written (no file)
+                bases.append(("default", cls()))
+                continue
+            try:
+                rules = load_rules(system, name, base)
+            except InvalidSetupError as exc:
+                errors.add(f"rules_files: {exc}", "grid", "rules_files", i)
+                continue
+            bases.append((Path(str(name)).stem, rules))
+    axes: list[tuple[str, list[Any]]] = []
+    if fields_raw is not None:
+        if not isinstance(fields_raw, dict):
+            errors.add(f"rules must map rules fields to lists of values, got {excerpt(fields_raw)}", "grid", "rules")
+        else:
+            names = cls.field_names()
+            for field, raw in fields_raw.items():
+                if field not in names:
+                    errors.add(
+                        f"{excerpt(field)} is not a field of the {system} rules; the fields are {', '.join(names)}",
+                        "grid",
+                        "rules",
+                        field,
+                    )
+                    continue
+                values = _values(raw, f"rules: {field}", errors, "grid", "rules", field)
+                if values is not None:
+                    axes.append((field, values))
+    variants = []
+    seen_errors: set[str] = set()
+    for label, base_rules in bases:
+        for combo in itertools.product(*(v for _, v in axes)):
+            mapping = base_rules.to_mapping()
+            mapping.update({f: v for (f, _), v in zip(axes, combo, strict=True)})
+            try:
+                rules = load_rules(system, mapping)
+            except InvalidSetupError as exc:
+                if str(exc) not in seen_errors:
+                    seen_errors.add(str(exc))
+                    field = next((f for f, _ in axes if f in str(exc)), None)
+                    errors.add(str(exc), "grid", "rules", *((field,) if field else ()))
+                continue
+            columns: tuple[tuple[str, Any], ...] = (("rules", rules.variant_name()),)
+            if files_raw is not None:
+                columns += (("rules_file", label),)
+            columns += tuple((f"rules.{f}", _column_text(v)) for (f, _), v in zip(axes, combo, strict=True))
+            variants.append((rules, columns))
+    return variants or [(cls(), (("rules", "default rules"),))]
+
+
+def _column_text(value: Any) -> Any:
+    """A rules value as a table cell: scalars as they are, lists as YAML-like text."""
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, default=str)
+    return value
+
+
+def _points(
+    calc: Calculator,
+    system: str,
+    axes: list[tuple[str, list[Any]]],
+    given: Mapping[str, Any],
+    variants: list[tuple[Any, tuple[tuple[str, Any], ...]]],
+) -> list[Point]:
+    from toolkit import __version__
+
+    params = {p.name: p for p in calc.params}
+    points = []
+    seen: set[str] = set()
+    for combo in itertools.product(*(v for _, v in axes)):
+        args = {p.name: p.default for p in calc.params}
+        args.update(given)
+        args.update({a: v for (a, _), v in zip(axes, combo, strict=True)})
+        arg_columns = tuple((name, params[name].column(value)) for name, value in args.items())
+        for rules, rule_columns in variants:
+            key = point_key(system, calc.name, args, rules, __version__)
+            if key in seen:  # the same point twice (a repeated value): computed once
+                continue
+            seen.add(key)
+            points.append(Point(key, tuple(args.items()), rules, arg_columns + rule_columns))
+    return points
+
+
+def _check_sizes(calc: Calculator, points: list[Point], where: str) -> None:
+    """Refuse, before running, the points above the calculator's own exact limit."""
+    if calc.size is None:
+        return
+    too_big = []
+    for point in points:
+        measured = calc.size(point.arguments())
+        if measured is not None and measured[0] > measured[1]:
+            too_big.append((point, measured))
+    if too_big:
+        point, (size, limit, alternative) = too_big[0]
+        quoted = "; ".join(p.describe() for p, _ in too_big[:QUOTED])
+        raise TooBigError(
+            f"{where}: {len(too_big):,} of the {len(points):,} points are too big for {calc.name} exactly "
+            f"(e.g. size {size:,} above the limit of {limit:,}): {quoted}; use {alternative}"
+        )
