@@ -107,7 +107,7 @@ def test_point_keys_name_every_input_and_the_version() -> None:
         ),
         (
             sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    tie_brake: [chain]\n"),
-            ":7: 'tie_brake' is not a field of the angry-miniatures rules; the fields are zero_tie",
+            ":7: 'tie_brake' is not a field of the angry-miniatures rules; the fields are die_faces",
         ),
         (
             sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    tie_break: [chain, dice_off]\n"),
@@ -169,16 +169,15 @@ def test_points_above_the_calculators_exact_limit_are_refused_before_running() -
 
 def test_rules_fields_any_helper_adds_are_sweepable() -> None:
     """The rules axis goes through load_rules: every field of the system's Rules is accepted."""
+    import json
+
     from toolkit.durak_battle import Rules
 
+    defaults = Rules().to_mapping(changed_only=False)  # each field as YAML (JSON) writes it
     for field in Rules.field_names():
-        default = getattr(Rules(), field)
-        value = list(default) if isinstance(default, tuple) else default
         sweep = load_sweep(
             sweep_text(
-                f"grid:\n  cards_a: [1]\n  cards_b: [1]\n  rules:\n    {field}: [{value!r}]\n".replace("'", '"')
-                .replace("True", "true")
-                .replace("False", "false"),
+                f"grid:\n  cards_a: [1]\n  cards_b: [1]\n  rules:\n    {field}: [{json.dumps(defaults[field])}]\n",
                 "durak-battle",
                 "clash_losses",
             )
