@@ -158,7 +158,7 @@ def test_sentence_less_often_against_another_baseline_and_estimates():
 
 def test_short_values():
     assert short(Fraction(1, 3)) == "1/3 ≈ 33.3%"
-    assert short(Fraction(123456, 1000003)) == "≈ 12.3%"  # a long fraction: the percent only
+    assert short(Fraction(123456, 1000003)) == "12.3%"  # a long fraction: the percent only
     assert points(Fraction(1, 100)) == "1 percentage point"
     assert points(Fraction(-1, 40)) == "2.5 percentage points"
     assert points(Fraction(3, 10000)) == "0.03 percentage points"
@@ -257,7 +257,9 @@ def test_the_main_job_renders_the_rule_change_report_once_per_system():
         ("durak-battle", "cheap_strikes"),
     ]
     assert len({j.output_name for j in jobs}) == len(jobs)
-    others = [j for j in jobs if j.report != "rule-change"]
+    pages = [j for j in jobs if j.report == "rulebook-examples"]  # one page of examples per system
+    assert sorted(j.parameters["system"] for j in pages) == ["angry-miniatures", "durak-battle", "fairy-meat"]
+    others = [j for j in jobs if j.report not in ("rule-change", "rulebook-examples")]
     assert others and all(j.parameters == {} for j in others)
     assert {j.report for j in others} == {"angry-miniatures", "durak-battle", "fairy-meat", "fairy-meat-strategy"}
 

@@ -41,7 +41,7 @@ SHORT_FRACTION_CHARS = 9
 
 def short(p: Fraction) -> str:
     """Return a probability shown short: a short fraction with its percent
-    (``'1/3 ≈ 33.3%'``), or the percent alone (``'≈ 12.3%'``)."""
+    (``'1/3 ≈ 33.3%'``), or the percent alone (``'12.3%'``)."""
     return format_probability(Fraction(p), max_fraction_chars=SHORT_FRACTION_CHARS)
 
 
