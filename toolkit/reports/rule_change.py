@@ -13,7 +13,7 @@ the figures (a diverging heatmap of the change, before/after curves).
 
 >>> from fractions import Fraction
 >>> short(Fraction(1, 3)), short(Fraction(123456, 1000003))
-('1/3 ≈ 33.3%', '≈ 12.3%')
+('1/3 ≈ 33.3%', '12.3%')
 >>> points(Fraction(7, 50))
 '14 percentage points'
 """
