@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from toolkit.numbers import estimate_text, fold_labels, method_text, number_text, percent_text, probability_text
+from toolkit.numbers import count, estimate_text, fold_labels, method_text, number_text, percent_text, probability_text
 from toolkit.prob import field_of
 
 __all__ = [
@@ -56,13 +56,3 @@ def field(outcome: Any, name: str, default: Any = None) -> Any:
         return field_of(outcome, name)
     except KeyError:
         return default
-
-
-def count(n: int, singular: str, plural: str | None = None) -> str:
-    """``n`` and the noun, singular for exactly one (``"1 card"``, ``"3 cards"``,
-    ``"0 cards"``); ``plural`` when it is not the singular plus ``s``.
-
-    >>> count(1, "card"), count(3, "token"), count(1, "die", "dice"), count(2, "die", "dice")
-    ('1 card', '3 tokens', '1 die', '2 dice')
-    """
-    return f"{n} {singular if n == 1 else (plural or singular + 's')}"

@@ -45,7 +45,7 @@ import ipywidgets as widgets
 
 from toolkit.engine import GameState
 from toolkit.errors import ToolkitError
-from toolkit.widgets.common import ERROR, OK, coloured, esc
+from toolkit.widgets.common import ERROR, OK, coloured, count, esc
 from toolkit.widgets.stepper import Stepper
 
 __all__ = ["FollowsExample", "EXPORT_FORMATS"]
@@ -307,7 +307,8 @@ class FollowsExample(Generic[S]):
                 text, colour = "The example is played out, but: " + "; ".join(problems), ERROR
             else:
                 met = len(self.example.expect)
-                text, colour = f"The example is played out; its {met} expectation(s) are met.", OK
+                which = "its expectation is" if met == 1 else f"its {count(met, 'expectation')} are"
+                text, colour = f"The example is played out; {which} met.", OK
         self.example_line.value = coloured(text, colour)
         playable = k is not None and k < len(self._plan)
         self.next_move_button.disabled = self.play_all_button.disabled = not playable

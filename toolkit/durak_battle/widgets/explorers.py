@@ -23,7 +23,7 @@ from toolkit.durak_battle.widgets.pieces import (
     number_controls,
 )
 from toolkit.errors import InvalidSetupError
-from toolkit.numbers import number_text
+from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
@@ -315,8 +315,9 @@ def odds_explorer(
             lines.append(f"P({names[i]} wins) = {format_probability(won)}" + (f" ({', '.join(how)})" if how else ""))
         undecided = d.probability(lambda o: _winner(o) is None)
         if undecided:
-            lines.append(f"P(undecided after {max_rounds} rounds) = {format_probability(undecided)}")
-        lines.append(f"expected length {_mean(d.mean(_rounds))} round(s)")
+            lines.append(f"P(undecided after {count(max_rounds, 'round')}) = {format_probability(undecided)}")
+        length = d.mean(_rounds)
+        lines.append(f"expected length {_mean(length)} {'round' if length == 1 else 'rounds'}")
         if notes["note"]:
             lines.append(notes["note"])
         return lines
@@ -421,8 +422,8 @@ def round_explorer(
         controls,
         explore,
         lambda pair: pair[0] - pair[1],
-        positive=f"more card(s) for {names[0]}",
-        negative=f"more card(s) for {names[1]}",
+        positive=(f"more card for {names[0]}", f"more cards for {names[0]}"),
+        negative=(f"more card for {names[1]}", f"more cards for {names[1]}"),
         zero="as many cards each",
         summary=summary,
         view=view,

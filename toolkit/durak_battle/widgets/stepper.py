@@ -45,7 +45,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.widgets.common import ERROR, OK, esc
+from toolkit.widgets.common import ERROR, OK, count, esc
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
@@ -488,10 +488,14 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         a, b = self.armies
         per = self.rules.cards_per_token
         extra = per * token_advantage(a.tokens, b.tokens), per * token_advantage(b.tokens, a.tokens)
-        more = [f"{army.name} draws +{n} card(s) for outnumbering" for army, n in zip((a, b), extra, strict=True) if n]
-        text = f"{a.name} {a.tokens} tokens against {b.name} {b.tokens}"
+        more = [
+            f"{army.name} draws +{count(n, 'card')} for outnumbering"
+            for army, n in zip((a, b), extra, strict=True)
+            if n
+        ]
+        text = f"{a.name} {count(a.tokens, 'token')} against {b.name} {b.tokens}"
         text += (" — " + ", ".join(more) + " (DB-2)") if more else " (DB-7)"
-        text += f"; {self.rules.variant_name()}; at most {self._max_rounds} round(s)."
+        text += f"; {self.rules.variant_name()}; at most {count(self._max_rounds, 'round')}."
         self.setup_line.value = esc(text)
 
     def _show_more(self) -> None:
@@ -508,7 +512,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             bar.value = army.tokens
             share = army.tokens / first.tokens if first.tokens else 0
             bar.bar_style = "success" if share > 0.6 else "warning" if share > 0.3 else "danger"
-            bits = [f"<b>{esc(army.name)}</b>: {army.tokens} of {first.tokens} tokens"]
+            bits = [f"<b>{esc(army.name)}</b>: {army.tokens} of {count(first.tokens, 'token')}"]
             if state.lost_clash[i]:
                 bits.append(f"lost {state.lost_clash[i]} this clash")
             if state.is_terminal:
@@ -540,7 +544,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             leader = state.armies[i].leader
             rows.append(
                 f"<tr><td><b>{esc(state.names[i])}</b></td><td>{esc(leader.name)}</td>"
-                f"<td>{state.armies[i].tokens} tokens</td><td>{hand}</td></tr>"
+                f"<td>{count(state.armies[i].tokens, 'token')}</td><td>{hand}</td></tr>"
             )
         return rows
 
@@ -603,7 +607,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         else:
             self.take_button = widgets.Button(
                 description="Take the strike",
-                tooltip=f"Decline to answer: lose {rules.strike_loss} token(s), the attacker none (DB-4)",
+                tooltip=f"Decline to answer: lose {count(rules.strike_loss, 'token')}, the attacker none (DB-4)",
                 button_style="danger",
             )
             self.take_button.on_click(lambda _: self.take_strike())
