@@ -32,6 +32,7 @@ from toolkit.durak_battle.widgets import (
 )
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError
 from toolkit.prob import Distribution, format_probability
+from toolkit.widgets.common import ERROR, NOTE, OK
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAIN = ROOT / "data" / "examples" / "durak_counterattack_chain.yaml"
@@ -370,7 +371,7 @@ def test_export_of_a_clicked_battle_replays_to_the_same_log(seed):
         assert st.stepper.error == "", st.stepper.error
     assert st.state.is_terminal
     text = st.export()
-    assert "replays to the same log" in st.export_note.value
+    assert "replays to the same log" in st.export_note.value and f"color:{OK}" in st.export_note.value
     assert replay(load_example(text)).log() == st.stepper.log_text
 
 
@@ -379,6 +380,11 @@ def test_export_midway_says_unfinished():
     st.click_card("7S")
     text = st.export()
     assert "unfinished: true" in text and "unfinished: true" in st.export_note.value
+    # issue 12 item 7: a partial export is a normal one, in the neutral colour (not red, not green)
+    assert f"color:{NOTE}" in st.export_note.value and ERROR not in st.export_note.value
+    st.export_format.value = "html"
+    assert "<" in st.export() and f"color:{NOTE}" in st.export_note.value
+    st.export_format.value = None
     assert replay(load_example(text)).log() == st.stepper.log_text
     # at the start, and with a hand dealt in part
     st = battle_stepper()
@@ -461,6 +467,11 @@ def test_round_explorer_by_hand_counts_db2_db3_db8():
     assert "expected cards: North 9/2 = 4.5, South 47/12 ≈ 3.92 (DB-2)" in ex.summary_text
     # North has 2 more cards when both dice show the same: sum over k of 1/4 * (2k - 1)/24 = 1/6.
     assert ex.table.set_index("outcome").loc["2 more cards for North", "probability"] == Fraction(1, 6)
+    # issue 12: one card is singular: North (3-6) has one more than South (1-6) as 3-2, 4-3, 5-4, 6-5;
+    # South's y in 2..5 has p_south[y] and North's y + 1 has 1/4.
+    one = sum(Fraction(1, 4) * p_south[y] for y in range(2, 6))
+    table = ex.table.set_index("outcome")
+    assert table.loc["1 more card for North", "probability"] == one and "1 more cards for North" not in table.index
     # No clash: none of the n = na + nb cards dealt from 52 is one of the 13 spades (DB-3).
     none = sum(
         p * q * Fraction(comb(39, na + nb), comb(52, na + nb)) for na, p in p_north.items() for nb, q in p_south.items()

@@ -27,6 +27,7 @@ from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
+from toolkit.widgets.common import fitting_width
 
 __all__ = [
     "odds_explorer",
@@ -133,19 +134,21 @@ def variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
     return {
         "jokers": widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers", indent=False),
         "counter_tie": widgets.Dropdown(
-            options=[("no loss (default)", "no_loss"), ("loses 1 token", "loses")],
+            options=(counter_tie := [("no loss (default)", "no_loss"), ("loses 1 token", "loses")]),
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Equal counterattack (DB-5)", counter_tie)),
         ),
         "holder_must_attack": widgets.Checkbox(
             value=rules.holder_must_attack, description="DB-6: holder must attack", indent=False
         ),
         "morale_penalty": widgets.Dropdown(
-            options=[("this clash (default)", "clash"), ("whole battle", "battle")],
+            options=(morale := [("this clash (default)", "clash"), ("whole battle", "battle")]),
             value=rules.morale_penalty,
             description="Morale penalty (DB-8)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Morale penalty (DB-8)", morale)),
         ),
         **number_controls(rules),
     }

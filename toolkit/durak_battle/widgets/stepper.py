@@ -45,7 +45,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.widgets.common import ERROR, OK, count, esc
+from toolkit.widgets.common import ERROR, NOTE, OK, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
@@ -331,7 +331,11 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 "run `toolkit replay <file>`.",
                 OK,
             )
-        return "The battle so far (unfinished: true); it replays to the same log.", OK
+        return (
+            "The battle so far, an unfinished example (unfinished: true): it replays to the same log and "
+            "stops where the battle stands.",
+            NOTE,
+        )
 
     # -- building ---------------------------------------------------------------------------
     def _title(self) -> str:
@@ -355,10 +359,11 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.wild_card[side] = widgets.Checkbox(value=army.leader.wild_card, description="", indent=False)
         self.jokers = widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers (54 cards)", indent=False)
         self.counter_tie = widgets.Dropdown(
-            options=[("no loss (default)", "no_loss"), ("loses 1 token", "loses")],
+            options=(counter_tie := [("no loss (default)", "no_loss"), ("loses 1 token", "loses")]),
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Equal counterattack (DB-5)", counter_tie)),
         )
         self.holder_must_attack = widgets.Checkbox(
             value=rules.holder_must_attack,
@@ -367,10 +372,11 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             layout=widgets.Layout(width="auto"),
         )
         self.morale_penalty = widgets.Dropdown(
-            options=[("lost this clash (default)", "clash"), ("lost in the whole battle", "battle")],
+            options=(morale := [("lost this clash (default)", "clash"), ("lost in the whole battle", "battle")]),
             value=rules.morale_penalty,
             description="Morale −1 per token (DB-8)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Morale −1 per token (DB-8)", morale)),
         )
         self.numbers = number_controls(rules)
         self.setup_line = widgets.HTML()
@@ -429,6 +435,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             options=self._view_options(),
             value="both",
             description="Show",
+            style={"button_width": "auto"},  # "both hands (designer)" shown whole (issue 12 item 6)
         )
         self.hands_view = widgets.HTML()
         self._build_example_and_export()
@@ -446,7 +453,9 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         return widgets.VBox(
             [
                 *armies,
-                widgets.HBox([self.jokers, self.counter_tie, self.morale_penalty]),
+                widgets.HBox(
+                    [self.jokers, self.counter_tie, self.morale_penalty], layout=widgets.Layout(flex_flow="row wrap")
+                ),
                 widgets.HBox(list(self.numbers.values()), layout=widgets.Layout(flex_flow="row wrap")),
                 self.holder_must_attack,
                 self.setup_line,
