@@ -269,6 +269,8 @@ class AttackStepper:
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
 
+        self._stashed: dict[int, Any] = {}  # a cleared modifier's setting, by id(control), until it applies again
+        self._adjusting = False
         self._adjust()
         self.stepper = Stepper(self.setup(), seed=seed)
         self._show_pools()
@@ -423,7 +425,7 @@ class AttackStepper:
 
     def _applies(self, control: widgets.ValueWidget, applies: bool) -> None:
         """Enable a modifier's control (its stashed setting back), or disable and clear it."""
-        stash: dict[int, Any] = self.__dict__.setdefault("_stashed", {})
+        stash = self._stashed
         if applies:
             control.disabled = False
             if id(control) in stash:
@@ -436,7 +438,7 @@ class AttackStepper:
                 control.value = off
 
     def _changed(self) -> None:
-        if getattr(self, "_adjusting", False):
+        if self._adjusting:
             return  # a modifier cleared or restored by _adjust: the change that caused it restarts
         self._adjust()
         try:
