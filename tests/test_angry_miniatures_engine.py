@@ -208,3 +208,14 @@ def test_bad_face_leaves_the_state_unchanged():
         state.apply("7")
     assert state.attack_roll == ()
     assert state.chance_outcomes()[0] == ("9", Fraction(1, 6))
+
+
+def test_more_faces_than_the_roll_has_dice_are_refused_issue10():
+    # Issue 10: a fourth face for a three-die attack is refused, not the defender's first die.
+    state = start_attack_from_pools(3, 2)
+    with pytest.raises(IllegalActionError, match=r"4 faces typed .*attack roll has 3 dice: type one face per die"):
+        state.parse_actions("A K Q J")
+    state = state.apply_all(state.parse_actions("A K Q"))
+    with pytest.raises(IllegalActionError, match=r"defence roll has 2 dice: .* at most 2 \(AM-2\)"):
+        state.parse_actions("9 9 9")
+    assert state.defence_rolls == ((),)

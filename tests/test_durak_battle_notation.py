@@ -123,7 +123,7 @@ def test_small_file_and_unmet_expectations_are_reported():
     )
     problems = check_expectations(load_example(wrong), state)
     assert problems == [
-        "line 19: round 1: North lost 0 token(s), the example expects 1",
+        "line 19: round 1: North lost 0 tokens, the example expects 1",
         "line 20: the outcome is 'South retreats', the example expects 'North retreats'",
     ]
 
@@ -163,7 +163,7 @@ def test_an_attack_answered_with_an_attack_stops_the_replay_at_its_line_db1():
         (("- South: manoeuvre 4D", "- North: manoeuvre 4D"), "<example>:15: the move is South's"),
         (("    morale: {South: 3}\n", ""), "round 1: no morale roll for South"),
         (("cards: 9S 2S 5H  4D", "cards: 9S 2S 5H  4D 2C"), "<example>:12: round 1: cards left over: 2C"),
-        (("cards: 9S 2S 5H  4D", "cards: 9S 2S 5H"), "<example>:12: round 1: cards: South draws 1 more card(s) (DB-2)"),
+        (("cards: 9S 2S 5H  4D", "cards: 9S 2S 5H"), "<example>:12: round 1: cards: South draws 1 more card (DB-2)"),
         (("      - North: pass\n", "      - North: pass\n      - South: pass\n"), "<example>:17: round 1: the clash"),
         (("      - North: pass\n", ""), "round 1: the moves end before the clash does"),
         (

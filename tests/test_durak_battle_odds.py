@@ -589,6 +589,20 @@ def test_clash_losses_reads_like_a_distribution():
     assert frame["probability"].sum() == 1 and "exact" in r._repr_html_()
 
 
+def test_clash_losses_text_names_the_armies_issue12():
+    # issue 12 item 4: "North loses 0, South loses 0", never "a loses / b loses".
+    r = clash_losses(1, 1, method="exact", tokens=(1, 3), names=("North", "<South>"))
+    text = str(r)
+    assert "North 1 token, <South> 3 tokens" in text
+    assert "  North loses  0, <South> loses  0: " in text
+    assert " a loses" not in text and "b loses" not in text
+    assert "Tokens lost (North, &lt;South&gt;)" in r._repr_html_()
+    assert r[(0, 0)] == Fraction(39 * 38, 54 * 53)  # the names change no number
+    assert "army a loses" in str(clash_losses(1, 1, method="exact"))  # no names given: "army a", "army b"
+    with pytest.raises(InvalidSetupError, match="names must be two different army names"):
+        clash_losses(1, 1, names=("North", "North"))
+
+
 def test_clash_losses_bad_input():
     with pytest.raises(InvalidSetupError, match="unknown policy 'clever' for the side a"):
         clash_losses(1, 1, ("clever", "greedy"))

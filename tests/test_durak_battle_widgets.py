@@ -32,6 +32,7 @@ from toolkit.durak_battle.widgets import (
 )
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError
 from toolkit.prob import Distribution, format_probability
+from toolkit.widgets.common import ERROR, NOTE, OK
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAIN = ROOT / "data" / "examples" / "durak_counterattack_chain.yaml"
@@ -63,7 +64,7 @@ def test_examples_play_out_and_meet_their_expectations(path):
     assert "Next in the example (1 of" in st.example_line.value
     st.play_all_button.click()
     assert st.stepper.error == ""
-    assert "expectation(s) are met" in st.example_line.value
+    assert "expectations are met" in st.example_line.value
     assert st.next_move_button.disabled and st.play_all_button.disabled
     example = load_example(path)
     assert check_expectations(example, st.state) == []
@@ -258,7 +259,7 @@ def test_views_and_escaped_names():
     assert "<b>North</b>" not in st.hands_view.value and "&lt;b&gt;North&lt;/b&gt;" in st.hands_view.value
     assert "&lt;b&gt;North&lt;/b&gt;" in st.token_labels["a"].value
     assert "Ivan &amp; sons" in st.hands_view.value
-    assert "+2 card(s) for outnumbering (DB-2)" in st.setup_line.value
+    assert "+2 cards for outnumbering (DB-2)" in st.setup_line.value
     st.type_outcome("1")
     st.type_outcome("9S 4D 5C 6H")
     st.type_outcome("2S")
@@ -275,9 +276,9 @@ def test_setup_changes_restart_db2_db7():
     st.tokens["b"].value = 5
     assert st.state.armies[1].tokens == 5 and st.state.stage == "recon"
     assert st.stepper.log_text.startswith("North (8 tokens) against South (5 tokens).")
-    assert "North draws +3 card(s) for outnumbering (DB-2)" in st.setup_line.value
+    assert "North draws +3 cards for outnumbering (DB-2)" in st.setup_line.value
     st.type_outcome("1")
-    assert "1 — 4 card(s) (1 + 3 for outnumbering) (DB-2)." in st.stepper.log_text
+    assert "1 — 4 cards (1 + 3 for outnumbering) (DB-2)." in st.stepper.log_text
     st.battle_die["a"].value = 12
     st.wild_card["a"].value = False
     assert st.state.armies[0].leader.battle_die == 12 and not st.state.armies[0].leader.wild_card
@@ -310,10 +311,10 @@ def test_setup_change_in_example_mode_replays_the_example_from_the_new_setup():
     # North now outnumbers South by 1: she draws 4 + 1 cards (DB-2), leaving South 3 of her 4.
     st.tokens["a"].value = 9
     st.play_all()
-    assert "round 1: cards: South draws 4 more card(s) (DB-2) but only 3 are left" in st.example_line.value
+    assert "round 1: cards: South draws 4 more cards (DB-2) but only 3 are left" in st.example_line.value
     st.tokens["a"].value = 8
     st.play_all()
-    assert "expectation(s) are met" in st.example_line.value
+    assert "expectations are met" in st.example_line.value
 
 
 def test_bad_arguments():
@@ -370,7 +371,7 @@ def test_export_of_a_clicked_battle_replays_to_the_same_log(seed):
         assert st.stepper.error == "", st.stepper.error
     assert st.state.is_terminal
     text = st.export()
-    assert "replays to the same log" in st.export_note.value
+    assert "replays to the same log" in st.export_note.value and f"color:{OK}" in st.export_note.value
     assert replay(load_example(text)).log() == st.stepper.log_text
 
 
@@ -379,6 +380,11 @@ def test_export_midway_says_unfinished():
     st.click_card("7S")
     text = st.export()
     assert "unfinished: true" in text and "unfinished: true" in st.export_note.value
+    # issue 12 item 7: a partial export is a normal one, in the neutral colour (not red, not green)
+    assert f"color:{NOTE}" in st.export_note.value and ERROR not in st.export_note.value
+    st.export_format.value = "html"
+    assert "<" in st.export() and f"color:{NOTE}" in st.export_note.value
+    st.export_format.value = None
     assert replay(load_example(text)).log() == st.stepper.log_text
     # at the start, and with a hand dealt in part
     st = battle_stepper()
@@ -423,7 +429,7 @@ def test_battle_explorer_with_a_stand_in_calculator_db7_db8():
     table = ex.table.set_index("outcome")
     assert table.loc["North wins in round 1", "probability"] == Fraction(3, 4)
     assert table.loc["South wins in round 2", "probability"] == Fraction(1, 4)
-    assert "expected length 5/4 = 1.25 round(s)" in ex.summary_text
+    assert "expected length 5/4 = 1.25 rounds" in ex.summary_text
     ex.controls["tokens_b"].value = 10
     assert f"P(South wins) = {format_probability(Fraction(3, 4))}" in ex.summary_text
     ex.controls["morale_penalty"].value = "battle"  # DB-8 variant: now 1/8 undecided
@@ -460,7 +466,12 @@ def test_round_explorer_by_hand_counts_db2_db3_db8():
     assert sum(y * p for y, p in p_south.items()) == Fraction(47, 12)
     assert "expected cards: North 9/2 = 4.5, South 47/12 ≈ 3.92 (DB-2)" in ex.summary_text
     # North has 2 more cards when both dice show the same: sum over k of 1/4 * (2k - 1)/24 = 1/6.
-    assert ex.table.set_index("outcome").loc["2 more card(s) for North", "probability"] == Fraction(1, 6)
+    assert ex.table.set_index("outcome").loc["2 more cards for North", "probability"] == Fraction(1, 6)
+    # issue 12: one card is singular: North (3-6) has one more than South (1-6) as 3-2, 4-3, 5-4, 6-5;
+    # South's y in 2..5 has p_south[y] and North's y + 1 has 1/4.
+    one = sum(Fraction(1, 4) * p_south[y] for y in range(2, 6))
+    table = ex.table.set_index("outcome")
+    assert table.loc["1 more card for North", "probability"] == one and "1 more cards for North" not in table.index
     # No clash: none of the n = na + nb cards dealt from 52 is one of the 13 spades (DB-3).
     none = sum(
         p * q * Fraction(comb(39, na + nb), comb(52, na + nb)) for na, p in p_north.items() for nb, q in p_south.items()

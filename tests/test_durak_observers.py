@@ -76,7 +76,7 @@ def test_known_hands_clash_hides_the_other_hand_from_one_side():
     north, south = Army("North", 6, Leader("V")), Army("South", 4, Leader("I"))
     s = start_clash(north, south, ("7S 9H QD", "10S 4H"))
     assert "10S 4H" in s.log() and "10S" not in s.log("a") and "7S" not in s.log("b")
-    assert "North holds 3 card(s); South holds 2 card(s)." in s.log("a")
+    assert "North holds 3 cards; South holds 2 cards." in s.log("a")
     held = (set(), set())
     for state in _playout(s, random.Random(1)):
         _check(state, _engine_texts, held)

@@ -129,7 +129,7 @@ def test_setup_play_and_outcome_are_cut_where_the_game_starts():
     assert [line.kind for line in example.setup] == ["start", "recon", "recon", "deal", "deal"]
     assert example.play[0].text.startswith("South holds the highest attack card (Joker")
     assert [line.text for line in example.play if line.is_heading] == ["Round 2."]
-    assert example.outcome == "After round 2: North 3 token(s), South 0; South destroyed; North holds the field."
+    assert example.outcome == "After round 2: North 3 tokens, South 0; South destroyed; North holds the field."
     page = to_html(_path("durak_joker_initiative"))
     assert '<ol start="14">' in page  # the numbering goes on after "Round 2." (13 steps in round 1)
 

@@ -163,9 +163,10 @@ def test_type_outcome_errors_leave_state_unchanged():
     start = stepper.state
     stepper.type_outcome("   ")
     assert "Type an outcome" in stepper.error and stepper.state is start
-    stepper.type_outcome("A A A")  # 3 faces for 2 dice: the attack is over before the third
-    assert stepper.error and stepper.state is start
-    stepper.type_outcome("A 9")
+    stepper.type_outcome("A A")  # 2 faces for the attacker's 1 die (issue 10: refused, not spilled over)
+    assert "attack roll has 1 die" in stepper.error and stepper.state is start
+    stepper.type_outcome("A")
+    stepper.type_outcome("9")
     assert stepper.state.is_terminal
     stepper.type_outcome("A")
     assert "over" in stepper.error and stepper.state.is_terminal
@@ -301,6 +302,22 @@ def test_attack_stepper_sliders_restart_with_new_pools_am2():
     assert st.stepper.seed == 2
 
 
+def test_stepper_refuses_more_faces_than_the_roll_has_dice_issue10():
+    st = attack_stepper()
+    st.defence_dice.value = 2
+    _type(st.stepper, "A K Q J")  # a fourth face for a three-die attack
+    assert "4 faces typed (A K Q J), but Attacker's attack roll has 3 dice" in st.stepper.error
+    assert st.stepper.state.attack_roll == () and st.stepper.state.defence_rolls == ((),)  # nothing applied
+    _type(st.stepper, "A K")
+    _type(st.stepper, "Q J")
+    assert "2 faces typed (Q J), but Attacker's attack roll has 3 dice, 1 still to roll" in st.stepper.error
+    _type(st.stepper, "Q")
+    _type(st.stepper, "9 9 9")
+    assert "3 faces typed (9 9 9), but Defender's defence roll has 2 dice: type one face per die" in st.stepper.error
+    _type(st.stepper, "9 9")  # the whole pool at once is fine
+    assert st.stepper.error == "" and st.stepper.state.is_terminal
+
+
 def test_modifiers_disabled_where_they_do_not_apply_am9():
     st = attack_stepper(attack_type="melee")
     assert not st.charge.disabled and not st.prone.disabled
@@ -311,15 +328,23 @@ def test_modifiers_disabled_where_they_do_not_apply_am9():
     assert (st.stepper.state.attack_dice, st.stepper.state.defence_dice) == (4, (2,))
     st.attack_type.value = "ranged"
     assert st.charge.disabled and not st.hindering_terrain.disabled
-    # the charge box is still ticked but does not count for ranged: no error, no die
+    # issue 12: the charge box is unticked (not ticked and greyed) and does not count for ranged
+    assert st.charge.value is False
     assert (st.stepper.state.attack_dice, st.stepper.state.defence_dice) == (3, (2,))
     st.higher_elevation.value = True  # +1 attack die
     st.hindering_terrain.value = 2  # +1 defence die per square
     st.occupied_squares.value = 1  # +1 defence die per square
     assert (st.stepper.state.attack_dice, st.stepper.state.defence_dice) == (4, (5,))
     assert st.error_line.value == ""
-    st.attack_type.value = "melee"  # back to melee: the ranged modifiers stop counting
+    st.attack_type.value = "melee"  # back to melee: the ranged modifiers stop counting, the charge is back
+    assert st.charge.value is True and not st.charge.disabled
+    assert (st.higher_elevation.value, st.hindering_terrain.value, st.occupied_squares.value) == (False, 0, 0)
+    assert st.higher_elevation.disabled and st.hindering_terrain.disabled and st.occupied_squares.disabled
+    # charge +1 attack, prone -1 defence (AM-9): 3 + 1 against 3 - 1
     assert (st.stepper.state.attack_dice, st.stepper.state.defence_dice) == (4, (2,))
+    st.attack_type.value = "magic"  # the ranged modifiers come back as set; no charge
+    assert (st.charge.value, st.higher_elevation.value, st.hindering_terrain.value) == (False, True, 2)
+    assert (st.stepper.state.attack_dice, st.stepper.state.defence_dice) == (4, (5,))
 
 
 def test_magic_area_rolls_attack_once_against_each_defender_am8():
@@ -329,7 +354,8 @@ def test_magic_area_rolls_attack_once_against_each_defender_am8():
     state = st.stepper.state
     assert state.defence_dice == (3, 3, 3) and len(state.defenders) == 3
     _type(st.stepper, "A K 9")  # 2 hits, rolled once for the whole area
-    _type(st.stepper, "9 9 9 J J J Q Q 10")  # defenders: 0, 3 and 2 hits
+    for roll in ("9 9 9", "J J J", "Q Q 10"):  # defenders: 0, 3 and 2 hits, one roll each
+        _type(st.stepper, roll)
     log = st.stepper.log_text
     assert log.count("Attacker rolls") == 1
     assert "Attacker deals 2 damage to Defender 1." in log
@@ -342,11 +368,13 @@ def test_magic_area_rolls_attack_once_against_each_defender_am8():
 def test_zero_tie_variant_am5():
     st = attack_stepper()
     st.attack_dice.value, st.defence_dice.value = 1, 1
-    _type(st.stepper, "9 10")  # both 0 hits
+    _type(st.stepper, "9")  # both 0 hits
+    _type(st.stepper, "10")
     assert st.stepper.state.is_terminal  # AM-5 default: a miss
     assert "The attack on Defender misses." in st.stepper.log_text
     st.zero_tie.value = "super_tiebreak"
-    _type(st.stepper, "9 10")
+    _type(st.stepper, "9")
+    _type(st.stepper, "10")
     assert "SuperTieBreaker" in st.stepper.state.prompt()  # the variant: a SuperTieBreaker decides
     _type(st.stepper, "9 A")
     assert "Defender wins the tie and deals 1 damage back to Attacker (melee)." in st.stepper.log_text

@@ -48,6 +48,7 @@ __all__ = [
     "TAIL",
     "AtLeast",
     "AtMost",
+    "count",
     "estimate_text",
     "fold_labels",
     "fold_sides",
@@ -57,6 +58,7 @@ __all__ = [
     "method_text",
     "number_text",
     "percent_text",
+    "plural_of",
     "probability_text",
     "wilson_interval",
 ]
@@ -433,3 +435,35 @@ def fold_sides(
         return out
 
     return fold(positive)[::-1] + zero + fold(negative)
+
+
+#: Plurals that are not the singular plus "s" (:func:`count`).
+IRREGULAR_PLURALS = {"die": "dice", "army": "armies"}
+
+
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and the noun, singular for exactly one and plural otherwise (``"1 card"``,
+    ``"3 cards"``, ``"0 cards"``, ``"1 die"``, ``"2 dice"``): the one place a number meets
+    its noun in a designer's text (issue 12: no "1 cards", no "card(s)"). ``plural`` when
+    the plural is neither in :data:`IRREGULAR_PLURALS` nor the singular plus ``s``.
+
+    >>> count(1, "card"), count(3, "token"), count(1, "die"), count(2, "die"), count(0, "army")
+    ('1 card', '3 tokens', '1 die', '2 dice', '0 armies')
+    >>> count(2, "expectation"), count(1, "attack"), count(2, "match", "matches")
+    ('2 expectations', '1 attack', '2 matches')
+    """
+    return f"{n} {plural_of(singular, plural) if n != 1 else singular}"
+
+
+def plural_of(singular: str, plural: str | None = None) -> str:
+    """The plural of ``singular``: ``plural`` if given, else :data:`IRREGULAR_PLURALS`'
+    for its last word (``"dice"``, ``"extra dice"``, ``"armies"``), else the singular plus
+    ``s`` (used by :func:`count`).
+
+    >>> plural_of("round"), plural_of("die"), plural_of("extra die"), plural_of("army")
+    ('rounds', 'dice', 'extra dice', 'armies')
+    """
+    if plural:
+        return plural
+    head, _, last = singular.rpartition(" ")
+    return (head + " " if head else "") + IRREGULAR_PLURALS.get(last, last + "s")

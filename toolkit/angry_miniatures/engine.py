@@ -38,6 +38,7 @@ from toolkit.angry_miniatures.rules import (
 from toolkit.dice import parse_face, parse_faces
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.numbers import count
 
 __all__ = ["AttackState", "start_attack", "start_attack_from_pools"]
 
@@ -175,12 +176,35 @@ class AttackState(GameState):
         return parse_face(text)
 
     def parse_actions(self, text: str) -> list[Hashable]:
-        """Return the faces (or SuperTieBreaker throws, ``"K K, A 10"``) written in ``text``."""
+        """Return the faces (or SuperTieBreaker throws, ``"K K, A 10"``) written in ``text``.
+
+        Faces are for the roll being made only (issue 10): more faces than its dice still
+        to roll are refused, naming how many dice the roll has, rather than spilling over
+        into the next pool (a fourth face for a three-die attack is not the defender's
+        first die).
+
+        Raises:
+            NotationError: a word that is not a face.
+            IllegalActionError: the attack is over, or more faces than the roll has dice left.
+        """
         if self.is_terminal:
             raise IllegalActionError("the attack is over: nothing more to roll")
-        if self._rolling() is None:
+        who = self._rolling()
+        if who is None:
             return [self.parse_action(part) for part in text.split(",") if part.strip()]
-        return list(parse_faces(text))
+        faces = list(parse_faces(text))
+        left = self.roll_group()
+        if len(faces) > left:
+            if who == -1:
+                name, what, dice = self.attacker.name, "attack", self.attack_dice
+            else:
+                name, what, dice = self.defenders[who].name, "defence", self.defence_dice[who]
+            still = "" if left == dice else f", {left} still to roll"
+            raise IllegalActionError(
+                f"{count(len(faces), 'face')} typed ({' '.join(faces)}), but {name}'s {what} roll has "
+                f"{count(dice, 'die')}{still}: type one face per die, at most {left} (AM-2)"
+            )
+        return faces
 
     def roll_group(self) -> int:
         who = self._rolling()
@@ -198,8 +222,8 @@ class AttackState(GameState):
             i = len(self.settled)
             return f"SuperTieBreaker: {self.attacker.name} and {self.defenders[i].name} each roll one die (AM-4)."
         if who == -1:
-            return f"{self.attacker.name} rolls {self.roll_group()} more attack dice ({self.attack_type})."
-        return f"{self.defenders[who].name} rolls {self.roll_group()} more defence dice."
+            return f"{self.attacker.name} rolls {count(self.roll_group(), 'more attack die')} ({self.attack_type})."
+        return f"{self.defenders[who].name} rolls {count(self.roll_group(), 'more defence die')}."
 
     @property
     def roller(self) -> str | None:
@@ -248,8 +272,7 @@ class AttackState(GameState):
         else:
             name, roll, what = self.defenders[who].name, self.defence_rolls[who], "defence"
         hits = self.rules.count_hits(roll)
-        dice = "die" if len(roll) == 1 else "dice"
-        text = f"{name} rolls {len(roll)} {dice} for {what}: {_faces(roll)} — {hits} {'hit' if hits == 1 else 'hits'}."
+        text = f"{name} rolls {count(len(roll), 'die')} for {what}: {_faces(roll)} — {count(hits, 'hit')}."
         return replace(self, log_events=self._with("roll", text, "AM-1"))
 
     def _comparison(self, i: int) -> Comparison:
@@ -403,8 +426,8 @@ def start_attack(
     dice = ", ".join(str(p.defence) for p in pools)
     opening = Event(
         "start",
-        f"{attacker.name} makes a {attack_type} attack on {whom}: {pools[0].attack} attack "
-        f"{'die' if pools[0].attack == 1 else 'dice'} against {dice} (AM-2).",
+        f"{attacker.name} makes a {attack_type} attack on {whom}: {count(pools[0].attack, 'attack die')} "
+        f"against {dice} (AM-2).",
         "AM-2",
     )
     state = replace(state, log_events=(opening,))

@@ -62,6 +62,7 @@ from toolkit.notation import (
     follow_plan,
     read_example,
 )
+from toolkit.numbers import count
 
 __all__ = [
     "EXAMPLE",
@@ -357,8 +358,7 @@ def _roll(state: AttackState, who: str, text: str, line: int, where: str, last_o
             at_line(
                 where,
                 line,
-                f"{who} rolls {wanted} {'die' if wanted == 1 else 'dice'} (AM-2, AM-9), "
-                f"the example gives {len(faces)}: {excerpt(text)}",
+                f"{who} rolls {count(wanted, 'die')} (AM-2, AM-9), the example gives {len(faces)}: {excerpt(text)}",
             )
         )
     return PlannedMove(True, " ".join(faces), f"{who} rolls {' '.join(faces)}", line)

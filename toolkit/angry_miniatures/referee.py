@@ -19,6 +19,7 @@ from typing import Literal
 
 from toolkit.angry_miniatures.rules import FACE_PLURALS, Rules, check_attack_type
 from toolkit.dice import count_face, face_rank, parse_faces
+from toolkit.numbers import count
 
 __all__ = [
     "TIE_BREAK_ORDER",
@@ -127,7 +128,7 @@ def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | 
     if ah == 0:
         steps.append("Both rolled 0 hits: a SuperTieBreaker decides (AM-5 zero_tie='super_tiebreak').")
         return done(None, "super_tiebreak")
-    steps.append(f"Tie on {ah} hits: superiority decides (AM-4).")
+    steps.append(f"Tie on {count(ah, 'hit')}: superiority decides (AM-4).")
     if rules.tie_break == "coin_flip":
         steps.append("tie_break='coin_flip': no dice are read, a SuperTieBreaker (a fair coin) decides.")
         return done(None, "super_tiebreak")

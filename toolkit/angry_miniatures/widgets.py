@@ -50,7 +50,7 @@ from toolkit.angry_miniatures.rules import (
 )
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.house_rules import load_rules
-from toolkit.numbers import number_text
+from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
 
@@ -269,6 +269,8 @@ class AttackStepper:
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
 
+        self._stashed: dict[int, Any] = {}  # a cleared modifier's setting, by id(control), until it applies again
+        self._adjusting = False
         self._adjust()
         self.stepper = Stepper(self.setup(), seed=seed)
         self._show_pools()
@@ -403,16 +405,41 @@ class AttackStepper:
         ]
 
     def _adjust(self) -> None:
-        """Disable the controls that do not apply to the attack type (AM-8, AM-9, AM-6)."""
+        """Disable the controls that do not apply to the attack type (AM-8, AM-9, AM-6).
+
+        An AM-9 modifier that does not apply is also cleared (Charge unticked for a ranged
+        or magic attack, the terrain squares at 0 in melee), so that a greyed control never
+        shows a modifier as set; the designer's setting comes back with an attack type it
+        applies to."""
         melee, magic = self.attack_type.value == "melee", self.attack_type.value == "magic"
-        self.charge.disabled = not melee
-        for control in (self.higher_elevation, self.hindering_terrain, self.occupied_squares):
-            control.disabled = melee
+        self._adjusting = True
+        try:
+            self._applies(self.charge, melee)
+            for control in (self.higher_elevation, self.hindering_terrain, self.occupied_squares):
+                self._applies(control, not melee)
+        finally:
+            self._adjusting = False
         self.melee_defence_bonus.disabled = not melee
         self.return_damage.disabled = not melee
         self.area.disabled = not magic or self.area.max == 1
 
+    def _applies(self, control: widgets.ValueWidget, applies: bool) -> None:
+        """Enable a modifier's control (its stashed setting back), or disable and clear it."""
+        stash = self._stashed
+        if applies:
+            control.disabled = False
+            if id(control) in stash:
+                control.value = stash.pop(id(control))
+        elif not control.disabled:
+            control.disabled = True
+            off = type(control.value)()
+            if control.value != off:
+                stash[id(control)] = control.value
+                control.value = off
+
     def _changed(self) -> None:
+        if self._adjusting:
+            return  # a modifier cleared or restored by _adjust: the change that caused it restarts
         self._adjust()
         try:
             start = self.setup()
@@ -428,7 +455,8 @@ class AttackStepper:
         assert isinstance(state, AttackState)
         dice = ", ".join(str(n) for n in state.defence_dice)
         self.setup_line.value = html.escape(
-            f"Pools: {state.attack_dice} attack dice against {dice} defence ({self.rules.variant_name()}; AM-2, AM-9)."
+            f"Pools: {count(state.attack_dice, 'attack die')} against {dice} defence "
+            f"({self.rules.variant_name()}; AM-2, AM-9)."
         )
 
 
@@ -477,7 +505,7 @@ def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[
     lines.append(f"P(attacker crits) = {format_probability(d.probability(lambda o: o.attacker_crit))}")
     lines.append(f"P(defender crits) = {format_probability(d.probability(lambda o: o.defender_crit))}")
     if values["attack_type"] == "melee" and values["melee_defence_bonus"]:
-        lines.append(f"AM-6: the defender rolls {values['defence_dice'] + 1} dice")
+        lines.append(f"AM-6: the defender rolls {count(values['defence_dice'] + 1, 'die')}")
     rules = _rules_from(values["rules"], values)
     if rules.changes():
         lines.append(f"house rules: {rules.variant_name()}")

@@ -29,6 +29,7 @@ from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advant
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
+from toolkit.numbers import count
 
 __all__ = ["BattleState", "start_battle", "start_clash"]
 
@@ -40,7 +41,7 @@ def _set(pair: tuple, i: int, value: object) -> tuple:
 
 
 def _tokens(n: int) -> str:
-    return "1 token" if n == 1 else f"{n} tokens"
+    return count(n, "token")
 
 
 def _text(cards: Sequence[Card]) -> str:
@@ -255,7 +256,9 @@ class BattleState(GameState):
         wild = " with the Wild Die" if leader.wild_card else ""
         text = (
             f"{leader.name} ({army.name}) rolls Knowledge (Battle) d{leader.battle_die}{wild}: {total} — "
-            f"{cards} card(s)" + (f" ({cards_drawn(total)} + {extra} {outnumbering})" if advantage else "") + " (DB-2)."
+            f"{count(cards, 'card')}"
+            + (f" ({cards_drawn(total)} + {extra} {outnumbering})" if advantage else "")
+            + " (DB-2)."
         )
         state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
         state = state._log("recon", text, "DB-2")
@@ -270,10 +273,10 @@ class BattleState(GameState):
             n = len(state.hands[i])
             state = state._log(
                 "deal",
-                f"{self.names[i]} draws {n} card(s): {_text(state.hands[i])}.",
+                f"{self.names[i]} draws {count(n, 'card')}: {_text(state.hands[i])}.",
                 "DB-2",
                 audience=(SIDES[i],),  # her hand is hers alone to see
-                public_text=f"{self.names[i]} draws {n} card(s).",
+                public_text=f"{self.names[i]} draws {count(n, 'card')}.",
             )
         return state._after_deal_step()
 
@@ -450,7 +453,7 @@ class BattleState(GameState):
 
     def _next_round(self) -> BattleState:
         if self.round_no >= self.max_rounds:
-            state = self._log("end", f"The battle stops after {self.max_rounds} rounds (max_rounds).", "")
+            state = self._log("end", f"The battle stops after {count(self.max_rounds, 'round')} (max_rounds).", "")
             return replace(state, stage="over", outcome="undecided")
         # DB-9: every round deals fresh hands from a reshuffled deck.
         deck = fresh_deck(self.rules, self.stacked)
@@ -482,7 +485,7 @@ class BattleState(GameState):
         if stage == "recon":
             return f"{self.armies[self.chance_side].leader.name} rolls Knowledge (Battle) (DB-2)."
         if stage == "deal":
-            return f"Deal {self.names[self.chance_side]} {self.roll_group()} more card(s)."
+            return f"Deal {self.names[self.chance_side]} {count(self.roll_group(), 'more card', 'more cards')}."
         if stage == "coin":
             return "Joker against joker: a coin flip for the initiative (DB-3)."
         if stage == "morale":
@@ -510,8 +513,8 @@ class BattleState(GameState):
         ``None`` (the designer). The armies are named, never by their side ids."""
         lines = []
         for i, side in enumerate(SIDES):
-            hand = _text(self.hands[i]) if player in (None, side) else f"{len(self.hands[i])} cards"
-            lines.append(f"{self.names[i]}: {self.armies[i].tokens} tokens; hand {hand}")
+            hand = _text(self.hands[i]) if player in (None, side) else count(len(self.hands[i]), "card")
+            lines.append(f"{self.names[i]}: {_tokens(self.armies[i].tokens)}; hand {hand}")
         if self.table is not None:
             lines.append(f"On the table: {self.table.code}")
         return "\n".join(lines)
@@ -545,7 +548,7 @@ def start_battle(
     state = BattleState(rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds)
     return state._log(
         "start",
-        f"{army_a.name} ({army_a.tokens} tokens) against {army_b.name} ({army_b.tokens} tokens). Round 1.",
+        f"{army_a.name} ({_tokens(army_a.tokens)}) against {army_b.name} ({_tokens(army_b.tokens)}). Round 1.",
         "DB-7",
     )
 
@@ -587,7 +590,9 @@ def start_clash(
         f"{army_a.name} holds {_text(dealt[0])}; {army_b.name} holds {_text(dealt[1])}.",
         "DB-2",
         audience=(),  # both hands: the designer's view only
-        public_text=f"{army_a.name} holds {len(dealt[0])} card(s); {army_b.name} holds {len(dealt[1])} card(s).",
+        public_text=(
+            f"{army_a.name} holds {count(len(dealt[0]), 'card')}; {army_b.name} holds {count(len(dealt[1]), 'card')}."
+        ),
     )
     state = state._initiative()
     if coin is not None and state.stage == "coin":

@@ -72,6 +72,7 @@ from toolkit.notation import (
     follow_plan,
     read_example,
 )
+from toolkit.numbers import count
 
 __all__ = [
     "NOTATION",
@@ -306,7 +307,8 @@ def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[M
         allowed = _ROUND_EXPECT_KEYS if "round" in item else _BATTLE_EXPECT_KEYS
         if set(item) - allowed:
             kind = "a round's" if "round" in item else "the battle's (no 'round')"
-            unknown = f"unknown key(s) {excerpt(sorted(map(str, set(item) - allowed)))}"
+            extra = sorted(map(str, set(item) - allowed))
+            unknown = f"unknown {'key' if len(extra) == 1 else 'keys'} {excerpt(extra)}"
             errors.add(f"expect: {unknown} in {kind} expectation; keys are {sorted(allowed)}", *at)
             continue
         if "round" in item:
@@ -548,8 +550,8 @@ def _deal_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
     spec = left.spec
     if len(left.cards) < wanted:
         raise left.stop(
-            f"round {spec.number}: cards: {left.names[side]} draws {wanted} more card(s) (DB-2) but only "
-            f"{len(left.cards)} are left in the list",
+            f"round {spec.number}: cards: {left.names[side]} draws {count(wanted, 'more card', 'more cards')} (DB-2) "
+            f"but only {len(left.cards)} {'is' if len(left.cards) == 1 else 'are'} left in the list",
             spec.cards_line or spec.line,
         )
     hand, left.cards = left.cards[:wanted], left.cards[wanted:]
@@ -723,7 +725,7 @@ def battle_summary(state: BattleState) -> str:
     a, b = state.armies
     result = outcome_text(state)
     winner = f"; {state.names[state.winner]} holds the field" if state.winner is not None else ""
-    return f"After round {state.round_no}: {a.name} {a.tokens} token(s), {b.name} {b.tokens}; {result}{winner}."
+    return f"After round {state.round_no}: {a.name} {count(a.tokens, 'token')}, {b.name} {b.tokens}; {result}{winner}."
 
 
 def _by_name(names: tuple[str, str], mapping: Mapping[Any, Any]) -> dict[int, Any]:
@@ -747,7 +749,7 @@ def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
             n = item["round"]
             rec = records.get(n)
             if rec is None:
-                problems.append(f"{at}round {n}: the battle had {max(records)} round(s)")
+                problems.append(f"{at}round {n}: the battle had {count(max(records), 'round')}")
                 continue
             if "initiative" in item:
                 got = names[rec.initiative] if rec.initiative is not None else "none"
@@ -760,7 +762,8 @@ def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
                     if values[side] != wanted:
                         what = "lost" if key == "lost" else "has"
                         problems.append(
-                            f"{at}round {n}: {names[side]} {what} {values[side]} token(s), the example expects {wanted}"
+                            f"{at}round {n}: {names[side]} {what} {count(values[side], 'token')}, "
+                            f"the example expects {wanted}"
                         )
             for side, wanted in _by_name(names, item.get("morale") or {}).items():
                 got = _MORALE_WORDS.get(rec.morale_result[side], "does not roll")  # type: ignore[call-overload]
@@ -776,7 +779,7 @@ def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
             for side, wanted in _by_name(names, item.get("tokens") or {}).items():
                 if state.armies[side].tokens != wanted:
                     problems.append(
-                        f"{at}{names[side]} ends with {state.armies[side].tokens} token(s), "
+                        f"{at}{names[side]} ends with {count(state.armies[side].tokens, 'token')}, "
                         f"the example expects {wanted}"
                     )
     return problems

@@ -10,17 +10,19 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from toolkit.numbers import estimate_text, fold_labels, method_text, number_text, percent_text, probability_text
+from toolkit.numbers import count, estimate_text, fold_labels, method_text, number_text, percent_text, probability_text
 from toolkit.prob import field_of
 
 __all__ = [
     "ERROR",
+    "NOTE",
     "OK",
     "coloured",
     "count",
     "esc",
     "estimate_text",
     "field",
+    "fitting_width",
     "fold_labels",
     "method_text",
     "number_text",
@@ -32,6 +34,9 @@ __all__ = [
 ERROR = "#c92a2a"
 #: The colour of a line that says all is well (an export that replays, expectations met).
 OK = "#2b8a3e"
+#: The neutral colour of a plain note: the example's next move, a partial (unfinished)
+#: export — normal states, neither an error nor a success (issue 12).
+NOTE = "#444"
 
 
 def esc(text: object) -> str:
@@ -42,6 +47,19 @@ def esc(text: object) -> str:
 def coloured(text: object, colour: str) -> str:
     """``text``, escaped, in a ``<span>`` of that colour (an error line, a note)."""
     return f'<span style="color:{colour}">{esc(text)}</span>'
+
+
+def fitting_width(description: str, options: Any = ()) -> str:
+    """A CSS width (in ``em``) in which a control's ``description`` and its longest
+    option label both fit whole, with room for a dropdown's arrow (issue 12 item 6: no
+    cut-off labels). ``options`` are labels or ``(label, value)`` pairs.
+
+    >>> fitting_width("Morale (DB-8)", [("this clash (default)", "clash"), ("whole battle", "battle")])
+    '22.3em'
+    """
+    labels = [o[0] if isinstance(o, tuple) else str(o) for o in options] or [""]
+    characters = len(description) + max(map(len, labels))
+    return f"{0.6 * characters + 2.5:.1f}em"  # 0.6 em a character is generous for the UI font
 
 
 def field(outcome: Any, name: str, default: Any = None) -> Any:
@@ -56,13 +74,3 @@ def field(outcome: Any, name: str, default: Any = None) -> Any:
         return field_of(outcome, name)
     except KeyError:
         return default
-
-
-def count(n: int, singular: str, plural: str | None = None) -> str:
-    """``n`` and the noun, singular for exactly one (``"1 card"``, ``"3 cards"``,
-    ``"0 cards"``); ``plural`` when it is not the singular plus ``s``.
-
-    >>> count(1, "card"), count(3, "token"), count(1, "die", "dice"), count(2, "die", "dice")
-    ('1 card', '3 tokens', '1 die', '2 dice')
-    """
-    return f"{n} {singular if n == 1 else (plural or singular + 's')}"

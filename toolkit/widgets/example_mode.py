@@ -45,7 +45,7 @@ import ipywidgets as widgets
 
 from toolkit.engine import GameState
 from toolkit.errors import ToolkitError
-from toolkit.widgets.common import ERROR, OK, coloured, esc
+from toolkit.widgets.common import ERROR, NOTE, OK, coloured, count, esc
 from toolkit.widgets.stepper import Stepper
 
 __all__ = ["FollowsExample", "EXPORT_FORMATS"]
@@ -60,7 +60,6 @@ EXPORT_FORMATS: tuple[tuple[str, str | None], ...] = (
     ("Rule-book Markdown", "markdown"),
 )
 
-_NEXT_COLOUR = "#444"
 _TABLE = '<table style="border-collapse:separate;border-spacing:8px 2px">'
 
 
@@ -298,7 +297,7 @@ class FollowsExample(Generic[S]):
             colour = ERROR
         elif k < len(self._plan):
             text = f"Next in the example ({k + 1} of {len(self._plan)}): {self._move_label(self._plan[k])}."
-            colour = _NEXT_COLOUR
+            colour = NOTE
         elif self._plan_error:
             text, colour = f"The example stops here: {self._plan_error}", ERROR
         else:
@@ -307,7 +306,8 @@ class FollowsExample(Generic[S]):
                 text, colour = "The example is played out, but: " + "; ".join(problems), ERROR
             else:
                 met = len(self.example.expect)
-                text, colour = f"The example is played out; its {met} expectation(s) are met.", OK
+                which = "its expectation is" if met == 1 else f"its {count(met, 'expectation')} are"
+                text, colour = f"The example is played out; {which} met.", OK
         self.example_line.value = coloured(text, colour)
         playable = k is not None and k < len(self._plan)
         self.next_move_button.disabled = self.play_all_button.disabled = not playable
@@ -363,10 +363,16 @@ class FollowsExample(Generic[S]):
         ``untitled`` when the title box is empty), say whether it replays, and return it:
         the example file's YAML, or, as ``export_format`` says, that file replayed and
         written as rule-book HTML or Markdown with its cards drawn (issue 15,
-        :mod:`toolkit.rulebook.export`: what ``toolkit replay FILE --format`` writes)."""
+        :mod:`toolkit.rulebook.export`: what ``toolkit replay FILE --format`` writes).
+
+        A partial example (the game unfinished) is a normal export: a verdict that it
+        replays is shown in the neutral :data:`~toolkit.widgets.common.NOTE` colour, not
+        as a success or an error (issue 12); only a file that does not replay is red."""
         state = self.state
         text = self._example_text(state, self.export_title.value.strip() or untitled)
         note, colour = self._export_verdict(state, text)
+        if colour == OK and not state.is_terminal:
+            colour = NOTE
         fmt = self.export_format.value
         if fmt is not None:
             from toolkit.rulebook.export import export

@@ -105,7 +105,9 @@ class OddsExplorer:
             exact distribution of outcomes.
         score: the outcome as a signed whole number (positive: to the defender,
             negative: back to the attacker, 0: neither).
-        positive, negative: what a positive / negative score is called in labels.
+        positive, negative: what a positive / negative score is called in labels; a pair
+            ``(one, many)`` when a score of 1 reads differently (``("more card for North",
+            "more cards for North")``: "1 more card for North", "2 more cards for North").
         zero: the label of a score of 0.
         summary: returns the summary sentences for a distribution and the control values.
         adjust: called with the control values before each computation, to enable or
@@ -140,8 +142,8 @@ class OddsExplorer:
         compute: Callable[..., Distribution[Any]],
         score: Callable[[Any], int],
         *,
-        positive: str = "damage to defender",
-        negative: str = "damage back to attacker",
+        positive: str | tuple[str, str] = "damage to defender",
+        negative: str | tuple[str, str] = "damage back to attacker",
         zero: str = "nothing",
         summary: Callable[[Distribution[Any], Mapping[str, Any]], Sequence[str]] | None = None,
         adjust: Callable[[Mapping[str, Any]], None] | None = None,
@@ -158,7 +160,11 @@ class OddsExplorer:
             if isinstance(control, _SLIDERS):
                 control.continuous_update = False  # a drag computes once, on release
         self._compute, self._score, self._summary, self._adjust = compute, score, summary, adjust
-        self._names = {"positive": positive, "negative": negative, "zero": zero}
+        self._forms = {
+            side: (name, name) if isinstance(name, str) else tuple(name)
+            for side, name in (("positive", positive), ("negative", negative), ("zero", (zero, zero)))
+        }
+        self._names = {side: many for side, (_, many) in self._forms.items()}
         self._error = ""
         self._summary_text = ""
         self._waiting: asyncio.TimerHandle | None = None
@@ -388,8 +394,8 @@ class OddsExplorer:
         ``"at least 2 damage to defender"``)."""
         if k == 0:
             return self._names["zero"]
-        side = self._names["positive" if k > 0 else "negative"]
-        return f"{'at least ' if view == 'at least' else ''}{abs(k)} {side}"
+        one, many = self._forms["positive" if k > 0 else "negative"]
+        return f"{'at least ' if view == 'at least' else ''}{abs(k)} {one if abs(k) == 1 else many}"
 
     def _rows(self, scores: Distribution[int], view: str) -> list[tuple[int, str, Fraction]]:
         """(score, label, probability), the defender's side first, largest score first."""

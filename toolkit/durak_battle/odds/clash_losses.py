@@ -36,7 +36,7 @@ from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
 from toolkit.errors import IllegalActionError, InvalidSetupError, TooBigError
 from toolkit.montecarlo import Estimate
-from toolkit.numbers import method_text
+from toolkit.numbers import count, method_text
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -296,6 +296,8 @@ class ClashLosses(OddsResult):
         trials: Monte Carlo trials (``None`` when exact); ``sampler`` says what played them.
         tokens: the armies' tokens the losses are floored at (DB-7).
         confidence: the level of :meth:`interval` (0.99).
+        names: the armies' names, side a's first (what the text calls them, issue 12:
+            "North loses 2, South loses 0", never the side ids).
     """
 
     joint: Distribution[ClashOutcome]
@@ -306,6 +308,7 @@ class ClashLosses(OddsResult):
     sampler: str | None = None
     confidence: float = 0.99
     seconds: float = field(default=0.0, compare=False)
+    names: tuple[str, str] = ("army a", "army b")
 
     @property
     def exact(self) -> bool:
@@ -331,15 +334,21 @@ class ClashLosses(OddsResult):
 
     def _repr_html_(self) -> str:
         how = "exact" if self.exact else method_text("monte_carlo", self.trials, "simulated clashes")
-        return f"<p>Tokens lost (a, b): {html.escape(how)}</p>" + self.distribution._repr_html_()
+        a, b = self.names
+        return f"<p>Tokens lost ({html.escape(a)}, {html.escape(b)}): {html.escape(how)}</p>" + (
+            self.distribution._repr_html_()
+        )
 
     def __str__(self) -> str:
         how = "exact" if self.exact else f"Monte Carlo ({self.sampler}), {self.trials:,} trials, 99% intervals"
-        lines = [f"ClashLosses ({how}; {self.size:,} deal classes; armies of {self.tokens} tokens)"]
+        a, b = self.names
+        armies = f"{a} {count(self.tokens[0], 'token')}, {b} {count(self.tokens[1], 'token')}"
+        lines = [f"ClashLosses ({how}; {self.size:,} deal classes; {armies})"]
+        width = max(len(a), len(b))
         for pair, p in self.items():
             lo, hi = self.interval(pair)
             shown = f"{float(p):.2%}" if self.exact else f"{float(p):.2%} [{lo:.2%}, {hi:.2%}]"
-            lines.append(f"  a loses {pair[0]:2}, b loses {pair[1]:2}: {shown}")
+            lines.append(f"  {a:>{width}} loses {pair[0]:2}, {b:>{width}} loses {pair[1]:2}: {shown}")
         return "\n".join(lines)
 
 
@@ -376,6 +385,7 @@ def clash_losses(
     *,
     tokens: tuple[int, int] = (MAX_TOKENS, MAX_TOKENS),
     sampler: str = "engine",
+    names: tuple[str, str] = ("army a", "army b"),
 ) -> ClashLosses:
     """Return the tokens lost by each side in one clash when side a is dealt ``cards_a``
     cards and side b ``cards_b`` from one deck (DB-1, DB-2), averaged over every deal,
@@ -396,6 +406,8 @@ def clash_losses(
         sampler: Monte Carlo through the ``"engine"`` (:func:`~.engine.start_clash` and
             :func:`~toolkit.engine.play_out`, the reference) or the ``"model"``
             (:class:`~.position.ClashPosition` without the engine's log and tokens, many times faster).
+        names: the armies' names, side a's first: what the result's text calls them
+            (``"North loses 2, South loses 0"``).
 
     Returns:
         A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
@@ -423,6 +435,7 @@ def clash_losses(
     if sampler not in SAMPLERS:
         raise InvalidSetupError(f"sampler must be 'engine' or 'model', got {sampler!r}")
     whole_number(trials, "trials", minimum=1)
+    names = _check_names(names)
     size = exact_size(na, nb, rules)
     if method == "exact" and size > EXACT_LIMIT:
         raise TooBigError(
@@ -438,10 +451,31 @@ def clash_losses(
                 la, lb, destroyed = settle_losses(checked, path)
                 counts[ClashOutcome(la, lb, holder, destroyed)] += n
         return ClashLosses(
-            _sorted_joint(counts), "monte_carlo", size, checked, trials, sampler, seconds=time.perf_counter() - started
+            _sorted_joint(counts),
+            "monte_carlo",
+            size,
+            checked,
+            trials,
+            sampler,
+            seconds=time.perf_counter() - started,
+            names=names,
         )
     weights: dict[ClashOutcome, Fraction] = defaultdict(Fraction)
     for (holder, path), p in exact_clash_paths(na, nb, pols, rules).items():
         la, lb, destroyed = settle_losses(checked, path)
         weights[ClashOutcome(la, lb, holder, destroyed)] += p
-    return ClashLosses(_sorted_joint(weights), "exact", size, checked, seconds=time.perf_counter() - started)
+    return ClashLosses(
+        _sorted_joint(weights), "exact", size, checked, seconds=time.perf_counter() - started, names=names
+    )
+
+
+def _check_names(names: object) -> tuple[str, str]:
+    """``names`` as two different, non-empty army names (side a's first)."""
+    if (
+        not isinstance(names, (tuple, list))
+        or len(names) != 2
+        or not all(isinstance(n, str) and n.strip() for n in names)
+        or names[0] == names[1]
+    ):
+        raise InvalidSetupError(f"names must be two different army names, side a's first, got {str(names)[:60]!r}")
+    return (names[0], names[1])

@@ -23,10 +23,11 @@ from toolkit.durak_battle.widgets.pieces import (
     number_controls,
 )
 from toolkit.errors import InvalidSetupError
-from toolkit.numbers import number_text
+from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
+from toolkit.widgets.common import fitting_width
 
 __all__ = [
     "odds_explorer",
@@ -133,19 +134,21 @@ def variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
     return {
         "jokers": widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers", indent=False),
         "counter_tie": widgets.Dropdown(
-            options=[("no loss (default)", "no_loss"), ("loses 1 token", "loses")],
+            options=(counter_tie := [("no loss (default)", "no_loss"), ("loses 1 token", "loses")]),
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Equal counterattack (DB-5)", counter_tie)),
         ),
         "holder_must_attack": widgets.Checkbox(
             value=rules.holder_must_attack, description="DB-6: holder must attack", indent=False
         ),
         "morale_penalty": widgets.Dropdown(
-            options=[("this clash (default)", "clash"), ("whole battle", "battle")],
+            options=(morale := [("this clash (default)", "clash"), ("whole battle", "battle")]),
             value=rules.morale_penalty,
             description="Morale penalty (DB-8)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Morale penalty (DB-8)", morale)),
         ),
         **number_controls(rules),
     }
@@ -315,8 +318,9 @@ def odds_explorer(
             lines.append(f"P({names[i]} wins) = {format_probability(won)}" + (f" ({', '.join(how)})" if how else ""))
         undecided = d.probability(lambda o: _winner(o) is None)
         if undecided:
-            lines.append(f"P(undecided after {max_rounds} rounds) = {format_probability(undecided)}")
-        lines.append(f"expected length {_mean(d.mean(_rounds))} round(s)")
+            lines.append(f"P(undecided after {count(max_rounds, 'round')}) = {format_probability(undecided)}")
+        length = d.mean(_rounds)
+        lines.append(f"expected length {_mean(length)} {'round' if length == 1 else 'rounds'}")
         if notes["note"]:
             lines.append(notes["note"])
         return lines
@@ -421,8 +425,8 @@ def round_explorer(
         controls,
         explore,
         lambda pair: pair[0] - pair[1],
-        positive=f"more card(s) for {names[0]}",
-        negative=f"more card(s) for {names[1]}",
+        positive=(f"more card for {names[0]}", f"more cards for {names[0]}"),
+        negative=(f"more card for {names[1]}", f"more cards for {names[1]}"),
         zero="as many cards each",
         summary=summary,
         view=view,

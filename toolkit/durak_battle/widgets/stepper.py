@@ -45,7 +45,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.widgets.common import ERROR, OK, esc
+from toolkit.widgets.common import ERROR, NOTE, OK, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
@@ -331,7 +331,11 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 "run `toolkit replay <file>`.",
                 OK,
             )
-        return "The battle so far (unfinished: true); it replays to the same log.", OK
+        return (
+            "The battle so far, an unfinished example (unfinished: true): it replays to the same log and "
+            "stops where the battle stands.",
+            NOTE,
+        )
 
     # -- building ---------------------------------------------------------------------------
     def _title(self) -> str:
@@ -355,10 +359,11 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.wild_card[side] = widgets.Checkbox(value=army.leader.wild_card, description="", indent=False)
         self.jokers = widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers (54 cards)", indent=False)
         self.counter_tie = widgets.Dropdown(
-            options=[("no loss (default)", "no_loss"), ("loses 1 token", "loses")],
+            options=(counter_tie := [("no loss (default)", "no_loss"), ("loses 1 token", "loses")]),
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Equal counterattack (DB-5)", counter_tie)),
         )
         self.holder_must_attack = widgets.Checkbox(
             value=rules.holder_must_attack,
@@ -367,10 +372,11 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             layout=widgets.Layout(width="auto"),
         )
         self.morale_penalty = widgets.Dropdown(
-            options=[("lost this clash (default)", "clash"), ("lost in the whole battle", "battle")],
+            options=(morale := [("lost this clash (default)", "clash"), ("lost in the whole battle", "battle")]),
             value=rules.morale_penalty,
             description="Morale −1 per token (DB-8)",
             style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Morale −1 per token (DB-8)", morale)),
         )
         self.numbers = number_controls(rules)
         self.setup_line = widgets.HTML()
@@ -429,6 +435,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             options=self._view_options(),
             value="both",
             description="Show",
+            style={"button_width": "auto"},  # "both hands (designer)" shown whole (issue 12 item 6)
         )
         self.hands_view = widgets.HTML()
         self._build_example_and_export()
@@ -446,7 +453,9 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         return widgets.VBox(
             [
                 *armies,
-                widgets.HBox([self.jokers, self.counter_tie, self.morale_penalty]),
+                widgets.HBox(
+                    [self.jokers, self.counter_tie, self.morale_penalty], layout=widgets.Layout(flex_flow="row wrap")
+                ),
                 widgets.HBox(list(self.numbers.values()), layout=widgets.Layout(flex_flow="row wrap")),
                 self.holder_must_attack,
                 self.setup_line,
@@ -488,10 +497,14 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         a, b = self.armies
         per = self.rules.cards_per_token
         extra = per * token_advantage(a.tokens, b.tokens), per * token_advantage(b.tokens, a.tokens)
-        more = [f"{army.name} draws +{n} card(s) for outnumbering" for army, n in zip((a, b), extra, strict=True) if n]
-        text = f"{a.name} {a.tokens} tokens against {b.name} {b.tokens}"
+        more = [
+            f"{army.name} draws +{count(n, 'card')} for outnumbering"
+            for army, n in zip((a, b), extra, strict=True)
+            if n
+        ]
+        text = f"{a.name} {count(a.tokens, 'token')} against {b.name} {b.tokens}"
         text += (" — " + ", ".join(more) + " (DB-2)") if more else " (DB-7)"
-        text += f"; {self.rules.variant_name()}; at most {self._max_rounds} round(s)."
+        text += f"; {self.rules.variant_name()}; at most {count(self._max_rounds, 'round')}."
         self.setup_line.value = esc(text)
 
     def _show_more(self) -> None:
@@ -508,7 +521,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             bar.value = army.tokens
             share = army.tokens / first.tokens if first.tokens else 0
             bar.bar_style = "success" if share > 0.6 else "warning" if share > 0.3 else "danger"
-            bits = [f"<b>{esc(army.name)}</b>: {army.tokens} of {first.tokens} tokens"]
+            bits = [f"<b>{esc(army.name)}</b>: {army.tokens} of {count(first.tokens, 'token')}"]
             if state.lost_clash[i]:
                 bits.append(f"lost {state.lost_clash[i]} this clash")
             if state.is_terminal:
@@ -540,7 +553,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             leader = state.armies[i].leader
             rows.append(
                 f"<tr><td><b>{esc(state.names[i])}</b></td><td>{esc(leader.name)}</td>"
-                f"<td>{state.armies[i].tokens} tokens</td><td>{hand}</td></tr>"
+                f"<td>{count(state.armies[i].tokens, 'token')}</td><td>{hand}</td></tr>"
             )
         return rows
 
@@ -603,7 +616,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         else:
             self.take_button = widgets.Button(
                 description="Take the strike",
-                tooltip=f"Decline to answer: lose {rules.strike_loss} token(s), the attacker none (DB-4)",
+                tooltip=f"Decline to answer: lose {count(rules.strike_loss, 'token')}, the attacker none (DB-4)",
                 button_style="danger",
             )
             self.take_button.on_click(lambda _: self.take_strike())
