@@ -92,7 +92,7 @@ def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():
     assert st.state.is_terminal and st.state.nasty_hits == ("Sparklespaz",)
     # the same log as `toolkit replay` prints, and the file's expectations are met
     assert st.state.log() == replay(load_example(WORKED)).log() == log
-    assert "2 expectation(s) are met" in st.example_line.value
+    assert "2 expectations are met" in st.example_line.value
     assert st.next_move_button.disabled and st.play_all_button.disabled
 
 
