@@ -30,7 +30,8 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
-from toolkit.cards import Card
+from toolkit.cards import JOKERS, RANKS, SUITS, Card
+from toolkit.fairy_meat.rules import Rules
 
 __all__ = [
     "ACE_OF_SPADES",
@@ -47,7 +48,14 @@ __all__ = [
     "TRUMP_LETTERS",
     "TYPE_CAPS",
     "TYPE_NAMES",
+    "JOKER_TRUMP",
     "card_type",
+    "deck_cards",
+    "is_death_card",
+    "n_types",
+    "standard_layout",
+    "trump_pools",
+    "type_caps",
     "hands_by_type",
     "is_numbered",
     "is_trump",
@@ -81,14 +89,86 @@ TYPE_CAPS: tuple[int, ...] = (2,) * 18 + (RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1)
 TRUMP_LETTERS = {RED_TRUMP: "R", BLACK_TRUMP: "B", ACE_TRUMP: "S"}
 
 
-def is_numbered(card: Card) -> bool:
-    """Whether a card is a Numbered card: 2–10, worth its pips (FM-1)."""
-    return card.pips is not None
+#: The joker type (house rules ``Rules(jokers=...)``, FM-1): index 21, after the A♠.
+JOKER_TRUMP = 21
+_DEFAULT = Rules()
 
 
-def is_trump(card: Card) -> bool:
-    """Whether a card is a Trump: J, Q, K or A, each worth 1 when applied (FM-1)."""
-    return card.is_face
+def is_numbered(card: Card, rules: Rules | None = None) -> bool:
+    """Whether a card is a Numbered card, worth its pips (FM-1): 2–10, or the ranks of
+    ``rules.numbered_ranks``."""
+    if rules is None:
+        return card.pips is not None
+    return card.rank in rules.numbered_ranks
+
+
+def is_trump(card: Card, rules: Rules | None = None) -> bool:
+    """Whether a card is a Trump (FM-1): J, Q, K or A, or the ranks of ``rules.trump_ranks``
+    (and a joker when the rules put jokers in the deck)."""
+    if rules is None:
+        return card.is_face
+    if card.is_joker:
+        return rules.jokers > 0
+    return card.rank in rules.trump_ranks
+
+
+def is_death_card(card: Card, rules: Rules | None = None) -> bool:
+    """Whether a card gives a Nasty Hit when applied (FM-12): the A♠, or ``rules.death_card``."""
+    if rules is None:
+        return card == ACE_OF_SPADES
+    return rules.death_card is not None and card.code == rules.death_card
+
+
+@cache
+def deck_cards(rules: Rules | None = None) -> tuple[Card, ...]:
+    """The deck the rules play with (FM-1): the cards of the Numbered and Trump ranks of
+    the four suits (52 by default), then the jokers, in a fixed order (by suit, then rank)."""
+    rules = rules or _DEFAULT
+    ranks = set(rules.numbered_ranks) | set(rules.trump_ranks)
+    cards = [Card(r + s) for s in SUITS for r in RANKS if r in ranks]
+    return tuple(cards + [Card(j) for j in JOKERS[: rules.jokers]])
+
+
+@cache
+def trump_pools(rules: Rules | None = None) -> dict[str, tuple[Card, ...]]:
+    """Representative Trumps of each colour but the death card (FM-1, FM-12), in the order
+    a side takes them (:data:`TRUMP_POOLS` for the default rules)."""
+    rules = rules or _DEFAULT
+    out = {}
+    for colour, suits in (("red", "HD"), ("black", "SC")):
+        cards = [Card(r + s) for s in suits for r in rules.trump_ranks]
+        out[colour] = tuple(c for c in cards if not is_death_card(c, rules))
+    return out
+
+
+@cache
+def type_caps(rules: Rules | None = None) -> tuple[int, ...]:
+    """How many cards of each type the rules' deck holds (FM-1): :data:`TYPE_CAPS` by
+    default; a rank out of the Numbered ranks has 0 Numbered cards, the Trump types count
+    the Trump ranks' cards, and with jokers a 22nd type (:data:`JOKER_TRUMP`) holds them."""
+    rules = rules or _DEFAULT
+    caps = [0] * 21
+    for card in deck_cards(rules):
+        if not card.is_joker:
+            caps[type_index(card, rules)] += 1
+    return tuple(caps) + ((rules.jokers,) if rules.jokers else ())
+
+
+def n_types(rules: Rules | None = None) -> int:
+    """The number of card types under the rules (FM-1): 21, 22 with jokers."""
+    return N_TYPES + (1 if rules is not None and rules.jokers else 0)
+
+
+def standard_layout(rules: Rules | None) -> bool:
+    """Whether the rules' deck has the draft's card types (FM-1, FM-12): 2-10 Numbered,
+    J Q K A Trumps, no jokers and the A♠ the death card — what the counting models and
+    solvers built on :data:`TYPE_CAPS` assume."""
+    return rules is None or (
+        rules.numbered_ranks == _DEFAULT.numbered_ranks
+        and rules.trump_ranks == _DEFAULT.trump_ranks
+        and rules.jokers == 0
+        and rules.death_card == "AS"
+    )
 
 
 def numbered_type(colour: str, pips: int) -> int:
@@ -96,10 +176,15 @@ def numbered_type(colour: str, pips: int) -> int:
     return (0 if colour == "red" else 9) + pips - 2
 
 
-def type_colour(t: int) -> str:
-    """The colour of card type ``t`` (FM-1)."""
+def type_colour(t: int, rules: Rules | None = None) -> str | None:
+    """The colour of card type ``t`` (FM-1): the death card's own colour (FM-12), ``None``
+    for a joker."""
     if t < 18:
         return "red" if t < 9 else "black"
+    if t == ACE_TRUMP and rules is not None and rules.death_card is not None:
+        return Card(rules.death_card).colour
+    if t == JOKER_TRUMP:
+        return None
     return "red" if t == RED_TRUMP else "black"
 
 
@@ -108,12 +193,14 @@ def type_pips(t: int) -> int:
     return t % 9 + 2
 
 
-def type_index(card: Card) -> int:
-    """The card's type, all its effect depends on (FM-1, FM-12), as an index 0..20: the
-    one definition of the Fairy Meat card types."""
-    if is_numbered(card):
+def type_index(card: Card, rules: Rules | None = None) -> int:
+    """The card's type, all its effect depends on (FM-1, FM-12), as an index 0..20 (21: a
+    joker): the one definition of the Fairy Meat card types, under ``rules``."""
+    if is_numbered(card, rules):
         return numbered_type(card.colour or "black", card.pips or 0)
-    if card == ACE_OF_SPADES:
+    if card.is_joker:
+        return JOKER_TRUMP
+    if is_death_card(card, rules):
         return ACE_TRUMP
     return RED_TRUMP if card.colour == "red" else BLACK_TRUMP
 
@@ -123,7 +210,7 @@ def type_name(t: int) -> str:
     ``'black Trump'`` (J Q K of spades, J Q K A of clubs) or ``'A♠'`` (FM-1, FM-12)."""
     if t < 18:
         return f"{type_pips(t)} {type_colour(t)}"
-    return {RED_TRUMP: "red Trump", BLACK_TRUMP: "black Trump", ACE_TRUMP: "A♠"}[t]
+    return {RED_TRUMP: "red Trump", BLACK_TRUMP: "black Trump", ACE_TRUMP: "A♠", JOKER_TRUMP: "joker"}[t]
 
 
 #: Names of the 21 card types, by index.
@@ -131,13 +218,14 @@ TYPE_NAMES: tuple[str, ...] = tuple(type_name(t) for t in range(N_TYPES))
 _TYPE_KEYS: tuple[str, ...] = tuple(
     f"{type_pips(t)}{type_colour(t)}" if t < 18 else ("AS" if t == ACE_TRUMP else f"T{type_colour(t)}")
     for t in range(N_TYPES)
-)
+) + ("joker",)
 
 
-def card_type(card: Card) -> str:
+def card_type(card: Card, rules: Rules | None = None) -> str:
     """The card's type (:func:`type_index`) as a readable key (FM-1, FM-12): ``'AS'`` (the
-    A♠), ``'Tred'`` / ``'Tblack'`` (other Trumps, by colour), or pips and colour (``'5black'``)."""
-    return _TYPE_KEYS[type_index(card)]
+    A♠, or the rules' death card), ``'Tred'`` / ``'Tblack'`` (other Trumps, by colour),
+    ``'joker'``, or pips and colour (``'5black'``)."""
+    return _TYPE_KEYS[type_index(card, rules)]
 
 
 #: Representative Trumps of each colour (the A♠ apart), in the order a side takes them:
@@ -149,10 +237,11 @@ TRUMP_POOLS: dict[str, tuple[Card, ...]] = {
 }
 
 
-def representative_hand(counts: Sequence[int], side: int) -> list[Card]:
-    """Cards standing for a hand of 21 type counts (FM-1): Numbered cards in type order
-    (hearts/spades first for the attacker, ``side`` 0; diamonds/clubs first for the
-    defender, 1), then red Trumps, black Trumps and the A♠ from :data:`TRUMP_POOLS`."""
+def representative_hand(counts: Sequence[int], side: int, rules: Rules | None = None) -> list[Card]:
+    """Cards standing for a hand of 21 type counts (22 with jokers) (FM-1): Numbered cards
+    in type order (hearts/spades first for the attacker, ``side`` 0; diamonds/clubs first
+    for the defender, 1), then red Trumps, black Trumps and the death card (the A♠) from
+    :func:`trump_pools`, then jokers (JK1 for the attacker first)."""
     cards: list[Card] = []
     for t in range(18):
         colour, pips = type_colour(t), type_pips(t)
@@ -160,10 +249,16 @@ def representative_hand(counts: Sequence[int], side: int) -> list[Card]:
         if side == 1:
             suits = suits[::-1]
         cards += [Card(f"{pips}{s}") for s in suits[: counts[t]]]
-    pools = {c: (TRUMP_POOLS[c] if side == 0 else TRUMP_POOLS[c][::-1]) for c in COLOURS}
+    source = TRUMP_POOLS if rules is None else trump_pools(rules)
+    pools = {c: (source[c] if side == 0 else source[c][::-1]) for c in COLOURS}
     cards += list(pools["red"][: counts[RED_TRUMP]]) + list(pools["black"][: counts[BLACK_TRUMP]])
     if counts[ACE_TRUMP]:
-        cards.append(ACE_OF_SPADES)
+        death = ACE_OF_SPADES if rules is None or rules.death_card is None else Card(rules.death_card)
+        cards.append(death)
+    if len(counts) > JOKER_TRUMP and counts[JOKER_TRUMP]:
+        present = JOKERS[: rules.jokers] if rules is not None else JOKERS
+        jokers = [Card(j) for j in (present if side == 0 else present[::-1])]
+        cards += jokers[: counts[JOKER_TRUMP]]
     return cards
 
 

@@ -39,7 +39,7 @@ from toolkit.fairy_meat.attack import (
     spent_cards,
     wild_trump_points,
 )
-from toolkit.fairy_meat.deck import is_numbered, is_trump
+from toolkit.fairy_meat.deck import deck_cards, is_numbered, is_trump, standard_layout
 from toolkit.fairy_meat.legality import (
     defence_without_cards,
     matches,
@@ -244,10 +244,13 @@ class CombatState(GameState):
         if step == "trumps":
             if not hand and i == 1 and self.prev_points:
                 return ["points red", "points black", "trumps none"]  # FM-7
-            return ["trumps none", *[f"trumps {_cards_text(s)}" for s in trump_sets(hand)]]  # FM-4, FM-6
+            return [
+                "trumps none",
+                *[f"trumps {_cards_text(s)}" for s in trump_sets(hand, rules=self.rules)],
+            ]  # FM-4, FM-6
         if step == "play":
-            playable = playable_cards(hand, a.trumps[i] or ())  # FM-6
-            return [f"{'play' if is_numbered(c) else 'wild'} {c.code}" for c in playable]
+            playable = playable_cards(hand, a.trumps[i] or (), self.rules)  # FM-6
+            return [f"{'play' if is_numbered(c, self.rules) else 'wild'} {c.code}" for c in playable]
         if step == "reveal":
             trumps = a.trumps[i] or ()
             if self.rules.none_reveal == "subset":
@@ -282,13 +285,14 @@ class CombatState(GameState):
         if missing:
             return f"{', '.join(missing)} is not in {name}'s hand ({_cards_text(hand)}); she can: {legal}"
         if step == "trumps" and verb == "trumps":
-            if any(not is_trump(c) for c in cards):
-                return f"only Trumps (J Q K A) are placed face down (FM-4); {name} can: {legal}"
-            if len({c.colour for c in cards}) > 1:
+            if any(not is_trump(c, self.rules) for c in cards):
+                ranks = " ".join(self.rules.trump_ranks)
+                return f"only Trumps ({ranks}) are placed face down (FM-4); {name} can: {legal}"
+            if len({c.colour for c in cards if not c.is_joker}) > 1:
                 return f"the Trumps placed must all be of one colour, red or black (FM-4); {name} can: {legal}"
             return f"{name} must keep a Trump back to play as a Wild Trump: she has no Numbered card (FM-6)"
         if step == "play" and verb in ("play", "wild"):
-            if any(is_numbered(c) for c in playable_cards(hand, self.cur.trumps[i] or ())):
+            if any(is_numbered(c, self.rules) for c in playable_cards(hand, self.cur.trumps[i] or (), self.rules)):
                 return f"{name} holds a Numbered card, so she must play one (FM-6); she can: {legal}"
             return f"{name} has no Numbered card: she plays a Trump as a Wild Trump (FM-6); she can: {legal}"
         return f"{action!r} is not possible for {name or 'anyone'} now ({step}); choose one of: {legal}"
@@ -335,7 +339,7 @@ class CombatState(GameState):
             assert isinstance(card, Card)
             a = self.cur
             state = replace(self, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
-            if is_numbered(card):
+            if is_numbered(card, self.rules):
                 a = replace(a, number=_set(a.number, i, card))
                 text = f"{name} turns up the {card.name}: her Numbered card (FM-6)."
             else:
@@ -510,6 +514,7 @@ class CombatState(GameState):
                     wild_points=self.prev_points if (i == 1 and a.plays[i] == "points") else 0,
                     wild_colour=a.wild_colour if (i == 1 and a.plays[i] == "points") else None,
                     bonus=self.bonus_points if (i == 1 and self._bonus_available()) else 0,
+                    rules=self.rules,
                 )
             )
         attacker = out[0]
@@ -741,6 +746,31 @@ class CombatState(GameState):
         }
 
 
+def _not_in_deck(rules: Rules) -> str:
+    ranks = " ".join((*rules.numbered_ranks, *rules.trump_ranks))
+    jokers = f" and {rules.jokers} joker(s)" if rules.jokers else ", no jokers"
+    return f"not in the {len(deck_cards(rules))}-card deck of these rules (FM-1: ranks {ranks}{jokers})"
+
+
+def full_pile(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
+    """The rules' full deck (FM-1: :func:`~toolkit.fairy_meat.deck.deck_cards`) with
+    ``stacked`` cards on top in that order, the rest shuffled.
+
+    Raises:
+        NotationError / InvalidSetupError: an unknown code, a card stacked twice or one
+            not in the rules' deck.
+    """
+    if standard_layout(rules):
+        return Pile.full(stacked=stacked)
+    top = parse_cards(stacked)
+    check_distinct(top, "the stacked deck")
+    deck = deck_cards(rules)
+    missing = [c.code for c in top if c not in deck]
+    if missing:
+        raise InvalidSetupError(f"{', '.join(missing)} {_not_in_deck(rules)}")
+    return Pile(top, frozenset(deck) - frozenset(top))
+
+
 def start_combat(
     attacker: Fairy,
     defender: Fairy,
@@ -791,7 +821,7 @@ def start_combat(
         fairies=(attacker, defender),
         hand_sizes=sizes,
         attacks=n_attacks,
-        pile=Pile.full(stacked=deck),
+        pile=full_pile(rules, deck),
         wrestling=wrestling,
         defender_has_attacked=defender_has_attacked,
         setup=Setup(
@@ -817,6 +847,9 @@ def start_combat(
     if hands is not None:
         dealt = [parse_cards(hand) for hand in hands]
         check_distinct([c for hand in dealt for c in hand], "the two hands")
+        outside = [c.code for hand in dealt for c in hand if c not in state.pile.shuffled]
+        if outside:
+            raise InvalidSetupError(f"{', '.join(outside)} {_not_in_deck(rules)}")
         for i, cards in enumerate(dealt):
             if len(cards) != sizes[i]:
                 raise InvalidSetupError(

@@ -29,6 +29,7 @@ from toolkit.fairy_meat.deck import (
     ACE_OF_SPADES,
     COLOURS,
     TRUMP_POOLS,
+    is_death_card,
     is_numbered,
     is_trump,
     representative_hand,
@@ -58,11 +59,12 @@ Placed = tuple[str, int, bool] | None
 def matches(trump_colour: str | None, card_colour: str | None) -> bool:
     """Whether a Trump (or Wild Trump point) of ``trump_colour`` matches a Numbered card of
     ``card_colour`` (FM-8): matching Trumps are applied by their owner in her declared
-    direction; the others are cheating, and the opponent moves the values with them."""
-    return trump_colour == card_colour
+    direction; the others are cheating, and the opponent moves the values with them. A
+    joker (house rules ``Rules(jokers=...)``: a Trump of no colour, ``None``) matches every card."""
+    return trump_colour is None or trump_colour == card_colour
 
 
-def trump_sets(hand: Sequence[Card], *, keep_wild: bool = True) -> list[tuple[Card, ...]]:
+def trump_sets(hand: Sequence[Card], *, keep_wild: bool = True, rules: Rules | None = None) -> list[tuple[Card, ...]]:
     """The sets of Trumps a fairy may place face down from ``hand`` (FM-4): any non-empty
     set of Trumps of one colour (saying None, the empty set, is always allowed and not
     listed). With no Numbered card she must keep a Trump back to play as her Wild Trump
@@ -70,37 +72,44 @@ def trump_sets(hand: Sequence[Card], *, keep_wild: bool = True) -> list[tuple[Ca
     known-hands solver's size estimate counts that set too).
 
     Red sets first, then black, each by size, in hand order (the engine's legal actions).
+    Under ``rules`` the Trumps are its Trump ranks; a joker (no colour) joins a set of
+    either colour, and a set of jokers only is listed once.
     """
-    has_numbered = any(is_numbered(c) for c in hand)
-    trumps = [c for c in hand if is_trump(c)]
+    has_numbered = any(is_numbered(c, rules) for c in hand)
+    trumps = [c for c in hand if is_trump(c, rules)]
     out = []
+    seen = set()
     for colour in COLOURS:
-        group = [c for c in trumps if c.colour == colour]
+        group = [c for c in trumps if c.colour in (colour, None)]
         for k in range(1, len(group) + 1):
             for subset in itertools.combinations(group, k):
                 if keep_wild and not has_numbered and len(subset) == len(trumps):
                     continue
+                if subset in seen:
+                    continue
+                seen.add(subset)
                 out.append(subset)
     return out
 
 
-def placed_type(cards: Sequence[Card]) -> Placed:
+def placed_type(cards: Sequence[Card], rules: Rules | None = None) -> Placed:
     """The type of a set of Trumps placed face down (FM-4): ``None`` for none, else
-    ``(colour, Trumps but the A♠, A♠ among them)``."""
+    ``(colour, Trumps but the death card, the death card (A♠) among them)``."""
     if not cards:
         return None
-    ace = ACE_OF_SPADES in cards
-    return (cards[0].colour or "black", len(cards) - int(ace), ace)
+    ace = any(is_death_card(c, rules) for c in cards)
+    colour = next((c.colour for c in cards if c.colour is not None), "black")
+    return (colour, len(cards) - int(ace), ace)
 
 
-def placed_cards(hand: Sequence[Card], placed: Placed) -> list[Card]:
+def placed_cards(hand: Sequence[Card], placed: Placed, rules: Rules | None = None) -> list[Card]:
     """Cards of ``hand`` making up a set of Trumps of type ``placed`` (FM-4): its first
-    Trumps of that colour but the A♠, and the A♠ if it is among them."""
+    Trumps of that colour but the death card (the A♠), and the death card if it is among them."""
     if placed is None:
         return []
     colour, n, ace = placed
-    out = [c for c in hand if is_trump(c) and c.colour == colour and c != ACE_OF_SPADES][:n]
-    return out + ([ACE_OF_SPADES] if ace else [])
+    out = [c for c in hand if is_trump(c, rules) and c.colour == colour and not is_death_card(c, rules)][:n]
+    return out + [c for c in hand if is_death_card(c, rules)][: int(ace)]
 
 
 def _trump_cards(red: int, black: int, ace: int) -> list[Card]:
@@ -123,15 +132,15 @@ def trump_sets_by_type(red: int, black: int, ace: int, has_numbered: bool) -> di
     return {p: 1 if p is None else counts[p] for p in order if p is None or counts.get(p)}
 
 
-def playable_cards(hand: Sequence[Card], placed: Sequence[Card] = ()) -> list[Card]:
+def playable_cards(hand: Sequence[Card], placed: Sequence[Card] = (), rules: Rules | None = None) -> list[Card]:
     """The cards a fairy may play at the Numbered-card step (FM-6): every Numbered card of
     her hand (she must play one if she holds one); without one, every Trump not placed
-    face down, played as a Wild Trump. In hand order."""
+    face down, played as a Wild Trump. In hand order; Numbered and Trump ranks by ``rules``."""
     rest = [c for c in hand if c not in placed]
-    numbered = [c for c in rest if is_numbered(c)]
+    numbered = [c for c in rest if is_numbered(c, rules)]
     if numbered:
         return numbered
-    return [c for c in rest if is_trump(c)]
+    return [c for c in rest if is_trump(c, rules)]
 
 
 @cache

@@ -46,7 +46,8 @@ from typing import Any
 from toolkit.cards import Card
 from toolkit.engine import GameState, Policy
 from toolkit.errors import IllegalActionError
-from toolkit.fairy_meat.referee import ACE_OF_SPADES, is_numbered, is_trump
+from toolkit.fairy_meat.deck import is_death_card
+from toolkit.fairy_meat.referee import is_numbered, is_trump
 from toolkit.prob import Distribution
 
 __all__ = [
@@ -132,27 +133,32 @@ def greedy_order(red_trumps: int, black_trumps: int) -> list[tuple[str, int, str
     return [(colour, pips, direction) for *_, colour, pips, direction in out]
 
 
-def _trumps_by_colour(hand: Sequence[Card]) -> dict[str, list[Card]]:
+def _trumps_by_colour(hand: Sequence[Card], rules: Any = None) -> dict[str, list[Card]]:
+    """Her Trumps by colour (FM-1, FM-4; a joker, matching any card, in both groups)."""
     groups: dict[str, list[Card]] = {"red": [], "black": []}
     for c in hand:
-        if is_trump(c):
-            groups[c.colour or "black"].append(c)
+        if is_trump(c, rules):
+            for colour in (c.colour,) if c.colour else ("red", "black"):
+                groups[colour].append(c)
     return groups
 
 
-def greedy_plan(hand: Sequence[Card], direction: str | None = None) -> tuple[Card, tuple[Card, ...]] | None:
+def greedy_plan(
+    hand: Sequence[Card], direction: str | None = None, rules: Any = None
+) -> tuple[Card, tuple[Card, ...]] | None:
     """Return the greedy fairy's plan for ``hand``: ``(Numbered card, Trumps to place)``,
     or ``None`` without a Numbered card (then she plays a Wild Trump, :func:`greedy_wild`).
 
     The card is the most extreme one (:func:`greedy_order`); with ``direction`` given
     (her declaration, FM-3) only that direction counts: Add maximises ``pips + t``,
     Subtract maximises ``t - pips`` (ties to red). The Trumps are all her Trumps of the
-    card's colour, so they always match it (never cheating, FM-8).
+    card's colour, so they always match it (never cheating, FM-8). Numbered and Trump
+    ranks by ``rules`` (FM-1).
     """
-    numbered = [c for c in hand if is_numbered(c)]
+    numbered = [c for c in hand if is_numbered(c, rules)]
     if not numbered:
         return None
-    groups = _trumps_by_colour(hand)
+    groups = _trumps_by_colour(hand, rules)
     t = {colour: len(cards) for colour, cards in groups.items()}
     if direction is None:
         order = greedy_order(t["red"], t["black"])
@@ -164,13 +170,13 @@ def greedy_plan(hand: Sequence[Card], direction: str | None = None) -> tuple[Car
     return card, tuple(groups[card.colour or "black"])
 
 
-def greedy_direction(hand: Sequence[Card]) -> str:
+def greedy_direction(hand: Sequence[Card], rules: Any = None) -> str:
     """Return the greedy declaration (FM-3): the direction of her most extreme card;
     Add without a Numbered card."""
-    numbered = [c for c in hand if is_numbered(c)]
+    numbered = [c for c in hand if is_numbered(c, rules)]
     if not numbered:
         return "add"
-    plan = greedy_plan(hand)
+    plan = greedy_plan(hand, None, rules)
     assert plan is not None
     return "add" if (plan[0].pips or 0) >= MIDPOINT else "subtract"
 
@@ -181,18 +187,20 @@ def ace_is_upside(role: str, rules: Any, wrestling: bool) -> bool:
     return role == "attacker" and not wrestling and getattr(rules, "nasty_hit", "damaged") == "damaged"
 
 
-def greedy_wild(trumps: Sequence[Card], ace_upside: bool) -> Card:
+def greedy_wild(trumps: Sequence[Card], ace_upside: bool, rules: Any = None) -> Card:
     """Return the Trump the greedy fairy plays as a Wild Trump (FM-6): the A♠ when it can
     only hurt the opponent (:func:`ace_is_upside`); otherwise a red Trump, else a black
     one, keeping the A♠ back while she can. (The card turned up is as likely red as
-    black, so the colour of the Wild Trump does not change her odds.)"""
+    black, so the colour of the Wild Trump does not change her odds.) The A♠ is the
+    rules' death card (FM-12); a joker comes after both colours."""
     if not trumps:
         raise IllegalActionError("a Wild Trump needs a Trump in hand (FM-6)")
-    if ace_upside and ACE_OF_SPADES in trumps:
-        return ACE_OF_SPADES
-    for wanted in ("red", "black"):
+    death = [c for c in trumps if is_death_card(c, rules)]
+    if ace_upside and death:
+        return death[0]
+    for wanted in ("red", "black", None):
         for c in trumps:
-            if c.colour == wanted and c != ACE_OF_SPADES:
+            if c.colour == wanted and not is_death_card(c, rules):
                 return c
     return trumps[0]
 
@@ -236,22 +244,23 @@ def greedy_policy(state: GameState) -> Distribution[Any]:
         return fixed
     step, i = _phase(state)
     hand: tuple[Card, ...] = state.hands[i]  # type: ignore[attr-defined]
+    rules = getattr(state, "rules", None)
     if step == "declare":
-        return _pick(state, f"declare {greedy_direction(hand)}")
+        return _pick(state, f"declare {greedy_direction(hand, rules)}")
     if step == "trumps":
-        plan = greedy_plan(hand, state.declared[i])  # type: ignore[attr-defined]
+        plan = greedy_plan(hand, state.declared[i], rules)  # type: ignore[attr-defined]
         if plan is None or not plan[1]:
             return _pick(state, "trumps none")
         return _pick(state, "trumps " + " ".join(c.code for c in plan[1]))
     if step == "play":
         placed = state.cur.trumps[i] or ()  # type: ignore[attr-defined]
-        plan = greedy_plan(hand, state.declared[i])  # type: ignore[attr-defined]
+        plan = greedy_plan(hand, state.declared[i], rules)  # type: ignore[attr-defined]
         if plan is not None:
             return _pick(state, f"play {plan[0].code}")
-        rest = [c for c in hand if c not in placed and is_trump(c)]
+        rest = [c for c in hand if c not in placed and is_trump(c, rules)]
         role = ("attacker", "defender")[i]
         upside = ace_is_upside(role, state.rules, state.wrestling)  # type: ignore[attr-defined]
-        return _pick(state, f"wild {greedy_wild(rest, upside).code}")
+        return _pick(state, f"wild {greedy_wild(rest, upside, rules).code}")
     if step == "score":
         return _pick(state, "score bonus", fallback=lambda legal: legal[0])
     if step == "escape":
@@ -260,16 +269,17 @@ def greedy_policy(state: GameState) -> Distribution[Any]:
 
 
 # -- the cautious heuristic ----------------------------------------------------------------
-def cautious_plan(hand: Sequence[Card], direction: str) -> tuple[Card, tuple[Card, ...]] | None:
+def cautious_plan(hand: Sequence[Card], direction: str, rules: Any = None) -> tuple[Card, tuple[Card, ...]] | None:
     """Return the cautious fairy's plan: ``(Numbered card, Trumps to place)`` ending as near
     the middle value 6 as her Trumps of the card's colour, applied in her declared
     direction, can bring it (the draft's "safe option": values back around 5 or 6); the
     fewest Trumps on a tie, then the lower card, then red. ``None`` without a Numbered card.
+    Numbered and Trump ranks by ``rules`` (FM-1).
     """
-    numbered = [c for c in hand if is_numbered(c)]
+    numbered = [c for c in hand if is_numbered(c, rules)]
     if not numbered:
         return None
-    groups = _trumps_by_colour(hand)
+    groups = _trumps_by_colour(hand, rules)
     sign = 1 if direction == "add" else -1
     options = []
     for card in numbered:
@@ -282,9 +292,9 @@ def cautious_plan(hand: Sequence[Card], direction: str) -> tuple[Card, tuple[Car
     return card, tuple(groups[card.colour or "black"][:k])
 
 
-def cautious_direction(hand: Sequence[Card]) -> str:
+def cautious_direction(hand: Sequence[Card], rules: Any = None) -> str:
     """Return the cautious declaration (FM-3): the direction that lets her end nearest 6."""
-    best = {d: cautious_plan(hand, d) for d in ("add", "subtract")}
+    best = {d: cautious_plan(hand, d, rules) for d in ("add", "subtract")}
     if best["add"] is None:
         return "add"
 
@@ -302,9 +312,10 @@ def cautious_policy(state: GameState) -> Distribution[Any]:
     points and the referee's steps as :func:`greedy_policy`. Only her own cards are read."""
     step, i = _phase(state)
     hand: tuple[Card, ...] = state.hands[i]  # type: ignore[attr-defined]
-    plan = cautious_plan(hand, state.declared[i] or "add")  # type: ignore[attr-defined]
+    rules = getattr(state, "rules", None)
+    plan = cautious_plan(hand, state.declared[i] or "add", rules)  # type: ignore[attr-defined]
     if step == "declare":
-        return _pick(state, f"declare {cautious_direction(hand)}")
+        return _pick(state, f"declare {cautious_direction(hand, rules)}")
     if plan is not None and step == "trumps":
         return _pick(state, "trumps " + (" ".join(c.code for c in plan[1]) or "none"))
     if plan is not None and step == "play":

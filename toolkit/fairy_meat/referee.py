@@ -16,14 +16,13 @@ The draft's worked example, first attack (Dizzytwig attacks Sparklespaz):
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from toolkit.cards import Card, parse_card, parse_cards
 from toolkit.errors import ArgumentTypeError, IllegalActionError, InvalidSetupError
-from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_numbered, is_trump
+from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_death_card, is_numbered, is_trump  # noqa: F401 (re-exported)
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
 
@@ -41,6 +40,7 @@ __all__ = [
 
 Side = Literal["attacker", "defender"]
 SIDES: tuple[Side, Side] = ("attacker", "defender")
+_DEFAULT = Rules()
 
 
 def _other(side: Side) -> Side:
@@ -70,6 +70,9 @@ class Play:
             counting as one Trump of that colour.
         bonus: next-defence bonus points she may apply (FM-11 b), in her direction,
             with no colour.
+        rules: the rules whose Numbered and Trump ranks the cards are checked against
+            (FM-1; the defaults when ``None``). :func:`resolve_attack` checks them again
+            under the rules it judges by.
 
     Raises:
         IllegalActionError: a card that cannot be played that way, with the rule id.
@@ -83,6 +86,7 @@ class Play:
     wild_points: int = 0
     wild_colour: str | None = None
     bonus: int = 0
+    rules: Rules | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         number = parse_card(self.number)
@@ -92,16 +96,8 @@ class Play:
         if self.wild is not None:
             object.__setattr__(self, "wild", parse_card(self.wild))
         check_direction(self.direction)
-        if not is_numbered(number):
-            raise IllegalActionError(
-                f"{number} is not a Numbered card: Numbered cards are 2-10; J Q K A are Trumps (FM-1)"
-            )
-        bad = [c.code for c in (*self.trumps, *self.drawn) if not is_trump(c)]
-        if self.wild is not None and not is_trump(self.wild):
-            bad.append(self.wild.code)
-        if bad:
-            raise IllegalActionError(f"{', '.join(bad)} cannot be played as Trumps: Trumps are J Q K A (FM-1)")
-        if len({c.colour for c in self.trumps}) > 1:
+        self.check_kinds(self.rules)
+        if len({c.colour for c in self.trumps if not c.is_joker}) > 1:
             raise IllegalActionError(
                 f"trumps {' '.join(c.code for c in self.trumps)} are of two colours: the Trumps placed from "
                 "the hand must all be red or all black (FM-4)"
@@ -134,6 +130,21 @@ class Play:
             parts.append(f"bonus={self.bonus}")
         return f"Play({', '.join(parts)})"
 
+    def check_kinds(self, rules: Rules | None) -> None:
+        """Raise :class:`IllegalActionError` unless the Numbered card is a Numbered card and
+        every Trump a Trump under ``rules`` (FM-1; the defaults when ``None``)."""
+        numbered = " ".join((rules or Rules()).numbered_ranks)
+        trumps = " ".join((rules or Rules()).trump_ranks)
+        if not is_numbered(self.number, rules):
+            raise IllegalActionError(
+                f"{self.number} is not a Numbered card: Numbered cards are {numbered}; Trumps are {trumps} (FM-1)"
+            )
+        bad = [c.code for c in (*self.trumps, *self.drawn) if not is_trump(c, rules)]
+        if self.wild is not None and not is_trump(self.wild, rules):
+            bad.append(self.wild.code)
+        if bad:
+            raise IllegalActionError(f"{', '.join(bad)} cannot be played as Trumps: Trumps are {trumps} (FM-1)")
+
     @property
     def says_none(self) -> bool:
         """Whether she placed no Trumps face down from her hand (FM-4); whether that is
@@ -157,8 +168,8 @@ class _Unit:
     """One Trump (or Wild Trump point) applied in an attack."""
 
     label: str
-    colour: str
-    ace_of_spades: bool = False
+    colour: str | None  # None: a joker, which matches every card
+    ace_of_spades: bool = False  # the death card (FM-12)
 
 
 @dataclass(frozen=True)
@@ -169,7 +180,7 @@ class AttackResult:
         attacker_value, defender_value: final values after Trumps, bonus and cheating.
         winner: ``"attacker"``, ``"defender"``, or ``None`` for a draw (FM-9).
         difference: |attacker value - defender value|.
-        points: ceil(difference / 2), scored by the winner (FM-10).
+        points: ceil(difference / divisor), scored by the winner (FM-10; divisor 2 by default).
         damage: damage dealt to the defender (FM-10; FM-14 when Wrestling).
         attacker_damage: damage dealt to the attacker (Wrestling only, FM-14).
         nasty_hit: whether the Ace of Spades gave someone a Nasty Hit (FM-12).
@@ -215,41 +226,54 @@ class AttackResult:
         return (sign * self.points, nasty, signed_diff)
 
 
-def _units(play: Play, revealed: Sequence[Card]) -> list[_Unit]:
-    units = [_Unit(c.code, c.colour or "", c == ACE_OF_SPADES) for c in revealed]
+def _units(play: Play, revealed: Sequence[Card], rules: Rules | None = None) -> list[_Unit]:
+    units = [_Unit(c.code, c.colour, is_death_card(c, rules)) for c in revealed]
     if play.wild is not None:
-        units.append(_Unit(f"{play.wild.code} (Wild Trump)", play.wild.colour or "", play.wild == ACE_OF_SPADES))
-    units += [_Unit(f"{c.code} (turned up)", c.colour or "", c == ACE_OF_SPADES) for c in play.drawn]
+        units.append(_Unit(f"{play.wild.code} (Wild Trump)", play.wild.colour, is_death_card(play.wild, rules)))
+    units += [_Unit(f"{c.code} (turned up)", c.colour, is_death_card(c, rules)) for c in play.drawn]
     units += [_Unit("Wild Trump point", play.wild_colour or "") for _ in range(play.wild_points)]
     return units
 
 
-def _table_damage(difference: int) -> int:
-    """FM-10 variant "table": difference 1-4 -> 1, 5-8 -> 2, 9+ -> 3 (0 for a draw)."""
+def table_damage(difference: int, table: Sequence[tuple[str, int]]) -> int:
+    """The damage of a ``difference`` by a damage table (FM-10 variant ``"table"``): the
+    damage of the range holding it (0 for a draw). ``table`` is checked
+    (:func:`~toolkit.fairy_meat.rules.check_damage_table`): ranges from 1, no gap, the last open."""
     if difference <= 0:
         return 0
-    return 1 if difference <= 4 else 2 if difference <= 8 else 3
+    for key, damage in table:
+        lo, _, hi = key.partition("-")
+        top = None if key.endswith("+") else int(hi or lo)
+        if top is None or difference <= top:
+            return damage
+    raise AssertionError(f"damage table {table!r} does not cover {difference}")  # pragma: no cover
 
 
-def points_of(difference: int) -> int:
-    """The points the winner scores (FM-10): ceil(difference / 2)."""
-    return math.ceil(difference / 2)
+def points_of(difference: int, rules: Rules | None = None) -> int:
+    """The points the winner scores (FM-10): ceil(difference / 2), or
+    ceil(difference / ``rules.points_divisor``)."""
+    divisor = 2 if rules is None else rules.points_divisor
+    return -(-difference // divisor)
 
 
 def damage_of(difference: int, rules: Rules) -> int:
-    """The damage a won attack deals (FM-10): 1 per point, ceil(difference / 2), or with
-    ``Rules(damage="table")`` 1 for a difference of 1-4, 2 for 5-8, 3 for 9+ (no halving)."""
-    return _table_damage(difference) if rules.damage == "table" else points_of(difference)
+    """The damage a won attack deals (FM-10): 1 per point, ceil(difference / divisor), or with
+    ``Rules(damage="table")`` by the damage table (the rule book's: 1 for a difference of
+    1-4, 2 for 5-8, 3 for 9+, no halving)."""
+    return table_damage(difference, rules.table) if rules.damage == "table" else points_of(difference, rules)
 
 
-def winner_of(attacker_value: int, defender_value: int, same_colour: bool) -> Side | None:
+def winner_of(attacker_value: int, defender_value: int, same_colour: bool, rules: Rules | None = None) -> Side | None:
     """Who wins (FM-9): with Numbered cards of the same colour the highest final value,
-    of different colours the lowest; equal values are a draw (``None``)."""
+    of different colours the lowest (or as ``rules.same_colour_wins`` /
+    ``different_colour_wins`` say); equal values are a draw (``None``)."""
     if attacker_value == defender_value:
         return None
-    if same_colour:
-        return "attacker" if attacker_value > defender_value else "defender"
-    return "attacker" if attacker_value < defender_value else "defender"
+    if rules is None:
+        beats = attacker_value > defender_value if same_colour else attacker_value < defender_value
+    else:
+        beats = rules.beats(attacker_value, defender_value, same_colour)
+    return "attacker" if beats else "defender"
 
 
 def wrestling_damage(winner: Side | None, difference: int, escape: bool, rules: Rules) -> tuple[int, int]:
@@ -277,12 +301,12 @@ def nasty_hit_to(
     return tuple(s for s, d in (("defender", damage), ("attacker", attacker_damage)) if d > 0)
 
 
-def _best_shift(chooser: Side, n: int, same_colour: bool) -> tuple[int, int]:
+def _best_shift(chooser: Side, n: int, highest_wins: bool) -> tuple[int, int]:
     """The chooser's best net shifts (on attacker value, on defender value) with ``n``
     cheating Trumps: raise her own and lower the other's when highest wins (same
-    colour), the reverse when lowest wins (FM-8, FM-9). Each Trump shifts both values
+    colour by default), the reverse when lowest wins (FM-8, FM-9). Each Trump shifts both values
     by 1, so this is best whatever the rest of the attack is."""
-    own, theirs = (n, -n) if same_colour else (-n, n)
+    own, theirs = (n, -n) if highest_wins else (-n, n)
     return (own, theirs) if chooser == "attacker" else (theirs, own)
 
 
@@ -311,7 +335,8 @@ def _judge(
     names: dict[Side, str],
 ) -> AttackResult:
     steps: list[str] = []
-    units = {s: _units(plays[s], revealed[s]) for s in SIDES}
+    units = {s: _units(plays[s], revealed[s], rules) for s in SIDES}
+    worth = rules.trump_value
     colour = {s: plays[s].number.colour for s in SIDES}
     value = {s: plays[s].number.pips or 0 for s in SIDES}
     cheats = {s: [u for u in units[s] if not matches(u.colour, colour[s])] for s in SIDES}
@@ -320,10 +345,10 @@ def _judge(
         matching = [u for u in units[s] if matches(u.colour, colour[s])]
         line = f"{names[s]} plays the {p.number.name} ({colour[s]})"
         if matching:
-            value[s] += p.sign * len(matching)
+            value[s] += p.sign * len(matching) * worth
             sign = "+" if p.sign > 0 else "-"
             line += (
-                f"; matching Trumps {', '.join(u.label for u in matching)} apply {sign}{len(matching)} "
+                f"; matching Trumps {', '.join(u.label for u in matching)} apply {sign}{len(matching) * worth} "
                 f"({p.direction}, FM-8): {value[s]}"
             )
         if s == "defender" and bonus_applied and p.bonus:
@@ -331,10 +356,11 @@ def _judge(
             line += f"; the bonus of {p.bonus} point(s) applies ({p.direction}, FM-11): {value[s]}"
         steps.append(line + ".")
     same = colour["attacker"] == colour["defender"]
+    wins = rules.same_colour_wins if same else rules.different_colour_wins
     if same:
-        steps.append(f"Both Numbered cards are {colour['attacker']}: the highest value wins (FM-9).")
+        steps.append(f"Both Numbered cards are {colour['attacker']}: the {wins} value wins (FM-9).")
     else:
-        steps.append("The Numbered cards are of different colours: the lowest value wins (FM-9).")
+        steps.append(f"The Numbered cards are of different colours: the {wins} value wins (FM-9).")
     applied_shifts: dict[Side, tuple[int, int]] = {}
     for cheater in SIDES:
         n = len(cheats[cheater])
@@ -342,7 +368,7 @@ def _judge(
             continue
         chooser = _other(cheater)
         given = shifts.get(chooser)
-        shift = _best_shift(chooser, n, same) if given is None else _check_shift(chooser, given, n)
+        shift = _best_shift(chooser, n, wins == "highest") if given is None else _check_shift(chooser, given, n)
         applied_shifts[chooser] = shift
         value["attacker"] += shift[0]
         value["defender"] += shift[1]
@@ -354,20 +380,20 @@ def _judge(
         )
     va, vd = value["attacker"], value["defender"]
     steps.append(f"Final values: {names['attacker']} {va}, {names['defender']} {vd}.")
-    winner = winner_of(va, vd, same)
+    winner = winner_of(va, vd, same, rules)
     difference = abs(va - vd)
-    points = points_of(difference)
+    points = points_of(difference, rules)
     damage, attacker_damage = _damage_steps(winner, difference, rules, wrestling, escape, names, steps)
     ace = any(u.ace_of_spades for s in SIDES for u in units[s])
     nasty = nasty_hit_to(ace, winner, damage, attacker_damage, rules)
     if ace:
         if nasty:
             steps.append(
-                f"The Ace of Spades was applied: {' and '.join(names[s] for s in nasty)} "
+                f"The {_death_name(rules)} was applied: {' and '.join(names[s] for s in nasty)} "
                 f"{'suffers' if len(nasty) == 1 else 'suffer'} a Nasty Hit (FM-12)."
             )
         else:
-            steps.append("The Ace of Spades was applied, but nobody takes damage: no Nasty Hit (FM-12).")
+            steps.append(f"The {_death_name(rules)} was applied, but nobody takes damage: no Nasty Hit (FM-12).")
     return AttackResult(
         attacker_value=va,
         defender_value=vd,
@@ -398,7 +424,7 @@ def _damage_steps(
 ) -> tuple[int, int]:
     """Damage (to the defender, to the attacker) of a judged attack, its steps appended
     (FM-9, FM-10, FM-11, FM-14)."""
-    points = points_of(difference)
+    points = points_of(difference, rules)
     if winner is None:
         steps.append("Equal values: a draw, no points (FM-9).")
         if not wrestling:
@@ -406,7 +432,9 @@ def _damage_steps(
         steps.append("Wrestling: a draw deals 1 damage to each (FM-14).")
         return wrestling_damage(None, difference, escape, rules)
     loser = _other(winner)
-    steps.append(f"{names[winner]} wins by {difference}: ceil({difference}/2) = {points} point(s) (FM-10).")
+    steps.append(
+        f"{names[winner]} wins by {difference}: ceil({difference}/{rules.points_divisor}) = {points} point(s) (FM-10)."
+    )
     if wrestling:
         damage, attacker_damage = wrestling_damage(winner, difference, escape, rules)
         if escape:
@@ -475,6 +503,9 @@ def resolve_attack(
     if rules is not None and not isinstance(rules, Rules):
         raise ArgumentTypeError(f"rules must be a fairy_meat Rules or None, got {type(rules).__name__}")
     rules = rules or Rules()
+    for play in (attacker, defender):
+        if play is not None and (play.rules or _DEFAULT) != rules:
+            play.check_kinds(rules)  # FM-1 under the rules judged by
     label = dict(zip(SIDES, names, strict=True))
     if defender is None:
         # FM-5: the defender has nothing, so she says None; face-down Trumps stay hidden and
@@ -558,6 +589,11 @@ def resolve_attack(
     return result
 
 
+def _death_name(rules: Rules) -> str:
+    """The death card's name in the explanation (FM-12): "Ace of Spades" by default."""
+    return Card(rules.death_card).name if rules.death_card else "death card"
+
+
 def _with(result: AttackResult, **changes: object) -> AttackResult:
     from dataclasses import replace
 
@@ -570,18 +606,19 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
             "an undefended defender turns up cards as a Wild Trump (FM-7 blind draw): give her a Play with the "
             "cards drawn, or use Rules(undefended='unopposed')"
         )
-    units = _units(attacker, shown)
+    units = _units(attacker, shown, rules)
     colour = attacker.number.colour
     matching = [u for u in units if matches(u.colour, colour)]
     cheats = len(units) - len(matching)
-    value = (attacker.number.pips or 0) + attacker.sign * len(matching) - cheats  # the defender shifts it down
-    points = points_of(max(value, 0))
+    value = (attacker.number.pips or 0) + attacker.sign * len(matching) * rules.trump_value - cheats  # shifted down
+    points = points_of(max(value, 0), rules)
     damage = damage_of(max(value, 0), rules)
     ace = any(u.ace_of_spades for u in units)
     nasty = nasty_hit_to(ace, "attacker", damage, 0, rules)
     steps = (
         f"{names['defender']} has no card and no points: unopposed (FM-7 undefended='unopposed').",
-        f"{names['attacker']}'s value is {value}: she wins with ceil({max(value, 0)}/2) = {points} point(s).",
+        f"{names['attacker']}'s value is {value}: she wins with ceil({max(value, 0)}/{rules.points_divisor}) = "
+        f"{points} point(s).",
         f"{names['defender']} takes {damage} damage (FM-10).",
     )
     return AttackResult(

@@ -9,10 +9,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, get_args
 
-from toolkit.errors import InvalidSetupError
+from toolkit.cards import Card
+from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 
 __all__ = [
@@ -49,34 +51,211 @@ def _check_option(name: str, value: object, allowed: tuple[str, ...], ruling: st
         )
 
 
+#: Ranks a Numbered card may have (FM-1): it is worth its pips.
+NUMBERED_RANKS_ACCEPTED: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+#: Every rank of the 52-card deck, lowest first.
+ALL_RANKS: tuple[str, ...] = (*NUMBERED_RANKS_ACCEPTED, "J", "Q", "K", "A")
+#: The rule book's damage table (FM-10 variant ``damage="table"``, page 11 style): a
+#: difference of 1-4 deals 1 damage, 5-8 deals 2, 9 or more 3.
+RULEBOOK_DAMAGE_TABLE: tuple[tuple[str, int], ...] = (("1-4", 1), ("5-8", 2), ("9+", 3))
+#: Bounds of the hand-size terms (FM-2) and of a Trump's worth (FM-1).
+TERM_RANGE = (-10, 10)
+TRUMP_VALUE_RANGE = (1, 10)
+DIVISOR_RANGE = (1, 10)
+WINS = ("highest", "lowest")
+
+
+def _check_int(name: str, value: object, low: int, high: int, ruling: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RuleFieldError(name, f"{name}={value!r} is not valid ({ruling}): use a whole number from {low} to {high}")
+    return value
+
+
+def _check_ranks(name: str, value: object, accepted: tuple[str, ...], ruling: str) -> tuple[str, ...]:
+    """The ranks of ``value`` (a list of rank names) in deck order; raise naming the field."""
+    items = (value,) if isinstance(value, (str, int)) and not isinstance(value, bool) else value
+    items = tuple(items) if isinstance(items, list) else items
+    if not isinstance(items, tuple) or not items:
+        raise RuleFieldError(
+            name,
+            f"{name}={value!r} is not valid ({ruling}): give a non-empty list of ranks among {', '.join(accepted)}",
+        )
+    ranks = []
+    for item in items:
+        text = str(item).strip().upper() if isinstance(item, (str, int)) and not isinstance(item, bool) else None
+        if text == "T":
+            text = "10"
+        if text not in accepted:
+            raise RuleFieldError(
+                name, f"{name}: {item!r} is not valid ({ruling}): the ranks accepted are {', '.join(accepted)}"
+            )
+        if text in ranks:
+            raise RuleFieldError(name, f"{name}: rank {text} is listed twice ({ruling})")
+        ranks.append(text)
+    return tuple(r for r in accepted if r in ranks)
+
+
+def _range_key(lo: int, hi: int | None) -> str:
+    if hi is None:
+        return f"{lo}+"
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def _parse_range(key: object) -> tuple[int, int | None] | None:
+    """``"1-4"`` -> (1, 4), ``"9+"`` -> (9, None), ``5`` or ``"5"`` -> (5, 5); None if not a range."""
+    if isinstance(key, bool):
+        return None
+    if isinstance(key, int):
+        return (key, key)
+    if not isinstance(key, str):
+        return None
+    text = key.replace(" ", "")
+    m = re.fullmatch(r"(\d+)(?:-(\d+)|(\+))?", text)
+    if not m:
+        return None
+    lo = int(m.group(1))
+    if m.group(3):
+        return (lo, None)
+    return (lo, int(m.group(2)) if m.group(2) else lo)
+
+
+def check_damage_table(value: object) -> tuple[tuple[str, int], ...]:
+    """Return a damage table (FM-10) as ``(("1-4", 1), ("5-8", 2), ("9+", 3))``: ranges of
+    differences, from 1 with no gap and no overlap, the last open (``"9+"``), each with a
+    whole damage >= 0. Raise :class:`RuleFieldError` naming ``damage_table`` otherwise."""
+    accepted = "a mapping of differences to damage, e.g. {1-4: 1, 5-8: 2, 9+: 3}: ranges from 1, no gap, last one open"
+    if not isinstance(value, tuple) or not value or not all(isinstance(p, tuple) and len(p) == 2 for p in value):
+        raise RuleFieldError("damage_table", f"damage_table={value!r} is not valid (FM-10): give {accepted}")
+    rows = []
+    for key, damage in value:
+        rng = _parse_range(key)
+        if rng is None or rng[0] < 1 or (rng[1] is not None and rng[1] < rng[0]):
+            raise RuleFieldError(
+                "damage_table", f"damage_table: {key!r} is not a range of differences (FM-10): give {accepted}"
+            )
+        if isinstance(damage, bool) or not isinstance(damage, int) or not 0 <= damage <= 100:
+            raise RuleFieldError(
+                "damage_table", f"damage_table: the damage for {key!r} is {damage!r}: use a whole number from 0 to 100"
+            )
+        rows.append((rng, damage))
+    rows.sort(key=lambda r: r[0][0])
+    expected = 1
+    for (lo, hi), _ in rows:
+        if expected is None:
+            raise RuleFieldError(
+                "damage_table", f"damage_table: {_range_key(lo, hi)} follows an open range (FM-10): give {accepted}"
+            )
+        if lo != expected:
+            what = "a gap" if lo > expected else "an overlap"
+            raise RuleFieldError(
+                "damage_table",
+                f"damage_table has {what} at a difference of {min(lo, expected)} (FM-10): give {accepted}",
+            )
+        expected = None if hi is None else hi + 1
+    if expected is not None:
+        raise RuleFieldError(
+            "damage_table",
+            f"damage_table stops at a difference of {expected - 1} (FM-10): end with an open range like '9+'",
+        )
+    return tuple((_range_key(lo, hi), damage) for (lo, hi), damage in rows)
+
+
+def _check_death_card(value: object, trump_ranks: tuple[str, ...]) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
+        return None
+    try:
+        card = Card(value) if isinstance(value, str) else None
+    except NotationError:
+        card = None
+    if card is None or card.is_joker:
+        raise RuleFieldError(
+            "death_card", f"death_card={value!r} is not valid (FM-12): give a card code like 'AS', or 'none'"
+        )
+    if card.rank not in trump_ranks:
+        raise RuleFieldError(
+            "death_card",
+            f"death_card={card.code!r} is not a Trump (FM-12): the death card is applied as a Trump; the Trump ranks "
+            f"are {', '.join(trump_ranks)}: name one of their cards, or 'none'",
+        )
+    return card.code
+
+
 @dataclass(frozen=True)
 class Rules(HouseRules):
-    """The Fairy Meat rules in force: RULINGS.md defaults and the named variants (house
-    rules: :mod:`toolkit.house_rules`).
+    """The Fairy Meat rules in force: RULINGS.md defaults, the named variants and every
+    number and table of the draft (house rules: :mod:`toolkit.house_rules`, issue 11).
 
     Attributes:
-        damage: FM-10 — ``"halved"`` (default: 1 damage per point, points =
-            ceil(difference / 2)) or ``"table"`` (no halving: difference 1–4 → 1 damage,
-            5–8 → 2, 9+ → 3, rulebook p.11 style).
+        numbered_ranks: FM-1 — the ranks that are Numbered cards, worth their pips
+            (default 2-10; among 2-10).
+        trump_ranks: FM-1 — the ranks that are Trumps (default J Q K A; any rank not a
+            Numbered rank). A rank that is neither is taken out of the deck.
+        trump_value: FM-1/FM-8 — what one applied matching Trump (or Wild Trump point)
+            adds or subtracts (default 1). Cheating Trumps still move each value by 1.
+        jokers: FM-1 — jokers in the deck (default 0; 1 or 2). House-rules reading: a
+            joker is a Trump of no colour that matches every Numbered card, and may be
+            placed face down with Trumps of either colour.
+        attacker_bonus, order_card_bonus, flutter_penalty: FM-2 — the attacker's extra
+            cards for attacking (+1), the defender's for holding an Order Card (+1), the
+            cards a Fluttered attacker loses (1).
+        points_divisor: FM-10 — the winner scores ceil(difference / divisor) points
+            (default 2; 1: the full difference).
+        damage: FM-10 — ``"halved"`` (default: 1 damage per point) or ``"table"``
+            (damage read from :attr:`damage_table` by the difference, no halving).
+        damage_table: FM-10 — the ranges of differences and their damage for
+            ``damage="table"``; empty means the rule book's 1-4: 1, 5-8: 2, 9+: 3. Giving
+            a table sets ``damage="table"``.
+        same_colour_wins, different_colour_wins: FM-9 — which final value wins when the
+            Numbered cards are of the same colour (``"highest"``) or different colours
+            (``"lowest"``).
+        death_card: FM-12 — the card that gives a Nasty Hit when applied (``"AS"``;
+            any Trump, or ``None``: no Nasty Hits).
         none_reveal: FM-5 — when the other side said None, the owner of face-down trumps
             reveals ``"all_or_nothing"`` (default) or any ``"subset"`` of them.
         undefended: FM-7 — a defender with no card and no points ``"blind_draw"``s
             (default: turns up cards as a Wild Trump with no declared trumps) or is
-            ``"unopposed"`` (the attacker wins, points = ceil(attacker value / 2)).
-        nasty_hit: FM-12 — the Ace of Spades gives a Nasty Hit to the fairy who takes
+            ``"unopposed"`` (the attacker wins, points = ceil(attacker value / divisor)).
+        nasty_hit: FM-12 — the death card gives a Nasty Hit to the fairy who takes
             ``"damaged"`` (default) or to the ``"loser"`` even without damage.
         none_means: FM-5 — who has said None: a fairy who applies ``"no_trumps"`` of any
             kind in the attack (default: no face-down Trumps, no Wild Trump, no Trumps
             turned up, no Wild Trump points), or any fairy who places ``"no_face_down"``
             Trumps, whatever she plays or turns up later.
         wrestling_hand: FM-2/FM-14 — Wrestling hands: both draw by Kill points and the
-            other terms apply ``"as_usual"`` (default: the attacker's +1, weapons and every
+            other terms apply ``"as_usual"`` (default: the attacker's bonus, weapons and every
             modifier), or both draw exactly their Kill points (``"kill_only"``).
     """
 
     SYSTEM: ClassVar[str] = "fairy-meat"
 
-    damage: Damage = rule_field("halved", ruling="FM-10", help="points to damage: halved, or the rulebook's table")
+    numbered_ranks: tuple[str, ...] = rule_field(
+        NUMBERED_RANKS_ACCEPTED, ruling="FM-1", help="ranks that are Numbered cards (worth their pips), among 2-10"
+    )
+    trump_ranks: tuple[str, ...] = rule_field(
+        ("J", "Q", "K", "A"), ruling="FM-1", help="ranks that are Trumps; a rank in neither list leaves the deck"
+    )
+    trump_value: int = rule_field(1, ruling="FM-1/FM-8", help="what one applied matching Trump adds or subtracts")
+    jokers: int = rule_field(0, ruling="FM-1", help="jokers in the deck (0-2): Trumps of no colour that match any card")
+    attacker_bonus: int = rule_field(1, ruling="FM-2", help="extra cards the attacker draws for attacking")
+    order_card_bonus: int = rule_field(1, ruling="FM-2", help="extra cards a defender holding an Order Card draws")
+    flutter_penalty: int = rule_field(1, ruling="FM-2", help="cards a Fluttered attacker draws fewer")
+    points_divisor: int = rule_field(
+        2, ruling="FM-10", help="points = ceil(difference / divisor); 1: the full difference"
+    )
+    damage: Damage = rule_field("halved", ruling="FM-10", help="points to damage: 1 per point, or by the damage table")
+    damage_table: tuple[tuple[str, int], ...] = rule_field(
+        (),
+        ruling="FM-10",
+        help="damage by difference, e.g. {1-4: 1, 5-8: 2, 9+: 3} (empty: the rule book's)",
+        yaml="mapping",
+    )
+    same_colour_wins: str = rule_field(
+        "highest", ruling="FM-9", help="Numbered cards of one colour: highest or lowest wins"
+    )
+    different_colour_wins: str = rule_field(
+        "lowest", ruling="FM-9", help="Numbered cards of different colours: highest or lowest wins"
+    )
+    death_card: str | None = rule_field("AS", ruling="FM-12", help="the Trump that gives a Nasty Hit (or none)")
     none_reveal: NoneReveal = rule_field(
         "all_or_nothing", ruling="FM-5", help="after a None: reveal every hidden Trump, or any subset"
     )
@@ -84,7 +263,7 @@ class Rules(HouseRules):
         "blind_draw", ruling="FM-7", help="a defender with nothing: draws blind, or the attack is unopposed"
     )
     nasty_hit: NastyHit = rule_field(
-        "damaged", ruling="FM-12", help="the Ace of Spades hits the damaged fairy or the loser"
+        "damaged", ruling="FM-12", help="the death card hits the damaged fairy or the loser"
     )
     none_means: NoneMeans = rule_field(
         "no_trumps", ruling="FM-5", help="who has said None: no Trumps at all, or none face down"
@@ -94,12 +273,46 @@ class Rules(HouseRules):
     )
 
     def __post_init__(self) -> None:
+        put = object.__setattr__
+        put(
+            self, "numbered_ranks", _check_ranks("numbered_ranks", self.numbered_ranks, NUMBERED_RANKS_ACCEPTED, "FM-1")
+        )
+        put(self, "trump_ranks", _check_ranks("trump_ranks", self.trump_ranks, ALL_RANKS, "FM-1"))
+        both = [r for r in self.trump_ranks if r in self.numbered_ranks]
+        if both:
+            raise RuleFieldError(
+                "trump_ranks",
+                f"trump_ranks: {', '.join(both)} {'is' if len(both) == 1 else 'are'} also in numbered_ranks (FM-1): "
+                "a rank is either Numbered or a Trump",
+            )
+        _check_int("trump_value", self.trump_value, *TRUMP_VALUE_RANGE, "FM-1")
+        _check_int("jokers", self.jokers, 0, 2, "FM-1")
+        for name in ("attacker_bonus", "order_card_bonus", "flutter_penalty"):
+            _check_int(name, getattr(self, name), *TERM_RANGE, "FM-2")
+        _check_int("points_divisor", self.points_divisor, *DIVISOR_RANGE, "FM-10")
         _check_option("damage", self.damage, get_args(Damage), "FM-10")
+        if self.damage_table != ():
+            put(self, "damage_table", check_damage_table(self.damage_table))
+            put(self, "damage", "table")
+        _check_option("same_colour_wins", self.same_colour_wins, WINS, "FM-9")
+        _check_option("different_colour_wins", self.different_colour_wins, WINS, "FM-9")
+        put(self, "death_card", _check_death_card(self.death_card, self.trump_ranks))
         _check_option("none_reveal", self.none_reveal, get_args(NoneReveal), "FM-5")
         _check_option("undefended", self.undefended, get_args(Undefended), "FM-7")
         _check_option("nasty_hit", self.nasty_hit, get_args(NastyHit), "FM-12")
         _check_option("none_means", self.none_means, get_args(NoneMeans), "FM-5")
         _check_option("wrestling_hand", self.wrestling_hand, get_args(WrestlingHand), "FM-2/FM-14")
+
+    @property
+    def table(self) -> tuple[tuple[str, int], ...]:
+        """The damage table in force under ``damage="table"`` (FM-10): :attr:`damage_table`,
+        or the rule book's when none is given."""
+        return self.damage_table or RULEBOOK_DAMAGE_TABLE
+
+    def beats(self, value: int, other: int, same_colour: bool) -> bool:
+        """Whether final ``value`` beats ``other`` (FM-9, this rule set's colour rule)."""
+        wins = self.same_colour_wins if same_colour else self.different_colour_wins
+        return value > other if wins == "highest" else value < other
 
 
 #: Most Live or Kill points a fairy may have (a fairy has a handful; a combat hand of
@@ -180,12 +393,15 @@ def attacker_hand_size(
     rules: Rules | None = None,
 ) -> int:
     """Return the attacking fairy's combat hand size (FM-2): Kill points + weapon attack
-    bonus + 1 for attacking + modifiers (-1 if she Fluttered), never below 0. Wrestling
+    bonus + ``rules.attacker_bonus`` (1) for attacking + modifiers (- ``rules.flutter_penalty``
+    (1) if she Fluttered), never below 0. Wrestling
     (FM-14) changes nothing for the attacker, who draws by Kill points anyway — unless
     ``Rules(wrestling_hand="kill_only")``: then only Kill points (+ ``modifiers``) count."""
-    if wrestling and (rules or Rules()).wrestling_hand == "kill_only":
+    rules = rules or Rules()
+    if wrestling and rules.wrestling_hand == "kill_only":
         return max(0, fairy.kill + modifiers)
-    return max(0, fairy.kill + fairy.weapon.attack_bonus + 1 + modifiers - int(fluttered))
+    bonus = rules.attacker_bonus - rules.flutter_penalty * int(fluttered)
+    return max(0, fairy.kill + fairy.weapon.attack_bonus + bonus + modifiers)
 
 
 def combat_hand_sizes(
@@ -218,12 +434,12 @@ def defender_hand_size(
     rules: Rules | None = None,
 ) -> int:
     """Return the defending fairy's combat hand size (FM-2): Live points (Kill points when
-    Wrestling, FM-14) + 1 if she still holds an Order Card + the attacker's weapon defence
+    Wrestling, FM-14) + ``rules.order_card_bonus`` (1) if she still holds an Order Card + the attacker's weapon defence
     modifier + other modifiers, never below 0. With ``Rules(wrestling_hand="kill_only")``
     a Wrestling defender draws only her Kill points (+ ``modifiers``)."""
-    kill_only = wrestling and (rules or Rules()).wrestling_hand == "kill_only"
-    if kill_only:
+    rules = rules or Rules()
+    if wrestling and rules.wrestling_hand == "kill_only":
         return max(0, fairy.kill + modifiers)
     weapon_mod = attacker.weapon.defence_modifier if attacker is not None else 0
     points = fairy.kill if wrestling else fairy.live
-    return max(0, points + int(holds_order_card) + weapon_mod + modifiers)
+    return max(0, points + rules.order_card_bonus * int(holds_order_card) + weapon_mod + modifiers)

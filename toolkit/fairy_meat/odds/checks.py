@@ -7,47 +7,57 @@ from collections.abc import Iterable, Sequence
 from toolkit.cards import Card, parse_cards
 from toolkit.engine import Policy, policy_name, policy_pair
 from toolkit.errors import InvalidSetupError, NotationError
-from toolkit.fairy_meat.deck import (
-    DECK_SIZE,
-)
+from toolkit.fairy_meat.deck import deck_cards, standard_layout
 from toolkit.fairy_meat.policies import (
     POLICIES,
 )
+from toolkit.fairy_meat.rules import Rules
 
-__all__ = ["check_hand_size", "check_hand_sizes", "parse_hand", "resolve_policies", "policy_label"]
+__all__ = ["counting_applies", "check_hand_size", "check_hand_sizes", "parse_hand", "resolve_policies", "policy_label"]
 
 
-def check_hand_size(n: object, what: str) -> int:
+def check_hand_size(n: object, what: str, rules: Rules | None = None) -> int:
+    """Return ``n`` if it is a whole number of cards the rules' deck can deal (FM-1); raise otherwise."""
+    size = len(deck_cards(rules))
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise InvalidSetupError(f"{what} must be a whole number of cards >= 0, got {n!r}")
-    if n > DECK_SIZE:
-        raise InvalidSetupError(f"{what} is {n} cards, but the deck holds {DECK_SIZE} (FM-1)")
+    if n > size:
+        raise InvalidSetupError(f"{what} is {n} cards, but the deck holds {size} (FM-1)")
     return n
 
 
-def check_hand_sizes(a: object, d: object) -> tuple[int, int]:
-    a = check_hand_size(a, "the attacker's hand size")
-    d = check_hand_size(d, "the defender's hand size")
+def check_hand_sizes(a: object, d: object, rules: Rules | None = None) -> tuple[int, int]:
+    """Return both hand sizes if one deck deals them and leaves a card to turn up (FM-1, FM-6, FM-13)."""
+    size = len(deck_cards(rules))
+    a = check_hand_size(a, "the attacker's hand size", rules)
+    d = check_hand_size(d, "the defender's hand size", rules)
     if a == 0:
         raise InvalidSetupError(
             "the attacker's hand size is 0: with no card she makes no attack (FM-13); give her at least 1 card"
         )
-    if a + d > DECK_SIZE - 1:
+    if a + d > size - 1:
         raise InvalidSetupError(
-            f"hands of {a} and {d} cards leave {DECK_SIZE - a - d} in the {DECK_SIZE}-card deck: "
+            f"hands of {a} and {d} cards leave {size - a - d} in the {size}-card deck: "
             "at least 1 must stay to be turned up (FM-6)"
         )
     return a, d
 
 
-def parse_hand(hand: str | Iterable[str | Card], who: str) -> tuple[Card, ...]:
+def parse_hand(hand: str | Iterable[str | Card], who: str, rules: Rules | None = None) -> tuple[Card, ...]:
+    """Return the cards of a hand, each in the rules' deck (FM-1)."""
     try:
         cards = parse_cards(hand)  # type: ignore[arg-type]
     except NotationError as e:
         raise NotationError(f"{who}'s hand: {e}") from None
-    jokers = [c.code for c in cards if c.is_joker]
-    if jokers:
-        raise InvalidSetupError(f"{who}'s hand holds {', '.join(jokers)}: Fairy Meat uses 52 cards, no jokers (FM-1)")
+    deck = deck_cards(rules)
+    outside = [c.code for c in cards if c not in deck]
+    if outside:
+        if rules is None or rules == Rules():
+            what = "Fairy Meat uses 52 cards, no jokers"
+        else:
+            ranks = " ".join((*rules.numbered_ranks, *rules.trump_ranks))
+            what = f"the rules' deck has {len(deck)} cards: ranks {ranks}, {rules.jokers} joker(s)"
+        raise InvalidSetupError(f"{who}'s hand holds {', '.join(outside)}: {what} (FM-1)")
     return cards
 
 
@@ -57,3 +67,13 @@ def resolve_policies(policies: Sequence[str | Policy] | str | Policy) -> tuple[P
 
 def policy_label(p: Policy) -> str:
     return policy_name(p, POLICIES)
+
+
+def counting_applies(rules: Rules | None) -> bool:
+    """Whether the counting model (:func:`~.deals.exact_weights`) holds for ``rules``: the draft's
+    card types (:func:`~toolkit.fairy_meat.deck.standard_layout`: 2-10 Numbered, J Q K A
+    Trumps, no jokers, the A♠ the death card) and Trumps worth 1 (FM-1, FM-8, FM-12).
+    Every other field (hand sizes, points, damage table, colour rule, FM-5/FM-7/FM-12
+    variants) goes through the referee and holds for any valid rules; otherwise the
+    general exact path over hand compositions is used (:func:`~.deals.generic_weights`)."""
+    return rules is None or (standard_layout(rules) and rules.trump_value == 1)

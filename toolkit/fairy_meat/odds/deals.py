@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 
-from toolkit.cards import standard_deck
 from toolkit.engine import Policy, play_out
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.fairy_meat.deck import (
@@ -21,14 +20,15 @@ from toolkit.fairy_meat.deck import (
     DECK_SIZE,
     NUMBERED_CARDS,
     RED_TRUMPS,
-    TYPE_CAPS,
+    deck_cards,
     hands_by_type,
     representative_hand,
+    type_caps,
     type_colour,
     type_pips,
 )
 from toolkit.fairy_meat.engine import start_combat
-from toolkit.fairy_meat.odds.checks import check_hand_sizes, policy_label, resolve_policies
+from toolkit.fairy_meat.odds.checks import check_hand_sizes, counting_applies, policy_label, resolve_policies
 from toolkit.fairy_meat.odds.classes import DRAWS
 from toolkit.fairy_meat.odds.compositions import composition_pairs, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts
@@ -45,6 +45,7 @@ __all__ = [
     "EXACT_LIMIT",
     "GENERIC_EXACT_LIMIT",
     "DEFAULT_TRIALS",
+    "counting_applies",
     "model_pair",
     "trump_contexts",
     "pair_diffs",
@@ -82,9 +83,13 @@ GENERIC_EXACT_LIMIT = 5_000
 DEFAULT_TRIALS = 5_000
 
 
-def model_pair(pols: tuple[Policy, Policy]) -> tuple[type, type] | None:
+def model_pair(pols: tuple[Policy, Policy], rules: Rules | None = None) -> tuple[type, type] | None:
+    """The counting models of both policies, or ``None`` (no model for a policy, or
+    :func:`counting_applies` is false for ``rules``)."""
     models = tuple(MODELS.get(p) for p in pols)
-    return None if None in models else models  # type: ignore[return-value]
+    if None in models or not counting_applies(rules):
+        return None
+    return models  # type: ignore[return-value]
 
 
 def trump_contexts(a: int, d: int, models: tuple[type, type], rules: Rules) -> Iterable[tuple]:
@@ -159,7 +164,7 @@ def weight_scale(choices: Iterable[Choice]) -> int:
 
 
 def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> dict[AttackOutcome, int]:
-    models = model_pair(pols)
+    models = model_pair(pols, rules)
     assert models is not None
     deck = DECK_SIZE - a - d
     k = min(deck, 18)
@@ -198,9 +203,10 @@ def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> 
     return weights
 
 
-def generic_pairs(a: int, d: int) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
-    """Every pair of hand compositions over the 21 card types, with its number of deals."""
-    caps = list(TYPE_CAPS)
+def generic_pairs(a: int, d: int, rules: Rules | None = None) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Every pair of hand compositions over the card types of the rules' deck (21, 22 with
+    jokers: :func:`~toolkit.fairy_meat.deck.type_caps`), with its number of deals."""
+    caps = list(type_caps(rules))
     out = []
     for ca, wa in hands_by_type(a, caps):
         avail = [c - x for c, x in zip(caps, ca, strict=True)]
@@ -211,8 +217,8 @@ def generic_pairs(a: int, d: int) -> list[tuple[tuple[int, ...], tuple[int, ...]
 
 def generic_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> dict[AttackOutcome, Fraction]:
     out: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
-    for ca, cd, w in generic_pairs(a, d):
-        hand_a, hand_d = representative_hand(ca, 0), representative_hand(cd, 1)
+    for ca, cd, w in generic_pairs(a, d, rules):
+        hand_a, hand_d = representative_hand(ca, 0, rules), representative_hand(cd, 1, rules)
         dist = enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=True)
         for o, p in dist.items():
             out[o] += w * p
@@ -235,12 +241,12 @@ def exact_size(
     >>> exact_size(1, 1), exact_size(5, 3) <= EXACT_LIMIT < exact_size(3, 1, "random")
     (73616, True)
     """
-    a, d = check_hand_sizes(a, d)
     rules = rules or Rules()
+    a, d = check_hand_sizes(a, d, rules)
     pols = resolve_policies(policies)
-    models = model_pair(pols)
+    models = model_pair(pols, rules)
     if models is None:
-        return composition_pairs(a, d)
+        return composition_pairs(a, d, type_caps(rules))
     deck = DECK_SIZE - a - d
     k = min(deck, 18)
     total = 0
@@ -327,8 +333,8 @@ def monte_carlo(
     """Deal random hands and play each attack out through the engine (both the deal and
     every Wild Trump draw sampled card by card)."""
     rng = random.Random(seed)
-    deck = list(standard_deck())
-    attacker, defender, mod_a, mod_d = fairies_for(a, d)
+    deck = list(deck_cards(rules))
+    attacker, defender, mod_a, mod_d = fairies_for(a, d, rules)
     counts: Counter[AttackOutcome] = Counter()
     policy_map = {"attacker": pols[0], "defender": pols[1]}
     for _ in range(trials):
@@ -357,7 +363,8 @@ def deal_averaged_odds(
     seed: int = 0,
 ) -> DealOdds:
     """Return the odds of one attack averaged over every deal of an ``a``-card attacker's
-    hand and a ``d``-card defender's hand from one 52-card deck (FM-1, FM-2).
+    hand and a ``d``-card defender's hand from one deck (FM-1, FM-2: 52 cards, or the
+    rules' deck).
 
     Each deal is played as :func:`attack_odds` plays known hands: the first attack of a
     combat, under the two policies, with Wild Trump draws from the rest of the deck.
@@ -386,16 +393,16 @@ def deal_averaged_odds(
     ('exact', 0.4563)
     """
     started = time.perf_counter()
-    a, d = check_hand_sizes(a, d)
     rules = rules or Rules()
     if not isinstance(rules, Rules):
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
+    a, d = check_hand_sizes(a, d, rules)
     if method not in ("auto", "exact", "monte_carlo"):
         raise InvalidSetupError(f"method must be 'auto', 'exact' or 'monte_carlo', got {method!r}")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise InvalidSetupError(f"trials must be a whole number >= 1, got {trials!r}")
     pols = resolve_policies(policies)
-    models = model_pair(pols)
+    models = model_pair(pols, rules)
     size = exact_size(a, d, pols, rules)
     limit = EXACT_LIMIT if models is not None else GENERIC_EXACT_LIMIT
     if method == "exact" and size > limit:

@@ -11,6 +11,7 @@ from toolkit.cards import Card
 from toolkit.engine import Policy
 from toolkit.fairy_meat.deck import (
     COLOURS,
+    JOKER_TRUMP,
     PIPS,
     TRUMP_LETTERS,
     numbered_type,
@@ -44,10 +45,11 @@ __all__ = [
 ]
 
 
-def type_key(card: Card) -> int | str:
-    """The card's type (:func:`~toolkit.fairy_meat.deck.type_index`), Trumps by letter."""
-    t = type_index(card)
-    return TRUMP_LETTERS.get(t, t)
+def type_key(card: Card, rules: Rules | None = None) -> int | str:
+    """The card's type under ``rules`` (:func:`~toolkit.fairy_meat.deck.type_index`),
+    Trumps by letter (``J`` for a joker)."""
+    t = type_index(card, rules)
+    return TRUMP_LETTERS.get(t, "J" if t == JOKER_TRUMP else t)
 
 
 TYPES_OF_COLOUR = {c: [numbered_type(c, p) for p in PIPS] for c in COLOURS}

@@ -18,7 +18,7 @@ from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.legality import (
     placed_type,
 )
-from toolkit.fairy_meat.odds.checks import parse_hand, resolve_policies
+from toolkit.fairy_meat.odds.checks import counting_applies, parse_hand, resolve_policies
 from toolkit.fairy_meat.odds.classes import DRAWS
 from toolkit.fairy_meat.odds.families import Family, type_key
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
@@ -39,13 +39,15 @@ __all__ = [
 ]
 
 
-def fairies_for(a: int, d: int) -> tuple[Fairy, Fairy, int, int]:
-    """Bare-handed fairies and modifiers whose combat hands are exactly ``a`` and ``d`` cards (FM-2)."""
-    return Fairy("Attacker", live=1, kill=0), Fairy("Defender", live=1, kill=1), a - 1, d - 1
+def fairies_for(a: int, d: int, rules: Rules | None = None) -> tuple[Fairy, Fairy, int, int]:
+    """Bare-handed fairies and modifiers whose combat hands are exactly ``a`` and ``d``
+    cards (FM-2, the attacker's bonus of ``rules``)."""
+    bonus = 1 if rules is None else rules.attacker_bonus
+    return Fairy("Attacker", live=1, kill=0), Fairy("Defender", live=1, kill=1), a - bonus, d - 1
 
 
 def start_known_hands(hand_a: Sequence[Card], hand_d: Sequence[Card], rules: Rules) -> CombatState:
-    attacker, defender, mod_a, mod_d = fairies_for(len(hand_a), len(hand_d))
+    attacker, defender, mod_a, mod_d = fairies_for(len(hand_a), len(hand_d), rules)
     return start_combat(
         attacker,
         defender,
@@ -63,11 +65,13 @@ def signature(state: CombatState) -> Hashable:
         return ("over", tuple(outcome_of(r) for r in state.results))
     a = state.cur
 
+    rules = state.rules
+
     def types(cards: Iterable[Card] | None) -> tuple | None:
-        return None if cards is None else tuple(sorted(map(str, map(type_key, cards))))
+        return None if cards is None else tuple(sorted(str(type_key(c, rules)) for c in cards))
 
     def one(card: Card | None) -> Any:
-        return None if card is None else type_key(card)
+        return None if card is None else type_key(card, rules)
 
     return (
         state.phase(),
@@ -94,7 +98,7 @@ def lumped_chance(state: CombatState) -> list[tuple[CombatState, Fraction]]:
     options = state.chance_outcomes()
     groups: dict[Any, list[Card]] = defaultdict(list)
     for card, _ in options:
-        groups[type_key(card)].append(card)
+        groups[type_key(card, state.rules)].append(card)
     total = len(options)
     return [(state.apply_listed(cards[0]), Fraction(len(cards), total)) for cards in groups.values()]
 
@@ -119,8 +123,11 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     """The outcome distribution from a state whose only chance left is the Wild Trump
     draws, by the draw law (FM-6) and the referee's best choices after it (what the
     standard policies play at the reveal, bonus and shift steps). ``None`` when the
-    state is outside what the law covers (Wild Trump points, FM-7)."""
+    state is outside what the law covers (Wild Trump points, FM-7; rules whose deck the
+    law does not hold for: :func:`~.deals.counting_applies`)."""
     a = state.cur
+    if not counting_applies(state.rules):
+        return None
     if any(kind == "points" for kind in a.plays) or a.drawn[0] or a.drawn[1]:
         return None
     if any(a.plays[i] in DRAWS and a.number[i] is not None for i in (0, 1)):
@@ -257,8 +264,8 @@ def attack_odds(
     rules = rules or Rules()
     if not isinstance(rules, Rules):
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
-    hand_a = parse_hand(attacker_hand, "the attacker")
-    hand_d = parse_hand(defender_hand, "the defender")
+    hand_a = parse_hand(attacker_hand, "the attacker", rules)
+    hand_d = parse_hand(defender_hand, "the defender", rules)
     if not hand_a:
         raise InvalidSetupError("the attacker's hand is empty: with no card she makes no attack (FM-13)")
     check_distinct(hand_a, "the attacker's hand")

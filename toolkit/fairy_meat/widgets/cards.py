@@ -20,6 +20,7 @@ __all__ = [
     "colour_codes",
     "card_codes",
     "variant_controls",
+    "numeric_controls",
     "wrestling_hand_control",
     "weapon_label",
 ]
@@ -104,6 +105,20 @@ def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
             value=rules.nasty_hit,
             description="Nasty Hit to (FM-12)",
             style=WIDE,
+        ),
+    }
+
+
+def numeric_controls(rules: Rules) -> dict[str, widgets.IntSlider]:
+    """Sliders for the main numbers of one attack (issue 11 house rules), set from
+    ``rules``: the points divisor (FM-10: 2, or 1 for the full difference) and what a
+    matching Trump is worth (FM-1/FM-8)."""
+    return {
+        "points_divisor": widgets.IntSlider(
+            value=rules.points_divisor, min=1, max=4, description="Points divisor (FM-10)", style=WIDE
+        ),
+        "trump_value": widgets.IntSlider(
+            value=rules.trump_value, min=1, max=4, description="Trump worth (FM-1)", style=WIDE
         ),
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -13,7 +14,7 @@ from toolkit.fairy_meat.legality import trump_sets_by_type
 from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Rules
-from toolkit.fairy_meat.widgets.cards import WIDE, variant_controls
+from toolkit.fairy_meat.widgets.cards import WIDE, numeric_controls, variant_controls
 from toolkit.numbers import number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
@@ -114,6 +115,11 @@ def odds_explorer(
     at most sizes; 2,000 trials take about 2 s, and the summary gives the 99% interval).
 
     Args:
+        rules: the rules in force (a house-rules :class:`~toolkit.fairy_meat.Rules`, e.g.
+            from :func:`toolkit.house_rules.load_rules` or a rules picker): the controls
+            start from it and change its variants (FM-5, FM-7, FM-10, FM-12), points
+            divisor (FM-10) and Trump worth (FM-1); every other field (the deck, the
+            colour rule, the damage table, ...) holds as given.
         compute: another calculator, called as ``compute(attacker_cards, defender_cards,
             policies=(attacker's, defender's), rules=Rules(...))``, returning a
             :class:`~toolkit.prob.Distribution` of outcomes with ``winner``, ``points``,
@@ -144,6 +150,7 @@ def odds_explorer(
         "attacker_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[0], description="Attacker"),
         "defender_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[1], description="Defender"),
         **variant_controls(rules),
+        **numeric_controls(rules),
     }
     last: dict[str, Any] = {}
 
@@ -157,13 +164,18 @@ def odds_explorer(
         none_means: str,
         undefended: str,
         nasty_hit: str,
+        points_divisor: int = rules.points_divisor,
+        trump_value: int = rules.trump_value,
     ) -> Distribution[Any]:
-        chosen = Rules(
-            damage=damage,  # type: ignore[arg-type]
-            none_reveal=none_reveal,  # type: ignore[arg-type]
-            none_means=none_means,  # type: ignore[arg-type]
-            undefended=undefended,  # type: ignore[arg-type]
-            nasty_hit=nasty_hit,  # type: ignore[arg-type]
+        chosen = replace(  # the controls change their fields; every other field of ``rules`` holds
+            rules,
+            damage=damage,
+            none_reveal=none_reveal,
+            none_means=none_means,
+            undefended=undefended,
+            nasty_hit=nasty_hit,
+            points_divisor=points_divisor,
+            trump_value=trump_value,
         )
         result = calculator(attacker_cards, defender_cards, policies=(attacker_policy, defender_policy), rules=chosen)
         last["result"] = result

@@ -1,0 +1,356 @@
+"""Fairy Meat house rules (issue 11): every number and table of the draft is a field of
+``toolkit.fairy_meat.Rules``, validated, and the engine, referee and calculators follow it.
+
+References: hand arithmetic from the rule text (docs/rulings.md FM-1..FM-12 with the
+changed numbers), and an independent brute force written here from the rule text (not
+from the toolkit's referee, engine or calculators) over every deal of 1 v 1 and 1 v 0
+hands and every Wild Trump draw, compared with the exact calculator on many random valid
+rule sets (seeded).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from toolkit.cards import Card
+from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack, start_combat
+from toolkit.fairy_meat.deck import deck_cards, type_caps
+from toolkit.fairy_meat.odds import AttackOutcome, attack_odds, deal_averaged_odds
+from toolkit.fairy_meat.odds.checks import counting_applies
+from toolkit.fairy_meat.rules import (
+    RULEBOOK_DAMAGE_TABLE,
+    attacker_hand_size,
+    combat_hand_sizes,
+    defender_hand_size,
+)
+from toolkit.house_rules import RuleFieldError, load_rules, rules_files
+
+A, D = "attacker", "defender"
+
+
+# -- the fields and their validation ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "fields,field,accepted",
+    [
+        ({"damage_table": {"1-3": 1, "5+": 2}}, "damage_table", "a gap at a difference of 4"),
+        ({"damage_table": {"1-4": 1, "3+": 2}}, "damage_table", "an overlap"),
+        ({"damage_table": {"1-4": 1, "5-8": 2}}, "damage_table", "end with an open range"),
+        ({"damage_table": {"2+": 1}}, "damage_table", "a gap at a difference of 1"),
+        ({"damage_table": {"1+": -1}}, "damage_table", "whole number from 0 to 100"),
+        ({"damage_table": {"one": 1}}, "damage_table", "not a range of differences"),
+        ({"trump_ranks": ["10", "J"]}, "trump_ranks", "10 is also in numbered_ranks"),
+        ({"numbered_ranks": ["J"]}, "numbered_ranks", "the ranks accepted are 2, 3"),
+        ({"numbered_ranks": []}, "numbered_ranks", "non-empty list of ranks"),
+        ({"trump_ranks": ["Q", "Q"]}, "trump_ranks", "listed twice"),
+        ({"points_divisor": 0}, "points_divisor", "whole number from 1 to 10"),
+        ({"trump_value": 0}, "trump_value", "whole number from 1 to 10"),
+        ({"jokers": 3}, "jokers", "whole number from 0 to 2"),
+        ({"attacker_bonus": "two"}, "attacker_bonus", "whole number from -10 to 10"),
+        ({"flutter_penalty": True}, "flutter_penalty", "whole number"),
+        ({"same_colour_wins": "middle"}, "same_colour_wins", "'highest' or 'lowest'"),
+        ({"death_card": "5H"}, "death_card", "is not a Trump"),
+        ({"trump_ranks": ["J", "Q", "K"]}, "death_card", "name one of their cards, or 'none'"),
+        ({"death_card": "XX"}, "death_card", "card code like 'AS'"),
+    ],
+)
+def test_every_field_is_validated_naming_it_and_what_is_accepted(fields, field, accepted):
+    with pytest.raises(RuleFieldError) as caught:
+        Rules(**{k: tuple(v.items()) if isinstance(v, dict) else v for k, v in fields.items()})
+    assert caught.value.field == field and field in str(caught.value) and accepted in str(caught.value)
+    with pytest.raises(InvalidSetupError, match=field):
+        Rules.from_mapping(fields)
+
+
+def test_a_bad_field_in_a_file_names_the_line(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("system: fairy-meat\nnotes: x\npoints_divisor: 1\ndamage_table:\n  1-3: 1\n  5+: 2\n")
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:[45]: damage_table has a gap"):
+        load_rules("fairy-meat", path)
+
+
+def test_the_table_variant_keeps_its_name_and_the_rule_books_preset():
+    assert Rules(damage="table").table == RULEBOOK_DAMAGE_TABLE == (("1-4", 1), ("5-8", 2), ("9+", 3))
+    custom = Rules.from_mapping({"damage_table": {"1-2": 0, "3-5": 1, 6: 2, "7+": 4}})
+    assert custom.damage == "table"  # giving a table is choosing the table (FM-10)
+    assert custom.table == (("1-2", 0), ("3-5", 1), ("6", 2), ("7+", 4))
+    assert Rules.from_mapping(custom.to_mapping()) == custom
+    assert Rules.from_mapping({"numbered_ranks": [2, 3, "T"], "trump_ranks": "A"}).numbered_ranks == ("2", "3", "10")
+
+
+def test_shipped_files_change_what_their_notes_say():
+    files = {p.stem: load_rules("fairy-meat", p) for p in rules_files("fairy-meat")}
+    assert files["unhalved_damage"] == Rules(points_divisor=1)
+    assert files["attacker_plus2"] == Rules(attacker_bonus=2)
+    assert files["tens_are_trumps"].trump_ranks == ("10", "J", "Q", "K", "A")
+
+
+def test_hand_size_terms_by_hand():
+    # FM-2: Kill 3 + weapon 0 + bonus for attacking - the Fluttered penalty; Live 2 + Order Card bonus.
+    dizzy, sparky = Fairy("Dizzytwig", live=3, kill=3), Fairy("Sparklespaz", live=2, kill=1)
+    assert attacker_hand_size(dizzy) == 4 and attacker_hand_size(dizzy, fluttered=True) == 3
+    rules = Rules(attacker_bonus=2, flutter_penalty=3, order_card_bonus=2)
+    assert attacker_hand_size(dizzy, rules=rules) == 5
+    assert attacker_hand_size(dizzy, fluttered=True, rules=rules) == 2
+    assert defender_hand_size(sparky, holds_order_card=True, rules=rules) == 4
+    assert combat_hand_sizes(dizzy, sparky, holds_order_card=True, rules=Rules(order_card_bonus=0)) == (4, 2)
+    assert attacker_hand_size(dizzy, rules=Rules(attacker_bonus=-5)) == 0  # never below 0
+
+
+# -- the referee under house rules, by hand ----------------------------------------------------
+def test_trump_value_points_divisor_and_damage_table_by_hand():
+    # 5H + 2 matching Trumps worth 3 each = 11 against 4H: same colour, highest wins by 7.
+    a, d = Play("5H", trumps=("KH", "QH")), Play("4H")
+    r = resolve_attack(a, d, Rules(trump_value=3))
+    assert (r.attacker_value, r.winner, r.points, r.damage) == (11, A, 4, 4)  # ceil(7/2)
+    r = resolve_attack(a, d, Rules(trump_value=3, points_divisor=3))
+    assert (r.points, r.damage) == (3, 3)  # ceil(7/3)
+    r = resolve_attack(a, d, Rules(trump_value=3, points_divisor=1))
+    assert (r.points, r.damage) == (7, 7)  # the full difference
+    table = Rules.from_mapping({"trump_value": 3, "damage_table": {"1-6": 1, "7": 5, "8+": 9}})
+    assert resolve_attack(a, d, table).damage == 5
+    assert resolve_attack(a, d, Rules(trump_value=3, damage="table")).damage == 2  # rule book: 5-8 -> 2
+
+
+def test_the_colour_rule_by_hand():
+    same, different = (Play("9H"), Play("3D")), (Play("9H"), Play("3S"))
+    assert resolve_attack(*same).winner == A and resolve_attack(*different).winner == D
+    flipped = Rules(same_colour_wins="lowest", different_colour_wins="highest")
+    assert resolve_attack(*same, flipped).winner == D and resolve_attack(*different, flipped).winner == A
+    both_high = Rules(different_colour_wins="highest")
+    assert resolve_attack(*different, both_high).winner == A
+    # FM-8 under the flipped rule: the opponent of a cheat still moves the values her way.
+    cheat, honest = Play("5H", trumps=("KS",)), Play("7D", trumps=("QD",), direction="subtract")
+    r = resolve_attack(cheat, honest, flipped)  # both red: the lowest wins
+    assert (r.attacker_value, r.defender_value, r.winner) == (6, 5, D)  # she raises the 5, lowers her 6
+    r = resolve_attack(cheat, honest)  # both red: the highest wins
+    assert (r.attacker_value, r.defender_value, r.winner) == (4, 7, D)
+
+
+def test_the_death_card_and_trump_ranks_by_hand():
+    r = resolve_attack(Play("9S", trumps=("KS",)), Play("2S"), Rules(death_card="KS"))
+    assert r.nasty_hit_to == (D,) and "King of Spades" in r.explain()
+    assert resolve_attack(Play("9S", trumps=("AS",)), Play("2S"), Rules(death_card="KS")).nasty_hit_to == ()
+    assert resolve_attack(Play("9S", trumps=("AS",)), Play("2S"), Rules(death_card=None)).nasty_hit_to == ()
+    tens = Rules(numbered_ranks=tuple("23456789"), trump_ranks=("10", "J", "Q", "K", "A"))
+    r = resolve_attack(Play("5H", trumps=("10H",), rules=tens), Play("4H", rules=tens), tens)
+    assert (r.attacker_value, r.points) == (6, 1)
+    with pytest.raises(IllegalActionError, match=r"10H is not a Numbered card: Numbered cards are 2 3 4 5 6 7 8 9"):
+        resolve_attack(Play("10H"), Play("4H"), tens)
+    with pytest.raises(IllegalActionError, match=r"JH cannot be played as Trumps: Trumps are A"):
+        resolve_attack(Play("5H", trumps=("JH",)), Play("4H"), Rules(trump_ranks=("A",)))
+
+
+def test_a_joker_matches_every_card_by_hand():
+    jokers = Rules(jokers=2)
+    a, d = Play("5H", trumps=("JK1", "KH"), rules=jokers), Play("4S", trumps=("JK2",), rules=jokers)
+    r = resolve_attack(a, d, jokers)
+    assert (r.attacker_value, r.defender_value) == (7, 5)  # no cheating: each joker matches its card
+    assert r.winner == D  # different colours: the lowest wins
+
+
+def test_the_engine_deals_from_the_rules_deck():
+    tens = Rules(numbered_ranks=tuple("23456789"), trump_ranks=("10", "J", "Q", "K", "A"), jokers=1)
+    assert len(deck_cards(tens)) == 53 and sum(type_caps(tens)) == 53
+    state = start_combat(Fairy("A", 3, 2), Fairy("B", 2, 1), tens, hands=("10H 5H JK1", "4D 9S"))
+    state = state.apply("declare add").apply("declare add")
+    assert "trumps 10H JK1" in state.legal_actions() and state.pile.size == 48
+    no_twos = Rules(numbered_ranks=tuple("3456789") + ("10",))
+    with pytest.raises(InvalidSetupError, match=r"2H not in the 48-card deck of these rules"):
+        start_combat(Fairy("A", 3, 2), Fairy("B", 2, 1), no_twos, deck="2H")
+    with pytest.raises(InvalidSetupError, match=r"2H not in the 48-card deck"):
+        start_combat(Fairy("A", 3, 0), Fairy("B", 1, 1), no_twos, hands=("2H 3H", "4H"), attacker_modifiers=-0)
+
+
+# -- an independent brute force, from the rule text ---------------------------------------------
+def _kind(card: Card, rules: Rules) -> str:
+    """FM-1 under the rules: 'n' Numbered, 't' Trump."""
+    if card.is_joker:
+        return "t"
+    return "n" if card.rank in rules.numbered_ranks else "t"
+
+
+def _trump(card: Card, rules: Rules) -> tuple[str | None, bool]:
+    """What a Trump is to the rules (FM-1, FM-8, FM-12): its colour (None: a joker, which
+    matches every card) and whether it is the death card."""
+    return (None if card.is_joker else card.colour, card.code == rules.death_card)
+
+
+def _type(card: Card, rules: Rules) -> tuple:
+    """What a card is to the rules: ("n", colour, pips) or ("t", colour or None, death)."""
+    if _kind(card, rules) == "n":
+        return ("n", card.colour, card.pips)
+    return ("t", *_trump(card, rules))
+
+
+def _counts(deck, rules: Rules) -> tuple:
+    counts: dict = defaultdict(int)
+    for c in deck:
+        counts[_type(c, rules)] += 1
+    return tuple(sorted(counts.items(), key=str))
+
+
+@cache
+def _runs(counts: tuple) -> dict[tuple[tuple, tuple], Fraction]:
+    """FM-6: cards are turned up one by one until a Numbered card appears, from a deck of
+    ``counts`` (card kinds and how many). Returns {(the Trumps turned up before it, sorted;
+    the Numbered card's kind): probability}, building the Trumps turned up one at a time:
+    the next card is any card left with equal chance."""
+    kinds = dict(counts)
+    total = sum(kinds.values())
+    out: dict = defaultdict(Fraction)
+    frontier: dict[tuple, Fraction] = {(): Fraction(1)}
+    while frontier:
+        nxt: dict[tuple, Fraction] = defaultdict(Fraction)
+        for turned, p in frontier.items():
+            left = total - len(turned)
+            for kind, count in kinds.items():
+                remaining = count - turned.count(kind)
+                if not remaining:
+                    continue
+                if kind[0] == "n":
+                    out[(turned, kind)] += p * remaining / left
+                else:
+                    nxt[tuple(sorted((*turned, kind), key=str))] += p * remaining / left
+        frontier = nxt
+    return dict(out)
+
+
+def _without(counts: tuple, cards: tuple) -> tuple:
+    kinds = dict(counts)
+    for kind in cards:
+        kinds[kind] -= 1
+    return tuple(sorted(((k, v) for k, v in kinds.items() if v), key=str))
+
+
+@cache
+def _judge(rules: Rules, side_a: tuple, side_d: tuple) -> AttackOutcome:
+    """FM-8..FM-12 from the rule text: each side (Numbered card's kind, Trumps applied as
+    kinds, sign)."""
+    value, cheats = [], []
+    sides = (side_a, side_d)
+    for number, trumps, sign in sides:
+        matching = sum(1 for _, colour, _ in trumps if colour is None or colour == number[1])
+        value.append(number[2] + sign * rules.trump_value * matching)
+        cheats.append(len(trumps) - matching)
+    same = side_a[0][1] == side_d[0][1]
+    wins = rules.same_colour_wins if same else rules.different_colour_wins
+    # FM-8: each cheating Trump lets the opponent move each value by 1, her best way.
+    up = 1 if wins == "highest" else -1
+    for cheater in (0, 1):
+        chooser = 1 - cheater
+        value[chooser] += up * cheats[cheater]
+        value[cheater] -= up * cheats[cheater]
+    if value[0] == value[1]:
+        return AttackOutcome("draw", 0, 0, False)
+    attacker_wins = (value[0] > value[1]) == (wins == "highest")
+    diff = abs(value[0] - value[1])
+    points = -(-diff // rules.points_divisor)
+    if rules.damage == "table":
+        damage = next(d for k, d in rules.table if k.endswith("+") or diff <= int(k.split("-")[-1]))
+    else:
+        damage = points
+    damage = damage if attacker_wins else 0
+    death = any(kind[2] for _, ts, _ in sides for kind in ts)
+    nasty = death and (damage > 0 if rules.nasty_hit == "damaged" else True)
+    return AttackOutcome(A if attacker_wins else D, points, damage, nasty)
+
+
+def _greedy_sign(kind: tuple) -> int:
+    """The greedy declaration with one card (FM-3): Add for a card of 6 or more or a Trump."""
+    return 1 if kind[0] == "t" or kind[2] >= 6 else -1
+
+
+def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcome, Fraction]:
+    """Greedy v greedy with 1 card against 1 (or 0: a blind draw, FM-7), every deal and
+    every Wild Trump draw (the attacker's first), from the rule text. A greedy fairy with
+    one card plays it: a Numbered card, or a Trump as a Wild Trump, turning up cards."""
+    deck = deck_cards(rules)
+    full = _counts(deck, rules)
+    totals: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
+    deals = [(a, d) for a in deck for d in deck if a != d] if defender_cards else [(a, None) for a in deck]
+    by_kind: dict[tuple, int] = defaultdict(int)
+    for card_a, card_d in deals:
+        by_kind[(_type(card_a, rules), None if card_d is None else _type(card_d, rules))] += 1
+    for (kind_a, kind_d), n_deals in by_kind.items():
+        p_deal = Fraction(n_deals, len(deals))
+        rest = _without(full, (kind_a,) + (() if kind_d is None else (kind_d,)))
+        sign_a, sign_d = _greedy_sign(kind_a), 1 if kind_d is None else _greedy_sign(kind_d)
+        runs_a = {((), kind_a): Fraction(1)} if kind_a[0] == "n" else _runs(rest)
+        for (turned_a, number_a), qa in runs_a.items():
+            applied_a = turned_a + ((kind_a,) if kind_a[0] == "t" else ())
+            if kind_d is not None and kind_d[0] == "n":
+                runs_d = {((), kind_d): Fraction(1)}
+            else:
+                left = rest if kind_a[0] == "n" else _without(rest, (*turned_a, number_a))
+                runs_d = _runs(left)
+            own_d = () if kind_d is None or kind_d[0] == "n" else (kind_d,)
+            for (turned_d, number_d), qd in runs_d.items():
+                outcome = _judge(rules, (number_a, applied_a, sign_a), (number_d, turned_d + own_d, sign_d))
+                totals[outcome] += p_deal * qa * qd
+    return dict(totals)
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """A random valid rule set with a small deck (FM-1..FM-12 fields, seeded)."""
+    numbered = rng.sample([str(p) for p in range(2, 11)], rng.randint(2, 4))
+    others = [r for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A") if r not in numbered]
+    trumps = rng.sample(others, rng.randint(1, 2))
+    jokers = rng.choice([0, 0, 1, 2])
+    death_pool = [r + s for r in trumps for s in "SHDC"]
+    damage_table = rng.choice([(), (("1-2", 1), ("3+", 2)), (("1", 0), ("2-5", 1), ("6+", 3))])
+    return Rules(
+        numbered_ranks=tuple(numbered),
+        trump_ranks=tuple(trumps),
+        jokers=jokers,
+        trump_value=rng.randint(1, 3),
+        points_divisor=rng.randint(1, 3),
+        damage=rng.choice(["halved", "table"]),
+        damage_table=damage_table,
+        same_colour_wins=rng.choice(["highest", "lowest"]),
+        different_colour_wins=rng.choice(["highest", "lowest"]),
+        death_card=rng.choice([None, *death_pool]),
+        nasty_hit=rng.choice(["damaged", "loser"]),
+        attacker_bonus=rng.randint(0, 2),
+    )
+
+
+RANDOM_RULES = [random_rules(random.Random(seed)) for seed in range(24)]
+
+
+@pytest.mark.parametrize("rules", RANDOM_RULES, ids=[f"seed{i}" for i in range(len(RANDOM_RULES))])
+def test_exact_odds_match_an_independent_brute_force_on_random_rules(rules):
+    for d in (1, 0):
+        exact = deal_averaged_odds(1, d, ("greedy", "greedy"), rules, method="exact")
+        assert exact.method == "exact"
+        assert dict(exact.distribution.items()) == brute_force_one_card(rules, d), (rules.variant_name(), d)
+
+
+def test_random_rules_cover_both_paths_and_every_kind_of_change():
+    assert len(RANDOM_RULES) >= 20
+    assert any(r.jokers for r in RANDOM_RULES) and any(r.death_card is None for r in RANDOM_RULES)
+    assert any(r.damage == "table" for r in RANDOM_RULES) and any(r.trump_value > 1 for r in RANDOM_RULES)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(points_divisor=1, same_colour_wins="lowest", trump_value=1)])
+def test_the_brute_force_agrees_with_the_counting_model(rules):
+    # The counting model (the draft's deck, Trumps worth 1) against the brute force; a
+    # blind defender keeps the full deck's brute force small (one draw per deal).
+    assert counting_applies(rules) and not counting_applies(Rules(jokers=1))
+    exact = deal_averaged_odds(1, 0, ("greedy", "greedy"), rules, method="exact")
+    assert dict(exact.distribution.items()) == brute_force_one_card(rules, 0)
+
+
+def test_known_hands_follow_the_rules():
+    # 10s as Trumps: the 10H is a Trump placed face down and matching the 9H, worth 2; the
+    # defender said None, so it stays hidden and the attacker reveals it (FM-5): 11 v 4.
+    tens = Rules(numbered_ranks=tuple("23456789"), trump_ranks=("10", "J", "Q", "K", "A"), trump_value=2)
+    odds = attack_odds("9H 10H", "4H", rules=tens)
+    assert odds.items() == [(AttackOutcome(A, 4, 4, False), Fraction(1))]  # ceil(7/2)
+    with pytest.raises(InvalidSetupError, match="10H"):
+        attack_odds("5H", "10H 4H", rules=Rules(numbered_ranks=tuple("23456789"), trump_ranks=("A",)))
