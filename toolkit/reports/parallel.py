@@ -102,29 +102,33 @@ def run_parallel(
             except queue.Empty:
                 return
 
-    with _sigint_ignored_in_children():
+    import dask
+
+    # one job per worker at a time; the others wait on the scheduler, highest priority first
+    with _sigint_ignored_in_children(), dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",  # any free port: two batches at once must not clash
             memory_limit=0,  # the kernels do the work; never pause or restart a waiting worker
             silence_logs=logging.CRITICAL,
         )
     try:
         with Client(cluster, set_as_default=False) as client:
             client.subscribe_topic(topic, lambda event: events.put(tuple(event[1])))
+            order = sorted(range(len(tasks)), key=lambda i: -(priorities[i] if priorities else 0))
             futures = {
                 client.submit(
                     _remote,
-                    task,
+                    tasks[i],
                     topic,
                     i,
                     key=f"report-job-{i}-{topic}",
                     priority=(priorities[i] if priorities else 0),
                     retries=0,
                 ): i
-                for i, task in enumerate(tasks)
+                for i in order  # submitted in priority order too: a free worker takes the first
             }
             pending = dict(futures)
             while pending:

@@ -502,7 +502,7 @@ def run_batch(
 
     ``workers`` above 1 runs the jobs in parallel on a local Dask cluster of that many
     worker processes (:mod:`toolkit.reports.parallel`; never more than there are jobs),
-    longest first by the folder's previous run times; 1 runs them one after another in
+    longest first (by the folder's previous run times, else the notebooks' sizes); 1 runs them one after another in
     this process. Progress lines, results and the index are the same either way.
     """
     job_list = [_as_job(j) for j in jobs]
@@ -565,8 +565,9 @@ def _run_in_parallel(
     finish: Callable[[int, JobResult], None],
     notebooks_dir: Path | str | None,
 ) -> None:
-    """Run the batch's tasks on a local Dask cluster; the jobs that took longest in the
-    folder's previous batches start first (unknown ones before known ones, in order)."""
+    """Run the batch's tasks on a local Dask cluster, longest first: by the time each job
+    took in the folder's previous batch; a job never run there before any other, the
+    largest notebook first (a fresh folder: the strategy report starts at once)."""
     from toolkit.reports.parallel import run_parallel
 
     previous = _read_manifest(out_dir)
@@ -574,8 +575,12 @@ def _run_in_parallel(
     def priority(i: int) -> float:
         entry = previous.get(names[i])
         seconds = entry.get("seconds") if isinstance(entry, dict) else None
-        known = isinstance(seconds, (int, float)) and entry.get("report") == jobs[i].report
-        return float(seconds) if known else 1e9 - i
+        if isinstance(seconds, (int, float)) and entry.get("report") == jobs[i].report:
+            return float(seconds)
+        try:  # never run here: the largest notebook first (its size stands in for its time)
+            return 1e9 + find_report(jobs[i].report, notebooks_dir).stat().st_size
+        except Exception:
+            return 1e9
 
     def failed(i: int, exc: BaseException) -> JobResult:
         message = f"the worker running it failed: {type(exc).__name__}: {_first_line(str(exc))}"
