@@ -195,3 +195,21 @@ def test_ctrl_c_stops_a_parallel_batch_with_one_line_and_leaves_no_lock(tmp_path
     assert len(lines) == 1 and lines[0].startswith("interrupted:") and "Traceback" not in err
     assert (out / "loop.html").read_text() == "previous good report"
     assert sorted(p.name for p in out.iterdir()) == ["loop.html"]  # no lock, no temporary folder
+
+
+def test_start_order_is_longest_first(tmp_path):
+    """Previous times from the folder's manifest; a job never run there first, the largest
+    notebook first."""
+    jobs = [Job("sample"), Job("failing"), Job("sample", {}, "s-2"), Job("nope")]
+    names = ["sample", "failing", "s-2", "nope"]
+    fresh = running.start_order(jobs, names, tmp_path, FIXTURES)
+    sizes = {n: (FIXTURES / f"{n}_report.ipynb").stat().st_size for n in ("sample", "failing")}
+    assert fresh[0] == fresh[2] == 1e9 + sizes["sample"] and fresh[1] == 1e9 + sizes["failing"]
+    assert fresh[3] == 1e9  # an unknown report: runs (and fails) among the new ones
+    (tmp_path / running.MANIFEST_NAME).write_text(
+        '{"sample": {"report": "sample", "seconds": 12.5}, "failing": {"report": "sample", "seconds": 99}}'
+    )
+    known = running.start_order(jobs, names, tmp_path, FIXTURES)
+    assert known[0] == 12.5  # timed in the previous batch
+    assert known[1] == fresh[1]  # the name was another report's: not its time
+    assert sorted(range(4), key=lambda i: -known[i])[-1] == 0  # the job known to be quick starts last

@@ -555,6 +555,28 @@ def run_batch(
     return BatchResult(tuple(r for r in slots if r is not None), index)
 
 
+def start_order(
+    jobs: list[Job], names: list[str], out_dir: Path, notebooks_dir: Path | str | None = None
+) -> list[float]:
+    """Return each job's priority in a parallel batch (higher starts first): the seconds
+    it took in the folder's previous batch (its manifest); a job never run there comes
+    before every such job, the largest notebook first (its size stands in for its time:
+    in a fresh folder the strategy report starts at once)."""
+    previous = _read_manifest(Path(out_dir))
+
+    def priority(i: int) -> float:
+        entry = previous.get(names[i])
+        seconds = entry.get("seconds") if isinstance(entry, dict) else None
+        if isinstance(seconds, (int, float)) and entry.get("report") == jobs[i].report:
+            return float(seconds)
+        try:
+            return 1e9 + find_report(jobs[i].report, notebooks_dir).stat().st_size
+        except Exception:  # a bad job fails when it runs; its place in the queue hardly matters
+            return 1e9
+
+    return [priority(i) for i in range(len(jobs))]
+
+
 def _run_in_parallel(
     tasks: list[Callable[[Callable[[str], Any]], JobResult]],
     jobs: list[Job],
@@ -565,22 +587,8 @@ def _run_in_parallel(
     finish: Callable[[int, JobResult], None],
     notebooks_dir: Path | str | None,
 ) -> None:
-    """Run the batch's tasks on a local Dask cluster, longest first: by the time each job
-    took in the folder's previous batch; a job never run there before any other, the
-    largest notebook first (a fresh folder: the strategy report starts at once)."""
+    """Run the batch's tasks on a local Dask cluster, longest first (:func:`start_order`)."""
     from toolkit.reports.parallel import run_parallel
-
-    previous = _read_manifest(out_dir)
-
-    def priority(i: int) -> float:
-        entry = previous.get(names[i])
-        seconds = entry.get("seconds") if isinstance(entry, dict) else None
-        if isinstance(seconds, (int, float)) and entry.get("report") == jobs[i].report:
-            return float(seconds)
-        try:  # never run here: the largest notebook first (its size stands in for its time)
-            return 1e9 + find_report(jobs[i].report, notebooks_dir).stat().st_size
-        except Exception:
-            return 1e9
 
     def failed(i: int, exc: BaseException) -> JobResult:
         message = f"the worker running it failed: {type(exc).__name__}: {_first_line(str(exc))}"
@@ -589,7 +597,8 @@ def _run_in_parallel(
             jobs[i], names[i], "failed", None, None, 0.0, message, _title_of(jobs[i].report, notebooks_dir)
         )
 
-    run_parallel(tasks, workers, progress, finish, failed=failed, priorities=[priority(i) for i in range(len(tasks))])
+    order = start_order(jobs, names, out_dir, notebooks_dir)
+    run_parallel(tasks, workers, progress, finish, failed=failed, priorities=order)
 
 
 def _run_job(
