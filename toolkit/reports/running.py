@@ -35,6 +35,7 @@ __all__ = [
     "render_html",
     "run_batch",
     "run_report",
+    "start_order",
 ]
 
 
