@@ -1,7 +1,8 @@
 """The ``toolkit`` command line (also ``python -m toolkit``).
 
-``toolkit report NAME [-p NAME VALUE]... [-f FILE.yaml] [-o DIR] [--show-code]``
-runs report notebooks into HTML; ``toolkit report --list`` lists them.
+``toolkit report NAME [-p NAME VALUE]... [-f FILE.yaml] [-o DIR] [--workers N] [--show-code]``
+runs report notebooks into HTML (a batch in parallel on a local Dask cluster, one worker
+process per core by default); ``toolkit report --list`` lists them.
 ``toolkit replay FILE`` replays a rule-book example of any registered system
 (:mod:`toolkit.systems`); ``toolkit replay --list`` lists the systems and their examples;
 ``toolkit replay FILE --format html|markdown [-o OUT] [--images DIR]`` writes it as a
@@ -77,6 +78,14 @@ def _add_report_command(subparsers: Any) -> None:
         metavar="SECONDS",
         help="stop a report whose cell runs longer than this (default 600; 0: no limit); the batch goes on",
     )
+    parser.add_argument(
+        "--workers",
+        type=_workers,
+        default=None,
+        metavar="N",
+        help="run the reports of a batch on N worker processes of a local Dask cluster "
+        "(default: one per core, at most one per report; 1: one after another, no cluster)",
+    )
     parser.add_argument("--show-code", action="store_true", help="keep the code cells in the HTML")
     parser.add_argument("--list", action="store_true", help="list the reports and their parameters")
     parser.add_argument("--kernel", default="python3", help="Jupyter kernel to run with (python3)")
@@ -94,6 +103,17 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"a number of seconds, got {text[:40]!r}") from None
     if not 0 <= value <= 7 * 24 * 3600:
         raise argparse.ArgumentTypeError(f"seconds from 0 (no limit) to a week, got {text[:40]!r}")
+    return value
+
+
+def _workers(text: str) -> int:
+    """A ``--workers``: a whole number of worker processes from 1 to 256."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of worker processes, got {text[:40]!r}") from None
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"from 1 (one report after another) to 256 workers, got {text[:40]!r}")
     return value
 
 
@@ -124,6 +144,7 @@ def _report_command(args: argparse.Namespace) -> int:
         Job,
         check_kernel,
         check_output_dir,
+        default_workers,
         discover_reports,
         find_report,
         load_parameter_file,
@@ -164,6 +185,7 @@ def _report_command(args: argparse.Namespace) -> int:
     check_kernel(args.kernel)
     check_output_dir(args.output)
     timeout = DEFAULT_TIMEOUT if args.timeout is None else (args.timeout or None)
+    workers = default_workers(len(jobs)) if args.workers is None else args.workers
 
     result = run_batch(
         jobs,
@@ -173,6 +195,7 @@ def _report_command(args: argparse.Namespace) -> int:
         show_code=args.show_code,
         write_index=len(jobs) > 1 or args.file is not None or args.name == "all",
         timeout=timeout,
+        workers=workers,
     )
     if result.index_path is not None:
         print(f"index: {result.index_path}")

@@ -7,6 +7,7 @@ Its parts are modules by concept, and this module gathers their public names (th
 - :mod:`.parameters`: a notebook's parameters, checked before a run;
 - :mod:`.jobs`: batch parameter files (``data/batch/*.yaml``);
 - :mod:`.running`: running one report or a batch;
+- :mod:`.parallel`: a batch's jobs in parallel on a local Dask cluster;
 - :mod:`.batch_index`: the index page of a batch.
 
 >>> parse_cli_value("8"), parse_cli_value("[4, 6]"), parse_cli_value("true"), parse_cli_value("melee")
@@ -32,6 +33,7 @@ from toolkit.reports.discovery import (
     repository_root,
 )
 from toolkit.reports.jobs import Job, check_output_name, load_parameter_file
+from toolkit.reports.parallel import default_workers
 from toolkit.reports.parameters import (
     CHECKED_TYPES,
     ParameterSpec,
@@ -69,6 +71,7 @@ __all__ = [
     "ReportIndex",
     "check_kernel",
     "check_output_name",
+    "default_workers",
     "default_notebooks_dir",
     "discover_reports",
     "find_report",

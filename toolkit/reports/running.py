@@ -13,6 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,6 +35,7 @@ __all__ = [
     "render_html",
     "run_batch",
     "run_report",
+    "start_order",
 ]
 
 
@@ -174,6 +176,7 @@ def run_report(
     output_name: str | None = None,
     position: tuple[int, int] = (1, 1),
     timeout: float | None = DEFAULT_TIMEOUT,
+    shown_dir: Path | str | None = None,
 ) -> Path:
     """Run report ``name`` with ``params`` and return the path of its HTML,
     ``<output_dir>/<output_name or name>.html`` (the executed ``.ipynb`` is kept beside it).
@@ -183,6 +186,8 @@ def run_report(
     written). ``progress`` gets one line when the run starts and one when it ends;
     ``position`` is ``(i, n)`` in a batch. A cell running longer than ``timeout``
     seconds (None: no limit) stops the run: :class:`ReportFailed` like any failure.
+    ``shown_dir`` is the folder the progress line names for the HTML (a batch writes into
+    a temporary folder and moves the report into its output folder, which it names).
     """
     import papermill
     from jupyter_client.kernelspec import NoSuchKernel
@@ -261,7 +266,8 @@ def run_report(
         ) from None
     render_html(executed, html_path, title=title, parameters=summary, show_code=show_code)
     seconds = time.perf_counter() - start
-    progress(f"{label}: done in {seconds:.1f} s -> {html_path}")
+    shown = html_path if shown_dir is None else Path(shown_dir) / html_path.name
+    progress(f"{label}: done in {seconds:.1f} s -> {shown}")
     return html_path
 
 
@@ -482,6 +488,7 @@ def run_batch(
     show_code: bool = False,
     write_index: bool = True,
     timeout: float | None = DEFAULT_TIMEOUT,
+    workers: int = 1,
 ) -> BatchResult:
     """Run every job (a :class:`Job` or a ``(report, parameters)`` pair), carrying on after
     a failure, and return a :class:`BatchResult`. Writes ``<output_dir>/index.html``
@@ -493,31 +500,106 @@ def run_batch(
     place, then rewrites the index from what the folder holds: an interrupted batch
     leaves every report either as it was or as this batch finished it. ``timeout`` is
     each cell's limit in seconds (a report that exceeds it fails; the batch goes on).
+
+    ``workers`` above 1 runs the jobs in parallel on a local Dask cluster of that many
+    worker processes (:mod:`toolkit.reports.parallel`; never more than there are jobs),
+    longest first (by the folder's previous run times, else the notebooks' sizes); 1 runs them one after another in
+    this process. Progress lines, results and the index are the same either way.
     """
     job_list = [_as_job(j) for j in jobs]
     names = _unique_names(job_list)
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise InvalidSetupError(f"workers must be a whole number from 1 up, got {excerpt(workers)}")
     out_dir = check_output_dir(output_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    results: list[JobResult] = []
+    slots: list[JobResult | None] = [None] * len(job_list)
     index: Path | None = None
     with _BatchLock(out_dir):
         work = Path(tempfile.mkdtemp(prefix=".batch-", dir=out_dir))
+
+        def finish(i: int, result: JobResult) -> None:
+            nonlocal index
+            result = _move_in(result, out_dir)
+            if result.error:  # the message names the files where they now are
+                result = replace(result, error=result.error.replace(str(work), str(out_dir)))
+            slots[i] = result
+            if write_index:
+                index = _write_index(out_dir, [result])
+
+        tasks = [
+            partial(
+                _run_job,
+                job,
+                stem,
+                (i, len(job_list)),
+                work,
+                kernel_name=kernel_name,
+                notebooks_dir=notebooks_dir,
+                show_code=show_code,
+                timeout=timeout,
+                shown_dir=out_dir,
+            )
+            for i, (job, stem) in enumerate(zip(job_list, names, strict=True), start=1)
+        ]
         try:
-            for i, (job, stem) in enumerate(zip(job_list, names, strict=True), start=1):
-                result = _run_job(
-                    job, stem, (i, len(job_list)), work, kernel_name, progress, notebooks_dir, show_code, timeout
+            if workers > 1 and len(tasks) > 1:
+                _run_in_parallel(
+                    tasks, job_list, names, out_dir, min(workers, len(tasks)), progress, finish, notebooks_dir
                 )
-                result = _move_in(result, out_dir)
-                if result.error:  # the message names the files where they now are
-                    result = replace(result, error=result.error.replace(str(work), str(out_dir)))
-                results.append(result)
-                if write_index:
-                    index = _write_index(out_dir, [result])
+            else:
+                for i, task in enumerate(tasks):
+                    finish(i, task(progress))
         finally:
             shutil.rmtree(work, ignore_errors=True)
         if write_index and index is None:
             index = _write_index(out_dir, [])
-    return BatchResult(tuple(results), index)
+    return BatchResult(tuple(r for r in slots if r is not None), index)
+
+
+def start_order(
+    jobs: list[Job], names: list[str], out_dir: Path, notebooks_dir: Path | str | None = None
+) -> list[float]:
+    """Return each job's priority in a parallel batch (higher starts first): the seconds
+    it took in the folder's previous batch (its manifest); a job never run there comes
+    before every such job, the largest notebook first (its size stands in for its time:
+    in a fresh folder the strategy report starts at once)."""
+    previous = _read_manifest(Path(out_dir))
+
+    def priority(i: int) -> float:
+        entry = previous.get(names[i])
+        seconds = entry.get("seconds") if isinstance(entry, dict) else None
+        if isinstance(seconds, (int, float)) and entry.get("report") == jobs[i].report:
+            return float(seconds)
+        try:
+            return 1e9 + find_report(jobs[i].report, notebooks_dir).stat().st_size
+        except Exception:  # a bad job fails when it runs; its place in the queue hardly matters
+            return 1e9
+
+    return [priority(i) for i in range(len(jobs))]
+
+
+def _run_in_parallel(
+    tasks: list[Callable[[Callable[[str], Any]], JobResult]],
+    jobs: list[Job],
+    names: list[str],
+    out_dir: Path,
+    workers: int,
+    progress: Callable[[str], Any],
+    finish: Callable[[int, JobResult], None],
+    notebooks_dir: Path | str | None,
+) -> None:
+    """Run the batch's tasks on a local Dask cluster, longest first (:func:`start_order`)."""
+    from toolkit.reports.parallel import run_parallel
+
+    def failed(i: int, exc: BaseException) -> JobResult:
+        message = f"the worker running it failed: {type(exc).__name__}: {_first_line(str(exc))}"
+        progress(f"{_ordinal((i + 1, len(jobs)))} {names[i]}: FAILED ({message})")
+        return JobResult(
+            jobs[i], names[i], "failed", None, None, 0.0, message, _title_of(jobs[i].report, notebooks_dir)
+        )
+
+    order = start_order(jobs, names, out_dir, notebooks_dir)
+    run_parallel(tasks, workers, progress, finish, failed=failed, priorities=order)
 
 
 def _run_job(
@@ -525,13 +607,16 @@ def _run_job(
     stem: str,
     position: tuple[int, int],
     work: Path,
-    kernel_name: str,
     progress: Callable[[str], Any],
+    *,
+    kernel_name: str,
     notebooks_dir: Path | str | None,
     show_code: bool,
     timeout: float | None,
+    shown_dir: Path | None = None,
 ) -> JobResult:
-    """Run one job of a batch into ``work`` and return what became of it."""
+    """Run one job of a batch into ``work`` and return what became of it (``shown_dir``:
+    the folder its progress line names, where the batch moves it)."""
     start = time.perf_counter()
     title = _title_of(job.report, notebooks_dir)
     try:
@@ -546,6 +631,7 @@ def _run_job(
             output_name=stem,
             position=position,
             timeout=timeout,
+            shown_dir=shown_dir,
         )
     except ReportFailed as exc:
         return JobResult(

@@ -6,7 +6,7 @@ import html
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from math import lcm
@@ -22,6 +22,7 @@ from toolkit.durak_battle.odds.checks import (
 from toolkit.durak_battle.odds.clash_losses import (
     Path,
     exact_clash_paths,
+    remember_cache,
     sampled_clash_paths,
 )
 from toolkit.durak_battle.odds.deal_classes import EXACT_LIMIT, exact_size
@@ -113,6 +114,13 @@ class BattleOdds(OddsResult):
         return "\n".join(lines)
 
 
+#: Transitions of the battle chain already computed (integer weights over a denominator,
+#: and the pairs of hand sizes met and sampled), by state and everything they depend on:
+#: battles of the same leaders and rules share their states (a report's army sizes, the
+#: morale variants). Cleared by :func:`~toolkit.durak_battle.odds.clash_losses.clear_caches`.
+_TRANSITIONS: dict[tuple, tuple[int, dict, dict, frozenset, frozenset]] = remember_cache({})
+
+
 def _check_army(army: object, who: str) -> Army:
     if not isinstance(army, Army):
         raise InvalidSetupError(f"army_{who} must be an Army (tokens and a Leader), got {army!r}")
@@ -197,9 +205,14 @@ def battle_outcome(
     largest = [cards_drawn(max(r.outcomes()), 0, rules) for r in rolls]
 
     sampled: set[tuple[int, int]] = set()
-    tables: dict[tuple[int, int], dict[tuple[str | None, Path], Fraction]] = {}
+    pairs: set[tuple[int, int]] = set()  # the pairs of hand sizes the chain meets
+    tables: dict[tuple[int, int], tuple[int, list[tuple[str | None, Path, int]], bool]] = {}
+    # DB-8 applies after the clash and the clash never reads it: one table serves both variants
+    clash_rules = replace(rules, morale_penalty="clash")
 
-    def table(na: int, nb: int) -> dict[tuple[str | None, Path], Fraction]:
+    def table(na: int, nb: int) -> tuple[int, list[tuple[str | None, Path, int]], bool]:
+        """The clash table of ``na`` v ``nb`` cards as integer weights over one denominator,
+        and whether it was sampled."""
         if (na, nb) in tables:
             return tables[(na, nb)]
         size = exact_size(na, nb, rules)
@@ -209,13 +222,22 @@ def battle_outcome(
                 f"{EXACT_LIMIT:,} (EXACT_LIMIT): use method='auto' (Monte Carlo for those) or 'monte_carlo'"
             )
         if method == "monte_carlo" or size > EXACT_LIMIT:
-            counts = sampled_clash_paths(na, nb, pols, rules, trials, seed)
-            found = {k: Fraction(n, trials) for k, n in counts.items()}
-            sampled.add((na, nb))
+            counts = sampled_clash_paths(na, nb, pols, clash_rules, trials, seed)
+            found = (trials, [(h, path, n) for (h, path), n in counts.items()], True)
         else:
-            found = exact_clash_paths(na, nb, pols, rules)
+            exact = exact_clash_paths(na, nb, pols, clash_rules)
+            den = lcm(*(q.denominator for q in exact.values()))
+            found = (den, [(h, path, q.numerator * (den // q.denominator)) for (h, path), q in exact.items()], False)
         tables[(na, nb)] = found
         return found
+
+    settle_memo: dict[tuple[int, int, Path], tuple[int, int, str | None]] = {}
+
+    def settle(ta: int, tb: int, path: Path) -> tuple[int, int, str | None]:
+        got = settle_memo.get((ta, tb, path))
+        if got is None:
+            got = settle_memo[(ta, tb, path)] = settle_losses((ta, tb), path)
+        return got
 
     @cache
     def pass_chance(side: int, penalty: int) -> Fraction:
@@ -240,9 +262,15 @@ def battle_outcome(
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
         settled: dict[tuple[str | None, int, int, str | None], Fraction] = defaultdict(Fraction)
         for (na, nb), p in sizes.items():
-            for (holder, path), q in table(na, nb).items():
-                la, lb, destroyed = settle_losses((ta, tb), path)
-                settled[(holder, la, lb, destroyed)] += p * q
+            den, rows, was_sampled = table(na, nb)
+            pairs.add((na, nb))
+            if was_sampled:
+                sampled.add((na, nb))
+            summed: dict[tuple[str | None, int, int, str | None], int] = defaultdict(int)
+            for holder, path, x in rows:  # integers: exactly the sum of p * q over the paths
+                summed[(holder, *settle(ta, tb, path))] += x
+            for k, x in summed.items():
+                settled[k] += p * Fraction(x, den)
         for (holder, la, lb, destroyed), p in settled.items():
             if holder is None:  # DB-3: no clash, no morale roll
                 nxt[(ta, tb)] += p
@@ -267,15 +295,32 @@ def battle_outcome(
     # Transitions as integer weights over one denominator per state, found as reached.
     trans: dict[tuple[int, int], tuple[int, dict[tuple[int, int], int], dict[tuple[str, str], int]]] = {}
 
+    # A state's transition depends on the tokens, the leaders, the rules, the policies and
+    # the clash tables' method; on the starting tokens only with morale_penalty="battle" (DB-8).
+    chain_key = (leaders, rules, pols, method, trials, seed, None if rules.morale_penalty == "clash" else start)
+
     def weights_of(s: tuple[int, int]):
         if s not in trans:
-            nxt, ends = transition(*s)
-            den = lcm(*(p.denominator for p in list(nxt.values()) + list(ends.values())))
-            trans[s] = (
-                den,
-                {t: int(p * den) for t, p in nxt.items()},
-                {e: int(p * den) for e, p in ends.items()},
-            )
+            known = _TRANSITIONS.get((s, chain_key))
+            if known is None:
+                before = (set(pairs), set(sampled))
+                pairs.clear()
+                sampled.clear()
+                nxt, ends = transition(*s)
+                den = lcm(*(p.denominator for p in list(nxt.values()) + list(ends.values())))
+                known = (
+                    den,
+                    {t: int(p * den) for t, p in nxt.items()},
+                    {e: int(p * den) for e, p in ends.items()},
+                    frozenset(pairs),
+                    frozenset(sampled),
+                )
+                _TRANSITIONS[(s, chain_key)] = known
+                pairs.update(before[0])
+                sampled.update(before[1])
+            trans[s] = known[:3]
+            pairs.update(known[3])
+            sampled.update(known[4])
         return trans[s]
 
     alive: dict[tuple[int, int], int] = {start: 1}
@@ -304,7 +349,7 @@ def battle_outcome(
         result[BattleEnd(None, "undecided", max_rounds)] += Fraction(sum(alive.values()), scale)
     ordered = sorted(result, key=lambda e: (e.winner or "~", e.how, e.rounds))
     dist = Distribution({e: result[e] for e in ordered})
-    how, note = _how(len(sampled), len(tables), method, trials)
+    how, note = _how(len(sampled), len(pairs), method, trials)
     return BattleOdds(
         dist,
         not sampled,

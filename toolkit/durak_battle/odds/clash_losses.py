@@ -55,6 +55,7 @@ __all__ = [
     "exact_clash_paths",
     "sampled_clash_paths",
     "clear_caches",
+    "remember_cache",
 ]
 
 #: Monte Carlo clashes played through the engine when :func:`clash_losses` is given none.
@@ -176,7 +177,19 @@ def clear_caches() -> None:
     _PATH_MEMOS.clear()
     _EXACT.clear()
     _SAMPLED.clear()
+    for memo in _REMEMBERED:
+        memo.clear()
     clear_solvers()
+
+
+_REMEMBERED: list[dict] = []
+
+
+def remember_cache(memo: dict) -> dict:
+    """Register a cache built on these tables (e.g. the battle chain's transitions) so that
+    :func:`clear_caches` clears it too; return it."""
+    _REMEMBERED.append(memo)
+    return memo
 
 
 def exact_clash_paths(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -59,6 +60,7 @@ class Draws:
         self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.views: dict[tuple, tuple[tuple, int]] = {}
+        self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, int, int], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
@@ -153,6 +155,35 @@ class Draws:
                     self.used.update(phis[ci][lives[code // 32], code % 32].tolist())
         return out
 
+    def _first_views(
+        self, fam_a: Family, colour: str, trumps_left: tuple, live1: np.ndarray, mine: bool
+    ) -> tuple[list[tuple[tuple, int]], np.ndarray]:
+        """The attacker's views and offsets after each first draw ``RBS[live1]`` before a
+        Numbered card of ``colour`` (remembered: the same few decks recur)."""
+        key = ("views", fam_a, colour, trumps_left, mine)
+        got = self.seconds.get(key)
+        if got is None:
+            views = [self._view(fam_a, colour, RBS[i], mine) for i in live1]
+            got = self.seconds[key] = (views, np.array([off for _, off in views]))
+        return got
+
+    def _second_draws(self, trumps_left: tuple, live1: np.ndarray, rows2: np.ndarray) -> np.ndarray:
+        """P(the second side's Trumps ``RBS[rows2]``) after each first draw ``RBS[live1]``
+        (FM-6: from the deck the first draw left; remembered by the Trumps left)."""
+        key = ("second", trumps_left, rows2.tobytes())
+        got = self.seconds.get(key)
+        if got is None:
+            got = self.seconds[key] = np.array(
+                [
+                    draw_probs(
+                        (trumps_left[0] - RBS[i][0], trumps_left[1] - RBS[i][1], trumps_left[2] - RBS[i][2]),
+                        self.deck - sum(RBS[i]) - 1,
+                    )[rows2]
+                    for i in live1
+                ]
+            )
+        return got
+
     def double(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
     ) -> np.ndarray:
@@ -179,26 +210,18 @@ class Draws:
         ids_all, w_all = [], []
         mine_a = owner == "attacker"
         cols = np.arange(17) - 8
+        views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
         for c2i, c2 in enumerate(NUMBER_COLOURS):
             rows2 = None
             p2 = None
-            for c1i, c1 in enumerate(NUMBER_COLOURS):
-                views = [self._view(fam_a, c1, RBS[i], mine_a) for i in live1]
+            for c1i in range(len(NUMBER_COLOURS)):
+                views, off_a = views_by_colour[c1i]
                 keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va, _ in views]
                 if rows2 is None:
                     rows2 = keyed[0][0]
-                    p2 = np.array(
-                        [
-                            draw_probs(
-                                (trumps_left[0] - RBS[i][0], trumps_left[1] - RBS[i][1], trumps_left[2] - RBS[i][2]),
-                                self.deck - sum(RBS[i]) - 1,
-                            )[rows2]
-                            for i in live1
-                        ]
-                    )
+                    p2 = self._second_draws(trumps_left, live1, rows2)
                 kids = np.array([k[1] for k in keyed])  # rbs1 x rbs2
                 off_d = keyed[0][2]
-                off_a = np.array([off for _, off in views])
                 w = p1[live1][:, None, None] * p2[:, :, None] * coef[c1i, c2i][None, None, :]
                 live = w > 0
                 # the attacker's value p1 + off_a against the defender's p2 + off_d

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,7 +28,7 @@ from toolkit.fairy_meat.legality import (
 from toolkit.fairy_meat.odds.known_hands import start_known_hands
 from toolkit.fairy_meat.strategy.hidden.game import Game
 
-__all__ = ["SIDES", "DECLS", "dummy_hand", "type_action", "policy_strategy"]
+__all__ = ["SIDES", "DECLS", "dummy_hand", "type_action", "policy_strategy", "clear_strategy_cache"]
 
 
 SIDES = ("attacker", "defender")
@@ -51,12 +53,40 @@ def dummy_hand(size: int, placed: Placed, avoid: set[Card], side: int) -> list[C
         if len(pool) < n or (ace and ACE_OF_SPADES in avoid):
             return None
         out += pool[:n] + ([ACE_OF_SPADES] if ace else [])
-    for card in standard_deck():
+    for card in _numbered_deck():
         if len(out) >= size:
             break
-        if is_numbered(card) and card not in avoid and card not in out:
+        if card not in avoid and card not in out:
             out.append(card)
     return out if len(out) == size else None
+
+
+@lru_cache(maxsize=1)
+def _numbered_deck() -> tuple[Card, ...]:
+    """The Numbered cards of the standard deck, in its order (built once: speed)."""
+    return tuple(card for card in standard_deck() if is_numbered(card))
+
+
+def _history_state_cached(game: Game, p: int, level: int, info: tuple) -> Any:
+    """:func:`_history_state`, remembered in the game for every policy asked about it
+    (the states are immutable; the same information sets are visited for each policy)."""
+    states = game.policy_cache.setdefault(("states", p), {})
+    key = (level, info)
+    if key not in states:
+        states[key] = _history_state(game, p, level, info)
+    return states[key]
+
+
+#: Policy strategies already computed, by game structure (hand sizes, deck, rules), side
+#: and policy: the structure does not depend on the payoff, so a game solved again with
+#: another payoff (or another target) reuses them. Bounded: oldest entries go first.
+_STRATEGIES: OrderedDict[Hashable, list[np.ndarray]] = OrderedDict()
+_STRATEGIES_KEPT = 32
+
+
+def clear_strategy_cache() -> None:
+    """Forget the policy strategies remembered between games (:func:`policy_strategy`)."""
+    _STRATEGIES.clear()
 
 
 def type_action(action: str) -> Any:
@@ -129,6 +159,23 @@ def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
     Information sets the policy never reaches (with any deal) are left uniform. The
     toolkit's own policies read only the fairy's own hand and choices
     (:mod:`.policies`), so they are asked once per (hand, own history)."""
+    key_all: Hashable | None = (game.a, game.d, tuple(game.caps), game.rules, p, policy)
+    try:
+        known = _STRATEGIES.get(key_all)
+    except TypeError:  # an unhashable policy object: not remembered
+        key_all, known = None, None
+    if known is not None:
+        return [s.copy() for s in known]
+    strat = _policy_strategy(game, p, policy)
+    if key_all is not None:
+        _STRATEGIES[key_all] = [s.copy() for s in strat]
+        while len(_STRATEGIES) > _STRATEGIES_KEPT:
+            _STRATEGIES.popitem(last=False)
+    return strat
+
+
+def _policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
+    """:func:`policy_strategy` computed."""
     from toolkit.fairy_meat.policies import POLICIES
 
     own_only = policy in POLICIES.values()
@@ -153,7 +200,7 @@ def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
                 key = (level, info)
             dist = cache.get(key)
             if dist is None:
-                state = _history_state(game, p, level, info)
+                state = _history_state_cached(game, p, level, info)
                 dist = {}
                 if state is not None:
                     for action, q in policy(state).items():

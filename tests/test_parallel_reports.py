@@ -1,0 +1,215 @@
+"""Report batches in parallel on a local Dask cluster (issue 14, item 4).
+
+The notebooks are the tiny fixtures of ``tests/fixtures`` (``sample_report.ipynb``
+succeeds, ``failing_report.ipynb`` raises in its third cell) and a notebook made here
+that never ends. A parallel batch must give what a sequential one gives: the same
+results, the same progress lines (each job's in order), the same index and files, the
+same timeout and Ctrl-C behaviour; its progress lines name the output folder, never the
+batch's temporary ``.batch-*`` folder (issue 13).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from toolkit.cli import main
+from toolkit.errors import InvalidSetupError
+from toolkit.reports import running
+from toolkit.reports.runner import Job, default_workers, run_batch
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).parent.parent
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+JOBS = [Job("sample", {"n": 2}, "s-1"), Job("failing"), Job("nope"), Job("sample", {"label": "<b>x</b>"})]
+
+
+def _summary(result, out):
+    return [(r.output_name, r.status, r.error and r.error.replace(str(out), "OUT")) for r in result.results]
+
+
+def _loop_notebooks(folder: Path) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    params = nbformat.v4.new_code_cell("n = 1")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell("import time\nwhile True:\n    time.sleep(0.05)")]
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(folder / "loop_report.ipynb"))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def both_runs(tmp_path_factory):
+    """The same four jobs one after another and on two workers (four kernel runs each... two
+    of the jobs fail before or during their run)."""
+    runs = {}
+    for workers in (1, 2):
+        out = tmp_path_factory.mktemp(f"workers{workers}")
+        lines: list[str] = []
+        start = time.perf_counter()
+        result = run_batch(JOBS, out, notebooks_dir=FIXTURES, progress=lines.append, workers=workers)
+        runs[workers] = (result, lines, out.resolve(), time.perf_counter() - start)
+    return runs
+
+
+def test_default_workers_is_sized_to_the_machine_and_the_batch():
+    cores = len(os.sched_getaffinity(0))
+    assert default_workers(1) == 1
+    assert default_workers(100) == cores
+    assert default_workers(2) == min(2, cores)
+    assert default_workers(0) == 1
+
+
+@pytest.mark.slow
+def test_parallel_batch_gives_the_sequential_results(both_runs):
+    sequential, parallel = both_runs[1][0], both_runs[2][0]
+    assert _summary(parallel, both_runs[2][2]) == _summary(sequential, both_runs[1][2])  # order, statuses, messages
+    assert [r.status for r in parallel.results] == ["ok", "failed", "failed", "ok"]
+    assert "ValueError: bad <value> & size 2" in parallel.results[1].error
+    assert "unknown report 'nope'" in parallel.results[2].error
+    out = both_runs[2][2]
+    assert parallel.index_path == out / "index.html"
+    index = parallel.index_path.read_text(encoding="utf-8")
+    assert index.count('class="ok"') == 2 and index.count('class="failed"') == 2
+    assert "&lt;b&gt;x&lt;/b&gt;" in index and "<b>x" not in index
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(
+        [".toolkit-index.json", "index.html", "failing.html", "failing.ipynb"]
+        + [f"{s}.{x}" for s in ("s-1", "sample") for x in ("html", "ipynb")]
+    )  # no lock, no temporary folder
+    for r in parallel.results:  # the paths are where the files now are
+        for path in (r.html_path, r.notebook_path):
+            assert path is None or (path.parent == out and path.is_file())
+    assert str(out) in parallel.results[1].error and ".batch-" not in parallel.results[1].error
+
+
+@pytest.mark.slow
+def test_parallel_progress_lines_are_each_jobs_in_order(both_runs):
+    sequential_lines, lines = both_runs[1][1], both_runs[2][1]
+    assert sorted(lines) != [] and len(lines) == len(sequential_lines)
+    for label in ("[1/4] s-1:", "[2/4] failing:", "[3/4] nope:", "[4/4] sample:"):
+        mine = [x for x in lines if x.startswith(label)]
+        theirs = [x for x in sequential_lines if x.startswith(label)]
+        assert len(mine) == len(theirs) >= 1
+        assert [x.split(" after ")[0].split(" in ")[0] for x in mine] == [
+            x.split(" after ")[0].split(" in ")[0] for x in theirs
+        ]  # the same lines but for the seconds
+    for workers in (1, 2):
+        out = both_runs[workers][2]
+        done = [x for x in both_runs[workers][1] if ": done in " in x]
+        assert len(done) == 2
+        for line in done:  # issue 13: the final path, not the temporary folder
+            assert ".batch-" not in line and line.endswith(".html") and Path(line.split(" -> ")[1]).parent == out
+
+
+def test_workers_must_be_a_whole_number_from_one(tmp_path):
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(InvalidSetupError, match="workers must be a whole number"):
+            run_batch([("nope", {})], tmp_path, notebooks_dir=FIXTURES, workers=bad)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value", ["0", "x", "1000"])
+def test_cli_bad_workers_exit_2(value, capsys, tmp_path):
+    code = main(["report", "all", "--workers", value, "--notebooks", str(FIXTURES), "-o", str(tmp_path)])
+    assert code == 2 and "--workers" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_one_worker_runs_in_this_process(tmp_path, monkeypatch):
+    """--workers 1 starts no cluster (today's sequential run)."""
+    import toolkit.reports.parallel as parallel
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a cluster was started")
+
+    monkeypatch.setattr(parallel, "run_parallel", no_cluster)
+    monkeypatch.setattr(running, "run_report", lambda *a, **k: (_ for _ in ()).throw(KeyError("x")))
+    result = run_batch([("sample", {}), ("failing", {})], tmp_path, notebooks_dir=FIXTURES, progress=lambda _: None)
+    assert [r.status for r in result.results] == ["failed", "failed"]
+
+
+@pytest.mark.slow
+def test_parallel_timeout_fails_the_report_and_the_batch_goes_on(tmp_path):
+    folder = _loop_notebooks(tmp_path / "notebooks")
+    start = time.perf_counter()
+    result = run_batch(
+        [("loop", {}), ("loop", {"n": 2}), ("loop", {"n": 3})],
+        tmp_path / "out",
+        notebooks_dir=folder,
+        progress=lambda _: None,
+        timeout=2,
+        workers=2,
+    )
+    assert time.perf_counter() - start < 180
+    assert [r.status for r in result.results] == ["failed"] * 3
+    assert all("longer than the timeout of 2 s" in r.error for r in result.results)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_parallel_batch_with_one_line_and_leaves_no_lock(tmp_path):
+    folder = _loop_notebooks(tmp_path / "notebooks")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "loop.html").write_text("previous good report")
+    jobs = tmp_path / "jobs.yaml"
+    jobs.write_text("reports:\n  - report: loop\n  - report: loop\n    name: loop-2\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "report", "-f", str(jobs), "--workers", "2"]
+        + ["--notebooks", str(folder), "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    seen: list[str] = []
+    deadline = time.monotonic() + 120
+    assert proc.stdout is not None
+    while len([x for x in seen if "running" in x]) < 2 and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+    assert len([x for x in seen if "running" in x]) == 2, seen
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a hang is the failure
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 130
+    lines = [x for x in err.strip().splitlines() if x.strip() and "WARNING" not in x]
+    assert len(lines) == 1 and lines[0].startswith("interrupted:") and "Traceback" not in err
+    assert (out / "loop.html").read_text() == "previous good report"
+    assert sorted(p.name for p in out.iterdir()) == ["loop.html"]  # no lock, no temporary folder
+
+
+def test_start_order_is_longest_first(tmp_path):
+    """Previous times from the folder's manifest; a job never run there first, the largest
+    notebook first."""
+    jobs = [Job("sample"), Job("failing"), Job("sample", {}, "s-2"), Job("nope")]
+    names = ["sample", "failing", "s-2", "nope"]
+    fresh = running.start_order(jobs, names, tmp_path, FIXTURES)
+    sizes = {n: (FIXTURES / f"{n}_report.ipynb").stat().st_size for n in ("sample", "failing")}
+    assert fresh[0] == fresh[2] == 1e9 + sizes["sample"] and fresh[1] == 1e9 + sizes["failing"]
+    assert fresh[3] == 1e9  # an unknown report: runs (and fails) among the new ones
+    (tmp_path / running.MANIFEST_NAME).write_text(
+        '{"sample": {"report": "sample", "seconds": 12.5}, "failing": {"report": "sample", "seconds": 99}}'
+    )
+    known = running.start_order(jobs, names, tmp_path, FIXTURES)
+    assert known[0] == 12.5  # timed in the previous batch
+    assert known[1] == fresh[1]  # the name was another report's: not its time
+    assert sorted(range(4), key=lambda i: -known[i])[-1] == 0  # the job known to be quick starts last
