@@ -237,7 +237,8 @@ def _durak_battle(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
         result = battle_outcome(a, b, rules, pols, max_rounds=sizes["max_rounds"], trials=trials)
         return result.probability(lambda end: end.winner == "a"), bool(result.exact)
 
-    note = f"policies: {DB_NAMES[0]} {pols[0]}, {DB_NAMES[1]} {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"
+    north, south = DB_NAMES
+    note = f"policies: {north} {pols[0]}, {south} {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"
     return [
         Table(DB_CLASH, _grid(hands, hands, clash), note),
         Table(DB_BATTLE, _grid(rows, columns, battle), note + f"; undecided after {sizes['max_rounds']} rounds"),
