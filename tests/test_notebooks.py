@@ -167,6 +167,8 @@ def test_rule_change_report_for_durak_names_the_armies(tmp_path):
     assert "P(North loses fewer tokens than South in the clash)" in designer_text(html)
     # the sentences keep the army's name as it is written ("With Cheap strikes, North with ...")
     assert re.search(r"With Cheap strikes, North with a \d-card hand", designer_text(html))
+    # the battles are partly estimated from 50 simulated clashes a pair: shown as percents, never as x/50
+    assert not re.search(r"\b\d+/50\b", designer_text(html))
 
 
 def test_explore_notebook_runs_headless():
