@@ -200,4 +200,6 @@ def test_fairy_meat_strategy_report_renders_with_verdicts(tmp_path):
     # tests/test_fairy_meat_optimal.py gives value 1 and the draft's plays -1
     assert "Value for Dizzytwig with optimal play: <strong>1</strong>" in html or "optimal play: 1" in html
     assert unreadable(html) == []
+    # the verdict's card as the draft writes it (3♦), not as a code (3D)
+    assert re.search(r"optimal play has her play [^.]*♦", html) and "has her play 3D" not in html
     assert html.count("Plotly.newPlot(") >= 3
