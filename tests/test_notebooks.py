@@ -1,6 +1,8 @@
 """The committed notebooks: clean, parameterised, and they run end to end."""
 
+import html as _html
 import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -12,6 +14,42 @@ from toolkit.reports import discover_reports, notebook_parameters, run_report
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 HOUSE = Path(__file__).resolve().parent / "fixtures" / "house_rules"
 ALL = sorted(NOTEBOOKS.glob("*.ipynb"))
+
+
+#: Internal side ids where a designer reads army names (issue 12 item 4).
+SIDE_IDS = re.compile(
+    r"\b[ab]'s (?:cards|tokens|leader)\b|\b[ab] (?:attacks first|wins|loses|retreats)\b|\b(?:side|army) [ab]\b"
+)
+#: A fraction (``'3140761/7464960'``, ``'1/10,000'``) and its denominator.
+FRACTION = re.compile(r"\b\d[\d,]*/(\d[\d,]*)\b")
+
+
+def designer_text(markup: str) -> str:
+    """The text a designer reads in a report's HTML: no scripts, styles or tags, entities decoded."""
+    markup = re.sub(r"(?is)<(script|style)\b.*?</\1>", " ", markup)
+    return _html.unescape(re.sub(r"(?s)<[^>]+>", " ", markup))
+
+
+def unreadable(markup: str) -> list[str]:
+    """What breaks issue 12's display rule in a rendered report (items 3, 4, 7): internal side
+    ids, a dropped fraction (``'= ≈'``), a fraction whose denominator is 10,000 or more, a
+    ``'(s)'`` plural; each with a little context."""
+    text = designer_text(markup)
+    found = [m for m in SIDE_IDS.finditer(text)] + [m for m in re.finditer(r"=\s*≈|\w ?\(s\)", text)]
+    found += [m for m in FRACTION.finditer(text) if int(m.group(1).replace(",", "")) >= 10_000]
+    return [text[max(0, m.start() - 40) : m.end() + 10] for m in found]
+
+
+def test_the_display_check_finds_what_it_looks_for():
+    """The checks below can fail: each defect of issue 12 is found, the readable forms are not."""
+    bad = (
+        "<p>a's cards</p><td>a attacks first</td><p>Chance that side a takes the initiative; army b; b wins</p>"
+        "<p>P(win) = ≈ 48.8%</p><p>3140761/7464960</p><p>1/10,000</p><p>2 card(s)</p>"
+        "<script>var x = '1/99999 a wins';</script>"
+    )
+    assert len(unreadable(bad)) == 9, unreadable(bad)
+    good = "<p>North's cards; North wins; 7/27 ≈ 25.9%; 1/9999 ≈ 0.010%; ≈ 1.31; 1 card, 2 cards</p>"
+    assert unreadable(good) == []
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
@@ -40,6 +78,10 @@ def test_angry_miniatures_report_renders_with_parameters(tmp_path):
     assert "Rules in force (angry-miniatures):</b> default rules" in html  # no house rules given
     assert html.count("Plotly.newPlot(") >= 8  # charts are live, offline
     assert "exactly 0" in html  # the tie-break verdict of section 7 is stated
+    assert unreadable(html) == []
+    # AM-1 by hand: 4 dice hit 2/3 each, 8/3 hits on average
+    assert "average 8/3 ≈ 2.67 hits" in designer_text(html)
+    assert "1 dice" not in designer_text(html)
 
 
 def test_fairy_meat_report_renders_with_parameters(tmp_path):
@@ -54,6 +96,8 @@ def test_fairy_meat_report_renders_with_parameters(tmp_path):
     assert "Rules in force" in html and html.count("Plotly.newPlot(") >= 4
     # FM-1 by hand: a 2-card hand has no Numbered card with C(16,2)/C(52,2) = 20/221.
     assert "20/221" in html
+    assert unreadable(html) == []
+    assert "monte_carlo" not in designer_text(html) and "Monte Carlo" not in designer_text(html).split("Run with")[0]
 
 
 def test_durak_battle_report_renders_with_parameters(tmp_path):
@@ -67,6 +111,8 @@ def test_durak_battle_report_renders_with_parameters(tmp_path):
             "trials": 100,
             "suit_trials": 8,
             "rules": str(HOUSE / "durak-battle" / "counter_tie.yaml"),
+            "name_a": "Vyatichi",
+            "name_b": "Polans",
         },
         tmp_path,
         notebooks_dir=NOTEBOOKS,
@@ -80,6 +126,49 @@ def test_durak_battle_report_renders_with_parameters(tmp_path):
     # the house rules it ran with: the file's title and notes, the field changed
     assert "Equal counterattacks cost a token" in html and "An equal counterattack loses 1 token" in html
     assert "counter_tie='loses'" in html  # in force (Rules in force line)
+    # the armies by name, never by side id (issue 12 item 4); Monte Carlo methods in words
+    text = designer_text(html)
+    assert unreadable(html) == []
+    assert "Vyatichi attacks first" in text and "Polans's cards" in text and "Vyatichi wins" in text
+    assert "monte_carlo" not in text and "method=" not in text
+
+
+def test_durak_report_refuses_two_armies_of_one_name(tmp_path):
+    from toolkit.reports import ReportFailed
+
+    with pytest.raises(ReportFailed, match="name_a and name_b must differ"):
+        run_report(
+            "durak-battle",
+            {"name_a": "North", "name_b": "North", "tokens_a": [2], "tokens_b": 2},
+            tmp_path,
+            notebooks_dir=NOTEBOOKS,
+            progress=lambda *_: None,
+        )
+
+
+def test_rule_change_report_for_durak_names_the_armies(tmp_path):
+    html_path = run_report(
+        "rule-change",
+        {
+            "system": "durak-battle",
+            "proposed": "cheap_strikes",
+            "clash_sizes": [1, 2],
+            "tokens_a": [2],
+            "tokens_b": [2],
+            "max_rounds": 3,
+            "trials": 50,
+        },
+        tmp_path,
+        notebooks_dir=NOTEBOOKS,
+        progress=lambda *_: None,
+    )
+    html = html_path.read_text()
+    assert unreadable(html) == []
+    assert "P(North loses fewer tokens than South in the clash)" in designer_text(html)
+    # the sentences keep the army's name as it is written ("With Cheap strikes, North with ...")
+    assert re.search(r"With Cheap strikes, North with a \d-card hand", designer_text(html))
+    # the battles are partly estimated from 50 simulated clashes a pair: shown as percents, never as x/50
+    assert not re.search(r"\b\d+/50\b", designer_text(html))
 
 
 def test_explore_notebook_runs_headless():
@@ -110,4 +199,7 @@ def test_fairy_meat_strategy_report_renders_with_verdicts(tmp_path):
     # the worked example's first attack: the normal-form brute force of
     # tests/test_fairy_meat_optimal.py gives value 1 and the draft's plays -1
     assert "Value for Dizzytwig with optimal play: <strong>1</strong>" in html or "optimal play: 1" in html
+    assert unreadable(html) == []
+    # the verdict's card as the draft writes it (3♦), not as a code (3D)
+    assert re.search(r"optimal play has her play [^.]*♦", html) and "has her play 3D" not in html
     assert html.count("Plotly.newPlot(") >= 3

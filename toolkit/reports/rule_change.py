@@ -20,6 +20,7 @@ the figures (a diverging heatmap of the change, before/after curves).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -79,14 +80,15 @@ class Change:
 
     @property
     def situation(self) -> str:
-        """The cell in words (``"a 3-die attack against 2 dice"``)."""
+        """The cell in words (``"a 3-die attack against 2 dice"``, ``"an 8-die attack …"``)."""
         c = self.column
-        return self.spec.situation.format(
+        text = self.spec.situation.format(
             row=self.row,
             column=c,
             column_dice="1 die" if c == 1 else f"{c} dice",
             column_cards="1 card" if c == 1 else f"{c} cards",
         )
+        return re.sub(r"\ba (?=(?:8|11|18|8\d)-)", "an ", text)  # "an 8-die attack", "an 11-card hand"
 
 
 @dataclass(frozen=True)
@@ -213,14 +215,13 @@ def sentence(change: Change, proposed: str, baseline: str = "default rules") -> 
     deals damage 14 percentage points more often (52% → 66%)."`` (``"instead of
     BASELINE"`` is said when the baseline is not the default rules)."""
     than = "" if baseline == "default rules" else f" instead of {baseline}"
-    situation = change.situation[:1].upper() + change.situation[1:]
     before, after = short(change.before), short(change.after)
     estimate = "" if change.exact else ", Monte Carlo estimates"
     if change.delta == 0:
         return f"With {proposed}{than}, {change.situation} {change.spec.event} exactly as often ({after})."
     more = "more" if change.delta > 0 else "less"
-    text = f"{situation} {change.spec.event} {points(change.delta)} {more} often ({before} → {after}{estimate})"
-    return f"With {proposed}{than}, {text[:1].lower()}{text[1:]}."
+    text = f"{change.situation} {change.spec.event} {points(change.delta)} {more} often ({before} → {after}{estimate})"
+    return f"With {proposed}{than}, {text}."  # a situation may start with an army's name: its case is kept
 
 
 @dataclass(frozen=True)

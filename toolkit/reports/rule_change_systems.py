@@ -11,8 +11,8 @@ own exact calculator with ``rules=``:
   attack, averaged over
   every deal, over the attacker's x the defender's hand sizes
   (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
-- Durak battle: P(side a loses fewer tokens than side b) in one clash over hand sizes
-  (:func:`toolkit.durak_battle.clash_losses`, DB-3..DB-7) and P(army a wins) a whole
+- Durak battle: P(North loses fewer tokens than South) in one clash over hand sizes
+  (:func:`toolkit.durak_battle.clash_losses`, DB-3..DB-7) and P(North wins) a whole
   battle over army sizes (:func:`toolkit.durak_battle.battle_outcome`, DB-2..DB-9).
 
 Exact wherever the calculator is exact; a Monte Carlo cell (a big Fairy Meat deal, a
@@ -194,26 +194,30 @@ def _fairy_meat(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
 
 
 # -- Durak battle -------------------------------------------------------------------------
+#: The two armies' names in the Durak tables (as the Durak report's defaults): never the
+#: internal side ids "a" and "b" in a designer's text (issue 12 item 4).
+DB_NAMES = ("North", "South")
+
 DB_CLASH = TableSpec(
     "clash",
-    "P(side a loses fewer tokens in the clash)",
-    "side a's cards",
-    "side b's cards",
-    "side a with a {row}-card hand against {column_cards}",
+    f"P({DB_NAMES[0]} loses fewer tokens than {DB_NAMES[1]} in the clash)",
+    f"{DB_NAMES[0]}'s cards",
+    f"{DB_NAMES[1]}'s cards",
+    DB_NAMES[0] + " with a {row}-card hand against {column_cards}",
     "loses fewer tokens in a clash",
 )
 DB_BATTLE = TableSpec(
     "battle",
-    "P(army a wins the battle)",
-    "army a's tokens",
-    "army b's tokens",
-    "an army of {row} against {column} tokens",
+    f"P({DB_NAMES[0]} wins the battle)",
+    f"{DB_NAMES[0]}'s tokens",
+    f"{DB_NAMES[1]}'s tokens",
+    DB_NAMES[0] + " with {row} tokens against {column}",
     "wins the battle",
 )
 
 
 def _durak_battle(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
-    """P(side a loses fewer tokens) in one clash over hand sizes, and P(army a wins) a
+    """P(North loses fewer tokens) in one clash over hand sizes, and P(North wins) a
     battle over army sizes (both leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards)."""
     from toolkit.durak_battle import Army, Leader, battle_outcome, clash_losses
 
@@ -227,12 +231,14 @@ def _durak_battle(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
         return result.probability(lambda lost: lost[0] < lost[1]), result.method == "exact"
 
     def battle(ta: int, tb: int) -> tuple[Fraction, bool]:
-        a = Army("a", ta, Leader("Leader A", battle_die="d8", spirit_die="d6", wild_card=True))
-        b = Army("b", tb, Leader("Leader B", battle_die="d8", spirit_die="d6", wild_card=True))
+        north, south = DB_NAMES
+        a = Army(north, ta, Leader(f"{north}'s leader", battle_die="d8", spirit_die="d6", wild_card=True))
+        b = Army(south, tb, Leader(f"{south}'s leader", battle_die="d8", spirit_die="d6", wild_card=True))
         result = battle_outcome(a, b, rules, pols, max_rounds=sizes["max_rounds"], trials=trials)
         return result.probability(lambda end: end.winner == "a"), bool(result.exact)
 
-    note = f"policies: a {pols[0]}, b {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"
+    north, south = DB_NAMES
+    note = f"policies: {north} {pols[0]}, {south} {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"
     return [
         Table(DB_CLASH, _grid(hands, hands, clash), note),
         Table(DB_BATTLE, _grid(rows, columns, battle), note + f"; undecided after {sizes['max_rounds']} rounds"),
