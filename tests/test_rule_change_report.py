@@ -147,7 +147,7 @@ def test_sentence_less_often_against_another_baseline_and_estimates():
     c = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 4), exact=False)
     assert sentence(c, "Big hands", "Small hands") == (
         "With Big hands instead of Small hands, an attacker with a 4-card hand against 1 card wins "
-        "25 percentage points less often (1/2 = 50% → 1/4 = 25%, Monte Carlo estimates)."
+        "25 percentage points less often (50% → 25%, Monte Carlo estimates)."
     )
     same = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 2))
     assert (

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from toolkit.numbers import percent_text
 from toolkit.prob import format_probability
 from toolkit.reports.parameters import read_rules_parameter
 from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, headline_tables
@@ -215,8 +216,10 @@ def sentence(change: Change, proposed: str, baseline: str = "default rules") -> 
     deals damage 14 percentage points more often (52% → 66%)."`` (``"instead of
     BASELINE"`` is said when the baseline is not the default rules)."""
     than = "" if baseline == "default rules" else f" instead of {baseline}"
-    before, after = short(change.before), short(change.after)
-    estimate = "" if change.exact else ", Monte Carlo estimates"
+    if change.exact:
+        before, after, estimate = short(change.before), short(change.after), ""
+    else:  # an estimate is never shown as a fraction (issue 12)
+        before, after, estimate = percent_text(change.before), percent_text(change.after), ", Monte Carlo estimates"
     if change.delta == 0:
         return f"With {proposed}{than}, {change.situation} {change.spec.event} exactly as often ({after})."
     more = "more" if change.delta > 0 else "less"
