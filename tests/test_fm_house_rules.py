@@ -298,10 +298,10 @@ def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcom
 
 def random_rules(rng: random.Random) -> Rules:
     """A random valid rule set with a small deck (FM-1..FM-12 fields, seeded)."""
-    numbered = rng.sample([str(p) for p in range(2, 11)], rng.randint(2, 4))
+    numbered = rng.sample([str(p) for p in range(2, 11)], rng.randint(2, 3))
     others = [r for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A") if r not in numbered]
-    trumps = rng.sample(others, rng.randint(1, 2))
-    jokers = rng.choice([0, 0, 1, 2])
+    trumps = rng.sample(others, 1)
+    jokers = rng.choice([0, 0, 1])
     death_pool = [r + s for r in trumps for s in "SHDC"]
     damage_table = rng.choice([(), (("1-2", 1), ("3+", 2)), (("1", 0), ("2-5", 1), ("6+", 3))])
     return Rules(
@@ -323,12 +323,13 @@ def random_rules(rng: random.Random) -> Rules:
 RANDOM_RULES = [random_rules(random.Random(seed)) for seed in range(24)]
 
 
-@pytest.mark.parametrize("rules", RANDOM_RULES, ids=[f"seed{i}" for i in range(len(RANDOM_RULES))])
-def test_exact_odds_match_an_independent_brute_force_on_random_rules(rules):
-    for d in (1, 0):
-        exact = deal_averaged_odds(1, d, ("greedy", "greedy"), rules, method="exact")
-        assert exact.method == "exact"
-        assert dict(exact.distribution.items()) == brute_force_one_card(rules, d), (rules.variant_name(), d)
+@pytest.mark.parametrize("seed", range(len(RANDOM_RULES)), ids=[f"seed{i}" for i in range(len(RANDOM_RULES))])
+def test_exact_odds_match_an_independent_brute_force_on_random_rules(seed):
+    # Every deal of 1 v 1 (even seeds) or 1 v 0 (odd seeds: the defender draws blind, FM-7).
+    rules, d = RANDOM_RULES[seed], 1 - seed % 2
+    exact = deal_averaged_odds(1, d, ("greedy", "greedy"), rules, method="exact")
+    assert exact.method == "exact"
+    assert dict(exact.distribution.items()) == brute_force_one_card(rules, d), rules.variant_name()
 
 
 def test_random_rules_cover_both_paths_and_every_kind_of_change():
@@ -337,11 +338,13 @@ def test_random_rules_cover_both_paths_and_every_kind_of_change():
     assert any(r.damage == "table" for r in RANDOM_RULES) and any(r.trump_value > 1 for r in RANDOM_RULES)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(points_divisor=1, same_colour_wins="lowest", trump_value=1)])
-def test_the_brute_force_agrees_with_the_counting_model(rules):
-    # The counting model (the draft's deck, Trumps worth 1) against the brute force; a
-    # blind defender keeps the full deck's brute force small (one draw per deal).
+@pytest.mark.slow
+def test_the_brute_force_agrees_with_the_counting_model():
+    # The counting model (the draft's deck, Trumps worth 1) under other points, damage and
+    # colour rules, against the brute force over every 1 v 0 deal (about a minute).
+    rules = Rules(points_divisor=1, same_colour_wins="lowest", different_colour_wins="lowest", nasty_hit="loser")
     assert counting_applies(rules) and not counting_applies(Rules(jokers=1))
+    assert not counting_applies(Rules(trump_value=2))
     exact = deal_averaged_odds(1, 0, ("greedy", "greedy"), rules, method="exact")
     assert dict(exact.distribution.items()) == brute_force_one_card(rules, 0)
 

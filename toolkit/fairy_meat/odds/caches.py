@@ -13,6 +13,7 @@ from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
 from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel
+from toolkit.fairy_meat.odds.known_hands import BEST_OUTCOMES
 from toolkit.fairy_meat.odds.weighing import VIEWS_CACHE, two_turned_up
 
 __all__ = ["clear_caches"]
@@ -40,3 +41,4 @@ def clear_caches() -> None:
     ):
         fn.cache_clear()
     VIEWS_CACHE.clear()
+    BEST_OUTCOMES.clear()
