@@ -8,7 +8,7 @@ from toolkit.fairy_meat.deck import (
 from toolkit.fairy_meat.legality import (
     trump_sets_by_type,
 )
-from toolkit.fairy_meat.odds.classes import JUDGED, SHIFTS, build_play, class_reach
+from toolkit.fairy_meat.odds.classes import JUDGED, SHIFTS, build_play, class_reach, class_values
 from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
@@ -34,6 +34,7 @@ def clear_caches() -> None:
         two_turned_up,
         build_play,
         class_reach,
+        class_values,
         wild_draw_ways,
         trump_sets_by_type,
         hand_splits,

@@ -142,7 +142,7 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     left = Counter(type_key(c) for c in pile.shuffled)
     trumps_left = (left["R"], left["B"], left["S"])
     deck = pile.size
-    k = min(deck, 18)
+    k = min(deck, max(18, sum(trumps_left) + 2))  # the draw law's span (FM-6; 18 for the draft's deck)
     numbered = {t: left[t] for t in range(18) if left[t]}
     diffs: dict[tuple[str, str | None], dict[int, int]] = defaultdict(lambda: defaultdict(int))
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
