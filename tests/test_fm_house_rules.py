@@ -10,10 +10,12 @@ rule sets (seeded).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import defaultdict
 from fractions import Fraction
 from functools import cache
+from math import comb
 
 import pytest
 
@@ -23,6 +25,9 @@ from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack, start_combat
 from toolkit.fairy_meat.deck import deck_cards, type_caps
 from toolkit.fairy_meat.odds import AttackOutcome, attack_odds, deal_averaged_odds
 from toolkit.fairy_meat.odds.checks import counting_applies
+from toolkit.fairy_meat.odds.families import type_key
+from toolkit.fairy_meat.odds.known_hands import enumerate_attack, start_known_hands
+from toolkit.fairy_meat.policies import POLICIES
 from toolkit.fairy_meat.rules import (
     RULEBOOK_DAMAGE_TABLE,
     attacker_hand_size,
@@ -357,3 +362,47 @@ def test_known_hands_follow_the_rules():
     assert odds.items() == [(AttackOutcome(A, 4, 4, False), Fraction(1))]  # ceil(7/2)
     with pytest.raises(InvalidSetupError, match="10H"):
         attack_odds("5H", "10H 4H", rules=Rules(numbered_ranks=tuple("23456789"), trump_ranks=("A",)))
+
+
+# -- the counting model on custom decks, against the engine over every deal ----------------------
+def engine_every_deal(a: int, d: int, policies, rules: Rules) -> dict[AttackOutcome, Fraction]:
+    """Every deal of the rules' deck played through the engine, card by card (no draw law):
+    Wild Trump draws turned up one card at a time; deals of the same card types share one
+    enumeration (FM-1: cards of one type are alike to the rules and the policies)."""
+    deck = deck_cards(rules)
+    pols = tuple(POLICIES[p] for p in policies)
+    totals: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
+    memo: dict = {}
+    deals = 0
+    for hand_a in itertools.combinations(deck, a):
+        rest = [c for c in deck if c not in hand_a]
+        for hand_d in itertools.combinations(rest, d):
+            deals += 1
+            key = (tuple(sorted(map(str, (type_key(c, rules) for c in hand_a)))),)
+            key += (tuple(sorted(map(str, (type_key(c, rules) for c in hand_d)))),)
+            if key not in memo:
+                memo[key] = enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=False)
+            for outcome, p in memo[key].items():
+                totals[outcome] += p
+    assert deals == comb(len(deck), a) * comb(len(deck) - a, d)
+    return {o: p / deals for o, p in totals.items()}
+
+
+CUSTOM_DECKS = [
+    # 10s and Js as Trumps of a 5-rank deck, the K♣ the death card, lowest wins in one colour
+    Rules(numbered_ranks=("4", "6", "9"), trump_ranks=("10", "J"), death_card="JC", same_colour_wins="lowest"),
+    # no death card, the full difference, the rule book's table
+    Rules(numbered_ranks=("2", "5", "8"), trump_ranks=("Q",), death_card=None, points_divisor=1, damage="table"),
+    # FM-5 variants on a small deck
+    Rules(numbered_ranks=("3", "7"), trump_ranks=("K", "A"), none_means="no_face_down", none_reveal="subset"),
+]
+
+
+@pytest.mark.slow  # about a minute: every deal played card by card through the engine
+@pytest.mark.parametrize("rules", CUSTOM_DECKS, ids=["tens-jacks", "no-death-card", "none-variants"])
+def test_counting_model_on_custom_decks_matches_the_engine_over_every_deal(rules):
+    assert counting_applies(rules)
+    exact = deal_averaged_odds(2, 1, ("greedy", "greedy"), rules, method="exact")
+    assert dict(exact.distribution.items()) == engine_every_deal(2, 1, ("greedy", "greedy"), rules)
+    exact = deal_averaged_odds(1, 1, ("random", "random"), rules, method="exact")
+    assert dict(exact.distribution.items()) == engine_every_deal(1, 1, ("random", "random"), rules)

@@ -378,7 +378,9 @@ def cheat_shift(rules: Rules, key: tuple) -> int:
     cached = SHIFTS.get((rules, probe))
     if cached is None:
         deck = deck_rules(rules)
-        base = (6 if deck is None else max(numbered_pips(deck))) if vd is None else 0
+        base = 6 if vd is None else 0
+        if deck is not None:  # a difference the rules' cards realise in the probe class
+            base = min(class_values(probe, None, deck), key=lambda v: (abs(v - base), v))
         play_a, play_d = representative_plays(probe, base, None, deck)
         r = resolve_attack(play_a, play_d, rules)
         cached = SHIFTS[(rules, probe)] = r.attacker_value - r.defender_value - base

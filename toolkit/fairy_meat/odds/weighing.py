@@ -223,7 +223,7 @@ def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: boo
                     fb = folded.setdefault(key, {})
                     fb[delta] = fb.get(delta, 0) + w
         buckets = folded
-    items = [(key, delta) for key, bucket in buckets.items() for delta in bucket]
+    items = [(key, delta) for key, bucket in buckets.items() for delta, w in bucket.items() if w]
     judge_all(items, rules, workers)
     out: dict[AttackOutcome, int] = defaultdict(int)
     for key, bucket in buckets.items():
