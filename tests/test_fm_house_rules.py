@@ -21,7 +21,17 @@ import pytest
 
 from toolkit.cards import Card
 from toolkit.errors import IllegalActionError, InvalidSetupError
-from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack, start_combat
+from toolkit.fairy_meat import (
+    Fairy,
+    Play,
+    Rules,
+    combat_stepper,
+    load_example,
+    odds_explorer,
+    resolve_attack,
+    start_combat,
+    to_example,
+)
 from toolkit.fairy_meat.deck import deck_cards, type_caps
 from toolkit.fairy_meat.odds import AttackOutcome, attack_odds, deal_averaged_odds
 from toolkit.fairy_meat.odds.checks import counting_applies
@@ -406,3 +416,32 @@ def test_counting_model_on_custom_decks_matches_the_engine_over_every_deal(rules
     assert dict(exact.distribution.items()) == engine_every_deal(2, 1, ("greedy", "greedy"), rules)
     exact = deal_averaged_odds(1, 1, ("random", "random"), rules, method="exact")
     assert dict(exact.distribution.items()) == engine_every_deal(1, 1, ("random", "random"), rules)
+
+
+# -- notation, stepper and explorer keep the rules ----------------------------------------------
+TENS = Rules(numbered_ranks=tuple("23456789"), trump_ranks=("10", "J", "Q", "K", "A"), points_divisor=1)
+
+
+def test_an_example_keeps_and_names_its_house_rules(tmp_path):
+    state = start_combat(Fairy("Dizzytwig", 3, 4), Fairy("Sparklespaz", 2, 1), TENS, deck="KS 10C 5C 4C 3D 2D 10D")
+    text = to_example(state, "tens")
+    assert "trump_ranks:" in text and "points_divisor: 1" in text  # export writes rules.to_mapping()
+    assert load_example(text).start.rules == TENS
+    # an example may name a house-rules file, next to it or shipped (issue 11)
+    named = text.replace(
+        text[text.index("rules:") : text.index("\n", text.index("points_divisor"))], "rules: mine.yaml"
+    )
+    (tmp_path / "mine.yaml").write_text(TENS.to_yaml(notes="tens"))
+    (tmp_path / "ex.yaml").write_text(named)
+    assert load_example(tmp_path / "ex.yaml").start.rules == TENS
+    shipped = named.replace("rules: mine.yaml", "rules: tens_are_trumps")
+    assert load_example(shipped).start.rules == load_rules("fairy-meat", "tens_are_trumps")
+
+
+def test_the_stepper_and_the_explorer_keep_every_field_of_their_rules():
+    stepper = combat_stepper(seed=3, rules=TENS)
+    assert stepper.rules == TENS and stepper.state.rules == TENS
+    explorer = odds_explorer(attacker_cards=1, defender_cards=1, rules=TENS)
+    assert explorer.controls["points_divisor"].value == 1
+    explorer.controls["trump_value"].value = 2
+    assert "exact" in explorer.summary_text
