@@ -598,7 +598,9 @@ def test_examples_dir_holds_the_worked_example():
 @pytest.mark.slow
 def test_explore_notebook_runs_headless():
     widget_cells, text = run_notebook_headless(NOTEBOOK)
-    assert widget_cells == 4  # the example's stepper, a free stepper, the two explorers
+    # the example's stepper, a free stepper, the two explorers; the house-rules explorer and stepper
+    assert widget_cells == 6
+    assert "points_divisor=1" in text  # the shipped unhalved_damage.yaml, loaded
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in text  # the worked example, as toolkit replay prints it
     assert "Every expectation in the file is met." in text
     assert "Replays to the same log: True" in text  # the exported example

@@ -125,10 +125,10 @@ def hidden_owner(a: Attack, rules: Rules | None = None) -> int | None:
     return hidden_trumps_owner((bool(a.trumps[0]), bool(a.trumps[1])), (other_trumps(a, 0), other_trumps(a, 1)), rules)
 
 
-def card_types(cards: Sequence[Card] | None) -> tuple[str, ...] | None:
+def card_types(cards: Sequence[Card] | None, rules: Rules | None = None) -> tuple[str, ...] | None:
     """The sorted card types of some cards (:func:`~toolkit.fairy_meat.deck.card_type`,
     FM-1, FM-12), or ``None`` for cards not yet chosen."""
-    return None if cards is None else tuple(sorted(card_type(c) for c in cards))
+    return None if cards is None else tuple(sorted(card_type(c, rules) for c in cards))
 
 
 def attack_seen(a: Attack, i: int, rules: Rules | None = None) -> tuple:
@@ -139,27 +139,29 @@ def attack_seen(a: Attack, i: int, rules: Rules | None = None) -> tuple:
     if own_trumps is None or theirs is None:
         other_seen: object = None  # the opponent's Trumps are face down and not yet turned
     elif hidden_owner(a, rules) != o:
-        other_seen = card_types(theirs)
+        other_seen = card_types(theirs, rules)
     else:  # she has said None: the opponent's stay hidden, only their number shows (FM-5)
-        other_seen = ("face down", len(theirs), card_types(a.reveal))
+        other_seen = ("face down", len(theirs), card_types(a.reveal, rules))
     both_played = a.plays[0] is not None and a.plays[1] is not None
     plays = tuple(
-        (a.plays[j], card_types([a.cards[j]] if a.cards[j] is not None else [])) if (j == i or both_played) else None
+        (a.plays[j], card_types([a.cards[j]] if a.cards[j] is not None else [], rules))
+        if (j == i or both_played)
+        else None
         for j in (0, 1)
     )
     both_placed = a.trumps[0] is not None and a.trumps[1] is not None
     numbers = tuple(
-        card_types([a.number[j]] if a.number[j] is not None else []) if (j == i or both_played) else None
+        card_types([a.number[j]] if a.number[j] is not None else [], rules) if (j == i or both_played) else None
         for j in (0, 1)
     )
     return (
-        card_types(own_trumps),
+        card_types(own_trumps, rules),
         other_seen,
         a.wild_colour if both_placed else None,
         plays,
-        (card_types(a.drawn[0]), card_types(a.drawn[1])),
+        (card_types(a.drawn[0], rules), card_types(a.drawn[1], rules)),
         numbers,
-        card_types(a.reveal),
+        card_types(a.reveal, rules),
         a.bonus,
         a.shifts,
         a.score,

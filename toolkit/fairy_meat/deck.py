@@ -53,6 +53,8 @@ __all__ = [
     "deck_cards",
     "is_death_card",
     "n_types",
+    "numbered_mask",
+    "numbered_pips",
     "standard_layout",
     "trump_pools",
     "type_caps",
@@ -152,6 +154,20 @@ def type_caps(rules: Rules | None = None) -> tuple[int, ...]:
         if not card.is_joker:
             caps[type_index(card, rules)] += 1
     return tuple(caps) + ((rules.jokers,) if rules.jokers else ())
+
+
+@cache
+def numbered_mask(rules: Rules | None = None) -> int:
+    """The Numbered types (0..17) the rules' deck holds, as a bit mask (FM-1): all 18 by
+    default; a rank out of the Numbered ranks has none."""
+    caps = type_caps(rules)
+    return sum(1 << t for t in range(18) if caps[t])
+
+
+@cache
+def numbered_pips(rules: Rules | None = None) -> tuple[int, ...]:
+    """The pips of the rules' Numbered cards (FM-1), lowest first: 2..10 by default."""
+    return tuple(int(r) for r in (rules or _DEFAULT).numbered_ranks)
 
 
 def n_types(rules: Rules | None = None) -> int:

@@ -706,9 +706,9 @@ class CombatState(GameState):
         scoring choices (FM-5, FM-8, FM-11), which are all made in the open.
         """
         i = PLAYERS.index(side)
-        key: list = [("hand", card_types(self.dealt(side)))]
+        key: list = [("hand", card_types(self.dealt(side), self.rules))]
         if hands_known:
-            key.append(("other", card_types(self.dealt(PLAYERS[1 - i]))))
+            key.append(("other", card_types(self.dealt(PLAYERS[1 - i]), self.rules)))
         key.append(("declared", self.declared))
         for a in (*self.past, self.cur):
             key.append(attack_seen(a, i, self.rules))

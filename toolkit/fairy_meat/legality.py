@@ -22,13 +22,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from functools import cache
+from math import comb
 from typing import Literal
 
 from toolkit.cards import Card
 from toolkit.fairy_meat.deck import (
-    ACE_OF_SPADES,
     COLOURS,
-    TRUMP_POOLS,
     is_death_card,
     is_numbered,
     is_trump,
@@ -112,24 +111,23 @@ def placed_cards(hand: Sequence[Card], placed: Placed, rules: Rules | None = Non
     return out + [c for c in hand if is_death_card(c, rules)][: int(ace)]
 
 
-def _trump_cards(red: int, black: int, ace: int) -> list[Card]:
-    return [*TRUMP_POOLS["red"][:red], *TRUMP_POOLS["black"][:black], *([ACE_OF_SPADES] if ace else [])]
-
-
 @cache
 def trump_sets_by_type(red: int, black: int, ace: int, has_numbered: bool) -> dict[Placed, int]:
     """:func:`trump_sets` for a hand of ``red`` red Trumps, ``black`` black Trumps but the
-    A♠, ``ace`` A♠ (0 or 1) and Numbered cards or not (FM-4, FM-6), by type: {``None``
-    (saying None): 1, each legal :data:`Placed`: how many sets of cards it stands for}.
-    Keys come None, red by size, black without the A♠ by size, black with it by size."""
-    hand = _trump_cards(red, black, ace) + ([Card("2H")] if has_numbered else [])
-    counts: dict[Placed, int] = {}
-    for subset in trump_sets(hand):
-        p = placed_type(subset)
-        counts[p] = counts.get(p, 0) + 1
-    order: list[Placed] = [None, *[("red", k, False) for k in range(1, red + 1)]]
-    order += [("black", k, bool(a)) for a in range(ace + 1) for k in range(black + 1) if k + a]
-    return {p: 1 if p is None else counts[p] for p in order if p is None or counts.get(p)}
+    A♠ (the death card), ``ace`` A♠ (0 or 1) and Numbered cards or not (FM-4, FM-6), by
+    type: {``None`` (saying None): 1, each legal :data:`Placed`: how many sets of cards it
+    stands for} — C(red, k) red sets of k; C(black, k) black sets of k with or without the
+    A♠; without a Numbered card the set of all her Trumps is kept back (FM-6). Keys come
+    None, red by size, black without the A♠ by size, black with it by size."""
+    counts: dict[Placed, int] = {None: 1}
+    for k in range(1, red + 1):
+        if has_numbered or k < red or black + ace:
+            counts[("red", k, False)] = comb(red, k)
+    for a in range(ace + 1):
+        for k in range(black + 1):
+            if k + a and (has_numbered or k < black or a < ace or red):
+                counts[("black", k, bool(a))] = comb(black, k)
+    return counts
 
 
 def playable_cards(hand: Sequence[Card], placed: Sequence[Card] = (), rules: Rules | None = None) -> list[Card]:

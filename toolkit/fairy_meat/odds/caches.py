@@ -8,11 +8,12 @@ from toolkit.fairy_meat.deck import (
 from toolkit.fairy_meat.legality import (
     trump_sets_by_type,
 )
-from toolkit.fairy_meat.odds.classes import JUDGED, SHIFTS, build_play, class_reach
+from toolkit.fairy_meat.odds.classes import JUDGED, SHIFTS, build_play, class_reach, class_values
 from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
 from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel
+from toolkit.fairy_meat.odds.known_hands import BEST_OUTCOMES
 from toolkit.fairy_meat.odds.weighing import VIEWS_CACHE, two_turned_up
 
 __all__ = ["clear_caches"]
@@ -33,6 +34,7 @@ def clear_caches() -> None:
         two_turned_up,
         build_play,
         class_reach,
+        class_values,
         wild_draw_ways,
         trump_sets_by_type,
         hand_splits,
@@ -40,3 +42,4 @@ def clear_caches() -> None:
     ):
         fn.cache_clear()
     VIEWS_CACHE.clear()
+    BEST_OUTCOMES.clear()

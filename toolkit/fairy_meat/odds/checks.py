@@ -13,7 +13,15 @@ from toolkit.fairy_meat.policies import (
 )
 from toolkit.fairy_meat.rules import Rules
 
-__all__ = ["counting_applies", "check_hand_size", "check_hand_sizes", "parse_hand", "resolve_policies", "policy_label"]
+__all__ = [
+    "counting_applies",
+    "draft_types",
+    "check_hand_size",
+    "check_hand_sizes",
+    "parse_hand",
+    "resolve_policies",
+    "policy_label",
+]
 
 
 def check_hand_size(n: object, what: str, rules: Rules | None = None) -> int:
@@ -70,10 +78,20 @@ def policy_label(p: Policy) -> str:
 
 
 def counting_applies(rules: Rules | None) -> bool:
-    """Whether the counting model (:func:`~.deals.exact_weights`) holds for ``rules``: the draft's
-    card types (:func:`~toolkit.fairy_meat.deck.standard_layout`: 2-10 Numbered, J Q K A
-    Trumps, no jokers, the A♠ the death card) and Trumps worth 1 (FM-1, FM-8, FM-12).
-    Every other field (hand sizes, points, damage table, colour rule, FM-5/FM-7/FM-12
-    variants) goes through the referee and holds for any valid rules; otherwise the
-    general exact path over hand compositions is used (:func:`~.deals.generic_weights`)."""
-    return rules is None or (standard_layout(rules) and rules.trump_value == 1)
+    """Whether the counting model (:func:`~.deals.exact_weights`) holds for ``rules``: card
+    types as the draft's — Numbered cards by colour and pips, Trumps by colour, one black
+    death card or none (FM-1, FM-12) — whatever the Numbered and Trump ranks, with no
+    jokers and Trumps worth 1 (FM-8). Every other field (hand sizes, points, damage
+    table, colour rule, FM-5/FM-7/FM-12 variants) goes through the referee and holds for
+    any valid rules; otherwise the general exact path over hand compositions is used
+    (:func:`~.deals.generic_weights`)."""
+    if rules is None:
+        return True
+    black_death = rules.death_card is None or rules.death_card[-1] in "SC"
+    return rules.jokers == 0 and rules.trump_value == 1 and black_death
+
+
+def draft_types(rules: Rules | None) -> bool:
+    """Whether the rules keep the draft's card types exactly (:func:`counting_applies` and
+    :func:`~toolkit.fairy_meat.deck.standard_layout`): what the hidden-hands solver needs."""
+    return standard_layout(rules) and counting_applies(rules)

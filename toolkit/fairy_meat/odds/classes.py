@@ -12,11 +12,18 @@ from functools import cache, lru_cache
 from toolkit.cards import Card
 from toolkit.fairy_meat.deck import (
     ACE_OF_SPADES,
+    ACE_TRUMP,
+    BLACK_TRUMP,
     BLACK_TRUMPS_BUT_ACE,
     COLOURS,
     PIPS,
+    RED_TRUMP,
     RED_TRUMPS,
     TRUMP_POOLS,
+    numbered_pips,
+    standard_layout,
+    trump_pools,
+    type_caps,
 )
 from toolkit.fairy_meat.legality import (
     hidden_trumps_owner,
@@ -53,6 +60,8 @@ __all__ = [
     "SHIFTS",
     "cheat_shift",
     "fold_class",
+    "deck_rules",
+    "class_values",
 ]
 
 
@@ -151,13 +160,17 @@ def side_units(view: tuple, m_a: int) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=65536)
-def build_play(view: tuple, pips: int, m_a: int, side: int, sign: int) -> Play:
+def build_play(view: tuple, pips: int, m_a: int, side: int, sign: int, rules: Rules | None = None) -> Play:
+    """A play standing for a side's view (FM-4..FM-8): cards of the rules' deck (its Trump
+    pools and black death card, FM-1, FM-12; the draft's by default)."""
     colour, _, ch_a, as_a, m_p, ch_p, as_p = view
     other = SWAP[colour]
-    pools = {c: list(TRUMP_POOLS[c]) if side == 0 else list(reversed(TRUMP_POOLS[c])) for c in COLOURS}
+    source = TRUMP_POOLS if rules is None else trump_pools(rules)
+    death = ACE_OF_SPADES if rules is None or rules.death_card is None else Card(rules.death_card)
+    pools = {c: list(source[c]) if side == 0 else list(reversed(source[c])) for c in COLOURS}
 
     def take(c: str, n: int, ace: bool) -> list[Card]:
-        cards = [ACE_OF_SPADES] if ace else []
+        cards = [death] if ace else []
         n -= len(cards)
         cards += pools[c][:n]
         del pools[c][:n]
@@ -172,7 +185,11 @@ def build_play(view: tuple, pips: int, m_a: int, side: int, sign: int) -> Play:
     drawn = take(colour, m_a, ace_same) + take(other, ch_a, as_a and not ace_same)
     suit = ("H" if colour == "red" else "S") if side == 0 else ("D" if colour == "red" else "C")
     return Play(
-        Card(f"{pips}{suit}"), trumps=tuple(placed), direction="add" if sign > 0 else "subtract", drawn=tuple(drawn)
+        Card(f"{pips}{suit}"),
+        trumps=tuple(placed),
+        direction="add" if sign > 0 else "subtract",
+        drawn=tuple(drawn),
+        rules=rules,
     )
 
 
@@ -204,54 +221,90 @@ def bare_side(key: tuple, rules: Rules | None) -> str | None:
     return "defender" if owner == "attacker" else "attacker"
 
 
-def realisations(a: tuple, d: tuple | None, bare: str | None = None) -> Iterable[tuple[int, int, int, int]]:
+def _trump_caps(rules: Rules | None) -> tuple[int, int, int]:
+    """(red Trumps, black Trumps but the death card, death cards) of the rules' deck."""
+    if rules is None:
+        return RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1
+    caps = type_caps(rules)
+    return caps[RED_TRUMP], caps[BLACK_TRUMP], caps[ACE_TRUMP]
+
+
+def realisations(
+    a: tuple, d: tuple | None, bare: str | None = None, rules: Rules | None = None
+) -> Iterable[tuple[int, int, int, int]]:
     """(attacker sign, defender sign, applied matching Trumps of each) that the deck's
     Trumps allow for these views, fewest Trumps first. A sign that does not matter to the
     referee (no Trump she may hide matches) is free. The ``bare`` side (:func:`bare_side`)
-    applies no matching Trump."""
+    applies no matching Trump. The deck is the rules' (the draft's by default)."""
+    red, black, ace = _trump_caps(rules)
+    top = red + black + ace + 1
     signs_a = (a[1],) if a[1] else (1, -1)
     signs_d = ((d[1],) if d[1] else (1, -1)) if d is not None else (1,)
-    range_a = (0,) if bare == "attacker" else range(min_matching(a), 9)
+    range_a = (0,) if bare == "attacker" else range(min_matching(a), top)
     for sa, sd, m_a in itertools.product(signs_a, signs_d, range_a):
         ua = side_units(a, m_a)
-        for m_d in (0,) if (d is None or bare == "defender") else range(min_matching(d), 9):
+        for m_d in (0,) if (d is None or bare == "defender") else range(min_matching(d), top):
             ud = side_units(d, m_d) if d is not None else (0, 0, 0)
-            if ua[0] + ud[0] > RED_TRUMPS or ua[1] + ud[1] > BLACK_TRUMPS_BUT_ACE or ua[2] + ud[2] > 1:
+            if ua[0] + ud[0] > red or ua[1] + ud[1] > black or ua[2] + ud[2] > ace:
                 break  # more matching Trumps only need more cards
             yield sa, sd, m_a, m_d
 
 
 @cache
-def class_reach(key: tuple, bare: str | None = None) -> tuple[int, int]:
+def class_reach(key: tuple, bare: str | None = None, rules: Rules | None = None) -> tuple[int, int]:
     """The smallest and largest difference of base values that cards realise in the class
-    ``key`` (the attacker's base value when unopposed); ``bare``: :func:`bare_side`."""
+    ``key`` (the attacker's base value when unopposed); ``bare``: :func:`bare_side`; the
+    Numbered pips and Trumps of the rules' deck (the draft's by default)."""
+    pips = PIPS if rules is None else numbered_pips(rules)
+    low, high = min(pips), max(pips)
     lo, hi = 10**9, -(10**9)
     for a, d in orientations(key):
-        for sa, sd, m_a, m_d in realisations(a, d, bare):
+        for sa, sd, m_a, m_d in realisations(a, d, bare, rules):
             if d is None:
-                lo, hi = min(lo, 2 + sa * m_a), max(hi, 10 + sa * m_a)
+                lo, hi = min(lo, low + sa * m_a), max(hi, high + sa * m_a)
             else:
-                lo, hi = min(lo, -8 + sa * m_a - sd * m_d), max(hi, 8 + sa * m_a - sd * m_d)
+                lo, hi = min(lo, low - high + sa * m_a - sd * m_d), max(hi, high - low + sa * m_a - sd * m_d)
     return lo, hi
 
 
-def representative_plays(key: tuple, delta: int, bare: str | None = None) -> tuple[Play, Play | None]:
-    """A pair of plays in the class ``key`` whose base values differ by ``delta`` (for an
-    unopposed defender: whose attacker base value is ``delta``); ``bare``: :func:`bare_side`."""
+@cache
+def class_values(key: tuple, bare: str | None, rules: Rules) -> frozenset[int]:
+    """Every difference of base values that cards of the rules' deck realise in the class
+    ``key`` (:func:`class_reach` gives the range, every value of which the draft's 2..10
+    realise; a deck with gaps in its pips may not)."""
+    pips = numbered_pips(rules)
+    gaps = {pa - pd for pa in pips for pd in pips}
+    out: set[int] = set()
     for a, d in orientations(key):
-        for sa, sd, m_a, m_d in realisations(a, d, bare):
+        for sa, sd, m_a, m_d in realisations(a, d, bare, rules):
+            if d is None:
+                out.update(p + sa * m_a for p in pips)
+            else:
+                out.update(g + sa * m_a - sd * m_d for g in gaps)
+    return frozenset(out)
+
+
+def representative_plays(
+    key: tuple, delta: int, bare: str | None = None, rules: Rules | None = None
+) -> tuple[Play, Play | None]:
+    """A pair of plays in the class ``key`` whose base values differ by ``delta`` (for an
+    unopposed defender: whose attacker base value is ``delta``); ``bare``: :func:`bare_side`;
+    cards of the rules' deck (the draft's by default)."""
+    pips = PIPS if rules is None else numbered_pips(rules)
+    for a, d in orientations(key):
+        for sa, sd, m_a, m_d in realisations(a, d, bare, rules):
             if d is None:
                 pips_a, pips_d = delta - sa * m_a, 0
-                if pips_a not in PIPS:
+                if pips_a not in pips:
                     continue
             else:
                 gap = delta - sa * m_a + sd * m_d  # pips_a - pips_d
-                if abs(gap) > 8:
+                pips_d = next((p for p in pips if p + gap in pips), 0)
+                if not pips_d:
                     continue
-                pips_d = max(2, 2 - gap)
                 pips_a = pips_d + gap
-            play_a = build_play(a, pips_a, m_a, 0, sa)
-            play_d = build_play(d, pips_d, m_d, 1, sd) if d is not None else None
+            play_a = build_play(a, pips_a, m_a, 0, sa, rules)
+            play_d = build_play(d, pips_d, m_d, 1, sd, rules) if d is not None else None
             return play_a, play_d
     raise AssertionError(f"no cards realise the attack class {key!r} at difference {delta}")  # pragma: no cover
 
@@ -261,7 +314,7 @@ JUDGED: dict[tuple, AttackOutcome] = {}
 
 
 def judge_one(rules: Rules, key: tuple, delta: int) -> AttackOutcome:
-    play_a, play_d = representative_plays(key, delta, bare_side(key, rules))
+    play_a, play_d = representative_plays(key, delta, bare_side(key, rules), deck_rules(rules))
     return outcome_of(resolve_attack(play_a, play_d, rules))
 
 
@@ -306,6 +359,12 @@ def kept_cheats(view: tuple) -> int:
 SHIFTS: dict[tuple, int] = {}
 
 
+def deck_rules(rules: Rules | None) -> Rules | None:
+    """The rules whose deck the representative plays are dealt from: ``None`` (the
+    draft's cards, as before house rules) when the deck is the draft's."""
+    return None if rules is None or standard_layout(rules) else rules
+
+
 def cheat_shift(rules: Rules, key: tuple) -> int:
     """How much the always-applied cheating Trumps of the class ``key`` move the difference
     of the two values (the attacker's value alone when unopposed), as the referee
@@ -318,8 +377,11 @@ def cheat_shift(rules: Rules, key: tuple) -> int:
     probe = ("unopposed" if owner == "unopposed" else None, pa, pd)
     cached = SHIFTS.get((rules, probe))
     if cached is None:
+        deck = deck_rules(rules)
         base = 6 if vd is None else 0
-        play_a, play_d = representative_plays(probe, base)
+        if deck is not None:  # a difference the rules' cards realise in the probe class
+            base = min(class_values(probe, None, deck), key=lambda v: (abs(v - base), v))
+        play_a, play_d = representative_plays(probe, base, None, deck)
         r = resolve_attack(play_a, play_d, rules)
         cached = SHIFTS[(rules, probe)] = r.attacker_value - r.defender_value - base
     return cached

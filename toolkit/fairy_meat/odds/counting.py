@@ -50,7 +50,7 @@ def count_numbered(na: int, nd: int, spec_a: Spec, spec_d: Spec, drawn: tuple[in
                 na -= 1
             else:
                 nd -= 1
-            masks.append(ALL_TYPES)
+            masks.append(spec[2] if len(spec) > 2 else ALL_TYPES)  # any Numbered type of the deck
         else:
             masks.append(spec[2])
             tops.append((0 if is_a else 1, spec[1]))
@@ -91,12 +91,16 @@ def spec_class(spec: Spec, t: int) -> tuple:
 
 
 @cache
-def drawn_counts(na: int, nd: int, spec_a: Spec, spec_d: Spec) -> tuple[int, ...]:
+def drawn_counts(na: int, nd: int, spec_a: Spec, spec_d: Spec, present: int = ALL_TYPES) -> tuple[int, ...]:
     """:func:`count_numbered` with one specific card of each Numbered type turned up, for all 18
-    types (types the specs treat alike are counted once)."""
+    types (types the specs treat alike are counted once; 0 for a type not in ``present``,
+    the Numbered types of the rules' deck)."""
     seen: dict[tuple, int] = {}
     out = []
     for t in range(18):
+        if not present >> t & 1:
+            out.append(0)
+            continue
         cls = (spec_class(spec_a, t), spec_class(spec_d, t))
         if cls not in seen:
             seen[cls] = count_numbered(na, nd, spec_a, spec_d, (t,))

@@ -15,13 +15,14 @@ from math import comb
 from toolkit.engine import Policy, play_out
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.fairy_meat.deck import (
-    BLACK_TRUMPS_BUT_ACE,
+    ACE_TRUMP,
+    BLACK_TRUMP,
     COLOURS,
-    DECK_SIZE,
-    NUMBERED_CARDS,
-    RED_TRUMPS,
+    RED_TRUMP,
     deck_cards,
     hands_by_type,
+    numbered_mask,
+    numbered_pips,
     representative_hand,
     type_caps,
     type_colour,
@@ -92,21 +93,36 @@ def model_pair(pols: tuple[Policy, Policy], rules: Rules | None = None) -> tuple
     return models  # type: ignore[return-value]
 
 
+def deck_counts(rules: Rules | None) -> tuple[int, int, int, int]:
+    """(Numbered cards, red Trumps, black Trumps but the death card, death cards) of the
+    rules' deck (FM-1, FM-12): (36, 8, 7, 1) by default."""
+    caps = type_caps(rules)
+    return sum(caps[:18]), caps[RED_TRUMP], caps[BLACK_TRUMP], caps[ACE_TRUMP]
+
+
+def draw_span(deck: int, rules: Rules | None) -> int:
+    """The ``k`` of the draw law's common factor deck_(k) (FM-6): at least every Trump of
+    the deck and two Numbered cards (18 for the draft's deck), at most the deck."""
+    _, red, black, ace = deck_counts(rules)
+    return min(deck, max(18, red + black + ace + 2))
+
+
 def trump_contexts(a: int, d: int, models: tuple[type, type], rules: Rules) -> Iterable[tuple]:
     """Every (attacker Trumps, defender Trumps) pair with its count and both sides' choices."""
-    for comp_a in trump_comps(a):
+    numbered, red, black, ace = deck_counts(rules)
+    for comp_a in trump_comps(a, red, black, ace, numbered):
         ra, ba, sa = comp_a
-        rest = (RED_TRUMPS - ra, BLACK_TRUMPS_BUT_ACE - ba, 1 - sa)
+        rest = (red - ra, black - ba, ace - sa)
         na = a - ra - ba - sa
-        for comp_d in trump_comps(d, *rest, numbered=NUMBERED_CARDS - na):
+        for comp_d in trump_comps(d, *rest, numbered=numbered - na):
             rd, bd, sd = comp_d
             nd = d - rd - bd - sd
             count = (
-                comb(RED_TRUMPS, ra)
+                comb(red, ra)
                 * comb(rest[0], rd)
-                * comb(BLACK_TRUMPS_BUT_ACE, ba)
+                * comb(black, ba)
                 * comb(rest[1], bd)
-                * comb(1, sa)
+                * comb(ace, sa)
                 * comb(rest[2], sd)
             )
             left = (rest[0] - rd, rest[1] - bd, rest[2] - sd)
@@ -120,13 +136,19 @@ def trump_contexts(a: int, d: int, models: tuple[type, type], rules: Rules) -> I
             )
 
 
-def pair_diffs(choice_a: Choice, choice_d: Choice, na: int, nd: int) -> dict[tuple[str, str | None], dict[int, int]]:
-    """Numbered-card counts by (colours, pips difference) for one pair of choices."""
+def pair_diffs(
+    choice_a: Choice, choice_d: Choice, na: int, nd: int, rules: Rules | None = None
+) -> dict[tuple[str, str | None], dict[int, int]]:
+    """Numbered-card counts by (colours, pips difference) for one pair of choices (the
+    Numbered types of the rules' deck, FM-1)."""
+    present = numbered_mask(rules)
     fa, fd = choice_a.family, choice_d.family
     out: dict[tuple[str, str | None], dict[int, int]] = defaultdict(lambda: defaultdict(int))
     if fd.kind == "unopposed":
         if fa.kind in DRAWS:
             for t in range(18):
+                if not present >> t & 1:
+                    continue
                 c = count_numbered(0, 0, NO_NUMBERED, NO_NUMBERED, (t,))
                 out[(type_colour(t), None)][type_pips(t)] += c
         else:
@@ -137,17 +159,17 @@ def pair_diffs(choice_a: Choice, choice_d: Choice, na: int, nd: int) -> dict[tup
     if draw_a and draw_d:
         for ca in COLOURS:
             for cd in COLOURS:
-                out[(ca, cd)] = defaultdict(int, two_turned_up(ca == cd))
+                out[(ca, cd)] = defaultdict(int, two_turned_up(ca == cd, numbered_pips(rules)))
         return out
     if draw_d:
         for ta, spec_a in choice_a.types:
-            for t, c in enumerate(drawn_counts(na, nd, spec_a, NO_NUMBERED)):
+            for t, c in enumerate(drawn_counts(na, nd, spec_a, NO_NUMBERED, present)):
                 if c:
                     out[(type_colour(ta), type_colour(t))][type_pips(ta) - type_pips(t)] += c
         return out
     if draw_a:
         for td, spec_d in choice_d.types:
-            for t, c in enumerate(drawn_counts(na, nd, NO_NUMBERED, spec_d)):
+            for t, c in enumerate(drawn_counts(na, nd, NO_NUMBERED, spec_d, present)):
                 if c:
                     out[(type_colour(t), type_colour(td))][type_pips(t) - type_pips(td)] += c
         return out
@@ -166,14 +188,16 @@ def weight_scale(choices: Iterable[Choice]) -> int:
 def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> dict[AttackOutcome, int]:
     models = model_pair(pols, rules)
     assert models is not None
-    deck = DECK_SIZE - a - d
-    k = min(deck, 18)
+    size = len(deck_cards(rules))
+    numbered = deck_counts(rules)[0]
+    deck = size - a - d
+    k = draw_span(deck, rules)
     contexts = list(trump_contexts(a, d, models, rules))
     scale_a = math.lcm(1, *(weight_scale(c[4]) for c in contexts))
     scale_d = math.lcm(1, *(weight_scale(c[5]) for c in contexts))
     pending = Pending()
     for count, na, nd, left, choices_a, choices_d in contexts:
-        numbered_left = NUMBERED_CARDS - na - nd
+        numbered_left = numbered - na - nd
         for ca in choices_a:
             wa = ca.weight * scale_a
             for cd in choices_d:
@@ -192,11 +216,11 @@ def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> 
                     nd,
                 )
                 if key not in pending.diffs:
-                    pending.diffs[key] = pair_diffs(ca, cd, na, nd)
+                    pending.diffs[key] = pair_diffs(ca, cd, na, nd, rules)
                 weight = count * int(wa * cd.weight * scale_d)
                 weigh_pair(pending, ca.family, cd.family, key, weight, left, deck, k, rules)
     weights = settle(pending.buckets(), rules)
-    expected = comb(DECK_SIZE, a) * comb(DECK_SIZE - a, d) * scale_a * scale_d * falling(deck, k)
+    expected = comb(size, a) * comb(size - a, d) * scale_a * scale_d * falling(deck, k)
     got = sum(weights.values())
     if got != expected:  # pragma: no cover - a counting bug, never a user error
         raise AssertionError(f"deal weights add up to {got}, expected {expected} ({a} v {d})")
@@ -247,8 +271,8 @@ def exact_size(
     models = model_pair(pols, rules)
     if models is None:
         return composition_pairs(a, d, type_caps(rules))
-    deck = DECK_SIZE - a - d
-    k = min(deck, 18)
+    deck = len(deck_cards(rules)) - a - d
+    k = draw_span(deck, rules)
     total = 0
     for _, _, _, left, choices_a, choices_d in trump_contexts(a, d, models, rules):
         for ca in choices_a:

@@ -14,6 +14,7 @@ from toolkit.fairy_meat.deck import (
     JOKER_TRUMP,
     PIPS,
     TRUMP_LETTERS,
+    numbered_mask,
     numbered_type,
     type_index,
 )
@@ -121,9 +122,11 @@ class GreedyModel:
             return (Choice(Family("wild", 1, None, wild, None), Fraction(1), ()),)
         order = greedy_order(r, b + s)
         groups: dict[tuple[str, str], list[tuple[int, Spec]]] = defaultdict(list)
-        mask = ALL_TYPES
+        present = mask = numbered_mask(rules)  # the Numbered types of the rules' deck (FM-1)
         for colour, pips, direction in order:
             k = numbered_type(colour, pips)
+            if not present >> k & 1:
+                continue  # a rank the rules' deck does not hold as Numbered cards
             groups[(colour, direction)].append((k, ("top", k, mask)))
             mask &= ~(1 << k)
         out = []
@@ -157,8 +160,13 @@ class RandomModel:
                 continue
             w = half * Fraction(mult, total)
             if n:
+                present = numbered_mask(rules)
                 for colour in COLOURS:
-                    types = tuple((k, ("card", k)) for k in TYPES_OF_COLOUR[colour])
+                    types = tuple(
+                        (k, ("card", k) if present == ALL_TYPES else ("card", k, present))
+                        for k in TYPES_OF_COLOUR[colour]
+                        if present >> k & 1
+                    )
                     for sign in (1, -1):
                         out.append(Choice(Family("play", sign, p, None, colour), w / n, types))
                 continue

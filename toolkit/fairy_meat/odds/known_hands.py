@@ -23,10 +23,12 @@ from toolkit.fairy_meat.odds.classes import DRAWS
 from toolkit.fairy_meat.odds.families import Family, type_key
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
 from toolkit.fairy_meat.odds.weighing import Pending, settle, weigh_pair
+from toolkit.fairy_meat.policies import POLICIES, REFEREE_STEPS
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.prob import Distribution
 
 __all__ = [
+    "BEST_OUTCOMES",
     "fairies_for",
     "start_known_hands",
     "signature",
@@ -140,7 +142,7 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     left = Counter(type_key(c) for c in pile.shuffled)
     trumps_left = (left["R"], left["B"], left["S"])
     deck = pile.size
-    k = min(deck, 18)
+    k = min(deck, max(18, sum(trumps_left) + 2))  # the draw law's span (FM-6; 18 for the draft's deck)
     numbered = {t: left[t] for t in range(18) if left[t]}
     diffs: dict[tuple[str, str | None], dict[int, int]] = defaultdict(lambda: defaultdict(int))
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
@@ -169,6 +171,11 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     return Distribution.from_int_weights(settle(pending.buckets(), state.rules))
 
 
+#: The outcome of an attack judged at its first referee step, by what the referee reads
+#: (card types, choices so far); cleared by :func:`~toolkit.fairy_meat.odds.clear_caches`.
+BEST_OUTCOMES: dict[Hashable, AttackOutcome | None] = {}
+
+
 def merge_state(states: dict[Hashable, tuple[CombatState, Fraction]], state: CombatState, p: Fraction) -> None:
     """Add ``state`` with probability ``p``, merged with an equal state already there."""
     sig = signature(state)
@@ -184,8 +191,13 @@ def enumerate_attack(
     """Exact outcome distribution of the (single) attack from ``state``, by enumerating the
     engine: every action the policies may take, chance outcomes grouped by card type,
     equal states merged. With ``draw_law`` the Wild Trump draws are finished by the
-    draw law (:func:`finish_draws`) instead of card by card."""
+    draw law (:func:`finish_draws`) instead of card by card. The standard policies
+    (:data:`~toolkit.fairy_meat.policies.POLICIES`) play the referee's best choice at the
+    reveal, bonus and shift steps, so their attacks are judged there at once
+    (:meth:`~toolkit.fairy_meat.engine.CombatState.best_result`)."""
     totals: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
+    standard = set(POLICIES.values())
+    referee_steps = all(p in standard for p in policies)
     frontier: dict[Hashable, tuple[CombatState, Fraction]] = {signature(state): (state, Fraction(1))}
     seen = 0
     while frontier:
@@ -197,6 +209,18 @@ def enumerate_attack(
                     f"the engine enumeration of this attack passed {max_states:,} states; use the standard "
                     "policies (whose Wild Trump draws are counted by type) or Monte Carlo (toolkit.montecarlo)"
                 )
+            if referee_steps and node.phase()[0] in REFEREE_STEPS:
+                # the standard policies play the referee's best choices from here (FM-5, FM-8, FM-11)
+                sig = signature(node)
+                key = (node.rules, node.wrestling, node.bonus_points, node.prev_points, node.cur.wild_colour)
+                key += (sig[:2], sig[4:])  # the cards left in hand do not change this attack's judgement
+                outcome = BEST_OUTCOMES.get(key)
+                if outcome is None:
+                    best = node.best_result()
+                    outcome = BEST_OUTCOMES[key] = None if best is None else outcome_of(best)
+                if outcome is not None:
+                    totals[outcome] += p
+                    continue
             if node.is_terminal:
                 if not node.results:
                     raise InvalidSetupError("the attacker had no card to attack with (FM-13)")  # pragma: no cover

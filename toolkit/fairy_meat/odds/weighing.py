@@ -17,6 +17,8 @@ from toolkit.fairy_meat.odds.classes import (
     bare_side,
     class_key,
     class_reach,
+    class_values,
+    deck_rules,
     fold_class,
     hidden_owner,
     judge_all,
@@ -59,12 +61,13 @@ def draw_views(fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, int, i
 
 
 @cache
-def two_turned_up(same: bool) -> dict[int, int]:
+def two_turned_up(same: bool, pips: tuple[int, ...] = tuple(PIPS)) -> dict[int, int]:
     """Two specific Numbered cards turned up in turn from the full 36 (both hands hold
-    none), by pips difference, for colours equal or not: specific-card pairs."""
+    none; the Numbered cards of ``pips``, two of each colour), by pips difference, for
+    colours equal or not: specific-card pairs."""
     out: dict[int, int] = defaultdict(int)
-    for p1 in PIPS:
-        for p2 in PIPS:
+    for p1 in pips:
+        for p2 in pips:
             out[p1 - p2] += 2 * (1 if (same and p1 == p2) else 2)
     return dict(out)
 
@@ -209,16 +212,18 @@ def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: boo
         folded: Buckets = {}
         for key, bucket in buckets.items():
             reduced, shift = fold_class(key, rules)
-            lo, hi = class_reach(reduced, bare_side(reduced, rules))
+            bare, deck = bare_side(reduced, rules), deck_rules(rules)
+            lo, hi = class_reach(reduced, bare, deck)
+            values = None if deck is None else class_values(reduced, bare, deck)
             for delta, w in bucket.items():
-                if lo <= delta + shift <= hi:
+                if lo <= delta + shift <= hi and (values is None or delta + shift in values):
                     fb = folded.setdefault(reduced, {})
                     fb[delta + shift] = fb.get(delta + shift, 0) + w
                 else:  # no cards reach that difference without the cheating Trumps: judge as it is
                     fb = folded.setdefault(key, {})
                     fb[delta] = fb.get(delta, 0) + w
         buckets = folded
-    items = [(key, delta) for key, bucket in buckets.items() for delta in bucket]
+    items = [(key, delta) for key, bucket in buckets.items() for delta, w in bucket.items() if w]
     judge_all(items, rules, workers)
     out: dict[AttackOutcome, int] = defaultdict(int)
     for key, bucket in buckets.items():

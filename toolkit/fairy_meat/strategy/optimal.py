@@ -106,12 +106,13 @@ def same_choice(state: GameState | None, action: Hashable) -> Hashable:
     (:func:`~toolkit.fairy_meat.deck.card_type`) are the same choice (FM-1, FM-12)."""
     verb, _, rest = str(action).partition(" ")
     if verb in ("trumps", "play", "wild") and rest != "none":
-        return (verb, tuple(sorted(card_type(Card(c)) for c in rest.split())))
+        rules = getattr(state, "rules", None)
+        return (verb, tuple(sorted(card_type(Card(c), rules) for c in rest.split())))
     return str(action)
 
 
 def _chance_class(state: GameState, outcome: Hashable) -> Hashable:
-    return card_type(outcome) if isinstance(outcome, Card) else outcome
+    return card_type(outcome, getattr(state, "rules", None)) if isinstance(outcome, Card) else outcome
 
 
 def _auto(state: GameState) -> Hashable | None:
@@ -138,9 +139,9 @@ def _settled_key(state: GameState) -> Hashable:
         state.prev_points,
         state.information_state("attacker", hands_known=True)[-1],
         state.information_state("defender", hands_known=True)[-1],
-        tuple(card_type(c) for c in pile.stacked),
-        tuple(sorted(Counter(card_type(c) for c in pile.shuffled).items())),
-        tuple(sorted(Counter(card_type(c) for c in pile.discards).items())),
+        tuple(card_type(c, state.rules) for c in pile.stacked),
+        tuple(sorted(Counter(card_type(c, state.rules) for c in pile.shuffled).items())),
+        tuple(sorted(Counter(card_type(c, state.rules) for c in pile.discards).items())),
     )
 
 
@@ -182,18 +183,20 @@ def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit:
     )
 
 
-def _options(hand: Sequence[Card]) -> tuple[int, int, bool]:
-    """(Trump sets, distinct plays, draws?) for a hand at one attack (FM-4, FM-6)."""
-    trumps = [c for c in hand if is_trump(c)]
-    numbered = {card_type(c) for c in hand if not is_trump(c)}
+def _options(hand: Sequence[Card], rules: Rules | None = None) -> tuple[int, int, bool]:
+    """(Trump sets, distinct plays, draws?) for a hand at one attack (FM-4, FM-6; card kinds by ``rules``)."""
+    trumps = [c for c in hand if is_trump(c, rules)]
+    numbered = {card_type(c, rules) for c in hand if not is_trump(c, rules)}
     # None and every set of one colour (FM-4). The FM-6 keep-back is not applied: this is
     # an upper estimate, and the refusals of SIZE_LIMIT stay as they were.
-    sets = 1 + len(trump_sets(hand, keep_wild=False))
-    plays = len(numbered) or len({card_type(c) for c in trumps}) or 1
+    sets = 1 + len(trump_sets(hand, keep_wild=False, rules=rules))
+    plays = len(numbered) or len({card_type(c, rules) for c in trumps}) or 1
     return sets, plays, not numbered
 
 
-def game_size(attacker_hand: Sequence[Card], defender_hand: Sequence[Card], attacks: int = 1) -> int:
+def game_size(
+    attacker_hand: Sequence[Card], defender_hand: Sequence[Card], attacks: int = 1, rules: Rules | None = None
+) -> int:
     """Return an estimate of the work of solving these known hands exactly, in referee
     judgements: declarations (4) times, per attack, the Trump sets and plays of each side
     (hands shrinking by a card an attack), times :data:`DRAW_OUTCOMES` for each side that
@@ -202,10 +205,10 @@ def game_size(attacker_hand: Sequence[Card], defender_hand: Sequence[Card], atta
     size = 4
     for _ in range(attacks):
         for h in hands:
-            sets, plays, draws = _options(h)
+            sets, plays, draws = _options(h, rules)
             size *= sets * plays * (DRAW_OUTCOMES if draws else 1)
             if h:
-                h.sort(key=lambda c: c.is_face)
+                h.sort(key=lambda c: is_trump(c, rules))
                 h.pop(0)
     return size
 
@@ -463,7 +466,7 @@ def solve_combat(
     if (len(state.hands[0]) == 0 and state.attack_no == 0) or state.phase()[0] == "deal":
         raise InvalidSetupError("deal both combat hands before solving: optimal play is solved for known hands")
     left = state.attacks - state.attack_no
-    size = game_size(state.hands[0], state.hands[1], left)
+    size = game_size(state.hands[0], state.hands[1], left, state.rules)
     if size_limit is not None and size > size_limit:
         raise TooBigError(
             f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s) is about {size:,} referee "
@@ -579,10 +582,10 @@ def hint(
     start = _attack_start(state)
     words = describe(state)[0]
     left = start.attacks - start.attack_no
-    if left > 1 and game_size(start.hands[0], start.hands[1], left) > size_limit:
+    if left > 1 and game_size(start.hands[0], start.hands[1], left, start.rules) > size_limit:
         start = replace(start, attacks=start.attack_no + 1)
         words += " — looking ahead to this attack only (the whole combat is too big to solve quickly)"
-    size = game_size(start.hands[0], start.hands[1], start.attacks - start.attack_no)
+    size = game_size(start.hands[0], start.hands[1], start.attacks - start.attack_no, start.rules)
     if size > size_limit:
         raise TooBigError(
             f"solving this attack with {len(start.hands[0])} v {len(start.hands[1])} cards is about {size:,} "

@@ -160,6 +160,7 @@ class CombatStepper(FollowsExample[CombatState]):
             attacker = Fairy("Dizzytwig", live=3, kill=4, weapon=weapons["Vibro-Master"])
             defender = Fairy("Sparklespaz", live=2, kill=1, weapon=weapons["Moon Dagger"])
         rules = rules or Rules()
+        self._base_rules = rules  # every field the controls do not set holds (house rules, issue 11)
         self.example = example
         self.names = (attacker.name, defender.name)
         deck = options.pop("deck", "")
@@ -185,8 +186,10 @@ class CombatStepper(FollowsExample[CombatState]):
 
     @property
     def rules(self) -> Rules:
-        """The rules the variant controls select (RULINGS.md defaults and variants)."""
-        return Rules(
+        """The rules in force: those the stepper was given (an example's, or a house-rules
+        ``Rules``), with the variants the controls select (RULINGS.md defaults and variants)."""
+        return replace(
+            self._base_rules,
             damage=self.damage.value,
             none_reveal=self.none_reveal.value,
             none_means=self.none_means.value,
@@ -268,14 +271,15 @@ class CombatStepper(FollowsExample[CombatState]):
         name, hand = state.names[i], state.hands[i]
 
         def reason() -> str:
-            if any(not is_trump(c) for c in chosen):
-                return "Only Trumps (J Q K A) are placed face down; Numbered cards are played next (FM-1, FM-4)."
-            if len({c.colour for c in chosen}) > 1:
+            if any(not is_trump(c, state.rules) for c in chosen):
+                ranks = " ".join(state.rules.trump_ranks)
+                return f"Only Trumps ({ranks}) are placed face down; Numbered cards are played next (FM-1, FM-4)."
+            if len({c.colour for c in chosen if not c.is_joker}) > 1:
                 return (
                     f"{name}'s Trumps {card_codes(chosen)} are of two colours: the Trumps placed from the hand must "
                     "all be red or all black (FM-4)."
                 )
-            if set(chosen) not in [set(s) for s in trump_sets(hand)]:  # FM-6: the keep-back
+            if set(chosen) not in [set(s) for s in trump_sets(hand, rules=state.rules)]:  # FM-6: the keep-back
                 return f"{name} holds no Numbered card: she must keep a Trump back to play as a Wild Trump (FM-6)."
             return ""
 
@@ -294,7 +298,7 @@ class CombatStepper(FollowsExample[CombatState]):
             self.stepper.refuse(f"Not the Numbered-card step: {state.prompt()}")
             return
         card = Card(code)
-        action = f"{'play' if is_numbered(card) else 'wild'} {card.code}"
+        action = f"{'play' if is_numbered(card, state.rules) else 'wild'} {card.code}"
         name = state.names[i]
         placed = state.cur.trumps[i] or ()
         rest = [c for c in state.hands[i] if c not in placed]
@@ -307,8 +311,8 @@ class CombatStepper(FollowsExample[CombatState]):
             return
 
         def reason() -> str:
-            numbered = [c for c in playable_cards(rest) if is_numbered(c)]
-            if is_trump(card) and numbered:
+            numbered = [c for c in playable_cards(rest, (), state.rules) if is_numbered(c, state.rules)]
+            if is_trump(card, state.rules) and numbered:
                 return (
                     f"{name} holds a Numbered card ({card_codes(numbered)}): she must play one. A Trump is played as a "
                     "Wild Trump only by a fairy with no Numbered card (FM-6)."
@@ -606,8 +610,10 @@ class CombatStepper(FollowsExample[CombatState]):
             for c in state.hands[i]:
                 t = widgets.ToggleButton(
                     description=c.code,
-                    tooltip=c.name if is_trump(c) else f"{c.name}: a Numbered card, played at the next step",
-                    disabled=not is_trump(c),
+                    tooltip=c.name
+                    if is_trump(c, state.rules)
+                    else f"{c.name}: a Numbered card, played at the next step",
+                    disabled=not is_trump(c, state.rules),
                     layout=widgets.Layout(width="4.5em"),
                     style={"text_color": colour_of(c), "font_weight": "bold"},
                 )
@@ -633,7 +639,9 @@ class CombatStepper(FollowsExample[CombatState]):
             for c in rest:
                 b = widgets.Button(
                     description=c.code,
-                    tooltip=f"play the {c.name}" if is_numbered(c) else f"play the {c.name} as a Wild Trump",
+                    tooltip=f"play the {c.name}"
+                    if is_numbered(c, state.rules)
+                    else f"play the {c.name} as a Wild Trump",
                     layout=widgets.Layout(width="4.5em"),
                     style={"text_color": colour_of(c), "font_weight": "bold"},
                 )

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from toolkit.cards import parse_cards
 from toolkit.equilibrium.cfr import CFRPlus, best_response_value, profile_value
 from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.fairy_meat.odds.checks import draft_types
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import HIDDEN_LIMIT, check_cards, deck_caps, hidden_size
@@ -60,6 +61,12 @@ def solve_hidden(
     payoff = Payoff() if payoff is None else payoff
     if not isinstance(rules, Rules):
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
+    if not draft_types(rules):  # the game is built on the draft's card types (FM-1, FM-12)
+        raise InvalidSetupError(
+            "the hidden-hands solver plays the draft's deck (2-10 Numbered, J Q K A Trumps worth 1, no jokers, "
+            f"the A♠ the death card); these rules change it ({rules.variant_name()}): use solve_attack for known "
+            "hands, or the odds calculators (toolkit.fairy_meat.odds.deal_averaged_odds)"
+        )
     if not isinstance(payoff, Payoff):
         raise InvalidSetupError(f"payoff must be a fairy_meat Payoff, got {payoff!r}")
     for name, value, low in (("target", target, 0.0), ("time_limit", time_limit, 0.0)):
