@@ -8,11 +8,14 @@ tests do not depend on the real reports. Kernel runs are shared by module fixtur
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
+import nbformat
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
@@ -31,6 +34,7 @@ from toolkit.reports.runner import (
     load_parameter_file,
     notebook_parameters,
     parse_cli_value,
+    render_html,
     run_batch,
     run_report,
     validate_parameters,
@@ -276,6 +280,69 @@ def test_report_html_has_parameters_and_plotlyjs_once(single_run):
     assert "7/27 ≈ 25.9%" in page
     assert "from toolkit.reports import" not in page  # code hidden by default
     assert not (out / "index.html").exists()  # a single report needs no index
+    # issue 12 item 7: nothing loaded from the network (no require.js, no MathJax), and the
+    # parameters line under the title
+    assert not re.search(r"<script[^>]*\bsrc=", page) and "require.min.js" not in page
+    assert "cdnjs" not in page and 'type="text/x-mathjax-config"' not in page
+    assert page.index('id="Sample-report"') < page.index("toolkit-parameters")
+
+
+def _rendered(tmp_path: Path, cells: list, parameters=(("n", "4", True), ("label", '"x"', False))) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = cells
+    path = tmp_path / "executed.ipynb"
+    nbformat.write(nb, str(path))
+    return render_html(path, tmp_path / "page.html", parameters=parameters).read_text(encoding="utf-8")
+
+
+def test_render_html_puts_the_parameters_line_under_the_title(tmp_path):
+    """Issue 12 item 7: the title first, then the parameters line, then the introduction."""
+    page = _rendered(
+        tmp_path,
+        [
+            nbformat.v4.new_code_cell("x = 1"),
+            nbformat.v4.new_markdown_cell("# The Title\n\nThe introduction.\n\nMore of it."),
+            nbformat.v4.new_markdown_cell("## 1. A section"),
+        ],
+    )
+    title, line = page.index('id="The-Title"'), page.index("Run with <code>n = 4</code>")
+    assert title < line < page.index("The introduction.") < page.index("More of it.") < page.index("A section")
+    assert "Defaults: <code>label = &quot;x&quot;</code>" in page or 'Defaults: <code>label = "x"</code>' in page
+    assert page.count("toolkit-parameters") == 1
+    # no title: the line comes first
+    page = _rendered(tmp_path, [nbformat.v4.new_markdown_cell("Only prose.")], (("n", "4", False),))
+    assert page.index("All defaults: <code>n = 4</code>") < page.index("Only prose.")
+
+
+def test_render_html_loads_nothing_from_the_network(tmp_path):
+    """Issue 12 item 7: no require.js, MathJax, mermaid or widget-manager script tags."""
+    page = _rendered(tmp_path, [nbformat.v4.new_markdown_cell("# T\n\nSome $x$ text.")])
+    assert re.findall(r"<script[^>]*>", page) == []  # the page itself has no script; charts bring their own
+    assert "cdnjs" not in page and "require" not in page and "MathJax" not in page
+    assert '<h1 id="T">' in page  # still nbconvert's lab page
+
+
+@pytest.mark.slow
+def test_kernel_stderr_reaches_the_terminal_without_the_tcp_warning(tmp_path, capfd):
+    """Issue 12 item 7: the kernel's TCP warning is dropped, anything else it writes to its
+    stderr (a real error) still reaches the terminal."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    params = nbformat.v4.new_code_cell("n = 1")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell("import os\nos.write(2, b'kernel says: real trouble\\n')")]
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    nbformat.write(nb, str(folder / "noisy_report.ipynb"))
+    run_report("noisy", {}, tmp_path / "out", notebooks_dir=folder, progress=lambda _: None)
+    err = ""
+    for _ in range(50):  # the copy runs in a thread until the kernel's pipe closes
+        err += capfd.readouterr().err
+        if "real trouble" in err:
+            break
+        time.sleep(0.1)
+    assert "kernel says: real trouble" in err
+    assert "without encryption" not in err
 
 
 @pytest.mark.slow

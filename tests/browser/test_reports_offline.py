@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser_session import ConsoleLog, known_defect
+from .browser_session import ConsoleLog
 from .lab_server import REPO
 from .notebook_page import unreadable_numbers
 
@@ -96,14 +96,12 @@ def test_report_draws_every_chart_offline(opened, name):
     assert drawn > 0 and drawn == expected, f"{drawn} of {expected} charts drawn"
 
 
-@known_defect("issue 12 item 7: every report loads require.js and MathJax from the network (2 console errors offline)")
 @pytest.mark.parametrize("name", REPORTS)
 def test_report_logs_no_console_error_offline(opened, name):
     _, _, console, _ = opened[name]
     assert console.errors == []
 
 
-@known_defect("issue 12 item 7: every report asks the network for require.js and MathJax")
 @pytest.mark.parametrize("name", REPORTS)
 def test_report_asks_the_network_for_nothing(opened, name):
     _, _, _, blocked = opened[name]

@@ -4,6 +4,7 @@ one report or a batch.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
@@ -13,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -91,6 +92,53 @@ def check_kernel(kernel_name: str) -> None:
         )
 
 
+#: The one line of a kernel's log that :func:`_quiet_kernel_manager` drops. ipykernel
+#: (7.x) warns at every start that its ZeroMQ sockets use TCP without encryption; the
+#: report kernels are started by this process on this machine and listen on 127.0.0.1
+#: only, so the warning says nothing a designer can act on (and a batch printed it once
+#: per report). Every other line the kernel writes, errors included, still reaches stderr.
+_TCP_WARNING = b"Kernel is running over TCP without encryption"
+
+
+def _forward_kernel_stderr(read_fd: int, target_fd: int = 2) -> None:
+    """Copy a kernel's stderr (the read end of its pipe) to ``target_fd`` line by line,
+    dropping the :data:`_TCP_WARNING` line; returns when the kernel closes the pipe."""
+    with os.fdopen(read_fd, "rb", buffering=0) as pipe:
+        for line in iter(pipe.readline, b""):
+            if _TCP_WARNING not in line:
+                with contextlib.suppress(OSError):  # no terminal left to write to
+                    os.write(target_fd, line)
+
+
+@cache
+def _quiet_kernel_manager() -> type:
+    """Return the kernel manager class the report runs use: jupyter_client's
+    ``AsyncKernelManager`` (nbclient's default) whose kernel writes its stderr into a
+    pipe copied to this process's stderr without the TCP warning (:data:`_TCP_WARNING`)."""
+    import threading
+
+    from jupyter_client import AsyncKernelManager
+
+    class QuietKernelManager(AsyncKernelManager):
+        """A kernel manager whose kernels do not print the TCP-without-encryption warning."""
+
+        async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            if kw.get("stderr") is not None:  # a caller chose the kernel's stderr: keep it
+                await super()._async_launch_kernel(kernel_cmd, **kw)
+                return
+            read_fd, write_fd = os.pipe()
+            try:
+                await super()._async_launch_kernel(kernel_cmd, **{**kw, "stderr": write_fd})
+            except BaseException:
+                os.close(read_fd)
+                raise
+            finally:
+                os.close(write_fd)  # the kernel holds its own copy
+            threading.Thread(target=_forward_kernel_stderr, args=(read_fd,), daemon=True).start()
+
+    return QuietKernelManager
+
+
 def _first_line(source: str) -> str:
     for line in source.splitlines():
         if line.strip():
@@ -123,6 +171,61 @@ def _parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str,
     return rows
 
 
+#: The exporter's template: nbconvert's ``lab`` page without the scripts it loads from the
+#: network (require.js, MathJax, mermaid, the widgets' manager), so a report opened offline
+#: logs no error and asks the network for nothing (issue 12 item 7). The reports need none
+#: of them: plotly.js is inlined once by :func:`toolkit.reports.figures.show` and works
+#: without require.js, the reports write no TeX and no diagrams, and their outputs hold no
+#: live widgets.
+OFFLINE_TEMPLATE = "toolkit_offline.html.j2"
+_OFFLINE_TEMPLATE_TEXT = """{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+
+def _parameters_cell(rows: list[tuple[str, str, bool]]) -> Any:
+    """Return the Markdown cell listing the run's parameters (every text escaped)."""
+    import nbformat
+
+    given = [f"<code>{html.escape(n)} = {html.escape(v)}</code>" for n, v, g in rows if g]
+    default = [f"<code>{html.escape(n)} = {html.escape(v)}</code>" for n, v, g in rows if not g]
+    parts = []
+    if given:
+        parts.append("Run with " + ", ".join(given) + ".")
+    if default:
+        parts.append(("Defaults: " if given else "All defaults: ") + ", ".join(default) + ".")
+    return nbformat.v4.new_markdown_cell('<div class="toolkit-parameters"><p>' + " ".join(parts) + "</p></div>")
+
+
+def _insert_under_title(nb: Any, cell: Any) -> None:
+    """Insert ``cell`` right under the notebook's title (its first Markdown ``# heading``,
+    the line :func:`~toolkit.reports.discovery.notebook_title` reads): the title's cell is
+    split after the heading, so the introduction follows the inserted cell. Without a
+    title the cell goes first."""
+    import nbformat
+
+    for index, title_cell in enumerate(nb.cells):
+        if title_cell.cell_type != "markdown":
+            continue
+        lines = title_cell.source.splitlines(keepends=True)
+        for k, line in enumerate(lines):
+            if line.startswith("# "):
+                rest = "".join(lines[k + 1 :]).lstrip("\n")
+                title_cell.source = "".join(lines[: k + 1]).rstrip("\n")
+                after = [cell]
+                if rest.strip():
+                    tail = nbformat.v4.new_markdown_cell(rest)
+                    if "attachments" in title_cell:
+                        tail["attachments"] = title_cell["attachments"]
+                    after.append(tail)
+                nb.cells[index + 1 : index + 1] = after
+                return
+    nb.cells.insert(0, cell)
+
+
 def render_html(
     notebook_path: Path | str,
     html_path: Path | str,
@@ -131,25 +234,25 @@ def render_html(
     parameters: Iterable[tuple[str, str, bool]] = (),
     show_code: bool = False,
 ) -> Path:
-    """Write an executed notebook as one HTML file (nbconvert, template ``lab``) and
-    return its path. Without ``show_code`` only prose, tables, charts and errors show.
-    ``parameters`` rows ``(name, value text, given)`` are listed at the top."""
+    """Write an executed notebook as one self-contained HTML file and return its path.
+
+    nbconvert's ``lab`` template without network scripts (:data:`OFFLINE_TEMPLATE`): the
+    page loads nothing from the network. Without ``show_code`` only prose, tables, charts
+    and errors show. ``parameters`` rows ``(name, value text, given)`` are listed in one
+    line under the report's title."""
+    import jinja2
     import nbformat
     from nbconvert import HTMLExporter
 
     nb = nbformat.read(str(notebook_path), as_version=4)
     rows = list(parameters)
     if rows:
-        given = [f"<code>{html.escape(n)} = {html.escape(v)}</code>" for n, v, g in rows if g]
-        default = [f"<code>{html.escape(n)} = {html.escape(v)}</code>" for n, v, g in rows if not g]
-        parts = []
-        if given:
-            parts.append("Run with " + ", ".join(given) + ".")
-        if default:
-            parts.append(("Defaults: " if given else "All defaults: ") + ", ".join(default) + ".")
-        cell = nbformat.v4.new_markdown_cell('<div class="toolkit-parameters"><p>' + " ".join(parts) + "</p></div>")
-        nb.cells.insert(0, cell)
-    exporter = HTMLExporter(template_name="lab")
+        _insert_under_title(nb, _parameters_cell(rows))
+    exporter = HTMLExporter(
+        template_name="lab",
+        extra_loaders=[jinja2.DictLoader({OFFLINE_TEMPLATE: _OFFLINE_TEMPLATE_TEXT})],
+        template_file=OFFLINE_TEMPLATE,
+    )
     exporter.exclude_input = not show_code
     exporter.exclude_input_prompt = not show_code
     exporter.exclude_output_prompt = not show_code
@@ -226,6 +329,7 @@ def run_report(
             progress_bar=sys.stderr.isatty(),
             cwd=str(notebook.parent),
             execution_timeout=timeout,
+            kernel_manager_class=_quiet_kernel_manager(),
         )
     except PapermillExecutionError as exc:
         seconds = time.perf_counter() - start
