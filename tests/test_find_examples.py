@@ -169,7 +169,7 @@ def test_the_notebook_runs_under_papermill(tmp_path):
     assert not [o for o in outputs if o["output_type"] == "error"]
     text = json.dumps(outputs)
     assert "16 of 16 situations have a verified example" in text
-    assert "2 example(s) of crit_on_defence found" in text
+    assert "2 examples of crit_on_defence found" in text
     assert len(list(tmp_path.glob("*.yaml"))) == 16
 
 
