@@ -414,8 +414,9 @@ def test_counting_model_on_custom_decks_matches_the_engine_over_every_deal(rules
     assert counting_applies(rules)
     exact = deal_averaged_odds(2, 1, ("greedy", "greedy"), rules, method="exact")
     assert dict(exact.distribution.items()) == engine_every_deal(2, 1, ("greedy", "greedy"), rules)
-    exact = deal_averaged_odds(1, 1, ("random", "random"), rules, method="exact")
-    assert dict(exact.distribution.items()) == engine_every_deal(1, 1, ("random", "random"), rules)
+    if rules is CUSTOM_DECKS[1]:  # random play on the smallest deck only (the others take a minute each)
+        exact = deal_averaged_odds(1, 1, ("random", "random"), rules, method="exact")
+        assert dict(exact.distribution.items()) == engine_every_deal(1, 1, ("random", "random"), rules)
 
 
 # -- notation, stepper and explorer keep the rules ----------------------------------------------
@@ -443,5 +444,5 @@ def test_the_stepper_and_the_explorer_keep_every_field_of_their_rules():
     assert stepper.rules == TENS and stepper.state.rules == TENS
     explorer = odds_explorer(attacker_cards=1, defender_cards=1, rules=TENS)
     assert explorer.controls["points_divisor"].value == 1
-    explorer.controls["trump_value"].value = 2
-    assert "exact" in explorer.summary_text
+    explorer.controls["points_divisor"].value = 2  # a control changes one field, the others stay
+    assert explorer.values["points_divisor"] == 2 and "exact" in explorer.summary_text
