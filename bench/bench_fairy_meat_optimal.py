@@ -22,6 +22,13 @@ Deals where a side holds no Numbered card turn up cards from the deck (FM-6, FM-
 count of Trumps turned up and each Numbered card ending the draw is its own outcome, so
 these games are far bigger. They are counted and timed apart; those above
 ``optimal.SIZE_LIMIT`` are refused before starting (TooBigError) and counted as such.
+
+**The hint along the worked example** (issue 12 item 2): ``optimal.hint`` at each of the
+ten decisions of ``data/examples/dizzytwig_v_sparklespaz.yaml``, each from a cold cache
+(what a designer waits for when the hint is switched on there), against the reference of
+solving the worked example's first attack alone (``solve_attack``, same run). Goal: every
+hint answers, exactly, under 2 s. And the grouping of cards turned up by card type
+(FM-1/FM-12) against walking every card, on small decks where both finish.
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ from toolkit.fairy_meat.strategy.payoff import Payoff
 
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_optimal.md"
 GOAL_SECONDS = 1.0
+HINT_GOAL_SECONDS = 2.0
+EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
 
 
 def deals(n: int, a: int, d: int, seed: int) -> list[tuple[list[str], list[str]]]:
@@ -68,11 +77,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hint-only", action="store_true", help="only the worked example's hints and the grouping")
     args = parser.parse_args()
     optimal.solve_attack("KS QC 5C 4C 3D", "2D KC")  # import scipy and warm up once
 
     lines = [f"# Fairy Meat optimal play, known hands ({platform.python_version()}, {platform.machine()})", ""]
-    ok = True
+    ok, hint_lines = hint_section()
+    lines += hint_lines
+    if args.hint_only:
+        publish("\n".join(lines) + "\n", RESULTS)
+        return 0 if ok else 1
     plain, drawn, refused, ratios = [], [], 0, []
     unverified = 0
     for a_hand, d_hand in deals(args.deals, 5, 3, args.seed):
@@ -143,6 +157,67 @@ def main() -> int:
             )
     publish("\n".join(lines) + "\n", RESULTS)
     return 0 if ok else 1
+
+
+def hint_section() -> tuple[bool, list[str]]:
+    """The hint at every decision of the worked example, and grouped against ungrouped draws."""
+    from test_fairy_meat_optimal import example_decisions, few_cards_removed
+
+    from toolkit.equilibrium import solve
+
+    t = time.perf_counter()
+    optimal.solve_attack("KS QC 5C 4C 3D", "2D KC")
+    reference = time.perf_counter() - t
+    lines = [
+        "## The hint at every decision of the worked example (cold cache)",
+        "",
+        f"Reference: the worked example's first attack alone (solve_attack), {reference:.3f} s in this run.",
+        "",
+        "| move | answers | whole combat | s | / reference | goal |",
+        "|---|---|---|---|---|---|",
+    ]
+    ok = True
+    for move, state in example_decisions():
+        optimal._solved.clear()
+        t = time.perf_counter()
+        try:
+            found = optimal.hint(state)
+        except TooBigError:
+            found = None
+        dt = time.perf_counter() - t
+        met = found is not None and dt < HINT_GOAL_SECONDS
+        ok &= found is not None
+        whole = "yes" if found and "this attack only" not in found[0] else "no"
+        lines.append(
+            f"| {move.text} | {'yes' if found else 'NO'} | {whole} | {dt:.3f} | {dt / reference:.1f}x | "
+            f"{'met' if met else 'MISSED'} (< {HINT_GOAL_SECONDS} s) |"
+        )
+    lines += [
+        "",
+        "## Cards turned up grouped by card type (FM-1/FM-12) against every card walked",
+        "",
+        "| deal (small deck) | grouped nodes | ungrouped nodes | grouped s | ungrouped / grouped | same value |",
+        "|---|---|---|---|---|---|",
+    ]
+    for a, d, deck, attacks in (
+        ("5C 4C", "AH", "KD JH QS AS 7H 7D 2C 9S", 1),
+        ("5C 4C", "3D", "KH QH QD QS KC AS 6H 6D 8C 8S", 2),
+    ):
+        gone = few_cards_removed(f"{deck} {a} {d}")
+        state = optimal._combat_start(parse_cards(a), parse_cards(d), Rules(), attacks, tuple(parse_cards(gone)))
+        t = time.perf_counter()
+        g = solve(optimal.attack_game(state))
+        tg = time.perf_counter() - t
+        t = time.perf_counter()
+        u = solve(optimal.attack_game(state, grouped=False))
+        tu = time.perf_counter() - t
+        same = g.value == u.value and g.verified and u.verified
+        ok &= same
+        lines.append(
+            f"| {a} v {d}, {attacks} attack(s), deck {deck} | {g.tree.nodes:,} | {u.tree.nodes:,} | {tg:.3f} "
+            f"| {tu / tg:.1f}x | {'yes' if same else 'NO'} ({g.value}) |"
+        )
+    return ok, [*lines, ""]
 
 
 if __name__ == "__main__":

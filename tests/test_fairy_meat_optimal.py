@@ -287,10 +287,10 @@ def test_extremeness_by_hand():
 
 
 def test_hint_looks_ahead_one_attack_when_the_combat_is_too_big():
-    # The draft's example as written has two attacks: too big for a quick hint, so the
+    # The draft's hands with fairies of Live 1 over two attacks: too big for a quick hint, so the
     # hint solves the first attack alone and says so; its mix is that attack's equilibrium.
     s = known_state("KS QC 5C 4C 3D", "2D KC", attacks=2).apply("declare subtract").apply("declare add")
-    words, mix = hint(s)
+    words, mix = hint(s)  # the whole combat: over 200,000 referee judgements
     assert "this attack only" in words
     one = solve_attack("KS QC 5C 4C 3D", "2D KC")
     assert mix == one.mix(known_state("KS QC 5C 4C 3D", "2D KC").apply("declare subtract").apply("declare add"))
@@ -305,3 +305,106 @@ def test_no_hint_at_the_wrestling_escape():
     s = s.apply(s.best_action()) if s.best_action() else s
     assert s.phase()[0] == "escape"
     assert hint(s) is None
+
+
+# -- the hint along the worked example (issue 12 item 2) -------------------------------------
+EXAMPLE = "data/examples/dizzytwig_v_sparklespaz.yaml"
+
+
+def example_decisions():
+    """(move, state) at every decision of the worked example a fairy makes (FM-3, FM-4,
+    FM-6, FM-7 Wild Trump points, FM-11), as the stepper walks it."""
+    from toolkit.fairy_meat.notation import load_example, plan_example
+
+    moves, states, error = plan_example(load_example(EXAMPLE))
+    assert not error
+    return [
+        (m, s)
+        for m, s in zip(moves, states, strict=False)
+        if not m.chance and s.phase()[0] in ("declare", "trumps", "play", "score")
+    ]
+
+
+def test_the_worked_example_has_ten_decisions():
+    # by hand from the file: 2 declarations, 2 Trump steps, 2 cards, Sparky's FM-11
+    # choice, then in attack 2 Dizzy's "trumps none", Sparky's Wild Trump points, Dizzy's 5C
+    texts = [m.text for m, _ in example_decisions()]
+    assert texts == [
+        "declare subtract",
+        "declare add",
+        "trumps KS QC",
+        "trumps KC",
+        "play 3D",
+        "play 2D",
+        "score bonus",
+        "trumps none",
+        "points black",
+        "play 5C",
+    ]
+
+
+def test_hint_at_every_decision_of_the_worked_example():
+    # Both attacks solved whole (no "this attack only"), each mix a probability
+    # distribution over the fairy's legal choices, exact.
+    for move, state in example_decisions():
+        found = hint(state)
+        assert found is not None, move
+        words, mix = found
+        assert "this attack only" not in words, move
+        assert sum(mix.values()) == 1 and all(isinstance(p, Fraction) and p >= 0 for p in mix.values()), move
+        legal = {optimal.same_choice(state, a) for a in state.legal_actions()}
+        assert {optimal.same_choice(state, a) for a in mix} <= legal, move
+
+
+def test_fm11_hint_from_the_worked_example():
+    # Issue 12: at Sparky's FM-11 choice the hint raised "a choice remains after the game
+    # was declared settled: []" (it fell back to solving an attack that is already over).
+    # The choice is about attack 2 (Dizzy 5C 4C against no card: Wild Trump points and a
+    # draw, FM-6/FM-7): the hint must pick what the two sub-games say. Each is solved on
+    # its own from the state after the choice (the defender minimises the attacker's payoff).
+    (_, state) = next((m, s) for m, s in example_decisions() if m.text == "score bonus")
+    words, mix = hint(state)
+    assert "FM-11" in words
+    after = {a: optimal.solve_combat(state.apply(a), size_limit=None).value for a in ("score bonus", "score cards")}
+    best = min(after.values())
+    assert sum(mix.values()) == 1
+    assert {a for a, p in mix.items() if p} <= {a for a, v in after.items() if v == best}
+    with pytest.raises(TooBigError, match="too big for a quick hint") as err:
+        hint(state, judgement_limit=5)
+    assert "settled" not in str(err.value)
+
+
+def few_cards_removed(keep):
+    """Every card but ``keep`` (and the hands) out of the deck, in the Spoils Heap."""
+    return [f"{r}{s}" for r in "A23456789TJQK" for s in "SHDC" if f"{r}{s}" not in keep.split()]
+
+
+@pytest.mark.parametrize(
+    ("a", "d", "deck", "attacks"),
+    [
+        # the defender has no Numbered card: she turns up cards (FM-6, FM-7)
+        ("5C 4C", "AH", "KD JH QS AS 7H 7D 2C 9S", 1),
+        ("KS 5C 4C", "QH", "KD JH JC AS 7H 7D 2C 9D 3S", 1),
+        # the worked example's attack 2 shape over two attacks: a blind draw in attack 2
+        ("5C 4C", "3D", "KH QH QD QS KC AS 6H 6D 8C 8S", 2),
+    ],
+)
+def test_grouped_draws_give_the_ungrouped_values(a, d, deck, attacks):
+    # The grouped game merges cards turned up by type (FM-1, FM-12); the ungrouped one
+    # walks every card on its own. Same value, exactly, on small decks.
+    from toolkit.equilibrium import solve
+
+    hands = f"{a} {d}".split()
+    state = optimal._combat_start(
+        parse_cards(a),
+        parse_cards(d),
+        Rules(),
+        attacks,
+        tuple(parse_cards(few_cards_removed(deck + " " + " ".join(hands)))),
+    )
+    grouped = optimal.attack_game(state)
+    ungrouped = optimal.attack_game(state, grouped=False)
+    assert grouped.nodes < ungrouped.nodes
+    g, u = solve(grouped), solve(ungrouped)
+    assert g.verified and u.verified
+    assert g.value == u.value

@@ -111,19 +111,11 @@ def test_every_hint_of_the_example_answers_in_time(hints):
     assert hints and not slow, f"hints slower than {HINT_LIMIT} s: {slow}"
 
 
-@known_defect(
-    "issue 12 item 2: the hint answers at 5 of the 12 decisions of the worked example "
-    "(too big at Dizzytwig's first declaration and in all of attack 2; an internal error at the FM-11 choice)"
-)
 def test_hint_answers_at_every_decision_of_the_example(hints):
     unanswered = [(move, text.splitlines()[0][:120]) for move, _, text in hints if "Optimal play" not in text]
     assert hints and not unanswered, f"{len(hints) - len(unanswered)} of {len(hints)} answer: {unanswered}"
 
 
-@known_defect(
-    "issue 12 item 2: at Sparklespaz's FM-11 choice the hint says 'No hint here: a choice remains after "
-    "the game was declared settled: []'"
-)
 def test_hint_shows_no_internal_error(hints):
     errors = [(move, text[:200]) for move, _, text in hints if "No hint here" in text]
     assert not errors, errors

@@ -86,6 +86,8 @@ _TOP_KEYS = {
     "attacks",
 }
 _EXPECT_KEYS = {"attack", "attacker_value", "defender_value", "winner", "points", "damage", "nasty_hit"}
+#: Keys of an expectation about the end of the combat (one without ``attack``).
+_END_KEYS = {"live", "nasty_hits", "extra_cards", "escaped"}
 
 
 def _codes(cards) -> str:
@@ -145,7 +147,8 @@ def load_example(source: str | Path) -> Example:
     rules = read_rules_entry(SYSTEM, data.get("rules"), errors, example_folder(where))
     deck = _deck(data.get("deck"), errors)
     moves = _moves(data.get("moves"), source_.lines, errors)
-    expect = _expectations(data.get("expect"), errors)
+    names = tuple(f.name for f in (attacker, defender) if f is not None)
+    expect = _expectations(data.get("expect"), errors, names)
     attacker_modifiers = errors.whole(
         a_raw.get("modifiers"),
         "attacker: modifiers",
@@ -235,8 +238,14 @@ def _moves(raw: Any, lines: LineMap, errors: ParseErrors) -> list[tuple[str, str
     return moves
 
 
-def _expectations(raw: Any, errors: ParseErrors) -> list[Mapping[str, Any]]:
-    """The expectations as written (``attack`` checked: a whole number from 1)."""
+def _expectations(raw: Any, errors: ParseErrors, names: tuple[str, ...] = ()) -> list[Mapping[str, Any]]:
+    """The expectations as written, each with its line under ``"_line"``: an attack's
+    (``attack`` a whole number from 1, and its result's keys) or, without ``attack``, the
+    end of the combat's: ``live`` (fairy name -> Live points left, FM-10), ``nasty_hits``
+    (the names of the fairies who suffered one, once per Nasty Hit, FM-12), ``extra_cards``
+    (still owed for the defender's attack back, FM-11) and ``escaped`` (whether a Wrestling
+    winner gave up the damage so that both escaped the brawl, FM-14). A fairy is named by
+    her name or her role (attacker, defender)."""
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -244,24 +253,70 @@ def _expectations(raw: Any, errors: ParseErrors) -> list[Mapping[str, Any]]:
         return []
     expect = []
     for k, item in enumerate(raw):
-        if not isinstance(item, dict) or "attack" not in item:
+        if not isinstance(item, dict) or not item:
             errors.add(
-                f"an expectation is a mapping with 'attack' and the values to check, got {excerpt(item)}", "expect", k
-            )
-            continue
-        unknown = set(item) - _EXPECT_KEYS
-        if unknown:
-            errors.add(
-                f"expect: unknown keys {excerpt(sorted(map(str, unknown)))}; "
-                f"keys are {', '.join(sorted(_EXPECT_KEYS))}",
+                "an expectation is a mapping: 'attack' and the values to check, or the end of the combat "
+                f"({', '.join(sorted(_END_KEYS))}), got {excerpt(item)}",
                 "expect",
                 k,
             )
             continue
-        if errors.whole(item["attack"], "expect: attack", "expect", k, "attack", low=1, high=MAX_ATTACKS) is None:
+        allowed = _EXPECT_KEYS if "attack" in item else _END_KEYS
+        unknown = set(item) - allowed
+        if unknown:
+            kind = "an attack's" if "attack" in item else "the end of the combat's (no 'attack')"
+            errors.add(
+                f"expect: unknown keys {excerpt(sorted(map(str, unknown)))} in {kind} expectation; "
+                f"keys are {', '.join(sorted(allowed))}",
+                "expect",
+                k,
+            )
             continue
-        expect.append(item)
+        before = len(errors.messages)
+        if "attack" in item:
+            errors.whole(item["attack"], "expect: attack", "expect", k, "attack", low=1, high=MAX_ATTACKS)
+        else:
+            _check_end(item, errors, names, k)
+        if len(errors.messages) == before:
+            expect.append({**item, "_line": errors.lines.line("expect", k)})
     return expect
+
+
+def _check_end(item: Mapping[str, Any], errors: ParseErrors, names: tuple[str, ...], k: int) -> None:
+    """Record what is wrong with an end-of-combat expectation's values."""
+    who = [*names, *PLAYERS]
+    accepted = ", ".join(who)
+
+    def fairy(value: Any, what: str, *path: Any) -> None:
+        if not isinstance(value, str) or value not in who:
+            errors.add(f"expect: {what} names a fairy ({accepted}), got {excerpt(value)}", "expect", k, *path)
+
+    if "live" in item:
+        live = item["live"]
+        if not isinstance(live, dict) or not live:
+            errors.add(
+                f"expect: live is a mapping of fairy name to Live points, got {excerpt(live)}", "expect", k, "live"
+            )
+        else:
+            for name, value in live.items():
+                fairy(name, "live", "live", name)
+                errors.whole(value, f"expect: live of {excerpt(name)}", "expect", k, "live", name, high=MAX_POINTS)
+    if "nasty_hits" in item:
+        hits = item["nasty_hits"]
+        if not isinstance(hits, list):
+            errors.add(
+                f"expect: nasty_hits is a list of the fairies who suffered one ([] for none), got {excerpt(hits)}",
+                "expect",
+                k,
+                "nasty_hits",
+            )
+        else:
+            for i, name in enumerate(hits):
+                fairy(name, "nasty_hits", "nasty_hits", i)
+    if "extra_cards" in item:
+        errors.whole(item["extra_cards"], "expect: extra_cards", "expect", k, "extra_cards", high=MAX_POINTS)
+    if "escaped" in item:
+        errors.yes_no(item["escaped"], "expect: escaped", "expect", k, "escaped")
 
 
 def _fairy(
@@ -382,20 +437,63 @@ def replay(example: Example) -> CombatState:
 
 
 def check_expectations(example: Example, state: CombatState) -> list[str]:
-    """Return every expectation of the example that the replayed combat does not meet."""
+    """Return every expectation of the example that the replayed combat does not meet,
+    each with its line in the file (``line 12: ...``): an attack's result, or the end of
+    the combat's Live points (FM-10), Nasty Hits (FM-12), extra cards owed (FM-11) and
+    Wrestling escape (FM-14)."""
     problems = []
     for item in example.expect:
+        line = item.get("_line", 0)
+        at = f"line {line}: " if line else ""
+        if "attack" not in item:
+            problems += [at + p for p in _end_problems(item, state)]
+            continue
         n = int(item["attack"])
         if not 1 <= n <= len(state.results):
-            problems.append(f"attack {n}: the combat had {len(state.results)} attack(s)")
+            problems.append(f"{at}attack {n}: the combat had {len(state.results)} attack(s)")
             continue
         result = state.results[n - 1]
         for key, wanted in item.items():
-            if key == "attack":
+            if key in ("attack", "_line"):
                 continue
             got = result.nasty_hit if key == "nasty_hit" else getattr(result, key)
             if got != wanted:
-                problems.append(f"attack {n}: {key} is {got!r}, the example expects {excerpt(wanted)}")
+                problems.append(f"{at}attack {n}: {key} is {got!r}, the example expects {excerpt(wanted)}")
+    return problems
+
+
+def _end_problems(item: Mapping[str, Any], state: CombatState) -> list[str]:
+    """What the end of the combat does not meet of one end expectation."""
+    names = state.names
+
+    def index(who: str) -> int:
+        return PLAYERS.index(who) if who in PLAYERS else names.index(who)  # type: ignore[arg-type]
+
+    problems = []
+    ended = "" if state.finished else " (the combat is not over)"
+    for who, wanted in (item.get("live") or {}).items():
+        got = state.fairies[index(who)].live
+        if got != wanted:
+            problems.append(f"{names[index(who)]} ends with {got} Live{ended}, the example expects {wanted}")
+    if "nasty_hits" in item:
+        got_hits = sorted(state.nasty_hits)
+        wanted_hits = sorted(names[index(w)] for w in item["nasty_hits"])
+        if got_hits != wanted_hits:
+            shown = ", ".join(got_hits) or "nobody"
+            problems.append(
+                f"Nasty Hits (FM-12) to {shown}{ended}, the example expects {', '.join(wanted_hits) or 'none'}"
+            )
+    if "extra_cards" in item and state.extra_cards != item["extra_cards"]:
+        problems.append(
+            f"{names[1]} is owed {state.extra_cards} extra card(s) (FM-11){ended}, "
+            f"the example expects {item['extra_cards']}"
+        )
+    if "escaped" in item:
+        got = any(r.escaped for r in state.results)
+        if got != item["escaped"]:
+            said = "a Wrestling winner gave up the damage to escape" if got else "nobody escaped the Wrestling"
+            wanted = "true" if item["escaped"] else "false"
+            problems.append(f"{said} (FM-14){ended}, the example expects escaped: {wanted}")
     return problems
 
 

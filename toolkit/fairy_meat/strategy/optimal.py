@@ -145,17 +145,49 @@ def _settled_key(state: GameState) -> Hashable:
     )
 
 
-def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit: int = NODE_LIMIT) -> GameTree:
+def _exact_key(state: GameState) -> Hashable:
+    """:func:`_settled_key` with every card named (the ungrouped game)."""
+    assert isinstance(state, CombatState)
+    pile = state.pile
+    return (
+        *_settled_key(state)[:5],
+        pile.stacked,
+        tuple(sorted(c.code for c in pile.shuffled)),
+        tuple(sorted(c.code for c in pile.discards)),
+    )
+
+
+def attack_game(
+    state: CombatState,
+    payoff: Payoff | None = None,
+    *,
+    node_limit: int = NODE_LIMIT,
+    grouped: bool = True,
+    judgement_limit: int | None = None,
+) -> GameTree:
     """Return the game tree (sequence form) of the combat from ``state`` on, both hands known.
 
     ``state`` must have both hands dealt (any later point of a combat will do: the
-    stepper's hint solves from the start of the current attack).
+    stepper's hint solves from the start of the current attack); a hand not dealt yet is
+    dealt by chance.
+
+    With ``grouped`` (the default) the cards dealt or turned up (FM-6, FM-7 draws) are
+    merged by card type (:func:`~toolkit.fairy_meat.deck.card_type`: what the referee
+    reads of a card, FM-1/FM-12), and so are the Trumps and cards played of one type;
+    ``grouped=False`` walks every card on its own (the same game, many times bigger: a
+    check of the grouping on small decks).
+
+    ``judgement_limit`` bounds the referee judgements of the walk (the positions of the
+    last attack weighed by :meth:`~.engine.CombatState.best_result`, most of the work):
+    the size of the grouped game as walked, where :func:`game_size` is an estimate.
 
     Raises:
-        TooBigError: more than ``node_limit`` nodes, said before the solve starts.
+        TooBigError: more than ``node_limit`` nodes or ``judgement_limit`` judgements,
+            said before the solve starts.
     """
     pay = payoff or Payoff()
     base = len(state.results)
+    judged = [0]
 
     def value(s: GameState) -> Fraction:
         assert isinstance(s, CombatState)
@@ -163,7 +195,14 @@ def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit:
 
     def decided(s: GameState) -> Fraction | None:
         assert isinstance(s, CombatState)
-        result = s.best_result() if s.attack_no == s.attacks - 1 else None
+        if s.attack_no != s.attacks - 1:
+            return None
+        judged[0] += 1
+        if judgement_limit is not None and judged[0] > judgement_limit:
+            raise TooBigError(
+                f"this game needs more than {judgement_limit:,} referee judgements: too big to solve quickly here"
+            )
+        result = s.best_result()
         if result is None or (s.wrestling and result.winner is not None):
             return None
         return value(s) + pay.of(result)
@@ -174,10 +213,10 @@ def attack_game(state: CombatState, payoff: Payoff | None = None, *, node_limit:
         information=lambda s, p: s.information_state(PLAYERS[p], hands_known=True),  # type: ignore[attr-defined]
         value=value,
         auto=_auto,
-        action_class=same_choice,
-        chance_class=_chance_class,
+        action_class=same_choice if grouped else None,
+        chance_class=_chance_class if grouped else None,
         settled=_settled,
-        settled_key=_settled_key,
+        settled_key=_settled_key if grouped else _exact_key,
         decided=decided,
         node_limit=node_limit,
     )
@@ -454,6 +493,7 @@ def solve_combat(
     *,
     node_limit: int = NODE_LIMIT,
     size_limit: int | None = SIZE_LIMIT,
+    judgement_limit: int | None = None,
 ) -> AttackSolution:
     """Return the verified equilibrium of the combat from ``state`` on (both hands dealt and
     known to both). See :func:`solve_attack`.
@@ -461,7 +501,8 @@ def solve_combat(
     Raises:
         InvalidSetupError: the hands are not dealt yet.
         TooBigError: :func:`game_size` of the rest of the combat is above ``size_limit``
-            (``None``: no limit but ``node_limit``), said before starting.
+            (``None``: no limit but ``node_limit`` and ``judgement_limit``, see
+            :func:`attack_game`), said before starting.
     """
     if (len(state.hands[0]) == 0 and state.attack_no == 0) or state.phase()[0] == "deal":
         raise InvalidSetupError("deal both combat hands before solving: optimal play is solved for known hands")
@@ -477,7 +518,7 @@ def solve_combat(
     started = time.perf_counter()
     pay = payoff or Payoff()
     try:
-        tree = attack_game(state, pay, node_limit=node_limit)
+        tree = attack_game(state, pay, node_limit=node_limit, judgement_limit=judgement_limit)
     except TooBigError as exc:
         raise TooBigError(f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s): {exc}") from None
     eq = solve(tree)
@@ -532,16 +573,25 @@ def solve_attack(
     return solve_combat(state, payoff, node_limit=node_limit, size_limit=size_limit)
 
 
-#: Largest :func:`game_size` a hint solves for the whole rest of the combat; beyond it the
-#: hint looks ahead to the current attack only (and says so).
-HINT_SIZE_LIMIT = 20_000
+#: Largest game (referee judgements of the grouped game :func:`attack_game` walks, about
+#: 0.2 ms each) a hint solves for the whole rest of the combat; beyond it the hint looks
+#: ahead to the current attack only (and says so). The size counted is the walked one, not
+#: :func:`game_size`: the walk merges the cards turned up by what the referee reads of them
+#: (card types, FM-1/FM-12: value and colour of a Numbered card, a Trump's colour, the A♠),
+#: so a Wild Trump draw (FM-6, FM-7) costs a few dozen judgements, not :data:`DRAW_OUTCOMES`.
+HINT_JUDGEMENT_LIMIT = 6_000
 _HINT_STEPS = ("declare", "trumps", "play", "score")
-_solved: OrderedDict[Hashable, AttackSolution] = OrderedDict()
+_solved: OrderedDict[Hashable, AttackSolution | TooBigError] = OrderedDict()
 
 
-def _cached_solve(start: CombatState, payoff: Payoff) -> AttackSolution:
-    """:func:`solve_combat`, remembered for the last few combats (a stepper asks again at
-    every decision of an attack, from the same start)."""
+def _cached_solve(start: CombatState, payoff: Payoff, limit: int) -> AttackSolution:
+    """:func:`solve_combat` without the :func:`game_size` estimate (the walk counts the
+    grouped game), remembered for the last few combats, a refusal as well (a stepper asks
+    again at every decision of an attack, from the same start).
+
+    Raises:
+        TooBigError: the grouped game needs more than ``limit`` referee judgements.
+    """
     key = (
         start.information_state("attacker", hands_known=True),
         start.information_state("defender", hands_known=True),
@@ -551,27 +601,35 @@ def _cached_solve(start: CombatState, payoff: Payoff) -> AttackSolution:
         start.bonus_points,
         start.prev_points,
         _settled_key(start)[-3:],
+        limit,
     )
-    if key in _solved:
-        _solved.move_to_end(key)
-        return _solved[key]
-    sol = solve_combat(start, payoff, size_limit=None)  # hint() has checked the size
-    _solved[key] = sol
-    while len(_solved) > 32:
-        _solved.popitem(last=False)
-    return sol
+    if key not in _solved:
+        try:
+            _solved[key] = solve_combat(start, payoff, size_limit=None, judgement_limit=limit)
+        except TooBigError as exc:
+            _solved[key] = exc
+        while len(_solved) > 32:
+            _solved.popitem(last=False)
+    _solved.move_to_end(key)
+    found = _solved[key]
+    if isinstance(found, TooBigError):
+        raise found
+    return found
 
 
 def hint(
-    state: CombatState, payoff: Payoff | None = None, *, size_limit: int = HINT_SIZE_LIMIT
+    state: CombatState, payoff: Payoff | None = None, *, judgement_limit: int = HINT_JUDGEMENT_LIMIT
 ) -> tuple[str, dict[str, Fraction]] | None:
     """Return (decision in words, equilibrium mix) for the decision pending in ``state``,
     solving the rest of the combat from the start of the current attack with both hands
-    known — or, when that is bigger than ``size_limit`` (:func:`game_size`), the current
-    attack alone, as the words then say. ``None`` at chance steps, at the referee's steps
-    (reveal, bonus, shifts: their best choice is :meth:`~.engine.CombatState.best_action`),
-    at the Wrestling escape (FM-14: the payoff counts damage, so optimal play always deals
-    it) and when the combat is over.
+    known (a hand not dealt yet is dealt by chance in the solved game) — or, when that
+    game needs more than ``judgement_limit`` referee judgements (:func:`attack_game`),
+    the current attack alone, as the words then say. At the defender's FM-11 choice the
+    rest of the combat is the attacks still to come: no one-attack fallback there.
+
+    ``None`` at chance steps, at the referee's steps (reveal, bonus, shifts: their best
+    choice is :meth:`~.engine.CombatState.best_action`), at the Wrestling escape (FM-14:
+    the payoff counts damage, so optimal play always deals it) and when the combat is over.
 
     Raises:
         TooBigError: even the current attack alone is too big to solve quickly.
@@ -581,17 +639,25 @@ def hint(
     pay = payoff or Payoff()
     start = _attack_start(state)
     words = describe(state)[0]
-    left = start.attacks - start.attack_no
-    if left > 1 and game_size(start.hands[0], start.hands[1], left, start.rules) > size_limit:
-        start = replace(start, attacks=start.attack_no + 1)
+    try:
+        sol = _cached_solve(start, pay, judgement_limit)
+    except TooBigError:
+        one = replace(start, attacks=start.attack_no + 1)
+        if start.cur.result is not None or one.attacks == start.attacks:
+            raise TooBigError(
+                f"the rest of the combat from here ({len(start.hands[0])} v {len(start.hands[1])} cards) needs more "
+                f"than {judgement_limit:,} referee judgements: too big for a quick hint; solve it with "
+                "toolkit.fairy_meat.strategy.optimal.solve_combat or use Monte Carlo play-outs"
+            ) from None
+        try:
+            sol = _cached_solve(one, pay, judgement_limit)
+        except TooBigError:
+            raise TooBigError(
+                f"solving this attack with {len(start.hands[0])} v {len(start.hands[1])} cards needs more than "
+                f"{judgement_limit:,} referee judgements: too big for a quick hint"
+            ) from None
         words += " — looking ahead to this attack only (the whole combat is too big to solve quickly)"
-    size = game_size(start.hands[0], start.hands[1], start.attacks - start.attack_no, start.rules)
-    if size > size_limit:
-        raise TooBigError(
-            f"solving this attack with {len(start.hands[0])} v {len(start.hands[1])} cards is about {size:,} "
-            f"referee judgements (limit {size_limit:,}): too big for a quick hint"
-        )
-    mix = _cached_solve(start, pay).mix(state)
+    mix = sol.mix(state)
     if mix is None:  # pragma: no cover - every decision of the walked game has a mix
         raise ToolkitError("this decision is not in the solved game")
     return words, mix
