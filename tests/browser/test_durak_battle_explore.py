@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from .browser_session import OUTSIDE_RULINGS, notebook_area, open_and_run, outputs_text
 from .notebook_page import button, cut_off_labels, nudge, slider_value, time_cell_to_chart, unreadable_numbers
 
 NOTEBOOK = "durak_battle_explore.ipynb"
@@ -150,7 +150,6 @@ def default_answer(session, timings):
     return timings.add("Durak explorer: default settings, cell run to chart drawn", seen["chart"], DEFAULT_GOAL).seconds
 
 
-@known_defect("issue 12 item 1: default settings: 4.2–6.3 s from the cell's run to the chart (goal 1 s)")
 def test_explorer_default_settings_answer_within_a_second(default_answer):
     assert default_answer < DEFAULT_LIMIT, f"{default_answer:.3f} s"
 

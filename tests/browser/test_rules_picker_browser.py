@@ -79,7 +79,11 @@ def test_the_dropdown_goes_back_to_the_default_rules(session):
     region = _explorer(session)
     select = region.locator(".toolkit-rules-picker select")
     labels = select.inner_text().replace("\xa0", " ")  # the widget draws spaces as no-break spaces
-    assert labels.splitlines() == ["default rules", "SuperTieBreaker on no hits"]
+    from toolkit.house_rules import RulesFile, rules_files
+
+    shipped = [RulesFile.read(path).title for path in rules_files("angry-miniatures")]
+    # the default rules, the shipped files by title, and the file loaded by the test before
+    assert labels.splitlines() == ["default rules", *shipped, "SuperTieBreaker on no hits"]
     from playwright.sync_api import expect
 
     select.select_option(index=0)  # a choice in the list: no key or pointer event to time from
