@@ -84,7 +84,7 @@ def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():
     lines = log.splitlines()
     # Attack 1: "The final values then are Dizzy 2, Sparky 3" (both cheated, FM-8; red v red, FM-9).
     assert "Final values: Dizzytwig 2, Sparklespaz 3." in lines
-    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point(s) (FM-10)." in lines
+    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point (FM-10)." in lines
     # Attack 2: "The final values then are Sparky 6, Dizzy 3" -> 2 damage and a Nasty Hit (FM-12).
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in lines
     assert "Sparklespaz takes 2 damage (1 per point, FM-10)." in lines
@@ -164,7 +164,7 @@ def test_wild_trump_points_are_buttons_fm7():
     assert set(st.action_buttons) == {"points red", "points black", "trumps none"}
     assert st.card_buttons == {}
     st.action_buttons["points black"].click()
-    assert "become black Wild Trump points (FM-7)" in st.stepper.log_text
+    assert "become 1 black Wild Trump point (FM-7)" in st.stepper.log_text
 
 
 def test_setup_change_in_example_mode_replays_the_example_from_the_new_setup_fm2():

@@ -48,6 +48,7 @@ from toolkit.fairy_meat.legality import (
 )
 from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules, combat_hand_sizes
+from toolkit.numbers import count
 
 __all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 
@@ -356,7 +357,8 @@ class CombatState(GameState):
         if step == "trumps":
             if verb == "points":
                 a = replace(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
-                msg = f"{name} has no cards: her {self.prev_points} point(s) become {rest} Wild Trump points (FM-7)."
+                wild = count(self.prev_points, f"{rest} Wild Trump point")
+                msg = f"{name} has no cards: her points become {wild} (FM-7)."
                 state = replace(self, cur=a)._log("trumps", msg, "FM-7")
                 if a.trumps[0] is not None:
                     state = state._announce_trumps()
@@ -406,10 +408,10 @@ class CombatState(GameState):
         name, hand = self.names[i], self.hands[i]
         return self._log(
             "deal",
-            f"{name} draws {len(hand)} cards: {_cards_text(hand)}.",
+            f"{name} draws {count(len(hand), 'card')}: {_cards_text(hand)}.",
             "FM-2",
             audience=(PLAYERS[i],),
-            public_text=f"{name} draws {len(hand)} cards.",
+            public_text=f"{name} draws {count(len(hand), 'card')}.",
         )
 
     def _announce_trumps(self) -> CombatState:
@@ -421,7 +423,7 @@ class CombatState(GameState):
             if not t and not (i == 1 and a.wild_colour):
                 parts.append(f"{self.names[i]} says None")
             elif i == owner:
-                parts.append(f"{self.names[i]} places {len(t)} Trump(s) face down, and they stay hidden (FM-5)")
+                parts.append(f"{self.names[i]} places {count(len(t), 'Trump')} face down, and they stay hidden (FM-5)")
             elif t:
                 parts.append(f"{self.names[i]} reveals {_cards_text(t)}")
         return self._log("trumps", f"Attack {self.attack_no + 1}: " + "; ".join(parts) + " (FM-4).", "FM-4")
@@ -610,9 +612,8 @@ class CombatState(GameState):
             choice = a.score or self._score_options()[0]
             if choice == "bonus":
                 bonus = r.points
-                state = state._log(
-                    "score", f"{self.names[1]} keeps her {r.points} point(s) for her next defence (FM-11).", "FM-11"
-                )
+                kept = count(r.points, "point")
+                state = state._log("score", f"{self.names[1]} keeps her {kept} for her next defence (FM-11).", "FM-11")
             elif self.defender_has_attacked:
                 state = state._log(
                     "score",
@@ -623,7 +624,7 @@ class CombatState(GameState):
                 extra += r.points
                 state = state._log(
                     "score",
-                    f"{self.names[1]} will draw {r.points} extra card(s) when she attacks "
+                    f"{self.names[1]} will draw {count(r.points, 'extra card')} when she attacks "
                     f"{self.names[0]} back (FM-11).",
                     "FM-11",
                 )
@@ -657,7 +658,7 @@ class CombatState(GameState):
         lines = []
         for i, side in enumerate(PLAYERS):
             hand = self.hands[i]
-            shown = _cards_text(hand) if player in (None, side) else f"{len(hand)} cards"
+            shown = _cards_text(hand) if player in (None, side) else count(len(hand), "card")
             lines.append(f"{self.names[i]} ({side}): hand {shown}; declared {self.declared[i] or '-'}")
         for n, a in enumerate((*self.past, self.cur), start=1):
             if a.trumps[0] is None or a.trumps[1] is None:
@@ -719,7 +720,7 @@ class CombatState(GameState):
         who = self.names[i] if i >= 0 else ""
         texts = {
             "over": "The combat is over.",
-            "deal": f"Deal {who} {self.roll_group()} more card(s).",
+            "deal": f"Deal {who} {count(self.roll_group(), 'more card')}.",
             "declare": f"{who}: declare Add or Subtract for her Trumps (FM-3).",
             "trumps": f"Attack {self.attack_no + 1}: {who} places Trumps of one colour face down, or says None (FM-4).",
             "play": f"{who} plays a Numbered card (or a Trump as a Wild Trump if she has none, FM-6).",
@@ -748,7 +749,7 @@ class CombatState(GameState):
 
 def _not_in_deck(rules: Rules) -> str:
     ranks = " ".join((*rules.numbered_ranks, *rules.trump_ranks))
-    jokers = f" and {rules.jokers} joker(s)" if rules.jokers else ", no jokers"
+    jokers = f" and {count(rules.jokers, 'joker')}" if rules.jokers else ", no jokers"
     return f"not in the {len(deck_cards(rules))}-card deck of these rules (FM-1: ranks {ranks}{jokers})"
 
 
@@ -841,7 +842,7 @@ def start_combat(
         "start",
         f"{kind}: {attacker.name} ({attacker.live} Live, {attacker.kill} Kill, {attacker.weapon.name}) attacks "
         f"{defender.name} ({defender.live} Live, {defender.kill} Kill): {sizes[0]} cards against {sizes[1]}, "
-        f"{n_attacks} attack(s) (FM-2).",
+        f"{count(n_attacks, 'attack')} (FM-2).",
         "FM-2",
     )
     if hands is not None:

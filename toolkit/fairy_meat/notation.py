@@ -50,6 +50,7 @@ from toolkit.notation import (
     load_yaml,
     read_example,
 )
+from toolkit.numbers import count
 
 __all__ = [
     "NOTATION",
@@ -387,7 +388,7 @@ def check_expectations(example: Example, state: CombatState) -> list[str]:
     for item in example.expect:
         n = int(item["attack"])
         if not 1 <= n <= len(state.results):
-            problems.append(f"attack {n}: the combat had {len(state.results)} attack(s)")
+            problems.append(f"attack {n}: the combat had {count(len(state.results), 'attack')}")
             continue
         result = state.results[n - 1]
         for key, wanted in item.items():

@@ -9,6 +9,7 @@ import ipywidgets as widgets
 
 from toolkit.cards import Card
 from toolkit.fairy_meat.rules import Rules, Weapon
+from toolkit.numbers import count
 from toolkit.widgets.common import esc
 
 __all__ = [
@@ -134,4 +135,7 @@ def wrestling_hand_control(rules: Rules) -> widgets.Dropdown:
 
 
 def weapon_label(w: Weapon) -> str:
-    return f"{w.name} ({w.attack_bonus:+d} card, {w.defence_modifier:+d} to target, {w.attacks} attack(s))"
+    """The weapon as a dropdown option: its name, the cards it adds, its target modifier and
+    attacks (FM-2, FM-13)."""
+    cards = "card" if abs(w.attack_bonus) == 1 else "cards"
+    return f"{w.name} ({w.attack_bonus:+d} {cards}, {w.defence_modifier:+d} to target, {count(w.attacks, 'attack')})"

@@ -247,7 +247,7 @@ def hand_composition_explorer(
         controls,
         lambda cards: calculator(cards),
         lambda h: int(read_field(h, "numbered", 0)),
-        positive="Numbered card(s)",
+        positive=("Numbered card", "Numbered cards"),
         negative="",
         zero="no Numbered card",
         summary=_makeup_summary,

@@ -41,6 +41,7 @@ from toolkit.fairy_meat.widgets.cards import (
     wrestling_hand_control,
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
+from toolkit.numbers import count
 from toolkit.widgets.common import ERROR, OK, esc
 from toolkit.widgets.example_mode import FollowsExample
 
@@ -337,7 +338,7 @@ class CombatStepper(FollowsExample[CombatState]):
             return "The whole combat: save it as data/examples/<name>.yaml and run `toolkit replay <file>`.", OK
         return (
             "The combat is not over; replaying this file finishes it with the referee's best choices "
-            f"({len(replayed.results)} attack(s)).",
+            f"({count(len(replayed.results), 'attack')}).",
             OK,
         )
 
@@ -513,7 +514,8 @@ class CombatStepper(FollowsExample[CombatState]):
         else:
             kind = "Wrestling: by Kill points (FM-2, FM-14)"
         self.setup_line.value = esc(
-            f"Combat hands: {a} {sizes[0]} cards, {d} {sizes[1]}; {n} attack(s) ({kind}; {self.rules.variant_name()})."
+            f"Combat hands: {a} {count(sizes[0], 'card')}, {d} {sizes[1]}; {count(n, 'attack')} "
+            f"({kind}; {self.rules.variant_name()})."
         )
 
     def _show_more(self) -> None:
@@ -541,7 +543,7 @@ class CombatStepper(FollowsExample[CombatState]):
             if i == 1 and state.bonus_points:
                 extra.append(f"next-defence bonus {state.bonus_points} (FM-11)")
             if i == 1 and state.prev_points and state.cur.wild_colour:
-                extra.append(f"{state.prev_points} {state.cur.wild_colour} Wild Trump point(s) (FM-7)")
+                extra.append(f"{count(state.prev_points, state.cur.wild_colour + ' Wild Trump point')} (FM-7)")
             drawn = state.cur.drawn[i] + (
                 (state.cur.number[i],) if state.cur.plays[i] not in (None, "play") and state.cur.number[i] else ()
             )
