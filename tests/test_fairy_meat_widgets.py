@@ -19,7 +19,7 @@ from test_widgets import run_notebook_headless
 
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack
-from toolkit.fairy_meat.notation import load_example, plan_example, replay
+from toolkit.fairy_meat.notation import check_expectations, load_example, plan_example, replay
 from toolkit.fairy_meat.odds import HandComposition, deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets import (
@@ -31,6 +31,7 @@ from toolkit.fairy_meat.widgets import (
     odds_explorer,
 )
 from toolkit.prob import Distribution, format_probability
+from toolkit.widgets.common import ERROR, NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
@@ -426,18 +427,31 @@ def test_export_of_a_clicked_combat_replays_to_the_same_log(seed):
     assert replay(load_example(text)).log() == st.state.log()
 
 
-def test_export_midway_says_where_replay_stops():
+def test_export_midway_is_an_unfinished_example_in_the_note_colour():
     st = combat_stepper(example=WORKED)
     while st.state.phase()[0] != "shift":
         st.next_move()
     text = st.export()
-    # the shift is the referee's to fill in, but Sparklespaz's FM-11 choice is not
-    assert "not over" in st.export_note.value and "FM-11" in st.export_note.value
-    with pytest.raises(NotationError, match="ends before the combat does"):
-        replay(load_example(text))
+    # issue 12 item 7: a partial export is a note, not a red error
+    assert load_example(text).unfinished and "unfinished: true" in text
+    assert "unfinished example" in st.export_note.value
+    assert NOTE in st.export_note.value and ERROR not in st.export_note.value
+    again = replay(load_example(text))  # stops where the combat stands: the same log, the same step
+    assert again.log() == st.state.log() and again.phase() == st.state.phase() == ("shift", 0)
     st.play_all()
-    st.export()
-    assert "toolkit replay" in st.export_note.value
+    text = st.export()
+    assert "unfinished" not in text and "toolkit replay" in st.export_note.value
+
+
+def test_export_writes_the_nasty_hit_and_replay_checks_it_fm12():
+    st = combat_stepper(example=WORKED)
+    st.play_all()
+    text = st.export()
+    example = load_example(text)
+    # the worked example: the A♠ is applied in attack 2 and Sparklespaz takes damage (FM-12)
+    assert [item.get("nasty_hit") for item in example.expect] == [False, True]
+    wrong = load_example(text.replace("nasty_hit: true", "nasty_hit: false"))
+    assert check_expectations(wrong, replay(wrong)) == ["attack 2: nasty_hit is True, the example expects False"]
 
 
 # -- "What would optimal play do here?" ----------------------------------------------------------

@@ -42,7 +42,7 @@ from toolkit.fairy_meat.widgets.cards import (
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
 from toolkit.numbers import count
-from toolkit.widgets.common import ERROR, OK, esc
+from toolkit.widgets.common import ERROR, NOTE, OK, esc
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
@@ -330,16 +330,21 @@ class CombatStepper(FollowsExample[CombatState]):
     def _export_verdict(self, state: CombatState, text: str) -> tuple[str, str]:
         """The export note: the whole combat, or how replaying the file finishes or stops."""
         try:
-            replayed = replay(load_example(text))
+            again = load_example(text)
+            replayed = replay(again)
+            problems = check_expectations(again, replayed)
+            same = [e.text for e in replayed.log_events] == [e.text for e in state.log_events]
+            error = "; ".join(problems) or ("" if same else "the replayed log differs")
         except ToolkitError as e:
-            over = "" if state.is_terminal else "The combat is not over: "
-            return f"{over}replaying this file stops: {e}", ERROR
+            error = str(e)
+        if error:
+            return f"Replaying this file stops: {error}", ERROR
         if state.is_terminal:
             return "The whole combat: save it as data/examples/<name>.yaml and run `toolkit replay <file>`.", OK
         return (
-            "The combat is not over; replaying this file finishes it with the referee's best choices "
-            f"({count(len(replayed.results), 'attack')}).",
-            OK,
+            "The combat so far, an unfinished example (unfinished: true): it replays to the same log and stops "
+            f"where the combat stands ({count(len(replayed.results), 'attack')} played).",
+            NOTE,
         )
 
     def _build_controls(
