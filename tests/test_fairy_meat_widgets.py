@@ -404,6 +404,19 @@ def test_dealt_hands_become_a_stacked_deck_fm2():
     assert st.state.hand_sizes[0] == 1 + 1 + 1 + 2  # Kill + Vibro-Master + attacking + modifiers (FM-2)
 
 
+def test_the_primary_trumps_button_is_the_one_she_can_use_fm4():
+    # Dizzytwig holds KS and JH (Trumps): Place Trumps is primary; Sparklespaz holds 2D 3C,
+    # Numbered cards only, so None is the primary button and Place Trumps is off (FM-4)
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D 3C", **SETUP)
+    _deal_and_declare(st)
+    assert st.action_buttons["place trumps"].button_style == "primary"
+    assert st.action_buttons["trumps none"].button_style == ""
+    st.action_buttons["trumps none"].click()
+    assert st.state.phase() == ("trumps", 1)  # Sparklespaz holds 2D 3C: no Trump to place
+    assert st.action_buttons["trumps none"].button_style == "primary"
+    assert st.action_buttons["place trumps"].button_style == "" and st.action_buttons["place trumps"].disabled
+
+
 # -- export -----------------------------------------------------------------------------------
 def test_export_replays_to_the_same_log_worked_example():
     st = combat_stepper(example=WORKED)

@@ -620,8 +620,19 @@ class CombatStepper(FollowsExample[CombatState]):
                 )
                 self.card_buttons[c.code] = t
                 toggles.append(t)
-            place = widgets.Button(description="Place Trumps", button_style="primary", tooltip="Place them face down")
-            none = widgets.Button(description="None", tooltip="Place no Trumps this attack (FM-5)")
+            # the action she can take is the primary one: Place Trumps only with Trumps to place (FM-4, issue 12)
+            can_place = any(a != "trumps none" for a in legal)
+            place = widgets.Button(
+                description="Place Trumps",
+                button_style="primary" if can_place else "",
+                tooltip="Place them face down" if can_place else f"{name} holds no Trumps to place (FM-4)",
+                disabled=not can_place,
+            )
+            none = widgets.Button(
+                description="None",
+                button_style="" if can_place else "primary",
+                tooltip="Place no Trumps this attack (FM-5)",
+            )
             place.on_click(lambda _: self.place_trumps())
             none.on_click(lambda _: self.say_none())
             self.action_buttons = {"place trumps": place, "trumps none": none}
