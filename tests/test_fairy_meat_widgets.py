@@ -417,6 +417,25 @@ def test_the_primary_trumps_button_is_the_one_she_can_use_fm4():
     assert st.action_buttons["place trumps"].button_style == "" and st.action_buttons["place trumps"].disabled
 
 
+def test_the_narration_speaks_of_each_fairy_by_her_pronoun():
+    st = combat_stepper(example=WORKED)  # the worked example says pronoun: he for Sparklespaz
+    st.play_all()
+    log = st.stepper.log_text
+    assert "Sparklespaz declares he will add Trumps (FM-3)." in log
+    assert "Sparklespaz keeps his 1 point for his next defence (FM-11)." in log
+    assert "Sparklespaz has no Live points left: he is down." in log
+    assert "Dizzytwig declares she will subtract Trumps (FM-3)." in log  # the default
+    assert "pronoun: he" in st.export()
+    text = WORKED.read_text(encoding="utf-8").replace("pronoun: he", "pronoun: they")
+    they = replay(load_example(text)).log()
+    assert "Sparklespaz declares they will add" in they and "their next defence" in they
+    assert "Sparklespaz has no Live points left: they are down." in they
+    with pytest.raises(NotationError, match="pronoun must be one of she, he, they, got 'it'"):
+        load_example(text.replace("pronoun: they", "pronoun: it"))
+    with pytest.raises(InvalidSetupError, match="pronoun must be one of she, he, they"):
+        Fairy("Sparklespaz", 2, 1, pronoun="He")
+
+
 # -- export -----------------------------------------------------------------------------------
 def test_export_replays_to_the_same_log_worked_example():
     st = combat_stepper(example=WORKED)

@@ -72,7 +72,7 @@ __all__ = [
 SYSTEM = "fairy-meat"
 
 _DATA = Path(__file__).resolve().parent.parent.parent / "data" / "fairy_meat"
-_FAIRY_KEYS = {"name", "live", "kill", "weapon"}
+_FAIRY_KEYS = {"name", "live", "kill", "weapon", "pronoun"}
 _ATTACKER_KEYS = _FAIRY_KEYS | {"fluttered", "modifiers"}
 _DEFENDER_KEYS = _FAIRY_KEYS | {"holds_order_card", "modifiers", "has_attacked"}
 _TOP_KEYS = {
@@ -292,7 +292,7 @@ def _fairy(
             errors.add(f"{role}: give live and kill (whole numbers)", role)
         return None, raw
     try:
-        return Fairy(name, live, kill, weapon), raw
+        return Fairy(name, live, kill, weapon, **({"pronoun": raw["pronoun"]} if "pronoun" in raw else {})), raw
     except ToolkitError as exc:
         errors.add(f"{role}: {exc}", role)
         return None, raw
@@ -425,6 +425,9 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
     a, d = setup.attacker, setup.defender
     data["attacker"] = {"name": a.name, "live": a.live, "kill": a.kill, "weapon": a.weapon.name}
     data["defender"] = {"name": d.name, "live": d.live, "kill": d.kill, "weapon": d.weapon.name}
+    for role, fairy in (("attacker", a), ("defender", d)):
+        if fairy.pronoun != "she":
+            data[role]["pronoun"] = fairy.pronoun
     if setup.fluttered:
         data["attacker"]["fluttered"] = True
     if setup.attacker_modifiers:

@@ -163,6 +163,7 @@ class CombatStepper(FollowsExample[CombatState]):
         rules = rules or Rules()
         self.example = example
         self.names = (attacker.name, defender.name)
+        self.pronouns = (attacker.pronoun, defender.pronoun)  # how the narration speaks of each (issue 12)
         deck = options.pop("deck", "")
         hands = options.pop("hands", None)
         if hands is not None:
@@ -199,8 +200,20 @@ class CombatStepper(FollowsExample[CombatState]):
     @property
     def fairies(self) -> tuple[Fairy, Fairy]:
         """The attacker and the defender as the controls set them."""
-        a = Fairy(self.names[0], self.attacker_live.value, self.attacker_kill.value, self.attacker_weapon.value)
-        d = Fairy(self.names[1], self.defender_live.value, self.defender_kill.value, self.defender_weapon.value)
+        a = Fairy(
+            self.names[0],
+            self.attacker_live.value,
+            self.attacker_kill.value,
+            self.attacker_weapon.value,
+            self.pronouns[0],
+        )
+        d = Fairy(
+            self.names[1],
+            self.defender_live.value,
+            self.defender_kill.value,
+            self.defender_weapon.value,
+            self.pronouns[1],
+        )
         return a, d
 
     def setup(self) -> CombatState:
