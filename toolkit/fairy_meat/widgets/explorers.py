@@ -24,6 +24,9 @@ from toolkit.widgets.common import field as read_field
 __all__ = ["POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
 
 
+#: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
+_FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
+
 #: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
 POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
 
@@ -152,8 +155,12 @@ def odds_explorer(
         "defender_cards": widgets.IntSlider(
             value=defender_cards, min=0, max=6, description="Defender's cards", style=WIDE
         ),
-        "attacker_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[0], description="Attacker"),
-        "defender_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[1], description="Defender"),
+        "attacker_policy": widgets.ToggleButtons(
+            options=list(POLICIES), value=policies[0], description="Attacker", style=_FIT_BUTTONS
+        ),
+        "defender_policy": widgets.ToggleButtons(
+            options=list(POLICIES), value=policies[1], description="Defender", style=_FIT_BUTTONS
+        ),
         **variant_controls(rules),
         **numeric_controls(rules),
     }

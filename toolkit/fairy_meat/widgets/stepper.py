@@ -42,10 +42,13 @@ from toolkit.fairy_meat.widgets.cards import (
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
 from toolkit.numbers import count
-from toolkit.widgets.common import ERROR, NOTE, OK, esc
+from toolkit.widgets.common import ERROR, NOTE, OK, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
+
+#: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
+_FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 
 #: Where the rule-book examples live; :func:`combat_stepper` also looks here for a bare file name.
@@ -376,21 +379,36 @@ class CombatStepper(FollowsExample[CombatState]):
             weapons.setdefault(w.name, w)
         choices = [(weapon_label(w), w) for w in weapons.values()]
         self.attacker_weapon = widgets.Dropdown(
-            options=choices, value=weapons[attacker.weapon.name], description=f"{a}'s weapon", style=WIDE
+            options=choices,
+            value=weapons[attacker.weapon.name],
+            description=f"{a}'s weapon",
+            style=WIDE,
+            layout=widgets.Layout(width=fitting_width(f"{a}'s weapon", choices)),  # labels shown whole (issue 12)
         )
         self.defender_weapon = widgets.Dropdown(
-            options=choices, value=weapons[defender.weapon.name], description=f"{d}'s weapon", style=WIDE
+            options=choices,
+            value=weapons[defender.weapon.name],
+            description=f"{d}'s weapon",
+            style=WIDE,
+            layout=widgets.Layout(width=fitting_width(f"{d}'s weapon", choices)),
         )
         self.fluttered = widgets.Checkbox(
-            value=bool(options.get("fluttered", False)), description=f"{a} Fluttered (−1 card)", indent=False
+            value=bool(options.get("fluttered", False)),
+            description=f"{a} Fluttered (−1 card)",
+            indent=False,
+            layout=widgets.Layout(width="auto"),
         )
         self.holds_order_card = widgets.Checkbox(
             value=bool(options.get("holds_order_card", False)),
             description=f"{d} still holds an Order Card (+1 card)",
             indent=False,
+            layout=widgets.Layout(width="auto"),  # the label shown whole
         )
         self.wrestling = widgets.Checkbox(
-            value=bool(options.get("wrestling", False)), description="Wrestling (FM-14)", indent=False
+            value=bool(options.get("wrestling", False)),
+            description="Wrestling (FM-14)",
+            indent=False,
+            layout=widgets.Layout(width="auto"),
         )
         variants = variant_controls(rules)
         self.damage = variants["damage"]
@@ -403,6 +421,7 @@ class CombatStepper(FollowsExample[CombatState]):
             options=[("deal seeded", "seeded"), ("stacked deck", "stacked")],
             value="stacked" if deck.strip() else "seeded",
             description="Cards",
+            style=_FIT_BUTTONS,
             tooltips=[
                 "every card is drawn at random with the stepper's seed",
                 "the cards typed here come first, in order (attacker's hand, defender's, cards turned up)",
@@ -429,6 +448,7 @@ class CombatStepper(FollowsExample[CombatState]):
             ],
             value="both",
             description="Show",
+            style=_FIT_BUTTONS,
         )
         self.hands_view = widgets.HTML()
         self.view.observe(lambda change: self._show_log_to(change["new"]), names="value")
