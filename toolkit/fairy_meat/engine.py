@@ -435,7 +435,8 @@ class CombatState(GameState):
             if not t and not (i == 1 and a.wild_colour):
                 parts.append(f"{self.names[i]} says None")
             elif i == owner:
-                parts.append(f"{self.names[i]} places {count(len(t), 'Trump')} face down, and they stay hidden (FM-5)")
+                stay = "it stays" if len(t) == 1 else "they stay"
+                parts.append(f"{self.names[i]} places {count(len(t), 'Trump')} face down, and {stay} hidden (FM-5)")
             elif t:
                 parts.append(f"{self.names[i]} reveals {_cards_text(t)}")
         return self._log("trumps", f"Attack {self.attack_no + 1}: " + "; ".join(parts) + " (FM-4).", "FM-4")

@@ -591,7 +591,7 @@ def resolve_attack(
         hidden = tuple(c for c in plays[owner].trumps if c not in result.revealed[owner])
         shown = result.revealed[owner]
         note = (
-            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; she "
+            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; {label[owner]} "
             + (f"reveals {', '.join(c.code for c in shown)}" if shown else "reveals none")
             + (f" and keeps {', '.join(c.code for c in hidden)} hidden" if hidden and result.revealed[owner] else "")
             + " (FM-5)."
@@ -628,7 +628,8 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
     nasty = nasty_hit_to(ace, "attacker", damage, 0, rules)
     steps = (
         f"{names['defender']} has no card and no points: unopposed (FM-7 undefended='unopposed').",
-        f"{names['attacker']}'s value is {value}: she wins with ceil({max(value, 0)}/{rules.points_divisor}) = "
+        f"{names['attacker']}'s value is {value}: {names['attacker']} wins with "
+        f"ceil({max(value, 0)}/{rules.points_divisor}) = "
         f"{count(points, 'point')}.",
         f"{names['defender']} takes {damage} damage (FM-10).",
     )
