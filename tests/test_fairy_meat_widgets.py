@@ -19,7 +19,7 @@ from test_widgets import run_notebook_headless
 
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.fairy_meat import Fairy, Play, Rules, resolve_attack
-from toolkit.fairy_meat.notation import load_example, plan_example, replay
+from toolkit.fairy_meat.notation import check_expectations, load_example, plan_example, replay
 from toolkit.fairy_meat.odds import HandComposition, deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets import (
@@ -31,6 +31,7 @@ from toolkit.fairy_meat.widgets import (
     odds_explorer,
 )
 from toolkit.prob import Distribution, format_probability
+from toolkit.widgets.common import ERROR, NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
@@ -84,7 +85,7 @@ def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():
     lines = log.splitlines()
     # Attack 1: "The final values then are Dizzy 2, Sparky 3" (both cheated, FM-8; red v red, FM-9).
     assert "Final values: Dizzytwig 2, Sparklespaz 3." in lines
-    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point(s) (FM-10)." in lines
+    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point (FM-10)." in lines
     # Attack 2: "The final values then are Sparky 6, Dizzy 3" -> 2 damage and a Nasty Hit (FM-12).
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in lines
     assert "Sparklespaz takes 2 damage (1 per point, FM-10)." in lines
@@ -164,7 +165,7 @@ def test_wild_trump_points_are_buttons_fm7():
     assert set(st.action_buttons) == {"points red", "points black", "trumps none"}
     assert st.card_buttons == {}
     st.action_buttons["points black"].click()
-    assert "become black Wild Trump points (FM-7)" in st.stepper.log_text
+    assert "become 1 black Wild Trump point (FM-7)" in st.stepper.log_text
 
 
 def test_setup_change_in_example_mode_replays_the_example_from_the_new_setup_fm2():
@@ -403,6 +404,38 @@ def test_dealt_hands_become_a_stacked_deck_fm2():
     assert st.state.hand_sizes[0] == 1 + 1 + 1 + 2  # Kill + Vibro-Master + attacking + modifiers (FM-2)
 
 
+def test_the_primary_trumps_button_is_the_one_she_can_use_fm4():
+    # Dizzytwig holds KS and JH (Trumps): Place Trumps is primary; Sparklespaz holds 2D 3C,
+    # Numbered cards only, so None is the primary button and Place Trumps is off (FM-4)
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D 3C", **SETUP)
+    _deal_and_declare(st)
+    assert st.action_buttons["place trumps"].button_style == "primary"
+    assert st.action_buttons["trumps none"].button_style == ""
+    st.action_buttons["trumps none"].click()
+    assert st.state.phase() == ("trumps", 1)  # Sparklespaz holds 2D 3C: no Trump to place
+    assert st.action_buttons["trumps none"].button_style == "primary"
+    assert st.action_buttons["place trumps"].button_style == "" and st.action_buttons["place trumps"].disabled
+
+
+def test_the_narration_speaks_of_each_fairy_by_her_pronoun():
+    st = combat_stepper(example=WORKED)  # the worked example says pronoun: he for Sparklespaz
+    st.play_all()
+    log = st.stepper.log_text
+    assert "Sparklespaz declares he will add Trumps (FM-3)." in log
+    assert "Sparklespaz keeps his 1 point for his next defence (FM-11)." in log
+    assert "Sparklespaz has no Live points left: he is down." in log
+    assert "Dizzytwig declares she will subtract Trumps (FM-3)." in log  # the default
+    assert "pronoun: he" in st.export()
+    text = WORKED.read_text(encoding="utf-8").replace("pronoun: he", "pronoun: they")
+    they = replay(load_example(text)).log()
+    assert "Sparklespaz declares they will add" in they and "their next defence" in they
+    assert "Sparklespaz has no Live points left: they are down." in they
+    with pytest.raises(NotationError, match="pronoun must be one of she, he, they, got 'it'"):
+        load_example(text.replace("pronoun: they", "pronoun: it"))
+    with pytest.raises(InvalidSetupError, match="pronoun must be one of she, he, they"):
+        Fairy("Sparklespaz", 2, 1, pronoun="He")
+
+
 # -- export -----------------------------------------------------------------------------------
 def test_export_replays_to_the_same_log_worked_example():
     st = combat_stepper(example=WORKED)
@@ -426,18 +459,31 @@ def test_export_of_a_clicked_combat_replays_to_the_same_log(seed):
     assert replay(load_example(text)).log() == st.state.log()
 
 
-def test_export_midway_says_where_replay_stops():
+def test_export_midway_is_an_unfinished_example_in_the_note_colour():
     st = combat_stepper(example=WORKED)
     while st.state.phase()[0] != "shift":
         st.next_move()
     text = st.export()
-    # the shift is the referee's to fill in, but Sparklespaz's FM-11 choice is not
-    assert "not over" in st.export_note.value and "FM-11" in st.export_note.value
-    with pytest.raises(NotationError, match="ends before the combat does"):
-        replay(load_example(text))
+    # issue 12 item 7: a partial export is a note, not a red error
+    assert load_example(text).unfinished and "unfinished: true" in text
+    assert "unfinished example" in st.export_note.value
+    assert NOTE in st.export_note.value and ERROR not in st.export_note.value
+    again = replay(load_example(text))  # stops where the combat stands: the same log, the same step
+    assert again.log() == st.state.log() and again.phase() == st.state.phase() == ("shift", 0)
     st.play_all()
-    st.export()
-    assert "toolkit replay" in st.export_note.value
+    text = st.export()
+    assert "unfinished" not in text and "toolkit replay" in st.export_note.value
+
+
+def test_export_writes_the_nasty_hit_and_replay_checks_it_fm12():
+    st = combat_stepper(example=WORKED)
+    st.play_all()
+    text = st.export()
+    example = load_example(text)
+    # the worked example: the A♠ is applied in attack 2 and Sparklespaz takes damage (FM-12)
+    assert [item.get("nasty_hit") for item in example.expect] == [False, True]
+    wrong = load_example(text.replace("nasty_hit: true", "nasty_hit: false"))
+    assert check_expectations(wrong, replay(wrong)) == ["attack 2: nasty_hit is True, the example expects False"]
 
 
 # -- "What would optimal play do here?" ----------------------------------------------------------

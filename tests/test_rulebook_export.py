@@ -118,9 +118,9 @@ def test_the_arithmetic_of_a_known_example_is_printed_exactly():
     text = " ".join(_visible_text(to_html(_path("dizzytwig_v_sparklespaz"))).split())
     # hand arithmetic from the Fairy Meat draft's worked example (FM-8, FM-9, FM-10)
     assert "Final values: Dizzytwig 2, Sparklespaz 3." in text
-    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point(s) (FM-10)." in text
+    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point (FM-10)." in text
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in text
-    assert "Dizzytwig wins by 3: ceil(3/2) = 2 point(s) (FM-10)." in text
+    assert "Dizzytwig wins by 3: ceil(3/2) = 2 points (FM-10)." in text
     assert "Sparklespaz takes 2 damage" in text
 
 

@@ -196,13 +196,11 @@ def test_explorer_default_settings_answer_within_a_second(default_answer):
     assert default_answer < DEFAULT_LIMIT, f"{default_answer:.3f} s"
 
 
-@known_defect("issue 12 item 6: cut-off labels (the weapons, the Order Card, the variants, the Show buttons)")
 def test_labels_fit(session):
     cut = list(dict.fromkeys(cut_off_labels(notebook_area(session))))
     assert not cut, cut
 
 
-@known_defect("issue 12 item 3: fractions with 22-digit denominators, 'P(attacker wins) = ≈ 48.8%'")
 def test_numbers_are_readable(session):
     found = unreadable_numbers(outputs_text(session))
     assert not found, found

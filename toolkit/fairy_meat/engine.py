@@ -47,7 +47,8 @@ from toolkit.fairy_meat.legality import (
     trump_sets,
 )
 from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
-from toolkit.fairy_meat.rules import Fairy, Rules, combat_hand_sizes
+from toolkit.fairy_meat.rules import Fairy, Rules, Voice, combat_hand_sizes
+from toolkit.numbers import count
 
 __all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 
@@ -283,18 +284,25 @@ class CombatState(GameState):
             return f"{exc}; {name} can: {legal}"
         missing = [c.code for c in cards if c not in hand]
         if missing:
-            return f"{', '.join(missing)} is not in {name}'s hand ({_cards_text(hand)}); she can: {legal}"
+            where = f"{name}'s hand ({_cards_text(hand)})"
+            return f"{', '.join(missing)} is not in {where}; {self._v(i).subject} can: {legal}"
         if step == "trumps" and verb == "trumps":
             if any(not is_trump(c, self.rules) for c in cards):
                 ranks = " ".join(self.rules.trump_ranks)
                 return f"only Trumps ({ranks}) are placed face down (FM-4); {name} can: {legal}"
             if len({c.colour for c in cards if not c.is_joker}) > 1:
                 return f"the Trumps placed must all be of one colour, red or black (FM-4); {name} can: {legal}"
-            return f"{name} must keep a Trump back to play as a Wild Trump: she has no Numbered card (FM-6)"
+            v = self._v(i)
+            has = f"{v.subject} {v.verb('has', 'have')}"
+            return f"{name} must keep a Trump back to play as a Wild Trump: {has} no Numbered card (FM-6)"
         if step == "play" and verb in ("play", "wild"):
+            v = self._v(i)
             if any(is_numbered(c, self.rules) for c in playable_cards(hand, self.cur.trumps[i] or (), self.rules)):
-                return f"{name} holds a Numbered card, so she must play one (FM-6); she can: {legal}"
-            return f"{name} has no Numbered card: she plays a Trump as a Wild Trump (FM-6); she can: {legal}"
+                return f"{name} holds a Numbered card, so {v.subject} must play one (FM-6); {v.subject} can: {legal}"
+            return (
+                f"{name} has no Numbered card: {v.subject} {v.verb('plays')} a Trump as a Wild Trump (FM-6); "
+                f"{v.subject} can: {legal}"
+            )
         return f"{action!r} is not possible for {name or 'anyone'} now ({step}); choose one of: {legal}"
 
     def best_result(self) -> AttackResult | None:
@@ -341,10 +349,10 @@ class CombatState(GameState):
             state = replace(self, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             if is_numbered(card, self.rules):
                 a = replace(a, number=_set(a.number, i, card))
-                text = f"{name} turns up the {card.name}: her Numbered card (FM-6)."
+                text = f"{name} turns up the {card.name}: {self._v(i).possessive} Numbered card (FM-6)."
             else:
                 a = replace(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
-                text = f"{name} turns up the {card.name}: a Trump, it joins her Trumps (FM-6)."
+                text = f"{name} turns up the {card.name}: a Trump, it joins {self._v(i).possessive} Trumps (FM-6)."
             before = self._hidden_owner()
             return replace(state, cur=a)._log("draw", text, "FM-6")._log_unhidden(before)._advance()
         text = str(action)
@@ -352,11 +360,13 @@ class CombatState(GameState):
         a = self.cur
         if step == "declare":
             state = replace(self, declared=_set(self.declared, i, rest))
-            return state._log("declare", f"{name} declares she will {rest} Trumps (FM-3).", "FM-3")._advance()
+            text = f"{name} declares {self._v(i).subject} will {rest} Trumps (FM-3)."
+            return state._log("declare", text, "FM-3")._advance()
         if step == "trumps":
             if verb == "points":
                 a = replace(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
-                msg = f"{name} has no cards: her {self.prev_points} point(s) become {rest} Wild Trump points (FM-7)."
+                wild = count(self.prev_points, f"{rest} Wild Trump point")
+                msg = f"{name} has no cards: {self._v(i).possessive} points become {wild} (FM-7)."
                 state = replace(self, cur=a)._log("trumps", msg, "FM-7")
                 if a.trumps[0] is not None:
                     state = state._announce_trumps()
@@ -394,6 +404,10 @@ class CombatState(GameState):
             return replace(self, cur=replace(a, score=rest))._advance()
         raise IllegalActionError(f"nothing to apply at step {step!r}")  # pragma: no cover
 
+    def _v(self, i: int) -> Voice:
+        """Side ``i``'s pronoun forms for the narration (``Fairy.pronoun``, issue 12)."""
+        return self.fairies[i].voice
+
     def _log(
         self, kind: str, text: str, ruling: str = "", audience: tuple[str, ...] | None = None, public_text: str = ""
     ) -> CombatState:
@@ -406,10 +420,10 @@ class CombatState(GameState):
         name, hand = self.names[i], self.hands[i]
         return self._log(
             "deal",
-            f"{name} draws {len(hand)} cards: {_cards_text(hand)}.",
+            f"{name} draws {count(len(hand), 'card')}: {_cards_text(hand)}.",
             "FM-2",
             audience=(PLAYERS[i],),
-            public_text=f"{name} draws {len(hand)} cards.",
+            public_text=f"{name} draws {count(len(hand), 'card')}.",
         )
 
     def _announce_trumps(self) -> CombatState:
@@ -421,7 +435,8 @@ class CombatState(GameState):
             if not t and not (i == 1 and a.wild_colour):
                 parts.append(f"{self.names[i]} says None")
             elif i == owner:
-                parts.append(f"{self.names[i]} places {len(t)} Trump(s) face down, and they stay hidden (FM-5)")
+                stay = "it stays" if len(t) == 1 else "they stay"
+                parts.append(f"{self.names[i]} places {count(len(t), 'Trump')} face down, and {stay} hidden (FM-5)")
             elif t:
                 parts.append(f"{self.names[i]} reveals {_cards_text(t)}")
         return self._log("trumps", f"Attack {self.attack_no + 1}: " + "; ".join(parts) + " (FM-4).", "FM-4")
@@ -436,7 +451,9 @@ class CombatState(GameState):
             elif kind == "wild" and card is not None:
                 parts.append(f"{self.names[i]} has none and plays the {card.name} as a Wild Trump (FM-6)")
             elif kind == "points":
-                parts.append(f"{self.names[i]} has none and turns up cards with her Wild Trump points (FM-7)")
+                parts.append(
+                    f"{self.names[i]} has none and turns up cards with {self._v(i).possessive} Wild Trump points (FM-7)"
+                )
             elif kind == "blind":
                 parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
             elif kind == "unopposed":
@@ -449,9 +466,9 @@ class CombatState(GameState):
         now played a Trump (a Wild Trump, or one turned up): she has not said None (FM-5)."""
         if before is None or self._hidden_owner() is not None:
             return self
-        cards = _cards_text(self.cur.trumps[before] or ())
+        cards, v = _cards_text(self.cur.trumps[before] or ()), self._v(1 - before)
         text = (
-            f"{self.names[1 - before]} plays Trumps, so she has not said None: "
+            f"{self.names[1 - before]} plays Trumps, so {v.subject} {v.verb('has', 'have')} not said None: "
             f"{self.names[before]}'s face-down Trumps are revealed: {cards} (FM-5)."
         )
         return self._log("trumps", text, "FM-5")
@@ -464,7 +481,10 @@ class CombatState(GameState):
             if step == "trumps" and not state.hands[i] and not (i == 1 and state.prev_points):
                 if i == 0 and attacks_lost(state.hands[0]):
                     state = state._log(
-                        "end", f"{state.names[0]} has no cards left: her remaining attacks are lost (FM-13).", "FM-13"
+                        "end",
+                        f"{state.names[0]} has no cards left: {state._v(0).possessive} remaining attacks are lost "
+                        "(FM-13).",
+                        "FM-13",
                     )
                     return replace(state, finished=True)
                 state = replace(state, cur=replace(state.cur, trumps=_set(state.cur.trumps, 1, ())))
@@ -606,30 +626,33 @@ class CombatState(GameState):
         extra = state.extra_cards - extra_cards_spent(
             self.past[-1] if self.past else None, a, self.prev_points, self.defender_has_attacked
         )
+        v = self._v(1)
         if r.winner == "defender" and r.points and not self.wrestling:
             choice = a.score or self._score_options()[0]
             if choice == "bonus":
                 bonus = r.points
-                state = state._log(
-                    "score", f"{self.names[1]} keeps her {r.points} point(s) for her next defence (FM-11).", "FM-11"
-                )
+                kept, her = count(r.points, "point"), self._v(1).possessive
+                text = f"{self.names[1]} keeps {her} {kept} for {her} next defence (FM-11)."
+                state = state._log("score", text, "FM-11")
             elif self.defender_has_attacked:
                 state = state._log(
                     "score",
-                    f"{self.names[1]} takes extra cards, but she has already attacked this round: no effect (FM-11).",
+                    f"{self.names[1]} takes extra cards, but {v.subject} {v.verb('has', 'have')} already "
+                    "attacked this round: no effect (FM-11).",
                     "FM-11",
                 )
             else:
                 extra += r.points
                 state = state._log(
                     "score",
-                    f"{self.names[1]} will draw {r.points} extra card(s) when she attacks "
+                    f"{self.names[1]} will draw {count(r.points, 'extra card')} when {v.subject} {v.verb('attacks')} "
                     f"{self.names[0]} back (FM-11).",
                     "FM-11",
                 )
         for fairy in fairies:
             if fairy.is_down:
-                state = state._log("down", f"{fairy.name} has no Live points left: she is down.", "FM-10")
+                down = f"{fairy.voice.subject} {fairy.voice.verb('is', 'are')} down"
+                state = state._log("down", f"{fairy.name} has no Live points left: {down}.", "FM-10")
         spent = spent_cards(a)
         hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
         state = replace(
@@ -657,7 +680,7 @@ class CombatState(GameState):
         lines = []
         for i, side in enumerate(PLAYERS):
             hand = self.hands[i]
-            shown = _cards_text(hand) if player in (None, side) else f"{len(hand)} cards"
+            shown = _cards_text(hand) if player in (None, side) else count(len(hand), "card")
             lines.append(f"{self.names[i]} ({side}): hand {shown}; declared {self.declared[i] or '-'}")
         for n, a in enumerate((*self.past, self.cur), start=1):
             if a.trumps[0] is None or a.trumps[1] is None:
@@ -717,12 +740,14 @@ class CombatState(GameState):
     def prompt(self) -> str:
         step, i = self.phase()
         who = self.names[i] if i >= 0 else ""
+        v = self._v(max(i, 0))
+        her, has = v.possessive, f"{v.subject} {v.verb('has', 'have')}"
         texts = {
             "over": "The combat is over.",
-            "deal": f"Deal {who} {self.roll_group()} more card(s).",
-            "declare": f"{who}: declare Add or Subtract for her Trumps (FM-3).",
+            "deal": f"Deal {who} {count(self.roll_group(), 'more card')}.",
+            "declare": f"{who}: declare Add or Subtract for {her} Trumps (FM-3).",
             "trumps": f"Attack {self.attack_no + 1}: {who} places Trumps of one colour face down, or says None (FM-4).",
-            "play": f"{who} plays a Numbered card (or a Trump as a Wild Trump if she has none, FM-6).",
+            "play": f"{who} plays a Numbered card (or a Trump as a Wild Trump if {has} none, FM-6).",
             "draw": f"Turn up a card for {who} (FM-6).",
             "reveal": f"{who}: reveal the hidden face-down Trumps? (FM-5)",
             "bonus": f"{who}: apply the next-defence bonus of {self.bonus_points}? (FM-11)",
@@ -748,7 +773,7 @@ class CombatState(GameState):
 
 def _not_in_deck(rules: Rules) -> str:
     ranks = " ".join((*rules.numbered_ranks, *rules.trump_ranks))
-    jokers = f" and {rules.jokers} joker(s)" if rules.jokers else ", no jokers"
+    jokers = f" and {count(rules.jokers, 'joker')}" if rules.jokers else ", no jokers"
     return f"not in the {len(deck_cards(rules))}-card deck of these rules (FM-1: ranks {ranks}{jokers})"
 
 
@@ -841,7 +866,7 @@ def start_combat(
         "start",
         f"{kind}: {attacker.name} ({attacker.live} Live, {attacker.kill} Kill, {attacker.weapon.name}) attacks "
         f"{defender.name} ({defender.live} Live, {defender.kill} Kill): {sizes[0]} cards against {sizes[1]}, "
-        f"{n_attacks} attack(s) (FM-2).",
+        f"{count(n_attacks, 'attack')} (FM-2).",
         "FM-2",
     )
     if hands is not None:

@@ -18,7 +18,9 @@ the decisions in order, and optional expectations that replay checks::
       - {attack: 1, attacker_value: 2, defender_value: 3, winner: defender, points: 1}
 
 Choices a file leaves out (the None-rule reveal, the bonus, the cheating shifts) are
-made best for the chooser, as the referee does. Files are data: read with the safe
+made best for the chooser, as the referee does. ``unfinished: true`` marks an example
+that stops mid-combat (what the stepper exports before the end): replay stops where its
+data does. Files are data: read with the safe
 reader (:func:`toolkit.notation.load_yaml`), never executed; every field is checked
 strictly (yes/no fields take only true/false, numbers only whole numbers). Parse problems are collected with their line
 numbers (like python-chess's PGN reader) and raised together.
@@ -50,6 +52,7 @@ from toolkit.notation import (
     load_yaml,
     read_example,
 )
+from toolkit.numbers import count
 
 __all__ = [
     "NOTATION",
@@ -69,7 +72,7 @@ __all__ = [
 SYSTEM = "fairy-meat"
 
 _DATA = Path(__file__).resolve().parent.parent.parent / "data" / "fairy_meat"
-_FAIRY_KEYS = {"name", "live", "kill", "weapon"}
+_FAIRY_KEYS = {"name", "live", "kill", "weapon", "pronoun"}
 _ATTACKER_KEYS = _FAIRY_KEYS | {"fluttered", "modifiers"}
 _DEFENDER_KEYS = _FAIRY_KEYS | {"holds_order_card", "modifiers", "has_attacked"}
 _TOP_KEYS = {
@@ -84,6 +87,7 @@ _TOP_KEYS = {
     "expect",
     "wrestling",
     "attacks",
+    "unfinished",
 }
 _EXPECT_KEYS = {"attack", "attacker_value", "defender_value", "winner", "points", "damage", "nasty_hit"}
 #: Keys of an expectation about the end of the combat (one without ``attack``).
@@ -114,6 +118,7 @@ class Example:
     source: str = ""
     notes: str = ""
     errors: tuple[str, ...] = field(default=())
+    unfinished: bool = False  # the combat stops where the file's data does (a partial Export)
 
 
 #: Bounds of the numbers an example gives (far beyond any real combat; the deck has 54 cards).
@@ -174,6 +179,7 @@ def load_example(source: str | Path) -> Example:
     has_attacked = errors.yes_no(d_raw.get("has_attacked"), "defender: has_attacked", "defender", "has_attacked")
     wrestling = errors.yes_no(data.get("wrestling"), "wrestling", "wrestling")
     attacks = errors.whole(data.get("attacks"), "attacks", "attacks", low=1, high=MAX_ATTACKS)
+    unfinished = errors.yes_no(data.get("unfinished"), "unfinished", "unfinished")
     errors.raise_if_any(incomplete=attacker is None or defender is None)
     assert attacker is not None and defender is not None
     try:
@@ -195,7 +201,7 @@ def load_example(source: str | Path) -> Example:
         key = next((k for k in ("deck", "card", "attacks", "name") if k in text), "attacker")
         line = source_.lines.line({"card": "deck", "name": "defender"}.get(key, key)) or source_.lines.line("attacker")
         raise NotationError(at_line(where, line, str(exc))) from None
-    return Example(title, start, tuple(moves), tuple(expect), where, notes)
+    return Example(title, start, tuple(moves), tuple(expect), where, notes, unfinished=bool(unfinished))
 
 
 def _deck(raw: Any, errors: ParseErrors) -> tuple[Card, ...]:
@@ -341,7 +347,7 @@ def _fairy(
             errors.add(f"{role}: give live and kill (whole numbers)", role)
         return None, raw
     try:
-        return Fairy(name, live, kill, weapon), raw
+        return Fairy(name, live, kill, weapon, **({"pronoun": raw["pronoun"]} if "pronoun" in raw else {})), raw
     except ToolkitError as exc:
         errors.add(f"{role}: {exc}", role)
         return None, raw
@@ -379,6 +385,8 @@ def _planner(example: Example, state: CombatState) -> Generator[PlannedMove, Com
     moves = deque(example.moves)  # popped from the left: reading stays linear in the moves
     where = example.source
     while not state.is_terminal:
+        if example.unfinished and not moves and not (state.is_chance_node and state.pile.stacked):
+            return  # an unfinished example stops where its data does (a partial Export)
         if state.is_chance_node:
             state = yield _chance_move(state, where)
         else:
@@ -450,7 +458,7 @@ def check_expectations(example: Example, state: CombatState) -> list[str]:
             continue
         n = int(item["attack"])
         if not 1 <= n <= len(state.results):
-            problems.append(f"{at}attack {n}: the combat had {len(state.results)} attack(s)")
+            problems.append(f"{at}attack {n}: the combat had {count(len(state.results), 'attack')}")
             continue
         result = state.results[n - 1]
         for key, wanted in item.items():
@@ -502,7 +510,9 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
 
     The deck is every card dealt or turned up so far, in order; the moves are the
     decisions applied with :meth:`CombatState.apply`; the expectations are the results
-    so far, so replaying the file checks them.
+    so far (values, winner, points, damage and the Nasty Hit, FM-12), so replaying the
+    file checks them. A combat not yet over is written with ``unfinished: true``: its
+    replay stops where the combat stands.
     """
     setup = state.setup
     if setup is None:
@@ -513,6 +523,9 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
     a, d = setup.attacker, setup.defender
     data["attacker"] = {"name": a.name, "live": a.live, "kill": a.kill, "weapon": a.weapon.name}
     data["defender"] = {"name": d.name, "live": d.live, "kill": d.kill, "weapon": d.weapon.name}
+    for role, fairy in (("attacker", a), ("defender", d)):
+        if fairy.pronoun != "she":
+            data[role]["pronoun"] = fairy.pronoun
     if setup.fluttered:
         data["attacker"]["fluttered"] = True
     if setup.attacker_modifiers:
@@ -537,9 +550,12 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
             "winner": r.winner,
             "points": r.points,
             "damage": r.damage,
+            "nasty_hit": r.nasty_hit,
         }
         for n, r in enumerate(state.results, 1)
     ]
+    if not state.is_terminal:
+        data["unfinished"] = True
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 

@@ -25,6 +25,7 @@ from toolkit.errors import ArgumentTypeError, IllegalActionError, InvalidSetupEr
 from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_death_card, is_numbered, is_trump  # noqa: F401 (re-exported)
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
+from toolkit.numbers import count
 
 __all__ = [
     "Side",
@@ -235,6 +236,15 @@ def _units(play: Play, revealed: Sequence[Card], rules: Rules | None = None) -> 
     return units
 
 
+def _labels(units: Sequence[_Unit]) -> str:
+    """The applied Trumps as text, repeated labels grouped (issue 12: "3 Wild Trump
+    points", not "Wild Trump point, Wild Trump point, Wild Trump point")."""
+    seen: dict[str, int] = {}
+    for u in units:
+        seen[u.label] = seen.get(u.label, 0) + 1
+    return ", ".join(label if n == 1 else count(n, label) for label, n in seen.items())
+
+
 def table_damage(difference: int, table: Sequence[tuple[str, int]]) -> int:
     """The damage of a ``difference`` by a damage table (FM-10 variant ``"table"``): the
     damage of the range holding it (0 for a draw). ``table`` is checked
@@ -318,7 +328,7 @@ def _check_shift(chooser: Side, shift: tuple[int, int], n: int) -> tuple[int, in
     )
     if not ok:
         raise IllegalActionError(
-            f"{chooser}'s shifts {shift!r} are not possible with {n} cheating Trump(s): each Trump moves each "
+            f"{chooser}'s shifts {shift!r} are not possible with {count(n, 'cheating Trump')}: each Trump moves each "
             f"value by exactly 1 up or down, so each net shift is one of {list(range(-n, n + 1, 2))} (FM-8)"
         )
     return shift
@@ -348,12 +358,12 @@ def _judge(
             value[s] += p.sign * len(matching) * worth
             sign = "+" if p.sign > 0 else "-"
             line += (
-                f"; matching Trumps {', '.join(u.label for u in matching)} apply {sign}{len(matching) * worth} "
+                f"; matching Trumps {_labels(matching)} apply {sign}{len(matching) * worth} "
                 f"({p.direction}, FM-8): {value[s]}"
             )
         if s == "defender" and bonus_applied and p.bonus:
             value[s] += p.sign * p.bonus
-            line += f"; the bonus of {p.bonus} point(s) applies ({p.direction}, FM-11): {value[s]}"
+            line += f"; the bonus of {count(p.bonus, 'point')} applies ({p.direction}, FM-11): {value[s]}"
         steps.append(line + ".")
     same = colour["attacker"] == colour["defender"]
     wins = rules.same_colour_wins if same else rules.different_colour_wins
@@ -373,7 +383,7 @@ def _judge(
         value["attacker"] += shift[0]
         value["defender"] += shift[1]
         steps.append(
-            f"{names[cheater]} is a Naughty Little Cheating fairy: {', '.join(u.label for u in cheats[cheater])} "
+            f"{names[cheater]} is a Naughty Little Cheating fairy: {_labels(cheats[cheater])} "
             f"{'does' if n == 1 else 'do'} not match the {plays[cheater].number.name}, so {names[chooser]} "
             f"moves {names['attacker']}'s value {shift[0]:+d} and "
             f"{names['defender']}'s {shift[1]:+d} (FM-8)."
@@ -433,7 +443,8 @@ def _damage_steps(
         return wrestling_damage(None, difference, escape, rules)
     loser = _other(winner)
     steps.append(
-        f"{names[winner]} wins by {difference}: ceil({difference}/{rules.points_divisor}) = {points} point(s) (FM-10)."
+        f"{names[winner]} wins by {difference}: ceil({difference}/{rules.points_divisor}) = "
+        f"{count(points, 'point')} (FM-10)."
     )
     if wrestling:
         damage, attacker_damage = wrestling_damage(winner, difference, escape, rules)
@@ -449,7 +460,7 @@ def _damage_steps(
         how = "by the damage table" if rules.damage == "table" else "1 per point"
         steps.append(f"{names['defender']} takes {damage} damage ({how}, FM-10).")
         return damage, 0
-    steps.append(f"{names['defender']} scores {points} point(s) to use as FM-11 allows.")
+    steps.append(f"{names['defender']} scores {count(points, 'point')} to use as FM-11 allows.")
     return 0, 0
 
 
@@ -580,7 +591,7 @@ def resolve_attack(
         hidden = tuple(c for c in plays[owner].trumps if c not in result.revealed[owner])
         shown = result.revealed[owner]
         note = (
-            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; she "
+            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; {label[owner]} "
             + (f"reveals {', '.join(c.code for c in shown)}" if shown else "reveals none")
             + (f" and keeps {', '.join(c.code for c in hidden)} hidden" if hidden and result.revealed[owner] else "")
             + " (FM-5)."
@@ -617,8 +628,9 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
     nasty = nasty_hit_to(ace, "attacker", damage, 0, rules)
     steps = (
         f"{names['defender']} has no card and no points: unopposed (FM-7 undefended='unopposed').",
-        f"{names['attacker']}'s value is {value}: she wins with ceil({max(value, 0)}/{rules.points_divisor}) = "
-        f"{points} point(s).",
+        f"{names['attacker']}'s value is {value}: {names['attacker']} wins with "
+        f"ceil({max(value, 0)}/{rules.points_divisor}) = "
+        f"{count(points, 'point')}.",
         f"{names['defender']} takes {damage} damage (FM-10).",
     )
     return AttackResult(

@@ -21,6 +21,8 @@ __all__ = [
     "Rules",
     "Weapon",
     "Fairy",
+    "PRONOUNS",
+    "Voice",
     "Direction",
     "attacker_hand_size",
     "defender_hand_size",
@@ -358,21 +360,55 @@ class Weapon:
 BARE_HANDS = Weapon("bare hands")
 
 
+#: The pronouns a fairy may take (issue 12): subject, object, possessive, and whether the verb is plural.
+PRONOUNS: dict[str, tuple[str, str, str, bool]] = {
+    "she": ("she", "her", "her", False),
+    "he": ("he", "him", "his", False),
+    "they": ("they", "them", "their", True),
+}
+
+
+@dataclass(frozen=True)
+class Voice:
+    """A pronoun's forms in a narrated line: ``subject`` (she), ``object`` (her),
+    ``possessive`` (her), and :meth:`verb` for the agreement ("she has", "they have")."""
+
+    subject: str
+    object: str
+    possessive: str
+    plural: bool = False
+
+    def verb(self, singular: str, plural: str = "") -> str:
+        """``singular`` ("has", "plays") for she/he, ``plural`` ("have", "play";
+        default: ``singular`` without its final ``s``) for they."""
+        return (plural or singular.removesuffix("s")) if self.plural else singular
+
+
 @dataclass(frozen=True)
 class Fairy:
     """A fairy's Live and Kill points and weapon. Damage comes off Live points; a fairy
-    with 0 Live points is down (the draft's example: Sparklespaz, 2 Live, takes 2)."""
+    with 0 Live points is down (the draft's example: Sparklespaz, 2 Live, takes 2).
+    ``pronoun`` (``"she"``, ``"he"`` or ``"they"``) is how the narration speaks of her
+    (issue 12: the draft's example calls Sparklespaz "he"); :attr:`voice` gives its forms."""
 
     name: str
     live: int
     kill: int
     weapon: Weapon = BARE_HANDS
+    pronoun: str = "she"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidSetupError(f"a fairy needs a name, got {self.name!r}")
+        if self.pronoun not in PRONOUNS:
+            raise InvalidSetupError(f"{self.name}'s pronoun must be one of {', '.join(PRONOUNS)}, got {self.pronoun!r}")
         _whole(self.live, f"{self.name}'s Live points", high=MAX_POINTS)
         _whole(self.kill, f"{self.name}'s Kill points", high=MAX_POINTS)
+
+    @property
+    def voice(self) -> Voice:
+        """The forms of her pronoun for the narration (``she``/``her``/``her``, ...)."""
+        return Voice(*PRONOUNS[self.pronoun])
 
     @property
     def is_down(self) -> bool:

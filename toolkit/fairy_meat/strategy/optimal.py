@@ -52,6 +52,7 @@ from toolkit.fairy_meat.legality import trump_sets
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
+from toolkit.numbers import count
 from toolkit.prob import Distribution, format_probability
 
 if TYPE_CHECKING:
@@ -305,7 +306,7 @@ def describe(state: CombatState) -> tuple[str, str]:
         if seen:
             bits.append(seen)
     if step == "score":
-        bits.append(f"{state.cur.result.points if state.cur.result else 0} point(s) won")
+        bits.append(f"{count(state.cur.result.points if state.cur.result else 0, 'point')} won")
     return decision, "; ".join(bits) or "start"
 
 
@@ -510,7 +511,8 @@ def solve_combat(
     size = game_size(state.hands[0], state.hands[1], left, state.rules)
     if size_limit is not None and size > size_limit:
         raise TooBigError(
-            f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s) is about {size:,} referee "
+            f"{len(state.hands[0])} v {count(len(state.hands[1]), 'card')} over {count(left, 'attack')} is about "
+            f"{size:,} referee "
             f"judgements to solve exactly (limit {size_limit:,}; a side with no Numbered card turns up cards, "
             "FM-6/FM-7, which multiplies the outcomes): pass size_limit= to wait for it, or use fewer attacks or "
             "cards, toolkit.fairy_meat.strategy.hidden.solve_hidden, or Monte Carlo play-outs (toolkit.montecarlo)"
@@ -520,7 +522,9 @@ def solve_combat(
     try:
         tree = attack_game(state, pay, node_limit=node_limit, judgement_limit=judgement_limit)
     except TooBigError as exc:
-        raise TooBigError(f"{len(state.hands[0])} v {len(state.hands[1])} cards over {left} attack(s): {exc}") from None
+        raise TooBigError(
+            f"{len(state.hands[0])} v {count(len(state.hands[1]), 'card')} over {count(left, 'attack')}: {exc}"
+        ) from None
     eq = solve(tree)
     hands = (state.dealt("attacker"), state.dealt("defender"))
     return AttackSolution(hands, state.rules, pay, state.attacks, eq, state, time.perf_counter() - started)
@@ -565,7 +569,8 @@ def solve_attack(
         raise InvalidSetupError(f"attacks must be a whole number of 1 or more (FM-13), got {attacks!r}")
     if attacks > len(hands[0]):
         raise TooBigError(
-            f"attacks={attacks:,} from a hand of {len(hands[0])} card(s): an attacker with no cards left loses her "
+            f"attacks={attacks:,} from a hand of {count(len(hands[0]), 'card')}: an attacker with no cards left "
+            "loses her "
             f"remaining attacks (FM-13), so at most {len(hands[0])} can be played; for long combats use "
             "toolkit.montecarlo with the engine"
         )

@@ -9,7 +9,8 @@ import ipywidgets as widgets
 
 from toolkit.cards import Card
 from toolkit.fairy_meat.rules import Rules, Weapon
-from toolkit.widgets.common import esc
+from toolkit.numbers import count
+from toolkit.widgets.common import esc, fitting_width
 
 __all__ = [
     "MAX_POINTS",
@@ -71,40 +72,46 @@ def card_codes(cards: Sequence[Card]) -> str:
     return " ".join(c.code for c in cards)
 
 
+def _fitted_dropdown(options: list[tuple[str, str]], value: str, description: str) -> widgets.Dropdown:
+    """A Dropdown wide enough for its description and its longest option (issue 12 item 6)."""
+    return widgets.Dropdown(
+        options=options,
+        value=value,
+        description=description,
+        style=WIDE,
+        layout=widgets.Layout(width=fitting_width(description, options)),
+    )
+
+
 def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
     """Dropdowns for the named variants of one attack in RULINGS.md (FM-10, FM-5, FM-7,
     FM-12), set from ``rules``; the Wrestling hand (FM-2/FM-14) is
     :func:`wrestling_hand_control`."""
     return {
-        "damage": widgets.Dropdown(
+        "damage": _fitted_dropdown(
             options=[("halved: 1 per point (default)", "halved"), ("damage table (p.11)", "table")],
             value=rules.damage,
             description="Damage (FM-10)",
-            style=WIDE,
         ),
-        "none_reveal": widgets.Dropdown(
+        "none_reveal": _fitted_dropdown(
             options=[("all or nothing (default)", "all_or_nothing"), ("any subset", "subset")],
             value=rules.none_reveal,
             description="None-rule reveal (FM-5)",
-            style=WIDE,
         ),
-        "none_means": widgets.Dropdown(
+        "none_means": _fitted_dropdown(
             options=[("no Trump of any kind (default)", "no_trumps"), ("no face-down Trumps", "no_face_down")],
             value=rules.none_means,
             description="Who said None (FM-5)",
-            style=WIDE,
         ),
-        "undefended": widgets.Dropdown(
+        "undefended": _fitted_dropdown(
             options=[("blind draw (default)", "blind_draw"), ("attacker unopposed", "unopposed")],
             value=rules.undefended,
             description="Undefended (FM-7)",
-            style=WIDE,
         ),
-        "nasty_hit": widgets.Dropdown(
+        "nasty_hit": _fitted_dropdown(
             options=[("the damaged fairy (default)", "damaged"), ("the loser", "loser")],
             value=rules.nasty_hit,
             description="Nasty Hit to (FM-12)",
-            style=WIDE,
         ),
     }
 
@@ -125,13 +132,15 @@ def numeric_controls(rules: Rules) -> dict[str, widgets.IntSlider]:
 
 def wrestling_hand_control(rules: Rules) -> widgets.Dropdown:
     """The Dropdown for the Wrestling hand variant (FM-2/FM-14), set from ``rules``."""
-    return widgets.Dropdown(
+    return _fitted_dropdown(
         options=[("by Kill points, as usual (default)", "as_usual"), ("Kill points only", "kill_only")],
         value=rules.wrestling_hand,
         description="Wrestling hand (FM-2)",
-        style=WIDE,
     )
 
 
 def weapon_label(w: Weapon) -> str:
-    return f"{w.name} ({w.attack_bonus:+d} card, {w.defence_modifier:+d} to target, {w.attacks} attack(s))"
+    """The weapon as a dropdown option: its name, the cards it adds, its target modifier and
+    attacks (FM-2, FM-13)."""
+    cards = "card" if abs(w.attack_bonus) == 1 else "cards"
+    return f"{w.name} ({w.attack_bonus:+d} {cards}, {w.defence_modifier:+d} to target, {count(w.attacks, 'attack')})"

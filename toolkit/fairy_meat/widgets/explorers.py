@@ -15,6 +15,7 @@ from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.widgets.cards import WIDE, numeric_controls, variant_controls
+from toolkit.house_rules import load_rules
 from toolkit.numbers import number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
@@ -22,6 +23,9 @@ from toolkit.widgets.common import field as read_field
 
 __all__ = ["POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
 
+
+#: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
+_FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 #: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
 POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
@@ -95,7 +99,7 @@ def odds_explorer(
     attacker_cards: int = 5,
     defender_cards: int = 2,
     policies: tuple[str, str] = ("greedy", "greedy"),
-    rules: Rules | None = None,
+    rules: Any = None,
     view: str = "exactly",
     trials: int = 2_000,
     compute: Callable[..., Any] | None = None,
@@ -114,9 +118,13 @@ def odds_explorer(
     every size here), else ``trials`` dealt attacks by Monte Carlo (the random policies
     at most sizes; 2,000 trials take about 2 s, and the summary gives the 99% interval).
 
+    A house-rules picker above the controls ("Rules:", issue 11) offers the default rules
+    and every ``data/rules/fairy-meat/*.yaml``: picking one sets the controls from it, and
+    the controls then change the picked rules field by field.
+
     Args:
-        rules: the rules in force (a house-rules :class:`~toolkit.fairy_meat.Rules`, e.g.
-            from :func:`toolkit.house_rules.load_rules` or a rules picker): the controls
+        rules: the rules to start with (a house-rules :class:`~toolkit.fairy_meat.Rules`,
+            a file path, a shipped name or a mapping; the picker shows it): the controls
             start from it and change its variants (FM-5, FM-7, FM-10, FM-12), points
             divisor (FM-10) and Trump worth (FM-1); every other field (the deck, the
             colour rule, the damage table, ...) holds as given.
@@ -132,7 +140,7 @@ def odds_explorer(
     Raises:
         InvalidSetupError: hand sizes out of range or an unknown policy.
     """
-    rules = rules or Rules()
+    given, rules = rules, load_rules("fairy-meat", rules)
     for n, low, high, what in ((attacker_cards, 1, 8, "attacker_cards"), (defender_cards, 0, 6, "defender_cards")):
         if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
             raise InvalidSetupError(f"{what} must be a whole number of cards from {low} to {high}, got {n!r}")
@@ -147,8 +155,12 @@ def odds_explorer(
         "defender_cards": widgets.IntSlider(
             value=defender_cards, min=0, max=6, description="Defender's cards", style=WIDE
         ),
-        "attacker_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[0], description="Attacker"),
-        "defender_policy": widgets.ToggleButtons(options=list(POLICIES), value=policies[1], description="Defender"),
+        "attacker_policy": widgets.ToggleButtons(
+            options=list(POLICIES), value=policies[0], description="Attacker", style=_FIT_BUTTONS
+        ),
+        "defender_policy": widgets.ToggleButtons(
+            options=list(POLICIES), value=policies[1], description="Defender", style=_FIT_BUTTONS
+        ),
         **variant_controls(rules),
         **numeric_controls(rules),
     }
@@ -166,8 +178,9 @@ def odds_explorer(
         nasty_hit: str,
         points_divisor: int = rules.points_divisor,
         trump_value: int = rules.trump_value,
+        rules: Rules = rules,
     ) -> Distribution[Any]:
-        chosen = replace(  # the controls change their fields; every other field of ``rules`` holds
+        chosen = replace(  # the controls change their fields; every other field of the picked rules holds
             rules,
             damage=damage,
             none_reveal=none_reveal,
@@ -181,7 +194,7 @@ def odds_explorer(
         last["result"] = result
         return getattr(result, "distribution", result)
 
-    return OddsExplorer(
+    explorer = OddsExplorer(
         controls,
         explore,
         _score,
@@ -191,7 +204,26 @@ def odds_explorer(
         summary=lambda d, values: _attack_summary(d, _how(last.get("result")), last.get("result")),
         view=view,
         title="Fairy Meat: one attack, averaged over every deal",
+        rules_system="fairy-meat",
+        rules=given,
     )
+    return _follow_picker(explorer, controls)
+
+
+def _follow_picker(explorer: OddsExplorer, controls: Mapping[str, widgets.ValueWidget]) -> OddsExplorer:
+    """Set the rules controls from each house-rules file picked in ``explorer``'s picker
+    (before it recomputes, issue 11), so the controls change the picked rules field by
+    field instead of replacing them."""
+    fields = set(Rules.field_names())
+
+    def picked(chosen: Rules) -> None:
+        for name, control in controls.items():
+            if name in fields:
+                control.value = getattr(chosen, name)
+
+    if explorer.rules_picker is not None:
+        explorer.rules_picker.observe(picked, first=True)
+    return explorer
 
 
 def can_place_trumps(hand: Any) -> bool:
@@ -247,7 +279,7 @@ def hand_composition_explorer(
         controls,
         lambda cards: calculator(cards),
         lambda h: int(read_field(h, "numbered", 0)),
-        positive="Numbered card(s)",
+        positive=("Numbered card", "Numbered cards"),
         negative="",
         zero="no Numbered card",
         summary=_makeup_summary,

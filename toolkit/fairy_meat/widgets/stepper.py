@@ -41,10 +41,14 @@ from toolkit.fairy_meat.widgets.cards import (
     wrestling_hand_control,
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
-from toolkit.widgets.common import ERROR, OK, esc
+from toolkit.numbers import count
+from toolkit.widgets.common import ERROR, NOTE, OK, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
+
+#: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
+_FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 
 #: Where the rule-book examples live; :func:`combat_stepper` also looks here for a bare file name.
@@ -163,6 +167,7 @@ class CombatStepper(FollowsExample[CombatState]):
         self._base_rules = rules  # every field the controls do not set holds (house rules, issue 11)
         self.example = example
         self.names = (attacker.name, defender.name)
+        self.pronouns = (attacker.pronoun, defender.pronoun)  # how the narration speaks of each (issue 12)
         deck = options.pop("deck", "")
         hands = options.pop("hands", None)
         if hands is not None:
@@ -201,8 +206,20 @@ class CombatStepper(FollowsExample[CombatState]):
     @property
     def fairies(self) -> tuple[Fairy, Fairy]:
         """The attacker and the defender as the controls set them."""
-        a = Fairy(self.names[0], self.attacker_live.value, self.attacker_kill.value, self.attacker_weapon.value)
-        d = Fairy(self.names[1], self.defender_live.value, self.defender_kill.value, self.defender_weapon.value)
+        a = Fairy(
+            self.names[0],
+            self.attacker_live.value,
+            self.attacker_kill.value,
+            self.attacker_weapon.value,
+            self.pronouns[0],
+        )
+        d = Fairy(
+            self.names[1],
+            self.defender_live.value,
+            self.defender_kill.value,
+            self.defender_weapon.value,
+            self.pronouns[1],
+        )
         return a, d
 
     def setup(self) -> CombatState:
@@ -333,16 +350,21 @@ class CombatStepper(FollowsExample[CombatState]):
     def _export_verdict(self, state: CombatState, text: str) -> tuple[str, str]:
         """The export note: the whole combat, or how replaying the file finishes or stops."""
         try:
-            replayed = replay(load_example(text))
+            again = load_example(text)
+            replayed = replay(again)
+            problems = check_expectations(again, replayed)
+            same = [e.text for e in replayed.log_events] == [e.text for e in state.log_events]
+            error = "; ".join(problems) or ("" if same else "the replayed log differs")
         except ToolkitError as e:
-            over = "" if state.is_terminal else "The combat is not over: "
-            return f"{over}replaying this file stops: {e}", ERROR
+            error = str(e)
+        if error:
+            return f"Replaying this file stops: {error}", ERROR
         if state.is_terminal:
             return "The whole combat: save it as data/examples/<name>.yaml and run `toolkit replay <file>`.", OK
         return (
-            "The combat is not over; replaying this file finishes it with the referee's best choices "
-            f"({len(replayed.results)} attack(s)).",
-            OK,
+            "The combat so far, an unfinished example (unfinished: true): it replays to the same log and stops "
+            f"where the combat stands ({count(len(replayed.results), 'attack')} played).",
+            NOTE,
         )
 
     def _build_controls(
@@ -361,21 +383,36 @@ class CombatStepper(FollowsExample[CombatState]):
             weapons.setdefault(w.name, w)
         choices = [(weapon_label(w), w) for w in weapons.values()]
         self.attacker_weapon = widgets.Dropdown(
-            options=choices, value=weapons[attacker.weapon.name], description=f"{a}'s weapon", style=WIDE
+            options=choices,
+            value=weapons[attacker.weapon.name],
+            description=f"{a}'s weapon",
+            style=WIDE,
+            layout=widgets.Layout(width=fitting_width(f"{a}'s weapon", choices)),  # labels shown whole (issue 12)
         )
         self.defender_weapon = widgets.Dropdown(
-            options=choices, value=weapons[defender.weapon.name], description=f"{d}'s weapon", style=WIDE
+            options=choices,
+            value=weapons[defender.weapon.name],
+            description=f"{d}'s weapon",
+            style=WIDE,
+            layout=widgets.Layout(width=fitting_width(f"{d}'s weapon", choices)),
         )
         self.fluttered = widgets.Checkbox(
-            value=bool(options.get("fluttered", False)), description=f"{a} Fluttered (−1 card)", indent=False
+            value=bool(options.get("fluttered", False)),
+            description=f"{a} Fluttered (−1 card)",
+            indent=False,
+            layout=widgets.Layout(width="auto"),
         )
         self.holds_order_card = widgets.Checkbox(
             value=bool(options.get("holds_order_card", False)),
             description=f"{d} still holds an Order Card (+1 card)",
             indent=False,
+            layout=widgets.Layout(width="auto"),  # the label shown whole
         )
         self.wrestling = widgets.Checkbox(
-            value=bool(options.get("wrestling", False)), description="Wrestling (FM-14)", indent=False
+            value=bool(options.get("wrestling", False)),
+            description="Wrestling (FM-14)",
+            indent=False,
+            layout=widgets.Layout(width="auto"),
         )
         variants = variant_controls(rules)
         self.damage = variants["damage"]
@@ -388,6 +425,7 @@ class CombatStepper(FollowsExample[CombatState]):
             options=[("deal seeded", "seeded"), ("stacked deck", "stacked")],
             value="stacked" if deck.strip() else "seeded",
             description="Cards",
+            style=_FIT_BUTTONS,
             tooltips=[
                 "every card is drawn at random with the stepper's seed",
                 "the cards typed here come first, in order (attacker's hand, defender's, cards turned up)",
@@ -414,6 +452,7 @@ class CombatStepper(FollowsExample[CombatState]):
             ],
             value="both",
             description="Show",
+            style=_FIT_BUTTONS,
         )
         self.hands_view = widgets.HTML()
         self.view.observe(lambda change: self._show_log_to(change["new"]), names="value")
@@ -517,7 +556,8 @@ class CombatStepper(FollowsExample[CombatState]):
         else:
             kind = "Wrestling: by Kill points (FM-2, FM-14)"
         self.setup_line.value = esc(
-            f"Combat hands: {a} {sizes[0]} cards, {d} {sizes[1]}; {n} attack(s) ({kind}; {self.rules.variant_name()})."
+            f"Combat hands: {a} {count(sizes[0], 'card')}, {d} {sizes[1]}; {count(n, 'attack')} "
+            f"({kind}; {self.rules.variant_name()})."
         )
 
     def _show_more(self) -> None:
@@ -545,7 +585,7 @@ class CombatStepper(FollowsExample[CombatState]):
             if i == 1 and state.bonus_points:
                 extra.append(f"next-defence bonus {state.bonus_points} (FM-11)")
             if i == 1 and state.prev_points and state.cur.wild_colour:
-                extra.append(f"{state.prev_points} {state.cur.wild_colour} Wild Trump point(s) (FM-7)")
+                extra.append(f"{count(state.prev_points, state.cur.wild_colour + ' Wild Trump point')} (FM-7)")
             drawn = state.cur.drawn[i] + (
                 (state.cur.number[i],) if state.cur.plays[i] not in (None, "play") and state.cur.number[i] else ()
             )
@@ -619,8 +659,19 @@ class CombatStepper(FollowsExample[CombatState]):
                 )
                 self.card_buttons[c.code] = t
                 toggles.append(t)
-            place = widgets.Button(description="Place Trumps", button_style="primary", tooltip="Place them face down")
-            none = widgets.Button(description="None", tooltip="Place no Trumps this attack (FM-5)")
+            # the action she can take is the primary one: Place Trumps only with Trumps to place (FM-4, issue 12)
+            can_place = any(a != "trumps none" for a in legal)
+            place = widgets.Button(
+                description="Place Trumps",
+                button_style="primary" if can_place else "",
+                tooltip="Place them face down" if can_place else f"{name} holds no Trumps to place (FM-4)",
+                disabled=not can_place,
+            )
+            none = widgets.Button(
+                description="None",
+                button_style="" if can_place else "primary",
+                tooltip="Place no Trumps this attack (FM-5)",
+            )
             place.on_click(lambda _: self.place_trumps())
             none.on_click(lambda _: self.say_none())
             self.action_buttons = {"place trumps": place, "trumps none": none}

@@ -32,6 +32,7 @@ from toolkit.fairy_meat.strategy.hidden.hands import observation_name, placed_na
 from toolkit.fairy_meat.strategy.hidden.matrix import draw_values
 from toolkit.fairy_meat.strategy.hidden.policies import DECLS, SIDES, policy_strategy, type_action
 from toolkit.fairy_meat.strategy.payoff import Payoff
+from toolkit.numbers import count as counted
 
 __all__ = ["hand_features", "HiddenSolution"]
 
@@ -345,7 +346,8 @@ class HiddenSolution:
         if placed is None:
             level = 0 if len(decl) < 2 else 1
             if level == 0 and len(decl) != p:
-                raise InvalidSetupError(f"the {side}'s declaration follows {p} declaration(s), got {len(decl)}")
+                follows = counted(p, "declaration")
+                raise InvalidSetupError(f"the {side}'s declaration follows {follows}, got {len(decl)}")
             info = (h, None) if p == 0 and level == 0 else (h, decl[0]) if level == 0 else (h, decl[0], decl[1])
         else:
             if len(decl) != 2:
