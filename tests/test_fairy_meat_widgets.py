@@ -483,7 +483,9 @@ def test_export_writes_the_nasty_hit_and_replay_checks_it_fm12():
     # the worked example: the A♠ is applied in attack 2 and Sparklespaz takes damage (FM-12)
     assert [item.get("nasty_hit") for item in example.expect] == [False, True]
     wrong = load_example(text.replace("nasty_hit: true", "nasty_hit: false"))
-    assert check_expectations(wrong, replay(wrong)) == ["attack 2: nasty_hit is True, the example expects False"]
+    (problem,) = check_expectations(wrong, replay(wrong))
+    line = wrong.expect[1]["_line"]  # the unmet expectation names its line in the file
+    assert problem == f"line {line}: attack 2: nasty_hit is True, the example expects False" and line > 0
 
 
 # -- "What would optimal play do here?" ----------------------------------------------------------

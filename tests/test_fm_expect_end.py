@@ -50,7 +50,7 @@ def test_roles_name_the_fairies_too():
         ("  - {live: {Sparklespaz: 1}}\n", "Sparklespaz ends with 0 Live, the example expects 1"),
         ("  - {nasty_hits: []}\n", "Nasty Hits (FM-12) to Sparklespaz, the example expects none"),
         ("  - {nasty_hits: [Dizzytwig]}\n", "Nasty Hits (FM-12) to Sparklespaz, the example expects Dizzytwig"),
-        ("  - {extra_cards: 1}\n", "Sparklespaz is owed 0 extra card(s) (FM-11), the example expects 1"),
+        ("  - {extra_cards: 1}\n", "Sparklespaz is owed 0 extra cards (FM-11), the example expects 1"),
         ("  - {escaped: true}\n", "nobody escaped the Wrestling (FM-14), the example expects escaped: true"),
     ],
 )
@@ -136,7 +136,7 @@ def test_extra_cards_owed_at_the_end():
     assert problems(EXTRA + "  - {extra_cards: 1, live: {Bramble: 3, Thistle: 0}, nasty_hits: []}\n") == []
     text = EXTRA + "  - {extra_cards: 0}\n"
     assert problems(text) == [
-        f"line {len(text.splitlines())}: Thistle is owed 1 extra card(s) (FM-11), the example expects 0"
+        f"line {len(text.splitlines())}: Thistle is owed 1 extra card (FM-11), the example expects 0"
     ]
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .browser_session import OUTSIDE_RULINGS, known_defect, notebook_area, open_and_run, outputs_text
+from .browser_session import OUTSIDE_RULINGS, notebook_area, open_and_run, outputs_text
 from .notebook_page import (
     button,
     cut_off_labels,

@@ -493,7 +493,7 @@ def _end_problems(item: Mapping[str, Any], state: CombatState) -> list[str]:
             )
     if "extra_cards" in item and state.extra_cards != item["extra_cards"]:
         problems.append(
-            f"{names[1]} is owed {state.extra_cards} extra card(s) (FM-11){ended}, "
+            f"{names[1]} is owed {count(state.extra_cards, 'extra card')} (FM-11){ended}, "
             f"the example expects {item['extra_cards']}"
         )
     if "escaped" in item:

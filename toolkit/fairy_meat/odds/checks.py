@@ -12,6 +12,7 @@ from toolkit.fairy_meat.policies import (
     POLICIES,
 )
 from toolkit.fairy_meat.rules import Rules
+from toolkit.numbers import count
 
 __all__ = [
     "counting_applies",
@@ -64,7 +65,7 @@ def parse_hand(hand: str | Iterable[str | Card], who: str, rules: Rules | None =
             what = "Fairy Meat uses 52 cards, no jokers"
         else:
             ranks = " ".join((*rules.numbered_ranks, *rules.trump_ranks))
-            what = f"the rules' deck has {len(deck)} cards: ranks {ranks}, {rules.jokers} joker(s)"
+            what = f"the rules' deck has {len(deck)} cards: ranks {ranks}, {count(rules.jokers, 'joker')}"
         raise InvalidSetupError(f"{who}'s hand holds {', '.join(outside)}: {what} (FM-1)")
     return cards
 
