@@ -14,7 +14,7 @@ file, line and field — never a traceback — and the rules in force stay as th
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -223,3 +223,22 @@ class RulesPicker:
         from IPython.display import display
 
         display(self.widget)
+
+
+def controls_follow_picks(explorer: Any, controls: Mapping[str, Any]) -> Any:
+    """Make each control of ``controls`` named like a field of the rules take that field's
+    value whenever ``explorer``'s picker picks other rules, before the explorer recomputes
+    (issue 11): the controls then change the picked rules field by field instead of
+    replacing them. Returns ``explorer`` (unchanged when it has no picker)."""
+    picker = getattr(explorer, "rules_picker", None)
+    if picker is None:
+        return explorer
+
+    def picked(rules: Any) -> None:
+        fields = set(type(rules).field_names())
+        for name, control in controls.items():
+            if name in fields:
+                control.value = getattr(rules, name)
+
+    picker.observe(picked, first=True)
+    return explorer

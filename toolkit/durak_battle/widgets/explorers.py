@@ -28,6 +28,7 @@ from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
 from toolkit.widgets.common import fitting_width
+from toolkit.widgets.rules_picker import controls_follow_picks
 
 __all__ = [
     "odds_explorer",
@@ -165,21 +166,6 @@ def rules_from(values: Mapping[str, Any], base: Rules | None = None) -> Rules:
     picked = values.get("rules")  # the explorer's house-rules picker, when it has one
     base = picked if isinstance(picked, Rules) else base
     return replace(base or Rules(), **{k: v for k, v in values.items() if k in fields})
-
-
-def _follow_picker(explorer: OddsExplorer, controls: Mapping[str, widgets.ValueWidget]) -> OddsExplorer:
-    """Set the rules controls from each house-rules file picked in ``explorer``'s picker
-    (before it recomputes), so the controls change the picked rules, not replace them."""
-    fields = set(Rules.field_names())
-
-    def picked(rules: Rules) -> None:
-        for name, control in controls.items():
-            if name in fields:
-                control.value = getattr(rules, name)
-
-    if explorer.rules_picker is not None:
-        explorer.rules_picker.observe(picked, first=True)
-    return explorer
 
 
 def armies_from(base: tuple[Army, Army], values: Mapping[str, Any]) -> tuple[Army, Army]:
@@ -339,7 +325,7 @@ def odds_explorer(
         rules_system=SYSTEM,
         rules=rules,
     )
-    return _follow_picker(explorer, controls)
+    return controls_follow_picks(explorer, controls)
 
 
 def _hand_sizes(a: Army, b: Army, rules: Rules) -> Distribution[tuple[int, int]]:
@@ -434,4 +420,4 @@ def round_explorer(
         rules_system=SYSTEM,
         rules=rules,
     )
-    return _follow_picker(explorer, controls)
+    return controls_follow_picks(explorer, controls)

@@ -20,6 +20,7 @@ from toolkit.numbers import number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
+from toolkit.widgets.rules_picker import controls_follow_picks
 
 __all__ = ["POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
 
@@ -207,23 +208,7 @@ def odds_explorer(
         rules_system="fairy-meat",
         rules=given,
     )
-    return _follow_picker(explorer, controls)
-
-
-def _follow_picker(explorer: OddsExplorer, controls: Mapping[str, widgets.ValueWidget]) -> OddsExplorer:
-    """Set the rules controls from each house-rules file picked in ``explorer``'s picker
-    (before it recomputes, issue 11), so the controls change the picked rules field by
-    field instead of replacing them."""
-    fields = set(Rules.field_names())
-
-    def picked(chosen: Rules) -> None:
-        for name, control in controls.items():
-            if name in fields:
-                control.value = getattr(chosen, name)
-
-    if explorer.rules_picker is not None:
-        explorer.rules_picker.observe(picked, first=True)
-    return explorer
+    return controls_follow_picks(explorer, controls)
 
 
 def can_place_trumps(hand: Any) -> bool:
