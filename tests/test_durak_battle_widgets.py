@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import ipywidgets as widgets
 import pytest
+from random_play import random_step
 from test_widgets import run_notebook_headless
 
 from toolkit.cards import Card
@@ -535,13 +536,8 @@ def test_stepper_texts_name_the_armies_not_side_ids(seed):
             st.view.value = view
             seen += _texts(st.widget)
         st.view.value = "both"
-        state = st.state
-        if state.is_terminal:
+        if not random_step(st, rng):
             break
-        if state.is_chance_node:
-            st.stepper.roll()
-        else:
-            st.choose(rng.choice(sorted(state.legal_actions())))
     assert st.state.is_terminal
     found = sorted({m.group(0) for text in seen for m in SIDE_IDS.finditer(text)})
     assert not found, found

@@ -16,6 +16,7 @@ from functools import cache
 from itertools import combinations, permutations
 
 import pytest
+from random_play import random_step
 
 from toolkit.cards import RANKS, Card, standard_deck
 from toolkit.durak_battle import (
@@ -452,13 +453,8 @@ def test_stepper_export_under_house_rules_replays():
     st = battle_stepper(rules=rules, seed=4)
     rng = random.Random(4)
     for _ in range(40):
-        state = st.state
-        if state.is_terminal:
+        if not random_step(st, rng):
             break
-        if state.is_chance_node:
-            st.stepper.roll()
-        else:
-            st.choose(rng.choice(sorted(state.legal_actions())))
     again = load_example(st.export())
     assert again.start.rules == rules
     assert replay(again).log() == st.state.log()

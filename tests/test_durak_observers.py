@@ -15,6 +15,7 @@ import random
 import re
 
 import pytest
+from random_play import random_step
 
 from toolkit.durak_battle import POLICIES, Army, Leader, start_battle, start_clash
 from toolkit.durak_battle.widgets import battle_stepper
@@ -109,11 +110,7 @@ def test_one_side_stepper_log_hides_the_other_hand(seed):
                 assert not _shows(st.stepper.log_text, card.code)
                 assert not _shows(st.stepper.log_view.value, card.code)
                 assert not _shows(st.hands_view.value, card.code)
-            if state.is_terminal:
+            if not random_step(st, rng):
                 break
-            if state.is_chance_node:
-                st.stepper.roll()
-            else:
-                st.choose(rng.choice(sorted(state.legal_actions())))
         st.view.value = "both"  # the designer sees every hand again
         assert st.stepper.viewer is None

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import ipywidgets as widgets
+from random_play import random_step
 
 from toolkit.durak_battle.widgets import battle_stepper
 
@@ -68,13 +69,8 @@ def _random_run(seed: int) -> list[dict[str, list[str]]]:
     rng = random.Random(seed)
     shots = [_snapshot(st)]
     for _ in range(MAX_MOVES):
-        state = st.state
-        if state.is_terminal:
+        if not random_step(st, rng):
             break
-        if state.is_chance_node:
-            st.stepper.roll()
-        else:
-            st.choose(rng.choice(sorted(state.legal_actions())))
         shots.append(_snapshot(st))
     return shots
 

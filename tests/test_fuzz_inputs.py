@@ -32,6 +32,7 @@ def _peak_before_fuzzing():
         _PEAK["before"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     yield
 
+
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "data" / "examples").glob("*.yaml"))
 TEXTS = [p.read_text() for p in EXAMPLES]
 
