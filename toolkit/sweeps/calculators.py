@@ -142,7 +142,10 @@ def outcome_label(outcome: Any) -> str:
 
 def distribution_rows(dist: Any, is_exact: bool = True) -> list[Row]:
     """One probability row per outcome of a :class:`~toolkit.prob.Distribution`, in its order."""
-    return [Row(outcome_label(o), "probability", Fraction(p), float(p), is_exact) for o, p in dist.items()]
+    return [
+        Row(outcome_label(o), "probability", p if type(p) is Fraction else Fraction(p), float(p), is_exact)
+        for o, p in dist.items()
+    ]
 
 
 def value_rows(values: Mapping[str, Any], is_exact: bool = True) -> list[Row]:

@@ -42,7 +42,7 @@ __all__ = ["Failure", "SweepResult", "run_sweep", "chunk_size", "default_workers
 #: About how long one chunk of small points should take (seconds).
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
-CHUNKS_PER_WORKER = 4
+CHUNKS_PER_WORKER = 8
 #: How long to wait for a scheduler given by address (seconds).
 CONNECT_TIMEOUT = 15
 

@@ -155,8 +155,11 @@ def empty_rows() -> Any:
 def sweep_table(sweep: Sweep, tables: list[Any]) -> pd.DataFrame:
     """Return the tidy table of ``sweep`` from the stored chunks ``tables``
     (:meth:`PointStore.tables`): one row per point and outcome, in grid order; points not
-    stored (and rows of other sweeps in the same folder) are left out. Each row finds its
-    point by its key in Arrow (no Python loop over rows)."""
+    stored (and rows of other sweeps in the same folder) are left out, and a point stored
+    twice (in two chunk files) is taken from one of them. Each row finds its point by its
+    key in Arrow, through the chunk's few distinct keys (no Python loop over rows); the rows
+    are sorted only when the chunks do not already give the grid order."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -166,19 +169,34 @@ def sweep_table(sweep: Sweep, tables: list[Any]) -> pd.DataFrame:
     names = [c for c, _ in sweep.points[0].columns]
     values = list(zip(*(tuple(v for _, v in p.columns) for p in sweep.points), strict=True))
     points = pa.table({name: _column(column) for name, column in zip(names, values, strict=True)})
-    parts = []
+    located = []
     for table in tables or [empty_rows()]:
-        index = pc.index_in(table.column("key"), value_set=keys)
-        mask = pc.is_valid(index)
-        parts.append(table.filter(mask).append_column("point", pc.filter(index, mask).cast(pa.int64())))
+        key = table.column("key").combine_chunks()
+        encoded = key if pa.types.is_dictionary(key.type) else pc.dictionary_encode(key)
+        # the point of each distinct key of the chunk, then of each row
+        point = pc.take(pc.index_in(encoded.dictionary, value_set=keys), encoded.indices)
+        located.append((table, np.asarray(point.fill_null(-1), dtype=np.int64)))
+    located.sort(key=lambda item: _first_point(item[1]))  # chunks in grid order: the rows need no sort
+    seen = np.zeros(len(sweep.points), dtype=bool)
+    parts, point_parts = [], []
+    for table, point in located:
+        mask = point >= 0
+        mask[mask] = ~seen[point[mask]]  # a point already taken from another chunk file
+        seen[point[mask]] = True
+        parts.append(table.filter(pa.array(mask)).select(["row", *TABLE_COLUMNS]))
+        point_parts.append(point[mask])
     rows = pa.concat_tables(parts)
-    if len(pc.unique(rows.column("key"))) != sum(len(pc.unique(t.column("key"))) for t in parts):
-        rows = pa.Table.from_pandas(rows.to_pandas().drop_duplicates(["key", "row"]), preserve_index=False)
-    rows = rows.sort_by([("point", "ascending"), ("row", "ascending")])
-    grid = points.take(rows.column("point"))
+    point = np.concatenate(point_parts) if point_parts else np.zeros(0, dtype=np.int64)
+    row = np.asarray(rows.column("row").to_numpy(), dtype=np.int64) if len(rows) else point
+    ordered = bool(np.all((point[1:] > point[:-1]) | ((point[1:] == point[:-1]) & (row[1:] > row[:-1]))))
+    if not ordered:
+        order = np.lexsort((row, point))
+        rows, point = rows.take(pa.array(order)), point[order]
+    point_column = pa.array(point, pa.int64())
+    grid = points.take(point_column)
     out = pa.table(
         {
-            "point": rows.column("point"),
+            "point": point_column,
             **{name: grid.column(name) for name in names},
             **{name: rows.column(name) for name in TABLE_COLUMNS},
         }
@@ -193,6 +211,12 @@ def sweep_table(sweep: Sweep, tables: list[Any]) -> pd.DataFrame:
     frame["seconds"] = frame["seconds"].astype("float64")
     frame["exact"] = frame["exact"].astype("bool")
     return frame
+
+
+def _first_point(points: Any) -> int:
+    """The first grid point among a chunk's rows' points (``-1``: not of this sweep); -1 if none."""
+    found = points[points >= 0]
+    return int(found.min()) if len(found) else -1
 
 
 def _column(values: tuple[Any, ...]) -> Any:
