@@ -213,3 +213,16 @@ def test_start_order_is_longest_first(tmp_path):
     assert known[0] == 12.5  # timed in the previous batch
     assert known[1] == fresh[1]  # the name was another report's: not its time
     assert sorted(range(4), key=lambda i: -known[i])[-1] == 0  # the job known to be quick starts last
+
+
+def test_cli_batch_ends_with_its_count_and_time(tmp_path, capsys):
+    """The batch's last line says how many reports ran, in how long and how many at a time
+    (the figure the main job's goal is measured by, issue 14)."""
+    import re
+
+    jobs = tmp_path / "jobs.yaml"
+    jobs.write_text("reports:\n  - report: sample\n  - report: sample\n    name: sample-2\n    parameters: {n: 3}\n")
+    code = main(["report", "-f", str(jobs), "--workers", "1", "--notebooks", str(FIXTURES), "-o", str(tmp_path / "o")])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 0 and lines[-2] == f"index: {(tmp_path / 'o' / 'index.html').resolve()}"
+    assert re.fullmatch(r"2 reports in \d+\.\d s \(one after another\)", lines[-1]), lines[-1]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -187,6 +188,7 @@ def _report_command(args: argparse.Namespace) -> int:
     timeout = DEFAULT_TIMEOUT if args.timeout is None else (args.timeout or None)
     workers = default_workers(len(jobs)) if args.workers is None else args.workers
 
+    started = time.perf_counter()
     result = run_batch(
         jobs,
         args.output,
@@ -199,6 +201,14 @@ def _report_command(args: argparse.Namespace) -> int:
     )
     if result.index_path is not None:
         print(f"index: {result.index_path}")
+    if len(jobs) > 1:
+        from toolkit.numbers import count
+
+        ran = min(workers, len(jobs))
+        print(
+            f"{count(len(jobs), 'report')} in {time.perf_counter() - started:.1f} s "
+            f"({'one after another' if ran == 1 else f'{ran} at a time'})"
+        )
     for failed in result.failed:
         print(f"failed: {failed.error}", file=sys.stderr)
     return EXIT_OK if result.ok else EXIT_FAILED
