@@ -363,6 +363,16 @@ class ExampleSource:
         """Return an empty :class:`ParseErrors` for this file."""
         return ParseErrors(self.where, self.lines)
 
+    def checked(self, top_keys: Iterable[str], system: str) -> ParseErrors:
+        """Return the :class:`ParseErrors` of this file with its top level checked: each
+        key not in ``top_keys`` (at its line, listing the keys), and a ``system:`` other
+        than ``system`` (left out, it is ``system``)."""
+        errors = self.errors()
+        errors.check_keys(self.data, top_keys, "")
+        if self.data.get("system", system) != system:
+            errors.add(f"system {excerpt(self.data.get('system'))} is not {system!r}", "system")
+        return errors
+
 
 def read_example(source: str | Path | ExampleSource, shape: str) -> ExampleSource:
     """Return the :class:`ExampleSource` of an example given as a path or as YAML text

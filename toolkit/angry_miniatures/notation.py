@@ -151,12 +151,7 @@ def load_example(source: str | Path) -> Example:
     """
     source_ = read_example(source, "attacker, defender, attack and rolls")
     data, where = source_.data, source_.where
-    errors = source_.errors()
-    for key in data:
-        if key not in _TOP_KEYS:
-            errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
-    if data.get("system", SYSTEM) != SYSTEM:
-        errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
+    errors = source_.checked(_TOP_KEYS, SYSTEM)
     attacker = _character(data.get("attacker"), errors, "attacker")
     defenders = _defenders(data, errors)
     attack_type = data.get("attack", "melee")

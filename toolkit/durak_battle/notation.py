@@ -231,12 +231,7 @@ def load_example(source: str | Path) -> Example:
     """
     source_ = read_example(source, "armies and rounds")
     data, where = source_.data, source_.where
-    errors = source_.errors()
-    for key in data:
-        if key not in _TOP_KEYS:
-            errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
-    if data.get("system", SYSTEM) != SYSTEM:
-        errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
+    errors = source_.checked(_TOP_KEYS, SYSTEM)
     rules = read_rules_entry(SYSTEM, data.get("rules"), errors, example_folder(where))
     armies = _armies(data.get("armies"), errors)
     sides = _Sides(_side_names(armies, data.get("armies")), errors)

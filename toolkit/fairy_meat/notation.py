@@ -138,12 +138,7 @@ def load_example(source: str | Path) -> Example:
     """
     source_ = read_example(source, "attacker, defender, deck and moves")
     data, where = source_.data, source_.where
-    errors = source_.errors()
-    for key in data:
-        if key not in _TOP_KEYS:
-            errors.add(f"unknown key {excerpt(key)}; keys are {', '.join(sorted(_TOP_KEYS))}", key)
-    if data.get("system", SYSTEM) != SYSTEM:
-        errors.add(f"system {excerpt(data.get('system'))} is not {SYSTEM!r}", "system")
+    errors = source_.checked(_TOP_KEYS, SYSTEM)
     title = errors.text(data.get("title"), "title", "title", default=where, limit=200)
     notes = errors.text(data.get("notes"), "notes", "notes")
     weapons = load_weapons()
