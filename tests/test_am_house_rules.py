@@ -18,6 +18,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from brute_force import area_with, opposed_with
 
 from toolkit.angry_miniatures import (
     Character,
@@ -50,27 +51,7 @@ FACES = ("9", "10", "J", "Q", "K", "A")
 RANK = {f: i for i, f in enumerate(FACES)}
 
 
-# -- the independent brute force, parameterised by the rules ------------------------------
-def _judge(a, d, melee, r):
-    """[(weight out of 2, (defender damage, attacker damage))] for one pair of rolls,
-    straight from the rule text with the house rules ``r`` (a plain dict)."""
-    ha = sum(f in r["hits"] for f in a)
-    hd = sum(f in r["hits"] for f in d)
-    back = melee and r["return_damage"]
-    if ha > hd:
-        return [(2, (ha - hd, 0))]
-    if hd > ha:
-        return [(2, (0, hd - ha if back else 0))]
-    if ha == 0 and r["zero_tie"] == "miss":
-        return [(2, (0, 0))]
-    win, lose = (r["tie_damage"], 0), (0, r["tie_damage"] if back else 0)
-    if ha > 0 and not r["coin_flip"]:
-        for face in r["chain"]:
-            if a.count(face) != d.count(face):
-                return [(2, win if a.count(face) > d.count(face) else lose)]
-    return [(1, win), (1, lose)]  # a SuperTieBreaker: each side wins half the time
-
-
+# -- the independent brute force (tests/brute_force.py), with the house rules' numbers ------
 def _plain(rules: Rules) -> dict:
     return {
         "die": list(rules.die_faces),
@@ -87,37 +68,13 @@ def _plain(rules: Rules) -> dict:
 
 def brute_force_opposed(n, m, attack_type, rules):
     """{(defender damage, attacker damage, attacker crit, defender crit): Fraction}."""
-    r = _plain(rules)
-    counts = Counter()
-    for a in itertools.product(r["die"], repeat=n):
-        for d in itertools.product(r["die"], repeat=m):
-            crits = tuple(sum(f in r["crit"] for f in roll) >= r["crit_count"] for roll in (a, d))
-            for w, dmg in _judge(a, d, attack_type == "melee", r):
-                counts[dmg + crits] += w
-    total = sum(counts.values())
-    return {k: Fraction(v, total) for k, v in counts.items()}
+    return opposed_with(n, m, attack_type, _plain(rules))
 
 
 def brute_force_area(n, pools, rules):
     """{damage tuple: Fraction}: one magic attack roll against several defenders (AM-8),
     each tied pairing with its own SuperTieBreaker."""
-    r = _plain(rules)
-    counts = Counter()
-    for a in itertools.product(r["die"], repeat=n):
-        per_defender = []
-        for m in pools:
-            c = Counter()
-            for d in itertools.product(r["die"], repeat=m):
-                for w, (dd, _) in _judge(a, d, False, r):
-                    c[dd] += w
-            per_defender.append(c)
-        for combo in itertools.product(*(c.items() for c in per_defender)):
-            weight = 1
-            for _, w in combo:
-                weight *= w
-            counts[tuple(dd for dd, _ in combo)] += weight
-    total = sum(counts.values())
-    return {k: Fraction(v, total) for k, v in counts.items()}
+    return area_with(n, pools, _plain(rules))
 
 
 def as_tuples(dist):
