@@ -262,10 +262,18 @@ def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Ru
         node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
         events: list[tuple[int, int]] = []
         while node is not None:
-            choice, _ = policy_choices(node, pols)
-            action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
+            policy = pols[node.holder if node.stage == "attack" else 1 - node.attacking]  # the side to move
+            if policy is greedy_policy:  # what policy_choices gives, without building its list
+                action = greedy_action(node)
+            elif policy is random_policy:  # the same draw as sampling the uniform Distribution
+                legal = node.legal_actions()
+                action = legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+            else:
+                choice, _ = policy_choices(node, pols)
+                action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
             node, evs = node.losses_after(action)
-            events.extend(evs)
+            if evs:
+                events.extend(evs)
         counts[(SIDES[who], loss_path(events))] += 1
     _SAMPLED[key] = counts
     return counts
