@@ -360,27 +360,24 @@ Out = tuple
 
 def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosition | None, Out]:
     verb, _, code = action.partition(" ")
-    rules = pos.rules
-    if pos.stage == "attack":
-        i = pos.holder
+    hands, stage, holder, attacker, table, passes, rules, forced = pos
+    if stage == "attack":
         if verb == "pass":
-            return _pass(pos.hands, i, pos.passes, rules, False, (), narrate)
+            return _pass(hands, holder, passes, rules, False, (), narrate)
         card = _CARD[code]
-        out = (Beat("attack", i, card),) if narrate else ()
-        forced = None if pos.forced == OPENING else pos.forced  # the opening attack is made (DB-3)
-        return _attacked(_without(pos.hands, i, card), i, card, rules, forced, out, narrate)
-    attacker = pos.attacking
-    table = pos.table
+        out = (Beat("attack", holder, card),) if narrate else ()
+        forced = None if forced == OPENING else forced  # the opening attack is made (DB-3)
+        return _attacked(_without(hands, holder, card), holder, card, rules, forced, out, narrate)
     assert attacker is not None and table is not None
     j = 1 - attacker
     if verb == "take":  # DB-4: she declines and takes the strike
         hit = strike(rules)
         loss = _loss(j, hit.defender_loss)
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
-        return _attack_turn(pos.hands, attacker, 0, rules, pos.forced, out, narrate)
+        return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
     card = _CARD[code]
-    result = _judge(table, card, verb, rules)
-    hands = _without(pos.hands, j, card)
+    result = rules.judged.get((table.code, code, verb)) or _judge(table, card, verb, rules)
+    hands = _without(hands, j, card)
     if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
         loss = _loss(j, result.defender_loss)
         if narrate:
@@ -394,7 +391,7 @@ def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosit
         out = (Beat("answer", j, card, result, loss),)
     else:
         out = (loss,) if mine or theirs else ()
-    return _attack_turn(hands, attacker, 0, rules, pos.forced, out, narrate)
+    return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
 
 
 def _attack_turn(
