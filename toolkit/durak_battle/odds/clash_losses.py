@@ -105,7 +105,12 @@ def loss_path(events: Iterable[tuple[int, int]]) -> Path:
     for da, db in events:
         if not (da or db):
             continue
-        la, lb = min(la + da, MAX_TOKENS), min(lb + db, MAX_TOKENS)
+        la += da
+        lb += db
+        if la > MAX_TOKENS:
+            la = MAX_TOKENS
+        if lb > MAX_TOKENS:
+            lb = MAX_TOKENS
         out.append((la, lb))
         if la >= MAX_TOKENS or lb >= MAX_TOKENS:
             break
