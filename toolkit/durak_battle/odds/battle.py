@@ -255,7 +255,8 @@ def battle_outcome(
         )
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
-        settled: dict[tuple[str | None, int, int, str | None], Fraction] = defaultdict(Fraction)
+        # integer weights of each settled outcome by denominator, added up as fractions once
+        by_den: dict[tuple[str | None, int, int, str | None], dict[int, int]] = defaultdict(dict)
         for (na, nb), p in sizes.items():
             den, rows, was_sampled = table(na, nb)
             pairs.add((na, nb))
@@ -268,8 +269,11 @@ def battle_outcome(
                 if got is None:
                     got = settled_paths[path] = settle_losses((ta, tb), path)
                 summed[(holder, *got)] += x
+            num, scale = p.numerator, p.denominator * den  # p * x / den, exactly
             for k, x in summed.items():
-                settled[k] += p * Fraction(x, den)
+                weights = by_den[k]
+                weights[scale] = weights.get(scale, 0) + num * x
+        settled = {k: sum((Fraction(x, d) for d, x in weights.items()), Fraction(0)) for k, weights in by_den.items()}
         for (holder, la, lb, destroyed), p in settled.items():
             if holder is None:  # DB-3: no clash, no morale roll
                 nxt[(ta, tb)] += p

@@ -139,35 +139,40 @@ class PathMemo:
             found = self.memo.get(node.key)
             if found is not None:
                 return found
-        choices, total = policy_choices(node, self.pols)
-        if len(choices) == 1:
+        key = node.key if remember else ""
+        prefix: Events = ()  # the losses of the forced line followed so far
+        while True:
+            choices, total = policy_choices(node, self.pols)
+            if len(choices) != 1:
+                break
             child, evs = node.losses_after(choices[0][0])
+            prefix += evs
             if child is None:
-                found = ({evs: 1}, 1)
+                found = ({prefix: 1}, 1)
+                if remember:
+                    self.memo[key] = found
+                return found
+            node = child
+        parts: list[tuple[int, Events, dict[Events, int] | None, int]] = []
+        for action, w in choices:
+            child, evs = node.losses_after(action)
+            if child is None:
+                parts.append((w, evs, None, 1))
             else:
-                sub, den = self.events(child)
-                found = ({evs + rest: x for rest, x in sub.items()} if evs else sub, den)
-        else:
-            parts: list[tuple[int, Events, dict[Events, int] | None, int]] = []
-            for action, w in choices:
-                child, evs = node.losses_after(action)
-                if child is None:
-                    parts.append((w, evs, None, 1))
-                else:
-                    sub, den = self.events(child, remember=True)
-                    parts.append((w, evs, sub, den))
-            common = lcm(*(den for *_, den in parts))
-            out: dict[Events, int] = defaultdict(int)
-            for w, evs, sub, den in parts:
-                scale = w * (common // den)
-                if sub is None:
-                    out[evs] += scale
-                else:
-                    for rest, x in sub.items():
-                        out[evs + rest] += scale * x
-            found = (dict(out), total * common)
+                sub, den = self.events(child, remember=True)
+                parts.append((w, evs, sub, den))
+        common = lcm(*(den for *_, den in parts))
+        out: dict[Events, int] = defaultdict(int)
+        for w, evs, sub, den in parts:
+            scale = w * (common // den)
+            if sub is None:
+                out[prefix + evs] += scale
+            else:
+                for rest, x in sub.items():
+                    out[prefix + evs + rest] += scale * x
+        found = (dict(out), total * common)
         if remember:
-            self.memo[node.key] = found
+            self.memo[key] = found
         return found
 
 
