@@ -1,10 +1,10 @@
 """Benchmark: the Durak battle calculators with the default rules, against a reference
 version of the toolkit measured in the same run (issue 11: house rules must not make the
-default rules slower).
+default rules slower; issue 14 item 5: the report's battle cell faster, same results).
 
 Run from the project root::
 
-    .venv/bin/python bench/bench_durak.py [--reference REF] [--runs 3]
+    .venv/bin/python bench/bench_durak.py [--reference REF] [--runs 3] [--only "report battle cell"]
 
 ``--reference`` is a git revision (default ``main``): its ``toolkit/`` is exported with
 ``git archive`` into a temporary folder and the same workloads are timed there, in a
@@ -16,7 +16,14 @@ starts with cold caches. The workloads (default rules, greedy unless said):
 - ``clash 2v2 random``: the same for 2 v 2 with random policies (memoised positions);
 - ``clash_value 7v7``: a 7 v 7 clash solved by minimax with both hands known;
 - ``battle 4v4``: :func:`battle_outcome` of two armies of 4 tokens, d4 leaders, exact;
-- ``monte carlo engine``: 1,500 clashes 4 v 4 through the engine.
+- ``monte carlo engine``: 1,500 clashes 4 v 4 through the engine;
+- ``clash 8v8 sampled``: 1,000 clashes 8 v 8 sampled with the clash positions (greedy,
+  then random v greedy): :func:`sampled_clash_paths`, what ``method="auto"`` uses above
+  the exact limit;
+- ``report battle cell``: the battle cell of ``notebooks/durak_battle_report.ipynb`` —
+  North's 4, 6, 8 and 10 tokens against South's 6, leaders d8/d6 with the wild card,
+  greedy v greedy, ``max_rounds=20``, 1,000 trials per sampled pair of hand sizes (most of
+  the report's time: 166 pairs sampled, 27 exact).
 
 The two results of each workload must be equal (exactly): the script exits 1 otherwise.
 """
@@ -33,13 +40,21 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKLOADS = ("clash 3v2 exact", "clash 2v2 random", "clash_value 7v7", "battle 4v4", "monte carlo engine")
+WORKLOADS = (
+    "clash 3v2 exact",
+    "clash 2v2 random",
+    "clash_value 7v7",
+    "battle 4v4",
+    "monte carlo engine",
+    "clash 8v8 sampled",
+    "report battle cell",
+)
 
 # The timing code, run in a subprocess against one toolkit (the API used is the same in both).
 CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from toolkit.durak_battle import Army, Leader, battle_outcome, clash_losses, clash_value, clear_caches
+from toolkit.durak_battle import Army, Leader, Rules, battle_outcome, clash_losses, clash_value, clear_caches
 
 def run(name):
     if name == "clash 3v2 exact":
@@ -53,6 +68,19 @@ def run(name):
         return str(battle_outcome(a, b, max_rounds=6).distribution.items())
     if name == "monte carlo engine":
         return str(clash_losses(4, 4, method="monte_carlo", trials=1500, seed=3).joint.items())
+    if name == "clash 8v8 sampled":
+        g = clash_losses(8, 8, method="monte_carlo", sampler="model", trials=1000, seed=1)
+        r = clash_losses(8, 8, ("random", "greedy"), method="monte_carlo", sampler="model", trials=1000, seed=1)
+        return str(g.joint.items()) + str(r.joint.items())
+    if name == "report battle cell":
+        la = Leader("North's leader", battle_die="d8", spirit_die="d6", wild_card=True)
+        lb = Leader("South's leader", battle_die="d8", spirit_die="d6", wild_card=True)
+        return str([
+            battle_outcome(
+                Army("North", ta, la), Army("South", 6, lb), Rules(), ("greedy", "greedy"), max_rounds=20, trials=1000
+            ).distribution.items()
+            for ta in (4, 6, 8, 10)
+        ])
     raise SystemExit(name)
 
 out = {}
@@ -87,7 +115,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reference", default="main")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), help="workloads to time")
     args = parser.parse_args()
+    names = tuple(n for n in WORKLOADS if n in args.only)
     sys.path.insert(0, str(ROOT / "bench"))
     from _results import fmt_s, publish
 
@@ -97,12 +127,12 @@ def main() -> None:
         ref = export(args.reference, Path(tmp))
         for _ in range(args.runs):  # alternate, so that machine noise hits both alike
             for who, path in (("ref", ref), ("ours", ROOT)):
-                for name, (seconds, result) in measure(path, WORKLOADS).items():
+                for name, (seconds, result) in measure(path, names).items():
                     best[who][name] = min(seconds, best[who].get(name, float("inf")))
                     results[who][name] = result
     rows = []
     bad = []
-    for name in WORKLOADS:
+    for name in names:
         ours, ref_s = best["ours"][name], best["ref"][name]
         same = results["ours"][name] == results["ref"][name]
         if not same:

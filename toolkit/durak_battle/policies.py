@@ -41,12 +41,13 @@ own hand and the card on the table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.best_play import action_key, best_action
 from toolkit.durak_battle.clash import Answer, answer_attack
+from toolkit.durak_battle.position import ClashPosition
 from toolkit.durak_battle.rules import Rules
 from toolkit.engine import GameState, Policy
 from toolkit.errors import IllegalActionError
@@ -81,10 +82,7 @@ def random_policy(state: GameState) -> Distribution[Any]:
 
 
 _SORT_KEY = {c.code: c.sort_key for c in standard_deck(jokers=True)}
-
-
-def _key(card: Card) -> tuple[int, int]:
-    return _SORT_KEY[card.code]
+_CARD = {c.code: c for c in standard_deck(jokers=True)}
 
 
 def _judged(table: Card, card: Card, action: str, rules: Rules) -> Answer:
@@ -97,8 +95,54 @@ def _judged(table: Card, card: Card, action: str, rules: Rules) -> Answer:
     return found
 
 
-def _lowest(cards: Sequence[Card]) -> Card | None:
-    return min(cards, key=_key) if cards else None
+# The greedy leader's preferences, by card code, as sortable ``(tier, key, action)``: the
+# card she plays is the one with the least preference, the tiers in the order of
+# :func:`greedy_policy`'s docstring and ``key`` the card's order within its tier; a card she
+# would not play ranks last (tier 9) with what she does without one. Worked out once per
+# rules and table card from the referee's judgements and remembered with them
+# (``rules.judged``, under ``("greedy", table code)``; ``None`` for the attack).
+Prefs = dict[str, tuple[int, tuple[int, int], str]]
+_NEVER = 9
+_CODE = attrgetter("code")
+
+
+def _attack_prefs(rules: Rules) -> Prefs:
+    """Attack (DB-3, DB-6): her highest card of the attack suit, then her lowest joker;
+    she passes only with no attack card."""
+    attack = rules.tables.suit_of_action["attack"]
+    prefs: Prefs = {}
+    for code, (rank, suit) in _SORT_KEY.items():
+        card = _CARD[code]
+        if card.suit == attack:
+            prefs[code] = (0, (-rank, -suit), f"attack {code}")
+        elif card.is_joker:  # a joker kept back may be wasted: leftover cards are discarded (DB-9)
+            prefs[code] = (1, (rank, suit), f"attack {code}")
+        else:
+            prefs[code] = (_NEVER, (0, 0), "pass")
+    return prefs
+
+
+def _answer_prefs(table: Card, rules: Rules) -> Prefs:
+    """Answer (DB-1, DB-4, DB-5) to ``table``: every card of her hand may be played as each
+    of its actions but attack, so every choice is legal; the referee judges each card."""
+    suit = rules.tables.suit_of_action
+    prefs: Prefs = {}
+    for code, key in _SORT_KEY.items():
+        card = _CARD[code]
+        if card.is_joker:
+            prefs[code] = (3, key, f"manoeuvre {code}")  # a joker as a manoeuvre always succeeds
+        elif card.suit == suit["manoeuvre"]:
+            won = _judged(table, card, "manoeuvre", rules).succeeded
+            prefs[code] = (0 if won else 6, key, f"manoeuvre {code}")
+        elif card.suit == suit["defence"]:
+            won = _judged(table, card, "defence", rules).succeeded
+            prefs[code] = (1 if won else 5, key, f"defence {code}")
+        elif card.suit == suit["counter"]:
+            free = _judged(table, card, "counter", rules).defender_loss == 0
+            prefs[code] = (2 if free else 4, key, f"counter {code}")
+        else:  # the attack suit cannot answer (DB-1)
+            prefs[code] = (_NEVER, (0, 0), "take")
+    return prefs
 
 
 def greedy_action(state: GameState) -> str:
@@ -107,43 +151,23 @@ def greedy_action(state: GameState) -> str:
     Raises:
         IllegalActionError: not a Durak clash decision.
     """
-    stage = _stage(state)
-    hands: tuple[tuple[Card, ...], tuple[Card, ...]] = state.hands  # type: ignore[attr-defined]
+    stage = state.stage if type(state) is ClashPosition else _stage(state)  # type: ignore[attr-defined]
     rules: Rules = state.rules  # type: ignore[attr-defined]
-    suit = rules.tables.suit_of_action
     if stage == "attack":
-        hand = hands[state.holder]  # type: ignore[attr-defined]
-        spades = [c for c in hand if c.suit == suit["attack"]]
-        if spades:
-            return f"attack {max(spades, key=_key).code}"
-        jokers = sorted(c for c in hand if c.is_joker)
-        if jokers:  # a joker kept back may be wasted: leftover cards are discarded (DB-9)
-            return f"attack {jokers[0].code}"
-        return "pass"  # she holds no attack card (DB-6)
-    # Answering: every card of her hand may be played as each of its actions but attack,
-    # so every choice below is legal (DB-1, DB-4). The referee judges each card.
-    table: Card = state.table  # type: ignore[attr-defined]
-    hand = hands[1 - state.attacking]  # type: ignore[attr-defined]
-    hearts = [c for c in hand if c.suit == suit["defence"]]
-    diamonds = [c for c in hand if c.suit == suit["manoeuvre"]]
-    clubs = [c for c in hand if c.suit == suit["counter"]]
-    jokers = sorted(c for c in hand if c.is_joker)
-    card = _lowest([c for c in diamonds if _judged(table, c, "manoeuvre", rules).succeeded])
-    if card is not None:
-        return f"manoeuvre {card.code}"
-    card = _lowest([c for c in hearts if _judged(table, c, "defence", rules).succeeded])
-    if card is not None:
-        return f"defence {card.code}"
-    card = _lowest([c for c in clubs if _judged(table, c, "counter", rules).defender_loss == 0])
-    if card is not None:
-        return f"counter {card.code}"
-    if jokers:
-        return f"manoeuvre {jokers[0].code}"
-    for verb, cards in (("counter", clubs), ("defence", hearts), ("manoeuvre", diamonds)):
-        card = _lowest(cards)
-        if card is not None:
-            return f"{verb} {card.code}"
-    return "take"
+        hand = state.hands[state.holder]  # type: ignore[attr-defined]
+        key: tuple[str, str | None] = ("greedy", None)
+    else:
+        table: Card = state.table  # type: ignore[attr-defined]
+        hand = state.hands[1 - state.attacking]  # type: ignore[attr-defined]
+        key = ("greedy", table.code)
+    memo = rules.judged
+    prefs = memo.get(key)
+    if prefs is None:
+        prefs = memo[key] = _attack_prefs(rules) if stage == "attack" else _answer_prefs(table, rules)
+    best = min(map(prefs.__getitem__, map(_CODE, hand)), default=None)
+    if best is None:  # an empty hand: nothing to attack or answer with (DB-4, DB-6)
+        return "pass" if stage == "attack" else "take"
+    return best[2]
 
 
 def greedy_policy(state: GameState) -> Distribution[Any]:

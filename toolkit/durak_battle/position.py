@@ -29,6 +29,7 @@ ClashPosition(a: 7S; b: 3C; attack a, passes 1)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from toolkit.cards import JOKERS, RANKS, Card, standard_deck
@@ -59,7 +60,8 @@ Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 _CARDS = standard_deck(jokers=True)
 _CARD = {c.code: c for c in _CARDS}
 _VALUE = {c.code: card_value(c) for c in _CARDS}
-_SORT = {c.code: c.sort_key for c in _CARDS}
+_CODE = attrgetter("code")
+_SORT_KEY = attrgetter("sort_key")
 _BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
 _JOKER_CARDS = tuple(_CARD[j] for j in JOKERS)
 _NO_LOSS = (0, 0)
@@ -97,7 +99,7 @@ def beat_losses(beats: Iterable[Beat]) -> tuple[tuple[int, int], ...]:
 
 def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     """A hand as the calculators hold it: the deck's Card objects, lowest first."""
-    return tuple(sorted((_CARD[c.code] for c in cards), key=lambda c: _SORT[c.code]))
+    return tuple(sorted(map(_CARD.__getitem__, map(_CODE, cards)), key=_SORT_KEY))
 
 
 #: ``forced`` of a clash's first attack turn: the initiative holder's opening attack is
@@ -125,7 +127,10 @@ def can_attack(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds an attack card, one of the attack suit (spades by
     default) or a joker (DB-1); a side to attack without one passes by itself (DB-6)."""
     table = (rules or _DEFAULT).tables.can_attack
-    return any(table[c.code] for c in hand)
+    for c in hand:  # noqa: SIM110 - a loop, not any(): faster, and the calculators ask at every turn
+        if table[c.code]:
+            return True
+    return False
 
 
 def clash_over(passes: int) -> bool:
@@ -138,7 +143,10 @@ def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds a card that can answer an attack (DB-4): without one
     the attack is a strike at once."""
     table = (rules or _DEFAULT).tables.answers
-    return any(table[c.code] for c in hand)
+    for c in hand:  # noqa: SIM110 - as can_attack
+        if table[c.code]:
+            return True
+    return False
 
 
 _DEFAULT = Rules()
@@ -159,8 +167,16 @@ def _loss(side: int, tokens: int) -> tuple[int, int]:
 
 
 def _without(hands: Hands, i: int, card: Card) -> Hands:
-    code = card.code
-    rest = tuple(c for c in hands[i] if c.code != code)
+    hand = hands[i]
+    if type(hand) is not tuple:  # a hand given as a list is kept as a tuple from here on
+        hand = tuple(hand)
+    try:  # the deck's own Card objects (the calculators' hands, one of each code): found by identity
+        k = list(map(id, hand)).index(id(card))
+    except ValueError:  # other Card objects: by code
+        code = card.code
+        rest = tuple(c for c in hand if c.code != code)
+    else:
+        rest = hand[:k] + hand[k + 1 :]
     return (rest, hands[1]) if i == 0 else (hands[0], rest)
 
 
@@ -344,27 +360,24 @@ Out = tuple
 
 def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosition | None, Out]:
     verb, _, code = action.partition(" ")
-    rules = pos.rules
-    if pos.stage == "attack":
-        i = pos.holder
+    hands, stage, holder, attacker, table, passes, rules, forced = pos
+    if stage == "attack":
         if verb == "pass":
-            return _pass(pos.hands, i, pos.passes, rules, False, (), narrate)
+            return _pass(hands, holder, passes, rules, False, (), narrate)
         card = _CARD[code]
-        out = (Beat("attack", i, card),) if narrate else ()
-        forced = None if pos.forced == OPENING else pos.forced  # the opening attack is made (DB-3)
-        return _attacked(_without(pos.hands, i, card), i, card, rules, forced, out, narrate)
-    attacker = pos.attacking
-    table = pos.table
+        out = (Beat("attack", holder, card),) if narrate else ()
+        forced = None if forced == OPENING else forced  # the opening attack is made (DB-3)
+        return _attacked(_without(hands, holder, card), holder, card, rules, forced, out, narrate)
     assert attacker is not None and table is not None
     j = 1 - attacker
     if verb == "take":  # DB-4: she declines and takes the strike
         hit = strike(rules)
         loss = _loss(j, hit.defender_loss)
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
-        return _attack_turn(pos.hands, attacker, 0, rules, pos.forced, out, narrate)
+        return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
     card = _CARD[code]
-    result = _judge(table, card, verb, rules)
-    hands = _without(pos.hands, j, card)
+    result = rules.judged.get((table.code, code, verb)) or _judge(table, card, verb, rules)
+    hands = _without(hands, j, card)
     if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
         loss = _loss(j, result.defender_loss)
         if narrate:
@@ -378,7 +391,7 @@ def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosit
         out = (Beat("answer", j, card, result, loss),)
     else:
         out = (loss,) if mine or theirs else ()
-    return _attack_turn(hands, attacker, 0, rules, pos.forced, out, narrate)
+    return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
 
 
 def _attack_turn(

@@ -373,14 +373,12 @@ def settle_losses(tokens: tuple[int, int], path: Iterable[tuple[int, int]]) -> t
     """
     ta, tb = tokens
     la = lb = 0
-    for ca, cb in path:
-        la, lb = min(ca, ta), min(cb, tb)
-        if ca >= ta and cb >= tb:
-            return la, lb, "both"
+    for ca, cb in path:  # (no min(): the battle chain settles every path of every table)
         if ca >= ta:
-            return la, lb, "a"
+            return (ta, tb, "both") if cb >= tb else (ta, cb, "a")
         if cb >= tb:
-            return la, lb, "b"
+            return ca, tb, "b"
+        la, lb = ca, cb
     return la, lb, None
 
 

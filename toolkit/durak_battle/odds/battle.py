@@ -231,13 +231,8 @@ def battle_outcome(
         tables[(na, nb)] = found
         return found
 
-    settle_memo: dict[tuple[int, int, Path], tuple[int, int, str | None]] = {}
-
-    def settle(ta: int, tb: int, path: Path) -> tuple[int, int, str | None]:
-        got = settle_memo.get((ta, tb, path))
-        if got is None:
-            got = settle_memo[(ta, tb, path)] = settle_losses((ta, tb), path)
-        return got
+    # settle_losses (DB-7) of each path, remembered by the armies' tokens, then by path
+    settle_memo: dict[tuple[int, int], dict[Path, tuple[int, int, str | None]]] = defaultdict(dict)
 
     @cache
     def pass_chance(side: int, penalty: int) -> Fraction:
@@ -260,17 +255,25 @@ def battle_outcome(
         )
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
-        settled: dict[tuple[str | None, int, int, str | None], Fraction] = defaultdict(Fraction)
+        # integer weights of each settled outcome by denominator, added up as fractions once
+        by_den: dict[tuple[str | None, int, int, str | None], dict[int, int]] = defaultdict(dict)
         for (na, nb), p in sizes.items():
             den, rows, was_sampled = table(na, nb)
             pairs.add((na, nb))
             if was_sampled:
                 sampled.add((na, nb))
             summed: dict[tuple[str | None, int, int, str | None], int] = defaultdict(int)
+            settled_paths = settle_memo[(ta, tb)]
             for holder, path, x in rows:  # integers: exactly the sum of p * q over the paths
-                summed[(holder, *settle(ta, tb, path))] += x
+                got = settled_paths.get(path)
+                if got is None:
+                    got = settled_paths[path] = settle_losses((ta, tb), path)
+                summed[(holder, *got)] += x
+            num, scale = p.numerator, p.denominator * den  # p * x / den, exactly
             for k, x in summed.items():
-                settled[k] += p * Fraction(x, den)
+                weights = by_den[k]
+                weights[scale] = weights.get(scale, 0) + num * x
+        settled = {k: sum((Fraction(x, d) for d, x in weights.items()), Fraction(0)) for k, weights in by_den.items()}
         for (holder, la, lb, destroyed), p in settled.items():
             if holder is None:  # DB-3: no clash, no morale roll
                 nxt[(ta, tb)] += p

@@ -105,7 +105,12 @@ def loss_path(events: Iterable[tuple[int, int]]) -> Path:
     for da, db in events:
         if not (da or db):
             continue
-        la, lb = min(la + da, MAX_TOKENS), min(lb + db, MAX_TOKENS)
+        la += da
+        lb += db
+        if la > MAX_TOKENS:
+            la = MAX_TOKENS
+        if lb > MAX_TOKENS:
+            lb = MAX_TOKENS
         out.append((la, lb))
         if la >= MAX_TOKENS or lb >= MAX_TOKENS:
             break
@@ -134,35 +139,40 @@ class PathMemo:
             found = self.memo.get(node.key)
             if found is not None:
                 return found
-        choices, total = policy_choices(node, self.pols)
-        if len(choices) == 1:
+        key = node.key if remember else ""
+        prefix: Events = ()  # the losses of the forced line followed so far
+        while True:
+            choices, total = policy_choices(node, self.pols)
+            if len(choices) != 1:
+                break
             child, evs = node.losses_after(choices[0][0])
+            prefix += evs
             if child is None:
-                found = ({evs: 1}, 1)
+                found = ({prefix: 1}, 1)
+                if remember:
+                    self.memo[key] = found
+                return found
+            node = child
+        parts: list[tuple[int, Events, dict[Events, int] | None, int]] = []
+        for action, w in choices:
+            child, evs = node.losses_after(action)
+            if child is None:
+                parts.append((w, evs, None, 1))
             else:
-                sub, den = self.events(child)
-                found = ({evs + rest: x for rest, x in sub.items()} if evs else sub, den)
-        else:
-            parts: list[tuple[int, Events, dict[Events, int] | None, int]] = []
-            for action, w in choices:
-                child, evs = node.losses_after(action)
-                if child is None:
-                    parts.append((w, evs, None, 1))
-                else:
-                    sub, den = self.events(child, remember=True)
-                    parts.append((w, evs, sub, den))
-            common = lcm(*(den for *_, den in parts))
-            out: dict[Events, int] = defaultdict(int)
-            for w, evs, sub, den in parts:
-                scale = w * (common // den)
-                if sub is None:
-                    out[evs] += scale
-                else:
-                    for rest, x in sub.items():
-                        out[evs + rest] += scale * x
-            found = (dict(out), total * common)
+                sub, den = self.events(child, remember=True)
+                parts.append((w, evs, sub, den))
+        common = lcm(*(den for *_, den in parts))
+        out: dict[Events, int] = defaultdict(int)
+        for w, evs, sub, den in parts:
+            scale = w * (common // den)
+            if sub is None:
+                out[prefix + evs] += scale
+            else:
+                for rest, x in sub.items():
+                    out[prefix + evs + rest] += scale * x
+        found = (dict(out), total * common)
         if remember:
-            self.memo[node.key] = found
+            self.memo[key] = found
         return found
 
 
@@ -262,10 +272,18 @@ def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Ru
         node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
         events: list[tuple[int, int]] = []
         while node is not None:
-            choice, _ = policy_choices(node, pols)
-            action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
+            policy = pols[node.holder if node.stage == "attack" else 1 - node.attacking]  # the side to move
+            if policy is greedy_policy:  # what policy_choices gives, without building its list
+                action = greedy_action(node)
+            elif policy is random_policy:  # the same draw as sampling the uniform Distribution
+                legal = node.legal_actions()
+                action = legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+            else:
+                choice, _ = policy_choices(node, pols)
+                action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
             node, evs = node.losses_after(action)
-            events.extend(evs)
+            if evs:
+                events.extend(evs)
         counts[(SIDES[who], loss_path(events))] += 1
     _SAMPLED[key] = counts
     return counts
