@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,11 +29,22 @@ from toolkit.fairy_meat.odds.classes import (
     side_view,
 )
 from toolkit.fairy_meat.odds.families import Family
-from toolkit.fairy_meat.strategy.hidden.game import Game
+from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
 from toolkit.fairy_meat.strategy.hidden.judge import RBS, Judge, draw_probs, family_of
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
-__all__ = ["NUMBER_COLOURS", "decl_sign", "Draws", "build_matrix", "draw_values"]
+__all__ = [
+    "NUMBER_COLOURS",
+    "decl_sign",
+    "Draws",
+    "SinglePlan",
+    "build_matrix",
+    "build_game",
+    "clear_build_cache",
+    "draw_values",
+]
 
 
 _NO_DRAW = (0, 0, 0)
@@ -43,6 +57,22 @@ _RED_TYPE = np.array([t < 9 for t in range(18)])
 
 
 NUMBER_COLOURS = ("red", "black")
+
+
+@dataclass(frozen=True)
+class SinglePlan:
+    """A group of entries where one side draws for a Wild Trump (FM-6), without the payoff:
+    ``weights[(deck, colour, column), j]`` = P(outcome ``ids[j]``) over the Trumps turned
+    up from deck ``deck`` before a Numbered card of ``colour`` whose pips are the other
+    side's minus ``column − 8``; per entry its deck (``ridx``), the other side's pips and
+    the Numbered cards left by type (the Numbered card drawn is uniform over them)."""
+
+    ridx: np.ndarray
+    pips_f: np.ndarray
+    numbered_left: np.ndarray
+    ids: np.ndarray
+    weights: np.ndarray
+    n_decks: int
 
 
 def decl_sign(decl: int) -> int:
@@ -106,7 +136,7 @@ class Draws:
             out[rows] = self.judge.oids(np.broadcast_to(kids[:, None], deltas.shape), deltas)
         return out
 
-    def single(
+    def single_plan(
         self,
         owner: str | None,
         fam_f: Family,
@@ -115,44 +145,61 @@ class Draws:
         pips_f: np.ndarray,
         numbered_left: np.ndarray,
         trumps_left: np.ndarray,
-        pv_fn: Callable[[], np.ndarray],
-    ) -> np.ndarray:
-        """Expected ``pv`` rows (outcome id -> values) for entries where side ``x_side``
-        plays a Wild Trump and the other plays a Numbered card of ``fam_f.colour`` with
-        ``pips_f``; ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x 3)
-        describe the deck left by both hands."""
+    ) -> SinglePlan:
+        """The payoff-free part of entries where side ``x_side`` plays a Wild Trump and the
+        other plays a Numbered card of ``fam_f.colour`` with ``pips_f`` (FM-6):
+        ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x 3) describe the
+        deck left by both hands. Judges every class the draws reach, and records in
+        ``used`` the outcomes that occur with positive probability."""
         f_side = 1 - x_side
         v_f, off_f = side_view(fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side])
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
-        phis = [self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS]
+        phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
         uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
         ridx = ridx.reshape(-1)
-        lives = [draw_probs(tuple(int(v) for v in rbs), self.deck) > 0 for rbs in uniq]
-        for live in lives:
-            if any((ph[live] < 0).any() for ph in phis):  # pragma: no cover - never for real deals
+        probs = np.stack([draw_probs(tuple(int(v) for v in rbs), self.deck) for rbs in uniq])  # decks x rbs
+        for p in probs:
+            if (phis[:, p > 0] < 0).any():  # pragma: no cover - never for real deals
                 raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
-        pv = pv_fn()  # after the judgements above
+        # weights[(deck, colour, column), j]: P(outcome ids[j]) over the Trumps turned up
+        ids, inv = np.unique(np.where(phis < 0, 0, phis), return_inverse=True)
+        inv = inv.reshape(phis.shape)  # colour x rbs x column
+        n_d, n_ids = len(uniq), len(ids)
+        grid = (np.arange(n_d), np.arange(2), np.arange(len(RBS)), np.arange(17))
+        u_i, c_i, r_i, y_i = np.meshgrid(*grid, indexing="ij")
+        w_all = probs[u_i, r_i]
+        live = w_all > 0
+        flat = ((u_i * 2 + c_i) * 17 + y_i) * n_ids + inv[c_i, r_i, y_i]
+        weights = np.bincount(flat[live], weights=w_all[live], minlength=n_d * 34 * n_ids).reshape(n_d * 34, n_ids)
+        nl = numbered_left.astype(np.int8)
+        reached = np.zeros((n_d, 2, 17), dtype=bool)
+        total = nl.sum(axis=1)
+        for t in range(18):
+            pos = nl[:, t] > 0
+            if pos.any():
+                reached[ridx[pos], 0 if _RED_TYPE[t] else 1, pips_f[pos] - _PIPS_OF_TYPE[t] + 8] = True
+        self.used.update(ids[(weights[reached.reshape(-1)] > 0).any(axis=0)].tolist())
+        if (total <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
+            raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
+        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, ids, weights, n_d)
+
+    @staticmethod
+    def single_values(plan: SinglePlan, pv: np.ndarray) -> np.ndarray:
+        """Expected ``pv`` rows (``pv``: outcome id x k values) of a :meth:`single_plan`'s
+        entries: the Numbered card is uniform over those left (FM-6)."""
         k = pv.shape[1]
-        pv_ext = np.vstack([pv, np.zeros((1, k))])  # id -1 -> 0 (never weighted)
-        table = np.empty((len(uniq), 2, 17, k))
-        for u, rbs in enumerate(uniq):
-            p = draw_probs(tuple(int(v) for v in rbs), self.deck)
-            for ci in (0, 1):
-                vals = pv_ext[phis[ci]]  # rbs x y x k
-                table[u, ci] = np.tensordot(p, vals, axes=(0, 0))
-        total = numbered_left.sum(axis=1).astype(float)
+        table = (plan.weights @ pv[plan.ids]).reshape(plan.n_decks, 2, 17, k)
+        nl = plan.numbered_left
+        total = nl.sum(axis=1).astype(float)
+        pips_f = plan.pips_f.astype(np.int64)
         out = np.zeros((len(pips_f), k))
         for t in range(18):
-            share = numbered_left[:, t] / total
+            share = nl[:, t] / total
             if not share.any():
                 continue
             col = pips_f - _PIPS_OF_TYPE[t] + 8
             ci = 0 if _RED_TYPE[t] else 1
-            out += share[:, None] * table[ridx, ci, col]
-            if self.track:  # the outcomes that occur with positive probability (the payoff range)
-                pos = share > 0
-                for code in np.unique(ridx[pos] * 32 + col[pos]).tolist():
-                    self.used.update(phis[ci][lives[code // 32], code % 32].tolist())
+            out += share[:, None] * table[plan.ridx, ci, col]
         return out
 
     def _first_views(
@@ -240,8 +287,49 @@ class Draws:
 
 def build_matrix(game: Game) -> None:
     """Fill ``game.matrix`` (attacker sequences x defender sequences: deal weight x expected
-    payoff to the attacker) and keep the entries for outcome tables."""
-    judge = Judge(game.rules, game.payoff)
+    payoff to the attacker) and keep the entries for outcome tables (cold: no sharing)."""
+    _build_shared(game)
+    _assemble(game)
+
+
+#: The payoff-free part of recent games (:func:`build_game`), by (a, d, deck, rules): a
+#: 3 v 2 game holds about 0.4 GB (the entries and the matrix's pattern), so few are kept.
+_BUILDS: OrderedDict[tuple, Game] = OrderedDict()
+_BUILDS_KEPT = 2
+
+
+def clear_build_cache() -> None:
+    """Forget the games remembered between payoffs (:func:`build_game`)."""
+    _BUILDS.clear()
+
+
+def build_game(a: int, d: int, caps: tuple[int, ...], rules: Rules, payoff: Payoff) -> Game:
+    """Return the game of an ``a`` v ``d`` attack from deck ``caps`` with its matrix for
+    ``payoff`` (FM-1..FM-12). Everything but the payoff — sequence trees, referee
+    judgements, Wild Trump draw laws, entries — is built once per (a, d, deck, rules) and
+    shared by the games of other payoffs (the :data:`_BUILDS_KEPT` most recent); each
+    call returns a new game holding its own matrix, payoff range and policy caches."""
+    key = (a, d, tuple(caps), rules)
+    shared = _BUILDS.get(key)
+    if shared is None:
+        game = build_structure(a, d, caps, rules, payoff)
+        _build_shared(game)
+        _BUILDS[key] = dataclasses.replace(game, policy_cache={})
+        while len(_BUILDS) > _BUILDS_KEPT:
+            _BUILDS.popitem(last=False)
+    else:
+        _BUILDS.move_to_end(key)
+        game = dataclasses.replace(shared, payoff=payoff, matrix=None, payoff_range=0.0, policy_cache={})
+    _assemble(game)
+    return game
+
+
+def _build_shared(game: Game) -> None:
+    """Judge every attack class and lay out every entry of ``game``'s matrix, without the
+    payoff: the plain entries' outcome ids (``coo``), the Wild Trump draws' groups
+    (:class:`SinglePlan` or the double draws' outcome weights), the outcomes that occur,
+    and the matrix's sparse pattern (FM-3..FM-12)."""
+    judge = Judge(game.rules)
     game.judge = judge
     deck = sum(game.caps) - game.a - game.d
     game.draws = Draws(judge, deck)
@@ -329,47 +417,57 @@ def build_matrix(game: Game) -> None:
     if any((o < 0).any() for o in oid_l):  # pragma: no cover - every real play has representative cards
         raise RuntimeError("an attack class without a Wild Trump draw has no representative cards")
     game.coo = {
-        "rows": np.concatenate(rows_l),
-        "cols": np.concatenate(cols_l),
+        "rows": np.concatenate(rows_l).astype(np.int32),
+        "cols": np.concatenate(cols_l).astype(np.int32),
         "w": np.concatenate(w_l),
-        "oid": np.concatenate(oid_l).astype(np.int64),
+        "oid": np.concatenate(oid_l).astype(np.int32),
     }
-    game.draw_groups = draw_entries
-    _assemble(game)
+    groups = []
+    for r, c, w, (kind, args) in draw_entries:
+        if kind == "single":
+            groups.append((r, c, w, ("single", game.draws.single_plan(*args))))
+        else:
+            if args not in game.double_cache:
+                game.double_cache[args] = game.draws.double(*args)
+            groups.append((r, c, w, ("double", args)))
+    game.draw_groups = groups
+    game.draws.track = False
+    game.draws.used.update(np.unique(game.coo["oid"]).tolist())
+    # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
+    rows = np.concatenate([game.coo["rows"], *(g[0] for g in groups)])
+    cols = np.concatenate([game.coo["cols"], *(g[1] for g in groups)])
+    shape = (len(game.seqs[0]["hand"]), len(game.seqs[1]["hand"]))
+    pattern = sp.csr_matrix((np.arange(len(rows), dtype=np.int64), (rows, cols)), shape=shape)
+    if pattern.nnz != len(rows):  # pragma: no cover - every pair of sequences is one entry
+        raise RuntimeError("two entries of the payoff matrix share a cell")
+    game.pattern = (pattern.data, pattern.indices, pattern.indptr, shape)
 
 
 def draw_values(game: Game, group: tuple, pv_fn: Callable[[], np.ndarray]) -> np.ndarray:
     """Expected values (entries x k) of one group of draw entries; ``pv_fn()`` gives the
     values of every outcome id (outcome ids x k) once the group's classes are judged."""
     kind, args = group[3]
-    if kind == "single":
-        return game.draws.single(*args, pv_fn)
-    got = game.double_cache.get(args)
-    if got is None:
-        got = game.double_cache[args] = game.draws.double(*args)
     pv = pv_fn()
+    if kind == "single":
+        return game.draws.single_values(args, pv)
+    got = game.double_cache[args]
     vec = np.zeros(pv.shape[0])
     vec[: len(got)] = got
     return (vec @ pv)[None, :]
 
 
 def _assemble(game: Game) -> None:
-    judge = game.judge
-    rows, cols = [game.coo["rows"]], [game.coo["cols"]]
-    draw_vals = [draw_values(game, g, lambda: judge.payvec()[:, None])[:, 0] for g in game.draw_groups]
-    pv = judge.payvec()
+    """Fill ``game.matrix`` and ``game.payoff_range`` for ``game.payoff`` from the shared
+    build (:func:`_build_shared`): each outcome valued once by ``Payoff.of``."""
+    pv = game.judge.payvec(game.payoff)
     vals = [game.coo["w"] * pv[game.coo["oid"]]]
-    for g, v in zip(game.draw_groups, draw_vals, strict=True):
-        rows.append(g[0])
-        cols.append(g[1])
-        vals.append(g[2] * v)
-    shape = (len(game.seqs[0]["hand"]), len(game.seqs[1]["hand"]))
-    game.matrix = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=shape)
-    game.draws.track = False
+    vals += [g[2] * draw_values(game, g, lambda: pv[:, None])[:, 0] for g in game.draw_groups]
+    order, indices, indptr, shape = game.pattern
+    data = np.concatenate(vals)[order]
+    game.matrix = sp.csr_matrix((data, indices.copy(), indptr.copy()), shape=shape)
     # the payoff range: over every outcome that occurs with positive probability
-    used = set(np.unique(game.coo["oid"]).tolist()) | game.draws.used
-    payoffs = [float(game.judge.outcomes[o][4]) for o in used]
-    game.payoff_range = (max(payoffs) - min(payoffs)) if payoffs else 0.0
+    payoffs = pv[sorted(game.draws.used)]
+    game.payoff_range = float(payoffs.max() - payoffs.min()) if len(payoffs) else 0.0
 
 
 def _plain_table(judge: Judge, da: int, dd: int, pa: Placed, pd: Placed) -> np.ndarray:
