@@ -21,7 +21,7 @@ from toolkit.fairy_meat.odds.classes import (
     representative_plays,
 )
 from toolkit.fairy_meat.odds.families import Family
-from toolkit.fairy_meat.referee import resolve_attack
+from toolkit.fairy_meat.referee import AttackResult, resolve_attack
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
@@ -48,6 +48,18 @@ class Outcome(NamedTuple):
     nasty_hit: bool
     attacker_damage: int
     nasty_hit_to: tuple[str, ...]
+
+    @classmethod
+    def of_result(cls, result: AttackResult) -> Outcome:
+        """Return the outcome record of one judged attack (the referee's result)."""
+        return cls(
+            result.winner or "draw",
+            result.points,
+            result.damage,
+            result.nasty_hit,
+            result.attacker_damage,
+            tuple(result.nasty_hit_to),
+        )
 
 
 class Judge:
@@ -91,14 +103,7 @@ class Judge:
             return -1
         result = resolve_attack(play_a, play_d, self.rules)
         self.calls += 1
-        rec = Outcome(
-            result.winner or "draw",
-            result.points,
-            result.damage,
-            result.nasty_hit,
-            result.attacker_damage,
-            tuple(result.nasty_hit_to),
-        )
+        rec = Outcome.of_result(result)
         oid = self.outcome_ids.get(rec)
         if oid is None:
             oid = self.outcome_ids[rec] = len(self.outcomes)
