@@ -63,17 +63,17 @@ NUMBER_COLOURS = ("red", "black")
 @dataclass(frozen=True)
 class SinglePlan:
     """A group of entries where one side draws for a Wild Trump (FM-6), without the payoff:
-    ``weights[(deck, colour, column), j]`` = P(outcome ``ids[j]``) over the Trumps turned
-    up from deck ``deck`` before a Numbered card of ``colour`` whose pips are the other
-    side's minus ``column − 8``; per entry its deck (``ridx``), the other side's pips and
-    the Numbered cards left by type (the Numbered card drawn is uniform over them)."""
+    ``phis[colour][rbs, column]`` = the outcome id when the Trumps ``RBS[rbs]`` are turned
+    up before a Numbered card of ``colour`` whose pips are the other side's minus
+    ``column − 8`` (−1: cannot occur); ``probs[deck]`` = P(those Trumps) from each deck
+    left; per entry its deck (``ridx``), the other side's pips and the Numbered cards left
+    by type (the Numbered card drawn is uniform over them)."""
 
     ridx: np.ndarray
     pips_f: np.ndarray
     numbered_left: np.ndarray
-    ids: np.ndarray
-    weights: np.ndarray
-    n_decks: int
+    phis: np.ndarray
+    probs: np.ndarray
 
 
 def decl_sign(decl: int) -> int:
@@ -162,34 +162,28 @@ class Draws:
         for p in probs:
             if (phis[:, p > 0] < 0).any():  # pragma: no cover - never for real deals
                 raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
-        # weights[(deck, colour, column), j]: P(outcome ids[j]) over the Trumps turned up
-        ids, inv = np.unique(np.where(phis < 0, 0, phis), return_inverse=True)
-        inv = inv.reshape(phis.shape)  # colour x rbs x column
-        n_d, n_ids = len(uniq), len(ids)
-        grid = (np.arange(n_d), np.arange(2), np.arange(len(RBS)), np.arange(17))
-        u_i, c_i, r_i, y_i = np.meshgrid(*grid, indexing="ij")
-        w_all = probs[u_i, r_i]
-        live = w_all > 0
-        flat = ((u_i * 2 + c_i) * 17 + y_i) * n_ids + inv[c_i, r_i, y_i]
-        weights = np.bincount(flat[live], weights=w_all[live], minlength=n_d * 34 * n_ids).reshape(n_d * 34, n_ids)
         nl = numbered_left.astype(np.int8)
-        reached = np.zeros((n_d, 2, 17), dtype=bool)
-        total = nl.sum(axis=1)
+        if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
+            raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
+        reached = np.zeros((len(uniq), 2, 17), dtype=bool)
         for t in range(18):
             pos = nl[:, t] > 0
             if pos.any():
                 reached[ridx[pos], 0 if _RED_TYPE[t] else 1, pips_f[pos] - _PIPS_OF_TYPE[t] + 8] = True
-        self.used.update(ids[(weights[reached.reshape(-1)] > 0).any(axis=0)].tolist())
-        if (total <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
-            raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
-        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, ids, weights, n_d)
+        for u, ci, col in zip(*np.nonzero(reached), strict=True):  # the outcomes that occur
+            self.used.update(phis[ci][probs[u] > 0, col].tolist())
+        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
 
     @staticmethod
     def single_values(plan: SinglePlan, pv: np.ndarray) -> np.ndarray:
         """Expected ``pv`` rows (``pv``: outcome id x k values) of a :meth:`single_plan`'s
         entries: the Numbered card is uniform over those left (FM-6)."""
         k = pv.shape[1]
-        table = (plan.weights @ pv[plan.ids]).reshape(plan.n_decks, 2, 17, k)
+        pv_ext = np.vstack([pv, np.zeros((1, k))])  # id -1 -> 0 (never weighted)
+        table = np.empty((len(plan.probs), 2, 17, k))
+        for u, p in enumerate(plan.probs):
+            for ci in (0, 1):
+                table[u, ci] = np.tensordot(p, pv_ext[plan.phis[ci]], axes=(0, 0))
         nl = plan.numbered_left
         total = nl.sum(axis=1).astype(float)
         pips_f = plan.pips_f.astype(np.int64)
