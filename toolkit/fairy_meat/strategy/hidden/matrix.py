@@ -288,8 +288,8 @@ def build_matrix(game: Game) -> None:
 
 
 #: The payoff-free part of recent games (:func:`build_game`), by (a, d, deck, rules): a
-#: 3 v 2 game holds about 0.28 GB (measured: entries 106 MB, the matrix's pattern 74 MB, draw plans
-#: 47 MB, judgements and draw laws), so few are kept.
+#: 3 v 2 game holds about 0.27 GB (measured: entries 106 MB, the matrix's pattern 74 MB, draw plans
+#: 41 MB, judgements and draw laws; its matrix for one payoff is 111 MB more), so few are kept.
 _BUILDS: OrderedDict[tuple, Game] = OrderedDict()
 _BUILDS_KEPT = 2
 

@@ -32,6 +32,11 @@ def solve_hidden(
 ) -> HiddenSolution:
     """Solve one attack with hidden hands (FM-1..FM-10, FM-12) by CFR+.
 
+    The payoff-free part of the game (referee judgements, Wild Trump draw laws, the
+    matrix's entries) is remembered for the two most recent (sizes, deck, rules): solving
+    again with another payoff only values the outcomes for it (the same matrix as a cold
+    build); :func:`~.policies.clear_strategy_cache` forgets it.
+
     Args:
         attacker_cards, defender_cards: hand sizes (whole numbers >= 1, FM-2).
         rules: the rules in force (``Rules.undefended`` never applies: with a card each
