@@ -87,7 +87,6 @@ class Draws:
 
     def __init__(self, judge: Judge, deck: int) -> None:
         self.judge, self.deck = judge, deck
-        self.track = True
         self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.views: dict[tuple, tuple[tuple, int]] = {}
@@ -424,7 +423,6 @@ def _build_shared(game: Game) -> None:
                 game.double_cache[args] = game.draws.double(*args)
             groups.append((r, c, w, ("double", args)))
     game.draw_groups = groups
-    game.draws.track = False
     game.draws.used.update(np.unique(game.coo["oid"]).tolist())
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
     rows = np.concatenate([*rows_l, *(g[0] for g in groups)])
