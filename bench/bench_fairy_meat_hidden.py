@@ -18,8 +18,16 @@ What is compared (same game, same run):
   non-zeros): there the figures are CFR+ iterations per second and the time to the
   goal of 1% of the payoff range (goal: under 60 s on 2 cores).
 
+- a second payoff (``--shared``, default 3 v 2): the payoff-free build (referee judgements,
+  Wild Trump draw laws, entries) is shared between payoffs of one game
+  (:func:`~toolkit.fairy_meat.strategy.hidden.matrix.build_game`). Timed: payoff P cold,
+  then payoff Q (damage only, as the strategy report's risk cell) warm, against Q cold
+  (the cache cleared) in the same run; the figure is warm / cold, for the build and the
+  whole call (the CFR+ iterations are the same: the matrices are equal).
+
 The tests check the solver against a sequence-form LP built independently from real
-cards (``tests/test_fairy_meat_hidden.py``); this benchmark times it.
+cards (``tests/test_fairy_meat_hidden.py``) and the shared build against a cold one
+(``tests/test_fm_hidden_shared_build.py``); this benchmark times them.
 """
 
 from __future__ import annotations
@@ -39,6 +47,8 @@ from scipy.optimize import linprog
 from toolkit.equilibrium.cfr import SequenceTree
 from toolkit.fairy_meat.strategy import hidden
 from toolkit.fairy_meat.strategy.hidden.game import Game
+from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_hidden.md"
 GOAL_SECONDS = 60.0
@@ -92,20 +102,49 @@ def lp_value(game: Game) -> float:
     return -res.fun
 
 
+def shared_build(a: int, d: int, target: float) -> tuple[str, bool]:
+    """Payoff P cold, then Q warm (the build shared), against Q cold: one table row and
+    whether the two Q solutions agree (same matrix: same value to 1e-12)."""
+    p, q = Payoff(), Payoff(defender_points=0)  # the payoff in force, then damage only
+    clear_strategy_cache()
+    first = hidden.solve_hidden(a, d, payoff=p, target=target, time_limit=600)
+    warm = hidden.solve_hidden(a, d, payoff=q, target=target, time_limit=600)
+    clear_strategy_cache()
+    cold = hidden.solve_hidden(a, d, payoff=q, target=target, time_limit=600)
+    clear_strategy_cache()
+    same = abs(warm.value - cold.value) <= 1e-12 and warm.iterations == cold.iterations
+    print(
+        f"{a} v {d} second payoff: build warm {fmt_s(warm.build_seconds)} vs cold {fmt_s(cold.build_seconds)}; "
+        f"whole call warm {fmt_s(warm.seconds)} vs cold {fmt_s(cold.seconds)}; first (P, cold) {fmt_s(first.seconds)}"
+    )
+    row = (
+        f"| {a} v {d} | {fmt_s(first.seconds)} ({fmt_s(first.build_seconds)} build) | "
+        f"{fmt_s(cold.seconds)} ({fmt_s(cold.build_seconds)} build) | "
+        f"{fmt_s(warm.seconds)} ({fmt_s(warm.build_seconds)} build) | "
+        f"{warm.build_seconds / cold.build_seconds:.3f} | {warm.seconds / cold.seconds:.2f} | "
+        f"{warm.iterations} | {'equal' if same else 'DIFFERENT'} |"
+    )
+    return row, same
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="*", default=["1x1", "2x1", "2x2", "3x2"], help="hand sizes AxD")
     parser.add_argument("--lp", nargs="*", default=["1x1", "2x1", "2x2"], help="sizes also solved by the exact LP")
     parser.add_argument("--target", type=float, default=0.0001, help="exploitability target, share of the range")
     parser.add_argument("--iterations", type=int, default=400, help="max CFR+ iterations")
+    parser.add_argument("--shared", nargs="*", default=["3x2"], help="sizes solved with a second payoff")
+    parser.add_argument("--shared-target", type=float, default=0.002, help="target of those solves (the report's)")
     args = parser.parse_args(argv)
     sizes = [tuple(int(x) for x in s.lower().split("x")) for s in args.sizes]
     lp_sizes = {tuple(int(x) for x in s.lower().split("x")) for s in args.lp}
     rows, curves, ok = [], [], True
     for a, d in sizes:
-        # the goal run: stop at 1% of the payoff range (the default target)
+        # the goal run: stop at 1% of the payoff range (the default target); builds cold
+        clear_strategy_cache()
         goal = hidden.solve_hidden(a, d, target=GOAL_SHARE, check_every=5)
         # the long run: the curve down to --target
+        clear_strategy_cache()
         sol = hidden.solve_hidden(
             a,
             d,
@@ -146,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{lp_text} | {ratio_text} |"
         )
         curves.append(f"- {a} v {d}: " + ", ".join(f"{i} it {e / sol.payoff_range:.3%}" for i, _, e in sol.curve[:12]))
+    shared_rows = []
+    for size in args.shared:
+        a, d = (int(x) for x in size.lower().split("x"))
+        row, same = shared_build(a, d, args.shared_target)
+        ok &= same
+        shared_rows.append(row)
     report = "\n".join(
         [
             "# Fairy Meat hidden-hands equilibrium: CFR+ vs the sequence-form LP",
@@ -163,6 +208,14 @@ def main(argv: list[str] | None = None) -> int:
             "Exploitability curves (share of the payoff range):",
             "",
             *curves,
+            "",
+            f"A second payoff on the same game (target {args.shared_target:.1%}): P = damage − defender points, "
+            "then Q = damage only (the strategy report's risk cell). Warm = Q right after P (the payoff-free "
+            "build shared), cold = Q after clearing the cache. Whole calls (build + CFR+), same run.",
+            "",
+            "| hands | P cold | Q cold | Q warm | build warm / cold | call warm / cold | iterations | Q warm vs cold |",
+            "|---|---|---|---|---|---|---|---|",
+            *shared_rows,
             "",
         ]
     )

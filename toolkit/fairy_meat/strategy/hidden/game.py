@@ -23,7 +23,11 @@ __all__ = ["Game", "build_structure"]
 
 @dataclass
 class Game:
-    """Everything the solver iterates on (built once per request)."""
+    """Everything the solver iterates on. The payoff-free part (structure, ``judge``,
+    ``coo``, ``draw_groups``, ``draws``, ``double_cache``, ``pattern``) is shared, read
+    only, by the games of one (a, d, deck, rules) with other payoffs
+    (:func:`~.matrix.build_game`); ``payoff``, ``matrix``, ``payoff_range`` and
+    ``policy_cache`` are each game's own."""
 
     a: int
     d: int
@@ -44,6 +48,7 @@ class Game:
     draw_groups: list[tuple] = field(default_factory=list)
     draws: Any = None  # the Draws helper
     double_cache: dict[tuple, np.ndarray] = field(default_factory=dict)
+    pattern: Any = None  # the matrix's CSR pattern: (entry of each stored value, indices, indptr, shape)
     policy_cache: dict[tuple, list[np.ndarray]] = field(default_factory=dict)
     payoff_range: float = 0.0
 

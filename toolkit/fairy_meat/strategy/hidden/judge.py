@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from toolkit.fairy_meat.deck import (
@@ -19,11 +21,11 @@ from toolkit.fairy_meat.odds.classes import (
     representative_plays,
 )
 from toolkit.fairy_meat.odds.families import Family
-from toolkit.fairy_meat.referee import resolve_attack
+from toolkit.fairy_meat.referee import AttackResult, resolve_attack
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
-__all__ = ["family_of", "Judge", "RBS", "draw_probs"]
+__all__ = ["family_of", "Outcome", "Judge", "RBS", "draw_probs"]
 
 
 _DELTA_OFF = 64
@@ -35,20 +37,46 @@ def family_of(sign: int, placed: Placed, card: int) -> Family:
     return Family("wild", sign, placed, TRUMP_LETTERS[card], None)
 
 
+class Outcome(NamedTuple):
+    """What a judged attack leaves that a :class:`~.payoff.Payoff` reads (FM-9..FM-12,
+    FM-14), and nothing else: outcome ids keyed by it hold for every payoff.
+    ``winner`` is ``"draw"`` for a draw (FM-9)."""
+
+    winner: str
+    points: int
+    damage: int
+    nasty_hit: bool
+    attacker_damage: int
+    nasty_hit_to: tuple[str, ...]
+
+    @classmethod
+    def of_result(cls, result: AttackResult) -> Outcome:
+        """Return the outcome record of one judged attack (the referee's result)."""
+        return cls(
+            result.winner or "draw",
+            result.points,
+            result.damage,
+            result.nasty_hit,
+            result.attacker_damage,
+            tuple(result.nasty_hit_to),
+        )
+
+
 class Judge:
-    """Payoff of every attack class (odds' class keys), judged by the referee once each
+    """Outcome of every attack class (odds' class keys), judged by the referee once each
     (FM-5, FM-8..FM-12): keys are canonical views of both sides (``odds._canon``) and
     the difference of base values; the fold of always-applied cheating Trumps
-    (``odds._fold``) is used exactly as the odds calculator uses it."""
+    (``odds._fold``) is used exactly as the odds calculator uses it. The outcomes do not
+    depend on the payoff (:class:`Outcome`); :meth:`payvec` values them for one."""
 
-    def __init__(self, rules: Rules, payoff: Payoff) -> None:
-        self.rules, self.payoff = rules, payoff
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         self.key_ids: dict[tuple, int] = {}
         self.keys: list[tuple] = []
         self.fold: list[tuple[int, int, int, int]] = []  # (reduced id, shift, lo, hi)
         self.cache: dict[tuple[int, int], int] = {}  # (key id, delta) -> outcome id
         self.outcome_ids: dict[tuple, int] = {}
-        self.outcomes: list[tuple] = []  # (winner, points, damage, nasty_hit, payoff Fraction)
+        self.outcomes: list[Outcome] = []
         self.calls = 0
         self.table = np.full((1024, 2 * _DELTA_OFF), -2, dtype=np.int32)  # (key id, delta) -> outcome id
 
@@ -75,7 +103,7 @@ class Judge:
             return -1
         result = resolve_attack(play_a, play_d, self.rules)
         self.calls += 1
-        rec = (result.winner or "draw", result.points, result.damage, result.nasty_hit, self.payoff.of(result))
+        rec = Outcome.of_result(result)
         oid = self.outcome_ids.get(rec)
         if oid is None:
             oid = self.outcome_ids[rec] = len(self.outcomes)
@@ -111,8 +139,10 @@ class Judge:
             got = self.table[kids, cols]
         return got.astype(np.int64)
 
-    def payvec(self) -> np.ndarray:
-        return np.array([float(o[4]) for o in self.outcomes])
+    def payvec(self, payoff: Payoff) -> np.ndarray:
+        """Return the attacker's payoff of every outcome id so far (float64 of the exact
+        ``payoff.of``, the one rule of :mod:`~toolkit.fairy_meat.strategy.payoff`)."""
+        return np.array([float(payoff.of(o)) for o in self.outcomes], dtype=float)
 
 
 RBS = [(r, b, s) for r in range(9) for b in range(8) for s in range(2)]

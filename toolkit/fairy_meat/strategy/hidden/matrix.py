@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,11 +29,23 @@ from toolkit.fairy_meat.odds.classes import (
     side_view,
 )
 from toolkit.fairy_meat.odds.families import Family
-from toolkit.fairy_meat.strategy.hidden.game import Game
+from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
 from toolkit.fairy_meat.strategy.hidden.judge import RBS, Judge, draw_probs, family_of
+from toolkit.fairy_meat.strategy.payoff import Payoff
 
-__all__ = ["NUMBER_COLOURS", "decl_sign", "Draws", "build_matrix", "draw_values"]
+__all__ = [
+    "NUMBER_COLOURS",
+    "decl_sign",
+    "Draws",
+    "SinglePlan",
+    "build_matrix",
+    "build_game",
+    "clear_build_cache",
+    "draw_values",
+    "plain_cells",
+]
 
 
 _NO_DRAW = (0, 0, 0)
@@ -45,6 +60,22 @@ _RED_TYPE = np.array([t < 9 for t in range(18)])
 NUMBER_COLOURS = ("red", "black")
 
 
+@dataclass(frozen=True)
+class SinglePlan:
+    """A group of entries where one side draws for a Wild Trump (FM-6), without the payoff:
+    ``phis[colour][rbs, column]`` = the outcome id when the Trumps ``RBS[rbs]`` are turned
+    up before a Numbered card of ``colour`` whose pips are the other side's minus
+    ``column − 8`` (−1: cannot occur); ``probs[deck]`` = P(those Trumps) from each deck
+    left; per entry its deck (``ridx``), the other side's pips and the Numbered cards left
+    by type (the Numbered card drawn is uniform over them)."""
+
+    ridx: np.ndarray
+    pips_f: np.ndarray
+    numbered_left: np.ndarray
+    phis: np.ndarray
+    probs: np.ndarray
+
+
 def decl_sign(decl: int) -> int:
     return 1 if decl == 0 else -1
 
@@ -56,7 +87,6 @@ class Draws:
 
     def __init__(self, judge: Judge, deck: int) -> None:
         self.judge, self.deck = judge, deck
-        self.track = True
         self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.views: dict[tuple, tuple[tuple, int]] = {}
@@ -106,7 +136,7 @@ class Draws:
             out[rows] = self.judge.oids(np.broadcast_to(kids[:, None], deltas.shape), deltas)
         return out
 
-    def single(
+    def single_plan(
         self,
         owner: str | None,
         fam_f: Family,
@@ -115,44 +145,55 @@ class Draws:
         pips_f: np.ndarray,
         numbered_left: np.ndarray,
         trumps_left: np.ndarray,
-        pv_fn: Callable[[], np.ndarray],
-    ) -> np.ndarray:
-        """Expected ``pv`` rows (outcome id -> values) for entries where side ``x_side``
-        plays a Wild Trump and the other plays a Numbered card of ``fam_f.colour`` with
-        ``pips_f``; ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x 3)
-        describe the deck left by both hands."""
+    ) -> SinglePlan:
+        """The payoff-free part of entries where side ``x_side`` plays a Wild Trump and the
+        other plays a Numbered card of ``fam_f.colour`` with ``pips_f`` (FM-6):
+        ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x 3) describe the
+        deck left by both hands. Judges every class the draws reach, and records in
+        ``used`` the outcomes that occur with positive probability."""
         f_side = 1 - x_side
         v_f, off_f = side_view(fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side])
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
-        phis = [self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS]
+        phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
         uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
         ridx = ridx.reshape(-1)
-        lives = [draw_probs(tuple(int(v) for v in rbs), self.deck) > 0 for rbs in uniq]
-        for live in lives:
-            if any((ph[live] < 0).any() for ph in phis):  # pragma: no cover - never for real deals
+        probs = np.stack([draw_probs(tuple(int(v) for v in rbs), self.deck) for rbs in uniq])  # decks x rbs
+        for p in probs:
+            if (phis[:, p > 0] < 0).any():  # pragma: no cover - never for real deals
                 raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
-        pv = pv_fn()  # after the judgements above
+        nl = numbered_left.astype(np.int8)
+        if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
+            raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
+        reached = np.zeros((len(uniq), 2, 17), dtype=bool)
+        for t in range(18):
+            pos = nl[:, t] > 0
+            if pos.any():
+                reached[ridx[pos], 0 if _RED_TYPE[t] else 1, pips_f[pos] - _PIPS_OF_TYPE[t] + 8] = True
+        for u, ci, col in zip(*np.nonzero(reached), strict=True):  # the outcomes that occur
+            self.used.update(phis[ci][probs[u] > 0, col].tolist())
+        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
+
+    @staticmethod
+    def single_values(plan: SinglePlan, pv: np.ndarray) -> np.ndarray:
+        """Expected ``pv`` rows (``pv``: outcome id x k values) of a :meth:`single_plan`'s
+        entries: the Numbered card is uniform over those left (FM-6)."""
         k = pv.shape[1]
         pv_ext = np.vstack([pv, np.zeros((1, k))])  # id -1 -> 0 (never weighted)
-        table = np.empty((len(uniq), 2, 17, k))
-        for u, rbs in enumerate(uniq):
-            p = draw_probs(tuple(int(v) for v in rbs), self.deck)
+        table = np.empty((len(plan.probs), 2, 17, k))
+        for u, p in enumerate(plan.probs):
             for ci in (0, 1):
-                vals = pv_ext[phis[ci]]  # rbs x y x k
-                table[u, ci] = np.tensordot(p, vals, axes=(0, 0))
-        total = numbered_left.sum(axis=1).astype(float)
+                table[u, ci] = np.tensordot(p, pv_ext[plan.phis[ci]], axes=(0, 0))
+        nl = plan.numbered_left
+        total = nl.sum(axis=1).astype(float)
+        pips_f = plan.pips_f.astype(np.int64)
         out = np.zeros((len(pips_f), k))
         for t in range(18):
-            share = numbered_left[:, t] / total
+            share = nl[:, t] / total
             if not share.any():
                 continue
             col = pips_f - _PIPS_OF_TYPE[t] + 8
             ci = 0 if _RED_TYPE[t] else 1
-            out += share[:, None] * table[ridx, ci, col]
-            if self.track:  # the outcomes that occur with positive probability (the payoff range)
-                pos = share > 0
-                for code in np.unique(ridx[pos] * 32 + col[pos]).tolist():
-                    self.used.update(phis[ci][lives[code // 32], code % 32].tolist())
+            out += share[:, None] * table[plan.ridx, ci, col]
         return out
 
     def _first_views(
@@ -240,8 +281,50 @@ class Draws:
 
 def build_matrix(game: Game) -> None:
     """Fill ``game.matrix`` (attacker sequences x defender sequences: deal weight x expected
-    payoff to the attacker) and keep the entries for outcome tables."""
-    judge = Judge(game.rules, game.payoff)
+    payoff to the attacker) and keep the entries for outcome tables (cold: no sharing)."""
+    _build_shared(game)
+    _assemble(game)
+
+
+#: The payoff-free part of recent games (:func:`build_game`), by (a, d, deck, rules): a
+#: 3 v 2 game holds about 0.27 GB (measured: entries 106 MB, the matrix's pattern 74 MB, draw plans
+#: 41 MB, judgements and draw laws; its matrix for one payoff is 111 MB more), so few are kept.
+_BUILDS: OrderedDict[tuple, Game] = OrderedDict()
+_BUILDS_KEPT = 2
+
+
+def clear_build_cache() -> None:
+    """Forget the games remembered between payoffs (:func:`build_game`)."""
+    _BUILDS.clear()
+
+
+def build_game(a: int, d: int, caps: tuple[int, ...], rules: Rules, payoff: Payoff) -> Game:
+    """Return the game of an ``a`` v ``d`` attack from deck ``caps`` with its matrix for
+    ``payoff`` (FM-1..FM-12). Everything but the payoff — sequence trees, referee
+    judgements, Wild Trump draw laws, entries — is built once per (a, d, deck, rules) and
+    shared by the games of other payoffs (the :data:`_BUILDS_KEPT` most recent); each
+    call returns a new game holding its own matrix, payoff range and policy caches."""
+    key = (a, d, tuple(caps), rules)
+    shared = _BUILDS.get(key)
+    if shared is None:
+        game = build_structure(a, d, caps, rules, payoff)
+        _build_shared(game)
+        _BUILDS[key] = dataclasses.replace(game, policy_cache={})
+        while len(_BUILDS) > _BUILDS_KEPT:
+            _BUILDS.popitem(last=False)
+    else:
+        _BUILDS.move_to_end(key)
+        game = dataclasses.replace(shared, payoff=payoff, matrix=None, payoff_range=0.0, policy_cache={})
+    _assemble(game)
+    return game
+
+
+def _build_shared(game: Game) -> None:
+    """Judge every attack class and lay out every entry of ``game``'s matrix, without the
+    payoff: the plain entries' outcome ids (``coo``), the Wild Trump draws' groups
+    (:class:`SinglePlan` or the double draws' outcome weights), the outcomes that occur,
+    and the matrix's sparse pattern (FM-3..FM-12)."""
+    judge = Judge(game.rules)
     game.judge = judge
     deck = sum(game.caps) - game.a - game.d
     game.draws = Draws(judge, deck)
@@ -325,51 +408,70 @@ def build_matrix(game: Game) -> None:
                         tl = tuple(int(v) for v in trump_caps - both[18:])
                         nl = tuple(int(v) for v in num_caps - both[:18])
                         args2 = (hidden_owner(fam_a, fam_d, game.rules), fam_a, fam_d, tl, nl)
-                        draw_entries.append((rows[e : e + 1], cols[e : e + 1], ww[e : e + 1], ("double", args2)))
+                        one = (rows[e : e + 1].copy(), cols[e : e + 1].copy(), ww[e : e + 1].copy())  # not views
+                        draw_entries.append((*one, ("double", args2)))
     if any((o < 0).any() for o in oid_l):  # pragma: no cover - every real play has representative cards
         raise RuntimeError("an attack class without a Wild Trump draw has no representative cards")
-    game.coo = {
-        "rows": np.concatenate(rows_l),
-        "cols": np.concatenate(cols_l),
-        "w": np.concatenate(w_l),
-        "oid": np.concatenate(oid_l).astype(np.int64),
-    }
-    game.draw_groups = draw_entries
-    _assemble(game)
+    # the plain entries: deal weight and outcome id (their cells: plain_cells, from the pattern)
+    game.coo = {"w": np.concatenate(w_l), "oid": np.concatenate(oid_l).astype(np.int32)}
+    groups = []
+    for r, c, w, (kind, args) in draw_entries:
+        if kind == "single":
+            groups.append((r, c, w, ("single", game.draws.single_plan(*args))))
+        else:
+            if args not in game.double_cache:
+                game.double_cache[args] = game.draws.double(*args)
+            groups.append((r, c, w, ("double", args)))
+    game.draw_groups = groups
+    game.draws.used.update(np.unique(game.coo["oid"]).tolist())
+    # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
+    rows = np.concatenate([*rows_l, *(g[0] for g in groups)])
+    cols = np.concatenate([*cols_l, *(g[1] for g in groups)])
+    del rows_l, cols_l
+    shape = (len(game.seqs[0]["hand"]), len(game.seqs[1]["hand"]))
+    pattern = sp.csr_matrix((np.arange(len(rows), dtype=np.int64), (rows, cols)), shape=shape)
+    if pattern.nnz != len(rows):  # pragma: no cover - every pair of sequences is one entry
+        raise RuntimeError("two entries of the payoff matrix share a cell")
+    game.pattern = (pattern.data.astype(np.int32), pattern.indices, pattern.indptr, shape)
+
+
+def plain_cells(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """Return the (attacker sequence, defender sequence) of every plain entry of
+    ``game.coo`` (no Wild Trump draw), recovered from the matrix's pattern."""
+    order, indices, indptr, shape = game.pattern
+    n = len(game.coo["w"])
+    rows = np.empty(len(order), dtype=np.int32)
+    rows[order] = np.repeat(np.arange(shape[0], dtype=np.int32), np.diff(indptr))
+    cols = np.empty(len(order), dtype=np.int32)
+    cols[order] = indices
+    return rows[:n], cols[:n]
 
 
 def draw_values(game: Game, group: tuple, pv_fn: Callable[[], np.ndarray]) -> np.ndarray:
     """Expected values (entries x k) of one group of draw entries; ``pv_fn()`` gives the
     values of every outcome id (outcome ids x k) once the group's classes are judged."""
     kind, args = group[3]
-    if kind == "single":
-        return game.draws.single(*args, pv_fn)
-    got = game.double_cache.get(args)
-    if got is None:
-        got = game.double_cache[args] = game.draws.double(*args)
     pv = pv_fn()
+    if kind == "single":
+        return game.draws.single_values(args, pv)
+    got = game.double_cache[args]
     vec = np.zeros(pv.shape[0])
     vec[: len(got)] = got
     return (vec @ pv)[None, :]
 
 
 def _assemble(game: Game) -> None:
-    judge = game.judge
-    rows, cols = [game.coo["rows"]], [game.coo["cols"]]
-    draw_vals = [draw_values(game, g, lambda: judge.payvec()[:, None])[:, 0] for g in game.draw_groups]
-    pv = judge.payvec()
+    """Fill ``game.matrix`` and ``game.payoff_range`` for ``game.payoff`` from the shared
+    build (:func:`_build_shared`): each outcome valued once by ``Payoff.of``."""
+    pv = game.judge.payvec(game.payoff)
     vals = [game.coo["w"] * pv[game.coo["oid"]]]
-    for g, v in zip(game.draw_groups, draw_vals, strict=True):
-        rows.append(g[0])
-        cols.append(g[1])
-        vals.append(g[2] * v)
-    shape = (len(game.seqs[0]["hand"]), len(game.seqs[1]["hand"]))
-    game.matrix = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=shape)
-    game.draws.track = False
+    vals += [g[2] * draw_values(game, g, lambda: pv[:, None])[:, 0] for g in game.draw_groups]
+    order, indices, indptr, shape = game.pattern
+    data = np.concatenate(vals)[order]
+    game.matrix = sp.csr_matrix((data, indices.copy(), indptr.copy()), shape=shape)
     # the payoff range: over every outcome that occurs with positive probability
-    used = set(np.unique(game.coo["oid"]).tolist()) | game.draws.used
-    payoffs = [float(game.judge.outcomes[o][4]) for o in used]
-    game.payoff_range = (max(payoffs) - min(payoffs)) if payoffs else 0.0
+    payoffs = pv[sorted(game.draws.used)]
+    game.payoff_range = float(payoffs.max() - payoffs.min()) if len(payoffs) else 0.0
 
 
 def _plain_table(judge: Judge, da: int, dd: int, pa: Placed, pd: Placed) -> np.ndarray:

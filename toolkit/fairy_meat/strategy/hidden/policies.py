@@ -27,6 +27,7 @@ from toolkit.fairy_meat.legality import (
 )
 from toolkit.fairy_meat.odds.known_hands import start_known_hands
 from toolkit.fairy_meat.strategy.hidden.game import Game
+from toolkit.fairy_meat.strategy.hidden.matrix import clear_build_cache
 
 __all__ = ["SIDES", "DECLS", "dummy_hand", "type_action", "policy_strategy", "clear_strategy_cache"]
 
@@ -85,8 +86,10 @@ _STRATEGIES_KEPT = 32
 
 
 def clear_strategy_cache() -> None:
-    """Forget the policy strategies remembered between games (:func:`policy_strategy`)."""
+    """Forget the policy strategies remembered between games (:func:`policy_strategy`) and
+    the games' payoff-free builds (:func:`~.matrix.clear_build_cache`)."""
     _STRATEGIES.clear()
+    clear_build_cache()
 
 
 def type_action(action: str) -> Any:

@@ -29,7 +29,7 @@ from toolkit.fairy_meat.legality import (
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game
 from toolkit.fairy_meat.strategy.hidden.hands import observation_name, placed_name, placed_size
-from toolkit.fairy_meat.strategy.hidden.matrix import draw_values
+from toolkit.fairy_meat.strategy.hidden.matrix import draw_values, plain_cells
 from toolkit.fairy_meat.strategy.hidden.policies import DECLS, SIDES, policy_strategy, type_action
 from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.numbers import count as counted
@@ -220,7 +220,8 @@ class HiddenSolution:
         rd = reaches(game.sides[1], self._profile(1, defender))[1][-1]
         n_out = len(game.judge.outcomes)
         coo = game.coo
-        probs = np.bincount(coo["oid"], weights=coo["w"] * ra[coo["rows"]] * rd[coo["cols"]], minlength=n_out)
+        rows, cols = plain_cells(game)
+        probs = np.bincount(coo["oid"], weights=coo["w"] * ra[rows] * rd[cols], minlength=n_out)
         eye = np.eye(n_out)
         for g in game.draw_groups:
             weight = g[2] * ra[g[0]] * rd[g[1]]

@@ -10,9 +10,8 @@ from toolkit.equilibrium.cfr import CFRPlus, best_response_value, profile_value
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.fairy_meat.odds.checks import draft_types
 from toolkit.fairy_meat.rules import Rules
-from toolkit.fairy_meat.strategy.hidden.game import build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import HIDDEN_LIMIT, check_cards, deck_caps, hidden_size
-from toolkit.fairy_meat.strategy.hidden.matrix import build_matrix
+from toolkit.fairy_meat.strategy.hidden.matrix import build_game
 from toolkit.fairy_meat.strategy.hidden.solution import HiddenSolution
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
@@ -32,6 +31,11 @@ def solve_hidden(
     check_every: int | None = None,
 ) -> HiddenSolution:
     """Solve one attack with hidden hands (FM-1..FM-10, FM-12) by CFR+.
+
+    The payoff-free part of the game (referee judgements, Wild Trump draw laws, the
+    matrix's entries) is remembered for the two most recent (sizes, deck, rules): solving
+    again with another payoff only values the outcomes for it (the same matrix as a cold
+    build); :func:`~.policies.clear_strategy_cache` forgets it.
 
     Args:
         attacker_cards, defender_cards: hand sizes (whole numbers >= 1, FM-2).
@@ -92,8 +96,7 @@ def solve_hidden(
         )
     if sum(caps) - a - d < 1 or sum(caps[:18]) < 2:
         raise InvalidSetupError("the deck left after the deal needs Numbered cards for Wild Trump draws (FM-6)")
-    game = build_structure(a, d, caps, rules, payoff)
-    build_matrix(game)
+    game = build_game(a, d, caps, rules, payoff)  # shared with other payoffs' games (not their matrix)
     build = time.perf_counter() - started
     solver = CFRPlus(game.sides, game.matrix)
     every = check_every or (5 if game.matrix.nnz < 1_000_000 else 25)
