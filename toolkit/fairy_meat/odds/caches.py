@@ -43,3 +43,7 @@ def clear_caches() -> None:
         fn.cache_clear()
     VIEWS_CACHE.clear()
     BEST_OUTCOMES.clear()
+    # The hidden-hands solver's shared game builds too (imported here: strategy imports odds).
+    from toolkit.fairy_meat.strategy.hidden.matrix import clear_build_cache
+
+    clear_build_cache()
