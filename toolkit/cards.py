@@ -191,12 +191,24 @@ class Pile:
         Raises:
             NotationError / InvalidSetupError: an unknown code or a card stacked twice.
         """
+        deck = standard_deck(jokers)
+        return cls.of_deck(deck, stacked, f"not in a {len(deck)}-card deck (jokers={jokers})")
+
+    @classmethod
+    def of_deck(cls, deck: Sequence[Card], stacked: Iterable[str | Card], not_in: str) -> Pile:
+        """Return the pile of ``deck`` with ``stacked`` cards on top in that order, the rest
+        shuffled; ``not_in`` ends the error for a stacked card the deck lacks
+        (``"KS not in a 52-card deck ..."``).
+
+        Raises:
+            NotationError / InvalidSetupError: an unknown code, a card stacked twice or one
+                not in ``deck``.
+        """
         top = parse_cards(stacked)
         check_distinct(top, "the stacked deck")
-        deck = standard_deck(jokers)
         missing = [c.code for c in top if c not in deck]
         if missing:
-            raise InvalidSetupError(f"{', '.join(missing)} not in a {len(deck)}-card deck (jokers={jokers})")
+            raise InvalidSetupError(f"{', '.join(missing)} {not_in}")
         return cls(top, frozenset(deck) - frozenset(top))
 
     @property

@@ -787,13 +787,7 @@ def full_pile(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
     """
     if standard_layout(rules):
         return Pile.full(stacked=stacked)
-    top = parse_cards(stacked)
-    check_distinct(top, "the stacked deck")
-    deck = deck_cards(rules)
-    missing = [c.code for c in top if c not in deck]
-    if missing:
-        raise InvalidSetupError(f"{', '.join(missing)} {_not_in_deck(rules)}")
-    return Pile(top, frozenset(deck) - frozenset(top))
+    return Pile.of_deck(deck_cards(rules), stacked, _not_in_deck(rules))
 
 
 def start_combat(
