@@ -78,6 +78,41 @@ def test_markdown_export_is_the_stored_one(name, tmp_path):
         assert path.read_text(encoding="utf-8") == Picture(kind, code).svg() + "\n"
 
 
+#: Grunk's charge with the shipped house rule that 10s hit (AM-1 hit_faces): by hand, Grunk's
+#: K Q 10 is 3 hits against Pixie's K Q, 2: Pixie takes 1 damage, no SuperTieBreaker.
+TENS_HIT = """system: angry-miniatures
+title: Grunk charges Pixie, tens hitting
+notes: Tens hit.
+rules: tens_hit
+attacker: {name: Grunk, melee: 4, body: 3, health: 5}
+defender: {name: Pixie, body: 2, health: 3}
+attack: melee
+modifiers: {charge: true}
+rolls:
+  - Grunk: K Q 10 9 9
+  - Pixie: K Q
+expect:
+  hits: {Grunk: 3, Pixie: 2}
+  damage: {Grunk: 0, Pixie: 1}
+"""
+
+
+def test_dice_are_red_when_they_hit_under_the_examples_house_rules(tmp_path):
+    page = to_html(TENS_HIT)
+    inks = {
+        code: _fills(svg)
+        for svg, code in re.findall(r'(<svg [^>]*class="rb-die"[^>]*data-code="([^"]+)".*?</svg>)', page, re.S)
+    }
+    assert inks == {"K": {RED}, "Q": {RED}, "10": {RED}, "9": {BLACK}}  # tens_hit: 10 J Q K A hit
+    text = to_markdown(TENS_HIT, images=tmp_path / IMAGES_LINK, images_link=IMAGES_LINK)
+    files = sorted(p.name for p in (tmp_path / IMAGES_LINK).iterdir() if p.name.startswith("die-"))
+    assert files == ["die-10-hit.svg", "die-9.svg", "die-K.svg", "die-Q.svg"]  # a draft blank that hits here
+    assert "die-10-hit.svg" in text and _fills((tmp_path / IMAGES_LINK / "die-10-hit.svg").read_text()) == {RED}
+    assert _fills(Picture.die("J", hits=("A",)).svg()) == {BLACK} and Picture.die("J", hits=("A",)).file_name == (
+        "die-J-miss.svg"
+    )
+
+
 # -- every card and die is drawn, in order ---------------------------------------------------
 @pytest.mark.parametrize("name", sorted(CARDS))
 def test_every_card_of_the_example_is_drawn(name):

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolkit import systems
 from toolkit.cards import RANK_NAMES, SUIT_NAMES
+from toolkit.dice import HIT_FACES
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import ExampleNotation, ExampleSource
@@ -81,7 +82,7 @@ class Illustration(Picture):
     the text says what it is already, so nothing stands in its place when copied."""
 
 
-def split_pictures(text: str, kind: str = "") -> tuple[str | Picture, ...]:
+def split_pictures(text: str, kind: str = "", hits: Collection[str] = HIT_FACES) -> tuple[str | Picture, ...]:
     """Return ``text`` cut into its words and the cards or dice it names, in order.
 
     A card code (``KS``) or a poker-die face in a roll or throw (``DICE_KINDS``) becomes
@@ -97,7 +98,7 @@ def split_pictures(text: str, kind: str = "") -> tuple[str | Picture, ...]:
             parts.append(text[at : m.start()])
             faces = (m.group("roll") or m.group("throw")).split(" ")
             for i, face in enumerate(faces):
-                parts += ([" "] if i else []) + [Picture.die(face)]
+                parts += ([" "] if i else []) + [Picture.die(face, hits)]
         elif m.group("code"):
             parts += [text[at : m.start()], Picture.card(m.group("code"))]
         elif m.group("words"):
@@ -191,6 +192,7 @@ def from_source(source: str | Path | ExampleSource) -> RulebookExample:
         done.notation.summary(state),
         state.is_terminal,
         _expectations(done.notation, example, state, done.problems),
+        getattr(state, "rules", None),
     )
 
 
@@ -210,7 +212,7 @@ def from_state(
     shown = [dataclasses.replace(e, text=e.seen_by(viewer) or "") for e in seen]
     finished = state.is_terminal and (events is None or len(events) == len(state.events))
     outcome = notation.summary(state) if finished else "The example stops here: " + state.prompt()
-    return _build(name, title, notes, shown, outcome, finished, ())
+    return _build(name, title, notes, shown, outcome, finished, (), getattr(state, "rules", None))
 
 
 def system_of_state(state: GameState) -> str:
@@ -237,8 +239,10 @@ def _build(
     outcome: str,
     finished: bool,
     expectations: tuple[Expectation, ...],
+    rules: Any = None,
 ) -> RulebookExample:
-    lines = [Line(e.kind, e.text, e.ruling, split_pictures(e.text, e.kind)) for e in events]
+    hits = getattr(rules, "hit_faces", HIT_FACES)  # the faces that hit under the example's rules (AM-1)
+    lines = [Line(e.kind, e.text, e.ruling, split_pictures(e.text, e.kind, hits)) for e in events]
     opening = 0
     while opening < len(lines) and lines[opening].kind in SETUP_KINDS:
         opening += 1

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import base64
+from collections.abc import Collection
 from dataclasses import dataclass
 from html import escape
 
@@ -60,10 +61,13 @@ class Picture:
         kind: ``"card"`` or ``"die"``.
         code: the card's code (``"QC"``, ``"10H"``, ``"JK1"``; ``"JK"`` for a joker the text
             does not number) or the die's face (``"10"``, ``"A"``).
+        hit: for a die, whether its face hits under the example's rules (drawn red, AM-1;
+            ``None``: by the draft, J Q K A).
     """
 
     kind: str
     code: str
+    hit: bool | None = None
 
     @classmethod
     def card(cls, code: str) -> Picture:
@@ -77,13 +81,15 @@ class Picture:
         return cls("card", Card(code).code)
 
     @classmethod
-    def die(cls, face: str) -> Picture:
-        """Return the picture of a poker-die face (AM-1).
+    def die(cls, face: str, hits: Collection[str] = HIT_FACES) -> Picture:
+        """Return the picture of a poker-die face, red if it is one of ``hits`` (the rules'
+        ``hit_faces``; the draft's J Q K A by default, AM-1).
 
         Raises:
             NotationError: not a poker-die face (from :func:`toolkit.dice.parse_face`).
         """
-        return cls("die", parse_face(face))
+        code = parse_face(face)
+        return cls("die", code, code in hits)
 
     @property
     def label(self) -> str:
@@ -98,7 +104,14 @@ class Picture:
     @property
     def file_name(self) -> str:
         """The file a Markdown export writes it to: ``card-QC.svg``, ``die-10.svg``."""
-        return f"{self.kind}-{self.code}.svg"
+        return f"{self.kind}-{self.code}{self._hit_suffix}.svg"
+
+    @property
+    def _hit_suffix(self) -> str:
+        """``-hit`` / ``-miss`` for a die that hits, or does not, against the draft (house rules)."""
+        if self.kind != "die" or self.hit is None or self.hit == (self.code in HIT_FACES):
+            return ""
+        return "-hit" if self.hit else "-miss"
 
     @property
     def size(self) -> tuple[int, int]:
@@ -143,7 +156,8 @@ class Picture:
         )
 
     def _die_body(self) -> str:
-        ink = RED if self.code in HIT_FACES else BLACK
+        hit = self.code in HIT_FACES if self.hit is None else self.hit
+        ink = RED if hit else BLACK
         size = 24 if self.code == "10" else 30
         return (
             '<rect x="2" y="2" width="56" height="56" rx="10" fill="#fffdf5" stroke="#495057" stroke-width="2.5"/>'
