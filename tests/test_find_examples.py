@@ -187,12 +187,20 @@ def test_the_searchers_list_the_next_cards_as_the_pile_does():
     import random
 
     from toolkit.cards import Pile
+    from toolkit.fairy_meat import Rules
+    from toolkit.fairy_meat.engine import full_pile
     from toolkit.rulebook.finder_durak_battle import DECK as WITH_JOKERS
-    from toolkit.rulebook.finder_fairy_meat import DECK, options
+    from toolkit.rulebook.finder_fairy_meat import dealing, options
 
     rng = random.Random(3)
-    for jokers, deck in ((False, DECK), (True, WITH_JOKERS)):
-        pile = Pile.full(jokers=jokers, stacked=["7S"])
+    piles = [
+        (Pile.full(jokers=True, stacked=["7S"]), WITH_JOKERS),
+        *(
+            (full_pile(r, ["9S"]), dealing(r, 1.0, 1.0)[0])
+            for r in (Rules(), Rules(jokers=2, numbered_ranks=("9", "10")))
+        ),
+    ]
+    for pile, deck in piles:
         for _ in range(70):  # past the end of the deck: the discards are reshuffled (FM-13)
             assert options(pile, deck) == pile.next_options()
             card = rng.choice(pile.next_options())
@@ -219,3 +227,24 @@ def test_search_hints_steer_a_designer_predicate_and_are_checked():
         accepted = set(importlib.import_module(f"toolkit.rulebook.{module}").HINTS)
         for entry in catalogue(system):
             assert set(entry.hints()) <= accepted, (system, entry.name)
+
+
+def test_fairy_meat_searches_deal_from_the_house_rules_deck():
+    """FM-1 jokers and FM-12's death card come from the rules: a search under two jokers
+    deals one, and the Nasty Hit situation is found with the K of Clubs as the death card."""
+    from toolkit.fairy_meat import Rules
+    from toolkit.rulebook.finder_fairy_meat import dealing
+
+    deck, weight = dealing(Rules(jokers=2, death_card="KC"), 5.0, 20.0)
+    assert len(deck) == 54 and {c.code for c in deck} >= {"JK1", "JK2"}
+    assert weight[next(c for c in deck if c.code == "KC")] == 20.0 and weight[deck[0]] in (1.0, 5.0)
+    # by hand: 16 J Q K A and 2 jokers are Trumps (FM-1), less the K of Clubs weighted as the death card
+    assert sum(w == 20.0 for w in weight.values()) == 1 and sum(w == 5.0 for w in weight.values()) == 17
+
+    def joker_dealt(state) -> bool:
+        return any("Joker" in e.text or "JK" in e.text for e in state.events)
+
+    found = find_examples("fairy-meat", joker_dealt, rules={"jokers": 2}, n=1, budget_seconds=30)
+    assert len(found) == 1 and "jokers: 2" in found[0]
+    found = find_examples("fairy-meat", "nasty_hit", rules={"death_card": "KC"}, n=1, budget_seconds=30)
+    assert len(found) == 1 and "KC" in found[0]

@@ -4,7 +4,7 @@ Combats are set up from the smallest hands up (the attacker's Kill points + 1 fo
 attacking, FM-2; the defender's Live points, a hand of 0 by a -1 modifier), with the
 number of attacks, Wrestling (FM-14) and the defender's hand sizes the hints ask for.
 Each combat is played out with the search's seeded generator: the cards dealt and
-turned up are chosen at random from those the deck holds (Trumps and the Ace of Spades
+turned up are chosen at random from those the rules' deck holds (Trumps and the death card
 favoured when the hints say so), the decisions by the system's policies (random or
 greedy, :data:`toolkit.fairy_meat.policies.POLICIES`; the referee's best choice at the
 reveal, bonus and shift steps). Smaller setups are played more often.
@@ -15,19 +15,20 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import yaml
 
-from toolkit.cards import Pile, standard_deck
+from toolkit.cards import Card, Pile
 from toolkit.errors import ToolkitError
-from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_trump
+from toolkit.fairy_meat.deck import deck_cards, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.policies import POLICIES
-from toolkit.fairy_meat.rules import Fairy
+from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.notation import load_yaml
 
-__all__ = ["HINTS", "DECK", "MAX_CARDS", "candidates", "complete", "options", "simplicity"]
+__all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "options", "simplicity"]
 
 #: The largest combat hand a searched combat deals.
 MAX_CARDS = 5
@@ -63,11 +64,7 @@ def _setups(hints: dict[str, Any]) -> list[dict[str, Any]]:
     return [setup for _, setup in out]
 
 
-#: Every card in the order :meth:`toolkit.cards.Pile.next_options` lists them.
-DECK = tuple(sorted(standard_deck()))
-
-
-def options(pile: Pile, deck: tuple[Any, ...] = DECK) -> list[Any]:
+def options(pile: Pile, deck: tuple[Any, ...]) -> list[Any]:
     """The cards that can come next, as ``pile.next_options()`` lists them (without
     sorting the deck again at every card); ``deck`` is every card the pile may hold, sorted."""
     if pile.stacked or not pile.shuffled:
@@ -75,21 +72,25 @@ def options(pile: Pile, deck: tuple[Any, ...] = DECK) -> list[Any]:
     return [c for c in deck if c in pile.shuffled]
 
 
-def _weight(card: Any, trump: float, ace: float) -> float:
-    if card == ACE_OF_SPADES:
-        return ace
-    return trump if is_trump(card) else 1.0
+@cache
+def dealing(rules: Rules, trump: float, death: float) -> tuple[tuple[Card, ...], dict[Card, float]]:
+    """The rules' deck (FM-1: :func:`~toolkit.fairy_meat.deck.deck_cards`, jokers included),
+    sorted as :meth:`~toolkit.cards.Pile.next_options` lists it, and each card's weight when
+    dealt: ``death`` for the rules' death card (FM-12), ``trump`` for a Trump, 1 otherwise."""
+    deck = tuple(sorted(deck_cards(rules)))
+    weight = {c: death if c.code == rules.death_card else trump if is_trump(c, rules) else 1.0 for c in deck}
+    return deck, weight
 
 
 def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> CombatState | None:
-    trump, ace = float(hints.get("trump", 1)), float(hints.get("ace_of_spades", 1))
-    weight = {c: _weight(c, trump, ace) for c in DECK}
+    trump, death = float(hints.get("trump", 1)), float(hints.get("ace_of_spades", 1))
+    deck, weight = dealing(start.rules, trump, death)
     policy = POLICIES["random" if rng.random() < 0.6 else "greedy"]
     state = start
     try:
         while not state.is_terminal:
             if state.is_chance_node:
-                cards = options(state.pile)
+                cards = options(state.pile, deck)
                 card = rng.choices(cards, [weight[c] for c in cards])[0]
                 state = state.apply_listed(card)  # type: ignore[assignment]
             else:
