@@ -84,6 +84,20 @@ def test_angry_miniatures_report_renders_with_parameters(tmp_path):
     assert "1 dice" not in designer_text(html)
 
 
+def test_angry_miniatures_report_follows_the_house_rules_in_every_section(tmp_path):
+    html_path = run_report(
+        "angry-miniatures",
+        {"max_dice": 3, "health_values": [2], "attack_types": ["melee"], "rules": "tens_hit"},
+        tmp_path,
+        notebooks_dir=NOTEBOOKS,
+        progress=lambda *_: None,
+    )
+    text = designer_text(html_path.read_text())
+    # AM-1 by hand with 10 J Q K A hitting: 5/6 of a hit a die, 3 dice 5/2, a miss 1/6 of the time
+    assert "Each extra die adds 5/6 ≈ 0.83 of a hit on average: 3 dice average 5/2 = 2.5 hits" in text
+    assert "a single die whiffs 1/6 ≈ 16.7% of the time" in text
+
+
 def test_fairy_meat_report_renders_with_parameters(tmp_path):
     html_path = run_report(
         "fairy-meat",
@@ -131,6 +145,27 @@ def test_durak_battle_report_renders_with_parameters(tmp_path):
     assert unreadable(html) == []
     assert "Vyatichi attacks first" in text and "Polans's cards" in text and "Vyatichi wins" in text
     assert "monte_carlo" not in text and "method=" not in text
+
+
+def test_durak_battle_report_states_the_house_rules_strike(tmp_path):
+    html_path = run_report(
+        "durak-battle",
+        {
+            "tokens_a": [3],
+            "tokens_b": 3,
+            "clash_sizes": [1],
+            "max_rounds": 2,
+            "trials": 50,
+            "suit_trials": 4,
+            "rules": "cheap_strikes",
+        },
+        tmp_path,
+        notebooks_dir=NOTEBOOKS,
+        progress=lambda *_: None,
+    )
+    text = designer_text(html_path.read_text())
+    # DB-4 with the shipped cheap_strikes file: an unanswered attack costs 1 token, not the draft's 4
+    assert "A strike (1 token, DB-4)" in text and "after a strike (1 token)" in text
 
 
 def test_durak_report_refuses_two_armies_of_one_name(tmp_path):
