@@ -366,7 +366,6 @@ expect:
     default = load_example(text.replace("rules: tens_hit\n", ""))
     assert check_expectations(default, replay(default))  # under the rulings 10s are blanks
     exported = to_example(state)
-    assert "hit_faces: ['10', J, Q, K, A]" in exported or "hit_faces: [" in exported
     again = replay(load_example(exported))
     assert again.rules == load_rules("angry-miniatures", "tens_hit") and again.outcome() == state.outcome()
 

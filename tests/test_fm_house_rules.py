@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import defaultdict
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -399,7 +400,7 @@ def engine_every_deal(a: int, d: int, policies, rules: Rules) -> dict[AttackOutc
 
 
 CUSTOM_DECKS = [
-    # 10s and Js as Trumps of a 5-rank deck, the K♣ the death card, lowest wins in one colour
+    # 10s and Js as Trumps of a 5-rank deck, the J♣ the death card, lowest wins in one colour
     Rules(numbered_ranks=("4", "6", "9"), trump_ranks=("10", "J"), death_card="JC", same_colour_wins="lowest"),
     # no death card, the full difference, the rule book's table
     Rules(numbered_ranks=("2", "5", "8"), trump_ranks=("Q",), death_card=None, points_divisor=1, damage="table"),
@@ -444,5 +445,9 @@ def test_the_stepper_and_the_explorer_keep_every_field_of_their_rules():
     assert stepper.rules == TENS and stepper.state.rules == TENS
     explorer = odds_explorer(attacker_cards=1, defender_cards=1, rules=TENS)
     assert explorer.controls["points_divisor"].value == 1
+    before = explorer.distribution
     explorer.controls["points_divisor"].value = 2  # a control changes one field, the others stay
     assert explorer.values["points_divisor"] == 2 and "exact" in explorer.summary_text
+    # the odds follow: the exact calculator under the rules with that one field changed
+    halved = deal_averaged_odds(1, 1, ("greedy", "greedy"), replace(TENS, points_divisor=2), method="exact")
+    assert explorer.distribution == halved.distribution != before

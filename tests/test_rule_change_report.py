@@ -175,14 +175,17 @@ def test_figures_are_diverging_and_before_after():
     assert len(curves.data) == 4 and {t.line.dash for t in curves.data} == {"dash", "solid"}
 
 
-def test_compare_rules_errors():
+def test_compare_rules_errors(monkeypatch):
     with pytest.raises(InvalidSetupError, match="unknown system 'chess'"):
         compare_rules("chess", None, {})
     with pytest.raises(InvalidSetupError, match=r"bad_field.yaml:3: 'zero_ties' is not a field"):
         compare_rules("angry-miniatures", None, str(BAD))
-    if not rules_files("angry-miniatures"):
-        with pytest.raises(InvalidSetupError, match="give the proposed rules"):
-            compare_rules("angry-miniatures")
+    # no proposed rules: the first shipped file, and without one a clear error
+    first = rules_files("angry-miniatures")[0]
+    assert compare_rules("angry-miniatures", sizes={"max_dice": 1}).proposed.path == first.resolve()
+    monkeypatch.setattr("toolkit.house_rules.rules_files", lambda system: [])
+    with pytest.raises(InvalidSetupError, match="give the proposed rules"):
+        compare_rules("angry-miniatures")
 
 
 # -- house-rules parameters ---------------------------------------------------------------
@@ -274,8 +277,7 @@ def test_the_main_job_leaves_out_reports_of_another_folder(tmp_path):
 @pytest.mark.parametrize("job", [j for j in main_jobs(NOTEBOOKS) if j.report == "rule-change"], ids=str)
 def test_the_main_jobs_house_rules_are_valid_once_shipped(job):
     system, name = job.parameters["system"], job.parameters["proposed"]
-    if name not in {p.stem for p in rules_files(system)}:
-        pytest.skip(f"data/rules/{system}/{name}.yaml is shipped by the {system} rules branch")
+    assert name in {p.stem for p in rules_files(system)}  # data/rules/<system>/<name>.yaml ships
     validate_parameters(RULE_CHANGE, job.parameters)
 
 
