@@ -175,6 +175,14 @@ def test_figures_are_diverging_and_before_after():
     assert len(curves.data) == 4 and {t.line.dash for t in curves.data} == {"dash", "solid"}
 
 
+def test_figures_show_a_monte_carlo_cell_as_a_percent_never_a_fraction():
+    wins = _made_up().tables[0]  # column 0 exact 1/2 -> 3/5, column 1 estimated 1/4 -> 1/8
+    hover = wins.heatmap().data[0].customdata
+    assert hover[0] == ["1/2 = 50% → 3/5 = 60%", "25% → 12.5% (Monte Carlo)"]
+    curves = wins.curves()
+    assert [list(t.hovertext) for t in curves.data] == [["1/2 = 50%", "25%"], ["3/5 = 60%", "12.5%"]]
+
+
 def test_compare_rules_errors(monkeypatch):
     with pytest.raises(InvalidSetupError, match="unknown system 'chess'"):
         compare_rules("chess", None, {})

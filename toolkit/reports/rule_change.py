@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from toolkit.numbers import percent_text
+from toolkit.numbers import count, percent_text
 from toolkit.prob import format_probability
 from toolkit.reports.parameters import read_rules_parameter
 from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, headline_tables
@@ -45,6 +45,12 @@ def short(p: Fraction) -> str:
     """Return a probability shown short: a short fraction with its percent
     (``'1/3 ≈ 33.3%'``), or the percent alone (``'12.3%'``)."""
     return format_probability(Fraction(p), max_fraction_chars=SHORT_FRACTION_CHARS)
+
+
+def cell_text(p: Fraction, exact: bool) -> str:
+    """Return a cell's probability as a designer reads it: :func:`short` when exact, the
+    percent alone for a Monte Carlo estimate (never shown as a fraction, issue 12)."""
+    return short(p) if exact else percent_text(p)
 
 
 def points(delta: Fraction) -> str:
@@ -86,8 +92,8 @@ class Change:
         text = self.spec.situation.format(
             row=self.row,
             column=c,
-            column_dice="1 die" if c == 1 else f"{c} dice",
-            column_cards="1 card" if c == 1 else f"{c} cards",
+            column_dice=count(c, "die"),
+            column_cards=count(c, "card"),
         )
         return re.sub(r"\ba (?=(?:8|11|18|8\d)-)", "an ", text)  # "an 8-die attack", "an 11-card hand"
 
@@ -143,7 +149,8 @@ class Compared:
         z = [[float(at[r, c].delta) * 100 for c in columns] for r in rows]
         hover = [
             [
-                f"{short(at[r, c].before)} → {short(at[r, c].after)}" + ("" if at[r, c].exact else " (Monte Carlo)")
+                f"{cell_text(at[r, c].before, at[r, c].exact)} → {cell_text(at[r, c].after, at[r, c].exact)}"
+                + ("" if at[r, c].exact else " (Monte Carlo)")
                 for c in columns
             ]
             for r in rows
@@ -191,14 +198,15 @@ class Compared:
         for i, r in enumerate(rows):
             colour = qualitative.Plotly[i % len(qualitative.Plotly)]
             for label, which, dash in ((baseline, "before", "dash"), (proposed, "after", "solid")):
-                values = [getattr(at[r, c], which) for c in columns]
+                cells = [at[r, c] for c in columns]
+                values = [getattr(cell, which) for cell in cells]
                 fig.add_scatter(
                     x=columns,
                     y=[float(v) for v in values],
                     mode="lines+markers",
                     name=f"{r} {self.spec.row_label}: {label}",
                     line={"color": colour, "dash": dash},
-                    hovertext=[short(v) for v in values],
+                    hovertext=[cell_text(v, cell.exact) for v, cell in zip(values, cells, strict=True)],
                     hoverinfo="text+name",
                 )
         fig.update_layout(
@@ -216,10 +224,8 @@ def sentence(change: Change, proposed: str, baseline: str = "default rules") -> 
     deals damage 14 percentage points more often (52% → 66%)."`` (``"instead of
     BASELINE"`` is said when the baseline is not the default rules)."""
     than = "" if baseline == "default rules" else f" instead of {baseline}"
-    if change.exact:
-        before, after, estimate = short(change.before), short(change.after), ""
-    else:  # an estimate is never shown as a fraction (issue 12)
-        before, after, estimate = percent_text(change.before), percent_text(change.after), ", Monte Carlo estimates"
+    before, after = cell_text(change.before, change.exact), cell_text(change.after, change.exact)
+    estimate = "" if change.exact else ", Monte Carlo estimates"
     if change.delta == 0:
         return f"With {proposed}{than}, {change.situation} {change.spec.event} exactly as often ({after})."
     more = "more" if change.delta > 0 else "less"
