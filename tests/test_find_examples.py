@@ -248,3 +248,21 @@ def test_fairy_meat_searches_deal_from_the_house_rules_deck():
     assert len(found) == 1 and "jokers: 2" in found[0]
     found = find_examples("fairy-meat", "nasty_hit", rules={"death_card": "KC"}, n=1, budget_seconds=30)
     assert len(found) == 1 and "KC" in found[0]
+
+
+def test_angry_miniatures_searches_roll_the_house_rules_die():
+    """AM-1: the rolls and SuperTieBreaker throws (AM-4) come from ``rules.die_faces``; on a
+    die without a 9 (10 J Q K A A) a search used to stop at a '9' the engine refuses."""
+    from toolkit.angry_miniatures.rules import Rules
+
+    rules = Rules(die_faces=("10", "J", "Q", "K", "A", "A"))
+    found = find_examples("angry-miniatures", "super_tiebreak_after_two_rerolls", rules=rules, n=1, budget_seconds=30)
+    assert len(found) == 1
+    data = load_yaml(found[0]).data
+    faces = {f for roll in data["rolls"] for text in roll.values() for f in str(text).split()}
+    assert faces and faces <= {"10", "J", "Q", "K", "A"}  # by hand: this die's faces, never a 9
+    assert sum("super_tiebreak" in roll for roll in data["rolls"]) >= 3  # two tied throws, then a winner
+    verify("angry-miniatures", found[0], situation("angry-miniatures", "super_tiebreak_after_two_rerolls").shows)
+    # the simplest tie decided by Queens is still one die each, Q against J (AM-1, AM-4)
+    (queens,) = find_examples("angry-miniatures", "tie_decided_by_queens", rules=rules, n=1, budget_seconds=30)
+    assert load_yaml(queens).data["rolls"] == [{"Grunk": "Q"}, {"Pixie": "J"}]
