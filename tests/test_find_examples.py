@@ -266,3 +266,25 @@ def test_angry_miniatures_searches_roll_the_house_rules_die():
     # the simplest tie decided by Queens is still one die each, Q against J (AM-1, AM-4)
     (queens,) = find_examples("angry-miniatures", "tie_decided_by_queens", rules=rules, n=1, budget_seconds=30)
     assert load_yaml(queens).data["rolls"] == [{"Grunk": "Q"}, {"Pixie": "J"}]
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "field", "text"),
+    [
+        # AM-4 with tie_damage 2: the won tie deals 2 back, by the rule's own number
+        ("angry-miniatures", "tie_won_by_defender_in_melee", "tie_damage", "wins the tie and deals 2 damage back"),
+        # DB-5 with counter_lower_loss 2: the lower counterattack costs 2 tokens first
+        ("durak-battle", "counter_lower_loses_token", "counter_lower_loss", "lower, she loses 2 tokens first"),
+    ],
+)
+def test_situations_with_an_amount_follow_the_rules_number(system, name, field, text):
+    """The amount in the log is the rules' field, not the draft's 1: under a field of 2
+    the situation is found (it used to match "1" only, find nothing and burn the budget);
+    with the field at 0 it cannot happen and is refused at once."""
+    wanted = situation(system, name)
+    found = find_examples(system, name, rules={field: 2}, n=1, budget_seconds=30)
+    assert len(found) == 1 and f"{field}: 2" in found[0]
+    state = verify(system, found[0], wanted.shows)
+    assert any(text in e.text for e in state.events)
+    with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
+        find_examples(system, name, rules={field: 0}, n=1)

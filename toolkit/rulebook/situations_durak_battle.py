@@ -10,6 +10,7 @@ more often a joker is dealt), ``rounds`` (rounds at most).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolkit.cards import parse_cards
@@ -53,6 +54,19 @@ def _joker_decides(state: Any) -> bool:
             theirs = hands.get(names[1 - i], ())
             if attack_cards(theirs) and initiative_holder(*((mine, theirs) if i == 0 else (theirs, mine))) == 1 - i:
                 return True
+    return False
+
+
+_LOWER_LOSS = re.compile(r"lower, she loses (\d+) tokens? first")
+
+
+def _counter_lower_loss(state: Any) -> bool:
+    """DB-5: a counterattack lower than the attack costs ``rules.counter_lower_loss``
+    tokens first (1 by default) — the amount read from the log, not a fixed 1."""
+    for e in events(state, "counter"):
+        found = _LOWER_LOSS.search(e.text)
+        if found and int(found.group(1)) == state.rules.counter_lower_loss:
+            return True
     return False
 
 
@@ -151,9 +165,10 @@ CATALOGUE: tuple[Situation, ...] = (
     ),
     make(
         "counter_lower_loses_token",
-        "A lower counterattack costs a token first.",
-        lambda s: said(s, "lower, she loses 1 token first", "counter"),
+        "A lower counterattack costs tokens first (1 by default).",
+        _counter_lower_loss,
         ("DB-5",),
+        lambda r: r.counter_lower_loss > 0,
         suits=(("C", 3),),
     ),
     make(
