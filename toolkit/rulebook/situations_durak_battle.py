@@ -38,7 +38,9 @@ def _counter_chain(state: GameState, length: int = 3) -> bool:
 
 def _joker_decides(state: Any) -> bool:
     """DB-3: a side takes the initiative with a joker where, without her jokers, the other
-    side would have taken it (the other holds a spade and hers are lower, or she has none)."""
+    side would have taken it (the other holds an attack card and hers are lower, or she has
+    none); attack cards are the rules' attack suit (``Rules.suits``, spades by default, DB-1)."""
+    rules = state.rules
     hands: dict[str, tuple] = {}
     for e in events(state):
         if e.kind == "deal" and ": " in e.text:
@@ -52,7 +54,8 @@ def _joker_decides(state: Any) -> bool:
             i = names.index(holder)
             mine = [c for c in hands.get(names[i], ()) if not c.is_joker]
             theirs = hands.get(names[1 - i], ())
-            if attack_cards(theirs) and initiative_holder(*((mine, theirs) if i == 0 else (theirs, mine))) == 1 - i:
+            pair = (mine, theirs) if i == 0 else (theirs, mine)
+            if attack_cards(theirs, rules) and initiative_holder(*pair, rules) == 1 - i:
                 return True
     return False
 
