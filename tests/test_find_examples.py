@@ -288,3 +288,26 @@ def test_situations_with_an_amount_follow_the_rules_number(system, name, field, 
     assert any(text in e.text for e in state.events)
     with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
         find_examples(system, name, rules={field: 0}, n=1)
+
+
+def test_fairy_meat_setups_deal_the_hand_sizes_under_the_rules_attacker_bonus():
+    """FM-2: the attacker draws Kill points + attacker_bonus (+ modifiers); the search's
+    hands of 1..5 cards stay 1..5 cards whatever the bonus (it used to assume a bonus of 1)."""
+    from toolkit.fairy_meat import Rules
+    from toolkit.rulebook.finder_fairy_meat import setups
+
+    def kill_and_modifiers(rules):
+        found = setups({"defender_cards": (1,)}, rules)
+        return [(s["attacker"].kill, s.get("attacker_modifiers", 0)) for s in found]
+
+    # by hand, 1..5 cards: with a bonus of 1, Kill 0..4; of 3, 0+3-2, 0+3-1, 0+3, 1+3, 2+3
+    assert kill_and_modifiers(Rules()) == [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]
+    assert kill_and_modifiers(Rules(attacker_bonus=3)) == [(0, -2), (0, -1), (0, 0), (1, 0), (2, 0)]
+    assert kill_and_modifiers(Rules(attacker_bonus=-1)) == [(2, 0), (3, 0), (4, 0), (5, 0), (6, 0)]
+    wrestling = setups({"defender_cards": (1,), "wrestling": True}, Rules(wrestling_hand="kill_only"))
+    assert [s["attacker"].kill for s in wrestling] == [1, 2, 3, 4, 5]  # FM-14 kill_only: Kill points only
+    # the simplest draw (FM-9) deals the attacker 2 cards and the defender 1, as under the draft's bonus
+    (found,) = find_examples("fairy-meat", "draw", rules={"attacker_bonus": 3}, n=1, budget_seconds=30)
+    data = load_yaml(found).data
+    assert data["attacker"]["kill"] + 3 + data["attacker"].get("modifiers", 0) == 2
+    assert len(data["deck"].split()) == 3
