@@ -248,3 +248,66 @@ def test_fairy_meat_searches_deal_from_the_house_rules_deck():
     assert len(found) == 1 and "jokers: 2" in found[0]
     found = find_examples("fairy-meat", "nasty_hit", rules={"death_card": "KC"}, n=1, budget_seconds=30)
     assert len(found) == 1 and "KC" in found[0]
+
+
+def test_angry_miniatures_searches_roll_the_house_rules_die():
+    """AM-1: the rolls and SuperTieBreaker throws (AM-4) come from ``rules.die_faces``; on a
+    die without a 9 (10 J Q K A A) a search used to stop at a '9' the engine refuses."""
+    from toolkit.angry_miniatures.rules import Rules
+
+    rules = Rules(die_faces=("10", "J", "Q", "K", "A", "A"))
+    found = find_examples("angry-miniatures", "super_tiebreak_after_two_rerolls", rules=rules, n=1, budget_seconds=30)
+    assert len(found) == 1
+    data = load_yaml(found[0]).data
+    faces = {f for roll in data["rolls"] for text in roll.values() for f in str(text).split()}
+    assert faces and faces <= {"10", "J", "Q", "K", "A"}  # by hand: this die's faces, never a 9
+    assert sum("super_tiebreak" in roll for roll in data["rolls"]) >= 3  # two tied throws, then a winner
+    verify("angry-miniatures", found[0], situation("angry-miniatures", "super_tiebreak_after_two_rerolls").shows)
+    # the simplest tie decided by Queens is still one die each, Q against J (AM-1, AM-4)
+    (queens,) = find_examples("angry-miniatures", "tie_decided_by_queens", rules=rules, n=1, budget_seconds=30)
+    assert load_yaml(queens).data["rolls"] == [{"Grunk": "Q"}, {"Pixie": "J"}]
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "field", "text"),
+    [
+        # AM-4 with tie_damage 2: the won tie deals 2 back, by the rule's own number
+        ("angry-miniatures", "tie_won_by_defender_in_melee", "tie_damage", "wins the tie and deals 2 damage back"),
+        # DB-5 with counter_lower_loss 2: the lower counterattack costs 2 tokens first
+        ("durak-battle", "counter_lower_loses_token", "counter_lower_loss", "lower, she loses 2 tokens first"),
+    ],
+)
+def test_situations_with_an_amount_follow_the_rules_number(system, name, field, text):
+    """The amount in the log is the rules' field, not the draft's 1: under a field of 2
+    the situation is found (it used to match "1" only, find nothing and burn the budget);
+    with the field at 0 it cannot happen and is refused at once."""
+    wanted = situation(system, name)
+    found = find_examples(system, name, rules={field: 2}, n=1, budget_seconds=30)
+    assert len(found) == 1 and f"{field}: 2" in found[0]
+    state = verify(system, found[0], wanted.shows)
+    assert any(text in e.text for e in state.events)
+    with pytest.raises(InvalidSetupError, match="cannot happen under these rules"):
+        find_examples(system, name, rules={field: 0}, n=1)
+
+
+def test_fairy_meat_setups_deal_the_hand_sizes_under_the_rules_attacker_bonus():
+    """FM-2: the attacker draws Kill points + attacker_bonus (+ modifiers); the search's
+    hands of 1..5 cards stay 1..5 cards whatever the bonus (it used to assume a bonus of 1)."""
+    from toolkit.fairy_meat import Rules
+    from toolkit.rulebook.finder_fairy_meat import setups
+
+    def kill_and_modifiers(rules):
+        found = setups({"defender_cards": (1,)}, rules)
+        return [(s["attacker"].kill, s.get("attacker_modifiers", 0)) for s in found]
+
+    # by hand, 1..5 cards: with a bonus of 1, Kill 0..4; of 3, 0+3-2, 0+3-1, 0+3, 1+3, 2+3
+    assert kill_and_modifiers(Rules()) == [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]
+    assert kill_and_modifiers(Rules(attacker_bonus=3)) == [(0, -2), (0, -1), (0, 0), (1, 0), (2, 0)]
+    assert kill_and_modifiers(Rules(attacker_bonus=-1)) == [(2, 0), (3, 0), (4, 0), (5, 0), (6, 0)]
+    wrestling = setups({"defender_cards": (1,), "wrestling": True}, Rules(wrestling_hand="kill_only"))
+    assert [s["attacker"].kill for s in wrestling] == [1, 2, 3, 4, 5]  # FM-14 kill_only: Kill points only
+    # the simplest draw (FM-9) deals the attacker 2 cards and the defender 1, as under the draft's bonus
+    (found,) = find_examples("fairy-meat", "draw", rules={"attacker_bonus": 3}, n=1, budget_seconds=30)
+    data = load_yaml(found).data
+    assert data["attacker"]["kill"] + 3 + data["attacker"].get("modifiers", 0) == 2
+    assert len(data["deck"].split()) == 3

@@ -207,3 +207,78 @@ def test_possible_under_follows_the_variants():
     assert situation("angry-miniatures", "zero_hits_super_tiebreak").possible_under(am)
     db = load_rules("durak-battle", {"jokers": False})
     assert not situation("durak-battle", "joker_coin_flip").possible_under(db)
+
+
+#: FM-9 with different colours: highest wins. Attack 1: 2C against 9H, the highest (9) wins
+#: by 7: ceil(7/2) = 4 points kept as a bonus (FM-10, FM-11). Attack 2: 8S against 6H + 4 =
+#: 10, the highest wins by 2; without the bonus 6 against 8 loses under these rules (it
+#: would win under the draft's lowest-wins, so the draft's rule sees no bonus win).
+FM_BONUS_HIGHEST = """\
+system: fairy-meat
+title: The bonus wins, highest wins
+rules: {different_colour_wins: highest}
+attacker: {name: Dizzy, live: 3, kill: 1}
+defender: {name: Sparky, live: 2, kill: 1}
+attacks: 2
+deck: 2C 8S  9H 6H
+moves:
+  - Dizzy: declare add
+  - Sparky: declare add
+  - Dizzy: trumps none
+  - Sparky: trumps none
+  - Dizzy: play 2C
+  - Sparky: play 9H
+  - Sparky: score bonus
+  - Dizzy: trumps none
+  - Sparky: trumps none
+  - Dizzy: play 8S
+  - Sparky: play 6H
+  - Sparky: bonus yes
+expect:
+  - {attack: 1, attacker_value: 2, defender_value: 9, winner: defender, points: 4, damage: 0}
+  - {attack: 2, attacker_value: 8, defender_value: 10, winner: defender, points: 1, damage: 0}
+"""
+
+#: DB-1 with hearts attacking and spades defending: North's joker outranks South's King of
+#: Hearts (DB-3). Without the joker North holds only the 3 of Spades, no attack card under
+#: these rules, so South's King would have taken the initiative; under the draft's suits
+#: South holds no spade and the joker would decide nothing.
+DB_JOKER_HEARTS = """\
+system: durak-battle
+title: The joker leads, hearts attack
+rules: {suits: {attack: H, defence: S, manoeuvre: D, counter: C}}
+armies:
+  - name: North
+    tokens: 4
+    leader: {name: Voivode Ilya, battle_die: d4, spirit_die: d6, wild_card: false}
+  - name: South
+    tokens: 4
+    leader: {name: Khan Tugor, battle_die: d4, spirit_die: d6, wild_card: false}
+rounds:
+  - recon: {North: 2, South: 2}
+    cards: JK1 3S  KH 5D
+    moves:
+      - North: attack JK1
+      - South: manoeuvre 5D
+      - South: attack KH
+      - North: defence 3S
+    morale: {South: 6}
+expect:
+  - {round: 1, initiative: North}
+"""
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "text"),
+    [
+        ("fairy-meat", "next_defence_bonus_wins", FM_BONUS_HIGHEST),
+        ("durak-battle", "joker_decides_initiative", DB_JOKER_HEARTS),
+    ],
+)
+def test_predicates_judge_by_the_example_rules(system, name, text):
+    """FM-11's "would not have won without the bonus" uses the rules' FM-9 colour rule, and
+    DB-3's "the other side would have taken the initiative" the rules' attack suit (DB-1)."""
+    from toolkit.rulebook.finder import verify
+
+    state = verify(system, text)  # replays with its hand-written expectations met
+    assert situation(system, name).shows(state)

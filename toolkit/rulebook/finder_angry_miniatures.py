@@ -5,7 +5,8 @@ against 1, ...), each attack type the hints allow, one defender or a magic area 
 (AM-8). For a setup with few enough rolls every roll is tried (each pool written high to
 low, as a rule book prints it: ``K Q 10``); beyond that rolls are drawn at random with the
 search's seeded generator. SuperTieBreaker throws (AM-4) are chosen: one winning throw,
-and tied throws first when the hints ask for rerolls.
+and tied throws first when the hints ask for rerolls. Rolls and throws use the faces of
+the rules' die (``rules.die_faces``, AM-1), not the draft's 9 10 J Q K A.
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ EXHAUSTIVE_LIMIT = 4000
 
 ATTACKER = "Grunk"
 DEFENDERS = ("Pixie", "Moss", "Thistle")
-_HIGH_FIRST = tuple(reversed(POKER_FACES))  # A K Q J 10 9
+
+
+def _high_first(rules: Any) -> tuple[str, ...]:
+    """The different faces of the rules' die (AM-1), highest first (``A K Q J 10 9``)."""
+    return tuple(face for face, _ in reversed(rules.face_weights()))
 
 
 def _pools(total: int, defenders: int) -> Iterator[tuple[int, tuple[int, ...]]]:
@@ -49,15 +54,17 @@ def _setup(attack_type: str, attack: int, defence: tuple[int, ...], health: int,
     return start_attack(attacker, targets, attack_type, rules=rules, crits_this_turn=crits)
 
 
-def _rolls(dice: int) -> list[tuple[str, ...]]:
-    return list(itertools.combinations_with_replacement(_HIGH_FIRST, dice))
+def _rolls(dice: int, faces: tuple[str, ...]) -> list[tuple[str, ...]]:
+    return list(itertools.combinations_with_replacement(faces, dice))
 
 
 def _throws(state: AttackState, rerolls: int, rng: random.Random) -> list[tuple[str, str]]:
-    """The SuperTieBreaker throws tried here: a tied one while rerolls are wanted, and a winning one."""
+    """The SuperTieBreaker throws tried here (faces of the rules' die, AM-1): a tied one
+    while rerolls are wanted, and a winning one (AM-4)."""
     tied = sum(a == d for a, d in state.throws)
-    face = rng.choice(POKER_FACES)
-    winning = rng.choice([(a, d) for a in POKER_FACES for d in POKER_FACES if a != d])
+    faces = _high_first(state.rules)[::-1]
+    face = rng.choice(faces)
+    winning = rng.choice([(a, d) for a in faces for d in faces if a != d])
     return ([(face, face)] if tied < rerolls else []) + [winning]
 
 
@@ -90,12 +97,13 @@ def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterato
     health = int(hints.get("health", 5))
     rerolls = int(hints.get("rerolls", 0))
     crit_before = bool(hints.get("crit_before", False))
+    faces = _high_first(rules)
     for total in range(defenders + 1, MAX_DICE + 1):
         for attack, defence in _pools(total, defenders):
             for attack_type in types:
                 start = _setup(attack_type, attack, defence, health, rules, crit_before)
                 pools = [start.attack_dice, *start.defence_dice]
-                choices = [_rolls(k) for k in pools]
+                choices = [_rolls(k, faces) for k in pools]
                 size = 1
                 for c in choices:
                     size *= len(c)

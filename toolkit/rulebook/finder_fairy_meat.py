@@ -1,8 +1,9 @@
 """The Fairy Meat searcher of :func:`toolkit.rulebook.finder.find_examples`.
 
-Combats are set up from the smallest hands up (the attacker's Kill points + 1 for
-attacking, FM-2; the defender's Live points, a hand of 0 by a -1 modifier), with the
-number of attacks, Wrestling (FM-14) and the defender's hand sizes the hints ask for.
+Combats are set up from the smallest hands up (the attacker's Kill points + the
+rules' ``attacker_bonus`` for attacking, 1 by default, FM-2; the defender's Live
+points, a hand of 0 by a -1 modifier), with the number of attacks, Wrestling (FM-14)
+and the defender's hand sizes the hints ask for.
 Each combat is played out with the search's seeded generator: the cards dealt and
 turned up are chosen at random from those the rules' deck holds (Trumps and the death card
 favoured when the hints say so), the decisions by the system's policies (random or
@@ -25,18 +26,37 @@ from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.deck import deck_cards, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.policies import POLICIES
-from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.fairy_meat.rules import Fairy, Rules, attacker_hand_size
 from toolkit.notation import load_yaml
 
-__all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "options", "simplicity"]
+__all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "options", "setups", "simplicity"]
 
 #: The largest combat hand a searched combat deals.
 MAX_CARDS = 5
 ATTACKER, DEFENDER = "Dizzy", "Sparky"
 
 
-def _setups(hints: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every setup the hints allow, fewest cards first."""
+def _attacker(cards: int, live: int, rules: Rules, wrestling: bool) -> dict[str, Any]:
+    """The attacker drawing ``cards`` cards by the rules' hand size (FM-2, FM-14:
+    :func:`~toolkit.fairy_meat.rules.attacker_hand_size`, with ``attacker_bonus`` and
+    ``wrestling_hand``): the fewest Kill points that draw that many, and a negative
+    modifier when even 0 Kill points draw more (an attacker's bonus above ``cards``)."""
+    kill = next(k for k in itertools.count() if _hand(k, live, rules, wrestling) >= cards)
+    modifiers = cards - _hand(kill, live, rules, wrestling)
+    return {
+        "attacker": Fairy(ATTACKER, live=live, kill=kill),
+        **({"attacker_modifiers": modifiers} if modifiers else {}),
+    }
+
+
+def _hand(kill: int, live: int, rules: Rules, wrestling: bool) -> int:
+    return attacker_hand_size(Fairy(ATTACKER, live=live, kill=kill), wrestling=wrestling, rules=rules)
+
+
+def setups(hints: dict[str, Any], rules: Rules) -> list[dict[str, Any]]:
+    """Return every setup the hints allow (keyword arguments of
+    :func:`~toolkit.fairy_meat.engine.start_combat`), fewest cards first, the attacker's hand
+    sizes by the rules (FM-2, FM-14)."""
     attacks = int(hints.get("attacks", 1))
     wrestling = bool(hints.get("wrestling", False))
     sizes = hints.get("defender_cards", range(1, MAX_CARDS + 1))
@@ -46,14 +66,14 @@ def _setups(hints: dict[str, Any]) -> list[dict[str, Any]]:
             if d_cards < 1:
                 continue
             setup = {
-                "attacker": Fairy(ATTACKER, live=2, kill=a_cards - 1),
+                **_attacker(a_cards, 2, rules, True),
                 "defender": Fairy(DEFENDER, live=2, kill=d_cards),
                 "wrestling": True,
             }
         else:
             live = max(1, d_cards)
             setup = {
-                "attacker": Fairy(ATTACKER, live=3, kill=a_cards - 1),
+                **_attacker(a_cards, 3, rules, False),
                 "defender": Fairy(DEFENDER, live=live, kill=1),
                 "defender_modifiers": d_cards - live,
             }
@@ -106,7 +126,7 @@ HINTS: tuple[str, ...] = ("attacks", "wrestling", "defender_cards", "trump", "ac
 
 def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterator[CombatState]:
     """Yield finished combats (FM-2..FM-14 through the engine), small setups most often."""
-    starts = [start_combat(rules=rules, **setup) for setup in _setups(hints)]
+    starts = [start_combat(rules=rules, **setup) for setup in setups(hints, rules)]
     for rep in itertools.count():
         for start in starts[: 2 + rep]:
             state = _playout(start, hints, rng)

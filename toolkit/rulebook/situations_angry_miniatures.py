@@ -10,6 +10,7 @@ this turn, AM-7), ``rerolls`` (tied SuperTieBreaker throws to try, AM-4).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,8 +31,17 @@ def _tie_won_by(face_name: str) -> Callable[[GameState], bool]:
     return predicate
 
 
-def _tie_back(state: GameState) -> bool:
-    return said(state, "wins the tie and deals 1 damage back", "damage")
+_TIE_BACK = re.compile(r"wins the tie and deals (\d+) damage back")
+
+
+def _tie_back(state: Any) -> bool:
+    """AM-4: the defender wins a tie on hits in melee and deals the tie's damage back
+    (``rules.tie_damage``, 1 by default) — the amount read from the log, not a fixed 1."""
+    for e in events(state, "damage"):
+        found = _TIE_BACK.search(e.text)
+        if found and int(found.group(1)) == state.rules.tie_damage:
+            return True
+    return False
 
 
 def _rerolls(state: GameState) -> int:
@@ -106,9 +116,10 @@ CATALOGUE: tuple[Situation, ...] = (
     ),
     make(
         "tie_won_by_defender_in_melee",
-        "The defender wins a tie in melee and deals exactly 1 damage back.",
+        "The defender wins a tie in melee and deals the tie's damage back (exactly 1 by default).",
         _tie_back,
-        ("AM-4",),
+        ("AM-4", "AM-3"),
+        lambda r: r.tie_damage > 0 and r.return_damage,
         attack=("melee",),
     ),
     make("super_tiebreak", "A tie that only a SuperTieBreaker settles.", _stb_won, ("AM-4",), rerolls=0),

@@ -10,6 +10,7 @@ more often a joker is dealt), ``rounds`` (rounds at most).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolkit.cards import parse_cards
@@ -37,7 +38,9 @@ def _counter_chain(state: GameState, length: int = 3) -> bool:
 
 def _joker_decides(state: Any) -> bool:
     """DB-3: a side takes the initiative with a joker where, without her jokers, the other
-    side would have taken it (the other holds a spade and hers are lower, or she has none)."""
+    side would have taken it (the other holds an attack card and hers are lower, or she has
+    none); attack cards are the rules' attack suit (``Rules.suits``, spades by default, DB-1)."""
+    rules = state.rules
     hands: dict[str, tuple] = {}
     for e in events(state):
         if e.kind == "deal" and ": " in e.text:
@@ -51,8 +54,22 @@ def _joker_decides(state: Any) -> bool:
             i = names.index(holder)
             mine = [c for c in hands.get(names[i], ()) if not c.is_joker]
             theirs = hands.get(names[1 - i], ())
-            if attack_cards(theirs) and initiative_holder(*((mine, theirs) if i == 0 else (theirs, mine))) == 1 - i:
+            pair = (mine, theirs) if i == 0 else (theirs, mine)
+            if attack_cards(theirs, rules) and initiative_holder(*pair, rules) == 1 - i:
                 return True
+    return False
+
+
+_LOWER_LOSS = re.compile(r"lower, she loses (\d+) tokens? first")
+
+
+def _counter_lower_loss(state: Any) -> bool:
+    """DB-5: a counterattack lower than the attack costs ``rules.counter_lower_loss``
+    tokens first (1 by default) — the amount read from the log, not a fixed 1."""
+    for e in events(state, "counter"):
+        found = _LOWER_LOSS.search(e.text)
+        if found and int(found.group(1)) == state.rules.counter_lower_loss:
+            return True
     return False
 
 
@@ -151,9 +168,10 @@ CATALOGUE: tuple[Situation, ...] = (
     ),
     make(
         "counter_lower_loses_token",
-        "A lower counterattack costs a token first.",
-        lambda s: said(s, "lower, she loses 1 token first", "counter"),
+        "A lower counterattack costs tokens first (1 by default).",
+        _counter_lower_loss,
         ("DB-5",),
+        lambda r: r.counter_lower_loss > 0,
         suits=(("C", 3),),
     ),
     make(

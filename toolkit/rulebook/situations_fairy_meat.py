@@ -39,13 +39,16 @@ def _none_keeps_cheating_hidden(state: Any) -> bool:
 
 def _bonus_wins(state: Any) -> bool:
     """FM-11: the defender applies her next-defence bonus and wins an attack she would
-    not have won without it."""
+    not have won without it (who wins without it by the rules' FM-9 colour rule:
+    ``same_colour_wins`` / ``different_colour_wins``)."""
     sign = 1 if state.declared[1] == "add" else -1
     for k, result in enumerate(state.results):
         if not (result.bonus_applied and result.winner == "defender" and k > 0):
             continue
         bonus = state.results[k - 1].points
-        without = winner_of(result.attacker_value, result.defender_value - sign * bonus, result.same_colour)
+        without = winner_of(
+            result.attacker_value, result.defender_value - sign * bonus, result.same_colour, state.rules
+        )
         if without != "defender":
             return True
     return False
