@@ -47,6 +47,7 @@ from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.widgets.common import ERROR, NOTE, OK, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
+from toolkit.widgets.rules_picker import set_control
 
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
 
@@ -413,9 +414,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.holder_must_attack.value = rules.holder_must_attack
         self.morale_penalty.value = rules.morale_penalty
         for name, control in self.numbers.items():
-            value = getattr(rules, name)
-            control.min, control.max = min(control.min, value), max(control.max, value)
-            control.value = value
+            set_control(control, getattr(rules, name))
         self._describe_controls()
 
     def _build_panels(self) -> None:
