@@ -92,3 +92,16 @@ def test_the_number_sliders_take_every_value_the_rules_accept():
             Rules(**{name: 11})  # ... and one more is refused
         with pytest.raises(InvalidSetupError, match=name):
             Rules(**{name: 0})
+
+
+def test_the_stepper_labels_state_the_rules_card_terms():
+    """A Fluttered attacker draws ``flutter_penalty`` cards fewer and a defender holding an
+    Order Card ``order_card_bonus`` more (FM-2): the labels say the rules' numbers."""
+    from toolkit.fairy_meat.widgets import combat_stepper
+
+    house = combat_stepper(rules=Rules(flutter_penalty=2, order_card_bonus=3))
+    assert house.fluttered.description.endswith("Fluttered (−2 cards)")
+    assert house.holds_order_card.description.endswith("still holds an Order Card (+3 cards)")
+    default = combat_stepper()
+    assert default.fluttered.description.endswith("Fluttered (−1 card)")
+    assert default.holds_order_card.description.endswith("still holds an Order Card (+1 card)")
