@@ -38,9 +38,11 @@ from toolkit.durak_battle.widgets.pieces import (
     card_html,
     card_label,
     colour_codes,
+    counter_tie_options,
     default_armies,
     hand_order,
     legend_html,
+    morale_penalty_label,
     number_controls,
 )
 from toolkit.engine import GameState
@@ -360,7 +362,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.wild_card[side] = widgets.Checkbox(value=army.leader.wild_card, description="", indent=False)
         self.jokers = widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers (54 cards)", indent=False)
         self.counter_tie = widgets.Dropdown(
-            options=(counter_tie := [("no loss (default)", "no_loss"), ("loses 1 token", "loses")]),
+            options=(counter_tie := counter_tie_options(rules)),
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
             style=WIDE,
@@ -375,11 +377,12 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.morale_penalty = widgets.Dropdown(
             options=(morale := [("lost this clash (default)", "clash"), ("lost in the whole battle", "battle")]),
             value=rules.morale_penalty,
-            description="Morale −1 per token (DB-8)",
+            description=morale_penalty_label(rules),
             style=WIDE,
-            layout=widgets.Layout(width=fitting_width("Morale −1 per token (DB-8)", morale)),
+            layout=widgets.Layout(width=fitting_width(morale_penalty_label(rules), morale)),
         )
         self.numbers = number_controls(rules)
+        self.numbers["morale_per_token"].observe(lambda _: self._describe_controls(), names="value")
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
         self._describe_controls()
@@ -396,6 +399,13 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             shown = self.view.value
             self.view.options = self._view_options()
             self.view.value = shown
+        stated = replace(self._rules_base, morale_per_token=self.numbers["morale_per_token"].value)
+        if self.counter_tie.options != tuple(options := counter_tie_options(stated)):
+            shown = self.counter_tie.value
+            self.counter_tie.options = options
+            self.counter_tie.value = shown
+        self.morale_penalty.description = label = morale_penalty_label(stated)
+        self.morale_penalty.layout.width = fitting_width(label, self.morale_penalty.options)
         for i, side in enumerate(SIDES):
             name, leader = self.names[i], self._base[i].leader.name
             self.tokens[side].description = f"{name}: tokens"
