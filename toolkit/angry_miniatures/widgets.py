@@ -133,16 +133,24 @@ def as_rules(source: Any) -> Rules:
 
 
 def _rules_from(base: Any, values: Mapping[str, Any]) -> Rules:
-    """Return ``base`` with the fields the controls set (a chain keeps only hit faces: the
-    base's chain in its order, AM-4).
+    """Return ``base`` with the fields the controls set. The tie-break chain (AM-4) follows
+    the hit faces: when ``base``'s chain is the one the Rules derive from its hit faces,
+    the Rules derive it again from the new ones (ticking J under hits Q K A gives A K Q J);
+    a chain of the house rules' own keeps its order, loses the faces that no longer hit and
+    gains the faces that newly hit, in the default chain's order, after its own.
 
     Raises:
         RuleFieldError: the controls make rules that are not valid (no hit face, say).
     """
     base = as_rules(base)
     changed = {name: values[name] for name in (*_FIELD_CONTROLS, *_VARIANTS) if name in values}
-    hits = tuple(changed.get("hit_faces", base.hit_faces))
-    changed["tie_break_order"] = tuple(f for f in base.tie_break_order if f in hits)
+    if base.tie_break_order == replace(base, tie_break_order=None).tie_break_order:
+        changed["tie_break_order"] = None  # the default chain of the new hit faces (AM-4)
+    else:
+        hits = tuple(changed.get("hit_faces", base.hit_faces))
+        kept = tuple(f for f in base.tie_break_order if f in hits)
+        derived = replace(base, **changed, tie_break_order=None).tie_break_order
+        changed["tie_break_order"] = kept + tuple(f for f in derived if f not in base.hit_faces)
     return replace(base, **changed)
 
 
