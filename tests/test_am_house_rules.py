@@ -458,3 +458,15 @@ def test_explorer_ticking_a_hit_face_extends_the_tie_break_chain_am4():
     expected = Rules(hit_faces="10 J K A", tie_break_order=("A", "K", "J"))
     assert f"house rules: {expected.variant_name()}" in ex.summary_text
 
+
+def test_explorer_summary_states_the_am6_pool_it_rolled():
+    """AM-6: a melee character defending in melee rolls one extra die: 0 + 1 = 1 die,
+    2 + 1 = 3 dice; outside melee no line."""
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    ex = odds_explorer(attack_dice=2, defence_dice=0, rules=Rules(melee_defence_bonus=True))
+    assert "AM-6: the defender rolls 1 die" in ex.summary_text
+    ex.controls["defence_dice"].value = 2
+    assert "AM-6: the defender rolls 3 dice" in ex.summary_text
+    ex.controls["attack_type"].value = "ranged"
+    assert "AM-6" not in ex.summary_text

@@ -44,6 +44,7 @@ from toolkit.angry_miniatures.rules import (
     MAX_CRIT_COUNT,
     Character,
     Modifiers,
+    Pools,
     Rules,
     attack_pools,
     check_attack_type,
@@ -502,6 +503,14 @@ def _mean(x: Fraction) -> str:
     return number_text(x)
 
 
+def _pools(attack_dice: int, defence_dice: int, attack_type: str, rules: Rules) -> Pools:
+    """Return the pools the explorer rolls (:func:`attack_pools`: AM-2, AM-6 for a melee
+    defender who counts as a melee character), for its computation and its summary."""
+    defender = Character("Defender", body=defence_dice, mind=defence_dice, spirit=defence_dice, melee_character=True)
+    attacker = Character("Attacker", melee=attack_dice, ranged=attack_dice, magic=attack_dice)
+    return attack_pools(attacker, defender, attack_type, rules=rules)
+
+
 def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[str]:
     lines = [
         f"P(hit) = {format_probability(d.probability(lambda o: o.defender_damage > 0))}",
@@ -512,9 +521,10 @@ def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[
         lines.append(f"expected damage back to attacker {_mean(d.mean('attacker_damage'))}")
     lines.append(f"P(attacker crits) = {format_probability(d.probability(lambda o: o.attacker_crit))}")
     lines.append(f"P(defender crits) = {format_probability(d.probability(lambda o: o.defender_crit))}")
-    if values["attack_type"] == "melee" and values["melee_defence_bonus"]:
-        lines.append(f"AM-6: the defender rolls {count(values['defence_dice'] + 1, 'die')}")
     rules = _rules_from(values["rules"], values)
+    if values["attack_type"] == "melee" and rules.melee_defence_bonus:
+        pools = _pools(values["attack_dice"], values["defence_dice"], values["attack_type"], rules)
+        lines.append(f"AM-6: the defender rolls {count(pools.defence, 'die')}")
     if rules.changes():
         lines.append(f"house rules: {rules.variant_name()}")
     return lines
@@ -528,9 +538,7 @@ def _explore(
     **fields: Any,
 ) -> Distribution[AttackOutcome]:
     rules = _rules_from(rules, fields)
-    defender = Character("Defender", body=defence_dice, mind=defence_dice, spirit=defence_dice, melee_character=True)
-    attacker = Character("Attacker", melee=attack_dice, ranged=attack_dice, magic=attack_dice)
-    pools = attack_pools(attacker, defender, attack_type, rules=rules)
+    pools = _pools(attack_dice, defence_dice, attack_type, rules)
     return opposed(pools.attack, pools.defence, attack_type, rules)
 
 
