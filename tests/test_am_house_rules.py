@@ -470,3 +470,12 @@ def test_explorer_summary_states_the_am6_pool_it_rolled():
     assert "AM-6: the defender rolls 3 dice" in ex.summary_text
     ex.controls["attack_type"].value = "ranged"
     assert "AM-6" not in ex.summary_text
+
+
+def test_explorer_follows_a_picked_tie_damage_beyond_its_usual_highest():
+    """AM-4: a house tie_damage of 8 (accepted up to 100) is shown as 8, not the usual highest 5."""
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    ex = odds_explorer(attack_dice=1, defence_dice=1)
+    ex.controls["rules"].value = Rules(tie_damage=8)
+    assert ex.controls["tie_damage"].value == 8 and ex.controls["tie_damage"].max == 8

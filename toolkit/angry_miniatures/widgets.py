@@ -54,6 +54,7 @@ from toolkit.house_rules import load_rules
 from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets.rules_picker import set_control
 
 __all__ = ["AttackStepper", "RulesHolder", "as_rules", "attack_stepper", "odds_explorer"]
 
@@ -169,9 +170,8 @@ def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> N
         hits.rows = len(options)
     hits.value = rules.hit_faces
     controls["crit_count"].description = f"Crit: dice showing {'/'.join(rules.crit_faces)} (AM-7)"
-    controls["tie_damage"].max = max(_MAX_TIE_DAMAGE, rules.tie_damage)
     for name in (*_FIELD_CONTROLS[1:], *_VARIANTS):
-        controls[name].value = getattr(rules, name)
+        set_control(controls[name], getattr(rules, name))  # a bound widened to a file's number
 
 
 def _variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
