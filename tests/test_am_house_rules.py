@@ -433,3 +433,48 @@ def test_icepool_under_house_rules_agrees_with_the_brute_force_and_opposed(bench
     assert bench.differences(bench.our_table(3), bench.icepool_rules_table(3, Rules())) == []
     # the benchmark's labels say which exact path each rule set takes
     assert [die_model(r).fast for _, r in bench.HOUSE_RULES] == [True, False] and die_model(Rules()).fast
+
+
+def test_explorer_ticking_a_hit_face_extends_the_tie_break_chain_am4():
+    """AM-4: the default chain is Aces, Kings, Queens, Jacks — those that hit. Under hits
+    Q K A (chain A K Q), ticking J makes J Q K A with the chain A K Q J: the rulings'
+    defaults, so the summary names no house rules. A chain of the file's own (Q A K)
+    keeps its order and gains the newly hit J after it."""
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    ex = odds_explorer(attack_dice=2, defence_dice=2, rules=Rules(hit_faces="Q K A"))
+    assert "house rules:" in ex.summary_text
+    ex.controls["hit_faces"].value = ("J", "Q", "K", "A")
+    assert "house rules:" not in ex.summary_text  # exactly the rulings (AM-1, AM-4)
+    assert ex.distribution == opposed(2, 2, "melee")
+
+    own = Rules(hit_faces="Q K A", tie_break_order=("Q", "A", "K"))
+    ex = odds_explorer(attack_dice=2, defence_dice=2, rules=own)
+    ex.controls["hit_faces"].value = ("J", "Q", "K", "A")
+    expected = Rules(tie_break_order=("Q", "A", "K", "J"))
+    assert f"house rules: {expected.variant_name()}" in ex.summary_text
+    ex.controls["hit_faces"].value = ("10", "J", "K", "A")  # Q no longer hits; 10 is in no default chain
+    expected = Rules(hit_faces="10 J K A", tie_break_order=("A", "K", "J"))
+    assert f"house rules: {expected.variant_name()}" in ex.summary_text
+
+
+def test_explorer_summary_states_the_am6_pool_it_rolled():
+    """AM-6: a melee character defending in melee rolls one extra die: 0 + 1 = 1 die,
+    2 + 1 = 3 dice; outside melee no line."""
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    ex = odds_explorer(attack_dice=2, defence_dice=0, rules=Rules(melee_defence_bonus=True))
+    assert "AM-6: the defender rolls 1 die" in ex.summary_text
+    ex.controls["defence_dice"].value = 2
+    assert "AM-6: the defender rolls 3 dice" in ex.summary_text
+    ex.controls["attack_type"].value = "ranged"
+    assert "AM-6" not in ex.summary_text
+
+
+def test_explorer_follows_a_picked_tie_damage_beyond_its_usual_highest():
+    """AM-4: a house tie_damage of 8 (accepted up to 100) is shown as 8, not the usual highest 5."""
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    ex = odds_explorer(attack_dice=1, defence_dice=1)
+    ex.controls["rules"].value = Rules(tie_damage=8)
+    assert ex.controls["tie_damage"].value == 8 and ex.controls["tie_damage"].max == 8

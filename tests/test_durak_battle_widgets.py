@@ -572,3 +572,20 @@ def test_battle_odds_text_names_the_armies():
     leader = Leader("V", battle_die="d4", wild_card=False, battle_modifier=-3)
     text = str(battle_outcome(Army("North", 2, leader), Army("South", 2, leader), max_rounds=2))
     assert "North wins" in text and "South wins" in text and not SIDE_IDS.search(text)
+
+
+def test_the_labels_state_the_rules_numbers_not_the_drafts():
+    """A lower counter loses ``counter_lower_loss`` tokens (DB-1, DB-5) and the Spirit roll
+    takes ``morale_per_token`` per token lost (DB-8): the labels say the rules' numbers."""
+    from toolkit.durak_battle.widgets.explorers import variant_controls
+
+    house = Rules(counter_lower_loss=2, morale_per_token=3)
+    loses = dict((v, k) for k, v in variant_controls(house)["counter_tie"].options)["loses"]
+    assert loses == "loses 2 tokens"
+    assert dict((v, k) for k, v in variant_controls(Rules())["counter_tie"].options)["loses"] == "loses 1 token"
+    st = battle_stepper(rules=house, seed=1)
+    assert dict((v, k) for k, v in st.counter_tie.options)["loses"] == "loses 2 tokens"
+    assert st.morale_penalty.description == "Morale −3 per token (DB-8)"
+    st.numbers["morale_per_token"].value = 0  # the label follows the number control
+    assert st.morale_penalty.description == "Morale −0 per token (DB-8)"
+    assert battle_stepper(seed=1).morale_penalty.description == "Morale −1 per token (DB-8)"

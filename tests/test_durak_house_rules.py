@@ -483,3 +483,26 @@ def test_explorers_start_from_the_rules_given():
     assert calls[-1] == Rules(strike_loss=2, counter_lower_loss=3)
     ex.controls["strike_loss"].value = 5
     assert calls[-1] == Rules(strike_loss=5, counter_lower_loss=3)
+
+
+def test_the_morale_line_states_a_target_only_when_it_is_not_the_rulings():
+    """DB-8: a Spirit total of 4 keeps the army by default; the log says "(needs N)" only
+    for a house target N other than the default (the default log stays as it was)."""
+    assert Rules().morale_target == 4  # the rulings' target (docs/rulings.md, DB-8)
+    north, south = Army("North", 6, Leader("V")), Army("South", 6, Leader("Ivan"))
+
+    def morale_line(rules: Rules) -> str:
+        state = start_battle(north, south, rules, deck=("9S", "2D")).apply(1).apply(1)
+        state = state.apply(Card("9S")).apply(Card("2D")).apply("attack 9S").apply("manoeuvre 2D")
+        assert state.stage == "morale" and state.chance_side == 1
+        return state.apply(6).events[-1].text
+
+    # a failed manoeuvre costs South 2 tokens: 6 - 2 = 4 (DB-8, 1 per token)
+    stays = "Ivan rolls Spirit d6: 6 - 2 for tokens lost = 4: the army stays (DB-8)."
+    assert morale_line(Rules()) == morale_line(Rules(morale_target=4)) == stays
+    assert morale_line(Rules(morale_target=5)) == (
+        "Ivan rolls Spirit d6: 6 - 2 for tokens lost = 4 (needs 5): the army retreats (DB-8)."
+    )
+    assert morale_line(Rules(morale_target=3)) == (
+        "Ivan rolls Spirit d6: 6 - 2 for tokens lost = 4 (needs 3): the army stays (DB-8)."
+    )

@@ -73,3 +73,35 @@ def test_the_distribution_under_unhalved_damage_is_the_calculators():
         )
     # ... and the winner's points are never fewer with the whole difference than the halved one
     assert picked.mean(lambda o: o.points) > halved.mean(lambda o: o.points)
+
+
+def test_the_number_sliders_take_every_value_the_rules_accept():
+    """Points divisor (FM-10) and Trump worth (FM-1) are accepted from 1 to 10: the sliders
+    show 6 and 5 as given (not clamped to 4) and reach exactly the accepted ends."""
+    import pytest
+
+    from toolkit.errors import InvalidSetupError
+    from toolkit.fairy_meat.widgets.cards import numeric_controls
+
+    controls = numeric_controls(Rules(points_divisor=6, trump_value=5))
+    assert (controls["points_divisor"].value, controls["trump_value"].value) == (6, 5)
+    for name in ("points_divisor", "trump_value"):
+        assert (controls[name].min, controls[name].max) == (1, 10)
+        Rules(**{name: 10})  # the highest accepted ...
+        with pytest.raises(InvalidSetupError, match=name):
+            Rules(**{name: 11})  # ... and one more is refused
+        with pytest.raises(InvalidSetupError, match=name):
+            Rules(**{name: 0})
+
+
+def test_the_stepper_labels_state_the_rules_card_terms():
+    """A Fluttered attacker draws ``flutter_penalty`` cards fewer and a defender holding an
+    Order Card ``order_card_bonus`` more (FM-2): the labels say the rules' numbers."""
+    from toolkit.fairy_meat.widgets import combat_stepper
+
+    house = combat_stepper(rules=Rules(flutter_penalty=2, order_card_bonus=3))
+    assert house.fluttered.description.endswith("Fluttered (−2 cards)")
+    assert house.holds_order_card.description.endswith("still holds an Order Card (+3 cards)")
+    default = combat_stepper()
+    assert default.fluttered.description.endswith("Fluttered (−1 card)")
+    assert default.holds_order_card.description.endswith("still holds an Order Card (+1 card)")

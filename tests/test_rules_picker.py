@@ -193,3 +193,30 @@ def test_durak_round_explorer_follows_a_picked_file():
     assert rules_from(explorer.values, None) == picked
     explorer.controls["jokers"].value = True  # a control changes the picked rules, field by field
     assert rules_from(explorer.values, None) == replace(picked, jokers=True)
+
+
+def test_a_picked_number_beyond_a_controls_bound_widens_it(tmp_path):
+    """A house-rules morale target of 15 (DB-8) beyond the control's highest (12) is shown
+    and used as 15, never clamped to 12 (review: controls_follow_picks)."""
+    from toolkit.durak_battle.widgets.explorers import round_explorer, rules_from
+
+    high = tmp_path / "high_morale.yaml"
+    high.write_text("system: durak-battle\ntitle: Hard morale\nnotes: morale needs 15\nmorale_target: 15\n")
+    explorer = round_explorer()
+    assert explorer.controls["morale_target"].max == 12  # the usual range, before the file
+    assert explorer.rules_picker.load(str(high))
+    assert explorer.controls["morale_target"].value == 15 and explorer.controls["morale_target"].max == 15
+    assert rules_from(explorer.values, None).morale_target == 15
+
+
+def test_set_control_widens_bounds_and_sets_unbounded_controls():
+    from toolkit.widgets.rules_picker import set_control
+
+    number = widgets.IntSlider(value=2, min=1, max=4)
+    set_control(number, 0)
+    assert (number.value, number.min, number.max) == (0, 0, 4)
+    set_control(number, 9)
+    assert (number.value, number.min, number.max) == (9, 0, 9)
+    box = widgets.Checkbox(value=False)
+    set_control(box, True)
+    assert box.value is True

@@ -44,6 +44,7 @@ from toolkit.angry_miniatures.rules import (
     MAX_CRIT_COUNT,
     Character,
     Modifiers,
+    Pools,
     Rules,
     attack_pools,
     check_attack_type,
@@ -53,6 +54,7 @@ from toolkit.house_rules import load_rules
 from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets.rules_picker import set_control
 
 __all__ = ["AttackStepper", "RulesHolder", "as_rules", "attack_stepper", "odds_explorer"]
 
@@ -133,16 +135,24 @@ def as_rules(source: Any) -> Rules:
 
 
 def _rules_from(base: Any, values: Mapping[str, Any]) -> Rules:
-    """Return ``base`` with the fields the controls set (a chain keeps only hit faces: the
-    base's chain in its order, AM-4).
+    """Return ``base`` with the fields the controls set. The tie-break chain (AM-4) follows
+    the hit faces: when ``base``'s chain is the one the Rules derive from its hit faces,
+    the Rules derive it again from the new ones (ticking J under hits Q K A gives A K Q J);
+    a chain of the house rules' own keeps its order, loses the faces that no longer hit and
+    gains the faces that newly hit, in the default chain's order, after its own.
 
     Raises:
         RuleFieldError: the controls make rules that are not valid (no hit face, say).
     """
     base = as_rules(base)
     changed = {name: values[name] for name in (*_FIELD_CONTROLS, *_VARIANTS) if name in values}
-    hits = tuple(changed.get("hit_faces", base.hit_faces))
-    changed["tie_break_order"] = tuple(f for f in base.tie_break_order if f in hits)
+    if base.tie_break_order == replace(base, tie_break_order=None).tie_break_order:
+        changed["tie_break_order"] = None  # the default chain of the new hit faces (AM-4)
+    else:
+        hits = tuple(changed.get("hit_faces", base.hit_faces))
+        kept = tuple(f for f in base.tie_break_order if f in hits)
+        derived = replace(base, **changed, tie_break_order=None).tie_break_order
+        changed["tie_break_order"] = kept + tuple(f for f in derived if f not in base.hit_faces)
     return replace(base, **changed)
 
 
@@ -160,9 +170,8 @@ def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> N
         hits.rows = len(options)
     hits.value = rules.hit_faces
     controls["crit_count"].description = f"Crit: dice showing {'/'.join(rules.crit_faces)} (AM-7)"
-    controls["tie_damage"].max = max(_MAX_TIE_DAMAGE, rules.tie_damage)
     for name in (*_FIELD_CONTROLS[1:], *_VARIANTS):
-        controls[name].value = getattr(rules, name)
+        set_control(controls[name], getattr(rules, name))  # a bound widened to a file's number
 
 
 def _variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
@@ -494,6 +503,14 @@ def _mean(x: Fraction) -> str:
     return number_text(x)
 
 
+def _pools(attack_dice: int, defence_dice: int, attack_type: str, rules: Rules) -> Pools:
+    """Return the pools the explorer rolls (:func:`attack_pools`: AM-2, AM-6 for a melee
+    defender who counts as a melee character), for its computation and its summary."""
+    defender = Character("Defender", body=defence_dice, mind=defence_dice, spirit=defence_dice, melee_character=True)
+    attacker = Character("Attacker", melee=attack_dice, ranged=attack_dice, magic=attack_dice)
+    return attack_pools(attacker, defender, attack_type, rules=rules)
+
+
 def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[str]:
     lines = [
         f"P(hit) = {format_probability(d.probability(lambda o: o.defender_damage > 0))}",
@@ -504,9 +521,10 @@ def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[
         lines.append(f"expected damage back to attacker {_mean(d.mean('attacker_damage'))}")
     lines.append(f"P(attacker crits) = {format_probability(d.probability(lambda o: o.attacker_crit))}")
     lines.append(f"P(defender crits) = {format_probability(d.probability(lambda o: o.defender_crit))}")
-    if values["attack_type"] == "melee" and values["melee_defence_bonus"]:
-        lines.append(f"AM-6: the defender rolls {count(values['defence_dice'] + 1, 'die')}")
     rules = _rules_from(values["rules"], values)
+    if values["attack_type"] == "melee" and rules.melee_defence_bonus:
+        pools = _pools(values["attack_dice"], values["defence_dice"], values["attack_type"], rules)
+        lines.append(f"AM-6: the defender rolls {count(pools.defence, 'die')}")
     if rules.changes():
         lines.append(f"house rules: {rules.variant_name()}")
     return lines
@@ -520,9 +538,7 @@ def _explore(
     **fields: Any,
 ) -> Distribution[AttackOutcome]:
     rules = _rules_from(rules, fields)
-    defender = Character("Defender", body=defence_dice, mind=defence_dice, spirit=defence_dice, melee_character=True)
-    attacker = Character("Attacker", melee=attack_dice, ranged=attack_dice, magic=attack_dice)
-    pools = attack_pools(attacker, defender, attack_type, rules=rules)
+    pools = _pools(attack_dice, defence_dice, attack_type, rules)
     return opposed(pools.attack, pools.defence, attack_type, rules)
 
 

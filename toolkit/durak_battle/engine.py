@@ -23,7 +23,7 @@ from fractions import Fraction
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.durak_battle.clash import actions_of, card_value
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
-from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
+from toolkit.durak_battle.morale import MORALE_TARGET, morale_holds, morale_order, morale_penalty, spirit_roll
 from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
@@ -439,7 +439,7 @@ class BattleState(GameState):
         ok = morale_holds(total, penalty, self.rules)
         leader = self.armies[i].leader
         target = self.rules.morale_target
-        needs = "" if target == 4 else f" (needs {target})"
+        needs = "" if target == MORALE_TARGET else f" (needs {target})"  # the rulings' target goes unsaid (DB-8)
         text = (
             f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}{needs}: "
             + ("the army stays (DB-8)." if ok else "the army retreats (DB-8).")

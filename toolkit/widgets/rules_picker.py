@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from toolkit.errors import ToolkitError
 
-__all__ = ["DEFAULT", "RulesPicker"]
+__all__ = ["DEFAULT", "RulesPicker", "controls_follow_picks", "set_control"]
 
 #: The dropdown value of the default rules (the rulings of ``docs/rulings.md``).
 DEFAULT = ""
@@ -225,6 +225,16 @@ class RulesPicker:
         display(self.widget)
 
 
+def set_control(control: Any, value: Any) -> None:
+    """Set ``control`` to ``value``, first widening a bounded control's ``min``/``max`` to
+    take it: a house-rules number outside a slider's usual range (``morale_target: 15``
+    against a highest of 12, DB-8) is shown and used as it is, never clamped to the bound.
+    Controls without bounds (checkboxes, dropdowns) are simply set. Returns None."""
+    if isinstance(value, int) and not isinstance(value, bool) and hasattr(control, "min") and hasattr(control, "max"):
+        control.min, control.max = min(control.min, value), max(control.max, value)
+    control.value = value
+
+
 def controls_follow_picks(explorer: Any, controls: Mapping[str, Any]) -> Any:
     """Make each control of ``controls`` named like a field of the rules take that field's
     value whenever ``explorer``'s picker picks other rules, before the explorer recomputes
@@ -238,7 +248,7 @@ def controls_follow_picks(explorer: Any, controls: Mapping[str, Any]) -> Any:
         fields = set(type(rules).field_names())
         for name, control in controls.items():
             if name in fields:
-                control.value = getattr(rules, name)
+                set_control(control, getattr(rules, name))
 
     picker.observe(picked, first=True)
     return explorer

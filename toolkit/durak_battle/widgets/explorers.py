@@ -19,6 +19,7 @@ from toolkit.durak_battle.widgets.pieces import (
     DICE,
     WIDE,
     as_rules,
+    counter_tie_options,
     default_armies,
     number_controls,
 )
@@ -135,7 +136,7 @@ def variant_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
     return {
         "jokers": widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers", indent=False),
         "counter_tie": widgets.Dropdown(
-            options=(counter_tie := [("no loss (default)", "no_loss"), ("loses 1 token", "loses")]),
+            options=(counter_tie := counter_tie_options(rules)),
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
             style=WIDE,

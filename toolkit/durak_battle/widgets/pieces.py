@@ -15,6 +15,7 @@ from toolkit.dice import TRAIT_DICE
 from toolkit.durak_battle.clash import ACTIONS, card_value
 from toolkit.durak_battle.rules import Army, Leader, Rules
 from toolkit.house_rules import load_rules
+from toolkit.numbers import count
 from toolkit.widgets.common import esc
 
 __all__ = [
@@ -36,6 +37,8 @@ __all__ = [
     "legend_html",
     "NUMBER_FIELDS",
     "number_controls",
+    "counter_tie_options",
+    "morale_penalty_label",
     "as_rules",
 ]
 
@@ -141,6 +144,18 @@ def number_controls(rules: Rules, fields: tuple[str, ...] = tuple(NUMBER_FIELDS)
             tooltip=Rules.field_info()[name]["help"],
         )
     return out
+
+
+def counter_tie_options(rules: Rules) -> list[tuple[str, str]]:
+    """Return the Equal counterattack choices (DB-5) as (label, value): no loss, or the
+    loss of a lower counter (``rules.counter_lower_loss`` tokens, DB-1), stated from the rules."""
+    return [("no loss (default)", "no_loss"), (f"loses {count(rules.counter_lower_loss, 'token')}", "loses")]
+
+
+def morale_penalty_label(rules: Rules) -> str:
+    """Return the label of the Morale penalty choice (DB-8): the Spirit penalty per token
+    lost, ``rules.morale_per_token``, stated from the rules (``"Morale −1 per token (DB-8)"``)."""
+    return f"Morale −{rules.morale_per_token} per token (DB-8)"
 
 
 def as_rules(rules: Rules | str | Path | Mapping[str, Any] | None) -> Rules:

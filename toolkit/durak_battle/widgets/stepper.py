@@ -38,15 +38,18 @@ from toolkit.durak_battle.widgets.pieces import (
     card_html,
     card_label,
     colour_codes,
+    counter_tie_options,
     default_armies,
     hand_order,
     legend_html,
+    morale_penalty_label,
     number_controls,
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.widgets.common import ERROR, NOTE, OK, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
+from toolkit.widgets.rules_picker import set_control
 
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
 
@@ -359,7 +362,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             self.wild_card[side] = widgets.Checkbox(value=army.leader.wild_card, description="", indent=False)
         self.jokers = widgets.Checkbox(value=rules.jokers, description="DB-1: two jokers (54 cards)", indent=False)
         self.counter_tie = widgets.Dropdown(
-            options=(counter_tie := [("no loss (default)", "no_loss"), ("loses 1 token", "loses")]),
+            options=(counter_tie := counter_tie_options(rules)),
             value=rules.counter_tie,
             description="Equal counterattack (DB-5)",
             style=WIDE,
@@ -374,11 +377,12 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.morale_penalty = widgets.Dropdown(
             options=(morale := [("lost this clash (default)", "clash"), ("lost in the whole battle", "battle")]),
             value=rules.morale_penalty,
-            description="Morale −1 per token (DB-8)",
+            description=morale_penalty_label(rules),
             style=WIDE,
-            layout=widgets.Layout(width=fitting_width("Morale −1 per token (DB-8)", morale)),
+            layout=widgets.Layout(width=fitting_width(morale_penalty_label(rules), morale)),
         )
         self.numbers = number_controls(rules)
+        self.numbers["morale_per_token"].observe(lambda _: self._describe_controls(), names="value")
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
         self._describe_controls()
@@ -395,6 +399,13 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             shown = self.view.value
             self.view.options = self._view_options()
             self.view.value = shown
+        stated = replace(self._rules_base, morale_per_token=self.numbers["morale_per_token"].value)
+        if self.counter_tie.options != tuple(options := counter_tie_options(stated)):
+            shown = self.counter_tie.value
+            self.counter_tie.options = options
+            self.counter_tie.value = shown
+        self.morale_penalty.description = label = morale_penalty_label(stated)
+        self.morale_penalty.layout.width = fitting_width(label, self.morale_penalty.options)
         for i, side in enumerate(SIDES):
             name, leader = self.names[i], self._base[i].leader.name
             self.tokens[side].description = f"{name}: tokens"
@@ -413,9 +424,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.holder_must_attack.value = rules.holder_must_attack
         self.morale_penalty.value = rules.morale_penalty
         for name, control in self.numbers.items():
-            value = getattr(rules, name)
-            control.min, control.max = min(control.min, value), max(control.max, value)
-            control.value = value
+            set_control(control, getattr(rules, name))
         self._describe_controls()
 
     def _build_panels(self) -> None:

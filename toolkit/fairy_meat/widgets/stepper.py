@@ -398,13 +398,13 @@ class CombatStepper(FollowsExample[CombatState]):
         )
         self.fluttered = widgets.Checkbox(
             value=bool(options.get("fluttered", False)),
-            description=f"{a} Fluttered (−1 card)",
+            description=f"{a} Fluttered (−{count(rules.flutter_penalty, 'card')})",  # FM-2
             indent=False,
             layout=widgets.Layout(width="auto"),
         )
         self.holds_order_card = widgets.Checkbox(
             value=bool(options.get("holds_order_card", False)),
-            description=f"{d} still holds an Order Card (+1 card)",
+            description=f"{d} still holds an Order Card (+{count(rules.order_card_bonus, 'card')})",  # FM-2
             indent=False,
             layout=widgets.Layout(width="auto"),  # the label shown whole
         )
