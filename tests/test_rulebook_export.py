@@ -22,7 +22,7 @@ import pytest
 from toolkit.cli import main
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.examples import EXAMPLES_DIR
-from toolkit.replay import replay_file
+from toolkit.replay import replay_example, replay_file
 from toolkit.rulebook.export import export, state_to_html, state_to_markdown, to_html, to_markdown
 from toolkit.rulebook.export_markdown import md_escape
 from toolkit.rulebook.export_model import from_source, split_pictures, system_of_state
@@ -133,7 +133,9 @@ def test_every_die_is_drawn_in_the_order_rolled():
 
 def test_an_unnumbered_joker_in_words_is_drawn_as_a_joker():
     # round 2: "South attacks with the Joker (DB-1)." names no joker by code
-    line = [p for p in split_pictures("South attacks with the Joker (DB-1).", "attack") if not isinstance(p, str)]
+    events = replay_example(_path("durak_joker_initiative")).state.events
+    (event,) = [e for e in events if e.text == "South attacks with the Joker (DB-1)."]
+    line = [p for p in split_pictures(event) if not isinstance(p, str)]
     assert [(p.kind, p.code) for p in line] == [("card", "JK")] and line[0].label == "Joker"
     assert 'data-code="JK"' in to_html(_path("durak_joker_initiative"))
 

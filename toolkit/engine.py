@@ -11,6 +11,11 @@ Systems write only the hooks (``_legal_actions``, ``_chance_outcomes``, ``_apply
 and the properties); the public methods here check the action first, so an illegal
 action raises :class:`~toolkit.errors.IllegalActionError` and leaves nothing changed.
 
+An event is a sentence and the data behind it (:class:`Event`): the sentence is built
+with :class:`Sentence`, which records where it shows a card or a die face
+(:class:`Mark`), so programs (the rule-book export's pictures) read the marks, never the
+words, and a name that looks like a card code stays a name.
+
 The generic consumers live here too: :func:`play_out` (one sampled game, for Monte
 Carlo and the stepper's Roll button) and :func:`enumerate_outcomes` (the exact
 distribution of any function of the terminal state by brute force over every chance
@@ -21,13 +26,16 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from toolkit.errors import IllegalActionError, InvalidSetupError, TooBigError
+from toolkit.errors import ArgumentTypeError, IllegalActionError, InvalidSetupError, TooBigError
 from toolkit.prob import Distribution
+
+if TYPE_CHECKING:
+    from toolkit.cards import Card
 
 __all__ = [
     "policy_pair",
@@ -35,6 +43,10 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "Event",
+    "EventData",
+    "Mark",
+    "MARK_KINDS",
+    "Sentence",
     "GameState",
     "Policy",
     "play_out",
@@ -50,6 +62,239 @@ TERMINAL = "terminal"
 Policy = Callable[["GameState"], Distribution[Any]]
 
 
+#: What a :class:`Mark` shows: a playing card or a poker-die face.
+MARK_KINDS = ("card", "die")
+
+
+class Mark(NamedTuple):
+    """Where a sentence shows a card or a die face: ``text[start:end]``, its kind
+    (``"card"`` or ``"die"``) and its code (``"KS"``, ``"JK1"``, ``"JK"`` for a joker whose
+    words do not number it, or a face ``"10"``).
+
+    The marked words are the code itself (``KS``, ``10``) or the thing in words (``5 of
+    Clubs``, ``Joker``); a picture stands in place of the former and follows the latter.
+    """
+
+    start: int
+    end: int
+    kind: str
+    code: str
+
+
+def _check_marks(text: str, marks: tuple[Mark, ...]) -> tuple[Mark, ...]:
+    """``marks`` as :class:`Mark` tuples, checked to lie in order inside ``text``."""
+    out = []
+    at = 0
+    for m in marks:
+        m = m if type(m) is Mark else Mark(*m)
+        if not (at <= m.start < m.end <= len(text)) or m.kind not in MARK_KINDS or not isinstance(m.code, str):
+            raise InvalidSetupError(
+                f"mark {tuple(m)!r} does not fit {text!r}: marks are (start, end, kind, code) with kind one of "
+                f"{', '.join(MARK_KINDS)}, in order, not overlapping, inside the text"
+            )
+        out.append(m)
+        at = m.end
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A text with the :class:`Mark` of every card and die face it shows, built from
+    pieces so that the two never disagree.
+
+    >>> s = Sentence.of("Ann draws 2 cards: ", Sentence.listing("card", ["9H", "3C"]), ".")
+    >>> s.text, s.marks[1]
+    ('Ann draws 2 cards: 9H 3C.', Mark(start=22, end=24, kind='card', code='3C'))
+    >>> (Sentence.die("K") + " wins").marks
+    (Mark(start=0, end=1, kind='die', code='K'),)
+
+    Raises:
+        InvalidSetupError: (built from a text and marks) a mark outside the text, out
+            of order, or of another kind.
+    """
+
+    text: str = ""
+    marks: tuple[Mark, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            raise ArgumentTypeError(f"a sentence's text must be a str, got {type(self.text).__name__}")
+        object.__setattr__(self, "marks", _check_marks(self.text, tuple(self.marks)))
+
+    @classmethod
+    def shows(cls, kind: str, code: str, words: str = "") -> Sentence:
+        """Return ``words`` (the code itself by default) marked as showing that card or face."""
+        words = words or code
+        return _sentence(words, (_mark(0, len(words), kind, code),))
+
+    @classmethod
+    def card_code(cls, card: Card | str) -> Sentence:
+        """Return a card written as its code (``KS``), marked."""
+        return cls.shows("card", card if isinstance(card, str) else card.code)
+
+    @classmethod
+    def card_name(cls, card: Card) -> Sentence:
+        """Return a card written in words (``King of Spades``; ``Joker``, whose picture,
+        like the words, does not say which joker), marked."""
+        return cls.shows("card", "JK" if card.is_joker else card.code, card.name)
+
+    @classmethod
+    def die(cls, face: str) -> Sentence:
+        """Return a poker-die face (``K``, ``10``), marked."""
+        return cls.shows("die", face)
+
+    @classmethod
+    def listing(cls, kind: str, codes: Iterable[Card | str], sep: str = " ") -> Sentence:
+        """Return cards (``kind="card"``, by their codes) or die faces (``"die"``) written
+        one after the other with ``sep`` between, each marked."""
+        texts: list[str] = []
+        marks: list[Mark] = []
+        at = 0
+        for item in codes:
+            code = item if isinstance(item, str) else item.code
+            if texts:
+                texts.append(sep)
+                at += len(sep)
+            texts.append(code)
+            marks.append(_mark(at, at + len(code), kind, code))
+            at += len(code)
+        return _sentence("".join(texts), tuple(marks))
+
+    @classmethod
+    def of(cls, *pieces: str | Sentence) -> Sentence:
+        """Return the pieces (plain strings and sentences) written one after the other."""
+        if len(pieces) == 1 and type(pieces[0]) is Sentence:
+            return pieces[0]
+        texts: list[str] = []
+        marks: list[Mark] = []
+        at = 0
+        for piece in pieces:
+            if type(piece) is str:
+                texts.append(piece)
+                at += len(piece)
+                continue
+            if type(piece) is Sentence:
+                if piece.marks:
+                    marks += (
+                        [_mark(m.start + at, m.end + at, m.kind, m.code) for m in piece.marks] if at else piece.marks
+                    )
+                piece = piece.text
+            elif not isinstance(piece, str):
+                raise ArgumentTypeError(f"a sentence is built of str and Sentence pieces, got {type(piece).__name__}")
+            texts.append(piece)
+            at += len(piece)
+        return _sentence("".join(texts), tuple(marks))
+
+    def join(self, pieces: Iterable[str | Sentence]) -> Sentence:
+        """Return the pieces with this sentence between each two (``str.join``)."""
+        items: list[str | Sentence] = []
+        for piece in pieces:
+            items += [self, piece] if items else [piece]
+        return Sentence.of(*items)
+
+    def without(self, start: int, end: int) -> Sentence:
+        """Return the sentence with ``text[start:end]`` left out, and the marks inside it."""
+        gone = end - start
+        kept = [m for m in self.marks if m.end <= start or m.start >= end]
+        return _sentence(
+            self.text[:start] + self.text[end:],
+            tuple(m if m.end <= start else _mark(m.start - gone, m.end - gone, m.kind, m.code) for m in kept),
+        )
+
+    def __add__(self, other: str | Sentence) -> Sentence:
+        return Sentence.of(self, other)
+
+    def __radd__(self, other: str) -> Sentence:
+        return Sentence.of(other, self)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _mark(start: int, end: int, kind: str, code: str) -> Mark:
+    # tuple.__new__ skips NamedTuple's Python-level constructor: narration is built on
+    # every branch an enumeration visits.
+    return tuple.__new__(Mark, (start, end, kind, code))
+
+
+def _sentence(text: str, marks: tuple[Mark, ...]) -> Sentence:
+    """A sentence whose marks are right by construction (no check)."""
+    made = object.__new__(Sentence)
+    object.__setattr__(made, "text", text)
+    object.__setattr__(made, "marks", marks)
+    return made
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _frozen(value: Any, where: str) -> Any:
+    """``value`` made immutable for :class:`EventData` (lists as tuples, mappings as
+    EventData, sets as frozensets), or an error naming what cannot be."""
+    if type(value) in _PLAIN:
+        return value
+    if isinstance(value, Mapping):
+        return EventData(value)
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v, where) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_frozen(v, where) for v in value)
+    try:
+        hash(value)
+    except TypeError:
+        raise ArgumentTypeError(
+            f"event data {where} is a {type(value).__name__}, which cannot be frozen: use numbers, strings, "
+            "cards, tuples, lists or mappings of them"
+        ) from None
+    return value
+
+
+class EventData(Mapping[str, Any]):
+    """The structured payload of an :class:`Event`: an immutable, hashable, picklable
+    mapping (lists given become tuples, mappings become EventData).
+
+    >>> d = EventData({"faces": ["K", "9"], "hits": 1})
+    >>> d["faces"], d == EventData(hits=1, faces=("K", "9")), hash(d) == hash(EventData(d))
+    (('K', '9'), True, True)
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = (), **more: Any) -> None:
+        pairs = dict(items)
+        pairs.update(more)
+        for key in pairs:
+            if not isinstance(key, str):
+                raise ArgumentTypeError(f"event data is keyed by names (str), got {key!r}")
+        self._items: dict[str, Any] = {k: _frozen(v, repr(k)) for k, v in pairs.items()}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items.items()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventData):
+            return self._items == other._items
+        return isinstance(other, Mapping) and self._items == dict(other)
+
+    def __repr__(self) -> str:
+        return f"EventData({self._items!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (EventData, (self._items,))
+
+
+_NO_DATA = EventData()
+
+
 @dataclass(frozen=True)
 class Event:
     """One line of a state's log.
@@ -63,10 +308,19 @@ class Event:
             A private event (a fairy's hand as she draws it) names its owner here.
         public_text: what every other side reads instead (``"North draws 5 cards."``);
             ``""`` hides the event from them altogether.
+        marks: where ``text`` shows a card or a die face (:class:`Mark`), as the
+            referee wrote it: what the rule-book export draws, never read off the words.
+        public_marks: the same for ``public_text``.
+        data: the event's structured payload (:class:`EventData`; a mapping given is frozen).
+
+    Build an event from :class:`Sentence` texts with :meth:`told`, so that its text and
+    marks agree.
 
     >>> e = Event("draw", "North draws 2 cards: 7S QD.", audience=("North",), public_text="North draws 2 cards.")
     >>> e.seen_by("North"), e.seen_by("South"), e.seen_by(None)
     ('North draws 2 cards: 7S QD.', 'North draws 2 cards.', 'North draws 2 cards: 7S QD.')
+    >>> e.marks  # a plain text shows no card: the marks say what it shows, not its words
+    ()
     """
 
     kind: str
@@ -74,16 +328,56 @@ class Event:
     ruling: str = ""
     audience: tuple[str, ...] | None = None
     public_text: str = ""
+    marks: tuple[Mark, ...] = ()
+    public_marks: tuple[Mark, ...] = ()
+    data: Mapping[str, Any] = field(default=_NO_DATA)
+
+    def __post_init__(self) -> None:
+        # Engines log an event at every step of every enumerated branch: a plain one costs nothing more.
+        if self.marks:
+            object.__setattr__(self, "marks", _check_marks(self.text, tuple(self.marks)))
+        if self.public_marks:
+            object.__setattr__(self, "public_marks", _check_marks(self.public_text, tuple(self.public_marks)))
+        if self.data is not _NO_DATA and not isinstance(self.data, EventData):
+            if not isinstance(self.data, Mapping):
+                raise ArgumentTypeError(f"event data must be a mapping, got {type(self.data).__name__}")
+            object.__setattr__(self, "data", EventData(self.data))
+
+    @classmethod
+    def told(
+        cls,
+        kind: str,
+        text: str | Sentence,
+        ruling: str = "",
+        audience: tuple[str, ...] | None = None,
+        public_text: str | Sentence = "",
+        data: Mapping[str, Any] | None = None,
+    ) -> Event:
+        """Return the event of a sentence (its text and marks) and, for a private event,
+        of the sentence the other sides read."""
+        said, public = Sentence.of(text), Sentence.of(public_text)
+        return cls(kind, said.text, ruling, audience, public.text, said.marks, public.marks, data or _NO_DATA)
 
     def __str__(self) -> str:
         return self.text
 
+    @property
+    def sentence(self) -> Sentence:
+        """The text with its marks."""
+        return Sentence(self.text, self.marks)
+
     def seen_by(self, side: str | None) -> str | None:
         """Return the text ``side`` may read of this event (``None``: the designer, who sees
         everything), or ``None`` when the event is hidden from her altogether."""
+        seen = self.seen_as(side)
+        return None if seen is None else seen.text
+
+    def seen_as(self, side: str | None) -> Sentence | None:
+        """Return the sentence (text and marks) ``side`` may read of this event, or ``None``
+        when it is hidden from her (see :meth:`seen_by`)."""
         if side is None or self.audience is None or side in self.audience:
-            return self.text
-        return self.public_text or None
+            return self.sentence
+        return Sentence(self.public_text, self.public_marks) if self.public_text else None
 
 
 class GameState(ABC):

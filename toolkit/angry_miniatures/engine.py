@@ -14,10 +14,11 @@ and crits are announced, at most once per character per turn (AM-7).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
 from toolkit.angry_miniatures.referee import (
@@ -36,7 +37,7 @@ from toolkit.angry_miniatures.rules import (
     check_pool,
 )
 from toolkit.dice import parse_face, parse_faces
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
 from toolkit.errors import IllegalActionError, InvalidSetupError
 from toolkit.numbers import count
 
@@ -66,8 +67,9 @@ def _throws(rules: Rules) -> list[tuple[tuple[str, str], Fraction]]:
 _NO_LIMIT = 10**6
 
 
-def _faces(roll: Sequence[str]) -> str:
-    return " ".join(roll) if roll else "no dice"
+def _faces(roll: Sequence[str]) -> Sentence:
+    """The faces of a roll, each marked as a die (the rule-book export draws them)."""
+    return Sentence.listing("die", roll) if roll else Sentence("no dice")
 
 
 @dataclass(frozen=True)
@@ -138,14 +140,18 @@ class AttackState(GameState):
             a, d = action  # type: ignore[misc]
             i = len(self.settled)
             winner = super_tiebreak_winner(a, d)
-            text = f"SuperTieBreaker: {self.attacker.name} rolls {a}, {self.defenders[i].name} rolls {d}" + (
-                " — equal, both reroll (AM-4)." if winner is None else f" — the {winner} wins (AM-4)."
+            text = Sentence.of(
+                f"SuperTieBreaker: {self.attacker.name} rolls ",
+                Sentence.die(a),
+                f", {self.defenders[i].name} rolls ",
+                Sentence.die(d),
+                " — equal, both reroll (AM-4)." if winner is None else f" — the {winner} wins (AM-4).",
             )
             state = replace(
                 self,
                 throws=self.throws + (action,),
                 all_throws=self.all_throws + (action,),
-                log_events=self._with("super_tiebreak", text, "AM-4"),
+                log_events=self._with("super_tiebreak", text, "AM-4", {"faces": (a, d), "winner": winner}),
             )
         elif who == -1:
             state = replace(self, attack_roll=self.attack_roll + (action,))
@@ -254,8 +260,10 @@ class AttackState(GameState):
         return tuple(dd for dd, _ in self.settled)
 
     # -- internals -------------------------------------------------------------------
-    def _with(self, kind: str, text: str, ruling: str = "") -> tuple[Event, ...]:
-        return self.log_events + (Event(kind, text, ruling),)
+    def _with(
+        self, kind: str, text: str | Sentence, ruling: str = "", data: Mapping[str, Any] | None = None
+    ) -> tuple[Event, ...]:
+        return self.log_events + (Event.told(kind, text, ruling, data=data),)
 
     def _rolling(self) -> int | None:
         """-1 while the attacker rolls, i while defender i rolls, None for a SuperTieBreaker."""
@@ -272,8 +280,11 @@ class AttackState(GameState):
         else:
             name, roll, what = self.defenders[who].name, self.defence_rolls[who], "defence"
         hits = self.rules.count_hits(roll)
-        text = f"{name} rolls {count(len(roll), 'die')} for {what}: {_faces(roll)} — {count(hits, 'hit')}."
-        return replace(self, log_events=self._with("roll", text, "AM-1"))
+        text = Sentence.of(
+            f"{name} rolls {count(len(roll), 'die')} for {what}: ", _faces(roll), f" — {count(hits, 'hit')}."
+        )
+        data = {"side": name, "faces": roll, "hits": hits}
+        return replace(self, log_events=self._with("roll", text, "AM-1", data))
 
     def _comparison(self, i: int) -> Comparison:
         return compare_rolls(self.attack_roll, self.defence_rolls[i], self.rules)

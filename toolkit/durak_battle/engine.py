@@ -16,9 +16,10 @@ roll totals (ints), cards, and ``"a"``/``"b"`` for a coin flip between tied joke
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.durak_battle.clash import actions_of, card_value
@@ -27,7 +28,7 @@ from toolkit.durak_battle.morale import MORALE_TARGET, morale_holds, morale_orde
 from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.numbers import count
 
@@ -44,8 +45,9 @@ def _tokens(n: int) -> str:
     return count(n, "token")
 
 
-def _text(cards: Sequence[Card]) -> str:
-    return " ".join(c.code for c in cards) if cards else "no cards"
+def _text(cards: Sequence[Card]) -> Sentence:
+    """The cards by their codes, each marked as a card (the rule-book export draws them)."""
+    return Sentence.listing("card", cards) if cards else Sentence("no cards")
 
 
 @dataclass(frozen=True)
@@ -220,11 +222,17 @@ class BattleState(GameState):
 
     # -- applying ---------------------------------------------------------------------
     def _log(
-        self, kind: str, text: str, ruling: str = "", audience: tuple[str, ...] | None = None, public_text: str = ""
+        self,
+        kind: str,
+        text: str | Sentence,
+        ruling: str = "",
+        audience: tuple[str, ...] | None = None,
+        public_text: str = "",
+        data: Mapping[str, Any] | None = None,
     ) -> BattleState:
         """Append an event; ``audience`` names the sides who may read ``text`` (the others
         read ``public_text``), ``None`` for everyone."""
-        event = Event(kind, text, ruling, audience, public_text)
+        event = Event.told(kind, text, ruling, audience, public_text, data)
         return replace(self, log_events=self.log_events + (event,))
 
     def _apply(self, action: Hashable) -> BattleState:
@@ -273,10 +281,11 @@ class BattleState(GameState):
             n = len(state.hands[i])
             state = state._log(
                 "deal",
-                f"{self.names[i]} draws {count(n, 'card')}: {_text(state.hands[i])}.",
+                Sentence.of(f"{self.names[i]} draws {count(n, 'card')}: ", _text(state.hands[i]), "."),
                 "DB-2",
                 audience=(SIDES[i],),  # her hand is hers alone to see
                 public_text=f"{self.names[i]} draws {count(n, 'card')}.",
+                data={"side": SIDES[i]},
             )
         return state._after_deal_step()
 
@@ -290,9 +299,9 @@ class BattleState(GameState):
             if (
                 len(state.hands[i]) == 0
                 and state.hand_sizes[i] == 0
-                and not any(e.kind == "deal" and e.text.startswith(state.names[i]) for e in state.log_events[-3:])
+                and not any(e.kind == "deal" and e.data.get("side") == SIDES[i] for e in state.log_events[-3:])
             ):
-                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2")
+                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2", data={"side": SIDES[i]})
         return state._initiative()
 
     def _initiative(self) -> BattleState:
@@ -305,13 +314,15 @@ class BattleState(GameState):
         if who is None:
             return replace(self, stage="coin")
         mine, theirs = attack_cards(self.hands[who], self.rules), attack_cards(self.hands[1 - who], self.rules)
-        detail = mine[0].name
+        detail = Sentence.card_name(mine[0])
         if theirs and card_value(theirs[0]) == card_value(mine[0]):
             k = next(k for k in range(len(mine)) if k >= len(theirs) or card_value(mine[k]) != card_value(theirs[k]))
-            detail += f"; the tie is broken by her next attack card, the {mine[k].name}"
+            detail += Sentence.of("; the tie is broken by her next attack card, the ", Sentence.card_name(mine[k]))
         state = self._log(
             "initiative",
-            f"{self.names[who]} holds the highest attack card ({detail}) and takes the initiative (DB-3).",
+            Sentence.of(
+                f"{self.names[who]} holds the highest attack card (", detail, ") and takes the initiative (DB-3)."
+            ),
             "DB-3",
             audience=(SIDES[who],),  # the card is not played yet: the other side learns only who attacks
             public_text=f"{self.names[who]} holds the highest attack card and takes the initiative (DB-3).",
@@ -352,7 +363,9 @@ class BattleState(GameState):
             assert card is not None
             forced = None if self.forced == OPENING else self.forced  # the opening attack is made (DB-3)
             state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0, forced=forced)
-            return state._log("attack", f"{names[i]} attacks with the {card.name} (DB-1).", "DB-1")
+            return state._log(
+                "attack", Sentence.of(f"{names[i]} attacks with the ", Sentence.card_name(card), " (DB-1)."), "DB-1"
+            )
         attacker = 1 - i
         result = beat.answer
         assert result is not None
@@ -378,8 +391,11 @@ class BattleState(GameState):
                 how = "equal, treated as higher: no loss (DB-5)"
             state = state._log(
                 "counter",
-                f"{names[i]} counterattacks with the {card.name}{as_} ({how}); the attack is cancelled and "
-                f"{names[i]} now attacks (DB-1).",
+                Sentence.of(
+                    f"{names[i]} counterattacks with the ",
+                    Sentence.card_name(card),
+                    f"{as_} ({how}); the attack is cancelled and {names[i]} now attacks (DB-1).",
+                ),
                 "DB-5",
             )
             state = state._lose(beat.loss)
@@ -388,9 +404,11 @@ class BattleState(GameState):
             # The initiative passes by the counterattack, not by a pass: nobody is forced (DB-6).
             return replace(state, table=card, attacking=i, holder=i, stage="answer", forced=None)
         verdict = "succeeds" if result.succeeded else "fails"
-        text = (
-            f"{names[i]} answers with {result.action}, the {card.name}{as_}: it {verdict}; "
-            f"{names[attacker]} loses {result.attacker_loss}, {names[i]} loses {result.defender_loss} (DB-1)."
+        text = Sentence.of(
+            f"{names[i]} answers with {result.action}, the ",
+            Sentence.card_name(card),
+            f"{as_}: it {verdict}; "
+            f"{names[attacker]} loses {result.attacker_loss}, {names[i]} loses {result.defender_loss} (DB-1).",
         )
         state = state._log(result.action, text, "DB-1")._lose(beat.loss)
         return state._attack_done(attacker)
@@ -587,7 +605,7 @@ def start_clash(
     )
     state = state._log(
         "start",
-        f"{army_a.name} holds {_text(dealt[0])}; {army_b.name} holds {_text(dealt[1])}.",
+        Sentence.of(f"{army_a.name} holds ", _text(dealt[0]), f"; {army_b.name} holds ", _text(dealt[1]), "."),
         "DB-2",
         audience=(),  # both hands: the designer's view only
         public_text=(

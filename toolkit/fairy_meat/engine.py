@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.fairy_meat.attack import (
     NO_CHOICE,
@@ -55,12 +55,13 @@ __all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 PLAYERS: tuple[Side, Side] = ("attacker", "defender")
 
 
+def _cards_shown(cards: Sequence[Card]) -> Sentence:
+    """The cards by their codes, each marked as a card (the rule-book export draws them)."""
+    return Sentence.listing("card", cards) if cards else Sentence("none")
+
+
 def _cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(c.code for c in cards) if cards else "none"
-
-
-def _codes(cards: Sequence[Card]) -> set[str]:
-    return {c.code for c in cards} | {f"{c.code}," for c in cards}
+    return _cards_shown(cards).text
 
 
 #: The clause of the FM-5 note naming the Trumps kept hidden (``Rules(none_reveal="subset")``).
@@ -349,10 +350,11 @@ class CombatState(GameState):
             state = replace(self, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             if is_numbered(card, self.rules):
                 a = replace(a, number=_set(a.number, i, card))
-                text = f"{name} turns up the {card.name}: {self._v(i).possessive} Numbered card (FM-6)."
+                what = f": {self._v(i).possessive} Numbered card (FM-6)."
             else:
                 a = replace(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
-                text = f"{name} turns up the {card.name}: a Trump, it joins {self._v(i).possessive} Trumps (FM-6)."
+                what = f": a Trump, it joins {self._v(i).possessive} Trumps (FM-6)."
+            text = Sentence.of(f"{name} turns up the ", Sentence.card_name(card), what)
             before = self._hidden_owner()
             return replace(state, cur=a)._log("draw", text, "FM-6")._log_unhidden(before)._advance()
         text = str(action)
@@ -409,9 +411,14 @@ class CombatState(GameState):
         return self.fairies[i].voice
 
     def _log(
-        self, kind: str, text: str, ruling: str = "", audience: tuple[str, ...] | None = None, public_text: str = ""
+        self,
+        kind: str,
+        text: str | Sentence,
+        ruling: str = "",
+        audience: tuple[str, ...] | None = None,
+        public_text: str | Sentence = "",
     ) -> CombatState:
-        event = Event(kind, text, ruling, audience=audience, public_text=public_text)
+        event = Event.told(kind, text, ruling, audience=audience, public_text=public_text)
         return replace(self, log_events=self.log_events + (event,))
 
     def _log_deal(self, i: int) -> CombatState:
@@ -420,7 +427,7 @@ class CombatState(GameState):
         name, hand = self.names[i], self.hands[i]
         return self._log(
             "deal",
-            f"{name} draws {count(len(hand), 'card')}: {_cards_text(hand)}.",
+            Sentence.of(f"{name} draws {count(len(hand), 'card')}: ", _cards_shown(hand), "."),
             "FM-2",
             audience=(PLAYERS[i],),
             public_text=f"{name} draws {count(len(hand), 'card')}.",
@@ -429,7 +436,7 @@ class CombatState(GameState):
     def _announce_trumps(self) -> CombatState:
         a = self.cur
         owner = self._hidden_owner()
-        parts = []
+        parts: list[str | Sentence] = []
         for i in (0, 1):
             t = a.trumps[i] or ()
             if not t and not (i == 1 and a.wild_colour):
@@ -438,18 +445,20 @@ class CombatState(GameState):
                 stay = "it stays" if len(t) == 1 else "they stay"
                 parts.append(f"{self.names[i]} places {count(len(t), 'Trump')} face down, and {stay} hidden (FM-5)")
             elif t:
-                parts.append(f"{self.names[i]} reveals {_cards_text(t)}")
-        return self._log("trumps", f"Attack {self.attack_no + 1}: " + "; ".join(parts) + " (FM-4).", "FM-4")
+                parts.append(Sentence.of(f"{self.names[i]} reveals ", _cards_shown(t)))
+        text = Sentence.of(f"Attack {self.attack_no + 1}: ", Sentence("; ").join(parts), " (FM-4).")
+        return self._log("trumps", text, "FM-4")
 
     def _announce_plays(self) -> CombatState:
         a = self.cur
-        parts = []
+        parts: list[str | Sentence] = []
         for i in (0, 1):
             kind, card = a.plays[i], a.cards[i]
             if kind == "play" and card is not None:
-                parts.append(f"{self.names[i]} the {card.name}")
+                parts.append(Sentence.of(f"{self.names[i]} the ", Sentence.card_name(card)))
             elif kind == "wild" and card is not None:
-                parts.append(f"{self.names[i]} has none and plays the {card.name} as a Wild Trump (FM-6)")
+                shown = Sentence.card_name(card)
+                parts.append(Sentence.of(f"{self.names[i]} has none and plays the ", shown, " as a Wild Trump (FM-6)"))
             elif kind == "points":
                 parts.append(
                     f"{self.names[i]} has none and turns up cards with {self._v(i).possessive} Wild Trump points (FM-7)"
@@ -458,7 +467,7 @@ class CombatState(GameState):
                 parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
             elif kind == "unopposed":
                 parts.append(f"{self.names[i]} is undefended (FM-7 undefended='unopposed')")
-        state = self._log("play", "Numbered cards revealed: " + "; ".join(parts) + ".", "FM-6")
+        state = self._log("play", Sentence.of("Numbered cards revealed: ", Sentence("; ").join(parts), "."), "FM-6")
         return state._log_unhidden(hidden_owner(replace(a, plays=(a.plays[0], None)), self.rules))
 
     def _log_unhidden(self, before: int | None) -> CombatState:
@@ -466,10 +475,12 @@ class CombatState(GameState):
         now played a Trump (a Wild Trump, or one turned up): she has not said None (FM-5)."""
         if before is None or self._hidden_owner() is not None:
             return self
-        cards, v = _cards_text(self.cur.trumps[before] or ()), self._v(1 - before)
-        text = (
+        cards, v = _cards_shown(self.cur.trumps[before] or ()), self._v(1 - before)
+        text = Sentence.of(
             f"{self.names[1 - before]} plays Trumps, so {v.subject} {v.verb('has', 'have')} not said None: "
-            f"{self.names[before]}'s face-down Trumps are revealed: {cards} (FM-5)."
+            f"{self.names[before]}'s face-down Trumps are revealed: ",
+            cards,
+            " (FM-5).",
         )
         return self._log("trumps", text, "FM-5")
 
@@ -590,15 +601,18 @@ class CombatState(GameState):
         result = self._resolve()
         state = replace(self, cur=replace(self.cur, result=result))
         hidden = {PLAYERS.index(side): cards for side, cards in result.hidden.items() if cards}
-        for line in result.steps:
+        for said in result.lines:
+            line = said.text
             ruling = line[line.rfind("(") + 1 : line.rfind(")")] if line.endswith(").") else ""
             ruling = ruling if ruling.startswith("FM-") else ""
-            owner = next((i for i, cards in hidden.items() if set(line.split()) & _codes(cards)), None)
+            shown = {m.code for m in said.marks}
+            owner = next((i for i, cards in hidden.items() if shown & {c.code for c in cards}), None)
             if owner is None:
-                state = state._log("resolve", line, ruling)
+                state = state._log("resolve", said, ruling)
             else:  # FM-5: the Trumps she keeps hidden are named for her eyes only
-                public = _KEEPS_HIDDEN.sub("", line)
-                state = state._log("resolve", line, ruling, audience=(PLAYERS[owner],), public_text=public)
+                clause = _KEEPS_HIDDEN.search(line)
+                public = said.without(*clause.span()) if clause else said
+                state = state._log("resolve", said, ruling, audience=(PLAYERS[owner],), public_text=public)
         return state
 
     def _score_options(self) -> list[str]:

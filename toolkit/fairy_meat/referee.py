@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from toolkit.cards import Card, parse_card, parse_cards
+from toolkit.engine import Sentence
 from toolkit.errors import ArgumentTypeError, IllegalActionError, InvalidSetupError
 from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_death_card, is_numbered, is_trump  # noqa: F401 (re-exported)
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
@@ -46,6 +47,10 @@ _DEFAULT = Rules()
 
 def _other(side: Side) -> Side:
     return "defender" if side == "attacker" else "attacker"
+
+
+#: The label of a Wild Trump point applied (FM-7): it shows no card.
+_POINT = Sentence("Wild Trump point")
 
 
 def _cards(value: Iterable[str | Card] | str | Card) -> tuple[Card, ...]:
@@ -166,11 +171,19 @@ class Play:
 
 @dataclass(frozen=True)
 class _Unit:
-    """One Trump (or Wild Trump point) applied in an attack."""
+    """One Trump (or Wild Trump point: no card) applied in an attack."""
 
-    label: str
+    card: Card | None
     colour: str | None  # None: a joker, which matches every card
     ace_of_spades: bool = False  # the death card (FM-12)
+    how: str = ""  # " (Wild Trump)", " (turned up)": how it came to be applied
+
+    @property
+    def label(self) -> Sentence:
+        """The Trump in the explanation, its card marked: ``KS``, ``QD (Wild Trump)``."""
+        if self.card is None:
+            return _POINT
+        return Sentence.of(Sentence.card_code(self.card), self.how)
 
 
 @dataclass(frozen=True)
@@ -191,7 +204,8 @@ class AttackResult:
         bonus_applied: whether the defender applied her next-defence bonus (FM-11).
         shifts: per side, the net shifts she made with the opponent's cheating Trumps,
             as (on the attacker's value, on the defender's value) (FM-8).
-        steps: the explanation, one sentence per step.
+        lines: the explanation, one sentence per step, each with the cards it shows
+            marked (:class:`~toolkit.engine.Sentence`; :attr:`steps` has their texts).
     """
 
     attacker_value: int
@@ -209,7 +223,12 @@ class AttackResult:
     bonus_applied: bool = False
     shifts: dict[Side, tuple[int, int]] = field(default_factory=dict, compare=False)
     escaped: bool = False
-    steps: tuple[str, ...] = field(default=(), compare=False)
+    lines: tuple[Sentence, ...] = field(default=(), compare=False)
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The explanation, one sentence per step, as text."""
+        return tuple(line.text for line in self.lines)
 
     def explain(self) -> str:
         """Return the step-by-step explanation as text."""
@@ -228,21 +247,22 @@ class AttackResult:
 
 
 def _units(play: Play, revealed: Sequence[Card], rules: Rules | None = None) -> list[_Unit]:
-    units = [_Unit(c.code, c.colour, is_death_card(c, rules)) for c in revealed]
+    units = [_Unit(c, c.colour, is_death_card(c, rules)) for c in revealed]
     if play.wild is not None:
-        units.append(_Unit(f"{play.wild.code} (Wild Trump)", play.wild.colour, is_death_card(play.wild, rules)))
-    units += [_Unit(f"{c.code} (turned up)", c.colour, is_death_card(c, rules)) for c in play.drawn]
-    units += [_Unit("Wild Trump point", play.wild_colour or "") for _ in range(play.wild_points)]
+        units.append(_Unit(play.wild, play.wild.colour, is_death_card(play.wild, rules), " (Wild Trump)"))
+    units += [_Unit(c, c.colour, is_death_card(c, rules), " (turned up)") for c in play.drawn]
+    units += [_Unit(None, play.wild_colour or "") for _ in range(play.wild_points)]
     return units
 
 
-def _labels(units: Sequence[_Unit]) -> str:
+def _labels(units: Sequence[_Unit]) -> Sentence:
     """The applied Trumps as text, repeated labels grouped (issue 12: "3 Wild Trump
     points", not "Wild Trump point, Wild Trump point, Wild Trump point")."""
-    seen: dict[str, int] = {}
+    seen: dict[Sentence, int] = {}
     for u in units:
-        seen[u.label] = seen.get(u.label, 0) + 1
-    return ", ".join(label if n == 1 else count(n, label) for label, n in seen.items())
+        label = u.label
+        seen[label] = seen.get(label, 0) + 1
+    return Sentence(", ").join(label if n == 1 else count(n, label.text) for label, n in seen.items())
 
 
 def table_damage(difference: int, table: Sequence[tuple[str, int]]) -> int:
@@ -343,8 +363,11 @@ def _judge(
     wrestling: bool,
     escape: bool,
     names: dict[Side, str],
+    explain: bool = True,
 ) -> AttackResult:
-    steps: list[str] = []
+    """Judge one attack with its choices made; ``explain=False`` leaves the explanation
+    out (:func:`resolve_attack` judges every choice, then explains the one made)."""
+    steps: list[str | Sentence] | None = [] if explain else None
     units = {s: _units(plays[s], revealed[s], rules) for s in SIDES}
     worth = rules.trump_value
     colour = {s: plays[s].number.colour for s in SIDES}
@@ -353,21 +376,29 @@ def _judge(
     for s in SIDES:
         p = plays[s]
         matching = [u for u in units[s] if matches(u.colour, colour[s])]
-        line = f"{names[s]} plays the {p.number.name} ({colour[s]})"
-        if matching:
-            value[s] += p.sign * len(matching) * worth
-            sign = "+" if p.sign > 0 else "-"
-            line += (
-                f"; matching Trumps {_labels(matching)} apply {sign}{len(matching) * worth} "
-                f"({p.direction}, FM-8): {value[s]}"
-            )
-        if s == "defender" and bonus_applied and p.bonus:
+        value[s] += p.sign * len(matching) * worth
+        with_trumps = value[s]
+        bonus = s == "defender" and bonus_applied and p.bonus
+        if bonus:
             value[s] += p.sign * p.bonus
-            line += f"; the bonus of {count(p.bonus, 'point')} applies ({p.direction}, FM-11): {value[s]}"
-        steps.append(line + ".")
+        if steps is None:
+            continue
+        pieces: list[str | Sentence] = [f"{names[s]} plays the ", Sentence.card_name(p.number), f" ({colour[s]})"]
+        if matching:
+            sign = "+" if p.sign > 0 else "-"
+            pieces += [
+                "; matching Trumps ",
+                _labels(matching),
+                f" apply {sign}{len(matching) * worth} ({p.direction}, FM-8): {with_trumps}",
+            ]
+        if bonus:
+            pieces.append(f"; the bonus of {count(p.bonus, 'point')} applies ({p.direction}, FM-11): {value[s]}")
+        steps.append(Sentence.of(*pieces, "."))
     same = colour["attacker"] == colour["defender"]
     wins = rules.same_colour_wins if same else rules.different_colour_wins
-    if same:
+    if steps is None:
+        pass
+    elif same:
         steps.append(f"Both Numbered cards are {colour['attacker']}: the {wins} value wins (FM-9).")
     else:
         steps.append(f"The Numbered cards are of different colours: the {wins} value wins (FM-9).")
@@ -382,28 +413,40 @@ def _judge(
         applied_shifts[chooser] = shift
         value["attacker"] += shift[0]
         value["defender"] += shift[1]
-        steps.append(
-            f"{names[cheater]} is a Naughty Little Cheating fairy: {_labels(cheats[cheater])} "
-            f"{'does' if n == 1 else 'do'} not match the {plays[cheater].number.name}, so {names[chooser]} "
-            f"moves {names['attacker']}'s value {shift[0]:+d} and "
-            f"{names['defender']}'s {shift[1]:+d} (FM-8)."
-        )
+        if steps is not None:
+            steps.append(
+                Sentence.of(
+                    f"{names[cheater]} is a Naughty Little Cheating fairy: ",
+                    _labels(cheats[cheater]),
+                    f" {'does' if n == 1 else 'do'} not match the ",
+                    Sentence.card_name(plays[cheater].number),
+                    f", so {names[chooser]} moves {names['attacker']}'s value {shift[0]:+d} and "
+                    f"{names['defender']}'s {shift[1]:+d} (FM-8).",
+                )
+            )
     va, vd = value["attacker"], value["defender"]
-    steps.append(f"Final values: {names['attacker']} {va}, {names['defender']} {vd}.")
+    if steps is not None:
+        steps.append(f"Final values: {names['attacker']} {va}, {names['defender']} {vd}.")
     winner = winner_of(va, vd, same, rules)
     difference = abs(va - vd)
     points = points_of(difference, rules)
     damage, attacker_damage = _damage_steps(winner, difference, rules, wrestling, escape, names, steps)
     ace = any(u.ace_of_spades for s in SIDES for u in units[s])
     nasty = nasty_hit_to(ace, winner, damage, attacker_damage, rules)
-    if ace:
+    if ace and steps is not None:
         if nasty:
             steps.append(
-                f"The {_death_name(rules)} was applied: {' and '.join(names[s] for s in nasty)} "
-                f"{'suffers' if len(nasty) == 1 else 'suffer'} a Nasty Hit (FM-12)."
+                Sentence.of(
+                    "The ",
+                    _death_name(rules),
+                    f" was applied: {' and '.join(names[s] for s in nasty)} "
+                    f"{'suffers' if len(nasty) == 1 else 'suffer'} a Nasty Hit (FM-12).",
+                )
             )
         else:
-            steps.append(f"The {_death_name(rules)} was applied, but nobody takes damage: no Nasty Hit (FM-12).")
+            steps.append(
+                Sentence.of("The ", _death_name(rules), " was applied, but nobody takes damage: no Nasty Hit (FM-12).")
+            )
     return AttackResult(
         attacker_value=va,
         defender_value=vd,
@@ -419,7 +462,7 @@ def _judge(
         bonus_applied=bonus_applied,
         shifts=applied_shifts,
         escaped=escape and winner is not None and wrestling,
-        steps=tuple(steps),
+        lines=tuple(map(Sentence.of, steps or ())),
     )
 
 
@@ -430,37 +473,36 @@ def _damage_steps(
     wrestling: bool,
     escape: bool,
     names: dict[Side, str],
-    steps: list[str],
+    steps: list[str | Sentence] | None,
 ) -> tuple[int, int]:
     """Damage (to the defender, to the attacker) of a judged attack, its steps appended
-    (FM-9, FM-10, FM-11, FM-14)."""
+    (FM-9, FM-10, FM-11, FM-14) unless ``steps`` is ``None``."""
+    say = steps.append if steps is not None else lambda line: None
     points = points_of(difference, rules)
     if winner is None:
-        steps.append("Equal values: a draw, no points (FM-9).")
+        say("Equal values: a draw, no points (FM-9).")
         if not wrestling:
             return 0, 0
-        steps.append("Wrestling: a draw deals 1 damage to each (FM-14).")
+        say("Wrestling: a draw deals 1 damage to each (FM-14).")
         return wrestling_damage(None, difference, escape, rules)
     loser = _other(winner)
-    steps.append(
+    say(
         f"{names[winner]} wins by {difference}: ceil({difference}/{rules.points_divisor}) = "
         f"{count(points, 'point')} (FM-10)."
     )
     if wrestling:
         damage, attacker_damage = wrestling_damage(winner, difference, escape, rules)
         if escape:
-            steps.append(
-                f"{names[winner]} forgoes the damage and escapes the brawl: {names[loser]} takes no damage (FM-14)."
-            )
+            say(f"{names[winner]} forgoes the damage and escapes the brawl: {names[loser]} takes no damage (FM-14).")
         else:
-            steps.append(f"Wrestling: {names[loser]} takes {damage + attacker_damage} damage (FM-14).")
+            say(f"Wrestling: {names[loser]} takes {damage + attacker_damage} damage (FM-14).")
         return damage, attacker_damage
     if winner == "attacker":
         damage = damage_of(difference, rules)
         how = "by the damage table" if rules.damage == "table" else "1 per point"
-        steps.append(f"{names['defender']} takes {damage} damage ({how}, FM-10).")
+        say(f"{names['defender']} takes {damage} damage ({how}, FM-10).")
         return damage, 0
-    steps.append(f"{names['defender']} scores {count(points, 'point')} to use as FM-11 allows.")
+    say(f"{names['defender']} scores {count(points, 'point')} to use as FM-11 allows.")
     return 0, 0
 
 
@@ -579,30 +621,38 @@ def resolve_attack(
     bonus_options = [apply_bonus] if apply_bonus is not None else ([True, False] if defender.bonus else [False])
     given_shifts: dict[Side, tuple[int, int] | None] = dict(shifts or {})
 
-    def judge(ra: tuple[Card, ...], rd: tuple[Card, ...], bonus: bool) -> AttackResult:
-        return _judge(plays, {"attacker": ra, "defender": rd}, bonus, given_shifts, rules, wrestling, escape, label)
+    def judge(ra: tuple[Card, ...], rd: tuple[Card, ...], bonus: bool, explain: bool = False) -> AttackResult:
+        revealed = {"attacker": ra, "defender": rd}
+        return _judge(plays, revealed, bonus, given_shifts, rules, wrestling, escape, label, explain)
 
     def defender_best(ra: tuple[Card, ...]) -> AttackResult:
         candidates = [judge(ra, rd, b) for rd in options("defender") for b in bonus_options]
         return max(candidates, key=lambda r: r.utility("defender"))
 
-    result = max((defender_best(ra) for ra in options("attacker")), key=lambda r: r.utility("attacker"))
+    choices = (options("attacker"), options("defender"), bonus_options)
+    if all(len(c) == 1 for c in choices):
+        result = judge(choices[0][0], choices[1][0], choices[2][0], explain=True)
+    else:  # every choice judged without words, then the one made judged again, explained
+        best = max((defender_best(ra) for ra in choices[0]), key=lambda r: r.utility("attacker"))
+        result = judge(best.revealed["attacker"], best.revealed["defender"], best.bonus_applied, explain=True)
     if owner is not None:
         hidden = tuple(c for c in plays[owner].trumps if c not in result.revealed[owner])
         shown = result.revealed[owner]
-        note = (
-            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; {label[owner]} "
-            + (f"reveals {', '.join(c.code for c in shown)}" if shown else "reveals none")
-            + (f" and keeps {', '.join(c.code for c in hidden)} hidden" if hidden and result.revealed[owner] else "")
-            + " (FM-5)."
+        note = Sentence.of(
+            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; {label[owner]} ",
+            Sentence.of("reveals ", Sentence.listing("card", shown, ", ")) if shown else "reveals none",
+            Sentence.of(" and keeps ", Sentence.listing("card", hidden, ", "), " hidden")
+            if hidden and result.revealed[owner]
+            else "",
+            " (FM-5).",
         )
-        result = _with(result, hidden={owner: hidden}, steps=(note, *result.steps))
+        result = _with(result, hidden={owner: hidden}, lines=(note, *result.lines))
     return result
 
 
-def _death_name(rules: Rules) -> str:
-    """The death card's name in the explanation (FM-12): "Ace of Spades" by default."""
-    return Card(rules.death_card).name if rules.death_card else "death card"
+def _death_name(rules: Rules) -> Sentence:
+    """The death card's name in the explanation (FM-12): "Ace of Spades" by default, marked."""
+    return Sentence.card_name(Card(rules.death_card)) if rules.death_card else Sentence("death card")
 
 
 def _with(result: AttackResult, **changes: object) -> AttackResult:
@@ -644,5 +694,5 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
         nasty_hit_to=nasty,
         revealed={"attacker": shown, "defender": ()},
         hidden={"attacker": tuple(c for c in attacker.trumps if c not in shown)} if attacker.trumps else {},
-        steps=steps,
+        lines=tuple(map(Sentence.of, steps)),
     )

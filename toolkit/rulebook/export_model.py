@@ -7,33 +7,32 @@ the narration, in order, each with its arithmetic), the **outcome** (the system'
 sentence) and the **expectations** the file carries, each with whether it holds.
 
 Every line is the engine's own narration (:class:`toolkit.engine.Event` texts, as
-``toolkit replay`` prints them), so the export is right by construction; this module only
-finds the cards and poker dice those lines name (:func:`split_pictures`), so that the
-writers can draw them (:mod:`toolkit.rulebook.svg`).
+``toolkit replay`` prints them), so the export is right by construction; the cards and
+poker dice drawn (:mod:`toolkit.rulebook.svg`) are those the referee marked on each event
+(:attr:`toolkit.engine.Event.marks`), never found in the words: an army called ``QH``
+is a name, and the same example reworded draws the same pictures
+(:func:`split_pictures`).
 
->>> def show(text, kind):
-...     return [p if isinstance(p, str) else p.code for p in split_pictures(text, kind)]
->>> show("Ann draws 2 cards: 9H 3C.", "deal")
-['Ann draws 2 cards: ', '9H', ' ', '3C', '.']
->>> show("Bo plays the 2 of Hearts (red).", "resolve")
-['Bo plays the 2 of Hearts', '2H', ' (red).']
->>> show("Grunk rolls 3 dice for a melee attack: K 10 9 — 1 hit.", "roll")
-['Grunk rolls 3 dice for a melee attack: ', 'K', ' ', '10', ' ', '9', ' — 1 hit.']
+>>> from toolkit.engine import Sentence
+>>> def show(text):
+...     return [p if isinstance(p, str) else p.code for p in split_pictures(text)]
+>>> show(Sentence.of("QH draws 2 cards: ", Sentence.card_code("9H"), " ", Sentence.card_code("3C"), "."))
+['QH draws 2 cards: ', '9H', ' ', '3C', '.']
+>>> show("Ann draws 2 cards: 9H 3C.")  # a text without marks shows no card
+['Ann draws 2 cards: 9H 3C.']
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolkit import systems
-from toolkit.cards import RANK_NAMES, SUIT_NAMES
 from toolkit.dice import HIT_FACES
-from toolkit.engine import Event, GameState
+from toolkit.engine import Event, GameState, Sentence
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import ExampleNotation, ExampleSource
 from toolkit.replay import replay_example
@@ -62,19 +61,6 @@ HEADING_KINDS = frozenset({"round"})
 #: Event kinds whose text shows poker-die faces (AM-1 rolls, AM-4 SuperTieBreaker throws).
 DICE_KINDS = frozenset({"roll", "super_tiebreak"})
 
-_FACE = r"(?:10|9|J|Q|K|A)"
-_RANK_CODES = {name: code for code, name in RANK_NAMES.items()}
-_SUIT_CODES = {name: code for code, name in SUIT_NAMES.items()}
-#: A card code (``KS``, ``10H``, ``JK1``), a card in words (``the 5 of Clubs``, ``Queen of
-#: Hearts``), or ``Joker`` in words (which joker the text does not say).
-_CARDS = re.compile(
-    r"(?<![\w-])(?P<code>(?:10|[2-9JQKA])[SHDC]|JK[12])(?![\w-])"
-    r"|(?P<words>\b(?P<rank>10|[2-9]|Jack|Queen|King|Ace) of (?P<suit>Spades|Hearts|Diamonds|Clubs)\b)"
-    r"|(?P<joker>\bJoker\b)"
-)
-#: The faces of a roll (``...: K Q 10 9 9 — 2 hits``) or of a throw (``Grunk rolls A,``).
-_DICE = re.compile(rf"(?<=: )(?P<roll>{_FACE}(?: {_FACE})*)(?= —)|(?<=rolls )(?P<throw>{_FACE})(?=[ ,.]|$)")
-
 
 @dataclass(frozen=True)
 class Illustration(Picture):
@@ -82,32 +68,29 @@ class Illustration(Picture):
     the text says what it is already, so nothing stands in its place when copied."""
 
 
-def split_pictures(text: str, kind: str = "", hits: Collection[str] = HIT_FACES) -> tuple[str | Picture, ...]:
-    """Return ``text`` cut into its words and the cards or dice it names, in order.
+def split_pictures(text: str | Sentence | Event, hits: Collection[str] = HIT_FACES) -> tuple[str | Picture, ...]:
+    """Return a sentence (an event's: its text as the designer reads it) cut into its
+    words and the cards or dice it shows, in order, by its marks (a plain ``str`` has none).
 
-    A card code (``KS``) or a poker-die face in a roll or throw (``DICE_KINDS``) becomes
-    its :class:`~toolkit.rulebook.svg.Picture` in place of the text; a card in words
-    (``the 5 of Clubs``, ``the Joker``) keeps its words, followed by its picture as an
-    :class:`Illustration`.
+    A card or die face marked on its code (``KS``, ``10``) becomes its
+    :class:`~toolkit.rulebook.svg.Picture` in place of the text; a card marked on its
+    words (``5 of Clubs``, ``Joker``) keeps its words, followed by its picture as an
+    :class:`Illustration`. ``hits`` are the faces that hit under the example's rules (drawn red,
+    AM-1).
     """
-    pattern = _DICE if kind in DICE_KINDS else _CARDS
+    said = text.sentence if isinstance(text, Event) else Sentence.of(text)
     parts: list[str | Picture] = []
     at = 0
-    for m in pattern.finditer(text):
-        if kind in DICE_KINDS:
-            parts.append(text[at : m.start()])
-            faces = (m.group("roll") or m.group("throw")).split(" ")
-            for i, face in enumerate(faces):
-                parts += ([" "] if i else []) + [Picture.die(face, hits)]
-        elif m.group("code"):
-            parts += [text[at : m.start()], Picture.card(m.group("code"))]
-        elif m.group("words"):
-            code = _RANK_CODES.get(m.group("rank"), m.group("rank")) + _SUIT_CODES[m.group("suit")]
-            parts += [text[at : m.end()], Illustration("card", Picture.card(code).code)]
+    for mark in said.marks:
+        words = said.text[mark.start : mark.end]
+        if mark.kind == "die":
+            parts += [said.text[at : mark.start], Picture.die(mark.code, hits)]
+        elif words == mark.code:
+            parts += [said.text[at : mark.start], Picture.card(mark.code)]
         else:
-            parts += [text[at : m.end()], Illustration("card", "JK")]
-        at = m.end()
-    parts.append(text[at:])
+            parts += [said.text[at : mark.end], Illustration("card", Picture.card(mark.code).code)]
+        at = mark.end
+    parts.append(said.text[at:])
     return tuple(p for p in parts if p != "")
 
 
@@ -208,8 +191,11 @@ def from_state(
     """
     name = system_of_state(state)
     notation = systems.notation(name)
-    seen = [e for e in (state.events if events is None else events) if e.seen_by(viewer) is not None]
-    shown = [dataclasses.replace(e, text=e.seen_by(viewer) or "") for e in seen]
+    shown = []
+    for e in state.events if events is None else events:
+        seen = e.seen_as(viewer)
+        if seen is not None:
+            shown.append(dataclasses.replace(e, text=seen.text, marks=seen.marks))
     finished = state.is_terminal and (events is None or len(events) == len(state.events))
     outcome = notation.summary(state) if finished else "The example stops here: " + state.prompt()
     return _build(name, title, notes, shown, outcome, finished, (), getattr(state, "rules", None))
@@ -242,7 +228,7 @@ def _build(
     rules: Any = None,
 ) -> RulebookExample:
     hits = getattr(rules, "hit_faces", HIT_FACES)  # the faces that hit under the example's rules (AM-1)
-    lines = [Line(e.kind, e.text, e.ruling, split_pictures(e.text, e.kind, hits)) for e in events]
+    lines = [Line(e.kind, e.text, e.ruling, split_pictures(e, hits)) for e in events]
     opening = 0
     while opening < len(lines) and lines[opening].kind in SETUP_KINDS:
         opening += 1
