@@ -20,6 +20,7 @@ from toolkit.durak_battle.rules import Army, Leader
 from toolkit.engine import Event, EventData, Mark, Sentence
 from toolkit.errors import ArgumentTypeError, InvalidSetupError
 from toolkit.examples import EXAMPLES_DIR
+from toolkit.replay import replay_example
 from toolkit.rulebook.export import to_html, to_markdown
 from toolkit.rulebook.export_model import Illustration, from_source, split_pictures
 
@@ -154,6 +155,7 @@ def test_sentence_marks_follow_their_pieces():
     assert s.marks == (Mark(8, 9, "die", "A"), Mark(20, 22, "die", "10"))
     assert s.without(9, 20) == Sentence("A rolls A10.", (Mark(8, 9, "die", "A"), Mark(9, 11, "die", "10")))
     assert Sentence(", ").join(["x", Sentence.card_code("JK1")]).marks == (Mark(3, 6, "card", "JK1"),)
+    assert pickle.loads(pickle.dumps(s)) == s and hash(pickle.loads(pickle.dumps(s))) == hash(s)
 
 
 def test_an_event_without_data_is_as_before():
@@ -175,6 +177,11 @@ def test_events_compare_hash_and_pickle_with_their_marks_and_data():
     assert {e, copy} == {e}
     assert e != Event(e.kind, e.text, e.ruling)  # the same words showing nothing are another event
     assert e != Event.told(e.kind, e.sentence, e.ruling, data={"faces": ["K"], "hits": 1, "by": {"side": "QH"}})
+    # A whole game goes to a Dask worker and back with its marked events (and Fairy Meat's marked steps).
+    state = replay_example(EXAMPLES_DIR / "dizzytwig_v_sparklespaz.yaml").state
+    again = pickle.loads(pickle.dumps(state))
+    assert again.events == state.events and any(e.marks for e in again.events)
+    assert again.results[0].lines == state.results[0].lines and again.results[0].lines[0].marks
 
 
 def test_bad_marks_and_data_are_refused_in_one_line():
