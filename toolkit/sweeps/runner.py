@@ -73,11 +73,31 @@ class SweepResult:
     report_path: Path | None
     workers: int
     dashboard: str | None = None
+    #: Stored chunks set aside (damaged, or of other code) whose points were computed again.
+    set_aside: int = 0
+    #: One line per chunk set aside, entry skipped or setting changed (workers capped).
+    notices: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         """Whether every point of the sweep is in the table."""
         return not self.failures
+
+    def summary(self) -> str:
+        """Return the run in one line: points computed now and stored before, chunks set
+        aside, failures.
+
+        The points a rerun skipped count as stored before; a chunk set aside is one whose
+        points were computed again."""
+        parts = [f"{self.sweep.size:,} points: {self.computed:,} computed now, {self.skipped:,} stored before"]
+        if self.set_aside:
+            parts.append(
+                f"{self.set_aside:,} stored chunk{'s' if self.set_aside != 1 else ''} set aside "
+                "(damaged or of other code) and computed again"
+            )
+        if self.failures:
+            parts.append(f"{len(self.failures):,} failed")
+        return "; ".join(parts)
 
 
 def default_workers() -> int:
@@ -184,13 +204,17 @@ def run_sweep(
     started = time.perf_counter()
     sweep = source if isinstance(source, Sweep) else load_sweep(source)
     out = Path(output_dir)
+    table_file = out / f"{sweep.name}.parquet"
+    _check_table_is_ours(sweep, table_file)
     out.mkdir(parents=True, exist_ok=True)
+    shown = make_progress(progress)
     store = PointStore(out)
     done = store.done()
+    for line in store.notices:
+        shown.notice(line)
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
-    shown = make_progress(progress)
     used_workers, dashboard = 0, None
     if todo:
         own_client = client is None
@@ -214,8 +238,11 @@ def run_sweep(
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close()
+    shown_notices = len(store.notices)
     table = sweep_table(sweep, store.tables())
-    table_path = write_table(table, out / f"{sweep.name}.parquet")
+    for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
+        shown.notice(line)
+    table_path = write_table(table, table_file, sweep)
     result = SweepResult(
         sweep,
         table,
@@ -227,12 +254,34 @@ def run_sweep(
         None,
         used_workers,
         dashboard,
+        store.set_aside,
+        tuple(store.notices),
     )
     if report:
         from toolkit.sweeps.report import write_report
 
         result = SweepResult(**{**result.__dict__, "report_path": write_report(result, out / f"{sweep.name}.html")})
     return result
+
+
+def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
+    """Refuse to write ``path`` when it holds the table of another sweep of the same name.
+
+    The same sweep (same identity) resumes; a table that records no sweep (unreadable, or
+    older than the record) is rebuilt from the stored points."""
+    from toolkit.sweeps.store import table_sweep
+
+    record = table_sweep(path)
+    if record is None or record["identity"] == sweep.identity:
+        return
+    other = f"{excerpt(record.get('title'))}: {excerpt(record.get('system'))} {excerpt(record.get('calculator'))}"
+    points = record.get("points")
+    count = f", {points:,} points" if isinstance(points, int) else ""
+    raise InvalidSetupError(
+        f"{path} is the table of another sweep named {sweep.name} ({other}{count}), not of {sweep.where} "
+        f"({sweep.title}: {sweep.system} {sweep.calculator.name}, {sweep.size:,} points): give another output "
+        "folder (-o) or rename the sweep file, or delete that table to replace it (its stored points are kept)"
+    )
 
 
 def _chunks(points: Sequence[Point], size: int) -> list[list[Point]]:
@@ -253,7 +302,9 @@ def _run(
     from distributed import as_completed
 
     from toolkit import __version__
+    from toolkit.sweeps import fingerprint
 
+    code = fingerprint.code_fingerprint()
     calc = sweep.calculator
     by_key = {p.key: p for p in todo}
     run_id = uuid.uuid4().hex[:8]
@@ -276,9 +327,10 @@ def _run(
                 continue
             outcome = future.result()
             future.release()
-            if outcome.get("version") != __version__:
+            if outcome.get("code") != code:
                 error = (
-                    f"the worker runs toolkit {outcome.get('version')}, this sweep {__version__}: "
+                    f"the worker runs other toolkit code (toolkit {excerpt(outcome.get('version'))}, code "
+                    f"{excerpt(outcome.get('code'))}; this sweep's: toolkit {__version__}, code {code}): "
                     "install the same toolkit on the cluster's workers"
                 )
                 failures += [Failure(p, error) for p in chunk]

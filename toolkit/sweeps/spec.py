@@ -38,9 +38,19 @@ from typing import Any
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.house_rules import load_rules, rules_class
 from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
+from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import Calculator, Param, calculator
 
-__all__ = ["Point", "Sweep", "load_sweep", "sweep_from_mapping", "point_key", "MAX_GRID", "TOP_KEYS"]
+__all__ = [
+    "Point",
+    "Sweep",
+    "load_sweep",
+    "sweep_from_mapping",
+    "point_definition",
+    "point_key",
+    "MAX_GRID",
+    "TOP_KEYS",
+]
 
 #: The keys a sweep file may hold.
 TOP_KEYS = ("title", "notes", "system", "calculator", "grid", "fixed", "chunk")
@@ -85,24 +95,39 @@ class Sweep:
     points: tuple[Point, ...]
     chunk: int | None = None
     where: str = "<sweep>"
+    #: The fingerprint of the sweep's definition: system, calculator and every point's
+    #: arguments and rules, in grid order (not the code: the same sweep after a change of
+    #: the toolkit is still the same sweep). A table file records it.
+    identity: str = ""
 
     @property
     def size(self) -> int:
         return len(self.points)
 
 
-def point_key(system: str, calc: str, args: Mapping[str, Any], rules: Any, version: str) -> str:
-    """Return the key of a point: a hash of the system, calculator, arguments, every field
-    of the rules and the toolkit version (a new version recomputes every point)."""
+def point_definition(system: str, calc: str, args: Mapping[str, Any], rules: Any) -> str:
+    """Return the hash of what a point asks: the system, calculator, arguments and every
+    field of the rules (the same for every build of the toolkit)."""
     payload = {
         "system": system,
         "calculator": calc,
         "args": {k: list(v) if isinstance(v, tuple) else v for k, v in args.items()},
         "rules": None if rules is None else rules.to_mapping(changed_only=False),
-        "version": version,
     }
     text = json.dumps(payload, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def point_key(system: str, calc: str, args: Mapping[str, Any], rules: Any, code: str) -> str:
+    """Return the key of a point: a hash of its :func:`point_definition` and of ``code``,
+    the fingerprint of the toolkit's code that computes it
+    (:func:`~toolkit.sweeps.fingerprint.code_fingerprint`): after a change of the code,
+    every point is computed again."""
+    return _key(point_definition(system, calc, args, rules), code)
+
+
+def _key(definition: str, code: str) -> str:
+    return hashlib.sha256(f"{definition}:{code}".encode()).hexdigest()[:32]
 
 
 def load_sweep(source: str | Path) -> Sweep:
@@ -197,13 +222,13 @@ def sweep_from_mapping(
             f"{where}: the grid has {size:,} points ({shape}); a sweep of {calc.name} runs at most {limit:,}: "
             "narrow the ranges or split the sweep into several files"
         )
-    points = _points(calc, system, axes, given, variants)
+    points, identity = _points(calc, system, axes, given, variants)
     _check_sizes(calc, points, where)
     rule_columns = [c for c, _ in variants[0][1]] if variants else []
     swept = tuple(a for a, v in axes if len(v) > 1) + tuple(
         c for c in rule_columns if c != "rules" and len({dict(v[1])[c] for v in variants}) > 1
     )
-    return Sweep(name, title, notes, system, calc, swept, tuple(points), chunk, where)
+    return Sweep(name, title, notes, system, calc, swept, tuple(points), chunk, where, identity)
 
 
 def _param(calc: Calculator, arg: Any, errors: ParseErrors, path: tuple[Any, ...]) -> Param | None:
@@ -329,9 +354,10 @@ def _points(
     axes: list[tuple[str, list[Any]]],
     given: Mapping[str, Any],
     variants: list[tuple[Any, tuple[tuple[str, Any], ...]]],
-) -> list[Point]:
-    from toolkit import __version__
-
+) -> tuple[list[Point], str]:
+    """The points of the grid (each once) and the sweep's identity (see :class:`Sweep`)."""
+    code = fingerprint.code_fingerprint()
+    identity = hashlib.sha256(f"{system}:{calc.name}".encode())
     params = {p.name: p for p in calc.params}
     points = []
     seen: set[str] = set()
@@ -341,12 +367,13 @@ def _points(
         args.update({a: v for (a, _), v in zip(axes, combo, strict=True)})
         arg_columns = tuple((name, params[name].column(value)) for name, value in args.items())
         for rules, rule_columns in variants:
-            key = point_key(system, calc.name, args, rules, __version__)
-            if key in seen:  # the same point twice (a repeated value): computed once
+            definition = point_definition(system, calc.name, args, rules)
+            if definition in seen:  # the same point twice (a repeated value): computed once
                 continue
-            seen.add(key)
-            points.append(Point(key, tuple(args.items()), rules, arg_columns + rule_columns))
-    return points
+            seen.add(definition)
+            identity.update(definition.encode())
+            points.append(Point(_key(definition, code), tuple(args.items()), rules, arg_columns + rule_columns))
+    return points, identity.hexdigest()[:32]
 
 
 def _check_sizes(calc: Calculator, points: list[Point], where: str) -> None:
