@@ -320,7 +320,7 @@ def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytes
     assert main(["sweep", "--list"]) == 0
     assert "fairy-meat solve_hidden" in capsys.readouterr().out
     assert main(["sweep", str(path), "--scheduler", "tcp://127.0.0.1:1", "-o", str(tmp_path / "x")]) == 2
-    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert "scheduler 'tcp://127.0.0.1:1': cannot reach it: connection refused;" in capsys.readouterr().err
 
 
 def test_workers_of_other_code_are_refused(client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
