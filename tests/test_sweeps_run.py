@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 
 from toolkit.cli import main
+from toolkit.errors import InvalidSetupError
 from toolkit.sweeps import load_sweep, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,7 +120,11 @@ def test_a_rerun_skips_every_stored_point(client: object, tmp_path: Path) -> Non
     again = run_sweep(HANDS, tmp_path, client=client, progress=None)
     assert (again.computed, again.skipped) == (0, 6)
     pd.testing.assert_frame_equal(again.table, first.table)
-    # A wider grid computes only its new points.
+    # A wider grid is another sweep: it may not replace the table of this one...
+    with pytest.raises(InvalidSetupError, match="is the table of another sweep named sweep"):
+        run_sweep(HANDS.replace("to: 5", "to: 7"), tmp_path, client=client, progress=None)
+    # ...but once that table is removed, it computes only its new points.
+    (tmp_path / "sweep.parquet").unlink()
     wider = run_sweep(HANDS.replace("to: 5", "to: 7"), tmp_path, client=client, progress=None)
     assert (wider.computed, wider.skipped) == (2, 6)
     # FM-1 by hand: a 1-card hand is the A♠ with probability 1/52.
@@ -128,12 +133,18 @@ def test_a_rerun_skips_every_stored_point(client: object, tmp_path: Path) -> Non
     ) == Fraction(1, 52)
 
 
-def test_a_new_toolkit_version_recomputes(client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
-    monkeypatch.setattr("toolkit.__version__", "99.0")
+def test_a_change_of_the_code_recomputes(client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Points are keyed on the code's fingerprint, not the version string (which stays
+    0.1.0 through every change): stale chunks are set aside, one line each."""
+    first = run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
+    monkeypatch.setattr("toolkit.sweeps.fingerprint.code_fingerprint", lambda: "0123456789abcdef")
     again = run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
-    assert (again.computed, again.skipped) == (6, 0)
-    assert set(again.table["toolkit_version"]) == {"99.0"}
+    assert (again.computed, again.skipped, again.set_aside) == (6, 0, 3)
+    assert len(again.notices) == 3
+    assert all("it was computed by other toolkit code" in line for line in again.notices)
+    assert "3 stored chunks set aside (damaged or of other code) and computed again" in again.summary()
+    same = ["point", "cards", "outcome", "numerator", "denominator", "value", "exact"]
+    pd.testing.assert_frame_equal(again.table[same], first.table[same])
 
 
 # -- a failing point ---------------------------------------------------------------------------
@@ -286,8 +297,20 @@ def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytes
     assert "sweep: 6 points, 0 already done; 1 worker" in captured.err
     assert "table:" in captured.out and (tmp_path / "out" / "hands.parquet").is_file()
     assert (tmp_path / "out" / "hands.html").is_file()
+    assert captured.out.splitlines()[-1] == "done: 6 points: 6 computed now, 0 stored before"
     # A rerun has nothing to do and starts no cluster.
     assert main(["sweep", str(path), "-o", str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "done: 6 points: 0 computed now, 6 stored before"
+    # A damaged chunk: one line, its 2 points computed again, counted in the closing line.
+    chunk = sorted((tmp_path / "out" / ".points").glob("*.parquet"))[0]
+    chunk.write_bytes(chunk.read_bytes()[:-30])
+    assert main(["sweep", str(path), "-o", str(tmp_path / "out"), "--workers", "1"]) == 0
+    captured = capsys.readouterr()
+    assert f"ignored {chunk}: it cannot be read whole (" in captured.err
+    assert captured.out.splitlines()[-1] == (
+        "done: 6 points: 2 computed now, 4 stored before; "
+        "1 stored chunk set aside (damaged or of other code) and computed again"
+    )
     bad = tmp_path / "bad.yaml"
     bad.write_text(HANDS.replace("cards:", "hand:"))
     assert main(["sweep", str(bad), "-o", str(tmp_path / "out")]) == 2
@@ -297,19 +320,17 @@ def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytes
     assert main(["sweep", "--list"]) == 0
     assert "fairy-meat solve_hidden" in capsys.readouterr().out
     assert main(["sweep", str(path), "--scheduler", "tcp://127.0.0.1:1", "-o", str(tmp_path / "x")]) == 2
-    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert "scheduler 'tcp://127.0.0.1:1': cannot reach it: connection refused;" in capsys.readouterr().err
 
 
-def test_workers_of_another_toolkit_version_are_refused(
-    client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A point's key names the toolkit version: rows computed by another version are not stored."""
+def test_workers_of_other_code_are_refused(client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A point's key names the code's fingerprint: rows computed by other code are not stored."""
     import toolkit.sweeps.work as work
 
     real = work.compute_chunk
-    monkeypatch.setattr(work, "compute_chunk", lambda *a: {**real(*a), "version": "0.0.1"})
+    monkeypatch.setattr(work, "compute_chunk", lambda *a: {**real(*a), "code": "feedfacefeedface"})
     monkeypatch.setattr("toolkit.sweeps.runner.compute_chunk", work.compute_chunk)
     result = run_sweep(HANDS, tmp_path, client=client, progress=None, report=False)
     assert len(result.failures) == 6 and result.table.empty
-    assert "the worker runs toolkit 0.0.1" in result.failures[0].error
+    assert "the worker runs other toolkit code (toolkit '0.1.0', code 'feedfacefeedface'" in result.failures[0].error
     assert not list((tmp_path / ".points").glob("*.parquet"))

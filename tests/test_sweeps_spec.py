@@ -340,3 +340,103 @@ def test_table_from_stored_chunks_in_grid_order_without_duplicates_or_strangers(
     # FM-1 by hand: two cards are both Numbered with probability C(36, 2) / C(52, 2) = 630 / 1326.
     both = table[(table["cards"] == 2) & (table["outcome"].str.startswith("numbered=2,"))]
     assert (both["numerator"].tolist(), both["denominator"].tolist()) == (["105"], ["221"])
+
+
+# -- bounded before anything is built (issue 20) -----------------------------------------------
+def timed_refusal(text: str, kind: type[Exception]) -> str:
+    """The one-line message ``load_sweep(text)`` refuses with, within a second."""
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(kind) as info:
+        load_sweep(text)
+    assert time.perf_counter() - started < 1.0
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_a_huge_grid_is_refused_from_its_axes_lengths_rules_included() -> None:
+    # 2,000,001 values on each of three axes: 8.0e18 points, never built.
+    message = timed_refusal(
+        sweep_text(
+            "grid:\n  attack_dice: {from: -1000000, to: 1000000}\n  defense_dice: {from: -1000000, to: 1000000}\n"
+            "  rules:\n    crit_count: {from: -1000000, to: 1000000}\n"
+        ),
+        TooBigError,
+    )
+    assert message == (
+        "<sweep>: the grid has 8,000,012,000,006,000,001 points (2,000,001 attack_dice x 2,000,001 defense_dice"
+        " x 2,000,001 rules.crit_count); a sweep of opposed runs at most 2,000,000: narrow the ranges or split"
+        " the sweep into several files"
+    )
+    # A rules axis alone makes a grid too big: 10 x 10 x 2 files x 101 values = 20,200 > 20,000.
+    message = timed_refusal(
+        sweep_text(
+            "grid:\n  attacker_cards: {from: 1, to: 10}\n  defender_cards: {from: 1, to: 10}\n"
+            "  rules_files: [default, default]\n  rules:\n    jokers: {from: 0, to: 100}\n",
+            "fairy-meat",
+            "deal_averaged_odds",
+        ),
+        TooBigError,
+    )
+    assert "the grid has 20,200 points (10 attacker_cards x 10 defender_cards x 2 rules_files x 101 rules.jokers)" in (
+        message
+    )
+
+
+def test_a_range_of_bad_values_is_one_line() -> None:
+    # 0..200 dice accepted: of 201..1,000,000, every one of the 999,800 values is refused.
+    message = timed_refusal(
+        sweep_text("grid:\n  attack_dice: {from: 201, to: 1000000}\n  defense_dice: [1]\n"), InvalidSetupError
+    )
+    assert message == (
+        "<sweep>:4: attack_dice must be a whole number from 0 to 200, got 201 (and 999,799 more of the range's "
+        "999,800 values)"
+    )
+    # -5..205 step 5: -5 and 205 are out (43 values, 2 refused), the first one said.
+    message = timed_refusal(
+        sweep_text("grid:\n  attack_dice: {from: -5, to: 205, step: 5}\n  defense_dice: [1]\n"), InvalidSetupError
+    )
+    assert message.endswith("got -5 (and 1 more of the range's 43 values)")
+    # A list: the first bad value at its line, and how many more.
+    message = timed_refusal(
+        sweep_text("grid:\n  attack_dice: [1, x, 2, y, z]\n  defense_dice: [1]\n"), InvalidSetupError
+    )
+    assert (
+        message
+        == "<sweep>:4: attack_dice must be a whole number from 0 to 200, got 'x' (and 2 more bad values of attack_dice)"
+    )
+
+
+def test_a_rules_range_of_bad_values_is_one_line() -> None:
+    # crit_count is 1..20 (AM-7): a million values below 1, checked until 1,000 are refused.
+    message = timed_refusal(
+        sweep_text(
+            "grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    crit_count: {from: -1000000, to: -1}\n"
+        ),
+        InvalidSetupError,
+    )
+    assert message.startswith("<sweep>:7: rules: crit_count=-1000000: ")
+    assert message.endswith("(and at least 999 more rules variants refused)")
+
+
+def test_the_exact_size_check_uses_each_points_rules() -> None:
+    """FM 5 v 3 exactly: 200,104 weighed items with the standard deck (limit 1,500,000);
+    with two Jokers the policies' models do not apply and deal_averaged_odds counts
+    102,573,670 pairs of hand compositions against its generic limit of 5,000 (exact_size
+    and the limits under each point's rules): refused before running."""
+    text = sweep_text(
+        "grid:\n  attacker_cards: [5]\n  defender_cards: [3]\n  rules:\n    jokers: [0, 2]\nfixed:\n  method: exact\n",
+        "fairy-meat",
+        "deal_averaged_odds",
+    )
+    with pytest.raises(TooBigError) as info:
+        load_sweep(text)
+    message = str(info.value)
+    assert message.startswith(
+        "<sweep>: 1 of the 2 points are too big for deal_averaged_odds exactly "
+        "(e.g. size 102,573,670 above the limit of 5,000): "
+    )
+    assert "rules.jokers=2" in message and "rules.jokers=0" not in message
+    assert load_sweep(text.replace("[0, 2]", "[0]")).size == 1

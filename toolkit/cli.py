@@ -424,6 +424,7 @@ def _sweep_command(args: argparse.Namespace) -> int:
         print(f"report: {result.report_path}")
     for failure in result.failures:
         print(f"failed: {failure.describe()}", file=sys.stderr)
+    print(f"done: {result.summary()}")
     return EXIT_OK if result.ok else EXIT_FAILED
 
 

@@ -18,6 +18,7 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +28,10 @@ from toolkit.errors import ArgumentTypeError, InvalidSetupError
 from toolkit.notation import excerpt
 
 __all__ = ["Param", "Row", "Calculator", "CALCULATORS", "calculator", "calculators_of", "outcome_label"]
+
+#: A range longer than this, of an argument that is not a number, is checked only up to
+#: its first refused value.
+LONG_RANGE = 1_000
 
 
 class Row(NamedTuple):
@@ -121,6 +126,40 @@ class Param:
                 raise bad from None
         return value
 
+    def bad_in_range(self, values: range) -> tuple[int | None, int | None]:
+        """Return how many of the whole numbers ``values`` the argument refuses and the
+        first of them (``(0, None)``: none). A number's bounds are compared with the range's
+        ends (no value is checked one by one: a range may hold a million values); another
+        kind is checked value by value, stopping at the first refused one of a long range
+        (the count is then ``None``).
+
+        >>> Param("dice", "int", low=0, high=200).bad_in_range(range(-5, 1_000_001))
+        (999805, -5)
+        >>> Param("dice", "int", low=0, high=200).bad_in_range(range(0, 201, 50))
+        (0, None)
+        """
+        if self.kind in ("int", "float"):
+            low, high = math.ceil(self.low), math.floor(self.high)  # type: ignore[arg-type]
+            start, step, n = values.start, values.step, len(values)
+            first_in = max(0, -((start - low) // step))  # the first index at or above low
+            last_in = min(n - 1, (high - start) // step)  # the last index at or below high
+            inside = max(0, last_in - first_in + 1)
+            if inside == n:
+                return 0, None
+            first = values[0] if first_in > 0 or inside == 0 else values[last_in + 1]
+            return n - inside, first
+        count, first = 0, None
+        for value in values:
+            try:
+                self.check(value)
+            except InvalidSetupError:
+                count += 1
+                if first is None:
+                    first = value
+                    if len(values) > LONG_RANGE:
+                        return None, first
+        return count, first
+
     def column(self, value: Any) -> Any:
         """Return ``value`` as it is written in the sweep table's column (a policy pair as
         ``"greedy/random"``)."""
@@ -169,8 +208,9 @@ class Calculator:
         run: ``run(args, rules) -> result`` calls the system's function.
         to_rows: the result as :class:`Row`\\ s.
         takes_rules: whether the function takes the system's ``Rules``.
-        size: ``size(args) -> (size, limit, alternative)`` of the calculator's own
-            exact-size check, or ``None`` (checked for every point before running).
+        size: ``size(args, rules) -> (size, limit, alternative)`` of the calculator's own
+            exact-size check under the point's rules (``None`` when the point is not
+            exact), or ``None`` (checked for every point before running).
         seconds: a rough time of one point, for chunking small points together.
         max_points: the most points of one sweep of this calculator.
         help: one line.
@@ -182,7 +222,7 @@ class Calculator:
     run: Callable[[dict[str, Any], Any], Any]
     to_rows: Callable[[Any], list[Row]]
     takes_rules: bool = True
-    size: Callable[[dict[str, Any]], tuple[int, int, str] | None] | None = None
+    size: Callable[[dict[str, Any], Any], tuple[int, int, str] | None] | None = None
     seconds: float = 0.01
     max_points: int = 2_000_000
     help: str = ""
@@ -235,7 +275,7 @@ def _am_calculators() -> list[Calculator]:
         Param("attack_type", "choice", "melee", choices=tuple(ATTACK_TYPES), help="melee or ranged (AM-3)"),
     )
 
-    def opposed_size(args: dict[str, Any]) -> tuple[int, int, str]:
+    def opposed_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str]:
         return (args["attack_dice"] + args["defense_dice"], MAX_OPPOSED_DICE, "fewer dice")
 
     def table_rows(frame: Any) -> list[Row]:
@@ -296,6 +336,7 @@ def _fm_calculators() -> list[Calculator]:
     from toolkit.fairy_meat import (
         DEFAULT_TRIALS,
         EXACT_LIMIT,
+        GENERIC_EXACT_LIMIT,
         HIDDEN_LIMIT,
         POLICIES,
         attack_odds,
@@ -317,12 +358,19 @@ def _fm_calculators() -> list[Calculator]:
     )
     method = Param("method", "choice", "auto", choices=("auto", "exact", "monte_carlo"), help="exact or Monte Carlo")
 
-    def deal_size(args: dict[str, Any]) -> tuple[int, int, str] | None:
+    def deal_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str] | None:
         if args["method"] != "exact":
             return None
+        from toolkit.fairy_meat.odds.checks import resolve_policies
+        from toolkit.fairy_meat.odds.deals import model_pair
+
+        # the limit deal_averaged_odds applies: the standard policies' models, or the generic count
+        limit = (
+            EXACT_LIMIT if model_pair(resolve_policies(args["policies"]), rules) is not None else GENERIC_EXACT_LIMIT
+        )
         return (
-            exact_size(args["attacker_cards"], args["defender_cards"], args["policies"]),
-            EXACT_LIMIT,
+            exact_size(args["attacker_cards"], args["defender_cards"], args["policies"], rules),
+            limit,
             "method: auto or monte_carlo",
         )
 
@@ -419,7 +467,7 @@ def _fm_calculators() -> list[Calculator]:
                 time_limit=a["time_limit"],
             ),
             hidden_rows,
-            size=lambda a: (
+            size=lambda a, r: (
                 hidden_size(a["attacker_cards"], a["defender_cards"]),
                 HIDDEN_LIMIT,
                 "smaller hands, or deal_averaged_odds with fixed policies",
@@ -451,10 +499,10 @@ def _db_calculators() -> list[Calculator]:
     method = Param("method", "choice", "auto", choices=("auto", "exact", "monte_carlo"), help="exact or Monte Carlo")
     seed = Param("seed", "int", 0, low=0, high=2**31, help="Monte Carlo seed")
 
-    def losses_size(args: dict[str, Any]) -> tuple[int, int, str] | None:
+    def losses_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str] | None:
         if args["method"] != "exact":
             return None
-        return (exact_size(args["cards_a"], args["cards_b"]), EXACT_LIMIT, "method: auto or monte_carlo")
+        return (exact_size(args["cards_a"], args["cards_b"], rules), EXACT_LIMIT, "method: auto or monte_carlo")
 
     def losses_rows(result: Any) -> list[Row]:
         pairs = result.distribution.map(lambda o: (o[0], o[1]))

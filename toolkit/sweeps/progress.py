@@ -61,6 +61,9 @@ class Progress:
     def show(self) -> None:
         """Show the current state (nothing here)."""
 
+    def notice(self, line: str) -> None:
+        """Tell one line about the run (a stored chunk set aside, workers capped): nothing here."""
+
     def close(self, interrupted: bool = False) -> None:
         """The sweep ended (or was interrupted)."""
 
@@ -85,6 +88,9 @@ class TerminalProgress(Progress):
         else:
             print("dashboard: not available here (Dask's dashboard needs the bokeh package)", file=self.stream)
         self.show(force=True)
+
+    def notice(self, line: str) -> None:
+        print(line, file=self.stream, flush=True)
 
     def show(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -117,7 +123,13 @@ class WidgetProgress(Progress):
 
         self.bar = widgets.IntProgress(value=0, min=0, max=1, description="sweep")
         self.label = widgets.HTML()
-        display(widgets.HBox([self.bar, self.label]))
+        self.notes = widgets.HTML()
+        display(widgets.VBox([widgets.HBox([self.bar, self.label]), self.notes]))
+
+    def notice(self, line: str) -> None:
+        import html
+
+        self.notes.value += f"<div>{html.escape(line)}</div>"
 
     def start(self, total: int, skipped: int, dashboard: str | None, workers: int) -> None:
         import html

@@ -132,7 +132,7 @@ def report_html(result: SweepResult) -> str:
         ("system", sweep.system),
         ("calculator", f"{sweep.calculator.name}: {sweep.calculator.help}"),
         ("swept", ", ".join(sweep.swept) or "nothing (one point)"),
-        ("points", f"{sweep.size:,} ({result.computed:,} computed now, {result.skipped:,} stored before)"),
+        ("points", result.summary()),
         ("point time", f"{seconds.sum():.2f} s in all, {seconds.mean() if len(seconds) else 0:.4f} s mean"),
         ("table", f"{len(table):,} rows: {result.table_path.name if result.table_path else ''}"),
     ]

@@ -37,14 +37,28 @@ from toolkit.sweeps.work import compute_chunk
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Failure", "SweepResult", "run_sweep", "chunk_size", "default_workers", "CHUNK_SECONDS"]
+__all__ = [
+    "Failure",
+    "SweepResult",
+    "run_sweep",
+    "chunk_size",
+    "default_workers",
+    "local_workers",
+    "parse_scheduler",
+    "probe_scheduler",
+    "CHUNK_SECONDS",
+    "CONNECT_TIMEOUT",
+    "WORKER_WAIT",
+]
 
 #: About how long one chunk of small points should take (seconds).
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
-#: How long to wait for a scheduler given by address (seconds).
+#: How long to wait for a scheduler given by address to answer (seconds).
 CONNECT_TIMEOUT = 15
+#: How long to wait for the first worker of a scheduler that has none (seconds).
+WORKER_WAIT = 60
 
 
 @dataclass(frozen=True)
@@ -73,11 +87,31 @@ class SweepResult:
     report_path: Path | None
     workers: int
     dashboard: str | None = None
+    #: Stored chunks set aside (damaged, or of other code) whose points were computed again.
+    set_aside: int = 0
+    #: One line per chunk set aside, entry skipped or setting changed (workers capped).
+    notices: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         """Whether every point of the sweep is in the table."""
         return not self.failures
+
+    def summary(self) -> str:
+        """Return the run in one line: points computed now and stored before, chunks set
+        aside, failures.
+
+        The points a rerun skipped count as stored before; a chunk set aside is one whose
+        points were computed again."""
+        parts = [f"{self.sweep.size:,} points: {self.computed:,} computed now, {self.skipped:,} stored before"]
+        if self.set_aside:
+            parts.append(
+                f"{self.set_aside:,} stored chunk{'s' if self.set_aside != 1 else ''} set aside "
+                "(damaged or of other code) and computed again"
+            )
+        if self.failures:
+            parts.append(f"{len(self.failures):,} failed")
+        return "; ".join(parts)
 
 
 def default_workers() -> int:
@@ -99,21 +133,178 @@ def chunk_size(sweep: Sweep, points: int, workers: int) -> int:
     return max(1, min(by_time, by_share))
 
 
-def _connect(scheduler: str | None, workers: int | None) -> tuple[Any, Any, str | None]:
-    """Return (client, local cluster or None, dashboard address)."""
-    from distributed import Client, LocalCluster
+def local_workers(requested: int | None, chunks: int) -> tuple[int, str | None]:
+    """Return the worker processes of a local cluster and, when fewer than ``requested``,
+    the line that says why: no more than the cores this process may use
+    (:func:`default_workers`) and than the ``chunks`` to run.
 
-    if scheduler:
+    >>> local_workers(4, 1)[0], local_workers(None, 1)
+    (1, (1, None))
+    """
+    if requested is not None and (isinstance(requested, bool) or not isinstance(requested, int) or requested < 1):
+        raise InvalidSetupError(f"workers must be a whole number of 1 or more, got {excerpt(requested)}")
+    cores = default_workers()
+    used = max(1, min(requested or cores, cores, chunks))
+    if requested is None or used == requested:
+        return used, None
+    why = []
+    if used == cores < requested:
+        why.append(f"this machine has {cores} core{'s' if cores != 1 else ''} for this sweep")
+    if used == chunks < requested:
+        why.append(f"the sweep has {chunks:,} chunk{'s' if chunks != 1 else ''} to run")
+    return used, f"workers: {requested:,} asked for, {used} started ({' and '.join(why)})"
+
+
+def parse_scheduler(address: str) -> tuple[str, int]:
+    """Return the host and port of a scheduler address ``tcp://HOST:PORT`` (or ``HOST:PORT``).
+
+    Raises:
+        InvalidSetupError: another scheme (tls:// needs certificates this command does not
+            take, ucx:// and inproc:// cannot be reached from it), no port, or a port that
+            is not a whole number from 1 to 65535.
+
+    >>> parse_scheduler("tcp://10.0.0.5:8786"), parse_scheduler("[::1]:8786")
+    (('10.0.0.5', 8786), ('::1', 8786))
+    """
+    shown = excerpt(address)
+    hint = "give it as tcp://HOST:PORT (what `dask scheduler` prints, e.g. tcp://10.0.0.5:8786)"
+    text = address.strip() if isinstance(address, str) else ""
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    if scheme.lower() != "tcp":
+        raise InvalidSetupError(
+            f"scheduler {shown}: the {excerpt(scheme)} scheme is not supported (tls:// needs certificates, ucx:// "
+            f"and inproc:// are not reachable from here): {hint}"
+        )
+    host, colon, port = rest.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host:
+        raise InvalidSetupError(f"scheduler {shown} names no host and port: {hint}")
+    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
+        raise InvalidSetupError(f"scheduler {shown}: the port {excerpt(port)} is not a whole number from 1 to 65535")
+    return host, int(port)
+
+
+def probe_scheduler(host: str, port: int, timeout: float) -> str | None:
+    """Return why ``host:port`` is not a Dask scheduler — ``"cannot reach it: why"`` or
+    ``"it is not a Dask scheduler: why"`` — or ``None`` if it greets like one.
+
+    A scheduler writes its handshake as soon as a connection is accepted: a small frame
+    (its length in 8 bytes, then a msgpack mapping naming its Python). Read with a raw
+    socket and a deadline, and never trusting the announced length beyond
+    :data:`MAX_HANDSHAKE`, a server that stays silent (a web dashboard waits for a request)
+    or speaks another protocol is told in one line instead of hanging or allocating what
+    its first bytes would announce."""
+    import socket
+    import struct
+
+    deadline = time.monotonic() + timeout
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except socket.gaierror:
+        return f"cannot reach it: the host {excerpt(host)} is not known"
+    except TimeoutError:
+        return f"cannot reach it: nothing answered within {timeout:g} s"
+    except OSError as exc:
+        return f"cannot reach it: {(exc.strerror or str(exc)).lower()}"
+    other = "it is not a Dask scheduler: it answers in another protocol (not a Dask handshake)"
+    with sock:
+        header = _receive(sock, 8, deadline)
+        if header is None:
+            return (
+                "it is not a Dask scheduler: it accepted the connection but did not greet like one "
+                f"within {timeout:g} s (is it the dashboard's address, or another server?)"
+            )
+        (length,) = struct.unpack("Q", header)
+        if not 8 <= length <= MAX_HANDSHAKE:
+            return other
+        body = _receive(sock, length, deadline)
+        if body is None or not _is_handshake(body):
+            return other
+    return None
+
+
+#: The largest handshake a scheduler's first frame may announce (bytes): the real one is
+#: about 60.
+MAX_HANDSHAKE = 64 * 1024
+
+
+def _receive(sock: Any, size: int, deadline: float) -> bytes | None:
+    """Exactly ``size`` bytes from ``sock`` before ``deadline``, or ``None``."""
+    data = b""
+    while len(data) < size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        sock.settimeout(left)
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as exc:
+            part = sock.recv(size - len(data))
+        except OSError:  # a time-out or a reset
+            return None
+        if not part:
+            return None
+        data += part
+    return data
+
+
+def _is_handshake(body: bytes) -> bool:
+    """Whether a first frame's bytes hold Dask's handshake (a mapping naming the Python)."""
+    import msgpack
+    from distributed.protocol.utils import unpack_frames
+
+    try:
+        frames = unpack_frames(memoryview(body), partial=True)[0]
+        info = msgpack.loads(bytes(frames[0]))
+    except Exception:  # any bytes a peer sends: not a handshake
+        return False
+    return isinstance(info, dict) and "python" in info
+
+
+def _connect(scheduler: str, shown: Progress) -> tuple[Any, str | None]:
+    """Return (client, dashboard address) of the scheduler at ``scheduler``, once it has a
+    worker; each failure in one line within :data:`CONNECT_TIMEOUT` (and
+    :data:`WORKER_WAIT` for a first worker)."""
+    import dask
+    from distributed import Client
+
+    host, port = parse_scheduler(scheduler)
+    shown_address = excerpt(scheduler)
+    problem = probe_scheduler(host, port, CONNECT_TIMEOUT)
+    if problem is not None:
+        raise InvalidSetupError(
+            f"scheduler {shown_address}: {problem}; give the address a running `dask scheduler` prints "
+            "(tcp://HOST:8786)"
+        )
+    address = f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"
+    try:
+        with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT}s"}):
+            client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InvalidSetupError(f"cannot reach the Dask scheduler at {shown_address}: {_first_line(exc)}") from None
+    if _worker_count(client) == 0:
+        shown.notice(f"the scheduler at {shown_address} has no workers: waiting up to {WORKER_WAIT:g} s for one")
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT)
+        except Exception:  # a time-out (its type varies across versions of distributed) or a lost scheduler
+            with contextlib.suppress(Exception):
+                client.close(timeout=2)
             raise InvalidSetupError(
-                f"cannot reach the Dask scheduler at {excerpt(scheduler)}: {exc}; give its address as "
-                "tcp://HOST:8786 (what `dask scheduler` prints)"
+                f"the scheduler at {shown_address} has no workers (none came within {WORKER_WAIT:g} s): start some "
+                f"with `dask worker {address}`"
             ) from None
-        return client, None, client.dashboard_link
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise InvalidSetupError(f"workers must be a whole number of 1 or more, got {excerpt(workers)}")
+    return client, client.dashboard_link
+
+
+def _first_line(exc: BaseException) -> str:
+    """An error's first line, shortened (its type when it has no message)."""
+    text = str(exc)
+    return excerpt(text.splitlines()[0]) if text else type(exc).__name__
+
+
+def _local_cluster(workers: int) -> tuple[Any, Any, str | None]:
+    """Return (client, local cluster, dashboard address) of ``workers`` worker processes."""
+    from distributed import Client, LocalCluster
 
     # The worker processes ignore Ctrl-C (inherited at their start): the terminal sends it
     # to the whole process group, and the sweep, not each worker, answers it (one line).
@@ -121,7 +312,7 @@ def _connect(scheduler: str | None, workers: int | None) -> tuple[Any, Any, str 
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
         cluster = LocalCluster(
-            n_workers=workers or default_workers(),
+            n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",  # a free port: several sweeps (or helpers) may run at once
@@ -144,9 +335,12 @@ def _dashboard(client: Any) -> str | None:
 
 
 def _worker_count(client: Any) -> int:
+    """The workers the scheduler has now (0 when it cannot say)."""
     with contextlib.suppress(Exception):
-        return max(1, len(client.scheduler_info().get("workers", {})))
-    return 1
+        return len(client.scheduler_info(n_workers=-1).get("workers", {}))
+    with contextlib.suppress(Exception):
+        return len(client.scheduler_info().get("workers", {}))
+    return 0
 
 
 def run_sweep(
@@ -184,23 +378,33 @@ def run_sweep(
     started = time.perf_counter()
     sweep = source if isinstance(source, Sweep) else load_sweep(source)
     out = Path(output_dir)
+    table_file = out / f"{sweep.name}.parquet"
+    _check_table_is_ours(sweep, table_file)
     out.mkdir(parents=True, exist_ok=True)
+    shown = make_progress(progress)
     store = PointStore(out)
     done = store.done()
+    for line in store.notices:
+        shown.notice(line)
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
-    shown = make_progress(progress)
     used_workers, dashboard = 0, None
     if todo:
         own_client = client is None
         cluster = None
-        if own_client:
-            client, cluster, dashboard = _connect(scheduler, workers)
+        if own_client and scheduler:
+            client, dashboard = _connect(scheduler, shown)
+        elif own_client:
+            planned, _ = local_workers(workers, len(todo))  # checks the number; at most the cores and points
+            count, capped = local_workers(workers, len(_chunks(todo, chunk_size(sweep, len(todo), planned))))
+            if capped:
+                shown.notice(capped)
+            client, cluster, dashboard = _local_cluster(count)
         else:
             dashboard = _dashboard(client)
         try:
-            used_workers = _worker_count(client)
+            used_workers = _worker_count(client) if cluster is None else len(cluster.workers)
             shown.start(sweep.size, skipped, dashboard, used_workers)
             failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk)
             shown.close()
@@ -214,8 +418,11 @@ def run_sweep(
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close()
+    shown_notices = len(store.notices)
     table = sweep_table(sweep, store.tables())
-    table_path = write_table(table, out / f"{sweep.name}.parquet")
+    for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
+        shown.notice(line)
+    table_path = write_table(table, table_file, sweep)
     result = SweepResult(
         sweep,
         table,
@@ -227,12 +434,34 @@ def run_sweep(
         None,
         used_workers,
         dashboard,
+        store.set_aside,
+        tuple(store.notices),
     )
     if report:
         from toolkit.sweeps.report import write_report
 
         result = SweepResult(**{**result.__dict__, "report_path": write_report(result, out / f"{sweep.name}.html")})
     return result
+
+
+def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
+    """Refuse to write ``path`` when it holds the table of another sweep of the same name.
+
+    The same sweep (same identity) resumes; a table that records no sweep (unreadable, or
+    older than the record) is rebuilt from the stored points."""
+    from toolkit.sweeps.store import table_sweep
+
+    record = table_sweep(path)
+    if record is None or record["identity"] == sweep.identity:
+        return
+    other = f"{excerpt(record.get('title'))}: {excerpt(record.get('system'))} {excerpt(record.get('calculator'))}"
+    points = record.get("points")
+    count = f", {points:,} points" if isinstance(points, int) else ""
+    raise InvalidSetupError(
+        f"{path} is the table of another sweep named {sweep.name} ({other}{count}), not of {sweep.where} "
+        f"({sweep.title}: {sweep.system} {sweep.calculator.name}, {sweep.size:,} points): give another output "
+        "folder (-o) or rename the sweep file, or delete that table to replace it (its stored points are kept)"
+    )
 
 
 def _chunks(points: Sequence[Point], size: int) -> list[list[Point]]:
@@ -253,7 +482,9 @@ def _run(
     from distributed import as_completed
 
     from toolkit import __version__
+    from toolkit.sweeps import fingerprint
 
+    code = fingerprint.code_fingerprint()
     calc = sweep.calculator
     by_key = {p.key: p for p in todo}
     run_id = uuid.uuid4().hex[:8]
@@ -276,9 +507,10 @@ def _run(
                 continue
             outcome = future.result()
             future.release()
-            if outcome.get("version") != __version__:
+            if outcome.get("code") != code:
                 error = (
-                    f"the worker runs toolkit {outcome.get('version')}, this sweep {__version__}: "
+                    f"the worker runs other toolkit code (toolkit {excerpt(outcome.get('version'))}, code "
+                    f"{excerpt(outcome.get('code'))}; this sweep's: toolkit {__version__}, code {code}): "
                     "install the same toolkit on the cluster's workers"
                 )
                 failures += [Failure(p, error) for p in chunk]

@@ -38,9 +38,19 @@ from typing import Any
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.house_rules import load_rules, rules_class
 from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
+from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import Calculator, Param, calculator
 
-__all__ = ["Point", "Sweep", "load_sweep", "sweep_from_mapping", "point_key", "MAX_GRID", "TOP_KEYS"]
+__all__ = [
+    "Point",
+    "Sweep",
+    "load_sweep",
+    "sweep_from_mapping",
+    "point_definition",
+    "point_key",
+    "MAX_GRID",
+    "TOP_KEYS",
+]
 
 #: The keys a sweep file may hold.
 TOP_KEYS = ("title", "notes", "system", "calculator", "grid", "fixed", "chunk")
@@ -50,6 +60,8 @@ MAX_GRID = 2_000_000
 MAX_RANGE = 1_000_000
 #: The number of points too big for their calculator quoted in the error.
 QUOTED = 3
+#: The rules variants the rules refuse before the check stops (told one line per field).
+MAX_REFUSED = 1_000
 
 
 @dataclass(frozen=True)
@@ -85,24 +97,39 @@ class Sweep:
     points: tuple[Point, ...]
     chunk: int | None = None
     where: str = "<sweep>"
+    #: The fingerprint of the sweep's definition: system, calculator and every point's
+    #: arguments and rules, in grid order (not the code: the same sweep after a change of
+    #: the toolkit is still the same sweep). A table file records it.
+    identity: str = ""
 
     @property
     def size(self) -> int:
         return len(self.points)
 
 
-def point_key(system: str, calc: str, args: Mapping[str, Any], rules: Any, version: str) -> str:
-    """Return the key of a point: a hash of the system, calculator, arguments, every field
-    of the rules and the toolkit version (a new version recomputes every point)."""
+def point_definition(system: str, calc: str, args: Mapping[str, Any], rules: Any) -> str:
+    """Return the hash of what a point asks: the system, calculator, arguments and every
+    field of the rules (the same for every build of the toolkit)."""
     payload = {
         "system": system,
         "calculator": calc,
         "args": {k: list(v) if isinstance(v, tuple) else v for k, v in args.items()},
         "rules": None if rules is None else rules.to_mapping(changed_only=False),
-        "version": version,
     }
     text = json.dumps(payload, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def point_key(system: str, calc: str, args: Mapping[str, Any], rules: Any, code: str) -> str:
+    """Return the key of a point: a hash of its :func:`point_definition` and of ``code``,
+    the fingerprint of the toolkit's code that computes it
+    (:func:`~toolkit.sweeps.fingerprint.code_fingerprint`): after a change of the code,
+    every point is computed again."""
+    return _key(point_definition(system, calc, args, rules), code)
+
+
+def _key(definition: str, code: str) -> str:
+    return hashlib.sha256(f"{definition}:{code}".encode()).hexdigest()[:32]
 
 
 def load_sweep(source: str | Path) -> Sweep:
@@ -162,14 +189,14 @@ def sweep_from_mapping(
     if errors:
         raise InvalidSetupError("\n".join(errors.messages))
 
-    axes: list[tuple[str, list[Any]]] = []  # (argument, candidate values)
+    candidates: list[tuple[str, Param, list[Any] | range]] = []  # (argument, its Param, values as written)
     for arg, raw in grid.items():
         if arg in ("rules", "rules_files"):
             continue
         param = _param(calc, arg, errors, ("grid", arg))
         values = _values(raw, arg, errors)
         if param is not None and values is not None:
-            axes.append((arg, [_checked(param, v, errors, ("grid", arg, i)) for i, v in enumerate(values)]))
+            candidates.append((arg, param, values))
     given: dict[str, Any] = {}
     for arg, raw in fixed.items():
         param = _param(calc, arg, errors, ("fixed", arg))
@@ -178,32 +205,37 @@ def sweep_from_mapping(
         if arg in grid:
             errors.add(f"{arg} is both in the grid and fixed: give it once", "fixed", arg)
         given[arg] = _checked(param, raw, errors, ("fixed", arg))
-    swept_args = {a for a, _ in axes}
+    swept_args = {a for a, _, _ in candidates}
     missing = [p.name for p in calc.params if p.required and p.name not in swept_args and p.name not in given]
     if missing:
         errors.add(f"{calc.name} needs {', '.join(missing)}: give them in grid or fixed", "calculator")
-    variants = _rules_variants(calc, system, grid, errors, base)
+    files, rule_axes = _rules_axes(calc, system, grid, errors)
     if errors:
         raise InvalidSetupError("\n".join(errors.messages))
 
-    counts = [len(v) for _, v in axes] + [len(variants)]
-    size = math.prod(counts)
+    # The size from the axes' lengths alone: nothing is checked one value at a time, and no
+    # rules are built, before the grid is known to fit.
+    shape = [(len(v), a) for a, _, v in candidates] + [(len(v), f"rules.{f}") for f, v in rule_axes]
+    if files is not None:
+        shape.insert(len(candidates), (len(files), "rules_files"))
+    size = math.prod(n for n, _ in shape)
     limit = min(calc.max_points, MAX_GRID)
     if size > limit:
-        shape = " x ".join(f"{len(v)} {a}" for a, v in axes) + (
-            f" x {len(variants)} rules" if len(variants) > 1 else ""
-        )
         raise TooBigError(
-            f"{where}: the grid has {size:,} points ({shape}); a sweep of {calc.name} runs at most {limit:,}: "
-            "narrow the ranges or split the sweep into several files"
+            f"{where}: the grid has {size:,} points ({' x '.join(f'{n:,} {a}' for n, a in shape) or '1'}); "
+            f"a sweep of {calc.name} runs at most {limit:,}: narrow the ranges or split the sweep into several files"
         )
-    points = _points(calc, system, axes, given, variants)
+    axes = [(arg, _checked_axis(param, values, errors, arg)) for arg, param, values in candidates]
+    variants = _rules_variants(calc, system, files, rule_axes, errors, base)
+    if errors:
+        raise InvalidSetupError("\n".join(errors.messages))
+    points, identity = _points(calc, system, axes, given, variants)
     _check_sizes(calc, points, where)
     rule_columns = [c for c, _ in variants[0][1]] if variants else []
     swept = tuple(a for a, v in axes if len(v) > 1) + tuple(
         c for c in rule_columns if c != "rules" and len({dict(v[1])[c] for v in variants}) > 1
     )
-    return Sweep(name, title, notes, system, calc, swept, tuple(points), chunk, where)
+    return Sweep(name, title, notes, system, calc, swept, tuple(points), chunk, where, identity)
 
 
 def _param(calc: Calculator, arg: Any, errors: ParseErrors, path: tuple[Any, ...]) -> Param | None:
@@ -225,8 +257,9 @@ def _checked(param: Param, value: Any, errors: ParseErrors, path: tuple[Any, ...
         return param.default
 
 
-def _values(raw: Any, what: str, errors: ParseErrors, *path: Any) -> list[Any] | None:
-    """The candidate values of a grid entry: a non-empty list or ``{from, to, step}``."""
+def _values(raw: Any, what: str, errors: ParseErrors, *path: Any) -> list[Any] | range | None:
+    """The candidate values of a grid entry: a non-empty list, or ``{from, to, step}`` as
+    a :class:`range` (its length known without making its values)."""
     path = path or ("grid", what)
     if isinstance(raw, list):
         if not raw:
@@ -245,43 +278,65 @@ def _values(raw: Any, what: str, errors: ParseErrors, *path: Any) -> list[Any] |
         if high < low:
             errors.add(f"{what}: the range goes from {low} to {high}: 'to' must not be below 'from'", *path)
             return None
-        return list(range(low, high + 1, step or 1))
+        return range(low, high + 1, step or 1)
     errors.add(f"{what}: give a list of values or a range {{from: 1, to: 12}}, got {excerpt(raw)}", *path)
     return None
 
 
-def _rules_variants(
-    calc: Calculator, system: str, grid: Mapping[str, Any], errors: ParseErrors, base: Path | None
-) -> list[tuple[Any, tuple[tuple[str, Any], ...]]]:
-    """Every rules variant of the grid with its table columns: the house-rules files times
-    the product of the swept rules fields. ``[(None, ())]`` for a calculator without rules."""
+def _checked_axis(param: Param, values: list[Any] | range, errors: ParseErrors, arg: str) -> list[Any] | range:
+    """The values of one grid axis as the calculator takes them; every bad value of the
+    axis in one line (the first, and how many more). A range is checked as a whole
+    (:meth:`Param.bad_in_range`), not value by value."""
+    if isinstance(values, range):
+        count, first = param.bad_in_range(values)
+        if first is None:
+            return values if param.kind == "int" else [param.check(v) for v in values]
+        message = _refusal(param, first)
+        if count is None:
+            message += f" (the first refused value of the range's {len(values):,})"
+        elif count > 1:
+            message += f" (and {count - 1:,} more of the range's {len(values):,} values)"
+        errors.add(message, "grid", arg)
+        return []
+    checked, bad = [], []
+    for i, value in enumerate(values):
+        try:
+            checked.append(param.check(value))
+        except InvalidSetupError as exc:
+            bad.append((i, str(exc)))
+    if bad:
+        more = f" (and {len(bad) - 1:,} more bad values of {arg})" if len(bad) > 1 else ""
+        errors.add(bad[0][1] + more, "grid", arg, bad[0][0])
+    return checked
+
+
+def _refusal(param: Param, value: Any) -> str:
+    """The message of ``param.check(value)`` for a value it refuses."""
+    try:
+        param.check(value)
+    except InvalidSetupError as exc:
+        return str(exc)
+    return f"{param.name} refuses {excerpt(value)}"
+
+
+def _rules_axes(
+    calc: Calculator, system: str, grid: Mapping[str, Any], errors: ParseErrors
+) -> tuple[list[Any] | range | None, list[tuple[str, list[Any] | range]]]:
+    """The house-rules files of the grid (``None``: none given) and its rules fields with
+    their values as written: what the size needs, nothing loaded or built yet."""
     fields_raw, files_raw = grid.get("rules"), grid.get("rules_files")
     if not calc.takes_rules:
         for key, raw in (("rules", fields_raw), ("rules_files", files_raw)):
             if raw is not None:
                 errors.add(f"{calc.name} takes no rules: remove {key}", "grid", key)
-        return [(None, ())]
-    cls = rules_class(system)
-    bases: list[tuple[str, Any]] = [("", cls())]
-    if files_raw is not None:
-        files = _values(files_raw, "rules_files", errors, "grid", "rules_files")
-        bases = []
-        for i, name in enumerate(files or []):
-            if name == "default":  # the rulings as written (no file)
-                bases.append(("default", cls()))
-                continue
-            try:
-                rules = load_rules(system, name, base)
-            except InvalidSetupError as exc:
-                errors.add(f"rules_files: {exc}", "grid", "rules_files", i)
-                continue
-            bases.append((Path(str(name)).stem, rules))
-    axes: list[tuple[str, list[Any]]] = []
+        return None, []
+    files = None if files_raw is None else _values(files_raw, "rules_files", errors, "grid", "rules_files") or []
+    axes: list[tuple[str, list[Any] | range]] = []
     if fields_raw is not None:
         if not isinstance(fields_raw, dict):
             errors.add(f"rules must map rules fields to lists of values, got {excerpt(fields_raw)}", "grid", "rules")
         else:
-            names = cls.field_names()
+            names = rules_class(system).field_names()
             for field, raw in fields_raw.items():
                 if field not in names:
                     errors.add(
@@ -294,25 +349,66 @@ def _rules_variants(
                 values = _values(raw, f"rules: {field}", errors, "grid", "rules", field)
                 if values is not None:
                     axes.append((field, values))
-    variants = []
-    seen_errors: set[str] = set()
-    for label, base_rules in bases:
-        for combo in itertools.product(*(v for _, v in axes)):
-            mapping = base_rules.to_mapping()
-            mapping.update({f: v for (f, _), v in zip(axes, combo, strict=True)})
+    return files, axes
+
+
+def _rules_variants(
+    calc: Calculator,
+    system: str,
+    files: list[Any] | range | None,
+    axes: list[tuple[str, list[Any] | range]],
+    errors: ParseErrors,
+    base: Path | None,
+) -> list[tuple[Any, tuple[tuple[str, Any], ...]]]:
+    """Every rules variant of the grid with its table columns: the house-rules files times
+    the product of the swept rules fields (built only once the grid's size is known to
+    fit). ``[(None, ())]`` for a calculator without rules. The variants the rules refuse
+    are told one line per field (the first, and how many more), the search stopping after
+    :data:`MAX_REFUSED` of them."""
+    if not calc.takes_rules:
+        return [(None, ())]
+    cls = rules_class(system)
+    bases: list[tuple[str, Any]] = [("", cls())]
+    if files is not None:
+        bases = []
+        for i, name in enumerate(files):
+            if name == "default":  # the rulings as written (no file)
+                bases.append(("default", cls()))
+                continue
             try:
-                rules = load_rules(system, mapping)
+                rules = load_rules(system, name, base)
             except InvalidSetupError as exc:
-                if str(exc) not in seen_errors:
-                    seen_errors.add(str(exc))
-                    field = next((f for f, _ in axes if f in str(exc)), None)
-                    errors.add(str(exc), "grid", "rules", *((field,) if field else ()))
+                errors.add(f"rules_files: {exc}", "grid", "rules_files", i)
+                continue
+            bases.append((Path(str(name)).stem, rules))
+    variants = []
+    refused: dict[str | None, list[Any]] = {}  # field (None: the first one) -> [first message, count]
+    total = 0
+    for label, base_rules in bases:
+        mapping = base_rules.to_mapping()
+        for combo in itertools.product(*(v for _, v in axes)):
+            changes = {f: v for (f, _), v in zip(axes, combo, strict=True)}
+            try:
+                rules = load_rules(system, {**mapping, **changes})
+            except InvalidSetupError as exc:
+                field = next((f for f, _ in axes if f in str(exc)), None)
+                refused.setdefault(field, [str(exc), 0])[1] += 1
+                total += 1
+                if total >= MAX_REFUSED:
+                    break
                 continue
             columns: tuple[tuple[str, Any], ...] = (("rules", rules.variant_name()),)
-            if files_raw is not None:
+            if files is not None:
                 columns += (("rules_file", label),)
-            columns += tuple((f"rules.{f}", _column_text(v)) for (f, _), v in zip(axes, combo, strict=True))
+            columns += tuple((f"rules.{f}", _column_text(v)) for f, v in changes.items())
             variants.append((rules, columns))
+        if total >= MAX_REFUSED:
+            break
+    for field, (message, count) in refused.items():
+        if count > 1:
+            least = "at least " if total >= MAX_REFUSED else ""
+            message += f" (and {least}{count - 1:,} more rules variants refused)"
+        errors.add(message, "grid", "rules", *((field,) if field else ()))
     return variants or [(cls(), (("rules", "default rules"),))]
 
 
@@ -329,9 +425,10 @@ def _points(
     axes: list[tuple[str, list[Any]]],
     given: Mapping[str, Any],
     variants: list[tuple[Any, tuple[tuple[str, Any], ...]]],
-) -> list[Point]:
-    from toolkit import __version__
-
+) -> tuple[list[Point], str]:
+    """The points of the grid (each once) and the sweep's identity (see :class:`Sweep`)."""
+    code = fingerprint.code_fingerprint()
+    identity = hashlib.sha256(f"{system}:{calc.name}".encode())
     params = {p.name: p for p in calc.params}
     points = []
     seen: set[str] = set()
@@ -341,21 +438,26 @@ def _points(
         args.update({a: v for (a, _), v in zip(axes, combo, strict=True)})
         arg_columns = tuple((name, params[name].column(value)) for name, value in args.items())
         for rules, rule_columns in variants:
-            key = point_key(system, calc.name, args, rules, __version__)
-            if key in seen:  # the same point twice (a repeated value): computed once
+            definition = point_definition(system, calc.name, args, rules)
+            if definition in seen:  # the same point twice (a repeated value): computed once
                 continue
-            seen.add(key)
-            points.append(Point(key, tuple(args.items()), rules, arg_columns + rule_columns))
-    return points
+            seen.add(definition)
+            identity.update(definition.encode())
+            points.append(Point(_key(definition, code), tuple(args.items()), rules, arg_columns + rule_columns))
+    return points, identity.hexdigest()[:32]
 
 
 def _check_sizes(calc: Calculator, points: list[Point], where: str) -> None:
-    """Refuse, before running, the points above the calculator's own exact limit."""
+    """Refuse, before running, the points above the calculator's own exact limit under
+    their own rules (house rules can make a point bigger: Jokers in the deck, say)."""
     if calc.size is None:
         return
     too_big = []
     for point in points:
-        measured = calc.size(point.arguments())
+        try:
+            measured = calc.size(point.arguments(), point.rules)
+        except InvalidSetupError:  # a point these rules refuse fails on its own, with its message
+            continue
         if measured is not None and measured[0] > measured[1]:
             too_big.append((point, measured))
     if too_big:

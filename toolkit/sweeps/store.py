@@ -5,8 +5,16 @@ Finished points are written in ``DIR/.points/``, one small Parquet file per fini
 chunk (encoded on the worker: :func:`encode_chunk`), each written to a temporary file and
 moved into place with :func:`os.replace` (atomic): an interrupted sweep leaves whole files
 only. A point is known by its key (:func:`~toolkit.sweeps.spec.point_key`: system,
-calculator, arguments, every rules field and the toolkit version), so a rerun skips every
-point already stored, whatever chunks it was computed in.
+calculator, arguments, every rules field and the fingerprint of the toolkit's code), so a
+rerun skips every point already stored, whatever chunks it was computed in.
+
+A rerun trusts a stored chunk only after checking it (:func:`chunk_problem`): read whole,
+the store's columns and types, the code fingerprint and the checksum of its rows recorded
+in its metadata, no empty cell, no point twice, each point's probabilities summing to 1.
+A chunk that fails is set aside with one line and its points computed again
+(:class:`PointStore`); the table is built from trusted chunks only. The table file
+records the identity of its sweep (:func:`table_sweep`), so that two different sweeps of
+the same name cannot overwrite each other's table.
 
 The table (:func:`sweep_table`) has one row per grid point and outcome: the point's
 arguments and rules columns, ``outcome``, ``kind`` (``"probability"`` or ``"value"``),
@@ -22,11 +30,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import json
 import os
 from collections.abc import Iterable
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.notation import excerpt
+from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import Row
 
 if TYPE_CHECKING:
@@ -34,10 +46,28 @@ if TYPE_CHECKING:
 
     from toolkit.sweeps.spec import Sweep
 
-__all__ = ["PointStore", "encode_chunk", "sweep_table", "write_atomic", "write_table", "TABLE_COLUMNS"]
+__all__ = [
+    "PointStore",
+    "chunk_problem",
+    "encode_chunk",
+    "rows_checksum",
+    "store_schema",
+    "sweep_table",
+    "table_sweep",
+    "write_atomic",
+    "write_table",
+    "TABLE_COLUMNS",
+    "FLOAT_SUM_TOLERANCE",
+]
 
 #: The columns every sweep table has after the point's own columns.
 TABLE_COLUMNS = ("outcome", "kind", "numerator", "denominator", "value", "exact", "seconds")
+#: How far from 1 the float-only probabilities of a stored point may sum.
+FLOAT_SUM_TOLERANCE = 1e-9
+#: The key-value metadata of a chunk file: the code fingerprint and the rows' checksum.
+CODE_KEY, CHECKSUM_KEY = "toolkit.code", "toolkit.checksum"
+#: The key-value metadata of a table file: its sweep (identity, title, system, calculator).
+SWEEP_KEY = "toolkit.sweep"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -55,10 +85,32 @@ def write_atomic(path: Path, data: bytes) -> None:
             tmp.unlink()
 
 
-def encode_chunk(points: Iterable[tuple[str, list[Row], float]]) -> bytes:
+def store_schema() -> Any:
+    """The Arrow schema of a stored chunk: ``key``, ``row`` and :data:`TABLE_COLUMNS`."""
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("key", pa.string()),
+            ("row", pa.int32()),
+            ("outcome", pa.string()),
+            ("kind", pa.string()),
+            ("numerator", pa.string()),
+            ("denominator", pa.string()),
+            ("value", pa.float64()),
+            ("exact", pa.bool_()),
+            ("seconds", pa.float64()),
+        ]
+    )
+
+
+def encode_chunk(points: Iterable[tuple[str, list[Row], float]], code: str | None = None) -> bytes:
     """Return the Parquet bytes of finished points ``(key, rows, seconds)``: one row per
     point and outcome (``key``, ``row``: the outcome's place in the point, the columns of
-    :data:`TABLE_COLUMNS`; exact numbers as decimal text)."""
+    :data:`TABLE_COLUMNS`; exact numbers as decimal text). The file's key-value metadata
+    records the fingerprint of the code that computed them (``code``, default this
+    process's: :func:`~.fingerprint.code_fingerprint`) and the checksum of the rows
+    (:func:`rows_checksum`), which a rerun checks before trusting the file."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -74,48 +126,192 @@ def encode_chunk(points: Iterable[tuple[str, list[Row], float]]) -> bytes:
             cols["value"].append(r.value)
             cols["exact"].append(r.is_exact)
             cols["seconds"].append(seconds)
-    schema = pa.schema(
-        [
-            ("key", pa.string()),
-            ("row", pa.int32()),
-            ("outcome", pa.string()),
-            ("kind", pa.string()),
-            ("numerator", pa.string()),
-            ("denominator", pa.string()),
-            ("value", pa.float64()),
-            ("exact", pa.bool_()),
-            ("seconds", pa.float64()),
-        ]
-    )
+    table = pa.table(cols, schema=store_schema())
+    metadata = {CODE_KEY: code or fingerprint.code_fingerprint(), CHECKSUM_KEY: rows_checksum(table)}
     buffer = io.BytesIO()
-    pq.write_table(pa.table(cols, schema=schema), buffer)
+    pq.write_table(table.replace_schema_metadata(metadata), buffer)
     return buffer.getvalue()
 
 
+def rows_checksum(table: Any) -> str:
+    """Return the checksum of a chunk's rows: a hash of every cell of the store's columns
+    (their nulls included), independent of how Arrow or Parquet lay the columns out."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    digest = hashlib.sha256()
+    for name in ("key", "row", *TABLE_COLUMNS):
+        column = table.column(name).combine_chunks()
+        digest.update(f"{name}:{len(column)}:{column.type};".encode())
+        if not len(column):
+            continue
+        digest.update(np.asarray(pc.is_valid(column).to_numpy(zero_copy_only=False)).tobytes())
+        if pa.types.is_string(column.type):
+            filled = pc.fill_null(column, "")
+            offsets = np.frombuffer(filled.buffers()[1], dtype=np.int32)[
+                filled.offset : filled.offset + len(filled) + 1
+            ]
+            data = filled.buffers()[2]
+            digest.update((offsets - offsets[0]).tobytes())
+            if data is not None:
+                digest.update(memoryview(data)[int(offsets[0]) : int(offsets[-1])])
+        else:
+            empty = False if pa.types.is_boolean(column.type) else 0
+            digest.update(np.asarray(pc.fill_null(column, empty).to_numpy(zero_copy_only=False)).tobytes())
+    return digest.hexdigest()
+
+
+def chunk_problem(table: Any, metadata: dict[bytes, bytes] | None) -> str | None:
+    """Return why a stored chunk (its Arrow table and key-value metadata) cannot be
+    trusted, in a few words, or ``None`` when it can: a missing column or one of another
+    type, no or another code fingerprint, rows that do not match their checksum, empty
+    cells, a point's row twice or missing, a point whose probabilities do not sum to 1
+    (exact rows exactly, float-only rows within :data:`FLOAT_SUM_TOLERANCE`)."""
+    expected = store_schema()
+    for field in expected:
+        if field.name not in table.column_names:
+            return f"it has no column {field.name!r}"
+        found = table.schema.field(field.name).type
+        if found != field.type:
+            return f"its column {field.name!r} holds {found}, not {field.type}"
+    metadata = metadata or {}
+    code = metadata.get(CODE_KEY.encode(), b"").decode(errors="replace")
+    if not code:
+        return "it records no code fingerprint (written by an older toolkit)"
+    ours = fingerprint.code_fingerprint()
+    if code != ours:
+        return f"it was computed by other toolkit code (fingerprint {excerpt(code)}, this toolkit's {ours})"
+    if metadata.get(CHECKSUM_KEY.encode(), b"").decode(errors="replace") != rows_checksum(table):
+        return "its rows do not match their checksum"
+    return _content_problem(table.select(list(expected.names)))
+
+
+def _content_problem(table: Any) -> str | None:
+    """What the checksum cannot vouch for (a file rewritten with a fresh checksum): every
+    cell filled (``numerator`` and ``denominator`` empty together), each point's rows
+    numbered 0..n-1 once each, each point's probabilities summing to 1."""
+    import pyarrow.compute as pc
+
+    for name in ("key", "row", "outcome", "kind", "value", "exact", "seconds"):
+        if table.column(name).null_count:
+            return f"its column {name!r} has empty cells"
+    if (
+        not pc.equal(pc.is_null(table.column("numerator")), pc.is_null(table.column("denominator")))
+        .to_numpy(zero_copy_only=False)
+        .all()
+    ):
+        return "a row has a numerator without a denominator or the reverse"
+    counts = table.group_by("key").aggregate(
+        [("row", "count"), ("row", "min"), ("row", "max"), ("row", "count_distinct")]
+    )
+    for key, count, low, high, distinct in zip(
+        *(counts.column(c).to_pylist() for c in ("key", "row_count", "row_min", "row_max", "row_count_distinct")),
+        strict=True,
+    ):
+        if distinct != count:
+            return f"it holds rows of point {excerpt(key)} twice"
+        if low != 0 or high != count - 1:
+            return f"point {excerpt(key)} misses rows (it has {count} of rows 0..{high})"
+    probabilities = table.filter(pc.equal(table.column("kind"), "probability"))
+    sums: dict[str, list[Any]] = {}  # key -> [exact sum, float sum, exact rows, float-only rows]
+    for key, numerator, denominator, value in zip(
+        *(probabilities.column(c).to_pylist() for c in ("key", "numerator", "denominator", "value")), strict=True
+    ):
+        total = sums.setdefault(key, [Fraction(0), 0.0, 0, 0])
+        if numerator is None:
+            total[1] += value
+            total[3] += 1
+            continue
+        try:
+            total[0] += Fraction(int(numerator), int(denominator))
+        except (ValueError, ZeroDivisionError):
+            number = f"{excerpt(numerator)}/{excerpt(denominator)}"
+            return f"point {excerpt(key)} has a number that is not a fraction ({number})"
+        total[2] += 1
+    for key, (exact, floats, exact_rows, float_rows) in sums.items():
+        if exact_rows and float_rows:
+            return f"point {excerpt(key)} mixes exact and float-only probabilities"
+        if exact_rows and exact != 1:
+            return f"the probabilities of point {excerpt(key)} sum to {exact}, not 1"
+        if float_rows and abs(floats - 1) > FLOAT_SUM_TOLERANCE:
+            return f"the probabilities of point {excerpt(key)} sum to {floats:.12g}, not 1"
+    return None
+
+
 class PointStore:
-    """The finished points of the sweeps written to one output folder (``DIR/.points/``)."""
+    """The finished points of the sweeps written to one output folder (``DIR/.points/``).
+
+    A chunk file is trusted only once it is checked (:func:`chunk_problem`, or written by
+    this store): one that cannot be read whole or fails a check is renamed
+    ``NAME.parquet.ignored`` (or, if it cannot be renamed, left to be overwritten), told in
+    one line of :attr:`notices`, and counted in :attr:`set_aside`; its points are not
+    :meth:`done`, so they are computed again. An entry that is not a regular file (a
+    folder named ``x.parquet``) is skipped, with a line.
+    """
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory) / ".points"
+        #: One line per chunk set aside or entry skipped, in the order found.
+        self.notices: list[str] = []
+        #: The number of chunks set aside (their points computed again).
+        self.set_aside = 0
+        self._trusted: dict[Path, tuple[int, int]] = {}  # checked or written here: (size, mtime)
+        self._skipped: set[Path] = set()
 
     def files(self) -> list[Path]:
-        """The stored chunk files."""
-        return sorted(self.directory.glob("*.parquet")) if self.directory.is_dir() else []
+        """The stored chunk files (regular files only: any other entry is skipped)."""
+        if not self.directory.is_dir():
+            return []
+        found = []
+        for path in sorted(self.directory.glob("*.parquet")):
+            if path.is_file():
+                found.append(path)
+            elif path not in self._skipped:
+                self._skipped.add(path)
+                self.notices.append(f"skipped {path}: it is not a file (only chunk files are read)")
+        return found
 
-    def _read(self, path: Path, columns: list[str] | None = None) -> Any:
+    def _load(self, path: Path, columns: list[str] | None = None) -> Any:
+        """The chunk at ``path`` as an Arrow table if it can be trusted, else ``None``
+        (set aside, with a line)."""
         import pyarrow.parquet as pq
 
         try:
-            return pq.read_table(path, columns=columns)
-        except (OSError, ValueError):  # unreadable: its points are computed again
+            stat = path.stat()
+            if self._trusted.get(path) == (stat.st_size, stat.st_mtime_ns):
+                return pq.read_table(path, columns=columns)
+            parquet = pq.ParquetFile(path)
+            metadata = parquet.schema_arrow.metadata
+            table = parquet.read()
+            problem = chunk_problem(table, metadata)
+        except FileNotFoundError:  # removed meanwhile (by another run): nothing to trust
             return None
+        except Exception as exc:  # any failure to read a damaged file: the file is set aside
+            problem = (
+                f"it cannot be read whole ({excerpt(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)})"
+            )
+        if problem is not None:
+            self._set_aside(path, problem)
+            return None
+        self._trusted[path] = (stat.st_size, stat.st_mtime_ns)
+        return table if columns is None else table.select(columns)
+
+    def _set_aside(self, path: Path, problem: str) -> None:
+        aside = path.with_name(path.name + ".ignored")
+        try:
+            os.replace(path, aside)
+            where = f"renamed {aside.name}"
+        except OSError:  # a read-only folder: the file stays, and the recomputed chunk overwrites it
+            where = "left in place"
+        self.set_aside += 1
+        self.notices.append(f"ignored {path}: {problem} ({where}; its points are computed again)")
 
     def done(self) -> set[str]:
-        """Return the keys of every stored point (a file that cannot be read is skipped:
-        the points in it are computed again)."""
+        """Return the keys of every point of a trusted chunk (see the class)."""
         keys: set[str] = set()
         for path in self.files():
-            table = self._read(path, ["key"])
+            table = self._load(path, ["key"])
             if table is not None:
                 keys.update(table.column("key").unique().to_pylist())
         return keys
@@ -129,17 +325,19 @@ class PointStore:
         name = hashlib.sha256("".join(keys).encode()).hexdigest()[:24]
         path = self.directory / f"{name}.parquet"
         write_atomic(path, payload)
+        stat = path.stat()
+        self._trusted[path] = (stat.st_size, stat.st_mtime_ns)
         return path
 
     def tables(self) -> list[Any]:
-        """Every readable stored chunk, as an Arrow table (``key``, ``row`` and :data:`TABLE_COLUMNS`)."""
-        return [t for t in (self._read(path) for path in self.files()) if t is not None]
+        """Every trusted stored chunk, as an Arrow table (``key``, ``row`` and :data:`TABLE_COLUMNS`)."""
+        return [t for t in (self._load(path) for path in self.files()) if t is not None]
 
     def rows(self) -> pd.DataFrame:
         """Every stored row (``key``, ``row`` and :data:`TABLE_COLUMNS`), one per point and outcome."""
         import pyarrow as pa
 
-        tables = self.tables()
+        tables = [t.replace_schema_metadata(None) for t in self.tables()]
         frame = pa.concat_tables(tables).to_pandas() if tables else empty_rows().to_pandas()
         return frame.drop_duplicates(["key", "row"])
 
@@ -229,9 +427,46 @@ def _column(values: tuple[Any, ...]) -> Any:
         return pa.array([str(v) for v in values], pa.string())
 
 
-def write_table(frame: pd.DataFrame, path: Path) -> Path:
-    """Write the table as Parquet, atomically; return the path."""
+def sweep_record(sweep: Sweep) -> dict[str, Any]:
+    """What a table file records of its sweep: identity, title, system, calculator, points."""
+    return {
+        "identity": sweep.identity,
+        "title": sweep.title,
+        "system": sweep.system,
+        "calculator": sweep.calculator.name,
+        "points": sweep.size,
+        "code": fingerprint.code_fingerprint(),
+    }
+
+
+def table_sweep(path: Path) -> dict[str, Any] | None:
+    """Return the sweep a table file records (:func:`sweep_record`), or ``None`` when
+    there is no such file or it records none (unreadable, or written before tables
+    recorded their sweep: the table is rebuilt from the stored points either way)."""
+    import pyarrow.parquet as pq
+
+    if not path.is_file():
+        return None
+    try:
+        raw = (pq.read_schema(path).metadata or {}).get(SWEEP_KEY.encode())
+        record = json.loads(raw) if raw else None
+    except Exception:  # a damaged table is only rewritten: it holds nothing the points do not
+        return None
+    return record if isinstance(record, dict) and isinstance(record.get("identity"), str) else None
+
+
+def write_table(frame: pd.DataFrame, path: Path, sweep: Sweep | None = None) -> Path:
+    """Write the table as Parquet, atomically, recording ``sweep`` (:func:`sweep_record`)
+    in its metadata; return the path."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if sweep is not None:
+        metadata = dict(table.schema.metadata or {})
+        metadata[SWEEP_KEY.encode()] = json.dumps(sweep_record(sweep)).encode()
+        table = table.replace_schema_metadata(metadata)
     buffer = io.BytesIO()
-    frame.to_parquet(buffer, index=False)
+    pq.write_table(table, buffer)
     write_atomic(path, buffer.getvalue())
     return path

@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import calculator
 from toolkit.sweeps.store import encode_chunk
 
@@ -25,10 +26,11 @@ ERROR_CHARS = 500
 
 def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]]) -> dict[str, Any]:
     """Compute the points ``items`` — ``(key, args, rules)`` — of calculator ``name`` of
-    ``system``. Return ``{"version", "payload", "done", "errors"}``: the worker's toolkit
-    version (a point's key names the version: the client refuses other versions' rows),
-    the finished points as the Parquet bytes of a store file, their keys, and
-    ``(key, error)`` for each point that raised (its type and message)."""
+    ``system``. Return ``{"code", "version", "payload", "done", "errors"}``: the
+    fingerprint of the worker's toolkit code (a point's key names the code: the client
+    refuses rows of other code) and its version string, the finished points as the
+    Parquet bytes of a store file, their keys, and ``(key, error)`` for each point that
+    raised (its type and message)."""
     calc = calculator(system, name)
     finished, errors = [], []
     for key, args, rules in items:
@@ -44,9 +46,11 @@ def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]])
         finished.append((key, rows, time.perf_counter() - started))
     from toolkit import __version__
 
+    code = fingerprint.code_fingerprint()
     return {
+        "code": code,
         "version": __version__,
-        "payload": encode_chunk(finished) if finished else b"",
+        "payload": encode_chunk(finished, code) if finished else b"",
         "done": [key for key, _, _ in finished],
         "errors": errors,
     }
