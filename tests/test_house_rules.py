@@ -107,3 +107,27 @@ def test_the_fields_page_lists_every_field_as_the_code_declares_it(system):
     page = (Path(__file__).resolve().parent.parent / "docs" / "house_rules.md").read_text(encoding="utf-8")
     section = page.split(f"<!-- fields: {system} -->\n", 1)[1].split("\n<!-- end -->", 1)[0]
     assert section == fields_markdown(system), f"docs/house_rules.md: regenerate the {system} table"
+
+
+# -- control characters (issue 20 item 8): a title reaches terminals, pickers and reports -----
+def test_a_house_rules_title_or_notes_with_a_terminal_escape_is_refused_at_its_line(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text('system: angry-miniatures\ntitle: "Tens\\e]0;owned\\a"\nnotes: "x\\e[2J"\nzero_tie: miss\n')
+    with pytest.raises(InvalidSetupError) as info:
+        RulesFile.read(path)
+    assert str(info.value).splitlines() == [
+        f"{path}:2: title holds 'Tens\\x1b]0;owned\\x07': control characters ('\\x1b') are not accepted "
+        "(newlines and tabs only in notes)",
+        f"{path}:3: notes holds 'x\\x1b[2J': control characters ('\\x1b') are not accepted",
+    ]
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:2: title holds"):  # every reader: load_rules too
+        load_rules("angry-miniatures", str(path))
+
+
+def test_house_rules_notes_keep_their_newlines_and_tabs(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text('system: angry-miniatures\ntitle: Tens\nnotes: "one\\ttwo\\nthree"\nzero_tie: miss\n')
+    assert RulesFile.read(path).notes == "one\ttwo\nthree"
+    path.write_text('system: angry-miniatures\ntitle: "Tens\\nhit"\nnotes: n\n')
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:2: title holds 'Tens\\nhit': control characters"):
+        RulesFile.read(path)  # a title is one line

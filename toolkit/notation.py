@@ -534,12 +534,14 @@ class ParseErrors:
                         *path,
                     )
             elif isinstance(value, Mapping):
+                children = []
                 for key, item in value.items():
-                    stack.append((item, path + (key,), lines or key in multiline))
                     if isinstance(key, str) and control_character(key, lines=False) is not None:
-                        stack.append((key, path + (key,), False))
+                        children.append((key, path + (key,), False))
+                    children.append((item, path + (key,), lines or key in multiline))
+                stack.extend(reversed(children))  # popped in the file's order
             elif isinstance(value, (list, tuple)):
-                stack.extend((item, path + (i,), lines) for i, item in enumerate(value))
+                stack.extend((item, path + (i,), lines) for i, item in reversed(list(enumerate(value))))
 
     def __bool__(self) -> bool:
         return bool(self.messages)
