@@ -105,3 +105,53 @@ def test_replay_markdown_images_without_output_link_the_folder_as_given(tmp_path
     assert main(["replay", path, "--format", "markdown", "--images", "pics"]) == 0
     text = capsys.readouterr().out
     assert "](pics/card-JK1.svg)" in text and (tmp_path / "pics" / "card-JK1.svg").is_file()
+
+
+# -- an output that is an input, and what reaches the terminal (issue 20 items 6 and 8) ------
+@pytest.mark.parametrize("fmt", ["html", "markdown", "text"])
+def test_replay_refuses_to_write_over_the_example_it_replays(tmp_path, capsys, fmt):
+    path = tmp_path / "grunk.yaml"
+    original = (EXAMPLES_DIR / "grunk_charges_pixie.yaml").read_text()
+    path.write_text(original)
+    (tmp_path / "link.yaml").symlink_to(path)
+    for output in (path, tmp_path / "." / "grunk.yaml", tmp_path / "link.yaml"):
+        assert main(["replay", str(path), "--format", fmt, "-o", str(output)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"error: -o {str(output)!r} is the example: give another output file (it would be overwritten)\n"
+    assert path.read_text() == original
+    assert main(["replay", str(path), "--format", fmt, "-o", str(tmp_path / "out.txt")]) == 0  # another file: fine
+
+
+def test_replay_refuses_to_write_over_the_house_rules_file_the_example_names(tmp_path, capsys):
+    house = tmp_path / "house.yaml"
+    house.write_text("system: angry-miniatures\nnotes: n\nzero_tie: miss\n")
+    before = house.read_text()
+    path = tmp_path / "grunk.yaml"
+    grunk = (EXAMPLES_DIR / "grunk_charges_pixie.yaml").read_text()
+    path.write_text(grunk.replace("attack: melee\n", "attack: melee\nrules: house.yaml\n"))
+    assert main(["replay", str(path), "--format", "html", "-o", str(house)]) == 2
+    assert "is the house-rules file the example names" in capsys.readouterr().err
+    assert house.read_text() == before
+
+
+def test_replay_prints_no_control_character_to_the_terminal(tmp_path, capsys, monkeypatch):
+    # names are refused at load (tests/test_hostile_readers.py); this is the last guard on
+    # printing: a text that held one anyway reaches the terminal written out, inert
+    def hostile(_):
+        return "Grunk\x1b]0;owned\x07 charges\x9b31m Pixie\n", ["bell\x07"]
+
+    monkeypatch.setattr("toolkit.replay.replay_file", hostile)  # the command imports it when it runs
+    assert main(["replay", str(EXAMPLES_DIR / "grunk_charges_pixie.yaml")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "Grunk\\x1b]0;owned\\x07 charges\\x9b31m Pixie\n"
+    assert captured.err == "expectation not met: bell\\x07\n"
+
+
+def test_replay_markdown_links_images_in_a_folder_with_a_space_and_parentheses(tmp_path, capsys):
+    path = str(EXAMPLES_DIR / "durak_joker_initiative.yaml")
+    out = tmp_path / "book" / "joker.md"
+    pics = tmp_path / "book" / "my pics (2)"
+    assert main(["replay", path, "--format", "markdown", "--images", str(pics), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "](my%20pics%20%282%29/card-JK1.svg)" in text and (pics / "card-JK1.svg").is_file()
+    assert "](my pics" not in text  # a space or a parenthesis ends a Markdown link target

@@ -252,3 +252,49 @@ def test_an_example_whose_holder_passes_first_is_refused_at_that_line(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(NotationError, match=rf":{at}: .*must open the clash with an attack \(DB-3\)"):
         replay(load_example(path))
+
+
+# -- every morale word the checker can find, an example may expect (issue 20 item 9) -----------
+def test_an_expectation_may_say_a_side_does_not_roll_morale():
+    # DB-8: South, originally attacked, rolls 3 < 4 and retreats; North then does not roll
+    said = SMALL.replace("morale: {South: retreats}}", "morale: {South: retreats, North: does not roll}}")
+    example = load_example(said)
+    assert check_expectations(example, replay(example)) == []
+    wrong = load_example(SMALL.replace("morale: {South: retreats}}", "morale: {North: stays}}"))
+    assert check_expectations(wrong, replay(wrong)) == [
+        "line 19: round 1: North does not roll (DB-8), the example expects stays"
+    ]
+    with pytest.raises(NotationError) as info:
+        load_example(SMALL.replace("morale: {South: retreats}}", "morale: {South: flees}}"))
+    assert str(info.value) == "<example>:19: expect: morale is stays, retreats or does not roll (DB-8), got 'flees'"
+
+
+def _battle_with_a_round_without_a_clash() -> tuple[TracedBattleState, int]:
+    """A random battle (seeds tried in order) with a round in which neither side held an
+    attack card (DB-3: no clash, no morale roll), and that round."""
+    for seed in range(500):
+        rng = random.Random(seed)
+        north = Army("North", rng.randint(1, 4), Leader("Vasilisa", battle_die="d4", spirit_die="d6"))
+        south = Army("South", rng.randint(1, 4), Leader("Ivan", battle_die="d4", spirit_die="d8", wild_card=False))
+        end = play_out(traced(start_battle(north, south, Rules(), max_rounds=6)), rng)
+        records = round_records(end)
+        idle = [r.number for r in records if r.recon and r.initiative is None and r.number < end.round_no]
+        if idle:
+            return end, idle[0]
+    raise AssertionError("no battle of 500 had a round without a clash")
+
+
+def test_export_of_a_battle_with_a_round_without_a_clash_replays_and_all_expectations_hold():
+    end, idle = _battle_with_a_round_without_a_clash()
+    text = to_example(end, "No clash")
+    again = load_example(text)
+    replayed = replay(again)
+    assert replayed.log() == end.log()
+    assert check_expectations(again, replayed) == []
+    line = next(row for row in text.splitlines() if row.startswith(f"  - {{round: {idle},"))
+    assert "initiative: none" in line and "morale: {North: does not roll, South: does not roll}" in line
+    # and each export's expectation can fail: the checker reads the words the file holds
+    flipped = text.replace(line, line.replace("South: does not roll}", "South: stays}", 1))
+    assert check_expectations(load_example(flipped), replayed) == [
+        f"line {text.splitlines().index(line) + 1}: round {idle}: South does not roll (DB-8), the example expects stays"
+    ]

@@ -179,3 +179,73 @@ def test_load_yaml_reports_lines_and_keeps_data():
     doc = load_yaml("a: 1\nb:\n  - x\n  - {c: 2}\n")
     assert doc.data == {"a": 1, "b": ["x", {"c": 2}]}
     assert doc.lines.line("b", 1, "c") == 4
+
+
+# -- control characters in names and titles (issue 20 item 8: they reached the terminal) ------
+OSC_TITLE = r"\e]0;owned\a"  # YAML's double-quoted escapes: ESC ] 0 ; ... BEL sets a terminal's title
+
+
+def _line_of(text: str, start: str) -> int:
+    """The 1-based line of ``text`` that starts with ``start``."""
+    return next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith(start))
+
+
+@pytest.mark.parametrize("text", [FM, DB, AM], ids=["fm", "db", "am"])
+def test_a_title_with_a_terminal_escape_is_refused_at_its_line(text, tmp_path):
+    line = _line_of(text, "title:")
+    title = text.splitlines()[line - 1]
+    message = _refuse(text.replace(title, f'title: "Fight{OSC_TITLE}"'), tmp_path)
+    assert message == (
+        f"{tmp_path / 'bad.yaml'}:{line}: title holds 'Fight\\x1b]0;owned\\x07': control characters ('\\x1b') "
+        "are not accepted (newlines and tabs only in notes)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ("  - name: North", '  - name: "North\\x9b31m"', "armies.0.name holds 'North\\x9b31m'"),  # C1 CSI
+        ("    leader: {name: Voivode Dobrynya,", '    leader: {name: "D\\a",', "armies.0.leader.name holds 'D\\x07'"),
+        ("  - name: North", '  - name: "North\\nSouth"', "armies.0.name holds 'North\\nSouth'"),  # one line only
+        ("system: durak-battle", 'system: durak-battle\n"x\\ey": 1', "x\\x1by holds 'x\\x1by'"),  # a key
+    ],
+)
+def test_a_name_with_a_control_character_is_refused_naming_its_field(old, new, field, tmp_path):
+    assert old in DB
+    bad = DB.replace(old, new, 1)
+    line = _line_of(bad, new.splitlines()[-1])
+    message = _refuse(bad, tmp_path)
+    assert f"bad.yaml:{line}: {field}: control characters" in message
+    assert "\x1b" not in message and "\x9b" not in message and "\x07" not in message  # written out, inert
+
+
+def test_notes_may_hold_newlines_and_tabs_but_no_escape(tmp_path):
+    notes = AM[AM.index("notes: >") : AM.index("attacker:")]
+    path = tmp_path / "notes.yaml"
+    path.write_text(AM.replace(notes, 'notes: "Two\\tcolumns\\nand lines"\n'))
+    _, problems = replay_file(path)
+    assert problems == []
+    message = _refuse(AM.replace(notes, 'notes: "ring\\a"\n'), tmp_path)
+    assert f":{_line_of(AM, 'notes:')}: notes holds 'ring\\x07': control characters ('\\x07') are not accepted" in (
+        message
+    )
+
+
+def test_a_raw_escape_byte_is_refused_by_the_reader(tmp_path):
+    message = _refuse(AM.replace("Grunk charges Pixie", "Grunk\x1b]0;owned\x07"), tmp_path)
+    assert f":{_line_of(AM, 'title:')}: not valid YAML: a character is not allowed" in message
+    assert "\x1b" not in message
+
+
+def test_one_definition_of_control_characters_for_files_and_report_parameters():
+    from toolkit.notation import control_character
+    from toolkit.reports.parameters import ParameterSpec
+
+    # C0 but tab and newline, DEL, C1 (U+0080..U+009F); tab and newline too in one-line texts
+    found = [c for c in map(chr, range(0x200)) if control_character(c) is not None]
+    assert found == [chr(c) for c in [*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]]
+    assert control_character("\t", lines=False) == "\t" and control_character("é ü ✓") is None
+    spec = ParameterSpec("name_a", "str", "'North'", "")
+    for text in ("North\x1b]0;t\x07", "North\x9b31m"):
+        assert spec.problem(text) == f"holds {excerpt(text)}: control characters are not accepted"
+    assert spec.problem("North") is None

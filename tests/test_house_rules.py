@@ -107,3 +107,70 @@ def test_the_fields_page_lists_every_field_as_the_code_declares_it(system):
     page = (Path(__file__).resolve().parent.parent / "docs" / "house_rules.md").read_text(encoding="utf-8")
     section = page.split(f"<!-- fields: {system} -->\n", 1)[1].split("\n<!-- end -->", 1)[0]
     assert section == fields_markdown(system), f"docs/house_rules.md: regenerate the {system} table"
+
+
+# -- control characters (issue 20 item 8): a title reaches terminals, pickers and reports -----
+def test_a_house_rules_title_or_notes_with_a_terminal_escape_is_refused_at_its_line(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text('system: angry-miniatures\ntitle: "Tens\\e]0;owned\\a"\nnotes: "x\\e[2J"\nzero_tie: miss\n')
+    with pytest.raises(InvalidSetupError) as info:
+        RulesFile.read(path)
+    assert str(info.value).splitlines() == [
+        f"{path}:2: title holds 'Tens\\x1b]0;owned\\x07': control characters ('\\x1b') are not accepted "
+        "(newlines and tabs only in notes)",
+        f"{path}:3: notes holds 'x\\x1b[2J': control characters ('\\x1b') are not accepted",
+    ]
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:2: title holds"):  # every reader: load_rules too
+        load_rules("angry-miniatures", str(path))
+
+
+def test_house_rules_notes_keep_their_newlines_and_tabs(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text('system: angry-miniatures\ntitle: Tens\nnotes: "one\\ttwo\\nthree"\nzero_tie: miss\n')
+    assert RulesFile.read(path).notes == "one\ttwo\nthree"
+    path.write_text('system: angry-miniatures\ntitle: "Tens\\nhit"\nnotes: n\n')
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:2: title holds 'Tens\\nhit': control characters"):
+        RulesFile.read(path)  # a title is one line
+
+
+# -- the Fairy Meat damage table given in Python, and its size (issue 20 item 8) --------------
+def test_fairy_meat_damage_table_is_accepted_as_a_mapping_as_the_yaml_form_gives_it():
+    from toolkit.fairy_meat.referee import table_damage
+    from toolkit.fairy_meat.rules import Rules
+
+    given = Rules(damage_table={"1-4": 1, "5-8": 2, "9+": 3})
+    assert given == Rules.from_mapping({"damage_table": {"1-4": 1, "5-8": 2, "9+": 3}})
+    assert given.damage == "table" and given.damage_table == (("1-4", 1), ("5-8", 2), ("9+", 3))
+    assert [table_damage(d, given.table) for d in (0, 1, 4, 5, 8, 9, 40)] == [0, 1, 1, 2, 2, 3, 3]  # FM-10 by hand
+    assert Rules(damage_table=[["1-2", 0], ["3+", 1]]).damage_table == (("1-2", 0), ("3+", 1))  # pairs, too
+    assert hash(given) == hash(Rules(damage_table=(("1-4", 1), ("5-8", 2), ("9+", 3))))  # still a frozen value
+    with pytest.raises(InvalidSetupError) as info:
+        Rules(damage_table="1-4: 1")
+    assert str(info.value) == (
+        "damage_table='1-4: 1' is not valid (FM-10): give a mapping of differences to damage, "
+        "e.g. {'1-4': 1, '5-8': 2, '9+': 3} (or (range, damage) pairs): ranges from 1, no gap, last one open"
+    )
+
+
+def test_fairy_meat_damage_table_is_bounded(tmp_path):
+    import time
+
+    from toolkit.fairy_meat.rules import MAX_DAMAGE_TABLE_ROWS, Rules
+
+    assert MAX_DAMAGE_TABLE_ROWS == 100
+    table = {str(d): d % 3 for d in range(1, 100)} | {"100+": 4}  # 100 rows: the most
+    assert len(Rules(damage_table=table).damage_table) == 100
+    huge = {str(d): 1 for d in range(1, 150_000)} | {"150000+": 2}
+    start = time.perf_counter()
+    with pytest.raises(InvalidSetupError) as info:
+        Rules(damage_table=huge)
+    assert time.perf_counter() - start < 1
+    assert str(info.value) == (
+        "damage_table has 150,000 rows (FM-10): at most 100; make the last range open ('9+') "
+        "instead of listing every difference"
+    )
+    path = tmp_path / "long.yaml"
+    rows = "".join(f"  {d}: 1\n" for d in range(1, 101)) + "  101+: 2\n"
+    path.write_text(f"system: fairy-meat\nnotes: n\ndamage_table:\n{rows}")
+    with pytest.raises(InvalidSetupError, match=r"long.yaml:[34]: damage_table has 101 rows \(FM-10\): at most 100"):
+        RulesFile.read(path)

@@ -93,7 +93,7 @@ def test_without_a_system_there_is_no_picker_and_compute_gets_no_rules():
     [
         (BAD, ["bad_field.yaml:3:", "'zero_ties' is not a field of the angry-miniatures rules"]),
         (OTHER_SYSTEM, ["damage_table.yaml:2:", "this file is for 'fairy-meat'"]),
-        (HOUSE / "missing.yaml", ["missing.yaml", "No such file"]),
+        (HOUSE / "missing.yaml", ["missing.yaml", "does not exist"]),
         ("", ["give the path of a house-rules file"]),
     ],
 )

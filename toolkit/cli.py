@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import ToolkitError
-from toolkit.notation import excerpt
+from toolkit.files import same_file
+from toolkit.notation import excerpt, show_controls
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -267,19 +268,40 @@ def _replay(args: argparse.Namespace) -> int:
         return _error("give an example FILE (YAML), or --list")
     if args.images is not None and args.format != "markdown":
         return _error("--images DIR is for --format markdown (html draws the pictures inline)")
+    if args.output is not None:
+        overwritten = next((f for f in _example_inputs(args.file) if same_file(args.output, f)), None)
+        if overwritten is not None:
+            what = "the example" if overwritten == args.file else "the house-rules file the example names"
+            return _error(
+                f"-o {excerpt(str(args.output), 300)} is {what}: give another output file (it would be overwritten)"
+            )
     if args.format == "text":
         text, problems = replay_file(args.file)
     else:
         text, problems = _rulebook_export(args)
     if args.output is None:
-        print(text, end="" if text.endswith("\n") else "\n")
+        # names are refused with control characters at load; a terminal obeys them all the same
+        print(show_controls(text), end="" if text.endswith("\n") else "\n")
     else:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        print(f"wrote {args.output}")
+        print(f"wrote {show_controls(str(args.output))}")
     for problem in problems:
-        print(f"expectation not met: {problem}", file=sys.stderr)
+        print(f"expectation not met: {show_controls(problem)}", file=sys.stderr)
     return EXIT_FAILED if problems else EXIT_OK
+
+
+def _example_inputs(file: Path) -> list[Path]:
+    """The files a replay of ``file`` reads: the example, and the house-rules file its
+    ``rules:`` names (what ``-o`` must not overwrite)."""
+    from toolkit.house_rules import example_folder, find_rules_file
+    from toolkit.replay import read_source
+
+    notation, read = read_source(file)
+    raw = read.data.get("rules")
+    named = isinstance(raw, str) and raw.strip()
+    found = find_rules_file(notation.system, raw, example_folder(read.where)) if named else None
+    return [file] if found is None else [file, found]
 
 
 def _rulebook_export(args: argparse.Namespace) -> tuple[str, list[str]]:

@@ -36,5 +36,5 @@ def example_files(system: str | None = None, directory: str | Path | None = None
     """Return the example files in ``directory`` (default :data:`EXAMPLES_DIR`), sorted
     by name; only those of ``system`` (``"durak-battle"``) if given."""
     folder = Path(directory) if directory is not None else EXAMPLES_DIR
-    files = sorted(folder.glob("*.yaml"))
+    files = sorted(f for f in folder.glob("*.yaml") if f.is_file())  # never a folder or a named pipe
     return [f for f in files if system is None or system_of(f) == system]

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.files import designer_file, expand_home
 from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
 
 __all__ = [
@@ -235,9 +236,12 @@ class RulesFile:
         must be of that system, else the system it names.
 
         Raises:
-            InvalidSetupError: one line per problem, ``FILE:LINE: problem``.
+            InvalidSetupError: one line per problem, ``FILE:LINE: problem``: not a regular
+                file (a folder, a device, a named pipe, an unknown ``~user``: refused before
+                it is opened), not valid YAML, a text holding a control character, another
+                system, an unknown field or a value the rules refuse.
         """
-        path = Path(path)
+        path = designer_file(path, "house-rules file")
         try:
             document = load_yaml(path)
         except NotationError as exc:
@@ -260,6 +264,7 @@ class RulesFile:
                 raise InvalidSetupError(at_line(str(path), document.lines.line("system"), str(exc))) from None
         elif named is not None and named != rules_type.SYSTEM:
             errors.add(f"this file is for {excerpt(named)}, not {rules_type.SYSTEM}", "system")
+        errors.check_controls(data)  # a title or a name reaches terminals and reports
         title = errors.text(data.get("title"), "title", "title", limit=200)
         notes = errors.text(data.get("notes"), "notes", "notes")
         fields = {k: v for k, v in data.items() if k not in FILE_KEYS}
@@ -288,20 +293,38 @@ def rules_files(system: str, directory: str | Path | None = None) -> list[Path]:
     """Return the shipped house-rules files of ``system``: ``data/rules/<system>/*.yaml``
     (or those in ``directory``), sorted by name."""
     folder = Path(directory) if directory is not None else RULES_DIR / system
-    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    return sorted(p for p in folder.glob("*.yaml") if p.is_file()) if folder.is_dir() else []
 
 
 def find_rules_file(system: str, name: str, base: str | Path | None = None) -> Path | None:
     """Return the house-rules file ``name`` means for ``system``: a path (relative ones
     looked up under ``base`` first, then the working folder), a file of
     ``data/rules/<system>/`` by its name with or without ``.yaml``, or a path from the
-    repository root; None if there is none."""
+    repository root; None if there is none. ``~`` and ``~user`` are expanded.
+
+    Raises:
+        InvalidSetupError: the home folder of ``~user`` cannot be found, or ``name`` names
+            no regular file but something else (a folder, a device, a named pipe).
+    """
     base = Path(base) if base is not None else None
-    candidates = [Path(name).expanduser()]
+    candidates = [expand_home(name, "house-rules file")]
     if base is not None:
         candidates.insert(0, base / name)
     candidates += [RULES_DIR / system / name, RULES_DIR / system / f"{name}.yaml", RULES_DIR.parent.parent / name]
-    return next((c for c in candidates if c.is_file()), None)
+    found = next((c for c in candidates if c.is_file()), None)
+    if found is None:
+        there = next((c for c in candidates if _exists(c)), None)
+        if there is not None:
+            designer_file(there, "house-rules file")  # raises: what is there is not a file
+    return found
+
+
+def _exists(path: Path) -> bool:
+    """Whether anything is at ``path`` (False for a path that cannot be looked at)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def load_rules(system: str, source: Any = None, base: str | Path | None = None) -> Any:

@@ -35,6 +35,7 @@ reads it into an example, plays it through the system's engine and checks its
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,9 @@ __all__ = [
     "ParseErrors",
     "PlanStop",
     "at_line",
+    "control_character",
+    "show_controls",
+    "MULTILINE_KEYS",
     "dump_example",
     "follow_plan",
     "narrate",
@@ -68,6 +72,40 @@ __all__ = [
 State = TypeVar("State")
 Move = TypeVar("Move")
 Path_ = tuple[Hashable, ...]
+
+
+#: Control characters: C0 (but tab and newline), DEL and C1. A terminal obeys them (ESC
+#: starts a sequence that can set the window title, BEL rings), so no name, title or text
+#: a designer gives may hold one.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The same with tab and newline: what a one-line text (a name, a title) may not hold.
+_CONTROLS_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+#: The keys whose texts may run over several lines (newlines and tabs allowed).
+MULTILINE_KEYS = ("notes",)
+
+
+def control_character(text: str, *, lines: bool = True) -> str | None:
+    r"""Return the first control character of ``text`` (None if it has none): C0, DEL or
+    C1; tab and newline count only when ``lines`` is False (a name or a title).
+
+    >>> control_character("North\x1b]0;owned\x07")
+    '\x1b'
+    >>> control_character("two\nlines"), control_character("two\nlines", lines=False)
+    (None, '\n')
+    """
+    found = (_CONTROLS if lines else _CONTROLS_ONE_LINE).search(text)
+    return found.group() if found else None
+
+
+def show_controls(text: str) -> str:
+    r"""Return ``text`` with each control character but tab and newline written out as its
+    escape (``\x1b``), so printing it cannot steer the terminal.
+
+    >>> show_controls("a\x1b]0;t\x07b")
+    'a\\x1b]0;t\\x07b'
+    """
+    return _CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def at_line(where: str, line: int, message: str) -> str:
@@ -236,7 +274,9 @@ def load_yaml(source: str | bytes | Path, where: str | None = None) -> YamlDocum
 
     The one reader of every file a designer writes (examples, batch parameter files,
     ``-p`` values): ``yaml.SafeLoader`` (data only, never code) without aliases or
-    duplicate keys, at most :data:`MAX_FILE_BYTES` bytes, :data:`MAX_NODES` values and
+    duplicate keys, a path only if it is a regular file (never a folder, a device or a
+    named pipe: :func:`toolkit.files.read_designer_file`), at most
+    :data:`MAX_FILE_BYTES` bytes, :data:`MAX_NODES` values and
     :data:`MAX_DEPTH` levels; a bad tag value, an undecodable byte or a character YAML
     refuses is reported at its line.
 
@@ -247,12 +287,11 @@ def load_yaml(source: str | bytes | Path, where: str | None = None) -> YamlDocum
         NotationError: one line, ``"where:LINE: problem"``.
     """
     if isinstance(source, Path):
+        from toolkit.files import read_designer_file  # it quotes paths with excerpt, from here
+
         where = where or str(source)
-        try:
-            with source.open("rb") as handle:
-                raw: bytes | str = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            raise NotationError(f"{where}: cannot be read: {exc.strerror or exc}") from None
+        # a regular file only, opened without blocking: a named pipe or a device is refused
+        raw: bytes | str = read_designer_file(source, MAX_FILE_BYTES + 1, "file", error=NotationError)
     else:
         raw = source
         where = where or "<text>"
@@ -382,9 +421,11 @@ def read_example(source: str | Path | ExampleSource, shape: str) -> ExampleSourc
     ``shape`` says what the file must hold, for the error when it is not a mapping.
 
     Raises:
-        NotationError: not a file, not valid YAML (a ``!!python`` tag, an alias, a
+        NotationError: not a regular file (nothing there, a folder, a device, a named
+            pipe, an unknown ``~user``), not valid YAML (a ``!!python`` tag, an alias, a
             duplicate key, a bad tag value or undecodable bytes, at its line), too big,
-            or not a mapping.
+            not a mapping, or a text holding a control character (at its line, naming
+            the field: :meth:`ParseErrors.check_controls`).
         TypeError: ``source`` is neither a path nor text.
     """
     if isinstance(source, ExampleSource):  # already read (toolkit replay reads the system first)
@@ -392,15 +433,22 @@ def read_example(source: str | Path | ExampleSource, shape: str) -> ExampleSourc
     if not isinstance(source, (str, Path)):
         raise TypeError(f"source must be a path or YAML text, got {type(source).__name__}")
     path = Path(source) if not (isinstance(source, str) and "\n" in source) else None
-    if path is not None and not path.is_file():
-        raise NotationError(
-            f"{excerpt(str(path))} is not a file: give the path of an example, e.g. data/examples/*.yaml"
-        )
+    if path is not None:
+        from toolkit.files import designer_file  # it quotes paths with excerpt, from here
+
+        path = designer_file(path, "example", error=NotationError, missing="is not a file", hint=EXAMPLE_HINT)
     where = str(path) if path is not None else "<example>"
     document = load_yaml(path if path is not None else str(source), where)
     if not isinstance(document.data, dict):
         raise NotationError(f"{where}: an example is a mapping with {shape}")
+    errors = ParseErrors(where, document.lines)
+    errors.check_controls(document.data)
+    errors.raise_if_any()
     return ExampleSource(document.data, document.text, where, document.lines)
+
+
+#: What to give instead of a path that is not an example file.
+EXAMPLE_HINT = "give the path of an example, e.g. data/examples/*.yaml"
 
 
 # -- error collection --------------------------------------------------------------------------
@@ -467,6 +515,33 @@ class ParseErrors:
             self.add(f"{what} is too long ({len(value):,} characters, the limit is {limit:,})", *path)
             return default
         return value
+
+    def check_controls(self, data: Any, multiline: Iterable[str] = MULTILINE_KEYS) -> None:
+        """Record every text of ``data`` (keys and values, at any depth) that holds a
+        control character (:func:`control_character`), at its line, naming its field:
+        newlines and tabs are allowed only under the keys ``multiline`` (``notes``)."""
+        multiline = set(multiline)
+        stack: list[tuple[Any, Path_, bool]] = [(data, (), False)]
+        while stack:
+            value, path, lines = stack.pop()
+            if isinstance(value, str):
+                bad = control_character(value, lines=lines)
+                if bad is not None:
+                    field = ".".join(show_controls(str(p)) for p in path) or "the text"
+                    self.add(
+                        f"{field} holds {excerpt(value)}: control characters ({bad!r}) are not accepted"
+                        + ("" if lines else f" (newlines and tabs only in {', '.join(sorted(multiline))})"),
+                        *path,
+                    )
+            elif isinstance(value, Mapping):
+                children = []
+                for key, item in value.items():
+                    if isinstance(key, str) and control_character(key, lines=False) is not None:
+                        children.append((key, path + (key,), False))
+                    children.append((item, path + (key,), lines or key in multiline))
+                stack.extend(reversed(children))  # popped in the file's order
+            elif isinstance(value, (list, tuple)):
+                stack.extend((item, path + (i,), lines) for i, item in reversed(list(enumerate(value))))
 
     def __bool__(self) -> bool:
         return bool(self.messages)

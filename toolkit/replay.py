@@ -33,16 +33,11 @@ def read_source(source: str | Path | ExampleSource) -> tuple[ExampleNotation, Ex
     as YAML text (a string with a line break) or already read.
 
     Raises:
-        NotationError: not a file, not valid YAML, or a ``system:`` that is unknown (the
+        NotationError: not a regular file (:func:`toolkit.files.designer_file`), not valid
+            YAML, a name holding a control character, or a ``system:`` that is unknown (the
             message names the known systems).
     """
-    if isinstance(source, (str, Path)) and not (isinstance(source, str) and "\n" in source):
-        path = Path(source)
-        if not path.is_file():
-            raise NotationError(
-                f"{excerpt(str(path))} is not a file: give the path of an example, e.g. data/examples/*.yaml"
-            )
-    read = read_example(source, _SHAPE)  # read once, safely
+    read = read_example(source, _SHAPE)  # read once, safely: a regular file only, no control characters
     name = read.data.get("system", DEFAULT_SYSTEM)
     if not isinstance(name, str) or name not in systems.names():
         raise NotationError(

@@ -106,6 +106,11 @@ _ROUND_KEYS = {"recon", "cards", "coin", "moves", "morale"}
 _ROUND_EXPECT_KEYS = {"round", "initiative", "lost", "morale", "tokens"}
 _BATTLE_EXPECT_KEYS = {"outcome", "winner", "tokens"}
 _MORALE_WORDS = {True: "stays", False: "retreats"}
+#: A side's morale in a round where it did not roll (DB-8: the other side retreated first;
+#: DB-3: no clash that round): what the checker reports, so an example may expect it too.
+_NO_ROLL = "does not roll"
+#: Every morale word an expectation may hold: each one the checker can find.
+_MORALE_EXPECTED = (*_MORALE_WORDS.values(), _NO_ROLL)
 MAX_ROUNDS = 1000  # the most rounds an example may play (a battle of tokens ends long before)
 
 
@@ -318,8 +323,13 @@ def _expectations(raw_expect: Any, errors: ParseErrors, sides: _Sides) -> list[M
                 sides.side_of(who, *at, key)
                 if key != "morale":
                     errors.whole(value, f"expect: {key}", *at, key, high=10**4)
-                elif value not in _MORALE_WORDS.values():
-                    errors.add(f"expect: morale is stays or retreats, got {excerpt(value)}", *at, key)
+                elif value not in _MORALE_EXPECTED:
+                    errors.add(
+                        f"expect: morale is {', '.join(_MORALE_EXPECTED[:-1])} or {_MORALE_EXPECTED[-1]} (DB-8), "
+                        f"got {excerpt(value)}",
+                        *at,
+                        key,
+                    )
         if len(errors.messages) == before:
             expect.append({**item, "_line": errors.lines.line(*at)})
     return expect
@@ -728,10 +738,15 @@ def _by_name(names: tuple[str, str], mapping: Mapping[Any, Any]) -> dict[int, An
     return {side: value for who, value in mapping.items() if (side := sides.side_of(who)) is not None}
 
 
+def _morale_word(result: bool | None) -> str:
+    """A side's morale in a round, as an example writes it: stays, retreats or does not roll (DB-8)."""
+    return _NO_ROLL if result is None else _MORALE_WORDS[result]
+
+
 def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
     """Return every expectation of the example the replayed battle does not meet (empty:
     all met). A round's ``lost`` is the tokens lost in its clash (DB-7), ``tokens`` the
-    tokens after it, ``morale`` each army's ``stays``/``retreats`` (DB-8), ``initiative``
+    tokens after it, ``morale`` each army's ``stays``/``retreats``/``does not roll`` (DB-8), ``initiative``
     the army that took it (DB-3, ``none`` if nobody could attack); the battle's
     ``outcome`` is :func:`outcome_text`, ``winner`` an army's name or ``none``."""
     records = {r.number: r for r in round_records(state)}
@@ -761,7 +776,7 @@ def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
                             f"the example expects {wanted}"
                         )
             for side, wanted in _by_name(names, item.get("morale") or {}).items():
-                got = _MORALE_WORDS.get(rec.morale_result[side], "does not roll")  # type: ignore[call-overload]
+                got = _morale_word(rec.morale_result[side])
                 if str(wanted) != got:
                     problems.append(f"{at}round {n}: {names[side]} {got} (DB-8), the example expects {wanted}")
         else:
@@ -847,11 +862,12 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
         item: dict[str, Any] = FlowMap(round=rec.number)
         item["initiative"] = names[rec.initiative] if rec.initiative is not None else "none"
         item["lost"] = FlowMap(((names[0], rec.lost[0]), (names[1], rec.lost[1])))
-        rolled = FlowMap(
-            (names[s], _MORALE_WORDS[rec.morale_result[s]]) for s in rec.morale if rec.morale_result[s] is not None
+        # each side's morale as the checker reads it: a side that rolled stays or retreats;
+        # one that did not (its side retreated first, or there was no clash) "does not roll"
+        item["morale"] = FlowMap(
+            [(names[s], _morale_word(rec.morale_result[s])) for s in rec.morale]
+            + [(names[s], _NO_ROLL) for s in (0, 1) if s not in rec.morale]
         )
-        if rolled:
-            item["morale"] = rolled
         expect.append(item)
     if state.is_terminal:
         final = FlowMap(outcome=outcome_text(state))

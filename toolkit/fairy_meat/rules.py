@@ -10,12 +10,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, get_args
 
 from toolkit.cards import Card
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
+from toolkit.notation import excerpt
 
 __all__ = [
     "Rules",
@@ -121,23 +123,48 @@ def _parse_range(key: object) -> tuple[int, int | None] | None:
     return (lo, int(m.group(2)) if m.group(2) else lo)
 
 
+#: The most rows a damage table may have (FM-10): every attack looks its difference up in
+#: it, and a few rows are what a rule book prints (the rule book's has 3).
+MAX_DAMAGE_TABLE_ROWS = 100
+
+
 def check_damage_table(value: object) -> tuple[tuple[str, int], ...]:
     """Return a damage table (FM-10) as ``(("1-4", 1), ("5-8", 2), ("9+", 3))``: ranges of
     differences, from 1 with no gap and no overlap, the last open (``"9+"``), each with a
-    whole damage >= 0. Raise :class:`RuleFieldError` naming ``damage_table`` otherwise."""
-    accepted = "a mapping of differences to damage, e.g. {1-4: 1, 5-8: 2, 9+: 3}: ranges from 1, no gap, last one open"
+    whole damage >= 0, at most :data:`MAX_DAMAGE_TABLE_ROWS` rows. Given as a mapping of
+    range to damage (``{"1-4": 1, "5-8": 2, "9+": 3}``, as a YAML file writes it) or as
+    ``(range, damage)`` pairs. Raise :class:`RuleFieldError` naming ``damage_table`` otherwise.
+
+    >>> check_damage_table({"1-4": 1, "5-8": 2, "9+": 3})
+    (('1-4', 1), ('5-8', 2), ('9+', 3))
+    """
+    accepted = (
+        "a mapping of differences to damage, e.g. {'1-4': 1, '5-8': 2, '9+': 3} (or (range, damage) pairs): "
+        "ranges from 1, no gap, last one open"
+    )
+    if isinstance(value, Mapping):
+        value = tuple(value.items())
+    elif isinstance(value, list):
+        value = tuple(tuple(p) if isinstance(p, list) else p for p in value)
     if not isinstance(value, tuple) or not value or not all(isinstance(p, tuple) and len(p) == 2 for p in value):
-        raise RuleFieldError("damage_table", f"damage_table={value!r} is not valid (FM-10): give {accepted}")
+        raise RuleFieldError("damage_table", f"damage_table={excerpt(value)} is not valid (FM-10): give {accepted}")
+    if len(value) > MAX_DAMAGE_TABLE_ROWS:
+        raise RuleFieldError(
+            "damage_table",
+            f"damage_table has {len(value):,} rows (FM-10): at most {MAX_DAMAGE_TABLE_ROWS}; "
+            "make the last range open ('9+') instead of listing every difference",
+        )
     rows = []
     for key, damage in value:
         rng = _parse_range(key)
         if rng is None or rng[0] < 1 or (rng[1] is not None and rng[1] < rng[0]):
             raise RuleFieldError(
-                "damage_table", f"damage_table: {key!r} is not a range of differences (FM-10): give {accepted}"
+                "damage_table", f"damage_table: {excerpt(key)} is not a range of differences (FM-10): give {accepted}"
             )
         if isinstance(damage, bool) or not isinstance(damage, int) or not 0 <= damage <= 100:
             raise RuleFieldError(
-                "damage_table", f"damage_table: the damage for {key!r} is {damage!r}: use a whole number from 0 to 100"
+                "damage_table",
+                f"damage_table: the damage for {excerpt(key)} is {excerpt(damage)}: use a whole number from 0 to 100",
             )
         rows.append((rng, damage))
     rows.sort(key=lambda r: r[0][0])

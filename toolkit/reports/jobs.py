@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.files import designer_file
 from toolkit.notation import excerpt, load_yaml
 from toolkit.reports.discovery import discover_reports, repository_root
 
@@ -71,9 +72,8 @@ def load_parameter_file(path: Path | str) -> list[Job]:
     path = Path(path)
     if not path.is_file() and not path.is_absolute() and (_batch_dir() / path).is_file():
         path = _batch_dir() / path
+    path = designer_file(path, "parameter file")  # a regular file only: never a pipe that blocks
     where = str(path)
-    if not path.is_file():
-        raise InvalidSetupError(f"parameter file {where!r} does not exist")
     try:
         data = load_yaml(path).data
     except NotationError as exc:

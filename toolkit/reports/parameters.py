@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import InvalidSetupError, NotationError
-from toolkit.notation import YamlSyntaxError, excerpt, load_yaml
+from toolkit.notation import YamlSyntaxError, control_character, excerpt, load_yaml
 
 __all__ = [
     "CHECKED_TYPES",
@@ -131,7 +131,7 @@ class ParameterSpec:
         for item in _texts(items):
             if len(item) > MAX_TEXT_CHARS:
                 return f"holds a text of {len(item):,} characters; at most {MAX_TEXT_CHARS}"
-            if _CONTROL.search(item):
+            if control_character(item) is not None:
                 return f"holds {excerpt(item)}: control characters are not accepted"
             if self.choices and item not in self.choices:
                 return f"takes {' or '.join(map(repr, self.choices))}, got {excerpt(item)}"
@@ -153,7 +153,6 @@ MAX_TEXT_CHARS = 200
 MAX_LIST_ITEMS = 1000
 
 _QUOTED = re.compile(r'"([A-Za-z0-9_.\-]+)"')
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def _kind(value: Any) -> str:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from toolkit.rulebook.export_model import Illustration, Line, RulebookExample
 from toolkit.rulebook.svg import Picture
@@ -47,14 +48,15 @@ class ImageFiles:
     written: list[Path] = field(default_factory=list)
 
     def image(self, picture: Picture) -> str:
-        """Write the picture's file (once) and return its relative link."""
+        """Write the picture's file (once) and return its relative link, percent-encoded
+        (a space or a parenthesis in the folder's name would end the Markdown link)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / picture.file_name
         if path not in self.written:
             path.write_text(picture.svg() + "\n", encoding="utf-8")
             self.written.append(path)
         base = (self.link or self.folder.as_posix()).rstrip("/")
-        return f"{base}/{picture.file_name}" if base else picture.file_name
+        return quote(f"{base}/{picture.file_name}" if base else picture.file_name, safe="/")
 
 
 def render_markdown(example: RulebookExample, images: ImageFiles | None = None) -> str:

@@ -156,7 +156,7 @@ class RulesPicker:
             self._fail("give the path of a house-rules file (YAML) to load")
             return False
         try:
-            read = RulesFile.read(Path(text).expanduser(), self._cls)
+            read = RulesFile.read(text, self._cls)  # expands ~; refuses a pipe before opening it
         except (ToolkitError, OSError, ValueError) as exc:
             self._fail(_one_line(exc))
             return False
