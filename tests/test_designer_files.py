@@ -179,6 +179,18 @@ def test_report_rules_parameter_sweep_rules_files_and_batch_files_refuse_a_pipe(
 
 
 @requires_fifo
+def test_a_sweep_file_that_is_a_pipe_a_folder_or_under_an_unknown_home_is_refused(fifo, tmp_path):
+    from toolkit.sweeps.spec import load_sweep
+
+    assert _refused(fifo, partial(load_sweep, fifo), NotationError) == (
+        f"sweep file {str(fifo)!r} is a named pipe (FIFO), not a file: give a sweep file, e.g. data/sweeps/*.yaml"
+    )
+    assert "is a folder, not a file" in _refused(None, partial(load_sweep, tmp_path), NotationError)
+    message = _refused(None, partial(load_sweep, f"{NO_USER}/s.yaml"), NotationError)
+    assert message.startswith(f"sweep file '{NO_USER}/s.yaml': no home folder found for user"), message
+
+
+@requires_fifo
 def test_find_example_rules_option_refuses_a_pipe(fifo, capsys):
     from toolkit.cli import main
 

@@ -6,6 +6,8 @@ and what is accepted, so a designer can fix the input without reading a tracebac
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ToolkitError",
     "NotationError",
@@ -13,6 +15,8 @@ __all__ = [
     "IllegalActionError",
     "TooBigError",
     "ArgumentTypeError",
+    "excerpt",
+    "EXCERPT_CHARS",
 ]
 
 
@@ -40,3 +44,41 @@ class ArgumentTypeError(InvalidSetupError, TypeError):
     """An argument of the wrong type (a word where a number of dice goes, a str for the
     rules); the message names the argument. Both a ``TypeError`` and an
     :class:`InvalidSetupError`, so either may be caught."""
+
+
+#: The longest excerpt of a bad value an error message quotes.
+EXCERPT_CHARS = 40
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """Return a short quotation of ``value`` for an error message: its ``repr``, cut to
+    about ``limit`` characters (``'aaaa…' (5000 characters)``); never the whole of a
+    huge value, and never an exception (a value too big to print is described).
+
+    >>> excerpt("x" * 100, 10)
+    "'xxxxxxxxx… (102 characters)"
+    >>> excerpt(10**5000)
+    'a whole number of 5001 digits'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"a whole number of {_digits(value)} digits"
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        text = repr(value[: limit + 1])
+        return f"{text[:limit]}… ({len(value) + 2} characters)"
+    if isinstance(value, (list, tuple, dict, set)) and len(value) > 8:
+        kind = type(value).__name__
+        return f"a {kind} of {len(value)} items"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError, MemoryError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _digits(n: int) -> int:
+    """The number of decimal digits of ``n`` (without printing it)."""
+    n = abs(n)
+    if n < 10:
+        return 1
+    guess = int(n.bit_length() * 0.30102999566398120)  # log10(2)
+    return guess + 1 if n >= 10**guess else guess

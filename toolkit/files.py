@@ -28,8 +28,7 @@ import os
 import stat
 from pathlib import Path
 
-from toolkit.errors import InvalidSetupError, ToolkitError
-from toolkit.notation import excerpt
+from toolkit.errors import InvalidSetupError, ToolkitError, excerpt
 
 __all__ = ["designer_file", "read_designer_file", "expand_home", "same_file", "file_kind"]
 

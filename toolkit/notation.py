@@ -43,7 +43,8 @@ from typing import Any, TypeVar
 
 import yaml
 
-from toolkit.errors import NotationError, ToolkitError
+from toolkit.errors import NotationError, ToolkitError, excerpt
+from toolkit.files import designer_file, read_designer_file
 
 __all__ = [
     "ExampleNotation",
@@ -121,42 +122,6 @@ MAX_FILE_BYTES = 4_000_000
 MAX_NODES = 400_000
 #: The deepest nesting of lists and mappings a file may hold.
 MAX_DEPTH = 64
-#: The longest excerpt of a bad value an error message quotes.
-EXCERPT_CHARS = 40
-
-
-def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
-    """Return a short quotation of ``value`` for an error message: its ``repr``, cut to
-    about ``limit`` characters (``'aaaa…' (5000 characters)``); never the whole of a
-    huge value, and never an exception (a value too big to print is described).
-
-    >>> excerpt("x" * 100, 10)
-    "'xxxxxxxxx… (102 characters)"
-    >>> excerpt(10**5000)
-    'a whole number of 5001 digits'
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
-        return f"a whole number of {_digits(value)} digits"
-    if isinstance(value, (str, bytes)) and len(value) > limit:
-        text = repr(value[: limit + 1])
-        return f"{text[:limit]}… ({len(value) + 2} characters)"
-    if isinstance(value, (list, tuple, dict, set)) and len(value) > 8:
-        kind = type(value).__name__
-        return f"a {kind} of {len(value)} items"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError, MemoryError):
-        return f"a {type(value).__name__}"
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
-
-
-def _digits(n: int) -> int:
-    """The number of decimal digits of ``n`` (without printing it)."""
-    n = abs(n)
-    if n < 10:
-        return 1
-    guess = int(n.bit_length() * 0.30102999566398120)  # log10(2)
-    return guess + 1 if n >= 10**guess else guess
 
 
 # libyaml's parser when it is there (ten times faster; it also caps flow nesting), with
@@ -287,8 +252,6 @@ def load_yaml(source: str | bytes | Path, where: str | None = None) -> YamlDocum
         NotationError: one line, ``"where:LINE: problem"``.
     """
     if isinstance(source, Path):
-        from toolkit.files import read_designer_file  # it quotes paths with excerpt, from here
-
         where = where or str(source)
         # a regular file only, opened without blocking: a named pipe or a device is refused
         raw: bytes | str = read_designer_file(source, MAX_FILE_BYTES + 1, "file", error=NotationError)
@@ -434,8 +397,6 @@ def read_example(source: str | Path | ExampleSource, shape: str) -> ExampleSourc
         raise TypeError(f"source must be a path or YAML text, got {type(source).__name__}")
     path = Path(source) if not (isinstance(source, str) and "\n" in source) else None
     if path is not None:
-        from toolkit.files import designer_file  # it quotes paths with excerpt, from here
-
         path = designer_file(path, "example", error=NotationError, missing="is not a file", hint=EXAMPLE_HINT)
     where = str(path) if path is not None else "<example>"
     document = load_yaml(path if path is not None else str(source), where)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
+from toolkit.files import designer_file
 from toolkit.house_rules import load_rules, rules_class
 from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
 from toolkit.sweeps import fingerprint
@@ -145,9 +146,13 @@ def load_sweep(source: str | Path) -> Sweep:
         document = load_yaml(source, "<sweep>")
         where, name, base = "<sweep>", "sweep", None
     else:
-        path = Path(source)
-        if not path.is_file():
-            raise NotationError(f"{excerpt(str(path))} is not a file: give a sweep file, e.g. data/sweeps/*.yaml")
+        path = designer_file(
+            source,
+            "sweep file",
+            error=NotationError,
+            missing="is not a file",
+            hint="give a sweep file, e.g. data/sweeps/*.yaml",
+        )
         document = load_yaml(path)
         where, name, base = str(path), path.stem, path.parent
     return sweep_from_mapping(document.data, where, document.lines, name=name, base=base)
