@@ -99,7 +99,7 @@ def test_script_payloads_in_string_parameters_are_refused_or_only_echoed_escaped
     the run; free text is accepted, and whatever a report says is escaped (say())."""
     value = [PAYLOAD, PAYLOAD] if spec.type_name == "list" else PAYLOAD
     if spec.choices or spec.name == "situation":  # a situation is checked against the catalogue
-        with pytest.raises(InvalidSetupError, match="takes|has no situation"):
+        with pytest.raises(InvalidSetupError, match=r"takes|has no situation"):
             validate_parameters(path, {spec.name: value})
     else:
         validate_parameters(path, {spec.name: value})
