@@ -101,7 +101,7 @@ def test_a_designer_predicate_is_searched():
 def test_bad_arguments_are_refused():
     with pytest.raises(InvalidSetupError, match="n must be"):
         find_examples("fairy-meat", "draw", n=0)
-    with pytest.raises(InvalidSetupError, match="budget_seconds"):
+    with pytest.raises(InvalidSetupError, match="budget must be more than 0 seconds"):
         find_examples("fairy-meat", "draw", budget_seconds=0)
     with pytest.raises(InvalidSetupError, match="unknown system"):
         find_examples("chess", "draw")
@@ -311,3 +311,112 @@ def test_fairy_meat_setups_deal_the_hand_sizes_under_the_rules_attacker_bonus():
     data = load_yaml(found).data
     assert data["attacker"]["kill"] + 3 + data["attacker"].get("modifiers", 0) == 2
     assert len(data["deck"].split()) == 3
+
+
+# -- issue 20 item 8: impossible situations, budgets, the report's situation ---------------------
+def _deciding_faces(rules, most_dice: int = 3) -> set[str]:
+    """Brute force from AM-1 and AM-4 alone: the faces whose step of the chain decides some
+    tie on hits between two rolls of up to ``most_dice`` dice each (faces compared in
+    ``tie_break_order``, the first unequal count decides)."""
+    from itertools import combinations_with_replacement
+
+    faces = sorted(set(rules.die_faces))
+    rolls = [r for n in range(1, most_dice + 1) for r in combinations_with_replacement(faces, n)]
+    hits = lambda roll: sum(f in rules.hit_faces for f in roll)
+    found = set()
+    for a in rolls:
+        for b in rolls:
+            if hits(a) != hits(b):
+                continue
+            for face in rules.tie_break_order:
+                if a.count(face) != b.count(face):
+                    found.add(face)
+                    break
+    return found
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        {"hit_faces": ["A"]},
+        {"hit_faces": ["K", "A"]},
+        {"hit_faces": ["Q", "K", "A"], "tie_break_order": ["Q", "A"]},
+        {"tie_break": "coin_flip"},
+    ],
+    ids=["default", "aces", "kings-aces", "chain-q-a", "coin"],
+)
+def test_a_tie_step_is_possible_exactly_when_some_roll_shows_it(fields):
+    """tie_decided_by_{aces,kings,queens} are possible exactly for the faces whose step
+    decides some tie, by brute force over every pair of rolls of 1-3 dice."""
+    from toolkit.angry_miniatures import Rules
+
+    rules = Rules(**fields)
+    deciding = set() if rules.tie_break != "chain" else _deciding_faces(rules)
+    for face, name in (("A", "aces"), ("K", "kings"), ("Q", "queens")):
+        assert situation("angry-miniatures", f"tie_decided_by_{name}").possible_under(rules) == (face in deciding)
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "rules", "why"),
+    [
+        (
+            "angry-miniatures",
+            "tie_decided_by_kings",
+            {"hit_faces": ["A"]},
+            "Kings are not in the tie-break chain (A, AM-4)",
+        ),
+        ("angry-miniatures", "tie_decided_by_aces", {"hit_faces": ["A"]}, "have as many Aces (AM-1, AM-4)"),
+        ("angry-miniatures", "tie_decided_by_queens", {"tie_break": "coin_flip"}, "ties on hits go to a coin flip"),
+        ("fairy-meat", "nasty_hit", {"death_card": "none"}, "no card gives a Nasty Hit (death_card: none, FM-12)"),
+        (
+            "angry-miniatures",
+            "zero_hits_miss",
+            {"hit_faces": ["9", "10", "J", "Q", "K", "A"]},
+            "every face of the die hits (9 10 J Q K A, AM-1): no roll has 0 hits",
+        ),
+    ],
+)
+def test_an_impossible_situation_is_refused_at_once_saying_why(system, name, rules, why, capsys, tmp_path):
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(InvalidSetupError, match="cannot happen under these rules") as caught:
+        find_examples(system, name, rules=rules, budget_seconds=30)
+    assert why in str(caught.value) and time.perf_counter() - start < 1
+    house = tmp_path / "house.yaml"
+    house.write_text(f"system: {system}\n" + "".join(f"{k}: {v!r}\n" for k, v in rules.items()), encoding="utf-8")
+    assert main(["find-example", system, name, "--rules", str(house), "--budget", "30"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and why in err[0]
+
+
+@pytest.mark.parametrize("budget", ["0", "-1", "nan", "x"])
+def test_a_budget_of_no_time_gets_one_message_everywhere(budget, capsys):
+    assert main(["find-example", "fairy-meat", "draw", "--budget", budget]) == 2
+    err = capsys.readouterr().err
+    assert "budget must be more than 0 seconds (at most a week), got" in err
+    with pytest.raises(InvalidSetupError, match=r"budget must be more than 0 seconds \(at most a week\), got"):
+        search("fairy-meat", "draw", budget_seconds=float(budget) if budget != "x" else budget)
+
+
+@pytest.mark.parametrize("system", ["angry-miniatures", "fairy-meat", "durak-battle"])
+def test_a_search_that_finds_nothing_ends_within_its_budget(system):
+    import time
+
+    start = time.perf_counter()
+    assert search(system, lambda state: False, budget_seconds=0.5) == []
+    assert time.perf_counter() - start < 1.5
+
+
+def test_the_rulebook_report_refuses_an_unknown_situation_before_the_run(capsys, tmp_path):
+    from toolkit.reports.runner import find_report, validate_parameters
+
+    path = find_report("rulebook-examples")
+    with pytest.raises(InvalidSetupError, match=r"durak-battle has no situation 'nasty_hit'; use one of .*no_clash"):
+        validate_parameters(path, {"system": "durak-battle", "situation": "nasty_hit"})
+    assert validate_parameters(path, {"situation": "nasty_hit"}) == {"situation": "nasty_hit"}
+    assert main(["report", "rulebook-examples", "-p", "situation", "nope", "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "fairy-meat has no situation 'nope'; use one of both_cheat" in err[0]
+    assert not (tmp_path / "out").exists()

@@ -11,9 +11,11 @@ batch's temporary ``.batch-*`` folder (issue 13).
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -156,6 +158,33 @@ def test_parallel_timeout_fails_the_report_and_the_batch_goes_on(tmp_path):
     assert all("longer than the timeout of 2 s" in r.error for r in result.results)
 
 
+def _read_lines(pipe) -> queue.Queue:
+    """A queue of ``pipe``'s lines, read by a daemon thread, ``None`` at its end."""
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for line in pipe:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines
+
+
+def _drain(lines: queue.Queue, deadline: float) -> list[str]:
+    """Every line of ``lines`` up to its end, waiting no longer than ``deadline``."""
+    got: list[str] = []
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=max(0.05, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if line is None:
+            return got
+        got.append(line)
+    raise AssertionError(f"the output did not end: {got}")
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_a_parallel_batch_with_one_line_and_leaves_no_lock(tmp_path):
     folder = _loop_notebooks(tmp_path / "notebooks")
@@ -174,27 +203,78 @@ def test_ctrl_c_stops_a_parallel_batch_with_one_line_and_leaves_no_lock(tmp_path
         env=env,
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
+    # Both pipes read by threads into queues: every wait below has a deadline and a full
+    # stderr pipe can never block the batch.
+    out_lines, err_lines = _read_lines(proc.stdout), _read_lines(proc.stderr)
     seen: list[str] = []
     deadline = time.monotonic() + 120
-    assert proc.stdout is not None
-    while len([x for x in seen if "running" in x]) < 2 and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-    assert len([x for x in seen if "running" in x]) == 2, seen
-    time.sleep(1.0)
-    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
     try:
-        _, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:  # pragma: no cover - a hang is the failure
-        os.killpg(proc.pid, signal.SIGKILL)
-        raise
+        while sum("running" in x for x in seen) < 2 and time.monotonic() < deadline:
+            try:
+                line = out_lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:  # end of output
+                break
+            seen.append(line)
+        assert sum("running" in x for x in seen) == 2, f"both jobs did not start: {seen}"
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
+        started = time.monotonic()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the batch was still running 30 s after Ctrl-C") from None
+        assert time.monotonic() - started < 10, f"Ctrl-C took {time.monotonic() - started:.1f} s"
+        err = "".join(_drain(err_lines, deadline=time.monotonic() + 10))
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
     assert proc.returncode == 130
     lines = [x for x in err.strip().splitlines() if x.strip() and "WARNING" not in x]
     assert len(lines) == 1 and lines[0].startswith("interrupted:") and "Traceback" not in err
     assert (out / "loop.html").read_text() == "previous good report"
     assert sorted(p.name for p in out.iterdir()) == ["loop.html"]  # no lock, no temporary folder
+    assert _group_ends(proc.pid, within=5), "a worker or a kernel of the batch outlived it"
+
+
+def _group_ends(group: int, within: float) -> bool:
+    """Whether every process of the process group ``group`` has ended within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.slow
+def test_two_workers_run_two_jobs_at_once(tmp_path):
+    """Each job notes when its cell started and ended (3 s apart): on two workers the two
+    intervals overlap, whichever worker registered first."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    params = nbformat.v4.new_code_cell("n = 1")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [
+        params,
+        nbformat.v4.new_code_cell("import time\nt0 = time.time()\ntime.sleep(3)\nprint(t0, time.time())"),
+    ]
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    nbformat.write(nb, str(folder / "nap_report.ipynb"))
+    out = tmp_path / "out"
+    result = run_batch([("nap", {}), ("nap", {"n": 2})], out, notebooks_dir=folder, progress=lambda _: None, workers=2)
+    assert [r.status for r in result.results] == ["ok", "ok"]
+    spans = []
+    for name in ("nap", "nap-2"):
+        cell = nbformat.read(str(out / f"{name}.ipynb"), as_version=4).cells[-1]
+        spans.append([float(x) for x in cell.outputs[0]["text"].split()])
+    (a0, a1), (b0, b1) = spans
+    assert a0 < b1 and b0 < a1, f"the jobs ran one after the other: {spans}"
 
 
 def test_start_order_is_longest_first(tmp_path):

@@ -207,10 +207,14 @@ def test_show_inlines_plotlyjs_only_the_first_time(monkeypatch):
 
 
 def test_say_displays_markdown(monkeypatch):
+    """say() renders its Markdown itself (links and raw HTML off, see test_report_injection.py)."""
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
-    figures.say("Melee **wins**.")
-    assert type(shown[0]).__name__ == "Markdown" and shown[0].data == "Melee **wins**."
+    figures.say("Melee **wins**, `3` dice.")
+    assert (
+        type(shown[0]).__name__ == "HTML"
+        and shown[0].data == "<p>Melee <strong>wins</strong>, <code>3</code> dice.</p>\n"
+    )
 
 
 def test_table_formats_fractions_and_escapes_names():

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.files import same_file
 from toolkit.notation import excerpt, show_controls
 
@@ -106,6 +106,20 @@ def _seconds(text: str) -> float:
     if not 0 <= value <= 7 * 24 * 3600:
         raise argparse.ArgumentTypeError(f"seconds from 0 (no limit) to a week, got {text[:40]!r}")
     return value
+
+
+def _budget(text: str) -> float:
+    """A ``find-example --budget``: seconds more than 0, in the finder's own message."""
+    from toolkit.rulebook.finder import check_budget
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    try:
+        return check_budget(value if value is not None else text)
+    except InvalidSetupError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _workers(text: str) -> int:
@@ -336,7 +350,7 @@ def _add_find_example_command(subparsers: Any) -> None:
     parser.add_argument("-o", "--output-dir", type=Path, metavar="DIR", help="write the files into DIR")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"search seed (default {DEFAULT_SEED})")
     parser.add_argument(
-        "--budget", type=_seconds, default=DEFAULT_BUDGET, help=f"seconds of search (default {DEFAULT_BUDGET:g})"
+        "--budget", type=_budget, default=DEFAULT_BUDGET, help=f"seconds of search (default {DEFAULT_BUDGET:g})"
     )
     parser.set_defaults(handler=_find_example)
 

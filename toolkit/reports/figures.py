@@ -17,6 +17,13 @@ report works offline.
 >>> format_cell(Fraction(1574571079174182208193, 1204941652776856566000))
 '≈ 1.31'
 
+Every text a designer or a file supplies (an army's name, a house-rules title) is shown as
+text: :func:`plain` escapes it for a Markdown sentence, :func:`say` renders its Markdown
+with no links, images or raw HTML, and :func:`show` lets no link tag into a chart's labels.
+
+>>> print(plain("[North](javascript:alert(1)) <b>"))
+\\[North\\]\\(javascript\\:alert\\(1\\)\\) \\<b\\>
+
 Every number goes through the one display rule of :mod:`toolkit.numbers` (issue 12): a
 fraction only while it is short, Monte Carlo estimates as ``estimate ± interval``, tails
 below 0.05% folded into one ``'≥ k'`` row (:func:`fold_frame`) or bar (:func:`bar`).
@@ -25,6 +32,7 @@ below 0.05% folded into one ``'≥ k'`` row (:func:`fold_frame`) or bar (:func:`
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -38,7 +46,19 @@ if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-__all__ = ["show", "say", "table", "reset", "format_cell", "fold_frame", "bar", "hover_text"]
+__all__ = [
+    "show",
+    "say",
+    "plain",
+    "markdown_html",
+    "chart_text",
+    "table",
+    "reset",
+    "format_cell",
+    "fold_frame",
+    "bar",
+    "hover_text",
+]
 
 #: The most rows a report table shows; the rest are counted in a last "… N more rows" line.
 MAX_TABLE_ROWS = 200
@@ -66,7 +86,11 @@ def figure_html(fig: go.Figure, include_plotlyjs: bool) -> str:
 
     if not isinstance(fig, BaseFigure):
         raise TypeError(f"show() needs a plotly figure (go.Figure), got {fig!r}")
-    return fig.to_html(
+    import plotly.io as pio
+
+    # Every label passes chart_text: an army's name in a title or a legend cannot become a link.
+    return pio.to_html(
+        _chart_texts(fig.to_plotly_json()),
         full_html=False,
         include_plotlyjs=include_plotlyjs,
         config=PLOTLY_CONFIG,
@@ -89,15 +113,103 @@ def show(fig: go.Figure) -> None:
     _plotlyjs_sent = True
 
 
+#: ASCII punctuation, which Markdown may read as syntax (``<`` and ``&`` as HTML); CommonMark
+#: lets a backslash escape any of it.
+_MARKDOWN_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def plain(value: object) -> str:
+    """Return ``str(value)`` as Markdown that shows exactly that text: every ASCII
+    punctuation mark backslash-escaped (HTML's ``<`` and ``&`` included) and line breaks
+    as spaces, so a name such as ``'[North](javascript:…)'``, ``'![s](http://…)'``,
+    ``'**bold**'`` or ``'<script>'`` in a :func:`say` sentence is read as itself, never as
+    a link, an image, emphasis or markup.
+
+    >>> print(plain("**North** & <South>"))
+    \\*\\*North\\*\\* \\& \\<South\\>
+    """
+    out = []
+    for ch in str(value):
+        if ch in _MARKDOWN_PUNCTUATION:
+            out.append("\\" + ch)
+        elif ch in "\r\n":
+            out.append(" ")  # a line break could start a heading, a list or a quote
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def markdown_html(text: str) -> str:
+    """Return the HTML of the Markdown ``text`` as :func:`say` shows it: emphasis, code,
+    lists and tables as usual, but raw HTML escaped and every link, image and bare address
+    reduced to its text, so nothing in ``text`` can make the page link to or load anything.
+
+    >>> markdown_html("**Ogre** [wins](javascript:alert(1)) ![x](http://127.0.0.1:9/x.png) <b>")
+    '<p><strong>Ogre</strong> wins x &lt;b&gt;</p>\\n'
+    """
+    return _text_only_markdown()(text)
+
+
+_RENDER: Any = None
+
+
+def _text_only_markdown() -> Any:
+    """The Markdown renderer of :func:`markdown_html`, built once (mistune, nbconvert's own)."""
+    global _RENDER
+    if _RENDER is None:
+        import mistune
+
+        class TextOnly(mistune.HTMLRenderer):
+            def link(self, text: str, url: str, title: str | None = None) -> str:
+                return text  # the link's words, never an href
+
+            def image(self, text: str, url: str, title: str | None = None) -> str:
+                return html.escape(text)  # the alt text, never a src
+
+        # No "url" plugin: a bare address stays text (nbconvert's own renderer links it).
+        _RENDER = mistune.create_markdown(renderer=TextOnly(escape=True), plugins=["strikethrough", "table"])
+    return _RENDER
+
+
 def say(text: str) -> None:
     """Display ``text`` as a Markdown paragraph (the plain-language conclusion of a
-    report section); ``<``, ``>`` and ``&`` are escaped, so a value echoed in it can
-    never become markup (a ``<script>``). Returns nothing."""
-    from IPython.display import Markdown, display
+    report section), rendered by :func:`markdown_html`: raw HTML is escaped and links,
+    images and addresses show as text only, so a value echoed in it can never become
+    markup (a ``<script>``) nor a link or a remote image. Wrap a designer's text in
+    :func:`plain` so that it also keeps its ``*`` and ``[`` as written. Returns nothing."""
+    from IPython.display import HTML, display
 
     if not isinstance(text, str):
         raise TypeError(f"say() needs a str of Markdown, got {type(text).__name__}")
-    display(Markdown(html.escape(text, quote=False)))  # Markdown, never raw HTML: echoed values stay text
+    display(HTML(markdown_html(text)))
+
+
+#: The tags the toolkit itself writes in chart labels (plotly reads a few HTML tags in its
+#: texts; none of these takes an attribute, so none can link or load anything).
+_CHART_TAG = re.compile(r"<(?!/?(?:br|b|i|em|sup|sub|extra)\s*/?>)", re.IGNORECASE)
+
+
+def chart_text(value: str) -> str:
+    """Return a chart label with every ``<`` that does not open one of the attribute-less
+    tags the toolkit writes (``<br>``, ``<b>``, ``<i>``, ``<sup>``, ``<sub>``, ``<extra>``)
+    written ``&lt;``, which plotly shows as ``<``: a name such as ``'<a href=…>'`` is shown
+    as itself, never as a link.
+
+    >>> chart_text('<a href="http://x">North</a><br>wins')
+    '&lt;a href="http://x">North&lt;/a><br>wins'
+    """
+    return _CHART_TAG.sub("&lt;", value)
+
+
+def _chart_texts(node: Any) -> Any:
+    """``node`` (a figure's JSON) with :func:`chart_text` applied to every string in it."""
+    if isinstance(node, str):
+        return chart_text(node)
+    if isinstance(node, dict):
+        return {k: _chart_texts(v) for k, v in node.items()}
+    if isinstance(node, list | tuple):
+        return [_chart_texts(v) for v in node]
+    return node
 
 
 def format_cell(value: Any, percent: bool = False) -> Any:

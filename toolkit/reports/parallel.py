@@ -12,16 +12,21 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 __all__ = ["default_workers", "run_parallel"]
 
 #: Seconds between two looks at the running jobs.
 _POLL = 0.1
+#: Seconds the workers may take to start and register with the scheduler.
+_START_TIMEOUT = 120
+#: Seconds a closing cluster and a killed process are waited for at most.
+_KILL_TIMEOUT = 5
 
 
 def default_workers(jobs: int) -> int:
@@ -79,8 +84,9 @@ def run_parallel(
     ``finish(i, result)`` is called in this process (the caller's thread) as each task
     ends, in the order they end; a task that raised, or whose worker died, gives
     ``finish(i, failed(i, error))``. ``progress`` gets each task's lines in order.
-    Higher ``priorities`` start first. Ctrl-C (KeyboardInterrupt) closes the cluster
-    (its workers and their kernels end) and is raised again.
+    Higher ``priorities`` start first, each task on a worker of its own as one is free.
+    Ctrl-C (KeyboardInterrupt) kills the workers and their kernels, closes the cluster
+    within a few seconds and is raised again.
     """
     import logging
 
@@ -102,10 +108,10 @@ def run_parallel(
             except queue.Empty:
                 return
 
-    import dask
-
-    # one job per worker at a time; the others wait on the scheduler, highest priority first
-    with _sigint_ignored_in_children(), dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
+    # One job per worker, started by this loop: two jobs of a batch are too few for the
+    # scheduler's own queue (it queues only a task group larger than twice the threads), so
+    # it would place both at once, on one worker if the second had not yet registered.
+    with _sigint_ignored_in_children():
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
@@ -116,39 +122,97 @@ def run_parallel(
         )
     try:
         with Client(cluster, set_as_default=False) as client:
-            client.subscribe_topic(topic, lambda event: events.put(tuple(event[1])))
-            order = sorted(range(len(tasks)), key=lambda i: -(priorities[i] if priorities else 0))
-            futures = {
-                client.submit(
-                    _remote,
-                    tasks[i],
-                    topic,
-                    i,
-                    key=f"report-job-{i}-{topic}",
-                    priority=(priorities[i] if priorities else 0),
-                    retries=0,
-                ): i
-                for i in order  # submitted in priority order too: a free worker takes the first
-            }
-            pending = dict(futures)
-            while pending:
-                drain()
-                done = [f for f in pending if f.done()]
-                if not done:
-                    time.sleep(_POLL)
-                    continue
-                for future in done:
-                    i = pending.pop(future)
-                    try:
-                        result, lines = future.result()
-                    except Exception as exc:  # the task raised, or its worker died
-                        drain()
-                        finish(i, failed(i, exc))
-                        continue
+            try:
+                client.wait_for_workers(workers, timeout=_START_TIMEOUT)
+                client.subscribe_topic(topic, lambda event: events.put(tuple(event[1])))
+                waiting = sorted(range(len(tasks)), key=lambda i: -(priorities[i] if priorities else 0))
+                pending: dict[Any, tuple[int, str]] = {}
+
+                def start_next() -> None:
+                    busy = {address for _, address in pending.values()}
+                    idle = [a for a in client.scheduler_info()["workers"] if a not in busy]
+                    i = waiting.pop(0)
+                    future = client.submit(
+                        _remote,
+                        tasks[i],
+                        topic,
+                        i,
+                        key=f"report-job-{i}-{topic}",
+                        workers=idle[:1] or None,
+                        allow_other_workers=True,  # if that worker dies, any other may run it
+                        retries=0,
+                        pure=False,
+                    )
+                    pending[future] = (i, idle[0] if idle else "")
+
+                while waiting and len(pending) < workers:
+                    start_next()
+                while pending:
                     drain()
-                    for number, line in enumerate(lines):
-                        show(i, number, line)
-                    finish(i, result)
-            client.unsubscribe_topic(topic)
+                    done = [f for f in pending if f.done()]
+                    if not done:
+                        time.sleep(_POLL)
+                        continue
+                    for future in done:
+                        i, _ = pending.pop(future)
+                        try:
+                            result, lines = future.result()
+                        except Exception as exc:  # the task raised, or its worker died
+                            drain()
+                            finish(i, failed(i, exc))
+                        else:
+                            drain()
+                            for number, line in enumerate(lines):
+                                show(i, number, line)
+                            finish(i, result)
+                        if waiting:
+                            start_next()
+                client.unsubscribe_topic(topic)
+            except BaseException:
+                # Ctrl-C (or an error here): end the workers' kernels and the workers now; a
+                # graceful close would wait on the notebooks they are running.
+                _kill_workers(cluster)
+                raise
     finally:
-        cluster.close(timeout=10)
+        _close(cluster)
+
+
+def _worker_processes(cluster: Any) -> list[Any]:
+    """The cluster's worker processes and everything they started (the kernels), as
+    ``psutil.Process`` objects, children first."""
+    import psutil
+
+    found = []
+    for nanny in list(cluster.workers.values()):
+        pid = getattr(nanny, "pid", None)
+        if not pid:
+            continue
+        try:
+            worker = psutil.Process(pid)
+            found.extend(worker.children(recursive=True))
+            found.append(worker)
+        except psutil.Error:  # already gone
+            continue
+    return found
+
+
+def _kill_workers(cluster: Any) -> None:
+    """Kill the kernels and worker processes of ``cluster`` (a worker's nanny then sees it
+    end while the cluster closes, and does not start it again)."""
+    import psutil
+
+    processes = _worker_processes(cluster)
+    closing = threading.Thread(target=_close, args=(cluster,), daemon=True)
+    closing.start()  # the nannies are told to close first, so none restarts its worker
+    time.sleep(_POLL)
+    for process in processes:
+        with suppress(psutil.Error):
+            process.kill()
+    psutil.wait_procs(processes, timeout=_KILL_TIMEOUT)
+    closing.join(_KILL_TIMEOUT)
+
+
+def _close(cluster: Any) -> None:
+    """Close ``cluster`` within a bounded time (a worker still busy is killed by its nanny)."""
+    with suppress(Exception):  # closing after a failure: the failure is what gets reported
+        cluster.close(timeout=_KILL_TIMEOUT)

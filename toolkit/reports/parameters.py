@@ -256,6 +256,8 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
             )
         if spec.is_rules:
             value = _checked_rules(path, specs, params, name, value)
+        if name == "situation" and value:
+            _check_situation(path, specs, params, value)
         if spec.type_name == "float" and isinstance(value, int):
             value = float(value)
         checked[name] = value
@@ -276,6 +278,24 @@ def notebook_system(path: Path | str, specs: Mapping[str, ParameterSpec], params
     stem = Path(path).stem
     found = [n for n in systems.names() if stem.startswith(n.replace("-", "_"))]
     return max(found, key=len) if found else None
+
+
+def _check_situation(
+    path: Path | str, specs: Mapping[str, ParameterSpec], params: Mapping[str, Any], value: Any
+) -> None:
+    """Refuse a ``situation`` that is not in the catalogue of the report's system before the
+    run (the rule-book examples report would fail in its search cell)."""
+    from toolkit.rulebook.situations import SYSTEMS, situation_names
+
+    system = notebook_system(path, specs, params)
+    if system not in SYSTEMS:
+        return  # an unknown system is refused by its own parameter (or in the notebook)
+    names = situation_names(system)
+    if value not in names:
+        raise InvalidSetupError(
+            f"parameter 'situation' of {Path(path).name}: {system} has no situation {excerpt(value)}; "
+            f"use one of {', '.join(names)}"
+        )
 
 
 def _checked_rules(

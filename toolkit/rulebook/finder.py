@@ -37,6 +37,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_SEED",
     "FoundExample",
+    "check_budget",
     "find_examples",
     "rules_for",
     "search",
@@ -89,6 +90,24 @@ def _with_notes(text: str, notes: str) -> str:
     return "".join(lines[:at]) + entry + "".join(lines[at:])
 
 
+#: The longest search budget, in seconds (a week).
+MAX_BUDGET = 7 * 24 * 3600.0
+
+
+def check_budget(budget_seconds: Any) -> float:
+    """Return ``budget_seconds`` if it is a search budget: a number of seconds more than 0
+    (at most a week).
+
+    Raises:
+        InvalidSetupError: anything else, in the one message the command line gives too.
+    """
+    ok = isinstance(budget_seconds, (int, float)) and not isinstance(budget_seconds, bool)
+    if not ok or not 0 < budget_seconds <= MAX_BUDGET:  # NaN fails both comparisons
+        shown = budget_seconds if ok else excerpt(budget_seconds)
+        raise InvalidSetupError(f"budget must be more than 0 seconds (at most a week), got {shown}")
+    return float(budget_seconds)
+
+
 def rules_for(system: str, situation: str | Situation | Predicate, rules: Any = None) -> Any:
     """Return the rules to search ``situation`` under: ``rules`` (any source
     :func:`toolkit.house_rules.load_rules` reads) if it can happen there, else those rules
@@ -103,7 +122,9 @@ def rules_for(system: str, situation: str | Situation | Predicate, rules: Any = 
     if wanted.possible_under(rules_):
         return rules_
     if not wanted.variant:
-        raise InvalidSetupError(f"{wanted.name} cannot happen under these rules ({rules_.variant_name()})")
+        raise InvalidSetupError(
+            f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): {wanted.why_impossible(rules_)}"
+        )
     return load_rules(system, {**rules_.to_mapping(), **dict(wanted.variant)})
 
 
@@ -142,17 +163,14 @@ def search(
     :func:`find_examples`), with their replayed states."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InvalidSetupError(f"n must be a whole number of examples, 1 or more, got {excerpt(n)}")
-    if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)) or budget_seconds <= 0:
-        raise InvalidSetupError(f"budget_seconds must be a number of seconds above 0, got {excerpt(budget_seconds)}")
+    check_budget(budget_seconds)
     searcher = _searcher(system)
     wanted = as_situation(system, situation)
     # No rules given: the defaults, or the situation's own variant if it needs one.
     rules_ = rules_for(system, wanted) if rules is None else load_rules(system, rules)
-    if not wanted.possible_under(rules_):
-        raise InvalidSetupError(
-            f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): "
-            f"it needs other variants of {', '.join(wanted.rulings) or 'the rules'}"
-        )
+    why = wanted.why_impossible(rules_)
+    if why is not None:
+        raise InvalidSetupError(f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): {why}")
     deadline = time.perf_counter() + budget_seconds
     stop_at = None
     rng = random.Random(seed)
@@ -183,6 +201,8 @@ def search(
     out: list[FoundExample] = []
     notes = _notes(wanted)
     for text, (score, _) in ranked:
+        if out and time.perf_counter() > deadline:
+            break  # the budget is spent: what is verified so far (at least one) is the answer
         full = _with_notes(text, notes) if notes else text
         try:
             replayed = verify(system, full, wanted.shows)

@@ -65,6 +65,8 @@ class Situation:
             frozen mapping: a situation stays hashable).
         possible: ``rules -> bool``: whether the situation can happen under these rules
             (``None``: always); the finder refuses an impossible one at once.
+        why: ``rules -> str``: why it cannot happen under rules ``possible`` refuses, in
+            one clause (the finder's message); ``None``: "it needs other variants of …".
         variant: the rule fields, as ``(field, value)`` pairs, of a variant under which
             a situation impossible under the default rules happens (``zero_tie:
             super_tiebreak``); the examples page searches it there.
@@ -77,6 +79,7 @@ class Situation:
     hint: tuple[tuple[str, Hashable], ...] = field(default=())
     possible: Callable[[Any], bool] | None = None
     variant: tuple[tuple[str, Hashable], ...] = ()
+    why: Callable[[Any], str] | None = None
 
     def shows(self, state: GameState) -> bool:
         """Return whether the finished example ``state`` shows this situation."""
@@ -90,6 +93,15 @@ class Situation:
         """Return whether the situation can happen under ``rules``."""
         return self.possible is None or bool(self.possible(rules))
 
+    def why_impossible(self, rules: Any) -> str | None:
+        """Return why the situation cannot happen under ``rules`` (one clause), or ``None``
+        when it can."""
+        if self.possible_under(rules):
+            return None
+        if self.why is not None:
+            return self.why(rules)
+        return f"it needs other variants of {', '.join(self.rulings) or 'the rules'}"
+
 
 def make(
     name: str,
@@ -98,11 +110,12 @@ def make(
     rulings: tuple[str, ...] = (),
     possible: Callable[[Any], bool] | None = None,
     variant: Mapping[str, Hashable] | None = None,
+    why: Callable[[Any], str] | None = None,
     **hint: Hashable,
 ) -> Situation:
     """Return a :class:`Situation` with its search hints given as keywords."""
     pairs = tuple(sorted((variant or {}).items()))
-    return Situation(name, description, predicate, rulings, tuple(sorted(hint.items())), possible, pairs)
+    return Situation(name, description, predicate, rulings, tuple(sorted(hint.items())), possible, pairs, why)
 
 
 def events(state: GameState, kind: str | None = None) -> Iterator[Event]:

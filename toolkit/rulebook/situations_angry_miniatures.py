@@ -31,6 +31,52 @@ def _tie_won_by(face_name: str) -> Callable[[GameState], bool]:
     return predicate
 
 
+#: The face each tie-break situation names (AM-4's steps).
+_FACES = {"Aces": "A", "Kings": "K", "Queens": "Q"}
+
+
+def _step_decides(face_name: str) -> Callable[[Any], bool]:
+    """Whether the chain's step for ``face_name`` can ever decide a tie on hits (AM-4): the
+    chain breaks ties, the face is in it, and some other hit face comes after it (two rolls
+    tied on hits and on every other hit face have as many of this one)."""
+    face = _FACES[face_name]
+
+    def possible(rules: Any) -> bool:
+        order = tuple(rules.tie_break_order)
+        if rules.tie_break != "chain" or face not in order:
+            return False
+        return any(f != face and f not in order[: order.index(face)] for f in rules.hit_faces)
+
+    return possible
+
+
+def _step_why(face_name: str) -> Callable[[Any], str]:
+    """Why the step for ``face_name`` never decides under the rules :func:`_step_decides` refuses."""
+    face = _FACES[face_name]
+
+    def why(rules: Any) -> str:
+        order = " ".join(rules.tie_break_order)
+        if rules.tie_break != "chain":
+            return f"ties on hits go to a {rules.tie_break.replace('_', ' ')} (tie_break, AM-4)"
+        if face not in rules.tie_break_order:
+            return f"{face_name} are not in the tie-break chain ({order}, AM-4)"
+        return (
+            f"with hit faces {' '.join(rules.hit_faces)} and the chain {order}, two rolls tied on hits and "
+            f"on the faces before {face_name} have as many {face_name} (AM-1, AM-4)"
+        )
+
+    return why
+
+
+def _can_miss(rules: Any) -> bool:
+    """Whether a roll can have no hit (AM-1): some face of the die is not a hit."""
+    return any(f not in rules.hit_faces for f in rules.die_faces)
+
+
+def _every_face_hits(rules: Any) -> str:
+    return f"every face of the die hits ({' '.join(rules.hit_faces)}, AM-1): no roll has 0 hits"
+
+
 _TIE_BACK = re.compile(r"wins the tie and deals (\d+) damage back")
 
 
@@ -98,21 +144,24 @@ CATALOGUE: tuple[Situation, ...] = (
         "A tie on hits decided by Aces.",
         _tie_won_by("Aces"),
         ("AM-1", "AM-4"),
-        lambda r: r.tie_break == "chain",
+        _step_decides("Aces"),
+        why=_step_why("Aces"),
     ),
     make(
         "tie_decided_by_kings",
         "A tie on hits and Aces, decided by Kings.",
         _tie_won_by("Kings"),
         ("AM-4",),
-        lambda r: r.tie_break == "chain",
+        _step_decides("Kings"),
+        why=_step_why("Kings"),
     ),
     make(
         "tie_decided_by_queens",
         "A tie decided by Queens.",
         _tie_won_by("Queens"),
         ("AM-4",),
-        lambda r: r.tie_break == "chain",
+        _step_decides("Queens"),
+        why=_step_why("Queens"),
     ),
     make(
         "tie_won_by_defender_in_melee",
@@ -152,7 +201,8 @@ CATALOGUE: tuple[Situation, ...] = (
         "Both sides roll no hits: the attack misses.",
         _miss,
         ("AM-5",),
-        lambda r: r.zero_tie == "miss",
+        lambda r: r.zero_tie == "miss" and _can_miss(r),
+        why=lambda r: _every_face_hits(r) if not _can_miss(r) else "it needs zero_tie: miss (AM-5)",
     ),
     make("character_out", "A character is taken out.", _out, ("AM-10",), health=1),
     make(
@@ -175,7 +225,8 @@ CATALOGUE: tuple[Situation, ...] = (
         "Both sides roll no hits and a SuperTieBreaker decides (the zero_tie variant).",
         _zero_tie_stb,
         ("AM-5", "AM-4"),
-        lambda r: r.zero_tie == "super_tiebreak",
+        lambda r: r.zero_tie == "super_tiebreak" and _can_miss(r),
         variant={"zero_tie": "super_tiebreak"},
+        why=lambda r: _every_face_hits(r) if not _can_miss(r) else "it needs zero_tie: super_tiebreak (AM-5)",
     ),
 )

@@ -142,7 +142,15 @@ CATALOGUE: tuple[Situation, ...] = (
         trump=4,
     ),
     make("draw", "Equal values: a draw, no points.", _draw, ("FM-9",)),
-    make("nasty_hit", "The Ace of Spades gives a Nasty Hit.", _nasty, ("FM-12",), ace_of_spades=20),
+    make(
+        "nasty_hit",
+        "The Ace of Spades gives a Nasty Hit.",
+        _nasty,
+        ("FM-12",),
+        lambda r: r.death_card is not None,
+        why=lambda r: "no card gives a Nasty Hit (death_card: none, FM-12)",
+        ace_of_spades=20,
+    ),
     make(
         "points_as_extra_cards",
         "The defender keeps her points as extra cards for her attack back.",
