@@ -6,6 +6,11 @@ explorers take a running loop for a notebook kernel (they then wait for the inpu
 settle), which would change how every later widget test runs. Arguments that name test
 files or folders run as one pytest process, as asked; options alone (``--durations=10``,
 ``-k odds``, ``-x``) apply to both processes.
+
+The main part runs on one pytest-xdist worker per core (at most :data:`MAX_WORKERS`), a
+test file to a worker (``--dist loadfile``: a file's fixtures are built once); the browser
+part runs in one process, since its timings are part of what it checks. ``-n 0`` (or any
+``-n``/``--numprocesses`` given) overrides the worker count.
 """
 
 import os
@@ -17,6 +22,17 @@ from _bootstrap import run
 
 #: pytest's exit code when a run selects no test (e.g. ``-k`` matching only one of the two parts).
 NO_TESTS = 5
+#: The most pytest-xdist workers the main part uses (each runs kernels and Dask clusters of its own).
+MAX_WORKERS = 4
+
+
+def workers() -> int:
+    """The pytest-xdist workers of the main part: one per core this process may use, at most :data:`MAX_WORKERS`."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
 
 
 def browser_missing() -> str:
@@ -45,8 +61,10 @@ if __name__ == "__main__":
     if names_tests(args):  # a chosen subset: one pytest run, as asked
         code = run(["-m", "pytest", "-q", *args]) or code
     else:
+        given = any(a.startswith(("-n", "--numprocesses")) for a in args)
+        parallel = [] if given else ["-n", str(workers()), "--dist", "loadfile"]
         parts = [
-            run(["-m", "pytest", "-q", "--ignore=tests/browser", *args]),
+            run(["-m", "pytest", "-q", "--ignore=tests/browser", *parallel, *args]),
             run(["-m", "pytest", "-q", "tests/browser", *args]),
         ]
         if parts != [NO_TESTS, NO_TESTS]:
