@@ -230,7 +230,7 @@ def test_a_worker_killed_mid_sweep_loses_no_point(tmp_path: Path) -> None:
     ):
         result = run_sweep(text, tmp_path, client=c, progress=None, on_chunk=kill_a_busy_worker, report=False)
     assert killed, "no worker was busy when the first chunk finished"
-    assert result.ok and result.computed == 16
+    assert result.ok and result.computed == 16, [f.describe() for f in result.failures]
     assert result.table["point"].nunique() == 16
     assert table_rows(result.table, text) == direct_rows(text)
 

@@ -498,7 +498,13 @@ def _run(
     failures: list[Failure] = []
     finished = 0
     try:
-        for future in as_completed(list(futures)):
+        waiting = as_completed(list(futures))
+        for future in waiting:
+            if future.status == "pending":
+                # its result was lost with a worker after it finished (a worker killed while it
+                # held it): the scheduler computes it again, so wait for it again
+                waiting.add(future)
+                continue
             chunk = futures.pop(future)
             if future.status != "finished":
                 error = _chunk_error(future)
