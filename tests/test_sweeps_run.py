@@ -37,18 +37,6 @@ POOLS = (
 )
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[object]:
-    """A small cluster of two threads in this process (no worker processes to start)."""
-    from distributed import Client, LocalCluster
-
-    with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
-        Client(cluster) as c,
-    ):
-        yield c
-
-
 def fraction_of(table: pd.DataFrame, **where: object) -> Fraction:
     rows = table
     for column, value in where.items():

@@ -9,7 +9,7 @@ rerun must then compute exactly that chunk's 2 points again.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -29,18 +29,6 @@ pq = pytest.importorskip("pyarrow.parquet")
 HANDS = "system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: {from: 0, to: 5}\nchunk: 2\n"
 #: The table's columns that do not depend on the run (``seconds`` is each run's own time).
 SAME = ["point", "system", "calculator", "cards", "outcome", "kind", "numerator", "denominator", "value", "exact"]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[object]:
-    """A small cluster of two threads in this process (no worker processes to start)."""
-    from distributed import Client, LocalCluster
-
-    with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
-        Client(cluster) as c,
-    ):
-        yield c
 
 
 @pytest.fixture(scope="module")
