@@ -204,6 +204,11 @@ class AttackResult:
         bonus_applied: whether the defender applied her next-defence bonus (FM-11).
         shifts: per side, the net shifts she made with the opponent's cheating Trumps,
             as (on the attacker's value, on the defender's value) (FM-8).
+        escaped: whether the Wrestling winner forwent the damage to escape (FM-14).
+        wrestling: whether the attack was a Wrestling one (FM-14: the winner damages the
+            loser; a winning defender scores no FM-11 points to keep).
+        wins: the colour rule in force for these Numbered cards, ``"highest"`` or
+            ``"lowest"`` (FM-9: the rules' same- or different-colour rule).
         lines: the explanation, one sentence per step, each with the cards it shows
             marked (:class:`~toolkit.engine.Sentence`; :attr:`steps` has their texts).
     """
@@ -223,6 +228,8 @@ class AttackResult:
     bonus_applied: bool = False
     shifts: dict[Side, tuple[int, int]] = field(default_factory=dict, compare=False)
     escaped: bool = False
+    wrestling: bool = False
+    wins: str = "highest"
     lines: tuple[Sentence, ...] = field(default=(), compare=False)
 
     @property
@@ -235,15 +242,29 @@ class AttackResult:
         return "\n".join(self.steps)
 
     def utility(self, side: Side) -> tuple[int, int, int]:
-        """How good the result is for ``side``: (points won or lost, Nasty Hit on the
-        opponent (+1) or on her (-1), signed difference) — the engine's default choices
-        maximise this."""
-        sign = 0 if self.winner is None else (1 if self.winner == side else -1)
+        """How good the result is for ``side``, the engine's default choices maximising it
+        (FM-5: the reveal chosen is "whichever is better for her"; also the FM-11 bonus):
+
+        1. what she gets less what the other gets: the damage each deals (FM-10 under the
+           rules in force: halved or by the damage table; FM-14 when Wrestling) and the
+           points a winning defender scores to keep (FM-11);
+        2. a Nasty Hit on the other (+1) or on her (-1) (FM-12);
+        3. her margin: how far her final value beats the other's under the colour rule in
+           force (FM-9: the higher or the lower value wins), negative when it is beaten.
+
+        >>> a = resolve_attack(Play("9H", trumps=("KH",)), Play("4H"), Rules(damage="table"))
+        >>> a.damage, a.utility("attacker"), a.utility("defender")
+        (2, (2, 0, 6), (-2, 0, -6))
+        """
+        other = _other(side)
+        taken = {"defender": self.damage, "attacker": self.attacker_damage}
+        scored = {"attacker": 0, "defender": self.points if self.winner == "defender" and not self.wrestling else 0}
+        gets = taken[other] - taken[side] + scored[side] - scored[other]
         nasty = sum(1 if s != side else -1 for s in self.nasty_hit_to)
-        signed_diff = self.attacker_value - self.defender_value
-        if side == "defender":
-            signed_diff = -signed_diff
-        return (sign * self.points, nasty, signed_diff)
+        margin = self.attacker_value - self.defender_value
+        if self.wins == "lowest":
+            margin = -margin
+        return (gets, nasty, margin if side == "attacker" else -margin)
 
 
 def _units(play: Play, revealed: Sequence[Card], rules: Rules | None = None) -> list[_Unit]:
@@ -462,6 +483,8 @@ def _judge(
         bonus_applied=bonus_applied,
         shifts=applied_shifts,
         escaped=escape and winner is not None and wrestling,
+        wrestling=wrestling,
+        wins=wins,
         lines=tuple(map(Sentence.of, steps or ())),
     )
 

@@ -459,10 +459,16 @@ def attacker_hand_size(
     bonus + ``rules.attacker_bonus`` (1) for attacking + modifiers (- ``rules.flutter_penalty``
     (1) if she Fluttered), never below 0. Wrestling
     (FM-14) changes nothing for the attacker, who draws by Kill points anyway — unless
-    ``Rules(wrestling_hand="kill_only")``: then only Kill points (+ ``modifiers``) count."""
+    ``Rules(wrestling_hand="kill_only")``: then she draws exactly her Kill points, with no
+    +1, no weapon bonus and no ``modifiers`` (FM-2 variant).
+
+    >>> attacker_hand_size(Fairy("Ann", live=2, kill=3), modifiers=1, wrestling=True,
+    ...                    rules=Rules(wrestling_hand="kill_only"))
+    3
+    """
     rules = rules or Rules()
     if wrestling and rules.wrestling_hand == "kill_only":
-        return max(0, fairy.kill + modifiers)
+        return fairy.kill
     bonus = rules.attacker_bonus - rules.flutter_penalty * int(fluttered)
     return max(0, fairy.kill + fairy.weapon.attack_bonus + bonus + modifiers)
 
@@ -499,10 +505,11 @@ def defender_hand_size(
     """Return the defending fairy's combat hand size (FM-2): Live points (Kill points when
     Wrestling, FM-14) + ``rules.order_card_bonus`` (1) if she still holds an Order Card + the attacker's weapon defence
     modifier + other modifiers, never below 0. With ``Rules(wrestling_hand="kill_only")``
-    a Wrestling defender draws only her Kill points (+ ``modifiers``)."""
+    a Wrestling defender draws exactly her Kill points: no Order Card bonus, no weapon
+    modifier and no ``modifiers`` (FM-2 variant)."""
     rules = rules or Rules()
     if wrestling and rules.wrestling_hand == "kill_only":
-        return max(0, fairy.kill + modifiers)
+        return fairy.kill
     weapon_mod = attacker.weapon.defence_modifier if attacker is not None else 0
     points = fairy.kill if wrestling else fairy.live
     return max(0, points + rules.order_card_bonus * int(holds_order_card) + weapon_mod + modifiers)

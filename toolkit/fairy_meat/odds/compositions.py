@@ -6,20 +6,32 @@ from collections import defaultdict
 from collections.abc import Sequence
 from functools import cache
 
+from toolkit.cards import Card
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
     BLACK_TRUMPS_BUT_ACE,
-    DECK_SIZE,
     NUMBERED_CARDS,
     RED_TRUMPS,
     TYPE_CAPS,
+    deck_cards,
     hands_by_type,
+    is_death_card,
+    is_numbered,
 )
 from toolkit.fairy_meat.odds.checks import check_hand_size
 from toolkit.fairy_meat.odds.outcomes import HandComposition
+from toolkit.fairy_meat.rules import Rules
 from toolkit.prob import Distribution
 
-__all__ = ["hand_splits", "composition_of", "hand_composition", "hand_compositions", "trump_comps", "composition_pairs"]
+__all__ = [
+    "hand_splits",
+    "composition_of",
+    "kind_caps",
+    "hand_composition",
+    "hand_compositions",
+    "trump_comps",
+    "composition_pairs",
+]
 
 
 @cache
@@ -35,28 +47,65 @@ def composition_of(k: int, r: int, b: int, s: int) -> HandComposition:
     return HandComposition(k, r, b + s, bool(s))
 
 
-def hand_composition(n: int) -> Distribution[HandComposition]:
+@cache
+def kind_caps(rules: Rules | None = None) -> tuple[int, int, int, int, int]:
+    """The rules' deck by kind (FM-1, FM-12): (Numbered cards, red Trumps but the death
+    card, black Trumps but the death card, death cards, jokers) — (36, 8, 7, 1, 0) by default."""
+    counts = [0] * 5
+    for c in deck_cards(rules):
+        if is_numbered(c, rules):
+            counts[0] += 1
+        elif is_death_card(c, rules):
+            counts[3] += 1
+        elif c.is_joker:
+            counts[4] += 1
+        else:
+            counts[1 if c.colour == "red" else 2] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def _kinds_of(counts: tuple[int, ...], rules: Rules | None) -> HandComposition:
+    """The :class:`HandComposition` of counts by kind (:func:`kind_caps`): the death card
+    counts with the Trumps of its colour."""
+    k, r, b, s, j = counts
+    death_red = rules is not None and rules.death_card is not None and Card(rules.death_card).colour == "red"
+    return HandComposition(k, r + s * death_red, b + s * (not death_red), bool(s), j)
+
+
+@cache
+def _splits(n: int, caps: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    return tuple(hands_by_type(n, caps))
+
+
+def hand_composition(n: int, rules: Rules | None = None) -> Distribution[HandComposition]:
     """Return the exact distribution of what an ``n``-card combat hand holds (FM-1):
-    Numbered cards, red Trumps, black Trumps (A♠ included) and the A♠ — a multivariate
-    hypergeometric over the 52-card deck.
+    Numbered cards, red Trumps, black Trumps, the death card (FM-12: the A♠, counted with
+    the black Trumps, or ``rules.death_card`` with the Trumps of its colour) and jokers —
+    a multivariate hypergeometric over the rules' deck (52 cards by default).
 
     >>> hand_composition(1).probability(lambda h: h.ace_of_spades)
     Fraction(1, 52)
+    >>> tens = Rules(numbered_ranks=tuple("23456789"), trump_ranks=("10", "J", "Q", "K", "A"))
+    >>> hand_composition(1, tens).probability(lambda h: h.numbered == 1)  # 32 of 52 cards
+    Fraction(8, 13)
 
     Raises:
-        InvalidSetupError: ``n`` is not a whole number from 0 to 52.
+        InvalidSetupError: ``n`` is not a whole number from 0 to the deck's size.
     """
-    n = check_hand_size(n, "the hand size")
+    rules = _check_rules(rules)
+    n = check_hand_size(n, "the hand size", rules)
     weights: dict[HandComposition, int] = {}
-    for (k, r, b, s), w in hand_splits(n):
-        key = composition_of(k, r, b, s)
+    for counts, w in _splits(n, kind_caps(rules)):
+        key = _kinds_of(counts, rules)
         weights[key] = weights.get(key, 0) + w
     return Distribution.from_int_weights(weights)
 
 
-def hand_compositions(a: int, d: int) -> Distribution[tuple[HandComposition, HandComposition]]:
+def hand_compositions(
+    a: int, d: int, rules: Rules | None = None
+) -> Distribution[tuple[HandComposition, HandComposition]]:
     """Return the joint distribution of the attacker's ``a``-card hand and the defender's
-    ``d``-card hand, dealt one after the other from one deck (FM-1, FM-2): pairs
+    ``d``-card hand, dealt one after the other from the rules' deck (FM-1, FM-2): pairs
     ``(attacker's HandComposition, defender's)``.
 
     >>> hand_compositions(1, 1).probability(lambda p: p[0].ace_of_spades and p[1].ace_of_spades)
@@ -65,17 +114,26 @@ def hand_compositions(a: int, d: int) -> Distribution[tuple[HandComposition, Han
     Raises:
         InvalidSetupError: a size that is not a whole number, or hands larger than the deck.
     """
-    a = check_hand_size(a, "the attacker's hand size")
-    d = check_hand_size(d, "the defender's hand size")
-    if a + d > DECK_SIZE:
-        raise InvalidSetupError(f"hands of {a} and {d} cards need {a + d} cards: the deck holds {DECK_SIZE} (FM-1)")
+    rules = _check_rules(rules)
+    a = check_hand_size(a, "the attacker's hand size", rules)
+    d = check_hand_size(d, "the defender's hand size", rules)
+    caps = kind_caps(rules)
+    size = sum(caps)
+    if a + d > size:
+        raise InvalidSetupError(f"hands of {a} and {d} cards need {a + d} cards: the deck holds {size} (FM-1)")
     weights: dict[tuple[HandComposition, HandComposition], int] = {}
-    for (ka, ra, ba, sa), wa in hand_splits(a):
-        rest = (NUMBERED_CARDS - ka, RED_TRUMPS - ra, BLACK_TRUMPS_BUT_ACE - ba, 1 - sa)
-        for (kd, rd, bd, sd), wd in hand_splits(d, *rest):
-            key = (composition_of(ka, ra, ba, sa), composition_of(kd, rd, bd, sd))
+    for ca, wa in _splits(a, caps):
+        rest = tuple(c - x for c, x in zip(caps, ca, strict=True))
+        for cd, wd in _splits(d, rest):
+            key = (_kinds_of(ca, rules), _kinds_of(cd, rules))
             weights[key] = weights.get(key, 0) + wa * wd
     return Distribution.from_int_weights(weights)
+
+
+def _check_rules(rules: object) -> Rules | None:
+    if rules is not None and not isinstance(rules, Rules):
+        raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
+    return rules
 
 
 @cache

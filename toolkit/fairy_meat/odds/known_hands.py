@@ -106,18 +106,22 @@ def lumped_chance(state: CombatState) -> list[tuple[CombatState, Fraction]]:
 
 
 def family_from_state(state: CombatState, i: int) -> tuple[Family, int | None]:
+    """What side ``i`` does in the current attack, by card type under the state's rules
+    (FM-1, FM-12: a custom rank or death card changes a card's type), and the type of
+    the Numbered card she plays (``None`` when she draws)."""
     a = state.cur
-    placed = placed_type(a.trumps[i] or ())
+    rules = state.rules
+    placed = placed_type(a.trumps[i] or (), rules)
     sign = 1 if state.declared[i] == "add" else -1
     kind = a.plays[i]
     if kind == "play":
         card = a.number[i]
         assert card is not None
-        return Family("play", sign, placed, None, card.colour), type_key(card)  # type: ignore[return-value]
+        return Family("play", sign, placed, None, card.colour), type_key(card, rules)  # type: ignore[return-value]
     if kind == "wild":
         wild = a.cards[i]
         assert wild is not None
-        return Family("wild", sign, placed, str(type_key(wild)), None), None
+        return Family("wild", sign, placed, str(type_key(wild, rules)), None), None
     return Family(str(kind), sign, placed, None, None), None
 
 
@@ -139,7 +143,7 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     pile = state.pile
     if pile.stacked or pile.discards:
         return None
-    left = Counter(type_key(c) for c in pile.shuffled)
+    left = Counter(type_key(c, state.rules) for c in pile.shuffled)  # the rules' types (FM-1, FM-12)
     trumps_left = (left["R"], left["B"], left["S"])
     deck = pile.size
     k = min(deck, max(18, sum(trumps_left) + 2))  # the draw law's span (FM-6; 18 for the draft's deck)

@@ -36,16 +36,24 @@ def outcome_of(result: AttackResult) -> AttackOutcome:
 
 
 class HandComposition(NamedTuple):
-    """What a combat hand holds, by kind (FM-1).
+    """What a combat hand holds, by kind (FM-1), under the rules' deck.
 
     Attributes:
-        numbered: Numbered cards (2-10).
-        red_trumps: red Trumps (J Q K A of hearts and diamonds).
+        numbered: Numbered cards (2-10, or the rules' Numbered ranks).
+        red_trumps: red Trumps (J Q K A of hearts and diamonds, or the rules' Trump ranks).
         black_trumps: black Trumps, the A♠ included.
-        ace_of_spades: whether the A♠ is among them (FM-12).
+        ace_of_spades: whether the death card is among them (FM-12: the A♠, or
+            ``Rules.death_card``, counted with the Trumps of its colour).
+        jokers: jokers (``Rules(jokers=...)``: Trumps of no colour).
     """
 
     numbered: int
     red_trumps: int
     black_trumps: int
     ace_of_spades: bool
+    jokers: int = 0
+
+    @property
+    def death_card(self) -> bool:
+        """Whether the rules' death card is in the hand (FM-12): :attr:`ace_of_spades`."""
+        return self.ace_of_spades
