@@ -676,6 +676,19 @@ def test_hand_composition_by_hand_counts_fm1_fm4_fm6():
         hand_composition_explorer(cards=13)
 
 
+def test_hand_composition_follows_the_house_rules_deck_and_death_card():
+    # tens_are_trumps (FM-1): ranks 2-9 Numbered, 10 J Q K A Trumps: 32 Numbered cards of 52,
+    # so one card is a Trump with 20/52 = 5/13 (the draft's deck gives 4/13).
+    ex = hand_composition_explorer(cards=1, rules="tens_are_trumps")
+    assert f"P(no Numbered card) = {format_probability(Fraction(5, 13))} (FM-6)" in ex.summary_text
+    # FM-12 with the K♣ as death card: held in one card 1 time in 52, and named
+    ex = hand_composition_explorer(cards=1, rules={"death_card": "KC"})
+    assert f"P(the King of Clubs) = {format_probability(Fraction(1, 52))} (FM-12)" in ex.summary_text
+    assert "Ace of Spades" not in ex.summary_text
+    ex = hand_composition_explorer(cards=1, rules={"death_card": "none"})
+    assert "FM-12" not in ex.summary_text  # no death card: no line for it
+
+
 def test_can_place_trumps_fm4_fm6():
     def hand(numbered: int, red: int, black: int) -> HandComposition:
         return HandComposition(numbered, red, black, False)

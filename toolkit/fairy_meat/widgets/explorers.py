@@ -9,6 +9,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.cards import Card
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.legality import trump_sets_by_type
 from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
@@ -220,16 +221,17 @@ def can_place_trumps(hand: Any) -> bool:
     return red + black >= 1 and len(trump_sets_by_type(max(0, red), max(0, black), 0, numbered)) > 1
 
 
-def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
+def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any], death_card: str | None = "AS") -> list[str]:
     def p(test: Callable[[Any], bool]) -> str:
         return format_probability(d.probability(test))
 
+    held = p(lambda h: bool(read_field(h, "ace_of_spades", False)))
     return [
         f"P(no Numbered card) = {p(lambda h: h.numbered == 0)} (FM-6)",
         f"P(no Trump) = {p(lambda h: h.red_trumps + h.black_trumps == 0)}",
         f"P(Trumps of one colour to place) = {p(can_place_trumps)} (FM-4)",
         f"P(Trumps of both colours) = {p(lambda h: h.red_trumps > 0 and h.black_trumps > 0)}",
-        f"P(the Ace of Spades) = {p(lambda h: bool(read_field(h, 'ace_of_spades', False)))} (FM-12)",
+        *([f"P(the {Card(death_card).name}) = {held} (FM-12)"] if death_card else []),
         f"expected Numbered cards {_mean(d.mean(lambda h: h.numbered))}",
     ]
 
@@ -238,17 +240,22 @@ def hand_composition_explorer(
     cards: int = 5,
     view: str = "exactly",
     compute: Callable[[int], Distribution[Any]] | None = None,
+    rules: Any = None,
 ) -> OddsExplorer:
-    """Return an explorer of what a combat hand of 0-12 cards holds (FM-1, FM-2), exactly.
+    """Return an explorer of what a combat hand of 0-12 cards holds (FM-1, FM-2), exactly,
+    dealt from the rules' deck (its ranks, jokers and death card).
 
     The chart and table give the number of Numbered cards; the summary P(no Numbered
     card) (she must play a Wild Trump or turn up cards, FM-6), P(no Trump), P(Trumps of
-    one colour she can place, FM-4), P(Trumps of both colours) and P(the A♠, FM-12).
+    one colour she can place, FM-4), P(Trumps of both colours) and P(the death card, FM-12:
+    the A♠ by default; not shown under rules without one).
 
     Args:
         compute: ``compute(cards)`` returning a Distribution of hands with ``numbered``,
-            ``red_trumps``, ``black_trumps`` and ``ace_of_spades`` (default:
-            :func:`toolkit.fairy_meat.odds.hand_composition`).
+            ``red_trumps``, ``black_trumps`` and ``ace_of_spades`` (the death card is held;
+            default: :func:`toolkit.fairy_meat.odds.hand_composition` under ``rules``).
+        rules: the house rules (a :class:`~toolkit.fairy_meat.Rules`, a mapping, a
+            house-rules file or a shipped name; default: the rulings).
 
     Returns:
         An :class:`~toolkit.widgets.OddsExplorer`.
@@ -258,7 +265,8 @@ def hand_composition_explorer(
     """
     if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 12:
         raise InvalidSetupError(f"cards must be a whole number from 0 to 12, got {cards!r}")
-    calculator = compute or hand_composition
+    rules = load_rules("fairy-meat", rules)
+    calculator = compute or (lambda n: hand_composition(n, rules))
     controls = {"cards": widgets.IntSlider(value=cards, min=0, max=12, description="Cards in the hand", style=WIDE)}
     return OddsExplorer(
         controls,
@@ -267,7 +275,7 @@ def hand_composition_explorer(
         positive=("Numbered card", "Numbered cards"),
         negative="",
         zero="no Numbered card",
-        summary=_makeup_summary,
+        summary=lambda d, values: _makeup_summary(d, values, rules.death_card),
         view=view,
         title="Fairy Meat: what a combat hand holds",
     )
