@@ -117,7 +117,7 @@ def test_a_rerun_skips_every_stored_point(client: object, tmp_path: Path) -> Non
     assert (wider.computed, wider.skipped) == (2, 6)
     # FM-1 by hand: a 1-card hand is the A♠ with probability 1/52.
     assert fraction_of(
-        wider.table, cards=1, outcome="numbered=0, red_trumps=0, black_trumps=1, ace_of_spades=True"
+        wider.table, cards=1, outcome="numbered=0, red_trumps=0, black_trumps=1, ace_of_spades=True, jokers=0"
     ) == Fraction(1, 52)
 
 

@@ -114,10 +114,6 @@ def test_point_keys_name_every_input_and_the_version() -> None:
             "tie_break",
         ),
         (
-            sweep_text("grid:\n  cards: [1]\n  rules:\n    damage: [table]\n", "fairy-meat", "hand_composition"),
-            "hand_composition takes no rules: remove rules",
-        ),
-        (
             sweep_text("grid:\n  attack_dice: [1]\nfixed:\n  attack_dice: 2\n  defense_dice: 1\n"),
             "attack_dice is both in the grid and fixed",
         ),
@@ -128,6 +124,20 @@ def test_bad_sweep_files_say_what_is_accepted(text: str, expected: str) -> None:
         load_sweep(text)
     assert expected in str(info.value)
     assert "Traceback" not in str(info.value)
+
+
+def test_a_rules_axis_for_a_calculator_without_rules_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every shipped calculator takes the rules; one of a plug-in system may not."""
+    from dataclasses import replace
+
+    from toolkit.sweeps import calculators
+
+    calculator("fairy-meat", "hand_composition")  # built
+    plain = replace(calculator("fairy-meat", "hand_composition"), takes_rules=False)
+    monkeypatch.setitem(calculators._BUILT["fairy-meat"], "hand_composition", plain)
+    text = sweep_text("grid:\n  cards: [1]\n  rules:\n    damage: [table]\n", "fairy-meat", "hand_composition")
+    with pytest.raises(InvalidSetupError, match="hand_composition takes no rules: remove rules"):
+        load_sweep(text)
 
 
 def test_a_wrong_type_is_an_argument_type_error() -> None:
@@ -216,9 +226,19 @@ def test_hand_composition_rows_one_card() -> None:
     """FM-1: 36 Numbered cards, 8 red and 8 black Trumps (the A♠ one of them) in 52."""
     calc = calculator("fairy-meat", "hand_composition")
     rows = {r.outcome: r.exact for r in calc.rows(calc.call({"cards": 1}, None))}
-    assert rows["numbered=1, red_trumps=0, black_trumps=0, ace_of_spades=False"] == Fraction(36, 52)
-    assert rows["numbered=0, red_trumps=1, black_trumps=0, ace_of_spades=False"] == Fraction(8, 52)
-    assert rows["numbered=0, red_trumps=0, black_trumps=1, ace_of_spades=True"] == Fraction(1, 52)
+    assert rows["numbered=1, red_trumps=0, black_trumps=0, ace_of_spades=False, jokers=0"] == Fraction(36, 52)
+    assert rows["numbered=0, red_trumps=1, black_trumps=0, ace_of_spades=False, jokers=0"] == Fraction(8, 52)
+    assert rows["numbered=0, red_trumps=0, black_trumps=1, ace_of_spades=True, jokers=0"] == Fraction(1, 52)
+
+
+def test_hand_composition_rows_follow_the_rules_deck() -> None:
+    """FM-1 with two jokers: 54 cards, one card a joker 2 times in 54 (the draft's deck: never)."""
+    from toolkit.fairy_meat import Rules
+
+    calc = calculator("fairy-meat", "hand_composition")
+    rows = {r.outcome: r.exact for r in calc.rows(calc.call({"cards": 1}, Rules(jokers=2)))}
+    assert rows["numbered=0, red_trumps=0, black_trumps=0, ace_of_spades=False, jokers=1"] == Fraction(2, 54)
+    assert rows["numbered=1, red_trumps=0, black_trumps=0, ace_of_spades=False, jokers=0"] == Fraction(36, 54)
 
 
 def test_clash_value_rows_are_exact_values() -> None:

@@ -400,11 +400,10 @@ def _fm_calculators() -> list[Calculator]:
             system,
             "hand_composition",
             (Param("cards", "int", low=0, high=52, help="the hand size (FM-1)"),),
-            lambda a, r: hand_composition(a["cards"]),
+            lambda a, r: hand_composition(a["cards"], r),
             distribution_rows,
-            takes_rules=False,
             seconds=0.001,
-            help="what a combat hand holds: Numbered cards, red and black Trumps, the A♠ (FM-1)",
+            help="what a combat hand holds: Numbered cards, red and black Trumps, the death card, jokers (FM-1, FM-12)",
         ),
         Calculator(
             system,
