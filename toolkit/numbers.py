@@ -441,18 +441,23 @@ def fold_sides(
 IRREGULAR_PLURALS = {"die": "dice", "army": "armies"}
 
 
-def count(n: int, singular: str, plural: str | None = None) -> str:
+def count(n: int, singular: str, plural: str | None = None, *, zero: str | None = None) -> str:
     """``n`` and the noun, singular for exactly one and plural otherwise (``"1 card"``,
     ``"3 cards"``, ``"0 cards"``, ``"1 die"``, ``"2 dice"``): the one place a number meets
     its noun in a designer's text (issue 12: no "1 cards", no "card(s)"). ``plural`` when
-    the plural is neither in :data:`IRREGULAR_PLURALS` nor the singular plus ``s``.
+    the plural is neither in :data:`IRREGULAR_PLURALS` nor the singular plus ``s``;
+    ``zero`` the word that stands for 0 (``"no"``: ``"no cards"``, the one way an empty
+    hand is written).
 
     >>> count(1, "card"), count(3, "token"), count(1, "die"), count(2, "die"), count(0, "army")
     ('1 card', '3 tokens', '1 die', '2 dice', '0 armies')
     >>> count(2, "expectation"), count(1, "attack"), count(2, "match", "matches")
     ('2 expectations', '1 attack', '2 matches')
+    >>> count(0, "card", zero="no"), count(2, "card", zero="no")
+    ('no cards', '2 cards')
     """
-    return f"{n} {plural_of(singular, plural) if n != 1 else singular}"
+    shown = zero if n == 0 and zero is not None else n
+    return f"{shown} {plural_of(singular, plural) if n != 1 else singular}"
 
 
 def plural_of(singular: str, plural: str | None = None) -> str:
