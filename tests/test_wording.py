@@ -87,3 +87,13 @@ def test_free_stepper_speaks_of_sparklespaz_as_the_draft_does_and_views_name_the
     st.view.value = "defender"
     assert st.hands_view.value.startswith("<div><i>What Sparklespaz may see:</i></div>")
     assert "she may see" not in st.hands_view.value
+
+
+def test_no_report_tells_a_static_page_reader_to_change_the_parameters_below():
+    import json
+    from pathlib import Path
+
+    for path in sorted(Path(__file__).parent.parent.joinpath("notebooks").glob("*_report.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        words = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        assert "parameters below" not in words, path.name  # a rendered report has no cell to edit
