@@ -253,8 +253,8 @@ def test_wild_trump_without_a_numbered_card_fm6():
     st.play_card("QD")  # no Numbered card left: the Trump is her Wild Trump
     assert st.stepper.error == ""
     assert "plays the Queen of Diamonds as a Wild Trump (FM-6)" in st.stepper.log_text
-    st.stepper.roll_button.click()  # she turns up 9H: her Numbered card (FM-6)
-    assert "turns up the 9 of Hearts: her Numbered card (FM-6)" in st.stepper.log_text
+    st.stepper.roll_button.click()  # he turns up 9H: his Numbered card (the draft speaks of Sparklespaz as "he") (FM-6)
+    assert "turns up the 9 of Hearts: his Numbered card (FM-6)" in st.stepper.log_text
 
 
 def test_keeping_a_trump_back_for_a_wild_trump_fm6():
@@ -302,7 +302,7 @@ def test_designer_view_and_one_fairys_view_fm5():
     assert "color:#c92a2a" in both  # red cards in red
     st.view.value = "attacker"
     mine = st.hands_view.value
-    assert "Dizzytwig's view" in mine
+    assert "What Dizzytwig may see:" in mine and "she may see" not in mine
     assert "KS" in mine and "2 cards" in mine and "KC" not in mine  # Sparklespaz's hand is hidden
     assert mine.count("<div>") == 1 + len(st.state.observation("attacker").splitlines())
     st.view.value = "defender"

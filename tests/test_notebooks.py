@@ -199,7 +199,7 @@ def test_rule_change_report_for_durak_names_the_armies(tmp_path):
     )
     html = html_path.read_text()
     assert unreadable(html) == []
-    assert "P(North loses fewer tokens than South in the clash)" in designer_text(html)
+    assert "P(North comes out of the clash ahead: fewer tokens lost than South)" in designer_text(html)
     # the sentences keep the army's name as it is written ("With Cheap strikes, North with ...")
     assert re.search(r"With Cheap strikes, North with a \d-card hand", designer_text(html))
     # the battles are partly estimated from 50 simulated clashes a pair: shown as percents, never as x/50

@@ -55,7 +55,7 @@ Z95 = 1.959963984540054  # the two-sided 95% normal quantile, from a table
         (Fraction(19999, 20000), "99.995%"),  # exact, would round to 100.0%
         (Fraction(12344, 12345), "99.9919%"),  # 100 - 0.0081004…
         (Fraction(1, 12345), "0.0081%"),  # 0.0081004…%: two significant digits, never "0.0%"
-        (Fraction(1, 10**12), "< 0.000001%"),
+        (Fraction(1, 10**12), "under 0.0001%"),
         (Fraction(-1, 27), "-1/27 ≈ -3.7%"),  # a change of probability can be negative
     ],
 )
@@ -86,8 +86,8 @@ def test_percent_text_and_floats():
 
 def test_huge_fractions_print_fast_and_without_error():
     p = Fraction(1, 3**9000)  # a denominator of 4,295 digits (Python refuses to print it)
-    assert percent_text(p) == "< 0.000001%"
-    assert probability_text(1 - p) == "> 99.999999%"
+    assert percent_text(p) == "under 0.0001%"
+    assert probability_text(1 - p) == "over 99.9999%"
     assert number_text(Fraction(10**5000 + 1, 3)) == "a number of about 5,000 digits"
 
 
@@ -304,3 +304,23 @@ def test_small_distribution_html_is_whole_and_escaped():
 def test_doctests(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+# -- issue 23: tiny values, values that round to zero, differences in points ------------------
+def test_a_tiny_probability_reads_under_the_floor_and_a_zero_mean_has_no_sign():
+    # 1/10^7 is 0.00001%: below the floor of 0.0001%; 1/10^6 is exactly 0.0001%.
+    assert percent_text(Fraction(1, 10**7)) == "under 0.0001%"
+    assert percent_text(Fraction(1, 10**6)) == "0.0001%"
+    assert percent_text(1 - Fraction(1, 10**7)) == "over 99.9999%"
+    assert number_text(-0.0001) == "0.00" and number_text(-0.0004, 3) == "0.000"
+    assert number_text(Fraction(-1, 10**30)) == "≈ 0"
+
+
+def test_a_difference_of_probabilities_is_in_points_never_a_fraction():
+    from toolkit.numbers import points_text
+
+    # 9.57...: -137/1431 of a probability is -9.573... percentage points.
+    assert points_text(Fraction(-137, 1431)) == "−9.6 points"
+    assert points_text(Fraction(7, 50)) == "+14 points"
+    assert points_text(Fraction(-1, 100)) == "−1 point"
+    assert points_text(Fraction(0)) == "0 points"

@@ -86,7 +86,7 @@ def test_fairy_meat_damage_by_the_table_changes_damage_not_winners():
     assert damage.changes[0].after < damage.changes[0].before
     assert change.unchanged() == ["P(the attacker wins)", "P(the defender wins)"]
     assert change.sentences(1)[0].startswith(
-        "With Damage by the table, an attacker with a 2-card hand against 1 card deals 2 damage or more "
+        "With Damage by the table, an attacker with a 2-card hand against 1 card deals 2 damage or more: "
     )
 
 
@@ -133,21 +133,20 @@ def test_largest_changes_first_exactly_ties_in_table_order():
 def test_sentence_names_the_file_the_situation_and_the_points():
     c = Change(AM_DAMAGE, 3, 2, Fraction(52, 100), Fraction(66, 100))
     assert sentence(c, "Tens hit") == (
-        "With Tens hit, a 3-die attack against 2 dice deals damage 14 percentage points more often "
-        "(13/25 = 52% → 33/50 = 66%)."
+        "With Tens hit, a 3-die attack against 2 dice deals damage: 13/25 = 52% → 33/50 = 66% (+14 points)."
     )
     one = Change(AM_DAMAGE, 1, 1, Fraction(4, 9), Fraction(1, 2))
     assert sentence(one, "SuperTieBreaker on no hits") == (
-        "With SuperTieBreaker on no hits, a 1-die attack against 1 die deals damage ≈ 5.6 percentage points "
-        "more often (4/9 ≈ 44.4% → 1/2 = 50%)."
+        "With SuperTieBreaker on no hits, a 1-die attack against 1 die deals damage: "
+        "4/9 ≈ 44.4% → 1/2 = 50% (+5.6 points)."
     )
 
 
 def test_sentence_less_often_against_another_baseline_and_estimates():
     c = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 4), exact=False)
     assert sentence(c, "Big hands", "Small hands") == (
-        "With Big hands instead of Small hands, an attacker with a 4-card hand against 1 card wins "
-        "25 percentage points less often (50% → 25%, Monte Carlo estimates)."
+        "With Big hands instead of Small hands, an attacker with a 4-card hand against 1 card wins: "
+        "50% → 25% (−25 points, Monte Carlo estimates)."
     )
     same = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 2))
     assert (
@@ -295,9 +294,45 @@ def test_the_report_runs_from_the_command_line(tmp_path, capsys):
     assert main([*argv, "-p", "max_dice", "2", "-o", str(tmp_path)]) == 0, capsys.readouterr().err
     html = (tmp_path / "rule-change.html").read_text()
     assert (
-        "With SuperTieBreaker on no hits, a 1-die attack against 1 die deals damage ≈ 5.6 percentage points more "
-        "often (4/9 ≈ 44.4% → 1/2 = 50%)." in html
+        "With SuperTieBreaker on no hits, a 1-die attack against 1 die deals damage: "
+        "4/9 ≈ 44.4% → 1/2 = 50% (+5.6 points)." in html
     )
+    # 4/9 → 1/2 is +1/18 = +5.555... percentage points: in points, never the fraction 50/9 nor "%"
+    assert "<td>+5.6 points</td>" in html and "50/9" not in html
     assert "&lt;b&gt;not bold&lt;/b&gt;" in html and "<b>not bold" not in html  # the notes, escaped
     assert html.count("Plotly.newPlot(") >= 4  # a heatmap and curves per table
-    assert "1/162" in html  # the 2 v 2 change, exact (see test_two_dice_each...)
+    assert "<td>+0.6 points</td>" in html  # the 2 v 2 change, 1/162 = 0.617 points (see test_two_dice_each...)
+
+
+# -- issue 23: each change said once, positively; mirrored cells listed once ----------------
+def test_a_durak_clash_change_reads_positively_without_a_double_negative():
+    from toolkit.reports.rule_change_systems import DB_CLASH
+
+    c = Change(DB_CLASH, 2, 3, Fraction(3, 10), Fraction(1, 4))
+    text = sentence(c, "Cheap strikes")
+    expected = (
+        "With Cheap strikes, North with a 2-card hand against 3 cards comes out of the clash ahead: "
+        "3/10 = 30% → 1/4 = 25% (−5 points)."
+    )
+    assert text == expected
+    assert "fewer" not in text and "less often" not in text
+
+
+def test_mirrored_cells_are_listed_once_and_changes_shown_in_points():
+    from toolkit.reports.rule_change_systems import DB_BATTLE, DB_CLASH
+
+    def cell(spec, r, c, before, after):
+        return Change(spec, r, c, Fraction(before), Fraction(after))
+
+    # North 2 v South 3 and North 3 v South 2 are one pair (the sides play alike): one row.
+    clash = Compared(
+        DB_CLASH,
+        (cell(DB_CLASH, 2, 3, "1/2", "1/4"), cell(DB_CLASH, 3, 2, "1/2", "3/4"), cell(DB_CLASH, 2, 2, "1/2", "2/5")),
+    )
+    battle = Compared(DB_BATTLE, (cell(DB_BATTLE, 4, 2, "1/2", "1/3"),))
+    default = read_rules_parameter("durak-battle", None)
+    made = RuleChange("durak-battle", default, default, (clash, battle), {})
+    assert [(c.spec.key, c.row, c.column) for c in made.largest()] == [("clash", 2, 3), ("clash", 2, 2)]
+    frame = made.largest_frame()
+    assert [str(v) for v in frame["change"]] == ["−25 points", "−10 points"]
+    assert frame["change"][0].delta == Fraction(-1, 4)  # the exact value stays in the data

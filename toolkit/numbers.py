@@ -59,6 +59,8 @@ __all__ = [
     "number_text",
     "percent_text",
     "plural_of",
+    "points_text",
+    "Points",
     "probability_text",
     "wilson_interval",
 ]
@@ -70,8 +72,13 @@ SHORT_DENOMINATOR = 10_000
 #: folded into one ``'≥ k'`` row for display (:func:`fold_tail`).
 TAIL = Fraction(1, 2000)
 
-#: The most decimals a percent is given to show a tiny (or nearly certain) value.
+#: The most decimals a number is given to show a tiny value (a mean near 0).
 MAX_DECIMALS = 6
+
+#: The most decimals a percent is given to show a tiny (or nearly certain) value: below
+#: ``0.0001%`` a possible outcome reads ``'under 0.0001%'`` (and ``'over 99.9999%'`` near
+#: certainty), never a row of zeros.
+PERCENT_DECIMALS = 4
 
 
 def is_short(x: Fraction | int) -> bool:
@@ -103,34 +110,36 @@ def _decimal(num: int, den: int, decimals: int) -> tuple[str, bool]:
     return text, exact
 
 
-def _first_decimals(num: int, den: int, digits: int) -> int:
+def _first_decimals(num: int, den: int, digits: int, most: int = MAX_DECIMALS) -> int:
     """How many decimals show ``num/den`` (> 0, below ``10**-digits / 2``) with two
-    significant digits, at most :data:`MAX_DECIMALS`."""
+    significant digits, at most ``most``."""
     decimals = digits
-    while decimals < MAX_DECIMALS and num * 10 ** (decimals + 1) < den:
+    while decimals < most and num * 10 ** (decimals + 1) < den:
         decimals += 1
-    return min(decimals + 2, MAX_DECIMALS)
+    return min(decimals + 2, most)
 
 
 def _ratio_percent(num: int, den: int, digits: int) -> tuple[str, bool]:
     """The percent of ``num/den`` (> 0; the caller handles the sign) as text without the
     ``%``, and whether it is exact; trailing zeros dropped when exact, more decimals (two
     significant digits, at most :data:`MAX_DECIMALS`) when the value would round to 0 or
-    to 100 without being either."""
+    to 100 without being either; below ``10**-PERCENT_DECIMALS`` percent ``'under 0.0001'``
+    (above ``100 - 10**-PERCENT_DECIMALS``, ``'over 99.9999'``)."""
     num100 = num * 100
     text, exact = _decimal(num100, den, digits)
     if exact:
         return _strip(text), True
+    floor = "0." + "0" * (PERCENT_DECIMALS - 1) + "1"  # 0.0001
     if num100 * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
-        text, exact = _decimal(num100, den, _first_decimals(num100, den, digits))
-        if text.strip("0.") == "":
-            return f"< {1 / 10**MAX_DECIMALS:.{MAX_DECIMALS}f}", False
+        if num100 * 10**PERCENT_DECIMALS < den:
+            return f"under {floor}", False
+        text, exact = _decimal(num100, den, _first_decimals(num100, den, digits, PERCENT_DECIMALS))
         return _strip(text) if exact else text, exact
     rest = (den - num) * 100
     if rest > 0 and rest * 10**digits * 2 < den:  # rounds to 100 but is not
-        text, exact = _decimal(num100, den, _first_decimals(rest, den, digits))
-        if text.startswith("100"):
-            return f"> {100 - 1 / 10**MAX_DECIMALS:.{MAX_DECIMALS}f}", False
+        if rest * 10**PERCENT_DECIMALS < den:
+            return "over 99." + "9" * PERCENT_DECIMALS, False
+        text, exact = _decimal(num100, den, _first_decimals(rest, den, digits, PERCENT_DECIMALS))
         return _strip(text) if exact else text, exact
     return text, False
 
@@ -141,13 +150,14 @@ def _strip(text: str) -> str:
 
 def percent_text(p: Fraction | int | float, digits: int = 1) -> str:
     """Return ``p`` as a percent: ``'48.8%'``, ``'50%'`` (exact), ``'0.0081%'`` (two
-    significant digits for a value that would read 0), ``'< 0.000001%'`` below that.
-    Never a float's rounding error and never an exception, whatever the size of ``p``.
+    significant digits for a value that would read 0), ``'under 0.0001%'`` below
+    :data:`PERCENT_DECIMALS` decimals. Never a float's rounding error and never an
+    exception, whatever the size of ``p``.
 
     >>> percent_text(Fraction(1, 2)), percent_text(Fraction(61, 125)), percent_text(Fraction(1, 3))
     ('50%', '48.8%', '33.3%')
     >>> percent_text(Fraction(1, 12345)), percent_text(Fraction(12344, 12345)), percent_text(Fraction(1, 10**12))
-    ('0.0081%', '99.9919%', '< 0.000001%')
+    ('0.0081%', '99.9919%', 'under 0.0001%')
     >>> percent_text(0), percent_text(1), percent_text(Fraction(-1, 8)), percent_text(0.25)
     ('0%', '100%', '-12.5%', '25%')
     """
@@ -187,11 +197,12 @@ def number_text(x: Fraction | int | float, digits: int = 2) -> str:
     ('4', '7/3 ≈ 2.33', '7/2 = 3.5', '-1/3 ≈ -0.33')
     >>> number_text(Fraction(10**40 + 1, 10**40)), number_text(1.3125), number_text(12345)
     ('≈ 1.00', '1.31', '12,345')
-    >>> number_text(Fraction(1, 16384)), number_text(Fraction(1, 10**30))
-    ('≈ 0.000061', '≈ 0.000000')
+    >>> number_text(Fraction(1, 16384)), number_text(Fraction(-1, 10**30)), number_text(-0.0001)
+    ('≈ 0.000061', '≈ 0', '0.00')
     """
     if isinstance(x, float) and math.isfinite(x):
-        return f"{x:,.{digits}f}"
+        text = f"{x:,.{digits}f}"
+        return text.lstrip("-") if text.strip("-0.") == "" else text  # rounds to 0: "0.00", never "-0.00"
     v = _exact(x, "a number")
     if v.denominator == 1:
         return f"{v.numerator:,}" if abs(v.numerator).bit_length() < 10_000 else _huge(v)
@@ -201,7 +212,8 @@ def number_text(x: Fraction | int | float, digits: int = 2) -> str:
     text, exact = _decimal(num, den, digits)
     if not exact and num * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
         text, exact = _decimal(num, den, _first_decimals(num, den, digits))
-    shown = ("-" if v < 0 else "") + (_strip(text) if exact else text)
+    zero = text.strip("0.") == ""  # too small even for MAX_DECIMALS: it reads 0, without a sign
+    shown = "0" if zero else ("-" if v < 0 else "") + (_strip(text) if exact else text)
     if is_short(v):
         return f"{v} {'=' if exact else '≈'} {shown}"
     return f"{'=' if exact else '≈'} {shown}"
@@ -210,6 +222,40 @@ def number_text(x: Fraction | int | float, digits: int = 2) -> str:
 def _huge(v: Fraction) -> str:
     digits = int((abs(v.numerator).bit_length() - v.denominator.bit_length()) * 0.30103) + 1
     return f"a number of about {digits:,} digits"
+
+
+def points_text(delta: Fraction | int | float, digits: int = 1) -> str:
+    """Return a difference of two probabilities in percentage points, signed, never as a
+    fraction and never as ``'%'``: ``'+14 points'``, ``'−9.6 points'`` (a minus sign),
+    ``'+1 point'``, ``'0 points'`` for no change; a change too small to show keeps two
+    significant digits like :func:`percent_text` (``'+0.0081 points'``), and one too small
+    for that reads ``'under 0.0001 points'`` (``'under −0.0001 points'`` when negative).
+
+    >>> points_text(Fraction(7, 50)), points_text(Fraction(-137, 1431)), points_text(Fraction(1, 100))
+    ('+14 points', '−9.6 points', '+1 point')
+    >>> points_text(0), points_text(Fraction(1, 12345)), points_text(Fraction(-1, 10**9))
+    ('0 points', '+0.0081 points', 'under −0.0001 points')
+    """
+    x = _exact(delta, "a difference of probabilities")
+    if x == 0:
+        return "0 points"
+    text = percent_text(abs(x), digits).removesuffix("%")
+    sign = "+" if x > 0 else "−"
+    if text.startswith("under "):
+        return f"under {sign if x < 0 else ''}{text.removeprefix('under ')} points"
+    return f"{sign}{text} point{'' if text == '1' else 's'}"
+
+
+@dataclass(frozen=True)
+class Points:
+    """A difference of two probabilities (``delta``, exact) that a table shows in
+    percentage points (:func:`points_text`, ``'−9.6 points'``): the exact value stays in
+    the data, only the text is rounded."""
+
+    delta: Fraction
+
+    def __str__(self) -> str:
+        return points_text(self.delta)
 
 
 def wilson_interval(hits: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -441,18 +487,23 @@ def fold_sides(
 IRREGULAR_PLURALS = {"die": "dice", "army": "armies"}
 
 
-def count(n: int, singular: str, plural: str | None = None) -> str:
+def count(n: int, singular: str, plural: str | None = None, *, zero: str | None = None) -> str:
     """``n`` and the noun, singular for exactly one and plural otherwise (``"1 card"``,
     ``"3 cards"``, ``"0 cards"``, ``"1 die"``, ``"2 dice"``): the one place a number meets
     its noun in a designer's text (issue 12: no "1 cards", no "card(s)"). ``plural`` when
-    the plural is neither in :data:`IRREGULAR_PLURALS` nor the singular plus ``s``.
+    the plural is neither in :data:`IRREGULAR_PLURALS` nor the singular plus ``s``;
+    ``zero`` the word that stands for 0 (``"no"``: ``"no cards"``, the one way an empty
+    hand is written).
 
     >>> count(1, "card"), count(3, "token"), count(1, "die"), count(2, "die"), count(0, "army")
     ('1 card', '3 tokens', '1 die', '2 dice', '0 armies')
     >>> count(2, "expectation"), count(1, "attack"), count(2, "match", "matches")
     ('2 expectations', '1 attack', '2 matches')
+    >>> count(0, "card", zero="no"), count(2, "card", zero="no")
+    ('no cards', '2 cards')
     """
-    return f"{n} {plural_of(singular, plural) if n != 1 else singular}"
+    shown = zero if n == 0 and zero is not None else n
+    return f"{shown} {plural_of(singular, plural) if n != 1 else singular}"
 
 
 def plural_of(singular: str, plural: str | None = None) -> str:

@@ -228,8 +228,10 @@ class AttackState(GameState):
             i = len(self.settled)
             return f"SuperTieBreaker: {self.attacker.name} and {self.defenders[i].name} each roll one die (AM-4)."
         if who == -1:
-            return f"{self.attacker.name} rolls {count(self.roll_group(), 'more attack die')} ({self.attack_type})."
-        return f"{self.defenders[who].name} rolls {count(self.roll_group(), 'more defence die')}."
+            more = "more " if self.attack_roll else ""  # "more" once some dice are rolled
+            return f"{self.attacker.name} rolls {count(self.roll_group(), more + 'attack die')} ({self.attack_type})."
+        more = "more " if self.defence_rolls[who] else ""
+        return f"{self.defenders[who].name} rolls {count(self.roll_group(), more + 'defence die')}."
 
     @property
     def roller(self) -> str | None:

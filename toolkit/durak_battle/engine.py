@@ -47,7 +47,7 @@ def _tokens(n: int) -> str:
 
 def _text(cards: Sequence[Card]) -> Sentence:
     """The cards by their codes, each marked as a card (the rule-book export draws them)."""
-    return Sentence.listing("card", cards) if cards else Sentence("no cards")
+    return Sentence.listing("card", cards) if cards else Sentence(count(0, "card", zero="no"))
 
 
 @dataclass(frozen=True)
@@ -503,7 +503,8 @@ class BattleState(GameState):
         if stage == "recon":
             return f"{self.armies[self.chance_side].leader.name} rolls Knowledge (Battle) (DB-2)."
         if stage == "deal":
-            return f"Deal {self.names[self.chance_side]} {count(self.roll_group(), 'more card', 'more cards')}."
+            more = "more card" if self.hands[self.chance_side] else "card"  # "more" once some are in hand
+            return f"Deal {self.names[self.chance_side]} {count(self.roll_group(), more)}."
         if stage == "coin":
             return "Joker against joker: a coin flip for the initiative (DB-3)."
         if stage == "morale":
@@ -531,7 +532,8 @@ class BattleState(GameState):
         ``None`` (the designer). The armies are named, never by their side ids."""
         lines = []
         for i, side in enumerate(SIDES):
-            hand = _text(self.hands[i]) if player in (None, side) else count(len(self.hands[i]), "card")
+            cards = self.hands[i]
+            hand = _text(cards) if cards and player in (None, side) else count(len(cards), "card", zero="no")
             lines.append(f"{self.names[i]}: {_tokens(self.armies[i].tokens)}; hand {hand}")
         if self.table is not None:
             lines.append(f"On the table: {self.table.code}")

@@ -694,7 +694,7 @@ class CombatState(GameState):
         lines = []
         for i, side in enumerate(PLAYERS):
             hand = self.hands[i]
-            shown = _cards_text(hand) if player in (None, side) else count(len(hand), "card")
+            shown = _cards_text(hand) if hand and player in (None, side) else count(len(hand), "card", zero="no")
             lines.append(f"{self.names[i]} ({side}): hand {shown}; declared {self.declared[i] or '-'}")
         for n, a in enumerate((*self.past, self.cur), start=1):
             if a.trumps[0] is None or a.trumps[1] is None:
@@ -758,7 +758,7 @@ class CombatState(GameState):
         her, has = v.possessive, f"{v.subject} {v.verb('has', 'have')}"
         texts = {
             "over": "The combat is over.",
-            "deal": f"Deal {who} {count(self.roll_group(), 'more card')}.",
+            "deal": f"Deal {who} {count(self.roll_group(), 'more card' if self.hands[max(i, 0)] else 'card')}.",
             "declare": f"{who}: declare Add or Subtract for {her} Trumps (FM-3).",
             "trumps": f"Attack {self.attack_no + 1}: {who} places Trumps of one colour face down, or says None (FM-4).",
             "play": f"{who} plays a Numbered card (or a Trump as a Wild Trump if {has} none, FM-6).",
@@ -873,7 +873,7 @@ def start_combat(
     state = state._log(
         "start",
         f"{kind}: {attacker.name} ({attacker.live} Live, {attacker.kill} Kill, {attacker.weapon.name}) attacks "
-        f"{defender.name} ({defender.live} Live, {defender.kill} Kill): {sizes[0]} cards against {sizes[1]}, "
+        f"{defender.name} ({defender.live} Live, {defender.kill} Kill): {count(sizes[0], 'card')} against {sizes[1]}, "
         f"{count(n_attacks, 'attack')} (FM-2).",
         "FM-2",
     )

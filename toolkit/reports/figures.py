@@ -39,7 +39,16 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import InvalidSetupError
 from toolkit.montecarlo import Estimate
-from toolkit.numbers import TAIL, AtLeast, fold_labels, fold_weights, number_text, percent_text, probability_text
+from toolkit.numbers import (
+    TAIL,
+    AtLeast,
+    Points,
+    fold_labels,
+    fold_weights,
+    number_text,
+    percent_text,
+    probability_text,
+)
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -218,11 +227,13 @@ def format_cell(value: Any, percent: bool = False) -> Any:
     when the fraction is long), or as a probability when ``percent`` (``'7/27 ≈ 25.9%'``,
     ``'48.8%'``); a float as ``'1.31'`` (``'25.9%'`` in a percent column); a Monte Carlo
     :class:`~toolkit.montecarlo.Estimate` as ``'48.8% ± 0.7% (95%), estimated from …'``;
-    anything else unchanged."""
+    a :class:`~toolkit.numbers.Points` as ``'−9.6 points'``; anything else unchanged."""
     if isinstance(value, bool):
         return value
     if isinstance(value, Estimate):
         return value.text()
+    if isinstance(value, Points):  # a difference of probabilities: '−9.6 points', never a fraction or '%'
+        return str(value)
     if isinstance(value, Fraction):
         return probability_text(value) if percent else number_text(value)
     if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")):  # not NaN

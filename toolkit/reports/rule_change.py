@@ -5,7 +5,7 @@
 house-rules file) and under the proposed house rules, and returns a
 :class:`RuleChange`: the tables side by side with the exact change of every cell
 (``Fraction``), the largest changes first, plain sentences ("With Tens hit, a 3-die
-attack against 2 dice deals damage 14 percentage points more often (52% → 66%)") and
+attack against 2 dice deals damage: 52% → 66% (+14 points)") and
 the figures (a diverging heatmap of the change, before/after curves).
 
 ``notebooks/rule_change_report.ipynb`` shows it; run it with
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from toolkit.numbers import count, percent_text
+from toolkit.numbers import Points, count, percent_text, points_text
 from toolkit.prob import format_probability
 from toolkit.reports.parameters import read_rules_parameter
 from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, headline_tables
@@ -220,16 +220,17 @@ class Compared:
 
 
 def sentence(change: Change, proposed: str, baseline: str = "default rules") -> str:
-    """Return one change in plain words: ``"With Tens hit, a 3-die attack against 2 dice
-    deals damage 14 percentage points more often (52% → 66%)."`` (``"instead of
-    BASELINE"`` is said when the baseline is not the default rules)."""
+    """Return one change in plain words, said once and positively: the event, its
+    probability before and after, and the change in percentage points — ``"With Tens hit,
+    a 3-die attack against 2 dice deals damage: 52% → 66% (+14 points)."`` (``"instead
+    of BASELINE"`` is said when the baseline is not the default rules; never "less often"
+    after a measure that is itself a comparison)."""
     than = "" if baseline == "default rules" else f" instead of {baseline}"
     before, after = cell_text(change.before, change.exact), cell_text(change.after, change.exact)
     estimate = "" if change.exact else ", Monte Carlo estimates"
     if change.delta == 0:
         return f"With {proposed}{than}, {change.situation} {change.spec.event} exactly as often ({after})."
-    more = "more" if change.delta > 0 else "less"
-    text = f"{change.situation} {change.spec.event} {points(change.delta)} {more} often ({before} → {after}{estimate})"
+    text = f"{change.situation} {change.spec.event}: {before} → {after} ({points_text(change.delta)}{estimate})"
     return f"With {proposed}{than}, {text}."  # a situation may start with an army's name: its case is kept
 
 
@@ -260,15 +261,20 @@ class RuleChange:
     def largest(self, n: int = 10) -> list[Change]:
         """Return the ``n`` largest changes over every table, largest first (exact
         comparison of the changes' sizes; ties in table, row and column order). Cells
-        that do not change are left out."""
+        that do not change are left out, and so is the mirror of each cell of a table whose
+        two sides play alike (``spec.mirrored``: the cell at ``(column, row)`` is the same
+        measure for the other side, so only ``row <= column`` is listed)."""
         order = {c.spec.key: i for i, c in enumerate(self.tables)}
-        every = [c for t in self.tables for c in t.changes if c.delta != 0]
+        every = [
+            c for t in self.tables for c in t.changes if c.delta != 0 and not (c.spec.mirrored and c.row > c.column)
+        ]
         every.sort(key=lambda c: (-abs(c.delta), order[c.spec.key], c.row, c.column))
         return every[: max(0, n)]
 
     def largest_frame(self, n: int = 10) -> pd.DataFrame:
-        """Return :meth:`largest` as a table: what, where, both values, the change in
-        percentage points (exact Fractions; the sign says more or less often)."""
+        """Return :meth:`largest` as a table: what, where, both values (exact Fractions)
+        and the change in percentage points (:class:`~toolkit.numbers.Points`, exact, shown
+        ``'−9.6 points'``)."""
         import pandas as pd
 
         before, after = self.titles
@@ -278,12 +284,12 @@ class RuleChange:
                 "where": c.situation,
                 before: c.before,
                 after: c.after,
-                "change (points)": c.delta * 100,
+                "change": Points(c.delta),
                 "exact": c.exact,
             }
             for c in self.largest(n)
         ]
-        columns = ["measure", "where", before, after, "change (points)", "exact"]
+        columns = ["measure", "where", before, after, "change", "exact"]
         return pd.DataFrame(rows, columns=columns)
 
     def sentences(self, n: int = 3) -> list[str]:

@@ -11,7 +11,7 @@ own exact calculator with ``rules=``:
   attack, averaged over
   every deal, over the attacker's x the defender's hand sizes
   (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
-- Durak battle: P(North loses fewer tokens than South) in one clash over hand sizes
+- Durak battle: P(North comes out of a clash ahead: fewer tokens lost than South) in one clash over hand sizes
   (:func:`toolkit.durak_battle.clash_losses`, DB-3..DB-7) and P(North wins) a whole
   battle over army sizes (:func:`toolkit.durak_battle.battle_outcome`, DB-2..DB-9).
 
@@ -52,7 +52,11 @@ class TableSpec:
         situation: ``situation.format(row=, column=, column_dice=, column_cards=)``
             names a cell in a sentence (``"a 3-die attack against 2 dice"``;
             ``column_dice`` is ``"1 die"`` or ``"2 dice"``, ``column_cards`` likewise).
-        event: what happens more or less often, after the situation (``"deals damage"``).
+        event: what happens, after the situation (``"deals damage"``), said positively
+            (a sentence gives its probability before and after, never "less often").
+        mirrored: the two sides play by the same rules and sizes, so the cell at
+            ``(column, row)`` is this cell's measure for the other side: the list of
+            largest changes names each pair once (the cell with ``row <= column``).
     """
 
     key: str
@@ -61,6 +65,7 @@ class TableSpec:
     column_label: str
     situation: str
     event: str
+    mirrored: bool = False
 
 
 @dataclass(frozen=True)
@@ -200,11 +205,12 @@ DB_NAMES = ("North", "South")
 
 DB_CLASH = TableSpec(
     "clash",
-    f"P({DB_NAMES[0]} loses fewer tokens than {DB_NAMES[1]} in the clash)",
+    f"P({DB_NAMES[0]} comes out of the clash ahead: fewer tokens lost than {DB_NAMES[1]})",
     f"{DB_NAMES[0]}'s cards",
     f"{DB_NAMES[1]}'s cards",
     DB_NAMES[0] + " with a {row}-card hand against {column_cards}",
-    "loses fewer tokens in a clash",
+    "comes out of the clash ahead",
+    mirrored=True,
 )
 DB_BATTLE = TableSpec(
     "battle",
@@ -213,11 +219,12 @@ DB_BATTLE = TableSpec(
     f"{DB_NAMES[1]}'s tokens",
     DB_NAMES[0] + " with {row} tokens against {column}",
     "wins the battle",
+    mirrored=True,
 )
 
 
 def _durak_battle(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
-    """P(North loses fewer tokens) in one clash over hand sizes, and P(North wins) a
+    """P(North comes out of the clash ahead) in one clash over hand sizes, and P(North wins) a
     battle over army sizes (both leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards)."""
     from toolkit.durak_battle import Army, Leader, battle_outcome, clash_losses
 

@@ -282,7 +282,7 @@ class FollowsExample(Generic[S]):
             return
         lines = state.observation(view).splitlines()
         self.hands_view.value = (
-            f"<div><i>{esc(state.names[self._sides.index(view)])}'s view (what she may see):</i></div>"
+            f"<div><i>What {esc(state.names[self._sides.index(view)])} may see:</i></div>"
             + "".join(f"<div>{self._paint_codes(esc(line))}</div>" for line in lines)
         )
 

@@ -201,7 +201,7 @@ def odds_explorer(
         explore,
         _score,
         positive="damage to defender",
-        negative="points to defender",
+        negative=("point to defender", "points to defender"),
         zero="draw",
         summary=lambda d, values: _attack_summary(d, _how(last.get("result")), last.get("result")),
         view=view,

@@ -162,7 +162,8 @@ class CombatStepper(FollowsExample[CombatState]):
         if attacker is None or defender is None:
             weapons = load_weapons()
             attacker = Fairy("Dizzytwig", live=3, kill=4, weapon=weapons["Vibro-Master"])
-            defender = Fairy("Sparklespaz", live=2, kill=1, weapon=weapons["Moon Dagger"])
+            # "he", as the draft's worked example speaks of him (data/examples/dizzytwig_v_sparklespaz.yaml)
+            defender = Fairy("Sparklespaz", live=2, kill=1, weapon=weapons["Moon Dagger"], pronoun="he")
         rules = rules or Rules()
         self._base_rules = rules  # every field the controls do not set holds (house rules, issue 11)
         self.example = example
