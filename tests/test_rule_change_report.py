@@ -23,7 +23,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.house_rules import rules_files
 from toolkit.reports.jobs import Job, main_jobs
 from toolkit.reports.parameters import notebook_system, read_rules_parameter, validate_parameters, with_variants
-from toolkit.reports.rule_change import Change, Compared, RuleChange, compare_rules, points, sentence, short
+from toolkit.reports.rule_change import Change, Compared, RuleChange, compare_rules, sentence, short
 from toolkit.reports.rule_change_systems import AM_DAMAGE, AM_RETURN, FM_WINS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -158,11 +158,6 @@ def test_sentence_less_often_against_another_baseline_and_estimates():
 def test_short_values():
     assert short(Fraction(1, 3)) == "1/3 ≈ 33.3%"
     assert short(Fraction(123456, 1000003)) == "12.3%"  # a long fraction: the percent only
-    assert points(Fraction(1, 100)) == "1 percentage point"
-    assert points(Fraction(-1, 40)) == "2.5 percentage points"
-    assert points(Fraction(3, 10000)) == "0.03 percentage points"
-    assert points(Fraction(1, 3000)) == "≈ 0.03 percentage points"
-    assert points(Fraction(1, 30000)) == "under 0.01 percentage points"  # too small for two decimals
 
 
 def test_figures_are_diverging_and_before_after():

@@ -14,8 +14,6 @@ the figures (a diverging heatmap of the change, before/after curves).
 >>> from fractions import Fraction
 >>> short(Fraction(1, 3)), short(Fraction(123456, 1000003))
 ('1/3 ≈ 33.3%', '12.3%')
->>> points(Fraction(7, 50))
-'14 percentage points'
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-__all__ = ["Change", "Compared", "RuleChange", "compare_rules", "points", "sentence", "short"]
+__all__ = ["Change", "Compared", "RuleChange", "compare_rules", "sentence", "short"]
 
 #: The longest fraction a short value shows (else only the percent).
 SHORT_FRACTION_CHARS = 9
@@ -51,20 +49,6 @@ def cell_text(p: Fraction, exact: bool) -> str:
     """Return a cell's probability as a designer reads it: :func:`short` when exact, the
     percent alone for a Monte Carlo estimate (never shown as a fraction, issue 12)."""
     return short(p) if exact else percent_text(p)
-
-
-def points(delta: Fraction) -> str:
-    """Return the size of a change of probability in percentage points, unsigned
-    (``'14 percentage points'``, ``'≈ 5.6 percentage points'``, ``'≈ 0.03 percentage
-    points'``, ``'under 0.01 percentage points'``)."""
-    size = abs(Fraction(delta)) * 100
-    for digits in (1, 2):
-        text = f"{float(size):.{digits}f}".rstrip("0").rstrip(".")
-        if Fraction(text) == size:
-            return f"{text} percentage point{'' if size == 1 else 's'}"
-        if text != "0":
-            return f"≈ {text} percentage points"
-    return "under 0.01 percentage points"
 
 
 @dataclass(frozen=True)
