@@ -237,4 +237,5 @@ def test_fairy_meat_strategy_report_renders_with_verdicts(tmp_path):
     assert unreadable(html) == []
     # the verdict's card as the draft writes it (3♦), not as a code (3D)
     assert re.search(r"optimal play has her play [^.]*♦", html) and "has her play 3D" not in html
+    assert not re.search(r"[-+]0\.0+(?![0-9])", html), "a value that rounds to 0 shown with a sign (-0.000)"
     assert html.count("Plotly.newPlot(") >= 3

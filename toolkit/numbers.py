@@ -61,6 +61,7 @@ __all__ = [
     "plural_of",
     "points_text",
     "Points",
+    "signed_text",
     "probability_text",
     "wilson_interval",
 ]
@@ -244,6 +245,19 @@ def points_text(delta: Fraction | int | float, digits: int = 1) -> str:
     if text.startswith("under "):
         return f"under {sign if x < 0 else ''}{text.removeprefix('under ')} points"
     return f"{sign}{text} point{'' if text == '1' else 's'}"
+
+
+def signed_text(x: Fraction | int | float, digits: int = 3) -> str:
+    """Return a signed value rounded to ``digits`` places (a payoff, a gain: ``'+0.125'``,
+    ``'-1.500'``); one that rounds to zero reads ``'0.000'``, never ``'-0.000'`` or ``'+0.000'``.
+
+    >>> signed_text(0.125), signed_text(Fraction(-3, 2)), signed_text(-0.0001), signed_text(0)
+    ('+0.125', '-1.500', '0.000', '0.000')
+    >>> signed_text(Fraction(1, 3), 2)
+    '+0.33'
+    """
+    text = f"{float(x):+.{digits}f}"
+    return text[1:] if text.strip("+-0.") == "" else text
 
 
 @dataclass(frozen=True)

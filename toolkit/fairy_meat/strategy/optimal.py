@@ -52,7 +52,7 @@ from toolkit.fairy_meat.legality import trump_sets
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
-from toolkit.numbers import count
+from toolkit.numbers import count, signed_text
 from toolkit.prob import Distribution, format_probability
 
 if TYPE_CHECKING:
@@ -456,7 +456,7 @@ class AttackSolution:
         hands = " v ".join(" ".join(c.code for c in h) for h in self.hands)
         head = (
             f"<p><b>{html.escape(hands)}</b>: value for the attacker "
-            f"<b>{html.escape(str(self.value))}</b> ({float(self.value):+.3f}, {html.escape(self.payoff.label())}); "
+            f"<b>{html.escape(str(self.value))}</b> ({signed_text(self.value)}, {html.escape(self.payoff.label())}); "
             f"{status}; {self.tree.nodes:,} nodes, {self.seconds:.2f} s.</p>"
         )
         return head + "".join(

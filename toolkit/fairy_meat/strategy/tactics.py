@@ -35,6 +35,7 @@ from toolkit.fairy_meat.policies import MIDPOINT
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.optimal import AttackSolution, solve_attack
 from toolkit.fairy_meat.strategy.payoff import Payoff
+from toolkit.numbers import signed_text
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ class Mean:
         return cls(m, math.sqrt(var / n), n)
 
     def __str__(self) -> str:
-        return f"{self.mean:+.3f} ± {self.stderr:.3f}"
+        return f"{signed_text(self.mean)} ± {self.stderr:.3f}"
 
 
 def deal_hands(a: int, d: int, n: int, seed: int = 0, removed: Sequence[str] = ()) -> list[tuple[str, str]]:
