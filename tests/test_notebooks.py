@@ -114,6 +114,28 @@ def test_fairy_meat_report_renders_with_parameters(tmp_path):
     assert "monte_carlo" not in designer_text(html) and "Monte Carlo" not in designer_text(html).split("Run with")[0]
 
 
+def test_fairy_meat_report_deals_hands_from_the_house_rules_deck(tmp_path):
+    html_path = run_report(
+        "fairy-meat",
+        {
+            "rules": "tens_are_trumps",
+            "attacker_kill": [2],
+            "defender_live": [1],
+            "max_hand": 2,
+            "trials": 200,
+            "none_rule_trials": 20,
+        },
+        tmp_path,
+        notebooks_dir=NOTEBOOKS,
+        progress=lambda *_: None,
+    )
+    html = html_path.read_text()
+    # FM-1 with the 10s as Trumps: 20 Trumps of 52, so a 2-card hand has no Numbered card with
+    # C(20,2)/C(52,2) = 190/1326 = 95/663 (the draft's deck gives 20/221)
+    assert "95/663" in html and "20/221" not in html
+    assert "the Ace of Spades" in html  # still the death card (FM-12)
+
+
 def test_durak_battle_report_renders_with_parameters(tmp_path):
     html_path = run_report(
         "durak-battle",
