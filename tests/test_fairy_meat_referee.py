@@ -228,3 +228,40 @@ def test_fm5_hidden_trumps_owner_reads_the_rule():
     assert hidden_trumps_owner((True, True)) is None and hidden_trumps_owner((False, False), (True, True)) is None
     # her own Wild Trump does not reveal her face-down Trumps: only the other side's play counts
     assert hidden_trumps_owner((True, False), (True, False)) == 0
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(damage="table"), Rules(none_reveal="subset"), Rules(same_colour_wins="lowest")],
+    ids=["default", "table", "subset", "lowest"],
+)
+def test_an_attack_judged_without_words_is_the_same_judgement(rules):
+    """``explain=False`` (what the calculators ask) gives the same result field by field,
+    reveal and hidden Trumps included, with no explanation; 400 random real attacks."""
+    from dataclasses import fields
+
+    rng = random.Random(20)
+    numbered = [f"{r}{s}" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10") for s in "SHDC"]
+    trumps = {
+        "red": ["JH", "QH", "KH", "AH", "JD", "QD", "KD", "AD"],
+        "black": ["JS", "QS", "KS", "JC", "QC", "KC", "AC"],
+    }
+    judged = 0
+    while judged < 400:
+        na, nd = rng.sample(numbered, 2)
+        pool = rng.sample(trumps["red"], 4) + rng.sample(trumps["black"], 4)
+        plays = [
+            Play(n, trumps=tuple(t for t in ts if t), direction=rng.choice(("add", "subtract")))
+            for n, ts in ((na, pool[: rng.randint(0, 2)]), (nd, pool[4 : 4 + rng.randint(0, 2)]))
+        ]
+        wrestling = rng.random() < 0.3
+        try:
+            told = resolve_attack(plays[0], plays[1], rules, wrestling=wrestling)
+        except IllegalActionError:
+            continue
+        quiet = resolve_attack(plays[0], plays[1], rules, wrestling=wrestling, explain=False)
+        assert quiet.lines == () and told.lines
+        for f in fields(told):
+            if f.name != "lines":
+                assert getattr(quiet, f.name) == getattr(told, f.name), (f.name, plays)
+        judged += 1

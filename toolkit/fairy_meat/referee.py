@@ -546,6 +546,7 @@ def resolve_attack(
     wrestling: bool = False,
     escape: bool = False,
     names: tuple[str, str] = ("Attacker", "Defender"),
+    explain: bool = True,
 ) -> AttackResult:
     """Judge one attack between two plays (FM-4..FM-12; FM-14 with ``wrestling``).
 
@@ -566,6 +567,9 @@ def resolve_attack(
     (FM-7): the attacker wins and scores ceil(her value / 2). Under the default
     ``"blind_draw"`` an undefended defender plays the Numbered card and Trumps she turned
     up, as a :class:`Play` with ``drawn``.
+
+    ``explain=False`` leaves the explanation out (``lines`` and ``steps`` empty; the same
+    judgement): for the calculators, which read only the outcome.
 
     Raises:
         IllegalActionError: a choice the rules do not allow.
@@ -654,13 +658,19 @@ def resolve_attack(
 
     choices = (options("attacker"), options("defender"), bonus_options)
     if all(len(c) == 1 for c in choices):
-        result = judge(choices[0][0], choices[1][0], choices[2][0], explain=True)
+        result = judge(choices[0][0], choices[1][0], choices[2][0], explain=explain)
     else:  # every choice judged without words, then the one made judged again, explained
         best = max((defender_best(ra) for ra in choices[0]), key=lambda r: r.utility("attacker"))
-        result = judge(best.revealed["attacker"], best.revealed["defender"], best.bonus_applied, explain=True)
+        result = (
+            judge(best.revealed["attacker"], best.revealed["defender"], best.bonus_applied, explain=True)
+            if explain
+            else best
+        )
     if owner is not None:
         hidden = tuple(c for c in plays[owner].trumps if c not in result.revealed[owner])
         shown = result.revealed[owner]
+        if not explain:
+            return _with(result, hidden={owner: hidden})
         note = Sentence.of(
             f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; {label[owner]} ",
             Sentence.of("reveals ", Sentence.listing("card", shown, ", ")) if shown else "reveals none",

@@ -315,7 +315,7 @@ JUDGED: dict[tuple, AttackOutcome] = {}
 
 def judge_one(rules: Rules, key: tuple, delta: int) -> AttackOutcome:
     play_a, play_d = representative_plays(key, delta, bare_side(key, rules), deck_rules(rules))
-    return outcome_of(resolve_attack(play_a, play_d, rules))
+    return outcome_of(resolve_attack(play_a, play_d, rules, explain=False))
 
 
 def judge_chunk(args: tuple[Rules, list[tuple[tuple, int]]]) -> list[AttackOutcome]:
@@ -382,7 +382,7 @@ def cheat_shift(rules: Rules, key: tuple) -> int:
         if deck is not None:  # a difference the rules' cards realise in the probe class
             base = min(class_values(probe, None, deck), key=lambda v: (abs(v - base), v))
         play_a, play_d = representative_plays(probe, base, None, deck)
-        r = resolve_attack(play_a, play_d, rules)
+        r = resolve_attack(play_a, play_d, rules, explain=False)
         cached = SHIFTS[(rules, probe)] = r.attacker_value - r.defender_value - base
     return cached
 

@@ -101,7 +101,7 @@ class Judge:
             play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules))
         except AssertionError:  # no cards realise it: a combination that cannot occur
             return -1
-        result = resolve_attack(play_a, play_d, self.rules)
+        result = resolve_attack(play_a, play_d, self.rules, explain=False)
         self.calls += 1
         rec = Outcome.of_result(result)
         oid = self.outcome_ids.get(rec)
