@@ -122,14 +122,18 @@ def http_server() -> Iterator[int]:
         thread.join(timeout=5)
 
 
-def refused(tmp_path: Path, capsys: pytest.CaptureFixture, address: str) -> str:
-    """The one line `toolkit sweep --scheduler ADDRESS` exits 2 with, within the deadline."""
+def sweep_on(tmp_path: Path, capsys: pytest.CaptureFixture, address: str) -> tuple[int, float, str]:
+    """Run `toolkit sweep --scheduler ADDRESS`: its exit code, its time and what it printed on stderr."""
     path = tmp_path / "hands.yaml"
     path.write_text(HANDS)
     started = time.monotonic()
     code = main(["sweep", str(path), "-o", str(tmp_path / "out"), "--scheduler", address])
-    elapsed = time.monotonic() - started
-    err = capsys.readouterr().err
+    return code, time.monotonic() - started, capsys.readouterr().err
+
+
+def refused(tmp_path: Path, capsys: pytest.CaptureFixture, address: str) -> str:
+    """The one line `toolkit sweep --scheduler ADDRESS` exits 2 with, within the deadline."""
+    code, elapsed, err = sweep_on(tmp_path, capsys, address)
     assert code == 2, err
     assert elapsed < DEADLINE, elapsed
     assert "Traceback" not in err
@@ -165,12 +169,7 @@ def test_a_scheduler_without_workers_says_so_and_stops(quick: None, tmp_path: Pa
         n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=":0"
     ) as cluster:
         address = cluster.scheduler_address
-        path = tmp_path / "hands.yaml"
-        path.write_text(HANDS)
-        started = time.monotonic()
-        code = main(["sweep", str(path), "-o", str(tmp_path / "out"), "--scheduler", address])
-        elapsed = time.monotonic() - started
-    err = capsys.readouterr().err
+        code, elapsed, err = sweep_on(tmp_path, capsys, address)
     assert code == 2 and elapsed < DEADLINE, (elapsed, err)
     assert f"the scheduler at '{address}' has no workers: waiting up to 1 s for one" in err
     assert f"error: the scheduler at '{address}' has no workers (none came within 1 s): start some with" in err
