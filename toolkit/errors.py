@@ -14,6 +14,7 @@ __all__ = [
     "InvalidSetupError",
     "IllegalActionError",
     "TooBigError",
+    "PrecisionNotReachedError",
     "ArgumentTypeError",
     "excerpt",
     "EXCERPT_CHARS",
@@ -38,6 +39,11 @@ class IllegalActionError(ToolkitError):
 
 class TooBigError(ToolkitError):
     """An exact computation too large to run; the message gives its size and the alternative."""
+
+
+class PrecisionNotReachedError(TooBigError):
+    """Sampling stopped at its time limit before its estimates reached the precision asked
+    for; the message gives the precision reached, the runs behind it and the time."""
 
 
 class ArgumentTypeError(InvalidSetupError, TypeError):

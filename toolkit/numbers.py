@@ -50,6 +50,7 @@ __all__ = [
     "AtMost",
     "count",
     "estimate_text",
+    "interval_text",
     "fold_labels",
     "fold_sides",
     "fold_tail",
@@ -311,23 +312,43 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     ('0% (at most 0.20%, 95%)', '100% (at least 99.80%, 95%)')
     """
     lo, hi = wilson_interval(hits, trials, confidence)
-    value = hits / trials
-    level = f"{confidence * 100:g}%"
-    below, above = (value - lo) * 100, (hi - value) * 100
-    if hits == 0:
-        d = _width_decimals(above)
-        shown = f"0% (at most {math.ceil(hi * 100 * 10**d) / 10**d:.{d}f}%, {level})"
-    elif hits == trials:
-        d = _width_decimals(below)
-        shown = f"100% (at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%, {level})"
-    elif max(below, above) > 1.5 * min(below, above):
-        d = _width_decimals(min(below, above))
-        low, high = math.floor(lo * 100 * 10**d) / 10**d, math.ceil(hi * 100 * 10**d) / 10**d
-        shown = f"{value * 100:.{d}f}% ({low:.{d}f}% to {high:.{d}f}%, {level})"
-    else:
-        d = _width_decimals(max(below, above))
-        shown = f"{value * 100:.{d}f}% ± {max(below, above):.{d}f}% ({level})"
+    shown = interval_text(hits / trials, lo, hi, confidence)
     return f"{shown}, estimated from {trials:,} {what}" if what else shown
+
+
+def interval_text(
+    value: float | Fraction, low: float | Fraction, high: float | Fraction, confidence: float = 0.95
+) -> str:
+    """Return an estimate and its interval as a designer reads it, never as a fraction, by
+    the rule of :func:`estimate_text` (which calls it for a Monte Carlo frequency): the
+    estimate ± the larger distance to an end, ``'48.8% ± 0.7% (95%)'``; a lopsided interval
+    as a range rounded outwards, ``'1.0% (0.2% to 3.6%, 95%)'``; an estimate of 0 (or 1) as
+    a bound, ``'0% (at most 0.20%, 95%)'``. For an interval from anything (a bootstrap, a
+    bound through a chain): ``low <= value <= high`` is not required (a bootstrap interval
+    need not hold its estimate), and an interval of no width is the percent alone.
+
+    >>> interval_text(0.488, 0.481, 0.495)
+    '48.8% ± 0.7% (95%)'
+    >>> interval_text(0.5, 0.5, 0.5)
+    '50%'
+    """
+    value, lo, hi = float(value), float(low), float(high)
+    level = f"{confidence * 100:g}%"
+    below, above = max(0.0, (value - lo) * 100), max(0.0, (hi - value) * 100)
+    if below == above == 0:
+        return percent_text(Fraction(value))
+    if value <= 0:
+        d = _width_decimals(above)
+        return f"0% (at most {math.ceil(hi * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+    if value >= 1:
+        d = _width_decimals(below)
+        return f"100% (at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+    if min(below, above) == 0 or max(below, above) > 1.5 * min(below, above):
+        d = _width_decimals(min(below, above) or max(below, above))
+        low_, high_ = math.floor(lo * 100 * 10**d) / 10**d, math.ceil(hi * 100 * 10**d) / 10**d
+        return f"{value * 100:.{d}f}% ({low_:.{d}f}% to {high_:.{d}f}%, {level})"
+    d = _width_decimals(max(below, above))
+    return f"{value * 100:.{d}f}% ± {max(below, above):.{d}f}% ({level})"
 
 
 def method_text(method: str, trials: int | None = None, what: str = "simulated battles") -> str:

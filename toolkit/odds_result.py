@@ -1,0 +1,504 @@
+"""One odds result for the whole toolkit: exact, or an estimate with an interval that is honest.
+
+Every odds calculator of the three systems returns an :class:`Odds` (or a subclass that
+adds its own fields: the Durak ``BattleOdds`` and ``ClashLosses``, the Fairy Meat
+``DealOdds``). An :class:`Odds` *is* the :class:`~toolkit.prob.Distribution` of its
+outcomes (``result[outcome]``, ``.items()``, ``.probability(event)``, ``.mean()``,
+``.marginal(field)``, iteration) and says how it was computed:
+
+- ``method``: ``"exact"`` (Fractions), ``"monte_carlo"`` (observed frequencies of
+  ``trials`` independent runs) or ``"mixed"`` (exact arithmetic on some estimated parts,
+  such as a battle chain over sampled clash tables);
+- ``exact``, ``trials`` (the runs behind an estimate), ``seconds``;
+- :meth:`Odds.interval` of any outcome or predicate: the exact value twice when exact;
+  Wilson's score interval (95% by default) for a Monte Carlo frequency; for a mixed
+  result, the interval its calculator derived by propagating the estimated parts' own
+  uncertainty (:class:`Replicates`: a parametric bootstrap).
+
+One dispatcher, :func:`choose_method`, turns ``method="auto" | "exact" | "monte_carlo"`` and
+the size of a request into the method to run, refusing an exact request above its limit
+before starting (:func:`too_big`: the size, the limit and the Monte Carlo alternative).
+Calculators that sample take ``precision=`` (the largest half-width of a 95% interval, in
+probability: 0.01 is ±1 point) and sample in batches until it is reached
+(:func:`sample_to_precision`), or stop at ``time_limit`` with a
+:class:`~toolkit.errors.PrecisionNotReachedError` saying what precision was reached.
+
+>>> odds = Odds(Distribution({"hit": 1, "miss": 2}))
+>>> odds.exact, odds.probability("hit"), odds.interval("hit")
+(True, Fraction(1, 3), (Fraction(1, 3), Fraction(1, 3)))
+>>> sampled = Odds.from_counts({"hit": 480, "miss": 520}, trial_name="simulated attacks")
+>>> sampled.method, sampled.trials, [round(x, 3) for x in sampled.interval("hit")]
+('monte_carlo', 1000, [0.449, 0.511])
+>>> sampled.text("hit")
+'48% ± 3% (95%)'
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from numbers import Real
+from statistics import NormalDist
+from typing import Any, TypeVar
+
+import numpy as np
+
+from toolkit.errors import InvalidSetupError, PrecisionNotReachedError, TooBigError
+from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
+from toolkit.prob import Distribution
+
+__all__ = [
+    "METHODS",
+    "KINDS",
+    "DEFAULT_CONFIDENCE",
+    "DEFAULT_TIME_LIMIT",
+    "Odds",
+    "Replicates",
+    "check_method",
+    "check_precision",
+    "check_trials",
+    "check_time_limit",
+    "choose_method",
+    "too_big",
+    "sample_to_precision",
+    "next_batch",
+]
+
+T = TypeVar("T", bound=Hashable)
+
+#: What a calculator's ``method=`` accepts.
+METHODS = ("auto", "exact", "monte_carlo")
+#: How a result was computed (:attr:`Odds.method`).
+KINDS = ("exact", "monte_carlo", "mixed")
+#: The confidence of :meth:`Odds.interval` unless asked otherwise.
+DEFAULT_CONFIDENCE = 0.95
+#: Seconds a calculator samples towards a ``precision`` before it gives up.
+DEFAULT_TIME_LIMIT = 60.0
+
+
+# -- the dispatcher and its checks ----------------------------------------------------------
+def check_method(method: object) -> str:
+    """Return ``method`` if it is one of :data:`METHODS`; else a one-line error naming them."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise InvalidSetupError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    return method
+
+
+def check_trials(trials: object, what: str = "trials") -> int:
+    """Return ``trials`` if it is a whole number >= 1; else a one-line error."""
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise InvalidSetupError(f"{what} must be a whole number >= 1, got {trials!r}")
+    return trials
+
+
+def check_precision(precision: object) -> float | None:
+    """Return ``precision`` (``None``: sample ``trials`` runs and stop) if it is a number
+    strictly between 0 and 0.5: the largest half-width of a 95% interval, in probability
+    (0.01 is ±1 point); else a one-line error."""
+    if precision is None:
+        return None
+    if isinstance(precision, bool) or not isinstance(precision, Real) or not 0 < float(precision) < 0.5:
+        raise InvalidSetupError(
+            "precision must be a number between 0 and 0.5 (exclusive): the largest half-width of a 95% "
+            f"interval, in probability (0.01 is ±1 point), or None; got {precision!r}"
+        )
+    return float(precision)
+
+
+def check_time_limit(time_limit: object) -> float:
+    """Return ``time_limit`` (seconds) if it is a positive number; else a one-line error."""
+    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not float(time_limit) > 0:
+        raise InvalidSetupError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    return float(time_limit)
+
+
+def too_big(request: str, size: int, unit: str, limit: int, limit_name: str = "", alternative: str = "") -> TooBigError:
+    """The error of an exact request above its limit, before starting: ``request`` (a noun
+    phrase, ``"an exact clash for 3 v 3 cards"``) needs ``size`` ``unit``, above ``limit``
+    (named ``limit_name``), and what to do instead (by default Monte Carlo)."""
+    named = f" ({limit_name})" if limit_name else ""
+    alternative = alternative or "use method='monte_carlo' (or 'auto') for a Monte Carlo estimate with its interval"
+    return TooBigError(f"{request} needs {size:,} {unit}, above the limit of {limit:,}{named}: {alternative}")
+
+
+def choose_method(
+    method: str,
+    size: int,
+    limit: int,
+    request: str = "the exact calculation",
+    unit: str = "steps",
+    limit_name: str = "",
+) -> str:
+    """Return ``"exact"`` or ``"monte_carlo"`` for a request of ``size`` against ``limit``:
+    ``method="auto"`` is exact up to the limit and Monte Carlo above it, ``"exact"`` above
+    the limit raises :func:`too_big` (before any work), ``"monte_carlo"`` samples.
+
+    >>> choose_method("auto", 10, 100), choose_method("auto", 1_000, 100), choose_method("monte_carlo", 1, 100)
+    ('exact', 'monte_carlo', 'monte_carlo')
+    """
+    check_method(method)
+    if method == "monte_carlo":
+        return "monte_carlo"
+    if size <= limit:
+        return "exact"
+    if method == "exact":
+        raise too_big(request, size, unit, limit, limit_name)
+    return "monte_carlo"
+
+
+def next_batch(runs: int, reached: float, precision: float) -> int:
+    """How many more runs to sample when ``runs`` reached a half-width of ``reached`` and
+    ``precision`` is asked: a half-width shrinks as 1/sqrt(runs), so about
+    ``runs * (reached / precision)**2`` in all, 5% more, at least a quarter of ``runs``
+    more and at most 8 times as many more."""
+    wanted = math.ceil(runs * (reached / precision) ** 2 * 1.05)
+    return max(min(wanted - runs, 8 * runs), max(1, runs // 4))
+
+
+def sample_to_precision(
+    draw: Callable[[int, int], Mapping[Any, int]],
+    trials: int,
+    precision: float | None,
+    half_width: Callable[[Counter, int], float],
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    what: str = "runs",
+) -> tuple[Counter, int]:
+    """Sample in batches until every reported probability reaches ``precision``.
+
+    ``draw(n, batch)`` returns the counts of ``n`` fresh runs; batch 0 is ``trials`` runs
+    (the seeded sample a calculator gives without ``precision``), and each later batch is
+    drawn with its own number (a calculator seeds it from its seed and the batch number, so
+    the whole sequence repeats). After each batch ``half_width(counts, runs)`` is compared
+    with ``precision``; the next batch is sized by :func:`next_batch` and cut to the time
+    left. Returns the summed counts and the runs.
+
+    Raises:
+        PrecisionNotReachedError: ``time_limit`` seconds passed first; the message gives the
+            precision reached and the runs behind it.
+    """
+    started = time.perf_counter()
+    counts: Counter = Counter(draw(trials, 0))
+    runs, batch = trials, 0
+    if precision is None:
+        return counts, runs
+    while True:
+        reached = half_width(counts, runs)
+        if reached <= precision:
+            return counts, runs
+        spent = time.perf_counter() - started
+        left = time_limit - spent
+        more = next_batch(runs, reached, precision)
+        if left <= 0:
+            raise PrecisionNotReachedError(
+                f"stopped at the time limit of {time_limit:g} s ({spent:.1f} s spent) with {runs:,} {what}: the widest "
+                f"95% interval is ±{reached * 100:.2g} points, not the ±{precision * 100:.2g} asked (precision="
+                f"{precision:g}); allow more time (time_limit=) or ask a coarser precision"
+            )
+        affordable = int(left / max(spent / runs, 1e-9))
+        more = max(1, min(more, affordable))
+        batch += 1
+        counts.update(draw(more, batch))
+        runs += more
+
+
+# -- the uncertainty of a mixed result -------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Replicates:
+    """Bootstrap replicates of a result computed from estimates: ``values[r, k]`` is the
+    probability of ``outcomes[k]`` in replicate ``r`` (the whole calculation rerun on the
+    estimated parts resampled from their own sampling law).
+
+    :meth:`interval` is the normal interval around the estimate with the replicates'
+    standard deviation and a Student quantile for their number (a percentile interval
+    needs many more replicates to be stable in its tails).
+    """
+
+    outcomes: tuple[Any, ...]
+    values: np.ndarray
+
+    def of(self, event: Any) -> np.ndarray:
+        """The probability of an outcome, or of a predicate on outcomes, in each replicate."""
+        if callable(event) and not (isinstance(event, Hashable) and event in self.outcomes):
+            mask = np.array([bool(event(o)) for o in self.outcomes], dtype=bool)
+        else:
+            mask = np.array([o == event for o in self.outcomes], dtype=bool)
+        return self.values[:, mask].sum(axis=1) if mask.any() else np.zeros(len(self.values))
+
+    def map(self, f: Callable[[Any], Any]) -> Replicates:
+        """The replicates of the distribution of ``f(outcome)``."""
+        keys: dict[Any, int] = {}
+        index = [keys.setdefault(f(o), len(keys)) for o in self.outcomes]
+        out = np.zeros((len(self.values), len(keys)))
+        np.add.at(out.T, np.array(index, dtype=int), self.values.T)
+        return Replicates(tuple(keys), out)
+
+    def means(self, value: Callable[[Any], Any]) -> np.ndarray:
+        """The mean of ``value(outcome)`` in each replicate."""
+        numbers = np.array([float(value(o)) for o in self.outcomes])
+        return self.values @ numbers
+
+    def interval(self, estimate: float, samples: np.ndarray, confidence: float) -> tuple[float, float]:
+        """The interval around ``estimate`` from the replicates' ``samples`` of it."""
+        spread = float(np.std(samples, ddof=1)) if len(samples) > 1 else 0.0
+        return (
+            estimate - student_t(confidence, len(samples) - 1) * spread,
+            estimate + student_t(confidence, len(samples) - 1) * spread,
+        )
+
+
+def student_t(confidence: float, df: int) -> float:
+    """The two-sided Student quantile at ``confidence`` with ``df`` degrees of freedom
+    (scipy's; the normal quantile when scipy is missing or ``df`` is large)."""
+    if df >= 1000 or df < 1:
+        return NormalDist().inv_cdf(0.5 + confidence / 2)
+    from scipy.stats import t
+
+    return float(t.ppf(0.5 + confidence / 2, df))
+
+
+# -- the result ---------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False, repr=False)
+class Odds(Distribution[T]):
+    """Odds of a calculator: the :class:`~toolkit.prob.Distribution` of its outcomes (it is
+    one: every reading method works on it) and how they were computed.
+
+    Attributes:
+        distribution: the plain distribution: exact, the observed frequencies of the runs
+            (as exact fractions of ``trials``), or exact arithmetic on estimated parts.
+        method: ``"exact"``, ``"monte_carlo"`` or ``"mixed"`` (:data:`KINDS`).
+        trials: the runs behind an estimate (for a mixed result, the runs of each sampled
+            part); ``None`` when exact.
+        seconds: the wall time of the calculation.
+        confidence: the level of :meth:`interval` unless one is asked (0.95).
+        replicates: for a mixed result, the :class:`Replicates` its interval comes from
+            (or a function computing them when first needed).
+        trial_name: what one run is, in words (``"simulated clashes"``).
+    """
+
+    distribution: Distribution[T]
+    method: str = "exact"
+    trials: int | None = None
+    seconds: float = field(default=0.0, compare=False)
+    confidence: float = DEFAULT_CONFIDENCE
+    replicates: Replicates | Callable[[], Replicates] | None = field(default=None, compare=False)
+    trial_name: str = "simulated runs"
+
+    def __post_init__(self) -> None:
+        if self.method not in KINDS:
+            raise InvalidSetupError(f"method must be one of {', '.join(map(repr, KINDS))}, got {self.method!r}")
+        if self.method == "monte_carlo" and self.trials is None and self.replicates is None:
+            raise InvalidSetupError("a Monte Carlo result needs its trials (the runs behind it)")
+        if self.method == "mixed" and self.replicates is None:
+            raise InvalidSetupError("a mixed result needs the replicates its intervals come from")
+        if not 0 < self.confidence < 1:
+            raise InvalidSetupError(f"confidence must be between 0 and 1, got {self.confidence!r}")
+        dist = self.distribution
+        if isinstance(dist, Odds):
+            dist = dist.distribution
+            object.__setattr__(self, "distribution", dist)
+        object.__setattr__(self, "_weights", dist.weights())
+        object.__setattr__(self, "_total", dist.total)
+
+    # -- building --------------------------------------------------------------------------
+    @classmethod
+    def from_counts(cls, counts: Mapping[T, int], trials: int | None = None, **fields: Any) -> Odds[T]:
+        """The Monte Carlo odds of ``counts`` (outcome -> runs that gave it) out of ``trials``
+        runs (their sum by default)."""
+        n = sum(counts.values())
+        if trials is not None and trials != n:
+            raise InvalidSetupError(f"the counts add up to {n:,} runs, not the {trials:,} trials given")
+        return cls(Distribution.from_int_weights(dict(counts)), method="monte_carlo", trials=n, **fields)
+
+    # -- what it is --------------------------------------------------------------------------
+    @property
+    def exact(self) -> bool:
+        """Whether every probability is exact."""
+        return self.method == "exact"
+
+    @property
+    def approximate(self) -> bool:
+        """Whether the numbers are estimates (not exact)."""
+        return not self.exact
+
+    @property
+    def runs(self) -> int | None:
+        """The runs behind an estimate (:attr:`trials`)."""
+        return self.trials
+
+    def bootstrap(self) -> Replicates | None:
+        """The :class:`Replicates` of a mixed result (computed on first use), else ``None``."""
+        reps = self.replicates
+        if reps is not None and not isinstance(reps, Replicates):
+            reps = reps()
+            object.__setattr__(self, "replicates", reps)
+        return reps
+
+    # -- uncertainty -------------------------------------------------------------------------
+    def interval(self, event: Any, confidence: float | None = None) -> tuple[Any, Any]:
+        """A ``confidence`` (default :attr:`confidence`, 95%) interval ``(low, high)`` for the
+        probability of an outcome or of a predicate on outcomes: the exact value twice (as
+        ``Fraction``) when exact, Wilson's score interval for a Monte Carlo frequency, and
+        for a mixed result the interval of its :class:`Replicates`, clipped to [0, 1]."""
+        p = self.probability(event)
+        if self.exact:
+            return (p, p)
+        level = self.confidence if confidence is None else confidence
+        reps = self.bootstrap()
+        if reps is not None:
+            lo, hi = reps.interval(float(p), reps.of(event), level)
+            return (max(0.0, lo), min(1.0, hi))
+        assert self.trials is not None
+        hits = p * self.trials
+        if hits.denominator != 1:  # pragma: no cover - a calculator bug
+            raise AssertionError(f"a frequency of {p} is not a whole number of {self.trials} trials")
+        return wilson_interval(int(hits), self.trials, level)
+
+    def half_width(self, events: Iterable[Any] = (), confidence: float | None = None) -> float:
+        """The largest half-width (in probability) of the intervals of every outcome, of
+        :meth:`headline_events` and of ``events``: what ``precision=`` is compared with."""
+        if self.exact:
+            return 0.0
+        widest = 0.0
+        for e in [*self.outcomes(), *(ev for _, ev in self.headline_events()), *events]:
+            lo, hi = self.interval(e, confidence)
+            widest = max(widest, (float(hi) - float(lo)) / 2)
+        return widest
+
+    def headline_events(self) -> list[tuple[str, Callable[[Any], bool]]]:
+        """The events a calculator reports besides its outcomes, as ``(label, predicate)``
+        (who wins, …): :meth:`half_width` covers them too. None for a plain result."""
+        return []
+
+    def mean_interval(self, f: Any = None, confidence: float | None = None) -> tuple[Any, Any]:
+        """A ``confidence`` interval for the mean of the outcomes (or of one field): the exact
+        mean twice when exact; for Monte Carlo the normal interval with the sample's standard
+        deviation; for a mixed result from its replicates."""
+        m = self.mean(f)
+        if self.exact:
+            return (m, m)
+        level = self.confidence if confidence is None else confidence
+        reps = self.bootstrap()
+        if reps is not None:
+            return reps.interval(float(m), reps.means(lambda o: self._value(o, f)), level)
+        assert self.trials is not None
+        spread = math.sqrt(float(self.variance(f)) / self.trials)
+        z = NormalDist().inv_cdf(0.5 + level / 2)
+        return (float(m) - z * spread, float(m) + z * spread)
+
+    # -- transforming keeps the uncertainty -----------------------------------------------------
+    def map(self, f: Callable[[T], Any]) -> Odds[Any]:
+        """The odds of ``f(outcome)``, with the same method and runs (and so intervals);
+        :meth:`marginal` goes through here."""
+        reps = self.replicates
+        mapped: Replicates | Callable[[], Replicates] | None
+        if reps is None:
+            mapped = None
+        else:
+            mapped = lambda: self.bootstrap().map(f)  # type: ignore[union-attr]
+        return Odds(
+            self.distribution.map(f),
+            method=self.method,
+            trials=self.trials,
+            seconds=self.seconds,
+            confidence=self.confidence,
+            replicates=mapped,
+            trial_name=self.trial_name,
+        )
+
+    # -- display ---------------------------------------------------------------------------
+    def text(self, event: Any, confidence: float | None = None) -> str:
+        """The probability of an outcome or event as a designer reads it: exact, ``'7/27 ≈
+        25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
+        p = self.probability(event)
+        if self.exact:
+            return probability_text(p)
+        level = self.confidence if confidence is None else confidence
+        lo, hi = self.interval(event, level)
+        return interval_text(p, lo, hi, level)
+
+    def mean_text(self, f: Any = None, confidence: float | None = None) -> str:
+        """The mean as a designer reads it: exact (``'7/3 ≈ 2.33'``) or ``'2.14 ± 0.05 (95%)'``."""
+        m = self.mean(f)
+        if self.exact:
+            return number_text(m)
+        level = self.confidence if confidence is None else confidence
+        lo, hi = self.mean_interval(f, level)
+        half = max(float(m) - float(lo), float(hi) - float(m))
+        digits = max(0, -math.floor(math.log10(half))) if half > 0 else 2
+        return f"{float(m):.{digits}f} ± {half:.{digits}f} ({level * 100:g}%)"
+
+    def how(self) -> str:
+        """How the numbers were obtained, in words, with the runs behind them."""
+        if self.method == "mixed":
+            return method_text("mixed", self.trials, self.trial_name) + "; intervals by a parametric bootstrap"
+        return method_text(self.method, self.trials, self.trial_name)
+
+    def _title(self) -> str:
+        return type(self).__name__
+
+    def _rows(self) -> list[tuple[str, Any]]:
+        """The (label, event) lines of the text: the headline events, then the outcomes."""
+        rows = [(label, ev) for label, ev in self.headline_events()]
+        rows += [(str(o), o) for o in self.outcomes()[: 12 if rows else 20]]
+        return rows
+
+    def __str__(self) -> str:
+        rows = self._rows()
+        lines = [f"{self._title()} ({self.how()})"]
+        width = max((len(label) for label, _ in rows), default=0)
+        lines += [f"  {label:{width}}  {self.text(ev)}" for label, ev in rows]
+        if len(self) > sum(1 for _, ev in rows if not callable(ev)):
+            lines.append(f"  … {len(self)} outcomes in all")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{o!r}: {self.text(o)}" for o in self.outcomes()[:8])
+        more = f", … {len(self) - 8} more" if len(self) > 8 else ""
+        return f"{type(self).__name__}({self.how()}: {{{shown}{more}}})"
+
+    def _repr_html_(self) -> str:
+        if self.exact:
+            return f"<p>{html.escape(self.how())}</p>" + self.distribution._repr_html_()
+        rows = "".join(
+            f"<tr><td style='text-align:left'>{html.escape(label)}</td><td>{html.escape(self.text(ev))}</td></tr>"
+            for label, ev in self._rows()
+        )
+        return (
+            f"<p>{html.escape(self.how())}</p><table><thead><tr><th>outcome</th><th>probability</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+
+    def __reduce__(self) -> Any:
+        self.bootstrap()  # a pending bootstrap is a closure: compute it before pickling
+        state = {k: v for k, v in self.__dict__.items()}
+        return (_rebuild, (type(self), state))
+
+
+def _rebuild(cls: type, state: dict[str, Any]) -> Odds[Any]:
+    obj = cls.__new__(cls)
+    for k, v in state.items():
+        object.__setattr__(obj, k, v)
+    dist = state["distribution"]
+    object.__setattr__(obj, "_weights", dist.weights())
+    object.__setattr__(obj, "_total", dist.total)
+    return obj
+
+
+def counts_half_width(
+    counts: Mapping[Any, int], runs: int, events: Sequence[Callable[[Any], bool]] = (), confidence: float = 0.95
+) -> float:
+    """The largest half-width of the Wilson intervals of every outcome of ``counts`` (out
+    of ``runs``) and of ``events``: what a Monte Carlo calculator compares with ``precision``."""
+    widest = 0.0
+    hits = list(counts.values()) + [sum(n for o, n in counts.items() if ev(o)) for ev in events]
+    for h in hits:
+        lo, hi = wilson_interval(h, runs, confidence)
+        widest = max(widest, (hi - lo) / 2)
+    return widest
+
+
+__all__ += ["counts_half_width", "student_t"]
