@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import html
 import time
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from math import lcm
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
+from toolkit.durak_battle.odds.battle_bootstrap import battle_replicates
 from toolkit.durak_battle.odds.checks import (
-    METHODS,
     check_policies,
     check_rules,
     whole_number,
@@ -30,7 +32,17 @@ from toolkit.durak_battle.odds.result import OddsResult
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, settle_losses
 from toolkit.engine import Policy
-from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.errors import InvalidSetupError
+from toolkit.odds_result import (
+    DEFAULT_TIME_LIMIT,
+    Replicates,
+    check_method,
+    check_precision,
+    check_time_limit,
+    choose_method,
+    next_batch,
+    not_reached,
+)
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -66,59 +78,90 @@ class BattleEnd(NamedTuple):
     rounds: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class BattleOdds(OddsResult):
     """The outcome of a whole battle, from the Markov chain over rounds.
 
-    It reads like the :class:`~toolkit.prob.Distribution` of :class:`BattleEnd`.
+    It is the :class:`~toolkit.prob.Distribution` of :class:`BattleEnd` (an
+    :class:`~toolkit.odds_result.Odds`: ``.probability(event)``, ``.interval(event)``,
+    ``.exact``, ``.method``, ``.trials``).
 
     Attributes:
         distribution: the distribution of :class:`BattleEnd`.
-        exact: whether every transition is exact. When some clashes were sampled the
-            probabilities are exact arithmetic on Monte Carlo estimates: **approximate**.
-        method: ``"exact"``, ``"monte_carlo"`` (every clash sampled) or ``"mixed"``.
+        method: ``"exact"`` (every transition exact), ``"monte_carlo"`` (every clash table
+            sampled) or ``"mixed"``. When some clashes were sampled the probabilities are
+            exact arithmetic on Monte Carlo estimates, **approximate**, and
+            :meth:`interval` comes from a parametric bootstrap over the sampled tables
+            (see :func:`battle_outcome`).
         sampled: the (cards a, cards b) hand-size pairs whose clash odds are Monte Carlo.
         trials: Monte Carlo clashes per sampled pair (``None`` when exact).
         note: a sentence saying where the numbers come from.
         names: the armies' names, side a's first (what the text calls them).
     """
 
-    distribution: Distribution[BattleEnd]
-    exact: bool
-    method: str
     sampled: tuple[tuple[int, int], ...] = ()
-    trials: int | None = None
     note: str = ""
     states: int = 0
-    seconds: float = field(default=0.0, compare=False)
     names: tuple[str, str] = ("army a", "army b")
+    trial_name: str = "simulated clashes"
 
     def winner(self) -> Distribution[str | None]:
-        """The distribution of the winner (``None``: undecided)."""
-        return self.distribution.marginal("winner")
+        """The distribution of the winner (``None``: undecided), with its intervals."""
+        return self.marginal("winner")
+
+    def headline_events(self) -> list[tuple[str, Callable[[BattleEnd], bool]]]:
+        """Who wins (each army, or nobody: undecided or both destroyed)."""
+        return [
+            (f"{self.names[0]} wins", _wins_a),
+            (f"{self.names[1]} wins", _wins_b),
+            ("no winner", _no_winner),
+        ]
+
+    def how(self) -> str:
+        if self.exact:
+            return "exact"
+        runs = f"{len(self.sampled)} of the pairs of hand sizes from {self.trials:,} simulated clashes each"
+        return f"partly estimated ({runs}); 95% intervals by a parametric bootstrap over those clash tables"
 
     def to_frame(self, floats: bool = False) -> pd.DataFrame:
         """A table: ``winner``, ``how``, ``rounds``, ``probability`` and ``percent``."""
         return self.distribution.to_frame(floats)
 
     def _repr_html_(self) -> str:
-        return f"<p>{html.escape(self.note)}</p>" + self.distribution._repr_html_()
+        rows = "".join(
+            f"<tr><td style='text-align:left'>{html.escape(label)}</td><td>{html.escape(self.text(ev))}</td></tr>"
+            for label, ev in self.headline_events()
+        )
+        return f"<p>{html.escape(self.note)}</p><table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
 
     def __str__(self) -> str:
         lines = [f"BattleOdds, {self.note}"]
-        labels = (("a", f"{self.names[0]} wins"), ("b", f"{self.names[1]} wins"), (None, "undecided"))
-        width = max(len(label) for _, label in labels)
-        for key, label in labels:
-            p = self.probability(lambda o, k=key: o.winner == k)
-            lines.append(f"  {label:{width}} {float(p):.2%}")
+        if not self.exact:
+            lines.append(f"  ({self.how()})")
+        labels = self.headline_events()
+        width = max(len(label) for label, _ in labels)
+        for label, event in labels:
+            lines.append(f"  {label:{width}} {self.text(event)}")
         return "\n".join(lines)
+
+
+def _wins_a(end: BattleEnd) -> bool:
+    return end.winner == "a"
+
+
+def _wins_b(end: BattleEnd) -> bool:
+    return end.winner == "b"
+
+
+def _no_winner(end: BattleEnd) -> bool:
+    return end.winner is None
 
 
 #: Transitions of the battle chain already computed (integer weights over a denominator,
 #: and the pairs of hand sizes met and sampled), by state and everything they depend on:
 #: battles of the same leaders and rules share their states (a report's army sizes, the
 #: morale variants). Cleared by :func:`~toolkit.durak_battle.odds.clash_losses.clear_caches`.
-_TRANSITIONS: dict[tuple, tuple[int, dict, dict, frozenset, frozenset]] = remember_cache({})
+_TRANSITIONS: dict[tuple, tuple[int, dict, dict, frozenset, frozenset, tuple]] = remember_cache({})
 
 
 def _check_army(army: object, who: str) -> Army:
@@ -150,6 +193,9 @@ def battle_outcome(
     method: str = "auto",
     trials: int = DEFAULT_BATTLE_TRIALS,
     seed: int = 0,
+    *,
+    precision: float | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> BattleOdds:
     """Return the distribution of how a whole battle ends: the winner, how (``"retreat"``,
     ``"destroyed"``, ``"undecided"`` after ``max_rounds``) and the round.
@@ -177,15 +223,34 @@ def battle_outcome(
 
     ``method="auto"`` computes each clash table exactly within :data:`EXACT_LIMIT` and by
     Monte Carlo (``trials`` clashes per pair of hand sizes, played with the clash state
-    machine, :class:`~toolkit.durak_battle.position.ClashPosition`) above it; ``"exact"``
-    raises :class:`~toolkit.errors.TooBigError` if any pair is above the limit;
-    ``"monte_carlo"`` samples every pair. With any sampled pair the result is approximate:
-    ``result.exact`` is ``False`` and ``result.note`` says so.
+    machine, :class:`~toolkit.durak_battle.position.ClashPosition`, seeded by ``seed``)
+    above it; ``"exact"`` raises :class:`~toolkit.errors.TooBigError` if any pair is above
+    the limit; ``"monte_carlo"`` samples every pair. With any sampled pair the result is
+    approximate: ``result.exact`` is ``False`` and ``result.note`` says so.
+
+    **The uncertainty of an estimated battle** (``result.interval(event)``) comes from a
+    parametric bootstrap over the sampled clash tables: each sampled pair's counts are
+    drawn again from the multinomial law of its observed frequencies (the same number
+    of clashes), the whole chain is rerun on those tables
+    (:data:`~toolkit.odds_result.BOOTSTRAP_REPLICATES` times, in floating point, all
+    replicates at once), and the interval of an event is its estimate ± the replicates'
+    standard deviation times the Student quantile of the confidence (95%). The exact
+    tables stay fixed. It is computed when an interval is first asked for. Its coverage
+    is tested on battles small enough to be exact: the 95% interval of P(a wins) covers
+    the exact value in at least 90 of 100 seeds.
+
+    ``precision`` (the largest half-width of a 95% interval, in probability: 0.01 is ±1
+    point) samples more clashes per sampled pair, in batches (batch ``k`` seeded by
+    ``f"{seed}:{k}"``), until each army's chance of winning, of no winner and of every
+    outcome reaches it; ``trials`` is the first batch. Past ``time_limit`` seconds it
+    stops with :class:`~toolkit.errors.PrecisionNotReachedError`, saying the precision
+    reached.
 
     Raises:
-        InvalidSetupError: a destroyed army, bad rules, policies, method, trials or
-            max_rounds; hands that could be larger than the deck.
+        InvalidSetupError: a destroyed army, bad rules, policies, method, trials,
+            precision, time_limit or max_rounds; hands that could be larger than the deck.
         TooBigError: ``method="exact"`` when a reachable pair of hand sizes is above the limit.
+        PrecisionNotReachedError: ``precision`` not reached within ``time_limit``.
     """
     started = time.perf_counter()
     rules = check_rules(rules)
@@ -195,8 +260,51 @@ def battle_outcome(
     pols = check_policies(policies)
     whole_number(max_rounds, "max_rounds", minimum=1)
     whole_number(trials, "trials", minimum=1)
-    if method not in METHODS:
-        raise InvalidSetupError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    check_method(method)
+    precision = check_precision(precision)
+    time_limit = check_time_limit(time_limit)
+    plan: tuple[int, ...] = (trials,)
+    while True:
+        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started)
+        if precision is None or odds.exact:
+            return odds
+        reached = odds.half_width()
+        if reached <= precision:
+            return odds
+        spent = time.perf_counter() - started
+        runs = sum(plan)
+        if spent >= time_limit:
+            raise not_reached(time_limit, spent, runs, "simulated clashes per sampled pair", reached, precision)
+        more = next_batch(runs, reached, precision)
+        plan += (max(1, min(more, int((time_limit - spent) / (spent / runs)))),)
+
+
+def clash_counts(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+) -> Counter:
+    """The sampled clash table of ``na`` v ``nb`` cards over the batches of ``plan``: batch
+    0 is :func:`sampled_clash_paths` with ``seed``, batch ``k`` with ``f"{seed}:{k}"``."""
+    if len(plan) == 1:
+        return sampled_clash_paths(na, nb, pols, rules, plan[0], seed)
+    total: Counter = Counter()
+    for k, n in enumerate(plan):
+        total.update(sampled_clash_paths(na, nb, pols, rules, n, seed if k == 0 else f"{seed}:{k}"))
+    return total
+
+
+def _chain(
+    army_a: Army,
+    army_b: Army,
+    rules: Rules,
+    pols: tuple[Policy, Policy],
+    max_rounds: int,
+    method: str,
+    plan: tuple[int, ...],
+    seed: int,
+    started: float,
+) -> BattleOdds:
+    """The battle chain with the sampled clash tables of ``plan`` (:func:`battle_outcome`)."""
+    trials = sum(plan)
     leaders = (army_a.leader, army_b.leader)
     rolls = [knowledge_roll(ld) for ld in leaders]
     spirit = [spirit_roll(ld) for ld in leaders]
@@ -216,13 +324,16 @@ def battle_outcome(
         if (na, nb) in tables:
             return tables[(na, nb)]
         size = exact_size(na, nb, rules)
-        if method == "exact" and size > EXACT_LIMIT:
-            raise TooBigError(
-                f"the battle reaches clashes of {na} v {nb} cards, {size:,} deal classes, above the limit of "
-                f"{EXACT_LIMIT:,} (EXACT_LIMIT): use method='auto' (Monte Carlo for those) or 'monte_carlo'"
-            )
-        if method == "monte_carlo" or size > EXACT_LIMIT:
-            counts = sampled_clash_paths(na, nb, pols, clash_rules, trials, seed)
+        how = choose_method(
+            method,
+            size,
+            EXACT_LIMIT,
+            f"the battle reaches clashes of {na} v {nb} cards: an exact clash table",
+            "deal classes",
+            "EXACT_LIMIT",
+        )
+        if how == "monte_carlo":
+            counts = clash_counts(na, nb, pols, clash_rules, plan, seed)
             found = (trials, [(h, path, n) for (h, path), n in counts.items()], True)
         else:
             exact = exact_clash_paths(na, nb, pols, clash_rules)
@@ -234,12 +345,19 @@ def battle_outcome(
     # settle_losses (DB-7) of each path, remembered by the armies' tokens, then by path
     settle_memo: dict[tuple[int, int], dict[Path, tuple[int, int, str | None]]] = defaultdict(dict)
 
+    def settled(s: tuple[int, int], path: Path) -> tuple[int, int, str | None]:
+        memo = settle_memo[s]
+        got = memo.get(path)
+        if got is None:
+            got = memo[path] = settle_losses(s, path)
+        return got
+
     @cache
     def pass_chance(side: int, penalty: int) -> Fraction:
         return spirit[side].probability(lambda r: morale_holds(r, penalty, rules))
 
-    def transition(ta: int, tb: int) -> tuple[dict[tuple[int, int], Fraction], dict[tuple[str, str], Fraction]]:
-        """From tokens (ta, tb): next states, and endings (winner, how), for one round."""
+    def hand_sizes(ta: int, tb: int) -> Distribution[tuple[int, int]]:
+        """Both hand sizes from tokens (ta, tb) (DB-2), checked against the deck (DB-1)."""
         adv = (token_advantage(ta, tb), token_advantage(tb, ta))
         extra = (adv[0] + adv[1]) * rules.cards_per_token
         worst = largest[0] + largest[1] + extra
@@ -248,59 +366,90 @@ def battle_outcome(
                 f"with tokens {ta} v {tb} the hands could reach {worst} cards ({largest[0]} + {largest[1]} rolled "
                 f"+ {extra} for outnumbering), more than the {deck}-card deck holds (DB-1, DB-2)"
             )
-        sizes = (
+        return (
             rolls[0]
             .map(lambda r: cards_drawn(r, adv[0], rules))
             .combine(rolls[1].map(lambda r: cards_drawn(r, adv[1], rules)))
         )
+
+    def consequences(ta: int, tb: int, key: tuple[str | None, int, int, str | None]) -> list[tuple[tuple, Fraction]]:
+        """What a settled clash (holder, lost a, lost b, destroyed) from tokens (ta, tb) leads
+        to, with its probability: ``("state", tokens)`` (the next round) or ``("end", (winner,
+        how))`` (DB-3, DB-7, DB-8)."""
+        holder, la, lb, destroyed = key
+        if holder is None:  # DB-3: no clash, no morale roll
+            return [(("state", (ta, tb)), Fraction(1))]
+        if destroyed is not None:  # DB-7: both at once leaves no winner
+            winner = None if destroyed == "both" else SIDES[1 - SIDES.index(destroyed)]
+            return [(("end", (winner, "destroyed")), Fraction(1))]
+        left = (ta - la, tb - lb)
+        lost = (
+            morale_penalty(rules, la, start[0] - left[0]),
+            morale_penalty(rules, lb, start[1] - left[1]),
+        )
+        first, second = morale_order(1 - SIDES.index(holder))  # DB-8: the side originally attacked first
+        p_first = pass_chance(first, lost[first])
+        p_second = pass_chance(second, lost[second])
+        return [
+            (("end", (SIDES[second], "retreat")), 1 - p_first),
+            (("end", (SIDES[first], "retreat")), p_first * (1 - p_second)),
+            (("state", left), p_first * p_second),
+        ]
+
+    def transition(ta: int, tb: int) -> tuple[dict, dict, tuple]:
+        """From tokens (ta, tb): next states, and endings (winner, how), for one round; and
+        what the bootstrap needs (:func:`~.battle_bootstrap.battle_replicates`): for each
+        sampled pair the settled clash of each row of its table, the exact pairs' settled
+        clashes as floats, and what each settled clash leads to."""
+        sizes = hand_sizes(ta, tb)
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
         # integer weights of each settled outcome by denominator, added up as fractions once
         by_den: dict[tuple[str | None, int, int, str | None], dict[int, int]] = defaultdict(dict)
+        keys: dict[tuple[str | None, int, int, str | None], int] = {}
+        sampled_rows: list[tuple[tuple[int, int], float, np.ndarray]] = []
+        fixed: dict[int, float] = defaultdict(float)
         for (na, nb), p in sizes.items():
             den, rows, was_sampled = table(na, nb)
             pairs.add((na, nb))
+            summed: dict[tuple[str | None, int, int, str | None], int] = defaultdict(int)
             if was_sampled:
                 sampled.add((na, nb))
-            summed: dict[tuple[str | None, int, int, str | None], int] = defaultdict(int)
-            settled_paths = settle_memo[(ta, tb)]
-            for holder, path, x in rows:  # integers: exactly the sum of p * q over the paths
-                got = settled_paths.get(path)
-                if got is None:
-                    got = settled_paths[path] = settle_losses((ta, tb), path)
-                summed[(holder, *got)] += x
+                index = []
+                for holder, path, x in rows:  # integers: exactly the sum of p * q over the paths
+                    key = (holder, *settled((ta, tb), path))
+                    summed[key] += x
+                    index.append(keys.setdefault(key, len(keys)))
+                sampled_rows.append(((na, nb), float(p), np.array(index, dtype=np.int32)))
+            else:
+                for holder, path, x in rows:
+                    summed[(holder, *settled((ta, tb), path))] += x
+                share = float(p)
+                for key, x in summed.items():
+                    fixed[keys.setdefault(key, len(keys))] += share * (x / den)
             num, scale = p.numerator, p.denominator * den  # p * x / den, exactly
             for k, x in summed.items():
                 weights = by_den[k]
                 weights[scale] = weights.get(scale, 0) + num * x
-        settled = {k: sum((Fraction(x, d) for d, x in weights.items()), Fraction(0)) for k, weights in by_den.items()}
-        for (holder, la, lb, destroyed), p in settled.items():
-            if holder is None:  # DB-3: no clash, no morale roll
-                nxt[(ta, tb)] += p
-                continue
-            if destroyed is not None:  # DB-7: both at once leaves no winner
-                winner = None if destroyed == "both" else SIDES[1 - SIDES.index(destroyed)]
-                ends[(winner, "destroyed")] += p
-                continue
-            left = (ta - la, tb - lb)
-            lost = (
-                morale_penalty(rules, la, start[0] - left[0]),
-                morale_penalty(rules, lb, start[1] - left[1]),
-            )
-            first, second = morale_order(1 - SIDES.index(holder))  # DB-8: the side originally attacked first
-            p_first = pass_chance(first, lost[first])
-            p_second = pass_chance(second, lost[second])
-            ends[(SIDES[second], "retreat")] += p * (1 - p_first)
-            ends[(SIDES[first], "retreat")] += p * p_first * (1 - p_second)
-            nxt[left] += p * p_first * p_second
-        return dict(nxt), dict(ends)
+        effects: dict[tuple[str | None, int, int, str | None], list[tuple[tuple, Fraction]]] = {}
+        for key, weights in by_den.items():
+            p = sum((Fraction(x, d) for d, x in weights.items()), Fraction(0))
+            effects[key] = consequences(ta, tb, key)
+            for (kind, target), c in effects[key]:
+                if kind == "state":
+                    nxt[target] += p * c
+                else:
+                    ends[target] += p * c
+        floats = [[(t, float(c)) for t, c in effects[key]] for key in keys]
+        return dict(nxt), dict(ends), (tuple(sampled_rows), dict(fixed), floats)
 
     # Transitions as integer weights over one denominator per state, found as reached.
     trans: dict[tuple[int, int], tuple[int, dict[tuple[int, int], int], dict[tuple[str, str], int]]] = {}
+    parts_of: dict[tuple[int, int], tuple] = {}  # what the bootstrap needs, by state
 
     # A state's transition depends on the tokens, the leaders, the rules, the policies and
     # the clash tables' method; on the starting tokens only with morale_penalty="battle" (DB-8).
-    chain_key = (leaders, rules, pols, method, trials, seed, None if rules.morale_penalty == "clash" else start)
+    chain_key = (leaders, rules, pols, method, plan, seed, None if rules.morale_penalty == "clash" else start)
 
     def weights_of(s: tuple[int, int]):
         if s not in trans:
@@ -309,7 +458,7 @@ def battle_outcome(
                 before = (set(pairs), set(sampled))
                 pairs.clear()
                 sampled.clear()
-                nxt, ends = transition(*s)
+                nxt, ends, parts = transition(*s)
                 den = lcm(*(p.denominator for p in list(nxt.values()) + list(ends.values())))
                 known = (
                     den,
@@ -317,6 +466,7 @@ def battle_outcome(
                     {e: int(p * den) for e, p in ends.items()},
                     frozenset(pairs),
                     frozenset(sampled),
+                    parts,
                 )
                 _TRANSITIONS[(s, chain_key)] = known
                 pairs.update(before[0])
@@ -324,6 +474,7 @@ def battle_outcome(
             trans[s] = known[:3]
             pairs.update(known[3])
             sampled.update(known[4])
+            parts_of[s] = known[5]
         return trans[s]
 
     alive: dict[tuple[int, int], int] = {start: 1}
@@ -353,14 +504,20 @@ def battle_outcome(
     ordered = sorted(result, key=lambda e: (e.winner or "~", e.how, e.rounds))
     dist = Distribution({e: result[e] for e in ordered})
     how, note = _how(len(sampled), len(pairs), method, trials)
+
+    def bootstrap() -> Replicates:
+        for pair in sampled:  # the tables of states whose transitions were remembered
+            table(*pair)
+        return battle_replicates(start, parts_of, tables, dist.outcomes(), max_rounds, f"{seed}:{plan}")
+
     return BattleOdds(
-        dist,
-        not sampled,
-        how,
-        tuple(sorted(sampled)),
-        trials if sampled else None,
-        note,
-        len(trans),
+        distribution=dist,
+        method=how,
+        sampled=tuple(sorted(sampled)),
+        trials=trials if sampled else None,
+        note=note,
+        states=len(trans),
         seconds=time.perf_counter() - started,
         names=(army_a.name, army_b.name),
+        replicates=bootstrap if sampled else None,
     )

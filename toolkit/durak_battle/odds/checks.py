@@ -8,6 +8,7 @@ from toolkit.durak_battle.policies import POLICIES
 from toolkit.durak_battle.rules import MAX_TOKENS, Rules
 from toolkit.engine import Policy, policy_name, policy_pair
 from toolkit.errors import InvalidSetupError
+from toolkit.odds_result import METHODS
 
 __all__ = [
     "METHODS",
@@ -20,7 +21,6 @@ __all__ = [
     "policy_label",
 ]
 
-METHODS = ("auto", "exact", "monte_carlo")
 SAMPLERS = ("engine", "model")
 
 

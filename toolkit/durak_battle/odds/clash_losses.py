@@ -8,8 +8,8 @@ import html
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, lcm
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -18,7 +18,6 @@ from toolkit.durak_battle.best_play import clear_solvers
 from toolkit.durak_battle.engine import BattleState, start_clash
 from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
 from toolkit.durak_battle.odds.checks import (
-    METHODS,
     SAMPLERS,
     check_policies,
     check_rules,
@@ -34,9 +33,18 @@ from toolkit.durak_battle.policies import greedy_action, greedy_policy, random_p
 from toolkit.durak_battle.position import ClashPosition, sorted_hand
 from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
-from toolkit.errors import IllegalActionError, InvalidSetupError, TooBigError
-from toolkit.montecarlo import Estimate
+from toolkit.errors import IllegalActionError, InvalidSetupError
 from toolkit.numbers import count, method_text
+from toolkit.odds_result import (
+    DEFAULT_TIME_LIMIT,
+    Odds,
+    check_method,
+    check_precision,
+    check_time_limit,
+    choose_method,
+    counts_half_width,
+    sample_to_precision,
+)
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -310,77 +318,87 @@ def _outcome_key(o: ClashOutcome) -> tuple:
     return (o.lost_a, o.lost_b, o.initiative or "", o.destroyed or "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class ClashLosses(OddsResult):
     """Tokens lost in one clash for two hand sizes, averaged over deals (exact or Monte Carlo).
 
-    It reads like the :class:`~toolkit.prob.Distribution` of ``(lost_a, lost_b)`` pairs
-    (``result[(1, 2)]``, ``.items()``, ``.probability(event)``, ``.mean(0)``); the joint
-    law with who held the initiative and who was destroyed is :attr:`joint`.
+    It is the :class:`~toolkit.prob.Distribution` of ``(lost_a, lost_b)`` pairs
+    (``result[(1, 2)]``, ``.items()``, ``.probability(event)``, ``.mean(0)``), an
+    :class:`~toolkit.odds_result.Odds` (``.exact``, ``.interval(event)``: Wilson's 95%
+    interval for Monte Carlo, the exact value twice when exact); the joint law with who
+    held the initiative and who was destroyed is :attr:`joint` (an ``Odds`` too).
 
     Attributes:
-        joint: the distribution of :class:`ClashOutcome` — exact, or (Monte Carlo) the
-            observed frequencies as exact fractions of the trials.
+        joint: the odds of :class:`ClashOutcome` — exact, or (Monte Carlo) the observed
+            frequencies as exact fractions of the trials.
         method: ``"exact"`` or ``"monte_carlo"``.
         size: :func:`exact_size` of the request (what ``method="auto"`` compared with
             :data:`EXACT_LIMIT`).
         trials: Monte Carlo trials (``None`` when exact); ``sampler`` says what played them.
         tokens: the armies' tokens the losses are floored at (DB-7).
-        confidence: the level of :meth:`interval` (0.99).
+        confidence: the level of :meth:`interval` (0.95).
         names: the armies' names, side a's first (what the text calls them, issue 12:
             "North loses 2, South loses 0", never the side ids).
     """
 
-    joint: Distribution[ClashOutcome]
-    method: str
+    joint: Odds[ClashOutcome]
     size: int
     tokens: tuple[int, int]
-    trials: int | None = None
     sampler: str | None = None
-    confidence: float = 0.99
-    seconds: float = field(default=0.0, compare=False)
     names: tuple[str, str] = ("army a", "army b")
+    trial_name: str = "simulated clashes"
 
-    @property
-    def exact(self) -> bool:
-        return self.method == "exact"
-
-    @property
-    def distribution(self) -> Distribution[tuple[int, int]]:
-        """The distribution of ``(tokens lost by a, tokens lost by b)``."""
-        return self.joint.marginal(lambda o: (o.lost_a, o.lost_b))
-
-    def interval(self, event: Any) -> tuple[float, float]:
-        """A :attr:`confidence` interval for the probability of a pair or predicate on
-        pairs: Wilson's for Monte Carlo, the exact value twice when exact."""
-        p = self.probability(event)
-        if self.trials is None:
-            return (float(p), float(p))
-        return Estimate(int(p * self.trials), self.trials).interval(self.confidence)
+    def headline_events(self) -> list[tuple[str, Callable[[tuple[int, int]], bool]]]:
+        """Which army comes out of the clash ahead (fewer tokens lost), or neither."""
+        a, b = self.names
+        return [(f"{a} comes out ahead", _a_ahead), (f"{b} comes out ahead", _b_ahead), ("even", _even)]
 
     def to_frame(self, floats: bool = False) -> pd.DataFrame:
         """A table of the joint outcomes: ``lost_a``, ``lost_b``, ``initiative``,
         ``destroyed``, ``probability`` and ``percent``."""
-        return self.joint.to_frame(floats)
+        return self.joint.distribution.to_frame(floats)
+
+    def how(self) -> str:
+        if self.exact:
+            return "exact"
+        return f"Monte Carlo through the {self.sampler}: " + method_text("monte_carlo", self.trials, self.trial_name)
 
     def _repr_html_(self) -> str:
-        how = "exact" if self.exact else method_text("monte_carlo", self.trials, "simulated clashes")
         a, b = self.names
-        return f"<p>Tokens lost ({html.escape(a)}, {html.escape(b)}): {html.escape(how)}</p>" + (
-            self.distribution._repr_html_()
+        title = f"<p>Tokens lost ({html.escape(a)}, {html.escape(b)}): {html.escape(self.how())}</p>"
+        if self.exact:
+            return title + self.distribution._repr_html_()
+        rows = "".join(
+            f"<tr><td style='text-align:left'>{html.escape(a)} loses {pair[0]}, {html.escape(b)} loses {pair[1]}</td>"
+            f"<td>{html.escape(self.text(pair))}</td></tr>"
+            for pair in self.outcomes()
         )
+        return title + f"<table><tbody>{rows}</tbody></table>"
 
     def __str__(self) -> str:
-        how = "exact" if self.exact else f"Monte Carlo ({self.sampler}), {self.trials:,} trials, 99% intervals"
         a, b = self.names
         armies = f"{a} {count(self.tokens[0], 'token')}, {b} {count(self.tokens[1], 'token')}"
-        lines = [f"ClashLosses ({how}; {self.size:,} deal classes; {armies})"]
+        lines = [f"ClashLosses ({self.how()}; {self.size:,} deal classes; {armies})"]
         width = max(len(a), len(b))
-        for pair, p in self.items():
-            lo, hi = self.interval(pair)
-            shown = f"{float(p):.2%}" if self.exact else f"{float(p):.2%} [{lo:.2%}, {hi:.2%}]"
-            lines.append(f"  {a:>{width}} loses {pair[0]:2}, {b:>{width}} loses {pair[1]:2}: {shown}")
+        for pair in self.outcomes():
+            lines.append(f"  {a:>{width}} loses {pair[0]:2}, {b:>{width}} loses {pair[1]:2}: {self.text(pair)}")
         return "\n".join(lines)
+
+
+def _a_ahead(pair: tuple[int, int]) -> bool:
+    return pair[0] < pair[1]
+
+
+def _b_ahead(pair: tuple[int, int]) -> bool:
+    return pair[1] < pair[0]
+
+
+def _even(pair: tuple[int, int]) -> bool:
+    return pair[0] == pair[1]
+
+
+def _pair(o: ClashOutcome) -> tuple[int, int]:
+    return (o.lost_a, o.lost_b)
 
 
 def _sorted_joint(weights: Mapping[ClashOutcome, Any]) -> Distribution[ClashOutcome]:
@@ -417,6 +435,8 @@ def clash_losses(
     tokens: tuple[int, int] = (MAX_TOKENS, MAX_TOKENS),
     sampler: str = "engine",
     names: tuple[str, str] = ("army a", "army b"),
+    precision: float | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> ClashLosses:
     """Return the tokens lost by each side in one clash when side a is dealt ``cards_a``
     cards and side b ``cards_b`` from one deck (DB-1, DB-2), averaged over every deal,
@@ -439,6 +459,11 @@ def clash_losses(
             (:class:`~.position.ClashPosition` without the engine's log and tokens, many times faster).
         names: the armies' names, side a's first: what the result's text calls them
             (``"North loses 2, South loses 0"``).
+        precision: sample in batches (batch ``k`` seeded by ``f"{seed}:{k}"``, ``trials``
+            the first) until the 95% interval of every pair of losses and of which army
+            comes out ahead has a half-width of at most this (0.01 is ±1 point); ``None``:
+            ``trials`` clashes.
+        time_limit: seconds of sampling towards ``precision`` before giving up.
 
     Returns:
         A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
@@ -447,8 +472,9 @@ def clash_losses(
         (``.interval(event)``).
 
     Raises:
-        InvalidSetupError: bad sizes, tokens, method, sampler, trials or policy.
+        InvalidSetupError: bad sizes, tokens, method, sampler, trials, precision or policy.
         TooBigError: ``method="exact"`` above :data:`EXACT_LIMIT`, before starting.
+        PrecisionNotReachedError: ``precision`` not reached within ``time_limit``.
 
     >>> r = clash_losses(1, 1, method="exact")
     >>> r[(0, 0)], r[(0, 4)]  # no clash (39·38 of 54·53 deals); a's club counters b's spade and strikes
@@ -461,33 +487,45 @@ def clash_losses(
     checked = check_tokens(tokens)
     if checked is None:
         raise InvalidSetupError(f"tokens must be a pair of whole numbers from 1 to {MAX_TOKENS} (DB-7), got None")
-    if method not in METHODS:
-        raise InvalidSetupError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    check_method(method)
     if sampler not in SAMPLERS:
         raise InvalidSetupError(f"sampler must be 'engine' or 'model', got {sampler!r}")
     whole_number(trials, "trials", minimum=1)
+    precision = check_precision(precision)
+    time_limit = check_time_limit(time_limit)
     names = _check_names(names)
     size = exact_size(na, nb, rules)
-    if method == "exact" and size > EXACT_LIMIT:
-        raise TooBigError(
-            f"an exact clash for {na} v {nb} cards needs {size:,} deal classes, above the limit of "
-            f"{EXACT_LIMIT:,} (EXACT_LIMIT): use method='monte_carlo' (or 'auto') for Monte Carlo with 99% intervals"
-        )
-    if method == "monte_carlo" or (method == "auto" and size > EXACT_LIMIT):
-        if sampler == "engine":
-            counts = _engine_sample(na, nb, pols, rules, checked, trials, seed)
-        else:
-            counts = Counter()
-            for (holder, path), n in sampled_clash_paths(na, nb, pols, rules, trials, seed).items():
+    how = choose_method(
+        method, size, EXACT_LIMIT, f"an exact clash for {na} v {nb} cards", "deal classes", "EXACT_LIMIT"
+    )
+    if how == "monte_carlo":
+
+        def draw(n: int, batch: int) -> Counter:
+            run_seed = seed if batch == 0 else f"{seed}:{batch}"
+            if sampler == "engine":
+                return _engine_sample(na, nb, pols, rules, checked, n, run_seed)
+            counts: Counter = Counter()
+            for (holder, path), k in sampled_clash_paths(na, nb, pols, rules, n, run_seed).items():
                 la, lb, destroyed = settle_losses(checked, path)
-                counts[ClashOutcome(la, lb, holder, destroyed)] += n
+                counts[ClashOutcome(la, lb, holder, destroyed)] += k
+            return counts
+
+        def widest(counts: Counter, runs: int) -> float:
+            pairs: Counter = Counter()
+            for o, k in counts.items():
+                pairs[_pair(o)] += k
+            return counts_half_width(pairs, runs, (_a_ahead, _b_ahead, _even))
+
+        counts, runs = sample_to_precision(draw, trials, precision, widest, time_limit, "simulated clashes")
+        joint = Odds.from_counts(_sorted_counts(counts), trial_name="simulated clashes")
         return ClashLosses(
-            _sorted_joint(counts),
-            "monte_carlo",
-            size,
-            checked,
-            trials,
-            sampler,
+            distribution=joint.distribution.map(_pair),
+            method="monte_carlo",
+            trials=runs,
+            joint=joint,
+            size=size,
+            tokens=checked,
+            sampler=sampler,
             seconds=time.perf_counter() - started,
             names=names,
         )
@@ -495,9 +533,19 @@ def clash_losses(
     for (holder, path), p in exact_clash_paths(na, nb, pols, rules).items():
         la, lb, destroyed = settle_losses(checked, path)
         weights[ClashOutcome(la, lb, holder, destroyed)] += p
+    joint = Odds(_sorted_joint(weights))
     return ClashLosses(
-        _sorted_joint(weights), "exact", size, checked, seconds=time.perf_counter() - started, names=names
+        distribution=joint.distribution.map(_pair),
+        joint=joint,
+        size=size,
+        tokens=checked,
+        seconds=time.perf_counter() - started,
+        names=names,
     )
+
+
+def _sorted_counts(counts: Mapping[ClashOutcome, int]) -> dict[ClashOutcome, int]:
+    return {o: counts[o] for o in sorted(counts, key=_outcome_key)}
 
 
 def _check_names(names: object) -> tuple[str, str]:
