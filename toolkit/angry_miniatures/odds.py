@@ -12,6 +12,10 @@ hit faces, the chain, the crit, a won tie's damage, melee return damage. The cou
 of one die under those rules is :mod:`.counting`: the closed form above where it holds
 (``DieModel.fast``: checked, not assumed) and a general exact count otherwise.
 
+Every distribution here is returned as the toolkit's one odds result,
+:class:`~toolkit.odds_result.Odds` (a :class:`~toolkit.prob.Distribution` that also says
+it is exact: ``.exact``, ``.interval(event)`` the exact value twice).
+
 Every function here is cross-checked in the tests against a brute force over every
 face sequence and against the engine (:mod:`.engine`).
 
@@ -24,6 +28,7 @@ Fraction(4, 9)
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -51,6 +56,7 @@ from toolkit.angry_miniatures.rules import (
     check_pool,
 )
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
+from toolkit.odds_result import Odds
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -135,7 +141,7 @@ def _check_opposed_size(*pools: int) -> None:
 
 
 # -- one pool -------------------------------------------------------------------------
-def hit_distribution(n: int, rules: Rules | None = None) -> Distribution[int]:
+def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
     """Return the exact distribution of the number of hits (J, Q, K, A; ``rules.hit_faces``)
     on ``n`` dice (AM-1).
 
@@ -153,7 +159,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Distribution[int]:
             f"the hits are Binomial(n, {hits}/{faces}): mean {hits}n/{faces}, variance n·{hits * blanks}/{faces**2}",
         )
     if blanks == 0:
-        return Distribution.from_int_weights({n: 1})
+        return Odds(Distribution.from_int_weights({n: 1}))
     # Binomial(n, H/F) in integers: comb(n, h)·B^(n-h)·H^h over F^n, divided by the common
     # factor gcd(H, B)^n, built term by term (no comb() recomputed).
     g = gcd(hits, blanks)
@@ -164,7 +170,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Distribution[int]:
         weights[h] = w
         if h < n:
             w = w * (n - h) * hit // ((h + 1) * blank)
-    return Distribution.from_int_weights(weights)
+    return Odds(Distribution.from_int_weights(weights))
 
 
 def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
@@ -270,7 +276,7 @@ def opposed(
     defense_dice: int,
     attack_type: str = "melee",
     rules: Rules | None = None,
-) -> Distribution[AttackOutcome]:
+) -> Odds[AttackOutcome]:
     """Return the exact distribution of one attack's outcome.
 
     Each :class:`AttackOutcome` has ``defender_damage``, ``attacker_damage`` (melee
@@ -285,7 +291,9 @@ def opposed(
     check_attack_type(attack_type)
     rules = _check_rules(rules)
     _check_opposed_size(attack_dice, defense_dice)
-    return Distribution.from_int_weights(_opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules))
+    started = time.perf_counter()
+    weights = _opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules)
+    return Odds(Distribution.from_int_weights(weights), seconds=time.perf_counter() - started)
 
 
 # -- one attack roll, several defenders (AM-8) -----------------------------------------
@@ -308,7 +316,7 @@ def area_attack(
     defense_dice_list: Iterable[int],
     rules: Rules | None = None,
     max_outcomes: int = 2_000_000,
-) -> Distribution[tuple[int, ...]]:
+) -> Odds[tuple[int, ...]]:
     """Return the exact distribution of the damage dealt to each defender by one magic
     attack roll against the target and its adjacent creatures (AM-8).
 
@@ -380,7 +388,7 @@ def area_attack(
         for (dmg, won, lost), x in states.items():
             scale = hits**ha * (2 * hits**ha) ** (won + lost)
             result[dmg] += Fraction(pa * x * moments[(won, lost)], denominator * scale)
-    return Distribution(result)
+    return Odds(Distribution(result))
 
 
 # -- repeated attacks (AM-10) -----------------------------------------------------------
@@ -446,7 +454,7 @@ def attacks_to_take_out(
     attack_type: str = "melee",
     rules: Rules | None = None,
     cap: int = 30,
-) -> Distribution[int | MoreThan]:
+) -> Odds[int | MoreThan]:
     """Return the exact distribution of the number of attacks needed to take out a
     target of ``health`` (AM-10), each attack independent with the given pools.
 
@@ -494,7 +502,7 @@ def attacks_to_take_out(
             break
     if alive:
         out[MoreThan(cap)] = Fraction(sum(alive.values()), total**cap)
-    return Distribution(out)
+    return Odds(Distribution(out))
 
 
 def expected_attacks_to_take_out(
@@ -557,7 +565,7 @@ def melee_exchange(
     defender: Character,
     rules: Rules | None = None,
     alternate: bool = True,
-) -> Distribution[ExchangeEnd]:
+) -> Odds[ExchangeEnd]:
     """Return the exact distribution of how a melee fight to the finish ends (AM-3, AM-10).
 
     The attacker attacks first; with ``alternate`` the two take turns attacking each
@@ -650,7 +658,7 @@ def melee_exchange(
     for da in range(ha - 1, attacker.damage - 1, -1):
         for dd in range(hd - 1, defender.damage - 1, -1):
             solved[(da, dd)] = solve(da, dd)
-    return Distribution(value(attacker.damage, defender.damage)[0])
+    return Odds(Distribution(value(attacker.damage, defender.damage)[0]))
 
 
 def odds_table(

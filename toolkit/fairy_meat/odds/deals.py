@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 from toolkit.engine import Policy, play_out
-from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
     ACE_TRUMP,
     BLACK_TRUMP,
@@ -40,6 +41,17 @@ from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
 from toolkit.fairy_meat.odds.weighing import Pending, settle, two_turned_up, weigh_pair
 from toolkit.fairy_meat.rules import Rules
 from toolkit.montecarlo import Estimate
+from toolkit.odds_result import (
+    DEFAULT_TIME_LIMIT,
+    Odds,
+    check_method,
+    check_precision,
+    check_time_limit,
+    check_trials,
+    choose_method,
+    counts_half_width,
+    sample_to_precision,
+)
 from toolkit.prob import Distribution
 
 __all__ = [
@@ -287,9 +299,12 @@ def exact_size(
     return total
 
 
-@dataclass(frozen=True)
-class DealOdds:
-    """Deal-averaged odds of one attack, exact or by Monte Carlo.
+@dataclass(frozen=True, eq=False, repr=False, kw_only=True)
+class DealOdds(Odds[AttackOutcome]):
+    """Deal-averaged odds of one attack, exact or by Monte Carlo: an
+    :class:`~toolkit.odds_result.Odds` (the distribution of :class:`AttackOutcome`,
+    ``.exact``, ``.probability(event)``, ``.interval(event)``: the exact value twice when
+    exact, Wilson's 95% interval for Monte Carlo).
 
     Attributes:
         distribution: the distribution of :class:`AttackOutcome`: exact, or (Monte Carlo)
@@ -299,60 +314,71 @@ class DealOdds:
             the limit).
         trials: Monte Carlo trials (``None`` when exact).
         estimates: Monte Carlo: an :class:`~toolkit.montecarlo.Estimate` per outcome seen.
-        confidence: the confidence level of :meth:`interval` (0.99).
+        confidence: the confidence level of :meth:`interval` (0.95).
         seconds: wall time of the calculation.
     """
 
-    distribution: Distribution[AttackOutcome]
-    method: str
     size: int
-    trials: int | None = None
     estimates: dict[AttackOutcome, Estimate] | None = field(default=None, repr=False)
-    confidence: float = 0.99
-    seconds: float = field(default=0.0, compare=False)
-
-    @property
-    def exact(self) -> bool:
-        return self.method == "exact"
-
-    def probability(self, event: AttackOutcome | Callable[[AttackOutcome], bool]) -> Fraction:
-        """The probability of an outcome or event: exact, or the observed frequency."""
-        return self.distribution.probability(event)
+    trial_name: str = "simulated attacks"
 
     def estimate(self, event: AttackOutcome | Callable[[AttackOutcome], bool]) -> Estimate | None:
         """Monte Carlo: the hits of an outcome or event out of the trials (``None`` when exact)."""
-        if self.estimates is None or self.trials is None:
+        if self.exact or self.trials is None:
             return None
         hits = self.distribution.probability(event) * self.trials
         return Estimate(int(hits), self.trials)
 
-    def interval(self, event: AttackOutcome | Callable[[AttackOutcome], bool]) -> tuple[float, float]:
-        """A :attr:`confidence` interval for the probability of an outcome or event:
-        Wilson's for Monte Carlo, the exact value twice when exact."""
-        est = self.estimate(event)
-        if est is None:
-            p = float(self.probability(event))
-            return (p, p)
-        return est.interval(self.confidence)
-
     @property
-    def intervals(self) -> dict[AttackOutcome, tuple[float, float]]:
+    def intervals(self) -> dict[AttackOutcome, tuple[Any, Any]]:
         """The :meth:`interval` of every outcome."""
         return {o: self.interval(o) for o in self.distribution}
 
+    def headline_events(self) -> list[tuple[str, Callable[[AttackOutcome], bool]]]:
+        """Who wins (or a draw), 2 damage or more, a Nasty Hit (:data:`HEADLINE_EVENTS`)."""
+        return list(HEADLINE_EVENTS)
+
     def __str__(self) -> str:
-        how = "exact" if self.exact else f"Monte Carlo, {self.trials:,} trials, {self.confidence:.0%} intervals"
-        lines = [f"DealOdds ({how}; size {self.size:,})"]
+        lines = [f"DealOdds ({self.how()}; size {self.size:,})"]
         for o in self.distribution:
-            lo, hi = self.interval(o)
-            p = self.distribution[o]
-            shown = f"{float(p):.2%}" if self.exact else f"{float(p):.2%} [{lo:.2%}, {hi:.2%}]"
-            lines.append(f"  {o.winner:8} points {o.points:2} damage {o.damage} nasty {o.nasty_hit!s:5}  {shown}")
+            lines.append(
+                f"  {o.winner:8} points {o.points:2} damage {o.damage} nasty {o.nasty_hit!s:5}  {self.text(o)}"
+            )
         return "\n".join(lines)
 
 
+def _attacker_wins(o: AttackOutcome) -> bool:
+    return o.winner == "attacker"
+
+
+def _defender_wins(o: AttackOutcome) -> bool:
+    return o.winner == "defender"
+
+
+def _draw(o: AttackOutcome) -> bool:
+    return o.winner == "draw"
+
+
+def _two_damage(o: AttackOutcome) -> bool:
+    return (o.damage or 0) >= 2
+
+
+def _nasty(o: AttackOutcome) -> bool:
+    return bool(o.nasty_hit)
+
+
+#: The events a deal-averaged result reports besides its outcomes (and ``precision=`` covers).
+HEADLINE_EVENTS: tuple[tuple[str, Callable[[AttackOutcome], bool]], ...] = (
+    ("the attacker wins", _attacker_wins),
+    ("the defender wins", _defender_wins),
+    ("a draw", _draw),
+    ("2 damage or more", _two_damage),
+    ("a Nasty Hit", _nasty),
+)
+
+
 def monte_carlo(
-    a: int, d: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: int
+    a: int, d: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: int | str
 ) -> tuple[Counter[AttackOutcome], int]:
     """Deal random hands and play each attack out through the engine (both the deal and
     every Wild Trump draw sampled card by card)."""
@@ -385,6 +411,9 @@ def deal_averaged_odds(
     method: str = "auto",
     trials: int = DEFAULT_TRIALS,
     seed: int = 0,
+    *,
+    precision: float | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> DealOdds:
     """Return the odds of one attack averaged over every deal of an ``a``-card attacker's
     hand and a ``d``-card defender's hand from one deck (FM-1, FM-2: 52 cards, or the
@@ -402,15 +431,22 @@ def deal_averaged_odds(
             :func:`exact_size` is at most :data:`EXACT_LIMIT` (:data:`GENERIC_EXACT_LIMIT`
             for non-standard policies), Monte Carlo above.
         trials, seed: Monte Carlo trials and random seed (repeatable).
+        precision: sample in batches (batch ``k`` seeded by ``f"{seed}:{k}"``, ``trials``
+            the first) until the 95% interval of every outcome, of who wins, of 2 damage or
+            more and of a Nasty Hit has a half-width of at most this (0.01 is ±1 point);
+            ``None``: ``trials`` attacks.
+        time_limit: seconds of sampling towards ``precision`` before giving up.
 
     Returns:
         A :class:`DealOdds`: ``.distribution`` (exact, or observed frequencies),
-        ``.method``, and for Monte Carlo 99% Wilson intervals (``.interval(event)``).
+        ``.method``, ``.exact`` and ``.interval(event)`` (the exact value twice, or
+        Wilson's 95% interval for Monte Carlo).
 
     Raises:
         InvalidSetupError: bad sizes (negative, an empty attacker's hand, more cards than
             the deck), an unknown policy or method, bad trials.
         TooBigError: ``method="exact"`` on a request above the limit, before starting.
+        PrecisionNotReachedError: ``precision`` not reached within ``time_limit``.
 
     >>> odds = deal_averaged_odds(1, 1, ("greedy", "greedy"), method="exact")
     >>> odds.method, round(float(odds.probability(lambda o: o.winner == "attacker")), 4)
@@ -421,34 +457,38 @@ def deal_averaged_odds(
     if not isinstance(rules, Rules):
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
     a, d = check_hand_sizes(a, d, rules)
-    if method not in ("auto", "exact", "monte_carlo"):
-        raise InvalidSetupError(f"method must be 'auto', 'exact' or 'monte_carlo', got {method!r}")
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise InvalidSetupError(f"trials must be a whole number >= 1, got {trials!r}")
+    check_method(method)
+    check_trials(trials)
+    precision = check_precision(precision)
+    time_limit = check_time_limit(time_limit)
     pols = resolve_policies(policies)
     models = model_pair(pols, rules)
     size = exact_size(a, d, pols, rules)
     limit = EXACT_LIMIT if models is not None else GENERIC_EXACT_LIMIT
-    if method == "exact" and size > limit:
-        what = "weighed play combinations" if models is not None else "pairs of hand compositions"
-        raise TooBigError(
-            f"exact odds for {a} v {d} with policies ({policy_label(pols[0])}, {policy_label(pols[1])}) "
-            f"need {size:,} {what}, above the limit of {limit:,}: use method='monte_carlo' "
-            "(or method='auto')"
-        )
-    if method == "monte_carlo" or (method == "auto" and size > limit):
-        counts, n = monte_carlo(a, d, pols, rules, trials, seed)
+    what = "weighed play combinations" if models is not None else "pairs of hand compositions"
+    request = f"the exact odds of {a} v {d} with policies ({policy_label(pols[0])}, {policy_label(pols[1])})"
+    if choose_method(method, size, limit, request, what) == "monte_carlo":
+
+        def draw(n: int, batch: int) -> Counter[AttackOutcome]:
+            return monte_carlo(a, d, pols, rules, n, seed if batch == 0 else f"{seed}:{batch}")[0]
+
+        events = [ev for _, ev in HEADLINE_EVENTS]
+
+        def widest(counts: Counter, runs: int) -> float:
+            return counts_half_width(counts, runs, events)
+
+        counts, n = sample_to_precision(draw, trials, precision, widest, time_limit, "simulated attacks")
         estimates = {o: Estimate(c, n) for o, c in counts.items()}
         return DealOdds(
-            Distribution.from_int_weights(dict(counts)),
-            "monte_carlo",
-            size,
-            n,
-            estimates,
+            distribution=Distribution.from_int_weights(dict(counts)),
+            method="monte_carlo",
+            size=size,
+            trials=n,
+            estimates=estimates,
             seconds=time.perf_counter() - started,
         )
     if models is not None:
         dist = Distribution.from_int_weights(exact_weights(a, d, pols, rules))
     else:
         dist = Distribution(generic_weights(a, d, pols, rules))
-    return DealOdds(dist, "exact", size, seconds=time.perf_counter() - started)
+    return DealOdds(distribution=dist, size=size, seconds=time.perf_counter() - started)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
@@ -25,6 +26,7 @@ from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
 from toolkit.fairy_meat.odds.weighing import Pending, settle, weigh_pair
 from toolkit.fairy_meat.policies import POLICIES, REFEREE_STEPS
 from toolkit.fairy_meat.rules import Fairy, Rules
+from toolkit.odds_result import Odds
 from toolkit.prob import Distribution
 
 __all__ = [
@@ -257,9 +259,11 @@ def attack_odds(
     defender_hand: str | Iterable[str | Card],
     policies: Sequence[str | Policy] | str = ("greedy", "greedy"),
     rules: Rules | None = None,
-) -> Distribution[AttackOutcome]:
+) -> Odds[AttackOutcome]:
     """Return the exact distribution of the :class:`AttackOutcome` of one attack between
-    two known combat hands (the first attack of a combat with ``attacks=1``).
+    two known combat hands (the first attack of a combat with ``attacks=1``), as the
+    toolkit's odds result (:class:`~toolkit.odds_result.Odds`: always exact, so
+    ``.interval(event)`` is the probability twice).
 
     The engine (:func:`~.engine.start_combat` with the hands dealt) is enumerated under
     the two policies (names from :data:`~.policies.POLICIES` or functions), with
@@ -289,6 +293,7 @@ def attack_odds(
     >>> round(float(p), 4)
     0.5523
     """
+    started = time.perf_counter()
     rules = rules or Rules()
     if not isinstance(rules, Rules):
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
@@ -300,4 +305,5 @@ def attack_odds(
     check_distinct(hand_d, "the defender's hand")
     check_distinct(hand_a + hand_d, "the two hands")
     pols = resolve_policies(policies)
-    return enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=True)
+    dist = enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=True)
+    return Odds(dist, seconds=time.perf_counter() - started)
