@@ -627,7 +627,7 @@ def test_odds_explorer_shows_the_exact_calculator_for_greedy_play():
 def test_odds_explorer_says_when_it_samples():
     # random play is too many deals to count: Monte Carlo, with the trials and an interval
     ex = odds_explorer(attacker_cards=5, defender_cards=2, policies=("random", "random"), trials=200)
-    assert "Monte Carlo: 200 dealt attacks" in ex.summary_text and "99% interval" in ex.summary_text
+    assert "Monte Carlo: 200 dealt attacks" in ex.summary_text and "95% interval" in ex.summary_text
     assert ex.distribution == deal_averaged_odds(5, 2, ("random", "random"), trials=200).distribution
 
 

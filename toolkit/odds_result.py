@@ -486,6 +486,8 @@ class Odds(Distribution[T]):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
+        if self.exact:  # exact odds show as the exact distribution they are
+            return Distribution.__repr__(self)
         shown = ", ".join(f"{o!r}: {self.text(o)}" for o in self.outcomes()[:8])
         more = f", … {len(self) - 8} more" if len(self) > 8 else ""
         return f"{type(self).__name__}({self.how()}: {{{shown}{more}}})"

@@ -118,7 +118,7 @@ def odds_explorer(
     The default calculator is :func:`toolkit.fairy_meat.odds.deal_averaged_odds` with
     ``method="auto"``: exact where the count is small enough (the greedy policies at
     every size here), else ``trials`` dealt attacks by Monte Carlo (the random policies
-    at most sizes; 2,000 trials take about 2 s, and the summary gives the 99% interval).
+    at most sizes; 2,000 trials take about 2 s, and the summary gives the 95% interval).
 
     A house-rules picker above the controls ("Rules:", issue 11) offers the default rules
     and every ``data/rules/fairy-meat/*.yaml``: picking one sets the controls from it, and
