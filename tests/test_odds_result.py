@@ -219,3 +219,17 @@ def test_clash_and_deal_precision():
         deal_averaged_odds(1, 1, method="monte_carlo", precision=0)
     with pytest.raises(InvalidSetupError, match="precision must be"):
         clash_losses(1, 1, method="monte_carlo", precision="fine")
+
+
+def test_battle_intervals_are_the_same_cold_and_warm():
+    # the chain shares its states between battles (remembered transitions): the bootstrap
+    # must read the same tables either way
+    from toolkit.durak_battle import clear_caches
+
+    kw = {"max_rounds": 4, "method": "monte_carlo", "trials": 25, "seed": 7}
+    clear_caches()
+    cold = battle_outcome(ARMY_A, ARMY_B, **kw)
+    cold_interval = cold.interval(a_wins)
+    battle_outcome(Army("North", 3, SMALL), ARMY_B, **kw).interval(a_wins)  # reaches 2 v 2's states
+    warm = battle_outcome(ARMY_A, ARMY_B, **kw)
+    assert warm.items() == cold.items() and warm.interval(a_wins) == pytest.approx(cold_interval)
