@@ -5,8 +5,9 @@ tables it has; a table that was sampled holds observed frequencies, so the battl
 probabilities are estimates whose errors come from every sampled table at once (one
 table serves many states of the chain, so its errors are shared, not independent).
 :func:`battle_replicates` measures that: each sampled table's counts are drawn again
-from the multinomial law of its observed frequencies (the same number of clashes, the
-spread scaled by n/(n-1) to make the plug-in variance unbiased), the chain is rerun on
+from its observed frequencies (Poisson counts made frequencies: the multinomial law of a
+table of about as many clashes, given its total; the spread scaled by n/(n-1) to make
+the plug-in variance unbiased), the chain is rerun on
 those tables, and the spread of the replicates gives the interval
 (:class:`~toolkit.odds_result.Replicates`). The exact tables stay fixed.
 
@@ -82,33 +83,42 @@ def battle_replicates(
     for s in computed:
         for pair, p, idx in parts_of[s][0]:
             uses[pair].append((s, p, idx))
-    drawn: list[np.ndarray] = []
-    rows_: list[np.ndarray] = []
-    cols_: list[np.ndarray] = []
-    vals_: list[np.ndarray] = []
-    offset = 0
+    grouped_pairs = []
     for pair in sorted(uses):
         clashes, rows, _ = tables[pair]
         counts = np.array([w for _, _, w in rows], dtype=float)
         signature = np.stack([idx for _, _, idx in uses[pair]], axis=1)
         groups, inverse = np.unique(signature, axis=0, return_inverse=True)
         grouped = np.bincount(inverse.ravel(), weights=counts, minlength=len(groups))
+        grouped_pairs.append((pair, clashes, groups, grouped))
+    offset = sum(len(groups) for _, _, groups, _ in grouped_pairs)
+    drawn = np.empty((replicates, offset))
+    rows_: list[np.ndarray] = []
+    cols_: list[np.ndarray] = []
+    vals_: list[np.ndarray] = []
+    at = 0
+    for pair, clashes, groups, grouped in grouped_pairs:
         freq = grouped / grouped.sum()
+        # a table of the same number of clashes redrawn: Poisson counts made frequencies
+        # (the multinomial given its total; far faster to draw than the multinomial)
         rng = np.random.default_rng(zlib.crc32(f"{seed}:{pair}".encode()))
+        block = rng.poisson(grouped, size=(replicates, len(groups))).astype(float)
+        totals = block.sum(axis=1, keepdims=True)
+        block = np.divide(block, totals, out=np.tile(freq, (replicates, 1)), where=totals > 0)
         spread = math.sqrt(clashes / (clashes - 1)) if clashes > 1 else 1.0
-        drawn.append(freq + (rng.multinomial(clashes, freq, size=replicates) / clashes - freq) * spread)
+        drawn[:, at : at + len(groups)] = freq + (block - freq) * spread
         for u, (s, p, _) in enumerate(uses[pair]):
-            rows_.append(offset + np.arange(len(groups)))
+            rows_.append(at + np.arange(len(groups)))
             cols_.append(start_column[s] + groups[:, u])
             vals_.append(np.full(len(groups), p))
-        offset += len(groups)
+        at += len(groups)
 
     settled = np.zeros((replicates, column))
     if offset:
         spread_of = csr_matrix(
             (np.concatenate(vals_), (np.concatenate(rows_), np.concatenate(cols_))), shape=(offset, column)
         )
-        settled += np.asarray(spread_of.T @ np.hstack(drawn).T).T
+        settled += np.asarray(spread_of.T @ drawn.T).T
     for s in computed:
         for k, p in parts_of[s][1].items():
             settled[:, start_column[s] + k] += p
