@@ -120,8 +120,11 @@ class BattleOdds(OddsResult):
     def how(self) -> str:
         if self.exact:
             return "exact"
-        runs = f"{len(self.sampled)} of the pairs of hand sizes from {self.trials:,} simulated clashes each"
-        return f"partly estimated ({runs}); 95% intervals by a parametric bootstrap over those clash tables"
+        if self.method == "monte_carlo":
+            runs = f"estimated (every clash table from {self.trials:,} simulated clashes)"
+        else:
+            runs = f"partly estimated ({len(self.sampled)} clash tables from {self.trials:,} simulated clashes each)"
+        return f"{runs}; {self.confidence:.0%} intervals by a parametric bootstrap over the sampled clash tables"
 
     def to_frame(self, floats: bool = False) -> pd.DataFrame:
         """A table: ``winner``, ``how``, ``rounds``, ``probability`` and ``percent``."""
