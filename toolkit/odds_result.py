@@ -82,7 +82,7 @@ DEFAULT_CONFIDENCE = 0.95
 DEFAULT_TIME_LIMIT = 60.0
 #: Replicates of a parametric bootstrap (:class:`Replicates`): their standard deviation,
 #: with the Student quantile of their number, gives a mixed result's interval.
-BOOTSTRAP_REPLICATES = 200
+BOOTSTRAP_REPLICATES = 100
 
 
 # -- the dispatcher and its checks ----------------------------------------------------------
