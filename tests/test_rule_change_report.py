@@ -148,6 +148,18 @@ def test_sentence_less_often_against_another_baseline_and_estimates():
         "With Big hands instead of Small hands, an attacker with a 4-card hand against 1 card wins: "
         "50% → 25% (−25 points, Monte Carlo estimates)."
     )
+    # with the estimates' 95% intervals: each value with its ±, the change with its interval
+    c = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 4), False, (0.45, 0.55), (0.21, 0.29))
+    assert sentence(c, "Big hands") == (
+        "With Big hands, an attacker with a 4-card hand against 1 card wins: 50.0% ± 5.0% → 25.0% ± 4.0%, "
+        "a change of −25.0 ± 6.4 points (95%), Monte Carlo estimates."
+    )
+    # a change inside its interval is said to be no measurable change, and nothing more
+    noise = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(12, 25), False, (0.45, 0.55), (0.43, 0.53))
+    assert sentence(noise, "Big hands") == (
+        "With Big hands, an attacker with a 4-card hand against 1 card wins: "
+        "no measurable change (within ±7.1 points), Monte Carlo estimates."
+    )
     same = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 2))
     assert (
         sentence(same, "X")
@@ -172,7 +184,7 @@ def test_figures_are_diverging_and_before_after():
 def test_figures_show_a_monte_carlo_cell_as_a_percent_never_a_fraction():
     wins = _made_up().tables[0]  # column 0 exact 1/2 -> 3/5, column 1 estimated 1/4 -> 1/8
     hover = wins.heatmap().data[0].customdata
-    assert hover[0] == ["1/2 = 50% → 3/5 = 60%", "25% → 12.5% (Monte Carlo)"]
+    assert hover[0] == ["1/2 = 50% → 3/5 = 60%: +10 points", "25% → 12.5%: −12.5 points (Monte Carlo)"]
     curves = wins.curves()
     assert [list(t.hovertext) for t in curves.data] == [["1/2 = 50%", "25%"], ["3/5 = 60%", "12.5%"]]
 

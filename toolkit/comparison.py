@@ -56,6 +56,7 @@ __all__ = [
     "mean_difference",
     "mean_interval",
     "mean_text",
+    "value_text",
     "paired_difference",
     "ranked",
     "same_result",
@@ -137,6 +138,25 @@ def mean_text(value: Number, interval: tuple[Number, Number], digits: int = 2) -
     return f"{shown} ± {half:.{digits}f}"
 
 
+def value_text(p: Number, interval: tuple[Number, Number], digits: int = 1) -> str:
+    """Return a probability as a designer reads it: exact (the interval is the value twice)
+    by the one display rule (:func:`toolkit.numbers.probability_text`, ``'1/3 ≈ 33.3%'``),
+    an estimate as its percent ± the larger side of its interval, never a fraction
+    (``'71.6% ± 3.1%'``).
+
+    >>> value_text(Fraction(1, 3), (Fraction(1, 3),) * 2), value_text(0.716, (0.685, 0.745))
+    ('1/3 ≈ 33.3%', '71.6% ± 3.1%')
+    """
+    from toolkit.numbers import probability_text
+
+    low, high = interval
+    if low == high == p:
+        return probability_text(p, digits)
+    half = max(float(p) - float(low), float(high) - float(p)) * 100
+    d = digits if half >= 10**-digits else digits + 1
+    return f"{float(p) * 100:.{digits}f}% ± {half:.{d}f}%"
+
+
 @dataclass(frozen=True)
 class Difference:
     """``after - before`` of two results, with its interval.
@@ -197,11 +217,12 @@ class Difference:
         if not self.measurable:
             return f"no measurable change (within ±{self._number(self.half_width, signed=False)})"
         level = f"{self.confidence * 100:g}%"
-        number = self._number(float(self.delta))
-        plus = self._number(self.half_width, signed=False)
-        if self.points:
-            return f"{number.removesuffix(' points').removesuffix(' point')} ± {plus} ({level})"
-        return f"{number} ± {plus} ({level})"
+        scale, unit = (100, " points") if self.points else (1, "")
+        half = self.half_width * scale
+        digits = (1 if half >= 0.1 else 2) if self.points else (2 if half >= 0.01 else 3)
+        d = float(self.delta) * scale
+        sign = "+" if d > 0 else "−" if d < 0 else ""
+        return f"{sign}{abs(d):.{digits}f} ± {half:.{digits}f}{unit} ({level})"
 
     def __str__(self) -> str:
         return self.text()
