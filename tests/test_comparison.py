@@ -90,8 +90,8 @@ def test_results_read_duck_typed():
     sample = sampled([1] * 30 + [0] * 70)
     lo, hi = interval_of(sample, 1)
     assert lo < 0.3 < hi  # Wilson's interval of its trials
-    assert difference(sample, sample, 1).identical
-    assert mean_difference(sample, sample).text() == "no change"
+    assert difference(sample, sample, 1).identical and difference(sample, sample, 1).text() == "identical"
+    assert mean_difference(sample, sample).text() == "identical"
 
 
 # -- coverage: the 95% interval of a difference covers the true difference -------------------
@@ -187,4 +187,4 @@ def test_coverage_on_the_durak_clash_calculator_against_its_exact_value():
 
 def test_difference_text_forms():
     d = Difference(0.5, 0.5, -0.01, 0.01, False, identical=True)
-    assert d.text() == "no change" and not d.measurable
+    assert d.text() == "identical" and not d.measurable

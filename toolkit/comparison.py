@@ -142,18 +142,25 @@ def value_text(p: Number, interval: tuple[Number, Number], digits: int = 1) -> s
     """Return a probability as a designer reads it: exact (the interval is the value twice)
     by the one display rule (:func:`toolkit.numbers.probability_text`, ``'1/3 ≈ 33.3%'``),
     an estimate as its percent ± the larger side of its interval, never a fraction
-    (``'71.6% ± 3.1%'``).
+    (``'71.6% ± 3.1%'``), or with its range when the interval is lopsided (one side more
+    than 1.5 times the other: a rare event, ``'0.0% (0.0% to 1.9%)'``).
 
     >>> value_text(Fraction(1, 3), (Fraction(1, 3),) * 2), value_text(0.716, (0.685, 0.745))
     ('1/3 ≈ 33.3%', '71.6% ± 3.1%')
+    >>> value_text(0.0, (0.0, 0.019))
+    '0.0% (0.0% to 1.9%)'
+
     """
     from toolkit.numbers import probability_text
 
     low, high = interval
     if low == high == p:
         return probability_text(p, digits)
-    half = max(float(p) - float(low), float(high) - float(p)) * 100
+    below, above = (float(p) - float(low)) * 100, (float(high) - float(p)) * 100
+    half = max(below, above)
     d = digits if half >= 10**-digits else digits + 1
+    if max(below, above) > 1.5 * min(below, above):  # lopsided (a rare event): the range, never "0% ± 2%"
+        return f"{float(p) * 100:.{d}f}% ({float(low) * 100:.{d}f}% to {float(high) * 100:.{d}f}%)"
     return f"{float(p) * 100:.{digits}f}% ± {half:.{d}f}%"
 
 
@@ -209,9 +216,11 @@ class Difference:
     def text(self) -> str:
         """The change in words: ``'+10 points'`` (exact), ``'+3.1 ± 1.2 points (95%)'``
         (measured estimate), ``'no measurable change (within ±4.2 points)'``, ``'no change'``
-        (exactly equal or identical)."""
-        if self.identical or (self.exact and self.delta == 0):
+        (exactly equal), ``'identical'`` (the two results are the same distribution)."""
+        if self.exact and self.delta == 0:
             return "no change"
+        if self.identical:
+            return "identical"
         if self.exact:
             return self._number(self.delta)
         if not self.measurable:
