@@ -55,6 +55,7 @@ __all__ = [
     "interval_of",
     "mean_difference",
     "mean_interval",
+    "mean_of",
     "mean_text",
     "value_text",
     "paired_difference",
@@ -83,9 +84,11 @@ def _is_exact(result: Any) -> bool:
 
 def interval_of(result: Any, event: Any, confidence: float = CONFIDENCE) -> tuple[Number, Number]:
     """Return an interval of at least ``confidence`` for ``result.probability(event)``: the
-    exact value twice when ``result.exact``; else ``result.interval(event, confidence=…)``,
-    or ``result.interval(event)`` when the result's own ``confidence`` is at least as high;
-    else (no usable ``interval``) the Wilson interval of its ``trials``."""
+    exact value twice when ``result.exact``; else ``result.interval(event, confidence=…)``;
+    for a plain Monte Carlo result (``method == "monte_carlo"``) whose ``interval`` takes no
+    level, the Wilson interval of its ``trials`` at ``confidence`` (what its own interval
+    is, at its own level); else ``result.interval(event)`` when the result's own
+    ``confidence`` is at least as high; else the Wilson interval of its ``trials``."""
     p = result.probability(event)
     if _is_exact(result):
         return (p, p)
@@ -95,7 +98,8 @@ def interval_of(result: Any, event: Any, confidence: float = CONFIDENCE) -> tupl
             return tuple(ask(event, confidence=confidence))  # type: ignore[return-value]
         except TypeError:
             own = getattr(result, "confidence", None)
-            if own is None or own >= confidence:
+            plain_sample = getattr(result, "method", None) == "monte_carlo" and getattr(result, "trials", None)
+            if not plain_sample and (own is None or own >= confidence):
                 return tuple(ask(event))  # type: ignore[return-value]
     trials = getattr(result, "trials", None)
     if not trials:
@@ -103,12 +107,18 @@ def interval_of(result: Any, event: Any, confidence: float = CONFIDENCE) -> tupl
     return wilson_interval(round(float(p) * trials), trials, confidence)
 
 
+def mean_of(result: Any, f: Any = None) -> Number:
+    """Return ``result.mean(f)``, or its distribution's mean for a result without ``mean``."""
+    own = getattr(result, "mean", None)
+    return own(f) if own is not None else result.distribution.mean(f)
+
+
 def mean_interval(result: Any, f: Any = None, confidence: float = CONFIDENCE) -> tuple[Number, Number]:
     """Return an interval of ``confidence`` for ``result.mean(f)``: the mean twice when
     exact; the result's own ``mean_interval(f, confidence=…)`` if it has one; else the
     normal interval ``mean ± z·s/√n`` of its sampled distribution (``s`` the sample
     standard deviation, ``n`` its ``trials``)."""
-    m = result.mean(f)
+    m = mean_of(result, f)
     if _is_exact(result):
         return (m, m)
     own = getattr(result, "mean_interval", None)
@@ -294,9 +304,9 @@ def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = 
     """Return the change of the mean of ``f`` from ``before`` to ``after`` (a plain number,
     not points), with Newcombe's interval from the two :func:`mean_interval`."""
     return difference_of(
-        before.mean(f),
+        mean_of(before, f),
         mean_interval(before, f, confidence),
-        after.mean(f),
+        mean_of(after, f),
         mean_interval(after, f, confidence),
         identical=same_result(before, after) or None,
         confidence=confidence,
