@@ -194,9 +194,10 @@ def test_compare_rules_errors(monkeypatch):
         compare_rules("chess", None, {})
     with pytest.raises(InvalidSetupError, match=r"bad_field.yaml:3: 'zero_ties' is not a field"):
         compare_rules("angry-miniatures", None, str(BAD))
-    # no proposed rules: the first shipped file, and without one a clear error
-    first = rules_files("angry-miniatures")[0]
-    assert compare_rules("angry-miniatures", sizes={"max_dice": 1}).proposed.path == first.resolve()
+    # no proposed rules: the system's showcase file (one that changes its headline odds), and
+    # without any shipped file a clear error
+    showcase = next(f for f in rules_files("angry-miniatures") if f.stem == "tens_hit")
+    assert compare_rules("angry-miniatures", sizes={"max_dice": 1}).proposed.path == showcase.resolve()
     monkeypatch.setattr("toolkit.house_rules.rules_files", lambda system: [])
     with pytest.raises(InvalidSetupError, match="give the proposed rules"):
         compare_rules("angry-miniatures")
@@ -339,7 +340,13 @@ def test_mirrored_cells_are_listed_once_and_changes_shown_in_points():
     battle = Compared(DB_BATTLE, (cell(DB_BATTLE, 4, 2, "1/2", "1/3"),))
     default = read_rules_parameter("durak-battle", None)
     made = RuleChange("durak-battle", default, default, (clash, battle), {})
-    assert [(c.spec.key, c.row, c.column) for c in made.largest()] == [("clash", 2, 3), ("clash", 2, 2)]
+    # North 4 v South 2 has no mirror (South 4 v North 2) in its table: it is listed (the main
+    # job's one column of battles, tokens_b [4], lists 6 v 4 so)
+    assert [(c.spec.key, c.row, c.column) for c in made.largest()] == [
+        ("clash", 2, 3),
+        ("battle", 4, 2),
+        ("clash", 2, 2),
+    ]
     frame = made.largest_frame()
-    assert [str(v) for v in frame["change"]] == ["−25 points", "−10 points"]
+    assert [str(v) for v in frame["change"]] == ["−25 points", "−16.7 points", "−10 points"]
     assert frame["change"][0].delta == Fraction(-1, 4)  # the exact value stays in the data

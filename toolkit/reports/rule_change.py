@@ -325,11 +325,14 @@ class RuleChange:
         0), largest first. Cells that do not change are left out, and so is the mirror of
         each cell of a table whose two sides play alike (``spec.mirrored``: the cell at
         ``(column, row)`` is the same measure for the other side, so only ``row <= column``
-        is listed)."""
+        is listed, where the table holds it)."""
         order = {c.spec.key: i for i, c in enumerate(self.tables)}
-        every = [
-            c for t in self.tables for c in t.changes if c.delta != 0 and not (c.spec.mirrored and c.row > c.column)
-        ]
+        cells = {(c.spec.key, c.row, c.column) for t in self.tables for c in t.changes}
+
+        def mirror_listed(c: Change) -> bool:  # the same pair of sizes is listed as (column, row)
+            return c.spec.mirrored and c.row > c.column and (c.spec.key, c.column, c.row) in cells
+
+        every = [c for t in self.tables for c in t.changes if c.delta != 0 and not mirror_listed(c)]
         every.sort(key=lambda c: (not c.measurable, -abs(c.delta), order[c.spec.key], c.row, c.column))
         return every[: max(0, n)]
 
@@ -377,7 +380,8 @@ class RuleChange:
             }
             for c in self.largest(n)
         ]
-        return pd.DataFrame(rows, columns=["measure", "where", before, after, "change", "how"])
+        frame = pd.DataFrame(rows, columns=["measure", "where", before, after, "change", "how"])
+        return frame.drop(columns=["how"]) if (frame["how"] == "exact").all() else frame
 
     def sentences(self, n: int = 3) -> list[str]:
         """Return the ``n`` largest measured changes in plain words (:func:`sentence`), or
@@ -443,7 +447,9 @@ def compare_rules(
         baseline, proposed: what :func:`~toolkit.reports.parameters.read_rules_parameter`
             reads: None (the default rules), a house-rules file (a path or a shipped
             name), a mapping of fields or a ``Rules``. ``proposed=None`` takes the
-            system's first shipped house-rules file (``data/rules/<system>/``).
+            system's showcase file (:data:`~toolkit.reports.rule_change_systems.DEFAULT_PROPOSED`,
+            a shipped file that changes its headline odds measurably), or its first shipped
+            house-rules file (``data/rules/<system>/``) when that one is not shipped.
         sizes: the tables' sizes (:data:`~toolkit.reports.rule_change_systems.SIZES`).
 
     Raises:
@@ -452,7 +458,7 @@ def compare_rules(
     """
     from toolkit.errors import InvalidSetupError
     from toolkit.house_rules import rules_files
-    from toolkit.reports.rule_change_systems import SIZES, TABLES
+    from toolkit.reports.rule_change_systems import DEFAULT_PROPOSED, SIZES, TABLES
 
     if system not in TABLES:
         raise InvalidSetupError(f"unknown system {system!r}; the systems are: {', '.join(TABLES)}")
@@ -462,7 +468,8 @@ def compare_rules(
             raise InvalidSetupError(
                 f"give the proposed rules (-p proposed FILE.yaml): {system} has no shipped house-rules file"
             )
-        proposed = shipped[0]
+        showcase = [f for f in shipped if f.stem == DEFAULT_PROPOSED.get(system)]
+        proposed = (showcase or shipped)[0]
     before = read_rules_parameter(system, baseline)
     after = read_rules_parameter(system, proposed)
     chosen = {**SIZES[system], **{k: v for k, v in (sizes or {}).items() if k in SIZES[system] and v is not None}}

@@ -33,7 +33,7 @@ from typing import Any
 from toolkit.comparison import CONFIDENCE, interval_of
 from toolkit.errors import InvalidSetupError
 
-__all__ = ["SIZES", "TABLES", "Cell", "Table", "TableSpec", "headline_tables", "sizes_of"]
+__all__ = ["DEFAULT_PROPOSED", "SIZES", "TABLES", "Cell", "Table", "TableSpec", "headline_tables", "sizes_of"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,15 @@ class Table:
     cells: tuple[Cell, ...]
     note: str = ""
 
+
+#: The house-rules file each system's report compares with the default rules when none is
+#: given (a shipped file of ``data/rules/<system>/`` that changes the headline odds
+#: measurably at the default sizes, so the report shows a change on Run All).
+DEFAULT_PROPOSED: dict[str, str] = {
+    "angry-miniatures": "tens_hit",
+    "fairy-meat": "unhalved_damage",
+    "durak-battle": "cheap_strikes",
+}
 
 #: The size parameters of each system's tables, with their defaults.
 SIZES: dict[str, dict[str, Any]] = {
