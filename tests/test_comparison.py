@@ -172,7 +172,9 @@ def test_coverage_on_the_durak_clash_calculator_against_its_exact_value():
     def ahead(lost):
         return lost[0] < lost[1]
 
-    true = float(clash_losses(2, 2, pols, cheap).probability(ahead) - clash_losses(2, 2, pols, Rules()).probability(ahead))
+    true = float(
+        clash_losses(2, 2, pols, cheap).probability(ahead) - clash_losses(2, 2, pols, Rules()).probability(ahead)
+    )
 
     def trial(seed: int) -> bool:
         runs = [

@@ -345,4 +345,3 @@ def ranked(differences: Sequence[tuple[Any, Difference]]) -> list[tuple[Any, Dif
         return (group, -abs(float(d.delta)))
 
     return sorted(differences, key=order)
-

@@ -169,11 +169,11 @@ def _angry_miniatures(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     check_attack_type(attack_type)
     pools = range(1, max_dice + 1)
     outcomes = {(a, d): opposed(a, d, attack_type, rules) for a in pools for d in pools}
-    tables = [Table(AM_DAMAGE, _grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.hit))))]
+    tables = [
+        Table(AM_DAMAGE, _grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.hit))))
+    ]
     if attack_type == "melee":
-        back = _grid(
-            pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.attacker_damage > 0))
-        )
+        back = _grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.attacker_damage > 0)))
         tables.append(Table(AM_RETURN, back))
     return tables
 
