@@ -221,7 +221,7 @@ class Difference:
         if self.points:
             text = points_text(x)
             return text if signed else text.lstrip("+−").removeprefix("under ")
-        return f"{x:+.2f}" if signed else f"{abs(x):.2f}"
+        return f"{float(x):+.2f}" if signed else f"{abs(float(x)):.2f}"
 
     def text(self) -> str:
         """The change in words: ``'+10 points'`` (exact), ``'+3.1 ± 1.2 points (95%)'``
