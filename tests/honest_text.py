@@ -59,13 +59,17 @@ def bare_estimates(markup: str) -> list[str]:
 def narrated_noise(markup: str) -> list[str]:
     """Changes narrated that are not measurable: a sentence saying "no measurable change"
     that also explains it (:data:`EXPLAINS`); a claim "borne out" in a paragraph that calls
-    its difference too small to matter; and a stated change "a change of d ± h" whose
-    interval contains 0 (``|d| <= h``)."""
+    its difference too small to matter; a change "from A to B" stated without an interval
+    and explained; and a stated change "a change of d ± h" whose interval contains 0
+    (``|d| <= h``)."""
     bad = []
     for text in blocks(markup):
         for sentence in re.split(r"(?<=[.!?])\s+", text):
             if "no measurable change" in sentence and EXPLAINS.search(sentence.split("no measurable change")[1]):
                 bad.append(f"explains no change: {sentence[:200]}")
+            told = re.search(r"\bfrom (\d+(?:\.\d+)?%?) to (\d+(?:\.\d+)?%?)(?!\s*±)", sentence)
+            if told and not re.match(r"\s*±", sentence[told.end(1) :]) and EXPLAINS.search(sentence[told.end() :]):
+                bad.append(f"a change without its interval explained: {sentence[:200]}")
         if "borne out" in text and "too small to matter" in text:
             bad.append(f"borne out on a negligible difference: {text[:200]}")
         for m in re.finditer(r"a change of ([+−-]?)(\d+(?:\.\d+)?) ± (\d+(?:\.\d+)?)", text):

@@ -30,15 +30,18 @@ def test_the_checks_find_what_they_look_for():
         "<p>Counting the whole battle's losses: no measurable change, so armies break sooner.</p>"
         "<p>Verdict: borne out. The cautious attacker keeps +0.001 (too small to matter).</p>"
         "<p>Simulated: 50% ± 2% → 49% ± 2%, a change of −1.0 ± 2.8 points (95%).</p>"
+        "<p>The variant changes the mean length from 1.11 to 1.10 rounds: losses carry over, so armies break "
+        "sooner.</p>"
     )
     assert len(bare_estimates(bad)) == 3, bare_estimates(bad)
-    assert len(narrated_noise(bad)) == 3, narrated_noise(bad)
+    assert len(narrated_noise(bad)) == 4, narrated_noise(bad)
     good = (
         "<table><tr><td>2.14 ± 0.05</td><td>estimated from 1,000 simulated clashes</td></tr>"
         "<tr><td>71.6% ± 3.1%</td><td>0.0% (0.0% to 1.9%)</td><td>20/27 ≈ 74.1%</td>"
         "<td>no measurable change (within ±9.2 points)</td><td>estimated (95% intervals)</td></tr></table>"
         "<p>Simulated: 50% ± 1% → 45% ± 1%, a change of −5.0 ± 1.4 points (95%).</p>"
         "<p>Verdict: borne out. The cautious attacker keeps +0.200 more.</p>"
+        "<p>The mean length goes from 1.11 ± 0.02 to 1.10 ± 0.02 rounds: no measurable change (within ±0.03).</p>"
     )
     assert bare_estimates(good) == [] and narrated_noise(good) == []
 
