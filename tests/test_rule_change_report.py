@@ -350,3 +350,60 @@ def test_mirrored_cells_are_listed_once_and_changes_shown_in_points():
     frame = made.largest_frame()
     assert [str(v) for v in frame["change"]] == ["−25 points", "−16.7 points", "−10 points"]
     assert frame["change"][0].delta == Fraction(-1, 4)  # the exact value stays in the data
+
+
+# -- issue 24 item 4: estimated changes carry their interval; noise ranks last -----------------
+def test_a_change_inside_its_interval_ranks_after_the_measured_ones_and_is_not_narrated():
+    from toolkit.reports.rule_change_systems import DB_BATTLE
+
+    def estimated(r, c, before, after, half):
+        return Change(
+            DB_BATTLE,
+            r,
+            c,
+            Fraction(before),
+            Fraction(after),
+            False,
+            (float(Fraction(before)) - half, float(Fraction(before)) + half),
+            (float(Fraction(after)) - half, float(Fraction(after)) + half),
+        )
+
+    # 71.6% → 70.8% at ±6.7 points each (the main job's 200 clashes): not measurable;
+    # 50% → 40% at ±2 points: measured (Newcombe: −10 ± 2.8 points); an exact −1 point change
+    noise = estimated(6, 4, "179/250", "177/250", 0.067)
+    real = estimated(4, 4, "1/2", "2/5", 0.02)
+    exact = Change(DB_BATTLE, 2, 4, Fraction(1, 2), Fraction(49, 100))
+    default = read_rules_parameter("durak-battle", None)
+    made = RuleChange("durak-battle", default, default, (Compared(DB_BATTLE, (noise, real, exact)),), {})
+    assert made.largest() == [real, exact, noise] and made.measured() == [real, exact]
+    assert noise.difference.text() == "no measurable change (within ±9.5 points)"
+    assert real.difference.text() == "−10.0 ± 2.8 points (95%)"
+    sentences = made.sentences(5)
+    assert len(sentences) == 2 and not any("6 tokens" in s for s in sentences)
+    shown = made.largest_shown()
+    assert list(shown["change"]) == [
+        "−10.0 ± 2.8 points (95%)",
+        "−1 point",
+        "no measurable change (within ±9.5 points)",
+    ]
+    assert shown["default rules"].iloc[0] == "50.0% ± 2.0%"  # an estimate with its ±, never 1/2
+    # the heatmap leaves the change that is not measurable white, written "–"
+    heat = made.tables[0].heatmap()
+    z = {
+        (int(y), int(x)): v
+        for y, row in zip(heat.data[0].y, heat.data[0].z, strict=True)
+        for x, v in zip(heat.data[0].x, row, strict=True)
+    }
+    assert z[(6, 4)] == 0 and z[(4, 4)] == pytest.approx(-10)
+    assert "–" in [t for row in heat.data[0].text for t in row]
+
+
+def test_nothing_measured_says_so():
+    from toolkit.reports.rule_change_systems import DB_BATTLE
+
+    noise = Change(DB_BATTLE, 6, 4, Fraction(179, 250), Fraction(177, 250), False, (0.65, 0.78), (0.64, 0.77))
+    default = read_rules_parameter("durak-battle", None)
+    made = RuleChange("durak-battle", default, default, (Compared(DB_BATTLE, (noise,)),), {})
+    assert made.measured() == [] and made.unmeasured() == ["P(North wins the battle)"]
+    (line,) = made.sentences()
+    assert "changes none of these odds measurably" in line and "inside its 95% interval" in line
