@@ -148,6 +148,18 @@ def test_sentence_less_often_against_another_baseline_and_estimates():
         "With Big hands instead of Small hands, an attacker with a 4-card hand against 1 card wins: "
         "50% → 25% (−25 points, Monte Carlo estimates)."
     )
+    # with the estimates' 95% intervals: each value with its ±, the change with its interval
+    c = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 4), False, (0.45, 0.55), (0.21, 0.29))
+    assert sentence(c, "Big hands") == (
+        "With Big hands, an attacker with a 4-card hand against 1 card wins: 50.0% ± 5.0% → 25.0% ± 4.0%, "
+        "a change of −25.0 ± 6.4 points (95%), Monte Carlo estimates."
+    )
+    # a change inside its interval is said to be no measurable change, and nothing more
+    noise = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(12, 25), False, (0.45, 0.55), (0.43, 0.53))
+    assert sentence(noise, "Big hands") == (
+        "With Big hands, an attacker with a 4-card hand against 1 card wins: "
+        "no measurable change (within ±7.1 points), Monte Carlo estimates."
+    )
     same = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 2))
     assert (
         sentence(same, "X")
@@ -172,7 +184,7 @@ def test_figures_are_diverging_and_before_after():
 def test_figures_show_a_monte_carlo_cell_as_a_percent_never_a_fraction():
     wins = _made_up().tables[0]  # column 0 exact 1/2 -> 3/5, column 1 estimated 1/4 -> 1/8
     hover = wins.heatmap().data[0].customdata
-    assert hover[0] == ["1/2 = 50% → 3/5 = 60%", "25% → 12.5% (Monte Carlo)"]
+    assert hover[0] == ["1/2 = 50% → 3/5 = 60%: +10 points", "25% → 12.5%: −12.5 points (Monte Carlo)"]
     curves = wins.curves()
     assert [list(t.hovertext) for t in curves.data] == [["1/2 = 50%", "25%"], ["3/5 = 60%", "12.5%"]]
 
@@ -182,9 +194,10 @@ def test_compare_rules_errors(monkeypatch):
         compare_rules("chess", None, {})
     with pytest.raises(InvalidSetupError, match=r"bad_field.yaml:3: 'zero_ties' is not a field"):
         compare_rules("angry-miniatures", None, str(BAD))
-    # no proposed rules: the first shipped file, and without one a clear error
-    first = rules_files("angry-miniatures")[0]
-    assert compare_rules("angry-miniatures", sizes={"max_dice": 1}).proposed.path == first.resolve()
+    # no proposed rules: the system's showcase file (one that changes its headline odds), and
+    # without any shipped file a clear error
+    showcase = next(f for f in rules_files("angry-miniatures") if f.stem == "tens_hit")
+    assert compare_rules("angry-miniatures", sizes={"max_dice": 1}).proposed.path == showcase.resolve()
     monkeypatch.setattr("toolkit.house_rules.rules_files", lambda system: [])
     with pytest.raises(InvalidSetupError, match="give the proposed rules"):
         compare_rules("angry-miniatures")
@@ -327,7 +340,70 @@ def test_mirrored_cells_are_listed_once_and_changes_shown_in_points():
     battle = Compared(DB_BATTLE, (cell(DB_BATTLE, 4, 2, "1/2", "1/3"),))
     default = read_rules_parameter("durak-battle", None)
     made = RuleChange("durak-battle", default, default, (clash, battle), {})
-    assert [(c.spec.key, c.row, c.column) for c in made.largest()] == [("clash", 2, 3), ("clash", 2, 2)]
+    # North 4 v South 2 has no mirror (South 4 v North 2) in its table: it is listed (the main
+    # job's one column of battles, tokens_b [4], lists 6 v 4 so)
+    assert [(c.spec.key, c.row, c.column) for c in made.largest()] == [
+        ("clash", 2, 3),
+        ("battle", 4, 2),
+        ("clash", 2, 2),
+    ]
     frame = made.largest_frame()
-    assert [str(v) for v in frame["change"]] == ["−25 points", "−10 points"]
+    assert [str(v) for v in frame["change"]] == ["−25 points", "−16.7 points", "−10 points"]
     assert frame["change"][0].delta == Fraction(-1, 4)  # the exact value stays in the data
+
+
+# -- issue 24 item 4: estimated changes carry their interval; noise ranks last -----------------
+def test_a_change_inside_its_interval_ranks_after_the_measured_ones_and_is_not_narrated():
+    from toolkit.reports.rule_change_systems import DB_BATTLE
+
+    def estimated(r, c, before, after, half):
+        return Change(
+            DB_BATTLE,
+            r,
+            c,
+            Fraction(before),
+            Fraction(after),
+            False,
+            (float(Fraction(before)) - half, float(Fraction(before)) + half),
+            (float(Fraction(after)) - half, float(Fraction(after)) + half),
+        )
+
+    # 71.6% → 70.8% at ±6.7 points each (the main job's 200 clashes): not measurable;
+    # 50% → 40% at ±2 points: measured (Newcombe: −10 ± 2.8 points); an exact −1 point change
+    noise = estimated(6, 4, "179/250", "177/250", 0.067)
+    real = estimated(4, 4, "1/2", "2/5", 0.02)
+    exact = Change(DB_BATTLE, 2, 4, Fraction(1, 2), Fraction(49, 100))
+    default = read_rules_parameter("durak-battle", None)
+    made = RuleChange("durak-battle", default, default, (Compared(DB_BATTLE, (noise, real, exact)),), {})
+    assert made.largest() == [real, exact, noise] and made.measured() == [real, exact]
+    assert noise.difference.text() == "no measurable change (within ±9.5 points)"
+    assert real.difference.text() == "−10.0 ± 2.8 points (95%)"
+    sentences = made.sentences(5)
+    assert len(sentences) == 2 and not any("6 tokens" in s for s in sentences)
+    shown = made.largest_shown()
+    assert list(shown["change"]) == [
+        "−10.0 ± 2.8 points (95%)",
+        "−1 point",
+        "no measurable change (within ±9.5 points)",
+    ]
+    assert shown["default rules"].iloc[0] == "50.0% ± 2.0%"  # an estimate with its ±, never 1/2
+    # the heatmap leaves the change that is not measurable white, written "–"
+    heat = made.tables[0].heatmap()
+    z = {
+        (int(y), int(x)): v
+        for y, row in zip(heat.data[0].y, heat.data[0].z, strict=True)
+        for x, v in zip(heat.data[0].x, row, strict=True)
+    }
+    assert z[(6, 4)] == 0 and z[(4, 4)] == pytest.approx(-10)
+    assert "–" in [t for row in heat.data[0].text for t in row]
+
+
+def test_nothing_measured_says_so():
+    from toolkit.reports.rule_change_systems import DB_BATTLE
+
+    noise = Change(DB_BATTLE, 6, 4, Fraction(179, 250), Fraction(177, 250), False, (0.65, 0.78), (0.64, 0.77))
+    default = read_rules_parameter("durak-battle", None)
+    made = RuleChange("durak-battle", default, default, (Compared(DB_BATTLE, (noise,)),), {})
+    assert made.measured() == [] and made.unmeasured() == ["P(North wins the battle)"]
+    (line,) = made.sentences()
+    assert "changes none of these odds measurably" in line and "inside its 95% interval" in line

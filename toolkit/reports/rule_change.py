@@ -8,6 +8,12 @@ house-rules file) and under the proposed house rules, and returns a
 attack against 2 dice deals damage: 52% → 66% (+14 points)") and
 the figures (a diverging heatmap of the change, before/after curves).
 
+Where a cell is a Monte Carlo estimate, both rule sets are sampled with the same seed
+(common random numbers) and the change carries its 95% interval
+(:class:`toolkit.comparison.Difference`): a change whose interval contains 0 reads "no
+measurable change (within ±x points)", is listed after every measured change, is never
+narrated and is left white in the heatmap.
+
 ``notebooks/rule_change_report.ipynb`` shows it; run it with
 ``toolkit report rule-change -p system angry-miniatures -p proposed tens_hit``.
 
@@ -24,7 +30,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from toolkit.numbers import Points, count, percent_text, points_text
+from toolkit.comparison import Difference, difference_of, value_text
+from toolkit.numbers import count, percent_text
 from toolkit.prob import format_probability
 from toolkit.reports.parameters import read_rules_parameter
 from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, headline_tables
@@ -55,7 +62,8 @@ def cell_text(p: Fraction, exact: bool) -> str:
 class Change:
     """One cell of a headline table under both rule sets: ``before`` (baseline) and
     ``after`` (proposed), exact fractions; ``exact`` is False when either is a Monte
-    Carlo estimate."""
+    Carlo estimate, and then ``before_interval``/``after_interval`` are their 95%
+    intervals (None: the value twice)."""
 
     spec: TableSpec
     row: int
@@ -63,11 +71,42 @@ class Change:
     before: Fraction
     after: Fraction
     exact: bool = True
+    before_interval: tuple[Any, Any] | None = None
+    after_interval: tuple[Any, Any] | None = None
 
     @property
     def delta(self) -> Fraction:
-        """The change, ``after - before`` (exact)."""
+        """The change, ``after - before`` (exact arithmetic on the two values)."""
         return self.after - self.before
+
+    @property
+    def difference(self) -> Difference:
+        """The change with its 95% interval (:func:`toolkit.comparison.difference_of`):
+        exact when both values are, else Newcombe's interval from the two."""
+        return difference_of(
+            self.before,
+            self.before_interval or (self.before, self.before),
+            self.after,
+            self.after_interval or (self.after, self.after),
+        )
+
+    @property
+    def measurable(self) -> bool:
+        """Whether the change is measured (exact and non-zero, or its interval excludes 0)."""
+        return self.difference.measurable
+
+    def before_text(self) -> str:
+        """The baseline value as a designer reads it (an estimate with its ±)."""
+        return self._text(self.before, self.before_interval)
+
+    def after_text(self) -> str:
+        """The proposed value as a designer reads it (an estimate with its ±)."""
+        return self._text(self.after, self.after_interval)
+
+    def _text(self, value: Fraction, interval: tuple[Any, Any] | None) -> str:
+        if interval is None:  # no interval known: exact, or (an estimate) its percent, never a fraction
+            return cell_text(value, self.exact)
+        return value_text(value, interval)
 
     @property
     def situation(self) -> str:
@@ -101,6 +140,26 @@ class Compared:
         """The column sizes, in order."""
         return sorted({c.column for c in self.changes})
 
+    def shown(self, baseline: str = "baseline", proposed: str = "proposed") -> pd.DataFrame:
+        """Return the table side by side as a designer reads it: the two sizes, both values
+        (exact, or an estimate with its ±), the change (:class:`~toolkit.comparison.Difference`:
+        points, or "no measurable change (within ±x points)") and, when any cell is an
+        estimate, how each line was obtained."""
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            {
+                self.spec.row_label: [c.row for c in self.changes],
+                self.spec.column_label: [c.column for c in self.changes],
+                baseline: [c.before_text() for c in self.changes],
+                proposed: [c.after_text() for c in self.changes],
+                "change": [c.difference.text() for c in self.changes],
+            }
+        )
+        if not all(c.exact for c in self.changes):
+            frame["how"] = ["exact" if c.exact else "estimated (95% intervals)" for c in self.changes]
+        return frame
+
     def frame(self) -> pd.DataFrame:
         """Return the table side by side: one line per cell with the two sizes, the
         baseline and proposed probabilities (exact Fractions) and the change (exact)."""
@@ -130,16 +189,23 @@ class Compared:
 
         rows, columns = self.rows, self.columns
         at = {(c.row, c.column): c for c in self.changes}
-        z = [[float(at[r, c].delta) * 100 for c in columns] for r in rows]
+        # a change that is not measurable is drawn white (0) and written "–": never a colour to read
+        z = [[float(at[r, c].delta) * 100 if at[r, c].measurable else 0.0 for c in columns] for r in rows]
         hover = [
             [
-                f"{cell_text(at[r, c].before, at[r, c].exact)} → {cell_text(at[r, c].after, at[r, c].exact)}"
+                f"{at[r, c].before_text()} → {at[r, c].after_text()}: {at[r, c].difference.text()}"
                 + ("" if at[r, c].exact else " (Monte Carlo)")
                 for c in columns
             ]
             for r in rows
         ]
-        text = [[f"{v:+.1f}" if v else "0" for v in line] for line in z]
+        text = [
+            [
+                (f"{v:+.1f}" if v else "0") if at[r, c].measurable or at[r, c].delta == 0 else "–"
+                for c, v in zip(columns, line, strict=True)
+            ]
+            for r, line in zip(rows, z, strict=True)
+        ]
         reach = max((abs(v) for line in z for v in line), default=0.0) or 1.0
         fig = go.Figure(
             go.Heatmap(
@@ -150,7 +216,7 @@ class Compared:
                 texttemplate="%{text}",
                 customdata=hover,
                 hovertemplate=f"{self.spec.row_label} %{{y}}, {self.spec.column_label} %{{x}}: "
-                "%{customdata} (%{text} points)<extra></extra>",
+                "%{customdata}<extra></extra>",
                 colorscale="RdBu",
                 zmid=0,
                 zmin=-reach,
@@ -159,7 +225,8 @@ class Compared:
             )
         )
         fig.update_layout(
-            title=f"{self.spec.measure}: {proposed} minus {baseline}, percentage points",
+            title=f"{self.spec.measure}: {proposed} minus {baseline}, percentage points"
+            + ("" if all(c.measurable or c.delta == 0 for c in self.changes) else " (–: no measurable change)"),
             xaxis_title=self.spec.column_label,
             yaxis_title=self.spec.row_label,
             template="plotly_white",
@@ -190,7 +257,7 @@ class Compared:
                     mode="lines+markers",
                     name=f"{r} {self.spec.row_label}: {label}",
                     line={"color": colour, "dash": dash},
-                    hovertext=[cell_text(v, cell.exact) for v, cell in zip(values, cells, strict=True)],
+                    hovertext=[cell.before_text() if which == "before" else cell.after_text() for cell in cells],
                     hoverinfo="text+name",
                 )
         fig.update_layout(
@@ -208,13 +275,22 @@ def sentence(change: Change, proposed: str, baseline: str = "default rules") -> 
     probability before and after, and the change in percentage points — ``"With Tens hit,
     a 3-die attack against 2 dice deals damage: 52% → 66% (+14 points)."`` (``"instead
     of BASELINE"`` is said when the baseline is not the default rules; never "less often"
-    after a measure that is itself a comparison)."""
+    after a measure that is itself a comparison). Estimates carry their ± and the change
+    its 95% interval; a change that is not measurable says so and nothing more."""
     than = "" if baseline == "default rules" else f" instead of {baseline}"
-    before, after = cell_text(change.before, change.exact), cell_text(change.after, change.exact)
+    before, after = change.before_text(), change.after_text()
     estimate = "" if change.exact else ", Monte Carlo estimates"
     if change.delta == 0:
-        return f"With {proposed}{than}, {change.situation} {change.spec.event} exactly as often ({after})."
-    text = f"{change.situation} {change.spec.event}: {before} → {after} ({points_text(change.delta)}{estimate})"
+        if change.exact:
+            return f"With {proposed}{than}, {change.situation} {change.spec.event} exactly as often ({after})."
+        return f"With {proposed}{than}, {change.situation} {change.spec.event}: the same estimate ({after})."
+    diff = change.difference
+    if not diff.measurable:
+        return f"With {proposed}{than}, {change.situation} {change.spec.event}: {diff.text()}{estimate}."
+    if change.exact or change.before_interval is None:
+        text = f"{change.situation} {change.spec.event}: {before} → {after} ({diff.text()}{estimate})"
+    else:
+        text = f"{change.situation} {change.spec.event}: {before} → {after}, a change of {diff.text()}{estimate}"
     return f"With {proposed}{than}, {text}."  # a situation may start with an army's name: its case is kept
 
 
@@ -243,22 +319,33 @@ class RuleChange:
         return (before, after if after != before else f"{after} (proposed)")
 
     def largest(self, n: int = 10) -> list[Change]:
-        """Return the ``n`` largest changes over every table, largest first (exact
-        comparison of the changes' sizes; ties in table, row and column order). Cells
-        that do not change are left out, and so is the mirror of each cell of a table whose
-        two sides play alike (``spec.mirrored``: the cell at ``(column, row)`` is the same
-        measure for the other side, so only ``row <= column`` is listed)."""
+        """Return the ``n`` largest changes over every table: the measured changes first,
+        largest first (exact comparison of the changes' sizes; ties in table, row and
+        column order), then the changes that are not measurable (their interval contains
+        0), largest first. Cells that do not change are left out, and so is the mirror of
+        each cell of a table whose two sides play alike (``spec.mirrored``: the cell at
+        ``(column, row)`` is the same measure for the other side, so only ``row <= column``
+        is listed, where the table holds it)."""
         order = {c.spec.key: i for i, c in enumerate(self.tables)}
-        every = [
-            c for t in self.tables for c in t.changes if c.delta != 0 and not (c.spec.mirrored and c.row > c.column)
-        ]
-        every.sort(key=lambda c: (-abs(c.delta), order[c.spec.key], c.row, c.column))
+        cells = {(c.spec.key, c.row, c.column) for t in self.tables for c in t.changes}
+
+        def mirror_listed(c: Change) -> bool:  # the same pair of sizes is listed as (column, row)
+            return c.spec.mirrored and c.row > c.column and (c.spec.key, c.column, c.row) in cells
+
+        every = [c for t in self.tables for c in t.changes if c.delta != 0 and not mirror_listed(c)]
+        every.sort(key=lambda c: (not c.measurable, -abs(c.delta), order[c.spec.key], c.row, c.column))
         return every[: max(0, n)]
+
+    def measured(self, n: int = 10) -> list[Change]:
+        """Return the ``n`` largest measured changes (:meth:`largest` without the ones that
+        are not measurable)."""
+        return [c for c in self.largest(n) if c.measurable]
 
     def largest_frame(self, n: int = 10) -> pd.DataFrame:
         """Return :meth:`largest` as a table: what, where, both values (exact Fractions)
-        and the change in percentage points (:class:`~toolkit.numbers.Points`, exact, shown
-        ``'−9.6 points'``)."""
+        and the change in percentage points (:class:`~toolkit.comparison.Difference`: the
+        exact ``delta`` stays in the data, shown ``'−9.6 points'``, ``'−3.1 ± 1.2 points
+        (95%)'`` or ``'no measurable change (within ±2.1 points)'``)."""
         import pandas as pd
 
         before, after = self.titles
@@ -268,7 +355,7 @@ class RuleChange:
                 "where": c.situation,
                 before: c.before,
                 after: c.after,
-                "change": Points(c.delta),
+                "change": c.difference,
                 "exact": c.exact,
             }
             for c in self.largest(n)
@@ -276,19 +363,54 @@ class RuleChange:
         columns = ["measure", "where", before, after, "change", "exact"]
         return pd.DataFrame(rows, columns=columns)
 
-    def sentences(self, n: int = 3) -> list[str]:
-        """Return the ``n`` largest changes in plain words (:func:`sentence`), or one
-        sentence saying that nothing changed."""
+    def largest_shown(self, n: int = 10) -> pd.DataFrame:
+        """Return :meth:`largest` as a designer reads it: what, where, both values (exact,
+        or an estimate with its ±), the change in words and how it was obtained."""
+        import pandas as pd
+
         before, after = self.titles
-        found = self.largest(n)
+        rows = [
+            {
+                "measure": c.spec.measure,
+                "where": c.situation,
+                before: c.before_text(),
+                after: c.after_text(),
+                "change": c.difference.text(),
+                "how": "exact" if c.exact else "estimated (95% intervals)",
+            }
+            for c in self.largest(n)
+        ]
+        frame = pd.DataFrame(rows, columns=["measure", "where", before, after, "change", "how"])
+        return frame.drop(columns=["how"]) if (frame["how"] == "exact").all() else frame
+
+    def sentences(self, n: int = 3) -> list[str]:
+        """Return the ``n`` largest measured changes in plain words (:func:`sentence`), or
+        one sentence saying that nothing changed, or that nothing changed measurably (the
+        changes found are all inside their intervals)."""
+        before, after = self.titles
+        found = self.measured(n)
         if not found:
             measures = ", ".join(t.spec.measure for t in self.tables)
+            if self.largest(1):
+                return [
+                    f"{after} changes none of these odds measurably: every change of {measures} from {before} "
+                    "is inside its 95% interval (see the table)."
+                ]
             return [f"{after} changes none of these odds: {measures} are exactly as with {before}."]
         return [sentence(c, after, before) for c in found]
 
     def unchanged(self) -> list[str]:
         """Return the measures whose every cell is exactly the same under both rule sets."""
         return [t.spec.measure for t in self.tables if all(c.delta == 0 for c in t.changes)]
+
+    def unmeasured(self) -> list[str]:
+        """Return the measures that change somewhere but nowhere measurably (every change
+        inside its interval)."""
+        return [
+            t.spec.measure
+            for t in self.tables
+            if any(c.delta != 0 for c in t.changes) and not any(c.measurable for c in t.changes)
+        ]
 
 
 def compare(baseline_tables: list[Table], proposed_tables: list[Table]) -> tuple[Compared, ...]:
@@ -305,6 +427,8 @@ def compare(baseline_tables: list[Table], proposed_tables: list[Table]) -> tuple
                 c.value,
                 cells[c.row, c.column].value,
                 c.exact and cells[c.row, c.column].exact,
+                c.interval,
+                cells[c.row, c.column].interval,
             )
             for c in before.cells
         )
@@ -323,7 +447,9 @@ def compare_rules(
         baseline, proposed: what :func:`~toolkit.reports.parameters.read_rules_parameter`
             reads: None (the default rules), a house-rules file (a path or a shipped
             name), a mapping of fields or a ``Rules``. ``proposed=None`` takes the
-            system's first shipped house-rules file (``data/rules/<system>/``).
+            system's showcase file (:data:`~toolkit.reports.rule_change_systems.DEFAULT_PROPOSED`,
+            a shipped file that changes its headline odds measurably), or its first shipped
+            house-rules file (``data/rules/<system>/``) when that one is not shipped.
         sizes: the tables' sizes (:data:`~toolkit.reports.rule_change_systems.SIZES`).
 
     Raises:
@@ -332,7 +458,7 @@ def compare_rules(
     """
     from toolkit.errors import InvalidSetupError
     from toolkit.house_rules import rules_files
-    from toolkit.reports.rule_change_systems import SIZES, TABLES
+    from toolkit.reports.rule_change_systems import DEFAULT_PROPOSED, SIZES, TABLES
 
     if system not in TABLES:
         raise InvalidSetupError(f"unknown system {system!r}; the systems are: {', '.join(TABLES)}")
@@ -342,7 +468,8 @@ def compare_rules(
             raise InvalidSetupError(
                 f"give the proposed rules (-p proposed FILE.yaml): {system} has no shipped house-rules file"
             )
-        proposed = shipped[0]
+        showcase = [f for f in shipped if f.stem == DEFAULT_PROPOSED.get(system)]
+        proposed = (showcase or shipped)[0]
     before = read_rules_parameter(system, baseline)
     after = read_rules_parameter(system, proposed)
     chosen = {**SIZES[system], **{k: v for k, v in (sizes or {}).items() if k in SIZES[system] and v is not None}}

@@ -16,7 +16,11 @@ own exact calculator with ``rules=``:
   battle over army sizes (:func:`toolkit.durak_battle.battle_outcome`, DB-2..DB-9).
 
 Exact wherever the calculator is exact; a Monte Carlo cell (a big Fairy Meat deal, a
-big Durak clash) is kept as the exact fraction of its trials and marked ``exact=False``.
+big Durak clash) is kept as the exact fraction of its trials, marked ``exact=False`` and
+given its 95% interval (:func:`toolkit.comparison.interval_of`: the calculator's own
+interval, or a Wilson interval of its trials). Every calculator samples with its default
+seed under both rule sets, so two rule sets are compared with common random numbers (the
+same deals and rolls wherever the decks are alike).
 """
 
 from __future__ import annotations
@@ -26,19 +30,30 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from toolkit.comparison import CONFIDENCE, interval_of
 from toolkit.errors import InvalidSetupError
 
-__all__ = ["SIZES", "TABLES", "Cell", "Table", "TableSpec", "headline_tables", "sizes_of"]
+__all__ = ["DEFAULT_PROPOSED", "SIZES", "TABLES", "Cell", "Table", "TableSpec", "headline_tables", "sizes_of"]
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One probability of a headline table: at ``(row, column)`` sizes, exact or not."""
+    """One probability of a headline table: at ``(row, column)`` sizes, exact or not, and
+    its 95% interval (``low``, ``high``; the value twice when exact)."""
 
     row: int
     column: int
     value: Fraction
     exact: bool = True
+    low: Fraction | float | None = None
+    high: Fraction | float | None = None
+
+    @property
+    def interval(self) -> tuple[Fraction | float, Fraction | float]:
+        """The 95% interval of :attr:`value` (the value twice when exact)."""
+        if self.exact or self.low is None or self.high is None:
+            return (self.value, self.value)
+        return (self.low, self.high)
 
 
 @dataclass(frozen=True)
@@ -77,6 +92,15 @@ class Table:
     note: str = ""
 
 
+#: The house-rules file each system's report compares with the default rules when none is
+#: given (a shipped file of ``data/rules/<system>/`` that changes the headline odds
+#: measurably at the default sizes, so the report shows a change on Run All).
+DEFAULT_PROPOSED: dict[str, str] = {
+    "angry-miniatures": "tens_hit",
+    "fairy-meat": "unhalved_damage",
+    "durak-battle": "cheap_strikes",
+}
+
 #: The size parameters of each system's tables, with their defaults.
 SIZES: dict[str, dict[str, Any]] = {
     "angry-miniatures": {"max_dice": 8, "attack_type": "melee"},
@@ -104,10 +128,16 @@ def _sizes(values: Any, what: str, low: int) -> list[int]:
     return sorted(set(items))
 
 
-def _grid(
-    rows: Iterable[int], columns: Iterable[int], value: Callable[[int, int], tuple[Fraction, bool]]
-) -> tuple[Cell, ...]:
-    return tuple(Cell(r, c, *value(r, c)) for r in rows for c in columns)
+def _grid(rows: Iterable[int], columns: Iterable[int], value: Callable[[int, int], Cell]) -> tuple[Cell, ...]:
+    return tuple(value(r, c) for r in rows for c in columns)
+
+
+def _cell(row: int, column: int, result: Any, event: Any) -> Cell:
+    """The cell of ``P(event)`` read from a calculator's result, with its interval."""
+    exact = bool(result.exact)
+    value = result.probability(event)
+    low, high = (value, value) if exact else interval_of(result, event, CONFIDENCE)
+    return Cell(row, column, value, exact, low, high)
 
 
 # -- Angry Miniatures ---------------------------------------------------------------------
@@ -139,9 +169,11 @@ def _angry_miniatures(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     check_attack_type(attack_type)
     pools = range(1, max_dice + 1)
     outcomes = {(a, d): opposed(a, d, attack_type, rules) for a in pools for d in pools}
-    tables = [Table(AM_DAMAGE, _grid(pools, pools, lambda a, d: (outcomes[a, d].probability(lambda o: o.hit), True)))]
+    tables = [
+        Table(AM_DAMAGE, _grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.hit))))
+    ]
     if attack_type == "melee":
-        back = _grid(pools, pools, lambda a, d: (outcomes[a, d].probability(lambda o: o.attacker_damage > 0), True))
+        back = _grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.attacker_damage > 0)))
         tables.append(Table(AM_RETURN, back))
     return tables
 
@@ -184,11 +216,11 @@ def _fairy_meat(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     pols = tuple(sizes["policies"])
     odds = {(a, d): deal_averaged_odds(a, d, pols, rules, trials=sizes["trials"]) for a in rows for d in columns}
 
-    def won(side: str) -> Callable[[int, int], tuple[Fraction, bool]]:
-        return lambda a, d: (odds[a, d].probability(lambda o: o.winner == side), odds[a, d].method == "exact")
+    def won(side: str) -> Callable[[int, int], Cell]:
+        return lambda a, d: _cell(a, d, odds[a, d], lambda o: o.winner == side)
 
-    def damaged(a: int, d: int) -> tuple[Fraction, bool]:
-        return odds[a, d].probability(lambda o: (o.damage or 0) >= 2), odds[a, d].method == "exact"
+    def damaged(a: int, d: int) -> Cell:
+        return _cell(a, d, odds[a, d], lambda o: (o.damage or 0) >= 2)
 
     note = f"policies: attacker {pols[0]}, defender {pols[1]}"
     return [
@@ -233,16 +265,15 @@ def _durak_battle(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     columns = _sizes(sizes["tokens_b"], "tokens_b", 1)
     pols, trials = tuple(sizes["policies"]), sizes["trials"]
 
-    def clash(na: int, nb: int) -> tuple[Fraction, bool]:
-        result = clash_losses(na, nb, pols, rules, trials=trials)
-        return result.probability(lambda lost: lost[0] < lost[1]), result.method == "exact"
+    def clash(na: int, nb: int) -> Cell:
+        return _cell(na, nb, clash_losses(na, nb, pols, rules, trials=trials), lambda lost: lost[0] < lost[1])
 
-    def battle(ta: int, tb: int) -> tuple[Fraction, bool]:
+    def battle(ta: int, tb: int) -> Cell:
         north, south = DB_NAMES
         a = Army(north, ta, Leader(f"{north}'s leader", battle_die="d8", spirit_die="d6", wild_card=True))
         b = Army(south, tb, Leader(f"{south}'s leader", battle_die="d8", spirit_die="d6", wild_card=True))
         result = battle_outcome(a, b, rules, pols, max_rounds=sizes["max_rounds"], trials=trials)
-        return result.probability(lambda end: end.winner == "a"), bool(result.exact)
+        return _cell(ta, tb, result, lambda end: end.winner == "a")
 
     north, south = DB_NAMES
     note = f"policies: {north} {pols[0]}, {south} {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"

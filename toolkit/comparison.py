@@ -1,0 +1,347 @@
+"""Two results compared: the difference and an honest interval for it, in one place.
+
+Every "A against B" a designer reads (the rule-change report, a report's variants, an
+explorer's comparison) asks the same question: did the change of rules move this number,
+and by how much? The answer is a :class:`Difference`:
+
+* **exact minus exact is exact**: the difference is a ``Fraction`` and its interval is the
+  difference twice; any non-zero exact difference is measured.
+* **where either side is an estimate**, the 95% interval of the difference is built from
+  the two results' own intervals by Newcombe's method (the "MOVER" square-and-add of
+  Newcombe 1998, method 10, for two Wilson intervals; it takes any two intervals, a
+  bootstrap one as well). It is exact for independent estimates and **conservative** for
+  estimates made with common random numbers (the same seed, so the same deals and rolls,
+  under both rule sets), which correlates them positively and makes the true spread of the
+  difference smaller than the method assumes. Where paired samples are at hand
+  (per-deal values under both rules) :func:`paired_difference` gives the paired interval.
+* A difference whose interval contains 0 is **not measurable**: it reads "no measurable
+  change (within ±x points)", ranks after the measured ones (:func:`ranked`) and a report
+  never explains it.
+* Two results that are the same distribution are **identical** (:attr:`Difference.identical`).
+
+The results are read duck-typed: ``.exact``, ``.probability(event)`` and
+``.interval(event)`` (asked at :data:`CONFIDENCE`, or at the result's own ``confidence``
+when that is at least as high: wider, so still honest); a result without ``interval`` is
+read through its Monte Carlo ``trials`` (a Wilson interval). Means: ``.mean(f)``, and an
+interval from the result's ``mean_interval(f)`` if it has one, else from the spread of its
+sampled distribution over its ``trials`` (normal approximation, :func:`mean_interval`).
+
+>>> from fractions import Fraction
+>>> d = difference_of(Fraction(1, 2), (Fraction(1, 2),) * 2, Fraction(3, 5), (Fraction(3, 5),) * 2)
+>>> d.exact, d.delta, d.measurable, d.text()
+(True, Fraction(1, 10), True, '+10 points')
+>>> e = difference_of(0.50, (0.47, 0.53), 0.51, (0.48, 0.54))
+>>> e.measurable, e.text()
+(False, 'no measurable change (within ±4.2 points)')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any
+
+from toolkit.numbers import points_text, wilson_interval
+
+__all__ = [
+    "CONFIDENCE",
+    "Difference",
+    "Number",
+    "difference",
+    "difference_of",
+    "interval_of",
+    "mean_difference",
+    "mean_interval",
+    "mean_of",
+    "mean_text",
+    "value_text",
+    "paired_difference",
+    "ranked",
+    "same_result",
+]
+
+#: The confidence of every difference's interval.
+CONFIDENCE = 0.95
+
+Number = Fraction | float
+
+
+def _z(confidence: float) -> float:
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def _is_exact(result: Any) -> bool:
+    exact = getattr(result, "exact", None)
+    if exact is None:
+        return getattr(result, "method", "exact") == "exact"
+    return bool(exact)
+
+
+def interval_of(result: Any, event: Any, confidence: float = CONFIDENCE) -> tuple[Number, Number]:
+    """Return an interval of at least ``confidence`` for ``result.probability(event)``: the
+    exact value twice when ``result.exact``; else ``result.interval(event, confidence=…)``;
+    for a plain Monte Carlo result (``method == "monte_carlo"``) whose ``interval`` takes no
+    level, the Wilson interval of its ``trials`` at ``confidence`` (what its own interval
+    is, at its own level); else ``result.interval(event)`` when the result's own
+    ``confidence`` is at least as high; else the Wilson interval of its ``trials``."""
+    p = result.probability(event)
+    if _is_exact(result):
+        return (p, p)
+    ask = getattr(result, "interval", None)
+    if ask is not None:
+        try:
+            return tuple(ask(event, confidence=confidence))  # type: ignore[return-value]
+        except TypeError:
+            own = getattr(result, "confidence", None)
+            plain_sample = getattr(result, "method", None) == "monte_carlo" and getattr(result, "trials", None)
+            if not plain_sample and (own is None or own >= confidence):
+                return tuple(ask(event))  # type: ignore[return-value]
+    trials = getattr(result, "trials", None)
+    if not trials:
+        raise ValueError(f"{type(result).__name__} is an estimate with neither an interval nor its trials")
+    return wilson_interval(round(float(p) * trials), trials, confidence)
+
+
+def mean_of(result: Any, f: Any = None) -> Number:
+    """Return ``result.mean(f)``, or its distribution's mean for a result without ``mean``."""
+    own = getattr(result, "mean", None)
+    return own(f) if own is not None else result.distribution.mean(f)
+
+
+def mean_interval(result: Any, f: Any = None, confidence: float = CONFIDENCE) -> tuple[Number, Number]:
+    """Return an interval of ``confidence`` for ``result.mean(f)``: the mean twice when
+    exact; the result's own ``mean_interval(f, confidence=…)`` if it has one; else the
+    normal interval ``mean ± z·s/√n`` of its sampled distribution (``s`` the sample
+    standard deviation, ``n`` its ``trials``)."""
+    m = mean_of(result, f)
+    if _is_exact(result):
+        return (m, m)
+    own = getattr(result, "mean_interval", None)
+    if own is not None:
+        return tuple(own(f, confidence=confidence))  # type: ignore[return-value]
+    n = getattr(result, "trials", None)
+    if not n or n < 2:
+        raise ValueError(f"{type(result).__name__} is an estimate with no trials to give its mean an interval")
+    values = result.distribution.marginal(f) if f is not None else result.distribution
+    var = sum(float(p) * (float(x) - float(m)) ** 2 for x, p in values.items()) * n / (n - 1)
+    half = _z(confidence) * math.sqrt(var / n)
+    return (float(m) - half, float(m) + half)
+
+
+def mean_text(value: Number, interval: tuple[Number, Number], digits: int = 2) -> str:
+    """Return a mean as a designer reads it: ``'2.14'`` when exact (the interval is the value
+    twice), else ``'2.14 ± 0.05'`` (the larger side of the interval).
+
+    >>> mean_text(Fraction(107, 50), (Fraction(107, 50),) * 2), mean_text(2.137, (2.09, 2.18))
+    ('2.14', '2.14 ± 0.05')
+    """
+    shown = f"{float(value):.{digits}f}"
+    low, high = interval
+    if low == high == value:
+        return shown
+    half = max(float(value) - float(low), float(high) - float(value))
+    return f"{shown} ± {half:.{digits}f}"
+
+
+def value_text(p: Number, interval: tuple[Number, Number], digits: int = 1) -> str:
+    """Return a probability as a designer reads it: exact (the interval is the value twice)
+    by the one display rule (:func:`toolkit.numbers.probability_text`, ``'1/3 ≈ 33.3%'``),
+    an estimate as its percent ± the larger side of its interval, never a fraction
+    (``'71.6% ± 3.1%'``), or with its range when the interval is lopsided (one side more
+    than 1.5 times the other: a rare event, ``'0.0% (0.0% to 1.9%)'``).
+
+    >>> value_text(Fraction(1, 3), (Fraction(1, 3),) * 2), value_text(0.716, (0.685, 0.745))
+    ('1/3 ≈ 33.3%', '71.6% ± 3.1%')
+    >>> value_text(0.0, (0.0, 0.019))
+    '0.0% (0.0% to 1.9%)'
+
+    """
+    from toolkit.numbers import probability_text
+
+    low, high = interval
+    if low == high == p:
+        return probability_text(p, digits)
+    below, above = (float(p) - float(low)) * 100, (float(high) - float(p)) * 100
+    half = max(below, above)
+    d = digits if half >= 10**-digits else digits + 1
+    if max(below, above) > 1.5 * min(below, above):  # lopsided (a rare event): the range, never "0% ± 2%"
+        return f"{float(p) * 100:.{d}f}% ({float(low) * 100:.{d}f}% to {float(high) * 100:.{d}f}%)"
+    return f"{float(p) * 100:.{digits}f}% ± {half:.{d}f}%"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``after - before`` of two results, with its interval.
+
+    Attributes:
+        before, after: the two values (exact ``Fraction`` or estimates).
+        low, high: the interval of ``after - before`` (at :attr:`confidence`; the
+            difference twice when exact).
+        exact: both values exact.
+        identical: the two results are the same distribution (or the same value).
+        method: ``"exact"``, ``"newcombe"`` (from the two intervals) or ``"paired"``.
+        points: the difference is of probabilities, shown in percentage points
+            (otherwise a plain number, a mean).
+    """
+
+    before: Number
+    after: Number
+    low: Number
+    high: Number
+    exact: bool
+    identical: bool = False
+    method: str = "exact"
+    confidence: float = CONFIDENCE
+    points: bool = True
+
+    @property
+    def delta(self) -> Number:
+        """``after - before`` (exact when both are)."""
+        return self.after - self.before
+
+    @property
+    def measurable(self) -> bool:
+        """Whether the change is measured: a non-zero exact difference, or an interval that
+        does not contain 0."""
+        if self.exact:
+            return self.delta != 0
+        return self.low > 0 or self.high < 0
+
+    @property
+    def half_width(self) -> float:
+        """The larger side of the interval, around the difference (0 when exact)."""
+        return max(float(self.delta) - float(self.low), float(self.high) - float(self.delta), 0.0)
+
+    def _number(self, x: float, signed: bool = True) -> str:
+        if self.points:
+            text = points_text(x)
+            return text if signed else text.lstrip("+−").removeprefix("under ")
+        return f"{float(x):+.2f}" if signed else f"{abs(float(x)):.2f}"
+
+    def text(self) -> str:
+        """The change in words: ``'+10 points'`` (exact), ``'+3.1 ± 1.2 points (95%)'``
+        (measured estimate), ``'no measurable change (within ±4.2 points)'``, ``'no change'``
+        (exactly equal), ``'identical'`` (the two results are the same distribution)."""
+        if self.exact and self.delta == 0:
+            return "no change"
+        if self.identical:
+            return "identical"
+        if self.exact:
+            return self._number(self.delta)
+        if not self.measurable:
+            return f"no measurable change (within ±{self._number(self.half_width, signed=False)})"
+        level = f"{self.confidence * 100:g}%"
+        scale, unit = (100, " points") if self.points else (1, "")
+        half = self.half_width * scale
+        digits = (1 if half >= 0.1 else 2) if self.points else (2 if half >= 0.01 else 3)
+        d = float(self.delta) * scale
+        sign = "+" if d > 0 else "−" if d < 0 else ""
+        return f"{sign}{abs(d):.{digits}f} ± {half:.{digits}f}{unit} ({level})"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def difference_of(
+    before: Number,
+    before_interval: tuple[Number, Number],
+    after: Number,
+    after_interval: tuple[Number, Number],
+    *,
+    identical: bool | None = None,
+    confidence: float = CONFIDENCE,
+    points: bool = True,
+) -> Difference:
+    """Return ``after - before`` from two values and their intervals (each at
+    ``confidence``). Exact when both intervals are their value twice; otherwise Newcombe's
+    square-and-add (MOVER): ``low = d - sqrt((a - a_low)² + (b_high - b)²)``, ``high = d +
+    sqrt((a_high - a)² + (b - b_low)²)`` with ``d = a - b``, ``a = after``, ``b = before``.
+    ``identical`` defaults to the two values being equal with equal intervals."""
+    exact = before_interval[0] == before_interval[1] == before and after_interval[0] == after_interval[1] == after
+    same = identical if identical is not None else (before == after and tuple(before_interval) == tuple(after_interval))
+    if exact:
+        d = after - before
+        return Difference(before, after, d, d, True, same, "exact", confidence, points)
+    a, b = float(after), float(before)
+    a_lo, a_hi = (float(x) for x in after_interval)
+    b_lo, b_hi = (float(x) for x in before_interval)
+    d = a - b
+    low = d - math.hypot(a - a_lo, b_hi - b)
+    high = d + math.hypot(a_hi - a, b - b_lo)
+    return Difference(before, after, low, high, False, same, "newcombe", confidence, points)
+
+
+def same_result(before: Any, after: Any) -> bool:
+    """Whether two results are the same distribution (their ``distribution`` equal, outcome
+    by outcome), so every number read from them is the same."""
+    da, db = getattr(before, "distribution", None), getattr(after, "distribution", None)
+    if da is None or db is None:
+        return False
+    return dict(da.items()) == dict(db.items())
+
+
+def difference(before: Any, after: Any, event: Any, confidence: float = CONFIDENCE) -> Difference:
+    """Return the change of ``P(event)`` from the result ``before`` to ``after``
+    (:func:`difference_of` on :func:`interval_of`): exact when both are, else Newcombe's
+    interval (conservative under common random numbers: compute both with the same seed)."""
+    pa, pb = before.probability(event), after.probability(event)
+    return difference_of(
+        pa,
+        interval_of(before, event, confidence),
+        pb,
+        interval_of(after, event, confidence),
+        identical=same_result(before, after) or None,
+        confidence=confidence,
+    )
+
+
+def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = CONFIDENCE) -> Difference:
+    """Return the change of the mean of ``f`` from ``before`` to ``after`` (a plain number,
+    not points), with Newcombe's interval from the two :func:`mean_interval`."""
+    return difference_of(
+        mean_of(before, f),
+        mean_interval(before, f, confidence),
+        mean_of(after, f),
+        mean_interval(after, f, confidence),
+        identical=same_result(before, after) or None,
+        confidence=confidence,
+        points=False,
+    )
+
+
+def paired_difference(
+    pairs: Iterable[tuple[float, float]], confidence: float = CONFIDENCE, points: bool = False
+) -> Difference:
+    """Return the mean change from paired samples ``(before, after)`` (the same deal or roll
+    under both rule sets): the mean of the per-sample differences ± ``z·s/√n`` (``s`` their
+    standard deviation) — the paired interval, narrower than two separate ones wherever the
+    pairs move together."""
+    items = [(float(b), float(a)) for b, a in pairs]
+    n = len(items)
+    if n < 2:
+        raise ValueError(f"a paired interval needs at least 2 pairs, got {n}")
+    diffs = [a - b for b, a in items]
+    mean_b, mean_a = sum(b for b, _ in items) / n, sum(a for _, a in items) / n
+    d = mean_a - mean_b
+    s = math.sqrt(sum((x - d) ** 2 for x in diffs) / (n - 1))
+    half = _z(confidence) * s / math.sqrt(n)
+    identical = all(x == 0 for x in diffs)
+    return Difference(mean_b, mean_a, d - half, d + half, False, identical, "paired", confidence, points)
+
+
+def ranked(differences: Sequence[tuple[Any, Difference]]) -> list[tuple[Any, Difference]]:
+    """Return ``(key, difference)`` pairs in reading order: the measured changes first,
+    largest first; then the ones that are not measurable (largest first); identical ones
+    last. The order is stable for ties."""
+
+    def order(item: tuple[Any, Difference]) -> tuple[int, float]:
+        d = item[1]
+        group = 2 if d.identical or (d.exact and d.delta == 0) else 0 if d.measurable else 1
+        return (group, -abs(float(d.delta)))
+
+    return sorted(differences, key=order)
