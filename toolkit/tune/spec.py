@@ -415,7 +415,8 @@ def tuning_from_mapping(
                     "hold",
                     i,
                 )
-    given = {a for a, _ in fixed} | knob_args
+    named = set(data.get("knobs") or {}) if isinstance(data.get("knobs"), dict) else set()
+    given = {a for a, _ in fixed} | knob_args | named  # a refused knob is told once, not also as missing
     for i, t in enumerate(targets + holds):
         for at in (t.at, t.than):
             if at is None:
@@ -478,7 +479,8 @@ def check_bounds(tuning: Tuning) -> None:
                 f"an exhaustive search runs at most {min(MAX_EXHAUSTIVE, limit):,}: narrow the knobs or use search: "
                 f"optuna with trials: N"
             )
-    searched = tuning.search in ("optuna", "auto") and (size is None or size > tuning.exhaustive_up_to)
+    big = size is None or size > tuning.exhaustive_up_to
+    searched = tuning.search == "optuna" or (tuning.search == "auto" and big and bisection_problem(tuning) is not None)
     if searched and tuning.trials * sizes > limit:
         raise TooBigError(
             f"{where}: {tuning.trials:,} trials measured at {sizes} size(s) make {tuning.trials * sizes:,} points; "
