@@ -73,8 +73,8 @@ def candidate_notes(tuning: Tuning, c: Candidate, rank: int, measured: int) -> s
         f"{measured:,} settings measured."
     ]
     if c.changed:
-        base = tuning.baseline
-        changes = "; ".join(f"{f}: {getattr(base, f)!r} -> {getattr(c.rules, f)!r}" for f in c.changed)
+        before, after = tuning.baseline.to_mapping(changed_only=False), c.rules.to_mapping(changed_only=False)
+        changes = "; ".join(f"{f}: {_plain_text(before[f])} -> {_plain_text(after[f])}" for f in c.changed)
         lines.append(f"Changed from {tuning.baseline_label}: {changes}.")
     else:
         lines.append(f"No rules field changed from {tuning.baseline_label}.")
@@ -88,6 +88,17 @@ def candidate_notes(tuning: Tuning, c: Candidate, rank: int, measured: int) -> s
             f"{t.name} ({t.measure.describe()}{where}): {value_text(t, m)}; aimed at {t.describe_goal()}: {verdict}."
         )
     return "\n".join(lines)
+
+
+def _plain_text(value: Any) -> str:
+    """A rules value as a designer writes it: ``[10, J, Q, K, A]``, ``4``, ``true``."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_plain_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_plain_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _html_page(tuning: Tuning, frame: pd.DataFrame, lines: tuple[str, ...], change: Any) -> str:
@@ -132,7 +143,7 @@ def write_outputs(
         if c.rules is None:
             continue
         path = output_dir / f"{tuning.name}_{i}.yaml"
-        text = c.rules.to_yaml(title=f"{tuning.title}: candidate {i}", notes=candidate_notes(tuning, c, i, measured))
+        text = c.rules.to_yaml(title=f"Candidate {i}: {tuning.title}", notes=candidate_notes(tuning, c, i, measured))
         write_atomic(path, text.encode())
         written.append(path)
     change = None
