@@ -140,3 +140,38 @@ def test_search_figures_one_per_target_and_knob(client, tmp_path):
     assert len(frame) == 12 and list(frame["attack_dice"][:1]) == [5]
     (figure,) = search_figures(result)
     assert figure.layout.title.text == "a lone attack misses (0.5% ± 0.5%) against attack_dice"
+
+
+ESTIMATED = """\
+system: fairy-meat
+calculator: deal_averaged_odds
+fixed: {method: monte_carlo, trials: 400, seed: 1, attacker_cards: 2, defender_cards: 1}
+targets:
+  - name: some winner
+    probability: {winner: [attacker, defender, draw]}
+    at_least: 0
+  - name: the attacker wins half
+    probability: {winner: attacker}
+    value: 50%
+    tolerance: 20%
+  - name: the attacker wins 49%
+    probability: {winner: attacker}
+    value: 49%
+    tolerance: 0.1%
+knobs:
+  rules: {points_divisor: [2]}
+"""
+
+
+def test_an_estimate_counts_only_with_its_whole_interval(client, tmp_path):
+    from toolkit.tune.output import value_text
+
+    result = tune(ESTIMATED, tmp_path, client=client, stream=None)
+    best = result.best
+    some, half, narrow = best.measures
+    assert narrow.value == half.value  # the same estimate, judged against a narrower band
+    assert not some.exact and some.low is not None and some.low <= some.high <= 1
+    # 400 deals: the interval is about ±7 points wide; it lies within 30%..70% but not within 48.9%..49.1%
+    assert half.low < half.value < half.high and half.high - half.low < 0.2
+    assert best.met == (True, True, False)
+    assert "(estimate, " in value_text(result.tuning.targets[1], half)
