@@ -52,7 +52,6 @@ __all__ = [
     "MAX_GRID",
     "TOP_KEYS",
     "grid_values",
-    "checked_values",
 ]
 
 #: The keys a sweep file may hold.
@@ -476,7 +475,7 @@ def _check_sizes(calc: Calculator, points: list[Point], where: str) -> None:
         )
 
 
-#: The checks of a grid entry's values, public for the other files that take values the way
-#: a sweep grid does (a tuning file's knobs, :mod:`toolkit.tune`): one rule, one place.
+#: The check of a grid entry's values (a list, or a range ``{from, to, step}``), public for the
+#: other files that take values the way a sweep grid does (a tuning file's knobs,
+#: :mod:`toolkit.tune`): one rule, one place.
 grid_values = _values
-checked_values = _checked_axis
