@@ -177,7 +177,7 @@ knobs:
   rules:
     attacker_bonus: {from: 0, to: 3}
 """
-    with pytest.raises(TooBigError, match=r"10,000 trials measured at 3 size\(s\) make 30,000 points; "):
+    with pytest.raises(TooBigError, match=r"10,000 trials measured at 3 sizes make 30,000 points; "):
         load_tuning(text)
 
 

@@ -500,6 +500,8 @@ def _tune_command(args: argparse.Namespace) -> int:
     result = tune(args.file, args.output, workers=args.workers, scheduler=args.scheduler, progress="terminal")
     for path in result.files:
         print(f"wrote: {path}")
+    for line in result.failures:
+        print(f"failed: {line}", file=sys.stderr)
     print(f"done: {result.summary()}")
     return EXIT_OK if result.found else EXIT_FAILED
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, open_client
 from toolkit.tune.output import write_outputs
 from toolkit.tune.ranking import Candidate, rank
@@ -41,6 +42,11 @@ class TuneResult:
         return self.candidates[0] if self.candidates else None
 
     @property
+    def failures(self) -> tuple[str, ...]:
+        """One line per setting whose point failed: the setting and the error."""
+        return tuple(f"{c.setting.describe()}: {c.failure}" for c in self.candidates if c.failure)
+
+    @property
     def found(self) -> bool:
         """Whether the best candidate meets every target and keeps every constraint."""
         best = self.best
@@ -55,6 +61,8 @@ class TuneResult:
     def summary(self) -> str:
         """One line: what was measured and whether the targets are met."""
         verdict = "every target met" if self.found else "no setting meets every target"
+        if self.failures:
+            verdict += f" ({count(len(self.failures), 'setting')} failed: see the failures)"
         best = f"; best: {self.best.setting.describe()}" if self.best else ""
         return (
             f"{self.measured:,} settings measured ({self.method}; {self.computed:,} points computed now, "

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, Setting
 from toolkit.tune.measures import Measured, MeasureError, estimate_interval, measure_target
 from toolkit.tune.ranking import Candidate, changed_fields, rank, score
@@ -131,7 +132,7 @@ def run_search(
     if method == "exhaustive":
         settings = list(settings_of(tuning, evaluator))
         if tuning.max_changed is not None and tuning.size and len(settings) < tuning.size:
-            log.say(f"tune: {len(settings):,} of them change at most {tuning.max_changed} rules field(s)")
+            log.say(f"tune: {len(settings):,} of them change at most {count(tuning.max_changed, 'rules field')}")
         evaluator.run(settings, progress)
         evaluated = [measure(tuning, evaluator, s) for s in settings]
         ranked = rank(tuning, evaluated)

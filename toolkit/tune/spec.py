@@ -47,6 +47,7 @@ from toolkit.errors import InvalidSetupError, NotationError, TooBigError
 from toolkit.files import designer_file
 from toolkit.house_rules import load_rules, rules_class
 from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
+from toolkit.numbers import count
 from toolkit.sweeps import Calculator, calculator
 from toolkit.sweeps.spec import grid_values
 
@@ -475,7 +476,8 @@ def check_bounds(tuning: Tuning) -> None:
             )
         if size > MAX_EXHAUSTIVE or size * sizes > limit:
             raise TooBigError(
-                f"{where}: the knobs make {tuning.size_text()}, measured at {sizes} size(s): {size * sizes:,} points; "
+                f"{where}: the knobs make {tuning.size_text()}, measured at {count(sizes, 'size')}: "
+                f"{size * sizes:,} points; "
                 f"an exhaustive search runs at most {min(MAX_EXHAUSTIVE, limit):,}: narrow the knobs or use search: "
                 f"optuna with trials: N"
             )
@@ -483,7 +485,8 @@ def check_bounds(tuning: Tuning) -> None:
     searched = tuning.search == "optuna" or (tuning.search == "auto" and big and bisection_problem(tuning) is not None)
     if searched and tuning.trials * sizes > limit:
         raise TooBigError(
-            f"{where}: {tuning.trials:,} trials measured at {sizes} size(s) make {tuning.trials * sizes:,} points; "
+            f"{where}: {tuning.trials:,} trials measured at {count(sizes, 'size')} make "
+            f"{tuning.trials * sizes:,} points; "
             f"{tuning.calculator.name} runs at most {limit:,} in one search: fewer trials"
         )
     if tuning.search == "bisection":
