@@ -67,6 +67,13 @@ def test_exhaustive_bisection_and_optuna_agree_with_hand_arithmetic(client, tmp_
             assert result.measured < 12  # it did not measure every setting
 
 
+def test_toolkit_tune_is_callable(client, tmp_path):
+    import toolkit.tune
+
+    result = toolkit.tune(SMALL, tmp_path, client=client, stream=None)
+    assert result.best.setting.values == (("attack_dice", 5),)
+
+
 def test_optuna_rerun_reads_its_trials_back(client, tmp_path):
     text = SMALL + "search: optuna\ntrials: 8\nseed: 1\n"
     first = tune(text, tmp_path, client=client, stream=None)

@@ -22,6 +22,10 @@ honestly (:mod:`.ranking`) and writes them (:mod:`.output`).
 (2, '75% ± 5%')
 """
 
+import sys
+import types
+from typing import Any
+
 from toolkit.tune.measures import Measured, MeasureError
 from toolkit.tune.ranking import Candidate
 from toolkit.tune.run import TuneResult, tune
@@ -40,3 +44,14 @@ __all__ = [
     "tune",
     "tuning_from_mapping",
 ]
+
+
+class _TuneModule(types.ModuleType):
+    """This package, callable: ``import toolkit.tune`` then ``toolkit.tune("FILE.yaml", "DIR")``
+    is :func:`tune` (the spelling of the command line, ``toolkit tune FILE.yaml -o DIR``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> TuneResult:
+        return tune(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _TuneModule
