@@ -37,9 +37,7 @@ search space too big for its search method says its size (:class:`~toolkit.error
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +47,8 @@ from toolkit.house_rules import load_rules, rules_class
 from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
 from toolkit.numbers import count
 from toolkit.sweeps import Calculator, calculator
-from toolkit.sweeps.spec import grid_values
+from toolkit.tune.knobs import Knob, calculator_arguments, parse_knobs
+from toolkit.tune.targets import Condition, Measure, Target, number, parse_targets
 
 __all__ = [
     "Condition",
@@ -84,24 +83,7 @@ TOP_KEYS = (
     "exhaustive_up_to",
     "rule_change",
 )
-#: The keys of one target.
-TARGET_KEYS = (
-    "name",
-    "at",
-    "than",
-    "probability",
-    "mean",
-    "row",
-    "value",
-    "tolerance",
-    "at_least",
-    "at_most",
-    "maximise",
-    "minimise",
-)
-MEASURE_KEYS = ("probability", "mean", "row")
 CONSTRAINT_KEYS = ("max_changed", "keep", "hold")
-CONDITION_KEYS = ("at_least", "at_most", "above", "below")
 #: The search methods: ``auto`` is exhaustive up to ``exhaustive_up_to`` points, else
 #: bisection (one whole-number knob, one target with a value) or Optuna.
 SEARCHES = ("auto", "exhaustive", "optuna", "bisection")
@@ -111,127 +93,6 @@ MAX_EXHAUSTIVE = 20_000
 EXHAUSTIVE_UP_TO = 2_000
 #: The most trials of an Optuna search.
 MAX_TRIALS = 10_000
-#: The most settings a whole-number or list knob may have.
-MAX_KNOB_VALUES = 100_000
-
-
-@dataclass(frozen=True)
-class Condition:
-    """What one field of an outcome must be: ``values`` (any of them), or bounds — each a
-    number or the name of another field of the same outcome."""
-
-    values: tuple[Any, ...] = ()
-    at_least: Any = None
-    at_most: Any = None
-    above: Any = None
-    below: Any = None
-
-    def describe(self, field: str) -> str:
-        """Return the condition in words (``"lost_a below lost_b"``)."""
-        if self.values:
-            shown = " or ".join(str(v) for v in self.values)
-            return f"{field} {shown}" if field != "outcome" else shown
-        parts = [
-            f"{field} {word} {bound}"
-            for word, bound in (
-                ("at least", self.at_least),
-                ("at most", self.at_most),
-                ("above", self.above),
-                ("below", self.below),
-            )
-            if bound is not None
-        ]
-        return " and ".join(parts)
-
-
-@dataclass(frozen=True)
-class Measure:
-    """A measure of a calculator's result: ``kind`` ``"probability"`` (of the outcomes
-    meeting ``event``), ``"mean"`` (of the number field ``field``) or ``"row"`` (the
-    reported quantity named ``field``)."""
-
-    kind: str
-    field: str = ""
-    event: tuple[tuple[str, Condition], ...] = ()
-
-    def describe(self) -> str:
-        """Return the measure in words (``"P(winner attacker)"``, ``"mean damage"``)."""
-        if self.kind == "probability":
-            return "P(" + ", ".join(c.describe(f) for f, c in self.event) + ")"
-        if self.kind == "mean":
-            return f"mean {self.field}"
-        return self.field
-
-
-@dataclass(frozen=True)
-class Target:
-    """One target: a :class:`Measure` at the arguments ``at`` (minus the same measure at
-    ``than`` when given), and its goal: ``"range"`` (the measure between ``low`` and
-    ``high``, either ``None`` for no bound; ``value`` and ``tolerance`` when written so),
-    ``"maximise"`` or ``"minimise"``."""
-
-    name: str
-    measure: Measure
-    at: tuple[tuple[str, Any], ...]
-    than: tuple[tuple[str, Any], ...] | None
-    goal: str
-    low: Fraction | None = None
-    high: Fraction | None = None
-    value: Fraction | None = None
-    tolerance: Fraction | None = None
-
-    def describe_goal(self) -> str:
-        """Return the goal in words (``"65% ± 3%"``, ``"at least 50%"``, ``"as large as possible"``)."""
-        if self.goal == "maximise":
-            return "as large as possible"
-        if self.goal == "minimise":
-            return "as small as possible"
-        if self.value is not None:
-            return f"{shown_number(self.value)} ± {shown_number(self.tolerance or 0)}"
-        if self.low is not None and self.high is not None:
-            return f"from {shown_number(self.low)} to {shown_number(self.high)}"
-        if self.low is not None:
-            return f"at least {shown_number(self.low)}"
-        return f"at most {shown_number(self.high)}"
-
-    def where(self) -> str:
-        """Return the sizes in words (``"cards_a=2, cards_b=1"``, and ``"minus at …"``)."""
-        text = ", ".join(f"{k}={v}" for k, v in self.at)
-        if self.than is not None:
-            text += " minus at " + ", ".join(f"{k}={v}" for k, v in self.than)
-        return text
-
-
-def shown_number(x: Fraction | float | int) -> str:
-    """A goal's number as written back to a designer: a percent for a share, else the number."""
-    x = Fraction(x)
-    if 0 <= abs(x) <= 1 and x.denominator != 1:
-        return f"{float(x) * 100:.4g}%"
-    return f"{float(x):.6g}"
-
-
-@dataclass(frozen=True)
-class Knob:
-    """One thing the search may change: a rules field (``is_rule``) or a calculator
-    argument, with its ``values`` (a list or whole-number range: categorical or integer),
-    or ``low``/``high`` for a float argument searched continuously (``values`` empty)."""
-
-    name: str
-    is_rule: bool
-    values: tuple[Any, ...] = ()
-    low: float | None = None
-    high: float | None = None
-    whole_range: bool = False
-
-    @property
-    def label(self) -> str:
-        """The knob's column name: ``rules.strike_loss`` or the argument's name."""
-        return f"rules.{self.name}" if self.is_rule else self.name
-
-    @property
-    def size(self) -> int | None:
-        """How many settings the knob has (``None``: a continuous float range)."""
-        return len(self.values) if self.values else None
 
 
 @dataclass(frozen=True)
@@ -293,31 +154,6 @@ class Tuning:
                 if at is not None and at not in found:
                     found.append(at)
         return found
-
-
-def number(raw: Any) -> Fraction | None:
-    """Return a goal's number as written — ``0.65``, ``65%``, ``"2/3"``, ``3`` — exactly
-    (``0.65`` is 13/20), or ``None`` when it is not one.
-
-    >>> number("65%"), number(0.5), number("2/3"), number("many")
-    (Fraction(13, 20), Fraction(1, 2), Fraction(2, 3), None)
-    """
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return Fraction(raw)
-    if isinstance(raw, float):
-        return Fraction(str(raw)) if math.isfinite(raw) else None
-    if isinstance(raw, str) and len(raw) < 40:
-        text = raw.strip()
-        scale = Fraction(1)
-        if text.endswith("%"):
-            text, scale = text[:-1].strip(), Fraction(1, 100)
-        try:
-            return Fraction(text) * scale
-        except (ValueError, ZeroDivisionError):
-            return None
-    return None
 
 
 def load_tuning(source: str | Path) -> Tuning:
@@ -386,13 +222,13 @@ def tuning_from_mapping(
         or EXHAUSTIVE_UP_TO
     )
 
-    fixed = _arguments(calc, data.get("fixed"), errors, "fixed")
+    fixed = calculator_arguments(calc, data.get("fixed"), errors, "fixed")
     baseline, baseline_label = _baseline(system, data.get("baseline"), errors, base)
-    knobs = _knobs(calc, system, baseline, data.get("knobs"), errors)
+    knobs = parse_knobs(calc, system, baseline, data.get("knobs"), errors)
     knob_args = {k.name for k in knobs if not k.is_rule}
     for arg in knob_args & {a for a, _ in fixed}:
         errors.add(f"{arg} is both a knob and fixed: give it once", "fixed", arg)
-    targets = _targets(calc, data.get("targets"), errors, "targets", knob_args, required=True)
+    targets = parse_targets(calc, data.get("targets"), errors, "targets", knob_args, required=True)
     constraints = data.get("constraints") or {}
     max_changed, keep, holds = None, (), ()
     if not isinstance(constraints, dict):
@@ -406,7 +242,7 @@ def tuning_from_mapping(
             constraints.get("max_changed"), "constraints: max_changed", "constraints", "max_changed", low=0, high=1000
         )
         keep = _keep(system, constraints.get("keep"), knobs, errors)
-        holds = _targets(calc, constraints.get("hold"), errors, ("constraints", "hold"), knob_args, required=False)
+        holds = parse_targets(calc, constraints.get("hold"), errors, ("constraints", "hold"), knob_args, required=False)
         for i, t in enumerate(holds):
             if t.goal != "range":
                 errors.add(
@@ -532,28 +368,6 @@ def _rule_change(system: str, raw: Any, errors: ParseErrors) -> tuple[tuple[str,
     return tuple((k, v) for k, v in raw.items() if k in accepted)
 
 
-def _arguments(calc: Calculator, raw: Any, errors: ParseErrors, *path: Any) -> tuple[tuple[str, Any], ...]:
-    """Calculator arguments ``{name: value}`` checked by their :class:`~toolkit.sweeps.Param`."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        errors.add(f"{path[-1]} must map arguments of {calc.name} to values, got {excerpt(raw)}", *path)
-        return ()
-    out = []
-    for arg, value in raw.items():
-        try:
-            param = calc.param(arg)
-            out.append((arg, param.check(value)))
-        except InvalidSetupError as exc:
-            hint = " (rules fields are knobs under knobs: rules:, or in baseline)" if _is_rule(calc, arg) else ""
-            errors.add(f"{exc}{hint}", *path, arg)
-    return tuple(out)
-
-
-def _is_rule(calc: Calculator, name: Any) -> bool:
-    return calc.takes_rules and isinstance(name, str) and name in rules_class(calc.system).field_names()
-
-
 def _baseline(system: str, raw: Any, errors: ParseErrors, base: Path | None) -> tuple[Any, str]:
     """The baseline rules (default: the rulings as written) and their label."""
     if raw is None or raw == "default":
@@ -565,117 +379,6 @@ def _baseline(system: str, raw: Any, errors: ParseErrors, base: Path | None) -> 
         return rules_class(system)(), "default rules"
     label = Path(raw).stem if isinstance(raw, str) else rules.variant_name()
     return rules, label
-
-
-def _knobs(calc: Calculator, system: str, baseline: Any, raw: Any, errors: ParseErrors) -> tuple[Knob, ...]:
-    """The knobs, each value checked: an argument's by its Param, a rules field's by
-    building the baseline rules with it (the rules' own bounds)."""
-    if not isinstance(raw, dict) or not raw:
-        errors.add(
-            "knobs must map what may change to its values: arguments (attack_dice: [3, 4]) and rules fields "
-            "(rules: {strike_loss: {from: 1, to: 8}})",
-            "knobs",
-        )
-        return ()
-    knobs: list[Knob] = []
-    for arg, values in raw.items():
-        if arg == "rules":
-            continue
-        try:
-            param = calc.param(arg)
-        except InvalidSetupError as exc:
-            hint = " (rules fields go under rules:)" if _is_rule(calc, arg) else ""
-            errors.add(f"knobs: {exc}{hint}", "knobs", arg)
-            continue
-        knob = _argument_knob(param, values, errors)
-        if knob is not None:
-            knobs.append(knob)
-    rules_raw = raw.get("rules")
-    if rules_raw is not None:
-        if not calc.takes_rules:
-            errors.add(f"{calc.name} takes no rules: remove knobs: rules", "knobs", "rules")
-        elif not isinstance(rules_raw, dict) or not rules_raw:
-            errors.add(f"knobs: rules must map rules fields to values, got {excerpt(rules_raw)}", "knobs", "rules")
-        else:
-            names = rules_class(system).field_names()
-            for field, values in rules_raw.items():
-                if field not in names:
-                    errors.add(
-                        f"knobs: {excerpt(field)} is not a field of the {system} rules; "
-                        f"the fields are {', '.join(names)}",
-                        "knobs",
-                        "rules",
-                        field,
-                    )
-                    continue
-                knob = _rules_knob(system, baseline, field, values, errors)
-                if knob is not None:
-                    knobs.append(knob)
-    if not knobs and not errors:
-        errors.add("knobs: give at least one argument or rules field to change", "knobs")
-    return tuple(knobs)
-
-
-def _float_range(raw: Any) -> tuple[float, float] | None:
-    """``{from: 0.5, to: 2.5}`` with a number that is not whole: a continuous range."""
-    if not isinstance(raw, dict) or set(raw) != {"from", "to"}:
-        return None
-    low, high = raw["from"], raw["to"]
-    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (low, high))
-    if not numbers or all(float(v).is_integer() for v in (low, high)):
-        return None
-    return float(low), float(high)
-
-
-def _argument_knob(param: Any, raw: Any, errors: ParseErrors) -> Knob | None:
-    path = ("knobs", param.name)
-    span = _float_range(raw)
-    if span is not None:
-        if param.kind != "float":
-            errors.add(f"knobs: {param.name} must be {param.accepted()}: a range of whole numbers or a list", *path)
-            return None
-        bad = [v for v in span if not param.low <= v <= param.high]
-        if bad or span[0] > span[1]:
-            errors.add(
-                f"knobs: {param.name} must be {param.accepted()}, got the range {span[0]:g} to {span[1]:g}", *path
-            )
-            return None
-        return Knob(param.name, False, low=span[0], high=span[1])
-    values = grid_values(raw, f"knobs: {param.name}", errors, *path)
-    if values is None:
-        return None
-    if len(values) > MAX_KNOB_VALUES:
-        errors.add(f"knobs: {param.name} has {len(values):,} values; a knob has at most {MAX_KNOB_VALUES:,}", *path)
-        return None
-    checked = []
-    for i, value in enumerate(values):
-        try:
-            checked.append(param.check(value))
-        except InvalidSetupError as exc:
-            errors.add(f"knobs: {exc}", *path, *((i,) if isinstance(raw, list) else ()))
-            return None
-    return Knob(param.name, False, tuple(checked), whole_range=isinstance(values, range))
-
-
-def _rules_knob(system: str, baseline: Any, field: str, raw: Any, errors: ParseErrors) -> Knob | None:
-    path = ("knobs", "rules", field)
-    values = grid_values(raw, f"knobs: rules: {field}", errors, *path)
-    if values is None:
-        return None
-    if len(values) > MAX_KNOB_VALUES:
-        errors.add(f"knobs: rules: {field} has {len(values):,} values; a knob has at most {MAX_KNOB_VALUES:,}", *path)
-        return None
-    mapping = baseline.to_mapping()
-    checked = []
-    for i, value in enumerate(values):
-        try:
-            rules = load_rules(system, {**mapping, field: value})
-        except InvalidSetupError as exc:
-            text = str(exc).split(": ", 1)[-1] if str(exc).startswith("rules") else str(exc)
-            errors.add(f"knobs: rules: {text}", *path, *((i,) if isinstance(raw, list) else ()))
-            return None
-        checked.append(getattr(rules, field))
-    return Knob(field, True, tuple(checked), whole_range=isinstance(values, range))
 
 
 def _keep(system: str, raw: Any, knobs: tuple[Knob, ...], errors: ParseErrors) -> tuple[str, ...]:
@@ -698,155 +401,3 @@ def _keep(system: str, raw: Any, knobs: tuple[Knob, ...], errors: ParseErrors) -
         elif field in knob_fields:
             errors.add(f"constraints: keep: {field} is also a knob: a field is kept or searched, not both", *path, i)
     return tuple(raw)
-
-
-def _targets(
-    calc: Calculator, raw: Any, errors: ParseErrors, key: str | tuple[str, ...], knob_args: set[str], *, required: bool
-) -> tuple[Target, ...]:
-    path = (key,) if isinstance(key, str) else key
-    what = " ".join(path).replace("constraints hold", "constraints: hold")
-    if raw is None and not required:
-        return ()
-    if not isinstance(raw, list) or not raw:
-        errors.add(
-            f"{what} must be a list of targets, each a measure (probability, mean or row), where it is measured "
-            "(at) and a goal (value and tolerance, at_least / at_most, maximise or minimise)",
-            *path,
-        )
-        return ()
-    targets = []
-    for i, item in enumerate(raw):
-        target = _target(calc, item, errors, (*path, i), knob_args, f"{what} {i + 1}")
-        if target is not None:
-            targets.append(target)
-    return tuple(targets)
-
-
-def _target(
-    calc: Calculator, raw: Any, errors: ParseErrors, path: tuple[Any, ...], knob_args: set[str], default_name: str
-) -> Target | None:
-    if not isinstance(raw, dict):
-        errors.add(f"a target must be a mapping with {', '.join(TARGET_KEYS)}, got {excerpt(raw)}", *path)
-        return None
-    before = len(errors.messages)
-    errors.check_keys(raw, TARGET_KEYS, "target: ", *path)
-    name = errors.text(raw.get("name"), "target name", *path, "name", default="", limit=200)
-    at = _arguments(calc, raw.get("at"), errors, *path, "at")
-    than = _arguments(calc, raw.get("than"), errors, *path, "than") if "than" in raw else None
-    for arg, _ in at + (than or ()):
-        if arg in knob_args:
-            errors.add(f"{arg} is a knob: a target cannot also fix it in at or than", *path, "at", arg)
-    measure = _measure(raw, errors, path)
-    goal, low, high, value, tolerance = _goal(raw, errors, path)
-    if len(errors.messages) > before or measure is None or goal is None:
-        return None
-    if not name:
-        name = measure.describe() + (f" at {', '.join(f'{k}={v}' for k, v in at)}" if at else "")
-    return Target(name, measure, at, than, goal, low, high, value, tolerance)
-
-
-def _measure(raw: Mapping[str, Any], errors: ParseErrors, path: tuple[Any, ...]) -> Measure | None:
-    given = [k for k in MEASURE_KEYS if k in raw]
-    if len(given) != 1:
-        errors.add(
-            "a target measures one thing: probability: {field: condition}, mean: field or row: name "
-            f"(got {', '.join(given) or 'none'})",
-            *path,
-        )
-        return None
-    kind = given[0]
-    if kind in ("mean", "row"):
-        field = raw[kind]
-        if not isinstance(field, str) or not field.strip():
-            errors.add(
-                f"{kind} must name a field of the outcomes or a reported quantity, got {excerpt(field)}", *path, kind
-            )
-            return None
-        return Measure(kind, field.strip())
-    event = raw["probability"]
-    if not isinstance(event, dict) or not event:
-        errors.add(
-            "probability must map outcome fields to conditions, e.g. {winner: attacker} or "
-            f"{{outcome: {{at_most: 3}}}}, got {excerpt(event)}",
-            *path,
-            "probability",
-        )
-        return None
-    conditions = []
-    for field, cond in event.items():
-        condition = _condition(field, cond, errors, (*path, "probability", field))
-        if condition is not None:
-            conditions.append((str(field), condition))
-    return Measure("probability", event=tuple(conditions)) if len(conditions) == len(event) else None
-
-
-def _condition(field: Any, raw: Any, errors: ParseErrors, path: tuple[Any, ...]) -> Condition | None:
-    scalar = (str, int, float, bool)
-    if isinstance(raw, scalar):
-        return Condition(values=(raw,))
-    if isinstance(raw, list) and raw and all(isinstance(v, scalar) for v in raw):
-        return Condition(values=tuple(raw))
-    if isinstance(raw, dict) and raw:
-        errors.check_keys(raw, CONDITION_KEYS, f"{field}: ", *path)
-        bounds = {}
-        for key in CONDITION_KEYS:
-            if key not in raw:
-                continue
-            bound = raw[key]
-            if isinstance(bound, str) and number(bound) is None:
-                bounds[key] = bound.strip()  # another field of the outcome
-            elif number(bound) is not None:
-                bounds[key] = number(bound)
-            else:
-                errors.add(f"{field}: {key} must be a number or another field's name, got {excerpt(bound)}", *path, key)
-                return None
-        return Condition(**bounds) if bounds else None
-    errors.add(
-        f"{field}: a condition is a value, a list of values or {{at_least, at_most, above, below}}, got {excerpt(raw)}",
-        *path,
-    )
-    return None
-
-
-def _goal(
-    raw: Mapping[str, Any], errors: ParseErrors, path: tuple[Any, ...]
-) -> tuple[str | None, Fraction | None, Fraction | None, Fraction | None, Fraction | None]:
-    kinds = [k for k in ("value", "at_least", "at_most", "maximise", "minimise") if k in raw]
-    accepted = "value with tolerance, at_least and/or at_most, maximise: true or minimise: true"
-    if not kinds or (len(kinds) > 1 and set(kinds) != {"at_least", "at_most"}):
-        errors.add(f"a target has one goal: {accepted} (got {', '.join(kinds) or 'none'})", *path)
-        return None, None, None, None, None
-    for key in ("maximise", "minimise"):
-        if key in raw:
-            if raw[key] is not True:
-                errors.add(f"{key} must be true, got {excerpt(raw[key])}", *path, key)
-                return None, None, None, None, None
-            if "tolerance" in raw:
-                errors.add(f"tolerance goes with value, not with {key}", *path, "tolerance")
-            return key, None, None, None, None
-    numbers = {}
-    for key in ("value", "tolerance", "at_least", "at_most"):
-        if key in raw:
-            numbers[key] = number(raw[key])
-            if numbers[key] is None:
-                errors.add(f"{key} must be a number (0.65, 65% or 2/3), got {excerpt(raw[key])}", *path, key)
-                return None, None, None, None, None
-    if "value" in numbers:
-        tolerance = numbers.get("tolerance")
-        if tolerance is None or tolerance < 0:
-            errors.add(
-                "value needs a tolerance of 0 or more (tolerance: 2%)",
-                *path,
-                "tolerance" if "tolerance" in raw else "value",
-            )
-            return None, None, None, None, None
-        value = numbers["value"]
-        return "range", value - tolerance, value + tolerance, value, tolerance
-    if "tolerance" in raw:
-        errors.add("tolerance goes with value, not with at_least / at_most", *path, "tolerance")
-        return None, None, None, None, None
-    low, high = numbers.get("at_least"), numbers.get("at_most")
-    if low is not None and high is not None and low > high:
-        errors.add(f"at_least ({low}) is above at_most ({high}): no value can meet it", *path, "at_least")
-        return None, None, None, None, None
-    return "range", low, high, None, None
