@@ -3,6 +3,7 @@ measured, coloured by whether it meets the target, with the target's band shaded
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def search_figures(result: Any) -> list[go.Figure]:
                         mode="markers",
                         name=verdict,
                         marker={"color": colour, "size": 9},
-                        text=part["setting"],
+                        text=[html.escape(x) for x in part["setting"]],
                         hovertemplate="%{text}<br>%{y:.4g}<extra></extra>",
                     )
                 )
@@ -76,8 +77,8 @@ def search_figures(result: Any) -> list[go.Figure]:
                 for bound in (low, high):
                     if bound is not None:
                         fig.add_hline(y=bound, line_dash="dot", line_color="#2a9d8f")
-            fig.update_layout(
-                title=f"{t.name} ({t.describe_goal()}) against {knob.label}",
+            fig.update_layout(  # a designer's names are data: plotly reads a few tags in titles
+                title=html.escape(f"{t.name} ({t.describe_goal()}) against {knob.label}"),
                 xaxis_title=knob.label,
                 yaxis_title=t.measure.describe(),
                 height=360,
