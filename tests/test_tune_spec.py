@@ -265,3 +265,21 @@ def test_ranking_met_then_fewest_changed_then_distance():
     assert [c.measures[0].value for c in ranked] == [Fraction(78, 100), Fraction(3, 4), Fraction(69, 100)]
     assert [c.targets_met for c in ranked] == [1, 1, 0]
     assert ranked[1].changed == ("hit_faces",)
+
+
+def test_auto_picks_the_search_by_the_space():
+    from toolkit.tune.search import method_of
+
+    base = """\
+system: angry-miniatures
+calculator: attacks_to_take_out
+fixed: {attack_dice: 4, defense_dice: 2, health: 5}
+targets: [{probability: {outcome: {at_most: 3}}, at_least: 60%}]
+knobs:
+"""
+    small = load_tuning(base + "  cap: {from: 1, to: 30}\n")
+    assert method_of(small) == "exhaustive"
+    one_big = load_tuning(base + "  cap: {from: 1, to: 30}\nexhaustive_up_to: 10\n")
+    assert method_of(one_big) == "bisection"
+    two = load_tuning(base + "  cap: {from: 1, to: 30}\n  rules: {tie_damage: [0, 1]}\nexhaustive_up_to: 10\n")
+    assert method_of(two) == "optuna"
