@@ -12,6 +12,8 @@ examples of a situation (:mod:`toolkit.rulebook`); ``toolkit find-example --list
 lists the situations.
 ``toolkit sweep FILE.yaml -o DIR [--workers N] [--scheduler ADDRESS]`` runs a parameter
 sweep on Dask (:mod:`toolkit.sweeps`); ``toolkit sweep --list`` lists the calculators.
+``toolkit tune FILE.yaml -o DIR`` finds the house rules that hit a tuning file's targets
+(:mod:`toolkit.tune`).
 
 Exit codes: 0 every report succeeded, 1 a report failed, 2 bad arguments, 130
 interrupted (Ctrl-C: one line, no traceback).
@@ -464,11 +466,52 @@ def _sweep_command(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
+# -- toolkit tune -----------------------------------------------------------------------
+def _add_tune_command(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "tune",
+        help="find the house rules that hit a target (a tuning file) and write the best candidates",
+        description=(
+            "Search the knobs of a tuning file (data/tune/*.yaml) for the house rules that meet its targets: "
+            "exhaustive on Dask when the space is small, else bisection or Optuna. Writes DIR/<name>.csv and "
+            ".html (the best candidates), DIR/<name>_<rank>.yaml (each as a house-rules file) and the "
+            "rule-change table of the best. Measured points are stored in DIR/.search/: a rerun reuses them. "
+            "Exits 1 if no setting meets every target."
+        ),
+    )
+    parser.add_argument("file", type=Path, metavar="FILE.yaml", help="a tuning file")
+    parser.add_argument(
+        "-o", "--output", type=Path, default=Path("tune"), metavar="DIR", help="output directory (tune)"
+    )
+    parser.add_argument(
+        "--workers", type=_positive_int, default=None, metavar="N", help="local worker processes (the machine's cores)"
+    )
+    parser.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS", help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786"
+    )
+    parser.set_defaults(handler=_tune_command)
+
+
+def _tune_command(args: argparse.Namespace) -> int:
+    from toolkit.tune import tune
+
+    if args.workers is not None and args.scheduler:
+        return _error("--workers sizes the local cluster: leave it out with --scheduler (the cluster has its own)")
+    result = tune(args.file, args.output, workers=args.workers, scheduler=args.scheduler, progress="terminal")
+    for path in result.files:
+        print(f"wrote: {path}")
+    for line in result.failures:
+        print(f"failed: {line}", file=sys.stderr)
+    print(f"done: {result.summary()}")
+    return EXIT_OK if result.found else EXIT_FAILED
+
+
 COMMANDS: tuple[Callable[[Any], None], ...] = (
     _add_report_command,
     _add_replay_command,
     _add_find_example_command,
     _add_sweep_command,
+    _add_tune_command,
 )
 
 
@@ -502,6 +545,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.command == "report"
             else "\ninterrupted: toolkit sweep stopped (finished points are stored: run it again to go on)"
             if args.command == "sweep"
+            else "\ninterrupted: toolkit tune stopped (measured points are stored: run it again to go on)"
+            if args.command == "tune"
             else f"\ninterrupted: toolkit {args.command} stopped",
             file=sys.stderr,
         )

@@ -51,6 +51,7 @@ __all__ = [
     "point_key",
     "MAX_GRID",
     "TOP_KEYS",
+    "grid_values",
 ]
 
 #: The keys a sweep file may hold.
@@ -472,3 +473,9 @@ def _check_sizes(calc: Calculator, points: list[Point], where: str) -> None:
             f"{where}: {len(too_big):,} of the {len(points):,} points are too big for {calc.name} exactly "
             f"(e.g. size {size:,} above the limit of {limit:,}): {quoted}; use {alternative}"
         )
+
+
+#: The check of a grid entry's values (a list, or a range ``{from, to, step}``), public for the
+#: other files that take values the way a sweep grid does (a tuning file's knobs,
+#: :mod:`toolkit.tune`): one rule, one place.
+grid_values = _values

@@ -1,0 +1,184 @@
+"""`toolkit tune` run on Dask: resuming from the store, exhaustive / bisection / Optuna
+against hand arithmetic, the size refused before running, progress, the CLI, the notebook
+(the shipped examples: tests/test_tune_examples.py).
+
+One local cluster of two worker processes serves the module (the CLI test starts its own)."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import TooBigError
+from toolkit.tune import load_tuning, tune
+
+ROOT = Path(__file__).resolve().parent.parent
+TUNE = ROOT / "data" / "tune"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+        Client(cluster) as c,
+    ):
+        yield c
+
+
+# -- resuming, searching, bounding -----------------------------------------------------------------
+SMALL = """\
+system: angry-miniatures
+calculator: opposed
+fixed: {defense_dice: 0}
+targets:
+  - name: a lone attack misses
+    probability: {outcome: no damage}
+    value: 0.5%
+    tolerance: 0.5%
+knobs:
+  attack_dice: {from: 1, to: 12}
+"""
+
+
+def test_a_rerun_reuses_every_point(client, tmp_path):
+    first = tune(SMALL, tmp_path, client=client, stream=None, progress=None)
+    assert first.computed == 12 and first.reused == 0
+    again = tune(SMALL, tmp_path, client=client, stream=None, progress=None)
+    assert again.computed == 0 and again.reused == 12
+    assert again.best.setting == first.best.setting
+
+
+def test_exhaustive_bisection_and_optuna_agree_with_hand_arithmetic(client, tmp_path):
+    # With no defence dice an attack misses only when every die is a blank (AM-1: 9 and 10
+    # of 6 faces): P(no damage) = (1/3)^n. It is first at most 1% at n = 5 (1/243 = 0.41%),
+    # which is also the closest to 0.5% (n = 6: 1/729 = 0.14%).
+    for search, extra in (("exhaustive", ""), ("bisection", ""), ("optuna", "trials: 16\nseed: 3\n")):
+        result = tune(SMALL + f"search: {search}\n" + extra, tmp_path / search, client=client, stream=None)
+        assert result.found, search
+        assert result.best.setting.values == (("attack_dice", 5),), search
+        assert result.best.measures[0].value == Fraction(1, 3**5)
+        if search == "bisection":
+            assert result.measured < 12  # it did not measure every setting
+
+
+def test_toolkit_tune_is_callable(client, tmp_path):
+    import toolkit.tune
+
+    result = toolkit.tune(SMALL, tmp_path, client=client, stream=None)
+    assert result.best.setting.values == (("attack_dice", 5),)
+
+
+def test_optuna_rerun_reads_its_trials_back(client, tmp_path):
+    text = SMALL + "search: optuna\ntrials: 8\nseed: 1\n"
+    first = tune(text, tmp_path, client=client, stream=None)
+    again = tune(text, tmp_path, client=client, stream=None)
+    assert first.computed > 0 and again.computed == 0 and again.reused == first.computed
+    assert again.best.setting == first.best.setting
+
+
+def test_too_big_is_refused_before_anything_runs(tmp_path):
+    text = SMALL.replace(
+        "attack_dice: {from: 1, to: 12}", "attack_dice: {from: 0, to: 200}\n  rules: {tie_damage: {from: 0, to: 100}}"
+    )
+    with pytest.raises(TooBigError, match=r"201 attack_dice x 101 rules.tie_damage"):
+        tune(text + "search: exhaustive\n", tmp_path / "out", stream=None)
+    assert not (tmp_path / "out").exists()
+
+
+def test_progress_lines_say_the_space_and_the_best(client, tmp_path):
+    import io
+
+    stream = io.StringIO()
+    tune(SMALL, tmp_path, client=client, stream=stream, progress=None)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].endswith("the knobs make 12 settings (12 attack_dice); search: exhaustive")
+    assert lines[-1].startswith("tune: 12/12 settings tried, best so far: attack_dice=5 (1 of 1 targets met")
+
+
+def test_cli_tune(tmp_path, capsys):
+    from toolkit.cli import main
+
+    assert main(["tune", str(TUNE / "angry_miniatures_hit_faces.yaml"), "-o", str(tmp_path), "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "done: 6 settings measured (exhaustive" in out and "every target met" in out
+    assert main(["tune", str(tmp_path / "missing.yaml"), "-o", str(tmp_path)]) == 2
+    assert "is not a file" in capsys.readouterr().err
+
+
+def test_tuning_examples_name_their_question():
+    for path in sorted(TUNE.glob("*.yaml")):
+        tuning = load_tuning(path)
+        assert tuning.title.endswith("?") and tuning.notes
+
+
+def test_the_tune_notebook_runs(tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(ROOT / "notebooks" / "tune.ipynb", as_version=4)
+    parameters = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    parameters.source = (
+        f'tuning_file = "{TUNE / "angry_miniatures_hit_faces.yaml"}"\noutput = "{tmp_path}"\nworkers = 1'
+    )
+    NotebookClient(
+        nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+    ).execute()
+    text = "\n".join(
+        str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", ""))
+        for c in nb.cells
+        for o in c.get("outputs", [])
+    )
+    assert "every target met" in text and "hit_faces: [J, Q, K, A] -> [10, J, Q, K, A]" in text
+    plots = [o for c in nb.cells for o in c.get("outputs", []) if "application/vnd.plotly.v1+json" in o.get("data", {})]
+    assert len(plots) == 6  # each of the three targets against each of the two knobs
+
+
+def test_search_figures_one_per_target_and_knob(client, tmp_path):
+    from toolkit.tune.plots import search_figures, search_frame
+
+    result = tune(SMALL, tmp_path, client=client, stream=None)
+    frame = search_frame(result)
+    assert len(frame) == 12 and list(frame["attack_dice"][:1]) == [5]
+    (figure,) = search_figures(result)
+    assert figure.layout.title.text == "a lone attack misses (0.5% ± 0.5%) against attack_dice"
+
+
+ESTIMATED = """\
+system: fairy-meat
+calculator: deal_averaged_odds
+fixed: {method: monte_carlo, trials: 400, seed: 1, attacker_cards: 2, defender_cards: 1}
+targets:
+  - name: some winner
+    probability: {winner: [attacker, defender, draw]}
+    at_least: 0
+  - name: the attacker wins half
+    probability: {winner: attacker}
+    value: 50%
+    tolerance: 20%
+  - name: the attacker wins 49%
+    probability: {winner: attacker}
+    value: 49%
+    tolerance: 0.1%
+knobs:
+  rules: {points_divisor: [2]}
+"""
+
+
+def test_an_estimate_counts_only_with_its_whole_interval(client, tmp_path):
+    from toolkit.tune.output import value_text
+
+    result = tune(ESTIMATED, tmp_path, client=client, stream=None)
+    best = result.best
+    some, half, narrow = best.measures
+    assert narrow.value == half.value  # the same estimate, judged against a narrower band
+    assert not some.exact and some.low is not None and some.low <= some.high <= 1
+    # 400 deals: the interval is about ±7 points wide; it lies within 30%..70% but not within 48.9%..49.1%
+    assert half.low < half.value < half.high and half.high - half.low < 0.2
+    assert best.met == (True, True, False)
+    assert "(estimate, " in value_text(result.tuning.targets[1], half)

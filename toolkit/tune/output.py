@@ -1,0 +1,165 @@
+"""What a tuning run writes: the table of the best candidates (CSV and HTML), each
+candidate as a house-rules file whose ``notes:`` say what it achieves in numbers, and the
+rule-change report's table of the best against the baseline
+(:func:`toolkit.reports.rule_change.compare_rules`)."""
+
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.numbers import percent_text
+from toolkit.prob import format_probability
+from toolkit.sweeps.store import write_atomic
+from toolkit.tune.measures import Measured
+from toolkit.tune.ranking import Candidate
+from toolkit.tune.spec import Target, Tuning
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["value_text", "candidates_frame", "candidate_notes", "write_outputs"]
+
+
+def value_text(target: Target, m: Measured | None) -> str:
+    """A measure as a designer reads it: ``'13/20 = 65%'`` or ``'64.2%'`` for a
+    probability, the number for a mean; an estimate with its interval, or ``(no interval)``."""
+    if m is None:
+        return "failed"
+    share = target.measure.kind == "probability" and target.than is None
+    if m.exact:
+        v = Fraction(m.value)
+        if share:
+            return format_probability(v)
+        return str(v) if v.denominator < 1000 else f"{float(v):.4g}"
+    shown = percent_text(m.value) if share else f"{float(m.value):.4g}"
+    if m.low is None or m.high is None:
+        return f"{shown} (estimate, no interval)"
+    lo, hi = (percent_text(m.low), percent_text(m.high)) if share else (f"{m.low:.4g}", f"{m.high:.4g}")
+    return f"{shown} (estimate, {lo} to {hi})"
+
+
+def candidates_frame(tuning: Tuning, candidates: list[Candidate]) -> pd.DataFrame:
+    """The table of the candidates: rank, the knob values, the rules fields changed, each
+    target's measure (text, and its float) and verdict, the distance."""
+    import pandas as pd
+
+    rows = []
+    for i, c in enumerate(candidates, 1):
+        row: dict[str, Any] = {"rank": i}
+        for label, value in c.setting.values:
+            row[label] = value if not isinstance(value, tuple) else " ".join(map(str, value))
+        row["changed"] = ", ".join(c.changed) or "none"
+        for t, m, met in zip(tuning.every_target, c.measures, c.met, strict=True):
+            row[t.name] = value_text(t, m)
+            row[f"{t.name} (value)"] = None if m is None else float(m.value)
+            row[f"{t.name} met"] = met
+        row["targets met"] = f"{c.targets_met} of {len(tuning.targets)}"
+        row["constraints hold"] = c.holds
+        row["distance"] = round(c.distance, 6)
+        if c.failure:
+            row["failure"] = c.failure
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def candidate_notes(tuning: Tuning, c: Candidate, rank: int, measured: int) -> str:
+    """The ``notes:`` of a candidate's house-rules file: what it changes, and each target's
+    number against its goal."""
+    lines = [
+        f"Found by toolkit tune from {Path(tuning.where).name} ({tuning.title}): candidate {rank} of "
+        f"{measured:,} settings measured."
+    ]
+    if c.changed:
+        before, after = tuning.baseline.to_mapping(changed_only=False), c.rules.to_mapping(changed_only=False)
+        changes = "; ".join(f"{f}: {_plain_text(before[f])} -> {_plain_text(after[f])}" for f in c.changed)
+        lines.append(f"Changed from {tuning.baseline_label}: {changes}.")
+    else:
+        lines.append(f"No rules field changed from {tuning.baseline_label}.")
+    arguments = [f"{k}={v}" for k, v in c.setting.values if not k.startswith("rules.")]
+    if arguments:
+        lines.append("With " + ", ".join(arguments) + ".")
+    for t, m, met in zip(tuning.every_target, c.measures, c.met, strict=True):
+        where = f" at {t.where()}" if t.at or t.than else ""
+        verdict = "met" if met else "not met"
+        lines.append(
+            f"{t.name} ({t.measure.describe()}{where}): {value_text(t, m)}; aimed at {t.describe_goal()}: {verdict}."
+        )
+    return "\n".join(lines)
+
+
+def _plain_text(value: Any) -> str:
+    """A rules value as a designer writes it: ``[10, J, Q, K, A]``, ``4``, ``true``."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_plain_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_plain_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _html_page(tuning: Tuning, frame: pd.DataFrame, lines: tuple[str, ...], change: Any) -> str:
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{html.escape(tuning.title)}</title>",
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:4px 8px}</style></head><body>",
+        f"<h1>{html.escape(tuning.title)}</h1>",
+    ]
+    if tuning.notes:
+        parts.append(f"<p>{html.escape(tuning.notes)}</p>")
+    parts.append("<h2>Targets</h2><ul>")
+    for t in tuning.every_target:
+        where = f" at {t.where()}" if t.at or t.than else ""
+        parts.append(f"<li>{html.escape(f'{t.name}: {t.measure.describe()}{where}, {t.describe_goal()}')}</li>")
+    parts.append("</ul><h2>Search</h2><pre>" + html.escape("\n".join(lines)) + "</pre>")
+    parts.append("<h2>Best candidates</h2>" + frame.to_html(index=False, escape=True))
+    if change is not None:
+        parts.append("<h2>The best against the baseline (rule-change report)</h2><ul>")
+        parts += [f"<li>{html.escape(s)}</li>" for s in change.sentences(5)]
+        parts.append("</ul>" + change.largest_frame(20).astype(str).to_html(index=False, escape=True))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_outputs(
+    tuning: Tuning, candidates: list[Candidate], measured: int, lines: tuple[str, ...], output_dir: Path
+) -> tuple[list[Path], Any]:
+    """Write ``DIR/<name>.csv`` and ``.html`` (the best candidates), ``DIR/<name>_<rank>.yaml``
+    (each candidate's house rules) and ``DIR/<name>_rule_change.csv`` (the best against the
+    baseline, unless ``rule_change: false`` or the best changes nothing). Return the paths
+    and the :class:`~toolkit.reports.rule_change.RuleChange` (or ``None``)."""
+    output_dir.mkdir(parents=True, exist_ok=True)
+    best = candidates[: tuning.best]
+    frame = candidates_frame(tuning, best)
+    written = []
+    csv = output_dir / f"{tuning.name}.csv"
+    write_atomic(csv, frame.to_csv(index=False).encode())
+    written.append(csv)
+    for i, c in enumerate(best, 1):
+        if c.rules is None:
+            continue
+        path = output_dir / f"{tuning.name}_{i}.yaml"
+        text = c.rules.to_yaml(title=f"Candidate {i}: {tuning.title}", notes=candidate_notes(tuning, c, i, measured))
+        write_atomic(path, text.encode())
+        written.append(path)
+    change = None
+    if best and best[0].changed and tuning.rule_change is not None:
+        from toolkit.errors import TooBigError
+        from toolkit.reports.rule_change import compare_rules
+
+        try:
+            change = compare_rules(tuning.system, tuning.baseline, best[0].rules, dict(tuning.rule_change))
+        except TooBigError as exc:  # the headline tables of these rules cannot be computed exactly
+            lines = (*lines, f"rule-change report: not written ({exc}); give smaller sizes in rule_change:")
+        else:
+            path = output_dir / f"{tuning.name}_rule_change.csv"
+            write_atomic(path, change.largest_frame(20).astype(str).to_csv(index=False).encode())
+            written.append(path)
+    page = output_dir / f"{tuning.name}.html"
+    write_atomic(page, _html_page(tuning, frame, lines, change).encode())
+    written.insert(1, page)
+    return written, change

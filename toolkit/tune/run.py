@@ -1,0 +1,135 @@
+"""``toolkit.tune(...)``: load a tuning file, search, rank honestly and write the results."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from toolkit.numbers import count
+from toolkit.tune.evaluate import Evaluator, open_client
+from toolkit.tune.output import write_outputs
+from toolkit.tune.ranking import Candidate, rank
+from toolkit.tune.search import method_of, run_search, with_intervals
+from toolkit.tune.spec import Tuning, load_tuning
+
+__all__ = ["TuneResult", "tune"]
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """What :func:`tune` found: every candidate measured, best first
+    (:class:`~toolkit.tune.ranking.Candidate`), the method, the settings measured, the
+    points computed now and read back from the store, the files written, the rule-change
+    comparison of the best (or ``None``) and the seconds."""
+
+    tuning: Tuning
+    candidates: tuple[Candidate, ...]
+    method: str
+    measured: int
+    computed: int
+    reused: int
+    files: tuple[Path, ...]
+    rule_change: Any
+    seconds: float
+    lines: tuple[str, ...] = ()
+
+    @property
+    def best(self) -> Candidate | None:
+        """The best candidate (``None`` when nothing could be measured)."""
+        return self.candidates[0] if self.candidates else None
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        """One line per setting whose point failed: the setting and the error."""
+        return tuple(f"{c.setting.describe()}: {c.failure}" for c in self.candidates if c.failure)
+
+    @property
+    def found(self) -> bool:
+        """Whether the best candidate meets every target and keeps every constraint."""
+        best = self.best
+        return best is not None and best.holds and best.targets_met == len(self.tuning.targets)
+
+    def table(self, n: int | None = None) -> Any:
+        """The best ``n`` candidates (default: the file's ``best``) as a DataFrame."""
+        from toolkit.tune.output import candidates_frame
+
+        return candidates_frame(self.tuning, list(self.candidates[: n or self.tuning.best]))
+
+    def summary(self) -> str:
+        """One line: what was measured and whether the targets are met."""
+        verdict = "every target met" if self.found else "no setting meets every target"
+        if self.failures:
+            verdict += f" ({count(len(self.failures), 'setting')} failed: see the failures)"
+        best = f"; best: {self.best.setting.describe()}" if self.best else ""
+        return (
+            f"{self.measured:,} settings measured ({self.method}; {self.computed:,} points computed now, "
+            f"{self.reused:,} read back from the store) in {self.seconds:.1f} s: {verdict}{best}"
+        )
+
+
+def tune(
+    source: str | Path | Tuning,
+    output_dir: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    stream: TextIO | None = sys.stderr,
+    progress: Any = "auto",
+) -> TuneResult:
+    """Find the house rules that hit a tuning file's targets.
+
+    Args:
+        source: a tuning file (path or YAML text) or a :class:`~toolkit.tune.spec.Tuning`.
+        output_dir: where the results go (``DIR/<name>.csv``, ``.html``, ``_<rank>.yaml``,
+            ``_rule_change.csv``) and the points are stored (``DIR/.search/``: a rerun
+            into the same folder reuses them); ``None``: ``tune/``.
+        workers, scheduler, client: the Dask cluster, as :func:`toolkit.sweeps.run_sweep`.
+        stream: where the progress lines go (``None``: nowhere).
+        progress: the sweep runner's progress of an exhaustive search (``"auto"``,
+            ``"terminal"``, ``"widget"`` or ``None``).
+
+    Returns:
+        A :class:`TuneResult`.
+
+    Raises:
+        InvalidSetupError, TooBigError, NotationError: the tuning file (nothing has run).
+        MeasureError: a target the calculator's outcomes cannot give.
+    """
+    started = time.perf_counter()
+    tuning = source if isinstance(source, Tuning) else load_tuning(source)
+    out = Path(output_dir if output_dir is not None else "tune")
+    shown = progress if stream is not None else None
+    if method_of(tuning) == "exhaustive" or client is not None:
+        evaluator = Evaluator(tuning, out, workers=workers, scheduler=scheduler, client=client)
+        searched = run_search(tuning, evaluator, stream, shown)
+    else:
+        with open_client(workers, scheduler) as opened:
+            evaluator = Evaluator(tuning, out, workers=workers, client=opened)
+            searched = run_search(tuning, evaluator, stream, shown)
+    ranked = rank(tuning, list(searched.evaluated))
+    top = ranked[: tuning.best]
+    if any(m is not None and not m.exact for c in top for m in c.measures):
+        ranked = rank(
+            tuning, with_intervals(tuning, evaluator, top) + [_as_evaluated(c) for c in ranked[tuning.best :]]
+        )
+    files, change = write_outputs(tuning, ranked, len(searched.evaluated), searched.lines, out)
+    return TuneResult(
+        tuning,
+        tuple(ranked),
+        searched.method,
+        len(searched.evaluated),
+        evaluator.computed,
+        evaluator.reused,
+        tuple(files),
+        change,
+        time.perf_counter() - started,
+        searched.lines,
+    )
+
+
+def _as_evaluated(c: Candidate) -> tuple[Any, Any, Any, Any]:
+    return c.setting, c.rules, c.measures, c.failure
