@@ -137,7 +137,7 @@ def test_the_examples_page_verifies_every_situation_and_escapes_names():
     assert [e.situation.name for e in page] == [s.name for s in catalogue("angry-miniatures")]
     assert all(e.verified for e in page)
     variant = next(e for e in page if e.situation.name == "zero_hits_super_tiebreak")
-    assert "super_tiebreak" in variant.rules  # searched under its own variant, and says so
+    assert "Both roll no hits: super tiebreak" in variant.rules  # searched under its own variant, and says so
 
     def shouting(state) -> bool:
         """<script>alert(1)</script>"""
@@ -147,8 +147,8 @@ def test_the_examples_page_verifies_every_situation_and_escapes_names():
     assert not none.verified and "no example found" in none.note
     rendered = entry_html(none)
     assert "<script>" not in rendered and "&lt;script&gt;" in rendered
-    fake_export = entry_html(page[0], export=lambda text: "<html><b>boxed</b></html>")
-    assert "srcdoc=" in fake_export and "&lt;b&gt;boxed" in fake_export
+    fake_export = entry_html(page[0], export=lambda text: "<html><body><b>boxed</b></body></html>")
+    assert "<iframe" not in fake_export and "<b>boxed</b>" in fake_export  # shown at its own height
 
 
 def test_the_notebook_runs_under_papermill(tmp_path):
