@@ -167,10 +167,17 @@ def test_the_notebook_runs_under_papermill(tmp_path):
     )
     outputs = [o for c in json.loads(out.read_text())["cells"] for o in c.get("outputs", [])]
     assert not [o for o in outputs if o["output_type"] == "error"]
-    text = json.dumps(outputs)
+    text = json.dumps(outputs, ensure_ascii=False)
     assert "16 of 16 situations have a verified example" in text
-    assert "2 examples of crit_on_defence found" in text
-    assert len(list(tmp_path.glob("*.yaml"))) == 16
+    assert "2 examples of “A crit on defence” found" in text
+    # the export writes only the examples asked for (the situation's two), not the catalogue
+    assert len(list(tmp_path.glob("*.yaml"))) == 2 and len(list(tmp_path.glob("*.html"))) == 2
+    # no warning on the page (a frame used to raise IPython's "Consider using IFrame"), and the
+    # finder, where no widget can show, says where it is instead of its Python repr
+    assert not [o for o in outputs if o["output_type"] == "stream" and o["name"] == "stderr"]
+    from toolkit.rulebook.picker import STATIC_NOTE
+
+    assert STATIC_NOTE in text and "VBox(" not in text
 
 
 def test_a_nasty_hit_example_states_it_in_its_expectations():
