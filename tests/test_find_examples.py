@@ -375,7 +375,7 @@ def test_a_tie_step_is_possible_exactly_when_some_roll_shows_it(fields):
         ),
         ("angry-miniatures", "tie_decided_by_aces", {"hit_faces": ["A"]}, "have as many Aces (AM-1, AM-4)"),
         ("angry-miniatures", "tie_decided_by_queens", {"tie_break": "coin_flip"}, "ties on hits go to a coin flip"),
-        ("fairy-meat", "nasty_hit", {"death_card": "none"}, "no card gives a Nasty Hit (death_card: none, FM-12)"),
+        ("fairy-meat", "nasty_hit", {"death_card": "none"}, "no card gives a Nasty Hit (Death card: none, FM-12)"),
         (
             "angry-miniatures",
             "zero_hits_miss",

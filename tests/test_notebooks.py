@@ -161,7 +161,7 @@ def test_durak_battle_report_renders_with_parameters(tmp_path):
     assert "247/477" in html
     # the house rules it ran with: the file's title and notes, the field changed
     assert "Equal counterattacks cost a token" in html and "An equal counterattack loses 1 token" in html
-    assert "counter_tie='loses'" in html  # in force (Rules in force line)
+    assert "An equal Counterattack: loses" in html  # in force (Rules in force line), in words
     # the armies by name, never by side id (issue 12 item 4); Monte Carlo methods in words
     text = designer_text(html)
     assert unreadable(html) == []

@@ -384,7 +384,7 @@ class BattleState(GameState):
             lost = _tokens(result.defender_loss)
             how = f"lower, she loses {lost} first" if result.defender_loss else "not lower: no loss"
             if card_value(card) == card_value(table) and result.defender_loss:
-                how = f"equal, treated as lower (DB-5 counter_tie='loses'): she loses {lost} first"
+                how = f"equal, treated as lower (DB-5 variant): she loses {lost} first"
             elif not result.succeeded and not result.defender_loss:
                 how = "lower, but a lower counterattack costs nothing under these rules"
             elif card_value(card) == card_value(table):

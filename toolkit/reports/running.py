@@ -34,6 +34,8 @@ __all__ = [
     "ReportFailed",
     "check_kernel",
     "render_html",
+    "parameter_summary",
+    "parameters_cell",
     "run_batch",
     "run_report",
     "start_order",
@@ -161,7 +163,7 @@ def _original_cell_index(executed: Path, cell_index: int) -> int:
     return cell_index - injected
 
 
-def _parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
+def parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
     """Return (name in words, value in words, given) for every parameter of the notebook
     (:func:`~toolkit.reports.parameters.parameter_words`: no Python on the page)."""
     specs = notebook_parameters(path)
@@ -186,7 +188,7 @@ _OFFLINE_TEMPLATE_TEXT = """{%- extends 'index.html.j2' -%}
 """
 
 
-def _parameters_cell(rows: list[tuple[str, str, bool]]) -> Any:
+def parameters_cell(rows: list[tuple[str, str, bool]]) -> Any:
     """Return the Markdown cell listing the run's parameters (every text escaped)."""
     import nbformat
 
@@ -247,7 +249,7 @@ def render_html(
     nb = nbformat.read(str(notebook_path), as_version=4)
     rows = list(parameters)
     if rows:
-        _insert_under_title(nb, _parameters_cell(rows))
+        _insert_under_title(nb, parameters_cell(rows))
     exporter = HTMLExporter(
         template_name="lab",
         extra_loaders=[jinja2.DictLoader({OFFLINE_TEMPLATE: _OFFLINE_TEMPLATE_TEXT})],
@@ -305,7 +307,7 @@ def run_report(
     executed = out_dir / f"{stem}.ipynb"
     html_path = out_dir / f"{stem}.html"
     label = f"{_ordinal(position)} {stem}"
-    summary = _parameter_summary(notebook, values)
+    summary = parameter_summary(notebook, values)
     title = notebook_title(notebook) or name
     if stem != name:
         title = f"{title} ({stem})"

@@ -130,11 +130,11 @@ class ExamplePicker:
             return
         finally:
             self.find_button.disabled = False
-        label = self.situation.label
+        label = self.situation.label.rstrip(".")
         if not self.found:
-            said = f"No example of “{label.rstrip('.')}” found in {self.budget_seconds:g} s: try again with another seed."
+            said = f"No example of “{label}” found in {self.budget_seconds:g} s: try again with another seed."
         else:
-            said = f"{len(self.found)} example{'' if len(self.found) == 1 else 's'} of “{label.rstrip('.')}”"
+            said = f"{len(self.found)} example{'' if len(self.found) == 1 else 's'} of “{label}”"
             if under != self.rules.rules:
                 said += f", searched under rules where it can happen ({under.variant_name()})"
             said += "."

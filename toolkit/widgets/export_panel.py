@@ -31,6 +31,7 @@ class ExportView:
         self.link = widgets.HTML()
         self.preview = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.source = widgets.Textarea(layout=widgets.Layout(width="100%", height=source_height))
+        self.source.add_class("rb-export-source")  # the file itself (YAML keys and all), not page text
         self.source_box = widgets.Accordion(children=[self.source], titles=("Source, to copy",))
         self.source_box.selected_index = None
         self.widget = widgets.VBox([self.link, self.preview, self.source_box], layout=widgets.Layout(width="100%"))
