@@ -190,3 +190,25 @@ def test_the_parameters_line_of_every_report_reads_as_a_designers(notebook):
     for values in ({}, given):
         cell = parameters_cell(parameter_summary(notebook, values))
         assert python_on_page(cell.source, notebook.name) == []
+
+
+# -- a sweep's report ------------------------------------------------------------------------------
+SWEEP = (
+    "title: Pools\nsystem: angry-miniatures\ncalculator: opposed\n"
+    "grid:\n  attack_dice: [1, 2]\n  defense_dice: [1, 2]\n  attack_type: [melee, ranged]\n"
+    "  rules:\n    tie_break: [chain, coin_flip]\nchunk: 4\n"
+)
+
+
+def test_a_sweeps_charts_name_fields_and_values_in_words(client, tmp_path):
+    """Facets once read ``defense_dice=1`` and titles ``rules.tie_break = chain``; plotly
+    draws them from the figure's JSON, so the JSON is read as well as the page's text."""
+    import re
+
+    from toolkit.sweeps import run_sweep
+
+    page = run_sweep(SWEEP, tmp_path, client=client, progress=None).report_path.read_text(encoding="utf-8")
+    assert python_on_page(page) == []
+    drawn = " ".join(re.findall(r'"text":"([^"]*)"', page))
+    assert "defense dice: 1" in drawn and "Ties on hits: coin flip" in drawn, drawn[:300]
+    assert "defense_dice" not in drawn and "rules.tie_break" not in drawn and "coin_flip" not in drawn
