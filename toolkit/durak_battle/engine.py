@@ -471,7 +471,9 @@ class BattleState(GameState):
 
     def _next_round(self) -> BattleState:
         if self.round_no >= self.max_rounds:
-            state = self._log("end", f"The battle stops after {count(self.max_rounds, 'round')} (max_rounds).", "")
+            state = self._log(
+                "end", f"The battle stops after {count(self.max_rounds, 'round')}, the most this battle plays.", ""
+            )
             return replace(state, stage="over", outcome="undecided")
         # DB-9: every round deals fresh hands from a reshuffled deck.
         deck = fresh_deck(self.rules, self.stacked)

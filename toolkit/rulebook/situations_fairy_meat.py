@@ -169,7 +169,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "undefended_unopposed",
         "An undefended fairy under the unopposed variant: the attack is unopposed.",
-        lambda s: said(s, "is undefended (FM-7 undefended='unopposed')", "play"),
+        lambda s: said(s, "is undefended (FM-7 variant: unopposed)", "play"),
         ("FM-7",),
         lambda r: r.undefended == "unopposed",
         variant={"undefended": "unopposed"},
