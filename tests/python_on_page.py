@@ -8,7 +8,8 @@ game and stays), ``field='value'`` and ``field=value``, a snake_case identifier
 and stay), a Python warning or traceback, and a path into a virtual environment.
 
 Designer files shown as files are exempt: an element with the class ``rb-source`` (an
-example file's YAML to copy) and a YAML download's text (its keys are the file format).
+example file's YAML to copy) and a YAML download's text (its keys are the file format); so
+is a command to type, in ``<code>`` (``toolkit report durak-battle -p tokens_a [5, 7]``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import html as _html
 import re
 
 _SOURCE = re.compile(r'(?is)<(pre|details|div|textarea)\b[^>]*class="[^"]*\brb-source\b[^"]*"[^>]*>.*?</\1>')
+_COMMAND = re.compile(r"(?is)<code>\s*(?:\.venv/bin/)?(?:toolkit|python3?|jupyter) [^<]*</code>")
 _FILE_NAME = r"(?:\.(?:ya?ml|ipynb|html|md|py|svg|zip|parquet|json|txt|csv))"
 
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -36,7 +38,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 def page_text(markup: str) -> str:
     """The text a designer reads in HTML (or plain text): no scripts, styles, tags or
     designer files shown as files (``rb-source``), entities decoded."""
-    markup = _SOURCE.sub(" ", markup)
+    markup = _COMMAND.sub(" ", _SOURCE.sub(" ", markup))
     markup = re.sub(r"(?is)<(script|style|svg)\b.*?</\1>", " ", markup)
     markup = re.sub(r"(?s)<!--.*?-->|</?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^>]*)?/?>", " ", markup)
     return _html.unescape(markup)

@@ -40,6 +40,7 @@ GOOD = [
     "Rules in force (Angry Miniatures): Tens hit <code>tens_hit.yaml</code>",
     '<details class="rb-source"><summary>Example file</summary><pre>zero_tie: super_tiebreak</pre></details>',
     "Run with max dice <b>4</b>; attack types <b>melee, ranged</b>.",
+    "Run it again: <code>toolkit report durak-battle -p tokens_a [5, 7] -o reports</code>.",
 ]
 
 
