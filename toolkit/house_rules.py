@@ -30,6 +30,7 @@ of those rulings are some of the fields.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,8 +91,8 @@ def value_words(value: Any) -> str:
 
     >>> value_words(("10", "J")), value_words(True), value_words("super_tiebreak"), value_words(None)
     ('10, J', 'yes', 'super tiebreak', 'none')
-    >>> value_words((("attack", "H"), ("defence", "S")))
-    'attack: H, defence: S'
+    >>> value_words((("attack", "H"), ("defence", "S"))), value_words("_my_ name_")
+    ('attack: H, defence: S', '_my_ name_')
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -105,7 +106,12 @@ def value_words(value: Any) -> str:
         if all(isinstance(p, tuple) and len(p) == 2 for p in value):
             return ", ".join(f"{value_words(k)}: {value_words(v)}" for k, v in value)
         return ", ".join(value_words(v) for v in value)
-    return str(value).replace("_", " ")
+    text = str(value)
+    return text.replace("_", " ") if _CHOICE.fullmatch(text) else text  # a name stays as written
+
+
+#: A choice written as an identifier (``super_tiebreak``): read with spaces.
+_CHOICE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
 
 
 def freeze(value: Any) -> Any:

@@ -453,7 +453,7 @@ def parameter_words(name: str, value: Any) -> tuple[str, str]:
         return label, "default rules" if name in RULES_PARAMETERS else "not set"
     if isinstance(value, Mapping):
         return label, "; ".join(f"{str(k).replace('_', ' ')}: {_words(v)}" for k, v in value.items()) or "none"
-    if isinstance(value, str) and ("/" in value or value.endswith((".yaml", ".yml"))):
+    if isinstance(value, str) and value.endswith((".yaml", ".yml")):
         return label, Path(value).name
     if isinstance(value, bool):
         return label, value_words(value)

@@ -169,8 +169,7 @@ def report_html(result: SweepResult) -> str:
     parts.append("<table>" + "".join(f"<tr><th>{esc(k)}</th><td>{esc(str(v))}</td></tr>" for k, v in facts))
     parts.append("</table>")
     if result.failures:
-        failed = len(result.failures)
-        parts.append(f"<h2>{failed} failed point{'' if failed == 1 else 's'}</h2><ul>")
+        parts.append(f"<h2>{len(result.failures)} failed point(s)</h2><ul>")
         parts += [f"<li>{esc(f.describe())}</li>" for f in result.failures[:200]]
         parts.append("</ul>")
     inlined = False
