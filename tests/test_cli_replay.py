@@ -155,3 +155,14 @@ def test_replay_markdown_links_images_in_a_folder_with_a_space_and_parentheses(t
     text = out.read_text()
     assert "](my%20pics%20%282%29/card-JK1.svg)" in text and (pics / "card-JK1.svg").is_file()
     assert "](my pics" not in text  # a space or a parenthesis ends a Markdown link target
+
+
+def test_replay_markdown_to_a_file_writes_its_images_beside_it_by_default(tmp_path, capsys):
+    """A Markdown file must not rely on inline data: SVG (GitHub and nbconvert show only the
+    alt text): with -o and no --images, the pictures go to OUT-images beside it."""
+    out = tmp_path / "grunk.md"
+    assert main(["replay", str(EXAMPLES_DIR / "grunk_charges_pixie.yaml"), "--format", "markdown", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "](data:" not in text and "![Poker die: K](grunk-images/die-K.svg)" in text
+    assert (tmp_path / "grunk-images" / "die-K.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert "\n<!--\nThe example file's expectations" in text  # the checklist is out of the printed body

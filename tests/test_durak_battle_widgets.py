@@ -298,11 +298,11 @@ def test_variants_restart_db1_db5_db6_db8():
     st.jokers.value = False
     assert st.rules == Rules(jokers=False, counter_tie="loses", holder_must_attack=True, morale_penalty="battle")
     assert st.state.rules == st.rules and st.state.stage == "recon"
-    assert "jokers=False" in st.setup_line.value
+    assert "Jokers: no" in st.setup_line.value
     _deal(st, ("1", "1"), ("7S", "7C"))
     st.click_card("7S")
     st.click_card("7C")  # equal: treated as lower with counter_tie="loses" (DB-5)
-    assert "equal, treated as lower (DB-5 counter_tie='loses')" in st.stepper.log_text
+    assert "equal, treated as lower (DB-5 variant)" in st.stepper.log_text
     st.type_outcome("JK1")
     assert "JK1" in st.stepper.error  # no jokers in a 52-card deck (DB-1)
 

@@ -434,7 +434,7 @@ def test_stepper_takes_house_rules_and_its_number_controls_change_them():
 
     st = battle_stepper(rules="cheap_strikes", seed=2)
     assert st.rules.strike_loss == 1 and st.numbers["strike_loss"].value == 1
-    assert "strike_loss=1" in st.setup_line.value
+    assert "Tokens lost to a strike: 1" in st.setup_line.value
     st.numbers["morale_target"].value = 6
     assert st.rules == Rules(strike_loss=1, morale_target=6)
     assert st.state.rules == st.rules  # a setup change restarts under the new rules

@@ -359,7 +359,7 @@ def test_variants_and_stacked_deck_restart_fm5_fm7_fm10_fm12():
     st.undefended.value = "unopposed"
     st.nasty_hit.value = "loser"
     assert st.state.rules == Rules(damage="table", none_reveal="subset", undefended="unopposed", nasty_hit="loser")
-    assert "damage=&#x27;table&#x27;" in st.setup_line.value
+    assert "Damage from points: table" in st.setup_line.value
     st.deal.value = "stacked"
     assert not st.deck_box.disabled
     st.deck_box.value = "AS KS QS JS 10S 9S"

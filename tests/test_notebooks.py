@@ -8,6 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from python_on_page import python_on_page
 
 from toolkit.reports import discover_reports, notebook_parameters, run_report
 
@@ -75,10 +76,11 @@ def test_angry_miniatures_report_renders_with_parameters(tmp_path):
     )
     html = html_path.read_text()
     assert "Pools 1–4" in html  # the parameter reached the notebook
-    assert "Rules in force (angry-miniatures):</b> default rules" in html  # no house rules given
+    assert "Rules in force (Angry Miniatures):</b> default rules" in html  # no house rules given
     assert html.count("Plotly.newPlot(") >= 8  # charts are live, offline
     assert "exactly 0" in html  # the tie-break verdict of section 7 is stated
     assert unreadable(html) == []
+    assert python_on_page(html) == []  # no repr, None, field=value or snake_case id on the page
     # AM-1 by hand: 4 dice hit 2/3 each, 8/3 hits on average
     assert "average 8/3 ≈ 2.67 hits" in designer_text(html)
     assert "1 dice" not in designer_text(html)
@@ -111,6 +113,7 @@ def test_fairy_meat_report_renders_with_parameters(tmp_path):
     # FM-1 by hand: a 2-card hand has no Numbered card with C(16,2)/C(52,2) = 20/221.
     assert "20/221" in html
     assert unreadable(html) == []
+    assert python_on_page(html) == []  # no repr, None, field=value or snake_case id on the page
     assert "monte_carlo" not in designer_text(html) and "Monte Carlo" not in designer_text(html).split("Run with")[0]
 
 
@@ -161,10 +164,11 @@ def test_durak_battle_report_renders_with_parameters(tmp_path):
     assert "247/477" in html
     # the house rules it ran with: the file's title and notes, the field changed
     assert "Equal counterattacks cost a token" in html and "An equal counterattack loses 1 token" in html
-    assert "counter_tie='loses'" in html  # in force (Rules in force line)
+    assert "An equal Counterattack: loses" in html  # in force (Rules in force line), in words
     # the armies by name, never by side id (issue 12 item 4); Monte Carlo methods in words
     text = designer_text(html)
     assert unreadable(html) == []
+    assert python_on_page(html) == []  # no repr, None, field=value or snake_case id on the page
     assert "Vyatichi attacks first" in text and "Polans's cards" in text and "Vyatichi wins" in text
     assert "monte_carlo" not in text and "method=" not in text
 
@@ -257,16 +261,16 @@ def test_fairy_meat_strategy_report_renders_with_verdicts(tmp_path):
     # tests/test_fairy_meat_optimal.py gives value 1 and the draft's plays -1
     assert "Value for Dizzytwig with optimal play: <strong>1</strong>" in html or "optimal play: 1" in html
     assert unreadable(html) == []
-    # the verdict names what optimal play changes against the draft's plan (issue 23 item 7:
-    # the draft already played 3♦; the difference is placing no Trumps), cards as the draft
-    # writes them (3♦, K♠), not as codes (3D, KS)
+    # the verdict names what optimal play changes against the draft's plan (the draft already
+    # played 3♦; the difference is placing no Trumps), cards as the draft writes them (3♦, K♠), not as codes (3D, KS)
     text = designer_text(html)
     assert "optimal play places no Trumps where the draft places K♠ Q♣" in text
     assert "Like the draft, she subtracts and plays 3♦" in text and "has her play 3♦" not in text
     assert "3D" not in text.split("Verdict")[1].split(".")[0]
-    # no claim borne out on a negligible difference (the +0.001 of issue 23 item 7)
+    # no claim borne out on a negligible difference (a +0.001 difference)
     from honest_text import narrated_noise
 
     assert narrated_noise(html) == []
+    assert python_on_page(html) == []  # no repr, None, field=value or snake_case id on the page
     assert not re.search(r"[-+]0\.0+(?![0-9])", html), "a value that rounds to 0 shown with a sign (-0.000)"
     assert html.count("Plotly.newPlot(") >= 3

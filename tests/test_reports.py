@@ -291,7 +291,7 @@ def test_report_html_has_parameters_and_plotlyjs_once(single_run):
     assert page.index('id="Sample-report"') < page.index("toolkit-parameters")
 
 
-def _rendered(tmp_path: Path, cells: list, parameters=(("n", "4", True), ("label", '"x"', False))) -> str:
+def _rendered(tmp_path: Path, cells: list, parameters=(("n", "4", True), ("label", "x", False))) -> str:
     nb = nbformat.v4.new_notebook()
     nb.cells = cells
     path = tmp_path / "executed.ipynb"
@@ -309,13 +309,13 @@ def test_render_html_puts_the_parameters_line_under_the_title(tmp_path):
             nbformat.v4.new_markdown_cell("## 1. A section"),
         ],
     )
-    title, line = page.index('id="The-Title"'), page.index("Run with <code>n = 4</code>")
+    title, line = page.index('id="The-Title"'), page.index("Run with n <b>4</b>")
     assert title < line < page.index("The introduction.") < page.index("More of it.") < page.index("A section")
-    assert "Defaults: <code>label = &quot;x&quot;</code>" in page or 'Defaults: <code>label = "x"</code>' in page
+    assert "Otherwise as by default: label <b>x</b>" in page
     assert page.count("toolkit-parameters") == 1
     # no title: the line comes first
     page = _rendered(tmp_path, [nbformat.v4.new_markdown_cell("Only prose.")], (("n", "4", False),))
-    assert page.index("All defaults: <code>n = 4</code>") < page.index("Only prose.")
+    assert page.index("Run as by default: n <b>4</b>") < page.index("Only prose.")
 
 
 def test_render_html_loads_nothing_from_the_network(tmp_path):

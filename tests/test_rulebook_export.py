@@ -343,17 +343,24 @@ def test_the_steppers_export_the_rule_book_formats():
     yaml_text = fm.export()
     fm.export_format.value = "html"  # re-exports at once
     assert fm.export_box.value == to_html(yaml_text)
+    assert 'download="dizzytwig-v-sparklespaz.html"' in fm.export_view.link.value
+    assert 'class="rb-example"' in fm.export_view.preview.value  # the page itself, previewed
     fm.export_format.value = "markdown"
-    assert fm.export_box.value == to_markdown(yaml_text) and "![King of Spades](data:" in fm.export_box.value
-    fm.export_format.value = None
+    # the Markdown links its pictures as files beside it (a .zip), never as inline data: URIs
+    assert "![King of Spades](images/card-KS.svg)" in fm.export_box.value and "](data:" not in fm.export_box.value
+    link = fm.export_view.link.value
+    assert 'download="dizzytwig-v-sparklespaz.zip"' in link and "data:application/zip;base64," in link
+    fm.export_format.value = "yaml"
     assert fm.export_box.value == yaml_text
+    assert fm.export_format.label == "Example file (YAML)"  # the Format dropdown is never blank
 
     am = attack_stepper(seed=3)
     am.stepper.type_outcome("K Q 10")
     plain = am.stepper.log_copy.value
+    assert am.stepper.log_format.label == "Plain text" and 'download="log.txt"' in am.stepper.export_view.link.value
     am.stepper.log_format.value = "html"
     assert am.stepper.log_copy.value.startswith("<!DOCTYPE html>") and 'data-code="Q"' in am.stepper.log_copy.value
-    am.stepper.log_format.value = None
+    am.stepper.log_format.value = "text"
     assert am.stepper.log_copy.value == plain
 
 

@@ -60,7 +60,7 @@ def test_picking_a_file_shows_its_notes_escaped_and_its_changes():
     notes = picker.notes.value
     assert "SuperTieBreaker on no hits" in notes
     assert "&lt;b&gt;not bold&lt;/b&gt; &amp; escaped" in notes and "<b>not bold" not in notes
-    assert "<code>zero_tie</code>: super_tiebreak (default miss)" in notes
+    assert "Both roll no hits: super tiebreak (by default miss)" in notes
 
 
 def test_explorer_recomputes_with_the_picked_rules():

@@ -1,4 +1,4 @@
-"""The README's rulings index (issue 9: one rule, one place): every ruling id is listed,
+"""The rulings index of docs/implementation.md (one rule, one place): every ruling id is listed,
 and each row names the function or table implementing it, which imports and whose
 docstring cites the id. Rows still marked ``TODO`` are skipped, by name."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "implementation.md"
 PREFIXES = {"AM": 10, "FM": 14, "DB": 9}  # the ids of RULINGS.md: AM-1..AM-10, FM-1..FM-14, DB-1..DB-9
 
 

@@ -259,7 +259,8 @@ def _add_replay_command(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="markdown: write the cards and dice as SVG files in DIR and link them (default: inline data: URIs)",
+        help="markdown: write the cards and dice as SVG files in DIR and link them (default with -o OUT: a folder "
+        "OUT-images beside OUT; printed without -o: inline data: URIs, which GitHub and nbconvert do not show)",
     )
     parser.set_defaults(handler=_replay)
 
@@ -321,14 +322,18 @@ def _example_inputs(file: Path) -> list[Path]:
 
 
 def _rulebook_export(args: argparse.Namespace) -> tuple[str, list[str]]:
-    """The example of ``args.file`` as a rule-book export (issue 15) and its unmet expectations;
-    with ``--images`` the pictures' links are relative to where the Markdown goes."""
+    """The example of ``args.file`` as a rule-book export and its unmet expectations; Markdown
+    written to a file puts its pictures in ``--images`` (default: ``OUT-images`` beside it),
+    linked relative to where the Markdown goes."""
     from toolkit.rulebook.export import export
 
     link = None
-    if args.images is not None and args.output is not None:
-        link = Path(os.path.relpath(args.images.resolve(), args.output.resolve().parent)).as_posix()
-    text, example = export(args.file, args.format, images=args.images, images_link=link)
+    images = args.images
+    if images is None and args.format == "markdown" and args.output is not None:
+        images = args.output.with_name(f"{args.output.stem}-images")  # image files beside the Markdown
+    if images is not None and args.output is not None:
+        link = Path(os.path.relpath(images.resolve(), args.output.resolve().parent)).as_posix()
+    text, example = export(args.file, args.format, images=images, images_link=link)
     return text, [p for e in example.expectations for p in e.problems]
 
 

@@ -30,6 +30,7 @@ of those rulings are some of the fields.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,7 @@ __all__ = [
     "example_folder",
     "fields_markdown",
     "freeze",
+    "value_words",
 ]
 
 #: Where the shipped house-rules files are: ``data/rules/<system>/*.yaml``.
@@ -73,11 +75,43 @@ class RuleFieldError(InvalidSetupError):
         super().__init__(message if message.startswith(field) else f"{field}: {message}")
 
 
-def rule_field(default: Any, *, ruling: str = "", help: str = "", yaml: str = "") -> Any:
+def rule_field(default: Any, *, ruling: str = "", help: str = "", yaml: str = "", label: str = "") -> Any:
     """Declare a field of a system's ``Rules``: its default, the ruling it implements
-    (``"AM-3"``) and one line of help for controls and reports. ``yaml="mapping"`` writes a
-    tuple of ``(key, value)`` pairs as a YAML mapping (a damage table, say)."""
-    return dataclasses.field(default=default, metadata={"ruling": ruling, "help": help, "yaml": yaml})
+    (``"AM-3"``), one line of help for controls and reports, and the designer's name of the
+    field (``label``: "Hit faces"; every page, widget and export names the field by it, never
+    by its YAML key). ``yaml="mapping"`` writes a tuple of ``(key, value)`` pairs as a YAML
+    mapping (a damage table, say)."""
+    return dataclasses.field(default=default, metadata={"ruling": ruling, "help": help, "yaml": yaml, "label": label})
+
+
+def value_words(value: Any) -> str:
+    """Return a rules value as a designer reads it: ``yes``/``no``, ``none``, a list as
+    ``10, J, Q, K, A``, pairs as ``attack: H, defence: S``, a choice with its underscores
+    read as spaces (``super tiebreak``).
+
+    >>> value_words(("10", "J")), value_words(True), value_words("super_tiebreak"), value_words(None)
+    ('10, J', 'yes', 'super tiebreak', 'none')
+    >>> value_words((("attack", "H"), ("defence", "S"))), value_words("_my_ name_")
+    ('attack: H, defence: S', '_my_ name_')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, Mapping):
+        value = tuple(value.items())
+    if isinstance(value, (tuple, list)):
+        if not value:
+            return "none"
+        if all(isinstance(p, tuple) and len(p) == 2 for p in value):
+            return ", ".join(f"{value_words(k)}: {value_words(v)}" for k, v in value)
+        return ", ".join(value_words(v) for v in value)
+    text = str(value)
+    return text.replace("_", " ") if _CHOICE.fullmatch(text) else text  # a name stays as written
+
+
+#: A choice written as an identifier (``super_tiebreak``): read with spaces.
+_CHOICE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
 
 
 def freeze(value: Any) -> Any:
@@ -114,6 +148,20 @@ class HouseRules:
         return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
 
     @classmethod
+    def field_label(cls, name: str) -> str:
+        """Return the designer's name of the field ``name`` ("Hit faces"): its declared
+        ``label``, else its name with spaces (a field of a designer's own system)."""
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name == name:
+                return f.metadata.get("label") or name.replace("_", " ").capitalize()
+        return name.replace("_", " ")
+
+    def describe_changes(self, separator: str = "; ") -> list[str]:
+        """Return each field that differs from the defaults as a designer reads it:
+        ``"Hit faces: 10, J, Q, K, A"`` (:meth:`field_label`, :func:`value_words`)."""
+        return [f"{self.field_label(name)}: {value_words(value)}" for name, (_, value) in self.changes().items()]
+
+    @classmethod
     def field_info(cls) -> dict[str, dict[str, Any]]:
         """Return each field's default, ruling and help, by name (for controls and docs)."""
         default = cls()
@@ -122,6 +170,7 @@ class HouseRules:
                 "default": getattr(default, f.name),
                 "ruling": f.metadata.get("ruling", ""),
                 "help": f.metadata.get("help", ""),
+                "label": cls.field_label(f.name),
             }
             for f in dataclasses.fields(cls)  # type: ignore[arg-type]
         }
@@ -215,10 +264,10 @@ class HouseRules:
         return dump_example(data)
 
     def variant_name(self) -> str:
-        """Return a short label naming every field that differs from the defaults
-        (``"default rules"`` when none does)."""
-        changed = [f"{name}={_plain(value)!r}" for name, (_, value) in self.changes().items()]
-        return ", ".join(changed) if changed else "default rules"
+        """Return a short label naming every field that differs from the defaults, in a
+        designer's words (``"Hit faces: 10, J, Q, K, A; Ties on hits: coin flip"``;
+        ``"default rules"`` when none does)."""
+        return "; ".join(self.describe_changes()) or "default rules"
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def test_loading_a_file_recomputes_and_shows_its_notes(session, timings):
     timings.add("rules picker: load a house-rules file to odds drawn", seconds)
     assert "SuperTieBreaker on no hits" in text
     assert "<b>not bold</b> & escaped" in text  # the notes as text, never markup
-    assert "zero_tie: super_tiebreak (default miss)" in text
+    assert "Both roll no hits: super tiebreak (by default miss)" in text
     assert region.locator(".toolkit-rules-picker b", has_text="not bold").count() == 0
     assert seconds < 5
     assert session.console.errors == []

@@ -87,7 +87,7 @@ SYSTEM = "angry-miniatures"
 #: The name a SuperTieBreaker throw is written under in ``rolls`` (AM-4).
 SUPER_TIEBREAK = "super_tiebreak"
 
-#: The README's rule-book example, as a file (``data/examples/grunk_charges_pixie.yaml``).
+#: The tour's rule-book example (docs/tour.md), as a file (``data/examples/grunk_charges_pixie.yaml``).
 EXAMPLE = Path(__file__).resolve().parent.parent.parent / "data" / "examples" / "grunk_charges_pixie.yaml"
 
 _TOP_KEYS = {

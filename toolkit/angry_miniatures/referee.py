@@ -126,7 +126,7 @@ def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | 
         steps.append("Both rolled 0 hits: the attack misses, nobody takes damage (AM-5).")
         return done(None, "zero_hits")
     if ah == 0:
-        steps.append("Both rolled 0 hits: a SuperTieBreaker decides (AM-5 zero_tie='super_tiebreak').")
+        steps.append("Both rolled 0 hits: a SuperTieBreaker decides (AM-5 variant).")
         return done(None, "super_tiebreak")
     steps.append(f"Tie on {count(ah, 'hit')}: superiority decides (AM-4).")
     if rules.tie_break == "coin_flip":

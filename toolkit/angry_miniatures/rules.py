@@ -165,32 +165,71 @@ class Rules(HouseRules):
     SYSTEM: ClassVar[str] = "angry-miniatures"
 
     die_faces: tuple[str, ...] = rule_field(
-        FACE_NAMES, ruling="AM-1", help="the faces of one die (repeats allowed: a face twice is twice as likely)"
+        FACE_NAMES,
+        ruling="AM-1",
+        help="the faces of one die (repeats allowed: a face twice is twice as likely)",
+        label="Die faces",
     )
-    hit_faces: tuple[str, ...] = rule_field(("J", "Q", "K", "A"), ruling="AM-1", help="the faces that count as hits")
+    hit_faces: tuple[str, ...] = rule_field(
+        ("J", "Q", "K", "A"), ruling="AM-1", help="the faces that count as hits", label="Hit faces"
+    )
     tie_break_order: tuple[str, ...] | None = rule_field(
-        None, ruling="AM-4", help="ties on hits: the faces compared in order (most of the first wins, then the next)"
+        None,
+        ruling="AM-4",
+        help="ties on hits: the faces compared in order (most of the first wins, then the next)",
+        label="Tie-break order",
     )
-    tie_damage: int = rule_field(1, ruling="AM-4", help="damage dealt by the winner of a tie on hits")
+    tie_damage: int = rule_field(
+        1, ruling="AM-4", help="damage dealt by the winner of a tie on hits", label="Damage for winning a tie"
+    )
     return_damage: bool = rule_field(
-        True, ruling="AM-3", help="in melee the defender deals damage back when she wins (hits or a tie)"
+        True,
+        ruling="AM-3",
+        help="in melee the defender deals damage back when she wins (hits or a tie)",
+        label="Melee damage back",
     )
-    crit_faces: tuple[str, ...] = rule_field(("A",), ruling="AM-7", help="the faces counted for a crit")
-    crit_count: int = rule_field(2, ruling="AM-7", help="a roll crits with this many dice or more showing a crit face")
-    charge_dice: int = rule_field(1, ruling="AM-9", help="attack dice for a melee charge of more than 2 squares")
-    elevation_dice: int = rule_field(1, ruling="AM-9", help="attack dice from higher ground (ranged and magic)")
+    crit_faces: tuple[str, ...] = rule_field(
+        ("A",), ruling="AM-7", help="the faces counted for a crit", label="Crit faces"
+    )
+    crit_count: int = rule_field(
+        2,
+        ruling="AM-7",
+        help="a roll crits with this many dice or more showing a crit face",
+        label="Dice showing a crit face to crit",
+    )
+    charge_dice: int = rule_field(
+        1, ruling="AM-9", help="attack dice for a melee charge of more than 2 squares", label="Charge dice"
+    )
+    elevation_dice: int = rule_field(
+        1, ruling="AM-9", help="attack dice from higher ground (ranged and magic)", label="Higher-ground dice"
+    )
     terrain_dice: int = rule_field(
-        1, ruling="AM-9", help="defence dice per square of hindering terrain crossed (ranged and magic)"
+        1,
+        ruling="AM-9",
+        help="defence dice per square of hindering terrain crossed (ranged and magic)",
+        label="Defence dice per terrain square",
     )
     occupied_dice: int = rule_field(
-        1, ruling="AM-9", help="defence dice per occupied square crossed (ranged and magic)"
+        1,
+        ruling="AM-9",
+        help="defence dice per occupied square crossed (ranged and magic)",
+        label="Defence dice per occupied square",
     )
-    prone_dice: int = rule_field(1, ruling="AM-9", help="defence dice taken away from a prone defender")
-    zero_tie: ZeroTie = rule_field("miss", ruling="AM-5", help="both sides roll 0 hits: a miss, or a SuperTieBreaker")
+    prone_dice: int = rule_field(
+        1, ruling="AM-9", help="defence dice taken away from a prone defender", label="Dice a prone defender loses"
+    )
+    zero_tie: ZeroTie = rule_field(
+        "miss", ruling="AM-5", help="both sides roll 0 hits: a miss, or a SuperTieBreaker", label="Both roll no hits"
+    )
     melee_defence_bonus: bool = rule_field(
-        False, ruling="AM-6", help="a melee character defending in melee rolls +1 die"
+        False,
+        ruling="AM-6",
+        help="a melee character defending in melee rolls +1 die",
+        label="Melee defender's extra die",
     )
-    tie_break: TieBreak = rule_field("chain", ruling="AM-4", help="ties on hits: the tie-break chain, or a coin flip")
+    tie_break: TieBreak = rule_field(
+        "chain", ruling="AM-4", help="ties on hits: the tie-break chain, or a coin flip", label="Ties on hits"
+    )
 
     def __post_init__(self) -> None:
         names = ", ".join(FACE_NAMES)

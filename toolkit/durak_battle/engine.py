@@ -384,7 +384,7 @@ class BattleState(GameState):
             lost = _tokens(result.defender_loss)
             how = f"lower, she loses {lost} first" if result.defender_loss else "not lower: no loss"
             if card_value(card) == card_value(table) and result.defender_loss:
-                how = f"equal, treated as lower (DB-5 counter_tie='loses'): she loses {lost} first"
+                how = f"equal, treated as lower (DB-5 variant): she loses {lost} first"
             elif not result.succeeded and not result.defender_loss:
                 how = "lower, but a lower counterattack costs nothing under these rules"
             elif card_value(card) == card_value(table):
@@ -471,7 +471,9 @@ class BattleState(GameState):
 
     def _next_round(self) -> BattleState:
         if self.round_no >= self.max_rounds:
-            state = self._log("end", f"The battle stops after {count(self.max_rounds, 'round')} (max_rounds).", "")
+            state = self._log(
+                "end", f"The battle stops after {count(self.max_rounds, 'round')}, the most this battle plays.", ""
+            )
             return replace(state, stage="over", outcome="undecided")
         # DB-9: every round deals fresh hands from a reshuffled deck.
         deck = fresh_deck(self.rules, self.stacked)

@@ -189,42 +189,78 @@ class Rules(HouseRules):
 
     SYSTEM: ClassVar[str] = "durak-battle"
 
-    jokers: bool = rule_field(True, ruling="DB-1", help="two jokers in the deck (54 cards), or none (52)")
+    jokers: bool = rule_field(
+        True, ruling="DB-1", help="two jokers in the deck (54 cards), or none (52)", label="Jokers"
+    )
     suits: tuple[tuple[str, str], ...] = rule_field(
         DEFAULT_SUITS,
         ruling="DB-1",
         help="the suit of each action: attack, defence, manoeuvre, counter",
         yaml="mapping",
+        label="Suits of the actions",
     )
-    strike_loss: int = rule_field(4, ruling="DB-4", help="tokens the defender loses to an unanswered attack")
+    strike_loss: int = rule_field(
+        4, ruling="DB-4", help="tokens the defender loses to an unanswered attack", label="Tokens lost to a strike"
+    )
     defence_won: tuple[int, int] = rule_field(
-        (2, 1), ruling="DB-1", help="tokens lost by [attacker, defender] when a Defence is as high as the attack"
+        (2, 1),
+        ruling="DB-1",
+        help="tokens lost by [attacker, defender] when a Defence is as high as the attack",
+        label="Defence as high: tokens lost (attacker, defender)",
     )
     defence_lost: tuple[int, int] = rule_field(
-        (1, 2), ruling="DB-1", help="tokens lost by [attacker, defender] when a Defence is lower than the attack"
+        (1, 2),
+        ruling="DB-1",
+        help="tokens lost by [attacker, defender] when a Defence is lower than the attack",
+        label="Defence lower: tokens lost (attacker, defender)",
     )
     manoeuvre_won: tuple[int, int] = rule_field(
-        (1, 0), ruling="DB-1", help="tokens lost by [attacker, defender] when a Manoeuvre is as high as the attack"
+        (1, 0),
+        ruling="DB-1",
+        help="tokens lost by [attacker, defender] when a Manoeuvre is as high as the attack",
+        label="Manoeuvre as high: tokens lost (attacker, defender)",
     )
     manoeuvre_lost: tuple[int, int] = rule_field(
-        (0, 2), ruling="DB-1", help="tokens lost by [attacker, defender] when a Manoeuvre is lower than the attack"
+        (0, 2),
+        ruling="DB-1",
+        help="tokens lost by [attacker, defender] when a Manoeuvre is lower than the attack",
+        label="Manoeuvre lower: tokens lost (attacker, defender)",
     )
     counter_lower_loss: int = rule_field(
-        1, ruling="DB-5", help="tokens a counterattacker loses first when her card is lower than the attack"
+        1,
+        ruling="DB-5",
+        help="tokens a counterattacker loses first when her card is lower than the attack",
+        label="Tokens a lower Counterattack costs",
     )
     counter_tie: CounterTie = rule_field(
-        "no_loss", ruling="DB-5", help="a Counterattack equal to the attack: no loss, or loses like a lower one"
+        "no_loss",
+        ruling="DB-5",
+        help="a Counterattack equal to the attack: no loss, or loses like a lower one",
+        label="An equal Counterattack",
     )
     holder_must_attack: bool = rule_field(
-        False, ruling="DB-6", help="the initiative holder must attack while she holds a card of the attack suit"
+        False,
+        ruling="DB-6",
+        help="the initiative holder must attack while she holds a card of the attack suit",
+        label="Initiative holder must attack",
     )
     cards_per_token: int = rule_field(
-        1, ruling="DB-2", help="cards drawn per token by which the army outnumbers the other"
+        1,
+        ruling="DB-2",
+        help="cards drawn per token by which the army outnumbers the other",
+        label="Cards per token outnumbering",
     )
-    morale_target: int = rule_field(4, ruling="DB-8", help="the Spirit total (after the penalty) that keeps the army")
-    morale_per_token: int = rule_field(1, ruling="DB-8", help="the penalty to the Spirit roll per token lost")
+    morale_target: int = rule_field(
+        4, ruling="DB-8", help="the Spirit total (after the penalty) that keeps the army", label="Morale target"
+    )
+    morale_per_token: int = rule_field(
+        1, ruling="DB-8", help="the penalty to the Spirit roll per token lost", label="Morale penalty per token"
+    )
     morale_penalty: MoralePenalty = rule_field(
-        "clash", ruling="DB-8", help="tokens lost in this clash, or in the whole battle, count against Spirit"
+        "clash",
+        ruling="DB-8",
+        help="tokens lost in this clash, or in the whole battle, count against Spirit",
+        label="Tokens counted against Spirit",
     )
 
     def __post_init__(self) -> None:
@@ -276,19 +312,6 @@ class Rules(HouseRules):
     def deck(self) -> tuple[Card, ...]:
         """Every card of the deck (DB-1): the 52 cards, and the two jokers unless ``jokers=False``."""
         return tuple(standard_deck(jokers=self.jokers))
-
-    def variant_name(self) -> str:
-        """A short label naming every field that differs from the defaults (``"default
-        rules"`` when none does); the suits as ``suits={attack: H, defence: S, ...}``."""
-        changed = []
-        for name, (_, value) in self.changes().items():
-            if name == "suits":
-                changed.append("suits={" + ", ".join(f"{a}: {s}" for a, s in value) + "}")
-            elif isinstance(value, tuple):
-                changed.append(f"{name}={list(value)!r}")
-            else:
-                changed.append(f"{name}={value!r}")
-        return ", ".join(changed) if changed else "default rules"
 
     def suit_of(self, action: str) -> str:
         """The suit code (``"S"``) of an action (DB-1, :attr:`suits`)."""

@@ -466,7 +466,7 @@ class CombatState(GameState):
             elif kind == "blind":
                 parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
             elif kind == "unopposed":
-                parts.append(f"{self.names[i]} is undefended (FM-7 undefended='unopposed')")
+                parts.append(f"{self.names[i]} is undefended (FM-7 variant: unopposed)")
         state = self._log("play", Sentence.of("Numbered cards revealed: ", Sentence("; ").join(parts), "."), "FM-6")
         return state._log_unhidden(hidden_owner(replace(a, plays=(a.plays[0], None)), self.rules))
 

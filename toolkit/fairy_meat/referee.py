@@ -710,7 +710,7 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
     ace = any(u.ace_of_spades for u in units)
     nasty = nasty_hit_to(ace, "attacker", damage, 0, rules)
     steps = (
-        f"{names['defender']} has no card and no points: unopposed (FM-7 undefended='unopposed').",
+        f"{names['defender']} has no card and no points: unopposed (FM-7 variant).",
         f"{names['attacker']}'s value is {value}: {names['attacker']} wins with "
         f"ceil({max(value, 0)}/{rules.points_divisor}) = "
         f"{count(points, 'point')}.",

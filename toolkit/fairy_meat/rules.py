@@ -258,47 +258,98 @@ class Rules(HouseRules):
     SYSTEM: ClassVar[str] = "fairy-meat"
 
     numbered_ranks: tuple[str, ...] = rule_field(
-        NUMBERED_RANKS_ACCEPTED, ruling="FM-1", help="ranks that are Numbered cards (worth their pips), among 2-10"
+        NUMBERED_RANKS_ACCEPTED,
+        ruling="FM-1",
+        help="ranks that are Numbered cards (worth their pips), among 2-10",
+        label="Numbered ranks",
     )
     trump_ranks: tuple[str, ...] = rule_field(
-        ("J", "Q", "K", "A"), ruling="FM-1", help="ranks that are Trumps; a rank in neither list leaves the deck"
+        ("J", "Q", "K", "A"),
+        ruling="FM-1",
+        help="ranks that are Trumps; a rank in neither list leaves the deck",
+        label="Trump ranks",
     )
-    trump_value: int = rule_field(1, ruling="FM-1/FM-8", help="what one applied matching Trump adds or subtracts")
-    jokers: int = rule_field(0, ruling="FM-1", help="jokers in the deck (0-2): Trumps of no colour that match any card")
-    attacker_bonus: int = rule_field(1, ruling="FM-2", help="extra cards the attacker draws for attacking")
-    order_card_bonus: int = rule_field(1, ruling="FM-2", help="extra cards a defender holding an Order Card draws")
-    flutter_penalty: int = rule_field(1, ruling="FM-2", help="cards a Fluttered attacker draws fewer")
+    trump_value: int = rule_field(
+        1, ruling="FM-1/FM-8", help="what one applied matching Trump adds or subtracts", label="Value of a Trump"
+    )
+    jokers: int = rule_field(
+        0,
+        ruling="FM-1",
+        help="jokers in the deck (0-2): Trumps of no colour that match any card",
+        label="Jokers in the deck",
+    )
+    attacker_bonus: int = rule_field(
+        1, ruling="FM-2", help="extra cards the attacker draws for attacking", label="Attacker's extra cards"
+    )
+    order_card_bonus: int = rule_field(
+        1, ruling="FM-2", help="extra cards a defender holding an Order Card draws", label="Order Card extra cards"
+    )
+    flutter_penalty: int = rule_field(
+        1, ruling="FM-2", help="cards a Fluttered attacker draws fewer", label="Cards a Fluttered attacker loses"
+    )
     points_divisor: int = rule_field(
-        2, ruling="FM-10", help="points = ceil(difference / divisor); 1: the full difference"
+        2,
+        ruling="FM-10",
+        help="points = ceil(difference / divisor); 1: the full difference",
+        label="Points divisor",
     )
-    damage: Damage = rule_field("halved", ruling="FM-10", help="points to damage: 1 per point, or by the damage table")
+    damage: Damage = rule_field(
+        "halved",
+        ruling="FM-10",
+        help="points to damage: 1 per point, or by the damage table",
+        label="Damage from points",
+    )
     damage_table: tuple[tuple[str, int], ...] = rule_field(
         (),
         ruling="FM-10",
         help="damage by difference, e.g. {1-4: 1, 5-8: 2, 9+: 3} (empty: the rule book's)",
         yaml="mapping",
+        label="Damage table",
     )
     same_colour_wins: str = rule_field(
-        "highest", ruling="FM-9", help="Numbered cards of one colour: highest or lowest wins"
+        "highest",
+        ruling="FM-9",
+        help="Numbered cards of one colour: highest or lowest wins",
+        label="Same colours: who wins",
     )
     different_colour_wins: str = rule_field(
-        "lowest", ruling="FM-9", help="Numbered cards of different colours: highest or lowest wins"
+        "lowest",
+        ruling="FM-9",
+        help="Numbered cards of different colours: highest or lowest wins",
+        label="Different colours: who wins",
     )
-    death_card: str | None = rule_field("AS", ruling="FM-12", help="the Trump that gives a Nasty Hit (or none)")
+    death_card: str | None = rule_field(
+        "AS", ruling="FM-12", help="the Trump that gives a Nasty Hit (or none)", label="Death card"
+    )
     none_reveal: NoneReveal = rule_field(
-        "all_or_nothing", ruling="FM-5", help="after a None: reveal every hidden Trump, or any subset"
+        "all_or_nothing",
+        ruling="FM-5",
+        help="after a None: reveal every hidden Trump, or any subset",
+        label="After a None, reveal",
     )
     undefended: Undefended = rule_field(
-        "blind_draw", ruling="FM-7", help="a defender with nothing: draws blind, or the attack is unopposed"
+        "blind_draw",
+        ruling="FM-7",
+        help="a defender with nothing: draws blind, or the attack is unopposed",
+        label="A defender with nothing",
     )
     nasty_hit: NastyHit = rule_field(
-        "damaged", ruling="FM-12", help="the death card hits the damaged fairy or the loser"
+        "damaged",
+        ruling="FM-12",
+        help="the death card hits the damaged fairy or the loser",
+        label="Nasty Hit goes to",
     )
     none_means: NoneMeans = rule_field(
-        "no_trumps", ruling="FM-5", help="who has said None: no Trumps at all, or none face down"
+        "no_trumps",
+        ruling="FM-5",
+        help="who has said None: no Trumps at all, or none face down",
+        label="Saying None means",
     )
     wrestling_hand: WrestlingHand = rule_field(
-        "as_usual", ruling="FM-2/FM-14", help="Wrestling hands: Kill points with the usual terms, or Kill points only"
+        "as_usual",
+        ruling="FM-2/FM-14",
+        help="Wrestling hands: Kill points with the usual terms, or Kill points only",
+        label="Wrestling hands",
     )
 
     def __post_init__(self) -> None:

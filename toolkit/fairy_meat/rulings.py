@@ -1,8 +1,8 @@
 """Where each Fairy Meat ruling is implemented: one named function or table per id.
 
-:data:`RULINGS` maps every ruling id of ``RULINGS.md`` (FM-1..FM-14) and every reading the
-README adds (ids with a short tag, e.g. ``"FM-6 keep-back"``) to the dotted path of the
-one function that implements it; every other module calls that function. A test checks
+:data:`RULINGS` maps every ruling id of ``RULINGS.md`` (FM-1..FM-14) and every reading
+docs/implementation.md adds (ids with a short tag, e.g. ``"FM-6 keep-back"``) to the dotted
+path of the one function that implements it; every other module calls that function. A test checks
 that each path exists and that its docstring cites the id.
 """
 
@@ -28,7 +28,7 @@ RULINGS: dict[str, str] = {
     "FM-12": "toolkit.fairy_meat.referee.nasty_hit_to",
     "FM-13": "toolkit.fairy_meat.attack.spent_cards",
     "FM-14": "toolkit.fairy_meat.referee.wrestling_damage",
-    # Readings the toolkit adds (README, "Readings the toolkit adds")
+    # Readings the toolkit adds (docs/implementation.md, "Readings the toolkit adds")
     "FM-5 spoils": "toolkit.fairy_meat.attack.spent_cards",
     "FM-5 seen": "toolkit.fairy_meat.legality.trumps_seen",
     "FM-5/FM-11 order": "toolkit.fairy_meat.referee.resolve_attack",

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolkit.reports.parameters import format_value
+from toolkit.reports.parameters import parameter_words
 
 if TYPE_CHECKING:
     from toolkit.reports.running import JobResult
@@ -44,8 +44,8 @@ def write_batch_index(results: Iterable[JobResult], path: Path | str) -> Path:
     for r in results:
         params = (
             "<br>".join(
-                f"<code>{html.escape(str(k))} = {html.escape(format_value(v))}</code>"
-                for k, v in r.job.parameters.items()
+                f"{html.escape(label)} <b>{html.escape(words)}</b>"
+                for label, words in (parameter_words(str(k), v) for k, v in r.job.parameters.items())
             )
             or "defaults"
         )

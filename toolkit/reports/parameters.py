@@ -35,6 +35,8 @@ __all__ = [
     "RULES_HELP",
     "ParameterSpec",
     "format_value",
+    "parameter_words",
+    "default_value",
     "notebook_parameters",
     "notebook_system",
     "parse_cli_value",
@@ -351,8 +353,12 @@ def rules_html(house: Any, heading: str = "Rules in force") -> str:
     escaped). ``house`` is what :func:`read_rules_parameter` returns."""
     import html
 
+    from toolkit.house_rules import value_words
+    from toolkit.systems import system as system_entry
+
     rules = house.rules
-    parts = [f"<p><b>{html.escape(heading)} ({html.escape(rules.SYSTEM)}):</b> {html.escape(house.title)}"]
+    system_title = system_entry(rules.SYSTEM).title
+    parts = [f"<p><b>{html.escape(heading)} ({html.escape(system_title)}):</b> {html.escape(house.title)}"]
     if house.path is not None:
         parts[0] += f" <code>{html.escape(Path(house.path).name)}</code>"
     parts[0] += "</p>"
@@ -361,13 +367,13 @@ def rules_html(house: Any, heading: str = "Rules in force") -> str:
     changes = rules.changes()
     if changes:
         items = "".join(
-            f"<li><code>{html.escape(name)}</code>: {html.escape(_yaml_text(new))} "
-            f"(default {html.escape(_yaml_text(old))})</li>"
+            f"<li>{html.escape(rules.field_label(name))}: {html.escape(value_words(new))} "
+            f"(by default {html.escape(value_words(old))})</li>"
             for name, (old, new) in changes.items()
         )
         parts.append(f"<ul>{items}</ul>")
     else:
-        parts.append("<p>Every rule as in <code>docs/rulings.md</code> (no field changed).</p>")
+        parts.append("<p>Every rule as the rulings say (no field changed).</p>")
     return '<div class="toolkit-rules">' + "".join(parts) + "</div>"
 
 
@@ -378,24 +384,13 @@ def with_variants(rules: Any, **fields: Any) -> Any:
 
     >>> from toolkit.angry_miniatures import Rules
     >>> with_variants(Rules(zero_tie="super_tiebreak"), zero_tie="miss", tie_break="coin_flip").variant_name()
-    "zero_tie='super_tiebreak', tie_break='coin_flip'"
+    'Both roll no hits: super tiebreak; Ties on hits: coin flip'
     """
     import dataclasses
 
     default = type(rules)()
     changed = {name: value for name, value in fields.items() if value != getattr(default, name)}
     return dataclasses.replace(rules, **changed) if changed else rules
-
-
-def _yaml_text(value: Any) -> str:
-    """A field value as a designer wrote it: tuples as lists, pairs as a mapping."""
-    if isinstance(value, tuple):
-        if value and all(isinstance(p, tuple) and len(p) == 2 for p in value):
-            return "{" + ", ".join(f"{_yaml_text(k)}: {_yaml_text(v)}" for k, v in value) + "}"
-        return "[" + ", ".join(_yaml_text(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def parse_cli_value(text: str, type_name: str | None = None) -> Any:
@@ -428,5 +423,56 @@ def parse_cli_value(text: str, type_name: str | None = None) -> Any:
 
 
 def format_value(value: Any) -> str:
-    """Return a parameter value as shown in a report's header and the batch index."""
+    """Return a parameter value as Python writes it (the command line's ``-p`` echo)."""
     return repr(value)
+
+
+#: Report parameters whose ``None`` means the rulings themselves (no house rules).
+RULES_PARAMETERS = ("rules", "baseline")
+
+
+def parameter_words(name: str, value: Any) -> tuple[str, str]:
+    """Return a report parameter as a designer reads it in a report's header and the
+    batch index: its name in words and its value in words (a list as ``melee, ranged,
+    magic``, a choice with spaces, ``yes``/``no``, a house-rules file by its file name,
+    ``None`` as "default rules" for the rules and "not set" otherwise).
+
+    >>> parameter_words("attack_types", ["melee", "ranged"])
+    ('attack types', 'melee, ranged')
+    >>> parameter_words("rules", None), parameter_words("zero_tie", "super_tiebreak")
+    (('rules', 'default rules'), ('zero tie', 'super tiebreak'))
+    >>> parameter_words("rules", "/home/d/data/rules/angry-miniatures/tens_hit.yaml")
+    ('rules', 'tens_hit.yaml')
+    >>> parameter_words("hidden_sizes", [[1, 1], [2, 1]])
+    ('hidden sizes', '(1, 1), (2, 1)')
+    """
+    from toolkit.house_rules import value_words
+
+    label = name.replace("_", " ")
+    if value is None:
+        return label, "default rules" if name in RULES_PARAMETERS else "not set"
+    if isinstance(value, Mapping):
+        return label, "; ".join(f"{str(k).replace('_', ' ')}: {_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, str) and value.endswith((".yaml", ".yml")):
+        return label, Path(value).name
+    if isinstance(value, bool):
+        return label, value_words(value)
+    return label, _words(value)
+
+
+def _words(value: Any) -> str:
+    """A parameter value in words: lists joined, nested lists in parentheses."""
+    from toolkit.house_rules import value_words
+
+    if isinstance(value, (list, tuple)):
+        return ", ".join(f"({_words(v)})" if isinstance(v, (list, tuple)) else _words(v) for v in value) or "none"
+    return value_words(value)
+
+
+def default_value(source: str) -> Any:
+    """Return the value of a parameter's default source text (``'["melee", "ranged"]'``),
+    or the text itself when it is not a literal."""
+    try:
+        return ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return source

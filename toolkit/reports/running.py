@@ -23,7 +23,7 @@ from toolkit.notation import excerpt
 from toolkit.reports.batch_index import write_batch_index
 from toolkit.reports.discovery import find_report, notebook_title
 from toolkit.reports.jobs import Job, check_output_name
-from toolkit.reports.parameters import format_value, notebook_parameters, validate_parameters
+from toolkit.reports.parameters import default_value, notebook_parameters, parameter_words, validate_parameters
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -34,6 +34,8 @@ __all__ = [
     "ReportFailed",
     "check_kernel",
     "render_html",
+    "parameter_summary",
+    "parameters_cell",
     "run_batch",
     "run_report",
     "start_order",
@@ -161,14 +163,14 @@ def _original_cell_index(executed: Path, cell_index: int) -> int:
     return cell_index - injected
 
 
-def _parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
-    """Return (name, shown value, given) for every parameter of the notebook."""
+def parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
+    """Return (name in words, value in words, given) for every parameter of the notebook
+    (:func:`~toolkit.reports.parameters.parameter_words`: no Python on the page)."""
     specs = notebook_parameters(path)
-    rows = [
-        (name, format_value(values[name]) if name in values else spec.default, name in values)
+    return [
+        (*parameter_words(name, values[name] if name in values else default_value(spec.default)), name in values)
         for name, spec in specs.items()
     ]
-    return rows
 
 
 #: The exporter's template: nbconvert's ``lab`` page without the scripts it loads from the
@@ -186,17 +188,17 @@ _OFFLINE_TEMPLATE_TEXT = """{%- extends 'index.html.j2' -%}
 """
 
 
-def _parameters_cell(rows: list[tuple[str, str, bool]]) -> Any:
+def parameters_cell(rows: list[tuple[str, str, bool]]) -> Any:
     """Return the Markdown cell listing the run's parameters (every text escaped)."""
     import nbformat
 
-    given = [f"<code>{html.escape(n)} = {html.escape(v)}</code>" for n, v, g in rows if g]
-    default = [f"<code>{html.escape(n)} = {html.escape(v)}</code>" for n, v, g in rows if not g]
+    given = [f"{html.escape(n)} <b>{html.escape(v)}</b>" for n, v, g in rows if g]
+    default = [f"{html.escape(n)} <b>{html.escape(v)}</b>" for n, v, g in rows if not g]
     parts = []
     if given:
-        parts.append("Run with " + ", ".join(given) + ".")
+        parts.append("Run with " + "; ".join(given) + ".")
     if default:
-        parts.append(("Defaults: " if given else "All defaults: ") + ", ".join(default) + ".")
+        parts.append(("Otherwise as by default: " if given else "Run as by default: ") + "; ".join(default) + ".")
     return nbformat.v4.new_markdown_cell('<div class="toolkit-parameters"><p>' + " ".join(parts) + "</p></div>")
 
 
@@ -247,7 +249,7 @@ def render_html(
     nb = nbformat.read(str(notebook_path), as_version=4)
     rows = list(parameters)
     if rows:
-        _insert_under_title(nb, _parameters_cell(rows))
+        _insert_under_title(nb, parameters_cell(rows))
     exporter = HTMLExporter(
         template_name="lab",
         extra_loaders=[jinja2.DictLoader({OFFLINE_TEMPLATE: _OFFLINE_TEMPLATE_TEXT})],
@@ -305,7 +307,7 @@ def run_report(
     executed = out_dir / f"{stem}.ipynb"
     html_path = out_dir / f"{stem}.html"
     label = f"{_ordinal(position)} {stem}"
-    summary = _parameter_summary(notebook, values)
+    summary = parameter_summary(notebook, values)
     title = notebook_title(notebook) or name
     if stem != name:
         title = f"{title} ({stem})"

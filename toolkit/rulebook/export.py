@@ -49,9 +49,10 @@ def to_html(source: Source, fragment: bool = False) -> str:
 
 
 def to_markdown(source: Source, images: str | Path | None = None, images_link: str | None = None) -> str:
-    """Return the example replayed and written as Markdown: the pictures inline as
-    ``data:`` URIs, or, given ``images`` (a folder), written there as SVG files and linked
-    as ``images_link/<file>`` (the folder as given by default).
+    """Return the example replayed and written as Markdown: given ``images`` (a folder), the
+    pictures written there as SVG files and linked as ``images_link/<file>`` (the folder as
+    given by default); without it, inline as ``data:`` URIs, which only a terminal or a
+    preview should get (GitHub and nbconvert show their alt text alone).
 
     Raises:
         NotationError: the example cannot be read or played, with the line at fault.
@@ -102,5 +103,6 @@ def state_to_markdown(
     state: GameState, title: str, events: Sequence[Event] | None = None, viewer: str | None = None
 ) -> str:
     """Return a game of any registered system so far as rule-book Markdown (pictures as
-    ``data:`` URIs); see :func:`state_to_html`."""
+    ``data:`` URIs: a preview; :func:`toolkit.rulebook.download.state_download` packs them as
+    files); see :func:`state_to_html`."""
     return render_markdown(from_state(state, title, events=events, viewer=viewer))

@@ -1,6 +1,11 @@
 """A :class:`~toolkit.rulebook.export_model.RulebookExample` written as Markdown, its
-cards and dice as images: inline ``data:`` URIs (one file to paste), or SVG files in a
-folder next to it (:class:`ImageFiles`), linked by a relative path.
+cards and dice as images: SVG files in a folder next to it (:class:`ImageFiles`), or kept
+in memory for a download that packs them beside the Markdown (:class:`ImageBundle`),
+linked by a relative path. Inline ``data:`` URIs remain for a preview only: GitHub and
+nbconvert show only their alt text.
+
+The expectations the example file carries are not part of the rule-book text: they
+follow it in an HTML comment (every renderer hides it; a designer deletes it or keeps it).
 
 Every line of narration and every name is escaped, for Markdown (``*``, ``_``, ``[``,
 a list marker at the start) and for the HTML a Markdown renderer lets through (``<``,
@@ -18,7 +23,7 @@ from urllib.parse import quote
 from toolkit.rulebook.export_model import Illustration, Line, RulebookExample
 from toolkit.rulebook.svg import Picture
 
-__all__ = ["ImageFiles", "render_markdown", "md_escape"]
+__all__ = ["ImageFiles", "ImageBundle", "render_markdown", "md_escape"]
 
 _SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
 _LINE_START = re.compile(r"^(\s*)(\d+)([.)])|^(\s*)([-+>=])")
@@ -59,9 +64,23 @@ class ImageFiles:
         return quote(f"{base}/{picture.file_name}" if base else picture.file_name, safe="/")
 
 
-def render_markdown(example: RulebookExample, images: ImageFiles | None = None) -> str:
-    """Return the example as Markdown; pictures inline as ``data:`` URIs, or written to
-    ``images`` and linked."""
+@dataclass
+class ImageBundle:
+    """Where a downloaded Markdown export keeps its pictures: in memory, by file name
+    (:attr:`files`), linked as ``link/<file>``; the download packs them beside it."""
+
+    link: str = "images"
+    files: dict[str, str] = field(default_factory=dict)
+
+    def image(self, picture: Picture) -> str:
+        """Keep the picture's SVG (once) and return its relative link."""
+        self.files.setdefault(picture.file_name, picture.svg() + "\n")
+        return quote(f"{self.link.rstrip('/')}/{picture.file_name}" if self.link else picture.file_name, safe="/")
+
+
+def render_markdown(example: RulebookExample, images: ImageFiles | ImageBundle | None = None) -> str:
+    """Return the example as Markdown; pictures written to (or kept by) ``images`` and
+    linked, or, without ``images``, inline as ``data:`` URIs (a preview)."""
 
     def line(item: Line) -> str:
         parts = []
@@ -101,9 +120,14 @@ def _checks(example: RulebookExample) -> list[str]:
         return ["<!-- The example file carries no expectations. -->", ""]
     held = sum(e.holds for e in expectations)
     verdict = f"all {len(expectations)} hold" if example.holds else f"{len(expectations) - held} NOT met"
-    out = ["---", "", f"*The example file's expectations, checked on this replay: {verdict}.*", ""]
+    out = ["<!--", f"The example file's expectations, checked on this replay: {verdict}."]
     for e in expectations:
         mark = "✓" if e.holds else "✗"
-        why = "" if e.holds else " — " + md_escape("; ".join(e.problems))
-        out.append(f"- {mark} {md_escape(e.text)}{why}")
-    return [*out, ""]
+        why = "" if e.holds else " — " + "; ".join(e.problems)
+        out.append(_comment_safe(f"{mark} {e.text}{why}"))
+    return [*out, "-->", ""]
+
+
+def _comment_safe(text: str) -> str:
+    """A line that cannot end the HTML comment it stands in (no ``--``, no ``>`` after it)."""
+    return text.replace("--", "- -").replace(">", "&gt;")

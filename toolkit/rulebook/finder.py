@@ -123,7 +123,8 @@ def rules_for(system: str, situation: str | Situation | Predicate, rules: Any = 
         return rules_
     if not wanted.variant:
         raise InvalidSetupError(
-            f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): {wanted.why_impossible(rules_)}"
+            f"{wanted.label.rstrip('.')} cannot happen under these rules ({rules_.variant_name()}): "
+            f"{wanted.why_impossible(rules_)}"
         )
     return load_rules(system, {**rules_.to_mapping(), **dict(wanted.variant)})
 
@@ -170,7 +171,9 @@ def search(
     rules_ = rules_for(system, wanted) if rules is None else load_rules(system, rules)
     why = wanted.why_impossible(rules_)
     if why is not None:
-        raise InvalidSetupError(f"{wanted.name} cannot happen under these rules ({rules_.variant_name()}): {why}")
+        raise InvalidSetupError(
+            f"{wanted.label.rstrip('.')} cannot happen under these rules ({rules_.variant_name()}): {why}"
+        )
     deadline = time.perf_counter() + budget_seconds
     stop_at = None
     rng = random.Random(seed)
@@ -216,7 +219,7 @@ def search(
 
 def _notes(wanted: Situation) -> str:
     rulings = f" ({', '.join(wanted.rulings)})" if wanted.rulings else ""
-    return f"Shows {wanted.name}{rulings}; found by toolkit find-example, checked by replaying it."
+    return f"Found by toolkit find-example{rulings}, checked by replaying it."
 
 
 def find_examples(

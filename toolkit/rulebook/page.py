@@ -24,7 +24,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED, find_examples, rules_for
 from toolkit.rulebook.situations import Situation, as_situation, catalogue
 
-__all__ = ["PageEntry", "entry_html", "example_entry", "examples_page", "export_function", "framed"]
+__all__ = ["PageEntry", "entry_html", "example_entry", "examples_page", "export_function", "framed", "source_html"]
 
 
 @dataclass(frozen=True)
@@ -91,30 +91,52 @@ def examples_page(
     return [example_entry(system, s, rules, seed, budget_seconds) for s in chosen]
 
 
-def export_function() -> Callable[[str], str] | None:
-    """Return ``toolkit.rulebook.export.to_html`` (an example's YAML text -> a
-    self-contained HTML page), or ``None`` when the export module is not installed."""
+def export_function(fragment: bool = False) -> Callable[[str], str] | None:
+    """Return the rule-book export of an example's YAML text: a self-contained HTML page
+    (``toolkit.rulebook.export.to_html``), or with ``fragment`` the boxed example as an HTML
+    fragment with its own scoped style, sized to its content (a notebook's preview); ``None``
+    when the export module is not installed."""
     if importlib.util.find_spec("toolkit.rulebook.export") is None:
         return None
-    return getattr(importlib.import_module("toolkit.rulebook.export"), "to_html", None)
+    to_html = getattr(importlib.import_module("toolkit.rulebook.export"), "to_html", None)
+    if to_html is None or not fragment:
+        return to_html
+    return lambda text: to_html(text, fragment=True)
 
 
-def framed(document: str, height_em: int = 28) -> str:
-    """Return an exported HTML page shown inside a frame of the page (its styles and
-    print rules stay its own): an ``iframe`` whose ``srcdoc`` is the escaped page."""
-    doc = html.escape(document, quote=True)
-    return f'<iframe srcdoc="{doc}" style="width:100%;height:{height_em}em;border:1px solid #ccc"></iframe>'
+def framed(document: str) -> str:
+    """Return an exported HTML page shown inline at its own height, never in a frame that
+    cuts it: the page's ``<body>`` (its style sheet is scoped to the example's box)."""
+    start, end = document.find("<body>"), document.rfind("</body>")
+    body = document[start + len("<body>") : end] if start >= 0 and end > start else document
+    head = document[: max(start, 0)]
+    head_style = ""
+    if "<style>" in head and "</style>" in head:
+        head_style = head[head.index("<style>") : head.index("</style>") + len("</style>")]
+        head_style = head_style.replace("body{", ".rb-framed{").replace("@page{margin:15mm}", "")
+    return f'<div class="rb-framed">{head_style}{body}</div>'
 
 
-def entry_html(entry: PageEntry, export: Callable[[str], str] | None = None) -> str:
-    """Return one entry as HTML: the situation's heading, rulings and name, the example
-    as prose (or why there is none), the export in a frame when ``export`` is given, and
-    the example file to copy. Every text is escaped."""
+def source_html(text: str, command: str = "") -> str:
+    """Return an example file's YAML in a folded box to copy (class ``rb-source``: a
+    designer's file, its keys as the file writes them), with the command that finds it."""
+    run = f"<p>Found by <code>{html.escape(command)}</code></p>" if command else ""
+    return (
+        f'<details class="rb-source"><summary>Example file (YAML, to copy)</summary>{run}'
+        f"<pre>{html.escape(text)}</pre></details>"
+    )
+
+
+def entry_html(entry: PageEntry, export: Callable[[str], str] | None = None, system: str = "") -> str:
+    """Return one entry as HTML: the situation's heading and rulings, the rules searched
+    under in words, the example as the rule book prints it (``export``: an example's text
+    to HTML, shown at its own height; else the prose) or why there is none, and the example
+    file to copy. Every text is escaped."""
     s = entry.situation
-    rulings = f" ({html.escape(', '.join(s.rulings))})" if s.rulings else ""
+    rulings = f"Rulings {html.escape(', '.join(s.rulings))} · " if s.rulings else ""
     parts = [
-        f"<h3>{html.escape(s.description)}</h3>",
-        f"<p><code>{html.escape(s.name)}</code>{rulings} — rules: {html.escape(entry.rules or '–')}</p>",
+        f"<h3>{html.escape(s.label)}</h3>",
+        f"<p>{rulings}rules: {html.escape(entry.rules or 'default rules')}</p>",
     ]
     if not entry.text:
         parts.append(f"<p><em>{html.escape(entry.note)}</em></p>")
@@ -129,5 +151,6 @@ def entry_html(entry: PageEntry, export: Callable[[str], str] | None = None) -> 
         parts.append(framed(export(entry.text)))
     else:
         parts.append(f"<pre>{html.escape(entry.narration)}</pre>")
-    parts.append(f"<details><summary>Example file</summary><pre>{html.escape(entry.text)}</pre></details>")
+    command = f"toolkit find-example {system} {s.name}" if system else ""
+    parts.append(source_html(entry.text, command))
     return "\n".join(parts)

@@ -81,6 +81,12 @@ class Situation:
     variant: tuple[tuple[str, Hashable], ...] = ()
     why: Callable[[Any], str] | None = None
 
+    @property
+    def label(self) -> str:
+        """The situation as a designer reads it (its heading): every page, widget and export
+        names a situation by it, never by its command-line ``name``."""
+        return self.description
+
     def shows(self, state: GameState) -> bool:
         """Return whether the finished example ``state`` shows this situation."""
         return bool(self.predicate(state))

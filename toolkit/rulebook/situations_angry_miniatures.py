@@ -57,7 +57,7 @@ def _step_why(face_name: str) -> Callable[[Any], str]:
     def why(rules: Any) -> str:
         order = " ".join(rules.tie_break_order)
         if rules.tie_break != "chain":
-            return f"ties on hits go to a {rules.tie_break.replace('_', ' ')} (tie_break, AM-4)"
+            return f"ties on hits go to a {rules.tie_break.replace('_', ' ')} (Ties on hits, AM-4)"
         if face not in rules.tie_break_order:
             return f"{face_name} are not in the tie-break chain ({order}, AM-4)"
         return (
@@ -202,7 +202,7 @@ CATALOGUE: tuple[Situation, ...] = (
         _miss,
         ("AM-5",),
         lambda r: r.zero_tie == "miss" and _can_miss(r),
-        why=lambda r: _every_face_hits(r) if not _can_miss(r) else "it needs zero_tie: miss (AM-5)",
+        why=lambda r: _every_face_hits(r) if not _can_miss(r) else "it needs the rule Both roll no hits: miss (AM-5)",
     ),
     make("character_out", "A character is taken out.", _out, ("AM-10",), health=1),
     make(
@@ -222,11 +222,13 @@ CATALOGUE: tuple[Situation, ...] = (
     ),
     make(
         "zero_hits_super_tiebreak",
-        "Both sides roll no hits and a SuperTieBreaker decides (the zero_tie variant).",
+        "Both sides roll no hits and a SuperTieBreaker decides (AM-5's SuperTieBreaker variant).",
         _zero_tie_stb,
         ("AM-5", "AM-4"),
         lambda r: r.zero_tie == "super_tiebreak" and _can_miss(r),
         variant={"zero_tie": "super_tiebreak"},
-        why=lambda r: _every_face_hits(r) if not _can_miss(r) else "it needs zero_tie: super_tiebreak (AM-5)",
+        why=lambda r: (
+            _every_face_hits(r) if not _can_miss(r) else "it needs the rule Both roll no hits: super tiebreak (AM-5)"
+        ),
     ),
 )

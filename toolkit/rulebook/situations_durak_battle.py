@@ -185,8 +185,8 @@ CATALOGUE: tuple[Situation, ...] = (
     ),
     make(
         "counter_equal_loses",
-        "A counterattack equal to the attack costs a token (the counter_tie variant).",
-        lambda s: said(s, "equal, treated as lower (DB-5 counter_tie='loses')", "counter"),
+        "A counterattack equal to the attack costs a token (DB-5's variant).",
+        lambda s: said(s, "equal, treated as lower (DB-5 variant)", "counter"),
         ("DB-5",),
         lambda r: r.counter_tie == "loses",
         variant={"counter_tie": "loses"},

@@ -148,7 +148,7 @@ CATALOGUE: tuple[Situation, ...] = (
         _nasty,
         ("FM-12",),
         lambda r: r.death_card is not None,
-        why=lambda r: "no card gives a Nasty Hit (death_card: none, FM-12)",
+        why=lambda r: "no card gives a Nasty Hit (Death card: none, FM-12)",
         ace_of_spades=20,
     ),
     make(
@@ -169,7 +169,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "undefended_unopposed",
         "An undefended fairy under the unopposed variant: the attack is unopposed.",
-        lambda s: said(s, "is undefended (FM-7 undefended='unopposed')", "play"),
+        lambda s: said(s, "is undefended (FM-7 variant: unopposed)", "play"),
         ("FM-7",),
         lambda r: r.undefended == "unopposed",
         variant={"undefended": "unopposed"},

@@ -17,6 +17,7 @@ import itertools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import ToolkitError
 from toolkit.reports.figures import figure_html
 from toolkit.sweeps.store import write_atomic
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
     from toolkit.sweeps.runner import SweepResult
 
-__all__ = ["write_report", "report_html", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
+__all__ = ["write_report", "report_html", "field_words", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
 
 #: Outcomes drawn one by one in a probability chart (the rest are summed).
 TOP_OUTCOMES = 8
@@ -59,8 +60,33 @@ def _probability_frame(part: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return shown.groupby([*by, "outcome"], as_index=False, sort=False)["value"].sum()
 
 
-def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str) -> list[tuple[str, Any]]:
-    """The (caption, figure) charts of one kind of row."""
+def field_words(system: str, field: str) -> str:
+    """Return a swept field as a designer reads it: a rules field (``rules.tie_break``) by
+    its label ("Ties on hits"), a calculator's argument with spaces ("defense dice")."""
+    if field.startswith("rules."):
+        from toolkit.house_rules import rules_class
+
+        try:
+            return rules_class(system).field_label(field.removeprefix("rules."))
+        except ToolkitError:
+            return field.removeprefix("rules.").replace("_", " ")
+    return field.replace("_", " ")
+
+
+def _value_words(value: Any) -> str:
+    from toolkit.house_rules import value_words
+
+    return value_words(value)
+
+
+def _facet_text(text: str) -> str:
+    """A facet's title as plotly writes it (``label=value``) in words: ``label: value``."""
+    label, _, value = text.partition("=")
+    return f"{label}: {value.replace('_', ' ')}" if value else text
+
+
+def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str, system: str = "") -> list[tuple[str, Any]]:
+    """The (caption, figure) charts of one kind of row, every field and value in words."""
     import plotly.express as px
 
     part = table[table["kind"] == kind]
@@ -72,7 +98,7 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str) -> list[tupl
         values = sorted(part[f].unique().tolist(), key=str)
         kept = _spread(values, MAX_FACETS)
         if len(kept) < len(values):
-            captions.append(f"{f}: {len(kept)} of {len(values)} values shown")
+            captions.append(f"{field_words(system, f)}: {len(kept)} of {len(values)} values shown")
             part = part[part[f].isin(kept)]
     combos = list(itertools.product(*(sorted(part[f].unique().tolist(), key=str) for f in further)))
     charts = []
@@ -89,12 +115,14 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str) -> list[tupl
         else:
             data = sub.groupby([*by, "outcome"], as_index=False, sort=False)["value"].mean()
             color, facet_row = "outcome", facets[1] if len(facets) > 1 else None
-        title = ", ".join(f"{f} = {v}" for f, v in zip(further, combo, strict=True))
+        title = ", ".join(f"{field_words(system, f)}: {_value_words(v)}" for f, v in zip(further, combo, strict=True))
+        labels = {f: field_words(system, f) for f in (x, *facets) if f is not None}
         common = {
             "color": color,
             "facet_col": facets[0] if facets else None,
             "facet_row": facet_row,
             "title": title or None,
+            "labels": {**labels, "value": "probability" if kind == "probability" else "value"},
         }
         if x is None:
             fig = px.bar(data, x="outcome", y="value", **common)
@@ -106,11 +134,13 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str) -> list[tupl
             legend_title_text="outcome",
             height=max(450, 260 * facet_rows + 140),
         )
+        fig.for_each_annotation(lambda a: a.update(text=_facet_text(a.text)))
         if kind == "value":
             fig.update_yaxes(matches=None)
         charts.append((title, fig))
     if len(combos) > MAX_CHARTS:
-        captions.append(f"{len(combos) - MAX_CHARTS} more combinations of {', '.join(further)} are in the table")
+        more = ", ".join(field_words(system, f) for f in further)
+        captions.append(f"{len(combos) - MAX_CHARTS} more combinations of {more} are in the table")
     return [("; ".join(captions), None)] + charts if captions else charts
 
 
@@ -129,9 +159,9 @@ def report_html(result: SweepResult) -> str:
         parts.append(f"<p>{esc(sweep.notes)}</p>")
     seconds = table.drop_duplicates("point")["seconds"] if not table.empty else table["seconds"]
     facts = [
-        ("system", sweep.system),
-        ("calculator", f"{sweep.calculator.name}: {sweep.calculator.help}"),
-        ("swept", ", ".join(sweep.swept) or "nothing (one point)"),
+        ("system", _system_title(sweep.system)),
+        ("calculator", sweep.calculator.help),
+        ("swept", ", ".join(field_words(sweep.system, f) for f in sweep.swept) or "nothing (one point)"),
         ("points", result.summary()),
         ("point time", f"{seconds.sum():.2f} s in all, {seconds.mean() if len(seconds) else 0:.4f} s mean"),
         ("table", f"{len(table):,} rows: {result.table_path.name if result.table_path else ''}"),
@@ -144,7 +174,7 @@ def report_html(result: SweepResult) -> str:
         parts.append("</ul>")
     inlined = False
     for kind, heading in (("probability", "Probabilities"), ("value", "Values")):
-        charts = _charts(table, sweep.swept, kind) if not table.empty else []
+        charts = _charts(table, sweep.swept, kind, sweep.system) if not table.empty else []
         if not charts:
             continue
         parts.append(f"<h2>{heading}</h2>")
@@ -156,6 +186,15 @@ def report_html(result: SweepResult) -> str:
             inlined = True
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _system_title(system: str) -> str:
+    from toolkit.systems import system as system_entry
+
+    try:
+        return system_entry(system).title
+    except ToolkitError:
+        return system
 
 
 def write_report(result: SweepResult, path: Path) -> Path:

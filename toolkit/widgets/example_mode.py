@@ -12,8 +12,9 @@ example's buttons and line (:meth:`_build_example_and_export`, :meth:`_example_r
 :meth:`_show_example`); the hands panel, both hands or one side's view
 (:meth:`_show_hands`); the decision panel, rebuilt only when the state changes
 (:meth:`_decision_panel`); Export (:meth:`_export`, :meth:`_export_accordion`); Back and
-notebook display. Export writes the example file's YAML, or that file replayed as
-rule-book HTML or Markdown (``export_format``; :mod:`toolkit.rulebook.export`).
+notebook display. Export previews and downloads the example file's YAML, or that file replayed as
+a rule-book page or Markdown with its image files (``export_format``;
+:mod:`toolkit.rulebook.download`).
 
 What the system gives (class attributes, and methods it must or may define):
 
@@ -46,6 +47,7 @@ import ipywidgets as widgets
 from toolkit.engine import GameState
 from toolkit.errors import ToolkitError
 from toolkit.widgets.common import ERROR, NOTE, OK, coloured, count, esc
+from toolkit.widgets.export_panel import ExportView
 from toolkit.widgets.stepper import Stepper
 
 __all__ = ["FollowsExample", "EXPORT_FORMATS"]
@@ -53,11 +55,11 @@ __all__ = ["FollowsExample", "EXPORT_FORMATS"]
 #: The system's state class (``CombatState``, ``TracedBattleState``).
 S = TypeVar("S", bound=GameState)
 
-#: The formats of Export: (label, format); ``None`` is the example file's YAML.
-EXPORT_FORMATS: tuple[tuple[str, str | None], ...] = (
-    ("YAML", None),
-    ("Rule-book HTML", "html"),
-    ("Rule-book Markdown", "markdown"),
+#: The formats of Export: (label, format), the example file first.
+EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
+    ("Example file (YAML)", "yaml"),
+    ("Rule-book page (HTML)", "html"),
+    ("Markdown with image files (.zip)", "markdown"),
 )
 
 _TABLE = '<table style="border-collapse:separate;border-spacing:8px 2px">'
@@ -200,11 +202,11 @@ class FollowsExample(Generic[S]):
         self.export_button = widgets.Button(
             description="Export", tooltip=f"Write the {self._noun} so far as an example file"
         )
-        self.export_box = widgets.Textarea(layout=widgets.Layout(width="100%", height=self._export_height))
+        self.export_view = ExportView(self._export_height)
+        self.export_box = self.export_view.source  # the exported file's text, to copy
         self.export_note = widgets.HTML()
-        # value None (YAML) by default: the steppers' recorded HTML does not change
         self.export_format = widgets.Dropdown(
-            options=EXPORT_FORMATS, value=None, description="as", layout=widgets.Layout(width="16em")
+            options=EXPORT_FORMATS, value="yaml", description="Format", layout=widgets.Layout(width="24em")
         )
         self.export_button.on_click(lambda _: self.export())
         self.export_format.observe(lambda _: self.export() if self.export_box.value else None, names="value")
@@ -216,16 +218,18 @@ class FollowsExample(Generic[S]):
         return [widgets.HBox([self.next_move_button, self.play_all_button]), self.example_line]
 
     def _export_accordion(self) -> widgets.Accordion:
-        """Export, folded: the title and button, the note, the YAML."""
+        """Export, folded: the title, format and button, the note, then the download link,
+        the preview and the source to copy (:class:`~toolkit.widgets.export_panel.ExportView`)."""
         export = widgets.VBox(
             [
                 widgets.HBox([self.export_title, self.export_format, self.export_button]),
                 self.export_note,
-                self.export_box,
+                self.export_view.widget,
             ]
         )
         return widgets.Accordion(
-            children=[export], titles=("Export as a rule-book example (YAML, rule-book HTML or Markdown)",)
+            children=[export],
+            titles=("Export: preview and download (example file, rule-book page, Markdown with images)",),
         )
 
     # -- reacting ---------------------------------------------------------------------------
@@ -368,20 +372,22 @@ class FollowsExample(Generic[S]):
         A partial example (the game unfinished) is a normal export: a verdict that it
         replays is shown in the neutral :data:`~toolkit.widgets.common.NOTE` colour, not
         as a success or an error (issue 12); only a file that does not replay is red."""
+        from toolkit.rulebook.download import example_download
+
         state = self.state
-        text = self._example_text(state, self.export_title.value.strip() or untitled)
+        title = self.export_title.value.strip() or untitled
+        text = self._example_text(state, title)
         note, colour = self._export_verdict(state, text)
         if colour == OK and not state.is_terminal:
             colour = NOTE
-        fmt = self.export_format.value
-        if fmt is not None:
-            from toolkit.rulebook.export import export
-
-            try:
-                text = export(text, fmt)[0]
-            except ToolkitError as e:
-                note, colour = f"{note} The rule-book {fmt} cannot be written (the YAML is shown): {e}", ERROR
-        self.export_box.value = text
+        fmt = self.export_format.value or "yaml"
+        try:
+            download = example_download(text, fmt, title)
+        except ToolkitError as e:
+            note, colour = f"{note} The {fmt} export cannot be written (the example file is shown): {e}", ERROR
+            download = example_download(text, "yaml", title)
+        self.export_view.show(download)
+        text = download.source
         self.export_note.value = coloured(note, colour)
         return text
 

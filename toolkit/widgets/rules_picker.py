@@ -93,7 +93,7 @@ class RulesPicker:
             value = self._add(start)
         elif start.rules.changes():  # rules given as an object or a mapping
             self._files[GIVEN] = start
-            self._options.append((f"given: {start.rules.variant_name()}", GIVEN))
+            self._options.append((f"as given ({start.rules.variant_name()})", GIVEN))
             value = GIVEN
         self.dropdown = widgets.Dropdown(
             options=self._options,

@@ -13,9 +13,10 @@ goes back to the start; the **Seed** box restarts with another seed.
 The seeded generator's state is saved with every move, so Back then Step rolls the
 same dice again: a seed and a sequence of clicks always give the same log.
 
-The log is exported in the folded "Copy log" box: as plain text (the default), or, for
-a game of a registered system, as a rule-book example in HTML or Markdown with its
-cards and dice drawn (:mod:`toolkit.rulebook.export`; the ``log_format`` dropdown).
+The log is exported in the folded "Export" box, previewed and downloaded: as plain text
+(the default), or, for a game of a registered system, as a rule-book page (HTML) or
+Markdown with its cards and dice as image files (:mod:`toolkit.rulebook.download`; the
+``log_format`` dropdown).
 
 >>> from toolkit.angry_miniatures import start_attack_from_pools
 >>> stepper = Stepper(start_attack_from_pools(3, 2, "melee"))
@@ -42,14 +43,15 @@ import ipywidgets as widgets
 
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.widgets.export_panel import ExportView
 
 __all__ = ["Stepper", "LOG_FORMATS"]
 
-#: The formats of the Copy-log box: (label, format); ``None`` is the plain-text log.
-LOG_FORMATS: tuple[tuple[str, str | None], ...] = (
-    ("Plain text", None),
-    ("Rule-book HTML", "html"),
-    ("Rule-book Markdown", "markdown"),
+#: The formats of the Export box: (label, format); ``"text"`` is the plain-text log.
+LOG_FORMATS: tuple[tuple[str, str], ...] = (
+    ("Plain text", "text"),
+    ("Rule-book page (HTML)", "html"),
+    ("Markdown with image files (.zip)", "markdown"),
 )
 
 StartState = GameState | Callable[[], GameState]
@@ -168,16 +170,25 @@ class Stepper:
             InvalidSetupError: a rule-book format for a state of no registered system, or
                 an unknown format (naming the accepted ones).
         """
-        if fmt is None:
+        if fmt is None or fmt == "text":
             return self.log_text
-        from toolkit.rulebook.export import state_to_html, state_to_markdown
+        return self.export_download(fmt).source
 
+    def export_download(self, fmt: str) -> Any:
+        """Return the revealed log as a rule-book :class:`~toolkit.rulebook.download.Download`
+        (``"html"`` or ``"markdown"``: a preview, a file to download, its source).
+
+        Raises:
+            InvalidSetupError: a state of no registered system, or an unknown format.
+        """
+        from toolkit.rulebook.download import state_download
+
+        if fmt not in [f for _, f in LOG_FORMATS[1:]]:
+            raise InvalidSetupError(
+                f"unknown log format {fmt!r}: use one of {', '.join(repr(f) for _, f in LOG_FORMATS)}"
+            )
         title = self._title_text or "An example"
-        if fmt == "html":
-            return state_to_html(self.state, title, events=self.revealed_events, viewer=self.viewer)
-        if fmt == "markdown":
-            return state_to_markdown(self.state, title, events=self.revealed_events, viewer=self.viewer)
-        raise InvalidSetupError(f"unknown log format {fmt!r}: use one of {', '.join(repr(f) for _, f in LOG_FORMATS)}")
+        return state_download(self.state, title, fmt, events=self.revealed_events, viewer=self.viewer)
 
     @property
     def error(self) -> str:
@@ -353,12 +364,14 @@ class Stepper:
         self.decision_box = widgets.HBox()
         self.error_line = widgets.HTML()
         self.log_view = widgets.HTML()
-        self.log_copy = widgets.Textarea(layout=widgets.Layout(width="100%", height="12em"))
-        # value None (plain text) by default: the steppers' recorded HTML does not change
-        self.log_format = widgets.Dropdown(options=LOG_FORMATS, value=None, description="Format")
+        self.export_view = ExportView("12em")
+        self.log_copy = self.export_view.source  # the exported text, to copy
+        self.log_format = widgets.Dropdown(
+            options=LOG_FORMATS, value="text", description="Format", layout=widgets.Layout(width="24em")
+        )
         copy = widgets.Accordion(
-            children=[widgets.VBox([self.log_format, self.log_copy])],
-            titles=("Copy log (plain text, or a rule-book example in HTML or Markdown)",),
+            children=[widgets.VBox([self.log_format, self.export_view.widget])],
+            titles=("Export: preview and download (plain text, rule-book page, Markdown with images)",),
         )
         self.log_format.observe(lambda _: self._show_log_copy(), names="value")
 
@@ -429,10 +442,16 @@ class Stepper:
             self._on_refresh()
 
     def _show_log_copy(self) -> None:
-        """The Copy-log box in the chosen format (a game no export can write says why)."""
+        """The Export box in the chosen format: its preview, download and source (a game no
+        export can write says why)."""
+        fmt = self.log_format.value or "text"
+        if fmt == "text":
+            self.export_view.show_text(self.log_text, "log.txt")
+            return
         try:
-            self.log_copy.value = self.export_log(self.log_format.value)
+            self.export_view.show(self.export_download(fmt))
         except ToolkitError as e:
+            self.export_view.refuse(f"Cannot export this game as a rule-book example: {e}")
             self.log_copy.value = f"Cannot export this game as a rule-book example: {e}"
 
     def _decision_buttons(self, state: GameState) -> list[widgets.Button]:

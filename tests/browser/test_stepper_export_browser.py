@@ -1,0 +1,70 @@
+"""A stepper's Export in JupyterLab at 1280 px: the Format dropdown shows its choice (it was
+blank), Export previews the rule-book page at its own height and the Markdown as it renders,
+and the download link saves the file (Chromium's ``expect_download``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from python_on_page import python_on_page
+
+from .laptop import CUT_OFF_BOXES, close_notebook, laptop_context, open_notebook
+
+STEPPER_NOTEBOOK = "stepper_export.ipynb"
+STEPPER = 'combat_stepper(example="dizzytwig_v_sparklespaz.yaml")'
+
+
+@pytest.fixture(scope="module")
+def narrow(chromium):
+    yield from laptop_context(chromium)
+
+
+@pytest.fixture(scope="module")
+def stepper(narrow, lab, timings):
+    """A scratch notebook beside the others: the worked example played out in a stepper."""
+    source = f"from toolkit.fairy_meat.widgets import combat_stepper\n\nst = {STEPPER}\nst.play_all()\nst"
+    notebook = {
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (lab.root / STEPPER_NOTEBOOK).write_text(json.dumps(notebook), encoding="utf-8")
+    nb, console = open_notebook(narrow, lab, STEPPER_NOTEBOOK, timings, STEPPER_NOTEBOOK)
+    yield nb, console
+    close_notebook(nb)
+
+
+# -- a stepper's Export --------------------------------------------------------------------------
+def test_the_steppers_export_previews_and_downloads(stepper):
+    nb, console = stepper
+    region = nb.output(STEPPER)
+    region.locator(".jupyter-widget-Collapse-header, .lm-AccordionPanel-title, .p-Accordion-title").filter(
+        has_text="example file, rule-book page"
+    ).first.click()
+    fmt = region.locator("select").filter(has_text="Example file (YAML)")
+    # the Format dropdown shows its choice (it was blank)
+    shown = fmt.evaluate("s => s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : ''")
+    assert shown.replace("\xa0", " ") == "Example file (YAML)"  # ipywidgets writes its spaces unbreakable
+    region.get_by_role("button", name="Export", exact=True).click()
+    nb.wait_idle(30)
+    assert region.locator("a.rb-download:visible").count() == 1
+    fmt.select_option(label="Rule-book page (HTML)")
+    nb.wait_idle(30)
+    preview = region.locator("article.rb-example:visible")
+    assert preview.count() == 1 and preview.locator("svg.rb-card").count() > 10
+    assert region.evaluate(CUT_OFF_BOXES) == []
+    with nb.page.expect_download() as caught:
+        region.locator("a.rb-download:visible").click()
+    page = Path(caught.value.path()).read_text(encoding="utf-8")
+    assert caught.value.suggested_filename.endswith(".html") and page.startswith("<!DOCTYPE html>")
+    fmt.select_option(label="Markdown with image files (.zip)")
+    nb.wait_idle(30)
+    assert region.locator(".rb-markdown img:visible").count() > 10  # the Markdown previewed as it renders
+    with nb.page.expect_download() as caught:
+        region.locator("a.rb-download:visible").click()
+    assert caught.value.suggested_filename.endswith(".zip")
+    assert python_on_page(region.inner_text()) == []
+    assert console.errors == []
