@@ -94,6 +94,23 @@ def test_the_chain_example_ends_with_north_retreating_db4_db8():
     assert "retreats" in st.token_labels["a"].value
 
 
+def test_an_army_change_ends_the_example_with_a_neutral_note():
+    """Issue 23 item 6: with South 3 tokens down the hand sizes change (DB-2) and the cards
+    the example lists no longer fit, so it ends at its line 20 — said once, as a neutral
+    note, the file by name, play going on by hand."""
+    st = battle_stepper(example=CHAIN)
+    st.tokens["b"].value -= 3
+    assert st.what_if
+    st.play_all()
+    line = st.example_line.value
+    assert f"color:{NOTE}" in line and ERROR not in line, line
+    assert "line 20 of durak_counterattack_chain.yaml" in line and "Continue by hand from here" in line
+    assert str(ROOT) not in line and st.stepper.error == ""
+    assert not st.state.is_terminal
+    st.load(JOKERS)  # another example, loaded: its own setup, not a what-if
+    assert not st.what_if
+
+
 def test_leaving_the_example_is_said_and_back_returns():
     st = battle_stepper(example=JOKERS, seed=3)
     st.stepper.roll_button.click()  # a seeded roll instead of the example's 1

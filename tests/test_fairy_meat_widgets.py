@@ -31,7 +31,8 @@ from toolkit.fairy_meat.widgets import (
     odds_explorer,
 )
 from toolkit.prob import Distribution, format_probability
-from toolkit.widgets.common import ERROR, NOTE
+from toolkit.widgets.common import ERROR, NOTE, OK
+from toolkit.widgets.example_mode import plan_stop_text
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
@@ -187,8 +188,31 @@ def test_example_that_stops_fitting_says_where():
     st = combat_stepper(example=WORKED)
     st.fluttered.value = False  # Dizzytwig draws 6 cards: the stacked deck no longer splits as written
     st.play_all()
-    assert "stops here" in st.example_line.value or "left the example" in st.example_line.value
-    assert st.stepper.error  # the reason is shown as the stepper's error
+    assert "ends here" in st.example_line.value or "left the example" in st.example_line.value
+
+
+def test_what_if_ends_with_a_neutral_note_once_and_no_path():
+    """Issue 23 item 6: unticking the Order Card (the introduction's own what-if) is a
+    question, not a crash: one neutral line naming the example's line by file name, play
+    going on by hand, and no second copy as a red stepper error."""
+    st = combat_stepper(example=WORKED)
+    st.holds_order_card.value = False  # Sparklespaz draws 1 card fewer (FM-2): his KC is never dealt
+    assert st.what_if
+    st.play_all()
+    line = st.example_line.value
+    assert f'color:{NOTE}' in line and ERROR not in line, line
+    assert "line 18 of dizzytwig_v_sparklespaz.yaml" in line and "Continue by hand from here" in line
+    assert str(EXAMPLES_DIR) not in line and "/" not in re.sub(r"<[^>]*>", "", line)
+    assert st.stepper.error == ""  # said once, on the example line
+    assert not st.state.is_terminal and st.stepper.decision_buttons  # he chooses by hand: trumps none
+    st.holds_order_card.value = True  # back to the example's own setup: it plays to its end again
+    assert not st.what_if
+    st.play_all()
+    assert f"color:{OK}" in st.example_line.value
+
+
+def test_plan_stop_text_names_the_file_not_its_path():
+    assert plan_stop_text("/a/b/x.yaml:7: South draws 4") == ("line 7 of x.yaml", "South draws 4")
 
 
 # -- clicking cards -------------------------------------------------------------------------

@@ -305,6 +305,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.export_title.value = loaded.title
         self.stepper.title.value = f"<b>{esc(loaded.title)}</b>"
         self.widget.children = self._layout().children
+        self._own_start = None  # replanned below from the loaded example's own setup
         self._changed()
 
     def export(self) -> str:
