@@ -8,7 +8,10 @@ and :func:`method_text` for Monte Carlo, :func:`fold_labels` for tables and bars
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
+
+import ipywidgets as widgets
 
 from toolkit.numbers import count, estimate_text, fold_labels, method_text, number_text, percent_text, probability_text
 from toolkit.prob import field_of
@@ -18,6 +21,7 @@ __all__ = [
     "NOTE",
     "OK",
     "coloured",
+    "control_grid",
     "count",
     "esc",
     "estimate_text",
@@ -60,6 +64,45 @@ def fitting_width(description: str, options: Any = ()) -> str:
     labels = [o[0] if isinstance(o, tuple) else str(o) for o in options] or [""]
     characters = len(description) + max(map(len, labels))
     return f"{0.6 * characters + 2.5:.1f}em"  # 0.6 em a character is generous for the UI font
+
+
+#: Controls whose description is a label on their left (aligned in a control grid).
+_LABELLED_LEFT = (
+    widgets.IntSlider,
+    widgets.FloatSlider,
+    widgets.SelectionSlider,
+    widgets.Dropdown,
+    widgets.IntText,
+    widgets.BoundedIntText,
+    widgets.Text,
+    widgets.ToggleButtons,
+)
+#: Controls that fill their grid cell (a slider's track as long as the cell allows).
+_FILL_CELL = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider, widgets.Dropdown, widgets.Text)
+
+
+def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None) -> widgets.GridBox:
+    """The one look of every explorer's and stepper's controls (issue 23): a compact grid
+    whose cells are as wide as the longest label needs, as many to a row as the width
+    allows (``columns`` to fix the count). Every label on the left of its control gets
+    the same width, so sliders and dropdowns line up and their labels show whole; sliders
+    and dropdowns fill their cell. Returns the ``GridBox`` (the controls are its children,
+    their ``style``/``layout`` adjusted)."""
+    labelled = [c for c in controls if isinstance(c, _LABELLED_LEFT)]
+    longest = max((len(getattr(c, "description", "") or "") for c in labelled), default=0)
+    label = 0.6 * longest + 1 if longest else 0
+    for control in labelled:
+        if getattr(control, "description", ""):
+            control.style.description_width = f"{label:.1f}em"
+        if isinstance(control, _FILL_CELL):
+            control.layout.width = "100%"
+    cell = max(label + 14, 22)
+    template = f"repeat({columns}, minmax({cell:.1f}em, 1fr))" if columns else f"repeat(auto-fill, minmax({cell:.1f}em, 1fr))"
+    grid = widgets.GridBox(
+        list(controls), layout=widgets.Layout(grid_template_columns=template, grid_gap="2px 18px", width="100%")
+    )
+    grid.add_class("toolkit-controls")
+    return grid
 
 
 def field(outcome: Any, name: str, default: Any = None) -> Any:

@@ -58,13 +58,14 @@ import ipywidgets as widgets
 from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides
 from toolkit.prob import Distribution, format_probability
+from toolkit.widgets.common import control_grid
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from toolkit.widgets.rules_picker import RulesPicker
 
-__all__ = ["BUSY_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
+__all__ = ["BUSY_CLASS", "NUMBERS_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
 
 #: The two views of the chart and table.
 VIEWS: tuple[str, ...] = ("exactly", "at least")
@@ -79,8 +80,15 @@ RULES = "rules"
 #: The CSS class of an explorer (and of its status line) while it computes.
 BUSY_CLASS = "toolkit-busy"
 
-#: The page style that dims the chart of a busy explorer.
-_BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-chart{opacity:0.35;transition:opacity 0.1s}</style>"
+#: The CSS class of every part of an explorer that shows numbers a change will redraw:
+#: the chart, the summary sentence and the table (dimmed together while busy).
+NUMBERS_CLASS = "toolkit-numbers"
+
+#: The page style that dims every number of a busy explorer (chart, sentence and table)
+#: until the new numbers are drawn (issue 23: not only the chart).
+_BUSY_STYLE = (
+    "<style>.toolkit-explorer.toolkit-busy .toolkit-numbers{opacity:0.35;transition:opacity 0.1s}</style>"
+)
 
 #: The slider widgets whose drags should compute once, on release.
 _SLIDERS = (
@@ -195,20 +203,29 @@ class OddsExplorer:
         else:
             self.figure, self.chart = None, widgets.VBox(list(self._view_outputs.values()))
         self.chart.add_class("toolkit-chart")
+        for part in (self.chart, self.summary_line, self.table_view):
+            part.add_class(NUMBERS_CLASS)  # all dimmed while busy: every number that will change
+        if self.figure is None:  # a FigureWidget's layout is plotly's, not a box's
+            self.chart.layout.flex = "1 1 30em"
+        self.table_view.layout.flex = "0 1 auto"
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
         self._shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
+        #: The controls, grouped in a compact grid (the one look of every explorer).
+        self.controls_grid = control_grid(list(self.controls.values()))
+        # the picture first: what the numbers are, then the controls that change them
         self.widget = widgets.VBox(
             [
                 heading,
-                *([self.rules_picker.widget] if self.rules_picker is not None else []),
-                *self.controls.values(),
                 self.view,
                 self.status_line,
                 self.error_line,
                 self.summary_line,
-                self.chart,
-                self.table_view,
+                widgets.HBox(
+                    [self.chart, self.table_view], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+                ),
+                self.controls_grid,
+                *([self.rules_picker.widget] if self.rules_picker is not None else []),
             ]
         )
         self.widget.add_class("toolkit-explorer")
@@ -332,7 +349,7 @@ class OddsExplorer:
         view = self.view.value
         rows = self._rows(self._scores, view)
         self._table = _frame(rows)
-        self.table_view.value = self._table[["outcome", "shown"]].to_html(index=False, header=False, border=0)
+        self.table_view.value = _table_html(rows)
         if self.figure is not None:
             self._draw(rows, view)
             return
@@ -417,7 +434,8 @@ class OddsExplorer:
         sides = {"positive": [r for r in rows if r[0] > 0], "zero": [r for r in rows if r[0] == 0]}
         sides["negative"] = [r for r in rows if r[0] < 0]
         ticks = sorted(r[0] for r in rows)
-        folded = {k for k, label, _ in rows if view == "exactly" and label == self.label(k, "at least")}
+        # a folded tail reads "≥ k"; the middle bar (k = 0, "nothing") is never a tail
+        folded = {k for k, label, _ in rows if view == "exactly" and k != 0 and label == self.label(k, "at least")}
         title = "← " + self._names["negative"] + "   |   " + self._names["positive"] + " →"
         if not sides["negative"]:
             title = self._names["positive"]
@@ -453,6 +471,17 @@ def _frame(rows: list[tuple[int, str, Fraction]]) -> pd.DataFrame:
             "shown": [format_probability(p) for _, _, p in rows],
         }
     )
+
+
+def _table_html(rows: list[tuple[int, str, Fraction]]) -> str:
+    """The table as HTML: each outcome in words, left-aligned as text reads, and its
+    probability (``7/27 ≈ 25.9%``) right-aligned as numbers line up."""
+    cells = "".join(
+        f'<tr><td style="text-align:left;padding:1px 12px 1px 0">{html.escape(label)}</td>'
+        f'<td style="text-align:right;padding:1px 0">{html.escape(format_probability(p))}</td></tr>'
+        for _, label, p in rows
+    )
+    return f'<table class="toolkit-odds-table" style="border-collapse:collapse">{cells}</table>'
 
 
 def _new_figure(names: Mapping[str, str] | None = None, widget: bool = True) -> Any:
