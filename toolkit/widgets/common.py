@@ -97,7 +97,7 @@ def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None)
         if isinstance(control, _FILL_CELL):
             control.layout.width = "100%"
     cell = max(label + 14, 22)
-    template = f"repeat({columns}, minmax({cell:.1f}em, 1fr))" if columns else f"repeat(auto-fill, minmax({cell:.1f}em, 1fr))"
+    template = f"repeat({columns or 'auto-fill'}, minmax({cell:.1f}em, 1fr))"
     grid = widgets.GridBox(
         list(controls), layout=widgets.Layout(grid_template_columns=template, grid_gap="2px 18px", width="100%")
     )
