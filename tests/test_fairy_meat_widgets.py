@@ -200,7 +200,7 @@ def test_what_if_ends_with_a_neutral_note_once_and_no_path():
     assert st.what_if
     st.play_all()
     line = st.example_line.value
-    assert f'color:{NOTE}' in line and ERROR not in line, line
+    assert f"color:{NOTE}" in line and ERROR not in line, line
     assert "line 18 of dizzytwig_v_sparklespaz.yaml" in line and "Continue by hand from here" in line
     assert str(EXAMPLES_DIR) not in line and "/" not in re.sub(r"<[^>]*>", "", line)
     assert st.stepper.error == ""  # said once, on the example line

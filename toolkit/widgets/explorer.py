@@ -86,9 +86,7 @@ NUMBERS_CLASS = "toolkit-numbers"
 
 #: The page style that dims every number of a busy explorer (chart, sentence and table)
 #: until the new numbers are drawn (issue 23: not only the chart).
-_BUSY_STYLE = (
-    "<style>.toolkit-explorer.toolkit-busy .toolkit-numbers{opacity:0.35;transition:opacity 0.1s}</style>"
-)
+_BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-numbers{opacity:0.35;transition:opacity 0.1s}</style>"
 
 #: The slider widgets whose drags should compute once, on release.
 _SLIDERS = (
