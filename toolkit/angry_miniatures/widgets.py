@@ -56,7 +56,15 @@ from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
 from toolkit.widgets.rules_picker import set_control
 
-__all__ = ["AttackStepper", "RulesHolder", "as_rules", "attack_stepper", "odds_explorer"]
+__all__ = [
+    "NOT_COUNTED",
+    "RANGED_IS_MAGIC",
+    "AttackStepper",
+    "RulesHolder",
+    "as_rules",
+    "attack_stepper",
+    "odds_explorer",
+]
 
 #: Health of the anonymous sides built from pools: the engine announces no one "out"
 #: at this Health or above (as in start_attack_from_pools).
@@ -70,6 +78,22 @@ _MAX_AREA = 4
 _FIELD_CONTROLS = ("hit_faces", "crit_count", "tie_damage", "return_damage")
 _VARIANTS = ("zero_tie", "melee_defence_bonus", "tie_break")
 _MAX_TIE_DAMAGE = 5
+
+#: Why the explorer's ranged and magic odds are the same (said under both): with the pools
+#: set by the sliders, the two differ only in what this explorer leaves out.
+RANGED_IS_MAGIC = (
+    "ranged and magic give the same odds here: the sliders set both pools, and the two differ only in "
+    "magic's area (AM-8: one roll against each adjacent defender) and the stats that make the pools "
+    "(AM-2: Mind against ranged, Spirit against magic) — the attack stepper plays both"
+)
+
+#: The rules fields the odds explorer's numbers do not depend on, with why: its sliders
+#: set both pools and it has no AM-9 modifiers (a picked house-rules file that changes
+#: only these says so).
+NOT_COUNTED: dict[str, str] = {
+    name: "the sliders set both pools and this explorer has no modifiers (AM-9); the attack stepper plays them"
+    for name in ("charge_dice", "elevation_dice", "terrain_dice", "occupied_dice", "prone_dice")
+}
 
 
 class RulesHolder(widgets.Box):
@@ -525,6 +549,8 @@ def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[
     if values["attack_type"] == "melee" and rules.melee_defence_bonus:
         pools = _pools(values["attack_dice"], values["defence_dice"], values["attack_type"], rules)
         lines.append(f"AM-6: the defender rolls {count(pools.defence, 'die')}")
+    if values["attack_type"] != "melee":
+        lines.append(RANGED_IS_MAGIC)
     if rules.changes():
         lines.append(f"house rules: {rules.variant_name()}")
     return lines
@@ -612,6 +638,8 @@ def odds_explorer(
         title="Angry Miniatures: one attack",
         rules_system=SYSTEM,
         rules=rules,
+        rules_in_force=lambda values: _rules_from(values["rules"], values),
+        not_counted=NOT_COUNTED,
     )
     # the picker's rules become the rules the controls start from (the controls follow)
     explorer.rules_picker.observe(lambda picked: setattr(holder, "value", picked), first=True)

@@ -129,6 +129,13 @@ class OddsExplorer:
             plain plotly figure shown through JupyterLab's plotly renderer, which loads
             plotly.js once per page: a ``FigureWidget`` ships its own ~5 MB copy of
             plotly.js with every explorer (anywidget), which the browser evaluates again.
+        rules_in_force: with a rules picker, the rules a computation used, from the
+            control values (the picked rules with what the controls set); the picker's
+            "Rules in force" panel then shows them, hand-made changes marked. Default: the
+            picked rules.
+        not_counted: with a rules picker, the rules fields these numbers do not depend
+            on, each with why (the sliders set the hand sizes directly, ...): a picked
+            file that changes only those says so instead of changing nothing silently.
 
     Attributes:
         rules_picker: the :class:`~toolkit.widgets.rules_picker.RulesPicker` (None
@@ -158,6 +165,8 @@ class OddsExplorer:
         rules_system: str | None = None,
         rules: Any = None,
         live_figure: bool = False,
+        rules_in_force: Callable[[Mapping[str, Any]], Any] | None = None,
+        not_counted: Mapping[str, str] | None = None,
     ) -> None:
         if view not in VIEWS:
             raise ToolkitError(f"view {view!r} is not a view: use one of {', '.join(map(repr, VIEWS))}")
@@ -166,6 +175,7 @@ class OddsExplorer:
             if isinstance(control, _SLIDERS):
                 control.continuous_update = False  # a drag computes once, on release
         self._compute, self._score, self._summary, self._adjust = compute, score, summary, adjust
+        self._rules_in_force, self._not_counted = rules_in_force, dict(not_counted or {})
         self._forms = {
             side: (name, name) if isinstance(name, str) else tuple(name)
             for side, name in (("positive", positive), ("negative", negative), ("zero", (zero, zero)))
@@ -336,6 +346,9 @@ class OddsExplorer:
             self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
             self.summary_line.value = html.escape(self._summary_text)
             self.redraw()
+            if self.rules_picker is not None:  # the rules these numbers used, hand-made changes marked
+                in_force = self._rules_in_force(values) if self._rules_in_force is not None else values.get(RULES)
+                self.rules_picker.show_in_force(in_force, self._not_counted)
         finally:
             self._clear_busy()
 

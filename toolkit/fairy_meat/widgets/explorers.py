@@ -23,7 +23,7 @@ from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
 from toolkit.widgets.rules_picker import controls_follow_picks
 
-__all__ = ["POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
+__all__ = ["NOT_COUNTED", "POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
 
 
 #: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
@@ -31,6 +31,16 @@ _FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 #: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
 POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
+
+
+#: The rules fields one attack's odds do not depend on, with why: the explorer's sliders
+#: set both hand sizes, so the FM-2 terms that make a hand size do not enter (a picked
+#: house-rules file that changes only these says so).
+NOT_COUNTED: dict[str, str] = {
+    name: "the sliders set both hand sizes directly, so the FM-2 hand-size terms do not enter; "
+    "the combat stepper deals by them"
+    for name in ("attacker_bonus", "order_card_bonus", "flutter_penalty", "wrestling_hand")
+}
 
 
 def _winner(outcome: Any) -> str:
@@ -168,6 +178,11 @@ def odds_explorer(
     }
     last: dict[str, Any] = {}
 
+    def in_force(values: Mapping[str, Any]) -> Rules:
+        """The picked rules with the fields the controls set (every other field holds)."""
+        fields = (*variant_controls(Rules()), *numeric_controls(Rules()))
+        return replace(values.get("rules", rules), **{name: values[name] for name in fields if name in values})
+
     def explore(
         attacker_cards: int,
         defender_cards: int,
@@ -208,6 +223,8 @@ def odds_explorer(
         title="Fairy Meat: one attack, averaged over every deal",
         rules_system="fairy-meat",
         rules=given,
+        rules_in_force=in_force,
+        not_counted=NOT_COUNTED,
     )
     return controls_follow_picks(explorer, controls)
 
