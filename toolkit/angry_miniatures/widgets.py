@@ -54,6 +54,7 @@ from toolkit.house_rules import load_rules
 from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets.common import ToggleBar, control_grid
 from toolkit.widgets.rules_picker import set_control
 
 __all__ = [
@@ -114,13 +115,9 @@ def _field_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
     won tie's damage, AM-3 melee return damage), set from ``rules``."""
     style = {"description_width": "initial"}
     return {
-        "hit_faces": widgets.SelectMultiple(
-            options=_die_options(rules),
-            value=rules.hit_faces,
-            rows=len(_die_options(rules)),
-            description="Hits (AM-1)",
-            style=style,
-        ),
+        # a bar of toggles, one click a face (a native multi-select needs Ctrl-click: a plain
+        # click on 10 would leave 10 the only hitting face)
+        "hit_faces": ToggleBar(_die_options(rules), rules.hit_faces, "Hits (AM-1)", tooltip="a face that hits"),
         "crit_count": widgets.BoundedIntText(
             value=rules.crit_count,
             min=1,
@@ -190,8 +187,7 @@ def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> N
     hits = controls["hit_faces"]
     options = _die_options(rules)
     if list(hits.options) != options:
-        hits.options = options
-        hits.rows = len(options)
+        hits.options = tuple(options)
     hits.value = rules.hit_faces
     controls["crit_count"].description = f"Crit: dice showing {'/'.join(rules.crit_faces)} (AM-7)"
     for name in (*_FIELD_CONTROLS[1:], *_VARIANTS):
@@ -319,20 +315,9 @@ class AttackStepper:
                 )
             ]
         )
-        self.widget = widgets.VBox(
-            [
-                *who,
-                widgets.HBox([self.attack_dice, self.defence_dice]),
-                widgets.HBox([self.attack_type, self.area]),
-                widgets.HBox([self.charge, self.higher_elevation, self.prone]),
-                widgets.HBox([self.hindering_terrain, self.occupied_squares]),
-                widgets.HBox([self.zero_tie, self.melee_defence_bonus, self.tie_break]),
-                widgets.HBox([self.hit_faces, widgets.VBox([self.crit_count, self.tie_damage, self.return_damage])]),
-                self.setup_line,
-                self.error_line,
-                self.stepper.widget,
-            ]
-        )
+        #: The setup controls in one aligned grid (the one look of every stepper and explorer).
+        self.controls_grid = control_grid(self._controls())
+        self.widget = widgets.VBox([*who, self.controls_grid, self.setup_line, self.error_line, self.stepper.widget])
 
     # -- setup ---------------------------------------------------------------------------
     @property

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
+import traitlets
 
 from toolkit.numbers import count, estimate_text, fold_labels, method_text, number_text, percent_text, probability_text
 from toolkit.prob import field_of
@@ -20,12 +21,16 @@ __all__ = [
     "ERROR",
     "NOTE",
     "OK",
+    "PICKED_CLASS",
+    "PICKED_STYLE",
+    "ToggleBar",
     "coloured",
     "control_grid",
     "count",
     "esc",
     "estimate_text",
     "field",
+    "mark_picked",
     "fitting_width",
     "fold_labels",
     "method_text",
@@ -103,6 +108,102 @@ def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None)
     )
     grid.add_class("toolkit-controls")
     return grid
+
+
+#: The CSS class of a toggle button that is on (a hit face ticked, a card picked).
+PICKED_CLASS = "toolkit-picked"
+#: The page style of a toggle that is on: a clear fill and outline, the label's own colour
+#: kept (a red card stays red) — not the theme's faint grey (issue 23 item 5).
+PICKED_STYLE = (
+    f"<style>.jupyter-button.{PICKED_CLASS}{{background:#ffe066 !important;"
+    "box-shadow:inset 0 0 0 2px #f08c00 !important;opacity:1 !important}</style>"
+)
+
+
+def mark_picked(button: widgets.ToggleButton) -> widgets.ToggleButton:
+    """Make ``button`` show clearly whether it is on (:data:`PICKED_CLASS` and a tick
+    icon, kept in step with its value; the page needs :data:`PICKED_STYLE` once).
+    Returns the button."""
+
+    def show(on: bool) -> None:
+        if on:
+            button.add_class(PICKED_CLASS)
+        else:
+            button.remove_class(PICKED_CLASS)
+        button.icon = "check" if on else ""
+
+    show(bool(button.value))
+    button.observe(lambda change: show(bool(change["new"])), names="value")
+    return button
+
+
+class ToggleBar(widgets.HBox):
+    """A bar of toggle buttons, any number of them on: a multiple choice a designer sees
+    whole and changes with one click per option (a native multi-select needs Ctrl-click,
+    and a plain click leaves one option alone chosen). ``value`` is the tuple of the
+    options on, in the options' order; observe it as any control's.
+
+    >>> bar = ToggleBar(["9", "10", "J"], ("J",), "Hits")
+    >>> bar.buttons[1].value = True
+    >>> bar.value
+    ('10', 'J')
+    """
+
+    value = traitlets.Tuple()
+    options = traitlets.Tuple()
+    description = traitlets.Unicode()
+    disabled = traitlets.Bool(False)
+
+    def __init__(self, options: Sequence[str], value: Sequence[str], description: str, tooltip: str = "") -> None:
+        super().__init__(layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.add_class("toolkit-toggle-bar")
+        self._tooltip = tooltip
+        self._syncing = False
+        self._label = widgets.HTML(
+            f"{PICKED_STYLE}{html.escape(description)}", layout=widgets.Layout(margin="0 8px 0 0")
+        )
+        self.buttons: list[widgets.ToggleButton] = []
+        self.description = description
+        self.options = tuple(options)
+        self.value = tuple(o for o in self.options if o in set(value))
+        self._build()
+        self.observe(lambda _: self._build(), names="options")
+        self.observe(lambda _: self._show(), names=["value", "disabled"])
+
+    @traitlets.validate("value")
+    def _in_order(self, proposal: Any) -> tuple[str, ...]:
+        """The value in the options' order (any value not among the options kept last)."""
+        chosen = tuple(proposal["value"])
+        return tuple(o for o in self.options if o in chosen) + tuple(v for v in chosen if v not in self.options)
+
+    def _build(self) -> None:
+        self.buttons = []
+        for option in self.options:
+            button = widgets.ToggleButton(
+                value=option in self.value,
+                description=option,
+                tooltip=f"{self._tooltip}: {option}" if self._tooltip else option,
+                layout=widgets.Layout(width="auto", min_width="3.2em"),
+                disabled=self.disabled,
+            )
+            mark_picked(button)
+            button.observe(lambda _: self._clicked(), names="value")
+            self.buttons.append(button)
+        self.children = (self._label, *self.buttons)
+        self._clicked()  # options gone from the bar leave the value
+
+    def _clicked(self) -> None:
+        if not self._syncing:
+            self.value = tuple(b.description for b in self.buttons if b.value)
+
+    def _show(self) -> None:
+        self._syncing = True
+        try:
+            for button in self.buttons:
+                button.value = button.description in self.value
+                button.disabled = self.disabled
+        finally:
+            self._syncing = False
 
 
 def field(outcome: Any, name: str, default: Any = None) -> Any:
