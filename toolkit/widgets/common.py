@@ -86,27 +86,53 @@ _LABELLED_LEFT = (
 _FILL_CELL = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider, widgets.Dropdown, widgets.Text)
 
 
+#: The most room (em) a grid cell gives a control right of its label.
+_MOST_ROOM = 24.0
+
+
+def _option_width(dropdown: widgets.Dropdown) -> float:
+    """The width (em) a dropdown's longest choice needs, its arrow included (0.6 em a
+    character is generous for the UI font)."""
+    labels = getattr(dropdown, "_options_labels", ()) or ("",)
+    return 0.6 * max(map(len, labels)) + 2.5
+
+
 def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None) -> widgets.GridBox:
     """The one look of every explorer's and stepper's controls (issue 23): a compact grid
     whose cells are as wide as the longest label needs, as many to a row as the width
-    allows (``columns`` to fix the count). Every label on the left of its control gets
-    the same width, so sliders and dropdowns line up and their labels show whole; sliders
-    and dropdowns fill their cell. Returns the ``GridBox`` (the controls are its children,
-    their ``style``/``layout`` adjusted)."""
+    allows (``columns`` to fix the count: 2 puts two armies' controls side by side when
+    they alternate). Every label on the left of its control gets the same width, so
+    sliders and dropdowns line up and their labels show whole (again after a label
+    changes); sliders and dropdowns fill their cell. Returns the ``GridBox`` (the
+    controls are its children, their ``style``/``layout`` adjusted)."""
     labelled = [c for c in controls if isinstance(c, _LABELLED_LEFT)]
-    longest = max((len(getattr(c, "description", "") or "") for c in labelled), default=0)
-    label = 0.6 * longest + 1 if longest else 0
-    for control in labelled:
-        if getattr(control, "description", ""):
-            control.style.description_width = f"{label:.1f}em"
-        if isinstance(control, _FILL_CELL):
-            control.layout.width = "100%"
-    cell = max(label + 14, 22)
-    template = f"repeat({columns or 'auto-fill'}, minmax({cell:.1f}em, 1fr))"
-    grid = widgets.GridBox(
-        list(controls), layout=widgets.Layout(grid_template_columns=template, grid_gap="2px 18px", width="100%")
-    )
+    grid = widgets.GridBox(list(controls), layout=widgets.Layout(grid_gap="2px 18px", width="100%"))
     grid.add_class("toolkit-controls")
+
+    def align(_: Any = None) -> None:
+        longest = max((len(getattr(c, "description", "") or "") for c in labelled), default=0)
+        label = 0.6 * longest + 1 if longest else 0
+        needs = {id(c): _option_width(c) for c in labelled if isinstance(c, widgets.Dropdown)}
+        # room right of the label: the widest dropdown's choices, within bounds; a dropdown
+        # whose choices need more takes a whole row, as wide as they need
+        room = min(max([14.0, *(n for n in needs.values() if n <= _MOST_ROOM)]), _MOST_ROOM)
+        for control in labelled:
+            if getattr(control, "description", ""):
+                control.style.description_width = f"{label:.1f}em"
+            wide = needs.get(id(control), 0.0) > room
+            control.layout.grid_column = "1 / -1" if wide else None
+            if wide:
+                control.layout.width = f"{label + needs[id(control)]:.1f}em"
+            elif isinstance(control, _FILL_CELL):
+                control.layout.width = "100%"
+            elif isinstance(control, widgets.IntText | widgets.BoundedIntText):
+                control.layout.width = f"{label + 7:.1f}em"  # room for a few digits after the label
+        cell = label + room
+        grid.layout.grid_template_columns = f"repeat({columns or 'auto-fill'}, minmax({cell:.1f}em, 1fr))"
+
+    align()
+    for control in labelled:
+        control.observe(align, names="description")
     return grid
 
 

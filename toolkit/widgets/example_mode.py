@@ -231,6 +231,13 @@ class FollowsExample(Generic[S]):
         self.export_button.on_click(lambda _: self.export())
         self.export_format.observe(lambda _: self.export() if self.export_box.value else None, names="value")
 
+    def _title_first(self) -> widgets.HTML:
+        """The stepper's title, taken out of the stepper's own box to head the whole
+        widget, above the setup controls (issue 23: not under them). Returns it."""
+        title = self.stepper.title
+        self.stepper.widget.children = tuple(c for c in self.stepper.widget.children if c is not title)
+        return title
+
     def _example_rows(self) -> list[widgets.Widget]:
         """The example's buttons and line for the layout (none while no example is loaded)."""
         if self.example is None:

@@ -136,6 +136,8 @@ class OddsExplorer:
         not_counted: with a rules picker, the rules fields these numbers do not depend
             on, each with why (the sliders set the hand sizes directly, ...): a picked
             file that changes only those says so instead of changing nothing silently.
+        columns: how many controls to a row of the controls' grid (default: as many as
+            the width allows; 2 puts two sides' controls side by side when they alternate).
 
     Attributes:
         rules_picker: the :class:`~toolkit.widgets.rules_picker.RulesPicker` (None
@@ -167,6 +169,7 @@ class OddsExplorer:
         live_figure: bool = False,
         rules_in_force: Callable[[Mapping[str, Any]], Any] | None = None,
         not_counted: Mapping[str, str] | None = None,
+        columns: int | None = None,
     ) -> None:
         if view not in VIEWS:
             raise ToolkitError(f"view {view!r} is not a view: use one of {', '.join(map(repr, VIEWS))}")
@@ -220,7 +223,7 @@ class OddsExplorer:
         self._shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
         #: The controls, grouped in a compact grid (the one look of every explorer).
-        self.controls_grid = control_grid(list(self.controls.values()))
+        self.controls_grid = control_grid(list(self.controls.values()), columns)
         # the picture first: what the numbers are, then the controls that change them
         self.widget = widgets.VBox(
             [

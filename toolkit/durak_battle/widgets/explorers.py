@@ -141,17 +141,24 @@ def _mean(x: Fraction) -> str:
 
 
 def army_controls(army_a: Army, army_b: Army) -> dict[str, widgets.ValueWidget]:
+    """Each army's tokens, its leader's dice and Wild Card, by name (``tokens_a``, ...),
+    the two armies alternating (North's tokens, South's tokens, North's Knowledge
+    (Battle), ...): in a grid of two columns each army has a column of its own."""
     controls: dict[str, widgets.ValueWidget] = {}
-    for side, army in zip(SIDES, (army_a, army_b), strict=True):
+    armies = tuple(zip(SIDES, (army_a, army_b), strict=True))
+    for side, army in armies:
         controls[f"tokens_{side}"] = widgets.IntSlider(
             value=army.tokens, min=1, max=MAX_TOKENS, description=f"{army.name}: tokens", style=WIDE
         )
+    for side, army in armies:
         controls[f"battle_die_{side}"] = widgets.Dropdown(
-            options=DICE, value=army.leader.battle_die, description="Knowledge (Battle)", style=WIDE
+            options=DICE, value=army.leader.battle_die, description=f"{army.name}: Knowledge (Battle)", style=WIDE
         )
+    for side, army in armies:
         controls[f"spirit_die_{side}"] = widgets.Dropdown(
-            options=DICE, value=army.leader.spirit_die, description="Spirit", style=WIDE
+            options=DICE, value=army.leader.spirit_die, description=f"{army.name}: Spirit", style=WIDE
         )
+    for side, army in armies:
         controls[f"wild_card_{side}"] = widgets.Checkbox(
             value=army.leader.wild_card, description=f"{army.name}'s leader is a Wild Card", indent=False
         )
@@ -354,6 +361,7 @@ def odds_explorer(
         rules_system=SYSTEM,
         rules=rules,
         rules_in_force=lambda values: rules_from(values, rules),
+        columns=2,
     )
     return controls_follow_picks(explorer, controls)
 
@@ -451,5 +459,6 @@ def round_explorer(
         rules=rules,
         rules_in_force=lambda values: rules_from(values, rules),
         not_counted=ROUND_NOT_COUNTED,
+        columns=2,
     )
     return controls_follow_picks(explorer, controls)

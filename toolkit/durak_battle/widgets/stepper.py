@@ -47,7 +47,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.widgets.common import ERROR, NOTE, OK, count, esc, fitting_width
+from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 from toolkit.widgets.rules_picker import set_control
 
@@ -405,14 +405,13 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             shown = self.counter_tie.value
             self.counter_tie.options = options
             self.counter_tie.value = shown
-        self.morale_penalty.description = label = morale_penalty_label(stated)
-        self.morale_penalty.layout.width = fitting_width(label, self.morale_penalty.options)
+        self.morale_penalty.description = morale_penalty_label(stated)  # the controls' grid re-aligns
         for i, side in enumerate(SIDES):
             name, leader = self.names[i], self._base[i].leader.name
             self.tokens[side].description = f"{name}: tokens"
-            self.battle_die[side].description = f"{leader}: Knowledge (Battle)"
-            self.spirit_die[side].description = "Spirit"
-            self.wild_card[side].description = "Wild Card (d6 Wild Die)"
+            self.battle_die[side].description = f"{name}: Knowledge (Battle)"
+            self.spirit_die[side].description = f"{name}: Spirit"
+            self.wild_card[side].description = f"{leader}: Wild Card (d6 Wild Die)"
 
     def _set_controls(self, armies: tuple[Army, Army], rules: Rules) -> None:
         for side, army in zip(SIDES, armies, strict=True):
@@ -456,18 +455,13 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.load_button.on_click(lambda _: self.load(self.example_picker.value) if self.example_picker.value else None)
 
     def _layout(self) -> widgets.VBox:
-        armies = [
-            widgets.HBox([self.tokens[s], self.battle_die[s], self.spirit_die[s], self.wild_card[s]]) for s in SIDES
-        ]
         bars = [widgets.HBox([self.token_bars[s], self.token_labels[s]]) for s in SIDES]
+        # the title first, then the setup in one grid: each army a column (its controls alternate)
+        self.controls_grid = control_grid(self._controls(), columns=2)
         return widgets.VBox(
             [
-                *armies,
-                widgets.HBox(
-                    [self.jokers, self.counter_tie, self.morale_penalty], layout=widgets.Layout(flex_flow="row wrap")
-                ),
-                widgets.HBox(list(self.numbers.values()), layout=widgets.Layout(flex_flow="row wrap")),
-                self.holder_must_attack,
+                self._title_first(),
+                self.controls_grid,
                 self.setup_line,
                 self.error_line,
                 widgets.HBox([self.example_picker, self.load_button]),

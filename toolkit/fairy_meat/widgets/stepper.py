@@ -42,7 +42,7 @@ from toolkit.fairy_meat.widgets.cards import (
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
 from toolkit.numbers import count
-from toolkit.widgets.common import ERROR, NOTE, OK, esc, fitting_width
+from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
@@ -470,15 +470,33 @@ class CombatStepper(FollowsExample[CombatState]):
         self.hint_button.observe(lambda _: self._show_hint(), names="value")
 
     def _layout(self) -> widgets.VBox:
+        # the title first, then the setup in one grid: each fairy a column (her controls alternate)
+        self.controls_grid = control_grid(
+            [
+                self.attacker_live,
+                self.defender_live,
+                self.attacker_kill,
+                self.defender_kill,
+                self.attacker_weapon,
+                self.defender_weapon,
+                self.fluttered,
+                self.holds_order_card,
+                self.wrestling,
+                self.wrestling_hand,
+                self.damage,
+                self.none_reveal,
+                self.undefended,
+                self.nasty_hit,
+                self.none_means,
+                self.deal,
+            ],
+            columns=2,
+        )
         return widgets.VBox(
             [
-                widgets.HBox([self.attacker_live, self.attacker_kill, self.attacker_weapon]),
-                widgets.HBox([self.defender_live, self.defender_kill, self.defender_weapon]),
-                widgets.HBox([self.fluttered, self.holds_order_card, self.wrestling]),
-                widgets.HBox([self.damage, self.none_reveal]),
-                widgets.HBox([self.undefended, self.nasty_hit]),
-                widgets.HBox([self.none_means, self.wrestling_hand]),
-                widgets.HBox([self.deal, self.deck_box]),
+                self._title_first(),
+                self.controls_grid,
+                self.deck_box,
                 self.setup_line,
                 self.error_line,
                 *self._example_rows(),
