@@ -772,3 +772,17 @@ def test_can_place_trumps_fm4_fm6():
     assert not can_place_trumps(hand(0, 1, 0))  # her only Trump is her Wild Trump (FM-6)
     assert can_place_trumps(hand(0, 1, 1))  # place one, play the other as a Wild Trump
     assert not can_place_trumps(hand(3, 0, 0))
+
+
+def test_text_tables_read_left_to_right():
+    """Issue 23 item 9: the hands table and the hint's choices are tables of words: every
+    cell left-aligned (JupyterLab right-aligns cells by default)."""
+    from toolkit.widgets.common import TEXT_TABLE, TEXT_TABLE_STYLE
+
+    assert "text-align:left" in TEXT_TABLE_STYLE and f".{TEXT_TABLE} td" in TEXT_TABLE_STYLE
+    st = combat_stepper(example=WORKED, attacks=1)
+    assert TEXT_TABLE_STYLE in st.hands_view.value and f'<table class="{TEXT_TABLE}"' in st.hands_view.value
+    while st.state.phase() != ("trumps", 0):
+        st.next_move()
+    st.hint_button.value = True
+    assert TEXT_TABLE_STYLE in st.hint_view.value and f'<table class="{TEXT_TABLE}"' in st.hint_view.value

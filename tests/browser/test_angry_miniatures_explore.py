@@ -12,10 +12,13 @@ from .notebook_page import (
     cut_off_labels,
     drag_slider,
     nudge,
+    short_sliders,
     slider,
     slider_value,
     time_cell_to_chart,
+    timed_text,
     unreadable_numbers,
+    viewport_width,
 )
 
 NOTEBOOK = "angry_miniatures_explore.ipynb"
@@ -162,6 +165,38 @@ def test_numbers_are_readable(session):
 def test_rulings_are_linked_inside_the_repository(session):
     lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
     assert not lines, lines
+
+
+def test_nothing_cut_off_at_1280px(session):
+    """Issue 23 item 3: at 1280 px no label or select is cut and no slider is a dot (the
+    stepper's "Defenders in the area" was 20 pixels wide)."""
+    with viewport_width(session.page, 1280):
+        area = notebook_area(session)
+        cut = list(dict.fromkeys(cut_off_labels(area))) + short_sliders(area)
+    assert not cut, cut
+
+
+def test_a_click_on_a_hit_face_adds_it(session):
+    """Issue 23 item 5: the hit faces are a toggle bar; one plain click on 10 adds it to
+    J Q K A (a native multi-select left 10 the only hitting face): 1 die against none then
+    hits on 5 faces of 6 (AM-1)."""
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    for name, value in (("Attack dice", "1"), ("Defence dice", "0")):
+        control = slider(region, name)
+        while slider_value(control) != value:
+            nudge(control, "ArrowLeft" if int(slider_value(control)) > int(value) else "ArrowRight")
+            nb.wait_idle(30)
+    bar = region.locator(".toolkit-toggle-bar")
+    ten = bar.get_by_role("button", name="10", exact=True)
+    try:
+        _, text = timed_text(nb, ten.click, region, r"P\(hit\) = 5/6")
+        assert "P(hit) = 5/6" in text
+        assert "toolkit-picked" in (ten.get_attribute("class") or "")
+        assert "toolkit-picked" in (bar.get_by_role("button", name="J", exact=True).get_attribute("class") or "")
+    finally:
+        ten.click()
+        nb.wait_idle(30)
 
 
 def test_no_console_errors(session):

@@ -23,6 +23,8 @@ __all__ = [
     "OK",
     "PICKED_CLASS",
     "PICKED_STYLE",
+    "TEXT_TABLE",
+    "TEXT_TABLE_STYLE",
     "ToggleBar",
     "coloured",
     "control_grid",
@@ -135,6 +137,12 @@ def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None)
         control.observe(align, names="description")
     return grid
 
+
+#: The CSS class of a table of words (hands, a hint's choices): read left to right.
+TEXT_TABLE = "toolkit-text-table"
+#: The page style of such a table: every cell left-aligned, as text reads (JupyterLab
+#: right-aligns table cells by default, which suits numbers only).
+TEXT_TABLE_STYLE = f"<style>.{TEXT_TABLE} td,.{TEXT_TABLE} th{{text-align:left;vertical-align:baseline}}</style>"
 
 #: The CSS class of a toggle button that is on (a hit face ticked, a card picked).
 PICKED_CLASS = "toolkit-picked"

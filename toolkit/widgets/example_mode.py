@@ -47,7 +47,7 @@ import ipywidgets as widgets
 
 from toolkit.engine import GameState
 from toolkit.errors import ToolkitError
-from toolkit.widgets.common import ERROR, NOTE, OK, coloured, count, esc
+from toolkit.widgets.common import ERROR, NOTE, OK, TEXT_TABLE, TEXT_TABLE_STYLE, coloured, count, esc
 from toolkit.widgets.stepper import Stepper
 
 __all__ = ["FollowsExample", "EXPORT_FORMATS", "plan_stop_text"]
@@ -62,7 +62,7 @@ EXPORT_FORMATS: tuple[tuple[str, str | None], ...] = (
     ("Rule-book Markdown", "markdown"),
 )
 
-_TABLE = '<table style="border-collapse:separate;border-spacing:8px 2px">'
+_TABLE = f'{TEXT_TABLE_STYLE}<table class="{TEXT_TABLE}" style="border-collapse:separate;border-spacing:8px 2px">'
 
 #: The start of a planning error that names the example file by its path and line.
 _FILE_LINE = re.compile(r"^(?P<path>[^\n]*?\.ya?ml):(?P<line>\d+):\s*")

@@ -9,7 +9,7 @@ from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets.cards import GREY, colour_codes
 from toolkit.prob import format_probability
-from toolkit.widgets.common import esc
+from toolkit.widgets.common import TEXT_TABLE, TEXT_TABLE_STYLE, esc
 
 __all__ = ["HINTS_KEPT", "OFF_PATH_NOTE", "action_label", "hint_table", "no_decision_text"]
 
@@ -81,8 +81,10 @@ def hint_table(
     )
     return (
         f"<div><b>{esc(words)}</b> — {esc(state.names[i])} ({esc(PLAYERS[i])}) to choose. "
-        "Optimal play:</div>" + off_path + ""
-        '<table style="border-collapse:separate;border-spacing:12px 1px">'
+        "Optimal play:</div>"
+        + off_path
+        + TEXT_TABLE_STYLE
+        + f'<table class="{TEXT_TABLE}" style="border-collapse:separate;border-spacing:12px 1px">'
         '<tr><th style="text-align:left">action</th><th style="text-align:left">probability</th></tr>'
         + "".join(rows)
         + "</table>"
