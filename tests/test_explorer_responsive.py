@@ -181,3 +181,19 @@ def test_controls_come_after_the_picture_in_one_grid():
     assert isinstance(ex.controls_grid, widgets.GridBox) and list(ex.controls_grid.children) == [a, b]
     assert a.style.description_width == b.style.description_width
     assert a.layout.width == b.layout.width == "100%"
+
+
+def test_the_busy_line_names_a_toggle_bars_choices_in_words():
+    """The status line says what is computed in words: a toggle bar's faces, never a
+    Python tuple."""
+    from toolkit.widgets.common import ToggleBar
+
+    async def designer() -> None:
+        bar = ToggleBar(["9", "10", "J"], ("J",), "Hits")
+        ex = OddsExplorer({"hits": bar}, lambda hits: Distribution.uniform([len(hits)]), score=lambda k: k)
+        bar.buttons[1].value = True
+        assert "Computing the odds for Hits = 10 J" in ex.status_line.value and "(" not in ex.status_line.value
+        await asyncio.sleep(SETTLE_SECONDS * 3)
+        assert ex.distribution.probability(2) == 1
+
+    asyncio.run(designer())

@@ -394,6 +394,8 @@ class OddsExplorer:
                     break
         if isinstance(value, bool):
             value = "on" if value else "off"
+        elif isinstance(value, tuple):  # a toggle bar's choices, as a designer reads them
+            value = " ".join(map(str, value)) or "none"
         return f"{label} = {value}"
 
     def _show_busy(self, message: str) -> None:

@@ -43,6 +43,11 @@ NOT_COUNTED: dict[str, str] = {
 }
 
 
+#: The rules fields the odds explorer has a control for (its variants, FM-5, FM-7, FM-10,
+#: FM-12, and its numbers, FM-1, FM-10): the picked rules with these set are the rules in force.
+_FIELD_CONTROLS = ("damage", "none_reveal", "none_means", "undefended", "nasty_hit", "points_divisor", "trump_value")
+
+
 def _winner(outcome: Any) -> str:
     """``"attacker"``, ``"defender"`` or ``"draw"`` (an AttackOutcome says "draw", an
     AttackResult None, FM-9)."""
@@ -177,11 +182,11 @@ def odds_explorer(
         **numeric_controls(rules),
     }
     last: dict[str, Any] = {}
+    assert set(_FIELD_CONTROLS) == set(controls) & set(Rules.field_names())  # every field control, once
 
     def in_force(values: Mapping[str, Any]) -> Rules:
         """The picked rules with the fields the controls set (every other field holds)."""
-        fields = (*variant_controls(Rules()), *numeric_controls(Rules()))
-        return replace(values.get("rules", rules), **{name: values[name] for name in fields if name in values})
+        return replace(values.get("rules", rules), **{name: values[name] for name in _FIELD_CONTROLS if name in values})
 
     def explore(
         attacker_cards: int,
