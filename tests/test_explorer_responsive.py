@@ -197,3 +197,19 @@ def test_the_busy_line_names_a_toggle_bars_choices_in_words():
         assert ex.distribution.probability(2) == 1
 
     asyncio.run(designer())
+
+
+def test_grouped_controls_share_one_cell_and_one_label_width():
+    """One army's (one fairy's) controls are one cell of the grid, a column of their own
+    (side by side when the page is wide enough, never squeezed); labels share one width."""
+    a = widgets.IntSlider(description="North: tokens")
+    b = widgets.IntSlider(description="South: tokens")
+    c = widgets.Checkbox(description="two jokers")
+    ex = OddsExplorer(
+        {"a": a, "b": b, "c": c}, lambda a, b, c: Distribution.uniform([a]), score=lambda k: k, groups=[["a"], ["b"]]
+    )
+    cells = ex.controls_grid.children
+    assert [list(cell.children) for cell in cells[:2]] == [[a], [b]] and cells[2] is c
+    assert a.style.description_width == b.style.description_width
+    assert "auto-fill" in ex.controls_grid.layout.grid_template_columns
+    assert "min(" in ex.controls_grid.layout.grid_template_columns  # a cell never wider than the page

@@ -99,21 +99,35 @@ def _option_width(dropdown: widgets.Dropdown) -> float:
     return 0.6 * max(map(len, labels)) + 2.5
 
 
-def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None) -> widgets.GridBox:
+def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> widgets.GridBox:
     """The one look of every explorer's and stepper's controls (issue 23): a compact grid
     whose cells are as wide as the longest label needs, as many to a row as the width
-    allows (``columns`` to fix the count: 2 puts two armies' controls side by side when
-    they alternate). Every label on the left of its control gets the same width, so
-    sliders and dropdowns line up and their labels show whole (again after a label
-    changes); sliders and dropdowns fill their cell. Returns the ``GridBox`` (the
-    controls are its children, their ``style``/``layout`` adjusted)."""
+    allows. An item that is a list of controls (one army's, one fairy's) is one cell, a
+    column of its own: two such groups stand side by side when the page is wide enough,
+    one above the other when not (never squeezed). Every label on the left of its control
+    gets the same width, so sliders and dropdowns line up and their labels show whole
+    (again after a label changes); sliders and dropdowns fill their cell, and a dropdown
+    whose choices need more than a cell takes a whole row. Returns the ``GridBox`` (its
+    children are the controls and the groups' boxes; their ``style``/``layout`` adjusted)."""
+    cells: list[widgets.Widget] = []
+    controls: list[widgets.Widget] = []
+    for item in items:
+        if isinstance(item, widgets.Widget):
+            cells.append(item)
+            controls.append(item)
+        else:
+            group = widgets.VBox(list(item), layout=widgets.Layout(min_width="0"))
+            group.add_class("toolkit-control-group")
+            cells.append(group)
+            controls.extend(item)
+    in_group = {id(c) for c in controls} - {id(c) for c in cells}
     labelled = [c for c in controls if isinstance(c, _LABELLED_LEFT)]
-    grid = widgets.GridBox(list(controls), layout=widgets.Layout(grid_gap="2px 18px", width="100%"))
+    grid = widgets.GridBox(cells, layout=widgets.Layout(grid_gap="2px 18px", width="100%"))
     grid.add_class("toolkit-controls")
 
     def align(_: Any = None) -> None:
         longest = max((len(getattr(c, "description", "") or "") for c in labelled), default=0)
-        label = 0.6 * longest + 1 if longest else 0
+        label = 0.55 * longest + 1 if longest else 0
         needs = {id(c): _option_width(c) for c in labelled if isinstance(c, widgets.Dropdown)}
         # room right of the label: the widest dropdown's choices, within bounds; a dropdown
         # whose choices need more takes a whole row, as wide as they need
@@ -122,7 +136,8 @@ def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None)
             if getattr(control, "description", ""):
                 control.style.description_width = f"{label:.1f}em"
             wide = needs.get(id(control), 0.0) > room
-            control.layout.grid_column = "1 / -1" if wide else None
+            if id(control) not in in_group:
+                control.layout.grid_column = "1 / -1" if wide else None
             if wide:
                 control.layout.width = f"{label + needs[id(control)]:.1f}em"
             elif isinstance(control, _FILL_CELL):
@@ -130,7 +145,8 @@ def control_grid(controls: Sequence[widgets.Widget], columns: int | None = None)
             elif isinstance(control, widgets.IntText | widgets.BoundedIntText):
                 control.layout.width = f"{label + 7:.1f}em"  # room for a few digits after the label
         cell = label + room
-        grid.layout.grid_template_columns = f"repeat({columns or 'auto-fill'}, minmax({cell:.1f}em, 1fr))"
+        # never wider than the page: a cell shrinks to the whole width rather than overflow
+        grid.layout.grid_template_columns = f"repeat(auto-fill, minmax(min({cell:.1f}em, 100%), 1fr))"
 
     align()
     for control in labelled:

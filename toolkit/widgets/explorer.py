@@ -136,8 +136,9 @@ class OddsExplorer:
         not_counted: with a rules picker, the rules fields these numbers do not depend
             on, each with why (the sliders set the hand sizes directly, ...): a picked
             file that changes only those says so instead of changing nothing silently.
-        columns: how many controls to a row of the controls' grid (default: as many as
-            the width allows; 2 puts two sides' controls side by side when they alternate).
+        groups: names of controls shown together as one column of the controls' grid
+            (one army's, one fairy's): side by side when the page is wide enough, one
+            above the other when not. Every other control is a cell of its own.
 
     Attributes:
         rules_picker: the :class:`~toolkit.widgets.rules_picker.RulesPicker` (None
@@ -169,7 +170,7 @@ class OddsExplorer:
         live_figure: bool = False,
         rules_in_force: Callable[[Mapping[str, Any]], Any] | None = None,
         not_counted: Mapping[str, str] | None = None,
-        columns: int | None = None,
+        groups: Sequence[Sequence[str]] = (),
     ) -> None:
         if view not in VIEWS:
             raise ToolkitError(f"view {view!r} is not a view: use one of {', '.join(map(repr, VIEWS))}")
@@ -223,7 +224,10 @@ class OddsExplorer:
         self._shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
         #: The controls, grouped in a compact grid (the one look of every explorer).
-        self.controls_grid = control_grid(list(self.controls.values()), columns)
+        grouped = {name for group in groups for name in group}
+        items: list[Any] = [[self.controls[name] for name in group] for group in groups]
+        items += [control for name, control in self.controls.items() if name not in grouped]
+        self.controls_grid = control_grid(items)
         # the picture first: what the numbers are, then the controls that change them
         self.widget = widgets.VBox(
             [

@@ -32,6 +32,7 @@ from toolkit.widgets.common import fitting_width
 from toolkit.widgets.rules_picker import controls_follow_picks
 
 __all__ = [
+    "ARMY_GROUPS",
     "ROUND_NOT_COUNTED",
     "odds_explorer",
     "round_explorer",
@@ -140,25 +141,26 @@ def _mean(x: Fraction) -> str:
     return number_text(x)
 
 
+#: Each army's controls, one column of the explorers' controls grid (by control name).
+ARMY_GROUPS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{what}_{side}" for what in ("tokens", "battle_die", "spirit_die", "wild_card")) for side in SIDES
+)
+
+
 def army_controls(army_a: Army, army_b: Army) -> dict[str, widgets.ValueWidget]:
-    """Each army's tokens, its leader's dice and Wild Card, by name (``tokens_a``, ...),
-    the two armies alternating (North's tokens, South's tokens, North's Knowledge
-    (Battle), ...): in a grid of two columns each army has a column of its own."""
+    """Each army's tokens, its leader's dice and Wild Card, by name (``tokens_a``, ...;
+    :data:`ARMY_GROUPS` shows each army's together)."""
     controls: dict[str, widgets.ValueWidget] = {}
-    armies = tuple(zip(SIDES, (army_a, army_b), strict=True))
-    for side, army in armies:
+    for side, army in zip(SIDES, (army_a, army_b), strict=True):
         controls[f"tokens_{side}"] = widgets.IntSlider(
             value=army.tokens, min=1, max=MAX_TOKENS, description=f"{army.name}: tokens", style=WIDE
         )
-    for side, army in armies:
         controls[f"battle_die_{side}"] = widgets.Dropdown(
-            options=DICE, value=army.leader.battle_die, description=f"{army.name}: Knowledge (Battle)", style=WIDE
+            options=DICE, value=army.leader.battle_die, description="Knowledge (Battle)", style=WIDE
         )
-    for side, army in armies:
         controls[f"spirit_die_{side}"] = widgets.Dropdown(
-            options=DICE, value=army.leader.spirit_die, description=f"{army.name}: Spirit", style=WIDE
+            options=DICE, value=army.leader.spirit_die, description="Spirit", style=WIDE
         )
-    for side, army in armies:
         controls[f"wild_card_{side}"] = widgets.Checkbox(
             value=army.leader.wild_card, description=f"{army.name}'s leader is a Wild Card", indent=False
         )
@@ -361,7 +363,7 @@ def odds_explorer(
         rules_system=SYSTEM,
         rules=rules,
         rules_in_force=lambda values: rules_from(values, rules),
-        columns=2,
+        groups=ARMY_GROUPS,
     )
     return controls_follow_picks(explorer, controls)
 
@@ -459,6 +461,6 @@ def round_explorer(
         rules=rules,
         rules_in_force=lambda values: rules_from(values, rules),
         not_counted=ROUND_NOT_COUNTED,
-        columns=2,
+        groups=ARMY_GROUPS,
     )
     return controls_follow_picks(explorer, controls)

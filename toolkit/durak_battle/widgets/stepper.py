@@ -409,9 +409,9 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         for i, side in enumerate(SIDES):
             name, leader = self.names[i], self._base[i].leader.name
             self.tokens[side].description = f"{name}: tokens"
-            self.battle_die[side].description = f"{name}: Knowledge (Battle)"
-            self.spirit_die[side].description = f"{name}: Spirit"
-            self.wild_card[side].description = f"{leader}: Wild Card (d6 Wild Die)"
+            self.battle_die[side].description = f"{leader}: Knowledge (Battle)"
+            self.spirit_die[side].description = "Spirit"
+            self.wild_card[side].description = "Wild Card (d6 Wild Die)"
 
     def _set_controls(self, armies: tuple[Army, Army], rules: Rules) -> None:
         for side, army in zip(SIDES, armies, strict=True):
@@ -456,8 +456,10 @@ class BattleStepper(FollowsExample[TracedBattleState]):
 
     def _layout(self) -> widgets.VBox:
         bars = [widgets.HBox([self.token_bars[s], self.token_labels[s]]) for s in SIDES]
-        # the title first, then the setup in one grid: each army a column (its controls alternate)
-        self.controls_grid = control_grid(self._controls(), columns=2)
+        # the title first, then the setup in one grid: each army's controls a column of their own
+        armies = [[d[s] for d in (self.tokens, self.battle_die, self.spirit_die, self.wild_card)] for s in SIDES]
+        rest = [c for c in self._controls() if not any(c in army for army in armies)]
+        self.controls_grid = control_grid([*armies, *rest])
         return widgets.VBox(
             [
                 self._title_first(),

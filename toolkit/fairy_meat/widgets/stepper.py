@@ -470,17 +470,13 @@ class CombatStepper(FollowsExample[CombatState]):
         self.hint_button.observe(lambda _: self._show_hint(), names="value")
 
     def _layout(self) -> widgets.VBox:
-        # the title first, then the setup in one grid: each fairy a column (her controls alternate)
+        # the title first, then the setup in one grid: each fairy's controls a column of their own
         self.controls_grid = control_grid(
             [
-                self.attacker_live,
-                self.defender_live,
-                self.attacker_kill,
-                self.defender_kill,
+                [self.attacker_live, self.attacker_kill, self.fluttered],
+                [self.defender_live, self.defender_kill, self.holds_order_card],
                 self.attacker_weapon,
                 self.defender_weapon,
-                self.fluttered,
-                self.holds_order_card,
                 self.wrestling,
                 self.wrestling_hand,
                 self.damage,
@@ -489,8 +485,7 @@ class CombatStepper(FollowsExample[CombatState]):
                 self.nasty_hit,
                 self.none_means,
                 self.deal,
-            ],
-            columns=2,
+            ]
         )
         return widgets.VBox(
             [
