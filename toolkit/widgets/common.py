@@ -84,6 +84,8 @@ _LABELLED_LEFT = (
     widgets.Text,
     widgets.ToggleButtons,
 )
+#: Sliders: their track needs room right of the label (never a dot).
+_SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider)
 #: Controls that fill their grid cell (a slider's track as long as the cell allows).
 _FILL_CELL = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider, widgets.Dropdown, widgets.Text)
 
@@ -131,7 +133,8 @@ def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> 
         needs = {id(c): _option_width(c) for c in labelled if isinstance(c, widgets.Dropdown)}
         # room right of the label: the widest dropdown's choices, within bounds; a dropdown
         # whose choices need more takes a whole row, as wide as they need
-        room = min(max([14.0, *(n for n in needs.values() if n <= _MOST_ROOM)]), _MOST_ROOM)
+        least = 18.0 if any(isinstance(c, _SLIDERS) for c in labelled) else 14.0  # a slider's track, readable
+        room = min(max([least, *(n for n in needs.values() if n <= _MOST_ROOM)]), _MOST_ROOM)
         for control in labelled:
             if getattr(control, "description", ""):
                 control.style.description_width = f"{label:.1f}em"
