@@ -606,3 +606,15 @@ def test_the_labels_state_the_rules_numbers_not_the_drafts():
     st.numbers["morale_per_token"].value = 0  # the label follows the number control
     assert st.morale_penalty.description == "Morale −0 per token (DB-8)"
     assert battle_stepper(seed=1).morale_penalty.description == "Morale −1 per token (DB-8)"
+
+
+def test_the_title_heads_the_stepper_and_each_army_has_a_column():
+    """Issue 23 item 9: the title above the setup; each army's controls one cell of the
+    grid (a column of their own), after a loaded example too."""
+    st = battle_stepper(example=CHAIN)
+    assert st.widget.children[0] is st.stepper.title and st.stepper.title not in st.stepper.widget.children
+    cells = st.controls_grid.children
+    assert list(cells[0].children) == [st.tokens["a"], st.battle_die["a"], st.spirit_die["a"], st.wild_card["a"]]
+    assert list(cells[1].children) == [st.tokens["b"], st.battle_die["b"], st.spirit_die["b"], st.wild_card["b"]]
+    st.load(JOKERS)
+    assert st.widget.children[0] is st.stepper.title and "Joker against joker" in st.stepper.title.value

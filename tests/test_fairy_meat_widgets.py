@@ -786,3 +786,13 @@ def test_text_tables_read_left_to_right():
         st.next_move()
     st.hint_button.value = True
     assert TEXT_TABLE_STYLE in st.hint_view.value and f'<table class="{TEXT_TABLE}"' in st.hint_view.value
+
+
+def test_the_title_heads_the_stepper_above_its_setup():
+    """Issue 23 item 9: the stepper's title is the first thing, above the setup controls
+    (it sat under them, at the top of the step buttons), and it is shown once."""
+    st = combat_stepper(example=WORKED)
+    first = st.widget.children[0]
+    assert first is st.stepper.title and "Dizzytwig v Sparklespaz" in first.value
+    assert st.stepper.title not in st.stepper.widget.children
+    assert list(st.widget.children).index(st.controls_grid) == 1
