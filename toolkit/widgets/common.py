@@ -87,7 +87,7 @@ _LABELLED_LEFT = (
 #: Sliders: their track needs room right of the label (never a dot).
 _SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider)
 #: Controls that fill their grid cell (a slider's track as long as the cell allows).
-_FILL_CELL = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider, widgets.Dropdown, widgets.Text)
+_FILL_CELL = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider, widgets.Text)
 
 
 #: The most room (em) a grid cell gives a control right of its label.
@@ -108,8 +108,8 @@ def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> 
     column of its own: two such groups stand side by side when the page is wide enough,
     one above the other when not (never squeezed). Every label on the left of its control
     gets the same width, so sliders and dropdowns line up and their labels show whole
-    (again after a label changes); sliders and dropdowns fill their cell, and a dropdown
-    whose choices need more than a cell takes a whole row. Returns the ``GridBox`` (its
+    (again after a label changes); a slider fills its cell, a dropdown is as wide as its
+    choices need, and one whose choices need more than a cell takes a whole row. Returns the ``GridBox`` (its
     children are the controls and the groups' boxes; their ``style``/``layout`` adjusted)."""
     cells: list[widgets.Widget] = []
     controls: list[widgets.Widget] = []
@@ -141,8 +141,8 @@ def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> 
             wide = needs.get(id(control), 0.0) > room
             if id(control) not in in_group:
                 control.layout.grid_column = "1 / -1" if wide else None
-            if wide:
-                control.layout.width = f"{label + needs[id(control)]:.1f}em"
+            if id(control) in needs:  # as wide as its choices need: a d8 is not a long bar
+                control.layout.width = f"{label + max(needs[id(control)], 6.0):.1f}em"
             elif isinstance(control, _FILL_CELL):
                 control.layout.width = "100%"
             elif isinstance(control, widgets.IntText | widgets.BoundedIntText):
