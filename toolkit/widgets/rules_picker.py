@@ -233,7 +233,7 @@ class RulesPicker:
 
 
 def notes_paragraphs(notes: str) -> list[str]:
-    """A house-rules file's notes as paragraphs: a YAML block keeps the file's line
+    r"""A house-rules file's notes as paragraphs: a YAML block keeps the file's line
     breaks, which are not the reader's; a blank line still starts a new paragraph.
 
     >>> notes_paragraphs("What if a strike\ncosts 1?\n\nA new paragraph.\n")
