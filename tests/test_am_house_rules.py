@@ -478,3 +478,22 @@ def test_explorer_follows_a_picked_tie_damage_beyond_its_usual_highest():
     ex = odds_explorer(attack_dice=1, defence_dice=1)
     ex.controls["rules"].value = Rules(tie_damage=8)
     assert ex.controls["tie_damage"].value == 8 and ex.controls["tie_damage"].max == 8
+
+
+def test_hit_faces_are_a_toggle_bar_one_click_a_face_am1():
+    """Issue 23 item 5: the hit faces are a bar of toggles (not a native multi-select,
+    where a plain click on 10 leaves 10 the only hitting face): one click on 10 adds it to
+    J Q K A, and 1 die against none then hits on 5 faces of 6 (AM-1, by hand)."""
+    from toolkit.angry_miniatures.widgets import odds_explorer
+    from toolkit.widgets.common import PICKED_CLASS, ToggleBar
+
+    ex = odds_explorer(attack_dice=1, defence_dice=0)
+    bar = ex.controls["hit_faces"]
+    assert isinstance(bar, ToggleBar) and [b.description for b in bar.buttons] == ["9", "10", "J", "Q", "K", "A"]
+    ten = bar.buttons[1]
+    assert not ten.value and PICKED_CLASS not in ten._dom_classes
+    ten.value = True  # what a click does
+    assert bar.value == ("10", "J", "Q", "K", "A") and PICKED_CLASS in ten._dom_classes and ten.icon == "check"
+    assert ex.summary_text.split(" · ")[0] == "P(hit) = 5/6 ≈ 83.3%"
+    bar.buttons[5].value = False  # A off: 10 J Q K hit, 4 of 6
+    assert ex.summary_text.split(" · ")[0] == "P(hit) = 2/3 ≈ 66.7%"

@@ -94,6 +94,23 @@ def test_the_chain_example_ends_with_north_retreating_db4_db8():
     assert "retreats" in st.token_labels["a"].value
 
 
+def test_an_army_change_ends_the_example_with_a_neutral_note():
+    """Issue 23 item 6: with South 3 tokens down the hand sizes change (DB-2) and the cards
+    the example lists no longer fit, so it ends at its line 20 — said once, as a neutral
+    note, the file by name, play going on by hand."""
+    st = battle_stepper(example=CHAIN)
+    st.tokens["b"].value -= 3
+    assert st.what_if
+    st.play_all()
+    line = st.example_line.value
+    assert f"color:{NOTE}" in line and ERROR not in line, line
+    assert "line 20 of durak_counterattack_chain.yaml" in line and "Continue by hand from here" in line
+    assert str(ROOT) not in line and st.stepper.error == ""
+    assert not st.state.is_terminal
+    st.load(JOKERS)  # another example, loaded: its own setup, not a what-if
+    assert not st.what_if
+
+
 def test_leaving_the_example_is_said_and_back_returns():
     st = battle_stepper(example=JOKERS, seed=3)
     st.stepper.roll_button.click()  # a seeded roll instead of the example's 1
@@ -589,3 +606,15 @@ def test_the_labels_state_the_rules_numbers_not_the_drafts():
     st.numbers["morale_per_token"].value = 0  # the label follows the number control
     assert st.morale_penalty.description == "Morale −0 per token (DB-8)"
     assert battle_stepper(seed=1).morale_penalty.description == "Morale −1 per token (DB-8)"
+
+
+def test_the_title_heads_the_stepper_and_each_army_has_a_column():
+    """Issue 23 item 9: the title above the setup; each army's controls one cell of the
+    grid (a column of their own), after a loaded example too."""
+    st = battle_stepper(example=CHAIN)
+    assert st.widget.children[0] is st.stepper.title and st.stepper.title not in st.stepper.widget.children
+    cells = st.controls_grid.children
+    assert list(cells[0].children) == [st.tokens["a"], st.battle_die["a"], st.spirit_die["a"], st.wild_card["a"]]
+    assert list(cells[1].children) == [st.tokens["b"], st.battle_die["b"], st.spirit_die["b"], st.wild_card["b"]]
+    st.load(JOKERS)
+    assert st.widget.children[0] is st.stepper.title and "Joker against joker" in st.stepper.title.value

@@ -15,7 +15,7 @@ from toolkit.angry_miniatures import start_attack_from_pools
 from toolkit.prob import Distribution
 from toolkit.widgets import OddsExplorer, Stepper
 from toolkit.widgets.common import count
-from toolkit.widgets.explorer import BUSY_CLASS, SETTLE_SECONDS
+from toolkit.widgets.explorer import BUSY_CLASS, NUMBERS_CLASS, SETTLE_SECONDS
 
 
 def _counted_explorer() -> tuple[OddsExplorer, list[dict], widgets.IntSlider]:
@@ -138,3 +138,78 @@ def test_a_live_figure_is_updated_in_place():
     assert ex.chart is ex.figure and ex.shown_figure is ex.figure
     ex.view.value = "at least"
     assert ex.figure.layout.yaxis.title.text == "% at least"
+
+
+def test_the_busy_state_dims_the_sentence_and_the_table_too():
+    """Issue 23 item 5: while a change is computed, every number that will change is
+    dimmed — the chart, the summary sentence and the table — not the chart alone."""
+    ex, _, _ = _counted_explorer()
+    style = ex.status_line.value
+    assert f".toolkit-explorer.{BUSY_CLASS} .{NUMBERS_CLASS}" in style
+    for part in (ex.chart, ex.summary_line, ex.table_view):
+        assert NUMBERS_CLASS in part._dom_classes
+    assert NUMBERS_CLASS not in ex.view._dom_classes  # the controls stay readable
+
+
+def test_the_exactly_chart_never_labels_its_centre_bar_at_least():
+    """Issue 23 item 5: the middle bar (score 0, "nothing") is labelled 0, not "≥ 0"; a
+    folded far tail still reads "≥ k"."""
+    tail = {k: Fraction(1, 10**6) for k in (5, 6)}
+    weights = {0: Fraction(1, 2), 1: Fraction(1, 4), -1: Fraction(1, 4) - 2 * Fraction(1, 10**6), **tail}
+    ex = OddsExplorer({}, lambda: Distribution(weights), score=lambda k: k)
+    ticks = dict(zip(ex.shown_figure.layout.xaxis.tickvals, ex.shown_figure.layout.xaxis.ticktext, strict=True))
+    assert ticks[0] == "0" and ticks[1] == "1" and ticks[-1] == "1"
+    assert ticks[5] == "≥ 5"  # 5 and 6 (2 in a million) folded into one bar
+
+
+def test_the_table_reads_text_left_and_numbers_right():
+    ex, _, _ = _counted_explorer()
+    html = ex.table_view.value
+    assert '<td style="text-align:left' in html and '<td style="text-align:right' in html
+    assert "1/2 = 50%" in html
+
+
+def test_controls_come_after_the_picture_in_one_grid():
+    """Issue 23 item 9: the chart first, then the controls grouped in a grid whose labels
+    share one width (aligned)."""
+    a = widgets.IntSlider(description="Attack dice")
+    b = widgets.IntSlider(description="Defenders in the area")
+    ex = OddsExplorer({"a": a, "b": b}, lambda a, b: Distribution.uniform([a, b]), score=lambda k: k)
+    children = list(ex.widget.children)
+    chart_row = next(i for i, c in enumerate(children) if ex.chart in getattr(c, "children", ()))
+    assert children.index(ex.controls_grid) > chart_row
+    assert isinstance(ex.controls_grid, widgets.GridBox) and list(ex.controls_grid.children) == [a, b]
+    assert a.style.description_width == b.style.description_width
+    assert a.layout.width == b.layout.width == "100%"
+
+
+def test_the_busy_line_names_a_toggle_bars_choices_in_words():
+    """The status line says what is computed in words: a toggle bar's faces, never a
+    Python tuple."""
+    from toolkit.widgets.common import ToggleBar
+
+    async def designer() -> None:
+        bar = ToggleBar(["9", "10", "J"], ("J",), "Hits")
+        ex = OddsExplorer({"hits": bar}, lambda hits: Distribution.uniform([len(hits)]), score=lambda k: k)
+        bar.buttons[1].value = True
+        assert "Computing the odds for Hits = 10 J" in ex.status_line.value and "(" not in ex.status_line.value
+        await asyncio.sleep(SETTLE_SECONDS * 3)
+        assert ex.distribution.probability(2) == 1
+
+    asyncio.run(designer())
+
+
+def test_grouped_controls_share_one_cell_and_one_label_width():
+    """One army's (one fairy's) controls are one cell of the grid, a column of their own
+    (side by side when the page is wide enough, never squeezed); labels share one width."""
+    a = widgets.IntSlider(description="North: tokens")
+    b = widgets.IntSlider(description="South: tokens")
+    c = widgets.Checkbox(description="two jokers")
+    ex = OddsExplorer(
+        {"a": a, "b": b, "c": c}, lambda a, b, c: Distribution.uniform([a]), score=lambda k: k, groups=[["a"], ["b"]]
+    )
+    cells = ex.controls_grid.children
+    assert [list(cell.children) for cell in cells[:2]] == [[a], [b]] and cells[2] is c
+    assert a.style.description_width == b.style.description_width
+    assert "auto-fill" in ex.controls_grid.layout.grid_template_columns
+    assert "min(" in ex.controls_grid.layout.grid_template_columns  # a cell never wider than the page

@@ -30,8 +30,10 @@ from toolkit.fairy_meat.widgets import (
     hand_composition_explorer,
     odds_explorer,
 )
+from toolkit.fairy_meat.widgets.hints import OFF_PATH_NOTE
 from toolkit.prob import Distribution, format_probability
-from toolkit.widgets.common import ERROR, NOTE
+from toolkit.widgets.common import ERROR, NOTE, OK, PICKED_CLASS
+from toolkit.widgets.example_mode import plan_stop_text
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
@@ -149,7 +151,14 @@ def test_best_choice_is_highlighted_at_the_shift_step_fm8():
     assert st.best_button is st.action_buttons["shift +1 -1"]
     assert st.best_button.button_style == "success"
     assert sum(b.button_style == "success" for b in st.action_buttons.values()) == 1
-    assert "best choice is <b>shift +1 -1</b>" in st.stepper.decision_box.children[0].children[0].value
+    head = st.stepper.decision_box.children[0].children[0].value
+    assert "best choice is <b>Dizzytwig +1, Sparklespaz −1</b>" in head
+    # whose value moves is said (issue 23 item 5): not a bare "shift +1 -1"
+    assert "how far Dizzytwig's value and Sparklespaz's value move" in head
+    assert st.best_button.description == "Dizzytwig +1, Sparklespaz −1"
+    assert sorted(b.description for b in st.action_buttons.values()) == sorted(
+        f"Dizzytwig {x}, Sparklespaz {y}" for x in ("+1", "−1") for y in ("+1", "−1")
+    )
     # choosing another shift is allowed (a person may choose, FM-8): the example is left
     st.action_buttons["shift -1 +1"].click()
     assert "left the example" in st.example_line.value and st.next_move_button.disabled
@@ -187,11 +196,51 @@ def test_example_that_stops_fitting_says_where():
     st = combat_stepper(example=WORKED)
     st.fluttered.value = False  # Dizzytwig draws 6 cards: the stacked deck no longer splits as written
     st.play_all()
-    assert "stops here" in st.example_line.value or "left the example" in st.example_line.value
-    assert st.stepper.error  # the reason is shown as the stepper's error
+    assert "ends here" in st.example_line.value or "left the example" in st.example_line.value
+
+
+def test_what_if_ends_with_a_neutral_note_once_and_no_path():
+    """Issue 23 item 6: unticking the Order Card (the introduction's own what-if) is a
+    question, not a crash: one neutral line naming the example's line by file name, play
+    going on by hand, and no second copy as a red stepper error."""
+    st = combat_stepper(example=WORKED)
+    st.holds_order_card.value = False  # Sparklespaz draws 1 card fewer (FM-2): his KC is never dealt
+    assert st.what_if
+    st.play_all()
+    line = st.example_line.value
+    assert f"color:{NOTE}" in line and ERROR not in line, line
+    assert "line 18 of dizzytwig_v_sparklespaz.yaml" in line and "Continue by hand from here" in line
+    assert str(EXAMPLES_DIR) not in line and "/" not in re.sub(r"<[^>]*>", "", line)
+    assert st.stepper.error == ""  # said once, on the example line
+    assert not st.state.is_terminal and st.stepper.decision_buttons  # he chooses by hand: trumps none
+    st.holds_order_card.value = True  # back to the example's own setup: it plays to its end again
+    assert not st.what_if
+    st.play_all()
+    assert f"color:{OK}" in st.example_line.value
+
+
+def test_plan_stop_text_names_the_file_not_its_path():
+    assert plan_stop_text("/a/b/x.yaml:7: South draws 4") == ("line 7 of x.yaml", "South draws 4")
 
 
 # -- clicking cards -------------------------------------------------------------------------
+def test_a_trumps_refusal_goes_once_mended_and_picked_cards_show_fm4():
+    """Issue 23 item 5: the two-colours refusal goes as soon as the cards picked change
+    (not only at the next move), and a picked card is marked plainly (filled, ticked)."""
+    st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
+    _deal_and_declare(st)
+    st.toggle("KS")
+    st.toggle("JH")
+    assert PICKED_CLASS in st.card_buttons["KS"]._dom_classes and st.card_buttons["KS"].icon == "check"
+    st.place_trumps()
+    assert "one colour" in st.stepper.error
+    st.toggle("JH")  # mended: only the black KS
+    assert st.stepper.error == "" and "one colour" not in st.stepper.error_line.value
+    assert PICKED_CLASS not in st.card_buttons["JH"]._dom_classes and st.card_buttons["JH"].icon == ""
+    st.place_trumps()
+    assert st.state.phase() != ("trumps", 0)
+
+
 def test_trumps_of_two_colours_are_refused_and_nothing_changes_fm4():
     st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
     _deal_and_declare(st)
@@ -522,7 +571,8 @@ def test_hint_panel_shows_the_mix_hint_returns_fm4_fm6(monkeypatch):
     assert st.hint_view.value == "" and calls == []  # off: nothing is solved
     st.hint_button.value = True
     assert "Attack 1: Trumps face down (FM-4)" in st.hint_view.value and "Dizzytwig (attacker)" in st.hint_view.value
-    assert "both hands known (FM-5 hidden Trumps respected)" in st.hint_view.value
+    assert "as if each fairy could see both hands, except the Trumps placed face down" in st.hint_view.value
+    assert "toolkit-off-path" not in st.hint_view.value  # the example's own path: optimal play comes here
     _, mix = optimal.hint(st.state)
     rows = _hint_rows(st)
     assert {a: p for a, p, _ in rows} == mix and sum(p for _, p, _ in rows) == 1
@@ -546,6 +596,31 @@ def test_hint_panel_shows_the_mix_hint_returns_fm4_fm6(monkeypatch):
     assert len(calls) == solved
 
 
+def test_hint_off_the_path_of_optimal_play_says_it_is_no_advice_fm3():
+    """Issue 23 item 9: after a choice optimal play never makes (its share is 0), the next
+    decision is one optimal play never reaches; the hint says so plainly instead of
+    offering its placeholder shares as advice."""
+    st = combat_stepper(example=WORKED, attacks=1)
+    while st.state.phase() != ("declare", 0):
+        st.next_move()
+    _, mix = optimal.hint(st.state)
+    never = [a for a, p in mix.items() if p == 0]
+    assert never, mix  # optimal play declares one way only with these hands
+    st.hint_button.value = True
+    st.choose(never[0])
+    while st.state.is_chance_node:  # the stacked deck deals the defender's hand
+        st.stepper.roll()
+    assert optimal.hint_reached(st.state) is False
+    text = re.sub(r"<[^>]+>", "", st.hint_view.value).replace("&#x27;", "'")
+    assert OFF_PATH_NOTE.replace("&#x27;", "'") in text and "toolkit-off-path" in st.hint_view.value
+    while st.state.phase() != ("declare", 0):
+        st.stepper.back()
+    st.choose(max(mix, key=mix.get))  # the choice optimal play makes: its next decision is reached
+    while st.state.is_chance_node:
+        st.stepper.roll()
+    assert optimal.hint_reached(st.state) is True and "toolkit-off-path" not in st.hint_view.value
+
+
 def test_hint_says_there_is_no_decision_at_chance_and_referee_steps_fm8():
     st = combat_stepper(example=WORKED)
     st.hint_button.value = True
@@ -554,7 +629,7 @@ def test_hint_says_there_is_no_decision_at_chance_and_referee_steps_fm8():
     while st.state.phase()[0] != "shift":
         st.next_move()
     # the referee's shift (FM-8): no mix, the best choice is preselected
-    assert "referee&#x27;s best choice (shift +1 -1) is preselected" in st.hint_view.value
+    assert "referee&#x27;s best choice (Dizzytwig +1, Sparklespaz −1) is preselected" in st.hint_view.value
     st.play_all()
     assert "The combat is over" in st.hint_view.value
 
@@ -697,3 +772,27 @@ def test_can_place_trumps_fm4_fm6():
     assert not can_place_trumps(hand(0, 1, 0))  # her only Trump is her Wild Trump (FM-6)
     assert can_place_trumps(hand(0, 1, 1))  # place one, play the other as a Wild Trump
     assert not can_place_trumps(hand(3, 0, 0))
+
+
+def test_text_tables_read_left_to_right():
+    """Issue 23 item 9: the hands table and the hint's choices are tables of words: every
+    cell left-aligned (JupyterLab right-aligns cells by default)."""
+    from toolkit.widgets.common import TEXT_TABLE, TEXT_TABLE_STYLE
+
+    assert "text-align:left" in TEXT_TABLE_STYLE and f".{TEXT_TABLE} td" in TEXT_TABLE_STYLE
+    st = combat_stepper(example=WORKED, attacks=1)
+    assert TEXT_TABLE_STYLE in st.hands_view.value and f'<table class="{TEXT_TABLE}"' in st.hands_view.value
+    while st.state.phase() != ("trumps", 0):
+        st.next_move()
+    st.hint_button.value = True
+    assert TEXT_TABLE_STYLE in st.hint_view.value and f'<table class="{TEXT_TABLE}"' in st.hint_view.value
+
+
+def test_the_title_heads_the_stepper_above_its_setup():
+    """Issue 23 item 9: the stepper's title is the first thing, above the setup controls
+    (it sat under them, at the top of the step buttons), and it is shown once."""
+    st = combat_stepper(example=WORKED)
+    first = st.widget.children[0]
+    assert first is st.stepper.title and "Dizzytwig v Sparklespaz" in first.value
+    assert st.stepper.title not in st.stepper.widget.children
+    assert list(st.widget.children).index(st.controls_grid) == 1

@@ -437,6 +437,74 @@ def cut_off_labels(region: Locator) -> list[str]:
     )
 
 
+def short_sliders(region: Locator, min_px: int = 100) -> list[str]:
+    """The sliders in ``region`` whose track is shorter than ``min_px`` pixels (a slider
+    squeezed to a dot by its neighbours), each as ``description: width``."""
+    return region.evaluate(
+        """(el, least) => Array.from(el.querySelectorAll('.widget-slider'))
+          .filter(s => s.offsetParent !== null)
+          .map(s => [s.querySelector('.widget-label')?.innerText.trim() || '(no label)',
+                     (s.querySelector('.noUi-target, .slider-container') || s).getBoundingClientRect().width])
+          .filter(([_, w]) => w < least)
+          .map(([label, w]) => `${label}: ${Math.round(w)} px`)""",
+        min_px,
+    )
+
+
+class viewport_width:
+    """A context in which the page is ``width`` pixels wide (restored afterwards), its
+    layout settled."""
+
+    def __init__(self, page: Page, width: int) -> None:
+        self.page, self.width = page, width
+
+    def __enter__(self) -> None:
+        self.before = self.page.viewport_size
+        self.page.set_viewport_size({"width": self.width, "height": (self.before or {}).get("height", 1000)})
+        self.page.wait_for_timeout(400)  # the layout follows the new width
+
+    def __exit__(self, *exc: object) -> None:
+        if self.before:
+            self.page.set_viewport_size(self.before)
+
+
+def dimmed_while_busy(nb: NotebookPage, act: Any, region: Locator, timeout_s: float = 120) -> list[dict[str, Any]]:
+    """Do ``act()`` and watch ``region`` until the kernel is idle: for each part an
+    explorer marks as showing numbers (``.toolkit-numbers``: the chart, the summary
+    sentence, the table), whether the busy state's dimming rule covered it while the
+    explorer was busy, and the lowest opacity it was drawn with. Returns
+    ``[{"what": "chart" | "sentence" | "table", "covered": bool, "opacity": float}]``."""
+    region.evaluate(
+        """(el) => {
+          const seen = new Map();
+          window.__toolkitDim = { seen, busy: false, stop: false };
+          const what = e => e.querySelector('.js-plotly-plot') || e.classList.contains('widget-vbox') ? 'chart'
+                          : (e.querySelector('table') ? 'table' : 'sentence');
+          const poll = () => {
+            const busy = el.querySelector('.toolkit-explorer.toolkit-busy');
+            if (busy) {
+              window.__toolkitDim.busy = true;
+              for (const part of busy.querySelectorAll('.toolkit-numbers')) {
+                const key = what(part);
+                const old = seen.get(key) || { covered: false, opacity: 1 };
+                old.covered = old.covered || part.matches('.toolkit-explorer.toolkit-busy .toolkit-numbers');
+                old.opacity = Math.min(old.opacity, parseFloat(getComputedStyle(part).opacity));
+                seen.set(key, old);
+              }
+            }
+            if (!window.__toolkitDim.stop) setTimeout(poll, 5);
+          };
+          poll();
+        }"""
+    )
+    act()
+    nb.wait_idle(timeout_s)
+    return nb.page.evaluate(
+        """() => { const d = window.__toolkitDim; d.stop = true;
+                   return Array.from(d.seen.entries()).map(([what, v]) => ({ what, ...v })); }"""
+    )
+
+
 #: A fraction a designer cannot read: a denominator of 10,000 or more (issue 12 item 3).
 LONG_FRACTION = re.compile(r"\b\d+/(\d{5,}|\d{1,3}(,\d{3}){2,})\b")
 #: What is left when the fraction is dropped: "= ≈ 48.8%".

@@ -4,6 +4,8 @@ stepper to its end by clicking (AM-2 … AM-4 narrated), Back, and use the odds 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .browser_session import OUTSIDE_RULINGS, notebook_area, open_and_run, outputs_text
@@ -12,10 +14,13 @@ from .notebook_page import (
     cut_off_labels,
     drag_slider,
     nudge,
+    short_sliders,
     slider,
     slider_value,
     time_cell_to_chart,
+    timed_text,
     unreadable_numbers,
+    viewport_width,
 )
 
 NOTEBOOK = "angry_miniatures_explore.ipynb"
@@ -162,6 +167,39 @@ def test_numbers_are_readable(session):
 def test_rulings_are_linked_inside_the_repository(session):
     lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
     assert not lines, lines
+
+
+def test_nothing_cut_off_at_1280px(session):
+    """Issue 23 item 3: at 1280 px no label or select is cut and no slider is a dot (the
+    stepper's "Defenders in the area" was 20 pixels wide)."""
+    with viewport_width(session.page, 1280):
+        area = notebook_area(session)
+        cut = list(dict.fromkeys(cut_off_labels(area))) + short_sliders(area)
+    assert not cut, cut
+
+
+def test_a_click_on_a_hit_face_adds_it(session):
+    """Issue 23 item 5: the hit faces are a toggle bar; one plain click on 10 adds it to
+    J Q K A (a native multi-select left 10 the only hitting face): 1 die against none then
+    hits on 5 faces of 6 (AM-1)."""
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    for name, value in (("Attack dice", "1"), ("Defence dice", "0")):
+        control = slider(region, name)
+        while slider_value(control) != value:
+            nudge(control, "ArrowLeft" if int(slider_value(control)) > int(value) else "ArrowRight")
+            nb.wait_idle(30)
+    bar = region.locator(".toolkit-toggle-bar")
+    ten = bar.locator("button", has_text=re.compile(r"^\s*10\s*$"))
+    try:
+        _, text = timed_text(nb, ten.click, region, r"P\(hit\) = 5/6")
+        assert "P(hit) = 5/6" in text
+        assert "toolkit-picked" in (ten.get_attribute("class") or "")
+        jack = bar.locator("button", has_text=re.compile(r"^\s*J\s*$"))
+        assert "toolkit-picked" in (jack.get_attribute("class") or "")
+    finally:
+        ten.click()
+        nb.wait_idle(30)
 
 
 def test_no_console_errors(session):

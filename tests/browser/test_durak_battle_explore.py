@@ -10,7 +10,16 @@ import re
 import pytest
 
 from .browser_session import OUTSIDE_RULINGS, notebook_area, open_and_run, outputs_text
-from .notebook_page import button, cut_off_labels, nudge, slider_value, time_cell_to_chart, unreadable_numbers
+from .notebook_page import (
+    button,
+    cut_off_labels,
+    nudge,
+    short_sliders,
+    slider_value,
+    time_cell_to_chart,
+    unreadable_numbers,
+    viewport_width,
+)
 
 NOTEBOOK = "durak_battle_explore.ipynb"
 EXAMPLE = 'battle_stepper(example="durak_counterattack_chain.yaml")'
@@ -167,6 +176,52 @@ def test_numbers_are_readable(session):
 def test_rulings_are_linked_inside_the_repository(session):
     lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
     assert not lines, lines
+
+
+def test_nothing_cut_off_at_1280px(session):
+    """Issue 23 item 3: at 1280 px no select ("Knowledge (Battle) d‹"), label or toggle is
+    cut and no slider is squeezed."""
+    with viewport_width(session.page, 1280):
+        area = notebook_area(session)
+        cut = list(dict.fromkeys(cut_off_labels(area))) + short_sliders(area)
+    assert not cut, cut
+
+
+def test_explorers_show_the_picture_before_their_controls(session):
+    """Issue 23 item 9: the round explorer's chart comes before its controls, which sit in
+    a grid (each army's controls a column of their own), not one control a row."""
+    region = session.notebook.output(ROUND)
+    chart = region.locator(".toolkit-chart").first.bounding_box()
+    grid = region.locator(".toolkit-controls").first
+    assert chart and grid.bounding_box() and chart["y"] < grid.bounding_box()["y"]
+    tops = grid.evaluate("g => Array.from(g.children).map(c => Math.round(c.getBoundingClientRect().top))")
+    assert len(set(tops)) <= (len(tops) + 1) // 2, tops  # at least two cells a row
+
+
+def test_an_army_change_ends_the_example_with_a_neutral_note(session):
+    """Issue 23 item 6: South 3 tokens down, the example ends where its cards no longer
+    fit, with one neutral note naming the file's line, and play goes on by hand."""
+    nb = session.notebook
+    region = nb.output(EXAMPLE)
+    south = region.locator(".widget-slider").filter(has_text=re.compile(r"South: tokens"))
+    start = slider_value(south)
+    for _ in range(3):
+        nudge(south, "ArrowLeft")
+    nb.wait_idle(30)
+    try:
+        button(region, "Play all").click()
+        nb.wait_idle(60)
+        text = region.inner_text()
+        assert text.count("no longer fits") == 1, text[-800:]
+        assert "Continue by hand from here" in text and "durak_counterattack_chain.yaml" in text
+        assert not re.search(r"/\S+\.yaml", text), "a path is shown"
+        colour = region.get_by_text("no longer fits").evaluate("e => getComputedStyle(e).color")
+        assert colour != "rgb(201, 42, 42)", "shown as an error"
+    finally:
+        for _ in range(3):
+            nudge(south)
+        nb.wait_idle(30)
+    assert slider_value(south) == start
 
 
 def test_no_console_errors(session):

@@ -13,13 +13,16 @@ from .browser_session import OUTSIDE_RULINGS, notebook_area, open_and_run, outpu
 from .notebook_page import (
     button,
     cut_off_labels,
+    dimmed_while_busy,
     drag_slider,
     nudge,
+    short_sliders,
     slider,
     slider_value,
     time_cell_to_chart,
     timed_text,
     unreadable_numbers,
+    viewport_width,
 )
 
 NOTEBOOK = "fairy_meat_explore.ipynb"
@@ -209,6 +212,49 @@ def test_numbers_are_readable(session):
 def test_rulings_are_linked_inside_the_repository(session):
     lines = [line for line in notebook_area(session).inner_text().splitlines() if OUTSIDE_RULINGS in line]
     assert not lines, lines
+
+
+def test_explorer_busy_state_dims_every_number(session):
+    """Issue 23 item 5: while a change is computed, the summary sentence and the table are
+    dimmed with the chart — no old number shown at full strength."""
+    nb = session.notebook
+    region = nb.output(EXPLORER)
+    cards = slider(region, "Defender's cards")
+    parts = {p["what"]: p for p in dimmed_while_busy(nb, lambda: nudge(cards, "ArrowLeft"), region)}
+    assert set(parts) == {"chart", "sentence", "table"}, parts
+    assert all(p["covered"] and p["opacity"] < 1 for p in parts.values()), parts
+
+
+def test_nothing_cut_off_at_1280px(session):
+    """Issue 23 item 3: at 1280 px no label, select or toggle is cut and no slider is a dot."""
+    with viewport_width(session.page, 1280):
+        area = notebook_area(session)
+        cut = list(dict.fromkeys(cut_off_labels(area))) + short_sliders(area)
+    assert not cut, cut
+
+
+def test_what_if_ends_with_a_neutral_note(session):
+    """Issue 23 item 6: unticking the Order Card (the introduction's own what-if) and
+    playing the example ends with one neutral note, the example file by name, and play
+    going on by hand — no red error, no path, nothing said twice."""
+    nb = session.notebook
+    region = nb.output(EXAMPLE)
+    order = region.locator(".widget-checkbox", has_text="still holds an Order Card").locator("input")
+    order.click()
+    nb.wait_idle(30)
+    button(region, "Play all").click()
+    nb.wait_idle(60)
+    text = region.inner_text()
+    try:
+        assert text.count("no longer fits") == 1, text[-800:]
+        assert "Continue by hand from here" in text and "line 18 of dizzytwig_v_sparklespaz.yaml" in text
+        assert not re.search(r"/\S+\.yaml", text), "a path is shown"
+        colour = region.get_by_text("no longer fits").evaluate("e => getComputedStyle(e).color")
+        assert colour != "rgb(201, 42, 42)", "shown as an error"
+    finally:
+        order.click()  # the example's own setup again
+        nb.wait_idle(30)
+    assert "Next in the example (1 of" in region.inner_text()
 
 
 def test_no_console_errors(session):

@@ -54,9 +54,18 @@ from toolkit.house_rules import load_rules
 from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
+from toolkit.widgets.common import ToggleBar, control_grid
 from toolkit.widgets.rules_picker import set_control
 
-__all__ = ["AttackStepper", "RulesHolder", "as_rules", "attack_stepper", "odds_explorer"]
+__all__ = [
+    "NOT_COUNTED",
+    "RANGED_IS_MAGIC",
+    "AttackStepper",
+    "RulesHolder",
+    "as_rules",
+    "attack_stepper",
+    "odds_explorer",
+]
 
 #: Health of the anonymous sides built from pools: the engine announces no one "out"
 #: at this Health or above (as in start_attack_from_pools).
@@ -70,6 +79,22 @@ _MAX_AREA = 4
 _FIELD_CONTROLS = ("hit_faces", "crit_count", "tie_damage", "return_damage")
 _VARIANTS = ("zero_tie", "melee_defence_bonus", "tie_break")
 _MAX_TIE_DAMAGE = 5
+
+#: Why the explorer's ranged and magic odds are the same (said under both): with the pools
+#: set by the sliders, the two differ only in what this explorer leaves out.
+RANGED_IS_MAGIC = (
+    "ranged and magic give the same odds here: the sliders set both pools, and the two differ only in "
+    "magic's area (AM-8: one roll against each adjacent defender) and the stats that make the pools "
+    "(AM-2: Mind against ranged, Spirit against magic) — the attack stepper plays both"
+)
+
+#: The rules fields the odds explorer's numbers do not depend on, with why: its sliders
+#: set both pools and it has no AM-9 modifiers (a picked house-rules file that changes
+#: only these says so).
+NOT_COUNTED: dict[str, str] = {
+    name: "the sliders set both pools and this explorer has no modifiers (AM-9); the attack stepper plays them"
+    for name in ("charge_dice", "elevation_dice", "terrain_dice", "occupied_dice", "prone_dice")
+}
 
 
 class RulesHolder(widgets.Box):
@@ -90,13 +115,9 @@ def _field_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
     won tie's damage, AM-3 melee return damage), set from ``rules``."""
     style = {"description_width": "initial"}
     return {
-        "hit_faces": widgets.SelectMultiple(
-            options=_die_options(rules),
-            value=rules.hit_faces,
-            rows=len(_die_options(rules)),
-            description="Hits (AM-1)",
-            style=style,
-        ),
+        # a bar of toggles, one click a face (a native multi-select needs Ctrl-click: a plain
+        # click on 10 would leave 10 the only hitting face)
+        "hit_faces": ToggleBar(_die_options(rules), rules.hit_faces, "Hits (AM-1)", tooltip="a face that hits"),
         "crit_count": widgets.BoundedIntText(
             value=rules.crit_count,
             min=1,
@@ -166,8 +187,7 @@ def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> N
     hits = controls["hit_faces"]
     options = _die_options(rules)
     if list(hits.options) != options:
-        hits.options = options
-        hits.rows = len(options)
+        hits.options = tuple(options)
     hits.value = rules.hit_faces
     controls["crit_count"].description = f"Crit: dice showing {'/'.join(rules.crit_faces)} (AM-7)"
     for name in (*_FIELD_CONTROLS[1:], *_VARIANTS):
@@ -295,20 +315,9 @@ class AttackStepper:
                 )
             ]
         )
-        self.widget = widgets.VBox(
-            [
-                *who,
-                widgets.HBox([self.attack_dice, self.defence_dice]),
-                widgets.HBox([self.attack_type, self.area]),
-                widgets.HBox([self.charge, self.higher_elevation, self.prone]),
-                widgets.HBox([self.hindering_terrain, self.occupied_squares]),
-                widgets.HBox([self.zero_tie, self.melee_defence_bonus, self.tie_break]),
-                widgets.HBox([self.hit_faces, widgets.VBox([self.crit_count, self.tie_damage, self.return_damage])]),
-                self.setup_line,
-                self.error_line,
-                self.stepper.widget,
-            ]
-        )
+        #: The setup controls in one aligned grid (the one look of every stepper and explorer).
+        self.controls_grid = control_grid(self._controls())
+        self.widget = widgets.VBox([*who, self.controls_grid, self.setup_line, self.error_line, self.stepper.widget])
 
     # -- setup ---------------------------------------------------------------------------
     @property
@@ -525,6 +534,8 @@ def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[
     if values["attack_type"] == "melee" and rules.melee_defence_bonus:
         pools = _pools(values["attack_dice"], values["defence_dice"], values["attack_type"], rules)
         lines.append(f"AM-6: the defender rolls {count(pools.defence, 'die')}")
+    if values["attack_type"] != "melee":
+        lines.append(RANGED_IS_MAGIC)
     if rules.changes():
         lines.append(f"house rules: {rules.variant_name()}")
     return lines
@@ -612,6 +623,8 @@ def odds_explorer(
         title="Angry Miniatures: one attack",
         rules_system=SYSTEM,
         rules=rules,
+        rules_in_force=lambda values: _rules_from(values["rules"], values),
+        not_counted=NOT_COUNTED,
     )
     # the picker's rules become the rules the controls start from (the controls follow)
     explorer.rules_picker.observe(lambda picked: setattr(holder, "value", picked), first=True)

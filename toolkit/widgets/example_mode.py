@@ -40,17 +40,19 @@ What the system gives (class attributes, and methods it must or may define):
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import ipywidgets as widgets
 
 from toolkit.engine import GameState
 from toolkit.errors import ToolkitError
-from toolkit.widgets.common import ERROR, NOTE, OK, coloured, count, esc
+from toolkit.widgets.common import ERROR, NOTE, OK, TEXT_TABLE, TEXT_TABLE_STYLE, coloured, count, esc
 from toolkit.widgets.export_panel import ExportView
 from toolkit.widgets.stepper import Stepper
 
-__all__ = ["FollowsExample", "EXPORT_FORMATS"]
+__all__ = ["FollowsExample", "EXPORT_FORMATS", "plan_stop_text"]
 
 #: The system's state class (``CombatState``, ``TracedBattleState``).
 S = TypeVar("S", bound=GameState)
@@ -62,7 +64,25 @@ EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
     ("Markdown with image files (.zip)", "markdown"),
 )
 
-_TABLE = '<table style="border-collapse:separate;border-spacing:8px 2px">'
+_TABLE = f'{TEXT_TABLE_STYLE}<table class="{TEXT_TABLE}" style="border-collapse:separate;border-spacing:8px 2px">'
+
+#: The start of a planning error that names the example file by its path and line.
+_FILE_LINE = re.compile(r"^(?P<path>[^\n]*?\.ya?ml):(?P<line>\d+):\s*")
+
+
+def plan_stop_text(error: str) -> tuple[str, str]:
+    """Split why an example's plan stops into where (``"line 18 of example.yaml"``: the
+    file by its name, never its whole path) and why (the rest of the message).
+
+    >>> plan_stop_text("/home/x/data/examples/a.yaml:18: Sparklespaz: KC is not in his hand")
+    ('line 18 of a.yaml', 'Sparklespaz: KC is not in his hand')
+    >>> plan_stop_text("no more cards")
+    ('', 'no more cards')
+    """
+    m = _FILE_LINE.match(error)
+    if m is None:
+        return "", error
+    return f"line {m['line']} of {Path(m['path']).name}", error[m.end() :]
 
 
 class FollowsExample(Generic[S]):
@@ -172,11 +192,13 @@ class FollowsExample(Generic[S]):
         self._panel_state = None
         self._panel_widgets = []
         self._ready = False
+        self._own_start: GameState | None = None
         self.stepper = Stepper(
             self.setup, seed=seed, title=title, decision_panel=self._decision_panel, on_refresh=self._after_refresh
         )
         self._ready = True
         self._adjust()
+        self._own_start = self.stepper.start_state  # the example's own setup (a change is a what-if)
         self._replan()
         self._after_refresh()
         self._show_setup()
@@ -210,6 +232,13 @@ class FollowsExample(Generic[S]):
         )
         self.export_button.on_click(lambda _: self.export())
         self.export_format.observe(lambda _: self.export() if self.export_box.value else None, names="value")
+
+    def _title_first(self) -> widgets.HTML:
+        """The stepper's title, taken out of the stepper's own box to head the whole
+        widget, above the setup controls (issue 23: not under them). Returns it."""
+        title = self.stepper.title
+        self.stepper.widget.children = tuple(c for c in self.stepper.widget.children if c is not title)
+        return title
 
     def _example_rows(self) -> list[widgets.Widget]:
         """The example's buttons and line for the layout (none while no example is loaded)."""
@@ -246,6 +275,8 @@ class FollowsExample(Generic[S]):
             return
         self.error_line.value = ""
         self.stepper.restart()  # calls setup() again: same seed, new setup
+        if self._own_start is None:  # an example just loaded: this is its own setup
+            self._own_start = self.stepper.start_state
         self._replan()
         self._after_refresh()
         self._show_setup()
@@ -256,6 +287,27 @@ class FollowsExample(Generic[S]):
             self._plan, self._path, self._plan_error = [], [], ""
             return
         self._plan, self._path, self._plan_error = self._plan_example(self.stepper.start_state)
+
+    @property
+    def what_if(self) -> bool:
+        """Whether the stepper plays the loaded example from a setup other than the
+        example's own (a setup control changed: "what if she had no Order Card?")."""
+        return self.example is not None and self.stepper.start_state != self._own_start
+
+    def _plan_stop(self) -> tuple[str, str]:
+        """Why the example's plan stops early, as ``(text, colour)``. From the example's
+        own setup it is a broken example (an error); in a what-if it is what the question
+        found — the example's next move does not fit the new setup — so it is a neutral
+        note that play goes on by hand from here (issue 23 item 6)."""
+        where, why = plan_stop_text(self._plan_error)
+        if not self.what_if:
+            return f"The example stops here ({where}): {why}" if where else f"The example stops here: {why}", ERROR
+        move = f"its next move ({where})" if where else "its next move"
+        return (
+            f"With this setup the example ends here: {move} no longer fits — {why}. "
+            "Continue by hand from here, or change the setup back.",
+            NOTE,
+        )
 
     def _position(self) -> int | None:
         """Where the current state is on the example's path (index of the next move), or
@@ -296,14 +348,14 @@ class FollowsExample(Generic[S]):
         if self.example is None:
             return
         k = self._position()
-        if k is None:
+        if k is None:  # the designer took over: a normal state, not an error
             text = f"The {self._noun} has left the example here: press Back to return to it, or Restart."
-            colour = ERROR
+            colour = NOTE
         elif k < len(self._plan):
             text = f"Next in the example ({k + 1} of {len(self._plan)}): {self._move_label(self._plan[k])}."
             colour = NOTE
         elif self._plan_error:
-            text, colour = f"The example stops here: {self._plan_error}", ERROR
+            text, colour = self._plan_stop()
         else:
             problems = self._expectation_problems()
             if problems:
@@ -338,7 +390,7 @@ class FollowsExample(Generic[S]):
             self.stepper.refuse("Play has left the example here: press Back to return to it, or Restart.")
             return
         if k >= len(self._plan):
-            self.stepper.refuse(self._plan_error or "The example is played out.")
+            self.stepper.refuse(self._plan_stop()[0] if self._plan_error else "The example is played out.")
             return
         move = self._plan[k]
         if move.chance:
@@ -347,7 +399,8 @@ class FollowsExample(Generic[S]):
             self.stepper.choose(move.text)
 
     def play_all(self) -> None:
-        """Play the example's remaining moves, each one a move Back can undo."""
+        """Play the example's remaining moves, each one a move Back can undo. Where the
+        plan stops early the example line says why (once: not again as a refusal)."""
         while self.example is not None:
             k = self._position()
             if k is None or k >= len(self._plan):
@@ -355,8 +408,6 @@ class FollowsExample(Generic[S]):
             self.next_move()
             if self.stepper.error:
                 break
-        if self.example is not None and self._plan_error and self._position() == len(self._plan):
-            self.stepper.refuse(self._plan_error)
 
     def back(self) -> None:
         """Undo the last move (the stepper's Back)."""

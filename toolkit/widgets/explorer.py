@@ -58,13 +58,14 @@ import ipywidgets as widgets
 from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides
 from toolkit.prob import Distribution, format_probability
+from toolkit.widgets.common import control_grid
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from toolkit.widgets.rules_picker import RulesPicker
 
-__all__ = ["BUSY_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
+__all__ = ["BUSY_CLASS", "NUMBERS_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
 
 #: The two views of the chart and table.
 VIEWS: tuple[str, ...] = ("exactly", "at least")
@@ -79,8 +80,13 @@ RULES = "rules"
 #: The CSS class of an explorer (and of its status line) while it computes.
 BUSY_CLASS = "toolkit-busy"
 
-#: The page style that dims the chart of a busy explorer.
-_BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-chart{opacity:0.35;transition:opacity 0.1s}</style>"
+#: The CSS class of every part of an explorer that shows numbers a change will redraw:
+#: the chart, the summary sentence and the table (dimmed together while busy).
+NUMBERS_CLASS = "toolkit-numbers"
+
+#: The page style that dims every number of a busy explorer (chart, sentence and table)
+#: until the new numbers are drawn (issue 23: not only the chart).
+_BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-numbers{opacity:0.35;transition:opacity 0.1s}</style>"
 
 #: The slider widgets whose drags should compute once, on release.
 _SLIDERS = (
@@ -123,6 +129,16 @@ class OddsExplorer:
             plain plotly figure shown through JupyterLab's plotly renderer, which loads
             plotly.js once per page: a ``FigureWidget`` ships its own ~5 MB copy of
             plotly.js with every explorer (anywidget), which the browser evaluates again.
+        rules_in_force: with a rules picker, the rules a computation used, from the
+            control values (the picked rules with what the controls set); the picker's
+            "Rules in force" panel then shows them, hand-made changes marked. Default: the
+            picked rules.
+        not_counted: with a rules picker, the rules fields these numbers do not depend
+            on, each with why (the sliders set the hand sizes directly, ...): a picked
+            file that changes only those says so instead of changing nothing silently.
+        groups: names of controls shown together as one column of the controls' grid
+            (one army's, one fairy's): side by side when the page is wide enough, one
+            above the other when not. Every other control is a cell of its own.
 
     Attributes:
         rules_picker: the :class:`~toolkit.widgets.rules_picker.RulesPicker` (None
@@ -152,6 +168,9 @@ class OddsExplorer:
         rules_system: str | None = None,
         rules: Any = None,
         live_figure: bool = False,
+        rules_in_force: Callable[[Mapping[str, Any]], Any] | None = None,
+        not_counted: Mapping[str, str] | None = None,
+        groups: Sequence[Sequence[str]] = (),
     ) -> None:
         if view not in VIEWS:
             raise ToolkitError(f"view {view!r} is not a view: use one of {', '.join(map(repr, VIEWS))}")
@@ -160,6 +179,7 @@ class OddsExplorer:
             if isinstance(control, _SLIDERS):
                 control.continuous_update = False  # a drag computes once, on release
         self._compute, self._score, self._summary, self._adjust = compute, score, summary, adjust
+        self._rules_in_force, self._not_counted = rules_in_force, dict(not_counted or {})
         self._forms = {
             side: (name, name) if isinstance(name, str) else tuple(name)
             for side, name in (("positive", positive), ("negative", negative), ("zero", (zero, zero)))
@@ -195,20 +215,32 @@ class OddsExplorer:
         else:
             self.figure, self.chart = None, widgets.VBox(list(self._view_outputs.values()))
         self.chart.add_class("toolkit-chart")
+        for part in (self.chart, self.summary_line, self.table_view):
+            part.add_class(NUMBERS_CLASS)  # all dimmed while busy: every number that will change
+        if self.figure is None:  # a FigureWidget's layout is plotly's, not a box's
+            self.chart.layout.flex = "1 1 30em"
+        self.table_view.layout.flex = "0 1 auto"
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
         self._shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
+        #: The controls, grouped in a compact grid (the one look of every explorer).
+        grouped = {name for group in groups for name in group}
+        items: list[Any] = [[self.controls[name] for name in group] for group in groups]
+        items += [control for name, control in self.controls.items() if name not in grouped]
+        self.controls_grid = control_grid(items)
+        # the picture first: what the numbers are, then the controls that change them
         self.widget = widgets.VBox(
             [
                 heading,
-                *([self.rules_picker.widget] if self.rules_picker is not None else []),
-                *self.controls.values(),
                 self.view,
                 self.status_line,
                 self.error_line,
                 self.summary_line,
-                self.chart,
-                self.table_view,
+                widgets.HBox(
+                    [self.chart, self.table_view], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+                ),
+                self.controls_grid,
+                *([self.rules_picker.widget] if self.rules_picker is not None else []),
             ]
         )
         self.widget.add_class("toolkit-explorer")
@@ -321,6 +353,9 @@ class OddsExplorer:
             self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
             self.summary_line.value = html.escape(self._summary_text)
             self.redraw()
+            if self.rules_picker is not None:  # the rules these numbers used, hand-made changes marked
+                in_force = self._rules_in_force(values) if self._rules_in_force is not None else values.get(RULES)
+                self.rules_picker.show_in_force(in_force, self._not_counted)
         finally:
             self._clear_busy()
 
@@ -332,7 +367,7 @@ class OddsExplorer:
         view = self.view.value
         rows = self._rows(self._scores, view)
         self._table = _frame(rows)
-        self.table_view.value = self._table[["outcome", "shown"]].to_html(index=False, header=False, border=0)
+        self.table_view.value = _table_html(rows)
         if self.figure is not None:
             self._draw(rows, view)
             return
@@ -363,6 +398,8 @@ class OddsExplorer:
                     break
         if isinstance(value, bool):
             value = "on" if value else "off"
+        elif isinstance(value, tuple):  # a toggle bar's choices, as a designer reads them
+            value = " ".join(map(str, value)) or "none"
         return f"{label} = {value}"
 
     def _show_busy(self, message: str) -> None:
@@ -417,7 +454,8 @@ class OddsExplorer:
         sides = {"positive": [r for r in rows if r[0] > 0], "zero": [r for r in rows if r[0] == 0]}
         sides["negative"] = [r for r in rows if r[0] < 0]
         ticks = sorted(r[0] for r in rows)
-        folded = {k for k, label, _ in rows if view == "exactly" and label == self.label(k, "at least")}
+        # a folded tail reads "≥ k"; the middle bar (k = 0, "nothing") is never a tail
+        folded = {k for k, label, _ in rows if view == "exactly" and k != 0 and label == self.label(k, "at least")}
         title = "← " + self._names["negative"] + "   |   " + self._names["positive"] + " →"
         if not sides["negative"]:
             title = self._names["positive"]
@@ -453,6 +491,17 @@ def _frame(rows: list[tuple[int, str, Fraction]]) -> pd.DataFrame:
             "shown": [format_probability(p) for _, _, p in rows],
         }
     )
+
+
+def _table_html(rows: list[tuple[int, str, Fraction]]) -> str:
+    """The table as HTML: each outcome in words, left-aligned as text reads, and its
+    probability (``7/27 ≈ 25.9%``) right-aligned as numbers line up."""
+    cells = "".join(
+        f'<tr><td style="text-align:left;padding:1px 12px 1px 0">{html.escape(label)}</td>'
+        f'<td style="text-align:right;padding:1px 0">{html.escape(format_probability(p))}</td></tr>'
+        for _, label, p in rows
+    )
+    return f'<table class="toolkit-odds-table" style="border-collapse:collapse">{cells}</table>'
 
 
 def _new_figure(names: Mapping[str, str] | None = None, widget: bool = True) -> Any:

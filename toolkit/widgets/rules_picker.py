@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from toolkit.errors import ToolkitError
 
-__all__ = ["DEFAULT", "RulesPicker", "controls_follow_picks", "set_control"]
+__all__ = ["DEFAULT", "RulesPicker", "controls_follow_picks", "notes_paragraphs", "rules_panel_html", "set_control"]
 
 #: The dropdown value of the default rules (the rulings of ``docs/rulings.md``).
 DEFAULT = ""
@@ -210,10 +210,17 @@ class RulesPicker:
             self._listeners.append(callback)
 
     def _show(self, read: Any) -> None:
-        from toolkit.reports.parameters import rules_html
-
         self.rules, self.title = read.rules, read.title
-        self.notes.value = rules_html(read)
+        self._read = read
+        self.notes.value = rules_panel_html(read)
+
+    def show_in_force(self, in_force: Any, not_counted: Mapping[str, str] | None = None) -> None:
+        """Redraw the "Rules in force" panel for the rules a computation really used:
+        the picked file's rules with what the controls changed by hand (each such field
+        marked "set here"), and — for the fields in ``not_counted`` (field → why) that
+        the rules change — why the numbers do not follow them (issue 23: a picked file
+        that changes nothing says why). Returns None."""
+        self.notes.value = rules_panel_html(self._read, in_force, not_counted)
 
     def _fail(self, message: str) -> None:
         self.error = message
@@ -223,6 +230,88 @@ class RulesPicker:
         from IPython.display import display
 
         display(self.widget)
+
+
+def notes_paragraphs(notes: str) -> list[str]:
+    r"""A house-rules file's notes as paragraphs: a YAML block keeps the file's line
+    breaks, which are not the reader's; a blank line still starts a new paragraph.
+
+    >>> notes_paragraphs("What if a strike\ncosts 1?\n\nA new paragraph.\n")
+    ['What if a strike costs 1?', 'A new paragraph.']
+    """
+    paragraphs, lines = [], []
+    for line in [*notes.splitlines(), ""]:
+        if line.strip():
+            lines.append(line.strip())
+        elif lines:
+            paragraphs.append(" ".join(lines))
+            lines = []
+    return paragraphs
+
+
+def rules_panel_html(read: Any, in_force: Any = None, not_counted: Mapping[str, str] | None = None) -> str:
+    """The picker's "Rules in force" panel: the picked file's title and notes (as
+    paragraphs, escaped), then every field the rules in force change from the defaults
+    with its default; a field whose value the controls set (``in_force`` differs from the
+    file there) is marked "set here", and a field the file changed that the controls set
+    back says so. For the changed fields in ``not_counted`` (field → why the numbers do
+    not depend on it) the panel says why they change nothing here; if nothing else is
+    changed, it says the numbers are those of the default rules."""
+    picked = read.rules
+    rules = picked if in_force is None else in_force
+    info = type(rules).field_info()
+    by_hand = in_force is not None and in_force != picked
+    title = html.escape(read.title) + (" <i>(changed here by hand)</i>" if by_hand else "")
+    parts = [f"<p><b>Rules in force ({html.escape(rules.SYSTEM)}):</b> {title}"]
+    if read.path is not None:
+        parts[0] += f" <code>{html.escape(Path(read.path).name)}</code>"
+    parts[0] += "</p>"
+    parts += [f'<p style="margin:0 0 4px 1em;color:#444">{html.escape(p)}</p>' for p in notes_paragraphs(read.notes)]
+    changes = rules.changes()
+    items = []
+    for name, (old, new) in changes.items():
+        mark = " — set here" if by_hand and getattr(picked, name) != new else ""
+        items.append(
+            f"<li><code>{html.escape(name)}</code>: {html.escape(_field_text(new))} "
+            f"(default {html.escape(_field_text(old))}){mark}</li>"
+        )
+    for name, (old, _) in picked.changes().items():
+        if name not in changes:
+            default = html.escape(_field_text(old))
+            items.append(f"<li><code>{html.escape(name)}</code>: set back to the default here ({default})</li>")
+    if items:
+        parts.append(f'<ul style="margin:2px 0">{"".join(items)}</ul>')
+    else:
+        parts.append("<p>Every rule as in the rulings (no field changed).</p>")
+    unused = {name: why for name, why in (not_counted or {}).items() if name in changes}
+    if unused:
+        named = "; ".join(
+            f"<code>{html.escape(name)}</code>{_ruling(info[name]['ruling'])}: {html.escape(why)}"
+            for name, why in unused.items()
+        )
+        if set(unused) == set(changes):
+            lead = "These odds do not count what these rules change, so the numbers are those of the default rules"
+        else:
+            lead = "Not counted by these odds"
+        parts.append(f'<p class="toolkit-not-counted" style="color:#444">{lead} — {named}.</p>')
+    return '<div class="toolkit-rules">' + "".join(parts) + "</div>"
+
+
+def _ruling(ruling: str) -> str:
+    """`` (FM-2)`` after a field's name, escaped (nothing for a field of no ruling)."""
+    return f" ({html.escape(ruling)})" if ruling else ""
+
+
+def _field_text(value: Any) -> str:
+    """A field's value as a designer writes it in a house-rules file: lists in brackets,
+    pairs as a mapping, true/false."""
+    if isinstance(value, tuple):
+        if value and all(isinstance(p, tuple) and len(p) == 2 for p in value):
+            return "{" + ", ".join(f"{_field_text(k)}: {_field_text(v)}" for k, v in value) + "}"
+        return "[" + ", ".join(_field_text(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def set_control(control: Any, value: Any) -> None:

@@ -118,6 +118,13 @@ class Stepper:
         """The state the stepper (re)started from."""
         return self._history[0].state
 
+    def clear_message(self) -> None:
+        """Clear the last move's error or note (nothing else changes): e.g. once the
+        designer mends what a refusal was about. Returns None."""
+        if self._error or self._note:
+            self._clear()
+            self._refresh()
+
     def refuse(self, message: str) -> None:
         """Show ``message`` as the error of a move that was not made (nothing changes)."""
         self._clear()

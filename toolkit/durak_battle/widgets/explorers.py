@@ -32,6 +32,8 @@ from toolkit.widgets.common import fitting_width
 from toolkit.widgets.rules_picker import controls_follow_picks
 
 __all__ = [
+    "ARMY_GROUPS",
+    "ROUND_NOT_COUNTED",
     "odds_explorer",
     "round_explorer",
     "LONGEST_SHOWN",
@@ -52,6 +54,33 @@ PRECISIONS: dict[str, dict[str, Any]] = {
     "quick": {"method": "monte_carlo", "trials": 100},
     "careful": {"method": "auto", "trials": 1_000},
 }
+#: The rules fields one round's odds do not depend on, with why: they stop before the
+#: first card is played (hand sizes, initiative, morale after given losses), so what the
+#: clash costs (DB-1, DB-4, DB-5), DB-6, which suit does what (DB-1: every suit holds as
+#: many cards) and how losses add up over a battle (DB-8) do not enter (a picked
+#: house-rules file that changes only these says so).
+ROUND_NOT_COUNTED: dict[str, str] = {
+    **{
+        name: "one round's odds stop before the first card is played; what the clash costs is counted "
+        "by the battle explorer"
+        for name in (
+            "strike_loss",
+            "defence_won",
+            "defence_lost",
+            "manoeuvre_won",
+            "manoeuvre_lost",
+            "counter_lower_loss",
+            "counter_tie",
+        )
+    },
+    "holder_must_attack": "one round's odds stop before the first card is played; whether the holder must "
+    "attack is counted by the battle explorer",
+    "suits": "every suit has as many cards, so which suit attacks changes no hand's odds of holding an "
+    "attack card; which suit does what is counted by the battle explorer",
+    "morale_penalty": "the morale chances here are for a given number of tokens lost, whichever clashes "
+    "they were lost in",
+}
+
 #: The leaders' policies the battle explorer offers (both armies play the same one).
 EXPLORER_POLICIES: tuple[str, ...] = ("greedy", "random")
 
@@ -112,7 +141,15 @@ def _mean(x: Fraction) -> str:
     return number_text(x)
 
 
+#: Each army's controls, one column of the explorers' controls grid (by control name).
+ARMY_GROUPS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{what}_{side}" for what in ("tokens", "battle_die", "spirit_die", "wild_card")) for side in SIDES
+)
+
+
 def army_controls(army_a: Army, army_b: Army) -> dict[str, widgets.ValueWidget]:
+    """Each army's tokens, its leader's dice and Wild Card, by name (``tokens_a``, ...;
+    :data:`ARMY_GROUPS` shows each army's together)."""
     controls: dict[str, widgets.ValueWidget] = {}
     for side, army in zip(SIDES, (army_a, army_b), strict=True):
         controls[f"tokens_{side}"] = widgets.IntSlider(
@@ -325,6 +362,8 @@ def odds_explorer(
         title=f"Durak battle: how {names[0]} against {names[1]} ends",
         rules_system=SYSTEM,
         rules=rules,
+        rules_in_force=lambda values: rules_from(values, rules),
+        groups=ARMY_GROUPS,
     )
     return controls_follow_picks(explorer, controls)
 
@@ -420,5 +459,8 @@ def round_explorer(
         title=f"Durak battle, one round: {names[0]} against {names[1]}",
         rules_system=SYSTEM,
         rules=rules,
+        rules_in_force=lambda values: rules_from(values, rules),
+        not_counted=ROUND_NOT_COUNTED,
+        groups=ARMY_GROUPS,
     )
     return controls_follow_picks(explorer, controls)

@@ -47,7 +47,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
-from toolkit.widgets.common import ERROR, NOTE, OK, count, esc, fitting_width
+from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 from toolkit.widgets.rules_picker import set_control
 
@@ -305,6 +305,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.export_title.value = loaded.title
         self.stepper.title.value = f"<b>{esc(loaded.title)}</b>"
         self.widget.children = self._layout().children
+        self._own_start = None  # replanned below from the loaded example's own setup
         self._changed()
 
     def export(self) -> str:
@@ -404,8 +405,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             shown = self.counter_tie.value
             self.counter_tie.options = options
             self.counter_tie.value = shown
-        self.morale_penalty.description = label = morale_penalty_label(stated)
-        self.morale_penalty.layout.width = fitting_width(label, self.morale_penalty.options)
+        self.morale_penalty.description = morale_penalty_label(stated)  # the controls' grid re-aligns
         for i, side in enumerate(SIDES):
             name, leader = self.names[i], self._base[i].leader.name
             self.tokens[side].description = f"{name}: tokens"
@@ -455,18 +455,15 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self.load_button.on_click(lambda _: self.load(self.example_picker.value) if self.example_picker.value else None)
 
     def _layout(self) -> widgets.VBox:
-        armies = [
-            widgets.HBox([self.tokens[s], self.battle_die[s], self.spirit_die[s], self.wild_card[s]]) for s in SIDES
-        ]
         bars = [widgets.HBox([self.token_bars[s], self.token_labels[s]]) for s in SIDES]
+        # the title first, then the setup in one grid: each army's controls a column of their own
+        armies = [[d[s] for d in (self.tokens, self.battle_die, self.spirit_die, self.wild_card)] for s in SIDES]
+        rest = [c for c in self._controls() if not any(c in army for army in armies)]
+        self.controls_grid = control_grid([*armies, *rest])
         return widgets.VBox(
             [
-                *armies,
-                widgets.HBox(
-                    [self.jokers, self.counter_tie, self.morale_penalty], layout=widgets.Layout(flex_flow="row wrap")
-                ),
-                widgets.HBox(list(self.numbers.values()), layout=widgets.Layout(flex_flow="row wrap")),
-                self.holder_must_attack,
+                self._title_first(),
+                self.controls_grid,
                 self.setup_line,
                 self.error_line,
                 widgets.HBox([self.example_picker, self.load_button]),

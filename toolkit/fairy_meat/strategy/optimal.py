@@ -25,6 +25,7 @@ The draft's worked example (first attack): Dizzytwig's five cards against Sparkl
 
 from __future__ import annotations
 
+import functools
 import html
 import time
 from collections import Counter, OrderedDict
@@ -65,6 +66,7 @@ __all__ = [
     "attack_game",
     "game_size",
     "hint",
+    "hint_reached",
     "same_choice",
     "NODE_LIMIT",
     "SIZE_LIMIT",
@@ -405,6 +407,24 @@ class AttackSolution:
             return None
         return dict(self.equilibrium.strategies[p][self.tree.index[p][info.key]])
 
+    @functools.cached_property
+    def _reaches(self) -> tuple[list[Fraction], list[Fraction]]:
+        """Per side, the exact probability that optimal play reaches each of its decisions."""
+        return self.equilibrium.reach(0), self.equilibrium.reach(1)
+
+    def reached(self, state: CombatState) -> bool | None:
+        """Whether optimal play by both sides reaches the decision pending in ``state``
+        with a chance above 0 (``False``: only an earlier choice optimal play does not
+        make leads here, so its mix here is no advice), or ``None`` if there is no such
+        decision in this solution."""
+        if state.is_terminal or state.is_chance_node:
+            return None
+        p = PLAYERS.index(state.current_player)  # type: ignore[arg-type]
+        info = self.tree.infoset(p, state.information_state(PLAYERS[p], hands_known=True))
+        if info is None:
+            return None
+        return self._reaches[p][self.tree.index[p][info.key]] > 0
+
     def value_of(self, attacker: str | Policy = "equilibrium", defender: str | Policy = "equilibrium") -> Fraction:
         """Return the exact expected payoff when each side plays ``"equilibrium"``, a named
         policy (``"random"``, ``"greedy"``, ``"cautious"``) or any engine policy."""
@@ -639,9 +659,35 @@ def hint(
     Raises:
         TooBigError: even the current attack alone is too big to solve quickly.
     """
+    found = _hint_solution(state, payoff or Payoff(), judgement_limit)
+    if found is None:
+        return None
+    words, sol = found
+    mix = sol.mix(state)
+    if mix is None:  # pragma: no cover - every decision of the walked game has a mix
+        raise ToolkitError("this decision is not in the solved game")
+    return words, mix
+
+
+def hint_reached(
+    state: CombatState, payoff: Payoff | None = None, *, judgement_limit: int = HINT_JUDGEMENT_LIMIT
+) -> bool | None:
+    """Whether optimal play by both sides reaches the decision whose mix :func:`hint`
+    gives (the same solution, cached): ``False`` when only an earlier choice optimal play
+    does not make leads here — its mix there keeps the equilibrium whatever it is, so it
+    is no advice. ``None`` where :func:`hint` gives none.
+
+    Raises:
+        TooBigError: as :func:`hint`.
+    """
+    found = _hint_solution(state, payoff or Payoff(), judgement_limit)
+    return None if found is None else found[1].reached(state)
+
+
+def _hint_solution(state: CombatState, pay: Payoff, judgement_limit: int) -> tuple[str, AttackSolution] | None:
+    """The words and the solution :func:`hint` reads (None where it gives no hint)."""
     if state.is_terminal or state.is_chance_node or state.phase()[0] not in _HINT_STEPS:
         return None
-    pay = payoff or Payoff()
     start = _attack_start(state)
     words = describe(state)[0]
     try:
@@ -662,10 +708,7 @@ def hint(
                 f"{judgement_limit:,} referee judgements: too big for a quick hint"
             ) from None
         words += " — looking ahead to this attack only (the whole combat is too big to solve quickly)"
-    mix = sol.mix(state)
-    if mix is None:  # pragma: no cover - every decision of the walked game has a mix
-        raise ToolkitError("this decision is not in the solved game")
-    return words, mix
+    return words, sol
 
 
 def _attack_start(state: CombatState) -> CombatState:

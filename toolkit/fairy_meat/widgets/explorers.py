@@ -23,7 +23,7 @@ from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
 from toolkit.widgets.rules_picker import controls_follow_picks
 
-__all__ = ["POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
+__all__ = ["NOT_COUNTED", "POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
 
 
 #: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
@@ -31,6 +31,21 @@ _FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 #: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
 POLICIES: tuple[str, ...] = tuple(_POLICY_FUNCTIONS)
+
+
+#: The rules fields one attack's odds do not depend on, with why: the explorer's sliders
+#: set both hand sizes, so the FM-2 terms that make a hand size do not enter (a picked
+#: house-rules file that changes only these says so).
+NOT_COUNTED: dict[str, str] = {
+    name: "the sliders set both hand sizes directly, so the FM-2 hand-size terms do not enter; "
+    "the combat stepper deals by them"
+    for name in ("attacker_bonus", "order_card_bonus", "flutter_penalty", "wrestling_hand")
+}
+
+
+#: The rules fields the odds explorer has a control for (its variants, FM-5, FM-7, FM-10,
+#: FM-12, and its numbers, FM-1, FM-10): the picked rules with these set are the rules in force.
+_FIELD_CONTROLS = ("damage", "none_reveal", "none_means", "undefended", "nasty_hit", "points_divisor", "trump_value")
 
 
 def _winner(outcome: Any) -> str:
@@ -167,6 +182,11 @@ def odds_explorer(
         **numeric_controls(rules),
     }
     last: dict[str, Any] = {}
+    assert set(_FIELD_CONTROLS) == set(controls) & set(Rules.field_names())  # every field control, once
+
+    def in_force(values: Mapping[str, Any]) -> Rules:
+        """The picked rules with the fields the controls set (every other field holds)."""
+        return replace(values.get("rules", rules), **{name: values[name] for name in _FIELD_CONTROLS if name in values})
 
     def explore(
         attacker_cards: int,
@@ -208,6 +228,8 @@ def odds_explorer(
         title="Fairy Meat: one attack, averaged over every deal",
         rules_system="fairy-meat",
         rules=given,
+        rules_in_force=in_force,
+        not_counted=NOT_COUNTED,
     )
     return controls_follow_picks(explorer, controls)
 

@@ -9,9 +9,9 @@ from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets.cards import GREY, colour_codes
 from toolkit.prob import format_probability
-from toolkit.widgets.common import esc
+from toolkit.widgets.common import TEXT_TABLE, TEXT_TABLE_STYLE, esc
 
-__all__ = ["HINTS_KEPT", "hint_table", "no_decision_text"]
+__all__ = ["HINTS_KEPT", "OFF_PATH_NOTE", "action_label", "hint_table", "no_decision_text"]
 
 
 #: Optimal-play hints kept per stepper (by state), so Step, Back and the toggle never re-solve.
@@ -19,13 +19,42 @@ HINTS_KEPT = 64
 
 
 _OPTIMAL_NOTE = (
-    "Optimal play with both hands known (FM-5 hidden Trumps respected), solved from the start of this "
-    "attack, so it never sees a face-down choice still pending."
+    "Optimal play as if each fairy could see both hands, except the Trumps placed face down, which stay "
+    "hidden (FM-5). It is worked out from the start of this attack, so it never peeks at a face-down "
+    "choice not yet shown."
+)
+
+#: What the hint says where optimal play never comes (an earlier choice it does not make).
+OFF_PATH_NOTE = (
+    "Optimal play never comes here: an earlier choice in this attack is one it does not make. So it "
+    "has no advice at this point — the shares below are not a recommendation (any choice here leaves "
+    "optimal play's result from the start of the attack as it was)."
 )
 
 
-def hint_table(state: CombatState, words: str, mix: Mapping[str, Fraction], seconds: float) -> str:
-    """The optimal mix as HTML: the most likely action first, those never played greyed."""
+def action_label(state: CombatState, action: str) -> str:
+    """A decision as a designer reads it: an FM-8 shift names whose value moves and how far
+    (``"Dizzytwig −1, Sparklespaz +1"`` for ``"shift -1 +1"``); other actions as written.
+
+    >>> from toolkit.fairy_meat.engine import start_combat
+    >>> from toolkit.fairy_meat import Fairy
+    >>> state = start_combat(Fairy("Ann", 3, 3), Fairy("Bo", 3, 3))
+    >>> action_label(state, "shift -1 +1"), action_label(state, "declare add")
+    ('Ann −1, Bo +1', 'declare add')
+    """
+    verb, _, rest = action.partition(" ")
+    if verb != "shift":
+        return action
+    signed = [f"{int(m):+d}".replace("-", "−") for m in rest.split()]  # a true minus sign
+    return ", ".join(f"{name} {m}" for name, m in zip(state.names, signed, strict=True))
+
+
+def hint_table(
+    state: CombatState, words: str, mix: Mapping[str, Fraction], seconds: float, reached: bool | None = True
+) -> str:
+    """The optimal mix as HTML: the most likely action first, those never played greyed;
+    where optimal play never comes (``reached`` False), first a plain word that the
+    shares are no advice there (:data:`OFF_PATH_NOTE`)."""
     i = state.phase()[1]
     listed = {optimal.same_choice(None, a): a for a in mix}
     also: dict[str, list[str]] = {}
@@ -45,10 +74,17 @@ def hint_table(state: CombatState, words: str, mix: Mapping[str, Fraction], seco
         if also
         else ""
     )
+    off_path = (
+        f'<div class="toolkit-off-path" style="color:#444;margin:2px 0">{esc(OFF_PATH_NOTE)}</div>'
+        if reached is False
+        else ""
+    )
     return (
         f"<div><b>{esc(words)}</b> — {esc(state.names[i])} ({esc(PLAYERS[i])}) to choose. "
         "Optimal play:</div>"
-        '<table style="border-collapse:separate;border-spacing:12px 1px">'
+        + off_path
+        + TEXT_TABLE_STYLE
+        + f'<table class="{TEXT_TABLE}" style="border-collapse:separate;border-spacing:12px 1px">'
         '<tr><th style="text-align:left">action</th><th style="text-align:left">probability</th></tr>'
         + "".join(rows)
         + "</table>"
@@ -69,6 +105,6 @@ def no_decision_text(state: CombatState) -> str:
     if best is not None:
         return (
             f"No decision for optimal play here: the {step} step is the referee's, and the referee's best "
-            f"choice ({best}) is preselected (highlighted)."
+            f"choice ({action_label(state, best)}) is preselected (highlighted)."
         )
     return "No decision for optimal play here."

@@ -40,9 +40,9 @@ from toolkit.fairy_meat.widgets.cards import (
     weapon_label,
     wrestling_hand_control,
 )
-from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, hint_table, no_decision_text
+from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, action_label, hint_table, no_decision_text
 from toolkit.numbers import count
-from toolkit.widgets.common import ERROR, NOTE, OK, esc, fitting_width
+from toolkit.widgets.common import ERROR, NOTE, OK, PICKED_STYLE, control_grid, esc, fitting_width, mark_picked
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
@@ -470,15 +470,28 @@ class CombatStepper(FollowsExample[CombatState]):
         self.hint_button.observe(lambda _: self._show_hint(), names="value")
 
     def _layout(self) -> widgets.VBox:
+        # the title first, then the setup in one grid: each fairy's controls a column of their own
+        self.controls_grid = control_grid(
+            [
+                [self.attacker_live, self.attacker_kill, self.fluttered],
+                [self.defender_live, self.defender_kill, self.holds_order_card],
+                self.attacker_weapon,
+                self.defender_weapon,
+                self.wrestling,
+                self.wrestling_hand,
+                self.damage,
+                self.none_reveal,
+                self.undefended,
+                self.nasty_hit,
+                self.none_means,
+                self.deal,
+            ]
+        )
         return widgets.VBox(
             [
-                widgets.HBox([self.attacker_live, self.attacker_kill, self.attacker_weapon]),
-                widgets.HBox([self.defender_live, self.defender_kill, self.defender_weapon]),
-                widgets.HBox([self.fluttered, self.holds_order_card, self.wrestling]),
-                widgets.HBox([self.damage, self.none_reveal]),
-                widgets.HBox([self.undefended, self.nasty_hit]),
-                widgets.HBox([self.none_means, self.wrestling_hand]),
-                widgets.HBox([self.deal, self.deck_box]),
+                self._title_first(),
+                self.controls_grid,
+                self.deck_box,
                 self.setup_line,
                 self.error_line,
                 *self._example_rows(),
@@ -606,8 +619,8 @@ class CombatStepper(FollowsExample[CombatState]):
         state = self.state
         kind, found = self._hint(state)
         if kind == "mix":
-            words, mix, seconds = found
-            self.hint_view.value = hint_table(state, words, mix, seconds)
+            words, mix, seconds, reached = found
+            self.hint_view.value = hint_table(state, words, mix, seconds, reached)
         elif kind == "error":
             self.hint_view.value = f'<span style="color:#e67700">{esc(found)}</span>'
         else:
@@ -629,8 +642,8 @@ class CombatStepper(FollowsExample[CombatState]):
         else:
             if found is None:
                 result = ("none", None)
-            else:
-                result = ("mix", (*found, time.perf_counter() - started))
+            else:  # whether optimal play comes here at all (the same solution, cached)
+                result = ("mix", (*found, time.perf_counter() - started, optimal.hint_reached(state)))
         self._hints[state] = result
         while len(self._hints) > HINTS_KEPT:
             self._hints.popitem(last=False)
@@ -646,7 +659,9 @@ class CombatStepper(FollowsExample[CombatState]):
         legal = state.legal_actions()
         rows: list[widgets.Widget] = []
         if step == "trumps" and not any(a.startswith("points") for a in legal):
-            rows.append(widgets.HTML(f"<b>{esc(name)}</b>: toggle Trumps of one colour, then Place Trumps (FM-4)"))
+            rows.append(
+                widgets.HTML(f"{PICKED_STYLE}<b>{esc(name)}</b>: toggle Trumps of one colour, then Place Trumps (FM-4)")
+            )
             toggles = []
             for c in state.hands[i]:
                 t = widgets.ToggleButton(
@@ -655,9 +670,12 @@ class CombatStepper(FollowsExample[CombatState]):
                     if is_trump(c, state.rules)
                     else f"{c.name}: a Numbered card, played at the next step",
                     disabled=not is_trump(c, state.rules),
-                    layout=widgets.Layout(width="4.5em"),
+                    layout=widgets.Layout(width="5em"),
                     style={"text_color": colour_of(c), "font_weight": "bold"},
                 )
+                mark_picked(t)  # a picked card is filled and ticked, not the theme's faint grey
+                # a refusal (two colours, FM-4) goes once the designer changes the cards picked
+                t.observe(lambda _: self.stepper.clear_message(), names="value")
                 self.card_buttons[c.code] = t
                 toggles.append(t)
             # the action she can take is the primary one: Place Trumps only with Trumps to place (FM-4, issue 12)
@@ -705,12 +723,22 @@ class CombatStepper(FollowsExample[CombatState]):
             best = state.best_action()
             hand = "".join(card_html(c) for c in state.hands[i])
             head = f"<b>{esc(name)}</b>" + (f": hand {hand}" if hand and step == "declare" else "")
+            if step == "shift":
+                a, d = state.names
+                head += (
+                    f" moves both Numbered values with the other fairy's cheating Trumps (FM-8): each button says "
+                    f"how far {esc(a)}'s value and {esc(d)}'s value move"
+                )
             if best is not None:
-                head += f" — the referee's best choice is <b>{esc(best)}</b> (highlighted)"
+                head += f" — the referee's best choice is <b>{esc(action_label(state, best))}</b> (highlighted)"
             rows.append(widgets.HTML(head))
             buttons = []
             for action in legal:
-                b = widgets.Button(description=action, tooltip=self._explain(state, action))
+                b = widgets.Button(
+                    description=action_label(state, action),
+                    tooltip=self._explain(state, action),
+                    layout=widgets.Layout(width="auto"),
+                )
                 if action == best:
                     b.button_style, b.icon = "success", "star"
                     self.best_button = b
