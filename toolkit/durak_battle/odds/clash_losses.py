@@ -28,9 +28,10 @@ from toolkit.durak_battle.odds.checks import (
     whole_number,
 )
 from toolkit.durak_battle.odds.clash_value import clash_armies
+from toolkit.durak_battle.odds.comparison_classes import comparison_classes
 from toolkit.durak_battle.odds.deal_classes import EXACT_LIMIT, deal_classes, exact_size, random_deal
 from toolkit.durak_battle.odds.result import OddsResult
-from toolkit.durak_battle.policies import greedy_action, greedy_policy, random_policy
+from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_policy, random_policy
 from toolkit.durak_battle.position import ClashPosition, sorted_hand
 from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
@@ -41,6 +42,8 @@ from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from toolkit.cards import Card
 
 
 __all__ = [
@@ -176,6 +179,9 @@ class PathMemo:
         return found
 
 
+#: The policies that compare cards only as the referee does (:mod:`.comparison_classes`).
+BUILT_IN = frozenset(POLICIES.values())
+
 _PATH_MEMOS: dict[tuple, PathMemo] = {}
 _EXACT: dict[tuple, dict[tuple[str | None, Path], Fraction]] = {}
 _SAMPLED: dict[tuple, Counter] = {}
@@ -202,11 +208,31 @@ def remember_cache(memo: dict) -> dict:
     return memo
 
 
-def exact_clash_paths(
+def _classes_to_play(
     na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules
+) -> Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
+    """The deals to play, one per class, with the deals each stands for: comparison classes
+    for the built-in policies (they compare only what the referee compares, see
+    :mod:`.comparison_classes`), the finer deal classes for a designer's own policy."""
+    if all(p in BUILT_IN for p in pols):
+        return comparison_classes(na, nb, rules)
+    return deal_classes(na, nb, rules)
+
+
+def exact_clash_paths(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, *, classes: str = "comparison"
 ) -> dict[tuple[str | None, Path], Fraction]:
-    """P(initiative, loss path) over every deal of ``na`` and ``nb`` cards, exactly."""
+    """P(initiative, loss path) over every deal of ``na`` and ``nb`` cards, exactly.
+
+    ``classes="comparison"`` plays one deal per comparison class for the built-in
+    policies (:mod:`.comparison_classes`) and per deal class for others; ``"deal"``
+    plays one per deal class whatever the policies (the finer count, kept as the reference
+    the tests compare with; not remembered)."""
+    if classes not in ("comparison", "deal"):
+        raise ValueError(f"classes must be 'comparison' or 'deal', got {classes!r}")
     key = (na, nb, pols, rules)
+    if classes == "deal":
+        return _count_paths(na, nb, pols, rules, deal_classes(na, nb, rules))
     if key in _EXACT:
         return _EXACT[key]
     mirror = _EXACT.get((nb, na, (pols[1], pols[0]), rules))
@@ -216,6 +242,18 @@ def exact_clash_paths(
             for (h, path), p in mirror.items()
         }
         return _EXACT[key]
+    _EXACT[key] = _count_paths(na, nb, pols, rules, _classes_to_play(na, nb, pols, rules))
+    return _EXACT[key]
+
+
+def _count_paths(
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]],
+) -> dict[tuple[str | None, Path], Fraction]:
+    """P(initiative, loss path): each class's deal played once, weighted by its deals."""
     memo = _PATH_MEMOS.setdefault((pols, rules), PathMemo(pols))
     deck = rules.deck_size
     deals = comb(deck, na) * comb(deck - na, nb)
@@ -223,7 +261,7 @@ def exact_clash_paths(
     out: dict[int, dict[tuple[str | None, Path], int]] = defaultdict(lambda: defaultdict(int))
     paths: dict[Events, Path] = {}
     counted = 0
-    for a, b, w in deal_classes(na, nb, rules):
+    for a, b, w in classes:
         counted += w
         who = initiative_holder(a, b, rules)
         if who == NO_CLASH:  # DB-3: no attack card, no clash
@@ -248,8 +286,7 @@ def exact_clash_paths(
     for den, bucket in out.items():
         for k, x in bucket.items():
             result[k] += Fraction(x, 2 * deals * den)
-    _EXACT[key] = dict(result)
-    return _EXACT[key]
+    return dict(result)
 
 
 def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:

@@ -19,6 +19,8 @@ __all__ = [
     "exact_size",
     "deal_classes",
     "random_deal",
+    "RANK_LEVELS",
+    "joker_splits",
 ]
 
 #: ``method="auto"`` computes a clash exactly while :func:`exact_size` — the number of
@@ -37,7 +39,7 @@ _JOKER_CARDS = tuple(c for j in JOKERS for c in _CARDS if c.code == j)
 
 
 #: The ways one rank can be held: for each suit, nobody (0), side a (1) or side b (2).
-_LEVELS: tuple[tuple[tuple[int, ...], int, int], ...] = tuple(
+RANK_LEVELS: tuple[tuple[tuple[int, ...], int, int], ...] = tuple(
     (owners, owners.count(1), owners.count(2))
     for owners in ((s, h, d, c) for s in range(3) for h in range(3) for d in range(3) for c in range(3))
     if any(owners)
@@ -49,10 +51,12 @@ def _classes_count(k: int, ma: int, mb: int) -> int:
     """Sequences of ``k`` non-empty rank levels holding ``ma`` cards of a and ``mb`` of b."""
     if k == 0:
         return 1 if ma == mb == 0 else 0
-    return sum(_classes_count(k - 1, ma - ca, mb - cb) for _, ca, cb in _LEVELS if ca <= ma and cb <= mb)
+    return sum(_classes_count(k - 1, ma - ca, mb - cb) for _, ca, cb in RANK_LEVELS if ca <= ma and cb <= mb)
 
 
-def _joker_splits(na: int, nb: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
+def joker_splits(na: int, nb: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
+    """The ways to hand out the jokers (DB-1): ``(jokers of a, jokers of b, ways)``, the ways
+    counting which jokers each side holds."""
     jokers = rules.joker_count
     for ja in range(min(na, jokers) + 1):
         for jb in range(min(nb, jokers - ja) + 1):
@@ -71,7 +75,7 @@ def exact_size(cards_a: int, cards_b: int, rules: Rules | None = None) -> int:
     rules = check_rules(rules)
     na, nb = check_sizes(cards_a, cards_b, rules)
     total = 0
-    for ja, jb, _ in _joker_splits(na, nb, rules):
+    for ja, jb, _ in joker_splits(na, nb, rules):
         ma, mb = na - ja, nb - jb
         total += sum(_classes_count(k, ma, mb) for k in range(0 if ma + mb == 0 else 1, SUIT_SIZE + 1))
     return total
@@ -87,7 +91,7 @@ def _classes(ma: int, mb: int) -> Iterator[tuple[list[Card], list[Card], int]]:
             return
         if level == SUIT_SIZE or (SUIT_SIZE - level) * 4 < ra + rb:
             return
-        for owners, ca, cb in _LEVELS:
+        for owners, ca, cb in RANK_LEVELS:
             if ca <= ra and cb <= rb:
                 na_ = a + [_BY_RANK_SUIT[(level, SUITS[s])] for s in range(4) if owners[s] == 1]
                 nb_ = b + [_BY_RANK_SUIT[(level, SUITS[s])] for s in range(4) if owners[s] == 2]
@@ -97,7 +101,7 @@ def _classes(ma: int, mb: int) -> Iterator[tuple[list[Card], list[Card], int]]:
 
 
 def deal_classes(na: int, nb: int, rules: Rules) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
-    for ja, jb, ways in _joker_splits(na, nb, rules):
+    for ja, jb, ways in joker_splits(na, nb, rules):
         ja_cards, jb_cards = _JOKER_CARDS[:ja], _JOKER_CARDS[ja : ja + jb]
         for a, b, w in _classes(na - ja, nb - jb):  # lowest first already; jokers on top
             yield tuple(a) + ja_cards, tuple(b) + jb_cards, w * ways
