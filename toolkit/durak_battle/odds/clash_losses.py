@@ -8,7 +8,7 @@ import html
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, lcm
@@ -210,13 +210,22 @@ def remember_cache(memo: dict) -> dict:
 
 def _classes_to_play(
     na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules
-) -> Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
-    """The deals to play, one per class, with the deals each stands for: comparison classes
-    for the built-in policies (they compare only what the referee compares, see
-    :mod:`.comparison_classes`), the finer deal classes for a designer's own policy."""
+) -> Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
+    """The deals to play, one per class, with the deals each stands for and those of its
+    mirror image: comparison classes for the built-in policies (they compare only what the
+    referee compares, see :mod:`.comparison_classes`; equal hands and one policy for both
+    sides play a deal and its mirror once), the finer deal classes for a designer's own."""
     if all(p in BUILT_IN for p in pols):
-        return comparison_classes(na, nb, rules)
-    return deal_classes(na, nb, rules)
+        return comparison_classes(na, nb, rules, mirror=na == nb and pols[0] is pols[1])
+    return _unmirrored(deal_classes(na, nb, rules))
+
+
+def _unmirrored(
+    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]],
+) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
+    """Deal classes with no mirror image counted in them."""
+    for a, b, w in classes:
+        yield a, b, w, 0
 
 
 def exact_clash_paths(
@@ -232,7 +241,7 @@ def exact_clash_paths(
         raise ValueError(f"classes must be 'comparison' or 'deal', got {classes!r}")
     key = (na, nb, pols, rules)
     if classes == "deal":
-        return _count_paths(na, nb, pols, rules, deal_classes(na, nb, rules))
+        return _count_paths(na, nb, pols, rules, _unmirrored(deal_classes(na, nb, rules)))
     if key in _EXACT:
         return _EXACT[key]
     mirror = _EXACT.get((nb, na, (pols[1], pols[0]), rules))
@@ -251,35 +260,40 @@ def _count_paths(
     nb: int,
     pols: tuple[Policy, Policy],
     rules: Rules,
-    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]],
+    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]],
 ) -> dict[tuple[str | None, Path], Fraction]:
-    """P(initiative, loss path): each class's deal played once, weighted by its deals."""
+    """P(initiative, loss path): each class's deal played once, weighted by its deals, and
+    read with the sides swapped for the deals of its mirror image."""
     memo = _PATH_MEMOS.setdefault((pols, rules), PathMemo(pols))
     deck = rules.deck_size
     deals = comb(deck, na) * comb(deck - na, nb)
     # integer weights by denominator (so no fractions are added up deal class by class)
     out: dict[int, dict[tuple[str | None, Path], int]] = defaultdict(lambda: defaultdict(int))
-    paths: dict[Events, Path] = {}
+    paths: dict[Events, tuple[Path, Path]] = {}  # each path, and its mirror image
     counted = 0
-    for a, b, w in classes:
-        counted += w
+    for a, b, w, w_mirror in classes:
+        counted += w + w_mirror
         who = initiative_holder(a, b, rules)
         if who == NO_CLASH:  # DB-3: no attack card, no clash
-            out[1][(None, ())] += 2 * w
+            out[1][(None, ())] += 2 * (w + w_mirror)
             continue
         holders = (0, 1) if who is None else (who,)
-        share = w * (2 // len(holders))  # weights are doubled: a coin (DB-3) halves a deal
+        share = 2 // len(holders)  # weights are doubled: a coin (DB-3) halves a deal
         for h in holders:
             node, _ = ClashPosition.begin((a, b), h, rules)
             assert node is not None  # the side with the initiative has an attack card
             sub, den = memo.events(node)  # a deal class is met once: not remembered
             bucket = out[den]
-            side = SIDES[h]
+            side, other = SIDES[h], SIDES[1 - h]
             for evs, x in sub.items():
-                path = paths.get(evs)
-                if path is None:
-                    path = paths[evs] = loss_path(evs)
-                bucket[(side, path)] += share * x
+                found = paths.get(evs)
+                if found is None:
+                    path = loss_path(evs)
+                    found = paths[evs] = (path, tuple((lb, la) for la, lb in path))
+                if w:
+                    bucket[(side, found[0])] += share * w * x
+                if w_mirror:  # the same clash with the sides' names swapped
+                    bucket[(other, found[1])] += share * w_mirror * x
     if counted != deals:  # pragma: no cover - a bug in the class enumeration
         raise AssertionError(f"deal classes count {counted} deals, not {deals}")
     result: dict[tuple[str | None, Path], Fraction] = defaultdict(Fraction)

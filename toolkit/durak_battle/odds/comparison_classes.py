@@ -126,49 +126,84 @@ def _fits_in_key(na: int, nb: int) -> bool:
     return _ROLES ** (na + nb) * 3 ** (na * nb) < 2**62
 
 
-def comparison_class_count(cards_a: int, cards_b: int, rules: Rules) -> int:
+def comparison_class_count(cards_a: int, cards_b: int, rules: Rules, mirror: bool = False) -> int:
     """The number of comparison classes of ``cards_a`` v ``cards_b`` cards (each is played
-    once by the exact calculator); the same under every assignment of suits to actions."""
-    return sum(1 for _ in comparison_classes(cards_a, cards_b, rules))
+    once by the exact calculator; with ``mirror``, a class and its mirror image once); the
+    same under every assignment of suits to actions."""
+    return sum(1 for _ in comparison_classes(cards_a, cards_b, rules, mirror))
 
 
-def comparison_classes(na: int, nb: int, rules: Rules) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
+def comparison_classes(
+    na: int, nb: int, rules: Rules, mirror: bool = False
+) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
     """Every comparison class of ``na`` and ``nb`` cards under ``rules``: representative
-    hands (lowest first, jokers last) and the number of deals it stands for; the numbers
-    add up to every deal, ``C(N, na) C(N - na, nb)`` (DB-1: N = 54, or 52 without jokers).
+    hands (lowest first, jokers last), the number of deals it stands for, and the number of
+    deals of its mirror image (0 unless ``mirror``); the numbers add up to every deal,
+    ``C(N, na) C(N - na, nb)`` (DB-1: N = 54, or 52 without jokers).
+
+    ``mirror`` (equal hand sizes only): a deal and the deal with the two hands swapped are
+    one class, played once — for two sides with the same policy, whose clash is then the
+    same with the sides' names swapped (the rules favour neither side).
 
     Raises:
-        ValueError: hands too large for the signatures (far above the exact limit).
+        ValueError: hands too large for the signatures (far above the exact limit), or
+            ``mirror`` with unequal hand sizes.
     """
     if not _fits_in_key(na, nb):
         raise ValueError(f"{na} v {nb} cards is too large to sign comparison classes")
+    if mirror and na != nb:
+        raise ValueError(f"only equal hands mirror, got {na} v {nb} cards")
     tables = rules.tables
     role_of_suit = np.array([ACTIONS.index(tables.action_of_suit[s]) for s in SUITS], np.int16)
     on_table = np.array(
         [a in ("attack", "counter") for a in ACTIONS] + [True], bool
     )  # attack and counter cards, and jokers (DB-1, DB-5)
-    suit_of_role = [tables.suit_of_action[a] for a in ACTIONS]
+    parts = []
     for ja, jb, ways in joker_splits(na, nb, rules):
         cards_a, cards_b, weights = _deal_class_arrays(na - ja, nb - jb)
         codes_a = _codes(cards_a, ja, role_of_suit)
         codes_b = _codes(cards_b, jb, role_of_suit)
-        keys = _signatures(codes_a, codes_b, on_table)
-        order = np.argsort(keys, kind="stable")
-        keys = keys[order]
-        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-        totals = np.add.reduceat(weights[order], starts)
-        firsts = order[starts]
-        jokers_a, jokers_b = _JOKER_CARDS[:ja], _JOKER_CARDS[ja : ja + jb]
-        for row, total in zip(firsts.tolist(), totals.tolist(), strict=True):
-            yield (
-                _hand(codes_a[row], suit_of_role, jokers_a),
-                _hand(codes_b[row], suit_of_role, jokers_b),
-                total * ways,
+        parts.append(
+            (
+                _signatures(codes_a, codes_b, on_table),
+                _signatures(codes_b, codes_a, on_table) if mirror else None,
+                _with_jokers(cards_a, 0, ja),
+                _with_jokers(cards_b, ja, jb),
+                weights * ways,
             )
+        )
+    keys = np.concatenate([p[0] for p in parts])
+    hands_a = np.vstack([p[2] for p in parts])
+    hands_b = np.vstack([p[3] for p in parts])
+    weights = np.concatenate([p[4] for p in parts])
+    swapped = np.zeros(len(keys), bool)
+    if mirror:  # a deal's class or its mirror's, whichever signature is smaller
+        mirrored = np.concatenate([p[1] for p in parts])
+        swapped = mirrored < keys
+        keys = np.minimum(keys, mirrored)
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    direct = np.add.reduceat(np.where(swapped, 0, weights)[order], starts)
+    other = np.add.reduceat(np.where(swapped, weights, 0)[order], starts)
+    card = _DECK.__getitem__
+    for row, w, w_mirror in zip(order[starts].tolist(), direct.tolist(), other.tolist(), strict=True):
+        a, b = tuple(map(card, hands_a[row].tolist())), tuple(map(card, hands_b[row].tolist()))
+        if swapped[row]:  # the representative is the mirror image of this deal
+            yield b, a, w_mirror, w
+        else:
+            yield a, b, w, w_mirror
 
 
-def _hand(codes: np.ndarray, suit_of_role: list[str], jokers: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The representative hand of a row of codes: its cards lowest first, then its jokers."""
-    cards = [_BY_RANK_SUIT[(v, suit_of_role[r])] for r, v in (divmod(int(c), 16) for c in codes) if r != _JOKER_ROLE]
-    cards.sort(key=lambda c: c.sort_key)
-    return tuple(cards) + jokers
+#: The deck's Card objects by ``rank level * 4 + suit index`` (the order of
+#: :attr:`~toolkit.cards.Card.sort_key`), then the jokers.
+_DECK = [_BY_RANK_SUIT[(level, suit)] for level in range(SUIT_SIZE) for suit in SUITS] + list(_JOKER_CARDS)
+
+
+def _with_jokers(cards: np.ndarray, first: int, jokers: int) -> np.ndarray:
+    """A side's cards as indices into :data:`_DECK` (lowest first already), its jokers
+    (from joker ``first`` on) after them."""
+    if not jokers:
+        return cards
+    extra = np.arange(4 * SUIT_SIZE + first, 4 * SUIT_SIZE + first + jokers, dtype=cards.dtype)
+    return np.hstack((cards, np.broadcast_to(extra, (len(cards), jokers))))
