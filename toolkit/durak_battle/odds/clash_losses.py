@@ -29,7 +29,13 @@ from toolkit.durak_battle.odds.checks import (
 )
 from toolkit.durak_battle.odds.clash_value import clash_armies
 from toolkit.durak_battle.odds.comparison_classes import comparison_classes
-from toolkit.durak_battle.odds.deal_classes import EXACT_LIMIT, deal_classes, exact_size, random_deal
+from toolkit.durak_battle.odds.deal_classes import (
+    EXACT_LIMIT,
+    EXACT_REQUEST_LIMIT,
+    deal_classes,
+    exact_size,
+    random_deal,
+)
 from toolkit.durak_battle.odds.result import OddsResult
 from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_policy, random_policy
 from toolkit.durak_battle.position import ClashPosition, sorted_hand
@@ -499,7 +505,7 @@ def clash_losses(
 
     Raises:
         InvalidSetupError: bad sizes, tokens, method, sampler, trials or policy.
-        TooBigError: ``method="exact"`` above :data:`EXACT_LIMIT`, before starting.
+        TooBigError: ``method="exact"`` above :data:`EXACT_REQUEST_LIMIT`, before starting.
 
     >>> r = clash_losses(1, 1, method="exact")
     >>> r[(0, 0)], r[(0, 4)]  # no clash (39·38 of 54·53 deals); a's club counters b's spade and strikes
@@ -519,10 +525,10 @@ def clash_losses(
     whole_number(trials, "trials", minimum=1)
     names = _check_names(names)
     size = exact_size(na, nb, rules)
-    if method == "exact" and size > EXACT_LIMIT:
+    if method == "exact" and size > EXACT_REQUEST_LIMIT:
         raise TooBigError(
             f"an exact clash for {na} v {nb} cards needs {size:,} deal classes, above the limit of "
-            f"{EXACT_LIMIT:,} (EXACT_LIMIT): use method='monte_carlo' (or 'auto') for Monte Carlo with 99% intervals"
+            f"{EXACT_REQUEST_LIMIT:,} (EXACT_REQUEST_LIMIT): use method='monte_carlo' (or 'auto') for Monte Carlo with 99% intervals"
         )
     if method == "monte_carlo" or (method == "auto" and size > EXACT_LIMIT):
         if sampler == "engine":

@@ -16,6 +16,8 @@ from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 
 __all__ = [
     "EXACT_LIMIT",
+    "EXACT_REQUEST_LIMIT",
+    "BATTLE_EXACT_LIMIT",
     "exact_size",
     "deal_classes",
     "random_deal",
@@ -25,12 +27,25 @@ __all__ = [
 
 #: ``method="auto"`` computes a clash exactly while :func:`exact_size` — the number of
 #: deal classes (deals with the same ordering of cards, see the module docstring) — is at
-#: most this, and by Monte Carlo above it; ``method="exact"`` above it raises
-#: :class:`~toolkit.errors.TooBigError`. Sizes: 1 v 1 has 53 classes, 2 v 2 4,462, 4 v 1
-#: 19,729, 3 v 2 39,342, 5 v 1 125,249, 3 v 3 415,862: every clash of up to 5 cards in all
-#: is exact (and 6 v 0), larger ones are sampled. On one core greedy play takes about 60
-#: microseconds a class (3 v 2: 2.5 s), random play about four times longer (3 v 2: 10 s).
-EXACT_LIMIT = 40_000
+#: most this, and by Monte Carlo above it. Sizes: 1 v 1 has 53 classes, 2 v 2 4,462, 3 v 2
+#: 39,342, 4 v 2 312,203, 3 v 3 415,862, 4 v 3 3,847,980: every clash of up to 6 cards in all
+#: is exact (and 7 v 0), larger ones are sampled. The built-in policies play one deal per
+#: comparison class (:mod:`.comparison_classes`, about a quarter of the deal classes, and
+#: half that again for equal hands under one policy): 3 v 3 greedy in about 1.2 s of one
+#: core, random about ten times longer; a designer's own policy plays every deal class
+#: (about 60 microseconds a class). Figures: docs/exactness.md.
+EXACT_LIMIT = 420_000
+
+#: ``method="exact"`` computes a clash of at most this many deal classes and raises
+#: :class:`~toolkit.errors.TooBigError` above it, before starting: 4 v 3 (3,847,980 classes,
+#: greedy in about 17 s of one core) is exact on request, 4 v 4 (40.7 million) is not.
+EXACT_REQUEST_LIMIT = 4_000_000
+
+#: The battle chain (:func:`~.battle.battle_outcome`, ``method="auto"``) computes a pair of
+#: hand sizes exactly within this many deal classes (every clash of up to 5 cards in all)
+#: and samples the rest: a battle meets dozens of pairs, and the exact tables of 3 v 3 or
+#: 4 v 2 cost more than the simulated clashes they replace at the reports' trials.
+BATTLE_EXACT_LIMIT = 40_000
 
 # The deck's Card objects: by (rank index, suit), and the jokers in order.
 _CARDS = standard_deck(jokers=True)
