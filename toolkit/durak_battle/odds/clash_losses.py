@@ -528,7 +528,8 @@ def clash_losses(
     if method == "exact" and size > EXACT_REQUEST_LIMIT:
         raise TooBigError(
             f"an exact clash for {na} v {nb} cards needs {size:,} deal classes, above the limit of "
-            f"{EXACT_REQUEST_LIMIT:,} (EXACT_REQUEST_LIMIT): use method='monte_carlo' (or 'auto') for Monte Carlo with 99% intervals"
+            f"{EXACT_REQUEST_LIMIT:,} (EXACT_REQUEST_LIMIT): use method='monte_carlo' (or 'auto') for Monte Carlo "
+            "with 99% intervals"
         )
     if method == "monte_carlo" or (method == "auto" and size > EXACT_LIMIT):
         if sampler == "engine":
