@@ -28,7 +28,7 @@ from toolkit.durak_battle.odds.checks import (
     whole_number,
 )
 from toolkit.durak_battle.odds.clash_value import clash_armies
-from toolkit.durak_battle.odds.comparison_classes import comparison_classes
+from toolkit.durak_battle.odds.comparison_classes import clear_class_cache, comparison_classes
 from toolkit.durak_battle.odds.deal_classes import (
     EXACT_LIMIT,
     EXACT_REQUEST_LIMIT,
@@ -199,6 +199,7 @@ def clear_caches() -> None:
     _PATH_MEMOS.clear()
     _EXACT.clear()
     _SAMPLED.clear()
+    clear_class_cache()
     for memo in _REMEMBERED:
         memo.clear()
     clear_solvers()
@@ -271,6 +272,7 @@ def _count_paths(
     """P(initiative, loss path): each class's deal played once, weighted by its deals, and
     read with the sides swapped for the deals of its mirror image."""
     memo = _PATH_MEMOS.setdefault((pols, rules), PathMemo(pols))
+    both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     deck = rules.deck_size
     deals = comb(deck, na) * comb(deck - na, nb)
     # integer weights by denominator (so no fractions are added up deal class by class)
@@ -288,7 +290,15 @@ def _count_paths(
         for h in holders:
             node, _ = ClashPosition.begin((a, b), h, rules)
             assert node is not None  # the side with the initiative has an attack card
-            sub, den = memo.events(node)  # a deal class is met once: not remembered
+            if both_greedy:  # one line of play: followed here, without the memo's bookkeeping
+                evs: Events = ()
+                while node is not None:
+                    node, step = node.losses_after(greedy_action(node))
+                    if step:
+                        evs += step
+                sub, den = {evs: 1}, 1
+            else:
+                sub, den = memo.events(node)  # a deal class is met once: not remembered
             bucket = out[den]
             side, other = SIDES[h], SIDES[1 - h]
             for evs, x in sub.items():

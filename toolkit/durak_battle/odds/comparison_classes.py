@@ -37,7 +37,6 @@ class path on every size where that path runs, under random house rules.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from math import comb
 
 import numpy as np
@@ -46,7 +45,7 @@ from toolkit.cards import JOKERS, RANKS, SUITS, Card, standard_deck
 from toolkit.durak_battle.odds.deal_classes import RANK_LEVELS, joker_splits
 from toolkit.durak_battle.rules import ACTIONS, SUIT_SIZE, Rules
 
-__all__ = ["comparison_classes", "comparison_class_count"]
+__all__ = ["REMEMBER_UP_TO", "comparison_classes", "comparison_class_count", "clear_class_cache"]
 
 _CARDS = standard_deck(jokers=True)
 _BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
@@ -60,11 +59,20 @@ _JOKER_VALUE = SUIT_SIZE
 _ROLES = len(ACTIONS) + 1
 
 
-@cache
 def _deal_class_arrays(ma: int, mb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every deal class of ``ma`` and ``mb`` cards without jokers, as arrays: each side's
     cards as ``level * 4 + suit index`` (rows of ``ma`` and ``mb`` columns), and the deals
-    each class stands for, ``C(13, k)`` for ``k`` levels (as :func:`~.deal_classes.deal_classes`)."""
+    each class stands for, ``C(13, k)`` for ``k`` levels (as :func:`~.deal_classes.deal_classes`);
+    kept for the session up to 500,000 rows."""
+    found = _ARRAYS.get((ma, mb))
+    if found is None:
+        found = _build_arrays(ma, mb)
+        if len(found[2]) <= 500_000:
+            _ARRAYS[(ma, mb)] = found
+    return found
+
+
+def _build_arrays(ma: int, mb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     done_a: list[np.ndarray] = []
     done_b: list[np.ndarray] = []
     done_w: list[np.ndarray] = []
@@ -133,9 +141,23 @@ def comparison_class_count(cards_a: int, cards_b: int, rules: Rules, mirror: boo
     return sum(1 for _ in comparison_classes(cards_a, cards_b, rules, mirror))
 
 
-def comparison_classes(
-    na: int, nb: int, rules: Rules, mirror: bool = False
-) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
+#: Class lists kept for the session, by hand sizes, suits, jokers and mirroring (what they
+#: depend on: rules that differ only in losses or variants share them), up to this many
+#: classes each; larger ones (4 v 3: 620,375) are built again when asked for.
+REMEMBER_UP_TO = 120_000
+
+Class = tuple[tuple[Card, ...], tuple[Card, ...], int, int]
+_REMEMBERED: dict[tuple, list[Class]] = {}
+_ARRAYS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def clear_class_cache() -> None:
+    """Forget the class lists and arrays kept for the session."""
+    _REMEMBERED.clear()
+    _ARRAYS.clear()
+
+
+def comparison_classes(na: int, nb: int, rules: Rules, mirror: bool = False) -> Iterator[Class]:
     """Every comparison class of ``na`` and ``nb`` cards under ``rules``: representative
     hands (lowest first, jokers last), the number of deals it stands for, and the number of
     deals of its mirror image (0 unless ``mirror``); the numbers add up to every deal,
@@ -153,6 +175,19 @@ def comparison_classes(
         raise ValueError(f"{na} v {nb} cards is too large to sign comparison classes")
     if mirror and na != nb:
         raise ValueError(f"only equal hands mirror, got {na} v {nb} cards")
+    key = (na, nb, rules.suits, rules.jokers, mirror)
+    found = _REMEMBERED.get(key)
+    if found is not None:
+        return iter(found)
+    size, classes = _build(na, nb, rules, mirror)
+    if size <= REMEMBER_UP_TO:
+        _REMEMBERED[key] = found = list(classes)
+        return iter(found)
+    return classes
+
+
+def _build(na: int, nb: int, rules: Rules, mirror: bool) -> tuple[int, Iterator[Class]]:
+    """How many classes there are, and the classes as they come out of the arrays."""
     tables = rules.tables
     role_of_suit = np.array([ACTIONS.index(tables.action_of_suit[s]) for s in SUITS], np.int16)
     on_table = np.array(
@@ -187,12 +222,16 @@ def comparison_classes(
     direct = np.add.reduceat(np.where(swapped, 0, weights)[order], starts)
     other = np.add.reduceat(np.where(swapped, weights, 0)[order], starts)
     card = _DECK.__getitem__
-    for row, w, w_mirror in zip(order[starts].tolist(), direct.tolist(), other.tolist(), strict=True):
-        a, b = tuple(map(card, hands_a[row].tolist())), tuple(map(card, hands_b[row].tolist()))
-        if swapped[row]:  # the representative is the mirror image of this deal
-            yield b, a, w_mirror, w
-        else:
-            yield a, b, w, w_mirror
+
+    def items() -> Iterator[Class]:
+        for row, w, w_mirror in zip(order[starts].tolist(), direct.tolist(), other.tolist(), strict=True):
+            a, b = tuple(map(card, hands_a[row].tolist())), tuple(map(card, hands_b[row].tolist()))
+            if swapped[row]:  # the representative is the mirror image of this deal
+                yield b, a, w_mirror, w
+            else:
+                yield a, b, w, w_mirror
+
+    return len(starts), items()
 
 
 #: The deck's Card objects by ``rank level * 4 + suit index`` (the order of
