@@ -275,15 +275,22 @@ def _count_paths(
     both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     deck = rules.deck_size
     deals = comb(deck, na) * comb(deck - na, nb)
-    # integer weights by denominator (so no fractions are added up deal class by class)
-    out: dict[int, dict[tuple[str | None, Path], int]] = defaultdict(lambda: defaultdict(int))
-    paths: dict[Events, tuple[Path, Path]] = {}  # each path, and its mirror image
+    # integer weights by denominator (so no fractions are added up deal class by class), each
+    # (initiative, path) numbered once: the inner loop adds to small integer keys
+    out: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    numbers: dict[tuple[str | None, Path], int] = {(None, ()): 0}
+
+    def number(key: tuple[str | None, Path]) -> int:
+        return numbers.setdefault(key, len(numbers))
+
+    # each sequence of losses: the numbers of (a, path), (b, mirror path), (b, path), (a, mirror path)
+    paths: dict[Events, tuple[int, int, int, int]] = {}
     counted = 0
     for a, b, w, w_mirror in classes:
         counted += w + w_mirror
         who = initiative_holder(a, b, rules)
         if who == NO_CLASH:  # DB-3: no attack card, no clash
-            out[1][(None, ())] += 2 * (w + w_mirror)
+            out[1][0] += 2 * (w + w_mirror)
             continue
         holders = (0, 1) if who is None else (who,)
         share = 2 // len(holders)  # weights are doubled: a coin (DB-3) halves a deal
@@ -300,22 +307,30 @@ def _count_paths(
             else:
                 sub, den = memo.events(node)  # a deal class is met once: not remembered
             bucket = out[den]
-            side, other = SIDES[h], SIDES[1 - h]
+            direct, mirrored = 2 * h, 2 * h + 1
+            ws, wm = share * w, share * w_mirror
             for evs, x in sub.items():
                 found = paths.get(evs)
                 if found is None:
                     path = loss_path(evs)
-                    found = paths[evs] = (path, tuple((lb, la) for la, lb in path))
-                if w:
-                    bucket[(side, found[0])] += share * w * x
-                if w_mirror:  # the same clash with the sides' names swapped
-                    bucket[(other, found[1])] += share * w_mirror * x
+                    flip = tuple((lb, la) for la, lb in path)
+                    found = paths[evs] = (
+                        number(("a", path)),
+                        number(("b", flip)),
+                        number(("b", path)),
+                        number(("a", flip)),
+                    )
+                if ws:
+                    bucket[found[direct]] += ws * x
+                if wm:  # the same clash with the sides' names swapped
+                    bucket[found[mirrored]] += wm * x
     if counted != deals:  # pragma: no cover - a bug in the class enumeration
         raise AssertionError(f"deal classes count {counted} deals, not {deals}")
+    keys = list(numbers)
     result: dict[tuple[str | None, Path], Fraction] = defaultdict(Fraction)
     for den, bucket in out.items():
         for k, x in bucket.items():
-            result[k] += Fraction(x, 2 * deals * den)
+            result[keys[k]] += Fraction(x, 2 * deals * den)
     return dict(result)
 
 
