@@ -21,8 +21,8 @@ quarter as many comparison classes; each is played once.
 
 Which policies may use this: the built-in ones (:data:`~toolkit.durak_battle.policies.POLICIES`).
 ``random`` reads only the legal actions (suits and cards, never ranks); ``greedy`` compares
-her cards with the table card and orders cards of one suit (``policies._answer_prefs``
-sorts within a tier, and a tier is one suit, or jokers); ``optimal`` plays the game tree
+her cards with the table card and orders cards of one suit (her preferences sort within a
+tier, and a tier is one suit, or jokers); ``optimal`` plays the game tree
 (which the classes keep) and breaks ties by :func:`~.best_play.action_key`, which orders
 cards of one verb, so of one suit or jokers. A designer's own policy may compare any two
 of her cards (the policy contract in :mod:`.policies` allows any comparison), so the
