@@ -120,6 +120,11 @@ def test_three_v_three_is_exact_by_default_and_agrees_with_monte_carlo(rules):
     assert exact_size(3, 3, rules) <= EXACT_LIMIT
     exact = clash_losses(3, 3, rules=rules)
     assert exact.method == "exact" and sum(p for _, p in exact.joint.items()) == 1
+    if rules == Rules():
+        # By hand: under the default answer table every clash that starts costs someone a token
+        # (each answer costs, a strike costs 4, a counter only makes a new attack), so nobody
+        # loses exactly when neither side holds a spade or a joker among the six cards (DB-3).
+        assert exact[(0, 0)] == Fraction(comb(39, 6), comb(54, 6))
     trials = 20_000
     sampled = clash_losses(3, 3, rules=rules, method="monte_carlo", sampler="model", trials=trials, seed=24)
     for outcome in set(exact.joint.outcomes()) | set(sampled.joint.outcomes()):
