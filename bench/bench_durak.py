@@ -26,6 +26,16 @@ starts with cold caches. The workloads (default rules, greedy unless said):
   the report's time: 166 pairs sampled, 27 exact).
 
 The two results of each workload must be equal (exactly): the script exits 1 otherwise.
+
+``--growth`` measures instead how the exact clash grows per card, in this checkout alone:
+for each pair of hand sizes from 1 v 1 to 4 v 3 (greedy v greedy; random v random up to
+3 v 3), the deal classes (:func:`exact_size`), the deals played by the comparison-class
+count (:mod:`~toolkit.durak_battle.odds.comparison_classes`), and the CPU seconds of
+:func:`exact_clash_paths` by comparison classes and by deal classes (the path before it,
+``classes="deal"``, timed in the same run up to ``--old-up-to`` cards in all, default 6),
+with their ratio; the two tables must be equal. CPU time (``time.process_time``) because the
+machine is shared: wall time under load is several times larger. Written to
+``bench/results/durak_exact_growth.md``; docs/exactness.md quotes it.
 """
 
 from __future__ import annotations
@@ -111,12 +121,74 @@ def measure(path: Path, names: tuple[str, ...]) -> dict[str, tuple[float, str]]:
     return {k: (v[0], v[1]) for k, v in json.loads(done.stdout).items()}
 
 
+GROWTH_SIZES = ((1, 1), (2, 1), (2, 2), (3, 1), (3, 2), (4, 1), (3, 3), (4, 2), (5, 1), (4, 3))
+
+
+def growth(old_up_to: int) -> None:
+    """How the exact clash grows per card: deal classes, deals played, CPU seconds of the
+    comparison-class and the deal-class count, their ratio (see the module docstring)."""
+    import time
+
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "bench"))
+    from _results import publish
+
+    from toolkit.durak_battle.odds.checks import check_policies
+    from toolkit.durak_battle.odds.clash_losses import clear_caches, exact_clash_paths
+    from toolkit.durak_battle.odds.comparison_classes import comparison_class_count
+    from toolkit.durak_battle.odds.deal_classes import exact_size
+    from toolkit.durak_battle.rules import Rules
+
+    rules = Rules()
+
+    def cpu(fn):  # CPU seconds of fn() from cold caches, and its result
+        clear_caches()
+        t0 = time.process_time()
+        result = fn()
+        return time.process_time() - t0, result
+
+    rows, bad = [], []
+    cases = [(na, nb, "greedy") for na, nb in GROWTH_SIZES]
+    cases += [(na, nb, "random") for na, nb in GROWTH_SIZES if na + nb <= 6 and (na, nb) != (4, 2) and na > nb - 1]
+    for na, nb, pol in cases:
+        pols = check_policies(pol)
+        plays = comparison_class_count(na, nb, rules, mirror=na == nb)
+        new_s, new = cpu(lambda na=na, nb=nb, pols=pols: exact_clash_paths(na, nb, pols, rules))
+        if na + nb <= old_up_to:
+            old_s, old = cpu(lambda na=na, nb=nb, pols=pols: exact_clash_paths(na, nb, pols, rules, classes="deal"))
+            if old != new:
+                bad.append(f"{na} v {nb} {pol}")
+            old_text, ratio = f"{old_s:.2f} s", f"{old_s / new_s:.1f}x"
+        else:
+            old_text, ratio = "not run", "—"
+        rows.append(
+            f"| {na} v {nb} | {pol} | {exact_size(na, nb, rules):,} | {plays:,} | {new_s:.2f} s "
+            f"| {old_text} | {ratio} |"
+        )
+        print(rows[-1], flush=True)
+    report = (
+        "# Durak exact clash: growth per card (default rules)\n\n"
+        "CPU seconds of one cold `exact_clash_paths`; deals played = comparison classes (a deal and its "
+        "mirror image once for equal hands).\n\n"
+        "| cards | policies | deal classes | deals played | CPU, comparison classes | CPU, deal classes (before) "
+        "| speed-up |\n|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
+    publish(report, ROOT / "bench" / "results" / "durak_exact_growth.md")
+    if bad:
+        sys.exit(f"the comparison classes differ from the deal classes: {', '.join(bad)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reference", default="main")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), help="workloads to time")
+    parser.add_argument("--growth", action="store_true", help="measure how the exact clash grows per card")
+    parser.add_argument("--old-up-to", type=int, default=6, help="--growth: old path up to N cards")
     args = parser.parse_args()
+    if args.growth:
+        growth(args.old_up_to)
+        return
     names = tuple(n for n in WORKLOADS if n in args.only)
     sys.path.insert(0, str(ROOT / "bench"))
     from _results import fmt_s, publish

@@ -32,6 +32,7 @@ from toolkit.durak_battle.odds import (
     morale_pass_probability,
     suit_composition,
 )
+from toolkit.durak_battle.odds.deal_classes import EXACT_REQUEST_LIMIT
 from toolkit.durak_battle.policies import (
     POLICIES,
     greedy_policy,
@@ -566,14 +567,15 @@ def test_clash_losses_model_sampler_matches_exact():
 
 
 def test_switch_over_to_monte_carlo():
-    # EXACT_LIMIT deal classes: 3 v 2 is exact, 3 v 3 is not.
-    assert exact_size(3, 2) <= EXACT_LIMIT < exact_size(3, 3)
+    # EXACT_LIMIT deal classes: 3 v 3 is exact by default (tests/test_durak_comparison_classes.py
+    # checks it), 4 v 3 only on request (EXACT_REQUEST_LIMIT), 4 v 4 never.
+    assert exact_size(3, 3) <= EXACT_LIMIT < exact_size(4, 3) <= EXACT_REQUEST_LIMIT < exact_size(4, 4)
     assert clash_losses(2, 2).method == "exact"
     started = time.perf_counter()
-    with pytest.raises(TooBigError, match=r"3 v 3 cards needs 415,862 deal classes.*method='monte_carlo'"):
-        clash_losses(3, 3, method="exact")
+    with pytest.raises(TooBigError, match=r"4 v 4 cards needs 40,674,790 deal classes.*method='monte_carlo'"):
+        clash_losses(4, 4, method="exact")
     assert time.perf_counter() - started < 0.5  # refused before starting
-    auto = clash_losses(3, 3, trials=300, seed=1)
+    auto = clash_losses(4, 3, trials=300, seed=1)
     assert auto.method == "monte_carlo" and auto.trials == 300 and sum(p for _, p in auto.items()) == 1
     assert "Monte Carlo" in str(auto) and "± " in str(auto) and "300 simulated clashes" in str(auto)
 

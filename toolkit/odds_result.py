@@ -137,22 +137,27 @@ def choose_method(
     request: str = "the exact calculation",
     unit: str = "steps",
     limit_name: str = "",
+    exact_limit: int | None = None,
 ) -> str:
     """Return ``"exact"`` or ``"monte_carlo"`` for a request of ``size`` against ``limit``:
     ``method="auto"`` is exact up to the limit and Monte Carlo above it, ``"exact"`` above
-    the limit raises :func:`too_big` (before any work), ``"monte_carlo"`` samples.
+    ``exact_limit`` (by default the same limit; a larger one where an exact answer is worth
+    waiting for when asked) raises :func:`too_big` (before any work), ``"monte_carlo"`` samples.
 
     >>> choose_method("auto", 10, 100), choose_method("auto", 1_000, 100), choose_method("monte_carlo", 1, 100)
     ('exact', 'monte_carlo', 'monte_carlo')
+    >>> choose_method("exact", 1_000, 100, exact_limit=10_000)
+    'exact'
     """
     check_method(method)
     if method == "monte_carlo":
         return "monte_carlo"
-    if size <= limit:
-        return "exact"
     if method == "exact":
-        raise too_big(request, size, unit, limit, limit_name)
-    return "monte_carlo"
+        ceiling = limit if exact_limit is None else exact_limit
+        if size > ceiling:
+            raise too_big(request, size, unit, ceiling, limit_name)
+        return "exact"
+    return "exact" if size <= limit else "monte_carlo"
 
 
 def next_batch(runs: int, reached: float, precision: float) -> int:

@@ -170,13 +170,13 @@ def _without(hands: Hands, i: int, card: Card) -> Hands:
     hand = hands[i]
     if type(hand) is not tuple:  # a hand given as a list is kept as a tuple from here on
         hand = tuple(hand)
-    try:  # the deck's own Card objects (the calculators' hands, one of each code): found by identity
-        k = list(map(id, hand)).index(id(card))
-    except ValueError:  # other Card objects: by code
+    for k, c in enumerate(hand):  # the deck's own Card objects (the calculators' hands): by identity
+        if c is card:
+            rest = hand[:k] + hand[k + 1 :]
+            break
+    else:  # other Card objects: by code
         code = card.code
         rest = tuple(c for c in hand if c.code != code)
-    else:
-        rest = hand[:k] + hand[k + 1 :]
     return (rest, hands[1]) if i == 0 else (hands[0], rest)
 
 

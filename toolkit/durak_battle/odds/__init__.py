@@ -36,6 +36,10 @@ Carlo over the engine.
    which side holds which suits at that rank. A class stands for ``C(13, k)`` deals (the
    ranks its levels take), times the ways to hand out the jokers. :func:`exact_size`
    counts the classes; the weights add up to every deal, ``C(N, na) C(N - na, nb)``.
+   For the built-in policies most of an ordering does not matter either: only a card on
+   the table against the card answering it, and the attack cards for the initiative, are
+   ever compared, so one deal is played per *comparison class*
+   (:mod:`.comparison_classes`: a quarter of the deal classes at 3 v 3, a sixth at 4 v 3).
 2. **Positions are shared.** Where a policy chooses at random, the positions after each
    choice are renumbered the same way (ranks squeezed to 2, 3, 4, ..., jokers renamed in
    order) and memoised, so a position reached from many deals is played once; a forced
@@ -48,8 +52,9 @@ Carlo over the engine.
    the engine does). So a battle needs each pair of hand sizes once, whatever the tokens.
 
 The switch-over: ``method="auto"`` is exact while :func:`exact_size` (the number of deal
-classes) is at most :data:`EXACT_LIMIT`, and Monte Carlo above it; ``method="exact"``
-above the limit raises :class:`~toolkit.errors.TooBigError` before starting.
+classes) is at most :data:`EXACT_LIMIT` (3 v 3 cards), and Monte Carlo above it;
+``method="exact"`` goes further (``deal_classes.EXACT_REQUEST_LIMIT``, 4 v 3) and above
+that raises :class:`~toolkit.errors.TooBigError` before starting. Figures: docs/exactness.md.
 
 >>> hand_size_distribution("d4", wild_die=False).items()
 [(1, Fraction(1, 4)), (2, Fraction(1, 4)), (3, Fraction(1, 4)), (4, Fraction(1, 4))]

@@ -27,7 +27,7 @@ from toolkit.durak_battle.odds.clash_losses import (
     remember_cache,
     sampled_clash_paths,
 )
-from toolkit.durak_battle.odds.deal_classes import EXACT_LIMIT, exact_size
+from toolkit.durak_battle.odds.deal_classes import BATTLE_EXACT_LIMIT, EXACT_LIMIT, exact_size
 from toolkit.durak_battle.odds.result import OddsResult
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, settle_losses
@@ -180,7 +180,7 @@ def _how(sampled: int, all_pairs: int, method: str, trials: int) -> tuple[str, s
     if not sampled:
         return "exact", f"exact: every clash computed exactly ({all_pairs} pairs of hand sizes)"
     how = "monte_carlo" if sampled == all_pairs else "mixed"
-    why = "as asked" if method == "monte_carlo" else f"each has more than {EXACT_LIMIT:,} deals to count exactly"
+    why = "as asked" if method == "monte_carlo" else f"each has more than {BATTLE_EXACT_LIMIT:,} deals to count exactly"
     return how, (
         f"APPROXIMATE: the clash odds of {sampled} of {all_pairs} pairs of hand sizes are Monte Carlo estimates "
         f"from {trials:,} simulated clashes each ({why}); the rest of the battle is computed exactly from them"
@@ -224,7 +224,7 @@ def battle_outcome(
     Every number above is the default of a field of ``rules`` (house rules: the tokens
     each answer costs, the cards per token of advantage, the morale target and penalty).
 
-    ``method="auto"`` computes each clash table exactly within :data:`EXACT_LIMIT` and by
+    ``method="auto"`` computes each clash table exactly within :data:`BATTLE_EXACT_LIMIT` and by
     Monte Carlo (``trials`` clashes per pair of hand sizes, played with the clash state
     machine, :class:`~toolkit.durak_battle.position.ClashPosition`, seeded by ``seed``)
     above it; ``"exact"`` raises :class:`~toolkit.errors.TooBigError` if any pair is above
@@ -330,10 +330,11 @@ def _chain(
         how = choose_method(
             method,
             size,
-            EXACT_LIMIT,
+            BATTLE_EXACT_LIMIT,
             f"the battle reaches clashes of {na} v {nb} cards: an exact clash table",
             "deal classes",
             "EXACT_LIMIT",
+            exact_limit=EXACT_LIMIT,
         )
         if how == "monte_carlo":
             counts = clash_counts(na, nb, pols, clash_rules, plan, seed)

@@ -8,7 +8,7 @@ import html
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, lcm
@@ -27,9 +27,16 @@ from toolkit.durak_battle.odds.checks import (
     whole_number,
 )
 from toolkit.durak_battle.odds.clash_value import clash_armies
-from toolkit.durak_battle.odds.deal_classes import EXACT_LIMIT, deal_classes, exact_size, random_deal
+from toolkit.durak_battle.odds.comparison_classes import clear_class_cache, comparison_classes
+from toolkit.durak_battle.odds.deal_classes import (
+    EXACT_LIMIT,
+    EXACT_REQUEST_LIMIT,
+    deal_classes,
+    exact_size,
+    random_deal,
+)
 from toolkit.durak_battle.odds.result import OddsResult
-from toolkit.durak_battle.policies import greedy_action, greedy_policy, random_policy
+from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_policy, random_policy
 from toolkit.durak_battle.position import ClashPosition, sorted_hand
 from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
@@ -49,6 +56,8 @@ from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from toolkit.cards import Card
 
 
 __all__ = [
@@ -184,6 +193,9 @@ class PathMemo:
         return found
 
 
+#: The policies that compare cards only as the referee does (:mod:`.comparison_classes`).
+BUILT_IN = frozenset(POLICIES.values())
+
 _PATH_MEMOS: dict[tuple, PathMemo] = {}
 _EXACT: dict[tuple, dict[tuple[str | None, Path], Fraction]] = {}
 _SAMPLED: dict[tuple, Counter] = {}
@@ -195,6 +207,7 @@ def clear_caches() -> None:
     _PATH_MEMOS.clear()
     _EXACT.clear()
     _SAMPLED.clear()
+    clear_class_cache()
     for memo in _REMEMBERED:
         memo.clear()
     clear_solvers()
@@ -210,11 +223,40 @@ def remember_cache(memo: dict) -> dict:
     return memo
 
 
-def exact_clash_paths(
+def _classes_to_play(
     na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules
+) -> Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
+    """The deals to play, one per class, with the deals each stands for and those of its
+    mirror image: comparison classes for the built-in policies (they compare only what the
+    referee compares, see :mod:`.comparison_classes`; equal hands and one policy for both
+    sides play a deal and its mirror once), the finer deal classes for a designer's own."""
+    if all(p in BUILT_IN for p in pols):
+        return comparison_classes(na, nb, rules, mirror=na == nb and pols[0] is pols[1])
+    return _unmirrored(deal_classes(na, nb, rules))
+
+
+def _unmirrored(
+    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]],
+) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
+    """Deal classes with no mirror image counted in them."""
+    for a, b, w in classes:
+        yield a, b, w, 0
+
+
+def exact_clash_paths(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, *, classes: str = "comparison"
 ) -> dict[tuple[str | None, Path], Fraction]:
-    """P(initiative, loss path) over every deal of ``na`` and ``nb`` cards, exactly."""
+    """P(initiative, loss path) over every deal of ``na`` and ``nb`` cards, exactly.
+
+    ``classes="comparison"`` plays one deal per comparison class for the built-in
+    policies (:mod:`.comparison_classes`) and per deal class for others; ``"deal"``
+    plays one per deal class whatever the policies (the finer count, kept as the reference
+    the tests compare with; not remembered)."""
+    if classes not in ("comparison", "deal"):
+        raise ValueError(f"classes must be 'comparison' or 'deal', got {classes!r}")
     key = (na, nb, pols, rules)
+    if classes == "deal":
+        return _count_paths(na, nb, pols, rules, _unmirrored(deal_classes(na, nb, rules)))
     if key in _EXACT:
         return _EXACT[key]
     mirror = _EXACT.get((nb, na, (pols[1], pols[0]), rules))
@@ -224,40 +266,80 @@ def exact_clash_paths(
             for (h, path), p in mirror.items()
         }
         return _EXACT[key]
+    _EXACT[key] = _count_paths(na, nb, pols, rules, _classes_to_play(na, nb, pols, rules))
+    return _EXACT[key]
+
+
+def _count_paths(
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]],
+) -> dict[tuple[str | None, Path], Fraction]:
+    """P(initiative, loss path): each class's deal played once, weighted by its deals, and
+    read with the sides swapped for the deals of its mirror image."""
     memo = _PATH_MEMOS.setdefault((pols, rules), PathMemo(pols))
+    both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     deck = rules.deck_size
     deals = comb(deck, na) * comb(deck - na, nb)
-    # integer weights by denominator (so no fractions are added up deal class by class)
-    out: dict[int, dict[tuple[str | None, Path], int]] = defaultdict(lambda: defaultdict(int))
-    paths: dict[Events, Path] = {}
+    # integer weights by denominator (so no fractions are added up deal class by class), each
+    # (initiative, path) numbered once: the inner loop adds to small integer keys
+    out: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    numbers: dict[tuple[str | None, Path], int] = {(None, ()): 0}
+
+    def number(key: tuple[str | None, Path]) -> int:
+        return numbers.setdefault(key, len(numbers))
+
+    # each sequence of losses: the numbers of (a, path), (b, mirror path), (b, path), (a, mirror path)
+    paths: dict[Events, tuple[int, int, int, int]] = {}
     counted = 0
-    for a, b, w in deal_classes(na, nb, rules):
-        counted += w
+    for a, b, w, w_mirror in classes:
+        counted += w + w_mirror
         who = initiative_holder(a, b, rules)
         if who == NO_CLASH:  # DB-3: no attack card, no clash
-            out[1][(None, ())] += 2 * w
+            out[1][0] += 2 * (w + w_mirror)
             continue
         holders = (0, 1) if who is None else (who,)
-        share = w * (2 // len(holders))  # weights are doubled: a coin (DB-3) halves a deal
+        share = 2 // len(holders)  # weights are doubled: a coin (DB-3) halves a deal
         for h in holders:
             node, _ = ClashPosition.begin((a, b), h, rules)
             assert node is not None  # the side with the initiative has an attack card
-            sub, den = memo.events(node)  # a deal class is met once: not remembered
+            if both_greedy:  # one line of play: followed here, without the memo's bookkeeping
+                evs: Events = ()
+                while node is not None:
+                    node, step = node.losses_after(greedy_action(node))
+                    if step:
+                        evs += step
+                sub, den = {evs: 1}, 1
+            else:
+                sub, den = memo.events(node)  # a deal class is met once: not remembered
             bucket = out[den]
-            side = SIDES[h]
+            direct, mirrored = 2 * h, 2 * h + 1
+            ws, wm = share * w, share * w_mirror
             for evs, x in sub.items():
-                path = paths.get(evs)
-                if path is None:
-                    path = paths[evs] = loss_path(evs)
-                bucket[(side, path)] += share * x
+                found = paths.get(evs)
+                if found is None:
+                    path = loss_path(evs)
+                    flip = tuple((lb, la) for la, lb in path)
+                    found = paths[evs] = (
+                        number(("a", path)),
+                        number(("b", flip)),
+                        number(("b", path)),
+                        number(("a", flip)),
+                    )
+                if ws:
+                    bucket[found[direct]] += ws * x
+                if wm:  # the same clash with the sides' names swapped
+                    bucket[found[mirrored]] += wm * x
     if counted != deals:  # pragma: no cover - a bug in the class enumeration
         raise AssertionError(f"deal classes count {counted} deals, not {deals}")
+    keys = list(numbers)
     result: dict[tuple[str | None, Path], Fraction] = defaultdict(Fraction)
     for den, bucket in out.items():
         for k, x in bucket.items():
-            result[k] += Fraction(x, 2 * deals * den)
-    _EXACT[key] = dict(result)
-    return _EXACT[key]
+            result[keys[k]] += Fraction(x, 2 * deals * den)
+    return dict(result)
 
 
 def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:
@@ -473,7 +555,7 @@ def clash_losses(
 
     Raises:
         InvalidSetupError: bad sizes, tokens, method, sampler, trials, precision or policy.
-        TooBigError: ``method="exact"`` above :data:`EXACT_LIMIT`, before starting.
+        TooBigError: ``method="exact"`` above :data:`EXACT_REQUEST_LIMIT`, before starting.
         PrecisionNotReachedError: ``precision`` not reached within ``time_limit``.
 
     >>> r = clash_losses(1, 1, method="exact")
@@ -496,7 +578,13 @@ def clash_losses(
     names = _check_names(names)
     size = exact_size(na, nb, rules)
     how = choose_method(
-        method, size, EXACT_LIMIT, f"an exact clash for {na} v {nb} cards", "deal classes", "EXACT_LIMIT"
+        method,
+        size,
+        EXACT_LIMIT,
+        f"an exact clash for {na} v {nb} cards",
+        "deal classes",
+        "EXACT_REQUEST_LIMIT",
+        exact_limit=EXACT_REQUEST_LIMIT,
     )
     if how == "monte_carlo":
 

@@ -16,19 +16,36 @@ from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 
 __all__ = [
     "EXACT_LIMIT",
+    "EXACT_REQUEST_LIMIT",
+    "BATTLE_EXACT_LIMIT",
     "exact_size",
     "deal_classes",
     "random_deal",
+    "RANK_LEVELS",
+    "joker_splits",
 ]
 
 #: ``method="auto"`` computes a clash exactly while :func:`exact_size` — the number of
 #: deal classes (deals with the same ordering of cards, see the module docstring) — is at
-#: most this, and by Monte Carlo above it; ``method="exact"`` above it raises
-#: :class:`~toolkit.errors.TooBigError`. Sizes: 1 v 1 has 53 classes, 2 v 2 4,462, 4 v 1
-#: 19,729, 3 v 2 39,342, 5 v 1 125,249, 3 v 3 415,862: every clash of up to 5 cards in all
-#: is exact (and 6 v 0), larger ones are sampled. On one core greedy play takes about 60
-#: microseconds a class (3 v 2: 2.5 s), random play about four times longer (3 v 2: 10 s).
-EXACT_LIMIT = 40_000
+#: most this, and by Monte Carlo above it. Sizes: 1 v 1 has 53 classes, 2 v 2 4,462, 3 v 2
+#: 39,342, 4 v 2 312,203, 3 v 3 415,862, 4 v 3 3,847,980: every clash of up to 6 cards in all
+#: is exact (and 7 v 0), larger ones are sampled. The built-in policies play one deal per
+#: comparison class (:mod:`.comparison_classes`, about a quarter of the deal classes, and
+#: half that again for equal hands under one policy): 3 v 3 greedy in about 1.2 s of one
+#: core, random about ten times longer; a designer's own policy plays every deal class
+#: (about 60 microseconds a class). Figures: docs/exactness.md.
+EXACT_LIMIT = 420_000
+
+#: ``method="exact"`` computes a clash of at most this many deal classes and raises
+#: :class:`~toolkit.errors.TooBigError` above it, before starting: 4 v 3 (3,847,980 classes,
+#: greedy in about 17 s of one core) is exact on request, 4 v 4 (40.7 million) is not.
+EXACT_REQUEST_LIMIT = 4_000_000
+
+#: The battle chain (:func:`~.battle.battle_outcome`, ``method="auto"``) computes a pair of
+#: hand sizes exactly within this many deal classes (every clash of up to 5 cards in all)
+#: and samples the rest: a battle meets dozens of pairs, and the exact tables of 3 v 3 or
+#: 4 v 2 cost more than the simulated clashes they replace at the reports' trials.
+BATTLE_EXACT_LIMIT = 40_000
 
 # The deck's Card objects: by (rank index, suit), and the jokers in order.
 _CARDS = standard_deck(jokers=True)
@@ -37,7 +54,7 @@ _JOKER_CARDS = tuple(c for j in JOKERS for c in _CARDS if c.code == j)
 
 
 #: The ways one rank can be held: for each suit, nobody (0), side a (1) or side b (2).
-_LEVELS: tuple[tuple[tuple[int, ...], int, int], ...] = tuple(
+RANK_LEVELS: tuple[tuple[tuple[int, ...], int, int], ...] = tuple(
     (owners, owners.count(1), owners.count(2))
     for owners in ((s, h, d, c) for s in range(3) for h in range(3) for d in range(3) for c in range(3))
     if any(owners)
@@ -49,10 +66,12 @@ def _classes_count(k: int, ma: int, mb: int) -> int:
     """Sequences of ``k`` non-empty rank levels holding ``ma`` cards of a and ``mb`` of b."""
     if k == 0:
         return 1 if ma == mb == 0 else 0
-    return sum(_classes_count(k - 1, ma - ca, mb - cb) for _, ca, cb in _LEVELS if ca <= ma and cb <= mb)
+    return sum(_classes_count(k - 1, ma - ca, mb - cb) for _, ca, cb in RANK_LEVELS if ca <= ma and cb <= mb)
 
 
-def _joker_splits(na: int, nb: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
+def joker_splits(na: int, nb: int, rules: Rules) -> Iterator[tuple[int, int, int]]:
+    """The ways to hand out the jokers (DB-1): ``(jokers of a, jokers of b, ways)``, the ways
+    counting which jokers each side holds."""
     jokers = rules.joker_count
     for ja in range(min(na, jokers) + 1):
         for jb in range(min(nb, jokers - ja) + 1):
@@ -71,7 +90,7 @@ def exact_size(cards_a: int, cards_b: int, rules: Rules | None = None) -> int:
     rules = check_rules(rules)
     na, nb = check_sizes(cards_a, cards_b, rules)
     total = 0
-    for ja, jb, _ in _joker_splits(na, nb, rules):
+    for ja, jb, _ in joker_splits(na, nb, rules):
         ma, mb = na - ja, nb - jb
         total += sum(_classes_count(k, ma, mb) for k in range(0 if ma + mb == 0 else 1, SUIT_SIZE + 1))
     return total
@@ -87,7 +106,7 @@ def _classes(ma: int, mb: int) -> Iterator[tuple[list[Card], list[Card], int]]:
             return
         if level == SUIT_SIZE or (SUIT_SIZE - level) * 4 < ra + rb:
             return
-        for owners, ca, cb in _LEVELS:
+        for owners, ca, cb in RANK_LEVELS:
             if ca <= ra and cb <= rb:
                 na_ = a + [_BY_RANK_SUIT[(level, SUITS[s])] for s in range(4) if owners[s] == 1]
                 nb_ = b + [_BY_RANK_SUIT[(level, SUITS[s])] for s in range(4) if owners[s] == 2]
@@ -97,7 +116,7 @@ def _classes(ma: int, mb: int) -> Iterator[tuple[list[Card], list[Card], int]]:
 
 
 def deal_classes(na: int, nb: int, rules: Rules) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
-    for ja, jb, ways in _joker_splits(na, nb, rules):
+    for ja, jb, ways in joker_splits(na, nb, rules):
         ja_cards, jb_cards = _JOKER_CARDS[:ja], _JOKER_CARDS[ja : ja + jb]
         for a, b, w in _classes(na - ja, nb - jb):  # lowest first already; jokers on top
             yield tuple(a) + ja_cards, tuple(b) + jb_cards, w * ways
