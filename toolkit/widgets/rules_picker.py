@@ -21,6 +21,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ToolkitError
+from toolkit.house_rules import value_words
 
 __all__ = ["DEFAULT", "RulesPicker", "controls_follow_picks", "notes_paragraphs", "rules_panel_html", "set_control"]
 
@@ -260,6 +261,7 @@ def rules_panel_html(read: Any, in_force: Any = None, not_counted: Mapping[str, 
     picked = read.rules
     rules = picked if in_force is None else in_force
     info = type(rules).field_info()
+    label = type(rules).field_label
     by_hand = in_force is not None and in_force != picked
     title = html.escape(read.title) + (" <i>(changed here by hand)</i>" if by_hand else "")
     parts = [f"<p><b>Rules in force ({html.escape(rules.SYSTEM)}):</b> {title}"]
@@ -272,13 +274,13 @@ def rules_panel_html(read: Any, in_force: Any = None, not_counted: Mapping[str, 
     for name, (old, new) in changes.items():
         mark = " — set here" if by_hand and getattr(picked, name) != new else ""
         items.append(
-            f"<li><code>{html.escape(name)}</code>: {html.escape(_field_text(new))} "
-            f"(default {html.escape(_field_text(old))}){mark}</li>"
+            f"<li>{html.escape(label(name))}: {html.escape(value_words(new))} "
+            f"(by default {html.escape(value_words(old))}){mark}</li>"
         )
     for name, (old, _) in picked.changes().items():
         if name not in changes:
-            default = html.escape(_field_text(old))
-            items.append(f"<li><code>{html.escape(name)}</code>: set back to the default here ({default})</li>")
+            default = html.escape(value_words(old))
+            items.append(f"<li>{html.escape(label(name))}: set back to the default here ({default})</li>")
     if items:
         parts.append(f'<ul style="margin:2px 0">{"".join(items)}</ul>')
     else:
@@ -286,7 +288,7 @@ def rules_panel_html(read: Any, in_force: Any = None, not_counted: Mapping[str, 
     unused = {name: why for name, why in (not_counted or {}).items() if name in changes}
     if unused:
         named = "; ".join(
-            f"<code>{html.escape(name)}</code>{_ruling(info[name]['ruling'])}: {html.escape(why)}"
+            f"{html.escape(label(name))}{_ruling(info[name]['ruling'])}: {html.escape(why)}"
             for name, why in unused.items()
         )
         if set(unused) == set(changes):
@@ -300,18 +302,6 @@ def rules_panel_html(read: Any, in_force: Any = None, not_counted: Mapping[str, 
 def _ruling(ruling: str) -> str:
     """`` (FM-2)`` after a field's name, escaped (nothing for a field of no ruling)."""
     return f" ({html.escape(ruling)})" if ruling else ""
-
-
-def _field_text(value: Any) -> str:
-    """A field's value as a designer writes it in a house-rules file: lists in brackets,
-    pairs as a mapping, true/false."""
-    if isinstance(value, tuple):
-        if value and all(isinstance(p, tuple) and len(p) == 2 for p in value):
-            return "{" + ", ".join(f"{_field_text(k)}: {_field_text(v)}" for k, v in value) + "}"
-        return "[" + ", ".join(_field_text(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def set_control(control: Any, value: Any) -> None:
