@@ -9,6 +9,7 @@ from functools import cache
 from toolkit.fairy_meat.deck import (
     COLOURS,
     PIPS,
+    death_colour,
 )
 from toolkit.fairy_meat.odds.classes import (
     DRAWS,
@@ -34,6 +35,7 @@ __all__ = [
     "Buckets",
     "VIEWS_CACHE",
     "draw_views",
+    "trump_terms",
     "two_turned_up",
     "Pending",
     "weigh_pair",
@@ -49,13 +51,22 @@ Buckets = dict[tuple, dict[int, int]]
 VIEWS_CACHE: dict[tuple, tuple] = {}
 
 
-def draw_views(fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, int, int], int]]) -> dict[str, dict]:
-    """For a drawing side, per colour of the Numbered card turned up: {(view, offset): weight}."""
+def trump_terms(rules: Rules | None) -> tuple[str, int]:
+    """What the views need of the rules' Trumps (FM-8, FM-12): the death card's colour and
+    what a matching Trump adds (("black", 1) for the draft)."""
+    return (death_colour(rules), 1 if rules is None else rules.trump_value)
+
+
+def draw_views(
+    fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, ...], int]], terms: tuple[str, int] = ("black", 1)
+) -> dict[str, dict]:
+    """For a drawing side, per colour of the Numbered card turned up: {(view, offset):
+    weight}; ``terms``: :func:`trump_terms`."""
     out: dict[str, dict] = {}
     for colour in COLOURS:
         g: dict[tuple, int] = defaultdict(int)
         for drawn, w in draws:
-            g[side_view(fam, colour, drawn, owner)] += w
+            g[side_view(fam, colour, drawn, owner, *terms)] += w
         out[colour] = dict(g)
     return out
 
@@ -102,7 +113,7 @@ def weigh_pair(
     fam_d: Family,
     diffs_id: Hashable,
     weight: int,
-    trumps_left: tuple[int, int, int],
+    trumps_left: tuple[int, ...],
     deck: int,
     k: int,
     rules: Rules | None = None,
@@ -120,25 +131,26 @@ def weigh_pair(
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
     full = falling(deck, k)
     add = pending.add
+    terms = trump_terms(rules)
     if fam_d.kind == "unopposed":
         mine = owner == "attacker"
         if draw_a:
-            for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k).items():
+            for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k, terms).items():
                 for (va, off), w in g.items():
                     add(class_key("unopposed", va, None), off, weight * w, diffs_id, (colour, None))
             return
-        va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine)
+        va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
         add(class_key("unopposed", va, None), off, weight * full, diffs_id, (fam_a.colour or "red", None))
         return
     if not draw_a and not draw_d:
-        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker")
-        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender")
+        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
+        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
         add(class_key(owner, va, vd), off_a - off_d, weight * full, diffs_id, (fam_a.colour, fam_d.colour))
         return
     if draw_d and not draw_a:
-        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker")
-        va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False)
-        for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k).items():
+        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
+        va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False, *terms)
+        for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
             cols = (fam_a.colour, colour)
             for (vd, off_d), w in g.items():
                 if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
@@ -147,24 +159,26 @@ def weigh_pair(
                     add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
         return
     if draw_a and not draw_d:
-        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender")
-        for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k).items():
+        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
+        for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
             cols = (colour, fam_d.colour)
             for (va, off_a), w in g.items():
                 add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
         return
-    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide).items():
+    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms).items():
         for (key, off), w in g.items():
             add(key, off, weight * w, diffs_id, cols)
 
 
 def cached_draw_views(
-    fam: Family, owner: bool, trumps_left: tuple[int, int, int], deck: int, k: int
+    fam: Family, owner: bool, trumps_left: tuple[int, ...], deck: int, k: int, terms: tuple[str, int] = ("black", 1)
 ) -> dict[str, dict]:
-    key = ("single", fam, owner, trumps_left, deck, k)
+    """:func:`draw_views` of one side's draw from a deck of ``deck`` cards holding
+    ``trumps_left`` Trumps by kind (FM-6), cached."""
+    key = ("single", fam, owner, trumps_left, deck, k, terms)
     got = VIEWS_CACHE.get(key)
     if got is None:
-        got = draw_views(fam, owner, single_draws(trumps_left, deck, k))
+        got = draw_views(fam, owner, single_draws(trumps_left, deck, k), terms)
         VIEWS_CACHE[key] = got
     return got
 
@@ -173,15 +187,16 @@ def cached_joint_views(
     fam_a: Family,
     fam_d: Family,
     owner: str | None,
-    trumps_left: tuple[int, int, int],
+    trumps_left: tuple[int, ...],
     deck: int,
     k: int,
     unhide: bool = False,
+    terms: tuple[str, int] = ("black", 1),
 ) -> dict[tuple[str, str], dict]:
     """Both sides draw: per (colour turned up for each), {(class key, offset): weight}.
     With ``unhide``, a Trump turned up by the defender reveals the attacker's face-down
     Trumps (FM-5: she has not said None)."""
-    key = ("double", fam_a, fam_d, owner, trumps_left, deck, k, unhide)
+    key = ("double", fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
     got = VIEWS_CACHE.get(key)
     if got is not None:
         return got
@@ -196,10 +211,10 @@ def cached_joint_views(
                 here = None if (unhide and any(d2)) else owner
                 va = va_cache.get((d1, here))
                 if va is None:
-                    va = va_cache[(d1, here)] = side_view(fam_a, ca, d1, here == "attacker")
+                    va = va_cache[(d1, here)] = side_view(fam_a, ca, d1, here == "attacker", *terms)
                 vd = vd_cache.get(d2)
                 if vd is None:
-                    vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender")
+                    vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender", *terms)
                 g[(class_key(here, va[0], vd[0]), va[1] - vd[1])] += w
             out[(ca, cd)] = dict(g)
     VIEWS_CACHE[key] = out
