@@ -42,6 +42,9 @@ __all__ = [
     "SWAP",
     "class_key",
     "allocate",
+    "side_needs",
+    "fits",
+    "realisations_cache_clear",
     "build_play",
     "min_matching",
     "orientations",
@@ -309,25 +312,88 @@ def _worth(rules: Rules | None) -> int:
     return 1 if rules is None else rules.trump_value
 
 
+@cache
+def side_needs(view: tuple, death: str) -> tuple[tuple[int, int, int, int], str, int] | None:
+    """What a side with this view needs of the deck besides her applied matching Trumps
+    (:func:`allocate` in closed form): the Trumps it must have by kind (:data:`KINDS`),
+    the colour of her card, and the matching Trumps of that colour (or jokers) it needs
+    beyond her applied ones; ``None`` when no cards realise the view."""
+    colour, _, ch_a, as_a, m_p, ch_p, as_p = view
+    other = SWAP[colour]
+    fixed = dict.fromkeys(KINDS, 0)
+    flexible = 0
+    if ch_p:
+        if as_p and death != other:
+            return None
+        fixed[other] += ch_p - as_p
+        fixed["joker"] += m_p
+    elif m_p:
+        if as_p and death != colour:
+            return None
+        flexible += m_p - as_p
+    elif as_p:
+        return None
+    fixed["death"] += as_p + int(as_a)
+    same = as_a and death == colour
+    if as_a and not same and ch_a < 1:
+        return None
+    fixed[other] += ch_a - (as_a and not same)
+    return tuple(fixed[k] for k in KINDS), colour, flexible - same  # type: ignore[return-value]
+
+
+def fits(needs: tuple, matching: tuple[int, ...], caps: tuple[int, int, int, int]) -> bool:
+    """Whether the deck of ``caps`` holds the cards of both sides' :func:`side_needs`
+    with ``matching`` applied matching Trumps each: :func:`allocate` is not ``None``."""
+    red, black, aces, jokers = caps
+    want = {"red": 0, "black": 0}
+    for need, m in zip(needs, matching, strict=True):
+        if need is None:
+            continue
+        (fr, fb, fs, fj), colour, flexible = need
+        if m + flexible < 0:
+            return False
+        red, black, aces, jokers = red - fr, black - fb, aces - fs, jokers - fj
+        want[colour] += m + flexible
+    if min(red, black, aces, jokers) < 0:
+        return False
+    return max(0, want["red"] - red) + max(0, want["black"] - black) <= jokers
+
+
 def realisations(
     a: tuple, d: tuple | None, bare: str | None = None, rules: Rules | None = None
-) -> Iterable[tuple[int, int, int, int]]:
+) -> tuple[tuple[int, int, int, int], ...]:
     """(attacker sign, defender sign, applied matching Trumps of each) that the deck's
     Trumps allow for these views, fewest Trumps first. A sign that does not matter to the
     referee (no Trump she may hide matches) is free. The ``bare`` side (:func:`bare_side`)
     applies no matching Trump. The deck is the rules' (the draft's by default:
-    :func:`allocate` says whether it holds the cards)."""
-    caps = _trump_caps(rules)
-    death = death_colour(rules)
+    :func:`fits` says whether it holds the cards)."""
+    return _realisations(a, d, bare, _trump_caps(rules), death_colour(rules))
+
+
+@cache
+def _realisations(
+    a: tuple, d: tuple | None, bare: str | None, caps: tuple[int, int, int, int], death: str
+) -> tuple[tuple[int, int, int, int], ...]:
+    needs_a, needs_d = side_needs(a, death), (None if d is None else side_needs(d, death))
+    if needs_a is None or (d is not None and needs_d is None):
+        return ()
+    needs = (needs_a, needs_d)
     top = sum(caps) + 1
     signs_a = (a[1],) if a[1] else (1, -1)
     signs_d = ((d[1],) if d[1] else (1, -1)) if d is not None else (1,)
     range_a = (0,) if bare == "attacker" else range(min_matching(a, death), top)
-    for sa, sd, m_a in itertools.product(signs_a, signs_d, range_a):
+    pairs = []
+    for m_a in range_a:
         for m_d in (0,) if (d is None or bare == "defender") else range(min_matching(d, death), top):
-            if allocate((a, d), (m_a, m_d), caps, death) is None:
+            if not fits(needs, (m_a, m_d), caps):
                 break  # more matching Trumps only need more cards
-            yield sa, sd, m_a, m_d
+            pairs.append((m_a, m_d))
+    return tuple((sa, sd, m_a, m_d) for sa, sd in itertools.product(signs_a, signs_d) for m_a, m_d in pairs)
+
+
+def realisations_cache_clear() -> None:
+    """Forget the cached :func:`realisations` (for benchmarks timing a cold start)."""
+    _realisations.cache_clear()
 
 
 @cache
@@ -355,16 +421,16 @@ def class_values(key: tuple, bare: str | None, rules: Rules) -> frozenset[int]:
     ``key`` (:func:`class_reach` gives the range, every value of which the draft's 2..10
     realise; a deck with gaps in its pips, or Trumps worth more than 1, may not)."""
     pips = numbered_pips(rules)
-    gaps = {pa - pd for pa in pips for pd in pips}
     w = _worth(rules)
-    out: set[int] = set()
+    bases: set[int] = set()
+    offsets: set[int] = set()
     for a, d in orientations(key):
-        for sa, sd, m_a, m_d in realisations(a, d, bare, rules):
-            if d is None:
-                out.update(p + sa * m_a * w for p in pips)
-            else:
-                out.update(g + (sa * m_a - sd * m_d) * w for g in gaps)
-    return frozenset(out)
+        if d is None:
+            bases.update(pips)
+        else:
+            bases.update(pa - pd for pa in pips for pd in pips)
+        offsets.update((sa * m_a - sd * m_d) * w for sa, sd, m_a, m_d in realisations(a, d, bare, rules))
+    return frozenset(b + o for b in bases for o in offsets)
 
 
 def representative_plays(

@@ -39,6 +39,7 @@ __all__ = [
     "two_turned_up",
     "Pending",
     "weigh_pair",
+    "expand_pair",
     "cached_draw_views",
     "cached_joint_views",
     "settle",
@@ -85,16 +86,23 @@ def two_turned_up(same: bool, pips: tuple[int, ...] = tuple(PIPS)) -> dict[int, 
 
 class Pending:
     """Weights of (class key, offset, Numbered-card pair counts) before expansion: many
-    Trump-count contexts share them, so the pips differences are expanded once each."""
+    Trump-count contexts share them, so the pips differences are expanded once each.
+    Pairs of plays with Wild Trump draws wait in :attr:`draws` by everything their
+    expansion reads, their weights added up, and are expanded once each (:meth:`buckets`)."""
 
     def __init__(self) -> None:
         self.weights: dict[tuple, int] = defaultdict(int)
         self.diffs: dict[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]] = {}
+        self.draws: dict[tuple, int] = defaultdict(int)
 
     def add(self, key: tuple, offset: int, weight: int, diffs_id: Hashable, colours: tuple[str, str | None]) -> None:
         self.weights[(key, offset, diffs_id, colours)] += weight
 
     def buckets(self) -> Buckets:
+        for args, weight in self.draws.items():
+            fam_a, fam_d, diffs_id, trumps_left, deck, k, rules = args
+            expand_pair(self, fam_a, fam_d, diffs_id, weight, trumps_left, deck, k, rules)
+        self.draws.clear()
         out: Buckets = {}
         for (key, offset, diffs_id, colours), weight in self.weights.items():
             dd = self.diffs[diffs_id].get(colours)
@@ -125,27 +133,46 @@ def weigh_pair(
     pips alone against an unopposed defender). ``weight`` multiplies everything; the
     draw law brings the common factor ``deck_(k)`` (and no draw brings it whole). Whose
     face-down Trumps stay hidden follows ``rules`` (FM-5); a blind draw turning up a Trump
-    may reveal the attacker's (:func:`~.classes.unhidden_by_draw`)."""
+    may reveal the attacker's (:func:`~.classes.unhidden_by_draw`). A pair with a draw
+    waits in ``pending.draws`` (:class:`Pending`); :func:`expand_pair` adds it."""
+    if fam_a.kind in DRAWS or fam_d.kind in DRAWS:
+        pending.draws[(fam_a, fam_d, diffs_id, trumps_left, deck, k, rules)] += weight
+        return
+    expand_pair(pending, fam_a, fam_d, diffs_id, weight, trumps_left, deck, k, rules)
+
+
+def expand_pair(
+    pending: Pending,
+    fam_a: Family,
+    fam_d: Family,
+    diffs_id: Hashable,
+    weight: int,
+    trumps_left: tuple[int, ...],
+    deck: int,
+    k: int,
+    rules: Rules | None = None,
+) -> None:
+    """:func:`weigh_pair` done: the pair's classes and offsets added to ``pending.weights``."""
     owner = hidden_owner(fam_a, fam_d, rules)
     unhide = unhidden_by_draw(fam_a, fam_d, rules)
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
     full = falling(deck, k)
-    add = pending.add
+    weights = pending.weights  # (class key, offset, Numbered-card counts, colours) -> weight
     terms = trump_terms(rules)
     if fam_d.kind == "unopposed":
         mine = owner == "attacker"
         if draw_a:
             for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k, terms).items():
                 for (va, off), w in g.items():
-                    add(class_key("unopposed", va, None), off, weight * w, diffs_id, (colour, None))
+                    weights[(class_key("unopposed", va, None), off, diffs_id, (colour, None))] += weight * w
             return
         va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
-        add(class_key("unopposed", va, None), off, weight * full, diffs_id, (fam_a.colour or "red", None))
+        weights[(class_key("unopposed", va, None), off, diffs_id, (fam_a.colour or "red", None))] += weight * full
         return
     if not draw_a and not draw_d:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
-        add(class_key(owner, va, vd), off_a - off_d, weight * full, diffs_id, (fam_a.colour, fam_d.colour))
+        weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, (fam_a.colour, fam_d.colour))] += weight * full
         return
     if draw_d and not draw_a:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
@@ -154,20 +181,20 @@ def weigh_pair(
             cols = (fam_a.colour, colour)
             for (vd, off_d), w in g.items():
                 if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
-                    add(class_key(None, va_up, vd), off_a_up - off_d, weight * w, diffs_id, cols)
+                    weights[(class_key(None, va_up, vd), off_a_up - off_d, diffs_id, cols)] += weight * w
                 else:
-                    add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
+                    weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
         return
     if draw_a and not draw_d:
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
         for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
             cols = (colour, fam_d.colour)
             for (va, off_a), w in g.items():
-                add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
+                weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
         return
     for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms).items():
         for (key, off), w in g.items():
-            add(key, off, weight * w, diffs_id, cols)
+            weights[(key, off, diffs_id, cols)] += weight * w
 
 
 def cached_draw_views(
