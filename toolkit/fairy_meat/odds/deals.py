@@ -62,11 +62,13 @@ __all__ = [
 #: Monte Carlo above it (``method="exact"`` above it raises :class:`TooBigError` before
 #: starting). The size counts what the exact calculation weighs: over the Trump counts
 #: of both hands and the policies' choices, each pair of Numbered card types played and
-#: each result of a Wild Trump draw. It costs about 3-6 microseconds of CPU a unit, so
-#: the limit keeps an exact answer under about 10 s. Greedy v greedy: 5 v 3 is about
-#: 200,000 (exact, ~1 s), 10 v 6 about 790,000. Random v random: 2 v 1 about 1 million
-#: (exact), 3 v 1 and 2 v 2 above the limit (Monte Carlo).
-EXACT_LIMIT = 1_500_000
+#: each result of a Wild Trump draw. It costs about 1-3 microseconds of CPU a unit (the
+#: draws of one pair of plays are weighed together, so their units are the cheapest),
+#: so the limit keeps an exact answer under about 10 s. Greedy v greedy: 5 v 3 is about
+#: 200,000 (exact, ~0.6 s), 10 v 6 about 790,000; with 2 jokers 5 v 3 is about 1.8
+#: million (exact). Random v random: 2 v 1 about 1 million and 3 v 1 1.9 million
+#: (exact), 2 v 2 above the limit (Monte Carlo).
+EXACT_LIMIT = 2_500_000
 
 
 #: For policies the calculator has no counting model for (anything but
@@ -260,7 +262,7 @@ def exact_size(
     card) when one or both draw (FM-6). For other policies: the number of pairs of hand
     compositions (counts of the 21 card types), each an :func:`attack_odds` run.
 
-    >>> exact_size(1, 1), exact_size(5, 3) <= EXACT_LIMIT < exact_size(3, 1, "random")
+    >>> exact_size(1, 1), exact_size(5, 3) <= EXACT_LIMIT < exact_size(2, 2, "random")
     (73616, True)
     """
     rules = rules or Rules()
