@@ -36,7 +36,14 @@ SMALL = [
         same_colour_wins="lowest",
     ),
     # no joker, Trumps worth 2, 10s as Trumps (the 10♣ the death card), the damage table, unopposed
-    Rules(numbered_ranks=("4", "8"), trump_ranks=("10",), trump_value=2, death_card="10C", damage="table", undefended="unopposed"),
+    Rules(
+        numbered_ranks=("4", "8"),
+        trump_ranks=("10",),
+        trump_value=2,
+        death_card="10C",
+        damage="table",
+        undefended="unopposed",
+    ),
 ]
 IDS = ["jokers2-worth3-KH", "joker-QD-variants", "worth2-tens-table"]
 

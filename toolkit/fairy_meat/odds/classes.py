@@ -6,14 +6,12 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from toolkit.cards import JOKERS, Card
 from toolkit.fairy_meat.deck import (
     ACE_OF_SPADES,
     BLACK_TRUMPS_BUT_ACE,
-    COLOURS,
     PIPS,
     RED_TRUMPS,
     TRUMP_POOLS,

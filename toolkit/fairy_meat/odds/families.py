@@ -12,9 +12,9 @@ from toolkit.engine import Policy
 from toolkit.fairy_meat.deck import (
     COLOURS,
     JOKER_TRUMP,
-    death_colour,
     PIPS,
     TRUMP_LETTERS,
+    death_colour,
     numbered_mask,
     numbered_type,
     type_index,
