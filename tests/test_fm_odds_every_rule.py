@@ -92,3 +92,18 @@ def test_five_v_three_is_exact_under_every_house_rule_of_the_issue():
     # exact_size against the limit, without computing (the benchmark times them)
     for rules in (Rules(jokers=1), Rules(jokers=2), Rules(trump_value=2), Rules(death_card="AH")):
         assert exact_size(5, 3, "greedy", rules) <= EXACT_LIMIT, rules.variant_name()
+
+
+# -- the hidden-hands solver under a Trump worth more than 1 (FM-8) -------------------------------
+@pytest.mark.slow  # three 2 v 1 games (about 4 s each on an idle machine)
+@pytest.mark.parametrize("worth", [2, 10])
+def test_hidden_solver_evaluates_fixed_play_as_the_exact_odds_under_trump_worth(worth):
+    from test_fairy_meat_hidden import odds_payoff
+
+    from toolkit.fairy_meat import solve_hidden
+
+    rules = Rules(trump_value=worth)
+    sol = solve_hidden(2, 1, rules, target=0.001, check_every=5)
+    for pols in (("greedy", "greedy"), ("random", "random")):
+        expected, _ = odds_payoff(2, 1, pols, rules)
+        assert sol.evaluate(*pols) == pytest.approx(expected, abs=1e-12), pols

@@ -91,7 +91,7 @@ def counting_applies(rules: Rules | None) -> bool:
 
 
 def draft_types(rules: Rules | None) -> bool:
-    """Whether the rules keep the draft's card types exactly — 2-10 Numbered, J Q K A
-    Trumps worth 1, no jokers, the A♠ the death card
-    (:func:`~toolkit.fairy_meat.deck.standard_layout`): what the hidden-hands solver needs."""
-    return standard_layout(rules) and (rules is None or rules.trump_value == 1)
+    """Whether the rules keep the draft's cards — 2-10 Numbered, J Q K A Trumps, no
+    jokers, the A♠ the death card (:func:`~toolkit.fairy_meat.deck.standard_layout`),
+    a Trump worth anything (FM-8): what the hidden-hands solver needs."""
+    return standard_layout(rules)

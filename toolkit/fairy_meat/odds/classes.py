@@ -532,7 +532,10 @@ def cheat_shift(rules: Rules, key: tuple) -> int:
         deck = deck_rules(rules)
         base = 6 if vd is None else 0
         if deck is not None:  # a difference the rules' cards realise in the probe class
-            base = min(class_values(probe, None, deck), key=lambda v: (abs(v - base), v))
+            values = class_values(probe, None, deck)
+            if not values:  # the same error as representative_plays: no cards realise the class
+                raise AssertionError(f"no cards realise the attack class {probe!r}")
+            base = min(values, key=lambda v: (abs(v - base), v))
         play_a, play_d = representative_plays(probe, base, None, deck)
         r = resolve_attack(play_a, play_d, rules, explain=False)
         cached = SHIFTS[(rules, probe)] = r.attacker_value - r.defender_value - base

@@ -67,7 +67,7 @@ def solve_hidden(
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
     if not draft_types(rules):  # the game is built on the draft's card types (FM-1, FM-12)
         raise InvalidSetupError(
-            "the hidden-hands solver plays the draft's deck (2-10 Numbered, J Q K A Trumps worth 1, no jokers, "
+            "the hidden-hands solver plays the draft's deck (2-10 Numbered, J Q K A Trumps of any worth, no jokers, "
             f"the A♠ the death card); these rules change it ({rules.variant_name()}): use solve_attack for known "
             "hands, or the odds calculators (toolkit.fairy_meat.odds.deal_averaged_odds)"
         )
