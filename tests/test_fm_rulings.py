@@ -20,12 +20,16 @@ from toolkit.fairy_meat import RULINGS, implementation
 from toolkit.fairy_meat.deck import (
     TYPE_CAPS,
     card_type,
+    deck_cards,
     hands_by_type,
+    is_death_card,
+    is_trump,
     representative_hand,
     type_index,
     wild_draw_probability,
 )
 from toolkit.fairy_meat.legality import placed_type, playable_cards, playable_types, trump_sets, trump_sets_by_type
+from toolkit.fairy_meat.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,6 +80,28 @@ def test_by_type_legality_is_the_card_legality(size):
             chosen = [] if placed is None else next(s for s in trump_sets(cards) if placed_type(s) == placed)
             expected = tuple(dict.fromkeys(type_index(c) for c in playable_cards(cards, chosen)))
             assert playable_types(counts, placed) == expected
+
+
+@pytest.mark.parametrize("rules", [Rules(jokers=2, death_card="AH"), Rules(jokers=1), Rules(death_card="KD")])
+def test_by_type_legality_is_the_card_legality_under_house_rules(rules):
+    # FM-4/FM-6 with jokers (a joker joins a set of either colour; a set of jokers only is
+    # one set) and a red death card: trump_sets_by_type counts what trump_sets lists.
+    deck = deck_cards(rules)
+    trumps = [c for c in deck if is_trump(c, rules)]
+    death = Card(rules.death_card).colour
+    for size in (1, 2, 3, 4):
+        for hand in itertools.combinations(dict.fromkeys([*trumps[::3], *trumps[-3:], Card(rules.death_card)]), size):
+            for numbered in (False, True):
+                cards = list(hand) + ([Card("5C")] if numbered else [])
+                red = sum(1 for c in hand if c.colour == "red" and not is_death_card(c, rules))
+                black = sum(1 for c in hand if c.colour == "black" and not is_death_card(c, rules))
+                aces = sum(1 for c in hand if is_death_card(c, rules))
+                jokers = sum(1 for c in hand if c.is_joker)
+                by_type = trump_sets_by_type(red, black, aces, numbered, jokers, death)
+                by_cards: dict = {None: 1}
+                for s in trump_sets(cards, rules=rules):
+                    by_cards[placed_type(s, rules)] = by_cards.get(placed_type(s, rules), 0) + 1
+                assert by_type == by_cards, (hand, numbered)
 
 
 def test_keep_back_only_without_a_numbered_card():

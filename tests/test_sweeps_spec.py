@@ -442,12 +442,11 @@ def test_a_rules_range_of_bad_values_is_one_line() -> None:
 
 
 def test_the_exact_size_check_uses_each_points_rules() -> None:
-    """FM 5 v 3 exactly: 200,104 weighed items with the standard deck (limit 1,500,000);
-    with two Jokers the policies' models do not apply and deal_averaged_odds counts
-    102,573,670 pairs of hand compositions against its generic limit of 5,000 (exact_size
-    and the limits under each point's rules): refused before running."""
+    """FM 10 v 6 exactly: 785,964 weighed items with the standard deck; with two Jokers
+    4,083,984 (the counting model holds for every rule set: exact_size and the limit under
+    each point's rules), above the limit of 3,000,000: refused before running."""
     text = sweep_text(
-        "grid:\n  attacker_cards: [5]\n  defender_cards: [3]\n  rules:\n    jokers: [0, 2]\nfixed:\n  method: exact\n",
+        "grid:\n  attacker_cards: [10]\n  defender_cards: [6]\n  rules:\n    jokers: [0, 2]\nfixed:\n  method: exact\n",
         "fairy-meat",
         "deal_averaged_odds",
     )
@@ -456,7 +455,7 @@ def test_the_exact_size_check_uses_each_points_rules() -> None:
     message = str(info.value)
     assert message.startswith(
         "<sweep>: 1 of the 2 points are too big for deal_averaged_odds exactly "
-        "(e.g. size 102,573,670 above the limit of 5,000): "
+        "(e.g. size 4,083,984 above the limit of 3,000,000): "
     )
     assert "rules.jokers=2" in message and "rules.jokers=0" not in message
     assert load_sweep(text.replace("[0, 2]", "[0]")).size == 1

@@ -52,6 +52,7 @@ __all__ = [
     "card_type",
     "deck_cards",
     "is_death_card",
+    "death_colour",
     "n_types",
     "numbered_mask",
     "numbered_pips",
@@ -204,6 +205,12 @@ def type_colour(t: int, rules: Rules | None = None) -> str | None:
     return "red" if t == RED_TRUMP else "black"
 
 
+def death_colour(rules: Rules | None = None) -> str:
+    """The colour of the rules' death card (FM-12): black (the A♠) by default, and when
+    there is none (then no card has the type :data:`ACE_TRUMP`)."""
+    return type_colour(ACE_TRUMP, rules) or "black"
+
+
 def type_pips(t: int) -> int:
     """The pips of Numbered card type ``t`` (0..17) (FM-1)."""
     return t % 9 + 2
@@ -299,18 +306,21 @@ def hands_by_type(n: int, caps: Sequence[int] = TYPE_CAPS) -> Iterator[tuple[tup
 
 
 @cache
-def wild_draw_ways(trumps_left: tuple[int, int, int], turned: tuple[int, int, int]) -> int:
+def wild_draw_ways(trumps_left: tuple[int, ...], turned: tuple[int, ...]) -> int:
     """The Wild Trump draw law (FM-6): cards are turned up until a Numbered card appears,
     so the Trumps turned up before it are an ordered draw without replacement. Returns
-    the number of ordered ways to turn up ``turned`` = (red, black but the A♠, A♠)
-    Trumps first from a deck holding ``trumps_left`` of each:
-    C(R, r) C(B, b) C(S, s) (r + b + s)!. Times the Numbered cards left and divided by
-    deck_(r+b+s+1) it is the probability (:func:`wild_draw_probability`)."""
-    (big_r, big_b, big_s), (r, b, s) = trumps_left, turned
-    return comb(big_r, r) * comb(big_b, b) * comb(big_s, s) * math.factorial(r + b + s)
+    the number of ordered ways to turn up ``turned`` Trumps of each kind first from a deck
+    holding ``trumps_left`` of each — the kinds (red, black but the A♠, A♠) of the draft's
+    deck, and a fourth, the jokers, when the rules add them (:func:`trump_kind_caps`):
+    Π C(T_i, t_i) · (Σ t_i)!. Times the Numbered cards left and divided by
+    deck_(Σ t_i + 1) it is the probability (:func:`wild_draw_probability`)."""
+    ways = math.factorial(sum(turned))
+    for big, small in zip(trumps_left, turned, strict=True):
+        ways *= comb(big, small)
+    return ways
 
 
-def wild_draw_probability(trumps_left: tuple[int, int, int], deck: int, turned: tuple[int, int, int]) -> Fraction:
+def wild_draw_probability(trumps_left: tuple[int, ...], deck: int, turned: tuple[int, ...]) -> Fraction:
     """P(the Trumps turned up before the first Numbered card are ``turned``) from a deck
     of ``deck`` cards holding ``trumps_left`` Trumps by type (FM-6), as a Fraction."""
     numbered = deck - sum(trumps_left)

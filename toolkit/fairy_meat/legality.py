@@ -51,8 +51,9 @@ __all__ = [
 ]
 
 #: A set of Trumps placed face down, by type (FM-4): ``None`` ("None") or
-#: ``(colour, Trumps but the A♠, whether the A♠ is among them)``.
-Placed = tuple[str, int, bool] | None
+#: ``(colour, Trumps but the A♠, whether the A♠ is among them)``, and a fourth item,
+#: the jokers among them, when the rules add jokers and some are placed.
+Placed = tuple | None
 
 
 def matches(trump_colour: str | None, card_colour: str | None) -> bool:
@@ -93,40 +94,54 @@ def trump_sets(hand: Sequence[Card], *, keep_wild: bool = True, rules: Rules | N
 
 def placed_type(cards: Sequence[Card], rules: Rules | None = None) -> Placed:
     """The type of a set of Trumps placed face down (FM-4): ``None`` for none, else
-    ``(colour, Trumps but the death card, the death card (A♠) among them)``."""
+    ``(colour, Trumps but the death card and the jokers, the death card (A♠) among them)``,
+    and a fourth item, the jokers among them, when there are any (a set of jokers only
+    is labelled black)."""
     if not cards:
         return None
     ace = any(is_death_card(c, rules) for c in cards)
+    jokers = sum(1 for c in cards if c.is_joker)
     colour = next((c.colour for c in cards if c.colour is not None), "black")
-    return (colour, len(cards) - int(ace), ace)
+    return (colour, len(cards) - int(ace) - jokers, ace) + ((jokers,) if jokers else ())
 
 
 def placed_cards(hand: Sequence[Card], placed: Placed, rules: Rules | None = None) -> list[Card]:
     """Cards of ``hand`` making up a set of Trumps of type ``placed`` (FM-4): its first
-    Trumps of that colour but the death card (the A♠), and the death card if it is among them."""
+    Trumps of that colour but the death card (the A♠), the death card if it is among
+    them, and its first jokers."""
     if placed is None:
         return []
-    colour, n, ace = placed
+    colour, n, ace = placed[:3]
+    jokers = placed[3] if len(placed) > 3 else 0
     out = [c for c in hand if is_trump(c, rules) and c.colour == colour and not is_death_card(c, rules)][:n]
-    return out + [c for c in hand if is_death_card(c, rules)][: int(ace)]
+    out += [c for c in hand if is_death_card(c, rules)][: int(ace)]
+    return out + [c for c in hand if c.is_joker][:jokers]
 
 
 @cache
-def trump_sets_by_type(red: int, black: int, ace: int, has_numbered: bool) -> dict[Placed, int]:
-    """:func:`trump_sets` for a hand of ``red`` red Trumps, ``black`` black Trumps but the
-    A♠ (the death card), ``ace`` A♠ (0 or 1) and Numbered cards or not (FM-4, FM-6), by
-    type: {``None`` (saying None): 1, each legal :data:`Placed`: how many sets of cards it
+def trump_sets_by_type(
+    red: int, black: int, ace: int, has_numbered: bool, jokers: int = 0, death: str = "black"
+) -> dict[Placed, int]:
+    """:func:`trump_sets` for a hand of ``red`` red Trumps and ``black`` black Trumps but
+    the death card, ``ace`` death cards (0 or 1; the A♠, or the rules' death card of
+    colour ``death``), ``jokers`` jokers and Numbered cards or not (FM-4, FM-6), by type:
+    {``None`` (saying None): 1, each legal :data:`Placed`: how many sets of cards it
     stands for} — C(red, k) red sets of k; C(black, k) black sets of k with or without the
-    A♠; without a Numbered card the set of all her Trumps is kept back (FM-6). Keys come
-    None, red by size, black without the A♠ by size, black with it by size."""
+    A♠; each with any C(jokers, j) of the jokers (a joker joins either colour; a set of
+    jokers only is listed once); without a Numbered card the set of all her Trumps is kept
+    back (FM-6). Keys come None, red by size, black without the A♠ by size, black with it
+    by size, then the sets of jokers only."""
     counts: dict[Placed, int] = {None: 1}
-    for k in range(1, red + 1):
-        if has_numbered or k < red or black + ace:
-            counts[("red", k, False)] = comb(red, k)
-    for a in range(ace + 1):
-        for k in range(black + 1):
-            if k + a and (has_numbered or k < black or a < ace or red):
-                counts[("black", k, bool(a))] = comb(black, k)
+    total = red + black + ace + jokers
+    for colour, n, aces in (("red", red, ace * (death == "red")), ("black", black, ace * (death == "black"))):
+        for a in range(aces + 1):
+            for k in range(n + 1):
+                for j in range(jokers + 1):
+                    if k + a and (has_numbered or k + a + j < total):
+                        counts[(colour, k, bool(a)) + ((j,) if j else ())] = comb(n, k) * comb(jokers, j)
+    for j in range(1, jokers + 1):
+        if has_numbered or j < total:
+            counts[("black", 0, False, j)] = comb(jokers, j)
     return counts
 
 

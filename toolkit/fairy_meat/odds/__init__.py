@@ -20,8 +20,11 @@ A deal is 5 + 3 cards from 52: about 4·10^10 deals. The calculator never lists 
 
 1. **Card types.** Cards of one type are interchangeable for the rules and for the
    policies: Numbered cards by (colour, pips), a red Trump, a black Trump other than
-   the A♠, the A♠ (FM-1, FM-12). That is 21 types.
-2. **Trumps in hand.** A hand's Trumps only count by type: (red, black, A♠). The
+   the A♠, the A♠ (FM-1, FM-12). That is 21 types. Under house rules the same holds
+   for every valid rule set: the rules' ranks, the death card of either colour (or
+   none), and a 22nd type, the jokers — Trumps of no colour that match every card; what
+   a Trump is worth only scales the offset matching Trumps add (FM-8).
+2. **Trumps in hand.** A hand's Trumps only count by type: (red, black, A♠[, jokers]). The
    calculator loops over the Trump counts of both hands (a few hundred pairs),
    weighted by hypergeometric counts.
 3. **What a policy reads.** A policy's play depends on the hand only through a small

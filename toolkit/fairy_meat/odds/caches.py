@@ -8,7 +8,15 @@ from toolkit.fairy_meat.deck import (
 from toolkit.fairy_meat.legality import (
     trump_sets_by_type,
 )
-from toolkit.fairy_meat.odds.classes import JUDGED, SHIFTS, build_play, class_reach, class_values
+from toolkit.fairy_meat.odds.classes import (
+    JUDGED,
+    SHIFTS,
+    build_play,
+    class_reach,
+    class_values,
+    realisations_cache_clear,
+    side_needs,
+)
 from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
@@ -35,12 +43,14 @@ def clear_caches() -> None:
         build_play,
         class_reach,
         class_values,
+        side_needs,
         wild_draw_ways,
         trump_sets_by_type,
         hand_splits,
         trump_comps,
     ):
         fn.cache_clear()
+    realisations_cache_clear()
     VIEWS_CACHE.clear()
     BEST_OUTCOMES.clear()
     # The hidden-hands solver's shared game builds too (imported here: strategy imports odds).

@@ -79,20 +79,19 @@ def policy_label(p: Policy) -> str:
 
 
 def counting_applies(rules: Rules | None) -> bool:
-    """Whether the counting model (:func:`~.deals.exact_weights`) holds for ``rules``: card
-    types as the draft's — Numbered cards by colour and pips, Trumps by colour, one black
-    death card or none (FM-1, FM-12) — whatever the Numbered and Trump ranks, with no
-    jokers and Trumps worth 1 (FM-8). Every other field (hand sizes, points, damage
-    table, colour rule, FM-5/FM-7/FM-12 variants) goes through the referee and holds for
-    any valid rules; otherwise the general exact path over hand compositions is used
+    """Whether the counting model (:func:`~.deals.exact_weights`) holds for ``rules``: for
+    every valid rule set. It counts card types — Numbered cards by colour and pips
+    (the rules' Numbered ranks), Trumps by kind: red and black but the death card, the
+    death card of either colour or none, and jokers (FM-1, FM-12) — and asks the referee
+    for what a Trump is worth (FM-8) and every other field (hand sizes, points, damage
+    table, colour rule, FM-5/FM-7/FM-12 variants). Kept so that callers can still ask;
+    policies without a counting model use the general exact path over hand compositions
     (:func:`~.deals.generic_weights`)."""
-    if rules is None:
-        return True
-    black_death = rules.death_card is None or rules.death_card[-1] in "SC"
-    return rules.jokers == 0 and rules.trump_value == 1 and black_death
+    return rules is None or isinstance(rules, Rules)
 
 
 def draft_types(rules: Rules | None) -> bool:
-    """Whether the rules keep the draft's card types exactly (:func:`counting_applies` and
-    :func:`~toolkit.fairy_meat.deck.standard_layout`): what the hidden-hands solver needs."""
-    return standard_layout(rules) and counting_applies(rules)
+    """Whether the rules keep the draft's cards — 2-10 Numbered, J Q K A Trumps, no
+    jokers, the A♠ the death card (:func:`~toolkit.fairy_meat.deck.standard_layout`),
+    a Trump worth anything (FM-8): what the hidden-hands solver needs."""
+    return standard_layout(rules)

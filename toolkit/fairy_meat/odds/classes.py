@@ -6,30 +6,26 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Iterable
 from functools import cache, lru_cache
 
-from toolkit.cards import Card
+from toolkit.cards import JOKERS, Card
 from toolkit.fairy_meat.deck import (
     ACE_OF_SPADES,
-    ACE_TRUMP,
-    BLACK_TRUMP,
     BLACK_TRUMPS_BUT_ACE,
-    COLOURS,
     PIPS,
-    RED_TRUMP,
     RED_TRUMPS,
     TRUMP_POOLS,
+    death_colour,
     numbered_pips,
     standard_layout,
     trump_pools,
-    type_caps,
 )
 from toolkit.fairy_meat.legality import (
     hidden_trumps_owner,
     matches,
 )
-from toolkit.fairy_meat.odds.families import TRUMP_COLOUR, Family
+from toolkit.fairy_meat.odds.compositions import kind_caps
+from toolkit.fairy_meat.odds.families import Family, trump_colour
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
 from toolkit.fairy_meat.referee import Play, resolve_attack
 from toolkit.fairy_meat.rules import Rules
@@ -43,7 +39,10 @@ __all__ = [
     "unhidden_by_draw",
     "SWAP",
     "class_key",
-    "side_units",
+    "allocate",
+    "side_needs",
+    "fits",
+    "realisations_cache_clear",
     "build_play",
     "min_matching",
     "orientations",
@@ -76,40 +75,55 @@ DRAWS = ("wild", "blind")
 NO_DRAW = (0, 0, 0)
 
 
-def side_view(fam: Family, colour: str, drawn: tuple[int, int, int], owner: bool) -> tuple[tuple, int]:
+def side_view(
+    fam: Family, colour: str, drawn: tuple[int, ...], owner: bool, death: str = "black", worth: int = 1
+) -> tuple[tuple, int]:
     """A side as the referee sees it: (colour, sign if it matters, cheating Trumps applied,
-    A♠ applied, matching / cheating / A♠ among Trumps she may still hide) and the offset
-    her applied matching Trumps add to her pips (FM-5, FM-8, FM-12)."""
+    death card applied, matching / cheating / death card among Trumps she may still hide)
+    and the offset her applied matching Trumps add to her pips (FM-5, FM-8, FM-12).
+
+    ``drawn``: the Trumps turned up, (red, black but the death card, the death card) and
+    the jokers when the rules add them; ``death``: the death card's colour (the A♠'s,
+    black, by default); ``worth``: what one matching Trump adds (``Rules.trump_value``).
+    A joker matches every card (FM-8 under the house rules)."""
     m_p = ch_p = 0
     as_p = False
     if fam.placed is not None:
-        pc, n, ace = fam.placed
+        pc, n, ace = fam.placed[:3]
+        jokers = fam.placed[3] if len(fam.placed) > 3 else 0
         if matches(pc, colour):
-            m_p = n + ace
+            m_p = n + ace + jokers
         else:
-            ch_p = n + ace
+            ch_p, m_p = n + ace, jokers
         as_p = ace
     m_a = ch_a = 0
     as_a = False
     if fam.wild is not None:
-        if matches(TRUMP_COLOUR[fam.wild], colour):
+        if matches(trump_colour(fam.wild, death), colour):
             m_a += 1
         else:
             ch_a += 1
         as_a = fam.wild == "S"
-    r1, b1, s1 = drawn
+    r1, b1, s1 = drawn[:3]
     if matches("red", colour):
         m_a += r1
-        ch_a += b1 + s1
+        ch_a += b1
     else:
-        m_a += b1 + s1
+        m_a += b1
         ch_a += r1
-    as_a = as_a or bool(s1)
+    if s1:
+        if matches(death, colour):
+            m_a += s1
+        else:
+            ch_a += s1
+        as_a = True
+    if len(drawn) > 3:
+        m_a += drawn[3]
     if not owner:
         m_a, ch_a, as_a = m_a + m_p, ch_a + ch_p, as_a or as_p
         m_p = ch_p = 0
         as_p = False
-    return (colour, fam.sign if m_p else 0, ch_a, as_a, m_p, ch_p, as_p), fam.sign * m_a
+    return (colour, fam.sign if m_p else 0, ch_a, as_a, m_p, ch_p, as_p), fam.sign * m_a * worth
 
 
 def hidden_owner(
@@ -150,52 +164,116 @@ def class_key(owner: str | None, va: tuple, vd: tuple | None) -> tuple:
     return (owner, va, vd)
 
 
-def side_units(view: tuple, m_a: int) -> tuple[int, int, int]:
-    """(red, black but the A♠, A♠) Trumps a side with this view needs."""
-    colour, _, ch_a, as_a, m_p, ch_p, as_p = view
-    same, other = m_a + m_p, ch_a + ch_p
-    red, black = (same, other) if colour == "red" else (other, same)
-    ace = int(as_a or as_p)
-    return red, black - ace, ace
+#: The Trump kinds a play is built from: red and black Trumps but the death card, the
+#: death card, jokers (FM-1, FM-12).
+KINDS = ("red", "black", "death", "joker")
+
+
+def allocate(
+    views: tuple[tuple | None, ...], matching: tuple[int, ...], caps: tuple[int, int, int, int], death: str
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]] | None, ...] | None:
+    """Cards standing for each side's view with ``matching`` applied matching Trumps: per
+    side (Trumps placed, Trumps applied), each by kind (:data:`KINDS`), from a deck of
+    ``caps`` (red, black but the death card, death cards, jokers) whose death card is of
+    colour ``death`` (FM-4, FM-8, FM-12); ``None`` when the deck cannot hold them.
+
+    A placed set is of one colour, jokers joining it (FM-4): her matching ones beside
+    cheating ones are jokers; other matching Trumps are of her card's colour while the
+    deck has them, jokers beyond."""
+    left = dict(zip(KINDS, caps, strict=True))
+    sides: list = []
+    flexible: list[tuple[dict[str, int], str, int]] = []
+    for view, m in zip(views, matching, strict=True):
+        if view is None:
+            sides.append(None)
+            continue
+        colour, _, ch_a, as_a, m_p, ch_p, as_p = view
+        other = SWAP[colour]
+        placed = dict.fromkeys(KINDS, 0)
+        applied = dict.fromkeys(KINDS, 0)
+        if ch_p:  # a set of the other colour: its matching Trumps are jokers
+            if as_p and death != other:
+                return None
+            placed[other] += ch_p - as_p
+            placed["joker"] += m_p
+        elif m_p:
+            if as_p and death != colour:
+                return None
+            flexible.append((placed, colour, m_p - as_p))
+        elif as_p:
+            return None
+        placed["death"] += as_p
+        same = as_a and death == colour
+        cheat_ace = as_a and not same
+        if (same and m < 1) or (cheat_ace and ch_a < 1):
+            return None
+        applied["death"] += int(as_a)
+        applied[other] += ch_a - cheat_ace
+        flexible.append((applied, colour, m - same))
+        sides.append((placed, applied))
+    for side in sides:
+        for part in side or ():
+            for kind, n in part.items():
+                left[kind] -= n
+    if any(n < 0 for n in left.values()):
+        return None
+    for part, colour, n in flexible:
+        use = min(n, left[colour])
+        part[colour] += use
+        part["joker"] += n - use
+        left[colour] -= use
+        left["joker"] -= n - use
+    if left["joker"] < 0:
+        return None
+    return tuple(None if side is None else tuple(tuple(part[k] for k in KINDS) for part in side) for side in sides)
 
 
 @lru_cache(maxsize=65536)
-def build_play(view: tuple, pips: int, m_a: int, side: int, sign: int, rules: Rules | None = None) -> Play:
-    """A play standing for a side's view (FM-4..FM-8): cards of the rules' deck (its Trump
-    pools and black death card, FM-1, FM-12; the draft's by default)."""
-    colour, _, ch_a, as_a, m_p, ch_p, as_p = view
-    other = SWAP[colour]
+def build_play(
+    colour: str,
+    pips: int,
+    side: int,
+    sign: int,
+    placed: tuple[int, ...],
+    applied: tuple[int, ...],
+    rules: Rules | None = None,
+) -> Play:
+    """A play standing for a side's view (FM-4..FM-8): a Numbered card of ``colour`` and
+    ``pips``, the Trumps ``placed`` face down and ``applied`` (turned up), each by kind
+    (:data:`KINDS`, as :func:`allocate` gives them), cards of the rules' deck (its Trump
+    pools, death card and jokers, FM-1, FM-12; the draft's by default). The attacker
+    (``side`` 0) takes each kind from the front of its pool, the defender from the back,
+    so two plays never share a card."""
     source = TRUMP_POOLS if rules is None else trump_pools(rules)
     death = ACE_OF_SPADES if rules is None or rules.death_card is None else Card(rules.death_card)
-    pools = {c: list(source[c]) if side == 0 else list(reversed(source[c])) for c in COLOURS}
+    jokers = [Card(j) for j in JOKERS[: rules.jokers]] if rules is not None else []
+    pools = {"red": list(source["red"]), "black": list(source["black"]), "death": [death], "joker": jokers}
+    if side == 1:
+        pools = {k: v[::-1] for k, v in pools.items()}
 
-    def take(c: str, n: int, ace: bool) -> list[Card]:
-        cards = [death] if ace else []
-        n -= len(cards)
-        cards += pools[c][:n]
-        del pools[c][:n]
+    def take(counts: tuple[int, ...]) -> list[Card]:
+        cards: list[Card] = []
+        for kind, n in zip(KINDS, counts, strict=True):
+            cards += pools[kind][:n]
+            del pools[kind][:n]
         return cards
 
-    placed: list[Card] = []
-    if m_p:
-        placed = take(colour, m_p, as_p)
-    elif ch_p:
-        placed = take(other, ch_p, as_p)
-    ace_same = as_a and colour == "black"
-    drawn = take(colour, m_a, ace_same) + take(other, ch_a, as_a and not ace_same)
+    placed_cards, drawn = take(placed), take(applied)
     suit = ("H" if colour == "red" else "S") if side == 0 else ("D" if colour == "red" else "C")
     return Play(
         Card(f"{pips}{suit}"),
-        trumps=tuple(placed),
+        trumps=tuple(placed_cards),
         direction="add" if sign > 0 else "subtract",
         drawn=tuple(drawn),
         rules=rules,
     )
 
 
-def min_matching(view: tuple) -> int:
+def min_matching(view: tuple, death: str = "black") -> int:
+    """The fewest matching Trumps a side applies: 1 when the death card (of colour
+    ``death``) is applied and matches her card (FM-12)."""
     colour, _, _, as_a, *_ = view
-    return 1 if (as_a and colour == "black") else 0
+    return 1 if (as_a and colour == death) else 0
 
 
 def orientations(key: tuple) -> list[tuple[tuple, tuple | None]]:
@@ -221,49 +299,117 @@ def bare_side(key: tuple, rules: Rules | None) -> str | None:
     return "defender" if owner == "attacker" else "attacker"
 
 
-def _trump_caps(rules: Rules | None) -> tuple[int, int, int]:
-    """(red Trumps, black Trumps but the death card, death cards) of the rules' deck."""
+def _trump_caps(rules: Rules | None) -> tuple[int, int, int, int]:
+    """(red Trumps, black Trumps but the death card, death cards, jokers) of the rules' deck."""
     if rules is None:
-        return RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1
-    caps = type_caps(rules)
-    return caps[RED_TRUMP], caps[BLACK_TRUMP], caps[ACE_TRUMP]
+        return RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1, 0
+    return kind_caps(rules)[1:]  # type: ignore[return-value]
+
+
+def _worth(rules: Rules | None) -> int:
+    return 1 if rules is None else rules.trump_value
+
+
+@cache
+def side_needs(view: tuple, death: str) -> tuple[tuple[int, int, int, int], str, int] | None:
+    """What a side with this view needs of the deck besides her applied matching Trumps
+    (:func:`allocate` in closed form): the Trumps it must have by kind (:data:`KINDS`),
+    the colour of her card, and the matching Trumps of that colour (or jokers) it needs
+    beyond her applied ones; ``None`` when no cards realise the view."""
+    colour, _, ch_a, as_a, m_p, ch_p, as_p = view
+    other = SWAP[colour]
+    fixed = dict.fromkeys(KINDS, 0)
+    flexible = 0
+    if ch_p:
+        if as_p and death != other:
+            return None
+        fixed[other] += ch_p - as_p
+        fixed["joker"] += m_p
+    elif m_p:
+        if as_p and death != colour:
+            return None
+        flexible += m_p - as_p
+    elif as_p:
+        return None
+    fixed["death"] += as_p + int(as_a)
+    same = as_a and death == colour
+    if as_a and not same and ch_a < 1:
+        return None
+    fixed[other] += ch_a - (as_a and not same)
+    return tuple(fixed[k] for k in KINDS), colour, flexible - same  # type: ignore[return-value]
+
+
+def fits(needs: tuple, matching: tuple[int, ...], caps: tuple[int, int, int, int]) -> bool:
+    """Whether the deck of ``caps`` holds the cards of both sides' :func:`side_needs`
+    with ``matching`` applied matching Trumps each: :func:`allocate` is not ``None``."""
+    red, black, aces, jokers = caps
+    want = {"red": 0, "black": 0}
+    for need, m in zip(needs, matching, strict=True):
+        if need is None:
+            continue
+        (fr, fb, fs, fj), colour, flexible = need
+        if m + flexible < 0:
+            return False
+        red, black, aces, jokers = red - fr, black - fb, aces - fs, jokers - fj
+        want[colour] += m + flexible
+    if min(red, black, aces, jokers) < 0:
+        return False
+    return max(0, want["red"] - red) + max(0, want["black"] - black) <= jokers
 
 
 def realisations(
     a: tuple, d: tuple | None, bare: str | None = None, rules: Rules | None = None
-) -> Iterable[tuple[int, int, int, int]]:
+) -> tuple[tuple[int, int, int, int], ...]:
     """(attacker sign, defender sign, applied matching Trumps of each) that the deck's
     Trumps allow for these views, fewest Trumps first. A sign that does not matter to the
     referee (no Trump she may hide matches) is free. The ``bare`` side (:func:`bare_side`)
-    applies no matching Trump. The deck is the rules' (the draft's by default)."""
-    red, black, ace = _trump_caps(rules)
-    top = red + black + ace + 1
+    applies no matching Trump. The deck is the rules' (the draft's by default:
+    :func:`fits` says whether it holds the cards)."""
+    return _realisations(a, d, bare, _trump_caps(rules), death_colour(rules))
+
+
+@cache
+def _realisations(
+    a: tuple, d: tuple | None, bare: str | None, caps: tuple[int, int, int, int], death: str
+) -> tuple[tuple[int, int, int, int], ...]:
+    needs_a, needs_d = side_needs(a, death), (None if d is None else side_needs(d, death))
+    if needs_a is None or (d is not None and needs_d is None):
+        return ()
+    needs = (needs_a, needs_d)
+    top = sum(caps) + 1
     signs_a = (a[1],) if a[1] else (1, -1)
     signs_d = ((d[1],) if d[1] else (1, -1)) if d is not None else (1,)
-    range_a = (0,) if bare == "attacker" else range(min_matching(a), top)
-    for sa, sd, m_a in itertools.product(signs_a, signs_d, range_a):
-        ua = side_units(a, m_a)
-        for m_d in (0,) if (d is None or bare == "defender") else range(min_matching(d), top):
-            ud = side_units(d, m_d) if d is not None else (0, 0, 0)
-            if ua[0] + ud[0] > red or ua[1] + ud[1] > black or ua[2] + ud[2] > ace:
+    range_a = (0,) if bare == "attacker" else range(min_matching(a, death), top)
+    pairs = []
+    for m_a in range_a:
+        for m_d in (0,) if (d is None or bare == "defender") else range(min_matching(d, death), top):
+            if not fits(needs, (m_a, m_d), caps):
                 break  # more matching Trumps only need more cards
-            yield sa, sd, m_a, m_d
+            pairs.append((m_a, m_d))
+    return tuple((sa, sd, m_a, m_d) for sa, sd in itertools.product(signs_a, signs_d) for m_a, m_d in pairs)
+
+
+def realisations_cache_clear() -> None:
+    """Forget the cached :func:`realisations` (for benchmarks timing a cold start)."""
+    _realisations.cache_clear()
 
 
 @cache
 def class_reach(key: tuple, bare: str | None = None, rules: Rules | None = None) -> tuple[int, int]:
     """The smallest and largest difference of base values that cards realise in the class
     ``key`` (the attacker's base value when unopposed); ``bare``: :func:`bare_side`; the
-    Numbered pips and Trumps of the rules' deck (the draft's by default)."""
+    Numbered pips, Trumps and Trump worth of the rules' deck (the draft's by default)."""
     pips = PIPS if rules is None else numbered_pips(rules)
     low, high = min(pips), max(pips)
+    w = _worth(rules)
     lo, hi = 10**9, -(10**9)
     for a, d in orientations(key):
         for sa, sd, m_a, m_d in realisations(a, d, bare, rules):
             if d is None:
-                lo, hi = min(lo, low + sa * m_a), max(hi, high + sa * m_a)
+                lo, hi = min(lo, low + sa * m_a * w), max(hi, high + sa * m_a * w)
             else:
-                lo, hi = min(lo, low - high + sa * m_a - sd * m_d), max(hi, high - low + sa * m_a - sd * m_d)
+                lo = min(lo, low - high + (sa * m_a - sd * m_d) * w)
+                hi = max(hi, high - low + (sa * m_a - sd * m_d) * w)
     return lo, hi
 
 
@@ -271,17 +417,18 @@ def class_reach(key: tuple, bare: str | None = None, rules: Rules | None = None)
 def class_values(key: tuple, bare: str | None, rules: Rules) -> frozenset[int]:
     """Every difference of base values that cards of the rules' deck realise in the class
     ``key`` (:func:`class_reach` gives the range, every value of which the draft's 2..10
-    realise; a deck with gaps in its pips may not)."""
+    realise; a deck with gaps in its pips, or Trumps worth more than 1, may not)."""
     pips = numbered_pips(rules)
-    gaps = {pa - pd for pa in pips for pd in pips}
-    out: set[int] = set()
+    w = _worth(rules)
+    bases: set[int] = set()
+    offsets: set[int] = set()
     for a, d in orientations(key):
-        for sa, sd, m_a, m_d in realisations(a, d, bare, rules):
-            if d is None:
-                out.update(p + sa * m_a for p in pips)
-            else:
-                out.update(g + sa * m_a - sd * m_d for g in gaps)
-    return frozenset(out)
+        if d is None:
+            bases.update(pips)
+        else:
+            bases.update(pa - pd for pa in pips for pd in pips)
+        offsets.update((sa * m_a - sd * m_d) * w for sa, sd, m_a, m_d in realisations(a, d, bare, rules))
+    return frozenset(b + o for b in bases for o in offsets)
 
 
 def representative_plays(
@@ -291,20 +438,24 @@ def representative_plays(
     unopposed defender: whose attacker base value is ``delta``); ``bare``: :func:`bare_side`;
     cards of the rules' deck (the draft's by default)."""
     pips = PIPS if rules is None else numbered_pips(rules)
+    w = _worth(rules)
+    death = death_colour(rules)
     for a, d in orientations(key):
         for sa, sd, m_a, m_d in realisations(a, d, bare, rules):
             if d is None:
-                pips_a, pips_d = delta - sa * m_a, 0
+                pips_a, pips_d = delta - sa * m_a * w, 0
                 if pips_a not in pips:
                     continue
             else:
-                gap = delta - sa * m_a + sd * m_d  # pips_a - pips_d
+                gap = delta - (sa * m_a - sd * m_d) * w  # pips_a - pips_d
                 pips_d = next((p for p in pips if p + gap in pips), 0)
                 if not pips_d:
                     continue
                 pips_a = pips_d + gap
-            play_a = build_play(a, pips_a, m_a, 0, sa, rules)
-            play_d = build_play(d, pips_d, m_d, 1, sd, rules) if d is not None else None
+            cards = allocate((a, d), (m_a, m_d), _trump_caps(rules), death)
+            assert cards is not None and cards[0] is not None
+            play_a = build_play(a[0], pips_a, 0, sa, *cards[0], rules)
+            play_d = build_play(d[0], pips_d, 1, sd, *cards[1], rules) if cards[1] is not None else None
             return play_a, play_d
     raise AssertionError(f"no cards realise the attack class {key!r} at difference {delta}")  # pragma: no cover
 
@@ -350,19 +501,20 @@ def judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None 
         JUDGED[(rules, k, dl)] = judge_one(rules, k, dl)
 
 
-def kept_cheats(view: tuple) -> int:
-    """Cheating Trumps of a side that must stay in a folded class: the A♠ when it is one
-    (it still gives a Nasty Hit, FM-12)."""
-    return 1 if (view[3] and view[0] == "red") else 0
+def kept_cheats(view: tuple, death: str = "black") -> int:
+    """Cheating Trumps of a side that must stay in a folded class: the death card (of
+    colour ``death``) when it is one (it still gives a Nasty Hit, FM-12)."""
+    return 1 if (view[3] and view[0] != death) else 0
 
 
 SHIFTS: dict[tuple, int] = {}
 
 
 def deck_rules(rules: Rules | None) -> Rules | None:
-    """The rules whose deck the representative plays are dealt from: ``None`` (the
-    draft's cards, as before house rules) when the deck is the draft's."""
-    return None if rules is None or standard_layout(rules) else rules
+    """The rules whose deck the representative plays are dealt from, and whose Trumps'
+    worth moves the values (FM-1, FM-8): ``None`` (the draft's cards, as before house
+    rules) when the deck is the draft's and a Trump is worth 1."""
+    return None if rules is None or (standard_layout(rules) and rules.trump_value == 1) else rules
 
 
 def cheat_shift(rules: Rules, key: tuple) -> int:
@@ -380,7 +532,10 @@ def cheat_shift(rules: Rules, key: tuple) -> int:
         deck = deck_rules(rules)
         base = 6 if vd is None else 0
         if deck is not None:  # a difference the rules' cards realise in the probe class
-            base = min(class_values(probe, None, deck), key=lambda v: (abs(v - base), v))
+            values = class_values(probe, None, deck)
+            if not values:  # the same error as representative_plays: no cards realise the class
+                raise AssertionError(f"no cards realise the attack class {probe!r}")
+            base = min(values, key=lambda v: (abs(v - base), v))
         play_a, play_d = representative_plays(probe, base, None, deck)
         r = resolve_attack(play_a, play_d, rules, explain=False)
         cached = SHIFTS[(rules, probe)] = r.attacker_value - r.defender_value - base
@@ -396,9 +551,10 @@ def fold_class(key: tuple, rules: Rules) -> tuple[tuple, int]:
     difference moved by those shifts, as the referee reports them (:func:`cheat_shift`).
     The tests check every folded class against the referee."""
     owner, va, vd = key
-    if va[2] <= kept_cheats(va) and (vd is None or vd[2] <= kept_cheats(vd)):
+    death = death_colour(rules)
+    if va[2] <= kept_cheats(va, death) and (vd is None or vd[2] <= kept_cheats(vd, death)):
         return key, 0
-    ra = (va[0], va[1], kept_cheats(va), *va[3:])
-    rd = None if vd is None else (vd[0], vd[1], kept_cheats(vd), *vd[3:])
+    ra = (va[0], va[1], kept_cheats(va, death), *va[3:])
+    rd = None if vd is None else (vd[0], vd[1], kept_cheats(vd, death), *vd[3:])
     reduced = (owner, ra, rd)
     return reduced, cheat_shift(rules, key) - cheat_shift(rules, reduced)

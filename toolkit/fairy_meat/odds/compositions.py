@@ -138,10 +138,19 @@ def _check_rules(rules: object) -> Rules | None:
 
 @cache
 def trump_comps(
-    n: int, red: int = RED_TRUMPS, black: int = BLACK_TRUMPS_BUT_ACE, ace: int = 1, numbered: int = NUMBERED_CARDS
-) -> tuple[tuple[int, int, int], ...]:
-    """The (red, black but the A♠, A♠) Trump counts an ``n``-card hand may hold (FM-1)."""
-    return tuple((r, b, s) for (_, r, b, s), _ in hand_splits(n, numbered, red, black, ace))
+    n: int,
+    red: int = RED_TRUMPS,
+    black: int = BLACK_TRUMPS_BUT_ACE,
+    ace: int = 1,
+    numbered: int = NUMBERED_CARDS,
+    jokers: int = 0,
+) -> tuple[tuple[int, ...], ...]:
+    """The (red, black but the A♠, A♠) Trump counts an ``n``-card hand may hold (FM-1;
+    the A♠ standing for the rules' death card), and the jokers as a fourth count when
+    the deck holds any."""
+    if not jokers:
+        return tuple((r, b, s) for (_, r, b, s), _ in hand_splits(n, numbered, red, black, ace))
+    return tuple(counts[:4] for counts, _ in hands_by_type(n, (red, black, ace, jokers, numbered)))
 
 
 def composition_pairs(a: int, d: int, caps: Sequence[int] = TYPE_CAPS) -> int:

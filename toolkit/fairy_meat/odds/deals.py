@@ -16,10 +16,7 @@ from typing import Any
 from toolkit.engine import Policy, play_out
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
-    ACE_TRUMP,
-    BLACK_TRUMP,
     COLOURS,
-    RED_TRUMP,
     deck_cards,
     hands_by_type,
     numbered_mask,
@@ -32,7 +29,7 @@ from toolkit.fairy_meat.deck import (
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.odds.checks import check_hand_sizes, counting_applies, policy_label, resolve_policies
 from toolkit.fairy_meat.odds.classes import DRAWS
-from toolkit.fairy_meat.odds.compositions import composition_pairs, trump_comps
+from toolkit.fairy_meat.odds.compositions import composition_pairs, kind_caps, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts
 from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
 from toolkit.fairy_meat.odds.families import MODELS, NO_NUMBERED, Choice
@@ -77,11 +74,14 @@ __all__ = [
 #: Monte Carlo above it (``method="exact"`` above it raises :class:`TooBigError` before
 #: starting). The size counts what the exact calculation weighs: over the Trump counts
 #: of both hands and the policies' choices, each pair of Numbered card types played and
-#: each result of a Wild Trump draw. It costs about 3-6 microseconds of CPU a unit, so
-#: the limit keeps an exact answer under about 10 s. Greedy v greedy: 5 v 3 is about
-#: 200,000 (exact, ~1 s), 10 v 6 about 790,000. Random v random: 2 v 1 about 1 million
-#: (exact), 3 v 1 and 2 v 2 above the limit (Monte Carlo).
-EXACT_LIMIT = 1_500_000
+#: each result of a Wild Trump draw. It costs about 1-3 microseconds of CPU a unit (the
+#: draws of one pair of plays are weighed together, so their units are the cheapest),
+#: so the limit keeps an exact answer under about 10 s. Greedy v greedy: 5 v 3 is about
+#: 200,000 (exact, ~0.6 s), 10 v 6 about 790,000; with 2 jokers 5 v 3 is about 1.8
+#: million, 8 v 5 2.7 million (exact, ~4 s). Random v random: 2 v 1 about 1 million and
+#: 3 v 1 1.9 million (exact), 2 v 2 3.6 million (Monte Carlo); with 2 jokers 1 v 1 is 2.6
+#: million (exact).
+EXACT_LIMIT = 3_000_000
 
 
 #: For policies the calculator has no counting model for (anything but
@@ -105,39 +105,40 @@ def model_pair(pols: tuple[Policy, Policy], rules: Rules | None = None) -> tuple
     return models  # type: ignore[return-value]
 
 
-def deck_counts(rules: Rules | None) -> tuple[int, int, int, int]:
-    """(Numbered cards, red Trumps, black Trumps but the death card, death cards) of the
-    rules' deck (FM-1, FM-12): (36, 8, 7, 1) by default."""
-    caps = type_caps(rules)
-    return sum(caps[:18]), caps[RED_TRUMP], caps[BLACK_TRUMP], caps[ACE_TRUMP]
+def deck_counts(rules: Rules | None) -> tuple[int, int, int, int, int]:
+    """(Numbered cards, red Trumps, black Trumps but the death card, death cards, jokers)
+    of the rules' deck (FM-1, FM-12): (36, 8, 7, 1, 0) by default."""
+    return kind_caps(rules)
 
 
 def draw_span(deck: int, rules: Rules | None) -> int:
     """The ``k`` of the draw law's common factor deck_(k) (FM-6): at least every Trump of
     the deck and two Numbered cards (18 for the draft's deck), at most the deck."""
-    _, red, black, ace = deck_counts(rules)
-    return min(deck, max(18, red + black + ace + 2))
+    _, *trumps = deck_counts(rules)
+    return min(deck, max(18, sum(trumps) + 2))
 
 
 def trump_contexts(a: int, d: int, models: tuple[type, type], rules: Rules) -> Iterable[tuple]:
-    """Every (attacker Trumps, defender Trumps) pair with its count and both sides' choices."""
-    numbered, red, black, ace = deck_counts(rules)
-    for comp_a in trump_comps(a, red, black, ace, numbered):
-        ra, ba, sa = comp_a
-        rest = (red - ra, black - ba, ace - sa)
-        na = a - ra - ba - sa
-        for comp_d in trump_comps(d, *rest, numbered=numbered - na):
-            rd, bd, sd = comp_d
-            nd = d - rd - bd - sd
-            count = (
-                comb(red, ra)
-                * comb(rest[0], rd)
-                * comb(black, ba)
-                * comb(rest[1], bd)
-                * comb(ace, sa)
-                * comb(rest[2], sd)
-            )
-            left = (rest[0] - rd, rest[1] - bd, rest[2] - sd)
+    """Every (attacker Trumps, defender Trumps) pair with its count and both sides' choices.
+
+    The Trumps of a hand are counted by kind — red and black Trumps but the death card,
+    the death card (of either colour, FM-12), and the jokers when the rules add them
+    (FM-1) — and the deck left for the draws by the same kinds (FM-6)."""
+    numbered, *caps = deck_counts(rules)
+    kinds = 4 if caps[3] else 3
+    caps = caps[:kinds]
+    pad = (0,) * (kinds - 3)
+    for comp_a in trump_comps(a, *caps[:3], numbered, *caps[3:]):
+        comp_a = (comp_a + pad)[:kinds]
+        rest = tuple(c - x for c, x in zip(caps, comp_a, strict=True))
+        na = a - sum(comp_a)
+        for comp_d in trump_comps(d, *rest[:3], numbered - na, *rest[3:]):
+            comp_d = (comp_d + pad)[:kinds]
+            nd = d - sum(comp_d)
+            count = 1
+            for cap, left_a, xa, xd in zip(caps, rest, comp_a, comp_d, strict=True):
+                count *= comb(cap, xa) * comb(left_a, xd)
+            left = tuple(r - x for r, x in zip(rest, comp_d, strict=True))
             yield (
                 count,
                 na,
@@ -274,7 +275,7 @@ def exact_size(
     card) when one or both draw (FM-6). For other policies: the number of pairs of hand
     compositions (counts of the 21 card types), each an :func:`attack_odds` run.
 
-    >>> exact_size(1, 1), exact_size(5, 3) <= EXACT_LIMIT < exact_size(3, 1, "random")
+    >>> exact_size(1, 1), exact_size(5, 3) <= EXACT_LIMIT < exact_size(2, 2, "random")
     (73616, True)
     """
     rules = rules or Rules()

@@ -14,6 +14,7 @@ from toolkit.fairy_meat.deck import (
     JOKER_TRUMP,
     PIPS,
     TRUMP_LETTERS,
+    death_colour,
     numbered_mask,
     numbered_type,
     type_index,
@@ -34,12 +35,14 @@ __all__ = [
     "type_key",
     "TYPES_OF_COLOUR",
     "TRUMP_COLOUR",
+    "trump_colour",
     "Family",
     "Spec",
     "NO_NUMBERED",
     "ALL_TYPES",
     "Choice",
     "placed_of",
+    "trump_counts",
     "GreedyModel",
     "RandomModel",
     "MODELS",
@@ -56,7 +59,16 @@ def type_key(card: Card, rules: Rules | None = None) -> int | str:
 TYPES_OF_COLOUR = {c: [numbered_type(c, p) for p in PIPS] for c in COLOURS}
 
 
-TRUMP_COLOUR = {"R": "red", "B": "black", "S": "black"}
+#: The colour of each Trump kind by letter (FM-1, FM-12): ``S`` is the A♠ (black); under
+#: other rules the death card has its own colour (:func:`trump_colour`); a joker (``J``)
+#: has none, and matches every card.
+TRUMP_COLOUR = {"R": "red", "B": "black", "S": "black", "J": None}
+
+
+def trump_colour(letter: str, death: str = "black") -> str | None:
+    """The colour of a Trump kind by letter (FM-1, FM-8, FM-12): the death card's
+    (``S``) is ``death``; a joker's (``J``) ``None`` (it matches every card)."""
+    return death if letter == "S" else TRUMP_COLOUR[letter]
 
 
 class Family(NamedTuple):
@@ -64,8 +76,10 @@ class Family(NamedTuple):
 
     kind: "play" (a Numbered card from hand), "wild" (FM-6), "blind" (FM-7, no card),
     "unopposed" (FM-7 variant); sign: +1 Add, -1 Subtract (FM-3); placed: the Trumps
-    put face down (colour, Trumps but the A♠, A♠ among them) or None (FM-4);
-    wild: the Wild Trump's type; colour: the Numbered card's colour for "play".
+    put face down (colour, Trumps but the death card, the death card among them, and
+    the jokers among them when there are any: :data:`~toolkit.fairy_meat.legality.Placed`)
+    or None (FM-4); wild: the Wild Trump's kind (``R``, ``B``, ``S`` the death card,
+    ``J`` a joker); colour: the Numbered card's colour for "play".
     """
 
     kind: str
@@ -93,10 +107,22 @@ class Choice(NamedTuple):
     types: tuple[tuple[int, Spec], ...]  # (Numbered type played, its spec); () for draws
 
 
-def placed_of(colour: str, red: int, black: int, ace: int) -> tuple[str, int, bool] | None:
-    if colour == "red":
-        return ("red", red, False) if red else None
-    return ("black", black, bool(ace)) if black + ace else None
+def placed_of(colour: str, red: int, black: int, ace: int, jokers: int = 0, death: str = "black") -> tuple | None:
+    """Every Trump of ``colour`` a hand holds, placed face down (FM-4; the greedy fairy's
+    set): (colour, Trumps but the death card, the death card among them) and its jokers
+    (a joker joins either colour), ``None`` if that is no card."""
+    n = red if colour == "red" else black
+    a = bool(ace) and death == colour
+    if not n + a + jokers:
+        return None
+    return (colour, n, a) + ((jokers,) if jokers else ())
+
+
+def trump_counts(comp: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A hand's Trumps by kind (red, black but the death card, the death card, jokers)
+    from a composition of three kinds (the draft's deck) or four (jokers)."""
+    r, b, s = comp[:3]
+    return r, b, s, (comp[3] if len(comp) > 3 else 0)
 
 
 class GreedyModel:
@@ -107,20 +133,25 @@ class GreedyModel:
 
     @staticmethod
     @cache
-    def choices(role: str, h: int, comp: tuple[int, int, int], rules: Rules) -> tuple[Choice, ...]:
-        r, b, s = comp
-        n = h - r - b - s
+    def choices(role: str, h: int, comp: tuple[int, ...], rules: Rules) -> tuple[Choice, ...]:
+        """Her play with an ``h``-card hand holding Trumps ``comp`` (red, black but the
+        death card, the death card, and jokers when the rules add them)."""
+        r, b, s, j = trump_counts(comp)
+        death = death_colour(rules)
+        n = h - r - b - s - j
         if h == 0:
             kind = defence_without_cards(False, rules)
             return (Choice(Family(kind, 1, None, None, None), Fraction(1), ()),)
         if n == 0:
-            # greedy_wild: the A♠ if it is pure upside, else red, else black, else the A♠.
+            # greedy_wild: the death card if it is pure upside, else red, else black, else a
+            # joker, else the death card.
             if ace_is_upside(role, rules, False) and s:
                 wild = "S"
             else:
-                wild = "R" if r else "B" if b else "S"
+                wild = "R" if r else "B" if b else "J" if j else "S"
             return (Choice(Family("wild", 1, None, wild, None), Fraction(1), ()),)
-        order = greedy_order(r, b + s)
+        # her Trumps of each colour: the death card with its colour, a joker with both
+        order = greedy_order(r + s * (death == "red") + j, b + s * (death == "black") + j)
         groups: dict[tuple[str, str], list[tuple[int, Spec]]] = defaultdict(list)
         present = mask = numbered_mask(rules)  # the Numbered types of the rules' deck (FM-1)
         for colour, pips, direction in order:
@@ -131,7 +162,8 @@ class GreedyModel:
             mask &= ~(1 << k)
         out = []
         for (colour, direction), types in groups.items():
-            family = Family("play", 1 if direction == "add" else -1, placed_of(colour, r, b, s), None, colour)
+            placed = placed_of(colour, r, b, s, j, death)
+            family = Family("play", 1 if direction == "add" else -1, placed, None, colour)
             out.append(Choice(family, Fraction(1), tuple(types)))
         return tuple(out)
 
@@ -144,15 +176,17 @@ class RandomModel:
 
     @staticmethod
     @cache
-    def choices(role: str, h: int, comp: tuple[int, int, int], rules: Rules) -> tuple[Choice, ...]:
-        r, b, s = comp
-        n = h - r - b - s
+    def choices(role: str, h: int, comp: tuple[int, ...], rules: Rules) -> tuple[Choice, ...]:
+        """Her play with an ``h``-card hand holding Trumps ``comp`` (as :class:`GreedyModel`)."""
+        r, b, s, j = trump_counts(comp)
+        death = death_colour(rules)
+        n = h - r - b - s - j
         half = Fraction(1, 2)
         if h == 0:
             kind = defence_without_cards(False, rules)
             return tuple(Choice(Family(kind, sign, None, None, None), half, ()) for sign in (1, -1))
         # The legal Trump actions (FM-4, FM-6): None, or any non-empty set of one colour.
-        placed = trump_sets_by_type(r, b, s, n > 0)
+        placed = trump_sets_by_type(r, b, s, n > 0, j, death)
         total = sum(placed.values())
         out = []
         for p, mult in placed.items():
@@ -170,13 +204,11 @@ class RandomModel:
                     for sign in (1, -1):
                         out.append(Choice(Family("play", sign, p, None, colour), w / n, types))
                 continue
-            used = {"R": 0, "B": 0, "S": 0}
+            used = {"R": 0, "B": 0, "S": 0, "J": 0}
             if p is not None:
-                if p[0] == "red":
-                    used["R"] = p[1]
-                else:
-                    used["B"], used["S"] = p[1], int(p[2])
-            left = {"R": r - used["R"], "B": b - used["B"], "S": s - used["S"]}
+                used["R" if p[0] == "red" else "B"] = p[1]
+                used["S"], used["J"] = int(p[2]), (p[3] if len(p) > 3 else 0)
+            left = {"R": r - used["R"], "B": b - used["B"], "S": s - used["S"], "J": j - used["J"]}
             rest = sum(left.values())
             for wild, count in left.items():
                 if count:

@@ -19,7 +19,7 @@ from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.legality import (
     placed_type,
 )
-from toolkit.fairy_meat.odds.checks import counting_applies, parse_hand, resolve_policies
+from toolkit.fairy_meat.odds.checks import parse_hand, resolve_policies
 from toolkit.fairy_meat.odds.classes import DRAWS
 from toolkit.fairy_meat.odds.families import Family, type_key
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
@@ -131,11 +131,10 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     """The outcome distribution from a state whose only chance left is the Wild Trump
     draws, by the draw law (FM-6) and the referee's best choices after it (what the
     standard policies play at the reveal, bonus and shift steps). ``None`` when the
-    state is outside what the law covers (Wild Trump points, FM-7; rules whose deck the
-    law does not hold for: :func:`~.deals.counting_applies`)."""
+    state is outside what the law covers (Wild Trump points, FM-7). The law counts the
+    deck's Trumps by kind under the state's rules: red and black but the death card, the
+    death card (of either colour, FM-12), and the jokers when the rules add them."""
     a = state.cur
-    if not counting_applies(state.rules):
-        return None
     if any(kind == "points" for kind in a.plays) or a.drawn[0] or a.drawn[1]:
         return None
     if any(a.plays[i] in DRAWS and a.number[i] is not None for i in (0, 1)):
@@ -146,7 +145,9 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     if pile.stacked or pile.discards:
         return None
     left = Counter(type_key(c, state.rules) for c in pile.shuffled)  # the rules' types (FM-1, FM-12)
-    trumps_left = (left["R"], left["B"], left["S"])
+    trumps_left: tuple[int, ...] = (left["R"], left["B"], left["S"])
+    if state.rules.jokers:
+        trumps_left += (left["J"],)
     deck = pile.size
     k = min(deck, max(18, sum(trumps_left) + 2))  # the draw law's span (FM-6; 18 for the draft's deck)
     numbered = {t: left[t] for t in range(18) if left[t]}

@@ -9,6 +9,7 @@ from functools import cache
 from toolkit.fairy_meat.deck import (
     COLOURS,
     PIPS,
+    death_colour,
 )
 from toolkit.fairy_meat.odds.classes import (
     DRAWS,
@@ -34,9 +35,11 @@ __all__ = [
     "Buckets",
     "VIEWS_CACHE",
     "draw_views",
+    "trump_terms",
     "two_turned_up",
     "Pending",
     "weigh_pair",
+    "expand_pair",
     "cached_draw_views",
     "cached_joint_views",
     "settle",
@@ -49,13 +52,22 @@ Buckets = dict[tuple, dict[int, int]]
 VIEWS_CACHE: dict[tuple, tuple] = {}
 
 
-def draw_views(fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, int, int], int]]) -> dict[str, dict]:
-    """For a drawing side, per colour of the Numbered card turned up: {(view, offset): weight}."""
+def trump_terms(rules: Rules | None) -> tuple[str, int]:
+    """What the views need of the rules' Trumps (FM-8, FM-12): the death card's colour and
+    what a matching Trump adds (("black", 1) for the draft)."""
+    return (death_colour(rules), 1 if rules is None else rules.trump_value)
+
+
+def draw_views(
+    fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, ...], int]], terms: tuple[str, int] = ("black", 1)
+) -> dict[str, dict]:
+    """For a drawing side, per colour of the Numbered card turned up: {(view, offset):
+    weight}; ``terms``: :func:`trump_terms`."""
     out: dict[str, dict] = {}
     for colour in COLOURS:
         g: dict[tuple, int] = defaultdict(int)
         for drawn, w in draws:
-            g[side_view(fam, colour, drawn, owner)] += w
+            g[side_view(fam, colour, drawn, owner, *terms)] += w
         out[colour] = dict(g)
     return out
 
@@ -74,16 +86,23 @@ def two_turned_up(same: bool, pips: tuple[int, ...] = tuple(PIPS)) -> dict[int, 
 
 class Pending:
     """Weights of (class key, offset, Numbered-card pair counts) before expansion: many
-    Trump-count contexts share them, so the pips differences are expanded once each."""
+    Trump-count contexts share them, so the pips differences are expanded once each.
+    Pairs of plays with Wild Trump draws wait in :attr:`draws` by everything their
+    expansion reads, their weights added up, and are expanded once each (:meth:`buckets`)."""
 
     def __init__(self) -> None:
         self.weights: dict[tuple, int] = defaultdict(int)
         self.diffs: dict[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]] = {}
+        self.draws: dict[tuple, int] = defaultdict(int)
 
     def add(self, key: tuple, offset: int, weight: int, diffs_id: Hashable, colours: tuple[str, str | None]) -> None:
         self.weights[(key, offset, diffs_id, colours)] += weight
 
     def buckets(self) -> Buckets:
+        for args, weight in self.draws.items():
+            fam_a, fam_d, diffs_id, trumps_left, deck, k, rules = args
+            expand_pair(self, fam_a, fam_d, diffs_id, weight, trumps_left, deck, k, rules)
+        self.draws.clear()
         out: Buckets = {}
         for (key, offset, diffs_id, colours), weight in self.weights.items():
             dd = self.diffs[diffs_id].get(colours)
@@ -102,7 +121,7 @@ def weigh_pair(
     fam_d: Family,
     diffs_id: Hashable,
     weight: int,
-    trumps_left: tuple[int, int, int],
+    trumps_left: tuple[int, ...],
     deck: int,
     k: int,
     rules: Rules | None = None,
@@ -114,57 +133,79 @@ def weigh_pair(
     pips alone against an unopposed defender). ``weight`` multiplies everything; the
     draw law brings the common factor ``deck_(k)`` (and no draw brings it whole). Whose
     face-down Trumps stay hidden follows ``rules`` (FM-5); a blind draw turning up a Trump
-    may reveal the attacker's (:func:`~.classes.unhidden_by_draw`)."""
+    may reveal the attacker's (:func:`~.classes.unhidden_by_draw`). A pair with a draw
+    waits in ``pending.draws`` (:class:`Pending`); :func:`expand_pair` adds it."""
+    if fam_a.kind in DRAWS or fam_d.kind in DRAWS:
+        pending.draws[(fam_a, fam_d, diffs_id, trumps_left, deck, k, rules)] += weight
+        return
+    expand_pair(pending, fam_a, fam_d, diffs_id, weight, trumps_left, deck, k, rules)
+
+
+def expand_pair(
+    pending: Pending,
+    fam_a: Family,
+    fam_d: Family,
+    diffs_id: Hashable,
+    weight: int,
+    trumps_left: tuple[int, ...],
+    deck: int,
+    k: int,
+    rules: Rules | None = None,
+) -> None:
+    """:func:`weigh_pair` done: the pair's classes and offsets added to ``pending.weights``."""
     owner = hidden_owner(fam_a, fam_d, rules)
     unhide = unhidden_by_draw(fam_a, fam_d, rules)
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
     full = falling(deck, k)
-    add = pending.add
+    weights = pending.weights  # (class key, offset, Numbered-card counts, colours) -> weight
+    terms = trump_terms(rules)
     if fam_d.kind == "unopposed":
         mine = owner == "attacker"
         if draw_a:
-            for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k).items():
+            for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k, terms).items():
                 for (va, off), w in g.items():
-                    add(class_key("unopposed", va, None), off, weight * w, diffs_id, (colour, None))
+                    weights[(class_key("unopposed", va, None), off, diffs_id, (colour, None))] += weight * w
             return
-        va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine)
-        add(class_key("unopposed", va, None), off, weight * full, diffs_id, (fam_a.colour or "red", None))
+        va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
+        weights[(class_key("unopposed", va, None), off, diffs_id, (fam_a.colour or "red", None))] += weight * full
         return
     if not draw_a and not draw_d:
-        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker")
-        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender")
-        add(class_key(owner, va, vd), off_a - off_d, weight * full, diffs_id, (fam_a.colour, fam_d.colour))
+        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
+        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
+        weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, (fam_a.colour, fam_d.colour))] += weight * full
         return
     if draw_d and not draw_a:
-        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker")
-        va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False)
-        for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k).items():
+        va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
+        va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False, *terms)
+        for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
             cols = (fam_a.colour, colour)
             for (vd, off_d), w in g.items():
                 if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
-                    add(class_key(None, va_up, vd), off_a_up - off_d, weight * w, diffs_id, cols)
+                    weights[(class_key(None, va_up, vd), off_a_up - off_d, diffs_id, cols)] += weight * w
                 else:
-                    add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
+                    weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
         return
     if draw_a and not draw_d:
-        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender")
-        for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k).items():
+        vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
+        for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
             cols = (colour, fam_d.colour)
             for (va, off_a), w in g.items():
-                add(class_key(owner, va, vd), off_a - off_d, weight * w, diffs_id, cols)
+                weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
         return
-    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide).items():
+    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms).items():
         for (key, off), w in g.items():
-            add(key, off, weight * w, diffs_id, cols)
+            weights[(key, off, diffs_id, cols)] += weight * w
 
 
 def cached_draw_views(
-    fam: Family, owner: bool, trumps_left: tuple[int, int, int], deck: int, k: int
+    fam: Family, owner: bool, trumps_left: tuple[int, ...], deck: int, k: int, terms: tuple[str, int] = ("black", 1)
 ) -> dict[str, dict]:
-    key = ("single", fam, owner, trumps_left, deck, k)
+    """:func:`draw_views` of one side's draw from a deck of ``deck`` cards holding
+    ``trumps_left`` Trumps by kind (FM-6), cached."""
+    key = ("single", fam, owner, trumps_left, deck, k, terms)
     got = VIEWS_CACHE.get(key)
     if got is None:
-        got = draw_views(fam, owner, single_draws(trumps_left, deck, k))
+        got = draw_views(fam, owner, single_draws(trumps_left, deck, k), terms)
         VIEWS_CACHE[key] = got
     return got
 
@@ -173,15 +214,16 @@ def cached_joint_views(
     fam_a: Family,
     fam_d: Family,
     owner: str | None,
-    trumps_left: tuple[int, int, int],
+    trumps_left: tuple[int, ...],
     deck: int,
     k: int,
     unhide: bool = False,
+    terms: tuple[str, int] = ("black", 1),
 ) -> dict[tuple[str, str], dict]:
     """Both sides draw: per (colour turned up for each), {(class key, offset): weight}.
     With ``unhide``, a Trump turned up by the defender reveals the attacker's face-down
     Trumps (FM-5: she has not said None)."""
-    key = ("double", fam_a, fam_d, owner, trumps_left, deck, k, unhide)
+    key = ("double", fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
     got = VIEWS_CACHE.get(key)
     if got is not None:
         return got
@@ -196,10 +238,10 @@ def cached_joint_views(
                 here = None if (unhide and any(d2)) else owner
                 va = va_cache.get((d1, here))
                 if va is None:
-                    va = va_cache[(d1, here)] = side_view(fam_a, ca, d1, here == "attacker")
+                    va = va_cache[(d1, here)] = side_view(fam_a, ca, d1, here == "attacker", *terms)
                 vd = vd_cache.get(d2)
                 if vd is None:
-                    vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender")
+                    vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender", *terms)
                 g[(class_key(here, va[0], vd[0]), va[1] - vd[1])] += w
             out[(ca, cd)] = dict(g)
     VIEWS_CACHE[key] = out

@@ -17,10 +17,13 @@ from toolkit.fairy_meat.legality import (
 from toolkit.fairy_meat.odds.classes import (
     bare_side,
     class_reach,
+    class_values,
+    deck_rules,
     fold_class,
     representative_plays,
 )
 from toolkit.fairy_meat.odds.families import Family
+from toolkit.fairy_meat.odds.weighing import trump_terms
 from toolkit.fairy_meat.referee import AttackResult, resolve_attack
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
@@ -71,14 +74,19 @@ class Judge:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.deck = deck_rules(rules)  # the cards and Trump worth the plays are judged on (FM-1, FM-8)
+        self.terms = trump_terms(rules)  # what the views need: the death card's colour, a Trump's worth
+        # differences of values: pips 2..10 and up to 16 Trumps of the worth, on each side
+        self.delta_off = max(_DELTA_OFF, 40 + 16 * rules.trump_value)
         self.key_ids: dict[tuple, int] = {}
         self.keys: list[tuple] = []
         self.fold: list[tuple[int, int, int, int]] = []  # (reduced id, shift, lo, hi)
+        self.values: list[frozenset[int] | None] = []  # differences the reduced class realises (None: lo..hi)
         self.cache: dict[tuple[int, int], int] = {}  # (key id, delta) -> outcome id
         self.outcome_ids: dict[tuple, int] = {}
         self.outcomes: list[Outcome] = []
         self.calls = 0
-        self.table = np.full((1024, 2 * _DELTA_OFF), -2, dtype=np.int32)  # (key id, delta) -> outcome id
+        self.table = np.full((1024, 2 * self.delta_off), -2, dtype=np.int32)  # (key id, delta) -> outcome id
 
     def kid(self, key: tuple) -> int:
         k = self.key_ids.get(key)
@@ -86,19 +94,23 @@ class Judge:
             k = self.key_ids[key] = len(self.keys)
             self.keys.append(key)
             self.fold.append((k, 0, -(10**6), 10**6))  # placeholder while folding
+            self.values.append(None)
             try:
                 reduced, shift = fold_class(key, self.rules)
             except AssertionError:  # no cards realise the class: a combination that cannot occur
                 reduced, shift = key, 0
-            lo, hi = class_reach(reduced, bare_side(reduced, self.rules))
+            bare = bare_side(reduced, self.rules)
+            lo, hi = class_reach(reduced, bare, self.deck)
             rid = k if reduced == key else self.kid(reduced)
             self.fold[k] = (rid, shift, lo, hi)
+            # a Trump worth more than 1 leaves gaps between lo and hi (as the odds' settle)
+            self.values[k] = None if self.deck is None else class_values(reduced, bare, self.deck)
         return k
 
     def _referee(self, kid: int, delta: int) -> int:
         try:
             key = self.keys[kid]
-            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules))
+            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules), self.deck)
         except AssertionError:  # no cards realise it: a combination that cannot occur
             return -1
         result = resolve_attack(play_a, play_d, self.rules, explain=False)
@@ -114,7 +126,9 @@ class Judge:
         got = self.cache.get((kid, delta))
         if got is None:
             rid, shift, lo, hi = self.fold[kid]
-            target = (rid, delta + shift) if lo <= delta + shift <= hi else (kid, delta)
+            values = self.values[kid]
+            inside = lo <= delta + shift <= hi and (values is None or delta + shift in values)
+            target = (rid, delta + shift) if inside else (kid, delta)
             got = self.cache.get(target)
             if got is None:
                 got = self.cache[target] = self._referee(*target)
@@ -124,18 +138,19 @@ class Judge:
     def oids(self, kids: np.ndarray, deltas: np.ndarray) -> np.ndarray:
         """Vectorised :meth:`oid`, through a dense table of the classes judged so far."""
         if len(self.keys) > self.table.shape[0]:
-            grown = np.full((max(len(self.keys), 2 * self.table.shape[0]), 2 * _DELTA_OFF), -2, dtype=np.int32)
+            grown = np.full((max(len(self.keys), 2 * self.table.shape[0]), 2 * self.delta_off), -2, dtype=np.int32)
             grown[: self.table.shape[0]] = self.table
             self.table = grown
-        if deltas.size and (deltas.min() < -_DELTA_OFF or deltas.max() >= _DELTA_OFF):  # pragma: no cover
+        off = self.delta_off
+        if deltas.size and (deltas.min() < -off or deltas.max() >= off):  # pragma: no cover
             raise RuntimeError("difference of values out of the table's range")
-        cols = deltas + _DELTA_OFF
+        cols = deltas + off
         got = self.table[kids, cols]
         unknown = got == -2
         if unknown.any():
             pairs = np.unique(np.stack([kids[unknown], deltas[unknown]], axis=1), axis=0)
             for k, dl in pairs:
-                self.table[k, dl + _DELTA_OFF] = self.oid(int(k), int(dl))
+                self.table[k, dl + off] = self.oid(int(k), int(dl))
             got = self.table[kids, cols]
         return got.astype(np.int64)
 

@@ -96,7 +96,7 @@ class Draws:
         key = (fam, colour, drawn, owner)
         got = self.views.get(key)
         if got is None:
-            got = self.views[key] = side_view(fam, colour, drawn, owner)
+            got = self.views[key] = side_view(fam, colour, drawn, owner, *self.judge.terms)
         return got
 
     def row_keys(
@@ -152,7 +152,9 @@ class Draws:
         deck left by both hands. Judges every class the draws reach, and records in
         ``used`` the outcomes that occur with positive probability."""
         f_side = 1 - x_side
-        v_f, off_f = side_view(fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side])
+        v_f, off_f = side_view(
+            fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side], *self.judge.terms
+        )
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
         phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
         uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
@@ -484,8 +486,8 @@ def _plain_table(judge: Judge, da: int, dd: int, pa: Placed, pd: Placed) -> np.n
             fam_a = Family("play", decl_sign(da), pa, None, ca)
             fam_d = Family("play", decl_sign(dd), pd, None, cd)
             owner = hidden_owner(fam_a, fam_d)
-            va, off_a = side_view(fam_a, ca, _NO_DRAW, owner == "attacker")
-            vd, off_d = side_view(fam_d, cd, _NO_DRAW, owner == "defender")
+            va, off_a = side_view(fam_a, ca, _NO_DRAW, owner == "attacker", *judge.terms)
+            vd, off_d = side_view(fam_d, cd, _NO_DRAW, owner == "defender", *judge.terms)
             kid = judge.kid(class_key(owner, va, vd))
             ta = np.array([t for t in range(18) if type_colour(t) == ca])
             td = np.array([t for t in range(18) if type_colour(t) == cd])

@@ -40,7 +40,10 @@ def solve_hidden(
     Args:
         attacker_cards, defender_cards: hand sizes (whole numbers >= 1, FM-2).
         rules: the rules in force (``Rules.undefended`` never applies: with a card each
-            the defender always has one to play, FM-6, FM-7).
+            the defender always has one to play, FM-6, FM-7). The game is built on the
+            draft's cards (2-10 Numbered, J Q K A Trumps, no jokers, the A♠ the death
+            card); a Trump may be worth anything (``trump_value``, FM-8), and every other
+            field is the referee's.
         payoff: the zero-sum payoff (attacker's view, :class:`~.payoff.Payoff`).
         removed: cards known to be out of the deck (e.g. the Spoils Heap, FM-13).
         target: stop when the measured exploitability is at most ``target`` x the
@@ -67,7 +70,7 @@ def solve_hidden(
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
     if not draft_types(rules):  # the game is built on the draft's card types (FM-1, FM-12)
         raise InvalidSetupError(
-            "the hidden-hands solver plays the draft's deck (2-10 Numbered, J Q K A Trumps worth 1, no jokers, "
+            "the hidden-hands solver plays the draft's deck (2-10 Numbered, J Q K A Trumps of any worth, no jokers, "
             f"the A♠ the death card); these rules change it ({rules.variant_name()}): use solve_attack for known "
             "hands, or the odds calculators (toolkit.fairy_meat.odds.deal_averaged_odds)"
         )
