@@ -47,6 +47,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
+from toolkit.shipped import shipped_path
 from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 from toolkit.widgets.rules_picker import set_control
@@ -54,7 +55,7 @@ from toolkit.widgets.rules_picker import set_control
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
 
 #: Where the rule-book examples live; :func:`battle_stepper` also looks here for a bare file name.
-EXAMPLES_DIR = Path(__file__).resolve().parents[3] / "data" / "examples"
+EXAMPLES_DIR = shipped_path("examples")
 
 
 def find_example(source: str | Path) -> Path:

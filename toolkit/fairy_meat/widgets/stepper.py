@@ -42,6 +42,7 @@ from toolkit.fairy_meat.widgets.cards import (
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, action_label, hint_table, no_decision_text
 from toolkit.numbers import count
+from toolkit.shipped import shipped_path
 from toolkit.widgets.common import ERROR, NOTE, OK, PICKED_STYLE, control_grid, esc, fitting_width, mark_picked
 from toolkit.widgets.example_mode import FollowsExample
 
@@ -52,7 +53,7 @@ _FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 
 #: Where the rule-book examples live; :func:`combat_stepper` also looks here for a bare file name.
-EXAMPLES_DIR = Path(__file__).resolve().parents[3] / "data" / "examples"
+EXAMPLES_DIR = shipped_path("examples")
 
 
 _SETUP_KEYS = {
