@@ -38,13 +38,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from toolkit.prob import Distribution
+from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "SHORT_DENOMINATOR",
+    "WeightedOutcomes",
     "TAIL",
     "AtLeast",
     "AtMost",
@@ -73,6 +71,31 @@ SHORT_DENOMINATOR = 10_000
 #: Rows of a distribution's tail whose probabilities together are below this (0.05%) are
 #: folded into one ``'≥ k'`` row for display (:func:`fold_tail`).
 TAIL = Fraction(1, 2000)
+
+
+@runtime_checkable
+class WeightedOutcomes(Protocol):
+    """What :func:`fold_tail` reads of a distribution: integer weights over a common total,
+    outcomes in sorted order. :class:`toolkit.prob.Distribution` is one; it is named here,
+    not imported, because ``prob`` writes its numbers with this module (a layer below it).
+
+    >>> from toolkit.prob import Distribution
+    >>> isinstance(Distribution({1: 1, 2: 3}), WeightedOutcomes), isinstance([(1, 1)], WeightedOutcomes)
+    (True, False)
+    """
+
+    @property
+    def total(self) -> int:
+        """The common total of the weights."""
+        ...
+
+    def weight(self, outcome: Any) -> int:
+        """The integer weight of ``outcome``."""
+        ...
+
+    def outcomes(self) -> list[Any]:
+        """The outcomes, sorted."""
+        ...
 
 #: The most decimals a number is given to show a tiny value (a mean near 0).
 MAX_DECIMALS = 6
@@ -431,14 +454,14 @@ def fold_weights(
 
 
 def fold_tail(
-    rows: Distribution[Any] | Iterable[tuple[Any, Fraction]],
+    rows: WeightedOutcomes | Iterable[tuple[Any, Fraction]],
     threshold: Fraction = TAIL,
     lower: bool = False,
 ) -> list[tuple[Any, Fraction]]:
     """Fold a distribution's (or a table's) tail for display: the last rows whose
     probabilities together are below ``threshold`` (0.05%) become one row
     ``(AtLeast(k), their exact sum)``, shown ``'≥ k'`` (issue 12). ``rows`` is a
-    :class:`~toolkit.prob.Distribution` (outcomes in sorted order) or ``(outcome,
+    distribution (:class:`WeightedOutcomes`, outcomes in sorted order) or ``(outcome,
     probability)`` pairs in display order; ``lower`` folds the first rows too (``'≤ k'``).
     The total is kept exactly.
 
@@ -447,9 +470,7 @@ def fold_tail(
     >>> [(str(k), p) for k, p in fold_tail(d)]
     [('0', Fraction(1, 2)), ('1', Fraction(4997, 10000)), ('≥ 2', Fraction(3, 10000))]
     """
-    from toolkit.prob import Distribution
-
-    if isinstance(rows, Distribution):
+    if isinstance(rows, WeightedOutcomes):
         total = rows.total
         pairs = [(o, rows.weight(o)) for o in rows.outcomes()]
     else:
@@ -463,7 +484,7 @@ def fold_tail(
 
 
 def fold_labels(
-    rows: Distribution[Any] | Iterable[tuple[Any, Fraction]],
+    rows: WeightedOutcomes | Iterable[tuple[Any, Fraction]],
     threshold: Fraction = TAIL,
     lower: bool = False,
     label: Callable[[Any], str] = str,
