@@ -176,7 +176,7 @@ def parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str, 
 
 #: The exporter's template: nbconvert's ``lab`` page without the scripts it loads from the
 #: network (require.js, MathJax, mermaid, the widgets' manager), so a report opened offline
-#: logs no error and asks the network for nothing (issue 12 item 7). The reports need none
+#: logs no error and asks the network for nothing. The reports need none
 #: of them: plotly.js is inlined once by :func:`toolkit.reports.figures.show` and works
 #: without require.js, the reports write no TeX and no diagrams, and their outputs hold no
 #: live widgets.

@@ -390,7 +390,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self._describe_controls()
 
     def _view_options(self) -> list[tuple[str, str]]:
-        """The Show choices: both hands, or one army's view, by the army's name (issue 12)."""
+        """The Show choices: both hands, or one army's view, by the army's name (the designer's word, not a side id)."""
         views = [(f"{name}'s view", side) for name, side in zip(self.names, SIDES, strict=True)]
         return [("both hands (designer)", "both"), *views]
 
@@ -445,7 +445,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             options=self._view_options(),
             value="both",
             description="Show",
-            style={"button_width": "auto"},  # "both hands (designer)" shown whole (issue 12 item 6)
+            style={"button_width": "auto"},  # "both hands (designer)" shown whole: a cut-off label hides the choice
         )
         self.hands_view = widgets.HTML()
         self._build_example_and_export()

@@ -1,4 +1,5 @@
-"""The draft's Tactical Considerations, tested with optimal play (issue 5).
+"""The draft's Tactical Considerations, tested with optimal play: each
+consideration is checked against what the solver's best play does.
 
 The Fairy Meat draft makes claims a designer wants checked: going for extreme values
 versus bringing values back to the middle (5–6), the attacker being able to take more
