@@ -3,8 +3,10 @@
 (a) No module imports a private name of another module: ``from x import _y``,
     ``import x`` then ``x._y``, ``from x import y as _y`` where ``y`` is private. What
     two modules share is a public name of a third.
-(b) No import cycle among ``toolkit`` modules (module-level imports only: imports inside
-    functions and under ``if TYPE_CHECKING:`` are not followed).
+(b) No import cycle among ``toolkit`` modules, first of the imports run on import, then of
+    every import (inside functions and under ``if TYPE_CHECKING:`` too): a function-level
+    import only hides a layering that goes both ways. :data:`ALLOWED_HIDDEN_CYCLES` names
+    the one that remains, with its reason.
 (c) No module over :data:`MAX_LINES` lines.
 
 Parsed with :mod:`ast`, nothing is imported.
@@ -24,6 +26,13 @@ MAX_LINES = 900
 ALLOWED_PRIVATE_IMPORTS: set[tuple[str, str]] = set()  # (importing module, "module.private_name")
 ALLOWED_CYCLES: list[set[str]] = []
 ALLOWED_LONG_MODULES: set[str] = set()
+# Cycles through imports inside functions or under TYPE_CHECKING, each with why it remains.
+ALLOWED_HIDDEN_CYCLES: dict[frozenset[str], str] = {
+    frozenset({"toolkit.sweeps.report", "toolkit.sweeps.runner"}): (
+        "the runner writes the report of the SweepResult it builds, and the report names SweepResult "
+        "as a type; moving SweepResult down waits for the sweeps' rework on its own branch"
+    ),
+}
 
 
 def _modules() -> dict[str, Path]:
@@ -111,11 +120,13 @@ def private_imports(module: str) -> set[str]:
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
-    """For each toolkit module, the toolkit modules it imports when it is imported."""
+def import_graph(every_import: bool = False) -> dict[str, set[str]]:
+    """For each toolkit module, the toolkit modules it imports when it is imported (with
+    ``every_import``, those it imports anywhere: in functions, under TYPE_CHECKING)."""
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
     for module, path in MODULES.items():
-        for node in _module_level(ast.parse(path.read_text())):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree) if every_import else _module_level(tree):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -171,6 +182,28 @@ def test_no_module_imports_a_private_name_of_another():
 def test_no_import_cycle():
     found = cycles(import_graph())
     assert [c for c in found if c not in ALLOWED_CYCLES] == []
+
+
+def test_no_import_cycle_through_any_import():
+    found = {frozenset(c) for c in cycles(import_graph(every_import=True))}
+    assert sorted(sorted(c) for c in found - set(ALLOWED_HIDDEN_CYCLES)) == []
+    # an excuse that no longer excuses anything goes
+    assert sorted(sorted(c) for c in set(ALLOWED_HIDDEN_CYCLES) - found) == []
+
+
+def test_the_hidden_cycle_check_sees_imports_inside_functions(tmp_path):
+    MODULES["toolkit._probe_a"] = tmp_path / "a.py"
+    MODULES["toolkit._probe_b"] = tmp_path / "b.py"
+    try:
+        (tmp_path / "a.py").write_text("import toolkit._probe_b\n")
+        (tmp_path / "b.py").write_text(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    pass\n"
+            "def f():\n    from toolkit import _probe_a\n"
+        )
+        assert {"toolkit._probe_a", "toolkit._probe_b"} not in cycles(import_graph())
+        assert {"toolkit._probe_a", "toolkit._probe_b"} in cycles(import_graph(every_import=True))
+    finally:
+        del MODULES["toolkit._probe_a"], MODULES["toolkit._probe_b"]
 
 
 def test_no_module_over_the_line_limit():

@@ -10,11 +10,12 @@ from pathlib import Path
 
 from toolkit.errors import NotationError
 from toolkit.notation import load_yaml
+from toolkit.shipped import shipped_path
 
 __all__ = ["EXAMPLES_DIR", "DEFAULT_SYSTEM", "example_files", "system_of"]
 
 #: Where the examples that come with the toolkit are.
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
+EXAMPLES_DIR = shipped_path("examples")
 
 #: The system of an example file that names none (the first notation, Fairy Meat's).
 DEFAULT_SYSTEM = "fairy-meat"

@@ -39,6 +39,7 @@ from typing import Any, ClassVar, TypeVar
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.files import designer_file, expand_home
 from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
+from toolkit.shipped import DATA_DIR, shipped_path
 
 __all__ = [
     "RULES_DIR",
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 #: Where the shipped house-rules files are: ``data/rules/<system>/*.yaml``.
-RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
+RULES_DIR = shipped_path("rules")
 
 #: The keys of a house-rules file that are not fields of the rules.
 FILE_KEYS = ("system", "title", "notes")
@@ -349,7 +350,8 @@ def find_rules_file(system: str, name: str, base: str | Path | None = None) -> P
     """Return the house-rules file ``name`` means for ``system``: a path (relative ones
     looked up under ``base`` first, then the working folder), a file of
     ``data/rules/<system>/`` by its name with or without ``.yaml``, or a path from the
-    repository root; None if there is none. ``~`` and ``~user`` are expanded.
+    repository root (``data/rules/...``, found in an installed toolkit's package data too);
+    None if there is none. ``~`` and ``~user`` are expanded.
 
     Raises:
         InvalidSetupError: the home folder of ``~user`` cannot be found, or ``name`` names
@@ -359,7 +361,7 @@ def find_rules_file(system: str, name: str, base: str | Path | None = None) -> P
     candidates = [expand_home(name, "house-rules file")]
     if base is not None:
         candidates.insert(0, base / name)
-    candidates += [RULES_DIR / system / name, RULES_DIR / system / f"{name}.yaml", RULES_DIR.parent.parent / name]
+    candidates += [RULES_DIR / system / name, RULES_DIR / system / f"{name}.yaml", DATA_DIR.resolve().parent / name]
     found = next((c for c in candidates if c.is_file()), None)
     if found is None:
         there = next((c for c in candidates if _exists(c)), None)

@@ -72,7 +72,7 @@ class Estimate:
         return lo <= float(p) <= hi
 
     def text(self, what: str = "simulated battles", confidence: float = 0.95) -> str:
-        """Return the estimate as a designer reads it (issue 12): the frequency ± the
+        """Return the estimate as a designer reads it (never as a fraction, which would look exact): the frequency ± the
         half-width of its Wilson interval, the confidence and the method in words, never a
         fraction — ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``;
         ``what`` names the trials (``"simulated attacks"``, ``"sampled deals"``).

@@ -1,4 +1,5 @@
-"""Numbers as a designer reads them: one rule for widgets, tables, charts and reports (issue 12).
+"""Numbers as a designer reads them: one rule for widgets, tables, charts and reports,
+so the same number reads the same everywhere.
 
 The rule, in one place:
 
@@ -38,13 +39,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from toolkit.prob import Distribution
+from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "SHORT_DENOMINATOR",
+    "WeightedOutcomes",
     "TAIL",
     "AtLeast",
     "AtMost",
@@ -73,6 +72,32 @@ SHORT_DENOMINATOR = 10_000
 #: Rows of a distribution's tail whose probabilities together are below this (0.05%) are
 #: folded into one ``'≥ k'`` row for display (:func:`fold_tail`).
 TAIL = Fraction(1, 2000)
+
+
+@runtime_checkable
+class WeightedOutcomes(Protocol):
+    """What :func:`fold_tail` reads of a distribution: integer weights over a common total,
+    outcomes in sorted order. :class:`toolkit.prob.Distribution` is one; it is named here,
+    not imported, because ``prob`` writes its numbers with this module (a layer below it).
+
+    >>> from toolkit.prob import Distribution
+    >>> isinstance(Distribution({1: 1, 2: 3}), WeightedOutcomes), isinstance([(1, 1)], WeightedOutcomes)
+    (True, False)
+    """
+
+    @property
+    def total(self) -> int:
+        """The common total of the weights."""
+        ...
+
+    def weight(self, outcome: Any) -> int:
+        """The integer weight of ``outcome``."""
+        ...
+
+    def outcomes(self) -> list[Any]:
+        """The outcomes, sorted."""
+        ...
+
 
 #: The most decimals a number is given to show a tiny value (a mean near 0).
 MAX_DECIMALS = 6
@@ -174,7 +199,7 @@ def probability_text(p: Fraction | int | float, digits: int = 1) -> str:
     """Return the probability ``p`` as a designer reads it: the fraction while it is short
     (denominator under 10,000) with its percent, ``'7/27 ≈ 25.9%'`` (``'='`` when the
     percent is exact), otherwise the percent alone, ``'48.8%'`` (:func:`percent_text`).
-    A float is not exact: its percent alone. Implements issue 12's display rule.
+    A float is not exact: its percent alone (the display rule of this module's docstring).
 
     >>> probability_text(Fraction(7, 27)), probability_text(Fraction(1, 4)), probability_text(Fraction(1, 9999))
     ('7/27 ≈ 25.9%', '1/4 = 25%', '1/9999 ≈ 0.010%')
@@ -192,7 +217,7 @@ def probability_text(p: Fraction | int | float, digits: int = 1) -> str:
 def number_text(x: Fraction | int | float, digits: int = 2) -> str:
     """Return an expected value (a mean, an exact number) as a designer reads it: a whole
     number as it is (``'4'``); a short fraction with its decimal, ``'7/3 ≈ 2.33'``,
-    ``'7/2 = 3.5'``; a long one by its decimal alone, ``'≈ 1.31'`` (issue 12). A float is
+    ``'7/2 = 3.5'``; a long one by its decimal alone, ``'≈ 1.31'`` (a 40-digit fraction is unreadable). A float is
     rounded to ``digits`` places.
 
     >>> number_text(4), number_text(Fraction(7, 3)), number_text(Fraction(7, 2)), number_text(Fraction(-1, 3))
@@ -431,14 +456,14 @@ def fold_weights(
 
 
 def fold_tail(
-    rows: Distribution[Any] | Iterable[tuple[Any, Fraction]],
+    rows: WeightedOutcomes | Iterable[tuple[Any, Fraction]],
     threshold: Fraction = TAIL,
     lower: bool = False,
 ) -> list[tuple[Any, Fraction]]:
     """Fold a distribution's (or a table's) tail for display: the last rows whose
     probabilities together are below ``threshold`` (0.05%) become one row
-    ``(AtLeast(k), their exact sum)``, shown ``'≥ k'`` (issue 12). ``rows`` is a
-    :class:`~toolkit.prob.Distribution` (outcomes in sorted order) or ``(outcome,
+    ``(AtLeast(k), their exact sum)``, shown ``'≥ k'`` (a long tail of 0.0% rows says nothing). ``rows`` is a
+    distribution (:class:`WeightedOutcomes`, outcomes in sorted order) or ``(outcome,
     probability)`` pairs in display order; ``lower`` folds the first rows too (``'≤ k'``).
     The total is kept exactly.
 
@@ -447,9 +472,7 @@ def fold_tail(
     >>> [(str(k), p) for k, p in fold_tail(d)]
     [('0', Fraction(1, 2)), ('1', Fraction(4997, 10000)), ('≥ 2', Fraction(3, 10000))]
     """
-    from toolkit.prob import Distribution
-
-    if isinstance(rows, Distribution):
+    if isinstance(rows, WeightedOutcomes):
         total = rows.total
         pairs = [(o, rows.weight(o)) for o in rows.outcomes()]
     else:
@@ -463,7 +486,7 @@ def fold_tail(
 
 
 def fold_labels(
-    rows: Distribution[Any] | Iterable[tuple[Any, Fraction]],
+    rows: WeightedOutcomes | Iterable[tuple[Any, Fraction]],
     threshold: Fraction = TAIL,
     lower: bool = False,
     label: Callable[[Any], str] = str,
@@ -489,7 +512,7 @@ def fold_sides(
 ) -> list[tuple[int, str, Fraction]]:
     """Fold both far tails of a two-sided score table (an explorer's rows: ``(score, label,
     probability)`` from the largest positive score down to the most negative, 0 between)
-    for display (issue 12): each side's outermost rows whose probabilities together are
+    for display (a long tail of 0.0% rows says nothing): each side's outermost rows whose probabilities together are
     below ``threshold`` (0.05%) become one row ``(k, at_least(k), exact sum)``, ``k`` the
     score nearest 0 among them. With ``cumulative`` (an "at least" view, where each row
     already holds its whole tail) each side keeps its rows up to the first one below
@@ -525,7 +548,7 @@ IRREGULAR_PLURALS = {"die": "dice", "army": "armies"}
 def count(n: int, singular: str, plural: str | None = None, *, zero: str | None = None) -> str:
     """``n`` and the noun, singular for exactly one and plural otherwise (``"1 card"``,
     ``"3 cards"``, ``"0 cards"``, ``"1 die"``, ``"2 dice"``): the one place a number meets
-    its noun in a designer's text (issue 12: no "1 cards", no "card(s)"). ``plural`` when
+    its noun in a designer's text (never "1 cards" nor "card(s)"). ``plural`` when
     the plural is neither in :data:`IRREGULAR_PLURALS` nor the singular plus ``s``;
     ``zero`` the word that stands for 0 (``"no"``: ``"no cards"``, the one way an empty
     hand is written).

@@ -41,7 +41,7 @@ Field = str | int | Callable[[Any], Any]
 
 def format_probability(p: Fraction, digits: int = 1, max_fraction_chars: int | None = 21) -> str:
     """Return ``p`` as a designer reads it, by the one display rule of
-    :func:`toolkit.numbers.probability_text` (issue 12): ``'7/27 ≈ 25.9%'``
+    :func:`toolkit.numbers.probability_text`: ``'7/27 ≈ 25.9%'``
     (``'1/2 = 50%'`` when exact) while the fraction is short (denominator under 10,000),
     else the percent alone, ``'69.7%'`` — never ``'≈ 69.7%'``, so ``f"P(win) = {…}"``
     reads right. ``max_fraction_chars`` (kept for old callers) also leaves out a fraction
@@ -364,7 +364,7 @@ class Distribution(Generic[T]):
     def folded(self, threshold: Fraction = TAIL, lower: bool = False) -> list[tuple[Any, Fraction]]:
         """Return ``(outcome, probability)`` pairs for display, the tail below ``threshold``
         (0.05%) folded into one ``(AtLeast(k), exact sum)`` row shown ``'≥ k'`` (and with
-        ``lower`` the head into ``AtMost``): :func:`toolkit.numbers.fold_tail` (issue 12).
+        ``lower`` the head into ``AtMost``): :func:`toolkit.numbers.fold_tail`.
 
         >>> Distribution({0: 5000, 1: 4997, 2: 1, 3: 1, 4: 1}).folded()[-1]
         (AtLeast(k=2), Fraction(3, 10000))
@@ -373,7 +373,7 @@ class Distribution(Generic[T]):
 
     def _display_weights(self) -> list[tuple[Any, int]]:
         """``(outcome, weight)`` in display order; numeric outcomes have both tails below
-        0.05% folded (``'≤ k'``, ``'≥ k'``). Integer arithmetic only (issue 13: fast)."""
+        0.05% folded (``'≤ k'``, ``'≥ k'``). Integer arithmetic only, so a long table displays fast."""
         pairs = [(o, self._weights[o]) for o in self.outcomes()]
         numeric = all(isinstance(o, int | float | Fraction) and not isinstance(o, bool) for o, _ in pairs)
         return fold_weights(pairs, self._total, TAIL, lower=True) if numeric and len(pairs) > 2 else pairs
@@ -388,7 +388,7 @@ class Distribution(Generic[T]):
         :mod:`toolkit.numbers` and a bar; numeric tails below 0.05% folded into ``'≤ k'`` /
         ``'≥ k'`` rows, and at most :data:`MAX_HTML_ROWS` consecutive rows (with
         "… N more rows" lines for the rest), those holding the most probability, built in
-        one join: a 9,100-outcome distribution displays in a fraction of a second (issue 13)."""
+        one join: a 9,100-outcome distribution displays in a fraction of a second."""
         rows = self._display_weights()
         total = self._total
         start, stop = _window(rows, MAX_HTML_ROWS)
@@ -419,13 +419,13 @@ class Distribution(Generic[T]):
         return "".join(parts)
 
 
-#: The most rows :meth:`Distribution._repr_html_` shows (issue 13).
+#: The most rows :meth:`Distribution._repr_html_` shows: thousands are neither read nor fast to draw.
 MAX_HTML_ROWS = 40
 
 
 def _window(rows: list[tuple[Any, int]], size: int) -> tuple[int, int]:
     """The ``[start, stop)`` of the ``size`` consecutive rows holding the most weight (all
-    rows when there are no more than ``size``): what a long table shows (issue 13)."""
+    rows when there are no more than ``size``): what a long table shows, quickly."""
     if len(rows) <= size:
         return 0, len(rows)
     acc = sum(w for _, w in rows[:size])

@@ -184,7 +184,7 @@ class AttackState(GameState):
     def parse_actions(self, text: str) -> list[Hashable]:
         """Return the faces (or SuperTieBreaker throws, ``"K K, A 10"``) written in ``text``.
 
-        Faces are for the roll being made only (issue 10): more faces than its dice still
+        Faces are for the roll being made only: more faces than its dice still
         to roll are refused, naming how many dice the roll has, rather than spilling over
         into the next pool (a fourth face for a three-die attack is not the defender's
         first die).

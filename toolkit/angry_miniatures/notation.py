@@ -63,6 +63,7 @@ from toolkit.notation import (
     read_example,
 )
 from toolkit.numbers import count
+from toolkit.shipped import shipped_path
 
 __all__ = [
     "EXAMPLE",
@@ -88,7 +89,7 @@ SYSTEM = "angry-miniatures"
 SUPER_TIEBREAK = "super_tiebreak"
 
 #: The tour's rule-book example (docs/tour.md), as a file (``data/examples/grunk_charges_pixie.yaml``).
-EXAMPLE = Path(__file__).resolve().parent.parent.parent / "data" / "examples" / "grunk_charges_pixie.yaml"
+EXAMPLE = shipped_path("examples", "grunk_charges_pixie.yaml")
 
 _TOP_KEYS = {
     "system",

@@ -7,7 +7,7 @@ win/tie counts are computed once per ``h`` (a recursion on the number of face ki
 and crits (AM-7: 2+ Aces) are split out by counting Ace-free and one-Ace hit faces.
 Hit differences are a convolution, done as one big-integer product.
 
-Every calculator takes ``rules``, house rules included (issue 11): the die's faces, the
+Every calculator takes ``rules``, house rules included: the die's faces, the
 hit faces, the chain, the crit, a won tie's damage, melee return damage. The counting
 of one die under those rules is :mod:`.counting`: the closed form above where it holds
 (``DieModel.fast``: checked, not assumed) and a general exact count otherwise.

@@ -1,7 +1,7 @@
 """Angry Miniatures rules: variants, characters, modifiers and dice pools (AM-2, AM-5, AM-6, AM-9).
 
-:class:`Rules` holds every number and table of the draft as a field (issue 11, house
-rules): the die's faces and hits (AM-1), the tie-break chain and a won tie's damage
+:class:`Rules` holds every number and table of the draft as a field, so a house
+rule is a changed field: the die's faces and hits (AM-1), the tie-break chain and a won tie's damage
 (AM-4), melee return damage (AM-3), the crit (AM-7) and each AM-9 modifier's size, with
 the named variants; the defaults are the rulings of ``docs/rulings.md``.
 
@@ -127,7 +127,7 @@ def _whole(field: str, value: object, low: int, high: int, what: str) -> None:
 class Rules(HouseRules):
     """The Angry Miniatures rules in force: the defaults of ``docs/rulings.md``, the named
     variants, and every number and table of the draft as a field (house rules:
-    :mod:`toolkit.house_rules`; issue 11).
+    :mod:`toolkit.house_rules`).
 
     Faces are named as on the die: ``"9"``, ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``.
     A list of faces may be given as a list or tuple (``("10", "J", "Q", "K", "A")``) or one

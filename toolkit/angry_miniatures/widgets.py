@@ -6,7 +6,7 @@ AM-9 modifiers, the AM-8 area and the rule variants); :func:`odds_explorer` char
 the exact outcome of one attack (:func:`~toolkit.angry_miniatures.opposed`) as the
 sliders move.
 
-Both follow house rules (issue 11): ``rules=`` sets the rules they start from (a
+Both follow house rules: ``rules=`` sets the rules they start from (a
 ``Rules``; :func:`toolkit.house_rules.load_rules` reads a file), and controls for the
 main fields — the hit faces (AM-1), the dice a crit needs (AM-7), a won tie's damage
 (AM-4) and melee return damage (AM-3) — change them on the spot. Every other field
@@ -508,7 +508,7 @@ def _score(outcome: AttackOutcome) -> int:
 
 
 def _mean(x: Fraction) -> str:
-    """An exact mean by the display rule (issue 12): ``4/9 ≈ 0.44``, ``≈ 1.31`` when long."""
+    """An exact mean by the one display rule of :mod:`toolkit.numbers`: ``4/9 ≈ 0.44``, ``≈ 1.31`` when long."""
     return number_text(x)
 
 

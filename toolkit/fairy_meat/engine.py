@@ -407,7 +407,7 @@ class CombatState(GameState):
         raise IllegalActionError(f"nothing to apply at step {step!r}")  # pragma: no cover
 
     def _v(self, i: int) -> Voice:
-        """Side ``i``'s pronoun forms for the narration (``Fairy.pronoun``, issue 12)."""
+        """Side ``i``'s pronoun forms for the narration (``Fairy.pronoun``, as the designer calls her)."""
         return self.fairies[i].voice
 
     def _log(

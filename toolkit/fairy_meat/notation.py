@@ -53,6 +53,7 @@ from toolkit.notation import (
     read_example,
 )
 from toolkit.numbers import count
+from toolkit.shipped import shipped_path
 
 __all__ = [
     "NOTATION",
@@ -71,7 +72,7 @@ __all__ = [
 #: The ``system:`` of a Fairy Meat example file.
 SYSTEM = "fairy-meat"
 
-_DATA = Path(__file__).resolve().parent.parent.parent / "data" / "fairy_meat"
+_DATA = shipped_path("fairy_meat")
 _FAIRY_KEYS = {"name", "live", "kill", "weapon", "pronoun"}
 _ATTACKER_KEYS = _FAIRY_KEYS | {"fluttered", "modifiers"}
 _DEFENDER_KEYS = _FAIRY_KEYS | {"holds_order_card", "modifiers", "has_attacked"}

@@ -277,7 +277,7 @@ def _units(play: Play, revealed: Sequence[Card], rules: Rules | None = None) -> 
 
 
 def _labels(units: Sequence[_Unit]) -> Sentence:
-    """The applied Trumps as text, repeated labels grouped (issue 12: "3 Wild Trump
+    """The applied Trumps as text, repeated labels grouped so the text reads ("3 Wild Trump
     points", not "Wild Trump point, Wild Trump point, Wild Trump point")."""
     seen: dict[Sentence, int] = {}
     for u in units:

@@ -212,7 +212,7 @@ def _check_death_card(value: object, trump_ranks: tuple[str, ...]) -> str | None
 @dataclass(frozen=True)
 class Rules(HouseRules):
     """The Fairy Meat rules in force: RULINGS.md defaults, the named variants and every
-    number and table of the draft (house rules: :mod:`toolkit.house_rules`, issue 11).
+    number and table of the draft, so a house rule is a changed field (:mod:`toolkit.house_rules`).
 
     Attributes:
         numbered_ranks: FM-1 — the ranks that are Numbered cards, worth their pips
@@ -438,7 +438,8 @@ class Weapon:
 BARE_HANDS = Weapon("bare hands")
 
 
-#: The pronouns a fairy may take (issue 12): subject, object, possessive, and whether the verb is plural.
+#: The pronouns a fairy may take, so the narration calls each fairy as the designer does: subject, object,
+#: possessive, and whether the verb is plural.
 PRONOUNS: dict[str, tuple[str, str, str, bool]] = {
     "she": ("she", "her", "her", False),
     "he": ("he", "him", "his", False),
@@ -467,7 +468,7 @@ class Fairy:
     """A fairy's Live and Kill points and weapon. Damage comes off Live points; a fairy
     with 0 Live points is down (the draft's example: Sparklespaz, 2 Live, takes 2).
     ``pronoun`` (``"she"``, ``"he"`` or ``"they"``) is how the narration speaks of her
-    (issue 12: the draft's example calls Sparklespaz "he"); :attr:`voice` gives its forms."""
+    (the draft's example calls Sparklespaz "he", not "she"); :attr:`voice` gives its forms."""
 
     name: str
     live: int

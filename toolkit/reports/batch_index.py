@@ -9,12 +9,9 @@ import time
 import urllib.parse
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from toolkit.reports.job_result import JobResult
 from toolkit.reports.parameters import parameter_words
-
-if TYPE_CHECKING:
-    from toolkit.reports.running import JobResult
 
 __all__ = ["write_batch_index"]
 

@@ -24,7 +24,7 @@ with no links, images or raw HTML, and :func:`show` lets no link tag into a char
 >>> print(plain("[North](javascript:alert(1)) <b>"))
 \\[North\\]\\(javascript\\:alert\\(1\\)\\) \\<b\\>
 
-Every number goes through the one display rule of :mod:`toolkit.numbers` (issue 12): a
+Every number goes through the one display rule of :mod:`toolkit.numbers`: a
 fraction only while it is short, Monte Carlo estimates as ``estimate ± interval``, tails
 below 0.05% folded into one ``'≥ k'`` row (:func:`fold_frame`) or bar (:func:`bar`).
 """
@@ -222,8 +222,8 @@ def _chart_texts(node: Any) -> Any:
 
 
 def format_cell(value: Any, percent: bool = False) -> Any:
-    """Return how a table shows ``value``, by the display rule of :mod:`toolkit.numbers`
-    (issue 12): a ``Fraction`` as a number (``'7/2 = 3.5'``, ``'7/3 ≈ 2.33'``, ``'≈ 1.31'``
+    """Return how a table shows ``value``, by the display rule of :mod:`toolkit.numbers`:
+    a ``Fraction`` as a number (``'7/2 = 3.5'``, ``'7/3 ≈ 2.33'``, ``'≈ 1.31'``
     when the fraction is long), or as a probability when ``percent`` (``'7/27 ≈ 25.9%'``,
     ``'48.8%'``); a float as ``'1.31'`` (``'25.9%'`` in a percent column); a Monte Carlo
     :class:`~toolkit.montecarlo.Estimate` as ``'48.8% ± 0.7% (95%), estimated from …'``;
@@ -250,7 +250,7 @@ def fold_frame(
 ) -> pd.DataFrame:
     """Return ``df`` (rows in display order, one per outcome, the tail last) with its last
     rows whose ``probability`` column together is below ``threshold`` (0.05%) folded into
-    one row (issue 12): ``outcome`` reads ``'≥ k'``, ``probability`` and the ``sums``
+    one row (a long tail of 0.0% rows says nothing): ``outcome`` reads ``'≥ k'``, ``probability`` and the ``sums``
     columns present hold the sum of the rows folded (exact for fractions), other
     columns are left empty. The total is kept exactly; ``df`` is not changed.
 
@@ -294,7 +294,7 @@ def fold_frame(
 
 def _common_weights(values: Sequence[Any]) -> tuple[int, list[int]]:
     """``values`` (exact) as integer weights over their common denominator, and that
-    denominator: no gcd per value, so thousands of huge fractions add up fast (issue 13)."""
+    denominator: no gcd per value, so thousands of huge fractions add up fast."""
     import math
 
     exact = [Fraction(v) for v in values]
@@ -348,7 +348,7 @@ def table_html(
             f"columns: {', '.join(repr(c) for c in df.columns)}"
         )
     hidden = max(0, len(df) - MAX_TABLE_ROWS)
-    shown = df.iloc[:MAX_TABLE_ROWS].copy()  # a 9,100-row table is neither read nor fast (issue 13)
+    shown = df.iloc[:MAX_TABLE_ROWS].copy()  # a 9,100-row table is neither read nor fast
     for column in shown.columns:
         is_percent = column in percent
         shown[column] = shown[column].map(lambda v, p=is_percent: format_cell(v, p)).astype(object)

@@ -17,7 +17,8 @@ from typing import Any
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.files import designer_file
 from toolkit.notation import excerpt, load_yaml
-from toolkit.reports.discovery import discover_reports, repository_root
+from toolkit.reports.discovery import discover_reports
+from toolkit.shipped import shipped_path
 
 __all__ = ["MAIN_FILE", "Job", "check_output_name", "load_parameter_file", "main_jobs"]
 
@@ -53,7 +54,7 @@ def check_output_name(name: str, where: str = "output name") -> str:
 
 
 def _batch_dir() -> Path:
-    return repository_root() / "data" / "batch"
+    return shipped_path("batch")
 
 
 def load_parameter_file(path: Path | str) -> list[Job]:

@@ -1,4 +1,5 @@
-"""Running the jobs of a report batch in parallel on Dask distributed (issue 14, item 4).
+"""Running the jobs of a report batch in parallel on Dask distributed, on this
+machine's cores or on any running cluster by address.
 
 A batch of several jobs runs on a local cluster of worker processes (one thread each, so a
 worker runs one notebook at a time; each notebook still runs on its own kernel through

@@ -5,7 +5,7 @@ literal default (``max_dice = 10``). Papermill only warns about an unknown param
 and never checks types, so :func:`validate_parameters` does both before a run.
 
 A parameter whose help comment starts with ``house rules`` (``rules = None  # house
-rules: ...``) takes a system's house rules (issue 11): ``None`` for the default rules, a
+rules: ...``) takes a system's house rules: ``None`` for the default rules, a
 house-rules file (a path or the name of a shipped one, ``data/rules/<system>/``) or a
 mapping of fields. It is read before the run (:func:`read_rules_parameter`), so a bad
 file fails at once with its file, line and field named. The system is the notebook's

@@ -1,4 +1,4 @@
-"""The rule-change report: what a house rule does to a system's headline odds (issue 11).
+"""The rule-change report: what a house rule does to a system's headline odds.
 
 :func:`compare_rules` computes each headline table of a system
 (:mod:`toolkit.reports.rule_change_systems`) under a baseline (the default rules or a
@@ -54,7 +54,7 @@ def short(p: Fraction) -> str:
 
 def cell_text(p: Fraction, exact: bool) -> str:
     """Return a cell's probability as a designer reads it: :func:`short` when exact, the
-    percent alone for a Monte Carlo estimate (never shown as a fraction, issue 12)."""
+    percent alone for a Monte Carlo estimate (never shown as a fraction, which would look exact)."""
     return short(p) if exact else percent_text(p)
 
 

@@ -232,7 +232,7 @@ def _fairy_meat(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
 
 # -- Durak battle -------------------------------------------------------------------------
 #: The two armies' names in the Durak tables (as the Durak report's defaults): never the
-#: internal side ids "a" and "b" in a designer's text (issue 12 item 4).
+#: internal side ids "a" and "b" in a designer's text, which names armies as the designer does.
 DB_NAMES = ("North", "South")
 
 DB_CLASH = TableSpec(

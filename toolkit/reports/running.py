@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache, partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.notation import excerpt
 from toolkit.reports.batch_index import write_batch_index
 from toolkit.reports.discovery import find_report, notebook_title
+from toolkit.reports.job_result import JobResult
 from toolkit.reports.jobs import Job, check_output_name
 from toolkit.reports.parameters import default_value, notebook_parameters, parameter_words, validate_parameters
 
@@ -175,7 +176,7 @@ def parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str, 
 
 #: The exporter's template: nbconvert's ``lab`` page without the scripts it loads from the
 #: network (require.js, MathJax, mermaid, the widgets' manager), so a report opened offline
-#: logs no error and asks the network for nothing (issue 12 item 7). The reports need none
+#: logs no error and asks the network for nothing. The reports need none
 #: of them: plotly.js is inlined once by :func:`toolkit.reports.figures.show` and works
 #: without require.js, the reports write no TeX and no diagrams, and their outputs hold no
 #: live widgets.
@@ -375,21 +376,6 @@ def run_report(
     shown = html_path if shown_dir is None else Path(shown_dir) / html_path.name
     progress(f"{label}: done in {seconds:.1f} s -> {shown}")
     return html_path
-
-
-@dataclass(frozen=True)
-class JobResult:
-    """What became of one job of a batch: ``status`` is ``'ok'`` or ``'failed'`` (then
-    ``error`` is the message); ``html_path`` may exist for a failed run (partial report)."""
-
-    job: Job
-    output_name: str
-    status: Literal["ok", "failed"]
-    html_path: Path | None
-    notebook_path: Path | None
-    seconds: float
-    error: str | None = None
-    title: str | None = None
 
 
 @dataclass(frozen=True)

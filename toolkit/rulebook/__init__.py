@@ -1,5 +1,5 @@
 """Rule-book examples: a catalogue of situations per system and a finder of examples
-that show them (issue 15).
+that show them.
 
 - :mod:`.situations`: :class:`Situation` (a named predicate over a finished example),
   :func:`catalogue` and :func:`situation` per system;

@@ -1,4 +1,4 @@
-"""Rule-book export (issue 15 item 3): an example as a boxed rule-book paragraph, in HTML
+"""Rule-book export: an example as a boxed rule-book paragraph, in HTML
 or Markdown, with its cards and poker dice drawn.
 
 ``toolkit replay FILE --format html`` (or ``markdown``) and the steppers' Export write

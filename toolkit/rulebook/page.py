@@ -1,5 +1,5 @@
 """The "rule-book examples" page of a system: one verified example for every situation
-of its catalogue (``notebooks/rulebook_examples.ipynb`` shows it; issue 15 item 4).
+of its catalogue (``notebooks/rulebook_examples.ipynb`` shows it), so every situation has an example the engine replays.
 
 :func:`examples_page` finds the first example of each situation
 (:func:`~toolkit.rulebook.finder.find_examples`, under the situation's own variant where

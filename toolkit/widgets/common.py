@@ -1,6 +1,6 @@
 """What the systems' notebook widgets share: escaping, a coloured line of text, a count
 in words ("1 card", "3 cards"), reading a field of an outcome that may be a mapping
-or an object, and the one rule for the numbers a designer reads (issue 12, from
+or an object, and the one rule for the numbers a designer reads (from
 :mod:`toolkit.numbers`): :func:`probability_text` (``'7/27 ≈ 25.9%'``, ``'48.8%'``),
 :func:`number_text` for means (``'7/3 ≈ 2.33'``, ``'≈ 1.31'``), :func:`estimate_text`
 and :func:`method_text` for Monte Carlo, :func:`fold_labels` for tables and bars."""
@@ -46,7 +46,8 @@ ERROR = "#c92a2a"
 #: The colour of a line that says all is well (an export that replays, expectations met).
 OK = "#2b8a3e"
 #: The neutral colour of a plain note: the example's next move, a partial (unfinished)
-#: export — normal states, neither an error nor a success (issue 12).
+#: export — normal states, neither an error nor a success, so
+#: neither is shown in red or green.
 NOTE = "#444"
 
 
@@ -62,8 +63,8 @@ def coloured(text: object, colour: str) -> str:
 
 def fitting_width(description: str, options: Any = ()) -> str:
     """A CSS width (in ``em``) in which a control's ``description`` and its longest
-    option label both fit whole, with room for a dropdown's arrow (issue 12 item 6: no
-    cut-off labels). ``options`` are labels or ``(label, value)`` pairs.
+    option label both fit whole, with room for a dropdown's arrow (a cut-off label hides
+    what the control chooses). ``options`` are labels or ``(label, value)`` pairs.
 
     >>> fitting_width("Morale (DB-8)", [("this clash (default)", "clash"), ("whole battle", "battle")])
     '22.3em'
@@ -102,7 +103,7 @@ def _option_width(dropdown: widgets.Dropdown) -> float:
 
 
 def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> widgets.GridBox:
-    """The one look of every explorer's and stepper's controls (issue 23): a compact grid
+    """The one look of every explorer's and stepper's controls, so they look and align alike: a compact grid
     whose cells are as wide as the longest label needs, as many to a row as the width
     allows. An item that is a list of controls (one army's, one fairy's) is one cell, a
     column of its own: two such groups stand side by side when the page is wide enough,
@@ -166,7 +167,8 @@ TEXT_TABLE_STYLE = f"<style>.{TEXT_TABLE} td,.{TEXT_TABLE} th{{text-align:left;v
 #: The CSS class of a toggle button that is on (a hit face ticked, a card picked).
 PICKED_CLASS = "toolkit-picked"
 #: The page style of a toggle that is on: a clear fill and outline, the label's own colour
-#: kept (a red card stays red) — not the theme's faint grey (issue 23 item 5).
+#: kept (a red card stays red) — not the theme's faint grey, which reads as
+#: disabled.
 PICKED_STYLE = (
     f"<style>.jupyter-button.{PICKED_CLASS}{{background:#ffe066 !important;"
     "box-shadow:inset 0 0 0 2px #f08c00 !important;opacity:1 !important}</style>"

@@ -235,7 +235,8 @@ class FollowsExample(Generic[S]):
 
     def _title_first(self) -> widgets.HTML:
         """The stepper's title, taken out of the stepper's own box to head the whole
-        widget, above the setup controls (issue 23: not under them). Returns it."""
+        widget, above the setup controls (the title says what the
+        controls set up, so it comes first). Returns it."""
         title = self.stepper.title
         self.stepper.widget.children = tuple(c for c in self.stepper.widget.children if c is not title)
         return title
@@ -298,7 +299,7 @@ class FollowsExample(Generic[S]):
         """Why the example's plan stops early, as ``(text, colour)``. From the example's
         own setup it is a broken example (an error); in a what-if it is what the question
         found — the example's next move does not fit the new setup — so it is a neutral
-        note that play goes on by hand from here (issue 23 item 6)."""
+        note that play goes on by hand from here."""
         where, why = plan_stop_text(self._plan_error)
         if not self.what_if:
             return f"The example stops here ({where}): {why}" if where else f"The example stops here: {why}", ERROR
@@ -417,12 +418,12 @@ class FollowsExample(Generic[S]):
         """Fill the export box with the game so far as a rule-book example (titled
         ``untitled`` when the title box is empty), say whether it replays, and return it:
         the example file's YAML, or, as ``export_format`` says, that file replayed and
-        written as rule-book HTML or Markdown with its cards drawn (issue 15,
-        :mod:`toolkit.rulebook.export`: what ``toolkit replay FILE --format`` writes).
+        written as rule-book HTML or Markdown with its cards drawn
+        (:mod:`toolkit.rulebook.export`: what ``toolkit replay FILE --format`` writes).
 
         A partial example (the game unfinished) is a normal export: a verdict that it
         replays is shown in the neutral :data:`~toolkit.widgets.common.NOTE` colour, not
-        as a success or an error (issue 12); only a file that does not replay is red."""
+        as a success or an error (it is neither); only a file that does not replay is red."""
         from toolkit.rulebook.download import example_download
 
         state = self.state

@@ -18,7 +18,7 @@ damage, a counter-attack). The chart shows each side in its own colour; the view
 toggle switches between P(score = k) ("exactly") and P(at least k on that side)
 ("at least"). Probabilities are printed exactly, ``7/27 ≈ 25.9%``.
 
-**House rules** (issue 11): give ``rules_system="angry-miniatures"`` (or ``"fairy-meat"``,
+**House rules**: give ``rules_system="angry-miniatures"`` (or ``"fairy-meat"``,
 ``"durak-battle"``) and the explorer shows a :class:`~toolkit.widgets.rules_picker.RulesPicker`
 above its controls ("Rules:" — the default rules and every ``data/rules/<system>/*.yaml``,
 by title, with the notes and changes of the one chosen, and a box to load another file).
@@ -85,7 +85,7 @@ BUSY_CLASS = "toolkit-busy"
 NUMBERS_CLASS = "toolkit-numbers"
 
 #: The page style that dims every number of a busy explorer (chart, sentence and table)
-#: until the new numbers are drawn (issue 23: not only the chart).
+#: until the new numbers are drawn (not only the chart: a stale table reads as new).
 _BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-numbers{opacity:0.35;transition:opacity 0.1s}</style>"
 
 #: The slider widgets whose drags should compute once, on release.

@@ -1,4 +1,4 @@
-"""A rules picker: which house rules an explorer computes with (issue 11).
+"""A rules picker: which house rules an explorer computes with.
 
 A "Rules:" dropdown offers the default rules and every house-rules file of the system
 (``data/rules/<system>/*.yaml``, by title); under it, the chosen file's notes (escaped)
@@ -219,8 +219,8 @@ class RulesPicker:
         """Redraw the "Rules in force" panel for the rules a computation really used:
         the picked file's rules with what the controls changed by hand (each such field
         marked "set here"), and — for the fields in ``not_counted`` (field → why) that
-        the rules change — why the numbers do not follow them (issue 23: a picked file
-        that changes nothing says why). Returns None."""
+        the rules change — why the numbers do not follow them (a picked file that
+        seems to change nothing says why). Returns None."""
         self.notes.value = rules_panel_html(self._read, in_force, not_counted)
 
     def _fail(self, message: str) -> None:
@@ -316,8 +316,8 @@ def set_control(control: Any, value: Any) -> None:
 
 def controls_follow_picks(explorer: Any, controls: Mapping[str, Any]) -> Any:
     """Make each control of ``controls`` named like a field of the rules take that field's
-    value whenever ``explorer``'s picker picks other rules, before the explorer recomputes
-    (issue 11): the controls then change the picked rules field by field instead of
+    value whenever ``explorer``'s picker picks other rules, before the explorer recomputes:
+    the controls then change the picked rules field by field instead of
     replacing them. Returns ``explorer`` (unchanged when it has no picker)."""
     picker = getattr(explorer, "rules_picker", None)
     if picker is None:

@@ -419,7 +419,7 @@ class ClashLosses(OddsResult):
         trials: Monte Carlo trials (``None`` when exact); ``sampler`` says what played them.
         tokens: the armies' tokens the losses are floored at (DB-7).
         confidence: the level of :meth:`interval` (0.95).
-        names: the armies' names, side a's first (what the text calls them, issue 12:
+        names: the armies' names, side a's first (what the text calls them, so it reads
             "North loses 2, South loses 0", never the side ids).
     """
 

@@ -137,7 +137,7 @@ class _BattleExplorer(OddsExplorer):
 
 def _mean(x: Fraction) -> str:
     """An exact mean as ``7/3 ≈ 2.33`` (just ``≈ 2.33`` when the fraction is long), by
-    :func:`toolkit.numbers.number_text` (issue 12)."""
+    :func:`toolkit.numbers.number_text` (one display rule for every number)."""
     return number_text(x)
 
 

@@ -47,6 +47,7 @@ from toolkit.durak_battle.widgets.pieces import (
 )
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
+from toolkit.shipped import shipped_path
 from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 from toolkit.widgets.rules_picker import set_control
@@ -54,7 +55,7 @@ from toolkit.widgets.rules_picker import set_control
 __all__ = ["EXAMPLES_DIR", "BattleStepper", "battle_stepper", "find_example", "as_example"]
 
 #: Where the rule-book examples live; :func:`battle_stepper` also looks here for a bare file name.
-EXAMPLES_DIR = Path(__file__).resolve().parents[3] / "data" / "examples"
+EXAMPLES_DIR = shipped_path("examples")
 
 
 def find_example(source: str | Path) -> Path:
@@ -389,7 +390,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         self._describe_controls()
 
     def _view_options(self) -> list[tuple[str, str]]:
-        """The Show choices: both hands, or one army's view, by the army's name (issue 12)."""
+        """The Show choices: both hands, or one army's view, by the army's name (the designer's word, not a side id)."""
         views = [(f"{name}'s view", side) for name, side in zip(self.names, SIDES, strict=True)]
         return [("both hands (designer)", "both"), *views]
 
@@ -444,7 +445,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             options=self._view_options(),
             value="both",
             description="Show",
-            style={"button_width": "auto"},  # "both hands (designer)" shown whole (issue 12 item 6)
+            style={"button_width": "auto"},  # "both hands (designer)" shown whole: a cut-off label hides the choice
         )
         self.hands_view = widgets.HTML()
         self._build_example_and_export()

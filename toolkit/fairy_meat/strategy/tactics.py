@@ -1,4 +1,5 @@
-"""The draft's Tactical Considerations, tested with optimal play (issue 5).
+"""The draft's Tactical Considerations, tested with optimal play: each
+consideration is checked against what the solver's best play does.
 
 The Fairy Meat draft makes claims a designer wants checked: going for extreme values
 versus bringing values back to the middle (5–6), the attacker being able to take more
@@ -25,7 +26,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.cards import Card, Pile, parse_cards, standard_deck
@@ -37,6 +37,7 @@ from toolkit.fairy_meat.strategy.optimal import AttackSolution, solve_attack
 from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.numbers import signed_text
 from toolkit.prob import Distribution
+from toolkit.shipped import shipped_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -360,7 +361,7 @@ class WorkedExample:
 
 
 #: The draft's worked example as data.
-WORKED_EXAMPLE = Path(__file__).resolve().parents[3] / "data" / "examples" / "dizzytwig_v_sparklespaz.yaml"
+WORKED_EXAMPLE = shipped_path("examples", "dizzytwig_v_sparklespaz.yaml")
 
 #: The draft's plays (the Fairy Meat draft's worked example).
 DIZZY_FIRST = {"declare": "declare subtract", "trumps": "trumps KS QC", "play": "play 3D"}

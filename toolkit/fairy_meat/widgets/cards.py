@@ -73,7 +73,8 @@ def card_codes(cards: Sequence[Card]) -> str:
 
 
 def _fitted_dropdown(options: list[tuple[str, str]], value: str, description: str) -> widgets.Dropdown:
-    """A Dropdown wide enough for its description and its longest option (issue 12 item 6)."""
+    """A Dropdown wide enough for its description and its longest option
+    (a cut-off label hides what the control chooses)."""
     return widgets.Dropdown(
         options=options,
         value=value,
@@ -117,7 +118,7 @@ def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
 
 
 def numeric_controls(rules: Rules) -> dict[str, widgets.IntSlider]:
-    """Sliders for the main numbers of one attack (issue 11 house rules), set from
+    """Sliders for the main numbers of one attack (the house rules a designer tries), set from
     ``rules``, over the values the Rules accept (:data:`~toolkit.fairy_meat.rules.DIVISOR_RANGE`,
     :data:`~toolkit.fairy_meat.rules.TRUMP_VALUE_RANGE`): the points divisor (FM-10: 2, or 1
     for the full difference) and what a matching Trump is worth (FM-1/FM-8)."""

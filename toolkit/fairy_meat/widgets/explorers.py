@@ -26,7 +26,7 @@ from toolkit.widgets.rules_picker import controls_follow_picks
 __all__ = ["NOT_COUNTED", "POLICIES", "odds_explorer", "can_place_trumps", "hand_composition_explorer"]
 
 
-#: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
+#: Toggle buttons as wide as their labels: a cut-off label hides what the button does.
 _FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 #: The policies the odds explorer offers for each fairy (by name, :mod:`toolkit.fairy_meat.policies`).
@@ -66,7 +66,7 @@ def _score(outcome: Any) -> int:
 
 
 def _mean(x: Fraction, sampled: bool = False) -> str:
-    """A mean by the display rule (issue 12): ``7/3 ≈ 2.33``, ``≈ 1.31``; a Monte Carlo
+    """A mean by the one display rule of :mod:`toolkit.numbers`: ``7/3 ≈ 2.33``, ``≈ 1.31``; a Monte Carlo
     one by its decimal alone, never as a fraction of the trials."""
     return number_text(float(x) if sampled else x)
 
@@ -75,7 +75,7 @@ def _attack_summary(d: Distribution[Any], how: str, result: Any = None) -> list[
     sampled = getattr(result, "method", None) == "monte_carlo"
 
     def p(test: Callable[[Any], bool]) -> str:
-        if sampled:  # an estimate ± its interval, never a fraction of the trials (issue 12)
+        if sampled:  # an estimate ± its interval: a fraction of the trials would look exact
             return result.estimate(test).text("", result.confidence)
         return format_probability(d.probability(test))
 
@@ -135,7 +135,7 @@ def odds_explorer(
     every size here), else ``trials`` dealt attacks by Monte Carlo (the random policies
     at most sizes; 2,000 trials take about 2 s, and the summary gives the 95% interval).
 
-    A house-rules picker above the controls ("Rules:", issue 11) offers the default rules
+    A house-rules picker above the controls ("Rules:", to try house rules) offers the default rules
     and every ``data/rules/fairy-meat/*.yaml``: picking one sets the controls from it, and
     the controls then change the picked rules field by field.
 

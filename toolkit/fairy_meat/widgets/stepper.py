@@ -42,17 +42,18 @@ from toolkit.fairy_meat.widgets.cards import (
 )
 from toolkit.fairy_meat.widgets.hints import HINTS_KEPT, action_label, hint_table, no_decision_text
 from toolkit.numbers import count
+from toolkit.shipped import shipped_path
 from toolkit.widgets.common import ERROR, NOTE, OK, PICKED_STYLE, control_grid, esc, fitting_width, mark_picked
 from toolkit.widgets.example_mode import FollowsExample
 
 __all__ = ["EXAMPLES_DIR", "find_example", "CombatStepper", "combat_stepper"]
 
-#: Toggle buttons as wide as their labels (issue 12 item 6: no cut-off labels).
+#: Toggle buttons as wide as their labels: a cut-off label hides what the button does.
 _FIT_BUTTONS = {"description_width": "initial", "button_width": "auto"}
 
 
 #: Where the rule-book examples live; :func:`combat_stepper` also looks here for a bare file name.
-EXAMPLES_DIR = Path(__file__).resolve().parents[3] / "data" / "examples"
+EXAMPLES_DIR = shipped_path("examples")
 
 
 _SETUP_KEYS = {
@@ -165,10 +166,10 @@ class CombatStepper(FollowsExample[CombatState]):
             # "he", as the draft's worked example speaks of him (data/examples/dizzytwig_v_sparklespaz.yaml)
             defender = Fairy("Sparklespaz", live=2, kill=1, weapon=weapons["Moon Dagger"], pronoun="he")
         rules = rules or Rules()
-        self._base_rules = rules  # every field the controls do not set holds (house rules, issue 11)
+        self._base_rules = rules  # every field the controls do not set keeps the house rules' value
         self.example = example
         self.names = (attacker.name, defender.name)
-        self.pronouns = (attacker.pronoun, defender.pronoun)  # how the narration speaks of each (issue 12)
+        self.pronouns = (attacker.pronoun, defender.pronoun)  # how the narration speaks of each (she, he, they)
         deck = options.pop("deck", "")
         hands = options.pop("hands", None)
         if hands is not None:
@@ -388,7 +389,7 @@ class CombatStepper(FollowsExample[CombatState]):
             value=weapons[attacker.weapon.name],
             description=f"{a}'s weapon",
             style=WIDE,
-            layout=widgets.Layout(width=fitting_width(f"{a}'s weapon", choices)),  # labels shown whole (issue 12)
+            layout=widgets.Layout(width=fitting_width(f"{a}'s weapon", choices)),  # weapon names shown whole
         )
         self.defender_weapon = widgets.Dropdown(
             options=choices,
@@ -678,7 +679,7 @@ class CombatStepper(FollowsExample[CombatState]):
                 t.observe(lambda _: self.stepper.clear_message(), names="value")
                 self.card_buttons[c.code] = t
                 toggles.append(t)
-            # the action she can take is the primary one: Place Trumps only with Trumps to place (FM-4, issue 12)
+            # the action she can take is the primary one: Place Trumps only with Trumps to place (FM-4)
             can_place = any(a != "trumps none" for a in legal)
             place = widgets.Button(
                 description="Place Trumps",
