@@ -723,7 +723,7 @@ def test_explore_notebook_runs_headless():
     widget_cells, text = run_notebook_headless(NOTEBOOK)
     # the example's stepper, a free stepper, the two explorers; the house-rules explorer and stepper
     assert widget_cells == 6
-    assert "points_divisor=1" in text  # the shipped unhalved_damage.yaml, loaded
+    assert "Points divisor: 1" in text  # the shipped unhalved_damage.yaml, loaded, the field by its label
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in text  # the worked example, as toolkit replay prints it
     assert "Every expectation in the file is met." in text
     assert "Replays to the same log: True" in text  # the exported example
