@@ -109,7 +109,7 @@ def test_attacker_draws_2_and_cheap_strikes_say_why():
     _pick(durak, "Cheap strikes")
     assert _numbers(durak) == before
     notes = durak.rules_picker.notes.value
-    assert "<code>strike_loss</code> (DB-4)" in notes and "before the first card is played" in notes
+    assert "Tokens lost to a strike (DB-4)" in notes and "before the first card is played" in notes
 
 
 def test_a_change_by_hand_shows_in_the_rules_in_force():
@@ -120,12 +120,13 @@ def test_a_change_by_hand_shows_in_the_rules_in_force():
     fm.controls["points_divisor"].value = 1
     notes = fm.rules_picker.notes.value
     assert "no field changed" not in notes and "changed here by hand" in notes
-    assert "<code>points_divisor</code>: 1 (default 2) — set here" in notes
+    assert "Points divisor: 1 (by default 2) — set here" in notes
     durak = round_explorer(rules="harsh_morale")
     changed = next(iter(durak.rules_picker.rules.changes()))
     control = durak.controls[changed]
     control.value = getattr(DBRules(), changed)
-    assert f"<code>{changed}</code>: set back to the default here" in durak.rules_picker.notes.value
+    label = DBRules.field_label(changed)
+    assert f"{label}: set back to the default here" in durak.rules_picker.notes.value
 
 
 def test_notes_read_as_paragraphs_not_the_files_lines():

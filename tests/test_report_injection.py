@@ -12,6 +12,7 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 import pytest
+from widget_state import without_option_labels
 
 from toolkit.reports import figures
 from toolkit.reports.batch_index import write_batch_index
@@ -132,15 +133,10 @@ _ACTIVE_TAG = re.compile(r"<(?:a|img|script|iframe|link|svg|image|video|audio|so
 _PAYLOAD_MARK = re.compile(r"127\.0\.0\.1|javascript:|alert\(|onerror", re.I)
 
 
-#: A dropdown's choices in the page's saved widget state: ipywidgets draws each label as an
-#: option's text (``textContent``), never as markup, so a title there is shown, not parsed.
-_OPTION_LABELS = re.compile(r'"_options_labels": \[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]')
-
-
 def _payload_tags(page: str) -> list[str]:
     """Every tag of the page that can link or load and comes from a payload, the charts'
     JSON included (plotly writes "<" there as \\u003c and shows tags in its labels)."""
-    page = _OPTION_LABELS.sub('"_options_labels": []', page)
+    page = without_option_labels(page)  # a dropdown's choices are drawn as text
     return [tag for tag in _ACTIVE_TAG.findall(_unescape_json(page)) if _PAYLOAD_MARK.search(tag)]
 
 

@@ -17,8 +17,10 @@ __all__ = ["DATA_DIR", "shipped_path"]
 
 def _data_dir() -> Path:
     """Return the folder of the shipped files: the package's ``data`` resource, as a path
-    (the toolkit is installed as files, a wheel or the repository, never a zip)."""
-    return Path(str(resources.files("toolkit").joinpath("data")))
+    (the toolkit is installed as files, a wheel or the repository, never a zip), with the
+    repository's link followed, so a shipped file has one path (``data/rules/...``) whether
+    it was found here or named by a designer."""
+    return Path(str(resources.files("toolkit").joinpath("data"))).resolve()
 
 
 #: The folder of the shipped files (``data/`` of the repository, ``toolkit/data`` of a wheel).

@@ -550,7 +550,7 @@ def clash_losses(
     Returns:
         A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
         ``result[(la, lb)]``), the joint law with the initiative and destruction
-        (``.joint``), ``.method``, and for Monte Carlo 99% Wilson intervals
+        (``.joint``), ``.method``, and for Monte Carlo 95% Wilson intervals
         (``.interval(event)``).
 
     Raises:
