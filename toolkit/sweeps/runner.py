@@ -31,7 +31,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
-from toolkit.sweeps.store import PointStore, sweep_table, write_table
+from toolkit.sweeps.store import PointStore, sweep_arrow, table_frame, write_table
 from toolkit.sweeps.work import compute_chunk
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ __all__ = [
     "SweepResult",
     "run_sweep",
     "chunk_size",
+    "plan_chunks",
     "default_workers",
     "local_workers",
     "parse_scheduler",
@@ -419,13 +420,13 @@ def run_sweep(
                     with contextlib.suppress(Exception):
                         cluster.close()
     shown_notices = len(store.notices)
-    table = sweep_table(sweep, store.tables())
+    arrow = sweep_arrow(sweep, store.tables())
     for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
         shown.notice(line)
-    table_path = write_table(table, table_file, sweep)
+    table_path = write_table(arrow, table_file, sweep)
     result = SweepResult(
         sweep,
-        table,
+        table_frame(arrow),
         len(todo) - len(failures),
         skipped,
         tuple(failures),
@@ -468,6 +469,34 @@ def _chunks(points: Sequence[Point], size: int) -> list[list[Point]]:
     return [list(points[i : i + size]) for i in range(0, len(points), size)]
 
 
+def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[list[Point]]:
+    """Return the chunks (tasks) of ``points``, in the order they are sent.
+
+    Of :func:`chunk_size` points each. When the calculator names the arguments that share
+    cached work (``Calculator.shares``: the same pools, the same hand sizes), the points
+    are grouped by them first, so that a worker computes that work once per chunk rather
+    than once per point spread over chunks; and the chunks are sent largest values first
+    (more dice, more cards usually take longer), so that the last chunks to finish are
+    short ones and no worker waits long for the others at the end."""
+    size = chunk_size(sweep, len(points), workers)
+    shares = [name for name in sweep.calculator.shares if name in sweep.calculator.param_names]
+    if not shares:
+        return _chunks(points, size)
+
+    def shared(point: Point) -> tuple[Any, ...]:
+        args = dict(point.args)
+        return tuple(_ordered(args[name]) for name in shares)
+
+    return _chunks(sorted(points, key=shared, reverse=True), size)
+
+
+def _ordered(value: Any) -> tuple[int, Any]:
+    """A sort key of any argument's value: numbers by size, anything else by its text."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, value)
+    return (1, str(value))
+
+
 def _run(
     sweep: Sweep,
     todo: list[Point],
@@ -488,11 +517,24 @@ def _run(
     calc = sweep.calculator
     by_key = {p.key: p for p in todo}
     run_id = uuid.uuid4().hex[:8]
+    directory: str | None = str(store.directory.parent.resolve())
+    try:
+        store.open_run(run_id)  # the workers that see it write their chunk files themselves
+    except OSError:
+        directory = None
+    _warm_up(client, sweep.system, calc.name)
     futures = {}
-    for i, chunk in enumerate(_chunks(todo, chunk_size(sweep, len(todo), workers))):
+    for i, chunk in enumerate(plan_chunks(sweep, todo, workers)):
         items = [(p.key, p.args, p.rules) for p in chunk]
         future = client.submit(
-            compute_chunk, sweep.system, calc.name, items, pure=False, key=f"sweep-{sweep.name}-{run_id}-{i}"
+            compute_chunk,
+            sweep.system,
+            calc.name,
+            items,
+            directory,
+            run_id,
+            pure=False,
+            key=f"sweep-{sweep.name}-{run_id}-{i}",
         )
         futures[future] = chunk
     failures: list[Failure] = []
@@ -522,19 +564,39 @@ def _run(
                 failures += [Failure(p, error) for p in chunk]
                 shown.update(len(chunk), len(chunk))
                 continue
-            store.save(outcome["payload"], outcome["done"])
+            errors = list(outcome["errors"])
+            if outcome.get("staged") is not None:
+                if store.commit(outcome["done"], run_id, outcome["staged"]) is None:
+                    lost = "the worker's chunk file was not found in the output folder (removed meanwhile?)"
+                    errors += [(key, lost) for key in outcome["done"]]
+                    outcome["done"] = []
+            else:
+                store.save(outcome["payload"], outcome["done"])
             done.update(outcome["done"])
-            failures += [Failure(by_key[key], error) for key, error in outcome["errors"]]
-            count = len(outcome["done"]) + len(outcome["errors"])
+            failures += [Failure(by_key[key], error) for key, error in errors]
+            count = len(outcome["done"]) + len(errors)
             finished += count
-            shown.update(count, len(outcome["errors"]))
+            shown.update(count, len(errors))
             if on_chunk is not None:
                 on_chunk(client, finished)
     except BaseException:
         with contextlib.suppress(Exception):
             client.cancel(list(futures))
         raise
+    finally:
+        with contextlib.suppress(OSError):
+            store.close_run(run_id)  # and any chunk file staged for it but not stored
     return failures
+
+
+def _warm_up(client: Any, system: str, name: str) -> None:
+    """Have every worker, and every worker that joins later, import what the chunks of
+    calculator ``name`` of ``system`` need (:class:`~.warm.SweepWarmUp`) before its
+    first chunk: a worker plugin, registered once per calculator."""
+    from toolkit.sweeps.warm import SweepWarmUp
+
+    with contextlib.suppress(Exception):  # an old scheduler without plugins: the chunks import it
+        client.register_plugin(SweepWarmUp(system, name), name=f"toolkit-sweep-warm-up-{system}-{name}")
 
 
 def _chunk_error(future: Any) -> str:

@@ -20,8 +20,9 @@ The table (:func:`sweep_table`) has one row per grid point and outcome: the poin
 arguments and rules columns, ``outcome``, ``kind`` (``"probability"`` or ``"value"``),
 the exact number as ``numerator`` and ``denominator`` (decimal integers as text: exact
 at any size; empty when the calculator reports a float only), ``value`` (float),
-``exact`` (false for Monte Carlo frequencies and floats) and ``seconds`` (the point's
-time on its worker). It is read from the stored chunks with Arrow (no row-by-row Python),
+``low`` and ``high`` (the interval the calculator gives for the number: the value twice
+when exact; empty for an estimate whose calculator gives no interval), ``exact`` (false
+for Monte Carlo frequencies and floats) and ``seconds`` (the point's time on its worker). It is read from the stored chunks with Arrow (no row-by-row Python),
 so that the client's share of a big sweep stays small.
 """
 
@@ -34,6 +35,7 @@ import json
 import os
 from collections.abc import Iterable
 from fractions import Fraction
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,10 +51,13 @@ if TYPE_CHECKING:
 __all__ = [
     "PointStore",
     "chunk_problem",
+    "chunk_table",
     "encode_chunk",
     "rows_checksum",
     "store_schema",
+    "sweep_arrow",
     "sweep_table",
+    "table_frame",
     "table_sweep",
     "write_atomic",
     "write_table",
@@ -61,7 +66,7 @@ __all__ = [
 ]
 
 #: The columns every sweep table has after the point's own columns.
-TABLE_COLUMNS = ("outcome", "kind", "numerator", "denominator", "value", "exact", "seconds")
+TABLE_COLUMNS = ("outcome", "kind", "numerator", "denominator", "value", "low", "high", "exact", "seconds")
 #: How far from 1 the float-only probabilities of a stored point may sum.
 FLOAT_SUM_TOLERANCE = 1e-9
 #: The key-value metadata of a chunk file: the code fingerprint and the rows' checksum.
@@ -98,6 +103,8 @@ def store_schema() -> Any:
             ("numerator", pa.string()),
             ("denominator", pa.string()),
             ("value", pa.float64()),
+            ("low", pa.float64()),
+            ("high", pa.float64()),
             ("exact", pa.bool_()),
             ("seconds", pa.float64()),
         ]
@@ -111,26 +118,66 @@ def encode_chunk(points: Iterable[tuple[str, list[Row], float]], code: str | Non
     records the fingerprint of the code that computed them (``code``, default this
     process's: :func:`~.fingerprint.code_fingerprint`) and the checksum of the rows
     (:func:`rows_checksum`), which a rerun checks before trusting the file."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    cols: dict[str, list[Any]] = {c: [] for c in ("key", "row", *TABLE_COLUMNS)}
-    for key, rows, seconds in points:
-        for i, r in enumerate(rows):
-            cols["key"].append(key)
-            cols["row"].append(i)
-            cols["outcome"].append(r.outcome)
-            cols["kind"].append(r.kind)
-            cols["numerator"].append(None if r.exact is None else str(r.exact.numerator))
-            cols["denominator"].append(None if r.exact is None else str(r.exact.denominator))
-            cols["value"].append(r.value)
-            cols["exact"].append(r.is_exact)
-            cols["seconds"].append(seconds)
-    table = pa.table(cols, schema=store_schema())
+    table = chunk_table(points)
     metadata = {CODE_KEY: code or fingerprint.code_fingerprint(), CHECKSUM_KEY: rows_checksum(table)}
     buffer = io.BytesIO()
-    pq.write_table(table.replace_schema_metadata(metadata), buffer)
+    pq.write_table(table.replace_schema_metadata(metadata), buffer, use_dictionary=DICTIONARY_COLUMNS)
     return buffer.getvalue()
+
+
+#: The stored columns worth a dictionary (few distinct values); the big exact numbers are not.
+DICTIONARY_COLUMNS = ["key", "outcome", "kind"]
+
+
+def chunk_table(points: Iterable[tuple[str, list[Row], float]]) -> Any:
+    """Return the Arrow table of finished points ``(key, rows, seconds)`` in the store's
+    schema (:func:`store_schema`), built column by column (the rows are transposed once,
+    not appended cell by cell): ``low`` and ``high`` are each row's :meth:`~Row.bounds`."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys, counts, seconds, flat = [], [], [], []
+    for key, rows, spent in points:
+        keys.append(key)
+        counts.append(len(rows))
+        seconds.append(spent)
+        flat.extend(rows)
+    schema = store_schema()
+    if not flat:
+        return schema.empty_table()
+    repeat = np.repeat(np.arange(len(keys)), counts)
+    starts = np.repeat(np.cumsum([0, *counts[:-1]]), counts)
+    outcome, kind, exact, value, is_exact, low, high = zip(*flat, strict=True)
+    if None in exact:
+        numerator = [None if f is None else str(f.numerator) for f in exact]
+        denominator = [None if f is None else str(f.denominator) for f in exact]
+    else:
+        numerator = list(map(str, map(attrgetter("numerator"), exact)))
+        denominator = list(map(str, map(attrgetter("denominator"), exact)))
+    values = pa.array(value, pa.float64())
+    exacts = pa.array(is_exact, pa.bool_())
+    lows, highs = pa.array(low, pa.float64()), pa.array(high, pa.float64())
+    if lows.null_count or highs.null_count:  # no interval given: the value itself when exact (Row.bounds)
+        known = pc.and_(pc.is_valid(lows), pc.is_valid(highs))
+        lows = pc.if_else(known, lows, pc.if_else(exacts, values, pa.scalar(None, pa.float64())))
+        highs = pc.if_else(known, highs, pc.if_else(exacts, values, pa.scalar(None, pa.float64())))
+    columns = {
+        "key": pa.array(keys, pa.string()).take(pa.array(repeat)),
+        "row": pa.array(np.arange(len(flat)) - starts, pa.int32()),
+        "outcome": pa.array(outcome, pa.string()),
+        "kind": pa.array(kind, pa.string()),
+        "numerator": pa.array(numerator, pa.string()),
+        "denominator": pa.array(denominator, pa.string()),
+        "value": values,
+        "low": lows,
+        "high": highs,
+        "exact": exacts,
+        "seconds": pa.array(np.repeat(np.asarray(seconds, dtype=np.float64), counts)),
+    }
+    return pa.table(columns, schema=schema)
 
 
 def rows_checksum(table: Any) -> str:
@@ -187,10 +234,46 @@ def chunk_problem(table: Any, metadata: dict[bytes, bytes] | None) -> str | None
     return _content_problem(table.select(list(expected.names)))
 
 
+def _interval_problem(table: Any) -> str | None:
+    """A row whose interval is half empty, does not hold its value, or (exact) is not
+    the value twice."""
+    import pyarrow.compute as pc
+
+    low, high, value = table.column("low"), table.column("high"), table.column("value")
+    if not pc.all(pc.equal(pc.is_null(low), pc.is_null(high))).as_py():
+        return "a row has a low bound without a high one or the reverse"
+    slack = pc.multiply(pc.add(pc.abs(value), 1.0), 1e-12)
+    inside = pc.and_(
+        pc.less_equal(pc.subtract(low, slack), value), pc.less_equal(value, pc.add(high, slack))
+    )
+    if pc.any(pc.invert(inside)).as_py():
+        return "a row's interval (low, high) does not hold its value"
+    exact = pc.and_(table.column("exact"), pc.or_(pc.not_equal(low, value), pc.not_equal(high, value)))
+    if pc.any(exact).as_py():
+        return "an exact row has an interval other than its value"
+    if pc.any(pc.and_(table.column("exact"), pc.is_null(low))).as_py():
+        return "an exact row has no interval"
+    return None
+
+
+def _points_together(table: Any) -> bool:
+    """Whether each point's rows are consecutive, numbered 0, 1, ...: a new point starts
+    exactly where the row number goes back to 0 (what :func:`sweep_arrow` relies on)."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    key = table.column("key").combine_chunks()
+    row = np.asarray(table.column("row").to_numpy(), dtype=np.int64)
+    new = np.asarray(pc.not_equal(key.slice(1), key.slice(0, len(key) - 1)).to_numpy(zero_copy_only=False))
+    steps = row[1:] == row[:-1] + 1
+    return bool(row[0] == 0 and np.all(new == (row[1:] == 0)) and np.all(new | steps))
+
+
 def _content_problem(table: Any) -> str | None:
     """What the checksum cannot vouch for (a file rewritten with a fresh checksum): every
-    cell filled (``numerator`` and ``denominator`` empty together), each point's rows
-    numbered 0..n-1 once each, each point's probabilities summing to 1."""
+    cell filled (``numerator`` and ``denominator`` empty together, ``low`` and ``high``
+    too), each point's rows numbered 0..n-1 once each, each interval holding its value
+    (the value itself when exact), each point's probabilities summing to 1."""
     import pyarrow.compute as pc
 
     for name in ("key", "row", "outcome", "kind", "value", "exact", "seconds"):
@@ -202,6 +285,9 @@ def _content_problem(table: Any) -> str | None:
         .all()
     ):
         return "a row has a numerator without a denominator or the reverse"
+    interval = _interval_problem(table)
+    if interval is not None:
+        return interval
     counts = table.group_by("key").aggregate(
         [("row", "count"), ("row", "min"), ("row", "max"), ("row", "count_distinct")]
     )
@@ -213,6 +299,8 @@ def _content_problem(table: Any) -> str | None:
             return f"it holds rows of point {excerpt(key)} twice"
         if low != 0 or high != count - 1:
             return f"point {excerpt(key)} misses rows (it has {count} of rows 0..{high})"
+    if len(table) and not _points_together(table):
+        return "a point's rows are not together, in order from row 0"
     probabilities = table.filter(pc.equal(table.column("kind"), "probability"))
     sums: dict[str, list[Any]] = {}  # key -> [exact sum, float sum, exact rows, float-only rows]
     for key, numerator, denominator, value in zip(
@@ -322,12 +410,84 @@ class PointStore:
         if not keys:
             return None
         self.directory.mkdir(parents=True, exist_ok=True)
-        name = hashlib.sha256("".join(keys).encode()).hexdigest()[:24]
-        path = self.directory / f"{name}.parquet"
+        path = self._chunk_path(keys)
         write_atomic(path, payload)
         stat = path.stat()
         self._trusted[path] = (stat.st_size, stat.st_mtime_ns)
         return path
+
+    def _chunk_path(self, keys: list[str]) -> Path:
+        return self.directory / f"{hashlib.sha256(''.join(keys).encode()).hexdigest()[:24]}.parquet"
+
+    # -- chunk files written by the workers -------------------------------------------------
+    # A worker that sees the output folder writes its chunk's file itself, under a hidden
+    # staging name (never read as a chunk); the client moves it into place once it has
+    # checked the worker's code, so that only the client decides what is stored.
+    def open_run(self, run: str) -> None:
+        """Leave the marker of run ``run`` (a worker that reads it back sees this folder),
+        and remove the files staged for runs that are over (a worker killed mid-write)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        for path in self.directory.glob(".*.staged"):
+            if not self._marker(path.suffixes[-2].lstrip(".") if len(path.suffixes) > 1 else "").is_file():
+                with contextlib.suppress(OSError):
+                    path.unlink()
+        write_atomic(self._marker(run), run.encode())
+
+    def sees_run(self, run: str) -> bool:
+        """Whether this folder holds the marker of run ``run`` (:meth:`open_run`)."""
+        try:
+            return self._marker(run).read_bytes() == run.encode()
+        except OSError:
+            return False
+
+    def stage(self, payload: bytes, keys: list[str], run: str) -> Path | None:
+        """Write a chunk's bytes under its staging name for run ``run``; return its path,
+        or ``None`` when the run is over meanwhile (interrupted: the file is removed).
+
+        Written in place, not through a temporary file: a staged file is never read as a
+        chunk, and :meth:`commit` moves it only once the worker has said its size, after
+        the last byte was written."""
+        path = self._staged_path(keys, run)
+        with open(path, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if not self.sees_run(run):
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return None
+        return path
+
+    def _staged_path(self, keys: list[str], run: str) -> Path:
+        return self.directory / f".{self._chunk_path(keys).stem}.{run}.staged"
+
+    def commit(self, keys: list[str], run: str, size: int) -> Path | None:
+        """Move the chunk file of the points ``keys`` staged for run ``run`` into place and
+        trust it; return its path, or ``None`` (nothing stored) when there is no such
+        staged file or it is not of the ``size`` the worker wrote."""
+        staged = self._staged_path(keys, run)
+        try:
+            if staged.stat().st_size != size:
+                return None
+            path = self._chunk_path(keys)
+            os.replace(staged, path)
+            stat = path.stat()
+        except OSError:
+            return None
+        self._trusted[path] = (stat.st_size, stat.st_mtime_ns)
+        return path
+
+    def close_run(self, run: str) -> None:
+        """Remove the marker of run ``run`` and the chunk files staged for it and not
+        moved into place (a cancelled chunk's)."""
+        with contextlib.suppress(OSError):
+            self._marker(run).unlink()  # first: a worker that stages after this removes its own file
+        for path in self.directory.glob(f".*.{run}.staged"):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def _marker(self, run: str) -> Path:
+        return self.directory / f".run-{run}"
 
     def tables(self) -> list[Any]:
         """Every trusted stored chunk, as an Arrow table (``key``, ``row`` and :data:`TABLE_COLUMNS`)."""
@@ -352,11 +512,32 @@ def empty_rows() -> Any:
 
 def sweep_table(sweep: Sweep, tables: list[Any]) -> pd.DataFrame:
     """Return the tidy table of ``sweep`` from the stored chunks ``tables``
-    (:meth:`PointStore.tables`): one row per point and outcome, in grid order; points not
-    stored (and rows of other sweeps in the same folder) are left out, and a point stored
-    twice (in two chunk files) is taken from one of them. Each row finds its point by its
-    key in Arrow, through the chunk's few distinct keys (no Python loop over rows); the rows
-    are sorted only when the chunks do not already give the grid order."""
+    (:meth:`PointStore.tables`) as a pandas frame: :func:`sweep_arrow` (its text columns
+    backed by Arrow, not one Python string per cell)."""
+    return table_frame(sweep_arrow(sweep, tables))
+
+
+def table_frame(table: Any) -> pd.DataFrame:
+    """Return a sweep's Arrow table as a pandas frame, its text columns kept in Arrow
+    (``string[pyarrow]``; ``numerator`` and ``denominator`` are ``string``, as always)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    text = pd.StringDtype("pyarrow")
+    return table.to_pandas(types_mapper={pa.string(): text, pa.large_string(): text}.get)
+
+
+def sweep_arrow(sweep: Sweep, tables: list[Any]) -> Any:
+    """Return the tidy table of ``sweep`` from the stored chunks ``tables``
+    (:meth:`PointStore.tables`) as an Arrow table: one row per point and outcome, in grid
+    order (``point``, ``system``, ``calculator``, the point's columns,
+    :data:`TABLE_COLUMNS`, ``toolkit_version``); points not stored (and rows of other
+    sweeps in the same folder) are left out, and a point stored twice (in two chunk files)
+    is taken from one of them.
+
+    A point's rows are consecutive in a chunk and start at row 0 (:func:`chunk_problem`
+    checks it), so only the first row of each point is looked up by key, all chunks at
+    once; the rows are sorted only when the chunks do not already give the grid order."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -367,22 +548,31 @@ def sweep_table(sweep: Sweep, tables: list[Any]) -> pd.DataFrame:
     names = [c for c, _ in sweep.points[0].columns]
     values = list(zip(*(tuple(v for _, v in p.columns) for p in sweep.points), strict=True))
     points = pa.table({name: _column(column) for name, column in zip(names, values, strict=True)})
-    located = []
-    for table in tables or [empty_rows()]:
-        key = table.column("key").combine_chunks()
-        encoded = key if pa.types.is_dictionary(key.type) else pc.dictionary_encode(key)
-        # the point of each distinct key of the chunk, then of each row
-        point = pc.take(pc.index_in(encoded.dictionary, value_set=keys), encoded.indices)
-        located.append((table, np.asarray(point.fill_null(-1), dtype=np.int64)))
+    tables = [t for t in tables if len(t)] or [empty_rows()]
+    starts, lengths = [], []
+    for table in tables:
+        row = np.asarray(table.column("row").to_numpy(), dtype=np.int64)
+        first = np.flatnonzero(row == 0)
+        starts.append(table.column("key").take(pa.array(first)))
+        lengths.append(np.diff(np.append(first, len(row))))
+    found = pc.index_in(pa.concat_arrays([c for s in starts for c in s.chunks] or [pa.array([], pa.string())]), keys)
+    found = np.asarray(found.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    located, at = [], 0
+    for table, count in zip(tables, lengths, strict=True):
+        located.append((table, found[at : at + len(count)], count))
+        at += len(count)
     located.sort(key=lambda item: _first_point(item[1]))  # chunks in grid order: the rows need no sort
     seen = np.zeros(len(sweep.points), dtype=bool)
     parts, point_parts = [], []
-    for table, point in located:
+    for table, point, count in located:
         mask = point >= 0
         mask[mask] = ~seen[point[mask]]  # a point already taken from another chunk file
         seen[point[mask]] = True
-        parts.append(table.filter(pa.array(mask)).select(["row", *TABLE_COLUMNS]))
-        point_parts.append(point[mask])
+        kept = table.select(["row", *TABLE_COLUMNS]).replace_schema_metadata(None)
+        if not mask.all():
+            kept = kept.filter(pa.array(np.repeat(mask, count)))
+        parts.append(kept)
+        point_parts.append(np.repeat(point[mask], count[mask]))
     rows = pa.concat_tables(parts)
     point = np.concatenate(point_parts) if point_parts else np.zeros(0, dtype=np.int64)
     row = np.asarray(rows.column("row").to_numpy(), dtype=np.int64) if len(rows) else point
@@ -392,27 +582,25 @@ def sweep_table(sweep: Sweep, tables: list[Any]) -> pd.DataFrame:
         rows, point = rows.take(pa.array(order)), point[order]
     point_column = pa.array(point, pa.int64())
     grid = points.take(point_column)
-    out = pa.table(
+    same = pa.array(np.zeros(len(point), dtype=np.int32))
+
+    def constant(text: str) -> Any:
+        return pa.array([text], pa.string()).take(same)
+
+    return pa.table(
         {
             "point": point_column,
+            "system": constant(sweep.system),
+            "calculator": constant(sweep.calculator.name),
             **{name: grid.column(name) for name in names},
             **{name: rows.column(name) for name in TABLE_COLUMNS},
+            "toolkit_version": constant(__version__),
         }
     )
-    frame = out.to_pandas()
-    frame.insert(1, "system", sweep.system)
-    frame.insert(2, "calculator", sweep.calculator.name)
-    frame["toolkit_version"] = __version__
-    for name in ("numerator", "denominator"):
-        frame[name] = frame[name].astype("string")
-    frame["value"] = frame["value"].astype("float64")
-    frame["seconds"] = frame["seconds"].astype("float64")
-    frame["exact"] = frame["exact"].astype("bool")
-    return frame
 
 
 def _first_point(points: Any) -> int:
-    """The first grid point among a chunk's rows' points (``-1``: not of this sweep); -1 if none."""
+    """The first grid point among a chunk's points (``-1``: not of this sweep); -1 if none."""
     found = points[points >= 0]
     return int(found.min()) if len(found) else -1
 
@@ -455,18 +643,22 @@ def table_sweep(path: Path) -> dict[str, Any] | None:
     return record if isinstance(record, dict) and isinstance(record.get("identity"), str) else None
 
 
-def write_table(frame: pd.DataFrame, path: Path, sweep: Sweep | None = None) -> Path:
-    """Write the table as Parquet, atomically, recording ``sweep`` (:func:`sweep_record`)
-    in its metadata; return the path."""
+def write_table(frame: pd.DataFrame | Any, path: Path, sweep: Sweep | None = None) -> Path:
+    """Write the table (a pandas frame or an Arrow table) as Parquet, atomically,
+    recording ``sweep`` (:func:`sweep_record`) in its metadata; return the path."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
     if sweep is not None:
         metadata = dict(table.schema.metadata or {})
         metadata[SWEEP_KEY.encode()] = json.dumps(sweep_record(sweep)).encode()
         table = table.replace_schema_metadata(metadata)
     buffer = io.BytesIO()
-    pq.write_table(table, buffer)
+    pq.write_table(table, buffer, use_dictionary=[n for n in table.column_names if n not in BIG_COLUMNS])
     write_atomic(path, buffer.getvalue())
     return path
+
+
+#: The table's columns of (mostly) distinct values, written without a dictionary.
+BIG_COLUMNS = ("numerator", "denominator", "value", "low", "high", "seconds")

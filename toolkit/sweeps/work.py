@@ -1,11 +1,14 @@
 """What a Dask worker runs: one chunk of grid points, each timed, each failure kept with
-its point (the others go on).
+its point (the others go on), and the chunk's store file written where the worker can
+see the output folder.
 
 Only plain data crosses the wire: the calculator by ``(system, name)`` (each worker finds
 it in its own registry), the points' keys, arguments and rules (frozen dataclasses), and
-back the finished points as the Parquet bytes of a store file
-(:func:`~toolkit.sweeps.store.encode_chunk`: encoded here, so that the client only writes
-them), their keys and the errors.
+back a small summary: the finished points' keys, the errors and where the chunk's store
+file was staged (:meth:`~toolkit.sweeps.store.PointStore.stage`). A worker that cannot see
+the output folder (a cluster on other machines without a shared disk) sends the Parquet
+bytes of the store file instead (:func:`~toolkit.sweeps.store.encode_chunk`: encoded here
+either way, so that the client at most writes them).
 """
 
 from __future__ import annotations
@@ -16,21 +19,29 @@ from typing import Any
 
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import calculator
-from toolkit.sweeps.store import encode_chunk
+from toolkit.sweeps.store import PointStore, encode_chunk
 
-__all__ = ["compute_chunk"]
+__all__ = ["compute_chunk", "warm_worker"]
 
 #: The longest error message kept for a failed point.
 ERROR_CHARS = 500
 
 
-def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]]) -> dict[str, Any]:
+def compute_chunk(
+    system: str,
+    name: str,
+    items: Sequence[tuple[str, Any, Any]],
+    directory: str | None = None,
+    run: str | None = None,
+) -> dict[str, Any]:
     """Compute the points ``items`` — ``(key, args, rules)`` — of calculator ``name`` of
-    ``system``. Return ``{"code", "version", "payload", "done", "errors"}``: the
+    ``system``. Return ``{"code", "version", "payload", "staged", "done", "errors"}``: the
     fingerprint of the worker's toolkit code (a point's key names the code: the client
-    refuses rows of other code) and its version string, the finished points as the
-    Parquet bytes of a store file, their keys, and ``(key, error)`` for each point that
-    raised (its type and message)."""
+    refuses rows of other code) and its version string, the finished points' store file
+    — staged in ``directory`` by this worker when it sees the marker of run ``run`` there
+    (``staged``: its size in bytes; ``payload`` empty), else as Parquet bytes
+    (``payload``; ``staged`` ``None``) — their keys, and ``(key, error)`` for each point
+    that raised (its type and message)."""
     calc = calculator(system, name)
     finished, errors = [], []
     for key, args, rules in items:
@@ -47,10 +58,21 @@ def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]])
     from toolkit import __version__
 
     code = fingerprint.code_fingerprint()
-    return {
-        "code": code,
-        "version": __version__,
-        "payload": encode_chunk(finished, code) if finished else b"",
-        "done": [key for key, _, _ in finished],
-        "errors": errors,
-    }
+    done = [key for key, _, _ in finished]
+    payload = encode_chunk(finished, code) if finished else b""
+    staged = None
+    if payload and directory is not None and run is not None:
+        store = PointStore(directory)
+        if store.sees_run(run) and store.stage(payload, done, run) is not None:
+            staged = len(payload)
+            payload = b""
+    return {"code": code, "version": __version__, "payload": payload, "staged": staged, "done": done, "errors": errors}
+
+
+def warm_worker(system: str, name: str) -> None:
+    """Import what a chunk of calculator ``name`` of ``system`` needs (the system's
+    package, its calculator, Arrow and Parquet) in this worker process."""
+    import pyarrow.parquet  # noqa: F401
+
+    calculator(system, name)
+    fingerprint.code_fingerprint()
