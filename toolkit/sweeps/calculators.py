@@ -19,6 +19,8 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import floordiv, truediv
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,7 +38,10 @@ __all__ = [
     "calculators_of",
     "interval_of",
     "outcome_label",
+    "result_columns",
     "result_rows",
+    "rows_columns",
+    "ROW_COLUMNS",
 ]
 
 #: A range longer than this, of an argument that is not a number, is checked only up to
@@ -195,7 +200,26 @@ class Param:
 def outcome_label(outcome: Any) -> str:
     """Return a short, stable label of an outcome: ``"winner=attacker, points=1"`` for a
     named tuple, ``"a, b"`` for a plain tuple, its ``str`` otherwise (an Angry Miniatures
-    outcome reads ``"1 damage to defender, attacker crits"``)."""
+    outcome reads ``"1 damage to defender, attacker crits"``). Outcomes recur from point to
+    point: each label is kept once made (:data:`LABELS` of them at most)."""
+    try:
+        return _LABELS[outcome]
+    except KeyError:
+        label = _label(outcome)
+    except TypeError:  # not hashable
+        return _label(outcome)
+    if len(_LABELS) >= LABELS:
+        _LABELS.clear()
+    _LABELS[outcome] = label
+    return label
+
+
+#: The most outcome labels kept (:func:`outcome_label`).
+LABELS = 100_000
+_LABELS: dict[Any, str] = {}
+
+
+def _label(outcome: Any) -> str:
     if hasattr(outcome, "_asdict"):
         return ", ".join(f"{k}={v}" for k, v in outcome._asdict().items())
     if isinstance(outcome, tuple):
@@ -213,6 +237,59 @@ def distribution_rows(dist: Any, is_exact: bool = True, result: Any = None) -> l
     if result is None or is_exact:
         return rows
     return [r._replace(low=low, high=high) for r, (low, high) in zip(rows, intervals(result, dist), strict=True)]
+
+
+#: The columns of a point's rows, as :func:`result_columns` and :meth:`Calculator.columns` give them.
+ROW_COLUMNS = ("outcome", "kind", "numerator", "denominator", "value", "low", "high", "exact")
+
+
+def rows_columns(rows: list[Row]) -> dict[str, list[Any]]:
+    """Return rows as :data:`ROW_COLUMNS` (exact numbers as decimal text, ``low`` and
+    ``high`` as :meth:`Row.bounds`)."""
+    bounds = [r.bounds() for r in rows]
+    return {
+        "outcome": [r.outcome for r in rows],
+        "kind": [r.kind for r in rows],
+        "numerator": [None if r.exact is None else str(r.exact.numerator) for r in rows],
+        "denominator": [None if r.exact is None else str(r.exact.denominator) for r in rows],
+        "value": [r.value for r in rows],
+        "low": [b[0] for b in bounds],
+        "high": [b[1] for b in bounds],
+        "exact": [r.is_exact for r in rows],
+    }
+
+
+def result_columns(result: Any) -> dict[str, list[Any]]:
+    """Return the rows :func:`result_rows` gives, as :data:`ROW_COLUMNS`, built from the
+    distribution's integer weights in bulk (no ``Fraction`` or :class:`Row` per outcome:
+    what a sweep's worker writes). Each probability is ``weight / total`` reduced by their
+    greatest common divisor, its float the correctly rounded quotient (as
+    ``float(Fraction)`` gives it)."""
+    dist = getattr(result, "distribution", result)
+    is_exact = bool(getattr(result, "exact", True))
+    outcomes = dist.outcomes()
+    weights = list(map(dist.weights().__getitem__, outcomes))
+    total = dist.total
+    divisors = list(map(math.gcd, weights, repeat(total)))
+    numerators = list(map(floordiv, weights, divisors))
+    denominators = list(map(floordiv, repeat(total), divisors))
+    shown: dict[int, str] = {}  # many outcomes share a denominator: written once
+    count = len(outcomes)
+    values = list(map(truediv, weights, repeat(total)))
+    if is_exact:
+        low, high = values, values
+    else:
+        low, high = [list(side) for side in zip(*intervals(result, dist), strict=True)] or ([], [])
+    return {
+        "outcome": list(map(outcome_label, outcomes)),
+        "kind": ["probability"] * count,
+        "numerator": list(map(str, numerators)),
+        "denominator": [shown.get(d) or shown.setdefault(d, str(d)) for d in denominators],
+        "value": values,
+        "low": low,
+        "high": high,
+        "exact": [is_exact] * count,
+    }
 
 
 def result_rows(result: Any) -> list[Row]:
@@ -308,6 +385,14 @@ class Calculator:
     def rows(self, result: Any) -> list[Row]:
         """Return the rows of a result of :meth:`call`."""
         return self.to_rows(result)
+
+    def columns(self, result: Any) -> dict[str, list[Any]]:
+        """Return the rows of a result of :meth:`call` as :data:`ROW_COLUMNS`: in bulk
+        (:func:`result_columns`) for a calculator whose rows are :func:`result_rows`, else
+        through :meth:`rows`."""
+        if self.to_rows is result_rows:
+            return result_columns(result)
+        return rows_columns(self.rows(result))
 
     def describe(self) -> str:
         """Return one line per argument: name, what it accepts, the default."""

@@ -35,13 +35,13 @@ import json
 import os
 from collections.abc import Iterable
 from fractions import Fraction
-from operator import attrgetter
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.notation import excerpt
 from toolkit.sweeps import fingerprint
-from toolkit.sweeps.calculators import Row
+from toolkit.sweeps.calculators import ROW_COLUMNS, Row, rows_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,7 +52,9 @@ __all__ = [
     "PointStore",
     "chunk_problem",
     "chunk_table",
+    "columns_table",
     "encode_chunk",
+    "encode_columns",
     "rows_checksum",
     "store_schema",
     "sweep_arrow",
@@ -118,63 +120,59 @@ def encode_chunk(points: Iterable[tuple[str, list[Row], float]], code: str | Non
     records the fingerprint of the code that computed them (``code``, default this
     process's: :func:`~.fingerprint.code_fingerprint`) and the checksum of the rows
     (:func:`rows_checksum`), which a rerun checks before trusting the file."""
+    return encode_columns([(key, rows_columns(rows), seconds) for key, rows, seconds in points], code)
+
+
+def encode_columns(points: Iterable[tuple[str, dict[str, list[Any]], float]], code: str | None = None) -> bytes:
+    """Return the Parquet bytes of finished points ``(key, columns, seconds)``, each
+    point's rows given as :data:`~.calculators.ROW_COLUMNS` (what
+    :meth:`~.calculators.Calculator.columns` returns): as :func:`encode_chunk`."""
     import pyarrow.parquet as pq
 
-    table = chunk_table(points)
+    table = columns_table(points)
     metadata = {CODE_KEY: code or fingerprint.code_fingerprint(), CHECKSUM_KEY: rows_checksum(table)}
     buffer = io.BytesIO()
     pq.write_table(table.replace_schema_metadata(metadata), buffer, use_dictionary=DICTIONARY_COLUMNS)
     return buffer.getvalue()
 
 
-#: The stored columns worth a dictionary (few distinct values); the big exact numbers are not.
-DICTIONARY_COLUMNS = ["key", "outcome", "kind"]
+#: The stored columns worth a dictionary (few distinct values); the numerators are not.
+DICTIONARY_COLUMNS = ["key", "outcome", "kind", "denominator"]
 
 
 def chunk_table(points: Iterable[tuple[str, list[Row], float]]) -> Any:
     """Return the Arrow table of finished points ``(key, rows, seconds)`` in the store's
-    schema (:func:`store_schema`), built column by column (the rows are transposed once,
-    not appended cell by cell): ``low`` and ``high`` are each row's :meth:`~Row.bounds`."""
+    schema (:func:`store_schema`): ``low`` and ``high`` are each row's :meth:`~Row.bounds`."""
+    return columns_table([(key, rows_columns(rows), seconds) for key, rows, seconds in points])
+
+
+def columns_table(points: Iterable[tuple[str, dict[str, list[Any]], float]]) -> Any:
+    """Return the Arrow table of finished points ``(key, columns, seconds)`` in the
+    store's schema (:func:`store_schema`), built column by column: the points' columns
+    joined, the key and the time repeated over each point's rows."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    keys, counts, seconds, flat = [], [], [], []
-    for key, rows, spent in points:
+    keys, counts, seconds, parts = [], [], [], []
+    for key, columns, spent in points:
         keys.append(key)
-        counts.append(len(rows))
+        counts.append(len(columns["outcome"]))
         seconds.append(spent)
-        flat.extend(rows)
+        parts.append(columns)
     schema = store_schema()
-    if not flat:
+    total = sum(counts)
+    if not total:
         return schema.empty_table()
-    repeat = np.repeat(np.arange(len(keys)), counts)
+    owner = np.repeat(np.arange(len(keys)), counts)
     starts = np.repeat(np.cumsum([0, *counts[:-1]]), counts)
-    outcome, kind, exact, value, is_exact, low, high = zip(*flat, strict=True)
-    if None in exact:
-        numerator = [None if f is None else str(f.numerator) for f in exact]
-        denominator = [None if f is None else str(f.denominator) for f in exact]
-    else:
-        numerator = list(map(str, map(attrgetter("numerator"), exact)))
-        denominator = list(map(str, map(attrgetter("denominator"), exact)))
-    values = pa.array(value, pa.float64())
-    exacts = pa.array(is_exact, pa.bool_())
-    lows, highs = pa.array(low, pa.float64()), pa.array(high, pa.float64())
-    if lows.null_count or highs.null_count:  # no interval given: the value itself when exact (Row.bounds)
-        known = pc.and_(pc.is_valid(lows), pc.is_valid(highs))
-        lows = pc.if_else(known, lows, pc.if_else(exacts, values, pa.scalar(None, pa.float64())))
-        highs = pc.if_else(known, highs, pc.if_else(exacts, values, pa.scalar(None, pa.float64())))
+
+    def joined(name: str) -> list[Any]:
+        return list(chain.from_iterable(part[name] for part in parts))
+
     columns = {
-        "key": pa.array(keys, pa.string()).take(pa.array(repeat)),
-        "row": pa.array(np.arange(len(flat)) - starts, pa.int32()),
-        "outcome": pa.array(outcome, pa.string()),
-        "kind": pa.array(kind, pa.string()),
-        "numerator": pa.array(numerator, pa.string()),
-        "denominator": pa.array(denominator, pa.string()),
-        "value": values,
-        "low": lows,
-        "high": highs,
-        "exact": exacts,
+        "key": pa.array(keys, pa.string()).take(pa.array(owner)),
+        "row": pa.array(np.arange(total) - starts, pa.int32()),
+        **{name: pa.array(joined(name), schema.field(name).type) for name in ROW_COLUMNS},
         "seconds": pa.array(np.repeat(np.asarray(seconds, dtype=np.float64), counts)),
     }
     return pa.table(columns, schema=schema)

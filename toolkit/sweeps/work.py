@@ -7,8 +7,10 @@ it in its own registry), the points' keys, arguments and rules (frozen dataclass
 back a small summary: the finished points' keys, the errors and where the chunk's store
 file was staged (:meth:`~toolkit.sweeps.store.PointStore.stage`). A worker that cannot see
 the output folder (a cluster on other machines without a shared disk) sends the Parquet
-bytes of the store file instead (:func:`~toolkit.sweeps.store.encode_chunk`: encoded here
-either way, so that the client at most writes them).
+bytes of the store file instead (:func:`~toolkit.sweeps.store.encode_columns`: encoded here
+either way, so that the client at most writes them). A point's rows are built in bulk
+(:meth:`~toolkit.sweeps.calculators.Calculator.columns`: no ``Fraction`` or ``Row`` object
+per outcome).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import calculator
-from toolkit.sweeps.store import PointStore, encode_chunk
+from toolkit.sweeps.store import PointStore, encode_columns
 
 __all__ = ["compute_chunk", "warm_worker"]
 
@@ -47,19 +49,19 @@ def compute_chunk(
     for key, args, rules in items:
         started = time.perf_counter()
         try:
-            rows = calc.rows(calc.call(dict(args), rules))
+            columns = calc.columns(calc.call(dict(args), rules))
         except Exception as exc:  # a failing point is reported, the others go on
             message = str(exc) or repr(exc)
             if len(message) > ERROR_CHARS:
                 message = message[:ERROR_CHARS] + "…"
             errors.append((key, f"{type(exc).__name__}: {message}"))
             continue
-        finished.append((key, rows, time.perf_counter() - started))
+        finished.append((key, columns, time.perf_counter() - started))
     from toolkit import __version__
 
     code = fingerprint.code_fingerprint()
     done = [key for key, _, _ in finished]
-    payload = encode_chunk(finished, code) if finished else b""
+    payload = encode_columns(finished, code) if finished else b""
     staged = None
     if payload and directory is not None and run is not None:
         store = PointStore(directory)
