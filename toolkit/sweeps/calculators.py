@@ -19,11 +19,11 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import math
-from itertools import repeat
-from operator import floordiv, truediv
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
+from operator import floordiv, truediv
 from typing import Any, NamedTuple
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError

@@ -22,8 +22,9 @@ the exact number as ``numerator`` and ``denominator`` (decimal integers as text:
 at any size; empty when the calculator reports a float only), ``value`` (float),
 ``low`` and ``high`` (the interval the calculator gives for the number: the value twice
 when exact; empty for an estimate whose calculator gives no interval), ``exact`` (false
-for Monte Carlo frequencies and floats) and ``seconds`` (the point's time on its worker). It is read from the stored chunks with Arrow (no row-by-row Python),
-so that the client's share of a big sweep stays small.
+for Monte Carlo frequencies and floats) and ``seconds`` (the point's time on its worker).
+It is read from the stored chunks with Arrow (no row-by-row Python; one key looked up per
+point, not per row), so that the client's share of a big sweep stays small.
 """
 
 from __future__ import annotations
