@@ -15,8 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from toolkit.sweeps import calculator, load_sweep, run_sweep
-from toolkit.sweeps import fingerprint
+from toolkit.sweeps import calculator, fingerprint, load_sweep, run_sweep
 from toolkit.sweeps.calculators import Row, rows_columns
 from toolkit.sweeps.runner import plan_chunks
 from toolkit.sweeps.spec import point_key
@@ -179,3 +178,34 @@ def test_point_keys_from_pieces_equal_the_whole_points_key() -> None:
         code = fingerprint.code_fingerprint()
         for p in sweep.points:
             assert p.key == point_key(sweep.system, sweep.calculator.name, p.arguments(), p.rules, code)
+
+
+# -- the table spliced from the chunk files ------------------------------------------------------
+def test_the_spliced_table_equals_the_table_built_from_the_rows(client: object, tmp_path: Path) -> None:
+    """Pools first in the grid: each chunk's points follow each other, so a fresh run
+    splices the chunk files (no row read); a rerun (points stored before) builds the table
+    from the stored rows. Both files read the same, and both equal a plain loop."""
+    text = POOLS.replace("  attack_type: [melee, ranged]\n", "") + "  attack_type: [melee, ranged]\n"
+    text = text.replace("chunk: 2\n  attack_type: [melee, ranged]\n", "  attack_type: [melee, ranged]\nchunk: 2\n")
+    sweep = load_sweep(text)
+    assert sweep.swept == ("attack_dice", "defense_dice", "attack_type")
+    fresh = run_sweep(text, tmp_path, client=client, progress=None, report=False)
+    assert fresh.rows is None  # spliced: the table is read from the file only when asked for
+    spliced = pd.read_parquet(tmp_path / "sweep.parquet")
+    (tmp_path / "sweep.parquet").unlink()
+    rebuilt = run_sweep(text, tmp_path, client=client, progress=None, report=False)
+    assert rebuilt.rows is not None and rebuilt.skipped == 12
+    built = pd.read_parquet(tmp_path / "sweep.parquet")
+    pd.testing.assert_frame_equal(spliced, built)
+    pd.testing.assert_frame_equal(fresh.table, rebuilt.table)
+    assert spliced["point"].tolist() == sorted(spliced["point"].tolist())
+    assert "key" not in spliced.columns and "row" not in spliced.columns
+    calc = sweep.calculator
+    for index, point in enumerate(sweep.points):
+        rows = calc.rows(calc.call(point.arguments(), point.rules))
+        part = spliced[spliced["point"] == index]
+        assert list(part["outcome"]) == [r.outcome for r in rows]
+        assert [Fraction(int(n), int(d)) for n, d in zip(part["numerator"], part["denominator"], strict=True)] == [
+            r.exact for r in rows
+        ]
+        assert dict(point.columns)["attack_dice"] == part["attack_dice"].iloc[0]

@@ -16,6 +16,9 @@ file being written atomically).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
+import itertools
 import math
 import os
 import signal
@@ -31,7 +34,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
-from toolkit.sweeps.store import PointStore, sweep_arrow, table_frame, write_table
+from toolkit.sweeps.store import PointStore, splice_table, sweep_arrow, sweep_schema, table_frame, write_table
 from toolkit.sweeps.work import compute_chunk
 
 if TYPE_CHECKING:
@@ -76,10 +79,14 @@ class Failure:
 @dataclass(frozen=True)
 class SweepResult:
     """What :func:`run_sweep` did: the table, the points computed now and those a rerun
-    skipped, the failures, the files written and the workers used."""
+    skipped, the failures, the files written and the workers used.
+
+    ``rows`` is the table as the run made it: an Arrow table, or ``None`` when the table
+    file was spliced from the chunk files (no row read on this machine); :attr:`table`
+    reads the file then, when first asked for."""
 
     sweep: Sweep
-    table: pd.DataFrame
+    rows: Any
     computed: int
     skipped: int
     failures: tuple[Failure, ...]
@@ -97,6 +104,21 @@ class SweepResult:
     def ok(self) -> bool:
         """Whether every point of the sweep is in the table."""
         return not self.failures
+
+    @functools.cached_property
+    def table(self) -> pd.DataFrame:
+        """The tidy table (:func:`~.store.sweep_table`): one row per point and outcome, in
+        grid order; its text columns backed by Arrow."""
+        import pandas as pd
+        import pyarrow.parquet as pq
+
+        if isinstance(self.rows, pd.DataFrame):
+            return self.rows
+        if self.rows is not None:
+            return table_frame(self.rows)
+        if self.table_path is None:
+            raise ValueError("this result holds no table and names no table file")
+        return table_frame(pq.read_table(self.table_path).replace_schema_metadata(None))
 
     def summary(self) -> str:
         """Return the run in one line: points computed now and stored before, chunks set
@@ -390,6 +412,7 @@ def run_sweep(
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
+    spans: list[tuple[int, int, Path]] = []  # the chunk files written now: first and last place, path
     used_workers, dashboard = 0, None
     if todo:
         own_client = client is None
@@ -407,7 +430,7 @@ def run_sweep(
         try:
             used_workers = _worker_count(client) if cluster is None else len(cluster.workers)
             shown.start(sweep.size, skipped, dashboard, used_workers)
-            failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk)
+            failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk, spans)
             shown.close()
         except BaseException:
             shown.close(interrupted=True)
@@ -419,14 +442,19 @@ def run_sweep(
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close()
-    shown_notices = len(store.notices)
-    arrow = sweep_arrow(sweep, store.tables())
-    for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
-        shown.notice(line)
-    table_path = write_table(arrow, table_file, sweep)
+    parts = _spliceable(spans) if skipped == 0 else None
+    arrow = None
+    if parts is not None:
+        table_path = splice_table(sweep, parts, table_file)
+    else:
+        shown_notices = len(store.notices)
+        arrow = sweep_arrow(sweep, store.tables())
+        for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
+            shown.notice(line)
+        table_path = write_table(arrow, table_file, sweep)
     result = SweepResult(
         sweep,
-        table_frame(arrow),
+        arrow,
         len(todo) - len(failures),
         skipped,
         tuple(failures),
@@ -441,8 +469,18 @@ def run_sweep(
     if report:
         from toolkit.sweeps.report import write_report
 
-        result = SweepResult(**{**result.__dict__, "report_path": write_report(result, out / f"{sweep.name}.html")})
+        result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
     return result
+
+
+def _spliceable(spans: list[tuple[int, int, Path]]) -> list[Path] | None:
+    """The chunk files written now in grid order, when their points follow each other in
+    it (no two chunks' places interleave): the table is then these files spliced;
+    ``None`` otherwise."""
+    ordered = sorted(spans)
+    if any(after[0] <= before[1] for before, after in itertools.pairwise(ordered)):
+        return None
+    return [path for _, _, path in ordered]
 
 
 def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
@@ -506,8 +544,10 @@ def _run(
     shown: Progress,
     workers: int,
     on_chunk: Callable[[Any, int], None] | None,
+    spans: list[tuple[int, int, Path]],
 ) -> list[Failure]:
-    """Submit the chunks, store each as it finishes; return the failures."""
+    """Submit the chunks, store each as it finishes (adding to ``spans`` the first and
+    last grid place of its points and its file); return the failures."""
     from distributed import as_completed
 
     from toolkit import __version__
@@ -523,9 +563,12 @@ def _run(
     except OSError:
         directory = None
     _warm_up(client, sweep.system, calc.name)
+    schema = sweep_schema(sweep).serialize().to_pybytes()
+    place = {p.key: i for i, p in enumerate(sweep.points)}
     futures = {}
     for i, chunk in enumerate(plan_chunks(sweep, todo, workers)):
         items = [(p.key, p.args, p.rules) for p in chunk]
+        layout = (schema, [(place[p.key], tuple(v for _, v in p.columns)) for p in chunk])
         future = client.submit(
             compute_chunk,
             sweep.system,
@@ -533,6 +576,7 @@ def _run(
             items,
             directory,
             run_id,
+            layout,
             pure=False,
             key=f"sweep-{sweep.name}-{run_id}-{i}",
         )
@@ -566,12 +610,15 @@ def _run(
                 continue
             errors = list(outcome["errors"])
             if outcome.get("staged") is not None:
-                if store.commit(outcome["done"], run_id, outcome["staged"]) is None:
+                path = store.commit(outcome["done"], run_id, outcome["staged"])
+                if path is None:
                     lost = "the worker's chunk file was not found in the output folder (removed meanwhile?)"
                     errors += [(key, lost) for key in outcome["done"]]
                     outcome["done"] = []
             else:
-                store.save(outcome["payload"], outcome["done"])
+                path = store.save(outcome["payload"], outcome["done"])
+            if path is not None and outcome.get("span") is not None:
+                spans.append((*outcome["span"], path))
             done.update(outcome["done"])
             failures += [Failure(by_key[key], error) for key, error in errors]
             count = len(outcome["done"]) + len(errors)

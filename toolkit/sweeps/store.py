@@ -58,7 +58,11 @@ __all__ = [
     "encode_columns",
     "rows_checksum",
     "store_schema",
+    "grid_columns",
+    "layout_columns",
+    "splice_table",
     "sweep_arrow",
+    "sweep_schema",
     "sweep_table",
     "table_frame",
     "table_sweep",
@@ -124,13 +128,16 @@ def encode_chunk(points: Iterable[tuple[str, list[Row], float]], code: str | Non
     return encode_columns([(key, rows_columns(rows), seconds) for key, rows, seconds in points], code)
 
 
-def encode_columns(points: Iterable[tuple[str, dict[str, list[Any]], float]], code: str | None = None) -> bytes:
+def encode_columns(
+    points: Iterable[tuple[str, dict[str, list[Any]], float]], code: str | None = None, layout: Any = None
+) -> bytes:
     """Return the Parquet bytes of finished points ``(key, columns, seconds)``, each
     point's rows given as :data:`~.calculators.ROW_COLUMNS` (what
-    :meth:`~.calculators.Calculator.columns` returns): as :func:`encode_chunk`."""
+    :meth:`~.calculators.Calculator.columns` returns): as :func:`encode_chunk`, with the
+    sweep table's further columns when given their ``layout`` (:func:`columns_table`)."""
     import pyarrow.parquet as pq
 
-    table = columns_table(points)
+    table = columns_table(points, layout)
     metadata = {CODE_KEY: code or fingerprint.code_fingerprint(), CHECKSUM_KEY: rows_checksum(table)}
     buffer = io.BytesIO()
     pq.write_table(table.replace_schema_metadata(metadata), buffer, use_dictionary=DICTIONARY_COLUMNS)
@@ -147,10 +154,12 @@ def chunk_table(points: Iterable[tuple[str, list[Row], float]]) -> Any:
     return columns_table([(key, rows_columns(rows), seconds) for key, rows, seconds in points])
 
 
-def columns_table(points: Iterable[tuple[str, dict[str, list[Any]], float]]) -> Any:
+def columns_table(points: Iterable[tuple[str, dict[str, list[Any]], float]], layout: Any = None) -> Any:
     """Return the Arrow table of finished points ``(key, columns, seconds)`` in the
     store's schema (:func:`store_schema`), built column by column: the points' columns
-    joined, the key and the time repeated over each point's rows."""
+    joined, the key and the time repeated over each point's rows. With ``layout`` —
+    ``(schema, system, calculator, [(grid index, column values)] of the points)`` — the
+    sweep table's further columns follow (:func:`layout_columns`)."""
     import numpy as np
     import pyarrow as pa
 
@@ -176,18 +185,25 @@ def columns_table(points: Iterable[tuple[str, dict[str, list[Any]], float]]) -> 
         **{name: pa.array(joined(name), schema.field(name).type) for name in ROW_COLUMNS},
         "seconds": pa.array(np.repeat(np.asarray(seconds, dtype=np.float64), counts)),
     }
-    return pa.table(columns, schema=schema)
+    if layout is None:
+        return pa.table(columns, schema=schema)
+    table_schema, system, name, placed = layout
+    extra = layout_columns(table_schema, system, name, counts, placed)
+    fields = [*schema, *(f for f in table_schema if f.name in extra)]
+    return pa.table({**columns, **extra}, schema=pa.schema(fields))
 
 
 def rows_checksum(table: Any) -> str:
     """Return the checksum of a chunk's rows: a hash of every cell of the store's columns
-    (their nulls included), independent of how Arrow or Parquet lay the columns out."""
+    and of any further column (the sweep table's, :func:`sweep_schema`), their nulls
+    included, independent of how Arrow or Parquet lay the columns out."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     digest = hashlib.sha256()
-    for name in ("key", "row", *TABLE_COLUMNS):
+    ours = ("key", "row", *TABLE_COLUMNS)
+    for name in [*ours, *(c for c in table.column_names if c not in ours)]:
         column = table.column(name).combine_chunks()
         digest.update(f"{name}:{len(column)}:{column.type};".encode())
         if not len(column):
@@ -526,6 +542,66 @@ def table_frame(table: Any) -> pd.DataFrame:
     return table.to_pandas(types_mapper={pa.string(): text, pa.large_string(): text}.get)
 
 
+def sweep_schema(sweep: Sweep, points: Any = None) -> Any:
+    """Return the Arrow schema of the sweep's table (:func:`sweep_arrow`): ``point``,
+    ``system``, ``calculator``, the point's columns (the types of their values over the
+    whole grid, text when mixed: ``points``, the grid's columns as an Arrow table, if
+    already made), :data:`TABLE_COLUMNS`, ``toolkit_version``."""
+    import pyarrow as pa
+
+    grid = points if points is not None else grid_columns(sweep)
+    stored = store_schema()
+    return pa.schema(
+        [
+            ("point", pa.int64()),
+            ("system", pa.string()),
+            ("calculator", pa.string()),
+            *((name, grid.schema.field(name).type) for name in grid.column_names),
+            *((name, stored.field(name).type) for name in TABLE_COLUMNS),
+            ("toolkit_version", pa.string()),
+        ]
+    )
+
+
+def grid_columns(sweep: Sweep) -> Any:
+    """The point's columns of every grid point, as an Arrow table (one row per point)."""
+    import pyarrow as pa
+
+    names = [c for c, _ in sweep.points[0].columns]
+    values = list(zip(*(tuple(v for _, v in p.columns) for p in sweep.points), strict=True))
+    return pa.table({name: _column(column) for name, column in zip(names, values, strict=True)})
+
+
+def layout_columns(schema: Any, system: str, name: str, counts: list[int], points: list[tuple[int, tuple]]) -> dict:
+    """The sweep table's columns of a chunk (:func:`sweep_schema`, the stored ones aside)
+    for points ``(index in the grid, the point's column values)`` of ``counts`` rows each:
+    what a worker adds to its chunk file, so that the table is its chunk files spliced
+    (:mod:`.splice`)."""
+    import numpy as np
+    import pyarrow as pa
+
+    from toolkit import __version__
+
+    owner = pa.array(np.repeat(np.arange(len(points)), counts))
+    rows = int(sum(counts))
+    same = pa.array(np.zeros(rows, dtype=np.int32))
+    columns: dict[str, Any] = {
+        "point": pa.array([i for i, _ in points], pa.int64()).take(owner),
+        "system": pa.array([system], pa.string()).take(same),
+        "calculator": pa.array([name], pa.string()).take(same),
+    }
+    grid = [f for f in schema if f.name not in ("point", "system", "calculator", "toolkit_version", *TABLE_COLUMNS)]
+    for at, field in enumerate(grid):
+        values = [v[at] for _, v in points]
+        try:
+            array = pa.array(values, field.type)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed values: as text, as the whole grid's column
+            array = pa.array([str(v) for v in values], field.type)
+        columns[field.name] = array.take(owner)
+    columns["toolkit_version"] = pa.array([__version__], pa.string()).take(same)
+    return columns
+
+
 def sweep_arrow(sweep: Sweep, tables: list[Any]) -> Any:
     """Return the tidy table of ``sweep`` from the stored chunks ``tables``
     (:meth:`PointStore.tables`) as an Arrow table: one row per point and outcome, in grid
@@ -545,8 +621,7 @@ def sweep_arrow(sweep: Sweep, tables: list[Any]) -> Any:
 
     keys = pa.array([p.key for p in sweep.points], pa.string())
     names = [c for c, _ in sweep.points[0].columns]
-    values = list(zip(*(tuple(v for _, v in p.columns) for p in sweep.points), strict=True))
-    points = pa.table({name: _column(column) for name, column in zip(names, values, strict=True)})
+    points = grid_columns(sweep)
     tables = [t for t in tables if len(t)] or [empty_rows()]
     starts, lengths = [], []
     for table in tables:
@@ -594,7 +669,8 @@ def sweep_arrow(sweep: Sweep, tables: list[Any]) -> Any:
             **{name: grid.column(name) for name in names},
             **{name: rows.column(name) for name in TABLE_COLUMNS},
             "toolkit_version": constant(__version__),
-        }
+        },
+        schema=sweep_schema(sweep, points),
     )
 
 
@@ -640,6 +716,22 @@ def table_sweep(path: Path) -> dict[str, Any] | None:
     except Exception:  # a damaged table is only rewritten: it holds nothing the points do not
         return None
     return record if isinstance(record, dict) and isinstance(record.get("identity"), str) else None
+
+
+def splice_table(sweep: Sweep, parts: list[Path], path: Path) -> Path:
+    """Write the table of ``sweep`` as the chunk files ``parts`` spliced (:mod:`.splice`:
+    their rows are not read), in the order given, recording ``sweep`` like
+    :func:`write_table`; return the path. The chunk files hold the table's columns
+    (:func:`columns_table` with a layout), their points in grid order."""
+    import pyarrow.parquet as pq
+
+    from toolkit.sweeps.splice import splice_tables
+
+    schema = sweep_schema(sweep).with_metadata({SWEEP_KEY.encode(): json.dumps(sweep_record(sweep)).encode()})
+    template = io.BytesIO()
+    pq.write_table(schema.empty_table(), template, use_dictionary=False)
+    splice_tables(template.getvalue(), parts, path)
+    return path
 
 
 def write_table(frame: pd.DataFrame | Any, path: Path, sweep: Sweep | None = None) -> Path:

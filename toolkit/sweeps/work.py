@@ -35,6 +35,7 @@ def compute_chunk(
     items: Sequence[tuple[str, Any, Any]],
     directory: str | None = None,
     run: str | None = None,
+    layout: tuple[bytes, Sequence[tuple[int, tuple[Any, ...]]]] | None = None,
 ) -> dict[str, Any]:
     """Compute the points ``items`` — ``(key, args, rules)`` — of calculator ``name`` of
     ``system``. Return ``{"code", "version", "payload", "staged", "done", "errors"}``: the
@@ -43,9 +44,15 @@ def compute_chunk(
     — staged in ``directory`` by this worker when it sees the marker of run ``run`` there
     (``staged``: its size in bytes; ``payload`` empty), else as Parquet bytes
     (``payload``; ``staged`` ``None``) — their keys, and ``(key, error)`` for each point
-    that raised (its type and message)."""
+    that raised (its type and message).
+
+    With ``layout`` — the sweep table's Arrow schema (serialized) and each item's place
+    in the grid and column values — the chunk file also holds the sweep table's columns,
+    its points in grid order (``span``: the first and last place), so that the table is
+    the chunk files spliced (:mod:`.splice`)."""
     calc = calculator(system, name)
-    finished, errors = [], []
+    finished, errors, placed = [], [], []
+    places = dict(zip((key for key, _, _ in items), layout[1], strict=True)) if layout is not None else {}
     for key, args, rules in items:
         started = time.perf_counter()
         try:
@@ -60,15 +67,31 @@ def compute_chunk(
     from toolkit import __version__
 
     code = fingerprint.code_fingerprint()
+    table_layout, span = None, None
+    if layout is not None and finished:
+        import pyarrow as pa
+
+        finished.sort(key=lambda point: places[point[0]][0])
+        placed = [places[key] for key, _, _ in finished]
+        table_layout = (pa.ipc.read_schema(pa.py_buffer(layout[0])), system, name, placed)
+        span = (placed[0][0], placed[-1][0])
     done = [key for key, _, _ in finished]
-    payload = encode_columns(finished, code) if finished else b""
+    payload = encode_columns(finished, code, table_layout) if finished else b""
     staged = None
     if payload and directory is not None and run is not None:
         store = PointStore(directory)
         if store.sees_run(run) and store.stage(payload, done, run) is not None:
             staged = len(payload)
             payload = b""
-    return {"code": code, "version": __version__, "payload": payload, "staged": staged, "done": done, "errors": errors}
+    return {
+        "code": code,
+        "version": __version__,
+        "payload": payload,
+        "staged": staged,
+        "done": done,
+        "errors": errors,
+        "span": span,
+    }
 
 
 def warm_worker(system: str, name: str) -> None:
