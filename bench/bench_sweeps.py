@@ -139,12 +139,12 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float]:
         cpu_client = time.process_time() - cpu_client
         after = client.run(time.process_time)
         cpu_workers = sum(after[w] - cpu_workers[w] for w in after if w in cpu_workers)
-    if not result.ok:
-        sys.exit(f"the sweep failed: {result.failures[0].describe()}")
-    table = result.table.dropna(subset=["numerator"])
-    items = list(
-        zip(table["point"].astype(int), table["outcome"], table["numerator"], table["denominator"], strict=True)
-    )
+        if not result.ok:
+            sys.exit(f"the sweep failed: {result.failures[0].describe()}")
+        table = result.table.dropna(subset=["numerator"])  # read from the table file (after the timing)
+        items = list(
+            zip(table["point"].astype(int), table["outcome"], table["numerator"], table["denominator"], strict=True)
+        )
     found = digest([(int(p), o, str(n), str(d)) for p, o, n, d in items])
     return seconds, found, result.sweep.size, cpu_workers, cpu_client
 
