@@ -21,6 +21,7 @@ import functools
 import itertools
 import math
 import os
+import pickle
 import signal
 import threading
 import time
@@ -412,7 +413,8 @@ def run_sweep(
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
-    spans: list[tuple[int, int, Path]] = []  # the chunk files written now: first and last place, path
+    spans: list[tuple[int, int, Path, Any]] = []  # the chunk files written now: first and last place, file, part
+    table_schema = sweep_schema(sweep) if todo else None
     used_workers, dashboard = 0, None
     if todo:
         own_client = client is None
@@ -430,7 +432,7 @@ def run_sweep(
         try:
             used_workers = _worker_count(client) if cluster is None else len(cluster.workers)
             shown.start(sweep.size, skipped, dashboard, used_workers)
-            failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk, spans)
+            failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk, spans, table_schema)
             shown.close()
         except BaseException:
             shown.close(interrupted=True)
@@ -445,7 +447,7 @@ def run_sweep(
     parts = _spliceable(spans) if skipped == 0 else None
     arrow = None
     if parts is not None:
-        table_path = splice_table(sweep, parts, table_file)
+        table_path = splice_table(sweep, parts, table_file, table_schema)
     else:
         shown_notices = len(store.notices)
         arrow = sweep_arrow(sweep, store.tables())
@@ -473,14 +475,14 @@ def run_sweep(
     return result
 
 
-def _spliceable(spans: list[tuple[int, int, Path]]) -> list[Path] | None:
-    """The chunk files written now in grid order, when their points follow each other in
-    it (no two chunks' places interleave): the table is then these files spliced;
-    ``None`` otherwise."""
-    ordered = sorted(spans)
+def _spliceable(spans: list[tuple[int, int, Path, Any]]) -> list[tuple[Path, Any]] | None:
+    """The chunk files written now (with what the splice needs of each) in grid order,
+    when their points follow each other in it (no two chunks' places interleave): the
+    table is then these files spliced; ``None`` otherwise."""
+    ordered = sorted(spans, key=lambda span: span[0])
     if any(after[0] <= before[1] for before, after in itertools.pairwise(ordered)):
         return None
-    return [path for _, _, path in ordered]
+    return [(path, part) for _, _, path, part in ordered]
 
 
 def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
@@ -544,7 +546,8 @@ def _run(
     shown: Progress,
     workers: int,
     on_chunk: Callable[[Any, int], None] | None,
-    spans: list[tuple[int, int, Path]],
+    spans: list[tuple[int, int, Path, Any]],
+    table_schema: Any,
 ) -> list[Failure]:
     """Submit the chunks, store each as it finishes (adding to ``spans`` the first and
     last grid place of its points and its file); return the failures."""
@@ -563,20 +566,25 @@ def _run(
     except OSError:
         directory = None
     _warm_up(client, sweep.system, calc.name)
-    schema = sweep_schema(sweep).serialize().to_pybytes()
+    schema = table_schema.serialize().to_pybytes()
     place = {p.key: i for i, p in enumerate(sweep.points)}
     futures = {}
     for i, chunk in enumerate(plan_chunks(sweep, todo, workers)):
-        items = [(p.key, p.args, p.rules) for p in chunk]
-        layout = (schema, [(place[p.key], tuple(v for _, v in p.columns)) for p in chunk])
+        # one opaque value: Dask would otherwise walk every point's arguments looking for tasks
+        work = pickle.dumps(
+            (
+                [(p.key, p.args, p.rules) for p in chunk],
+                (schema, [(place[p.key], tuple(v for _, v in p.columns)) for p in chunk]),
+            ),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
         future = client.submit(
             compute_chunk,
             sweep.system,
             calc.name,
-            items,
+            work,
             directory,
             run_id,
-            layout,
             pure=False,
             key=f"sweep-{sweep.name}-{run_id}-{i}",
         )
@@ -618,7 +626,7 @@ def _run(
             else:
                 path = store.save(outcome["payload"], outcome["done"])
             if path is not None and outcome.get("span") is not None:
-                spans.append((*outcome["span"], path))
+                spans.append((*outcome["span"], path, outcome.get("part")))
             done.update(outcome["done"])
             failures += [Failure(by_key[key], error) for key, error in errors]
             count = len(outcome["done"]) + len(errors)

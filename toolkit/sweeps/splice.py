@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["splice_tables", "read_footer", "write_footer"]
+__all__ = ["part_layout", "splice_tables", "read_footer", "write_footer"]
 
 MAGIC = b"PAR1"
 # Thrift compact types
@@ -109,9 +109,31 @@ class _Reader:
             last = fid
 
 
+class _Mark(int):
+    """An offset a part's row group holds relative to the part's first byte after the magic."""
+
+
+class _Ordinal(int):
+    """Where a row group's ordinal goes (known only once the groups are put in order)."""
+
+
+class _Raw(bytes):
+    """A value written already."""
+
+
 class _Writer:
     def __init__(self) -> None:
         self.out = io.BytesIO()
+        self.pieces: list[bytes | int | None] = []  # bytes, offsets (_Mark) and ordinals (None)
+
+    def cut(self, mark: int | None) -> None:
+        self.pieces.append(self.out.getvalue())
+        self.pieces.append(mark)
+        self.out = io.BytesIO()
+
+    def finish(self) -> list[bytes | int | None]:
+        self.pieces.append(self.out.getvalue())
+        return self.pieces
 
     def byte(self, value: int) -> None:
         self.out.write(bytes((value,)))
@@ -128,8 +150,14 @@ class _Writer:
         self.varint((n << 1) ^ (n >> 63))
 
     def value(self, kind: int, value: Any) -> None:
-        if kind in (_TRUE, _FALSE, _BYTE):
+        if isinstance(value, _Raw):
+            self.out.write(value)
+        elif kind in (_TRUE, _FALSE, _BYTE):
             self.byte(value)
+        elif isinstance(value, _Mark):
+            self.cut(int(value))
+        elif isinstance(value, _Ordinal):
+            self.cut(None)
         elif kind in (_I16, _I32, _I64):
             self.zigzag(value)
         elif kind == _DOUBLE:
@@ -207,8 +235,12 @@ def _field(fields: list[list[Any]], fid: int) -> list[Any] | None:
     return next((f for f in fields if f[0] == fid), None)
 
 
-def _shifted(fields: list[list[Any]], ids: Sequence[int], shift: int) -> list[list[Any]]:
-    return [[fid, kind, value + shift if fid in ids else value] for fid, kind, value in fields]
+def _shifted(fields: list[list[Any]], ids: Sequence[int], shift: int | None) -> list[list[Any]]:
+    """The fields with those of ``ids`` moved by ``shift`` (``None``: marked, :class:`_Mark`)."""
+    return [
+        [fid, kind, (_Mark(value) if shift is None else value + shift) if fid in ids else value]
+        for fid, kind, value in fields
+    ]
 
 
 def _column_name(chunk: list[list[Any]]) -> str:
@@ -219,42 +251,76 @@ def _column_name(chunk: list[list[Any]]) -> str:
     return ".".join(p.decode() for p in path[2][1]) if path else ""
 
 
-def splice_tables(template: bytes, parts: Sequence[Path], path: Path) -> int:
+def part_layout(data: bytes, wanted: Sequence[str]) -> dict[str, Any]:
+    """Return what :func:`splice_tables` needs of a chunk file (its Parquet bytes
+    ``data``), worked out where the file is written (a worker) rather than on the machine
+    splicing: its row groups' footer entries, of the columns ``wanted`` in that order,
+    written out with their offsets (relative to the file's first byte after the magic)
+    and ordinals left open (``pieces``: bytes, offsets, ``None``), its rows, row groups
+    and where its data ends (``end``: its footer's start).
+
+    Raises:
+        ValueError: not a Parquet file, or a column of ``wanted`` missing.
+    """
+    footer, end = _footer_of_bytes(data)
+    groups = _field(footer, _FILE_GROUPS)
+    writer = _Writer()
+    rows = count = 0
+    for group in groups[2][1] if groups else []:
+        writer.struct(_moved(group, list(wanted), None, None))
+        rows += _field(group, _GROUP_ROWS)[2]
+        count += 1
+    return {"pieces": writer.finish(), "rows": rows, "groups": count, "end": end}
+
+
+def splice_tables(template: bytes, parts: Sequence[tuple[Path, dict[str, Any] | None]], path: Path) -> int:
     """Write ``path`` (through a temporary file, moved into place) as one Parquet file
     holding the row groups of the files ``parts`` in order, with the schema, metadata and
     column orders of ``template`` (the Parquet bytes of a file of no rows written by
     pyarrow for the table's schema): each part's column chunks of the template's columns,
     in the template's order; return the number of rows.
 
+    Each part is ``(file, its part_layout)``; a part without its layout has its footer
+    read here.
+
     Raises:
         ValueError: a part lacks a column of the template, or is not a whole Parquet file.
     """
-    head = _footer_of_bytes(template)
+    head, _ = _footer_of_bytes(template)
     wanted = [_field(element, 4)[2].decode() for element in _field(head, _FILE_SCHEMA)[2][1][1:]]  # leaf names
-    groups: list[list[list[Any]]] = []
-    rows = 0
+    groups = io.BytesIO()
+    rows = count = ordinal = 0
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as out:
             out.write(MAGIC)
-            for part in parts:
-                footer, end = read_footer(part)
+            for part, layout in parts:
+                if layout is None:
+                    with open(part, "rb") as source:
+                        layout = part_layout(source.read(), wanted)
                 shift = out.tell() - len(MAGIC)
                 with open(part, "rb") as source:
-                    _copy(source, out, len(MAGIC), end - len(MAGIC))
-                for group in _field(footer, _FILE_GROUPS)[2][1]:
-                    groups.append(_moved(group, wanted, shift, len(groups)))
-                    rows += _field(group, _GROUP_ROWS)[2]
-            fields = []
-            for fid, kind, value in head:
-                if fid == _FILE_ROWS:
-                    value = rows
-                elif fid == _FILE_GROUPS:
-                    value = (_STRUCT, groups)
-                fields.append([fid, kind, value])
-            if _field(fields, _FILE_GROUPS) is None:
-                fields.append([_FILE_GROUPS, _LIST, (_STRUCT, groups)])
-                fields.sort(key=lambda f: f[0])
+                    _copy(source, out, len(MAGIC), layout["end"] - len(MAGIC))
+                for piece in layout["pieces"]:
+                    if isinstance(piece, bytes):
+                        groups.write(piece)
+                    elif piece is None:  # the ordinal of the group, when the part's footer gives one
+                        groups.write(_zigzag_bytes(ordinal))
+                        ordinal += 1
+                    else:
+                        groups.write(_zigzag_bytes(piece + shift))
+                rows += layout["rows"]
+                count += layout["groups"]
+            header = _Writer()
+            if count < 15:
+                header.byte((count << 4) | _STRUCT)
+            else:
+                header.byte(0xF0 | _STRUCT)
+                header.varint(count)
+            listed = _Raw(header.out.getvalue() + groups.getvalue())
+            fields = [[fid, kind, value] for fid, kind, value in head if fid not in (_FILE_ROWS, _FILE_GROUPS)]
+            fields += [[_FILE_ROWS, _I64, rows], [_FILE_GROUPS, _LIST, listed]]
+            fields.sort(key=lambda f: f[0])
             footer_bytes = write_footer(fields)
             out.write(footer_bytes)
             out.write(struct.pack("<I", len(footer_bytes)))
@@ -268,16 +334,27 @@ def splice_tables(template: bytes, parts: Sequence[Path], path: Path) -> int:
     return rows
 
 
-def _footer_of_bytes(data: bytes) -> list[list[Any]]:
-    if data[:4] != MAGIC or data[-4:] != MAGIC:
-        raise ValueError("the template is not a Parquet file")
+def _zigzag_bytes(n: int) -> bytes:
+    writer = _Writer()
+    writer.zigzag(n)
+    return writer.out.getvalue()
+
+
+def _footer_of_bytes(data: bytes) -> tuple[list[list[Any]], int]:
+    """A Parquet file's footer (from its bytes) and where it starts."""
+    if len(data) < 12 or data[:4] != MAGIC or data[-4:] != MAGIC:
+        raise ValueError("not a whole Parquet file")
     (length,) = struct.unpack("<I", data[-8:-4])
-    return _Reader(data[len(data) - 8 - length : len(data) - 8]).struct()
+    start = len(data) - 8 - length
+    if start < 4:
+        raise ValueError("not a whole Parquet file")
+    return _Reader(data[start : len(data) - 8]).struct(), start
 
 
-def _moved(group: list[list[Any]], wanted: list[str], shift: int, ordinal: int) -> list[list[Any]]:
+def _moved(group: list[list[Any]], wanted: list[str], shift: int | None, ordinal: int | None) -> list[list[Any]]:
     """A row group of a part with its column chunks of ``wanted`` (in that order), their
-    offsets moved by ``shift``, its sizes and offset recomputed, and its new ordinal."""
+    offsets moved by ``shift``, its sizes and offset recomputed, and its new ordinal
+    (``None`` for both: marked, to be filled in by :func:`splice_tables`)."""
     chunks = {_column_name(c): c for c in _field(group, _GROUP_COLUMNS)[2][1]}
     missing = [name for name in wanted if name not in chunks]
     if missing:
@@ -307,7 +384,7 @@ def _moved(group: list[list[Any]], wanted: list[str], shift: int, ordinal: int) 
         elif fid == _GROUP_COMPRESSED:
             value = compressed
         elif fid == _GROUP_ORDINAL:
-            value = ordinal
+            value = _Ordinal(0) if ordinal is None else ordinal
         out.append([fid, kind, value])
     return out
 

@@ -718,16 +718,19 @@ def table_sweep(path: Path) -> dict[str, Any] | None:
     return record if isinstance(record, dict) and isinstance(record.get("identity"), str) else None
 
 
-def splice_table(sweep: Sweep, parts: list[Path], path: Path) -> Path:
+def splice_table(sweep: Sweep, parts: list[tuple[Path, Any]], path: Path, schema: Any = None) -> Path:
     """Write the table of ``sweep`` as the chunk files ``parts`` spliced (:mod:`.splice`:
-    their rows are not read), in the order given, recording ``sweep`` like
+    their rows are not read; each with its :func:`~.splice.part_layout` or ``None``), in
+    the order given, recording ``sweep`` like
     :func:`write_table`; return the path. The chunk files hold the table's columns
-    (:func:`columns_table` with a layout), their points in grid order."""
+    (:func:`columns_table` with a layout), their points in grid order; ``schema``: the
+    table's (:func:`sweep_schema`), if already made."""
     import pyarrow.parquet as pq
 
     from toolkit.sweeps.splice import splice_tables
 
-    schema = sweep_schema(sweep).with_metadata({SWEEP_KEY.encode(): json.dumps(sweep_record(sweep)).encode()})
+    record = {SWEEP_KEY.encode(): json.dumps(sweep_record(sweep)).encode()}
+    schema = (schema if schema is not None else sweep_schema(sweep)).with_metadata(record)
     template = io.BytesIO()
     pq.write_table(schema.empty_table(), template, use_dictionary=False)
     splice_tables(template.getvalue(), parts, path)

@@ -15,12 +15,14 @@ per outcome).
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import calculator
+from toolkit.sweeps.splice import part_layout
 from toolkit.sweeps.store import PointStore, encode_columns
 
 __all__ = ["compute_chunk", "warm_worker"]
@@ -32,7 +34,7 @@ ERROR_CHARS = 500
 def compute_chunk(
     system: str,
     name: str,
-    items: Sequence[tuple[str, Any, Any]],
+    items: Sequence[tuple[str, Any, Any]] | bytes,
     directory: str | None = None,
     run: str | None = None,
     layout: tuple[bytes, Sequence[tuple[int, tuple[Any, ...]]]] | None = None,
@@ -49,7 +51,12 @@ def compute_chunk(
     With ``layout`` — the sweep table's Arrow schema (serialized) and each item's place
     in the grid and column values — the chunk file also holds the sweep table's columns,
     its points in grid order (``span``: the first and last place), so that the table is
-    the chunk files spliced (:mod:`.splice`)."""
+    the chunk files spliced (:mod:`.splice`; ``part``: what the splice needs of this file,
+    worked out here: :func:`~.splice.part_layout`). ``items`` may come pickled together with
+    the layout, as bytes ``pickle((items, layout))``: one value that Dask sends as it is.
+    """
+    if isinstance(items, bytes):
+        items, layout = pickle.loads(items)
     calc = calculator(system, name)
     finished, errors, placed = [], [], []
     places = dict(zip((key for key, _, _ in items), layout[1], strict=True)) if layout is not None else {}
@@ -77,6 +84,7 @@ def compute_chunk(
         span = (placed[0][0], placed[-1][0])
     done = [key for key, _, _ in finished]
     payload = encode_columns(finished, code, table_layout) if finished else b""
+    part = part_layout(payload, table_layout[0].names) if table_layout is not None else None
     staged = None
     if payload and directory is not None and run is not None:
         store = PointStore(directory)
@@ -91,6 +99,7 @@ def compute_chunk(
         "done": done,
         "errors": errors,
         "span": span,
+        "part": part,
     }
 
 
