@@ -71,20 +71,22 @@ def digest(items: list[tuple[int, str, str, str]]) -> str:
     return hashlib.sha256(repr(sorted(items)).encode()).hexdigest()[:16]
 
 
-def plain_loop(text: str, bulk: bool = False) -> tuple[float, str]:
-    """Run in a fresh process: the seconds of calling the calculator on every point in a
-    loop and turning each result into rows (``Calculator.rows``, or with ``bulk``
-    ``Calculator.columns``), and the digest of the rows."""
+def plain_loop(text: str, bulk: bool = False) -> tuple[float, float, str]:
+    """Run in a fresh process: the seconds (wall and CPU) of calling the calculator on
+    every point in a loop and turning each result into rows (``Calculator.rows``, or with
+    ``bulk`` ``Calculator.columns``), and the digest of the rows."""
     from toolkit.sweeps import load_sweep
 
     sweep = load_sweep(text)
     calc = sweep.calculator
+    cpu = time.process_time()
     started = time.perf_counter()
     if bulk:
         columns = [calc.columns(calc.call(p.arguments(), p.rules)) for p in sweep.points]
     else:
         results = [calc.rows(calc.call(p.arguments(), p.rules)) for p in sweep.points]
     seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu
     if bulk:
         items = [
             (i, o, n, d)
@@ -99,7 +101,7 @@ def plain_loop(text: str, bulk: bool = False) -> tuple[float, str]:
             for r in rows
             if r.exact is not None
         ]
-    return seconds, digest(items)
+    return seconds, cpu, digest(items)
 
 
 def warm(system: str, calc: str) -> None:
@@ -152,9 +154,9 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float]:
 def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
-        loop_s, loop_digest = pool.submit(plain_loop, text).result()
+        loop_s, loop_cpu, loop_digest = pool.submit(plain_loop, text).result()
     with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
-        bulk_s, bulk_digest = pool.submit(plain_loop, text, True).result()
+        bulk_s, bulk_cpu, bulk_digest = pool.submit(plain_loop, text, True).result()
     one_s, one_digest, n, one_w, one_c = on_dask(text, 1)
     two_s, two_digest, _, two_w, two_c = on_dask(text, 2)
     if not loop_digest == bulk_digest == one_digest == two_digest:
@@ -166,6 +168,8 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
         "n": n,
         "loop": loop_s,
         "bulk": bulk_s,
+        "loop_cpu": loop_cpu,
+        "bulk_cpu": bulk_cpu,
         "one": one_s,
         "two": two_s,
         "worker_cpu": two_w / n,
@@ -178,13 +182,16 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
             f"{(workers_cpu + client_cpu) / wall:.2f}"
         )
 
-    def loop_row(label: str, seconds: float) -> str:
-        return f"| | | {label} | {fmt_s(seconds)} | {n / seconds:,.1f} | {loop_s / seconds:.2f}x | - | - | - |\n"
+    def loop_row(label: str, seconds: float, used: float) -> str:
+        return (
+            f"| {name if label == 'plain loop' else ''} | {n if label == 'plain loop' else ''} | {label} | "
+            f"{fmt_s(seconds)} | {n / seconds:,.1f} | {loop_s / seconds:.2f}x | {used / n * 1000:.3f} ms | - | "
+            f"{used / seconds:.2f} |\n"
+        )
 
     rows = (
-        f"| {name} | {n:,} | plain loop | {fmt_s(loop_s)} | {n / loop_s:,.1f} | 1.00x | "
-        f"{loop_s / n * 1000:.3f} ms | - | 1.00 |\n"
-        + loop_row("plain loop, rows in bulk", bulk_s)
+        loop_row("plain loop", loop_s, loop_cpu)
+        + loop_row("plain loop, rows in bulk", bulk_s, bulk_cpu)
         + f"| | | 1 worker | {fmt_s(one_s)} | {n / one_s:,.1f} | {loop_s / one_s:.2f}x | {cpu(one_w, one_c, one_s)} |\n"
         f"| | | 2 workers | {fmt_s(two_s)} | {n / two_s:,.1f} | {loop_s / two_s:.2f}x | {cpu(two_w, two_c, two_s)} |\n"
     )
@@ -197,10 +204,11 @@ def model(f: dict[str, float], workers: int = 100, points: int = 1_000_000) -> s
     the local scheduler, storing, the table) does not; against the plain loop."""
     c, s = f["worker_cpu"], f["client_cpu"]
     per_point = c / workers + s
-    loop, bulk = f["loop"] / f["n"], f["bulk"] / f["n"]
+    loop, bulk = f["loop_cpu"] / f["n"], f["bulk_cpu"] / f["n"]
     return (
         f"per point {c * 1000:.3f} ms of worker CPU (shared out) and {s * 1000:.4f} ms of client CPU (serial); "
-        f"the plain loop {loop * 1000:.3f} ms ({bulk * 1000:.3f} ms with the rows in bulk): on {workers} workers "
+        f"the plain loop {loop * 1000:.3f} ms of CPU ({bulk * 1000:.3f} ms with the rows in bulk): "
+        f"on {workers} workers "
         f"**{loop / per_point:.1f}x the plain loop** ({bulk / per_point:.1f}x the loop with the rows in bulk); "
         f"{points:,} points about {fmt_s(points * per_point)}; the client alone caps any cluster at "
         f"{1 / s:,.0f} points/s ({loop / s:,.0f}x the plain loop)"
@@ -226,9 +234,11 @@ def main() -> None:
         f"On 2 workers against the plain loop: Angry Miniatures **{am['loop'] / am['two']:.2f}x**, "
         f"Fairy Meat **{fm['loop'] / fm['two']:.2f}x** (goal >= 1.8x); from 1 to 2 workers: "
         f"{am['one'] / am['two']:.2f}x and {fm['one'] / fm['two']:.2f}x.\n\n"
-        "Worker CPU per point: the workers' CPU seconds over the run, per point (the plain loop's row: its time per "
-        "point). Client CPU per point: the CPU seconds of the process running `run_sweep` (with the local "
-        "scheduler). Cores used: both per second of the run: below the workers' number when other work holds the "
+        "Worker CPU per point: the workers' CPU seconds over the run, per point (the plain loops' rows: their CPU "
+        "per point). Against the plain loop: its wall time over the run's (on a loaded machine, read the CPU "
+        "figures and the model, which use CPU times only).\n\n"
+        "Client CPU per point: the CPU seconds of the process running `run_sweep` (with the local scheduler). "
+        "Cores used: both per second of the run: below the workers' number when other work holds the "
         "machine's cores.\n\n"
         f"Angry Miniatures, 100 workers (model): {model(am)} (goal >= 50x).\n\n"
         f"Fairy Meat, 100 workers (model): {model(fm)}.\n"
