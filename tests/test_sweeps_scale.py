@@ -209,3 +209,12 @@ def test_the_spliced_table_equals_the_table_built_from_the_rows(client: object, 
             r.exact for r in rows
         ]
         assert dict(point.columns)["attack_dice"] == part["attack_dice"].iloc[0]
+
+
+def test_a_group_smaller_than_a_chunk_is_never_split() -> None:
+    """chunk: 1 with groups of 2 (melee and ranged share their pools): each chunk holds a
+    whole group rather than half of one."""
+    sweep = load_sweep(POOLS.replace("chunk: 2", "chunk: 1"))
+    chunks = plan_chunks(sweep, sweep.points, workers=2)
+    assert [len(c) for c in chunks] == [2] * 6
+    assert all(len({(p.arguments()["attack_dice"], p.arguments()["defense_dice"]) for p in c}) == 1 for c in chunks)

@@ -514,8 +514,9 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
 
     Of :func:`chunk_size` points each. When the calculator names the arguments that share
     cached work (``Calculator.shares``: the same pools, the same hand sizes), the points
-    are grouped by them first, so that a worker computes that work once per chunk rather
-    than once per point spread over chunks; and the chunks are sent largest values first
+    are grouped by them first and a group is kept whole in one chunk (split only when it
+    is bigger than a chunk; whole groups fill a chunk up to its size), so that a worker
+    computes that work once rather than each worker once; and the chunks are sent largest values first
     (more dice, more cards usually take longer), so that the last chunks to finish are
     short ones and no worker waits long for the others at the end."""
     size = chunk_size(sweep, len(points), workers)
@@ -523,11 +524,20 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
     if not shares:
         return _chunks(points, size)
 
-    def shared(point: Point) -> tuple[Any, ...]:
-        args = dict(point.args)
-        return tuple(_ordered(args[name]) for name in shares)
+    at = [sweep.calculator.param_names.index(name) for name in shares]
 
-    return _chunks(sorted(points, key=shared, reverse=True), size)
+    def shared(point: Point) -> tuple[Any, ...]:
+        return tuple(_ordered(point.args[i][1]) for i in at)
+
+    chunks: list[list[Point]] = []
+    for _, group in itertools.groupby(sorted(points, key=shared, reverse=True), key=shared):
+        members = list(group)
+        if chunks and len(chunks[-1]) + len(members) <= size:
+            chunks[-1].extend(members)  # whole groups together, up to the chunk's size
+        else:
+            # a group is never split unless it is bigger than a chunk
+            chunks.extend(_chunks(members, max(size, 1)) if len(members) > size else [members])
+    return chunks
 
 
 def _ordered(value: Any) -> tuple[int, Any]:
