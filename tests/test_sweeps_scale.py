@@ -211,10 +211,16 @@ def test_the_spliced_table_equals_the_table_built_from_the_rows(client: object, 
         assert dict(point.columns)["attack_dice"] == part["attack_dice"].iloc[0]
 
 
-def test_a_group_smaller_than_a_chunk_is_never_split() -> None:
-    """chunk: 1 with groups of 2 (melee and ranged share their pools): each chunk holds a
-    whole group rather than half of one."""
+def test_a_group_is_split_only_when_bigger_than_the_chunk_allowed() -> None:
+    """Groups of 2 (melee and ranged share their pools). The sweep file's chunk: 1 is
+    kept (one point per task); without one, a group is whole even when the chunk size
+    from the calculator's time is smaller (here forced to 1), as long as each of the
+    workers keeps its share of chunks."""
     sweep = load_sweep(POOLS.replace("chunk: 2", "chunk: 1"))
-    chunks = plan_chunks(sweep, sweep.points, workers=2)
+    assert [len(c) for c in plan_chunks(sweep, sweep.points, workers=2)] == [1] * 12
+    auto = load_sweep(POOLS.replace("chunk: 2\n", ""))
+    slow = auto.calculator.__class__(**{**auto.calculator.__dict__, "seconds": 10.0})  # 1 point by time
+    auto = auto.__class__(**{**auto.__dict__, "calculator": slow})
+    chunks = plan_chunks(auto, auto.points, workers=1)  # a share of 12 / 8: 2 points
     assert [len(c) for c in chunks] == [2] * 6
     assert all(len({(p.arguments()["attack_dice"], p.arguments()["defense_dice"]) for p in c}) == 1 for c in chunks)

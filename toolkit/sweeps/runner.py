@@ -2,15 +2,21 @@
 running scheduler by address.
 
 :func:`run_sweep` validates the sweep file (nothing runs on a bad one), skips the points
-already stored in ``DIR/.points/`` (:mod:`.store`), sends the rest in chunks (small points
-together, so that scheduling does not dominate), stores each finished chunk as soon as it
-arrives, and writes ``DIR/<name>.parquet`` and ``DIR/<name>.html``.
+already stored in ``DIR/.points/`` (:mod:`.store`), and sends the rest in chunks
+(:func:`plan_chunks`: points that share cached work together, largest first), each as one
+pickled value. Every worker is warmed once (:mod:`.warm`). A worker builds its points'
+rows in bulk and, when it sees the output folder, writes its chunk file itself under a
+hidden name and returns a small summary; the client moves the file into place once the
+worker's code fingerprint is checked (a worker that does not see the folder sends the
+file's bytes instead). ``DIR/<name>.parquet`` is then the chunk files spliced
+(:mod:`.splice`: no row is read here) when they follow each other in grid order, else it
+is built from the stored rows in Arrow; ``DIR/<name>.html`` is the report.
 
 Faults: a point that raises is reported with its parameters and error while the others
 finish (:class:`Failure`); a worker process that dies mid-chunk is replaced and the
 scheduler runs its chunk again elsewhere (Dask's own recovery: no point is lost); Ctrl-C
-cancels what is running and leaves every stored point (and no half-written file, every
-file being written atomically).
+cancels what is running and leaves every stored point (and no half-written file: every
+stored file is moved into place whole, and what a cancelled chunk staged is removed).
 """
 
 from __future__ import annotations
@@ -515,8 +521,9 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
     Of :func:`chunk_size` points each. When the calculator names the arguments that share
     cached work (``Calculator.shares``: the same pools, the same hand sizes), the points
     are grouped by them first and a group is kept whole in one chunk (split only when it
-    is bigger than a chunk; whole groups fill a chunk up to its size), so that a worker
-    computes that work once rather than each worker once; and the chunks are sent largest values first
+    is bigger than the sweep file's ``chunk``, or without one than a worker's share of
+    the points; whole groups fill a chunk up to its size), so that one worker computes
+    that work rather than each; and the chunks are sent largest values first
     (more dice, more cards usually take longer), so that the last chunks to finish are
     short ones and no worker waits long for the others at the end."""
     size = chunk_size(sweep, len(points), workers)
@@ -529,14 +536,16 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
     def shared(point: Point) -> tuple[Any, ...]:
         return tuple(_ordered(point.args[i][1]) for i in at)
 
+    # A group is kept whole up to this size: the sweep file's chunk if given, else up to the
+    # share that still gives each worker CHUNKS_PER_WORKER chunks.
+    whole = size if sweep.chunk else max(size, math.ceil(len(points) / (CHUNKS_PER_WORKER * max(workers, 1))))
     chunks: list[list[Point]] = []
     for _, group in itertools.groupby(sorted(points, key=shared, reverse=True), key=shared):
         members = list(group)
         if chunks and len(chunks[-1]) + len(members) <= size:
             chunks[-1].extend(members)  # whole groups together, up to the chunk's size
         else:
-            # a group is never split unless it is bigger than a chunk
-            chunks.extend(_chunks(members, max(size, 1)) if len(members) > size else [members])
+            chunks.extend(_chunks(members, size) if len(members) > whole else [members])
     return chunks
 
 
