@@ -22,12 +22,27 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
+from operator import floordiv, truediv
 from typing import Any, NamedTuple
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError
 from toolkit.notation import excerpt
 
-__all__ = ["Param", "Row", "Calculator", "CALCULATORS", "calculator", "calculators_of", "outcome_label"]
+__all__ = [
+    "Param",
+    "Row",
+    "Calculator",
+    "CALCULATORS",
+    "calculator",
+    "calculators_of",
+    "interval_of",
+    "outcome_label",
+    "result_columns",
+    "result_rows",
+    "rows_columns",
+    "ROW_COLUMNS",
+]
 
 #: A range longer than this, of an argument that is not a number, is checked only up to
 #: its first refused value.
@@ -37,14 +52,28 @@ LONG_RANGE = 1_000
 class Row(NamedTuple):
     """One row of a point's result: an ``outcome`` label, its ``kind`` (``"probability"``
     or ``"value"``), the exact number (``Fraction``, or ``None`` when the calculator
-    reports a float only), the float, and whether the number is exact (a Monte Carlo
-    frequency is a ``Fraction`` of the trials but not exact)."""
+    reports a float only), the float, whether the number is exact (a Monte Carlo
+    frequency is a ``Fraction`` of the trials but not exact), and the interval
+    ``low``..``high`` the calculator gives for it (``None``: it gives none; the table
+    then holds the value itself when exact, an empty cell otherwise: :meth:`bounds`)."""
 
     outcome: str
     kind: str
     exact: Fraction | None
     value: float
     is_exact: bool
+    low: float | None = None
+    high: float | None = None
+
+    def bounds(self) -> tuple[float | None, float | None]:
+        """Return ``(low, high)`` as the table holds them: the calculator's interval, else
+        the value twice when it is exact, else ``(None, None)`` (an estimate whose
+        calculator gives no interval: not knowable here)."""
+        if self.low is not None and self.high is not None:
+            return self.low, self.high
+        if self.is_exact:
+            return self.value, self.value
+        return None, None
 
 
 @dataclass(frozen=True)
@@ -171,7 +200,26 @@ class Param:
 def outcome_label(outcome: Any) -> str:
     """Return a short, stable label of an outcome: ``"winner=attacker, points=1"`` for a
     named tuple, ``"a, b"`` for a plain tuple, its ``str`` otherwise (an Angry Miniatures
-    outcome reads ``"1 damage to defender, attacker crits"``)."""
+    outcome reads ``"1 damage to defender, attacker crits"``). Outcomes recur from point to
+    point: each label is kept once made (:data:`LABELS` of them at most)."""
+    try:
+        return _LABELS[outcome]
+    except KeyError:
+        label = _label(outcome)
+    except TypeError:  # not hashable
+        return _label(outcome)
+    if len(_LABELS) >= LABELS:
+        _LABELS.clear()
+    _LABELS[outcome] = label
+    return label
+
+
+#: The most outcome labels kept (:func:`outcome_label`).
+LABELS = 100_000
+_LABELS: dict[Any, str] = {}
+
+
+def _label(outcome: Any) -> str:
     if hasattr(outcome, "_asdict"):
         return ", ".join(f"{k}={v}" for k, v in outcome._asdict().items())
     if isinstance(outcome, tuple):
@@ -179,12 +227,93 @@ def outcome_label(outcome: Any) -> str:
     return str(outcome)
 
 
-def distribution_rows(dist: Any, is_exact: bool = True) -> list[Row]:
-    """One probability row per outcome of a :class:`~toolkit.prob.Distribution`, in its order."""
-    return [
+def distribution_rows(dist: Any, is_exact: bool = True, result: Any = None) -> list[Row]:
+    """One probability row per outcome of a :class:`~toolkit.prob.Distribution`, in its
+    order, each with its interval read from ``result`` (:func:`interval_of`)."""
+    rows = [
         Row(outcome_label(o), "probability", p if type(p) is Fraction else Fraction(p), float(p), is_exact)
         for o, p in dist.items()
     ]
+    if result is None or is_exact:
+        return rows
+    return [r._replace(low=low, high=high) for r, (low, high) in zip(rows, intervals(result, dist), strict=True)]
+
+
+#: The columns of a point's rows, as :func:`result_columns` and :meth:`Calculator.columns` give them.
+ROW_COLUMNS = ("outcome", "kind", "numerator", "denominator", "value", "low", "high", "exact")
+
+
+def rows_columns(rows: list[Row]) -> dict[str, list[Any]]:
+    """Return rows as :data:`ROW_COLUMNS` (exact numbers as decimal text, ``low`` and
+    ``high`` as :meth:`Row.bounds`)."""
+    bounds = [r.bounds() for r in rows]
+    return {
+        "outcome": [r.outcome for r in rows],
+        "kind": [r.kind for r in rows],
+        "numerator": [None if r.exact is None else str(r.exact.numerator) for r in rows],
+        "denominator": [None if r.exact is None else str(r.exact.denominator) for r in rows],
+        "value": [r.value for r in rows],
+        "low": [b[0] for b in bounds],
+        "high": [b[1] for b in bounds],
+        "exact": [r.is_exact for r in rows],
+    }
+
+
+def result_columns(result: Any) -> dict[str, list[Any]]:
+    """Return the rows :func:`result_rows` gives, as :data:`ROW_COLUMNS`, built from the
+    distribution's integer weights in bulk (no ``Fraction`` or :class:`Row` per outcome:
+    what a sweep's worker writes). Each probability is ``weight / total`` reduced by their
+    greatest common divisor, its float the correctly rounded quotient (as
+    ``float(Fraction)`` gives it)."""
+    dist = getattr(result, "distribution", result)
+    is_exact = bool(getattr(result, "exact", True))
+    outcomes = dist.outcomes()
+    weights = list(map(dist.weights().__getitem__, outcomes))
+    total = dist.total
+    divisors = list(map(math.gcd, weights, repeat(total)))
+    numerators = list(map(floordiv, weights, divisors))
+    denominators = list(map(floordiv, repeat(total), divisors))
+    shown: dict[int, str] = {}  # many outcomes share a denominator: written once
+    count = len(outcomes)
+    values = list(map(truediv, weights, repeat(total)))
+    if is_exact:
+        low, high = values, values
+    else:
+        low, high = [list(side) for side in zip(*intervals(result, dist), strict=True)] or ([], [])
+    return {
+        "outcome": list(map(outcome_label, outcomes)),
+        "kind": ["probability"] * count,
+        "numerator": list(map(str, numerators)),
+        "denominator": [shown.get(d) or shown.setdefault(d, str(d)) for d in denominators],
+        "value": values,
+        "low": low,
+        "high": high,
+        "exact": [is_exact] * count,
+    }
+
+
+def result_rows(result: Any) -> list[Row]:
+    """The :func:`distribution_rows` of a calculator's result, read duck-typed: its
+    ``distribution`` (or the result itself when it is a distribution), ``exact`` (true
+    when it does not say) and ``interval``."""
+    dist = getattr(result, "distribution", result)
+    return distribution_rows(dist, bool(getattr(result, "exact", True)), result)
+
+
+def interval_of(result: Any, event: Any) -> tuple[float | None, float | None]:
+    """Return the interval a calculator's result gives for an outcome or predicate,
+    read duck-typed: ``result.interval(event)`` when the result has one (the exact value
+    twice when ``result.exact``), else ``(None, None)``."""
+    interval = getattr(result, "interval", None)
+    if not callable(interval):
+        return None, None
+    low, high = interval(event)
+    return float(low), float(high)
+
+
+def intervals(result: Any, dist: Any) -> list[tuple[float | None, float | None]]:
+    """The :func:`interval_of` ``result`` for each outcome of ``dist``, in its order."""
+    return [interval_of(result, o) for o in dist.outcomes()]
 
 
 def value_rows(values: Mapping[str, Any], is_exact: bool = True) -> list[Row]:
@@ -214,6 +343,8 @@ class Calculator:
         seconds: a rough time of one point, for chunking small points together.
         max_points: the most points of one sweep of this calculator.
         help: one line.
+        shares: the arguments whose equal values share cached work (the same pools, the
+            same hand sizes): a sweep runs points that agree on them in the same chunk.
     """
 
     system: str
@@ -226,6 +357,7 @@ class Calculator:
     seconds: float = 0.01
     max_points: int = 2_000_000
     help: str = ""
+    shares: tuple[str, ...] = ()
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -253,6 +385,14 @@ class Calculator:
     def rows(self, result: Any) -> list[Row]:
         """Return the rows of a result of :meth:`call`."""
         return self.to_rows(result)
+
+    def columns(self, result: Any) -> dict[str, list[Any]]:
+        """Return the rows of a result of :meth:`call` as :data:`ROW_COLUMNS`: in bulk
+        (:func:`result_columns`) for a calculator whose rows are :func:`result_rows`, else
+        through :meth:`rows`."""
+        if self.to_rows is result_rows:
+            return result_columns(result)
+        return rows_columns(self.rows(result))
 
     def describe(self) -> str:
         """Return one line per argument: name, what it accepts, the default."""
@@ -298,10 +438,11 @@ def _am_calculators() -> list[Calculator]:
             "opposed",
             pools,
             lambda a, r: opposed(a["attack_dice"], a["defense_dice"], a["attack_type"], r),
-            distribution_rows,
+            result_rows,
             size=opposed_size,
             seconds=0.002,
             help="the distribution of one attack's outcome (AM-3, AM-4, AM-5, AM-7)",
+            shares=('attack_dice', 'defense_dice'),
         ),
         Calculator(
             system,
@@ -312,6 +453,7 @@ def _am_calculators() -> list[Calculator]:
             size=opposed_size,
             seconds=0.003,
             help="the opposed table's measures (P hit, expected damage, crits) of one pair of pools",
+            shares=('attack_dice', 'defense_dice'),
         ),
         Calculator(
             system,
@@ -325,9 +467,10 @@ def _am_calculators() -> list[Calculator]:
             lambda a, r: attacks_to_take_out(
                 a["attack_dice"], a["defense_dice"], a["health"], a["attack_type"], r, a["cap"]
             ),
-            distribution_rows,
+            result_rows,
             seconds=0.01,
             help="the distribution of the number of attacks to take out a target (AM-10)",
+            shares=('attack_dice', 'defense_dice'),
         ),
     ]
 
@@ -375,7 +518,7 @@ def _fm_calculators() -> list[Calculator]:
         )
 
     def deal_rows(result: Any) -> list[Row]:
-        return distribution_rows(result.distribution, result.exact)
+        return result_rows(result)
 
     def solution_rows(s: Any) -> list[Row]:
         return value_rows({"value": s.value, "lower": s.lower, "upper": s.upper, "exploitability": s.exploitability})
@@ -401,7 +544,7 @@ def _fm_calculators() -> list[Calculator]:
             "hand_composition",
             (Param("cards", "int", low=0, high=52, help="the hand size (FM-1)"),),
             lambda a, r: hand_composition(a["cards"], r),
-            distribution_rows,
+            result_rows,
             seconds=0.001,
             help="what a combat hand holds: Numbered cards, red and black Trumps, the death card, jokers (FM-1, FM-12)",
         ),
@@ -410,7 +553,7 @@ def _fm_calculators() -> list[Calculator]:
             "attack_odds",
             hands + (policies,),
             lambda a, r: attack_odds(a["attacker_hand"], a["defender_hand"], a["policies"], r),
-            distribution_rows,
+            result_rows,
             seconds=0.01,
             help="one attack between two known hands under two policies (FM-3..FM-12)",
         ),
@@ -432,6 +575,7 @@ def _fm_calculators() -> list[Calculator]:
             seconds=0.5,
             max_points=20_000,
             help="one attack averaged over every deal of two hand sizes (FM-1, FM-2)",
+            shares=('attacker_cards', 'defender_cards'),
         ),
         Calculator(
             system,
@@ -505,11 +649,20 @@ def _db_calculators() -> list[Calculator]:
 
     def losses_rows(result: Any) -> list[Row]:
         pairs = result.distribution.map(lambda o: (o[0], o[1]))
-        return [Row(f"lost_a={a}, lost_b={b}", "probability", p, float(p), result.exact) for (a, b), p in pairs.items()]
+        rows = [Row(f"lost_a={a}, lost_b={b}", "probability", p, float(p), result.exact) for (a, b), p in pairs.items()]
+        if result.exact:
+            return rows
+        bounds = [interval_of(result, lambda o, pair=pair: (o[0], o[1]) == pair) for pair in pairs.outcomes()]
+        return [r._replace(low=low, high=high) for r, (low, high) in zip(rows, bounds, strict=True)]
 
     def battle_rows(result: Any) -> list[Row]:
         ends = result.distribution.map(lambda e: (e.winner or "none", e.how))
         rows = [Row(f"winner={w}, how={h}", "probability", p, float(p), result.exact) for (w, h), p in ends.items()]
+        if not result.exact:
+            bounds = [
+                interval_of(result, lambda e, end=end: (e.winner or "none", e.how) == end) for end in ends.outcomes()
+            ]
+            rows = [r._replace(low=low, high=high) for r, (low, high) in zip(rows, bounds, strict=True)]
         rounds = result.distribution.mean("rounds")
         return rows + [Row("mean rounds", "value", rounds, float(rounds), result.exact)]
 
@@ -554,6 +707,7 @@ def _db_calculators() -> list[Calculator]:
             seconds=1.0,
             max_points=20_000,
             help="the tokens each side loses in one clash of two hand sizes (clash odds, DB-1..DB-7)",
+            shares=('cards_a', 'cards_b'),
         ),
         Calculator(
             system,

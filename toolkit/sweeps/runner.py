@@ -2,22 +2,32 @@
 running scheduler by address.
 
 :func:`run_sweep` validates the sweep file (nothing runs on a bad one), skips the points
-already stored in ``DIR/.points/`` (:mod:`.store`), sends the rest in chunks (small points
-together, so that scheduling does not dominate), stores each finished chunk as soon as it
-arrives, and writes ``DIR/<name>.parquet`` and ``DIR/<name>.html``.
+already stored in ``DIR/.points/`` (:mod:`.store`), and sends the rest in chunks
+(:func:`plan_chunks`: points that share cached work together, largest first), each as one
+pickled value. Every worker is warmed once (:mod:`.warm`). A worker builds its points'
+rows in bulk and, when it sees the output folder, writes its chunk file itself under a
+hidden name and returns a small summary; the client moves the file into place once the
+worker's code fingerprint is checked (a worker that does not see the folder sends the
+file's bytes instead). ``DIR/<name>.parquet`` is then the chunk files spliced
+(:mod:`.splice`: no row is read here) when they follow each other in grid order, else it
+is built from the stored rows in Arrow; ``DIR/<name>.html`` is the report.
 
 Faults: a point that raises is reported with its parameters and error while the others
 finish (:class:`Failure`); a worker process that dies mid-chunk is replaced and the
 scheduler runs its chunk again elsewhere (Dask's own recovery: no point is lost); Ctrl-C
-cancels what is running and leaves every stored point (and no half-written file, every
-file being written atomically).
+cancels what is running and leaves every stored point (and no half-written file: every
+stored file is moved into place whole, and what a cancelled chunk staged is removed).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
+import itertools
 import math
 import os
+import pickle
 import signal
 import threading
 import time
@@ -31,7 +41,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
-from toolkit.sweeps.store import PointStore, sweep_table, write_table
+from toolkit.sweeps.store import PointStore, splice_table, sweep_arrow, sweep_schema, table_frame, write_table
 from toolkit.sweeps.work import compute_chunk
 
 if TYPE_CHECKING:
@@ -42,6 +52,7 @@ __all__ = [
     "SweepResult",
     "run_sweep",
     "chunk_size",
+    "plan_chunks",
     "default_workers",
     "local_workers",
     "parse_scheduler",
@@ -75,10 +86,14 @@ class Failure:
 @dataclass(frozen=True)
 class SweepResult:
     """What :func:`run_sweep` did: the table, the points computed now and those a rerun
-    skipped, the failures, the files written and the workers used."""
+    skipped, the failures, the files written and the workers used.
+
+    ``rows`` is the table as the run made it: an Arrow table, or ``None`` when the table
+    file was spliced from the chunk files (no row read on this machine); :attr:`table`
+    reads the file then, when first asked for."""
 
     sweep: Sweep
-    table: pd.DataFrame
+    rows: Any
     computed: int
     skipped: int
     failures: tuple[Failure, ...]
@@ -96,6 +111,21 @@ class SweepResult:
     def ok(self) -> bool:
         """Whether every point of the sweep is in the table."""
         return not self.failures
+
+    @functools.cached_property
+    def table(self) -> pd.DataFrame:
+        """The tidy table (:func:`~.store.sweep_table`): one row per point and outcome, in
+        grid order; its text columns backed by Arrow."""
+        import pandas as pd
+        import pyarrow.parquet as pq
+
+        if isinstance(self.rows, pd.DataFrame):
+            return self.rows
+        if self.rows is not None:
+            return table_frame(self.rows)
+        if self.table_path is None:
+            raise ValueError("this result holds no table and names no table file")
+        return table_frame(pq.read_table(self.table_path).replace_schema_metadata(None))
 
     def summary(self) -> str:
         """Return the run in one line: points computed now and stored before, chunks set
@@ -389,6 +419,8 @@ def run_sweep(
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
+    spans: list[tuple[int, int, Path, Any]] = []  # the chunk files written now: first and last place, file, part
+    table_schema = sweep_schema(sweep) if todo else None
     used_workers, dashboard = 0, None
     if todo:
         own_client = client is None
@@ -406,7 +438,7 @@ def run_sweep(
         try:
             used_workers = _worker_count(client) if cluster is None else len(cluster.workers)
             shown.start(sweep.size, skipped, dashboard, used_workers)
-            failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk)
+            failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk, spans, table_schema)
             shown.close()
         except BaseException:
             shown.close(interrupted=True)
@@ -418,14 +450,19 @@ def run_sweep(
                 if cluster is not None:
                     with contextlib.suppress(Exception):
                         cluster.close()
-    shown_notices = len(store.notices)
-    table = sweep_table(sweep, store.tables())
-    for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
-        shown.notice(line)
-    table_path = write_table(table, table_file, sweep)
+    parts = _spliceable(spans) if skipped == 0 else None
+    arrow = None
+    if parts is not None:
+        table_path = splice_table(sweep, parts, table_file, table_schema)
+    else:
+        shown_notices = len(store.notices)
+        arrow = sweep_arrow(sweep, store.tables())
+        for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
+            shown.notice(line)
+        table_path = write_table(arrow, table_file, sweep)
     result = SweepResult(
         sweep,
-        table,
+        arrow,
         len(todo) - len(failures),
         skipped,
         tuple(failures),
@@ -440,8 +477,18 @@ def run_sweep(
     if report:
         from toolkit.sweeps.report import write_report
 
-        result = SweepResult(**{**result.__dict__, "report_path": write_report(result, out / f"{sweep.name}.html")})
+        result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
     return result
+
+
+def _spliceable(spans: list[tuple[int, int, Path, Any]]) -> list[tuple[Path, Any]] | None:
+    """The chunk files written now (with what the splice needs of each) in grid order,
+    when their points follow each other in it (no two chunks' places interleave): the
+    table is then these files spliced; ``None`` otherwise."""
+    ordered = sorted(spans, key=lambda span: span[0])
+    if any(after[0] <= before[1] for before, after in itertools.pairwise(ordered)):
+        return None
+    return [(path, part) for _, _, path, part in ordered]
 
 
 def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
@@ -468,6 +515,47 @@ def _chunks(points: Sequence[Point], size: int) -> list[list[Point]]:
     return [list(points[i : i + size]) for i in range(0, len(points), size)]
 
 
+def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[list[Point]]:
+    """Return the chunks (tasks) of ``points``, in the order they are sent.
+
+    Of :func:`chunk_size` points each. When the calculator names the arguments that share
+    cached work (``Calculator.shares``: the same pools, the same hand sizes), the points
+    are grouped by them first and a group is kept whole in one chunk (split only when it
+    is bigger than the sweep file's ``chunk``, or without one than a worker's share of
+    the points; whole groups fill a chunk up to its size), so that one worker computes
+    that work rather than each; and the chunks are sent largest values first
+    (more dice, more cards usually take longer), so that the last chunks to finish are
+    short ones and no worker waits long for the others at the end."""
+    size = chunk_size(sweep, len(points), workers)
+    shares = [name for name in sweep.calculator.shares if name in sweep.calculator.param_names]
+    if not shares:
+        return _chunks(points, size)
+
+    at = [sweep.calculator.param_names.index(name) for name in shares]
+
+    def shared(point: Point) -> tuple[Any, ...]:
+        return tuple(_ordered(point.args[i][1]) for i in at)
+
+    # A group is kept whole up to this size: the sweep file's chunk if given, else up to the
+    # share that still gives each worker CHUNKS_PER_WORKER chunks.
+    whole = size if sweep.chunk else max(size, math.ceil(len(points) / (CHUNKS_PER_WORKER * max(workers, 1))))
+    chunks: list[list[Point]] = []
+    for _, group in itertools.groupby(sorted(points, key=shared, reverse=True), key=shared):
+        members = list(group)
+        if chunks and len(chunks[-1]) + len(members) <= size:
+            chunks[-1].extend(members)  # whole groups together, up to the chunk's size
+        else:
+            chunks.extend(_chunks(members, size) if len(members) > whole else [members])
+    return chunks
+
+
+def _ordered(value: Any) -> tuple[int, Any]:
+    """A sort key of any argument's value: numbers by size, anything else by its text."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, value)
+    return (1, str(value))
+
+
 def _run(
     sweep: Sweep,
     todo: list[Point],
@@ -477,8 +565,11 @@ def _run(
     shown: Progress,
     workers: int,
     on_chunk: Callable[[Any, int], None] | None,
+    spans: list[tuple[int, int, Path, Any]],
+    table_schema: Any,
 ) -> list[Failure]:
-    """Submit the chunks, store each as it finishes; return the failures."""
+    """Submit the chunks, store each as it finishes (adding to ``spans`` the first and
+    last grid place of its points and its file); return the failures."""
     from distributed import as_completed
 
     from toolkit import __version__
@@ -488,11 +579,33 @@ def _run(
     calc = sweep.calculator
     by_key = {p.key: p for p in todo}
     run_id = uuid.uuid4().hex[:8]
+    directory: str | None = str(store.directory.parent.resolve())
+    try:
+        store.open_run(run_id)  # the workers that see it write their chunk files themselves
+    except OSError:
+        directory = None
+    _warm_up(client, sweep.system, calc.name)
+    schema = table_schema.serialize().to_pybytes()
+    place = {p.key: i for i, p in enumerate(sweep.points)}
     futures = {}
-    for i, chunk in enumerate(_chunks(todo, chunk_size(sweep, len(todo), workers))):
-        items = [(p.key, p.args, p.rules) for p in chunk]
+    for i, chunk in enumerate(plan_chunks(sweep, todo, workers)):
+        # one opaque value: Dask would otherwise walk every point's arguments looking for tasks
+        work = pickle.dumps(
+            (
+                [(p.key, p.args, p.rules) for p in chunk],
+                (schema, [(place[p.key], tuple(v for _, v in p.columns)) for p in chunk]),
+            ),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
         future = client.submit(
-            compute_chunk, sweep.system, calc.name, items, pure=False, key=f"sweep-{sweep.name}-{run_id}-{i}"
+            compute_chunk,
+            sweep.system,
+            calc.name,
+            work,
+            directory,
+            run_id,
+            pure=False,
+            key=f"sweep-{sweep.name}-{run_id}-{i}",
         )
         futures[future] = chunk
     failures: list[Failure] = []
@@ -522,19 +635,42 @@ def _run(
                 failures += [Failure(p, error) for p in chunk]
                 shown.update(len(chunk), len(chunk))
                 continue
-            store.save(outcome["payload"], outcome["done"])
+            errors = list(outcome["errors"])
+            if outcome.get("staged") is not None:
+                path = store.commit(outcome["done"], run_id, outcome["staged"])
+                if path is None:
+                    lost = "the worker's chunk file was not found in the output folder (removed meanwhile?)"
+                    errors += [(key, lost) for key in outcome["done"]]
+                    outcome["done"] = []
+            else:
+                path = store.save(outcome["payload"], outcome["done"])
+            if path is not None and outcome.get("span") is not None:
+                spans.append((*outcome["span"], path, outcome.get("part")))
             done.update(outcome["done"])
-            failures += [Failure(by_key[key], error) for key, error in outcome["errors"]]
-            count = len(outcome["done"]) + len(outcome["errors"])
+            failures += [Failure(by_key[key], error) for key, error in errors]
+            count = len(outcome["done"]) + len(errors)
             finished += count
-            shown.update(count, len(outcome["errors"]))
+            shown.update(count, len(errors))
             if on_chunk is not None:
                 on_chunk(client, finished)
     except BaseException:
         with contextlib.suppress(Exception):
             client.cancel(list(futures))
         raise
+    finally:
+        with contextlib.suppress(OSError):
+            store.close_run(run_id)  # and any chunk file staged for it but not stored
     return failures
+
+
+def _warm_up(client: Any, system: str, name: str) -> None:
+    """Have every worker, and every worker that joins later, import what the chunks of
+    calculator ``name`` of ``system`` need (:class:`~.warm.SweepWarmUp`) before its
+    first chunk: a worker plugin, registered once per calculator."""
+    from toolkit.sweeps.warm import SweepWarmUp
+
+    with contextlib.suppress(Exception):  # an old scheduler without plugins: the chunks import it
+        client.register_plugin(SweepWarmUp(system, name), name=f"toolkit-sweep-warm-up-{system}-{name}")
 
 
 def _chunk_error(future: Any) -> str:

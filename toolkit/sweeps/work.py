@@ -1,56 +1,112 @@
 """What a Dask worker runs: one chunk of grid points, each timed, each failure kept with
-its point (the others go on).
+its point (the others go on), and the chunk's store file written where the worker can
+see the output folder.
 
 Only plain data crosses the wire: the calculator by ``(system, name)`` (each worker finds
 it in its own registry), the points' keys, arguments and rules (frozen dataclasses), and
-back the finished points as the Parquet bytes of a store file
-(:func:`~toolkit.sweeps.store.encode_chunk`: encoded here, so that the client only writes
-them), their keys and the errors.
+back a small summary: the finished points' keys, the errors and where the chunk's store
+file was staged (:meth:`~toolkit.sweeps.store.PointStore.stage`). A worker that cannot see
+the output folder (a cluster on other machines without a shared disk) sends the Parquet
+bytes of the store file instead (:func:`~toolkit.sweeps.store.encode_columns`: encoded here
+either way, so that the client at most writes them). A point's rows are built in bulk
+(:meth:`~toolkit.sweeps.calculators.Calculator.columns`: no ``Fraction`` or ``Row`` object
+per outcome).
 """
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import calculator
-from toolkit.sweeps.store import encode_chunk
+from toolkit.sweeps.splice import part_layout
+from toolkit.sweeps.store import PointStore, encode_columns
 
-__all__ = ["compute_chunk"]
+__all__ = ["compute_chunk", "warm_worker"]
 
 #: The longest error message kept for a failed point.
 ERROR_CHARS = 500
 
 
-def compute_chunk(system: str, name: str, items: Sequence[tuple[str, Any, Any]]) -> dict[str, Any]:
+def compute_chunk(
+    system: str,
+    name: str,
+    items: Sequence[tuple[str, Any, Any]] | bytes,
+    directory: str | None = None,
+    run: str | None = None,
+    layout: tuple[bytes, Sequence[tuple[int, tuple[Any, ...]]]] | None = None,
+) -> dict[str, Any]:
     """Compute the points ``items`` — ``(key, args, rules)`` — of calculator ``name`` of
-    ``system``. Return ``{"code", "version", "payload", "done", "errors"}``: the
+    ``system``. Return ``{"code", "version", "payload", "staged", "done", "errors"}``: the
     fingerprint of the worker's toolkit code (a point's key names the code: the client
-    refuses rows of other code) and its version string, the finished points as the
-    Parquet bytes of a store file, their keys, and ``(key, error)`` for each point that
-    raised (its type and message)."""
+    refuses rows of other code) and its version string, the finished points' store file
+    — staged in ``directory`` by this worker when it sees the marker of run ``run`` there
+    (``staged``: its size in bytes; ``payload`` empty), else as Parquet bytes
+    (``payload``; ``staged`` ``None``) — their keys, and ``(key, error)`` for each point
+    that raised (its type and message).
+
+    With ``layout`` — the sweep table's Arrow schema (serialized) and each item's place
+    in the grid and column values — the chunk file also holds the sweep table's columns,
+    its points in grid order (``span``: the first and last place), so that the table is
+    the chunk files spliced (:mod:`.splice`; ``part``: what the splice needs of this file,
+    worked out here: :func:`~.splice.part_layout`). ``items`` may come pickled together with
+    the layout, as bytes ``pickle((items, layout))``: one value that Dask sends as it is.
+    """
+    if isinstance(items, bytes):
+        items, layout = pickle.loads(items)
     calc = calculator(system, name)
-    finished, errors = [], []
+    finished, errors, placed = [], [], []
+    places = dict(zip((key for key, _, _ in items), layout[1], strict=True)) if layout is not None else {}
     for key, args, rules in items:
         started = time.perf_counter()
         try:
-            rows = calc.rows(calc.call(dict(args), rules))
+            columns = calc.columns(calc.call(dict(args), rules))
         except Exception as exc:  # a failing point is reported, the others go on
             message = str(exc) or repr(exc)
             if len(message) > ERROR_CHARS:
                 message = message[:ERROR_CHARS] + "…"
             errors.append((key, f"{type(exc).__name__}: {message}"))
             continue
-        finished.append((key, rows, time.perf_counter() - started))
+        finished.append((key, columns, time.perf_counter() - started))
     from toolkit import __version__
 
     code = fingerprint.code_fingerprint()
+    table_layout, span = None, None
+    if layout is not None and finished:
+        import pyarrow as pa
+
+        finished.sort(key=lambda point: places[point[0]][0])
+        placed = [places[key] for key, _, _ in finished]
+        table_layout = (pa.ipc.read_schema(pa.py_buffer(layout[0])), system, name, placed)
+        span = (placed[0][0], placed[-1][0])
+    done = [key for key, _, _ in finished]
+    payload = encode_columns(finished, code, table_layout) if finished else b""
+    part = part_layout(payload, table_layout[0].names) if table_layout is not None else None
+    staged = None
+    if payload and directory is not None and run is not None:
+        store = PointStore(directory)
+        if store.sees_run(run) and store.stage(payload, done, run) is not None:
+            staged = len(payload)
+            payload = b""
     return {
         "code": code,
         "version": __version__,
-        "payload": encode_chunk(finished, code) if finished else b"",
-        "done": [key for key, _, _ in finished],
+        "payload": payload,
+        "staged": staged,
+        "done": done,
         "errors": errors,
+        "span": span,
+        "part": part,
     }
+
+
+def warm_worker(system: str, name: str) -> None:
+    """Import what a chunk of calculator ``name`` of ``system`` needs (the system's
+    package, its calculator, Arrow and Parquet) in this worker process."""
+    import pyarrow.parquet  # noqa: F401
+
+    calculator(system, name)
+    fingerprint.code_fingerprint()
