@@ -246,3 +246,19 @@ def test_store_rows_are_built_from_trusted_chunks_only(tmp_path: Path) -> None:
     assert fresh.done() == {"a"}
     assert fresh.rows()["key"].tolist() == ["a", "a"]
     assert fresh.set_aside == 1 and "the probabilities of point 'b' sum to 2/3, not 1" in fresh.notices[0]
+
+
+def test_a_table_of_single_chances_resumes(client: object, tmp_path: Path) -> None:
+    """The opposed table's measures (P hit, P return hit, the crits: AM-3, AM-7) are chances
+    of single events, not a distribution: they need not sum to 1, so a rerun trusts their
+    chunks (it set every one aside as damaged when they were checked as a distribution)."""
+    sweep = (
+        "system: angry-miniatures\ncalculator: odds_table\n"
+        "grid:\n  attack_dice: [1, 2]\n  defense_dice: [1]\n  attack_type: [melee]\n"
+    )
+    first = run_sweep(sweep, tmp_path, client=client, progress=None, report=False)
+    chances = first.table[first.table["kind"] == "chance"]
+    # the old check read these four as one distribution: every rerun set both chunks aside
+    assert set(chances["outcome"]) == {"hit", "return_hit", "attacker_crit", "defender_crit"}
+    again = run_sweep(sweep, tmp_path, client=client, progress=None, report=False)
+    assert (again.computed, again.skipped, again.set_aside, again.notices) == (0, 2, 0, ())

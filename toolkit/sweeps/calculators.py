@@ -50,8 +50,9 @@ LONG_RANGE = 1_000
 
 
 class Row(NamedTuple):
-    """One row of a point's result: an ``outcome`` label, its ``kind`` (``"probability"``
-    or ``"value"``), the exact number (``Fraction``, or ``None`` when the calculator
+    """One row of a point's result: an ``outcome`` label, its ``kind`` (``"probability"``:
+    one outcome of a distribution, whose rows sum to 1; ``"chance"``: the probability of one
+    event, not part of a distribution; or ``"value"``), the exact number (``Fraction``, or ``None`` when the calculator
     reports a float only), the float, whether the number is exact (a Monte Carlo
     frequency is a ``Fraction`` of the trials but not exact), and the interval
     ``low``..``high`` the calculator gives for it (``None``: it gives none; the table
@@ -424,7 +425,7 @@ def _am_calculators() -> list[Calculator]:
         return [
             Row(
                 m,
-                "probability" if m in ("hit", "return_hit", "attacker_crit", "defender_crit") else "value",
+                "chance" if m in ("hit", "return_hit", "attacker_crit", "defender_crit") else "value",
                 Fraction(row[m]),
                 float(row[m]),
                 True,

@@ -122,7 +122,7 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str, system: str 
             "facet_col": facets[0] if facets else None,
             "facet_row": facet_row,
             "title": title or None,
-            "labels": {**labels, "value": "probability" if kind == "probability" else "value"},
+            "labels": {**labels, "value": "value" if kind == "value" else "probability"},
         }
         if x is None:
             fig = px.bar(data, x="outcome", y="value", **common)
@@ -130,7 +130,7 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str, system: str 
             fig = px.line(data.sort_values(x), x=x, y="value", markers=True, **common)
         facet_rows = data[facet_row].nunique() if facet_row else 1
         fig.update_layout(
-            yaxis_title="probability" if kind == "probability" else "value",
+            yaxis_title="value" if kind == "value" else "probability",
             legend_title_text="outcome",
             height=max(450, 260 * facet_rows + 140),
         )
@@ -173,7 +173,8 @@ def report_html(result: SweepResult) -> str:
         parts += [f"<li>{esc(f.describe())}</li>" for f in result.failures[:200]]
         parts.append("</ul>")
     inlined = False
-    for kind, heading in (("probability", "Probabilities"), ("value", "Values")):
+    headings = (("probability", "Probabilities"), ("chance", "Chances of single events"), ("value", "Values"))
+    for kind, heading in headings:
         charts = _charts(table, sweep.swept, kind, sweep.system) if not table.empty else []
         if not charts:
             continue

@@ -17,7 +17,7 @@ records the identity of its sweep (:func:`table_sweep`), so that two different s
 the same name cannot overwrite each other's table.
 
 The table (:func:`sweep_table`) has one row per grid point and outcome: the point's
-arguments and rules columns, ``outcome``, ``kind`` (``"probability"`` or ``"value"``),
+arguments and rules columns, ``outcome``, ``kind`` (``"probability"``, ``"chance"`` or ``"value"``),
 the exact number as ``numerator`` and ``denominator`` (decimal integers as text: exact
 at any size; empty when the calculator reports a float only), ``value`` (float),
 ``low`` and ``high`` (the interval the calculator gives for the number: the value twice
@@ -288,7 +288,8 @@ def _content_problem(table: Any) -> str | None:
     """What the checksum cannot vouch for (a file rewritten with a fresh checksum): every
     cell filled (``numerator`` and ``denominator`` empty together, ``low`` and ``high``
     too), each point's rows numbered 0..n-1 once each, each interval holding its value
-    (the value itself when exact), each point's probabilities summing to 1."""
+    (the value itself when exact), each point's probabilities (the outcomes of its
+    distribution, not its ``"chance"`` rows of single events) summing to 1."""
     import pyarrow.compute as pc
 
     for name in ("key", "row", "outcome", "kind", "value", "exact", "seconds"):
