@@ -47,6 +47,7 @@ from toolkit.errors import NotationError, ToolkitError, excerpt
 from toolkit.files import designer_file, read_designer_file
 
 __all__ = [
+    "DesignerDocument",
     "ExampleNotation",
     "ExampleSource",
     "FlowMap",
@@ -63,6 +64,7 @@ __all__ = [
     "read_example",
     "excerpt",
     "load_yaml",
+    "read_designer_yaml",
     "YamlDocument",
     "YamlSyntaxError",
     "MAX_FILE_BYTES",
@@ -232,6 +234,31 @@ class YamlDocument:
     data: Any
     lines: LineMap
     text: str = ""
+
+
+@dataclass(frozen=True)
+class DesignerDocument:
+    """A designer's YAML file (or text) read by :func:`read_designer_yaml`: the document,
+    where it came from for error lines, the name its results take (the file's stem) and
+    the folder its relative paths are read from (``None`` for text)."""
+
+    document: YamlDocument
+    where: str
+    name: str
+    base: Path | None
+
+
+def read_designer_yaml(source: str | Path, kind: str, hint: str) -> DesignerDocument:
+    """Read a designer's YAML file of some ``kind`` (``"sweep"``, ``"tuning"``): a path, or
+    the YAML text itself when it holds a line break (then named ``<kind>``).
+
+    Raises:
+        NotationError: not a regular file (with ``hint``: what to give instead), or not valid YAML.
+    """
+    if isinstance(source, str) and "\n" in source:
+        return DesignerDocument(load_yaml(source, f"<{kind}>"), f"<{kind}>", kind, None)
+    path = designer_file(source, f"{kind} file", error=NotationError, missing="is not a file", hint=hint)
+    return DesignerDocument(load_yaml(path), str(path), path.stem, path.parent)
 
 
 def load_yaml(source: str | bytes | Path, where: str | None = None) -> YamlDocument:

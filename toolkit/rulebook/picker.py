@@ -41,7 +41,7 @@ class ExamplePicker:
     """The interactive rule-book examples finder (see the module's docstring).
 
     Args:
-        system: the system to start with (``"fairy-meat"``).
+        system: the system to start with (by default the first of the rule-book's catalogue).
         situation: the situation's catalogue name to start with ("": the first).
         rules: the rules to start with (as :class:`~toolkit.widgets.rules_picker.RulesPicker`
             takes them: None, a file, a shipped name, a mapping).
@@ -56,7 +56,7 @@ class ExamplePicker:
 
     def __init__(
         self,
-        system: str = "fairy-meat",
+        system: str = "",
         situation: str = "",
         rules: Any = None,
         n: int = 3,
@@ -67,7 +67,10 @@ class ExamplePicker:
         self.seed = seed
         self.budget_seconds = budget_seconds
         self.system = widgets.Dropdown(
-            options=[(systems.system(s).title, s) for s in SYSTEMS], value=system, description="System", style=_FIT
+            options=[(systems.system(s).title, s) for s in SYSTEMS],
+            value=system or SYSTEMS[0],
+            description="System",
+            style=_FIT,
         )
         self.situation = widgets.Dropdown(description="Situation", style=_FIT, layout=_WIDE)
         self.count = widgets.BoundedIntText(

@@ -1,4 +1,4 @@
-"""Parameter sweeps on Dask distributed (issue 14): ``toolkit sweep FILE.yaml -o DIR``.
+"""Parameter sweeps on Dask distributed, locally or on a cluster: ``toolkit sweep FILE.yaml -o DIR``.
 
 A sweep file (:mod:`.spec`) names a system, one of its public calculators
 (:mod:`.calculators`: Angry Miniatures opposed tables, opposed odds and attacks to take

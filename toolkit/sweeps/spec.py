@@ -35,10 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import InvalidSetupError, NotationError, TooBigError
-from toolkit.files import designer_file
+from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.house_rules import load_rules, rules_class
-from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
+from toolkit.notation import LineMap, ParseErrors, excerpt, read_designer_yaml
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import Calculator, Param, calculator
 
@@ -143,20 +142,8 @@ def load_sweep(source: str | Path) -> Sweep:
             the calculator's exact limit (with their size and the alternative).
         NotationError: not a file or not valid YAML.
     """
-    if isinstance(source, str) and "\n" in source:
-        document = load_yaml(source, "<sweep>")
-        where, name, base = "<sweep>", "sweep", None
-    else:
-        path = designer_file(
-            source,
-            "sweep file",
-            error=NotationError,
-            missing="is not a file",
-            hint="give a sweep file, e.g. data/sweeps/*.yaml",
-        )
-        document = load_yaml(path)
-        where, name, base = str(path), path.stem, path.parent
-    return sweep_from_mapping(document.data, where, document.lines, name=name, base=base)
+    read = read_designer_yaml(source, "sweep", "give a sweep file, e.g. data/sweeps/*.yaml")
+    return sweep_from_mapping(read.document.data, read.where, read.document.lines, name=read.name, base=read.base)
 
 
 def sweep_from_mapping(

@@ -41,10 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import InvalidSetupError, NotationError, TooBigError
-from toolkit.files import designer_file
+from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.house_rules import load_rules, rules_class
-from toolkit.notation import LineMap, ParseErrors, excerpt, load_yaml
+from toolkit.notation import LineMap, ParseErrors, excerpt, read_designer_yaml
 from toolkit.numbers import count
 from toolkit.sweeps import Calculator, calculator
 from toolkit.tune.knobs import Knob, calculator_arguments, parse_knobs
@@ -164,20 +163,8 @@ def load_tuning(source: str | Path) -> Tuning:
         TooBigError: a search space bigger than its search method runs (with its size).
         NotationError: not a file or not valid YAML.
     """
-    if isinstance(source, str) and "\n" in source:
-        document = load_yaml(source, "<tuning>")
-        where, name, base = "<tuning>", "tuning", None
-    else:
-        path = designer_file(
-            source,
-            "tuning file",
-            error=NotationError,
-            missing="is not a file",
-            hint="give a tuning file, e.g. data/tune/*.yaml",
-        )
-        document = load_yaml(path)
-        where, name, base = str(path), path.stem, path.parent
-    return tuning_from_mapping(document.data, where, document.lines, name=name, base=base)
+    read = read_designer_yaml(source, "tuning", "give a tuning file, e.g. data/tune/*.yaml")
+    return tuning_from_mapping(read.document.data, read.where, read.document.lines, name=read.name, base=read.base)
 
 
 def tuning_from_mapping(
