@@ -188,7 +188,7 @@ def test_a_nasty_hit_example_states_it_in_its_expectations():
         verify("fairy-meat", text.replace("nasty_hit: true", "nasty_hit: false"))
 
 
-def test_the_searchers_list_the_next_cards_as_the_pile_does():
+def test_next_options_in_lists_the_next_cards_as_the_pile_does():
     """The searchers' shortcut for Pile.next_options (the same cards, in the same order:
     the seeded search depends on it), with and without jokers (DB-1), through a deck drawn down."""
     import random
@@ -197,7 +197,7 @@ def test_the_searchers_list_the_next_cards_as_the_pile_does():
     from toolkit.fairy_meat import Rules
     from toolkit.fairy_meat.engine import full_pile
     from toolkit.rulebook.finder_durak_battle import DECK as WITH_JOKERS
-    from toolkit.rulebook.finder_fairy_meat import dealing, options
+    from toolkit.rulebook.finder_fairy_meat import dealing
 
     rng = random.Random(3)
     piles = [
@@ -209,7 +209,7 @@ def test_the_searchers_list_the_next_cards_as_the_pile_does():
     ]
     for pile, deck in piles:
         for _ in range(70):  # past the end of the deck: the discards are reshuffled (FM-13)
-            assert options(pile, deck) == pile.next_options()
+            assert pile.next_options_in(deck) == pile.next_options()
             card = rng.choice(pile.next_options())
             pile = pile.draw(card).discard([card])
 

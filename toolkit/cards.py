@@ -233,6 +233,14 @@ class Pile:
         pool = self.shuffled or frozenset(self.discards)
         return sorted(pool)
 
+    def next_options_in(self, deck: tuple[Card, ...]) -> list[Card]:
+        """Return :meth:`next_options` (the same cards, in the same order) read from ``deck``,
+        every card the pile may hold, sorted: a search that draws many cards does not sort
+        the pile again at every card."""
+        if self.stacked or not self.shuffled:
+            return self.next_options()
+        return [c for c in deck if c in self.shuffled]
+
     def draw(self, card: Card) -> Pile:
         """Return the pile after ``card`` is drawn (it must be one of :meth:`next_options`)."""
         if self.stacked:

@@ -24,7 +24,6 @@ from toolkit.durak_battle.notation import TracedBattleState, traced
 from toolkit.durak_battle.policies import POLICIES
 from toolkit.durak_battle.rules import SIDES, Army, Leader
 from toolkit.errors import ToolkitError
-from toolkit.rulebook.finder_fairy_meat import options
 
 __all__ = ["HINTS", "candidates", "simplicity", "TOKENS"]
 
@@ -56,7 +55,7 @@ def _playout(start: TracedBattleState, hints: dict[str, Any], rng: random.Random
         while not state.is_terminal:
             if state.is_chance_node:
                 if state.stage == "deal":
-                    cards = options(state.deck, DECK)
+                    cards = state.deck.next_options_in(DECK)
                     choice: Any = rng.choices(cards, [weight[c] for c in cards])[0]
                 else:
                     outcomes = state.chance_outcomes()

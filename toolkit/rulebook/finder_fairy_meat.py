@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from toolkit.cards import Card, Pile
+from toolkit.cards import Card
 from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.deck import deck_cards, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
@@ -29,7 +29,7 @@ from toolkit.fairy_meat.policies import POLICIES
 from toolkit.fairy_meat.rules import Fairy, Rules, attacker_hand_size
 from toolkit.notation import load_yaml
 
-__all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "options", "setups", "simplicity"]
+__all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "setups", "simplicity"]
 
 #: The largest combat hand a searched combat deals.
 MAX_CARDS = 5
@@ -84,14 +84,6 @@ def setups(hints: dict[str, Any], rules: Rules) -> list[dict[str, Any]]:
     return [setup for _, setup in out]
 
 
-def options(pile: Pile, deck: tuple[Any, ...]) -> list[Any]:
-    """The cards that can come next, as ``pile.next_options()`` lists them (without
-    sorting the deck again at every card); ``deck`` is every card the pile may hold, sorted."""
-    if pile.stacked or not pile.shuffled:
-        return pile.next_options()
-    return [c for c in deck if c in pile.shuffled]
-
-
 @cache
 def dealing(rules: Rules, trump: float, death: float) -> tuple[tuple[Card, ...], dict[Card, float]]:
     """The rules' deck (FM-1: :func:`~toolkit.fairy_meat.deck.deck_cards`, jokers included),
@@ -110,7 +102,7 @@ def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> C
     try:
         while not state.is_terminal:
             if state.is_chance_node:
-                cards = options(state.pile, deck)
+                cards = state.pile.next_options_in(deck)
                 card = rng.choices(cards, [weight[c] for c in cards])[0]
                 state = state.apply_listed(card)  # type: ignore[assignment]
             else:
