@@ -194,10 +194,10 @@ def test_next_options_in_lists_the_next_cards_as_the_pile_does():
     import random
 
     from toolkit.cards import Pile
+    from toolkit.durak_battle.finder import DECK as WITH_JOKERS
     from toolkit.fairy_meat import Rules
     from toolkit.fairy_meat.engine import full_pile
-    from toolkit.rulebook.finder_durak_battle import DECK as WITH_JOKERS
-    from toolkit.rulebook.finder_fairy_meat import dealing
+    from toolkit.fairy_meat.finder import dealing
 
     rng = random.Random(3)
     piles = [
@@ -227,11 +227,11 @@ def test_search_hints_steer_a_designer_predicate_and_are_checked():
         find_examples("fairy-meat", escape_with_a_king, hints={"wrestle": True})
     # the catalogue's own hints are ones its searcher reads (a typo would be ignored silently)
     for system, module in (
-        ("angry-miniatures", "finder_angry_miniatures"),
-        ("fairy-meat", "finder_fairy_meat"),
-        ("durak-battle", "finder_durak_battle"),
+        ("angry-miniatures", "angry_miniatures"),
+        ("fairy-meat", "fairy_meat"),
+        ("durak-battle", "durak_battle"),
     ):
-        accepted = set(importlib.import_module(f"toolkit.rulebook.{module}").HINTS)
+        accepted = set(importlib.import_module(f"toolkit.{module}.finder").HINTS)
         for entry in catalogue(system):
             assert set(entry.hints()) <= accepted, (system, entry.name)
 
@@ -240,7 +240,7 @@ def test_fairy_meat_searches_deal_from_the_house_rules_deck():
     """FM-1 jokers and FM-12's death card come from the rules: a search under two jokers
     deals one, and the Nasty Hit situation is found with the K of Clubs as the death card."""
     from toolkit.fairy_meat import Rules
-    from toolkit.rulebook.finder_fairy_meat import dealing
+    from toolkit.fairy_meat.finder import dealing
 
     deck, weight = dealing(Rules(jokers=2, death_card="KC"), 5.0, 20.0)
     assert len(deck) == 54 and {c.code for c in deck} >= {"JK1", "JK2"}
@@ -301,7 +301,7 @@ def test_fairy_meat_setups_deal_the_hand_sizes_under_the_rules_attacker_bonus():
     """FM-2: the attacker draws Kill points + attacker_bonus (+ modifiers); the search's
     hands of 1..5 cards stay 1..5 cards whatever the bonus (it used to assume a bonus of 1)."""
     from toolkit.fairy_meat import Rules
-    from toolkit.rulebook.finder_fairy_meat import setups
+    from toolkit.fairy_meat.finder import setups
 
     def kill_and_modifiers(rules):
         found = setups({"defender_cards": (1,)}, rules)

@@ -1,7 +1,6 @@
 """Find rule-book examples of a situation: ``find_examples(system, situation, ...)``.
 
-Each system has a searcher (:mod:`.finder_angry_miniatures`, :mod:`.finder_fairy_meat`,
-:mod:`.finder_durak_battle`) that yields finished games through the system's own engine
+Each system has a searcher (its package's ``finder`` module) that yields finished games through the system's own engine
 — rolls and deals chosen by the search (every one where the space is small, seeded
 random choices beyond), decisions by the system's play policies — from the smallest
 setups up. The finder keeps those that show the situation, ranks them by simplicity
@@ -50,9 +49,9 @@ DEFAULT_BUDGET = 5.0
 DEFAULT_SEED = 15
 
 _SEARCHERS = {
-    "angry-miniatures": "toolkit.rulebook.finder_angry_miniatures",
-    "fairy-meat": "toolkit.rulebook.finder_fairy_meat",
-    "durak-battle": "toolkit.rulebook.finder_durak_battle",
+    "angry-miniatures": "toolkit.angry_miniatures.finder",
+    "fairy-meat": "toolkit.fairy_meat.finder",
+    "durak-battle": "toolkit.durak_battle.finder",
 }
 
 #: A search collects at least this many matches per example wanted before ranking them...

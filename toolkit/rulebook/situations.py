@@ -4,8 +4,7 @@ A :class:`Situation` is a name (``"tie_decided_by_queens"``), one sentence for t
 designer, the rulings it illustrates, and a predicate over the final state of a played
 example — its event log (:class:`toolkit.engine.Event`: ``kind``, ``text``, ``ruling``)
 and the engine's results. Each system has a catalogue of them
-(:mod:`.situations_angry_miniatures`, :mod:`.situations_fairy_meat`,
-:mod:`.situations_durak_battle`); :func:`catalogue` returns it and :func:`situation`
+(its package's ``situations`` module); :func:`catalogue` returns it and :func:`situation`
 finds one by name. A designer can pass her own predicate anywhere a situation is
 accepted (:func:`as_situation`): any function ``state -> bool``.
 
@@ -46,9 +45,9 @@ Predicate = Callable[[GameState], bool]
 
 #: Each system's catalogue module (the system's report name -> module).
 SYSTEMS: dict[str, str] = {
-    "angry-miniatures": "toolkit.rulebook.situations_angry_miniatures",
-    "fairy-meat": "toolkit.rulebook.situations_fairy_meat",
-    "durak-battle": "toolkit.rulebook.situations_durak_battle",
+    "angry-miniatures": "toolkit.angry_miniatures.situations",
+    "fairy-meat": "toolkit.fairy_meat.situations",
+    "durak-battle": "toolkit.durak_battle.situations",
 }
 
 
