@@ -16,7 +16,7 @@ from toolkit.replay import SYSTEMS, replay_file
 def test_every_system_is_registered_with_its_notation():
     assert SYSTEMS == ("fairy-meat", "durak-battle", "angry-miniatures")
     for entry in systems.systems():
-        found = entry.notation()
+        found = entry.example_notation()
         assert isinstance(found, ExampleNotation) and found.system == entry.name
         assert __import__(entry.package, fromlist=["NOTATION"])  # the package imports
         assert callable(found.plan)

@@ -261,7 +261,7 @@ def _hostile_cases(folder: Path) -> list[tuple[str, dict, bool]]:
         ("fairy-meat-strategy", {**weights, "counting_removed": PAYLOAD, **SMALL_STRATEGY}, False),
         (
             "rule-change",
-            {"system": "durak-battle", "baseline": db, "proposed": db, **SMALL_DURAK, "tokens_b": [2]},
+            {"system": "durak-battle", "baseline": db, "proposed": db, "sizes": {**SMALL_DURAK, "tokens_b": [2]}},
             True,
         ),
         ("rulebook-examples", {"system": PAYLOAD, "situation": PAYLOAD}, False),

@@ -14,7 +14,7 @@ from python_on_page import page_text, python_on_page
 
 from toolkit.examples import EXAMPLES_DIR
 from toolkit.house_rules import rules_class, rules_files
-from toolkit.rulebook.situations import SYSTEMS
+from toolkit.rulebook.situations import catalogued_systems
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,7 +80,7 @@ def assert_reads_as_a_designers(widget: widgets.Widget, where: str) -> None:
     assert found == [], "\n".join(found[:10])
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", catalogued_systems())
 def test_the_rules_picker_names_rules_given_as_a_mapping_in_words(system):
     from toolkit.widgets.rules_picker import RulesPicker
 
@@ -163,7 +163,7 @@ def test_the_rule_book_page_names_situations_and_variants_in_words():
     assert python_on_page(page) == []
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", catalogued_systems())
 def test_every_shipped_house_rules_file_is_listed_in_words(system):
     from toolkit.reports.parameters import read_rules_parameter, rules_html
 
@@ -174,7 +174,7 @@ def test_every_shipped_house_rules_file_is_listed_in_words(system):
 
 
 def test_every_rules_field_has_a_designers_label():
-    for system in SYSTEMS:
+    for system in catalogued_systems():
         cls = rules_class(system)
         for name, info in cls.field_info().items():
             assert info["label"] and "_" not in info["label"], (system, name)

@@ -213,11 +213,7 @@ def test_rule_change_report_for_durak_names_the_armies(tmp_path):
         {
             "system": "durak-battle",
             "proposed": "cheap_strikes",
-            "clash_sizes": [1, 2],
-            "tokens_a": [2],
-            "tokens_b": [2],
-            "max_rounds": 3,
-            "trials": 50,
+            "sizes": {"clash_sizes": [1, 2], "tokens_a": [2], "tokens_b": [2], "max_rounds": 3, "trials": 50},
         },
         tmp_path,
         notebooks_dir=NOTEBOOKS,

@@ -195,7 +195,10 @@ def _cases(folder: Path) -> list[tuple[str, dict]]:
                 "hidden_time_limit": 2,
             },
         ),
-        ("rule-change", {"system": "durak-battle", "baseline": db, "proposed": db2, **durak, "tokens_b": [2]}),
+        (
+            "rule-change",
+            {"system": "durak-battle", "baseline": db, "proposed": db2, "sizes": {**durak, "tokens_b": [2]}},
+        ),
         # the folder's name short enough for the parameter's limit, with the payload's links
         (
             "rulebook-examples",

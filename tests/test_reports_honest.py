@@ -72,18 +72,13 @@ def test_rule_change_estimates_carry_intervals_and_noise_is_not_narrated(tmp_pat
     parameters = {
         "system": "durak-battle",
         "proposed": "cheap_strikes",
-        "clash_sizes": [1, 3],
-        "tokens_a": [2],
-        "tokens_b": [2],
-        "max_rounds": 2,
-        "trials": 60,
+        "sizes": {"clash_sizes": [1, 3], "tokens_a": [2], "tokens_b": [2], "max_rounds": 2, "trials": 60},
     }
     markup = _render(tmp_path, "rule-change", parameters)
     assert bare_estimates(markup) == [] and narrated_noise(markup) == []
     # the same comparison in-process (the same seed: the same numbers): a change that is
     # not measurable is never narrated as a finding, and reads so in the table
-    sizes = {k: v for k, v in parameters.items() if k not in ("system", "proposed")}
-    change = compare_rules("durak-battle", None, "cheap_strikes", sizes)
+    change = compare_rules("durak-battle", None, "cheap_strikes", parameters["sizes"])
     noise = [c for c in change.largest(20) if not c.measurable]
     assert noise, "60 simulated clashes should leave some change inside its interval"
     narrated = [b for b in blocks(markup) if b.startswith("With Cheap strikes,")]

@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 
 from toolkit.angry_miniatures import Rules
+from toolkit.angry_miniatures.headline import AM_DAMAGE, AM_RETURN
 from toolkit.cli import main
 from toolkit.errors import InvalidSetupError
+from toolkit.fairy_meat.headline import FM_WINS
 from toolkit.house_rules import rules_files
 from toolkit.reports.jobs import Job, main_jobs
 from toolkit.reports.parameters import notebook_system, read_rules_parameter, validate_parameters, with_variants
 from toolkit.reports.rule_change import Change, Compared, RuleChange, compare_rules, sentence, short
-from toolkit.reports.rule_change_systems import AM_DAMAGE, AM_RETURN, FM_WINS
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
@@ -203,6 +204,26 @@ def test_compare_rules_errors(monkeypatch):
         compare_rules("angry-miniatures")
 
 
+def test_the_sizes_are_one_mapping_checked_by_the_systems_hook():
+    """The report takes one ``sizes`` mapping: a size the system's tables do not read is
+    refused with the sizes they read, in-process and before a notebook runs."""
+    with pytest.raises(InvalidSetupError, match="unknown size 'tokens_a' for angry-miniatures: its sizes are max_dice"):
+        compare_rules("angry-miniatures", None, str(ZERO_TIE), {"max_dice": 1, "tokens_a": [2]})
+    with pytest.raises(InvalidSetupError, match="sizes must be a mapping of fairy-meat's sizes"):
+        compare_rules("fairy-meat", None, None, [2, 3])
+    with pytest.raises(
+        InvalidSetupError, match=r"parameter 'sizes' of rule_change_report\.ipynb: unknown size 'max_dice'"
+    ):
+        validate_parameters(RULE_CHANGE, {"system": "durak-battle", "sizes": {"max_dice": 2}})
+    checked = validate_parameters(RULE_CHANGE, {"system": "durak-battle", "sizes": {"tokens_b": [4]}})
+    assert checked["sizes"] == {"tokens_b": [4]}
+    # a size left out keeps its default (AM: 1..8 dice, melee)
+    assert compare_rules("angry-miniatures", None, str(ZERO_TIE), {"max_dice": 1}).sizes == {
+        "max_dice": 1,
+        "attack_type": "melee",
+    }
+
+
 # -- house-rules parameters ---------------------------------------------------------------
 def test_the_system_of_a_report():
     specs = {}
@@ -299,7 +320,7 @@ def test_the_main_jobs_house_rules_are_valid_once_shipped(job):
 # -- the notebook, from the command line --------------------------------------------------
 def test_the_report_runs_from_the_command_line(tmp_path, capsys):
     argv = ["report", "rule-change", "-p", "system", "angry-miniatures", "-p", "proposed", str(ZERO_TIE)]
-    assert main([*argv, "-p", "max_dice", "2", "-o", str(tmp_path)]) == 0, capsys.readouterr().err
+    assert main([*argv, "-p", "sizes", "{max_dice: 2}", "-o", str(tmp_path)]) == 0, capsys.readouterr().err
     html = (tmp_path / "rule-change.html").read_text()
     assert (
         "With SuperTieBreaker on no hits, a 1-die attack against 1 die deals damage: "
@@ -314,7 +335,7 @@ def test_the_report_runs_from_the_command_line(tmp_path, capsys):
 
 # -- issue 23: each change said once, positively; mirrored cells listed once ----------------
 def test_a_durak_clash_change_reads_positively_without_a_double_negative():
-    from toolkit.reports.rule_change_systems import DB_CLASH
+    from toolkit.durak_battle.headline import DB_CLASH
 
     c = Change(DB_CLASH, 2, 3, Fraction(3, 10), Fraction(1, 4))
     text = sentence(c, "Cheap strikes")
@@ -327,7 +348,7 @@ def test_a_durak_clash_change_reads_positively_without_a_double_negative():
 
 
 def test_mirrored_cells_are_listed_once_and_changes_shown_in_points():
-    from toolkit.reports.rule_change_systems import DB_BATTLE, DB_CLASH
+    from toolkit.durak_battle.headline import DB_BATTLE, DB_CLASH
 
     def cell(spec, r, c, before, after):
         return Change(spec, r, c, Fraction(before), Fraction(after))
@@ -354,7 +375,7 @@ def test_mirrored_cells_are_listed_once_and_changes_shown_in_points():
 
 # -- issue 24 item 4: estimated changes carry their interval; noise ranks last -----------------
 def test_a_change_inside_its_interval_ranks_after_the_measured_ones_and_is_not_narrated():
-    from toolkit.reports.rule_change_systems import DB_BATTLE
+    from toolkit.durak_battle.headline import DB_BATTLE
 
     def estimated(r, c, before, after, half):
         return Change(
@@ -399,7 +420,7 @@ def test_a_change_inside_its_interval_ranks_after_the_measured_ones_and_is_not_n
 
 
 def test_nothing_measured_says_so():
-    from toolkit.reports.rule_change_systems import DB_BATTLE
+    from toolkit.durak_battle.headline import DB_BATTLE
 
     noise = Change(DB_BATTLE, 6, 4, Fraction(179, 250), Fraction(177, 250), False, (0.65, 0.78), (0.64, 0.77))
     default = read_rules_parameter("durak-battle", None)

@@ -340,16 +340,18 @@ def _rulebook_export(args: argparse.Namespace) -> tuple[str, list[str]]:
 # -- toolkit find-example ---------------------------------------------------------------
 def _add_find_example_command(subparsers: Any) -> None:
     from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED
-    from toolkit.rulebook.situations import SYSTEMS
+    from toolkit.rulebook.situations import catalogued_systems
+
+    known = catalogued_systems()
 
     parser = subparsers.add_parser(
         "find-example",
         help="find rule-book examples of a situation (an example file that replays, expect filled in)",
         description="Search deals and rolls for the simplest examples showing a situation of the catalogue "
         "(toolkit find-example --list SYSTEM), check each by replaying it, and print them or write them to "
-        f"DIR as .yaml files (and .html when the rule-book export is installed). Systems: {', '.join(SYSTEMS)}.",
+        f"DIR as .yaml files (and .html when the rule-book export is installed). Systems: {', '.join(known)}.",
     )
-    parser.add_argument("system", nargs="?", metavar="SYSTEM", help=f"one of {', '.join(SYSTEMS)}")
+    parser.add_argument("system", nargs="?", metavar="SYSTEM", help=f"one of {', '.join(known)}")
     parser.add_argument("situation", nargs="?", metavar="SITUATION", help="a situation name (see --list)")
     parser.add_argument("--list", action="store_true", help="list the situations of SYSTEM, one a line")
     parser.add_argument("-n", type=int, default=3, metavar="N", help="how many examples (default 3)")
@@ -367,12 +369,14 @@ def _find_example(args: argparse.Namespace) -> int:
 
     from toolkit.house_rules import load_rules
     from toolkit.rulebook.finder import find_examples
-    from toolkit.rulebook.situations import SYSTEMS, catalogue, situation
+    from toolkit.rulebook.situations import catalogue, catalogued_systems, situation
+
+    known = catalogued_systems()
 
     if args.system is None:
-        return _error(f"give a SYSTEM ({', '.join(SYSTEMS)}) and a SITUATION, or --list SYSTEM")
-    if args.system not in SYSTEMS:
-        return _error(f"unknown system {excerpt(args.system)}: use one of {', '.join(SYSTEMS)}")
+        return _error(f"give a SYSTEM ({', '.join(known)}) and a SITUATION, or --list SYSTEM")
+    if args.system not in known:
+        return _error(f"unknown system {excerpt(args.system)}: use one of {', '.join(known)}")
     if args.list:
         for entry in catalogue(args.system):
             print(entry.name)

@@ -11,26 +11,23 @@ from pathlib import Path
 from toolkit.errors import NotationError
 from toolkit.notation import load_yaml
 from toolkit.shipped import shipped_path
+from toolkit.systems import default_system
 
-__all__ = ["EXAMPLES_DIR", "DEFAULT_SYSTEM", "example_files", "system_of"]
+__all__ = ["EXAMPLES_DIR", "example_files", "system_of"]
 
 #: Where the examples that come with the toolkit are.
 EXAMPLES_DIR = shipped_path("examples")
 
-#: The system of an example file that names none (the first notation, Fairy Meat's).
-DEFAULT_SYSTEM = "fairy-meat"
-
-
 def system_of(path: str | Path) -> str | None:
-    """Return the ``system:`` an example file names (:data:`DEFAULT_SYSTEM` when it
-    names none), or None if the file is not a YAML mapping."""
+    """Return the ``system:`` an example file names (:func:`toolkit.systems.default_system` when
+    it names none), or None if the file is not a YAML mapping."""
     try:
         data = load_yaml(Path(path)).data
     except NotationError:
         return None
     if not isinstance(data, dict):
         return None
-    return str(data.get("system", DEFAULT_SYSTEM))
+    return str(data["system"]) if "system" in data else default_system()
 
 
 def example_files(system: str | None = None, directory: str | Path | None = None) -> list[Path]:

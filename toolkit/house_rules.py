@@ -305,9 +305,10 @@ class RulesFile:
         named = data.get("system")
         if rules_type is None:
             if named is None:
-                raise InvalidSetupError(
-                    f"{path}: name the system (system: angry-miniatures, fairy-meat or durak-battle)"
-                )
+                from toolkit import systems  # the registry imports every notation lazily
+
+                *others, last = systems.names()
+                raise InvalidSetupError(f"{path}: name the system (system: {', '.join(others)} or {last})")
             try:
                 rules_type = rules_class(named)
             except InvalidSetupError as exc:

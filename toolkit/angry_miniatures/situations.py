@@ -3,7 +3,7 @@
 Each predicate reads the finished attack (an :class:`~toolkit.angry_miniatures.engine.AttackState`):
 its event log (``roll``, ``hits``, ``tie_break``, ``super_tiebreak``, ``damage``,
 ``crit``, ``out`` events) and its results (``settled``, ``crits``). The hints steer
-:mod:`.finder_angry_miniatures`: ``attack`` (attack types to try), ``defenders`` (1, or
+:mod:`.finder`: ``attack`` (attack types to try), ``defenders`` (1, or
 3 for a magic area, AM-8), ``health``, ``crit_before`` (the attacker has already crit
 this turn, AM-7), ``rerolls`` (tied SuperTieBreaker throws to try, AM-4).
 """

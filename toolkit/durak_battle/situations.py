@@ -3,7 +3,7 @@
 Each predicate reads the finished battle (a :class:`~toolkit.durak_battle.notation.TracedBattleState`):
 its event log (``recon``, ``deal``, ``initiative``, ``attack``, ``counter``, ``defence``,
 ``manoeuvre``, ``strike``, ``pass``, ``clash``, ``morale``, ``destroyed`` events) and its
-outcome. The hints steer :mod:`.finder_durak_battle`: ``tokens`` (the armies' tokens to
+outcome. The hints steer :mod:`.finder`: ``tokens`` (the armies' tokens to
 try), ``suits`` (how much more often each suit is dealt, ``S H D C``), ``joker`` (how much
 more often a joker is dealt), ``rounds`` (rounds at most).
 """

@@ -4,7 +4,7 @@ Each predicate reads the finished combat (a :class:`~toolkit.fairy_meat.engine.C
 its event log (``deal``, ``declare``, ``trumps``, ``play``, ``draw``, ``resolve``,
 ``score``, ``down``, ``end`` events), its attacks as played (``past``) and their
 judgements (``results``, :class:`~toolkit.fairy_meat.referee.AttackResult`). The hints
-steer :mod:`.finder_fairy_meat`: ``attacks`` (attacks in the combat), ``wrestling``
+steer :mod:`.finder`: ``attacks`` (attacks in the combat), ``wrestling``
 (FM-14), ``defender_cards`` (the defender's hand sizes to try), ``trump`` and
 ``ace_of_spades`` (how much more often those cards are dealt or turned up).
 """

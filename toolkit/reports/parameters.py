@@ -260,6 +260,8 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
             value = _checked_rules(path, specs, params, name, value)
         if name == "situation" and value:
             _check_situation(path, specs, params, value)
+        if name == "sizes" and value is not None:
+            _check_sizes(path, specs, params, value)
         if spec.type_name == "float" and isinstance(value, int):
             value = float(value)
         checked[name] = value
@@ -287,10 +289,10 @@ def _check_situation(
 ) -> None:
     """Refuse a ``situation`` that is not in the catalogue of the report's system before the
     run (the rule-book examples report would fail in its search cell)."""
-    from toolkit.rulebook.situations import SYSTEMS, situation_names
+    from toolkit.rulebook.situations import catalogued_systems, situation_names
 
     system = notebook_system(path, specs, params)
-    if system not in SYSTEMS:
+    if system not in catalogued_systems():
         return  # an unknown system is refused by its own parameter (or in the notebook)
     names = situation_names(system)
     if value not in names:
@@ -298,6 +300,20 @@ def _check_situation(
             f"parameter 'situation' of {Path(path).name}: {system} has no situation {excerpt(value)}; "
             f"use one of {', '.join(names)}"
         )
+
+
+def _check_sizes(path: Path | str, specs: Mapping[str, ParameterSpec], params: Mapping[str, Any], value: Any) -> None:
+    """Refuse ``sizes`` that the report's system does not read (its registry hook ``sizes``,
+    :meth:`toolkit.systems.System.check_sizes`) before the run."""
+    from toolkit import systems
+
+    system = notebook_system(path, specs, params)
+    if system not in systems.names("sizes"):
+        return  # an unknown system is refused by its own parameter (or in the notebook)
+    try:
+        systems.system(system).check_sizes(value)
+    except InvalidSetupError as exc:
+        raise InvalidSetupError(f"parameter 'sizes' of {Path(path).name}: {exc}") from None
 
 
 def _checked_rules(

@@ -443,35 +443,38 @@ def compare_rules(
     its headline tables (:mod:`toolkit.reports.rule_change_systems`).
 
     Args:
-        system: ``"angry-miniatures"``, ``"fairy-meat"`` or ``"durak-battle"``.
+        system: the name of a registered system with headline tables (:mod:`toolkit.systems`).
         baseline, proposed: what :func:`~toolkit.reports.parameters.read_rules_parameter`
             reads: None (the default rules), a house-rules file (a path or a shipped
             name), a mapping of fields or a ``Rules``. ``proposed=None`` takes the
-            system's showcase file (:data:`~toolkit.reports.rule_change_systems.DEFAULT_PROPOSED`,
-            a shipped file that changes its headline odds measurably), or its first shipped
+            system's showcase file (:attr:`toolkit.systems.System.showcase_rules`, a
+            shipped file that changes its headline odds measurably), or its first shipped
             house-rules file (``data/rules/<system>/``) when that one is not shipped.
-        sizes: the tables' sizes (:data:`~toolkit.reports.rule_change_systems.SIZES`).
+        sizes: the tables' sizes, a mapping checked by the system's ``sizes`` hook
+            (:meth:`toolkit.systems.System.check_sizes`: a size it does not read is refused).
 
     Raises:
         InvalidSetupError: an unknown system, rules that cannot be read (file, line and
             field named), no proposed rules and no shipped file, or bad sizes.
     """
+    from toolkit import systems
     from toolkit.errors import InvalidSetupError
     from toolkit.house_rules import rules_files
-    from toolkit.reports.rule_change_systems import DEFAULT_PROPOSED, SIZES, TABLES
 
-    if system not in TABLES:
-        raise InvalidSetupError(f"unknown system {system!r}; the systems are: {', '.join(TABLES)}")
+    known = systems.names("tables")
+    if system not in known:
+        raise InvalidSetupError(f"unknown system {system!r}; the systems are: {', '.join(known)}")
+    entry = systems.system(system)
+    chosen = entry.check_sizes(sizes)
     if proposed is None:
         shipped = rules_files(system)
         if not shipped:
             raise InvalidSetupError(
                 f"give the proposed rules (-p proposed FILE.yaml): {system} has no shipped house-rules file"
             )
-        showcase = [f for f in shipped if f.stem == DEFAULT_PROPOSED.get(system)]
+        showcase = [f for f in shipped if f.stem == entry.showcase_rules]
         proposed = (showcase or shipped)[0]
     before = read_rules_parameter(system, baseline)
     after = read_rules_parameter(system, proposed)
-    chosen = {**SIZES[system], **{k: v for k, v in (sizes or {}).items() if k in SIZES[system] and v is not None}}
     tables = compare(headline_tables(system, before.rules, chosen), headline_tables(system, after.rules, chosen))
     return RuleChange(system, before, after, tables, chosen)

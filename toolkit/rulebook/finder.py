@@ -1,13 +1,14 @@
 """Find rule-book examples of a situation: ``find_examples(system, situation, ...)``.
 
-Each system has a searcher (its package's ``finder`` module) that yields finished games through the system's own engine
-— rolls and deals chosen by the search (every one where the space is small, seeded
-random choices beyond), decisions by the system's play policies — from the smallest
-setups up. The finder keeps those that show the situation, ranks them by simplicity
-(fewest cards or dice, fewest moves, fewest events, small numbers), writes each as an
-example file with the system's notation (``to_example``: the ``expect`` block is what
-happened), and keeps a file only if it replays (:func:`toolkit.notation.ExampleNotation.replay_text`
-path: load, replay, check) with every expectation met and still shows the situation.
+Each system has a searcher (its registry hook ``searcher``, :mod:`toolkit.systems`) that
+yields finished games through the system's own engine — rolls and deals chosen by the
+search (every one where the space is small, seeded random choices beyond), decisions by
+the system's play policies — from the smallest setups up. The finder keeps those that
+show the situation, ranks them by simplicity (fewest cards or dice, fewest moves, fewest
+events, small numbers), writes each as an example file with the system's notation
+(``to_example``: the ``expect`` block is what happened), and keeps a file only if it
+replays (:func:`toolkit.notation.ExampleNotation.replay_text` path: load, replay, check)
+with every expectation met and still shows the situation.
 
 The rules in force are any system ``Rules`` or house-rules source
 (:func:`toolkit.house_rules.load_rules`); the file records them, so ``toolkit replay``
@@ -16,7 +17,6 @@ plays it under the same rules.
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -48,12 +48,6 @@ DEFAULT_BUDGET = 5.0
 #: The default seed of the random part of a search (the same seed finds the same examples).
 DEFAULT_SEED = 15
 
-_SEARCHERS = {
-    "angry-miniatures": "toolkit.angry_miniatures.finder",
-    "fairy-meat": "toolkit.fairy_meat.finder",
-    "durak-battle": "toolkit.durak_battle.finder",
-}
-
 #: A search collects at least this many matches per example wanted before ranking them...
 POOL_FACTOR = 3
 #: ... then looks at as many candidates again as it took to find them (at least
@@ -76,9 +70,11 @@ class FoundExample:
 
 
 def _searcher(system: str) -> Any:
-    if system not in _SEARCHERS:
-        raise InvalidSetupError(f"unknown system {excerpt(system)}: use one of {', '.join(_SEARCHERS)}")
-    return importlib.import_module(_SEARCHERS[system])
+    """The system's searcher (its registry hook ``searcher``)."""
+    known = systems.names("searcher")
+    if system not in known:
+        raise InvalidSetupError(f"unknown system {excerpt(system)}: use one of {', '.join(known)}")
+    return systems.system(system).hook("searcher")
 
 
 def _with_notes(text: str, notes: str) -> str:
@@ -234,7 +230,7 @@ def find_examples(
     """Return up to ``n`` example files (YAML text) showing ``situation``, simplest first.
 
     Args:
-        system: ``"angry-miniatures"``, ``"fairy-meat"`` or ``"durak-battle"``.
+        system: the name of a registered system with a searcher (:mod:`toolkit.systems`).
         situation: a name of the system's catalogue (:func:`~toolkit.rulebook.situations.catalogue`),
             a :class:`~toolkit.rulebook.situations.Situation`, or the designer's own
             predicate ``state -> bool`` over a finished game.

@@ -26,7 +26,7 @@ from toolkit import systems
 from toolkit.errors import ToolkitError
 from toolkit.rulebook.download import DOWNLOAD_FORMATS, example_download, examples_download
 from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED, rules_for, search
-from toolkit.rulebook.situations import SYSTEMS, catalogue
+from toolkit.rulebook.situations import catalogue, catalogued_systems
 from toolkit.widgets.common import ERROR, NOTE, coloured
 from toolkit.widgets.export_panel import ExportView
 from toolkit.widgets.rules_picker import RulesPicker
@@ -67,8 +67,8 @@ class ExamplePicker:
         self.seed = seed
         self.budget_seconds = budget_seconds
         self.system = widgets.Dropdown(
-            options=[(systems.system(s).title, s) for s in SYSTEMS],
-            value=system or SYSTEMS[0],
+            options=[(systems.system(s).title, s) for s in catalogued_systems()],
+            value=system or catalogued_systems()[0],
             description="System",
             style=_FIT,
         )

@@ -4,7 +4,7 @@ A :class:`Situation` is a name (``"tie_decided_by_queens"``), one sentence for t
 designer, the rulings it illustrates, and a predicate over the final state of a played
 example — its event log (:class:`toolkit.engine.Event`: ``kind``, ``text``, ``ruling``)
 and the engine's results. Each system has a catalogue of them
-(its package's ``situations`` module); :func:`catalogue` returns it and :func:`situation`
+(its registry hook ``situations``, :mod:`toolkit.systems`); :func:`catalogue` returns it and :func:`situation`
 finds one by name. A designer can pass her own predicate anywhere a situation is
 accepted (:func:`as_situation`): any function ``state -> bool``.
 
@@ -19,17 +19,17 @@ True
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit import systems
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
 
 __all__ = [
-    "SYSTEMS",
+    "catalogued_systems",
     "Predicate",
     "Situation",
     "as_situation",
@@ -43,12 +43,6 @@ __all__ = [
 #: A predicate over the final state of a played example.
 Predicate = Callable[[GameState], bool]
 
-#: Each system's catalogue module (the system's report name -> module).
-SYSTEMS: dict[str, str] = {
-    "angry-miniatures": "toolkit.angry_miniatures.situations",
-    "fairy-meat": "toolkit.fairy_meat.situations",
-    "durak-battle": "toolkit.durak_battle.situations",
-}
 
 
 @dataclass(frozen=True)
@@ -133,20 +127,26 @@ def said(state: GameState, fragment: str, kind: str | None = None) -> bool:
     return any(fragment in e.text for e in events(state, kind))
 
 
+def catalogued_systems() -> tuple[str, ...]:
+    """Return the names of the registered systems with a catalogue of situations
+    (:mod:`toolkit.systems`, hook ``situations``), in the registry's order."""
+    return systems.names("situations")
+
+
 def _system_name(system: str) -> str:
-    if system not in SYSTEMS:
-        raise InvalidSetupError(f"unknown system {excerpt(system)}: use one of {', '.join(SYSTEMS)}")
+    known = catalogued_systems()
+    if system not in known:
+        raise InvalidSetupError(f"unknown system {excerpt(system)}: use one of {', '.join(known)}")
     return system
 
 
 def catalogue(system: str) -> tuple[Situation, ...]:
-    """Return the catalogue of situations of ``system`` (``"fairy-meat"``, ...).
+    """Return the catalogue of situations of ``system`` (its registry hook ``situations``).
 
     Raises:
         InvalidSetupError: an unknown system (the message names the known ones).
     """
-    module = importlib.import_module(SYSTEMS[_system_name(system)])
-    return tuple(module.CATALOGUE)
+    return tuple(systems.system(_system_name(system)).hook("situations"))
 
 
 def situation_names(system: str) -> tuple[str, ...]:

@@ -405,352 +405,22 @@ class Calculator:
 
 
 # -- the registry -------------------------------------------------------------------------
-def _am_calculators() -> list[Calculator]:
-    from toolkit.angry_miniatures import ATTACK_TYPES, attacks_to_take_out, odds_table, opposed
-    from toolkit.angry_miniatures.odds import MAX_CAP, MAX_HEALTH, MAX_OPPOSED_DICE
-
-    system = "angry-miniatures"
-    pools = (
-        Param("attack_dice", "int", low=0, high=MAX_OPPOSED_DICE, help="the attacker's pool (AM-2)"),
-        Param("defense_dice", "int", low=0, high=MAX_OPPOSED_DICE, help="the defender's pool (AM-2)"),
-        Param("attack_type", "choice", "melee", choices=tuple(ATTACK_TYPES), help="melee or ranged (AM-3)"),
-    )
-
-    def opposed_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str]:
-        return (args["attack_dice"] + args["defense_dice"], MAX_OPPOSED_DICE, "fewer dice")
-
-    def table_rows(frame: Any) -> list[Row]:
-        row = frame.iloc[0]
-        measures = [c for c in frame.columns if c not in ("attack_dice", "defense_dice")]
-        return [
-            Row(
-                m,
-                "chance" if m in ("hit", "return_hit", "attacker_crit", "defender_crit") else "value",
-                Fraction(row[m]),
-                float(row[m]),
-                True,
-            )
-            for m in measures
-        ]
-
-    return [
-        Calculator(
-            system,
-            "opposed",
-            pools,
-            lambda a, r: opposed(a["attack_dice"], a["defense_dice"], a["attack_type"], r),
-            result_rows,
-            size=opposed_size,
-            seconds=0.002,
-            help="the distribution of one attack's outcome (AM-3, AM-4, AM-5, AM-7)",
-            shares=('attack_dice', 'defense_dice'),
-        ),
-        Calculator(
-            system,
-            "odds_table",
-            pools,
-            lambda a, r: odds_table([a["attack_dice"]], [a["defense_dice"]], a["attack_type"], r),
-            table_rows,
-            size=opposed_size,
-            seconds=0.003,
-            help="the opposed table's measures (P hit, expected damage, crits) of one pair of pools",
-            shares=('attack_dice', 'defense_dice'),
-        ),
-        Calculator(
-            system,
-            "attacks_to_take_out",
-            pools[:2]
-            + (
-                Param("health", "int", low=1, high=MAX_HEALTH, help="the target's Health (AM-10)"),
-                pools[2],
-                Param("cap", "int", 30, low=1, high=MAX_CAP, help="attacks counted before 'more than cap'"),
-            ),
-            lambda a, r: attacks_to_take_out(
-                a["attack_dice"], a["defense_dice"], a["health"], a["attack_type"], r, a["cap"]
-            ),
-            result_rows,
-            seconds=0.01,
-            help="the distribution of the number of attacks to take out a target (AM-10)",
-            shares=('attack_dice', 'defense_dice'),
-        ),
-    ]
-
-
-def _fm_calculators() -> list[Calculator]:
-    from toolkit.fairy_meat import (
-        DEFAULT_TRIALS,
-        EXACT_LIMIT,
-        GENERIC_EXACT_LIMIT,
-        HIDDEN_LIMIT,
-        POLICIES,
-        attack_odds,
-        deal_averaged_odds,
-        exact_size,
-        hand_composition,
-        hidden_size,
-        solve_attack,
-        solve_hidden,
-    )
-
-    system = "fairy-meat"
-    policies = Param(
-        "policies", "policies", ("greedy", "greedy"), choices=tuple(POLICIES), help="the two fairies' play"
-    )
-    hands = (
-        Param("attacker_hand", "cards", help="the attacker's combat hand"),
-        Param("defender_hand", "cards", help="the defender's combat hand (may be empty, FM-7)"),
-    )
-    method = Param("method", "choice", "auto", choices=("auto", "exact", "monte_carlo"), help="exact or Monte Carlo")
-
-    def deal_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str] | None:
-        if args["method"] != "exact":
-            return None
-        from toolkit.fairy_meat.odds.checks import resolve_policies
-        from toolkit.fairy_meat.odds.deals import model_pair
-
-        # the limit deal_averaged_odds applies: the standard policies' models, or the generic count
-        limit = (
-            EXACT_LIMIT if model_pair(resolve_policies(args["policies"]), rules) is not None else GENERIC_EXACT_LIMIT
-        )
-        return (
-            exact_size(args["attacker_cards"], args["defender_cards"], args["policies"], rules),
-            limit,
-            "method: auto or monte_carlo",
-        )
-
-    def deal_rows(result: Any) -> list[Row]:
-        return result_rows(result)
-
-    def solution_rows(s: Any) -> list[Row]:
-        return value_rows({"value": s.value, "lower": s.lower, "upper": s.upper, "exploitability": s.exploitability})
-
-    def hidden_rows(s: Any) -> list[Row]:
-        return value_rows(
-            {
-                "value": s.value,
-                "lower": s.lower,
-                "upper": s.upper,
-                "exploitability": s.exploitability,
-                "iterations": float(s.iterations),
-            }
-        )
-
-    sizes = (
-        Param("attacker_cards", "int", low=1, high=52, help="the attacker's hand size (FM-2)"),
-        Param("defender_cards", "int", low=0, high=51, help="the defender's hand size (FM-2, FM-7)"),
-    )
-    return [
-        Calculator(
-            system,
-            "hand_composition",
-            (Param("cards", "int", low=0, high=52, help="the hand size (FM-1)"),),
-            lambda a, r: hand_composition(a["cards"], r),
-            result_rows,
-            seconds=0.001,
-            help="what a combat hand holds: Numbered cards, red and black Trumps, the death card, jokers (FM-1, FM-12)",
-        ),
-        Calculator(
-            system,
-            "attack_odds",
-            hands + (policies,),
-            lambda a, r: attack_odds(a["attacker_hand"], a["defender_hand"], a["policies"], r),
-            result_rows,
-            seconds=0.01,
-            help="one attack between two known hands under two policies (FM-3..FM-12)",
-        ),
-        Calculator(
-            system,
-            "deal_averaged_odds",
-            sizes
-            + (
-                policies,
-                method,
-                Param("trials", "int", DEFAULT_TRIALS, low=1, high=10**7, help="Monte Carlo trials"),
-                Param("seed", "int", 0, low=0, high=2**31, help="Monte Carlo seed"),
-            ),
-            lambda a, r: deal_averaged_odds(
-                a["attacker_cards"], a["defender_cards"], a["policies"], r, a["method"], a["trials"], a["seed"]
-            ),
-            deal_rows,
-            size=deal_size,
-            seconds=0.5,
-            max_points=20_000,
-            help="one attack averaged over every deal of two hand sizes (FM-1, FM-2)",
-            shares=('attacker_cards', 'defender_cards'),
-        ),
-        Calculator(
-            system,
-            "solve_attack",
-            hands[:1]
-            + (
-                Param("defender_hand", "cards", help="the defender's combat hand"),
-                Param("attacks", "int", 1, low=1, high=52, help="attacks from these hands (FM-13)"),
-            ),
-            lambda a, r: solve_attack(a["attacker_hand"], a["defender_hand"], r, attacks=a["attacks"]),
-            solution_rows,
-            seconds=0.5,
-            max_points=20_000,
-            help="the exact equilibrium of an attack between known hands (known-hands solver)",
-        ),
-        Calculator(
-            system,
-            "solve_hidden",
-            (
-                Param("attacker_cards", "int", low=1, high=52, help="the attacker's hand size"),
-                Param("defender_cards", "int", low=1, high=51, help="the defender's hand size"),
-                Param("target", "float", 0.01, low=1e-9, high=1.0, help="stop at this exploitability share"),
-                Param("max_iterations", "int", 2000, low=1, high=10**6, help="CFR+ iterations at most"),
-                Param("time_limit", "float", 60.0, low=0.1, high=86_400.0, help="seconds per point at most"),
-            ),
-            lambda a, r: solve_hidden(
-                a["attacker_cards"],
-                a["defender_cards"],
-                r,
-                target=a["target"],
-                max_iterations=a["max_iterations"],
-                time_limit=a["time_limit"],
-            ),
-            hidden_rows,
-            size=lambda a, r: (
-                hidden_size(a["attacker_cards"], a["defender_cards"]),
-                HIDDEN_LIMIT,
-                "smaller hands, or deal_averaged_odds with fixed policies",
-            ),
-            seconds=5.0,
-            max_points=5_000,
-            help="one attack with hidden hands, solved by CFR+ (hidden-hands solver; floats, measured bounds)",
-        ),
-    ]
-
-
-def _db_calculators() -> list[Calculator]:
-    from toolkit.durak_battle import (
-        DEFAULT_BATTLE_TRIALS,
-        DEFAULT_TRIALS,
-        EXACT_LIMIT,
-        MAX_TOKENS,
-        POLICIES,
-        Army,
-        Leader,
-        battle_outcome,
-        clash_losses,
-        clash_value,
-        exact_size,
-    )
-
-    system = "durak-battle"
-    policies = Param("policies", "policies", ("greedy", "greedy"), choices=tuple(POLICIES), help="each side's play")
-    method = Param("method", "choice", "auto", choices=("auto", "exact", "monte_carlo"), help="exact or Monte Carlo")
-    seed = Param("seed", "int", 0, low=0, high=2**31, help="Monte Carlo seed")
-
-    def losses_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str] | None:
-        if args["method"] != "exact":
-            return None
-        return (exact_size(args["cards_a"], args["cards_b"], rules), EXACT_LIMIT, "method: auto or monte_carlo")
-
-    def losses_rows(result: Any) -> list[Row]:
-        pairs = result.distribution.map(lambda o: (o[0], o[1]))
-        rows = [Row(f"lost_a={a}, lost_b={b}", "probability", p, float(p), result.exact) for (a, b), p in pairs.items()]
-        if result.exact:
-            return rows
-        bounds = [interval_of(result, lambda o, pair=pair: (o[0], o[1]) == pair) for pair in pairs.outcomes()]
-        return [r._replace(low=low, high=high) for r, (low, high) in zip(rows, bounds, strict=True)]
-
-    def battle_rows(result: Any) -> list[Row]:
-        ends = result.distribution.map(lambda e: (e.winner or "none", e.how))
-        rows = [Row(f"winner={w}, how={h}", "probability", p, float(p), result.exact) for (w, h), p in ends.items()]
-        if not result.exact:
-            bounds = [
-                interval_of(result, lambda e, end=end: (e.winner or "none", e.how) == end) for end in ends.outcomes()
-            ]
-            rows = [r._replace(low=low, high=high) for r, (low, high) in zip(rows, bounds, strict=True)]
-        rounds = result.distribution.mean("rounds")
-        return rows + [Row("mean rounds", "value", rounds, float(rounds), result.exact)]
-
-    def army(name: str, a: dict[str, Any], side: str) -> Army:
-        leader = Leader(f"{name}'s leader", a[f"battle_die_{side}"], a[f"spirit_die_{side}"], a[f"wild_card_{side}"])
-        return Army(name, a[f"tokens_{side}"], leader)
-
-    side_params: tuple[Param, ...] = ()
-    for side in ("a", "b"):
-        side_params += (
-            Param(f"tokens_{side}", "int", low=1, high=MAX_TOKENS, help=f"army {side}'s tokens (DB-7)"),
-            Param(f"battle_die_{side}", "die", "d6", help=f"army {side}'s leader's Knowledge (Battle) die (DB-2)"),
-            Param(f"spirit_die_{side}", "die", "d6", help=f"army {side}'s leader's Spirit die (DB-8)"),
-            Param(f"wild_card_{side}", "bool", True, help=f"whether army {side}'s leader is a Wild Card"),
-        )
-    return [
-        Calculator(
-            system,
-            "clash_value",
-            (Param("hand_a", "cards", help="side a's cards"), Param("hand_b", "cards", help="side b's cards")),
-            lambda a, r: clash_value(a["hand_a"], a["hand_b"], r),
-            lambda v: value_rows({"value": v.value, "lost_a": v.lost_a, "lost_b": v.lost_b}),
-            seconds=0.01,
-            help="one clash with both hands known: the exact minimax value and losses (DB-3..DB-7)",
-        ),
-        Calculator(
-            system,
-            "clash_losses",
-            (
-                Param("cards_a", "int", low=0, high=27, help="side a's hand size"),
-                Param("cards_b", "int", low=0, high=27, help="side b's hand size"),
-                policies,
-                method,
-                Param("trials", "int", DEFAULT_TRIALS, low=1, high=10**7, help="Monte Carlo clashes"),
-                seed,
-            ),
-            lambda a, r: clash_losses(
-                a["cards_a"], a["cards_b"], a["policies"], r, a["method"], a["trials"], a["seed"]
-            ),
-            losses_rows,
-            size=losses_size,
-            seconds=1.0,
-            max_points=20_000,
-            help="the tokens each side loses in one clash of two hand sizes (clash odds, DB-1..DB-7)",
-            shares=('cards_a', 'cards_b'),
-        ),
-        Calculator(
-            system,
-            "battle_outcome",
-            side_params
-            + (
-                policies,
-                Param("max_rounds", "int", 50, low=1, high=1000, help="rounds before 'undecided'"),
-                method,
-                Param("trials", "int", DEFAULT_BATTLE_TRIALS, low=1, high=10**7, help="Monte Carlo clashes per pair"),
-                seed,
-            ),
-            lambda a, r: battle_outcome(
-                army("a", a, "a"),
-                army("b", a, "b"),
-                r,
-                a["policies"],
-                a["max_rounds"],
-                a["method"],
-                a["trials"],
-                a["seed"],
-            ),
-            battle_rows,
-            seconds=5.0,
-            max_points=5_000,
-            help="how a whole battle ends: winner and how (retreat, destroyed, undecided), mean rounds (DB-1..DB-9)",
-        ),
-    ]
-
-
-#: Each system's calculators, built when first asked for (a worker imports only its system).
-_BUILDERS: dict[str, Callable[[], list[Calculator]]] = {
-    "angry-miniatures": _am_calculators,
-    "fairy-meat": _fm_calculators,
-    "durak-battle": _db_calculators,
-}
+# Each system supplies its calculators through its ``calculators`` hook
+# (:mod:`toolkit.systems`), built when first asked for: a worker imports only its system.
 _BUILT: dict[str, dict[str, Calculator]] = {}
+
+
+def _systems() -> tuple[str, ...]:
+    from toolkit import systems
+
+    return systems.names("calculators")
 
 
 def _of(system: str) -> dict[str, Calculator]:
     if system not in _BUILT:
-        _BUILT[system] = {c.name: c for c in _BUILDERS[system]()}
+        from toolkit import systems
+
+        _BUILT[system] = {c.name: c for c in systems.system(system).hook("calculators")()}
     return _BUILT[system]
 
 
@@ -759,15 +429,15 @@ class _Registry(Mapping[tuple[str, str], Calculator]):
 
     def __getitem__(self, key: tuple[str, str]) -> Calculator:
         system, name = key
-        if system not in _BUILDERS:
+        if system not in _systems():
             raise KeyError(key)
         return _of(system)[name]
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
-        return iter([(system, name) for system in _BUILDERS for name in _of(system)])
+        return iter([(system, name) for system in _systems() for name in _of(system)])
 
     def __len__(self) -> int:
-        return sum(len(_of(system)) for system in _BUILDERS)
+        return sum(len(_of(system)) for system in _systems())
 
 
 #: Every calculator a sweep can run, by ``(system, name)``.
@@ -776,7 +446,7 @@ CALCULATORS: Mapping[tuple[str, str], Calculator] = _Registry()
 
 def calculators_of(system: str) -> list[Calculator]:
     """Return the calculators of ``system`` (``"fairy-meat"``), in the registry's order."""
-    return list(_of(system).values()) if system in _BUILDERS else []
+    return list(_of(system).values()) if system in _systems() else []
 
 
 def calculator(system: str, name: str) -> Calculator:
@@ -785,9 +455,9 @@ def calculator(system: str, name: str) -> Calculator:
     Raises:
         InvalidSetupError: an unknown system or calculator (the message lists the accepted ones).
     """
-    if not isinstance(system, str) or system not in _BUILDERS:
+    if not isinstance(system, str) or system not in _systems():
         raise InvalidSetupError(
-            f"system {excerpt(system)} is not known; the systems are {', '.join(sorted(_BUILDERS))}"
+            f"system {excerpt(system)} is not known; the systems are {', '.join(sorted(_systems()))}"
         )
     try:
         return _of(system)[name]

@@ -1,0 +1,74 @@
+"""The Fairy Meat headline tables of the rule-change report
+(:mod:`toolkit.reports.rule_change`): P(the attacker wins), P(2 damage or more) and
+P(the defender wins) one attack, averaged over every deal, over the attacker's x the
+defender's hand sizes (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
+Monte Carlo where a deal is too big, with its interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, cell_of, grid, size_list
+
+__all__ = ["FM_DAMAGE", "FM_DEFENDER", "FM_WINS", "SIZES", "tables"]
+
+#: The sizes of the tables, with their defaults.
+SIZES: dict[str, Any] = {
+    "attacker_cards": [2, 3, 4, 5, 6],
+    "defender_cards": [0, 1, 2, 3, 4],
+    "policies": ["greedy", "greedy"],
+    "trials": 1000,
+}
+
+# -- Fairy Meat ---------------------------------------------------------------------------
+FM_WINS = TableSpec(
+    "attacker_wins",
+    "P(the attacker wins)",
+    "attacker's cards",
+    "defender's cards",
+    "an attacker with a {row}-card hand against {column_cards}",
+    "wins",
+)
+FM_DEFENDER = TableSpec(
+    "defender_wins",
+    "P(the defender wins)",
+    "attacker's cards",
+    "defender's cards",
+    "a defender with {column_cards} against a {row}-card hand",
+    "wins",
+)
+FM_DAMAGE = TableSpec(
+    "damage",
+    "P(the attack deals 2 damage or more)",
+    "attacker's cards",
+    "defender's cards",
+    "an attacker with a {row}-card hand against {column_cards}",
+    "deals 2 damage or more",
+)
+
+
+def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
+    """P(attacker wins), P(2 damage or more) (FM-10) and P(defender wins) over hand sizes,
+    averaged over every deal (exact where :func:`~toolkit.fairy_meat.deal_averaged_odds`
+    is, else Monte Carlo)."""
+    from toolkit.fairy_meat import deal_averaged_odds
+
+    rows = size_list(sizes["attacker_cards"], "attacker_cards", 1)
+    columns = size_list(sizes["defender_cards"], "defender_cards", 0)
+    pols = tuple(sizes["policies"])
+    odds = {(a, d): deal_averaged_odds(a, d, pols, rules, trials=sizes["trials"]) for a in rows for d in columns}
+
+    def won(side: str) -> Callable[[int, int], Cell]:
+        return lambda a, d: cell_of(a, d, odds[a, d], lambda o: o.winner == side)
+
+    def damaged(a: int, d: int) -> Cell:
+        return cell_of(a, d, odds[a, d], lambda o: (o.damage or 0) >= 2)
+
+    note = f"policies: attacker {pols[0]}, defender {pols[1]}"
+    return [
+        Table(FM_WINS, grid(rows, columns, won("attacker")), note),
+        Table(FM_DAMAGE, grid(rows, columns, damaged), note),
+        Table(FM_DEFENDER, grid(rows, columns, won("defender")), note),
+    ]
