@@ -245,7 +245,11 @@ def test_the_system_of_a_report():
             {"system": "fairy-meat", "proposed": str(ZERO_TIE)},
             ["zero_tie.yaml:3: this file is for 'angry-miniatures', not fairy-meat"],
         ),
-        ("rule_change_report.ipynb", {"system": "chess", "proposed": "x"}, ["parameter 'system'", "takes"]),
+        (
+            "rule_change_report.ipynb",
+            {"system": "chess", "proposed": "x"},
+            ["parameter 'system'", "unknown system 'chess'"],
+        ),
         ("rule_change_report.ipynb", {"baseline": "nope"}, ["parameter 'baseline'", "no house-rules file 'nope'"]),
         (
             "angry_miniatures_report.ipynb",

@@ -26,6 +26,8 @@ The hooks (every one optional but ``notation`` and ``rules``):
   (:mod:`toolkit.sweeps.calculators`).
 - ``stepper``, ``explorer``: functions returning its step-by-step player and its odds
   explorer (ipywidgets).
+- ``rule_controls``: ``rule_controls(rules) -> {field: widget}``, the controls of its
+  whole-number rules fields, bounded as its ``Rules`` validates them.
 - ``rulings``: where its rulings are implemented (a module or a table).
 
 A system outside the toolkit registers itself with :func:`register` when its module is
@@ -62,6 +64,7 @@ __all__ = [
     "notation",
     "register",
     "system",
+    "unregister",
     "systems",
 ]
 
@@ -76,6 +79,7 @@ HOOKS: tuple[str, ...] = (
     "calculators",
     "stepper",
     "explorer",
+    "rule_controls",
     "rulings",
 )
 
@@ -103,7 +107,7 @@ class System:
         package: its package (``"toolkit.fairy_meat"``); a game state whose class is
             defined in it belongs to this system.
         notation, rules, situations, searcher, tables, sizes, calculators, stepper,
-            explorer, rulings: the hooks, each ``"module:attr"`` or ``"module"``
+            explorer, rule_controls, rulings: the hooks, each ``"module:attr"`` or ``"module"``
             (``""``: the system supplies none). ``notation`` defaults to
             ``"<package>.notation:NOTATION"`` and ``rules`` to ``"<package>.rules:Rules"``.
         showcase_rules: the shipped house-rules file (its name without ``.yaml``) the
@@ -123,6 +127,7 @@ class System:
     calculators: str = ""
     stepper: str = ""
     explorer: str = ""
+    rule_controls: str = ""
     rulings: str = ""
     showcase_rules: str = ""
 
@@ -200,6 +205,11 @@ def register(entry: System) -> System:
     """Add a system to the registry (replacing one of the same name) and return it."""
     _REGISTRY[entry.name] = entry
     return entry
+
+
+def unregister(name: str) -> System | None:
+    """Remove the system called ``name`` from the registry and return it (``None``: none)."""
+    return _REGISTRY.pop(name, None)
 
 
 def _load_plugins() -> None:

@@ -262,6 +262,8 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
             _check_situation(path, specs, params, value)
         if name == "sizes" and value is not None:
             _check_sizes(path, specs, params, value)
+        if name == "system" and not spec.choices:
+            _check_system(path, value)
         if spec.type_name == "float" and isinstance(value, int):
             value = float(value)
         checked[name] = value
@@ -299,6 +301,17 @@ def _check_situation(
         raise InvalidSetupError(
             f"parameter 'situation' of {Path(path).name}: {system} has no situation {excerpt(value)}; "
             f"use one of {', '.join(names)}"
+        )
+
+
+def _check_system(path: Path | str, value: Any) -> None:
+    """Refuse a ``system`` that is not registered (:mod:`toolkit.systems`) before the run."""
+    from toolkit import systems
+
+    if value not in systems.names():
+        raise InvalidSetupError(
+            f"parameter 'system' of {Path(path).name}: unknown system {excerpt(value)}; "
+            f"the systems are: {', '.join(systems.names())}"
         )
 
 
