@@ -1,5 +1,7 @@
 """House-rules files (toolkit.house_rules): every system's Rules read from and written to
-YAML, errors naming the file, line and field (issue 11)."""
+YAML, errors naming the file, line and field (issue 11). Every system's fields naming
+their rulings and the round trip of its files are part of the systems' contract
+(test_system_contract.py)."""
 
 from __future__ import annotations
 
@@ -7,19 +9,9 @@ import pytest
 
 from toolkit import systems
 from toolkit.errors import InvalidSetupError
-from toolkit.house_rules import HouseRules, RulesFile, load_rules, rules_class, rules_files
+from toolkit.house_rules import RulesFile, load_rules, rules_class, rules_files
 
 SYSTEMS = systems.names()
-
-
-@pytest.mark.parametrize("system", SYSTEMS)
-def test_every_system_has_house_rules(system):
-    cls = rules_class(system)
-    assert issubclass(cls, HouseRules) and system == cls.SYSTEM
-    assert cls().changes() == {} and cls().variant_name() == "default rules"
-    for name, info in cls.field_info().items():
-        assert info["ruling"], f"{system} rules field {name} names no ruling"
-        assert info["help"], f"{system} rules field {name} has no help"
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -29,16 +21,6 @@ def test_shipped_files_read(system):
         assert system == read.rules.SYSTEM and read.notes.strip(), path
         assert read.rules.changes(), f"{path} changes nothing"
         assert load_rules(system, path.stem) == read.rules
-
-
-@pytest.mark.parametrize("system", SYSTEMS)
-def test_round_trip_of_every_shipped_file_and_the_defaults(system, tmp_path):
-    cls = rules_class(system)
-    for rules in [cls(), *(RulesFile.read(p).rules for p in rules_files(system))]:
-        path = tmp_path / "r.yaml"
-        path.write_text(rules.to_yaml(title="t", notes="n"))
-        assert cls.from_yaml(path) == rules
-        assert cls.from_mapping(rules.to_mapping()) == rules
 
 
 def test_an_unknown_field_names_the_file_line_and_fields(tmp_path):

@@ -270,6 +270,7 @@ register(
         calculators="toolkit.fairy_meat.sweep_calculators:calculators",
         stepper="toolkit.fairy_meat.widgets.stepper:combat_stepper",
         explorer="toolkit.fairy_meat.widgets.explorers:odds_explorer",
+        rule_controls="toolkit.fairy_meat.widgets.cards:numeric_controls",
         rulings="toolkit.fairy_meat.rulings:RULINGS",
         showcase_rules="unhalved_damage",
     )
@@ -286,6 +287,7 @@ register(
         calculators="toolkit.durak_battle.sweep_calculators:calculators",
         stepper="toolkit.durak_battle.widgets.stepper:battle_stepper",
         explorer="toolkit.durak_battle.widgets.explorers:odds_explorer",
+        rule_controls="toolkit.durak_battle.widgets.pieces:number_controls",
         showcase_rules="cheap_strikes",
     )
 )
@@ -301,6 +303,7 @@ register(
         calculators="toolkit.angry_miniatures.sweep_calculators:calculators",
         stepper="toolkit.angry_miniatures.widgets:attack_stepper",
         explorer="toolkit.angry_miniatures.widgets:odds_explorer",
+        rule_controls="toolkit.angry_miniatures.widgets:rule_controls",
         showcase_rules="tens_hit",
     )
 )

@@ -65,6 +65,7 @@ __all__ = [
     "as_rules",
     "attack_stepper",
     "odds_explorer",
+    "rule_controls",
 ]
 
 #: Health of the anonymous sides built from pools: the engine announces no one "out"
@@ -629,3 +630,9 @@ def odds_explorer(
     # the picker's rules become the rules the controls start from (the controls follow)
     explorer.rules_picker.observe(lambda picked: setattr(holder, "value", picked), first=True)
     return explorer
+
+
+def rule_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
+    """Return the controls of the main house-rules fields as the explorer shows them, set
+    from ``rules`` (the system's ``rule_controls`` hook, :mod:`toolkit.systems`)."""
+    return _field_controls(rules)
