@@ -115,13 +115,25 @@ def test_find_example(coin_duel, capsys):
     assert "winner: nobody" in found and "sides: {Ann: 1, Bo: 1}" in found  # the simplest: one coin each
 
 
-def test_the_rule_book_export(coin_duel, tmp_path):
-    from toolkit.rulebook.export import to_html
+def test_the_rule_book_export(coin_duel, tmp_path, monkeypatch):
+    from toolkit.reports.runner import run_report
+    from toolkit.rulebook.export import state_to_html, to_html
 
     path = tmp_path / "tie.yaml"
     path.write_text(systems.notation("coin-duel").to_example(_finished_duel(), "Bo wins after a tie"))
     page = to_html(str(path))
     assert "Coin duel" in page and "Bo wins the duel." in page and "winner: Bo" in page
+    # the stepper's game so far, exported as the stepper's Export box does
+    stepper = coin_duel.hook("stepper")(1, 1)
+    stepper.type_outcome("1")
+    assert "Ann flips 1 coins: 1 heads." in state_to_html(stepper.state, "So far")
+    # the rule-book examples report, in its own kernel: one verified example per situation
+    monkeypatch.setenv(systems.PLUGINS_VARIABLE, "coin_duel")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS), *sys.path]))
+    params = {"system": "coin-duel", "output_dir": str(tmp_path / "found")}
+    html = run_report("rulebook-examples", params, tmp_path, progress=lambda *_: None).read_text()
+    assert "2 of 2 situations have a verified example." in html
+    assert sorted(p.suffix for p in (tmp_path / "found").iterdir()) == [".html", ".html", ".yaml", ".yaml"]
 
 
 def test_the_rule_change_report(coin_duel, tmp_path, monkeypatch):
