@@ -22,6 +22,7 @@ from toolkit.dice import POKER_FACES, parse_face
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.notation import excerpt
+from toolkit.rulings import implements
 
 __all__ = [
     "ATTACK_TYPES",
@@ -317,19 +318,17 @@ class Rules(HouseRules):
         lowest first (AM-1): ``(("9", 1), ("10", 1), ...)`` for the poker die."""
         return _face_weights(self.die_faces)
 
+    @implements("AM-1")
     def count_hits(self, faces: Sequence[str]) -> int:
         """Return the number of hits in a roll (AM-1)."""
         hits = self.hit_faces
         return sum(1 for f in faces if f in hits)
 
     def crit_count_of(self, faces: Sequence[str]) -> int:
-        """Return how many dice of a roll show a crit face (AM-7)."""
+        """Return how many dice of a roll show a crit face (AM-7; whether that crits is
+        :func:`toolkit.angry_miniatures.referee.crit_from_aces`)."""
         crit = self.crit_faces
         return sum(1 for f in faces if f in crit)
-
-    def is_crit(self, faces: Sequence[str]) -> bool:
-        """Return whether a roll crits: ``crit_count`` or more crit faces, hit or not (AM-7)."""
-        return self.crit_count_of(faces) >= self.crit_count
 
     def crit_words(self) -> str:
         """What makes a crit, for the log: ``"2+ Aces"`` (AM-7)."""
@@ -376,6 +375,7 @@ class Character:
             )
 
     @property
+    @implements("AM-10")
     def is_out(self) -> bool:
         """Whether her damage has reached her Health (AM-10)."""
         return self.damage >= self.health
@@ -454,6 +454,7 @@ class Pools(NamedTuple):
     defence: int
 
 
+@implements("AM-2", "AM-6", "AM-9")
 def attack_pools(
     attacker: Character,
     defender: Character,

@@ -2,7 +2,7 @@
 
 The whole public API, by concept:
 
-- the rules layer, each ruling once (see the rulings index, docs/implementation.md): :mod:`.rules`
+- the rules layer, each ruling once (see the rulings index, docs/rulings.md): :mod:`.rules`
   (:class:`Rules`, :class:`Army`, :class:`Leader`; the deck DB-1, tokens DB-7, fresh
   decks DB-9), :mod:`.clash` (the referee of an answer: DB-1, DB-4, DB-5),
   :mod:`.recon` (cards drawn, DB-2), :mod:`.initiative_rule` (DB-3), :mod:`.morale`

@@ -16,6 +16,7 @@ from toolkit.cards import RANKS, Card, Pile, standard_deck
 from toolkit.dice import check_trait_die
 from toolkit.errors import InvalidSetupError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
+from toolkit.rulings import implements
 
 __all__ = [
     "Rules",
@@ -309,6 +310,7 @@ class Rules(HouseRules):
         """The number of cards in the deck (DB-1): 54 with jokers, 52 without."""
         return 4 * SUIT_SIZE + self.joker_count
 
+    @implements("DB-1")
     def deck(self) -> tuple[Card, ...]:
         """Every card of the deck (DB-1): the 52 cards, and the two jokers unless ``jokers=False``."""
         return tuple(standard_deck(jokers=self.jokers))
@@ -383,6 +385,7 @@ class Army:
         return replace(self, tokens=self.tokens - lost)
 
 
+@implements("DB-7")
 def settle_losses(tokens: tuple[int, int], path: Iterable[tuple[int, int]]) -> tuple[int, int, str | None]:
     """Return the tokens lost by sides a and b and the army destroyed, for armies of
     ``tokens`` taking the cumulative losses ``path`` in order (DB-7).
@@ -405,7 +408,9 @@ def settle_losses(tokens: tuple[int, int], path: Iterable[tuple[int, int]]) -> t
     return la, lb, None
 
 
+@implements("DB-9")
 def fresh_deck(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
     """Return the reshuffled deck a round deals from (DB-9: every round deals fresh hands
     from the whole deck of DB-1), with ``stacked`` cards on top for rule-book examples."""
-    return Pile.full(jokers=rules.jokers, stacked=stacked)
+    deck = rules.deck()
+    return Pile.of_deck(deck, stacked, f"not in a {len(deck)}-card deck (jokers={rules.jokers})")

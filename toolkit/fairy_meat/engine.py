@@ -39,7 +39,7 @@ from toolkit.fairy_meat.attack import (
     spent_cards,
     wild_trump_points,
 )
-from toolkit.fairy_meat.deck import deck_cards, is_numbered, is_trump, standard_layout
+from toolkit.fairy_meat.deck import deck_cards, is_numbered, is_trump
 from toolkit.fairy_meat.legality import (
     defence_without_cards,
     matches,
@@ -799,8 +799,6 @@ def full_pile(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
         NotationError / InvalidSetupError: an unknown code, a card stacked twice or one
             not in the rules' deck.
     """
-    if standard_layout(rules):
-        return Pile.full(stacked=stacked)
     return Pile.of_deck(deck_cards(rules), stacked, _not_in_deck(rules))
 
 

@@ -18,6 +18,7 @@ from toolkit.cards import Card
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.notation import excerpt
+from toolkit.rulings import implements
 
 __all__ = [
     "Rules",
@@ -41,6 +42,7 @@ NoneMeans = Literal["no_trumps", "no_face_down"]
 WrestlingHand = Literal["as_usual", "kill_only"]
 
 
+@implements("FM-3")
 def check_direction(direction: str) -> str:
     """Return ``direction`` if it is ``'add'`` or ``'subtract'`` (FM-3); raise otherwise."""
     if direction not in get_args(Direction):
@@ -494,6 +496,7 @@ class Fairy:
         """Whether she has no Live points left."""
         return self.live <= 0
 
+    @implements("FM-10 down")
     def take_damage(self, amount: int) -> Fairy:
         """Return her with ``amount`` fewer Live points (never below 0): damage comes off Live
         points, and a fairy with none left is down (FM-10, the draft's example)."""
@@ -525,6 +528,7 @@ def attacker_hand_size(
     return max(0, fairy.kill + fairy.weapon.attack_bonus + bonus + modifiers)
 
 
+@implements("FM-2")
 def combat_hand_sizes(
     attacker: Fairy,
     defender: Fairy,
