@@ -181,7 +181,11 @@ class Rules(HouseRules):
         label="Tie-break order",
     )
     tie_damage: int = rule_field(
-        1, ruling="AM-4", help="damage dealt by the winner of a tie on hits", label="Damage for winning a tie"
+        1,
+        ruling="AM-4",
+        help="damage dealt by the winner of a tie on hits",
+        label="Damage for winning a tie",
+        bounds=(0, MAX_TIE_DAMAGE),
     )
     return_damage: bool = rule_field(
         True,
@@ -197,27 +201,42 @@ class Rules(HouseRules):
         ruling="AM-7",
         help="a roll crits with this many dice or more showing a crit face",
         label="Dice showing a crit face to crit",
+        bounds=(1, MAX_CRIT_COUNT),
     )
     charge_dice: int = rule_field(
-        1, ruling="AM-9", help="attack dice for a melee charge of more than 2 squares", label="Charge dice"
+        1,
+        ruling="AM-9",
+        help="attack dice for a melee charge of more than 2 squares",
+        label="Charge dice",
+        bounds=(0, MAX_MODIFIER),
     )
     elevation_dice: int = rule_field(
-        1, ruling="AM-9", help="attack dice from higher ground (ranged and magic)", label="Higher-ground dice"
+        1,
+        ruling="AM-9",
+        help="attack dice from higher ground (ranged and magic)",
+        label="Higher-ground dice",
+        bounds=(0, MAX_MODIFIER),
     )
     terrain_dice: int = rule_field(
         1,
         ruling="AM-9",
         help="defence dice per square of hindering terrain crossed (ranged and magic)",
         label="Defence dice per terrain square",
+        bounds=(0, MAX_MODIFIER),
     )
     occupied_dice: int = rule_field(
         1,
         ruling="AM-9",
         help="defence dice per occupied square crossed (ranged and magic)",
         label="Defence dice per occupied square",
+        bounds=(0, MAX_MODIFIER),
     )
     prone_dice: int = rule_field(
-        1, ruling="AM-9", help="defence dice taken away from a prone defender", label="Dice a prone defender loses"
+        1,
+        ruling="AM-9",
+        help="defence dice taken away from a prone defender",
+        label="Dice a prone defender loses",
+        bounds=(0, MAX_MODIFIER),
     )
     zero_tie: ZeroTie = rule_field(
         "miss", ruling="AM-5", help="both sides roll 0 hits: a miss, or a SuperTieBreaker", label="Both roll no hits"
@@ -275,7 +294,7 @@ class Rules(HouseRules):
                     + ("not a face of the die" if any(f not in on_die for f in wrong) else "not a hit face")
                     + f": the chain compares hit faces only ({', '.join(hits)}) (AM-4)",
                 )
-        _whole("tie_damage", self.tie_damage, 0, MAX_TIE_DAMAGE, "a won tie's damage (AM-4)")
+        _whole("tie_damage", self.tie_damage, *self.field_bounds("tie_damage"), "a won tie's damage (AM-4)")
         if not isinstance(self.return_damage, bool):
             raise RuleFieldError(
                 "return_damage", f"return_damage={excerpt(self.return_damage)}: use True or False (AM-3)"
@@ -288,9 +307,9 @@ class Rules(HouseRules):
                 f"(AM-7){also}",
             )
         crit = tuple(f for f in on_die if f in crit)
-        _whole("crit_count", self.crit_count, 1, MAX_CRIT_COUNT, "the dice a crit needs (AM-7)")
+        _whole("crit_count", self.crit_count, *self.field_bounds("crit_count"), "the dice a crit needs (AM-7)")
         for name, what in MODIFIER_SIZES:
-            _whole(name, getattr(self, name), 0, MAX_MODIFIER, f"{name} ({what}, AM-9)")
+            _whole(name, getattr(self, name), *self.field_bounds(name), f"{name} ({what}, AM-9)")
         if self.zero_tie not in get_args(ZeroTie):
             raise RuleFieldError(
                 "zero_tie",
