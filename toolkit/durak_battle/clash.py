@@ -16,15 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolkit.cards import Card
-from toolkit.durak_battle.rules import ACTIONS, DEFAULT_SUITS, SUIT_WORDS, Rules
+from toolkit.durak_battle.rules import ACTIONS, SUIT_WORDS, Rules
 from toolkit.errors import ArgumentTypeError, IllegalActionError
 from toolkit.rulings import implements
 
 __all__ = [
     "ACTIONS",
     "SUIT_WORDS",
-    "SUIT_ACTION",
-    "STRIKE_LOSS",
+    "suit_action",
     "Answer",
     "actions_of",
     "card_value",
@@ -32,12 +31,18 @@ __all__ = [
     "strike",
 ]
 
-#: What each suit lets an army do with the default rules (DB-1; ``Rules.suits`` in general).
-SUIT_ACTION = {suit: action for action, suit in DEFAULT_SUITS}
-#: Tokens the defender loses when an attack is not answered, by default (DB-4; ``Rules.strike_loss``).
-STRIKE_LOSS = Rules().strike_loss
-
 _DEFAULT = Rules()
+
+
+def suit_action(suit: str, rules: Rules | None = None) -> str:
+    """Return what a card of ``suit`` (``"S"``, ``"H"``, ``"D"``, ``"C"``) lets an army do
+    under ``rules`` (``Rules.suits``; by default ♠ attack, ♥ defence, ♦ manoeuvre, ♣
+    counterattack, DB-1).
+
+    >>> suit_action("D")
+    'manoeuvre'
+    """
+    return (rules or _DEFAULT).tables.action_of_suit[suit]
 
 
 @implements("DB-1 actions")
