@@ -445,8 +445,8 @@ def load_rules(system: str, source: Any = None, base: str | Path | None = None) 
 
 def fields_markdown(system: str) -> str:
     """Return a Markdown table of every field of ``system``'s rules: its name, ruling,
-    default (as YAML writes it) and help — the table ``docs/house_rules.md`` shows (a
-    test keeps the page equal to it)."""
+    default (as YAML writes it) and help, with the values accepted of a field with bounds
+    — the table ``docs/house_rules.md`` shows (a test keeps the page equal to it)."""
     import yaml
 
     cls = rules_class(system)
@@ -455,7 +455,10 @@ def fields_markdown(system: str) -> str:
         default = _plain(getattr(cls(), f.name), f.metadata.get("yaml") == "mapping")
         shown = yaml.safe_dump(default, default_flow_style=True, sort_keys=False, width=10**6)
         shown = shown.strip().removesuffix("...").strip()
-        rows.append(f"| `{f.name}` | {f.metadata.get('ruling', '')} | `{shown}` | {f.metadata.get('help', '')} |")
+        bounds = f.metadata.get("bounds")
+        accepted = f" (a whole number from {bounds[0]} to {bounds[1]})" if bounds else ""
+        what = f.metadata.get("help", "") + accepted
+        rows.append(f"| `{f.name}` | {f.metadata.get('ruling', '')} | `{shown}` | {what} |")
     return "\n".join(rows)
 
 
