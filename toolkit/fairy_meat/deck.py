@@ -198,12 +198,16 @@ def type_colour(t: int, rules: Rules | None = None) -> str | None:
     for a joker."""
     if t < 18:
         return "red" if t < 9 else "black"
-    death_card = (rules or _DEFAULT).death_card
-    if t == ACE_TRUMP and death_card is not None:
-        return Card(death_card).colour
+    if t == ACE_TRUMP and (death_card := (rules or _DEFAULT).death_card) is not None:
+        return _colour_of(death_card)
     if t == JOKER_TRUMP:
         return None
     return "red" if t == RED_TRUMP else "black"
+
+
+@cache
+def _colour_of(code: str) -> str | None:
+    return Card(code).colour
 
 
 def death_colour(rules: Rules | None = None) -> str:
