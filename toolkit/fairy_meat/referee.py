@@ -326,7 +326,7 @@ def winner_of(attacker_value: int, defender_value: int, same_colour: bool, rules
     return "attacker" if beats else "defender"
 
 
-@implements("FM-14")
+@implements("FM-14", "FM-14 escape")
 def wrestling_damage(winner: Side | None, difference: int, escape: bool, rules: Rules) -> tuple[int, int]:
     """Damage (to the defender, to the attacker) of a Wrestling attack (FM-14): the winner
     damages the loser whoever attacked (FM-10 amounts), unless she forgoes it to escape

@@ -185,6 +185,14 @@ PARTS: tuple[Part, ...] = (
         "attacker, whose turn it is, decides first.",
     ),
     Part(
+        "FM-5 reveal",
+        "the engine reveals face-down Trumps once the other side plays a Trump",
+        reading="(the engine, default `none_means=\"no_trumps\"`) a fairy who placed Trumps face down "
+        "sees them stay face down while the other side has played no Trump; they are revealed (and the "
+        "log says so) as soon as the other side's Wild Trump is shown with the Numbered cards or a Trump "
+        "is turned up for her. Wild Trump points are declared with the Trumps, so they reveal at once.",
+    ),
+    Part(
         "FM-5 seen",
         "the solvers: the opponent sees how many Trumps lie face down",
         reading="(the strategy solvers) the opponent sees how many Trumps lie face down, not which "
@@ -230,6 +238,12 @@ PARTS: tuple[Part, ...] = (
         reading="an attacker with no cards left loses her remaining attacks.",
     ),
     Part("FM-14", "Wrestling: damage, a draw, an escape (no damage)"),
+    Part(
+        "FM-14 escape",
+        "the winner's choice to escape, made before the attack is settled",
+        reading="the Wrestling winner chooses to deal the damage or escape before the attack is settled, "
+        "so the result, the log (\"… escapes the brawl\") and the summary record what happened.",
+    ),
 )
 
 BOOK = RulingBook(
@@ -245,6 +259,7 @@ BOOK = RulingBook(
         "toolkit.fairy_meat.legality",
         "toolkit.fairy_meat.attack",
         "toolkit.fairy_meat.referee",
+        "toolkit.fairy_meat.engine",
     ),
     after_rulings=(
         "The draft's worked example (Dizzytwig against Sparklespaz) is the check on these\n"
