@@ -472,12 +472,14 @@ def test_explorer_summary_states_the_am6_pool_it_rolled():
 
 
 def test_explorer_follows_a_picked_tie_damage_beyond_its_usual_highest():
-    """AM-4: a house tie_damage of 8 (accepted up to 100) is shown as 8, not the usual highest 5."""
+    """AM-4: a house tie_damage of 8 (accepted up to 100) is shown as 8; the control offers
+    every value the rules accept (0 to 100: ``Rules.field_bounds``), as it did not when it
+    stopped at 5."""
     from toolkit.angry_miniatures.widgets import odds_explorer
 
     ex = odds_explorer(attack_dice=1, defence_dice=1)
     ex.controls["rules"].value = Rules(tie_damage=8)
-    assert ex.controls["tie_damage"].value == 8 and ex.controls["tie_damage"].max == 8
+    assert ex.controls["tie_damage"].value == 8 and ex.controls["tie_damage"].max == 100
 
 
 def test_hit_faces_are_a_toggle_bar_one_click_a_face_am1():

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.angry_miniatures.rules import Rules as MiniaturesRules
 from toolkit.cli import main
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.examples import EXAMPLES_DIR
@@ -43,6 +44,9 @@ CARDS = {
 }
 #: Grunk's roll, Pixie's, then the two SuperTieBreaker throws (Grunk's face first).
 DICE = ["K", "Q", "10", "9", "9", "K", "Q", "A", "A", "9", "K"]
+
+#: The faces that hit under the default Angry Miniatures rules (AM-1): J, Q, K, A.
+DRAFT_HITS = MiniaturesRules().hit_faces
 
 
 def _path(name: str) -> Path:
@@ -72,10 +76,12 @@ def test_markdown_export_is_the_stored_one(name, tmp_path):
     text = _markdown(name, tmp_path)
     assert text == (FIXTURES / f"{name}.md").read_text(encoding="utf-8")
     # every picture linked was written, as the picture it names
+    drawn = {p.file_name: p for p in from_source(_path(name)).pictures}
     for link in re.findall(r"\]\((images/[^)]+)\)", text):
         path = tmp_path / link
         kind, code = path.stem.split("-", 1)
-        assert path.read_text(encoding="utf-8") == Picture(kind, code).svg() + "\n"
+        assert (drawn[path.name].kind, drawn[path.name].code) == (kind, code)
+        assert path.read_text(encoding="utf-8") == drawn[path.name].svg() + "\n"
 
 
 #: Grunk's charge with the shipped house rule that 10s hit (AM-1 hit_faces): by hand, Grunk's
@@ -108,9 +114,8 @@ def test_dice_are_red_when_they_hit_under_the_examples_house_rules(tmp_path):
     files = sorted(p.name for p in (tmp_path / IMAGES_LINK).iterdir() if p.name.startswith("die-"))
     assert files == ["die-10-hit.svg", "die-9.svg", "die-K.svg", "die-Q.svg"]  # a draft blank that hits here
     assert "die-10-hit.svg" in text and _fills((tmp_path / IMAGES_LINK / "die-10-hit.svg").read_text()) == {RED}
-    assert _fills(Picture.die("J", hits=("A",)).svg()) == {BLACK} and Picture.die("J", hits=("A",)).file_name == (
-        "die-J-miss.svg"
-    )
+    a_only = Picture.die("J", hits=("A",), usual=DRAFT_HITS)
+    assert _fills(a_only.svg()) == {BLACK} and a_only.file_name == "die-J-miss.svg"
 
 
 # -- every card and die is drawn, in order ---------------------------------------------------
@@ -258,7 +263,7 @@ def test_markdown_inline_pictures_are_the_svg_pictures():
     uris = re.findall(r"!\[Poker die: ([^\]]+)\]\(data:image/svg\+xml;base64,([^)]+)\)", text)
     assert [face for face, _ in uris] == DICE
     for face, data in uris:
-        assert base64.b64decode(data).decode("utf-8") == Picture.die(face).svg()
+        assert base64.b64decode(data).decode("utf-8") == Picture.die(face, DRAFT_HITS).svg()
 
 
 # -- the pictures -----------------------------------------------------------------------------
@@ -277,7 +282,7 @@ def test_cards_are_drawn_in_their_suit_colour(code, ink):
 
 @pytest.mark.parametrize(("face", "ink"), [("9", BLACK), ("10", BLACK), ("J", RED), ("Q", RED), ("K", RED), ("A", RED)])
 def test_poker_dice_show_their_face_hits_in_red(face, ink):
-    svg = Picture.die(face).svg()
+    svg = Picture.die(face, DRAFT_HITS).svg()
     assert f">{face}</text>" in svg and _fills(svg) == {ink}  # J Q K A hit (AM-1)
 
 
@@ -285,7 +290,7 @@ def test_a_picture_of_something_else_is_refused():
     with pytest.raises(NotationError, match="not a card"):
         Picture.card("1Z")
     with pytest.raises(NotationError, match="not a poker-die face"):
-        Picture.die("8")
+        Picture.die("8", DRAFT_HITS)
 
 
 # -- the API the finder and the steppers use ---------------------------------------------------

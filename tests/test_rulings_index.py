@@ -1,96 +1,206 @@
-"""The rulings index of docs/implementation.md (one rule, one place): every ruling id is listed,
-and each row names the function or table implementing it, which imports and whose
-docstring cites the id. Rows still marked ``TODO`` are skipped, by name."""
+"""The rulings index is generated from the code and true (one rule, one place).
+
+Each system's ``rulings.py`` lists its rulings (AM-1..AM-10, FM-1..FM-14, DB-1..DB-9) and
+the rows of its index; the rules layer claims each row with ``@implements``. Here:
+docs/rulings.md and the README's list are what ``scripts/rulings.py`` writes; every id is
+there; exactly one function claims each row, and its docstring cites the id; and every
+claimed function runs when the rule-book examples are replayed (traced with
+``sys.setprofile``), or, for the few readings only a calculator needs, when that
+calculator runs.
+"""
 
 from __future__ import annotations
 
 import importlib
-import inspect
+import importlib.util
 import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from types import CodeType
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "docs" / "implementation.md"
-PREFIXES = {"AM": 10, "FM": 14, "DB": 9}  # the ids of RULINGS.md: AM-1..AM-10, FM-1..FM-14, DB-1..DB-9
+from toolkit.errors import InvalidSetupError
+from toolkit.replay import replay_example
+from toolkit.rulings import Part, Ruling, RulingBook, books, code_of, forget, implements, with_readme_section
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The ruling ids of the three drafts' rulings: AM-1..AM-10, FM-1..FM-14, DB-1..DB-9.
+IDS = {"AM": 10, "FM": 14, "DB": 9}
+#: The rule-book examples: the shipped ones and those the rule-book tests keep.
+EXAMPLES = sorted((ROOT / "data" / "examples").glob("*.yaml")) + sorted(
+    (ROOT / "tests" / "fixtures" / "rulebook").glob("*.yaml")
+)
+BOOKS = books()
 
 
-def index_rows() -> list[tuple[str, str, str]]:
-    """``(id, ruling, implemented by)`` for each row of the index table in the README's
-    "Rulings and variants" section."""
-    text = README.read_text()
-    section = text[text.index("## Rulings and variants") :]
-    section = section[: section.index("\n## ", 1)]
-    rows = []
-    header_seen = False
-    for line in section.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
-        if cells[:1] == ["id"] and "implemented by" in cells:
-            header_seen = True
-            continue
-        if header_seen and cells and not set(cells[0]) <= set("-"):
-            rows.append((cells[0], cells[1], cells[2]))
-        elif header_seen and not cells and rows:
-            break
-    return rows
+def _script():
+    spec = importlib.util.spec_from_file_location("rulings_script", ROOT / "scripts" / "rulings.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-ROWS = index_rows()
+def test_the_generated_page_and_readme_index_are_up_to_date():
+    for path, text in _script().expected().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} is out of date: run python scripts/rulings.py"
 
 
-def resolve(dotted: str) -> Any:
-    """Import ``package.module.Name.attribute`` (the longest importable module, then attributes)."""
-    parts = dotted.split(".")
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
-            continue
-        for name in parts[i:]:
-            obj = getattr(obj, name)
-        return obj
-    raise ImportError(dotted)
+def test_every_ruling_id_has_a_book_entry_and_nothing_else():
+    assert {b.prefix for b in BOOKS} == set(IDS)
+    for book in BOOKS:
+        assert book.ids() == tuple(f"{book.prefix}-{n}" for n in range(1, IDS[book.prefix] + 1))
+        assert all(r.title and r.text for r in book.rulings)
 
 
-def test_every_ruling_id_is_in_the_index():
-    listed = {row[0] for row in ROWS}
-    for prefix, most in PREFIXES.items():
-        numbers = {int(i.split("-")[1]) for i in listed if i.startswith(f"{prefix}-")}
-        assert max(numbers) == most, prefix
-        assert numbers == set(range(1, most + 1)), f"{prefix}: missing {sorted(set(range(1, most + 1)) - numbers)}"
-    assert all(re.fullmatch(r"(AM|FM|DB)-\d+", i) for i in listed)
+@pytest.mark.parametrize("book", BOOKS, ids=lambda b: b.prefix)
+def test_each_row_is_claimed_by_exactly_one_function_citing_its_id(book):
+    assert book.problems() == []
 
 
-@pytest.mark.parametrize(("ruling", "what", "where"), ROWS, ids=[f"{r[0]} {r[1][:30]}" for r in ROWS])
-def test_each_row_names_an_object_citing_its_id(ruling, what, where):
-    if where == "TODO":
-        pytest.skip(f"{ruling} ({what}): implementation not named yet (TODO)")
-    match = re.fullmatch(r"`([\w.]+)`", where)
-    assert match, f"{ruling}: 'implemented by' must be a dotted path in backticks, got {where!r}"
-    obj = resolve(match.group(1))
-    doc = inspect.getdoc(obj) or ""
-    assert re.search(rf"\b{re.escape(ruling)}(?!\d)", doc), f"{match.group(1)}'s docstring does not cite {ruling}"
+@pytest.mark.parametrize("book", BOOKS, ids=lambda b: b.prefix)
+def test_ids_cited_in_the_rulings_texts_exist(book):
+    known = {r.id for b in BOOKS for r in b.rulings}
+    for text in [r.text for r in book.rulings] + [p.reading for p in book.parts] + list(book.house_readings):
+        for cited in re.findall(r"\b(?:AM|FM|DB)-\d+\b", text):
+            assert cited in known, (book.prefix, cited, text[:60])
 
 
-def test_todo_rows_are_reported():
-    todo = [f"{r[0]} ({r[1]})" for r in ROWS if r[2] == "TODO"]
-    if todo:
-        pytest.skip(f"{len(todo)} rows still TODO (the lead fills them at merge): " + "; ".join(todo))
+def test_every_claim_in_the_toolkit_is_in_a_book_and_found_from_its_modules():
+    # a claim in a module the book does not list would be missed by a fresh
+    # `python scripts/rulings.py`: import every module, then check where each claim lives
+    import pkgutil
+
+    import toolkit
+
+    for module in pkgutil.walk_packages(toolkit.__path__, "toolkit."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    for book in BOOKS:
+        listed = {p.key for p in book.parts}
+        for key, claimed in book.implementations().items():
+            assert key in listed, f"{key} is claimed but is not a row of the {book.prefix} index"
+            for name, function in claimed:
+                assert function.__module__ in book.modules, f"{name}: add {function.__module__} to the book's modules"
 
 
-def test_the_fairy_meat_rows_agree_with_the_package_index():
-    # Two indexes of the same facts must not drift: each Fairy Meat row of the README names
-    # a function that toolkit.fairy_meat.rulings.RULINGS also gives for that ruling id (or
-    # for one of its added readings), and every id of RULINGS has a README row.
-    from toolkit.fairy_meat.rulings import RULINGS
+def test_two_functions_claiming_one_ruling_is_a_problem():
+    book = RulingBook("test", "Test", "ZZ", "", (Ruling("ZZ-1", "one", "One."),), (Part("ZZ-1", "one"),), ())
+    assert book.problems() == ["ZZ-1 (one): no function claims it (@implements('ZZ-1'))"]
+    try:
 
-    by_id: dict[str, set[str]] = {}
-    for key, path in RULINGS.items():
-        for ruling in re.findall(r"FM-\d+", key):
-            by_id.setdefault(ruling, set()).add(path)
-    rows = [(r, re.fullmatch(r"`([\w.]+)`", where).group(1)) for r, _, where in ROWS if r.startswith("FM-")]
-    for ruling, path in rows:
-        given = by_id.get(ruling, set())
-        assert path in given, f"README names {path} for {ruling}; rulings.py gives {given}"
-    assert {r for r, _ in rows} == set(by_id)
+        @implements("ZZ-1")
+        def first() -> None:
+            """ZZ-1, once."""
+
+        @implements("ZZ-1")
+        def second() -> None:
+            """ZZ-1, again."""
+
+        @implements("ZZ-2")
+        def stray() -> None:
+            """Says nothing."""
+
+        problems = book.problems()
+        assert any("ZZ-1 is claimed by 2 functions" in p and "second" in p for p in problems), problems
+        assert any("ZZ-2 is claimed by" in p and "not a part" in p for p in problems), problems
+        with pytest.raises(InvalidSetupError, match="exactly one"):
+            book.implementation("ZZ-1")
+    finally:
+        forget("ZZ-1")
+        forget("ZZ-2")
+
+
+def test_a_key_that_is_not_a_ruling_key_is_refused():
+    with pytest.raises(InvalidSetupError, match="not a ruling key"):
+        implements("FM8")
+
+
+def test_the_readme_index_needs_its_markers():
+    with pytest.raises(InvalidSetupError, match="no ruling index"):
+        with_readme_section("# no index here\n", BOOKS)
+
+
+# -- every claimed function is reached ----------------------------------------------------
+@contextmanager
+def traced() -> Iterator[set[CodeType]]:
+    """Collect the code of every Python function called inside the block."""
+    seen: set[CodeType] = set()
+
+    def profile(frame, event, _arg):
+        if event == "call":
+            seen.add(frame.f_code)
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        yield seen
+    finally:
+        sys.setprofile(previous)
+
+
+def _hidden_hands_solver() -> None:
+    from toolkit.fairy_meat.strategy.hidden import solve_hidden
+
+    solve_hidden(1, 1, max_iterations=5)
+
+
+def _exact_odds() -> None:
+    from toolkit.fairy_meat.odds import deal_averaged_odds
+
+    deal_averaged_odds(1, 1)
+
+
+#: How a part that the examples do not reach is reached (its ``reached_by``): a small run.
+CALCULATORS: dict[str, Callable[[], None]] = {
+    "the hidden-hands solver": _hidden_hands_solver,
+    "the exact odds": _exact_odds,
+}
+
+
+def test_the_examples_are_there():
+    assert len(EXAMPLES) >= 30 and all(p.exists() for p in EXAMPLES)
+
+
+def _clear_caches() -> None:
+    """Forget what the claimed functions cached (a cached function is not called again)."""
+    for book in BOOKS:
+        for claimed in book.implementations().values():
+            for _, function in claimed:
+                found = getattr(sys.modules[function.__module__], getattr(function, "__name__", ""), None)
+                if hasattr(found, "cache_clear"):
+                    found.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def reached_by_examples() -> set[CodeType]:
+    _clear_caches()
+    with traced() as seen:
+        for path in EXAMPLES:
+            replay_example(path)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def reached(reached_by_examples) -> set[CodeType]:
+    _clear_caches()
+    with traced() as seen:
+        for run in CALCULATORS.values():
+            run()
+    return seen | reached_by_examples
+
+
+@pytest.mark.parametrize("book", BOOKS, ids=lambda b: b.prefix)
+def test_every_claimed_function_is_reached(book, reached, reached_by_examples):
+    found = book.implementations()
+    missing = []
+    for part in book.parts:
+        assert part.reached_by == "examples" or part.reached_by in CALCULATORS, part
+        for name, function in found.get(part.key, ()):
+            where = reached_by_examples if part.reached_by == "examples" else reached
+            if code_of(function) not in where:
+                missing.append(f"{part.key}: {name} (reached by {part.reached_by})")
+    assert missing == [], "never reached: " + "; ".join(missing)

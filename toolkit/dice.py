@@ -5,8 +5,9 @@ strings, in the order rolled.
 
 >>> parse_faces("A K 10 9")
 ('A', 'K', '10', '9')
->>> count_hits(parse_faces("A K 10 9"))
-2
+
+Which faces hit is a rule, not a fact of the die: ``Rules.count_hits`` of
+:mod:`toolkit.angry_miniatures.rules` (AM-1).
 """
 
 from __future__ import annotations
@@ -21,18 +22,14 @@ __all__ = [
     "check_trait_die",
     "trait_roll",
     "POKER_FACES",
-    "HIT_FACES",
     "face_rank",
     "parse_face",
     "parse_faces",
-    "count_hits",
     "count_face",
 ]
 
 #: Poker-die faces from lowest to highest (AM-1, AM-4 superiority order).
 POKER_FACES: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
-#: The faces that count as hits (AM-1): J, Q, K, A.
-HIT_FACES: frozenset[str] = frozenset({"J", "Q", "K", "A"})
 
 _RANK = {face: i for i, face in enumerate(POKER_FACES)}
 _ALIASES = {"T": "10", "JACK": "J", "QUEEN": "Q", "KING": "K", "ACE": "A", "1": "A"}
@@ -69,11 +66,6 @@ def parse_faces(text: str | Iterable[str]) -> tuple[str, ...]:
     else:
         parts = list(text)
     return tuple(parse_face(p) for p in parts)
-
-
-def count_hits(faces: Sequence[str]) -> int:
-    """Return the number of hits (J, Q, K, A) in a roll (AM-1)."""
-    return sum(1 for f in faces if f in HIT_FACES)
 
 
 def count_face(faces: Sequence[str], face: str) -> int:

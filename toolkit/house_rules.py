@@ -76,13 +76,24 @@ class RuleFieldError(InvalidSetupError):
         super().__init__(message if message.startswith(field) else f"{field}: {message}")
 
 
-def rule_field(default: Any, *, ruling: str = "", help: str = "", yaml: str = "", label: str = "") -> Any:
+def rule_field(
+    default: Any,
+    *,
+    ruling: str = "",
+    help: str = "",
+    yaml: str = "",
+    label: str = "",
+    bounds: tuple[int, int] | None = None,
+) -> Any:
     """Declare a field of a system's ``Rules``: its default, the ruling it implements
     (``"AM-3"``), one line of help for controls and reports, and the designer's name of the
     field (``label``: "Hit faces"; every page, widget and export names the field by it, never
     by its YAML key). ``yaml="mapping"`` writes a tuple of ``(key, value)`` pairs as a YAML
-    mapping (a damage table, say)."""
-    return dataclasses.field(default=default, metadata={"ruling": ruling, "help": help, "yaml": yaml, "label": label})
+    mapping (a damage table, say). ``bounds=(low, high)``: a whole number from ``low`` to
+    ``high``; the ``Rules``' validation and every control of the field read them
+    (:meth:`HouseRules.field_bounds`), so the two cannot disagree."""
+    metadata = {"ruling": ruling, "help": help, "yaml": yaml, "label": label, "bounds": bounds}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 def value_words(value: Any) -> str:
@@ -157,6 +168,26 @@ class HouseRules:
                 return f.metadata.get("label") or name.replace("_", " ").capitalize()
         return name.replace("_", " ")
 
+    @classmethod
+    def field_bounds(cls, name: str) -> tuple[int, int]:
+        """Return ``(lowest, highest)`` of the whole-number field ``name``, as declared
+        (:func:`rule_field`'s ``bounds``): what validation accepts and what a control offers.
+
+        Raises:
+            RuleFieldError: ``name`` is not a field with bounds (the message lists those).
+        """
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name == name and f.metadata.get("bounds") is not None:
+                low, high = f.metadata["bounds"]
+                return low, high
+        fields = ", ".join(cls.bounded_fields())
+        raise RuleFieldError(name, f"{name} is not a whole-number field with bounds: use one of {fields}")
+
+    @classmethod
+    def bounded_fields(cls) -> tuple[str, ...]:
+        """Return the names of the fields declared with ``bounds``, in order."""
+        return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("bounds") is not None)  # type: ignore[arg-type]
+
     def describe_changes(self, separator: str = "; ") -> list[str]:
         """Return each field that differs from the defaults as a designer reads it:
         ``"Hit faces: 10, J, Q, K, A"`` (:meth:`field_label`, :func:`value_words`)."""
@@ -172,6 +203,7 @@ class HouseRules:
                 "ruling": f.metadata.get("ruling", ""),
                 "help": f.metadata.get("help", ""),
                 "label": cls.field_label(f.name),
+                "bounds": f.metadata.get("bounds"),
             }
             for f in dataclasses.fields(cls)  # type: ignore[arg-type]
         }
@@ -414,8 +446,8 @@ def load_rules(system: str, source: Any = None, base: str | Path | None = None) 
 
 def fields_markdown(system: str) -> str:
     """Return a Markdown table of every field of ``system``'s rules: its name, ruling,
-    default (as YAML writes it) and help — the table ``docs/house_rules.md`` shows (a
-    test keeps the page equal to it)."""
+    default (as YAML writes it) and help, with the values accepted of a field with bounds
+    — the table ``docs/house_rules.md`` shows (a test keeps the page equal to it)."""
     import yaml
 
     cls = rules_class(system)
@@ -424,7 +456,10 @@ def fields_markdown(system: str) -> str:
         default = _plain(getattr(cls(), f.name), f.metadata.get("yaml") == "mapping")
         shown = yaml.safe_dump(default, default_flow_style=True, sort_keys=False, width=10**6)
         shown = shown.strip().removesuffix("...").strip()
-        rows.append(f"| `{f.name}` | {f.metadata.get('ruling', '')} | `{shown}` | {f.metadata.get('help', '')} |")
+        bounds = f.metadata.get("bounds")
+        accepted = f" (a whole number from {bounds[0]} to {bounds[1]})" if bounds else ""
+        what = f.metadata.get("help", "") + accepted
+        rows.append(f"| `{f.name}` | {f.metadata.get('ruling', '')} | `{shown}` | {what} |")
     return "\n".join(rows)
 
 

@@ -4,7 +4,7 @@ The whole public API: the rules and characters (:mod:`.rules`), the referee of o
 roll against another (:mod:`.referee`), the engine of one attack (:mod:`.engine`), the
 exact calculators (:mod:`.odds`), the example notation (:mod:`.notation`) and the
 notebook widgets (:mod:`.widgets`, imported on first use: ipywidgets is slow to
-import). The rulings index (docs/implementation.md) names the function or table implementing each id.
+import). The rulings index (docs/rulings.md, from :mod:`.rulings`) names the function implementing each id.
 
 >>> from toolkit.angry_miniatures import Character, Modifiers, attack_pools
 >>> attack_pools(Character("Grunk", melee=4), Character("Pixie", body=2), "melee", Modifiers(charge=True))

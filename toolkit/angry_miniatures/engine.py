@@ -40,6 +40,7 @@ from toolkit.dice import parse_face, parse_faces
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
 from toolkit.errors import IllegalActionError, InvalidSetupError
 from toolkit.numbers import count
+from toolkit.rulings import implements
 
 __all__ = ["AttackState", "start_attack", "start_attack_from_pools"]
 
@@ -291,7 +292,11 @@ class AttackState(GameState):
     def _comparison(self, i: int) -> Comparison:
         return compare_rolls(self.attack_roll, self.defence_rolls[i], self.rules)
 
+    @implements("AM-8 own-tiebreak")
     def _advance(self) -> AttackState:
+        """Judge each defender in turn against the one attack roll (AM-8), with her own
+        SuperTieBreaker throws when tied (the toolkit's reading), until a roll or a throw
+        is the next chance node; then finish the attack."""
         state = self
         if state._rolling() is not None:
             return state
@@ -389,6 +394,7 @@ def _damage_ruling(c: Comparison) -> str:
     return "AM-3" if c.decided_by == "hits" else "AM-4"
 
 
+@implements("AM-8")
 def start_attack(
     attacker: Character,
     defenders: Character | Sequence[Character],

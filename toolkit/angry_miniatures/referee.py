@@ -20,6 +20,7 @@ from typing import Literal
 from toolkit.angry_miniatures.rules import FACE_PLURALS, Rules, check_attack_type
 from toolkit.dice import count_face, face_rank, parse_faces
 from toolkit.numbers import count
+from toolkit.rulings import implements
 
 __all__ = [
     "TIE_BREAK_ORDER",
@@ -46,6 +47,7 @@ TIE_BREAK_ORDER: tuple[tuple[str, str], ...] = (
 )
 
 
+@implements("AM-7")
 def crit_from_aces(aces: int, rules: Rules | None = None) -> bool:
     """Return whether a roll with this many dice showing a crit face (Aces by default)
     crits: ``rules.crit_count`` (two) or more, hit or not (AM-7).
@@ -100,6 +102,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word if n != 1 else word.rstrip('s')}"
 
 
+@implements("AM-4", "AM-5")
 def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | None = None) -> Comparison:
     """Judge an attack roll against a defence roll (AM-3, AM-4, AM-5), hits and the
     tie-break chain as ``rules`` say (AM-1: ``hit_faces``; AM-4: ``tie_break_order``).
@@ -144,6 +147,7 @@ def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | 
     return done(None, "super_tiebreak")
 
 
+@implements("AM-4 super-tiebreak")
 def super_tiebreak_winner(attack_face: str, defence_face: str) -> Side | None:
     """Return who wins one SuperTieBreaker throw (higher face, A>K>Q>J>10>9), or ``None``
     when the faces are equal and both reroll (AM-4)."""
@@ -153,6 +157,7 @@ def super_tiebreak_winner(attack_face: str, defence_face: str) -> Side | None:
     return "attacker" if ra > rd else "defender"
 
 
+@implements("AM-3")
 def damage_dealt(
     comparison: Comparison, attack_type: str, super_tiebreak: Side | None = None, rules: Rules | None = None
 ) -> tuple[int, int]:

@@ -22,6 +22,7 @@ from toolkit.dice import POKER_FACES, parse_face
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.notation import excerpt
+from toolkit.rulings import implements
 
 __all__ = [
     "ATTACK_TYPES",
@@ -180,7 +181,11 @@ class Rules(HouseRules):
         label="Tie-break order",
     )
     tie_damage: int = rule_field(
-        1, ruling="AM-4", help="damage dealt by the winner of a tie on hits", label="Damage for winning a tie"
+        1,
+        ruling="AM-4",
+        help="damage dealt by the winner of a tie on hits",
+        label="Damage for winning a tie",
+        bounds=(0, MAX_TIE_DAMAGE),
     )
     return_damage: bool = rule_field(
         True,
@@ -196,27 +201,42 @@ class Rules(HouseRules):
         ruling="AM-7",
         help="a roll crits with this many dice or more showing a crit face",
         label="Dice showing a crit face to crit",
+        bounds=(1, MAX_CRIT_COUNT),
     )
     charge_dice: int = rule_field(
-        1, ruling="AM-9", help="attack dice for a melee charge of more than 2 squares", label="Charge dice"
+        1,
+        ruling="AM-9",
+        help="attack dice for a melee charge of more than 2 squares",
+        label="Charge dice",
+        bounds=(0, MAX_MODIFIER),
     )
     elevation_dice: int = rule_field(
-        1, ruling="AM-9", help="attack dice from higher ground (ranged and magic)", label="Higher-ground dice"
+        1,
+        ruling="AM-9",
+        help="attack dice from higher ground (ranged and magic)",
+        label="Higher-ground dice",
+        bounds=(0, MAX_MODIFIER),
     )
     terrain_dice: int = rule_field(
         1,
         ruling="AM-9",
         help="defence dice per square of hindering terrain crossed (ranged and magic)",
         label="Defence dice per terrain square",
+        bounds=(0, MAX_MODIFIER),
     )
     occupied_dice: int = rule_field(
         1,
         ruling="AM-9",
         help="defence dice per occupied square crossed (ranged and magic)",
         label="Defence dice per occupied square",
+        bounds=(0, MAX_MODIFIER),
     )
     prone_dice: int = rule_field(
-        1, ruling="AM-9", help="defence dice taken away from a prone defender", label="Dice a prone defender loses"
+        1,
+        ruling="AM-9",
+        help="defence dice taken away from a prone defender",
+        label="Dice a prone defender loses",
+        bounds=(0, MAX_MODIFIER),
     )
     zero_tie: ZeroTie = rule_field(
         "miss", ruling="AM-5", help="both sides roll 0 hits: a miss, or a SuperTieBreaker", label="Both roll no hits"
@@ -274,7 +294,7 @@ class Rules(HouseRules):
                     + ("not a face of the die" if any(f not in on_die for f in wrong) else "not a hit face")
                     + f": the chain compares hit faces only ({', '.join(hits)}) (AM-4)",
                 )
-        _whole("tie_damage", self.tie_damage, 0, MAX_TIE_DAMAGE, "a won tie's damage (AM-4)")
+        _whole("tie_damage", self.tie_damage, *self.field_bounds("tie_damage"), "a won tie's damage (AM-4)")
         if not isinstance(self.return_damage, bool):
             raise RuleFieldError(
                 "return_damage", f"return_damage={excerpt(self.return_damage)}: use True or False (AM-3)"
@@ -287,9 +307,9 @@ class Rules(HouseRules):
                 f"(AM-7){also}",
             )
         crit = tuple(f for f in on_die if f in crit)
-        _whole("crit_count", self.crit_count, 1, MAX_CRIT_COUNT, "the dice a crit needs (AM-7)")
+        _whole("crit_count", self.crit_count, *self.field_bounds("crit_count"), "the dice a crit needs (AM-7)")
         for name, what in MODIFIER_SIZES:
-            _whole(name, getattr(self, name), 0, MAX_MODIFIER, f"{name} ({what}, AM-9)")
+            _whole(name, getattr(self, name), *self.field_bounds(name), f"{name} ({what}, AM-9)")
         if self.zero_tie not in get_args(ZeroTie):
             raise RuleFieldError(
                 "zero_tie",
@@ -317,19 +337,17 @@ class Rules(HouseRules):
         lowest first (AM-1): ``(("9", 1), ("10", 1), ...)`` for the poker die."""
         return _face_weights(self.die_faces)
 
+    @implements("AM-1")
     def count_hits(self, faces: Sequence[str]) -> int:
         """Return the number of hits in a roll (AM-1)."""
         hits = self.hit_faces
         return sum(1 for f in faces if f in hits)
 
     def crit_count_of(self, faces: Sequence[str]) -> int:
-        """Return how many dice of a roll show a crit face (AM-7)."""
+        """Return how many dice of a roll show a crit face (AM-7; whether that crits is
+        :func:`toolkit.angry_miniatures.referee.crit_from_aces`)."""
         crit = self.crit_faces
         return sum(1 for f in faces if f in crit)
-
-    def is_crit(self, faces: Sequence[str]) -> bool:
-        """Return whether a roll crits: ``crit_count`` or more crit faces, hit or not (AM-7)."""
-        return self.crit_count_of(faces) >= self.crit_count
 
     def crit_words(self) -> str:
         """What makes a crit, for the log: ``"2+ Aces"`` (AM-7)."""
@@ -376,6 +394,7 @@ class Character:
             )
 
     @property
+    @implements("AM-10")
     def is_out(self) -> bool:
         """Whether her damage has reached her Health (AM-10)."""
         return self.damage >= self.health
@@ -454,6 +473,7 @@ class Pools(NamedTuple):
     defence: int
 
 
+@implements("AM-2", "AM-6", "AM-9")
 def attack_pools(
     attacker: Character,
     defender: Character,

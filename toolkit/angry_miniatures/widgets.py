@@ -41,7 +41,6 @@ from toolkit.angry_miniatures.outcomes import AttackOutcome
 from toolkit.angry_miniatures.rules import (
     ATTACK_TYPES,
     FACE_NAMES,
-    MAX_CRIT_COUNT,
     Character,
     Modifiers,
     Pools,
@@ -79,7 +78,6 @@ _MAX_AREA = 4
 #: The house-rules fields with a control of their own (besides the named variants).
 _FIELD_CONTROLS = ("hit_faces", "crit_count", "tie_damage", "return_damage")
 _VARIANTS = ("zero_tie", "melee_defence_bonus", "tie_break")
-_MAX_TIE_DAMAGE = 5
 
 #: Why the explorer's ranged and magic odds are the same (said under both): with the pools
 #: set by the sliders, the two differ only in what this explorer leaves out.
@@ -121,15 +119,15 @@ def _field_controls(rules: Rules) -> dict[str, widgets.ValueWidget]:
         "hit_faces": ToggleBar(_die_options(rules), rules.hit_faces, "Hits (AM-1)", tooltip="a face that hits"),
         "crit_count": widgets.BoundedIntText(
             value=rules.crit_count,
-            min=1,
-            max=MAX_CRIT_COUNT,
+            min=Rules.field_bounds("crit_count")[0],
+            max=Rules.field_bounds("crit_count")[1],
             description=f"Crit: dice showing {'/'.join(rules.crit_faces)} (AM-7)",
             style=style,
         ),
         "tie_damage": widgets.BoundedIntText(
             value=rules.tie_damage,
-            min=0,
-            max=max(_MAX_TIE_DAMAGE, rules.tie_damage),
+            min=Rules.field_bounds("tie_damage")[0],
+            max=Rules.field_bounds("tie_damage")[1],
             description="Won tie deals (AM-4)",
             style=style,
         ),

@@ -2,7 +2,7 @@
 
 The whole public API, by concept:
 
-- the rules layer, each ruling once (see the rulings index, docs/implementation.md): :mod:`.rules`
+- the rules layer, each ruling once (see the rulings index, docs/rulings.md): :mod:`.rules`
   (:class:`Rules`, :class:`Army`, :class:`Leader`; the deck DB-1, tokens DB-7, fresh
   decks DB-9), :mod:`.clash` (the referee of an answer: DB-1, DB-4, DB-5),
   :mod:`.recon` (cards drawn, DB-2), :mod:`.initiative_rule` (DB-3), :mod:`.morale`
@@ -26,17 +26,16 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from toolkit.durak_battle.analysis import SUIT_LABELS, SuitValue, suit_label, suit_values
+from toolkit.durak_battle.analysis import SuitValue, suit_label, suit_values
 from toolkit.durak_battle.best_play import ClashSolver, action_key, best_action
 from toolkit.durak_battle.clash import (
     ACTIONS,
-    STRIKE_LOSS,
-    SUIT_ACTION,
     Answer,
     actions_of,
     answer_attack,
     card_value,
     strike,
+    suit_action,
 )
 from toolkit.durak_battle.engine import BattleState, start_battle, start_clash
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
@@ -135,8 +134,7 @@ __all__ = [
     "fresh_deck",
     "settle_losses",
     "ACTIONS",
-    "SUIT_ACTION",
-    "STRIKE_LOSS",
+    "suit_action",
     "Answer",
     "actions_of",
     "card_value",
@@ -200,7 +198,6 @@ __all__ = [
     "SuitValue",
     "suit_values",
     "suit_label",
-    "SUIT_LABELS",
     # notation
     "SYSTEM",
     "TracedBattleState",

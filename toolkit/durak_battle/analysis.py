@@ -15,22 +15,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from toolkit.cards import Card, standard_deck
+from toolkit.durak_battle.clash import suit_action
 from toolkit.durak_battle.odds import clash_value
 from toolkit.durak_battle.rules import SUIT_WORDS, Rules
 from toolkit.errors import InvalidSetupError
 from toolkit.montecarlo import z_for
 
-__all__ = ["SuitValue", "suit_values", "suit_label", "SUIT_LABELS"]
-
-#: The extra cards compared, by the action they give with the default rules (DB-1;
-#: :func:`suit_label` under any rules).
-SUIT_LABELS = {
-    "S": "attack (spade)",
-    "H": "defence (heart)",
-    "D": "manoeuvre (diamond)",
-    "C": "counter (club)",
-    "JK": "joker",
-}
+__all__ = ["SuitValue", "suit_values", "suit_label"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +37,7 @@ class SuitValue:
     @property
     def label(self) -> str:
         """The card compared, by its action: ``"attack (spade)"`` (DB-1, under the rules in force)."""
-        return self.action_label or SUIT_LABELS[self.suit]
+        return self.action_label or suit_label(self.suit)
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -97,8 +88,6 @@ def suit_values(cards: int = 4, trials: int = 300, rules: Rules | None = None, s
 def suit_label(suit: str, rules: Rules | None = None) -> str:
     """Return how a report names the cards of ``suit`` (``"JK"`` for the jokers): the
     action it gives under ``rules`` and the suit, ``"attack (spade)"`` (DB-1)."""
-    rules = rules or Rules()
     if suit == "JK":
-        return SUIT_LABELS["JK"]
-    action = rules.tables.action_of_suit[suit]
-    return f"{action} ({SUIT_WORDS[suit][0]})"
+        return "joker"
+    return f"{suit_action(suit, rules)} ({SUIT_WORDS[suit][0]})"

@@ -16,14 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolkit.cards import Card
-from toolkit.durak_battle.rules import ACTIONS, DEFAULT_SUITS, SUIT_WORDS, Rules
+from toolkit.durak_battle.rules import ACTIONS, SUIT_WORDS, Rules
 from toolkit.errors import ArgumentTypeError, IllegalActionError
+from toolkit.rulings import implements
 
 __all__ = [
     "ACTIONS",
     "SUIT_WORDS",
-    "SUIT_ACTION",
-    "STRIKE_LOSS",
+    "suit_action",
     "Answer",
     "actions_of",
     "card_value",
@@ -31,20 +31,28 @@ __all__ = [
     "strike",
 ]
 
-#: What each suit lets an army do with the default rules (DB-1; ``Rules.suits`` in general).
-SUIT_ACTION = {suit: action for action, suit in DEFAULT_SUITS}
-#: Tokens the defender loses when an attack is not answered, by default (DB-4; ``Rules.strike_loss``).
-STRIKE_LOSS = Rules().strike_loss
-
 _DEFAULT = Rules()
 
 
+def suit_action(suit: str, rules: Rules | None = None) -> str:
+    """Return what a card of ``suit`` (``"S"``, ``"H"``, ``"D"``, ``"C"``) lets an army do
+    under ``rules`` (``Rules.suits``; by default ♠ attack, ♥ defence, ♦ manoeuvre, ♣
+    counterattack, DB-1).
+
+    >>> suit_action("D")
+    'manoeuvre'
+    """
+    return (rules or _DEFAULT).tables.action_of_suit[suit]
+
+
+@implements("DB-1 actions")
 def actions_of(card: Card, rules: Rules | None = None) -> tuple[str, ...]:
     """Return the actions a card can be played as under ``rules`` (default: the default
     rules): its suit's, or any of the four for a joker (DB-1)."""
     return (rules or _DEFAULT).tables.actions[card.code]
 
 
+@implements("DB-1 rank")
 def card_value(card: Card) -> int:
     """Return a card's rank for comparisons: 2 lowest … A, then jokers above all (DB-1).
 
@@ -74,12 +82,14 @@ class Answer:
     counter: bool = False
 
 
+@implements("DB-4")
 def strike(rules: Rules | None = None) -> Answer:
     """Return the strike of an unanswered attack: the defender loses ``rules.strike_loss``
     (4 by default), the attacker 0 (DB-4)."""
     return Answer("strike", 0, (rules or _DEFAULT).strike_loss)
 
 
+@implements("DB-5")
 def answer_attack(attack: Card, card: Card, action: str, rules: Rules | None = None) -> Answer:
     """Judge ``card`` played as ``action`` against the attack card ``attack`` (DB-1, DB-5).
 

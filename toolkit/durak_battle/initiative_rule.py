@@ -15,6 +15,7 @@ from fractions import Fraction
 from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.clash import card_value
 from toolkit.durak_battle.rules import DEFAULT_SUITS, Rules
+from toolkit.rulings import implements
 
 __all__ = ["NO_CLASH", "TIE_COIN", "attack_cards", "initiative_holder"]
 
@@ -40,6 +41,7 @@ def _attack_value(rules: Rules | None) -> dict[str, int]:
     return found
 
 
+@implements("DB-3 attack cards")
 def attack_cards(hand: Sequence[Card], rules: Rules | None = None) -> list[Card]:
     """The cards of a hand that can attack: the attack suit's (spades by default) and
     jokers (DB-1), highest first (two jokers in the order they are held) — compared for
@@ -48,6 +50,7 @@ def attack_cards(hand: Sequence[Card], rules: Rules | None = None) -> list[Card]
     return sorted((c for c in hand if c.code in value), key=lambda c: value[c.code], reverse=True)
 
 
+@implements("DB-3", "DB-3 joker")
 def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card], rules: Rules | None = None) -> int | None:
     """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
     :data:`NO_CLASH` (-1) when neither side can attack (DB-3).

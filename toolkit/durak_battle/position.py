@@ -37,6 +37,7 @@ from toolkit.durak_battle.clash import Answer, answer_attack, card_value, strike
 from toolkit.durak_battle.initiative_rule import attack_cards
 from toolkit.durak_battle.rules import SIDES, Rules
 from toolkit.errors import IllegalActionError
+from toolkit.rulings import implements
 
 __all__ = [
     "Beat",
@@ -107,6 +108,7 @@ def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
 OPENING = -1
 
 
+@implements("DB-6")
 def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) -> bool:
     """Return whether ``side``, to attack, may pass (DB-6): never at the clash's opening
     attack (``forced == OPENING``, DB-3: the opening attack is compulsory); a side holding
@@ -123,6 +125,7 @@ def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) 
     return not rules.holder_must_attack
 
 
+@implements("DB-6 no attack card")
 def can_attack(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds an attack card, one of the attack suit (spades by
     default) or a joker (DB-1); a side to attack without one passes by itself (DB-6)."""
@@ -133,12 +136,14 @@ def can_attack(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     return False
 
 
+@implements("DB-6 both pass")
 def clash_over(passes: int) -> bool:
     """Return whether ``passes`` attack turns passed in a row end the clash (DB-6: both
     sides pass in a row — neither attacks)."""
     return passes >= PASSES_TO_END
 
 
+@implements("DB-4 no answer")
 def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds a card that can answer an attack (DB-4): without one
     the attack is a strike at once."""
@@ -358,7 +363,11 @@ class ClashPosition(NamedTuple):
 Out = tuple
 
 
+@implements("DB-6 course")
 def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosition | None, Out]:
+    """The one course of a clash step, for the engine and the calculators alike: an attack,
+    a pass (DB-6), a strike taken (DB-4) or an answer judged (DB-5), then whose turn it is
+    (the side whose attack was settled holds the initiative; two passes end it, DB-6)."""
     verb, _, code = action.partition(" ")
     hands, stage, holder, attacker, table, passes, rules, forced = pos
     if stage == "attack":

@@ -11,10 +11,14 @@ from __future__ import annotations
 from toolkit.dice import trait_roll
 from toolkit.durak_battle.rules import Leader, Rules
 from toolkit.prob import Distribution
+from toolkit.rulings import implements
 
 __all__ = ["knowledge_roll", "token_advantage", "cards_drawn"]
 
+_DEFAULT = Rules()
 
+
+@implements("DB-2 roll")
 def knowledge_roll(leader: Leader) -> Distribution[int]:
     """Return the law of a leader's Knowledge (Battle) total (DB-2): a Savage Worlds trait
     roll — her die and, for a Wild Card, a d6 Wild Die, keeping the higher; no dice
@@ -22,13 +26,15 @@ def knowledge_roll(leader: Leader) -> Distribution[int]:
     return trait_roll(leader.battle_die, leader.wild_card, leader.battle_modifier)
 
 
+@implements("DB-2 advantage")
 def token_advantage(own_tokens: int, other_tokens: int) -> int:
     """Return the tokens by which an army outnumbers the other, 0 if it does not (DB-2)."""
     return max(0, own_tokens - other_tokens)
 
 
+@implements("DB-2")
 def cards_drawn(roll_total: int, advantage: int = 0, rules: Rules | None = None) -> int:
     """Return the cards a leader draws (DB-2): her Knowledge (Battle) total, at least 0,
     plus ``rules.cards_per_token`` (1 by default) per token of ``advantage``
     (:func:`token_advantage`)."""
-    return max(0, roll_total) + advantage * (rules.cards_per_token if rules is not None else 1)
+    return max(0, roll_total) + advantage * (rules or _DEFAULT).cards_per_token

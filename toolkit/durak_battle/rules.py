@@ -16,6 +16,7 @@ from toolkit.cards import RANKS, Card, Pile, standard_deck
 from toolkit.dice import check_trait_die
 from toolkit.errors import InvalidSetupError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
+from toolkit.rulings import implements
 
 __all__ = [
     "Rules",
@@ -200,7 +201,11 @@ class Rules(HouseRules):
         label="Suits of the actions",
     )
     strike_loss: int = rule_field(
-        4, ruling="DB-4", help="tokens the defender loses to an unanswered attack", label="Tokens lost to a strike"
+        4,
+        ruling="DB-4",
+        help="tokens the defender loses to an unanswered attack",
+        label="Tokens lost to a strike",
+        bounds=(0, MAX_LOSS),
     )
     defence_won: tuple[int, int] = rule_field(
         (2, 1),
@@ -231,6 +236,7 @@ class Rules(HouseRules):
         ruling="DB-5",
         help="tokens a counterattacker loses first when her card is lower than the attack",
         label="Tokens a lower Counterattack costs",
+        bounds=(0, MAX_LOSS),
     )
     counter_tie: CounterTie = rule_field(
         "no_loss",
@@ -249,12 +255,21 @@ class Rules(HouseRules):
         ruling="DB-2",
         help="cards drawn per token by which the army outnumbers the other",
         label="Cards per token outnumbering",
+        bounds=(0, 5),
     )
     morale_target: int = rule_field(
-        4, ruling="DB-8", help="the Spirit total (after the penalty) that keeps the army", label="Morale target"
+        4,
+        ruling="DB-8",
+        help="the Spirit total (after the penalty) that keeps the army",
+        label="Morale target",
+        bounds=(1, 20),
     )
     morale_per_token: int = rule_field(
-        1, ruling="DB-8", help="the penalty to the Spirit roll per token lost", label="Morale penalty per token"
+        1,
+        ruling="DB-8",
+        help="the penalty to the Spirit roll per token lost",
+        label="Morale penalty per token",
+        bounds=(0, 5),
     )
     morale_penalty: MoralePenalty = rule_field(
         "clash",
@@ -270,11 +285,14 @@ class Rules(HouseRules):
         object.__setattr__(self, "suits", _suits(self.suits))
         for name in ("defence_won", "defence_lost", "manoeuvre_won", "manoeuvre_lost"):
             object.__setattr__(self, name, _pair(name, getattr(self, name), "DB-1"))
-        _whole("strike_loss", self.strike_loss, 0, MAX_LOSS, "tokens lost to an unanswered attack", "DB-4")
-        _whole("counter_lower_loss", self.counter_lower_loss, 0, MAX_LOSS, "tokens lost by a lower counter", "DB-5")
-        _whole("cards_per_token", self.cards_per_token, 0, 5, "cards per token of advantage", "DB-2")
-        _whole("morale_target", self.morale_target, 1, 20, "the Spirit total needed to stay", "DB-8")
-        _whole("morale_per_token", self.morale_per_token, 0, 5, "the Spirit penalty per token lost", "DB-8")
+        for name, what, ruling in (
+            ("strike_loss", "tokens lost to an unanswered attack", "DB-4"),
+            ("counter_lower_loss", "tokens lost by a lower counter", "DB-5"),
+            ("cards_per_token", "cards per token of advantage", "DB-2"),
+            ("morale_target", "the Spirit total needed to stay", "DB-8"),
+            ("morale_per_token", "the Spirit penalty per token lost", "DB-8"),
+        ):
+            _whole(name, getattr(self, name), *self.field_bounds(name), what, ruling)
         if self.counter_tie not in get_args(CounterTie):
             raise RuleFieldError(
                 "counter_tie", f"counter_tie={self.counter_tie!r} is not a variant of DB-5: use 'no_loss' or 'loses'"
@@ -309,6 +327,7 @@ class Rules(HouseRules):
         """The number of cards in the deck (DB-1): 54 with jokers, 52 without."""
         return 4 * SUIT_SIZE + self.joker_count
 
+    @implements("DB-1")
     def deck(self) -> tuple[Card, ...]:
         """Every card of the deck (DB-1): the 52 cards, and the two jokers unless ``jokers=False``."""
         return tuple(standard_deck(jokers=self.jokers))
@@ -383,6 +402,7 @@ class Army:
         return replace(self, tokens=self.tokens - lost)
 
 
+@implements("DB-7")
 def settle_losses(tokens: tuple[int, int], path: Iterable[tuple[int, int]]) -> tuple[int, int, str | None]:
     """Return the tokens lost by sides a and b and the army destroyed, for armies of
     ``tokens`` taking the cumulative losses ``path`` in order (DB-7).
@@ -405,7 +425,9 @@ def settle_losses(tokens: tuple[int, int], path: Iterable[tuple[int, int]]) -> t
     return la, lb, None
 
 
+@implements("DB-9")
 def fresh_deck(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
     """Return the reshuffled deck a round deals from (DB-9: every round deals fresh hands
     from the whole deck of DB-1), with ``stacked`` cards on top for rule-book examples."""
-    return Pile.full(jokers=rules.jokers, stacked=stacked)
+    deck = rules.deck()
+    return Pile.of_deck(deck, stacked, f"not in a {len(deck)}-card deck (jokers={rules.jokers})")

@@ -4,8 +4,8 @@ The rules layer (:mod:`.rules` numbers and variants, :mod:`.deck` card types and
 deck, :mod:`.legality` what may be placed, played and seen, :mod:`.referee` the judgement
 of an attack), the engine and notation, the policies, the odds calculators
 (:mod:`.odds`), the strategy solvers (:mod:`.strategy`) and, imported on first use
-(they need ipywidgets), the widgets. :data:`RULINGS` says where each ruling is
-implemented.
+(they need ipywidgets), the widgets. :func:`ruling_book` says what each ruling is and
+where it is implemented.
 """
 
 from __future__ import annotations
@@ -135,8 +135,8 @@ from toolkit.fairy_meat.rules import (
     defender_hand_size,
 )
 from toolkit.fairy_meat.rulings import (
-    RULINGS,
     implementation,
+    ruling_book,
 )
 from toolkit.fairy_meat.strategy import (
     DIZZY_FIRST,
@@ -226,7 +226,7 @@ __all__ = [
     "RED_TRUMP",
     "RED_TRUMPS",
     "REFEREE_STEPS",
-    "RULINGS",
+    "ruling_book",
     "RoundStudy",
     "Rules",
     "SIZE_LIMIT",

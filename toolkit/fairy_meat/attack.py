@@ -19,6 +19,7 @@ from toolkit.fairy_meat.deck import card_type
 from toolkit.fairy_meat.legality import hidden_trumps_owner
 from toolkit.fairy_meat.referee import AttackResult
 from toolkit.fairy_meat.rules import Rules
+from toolkit.rulings import implements
 
 __all__ = [
     "NO_CHOICE",
@@ -56,6 +57,7 @@ class Attack:
     escape: bool | None = None  # the Wrestling winner's FM-14 choice
 
 
+@implements("FM-11")
 def score_options(attack_no: int, attacks: int) -> list[str]:
     """How a defender who wins attack ``attack_no`` (0-based) of ``attacks`` may keep her
     points (FM-11): ``"score cards"`` (a: extra cards for her attack back at the same fairy
@@ -67,6 +69,7 @@ def score_options(attack_no: int, attacks: int) -> list[str]:
     return options
 
 
+@implements("FM-5 spoils", "FM-13")
 def spent_cards(a: Attack) -> list[Card]:
     """The cards of a finished attack that go to the Spoils Heap (FM-13): both sides'
     face-down Trumps — also those left hidden under the None rule (FM-5: "all associated
@@ -82,12 +85,14 @@ def spent_cards(a: Attack) -> list[Card]:
     return spent
 
 
+@implements("FM-7 points")
 def wild_trump_points(result: AttackResult) -> int:
     """The points a defender may use as Wild Trump points against the next attack (FM-7):
     those she scored against this one, whichever FM-11 option she chose (0 if she lost)."""
     return result.points if result.winner == "defender" else 0
 
 
+@implements("FM-7 spent once")
 def extra_cards_spent(previous: Attack | None, current: Attack, points: int, defender_has_attacked: bool) -> int:
     """The extra cards (FM-11 a) no longer owed because their points were spent as Wild
     Trump points (FM-7: points are spent once): ``points`` — those scored against the
@@ -100,6 +105,7 @@ def extra_cards_spent(previous: Attack | None, current: Attack, points: int, def
     return points
 
 
+@implements("FM-13 no cards")
 def attacks_lost(attacker_hand: Sequence[Card]) -> bool:
     """Whether the attacker loses her remaining attacks of the combat (FM-13): she has no
     cards left in her combat hand to attack with."""

@@ -32,6 +32,7 @@ from math import comb
 
 from toolkit.cards import JOKERS, RANKS, SUITS, Card
 from toolkit.fairy_meat.rules import Rules
+from toolkit.rulings import implements
 
 __all__ = [
     "ACE_OF_SPADES",
@@ -97,19 +98,18 @@ JOKER_TRUMP = 21
 _DEFAULT = Rules()
 
 
+@implements("FM-1 numbered")
 def is_numbered(card: Card, rules: Rules | None = None) -> bool:
     """Whether a card is a Numbered card, worth its pips (FM-1): 2–10, or the ranks of
     ``rules.numbered_ranks``."""
-    if rules is None:
-        return card.pips is not None
-    return card.rank in rules.numbered_ranks
+    return card.rank in (rules or _DEFAULT).numbered_ranks
 
 
+@implements("FM-1 trump")
 def is_trump(card: Card, rules: Rules | None = None) -> bool:
     """Whether a card is a Trump (FM-1): J, Q, K or A, or the ranks of ``rules.trump_ranks``
     (and a joker when the rules put jokers in the deck)."""
-    if rules is None:
-        return card.is_face
+    rules = rules or _DEFAULT
     if card.is_joker:
         return rules.jokers > 0
     return card.rank in rules.trump_ranks
@@ -117,12 +117,12 @@ def is_trump(card: Card, rules: Rules | None = None) -> bool:
 
 def is_death_card(card: Card, rules: Rules | None = None) -> bool:
     """Whether a card gives a Nasty Hit when applied (FM-12): the A♠, or ``rules.death_card``."""
-    if rules is None:
-        return card == ACE_OF_SPADES
-    return rules.death_card is not None and card.code == rules.death_card
+    death_card = (rules or _DEFAULT).death_card
+    return death_card is not None and card.code == death_card
 
 
 @cache
+@implements("FM-1")
 def deck_cards(rules: Rules | None = None) -> tuple[Card, ...]:
     """The deck the rules play with (FM-1): the cards of the Numbered and Trump ranks of
     the four suits (52 by default), then the jokers, in a fixed order (by suit, then rank)."""
@@ -198,11 +198,16 @@ def type_colour(t: int, rules: Rules | None = None) -> str | None:
     for a joker."""
     if t < 18:
         return "red" if t < 9 else "black"
-    if t == ACE_TRUMP and rules is not None and rules.death_card is not None:
-        return Card(rules.death_card).colour
+    if t == ACE_TRUMP and (death_card := (rules or _DEFAULT).death_card) is not None:
+        return _colour_of(death_card)
     if t == JOKER_TRUMP:
         return None
     return "red" if t == RED_TRUMP else "black"
+
+
+@cache
+def _colour_of(code: str) -> str | None:
+    return Card(code).colour
 
 
 def death_colour(rules: Rules | None = None) -> str:
@@ -216,6 +221,7 @@ def type_pips(t: int) -> int:
     return t % 9 + 2
 
 
+@implements("FM-1 types")
 def type_index(card: Card, rules: Rules | None = None) -> int:
     """The card's type, all its effect depends on (FM-1, FM-12), as an index 0..20 (21: a
     joker): the one definition of the Fairy Meat card types, under ``rules``."""
@@ -254,10 +260,7 @@ def card_type(card: Card, rules: Rules | None = None) -> str:
 #: Representative Trumps of each colour (the A♠ apart), in the order a side takes them:
 #: the attacker from the front, the defender from the back, so two representative
 #: hands never share a card.
-TRUMP_POOLS: dict[str, tuple[Card, ...]] = {
-    "red": tuple(Card(c) for c in ("JH", "QH", "KH", "AH", "JD", "QD", "KD", "AD")),
-    "black": tuple(Card(c) for c in ("JS", "QS", "KS", "JC", "QC", "KC", "AC")),
-}
+TRUMP_POOLS: dict[str, tuple[Card, ...]] = trump_pools()
 
 
 def representative_hand(counts: Sequence[int], side: int, rules: Rules | None = None) -> list[Card]:
@@ -272,12 +275,12 @@ def representative_hand(counts: Sequence[int], side: int, rules: Rules | None = 
         if side == 1:
             suits = suits[::-1]
         cards += [Card(f"{pips}{s}") for s in suits[: counts[t]]]
-    source = TRUMP_POOLS if rules is None else trump_pools(rules)
+    source = trump_pools(rules)
     pools = {c: (source[c] if side == 0 else source[c][::-1]) for c in COLOURS}
     cards += list(pools["red"][: counts[RED_TRUMP]]) + list(pools["black"][: counts[BLACK_TRUMP]])
     if counts[ACE_TRUMP]:
-        death = ACE_OF_SPADES if rules is None or rules.death_card is None else Card(rules.death_card)
-        cards.append(death)
+        death_card = (rules or _DEFAULT).death_card
+        cards.append(ACE_OF_SPADES if death_card is None else Card(death_card))
     if len(counts) > JOKER_TRUMP and counts[JOKER_TRUMP]:
         present = JOKERS[: rules.jokers] if rules is not None else JOKERS
         jokers = [Card(j) for j in (present if side == 0 else present[::-1])]
@@ -306,6 +309,7 @@ def hands_by_type(n: int, caps: Sequence[int] = TYPE_CAPS) -> Iterator[tuple[tup
 
 
 @cache
+@implements("FM-6 draw law")
 def wild_draw_ways(trumps_left: tuple[int, ...], turned: tuple[int, ...]) -> int:
     """The Wild Trump draw law (FM-6): cards are turned up until a Numbered card appears,
     so the Trumps turned up before it are an ordered draw without replacement. Returns

@@ -39,7 +39,7 @@ from toolkit.fairy_meat.attack import (
     spent_cards,
     wild_trump_points,
 )
-from toolkit.fairy_meat.deck import deck_cards, is_numbered, is_trump, standard_layout
+from toolkit.fairy_meat.deck import deck_cards, is_numbered, is_trump
 from toolkit.fairy_meat.legality import (
     defence_without_cards,
     matches,
@@ -49,6 +49,7 @@ from toolkit.fairy_meat.legality import (
 from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules, Voice, combat_hand_sizes
 from toolkit.numbers import count
+from toolkit.rulings import implements
 
 __all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 
@@ -470,6 +471,7 @@ class CombatState(GameState):
         state = self._log("play", Sentence.of("Numbered cards revealed: ", Sentence("; ").join(parts), "."), "FM-6")
         return state._log_unhidden(hidden_owner(replace(a, plays=(a.plays[0], None)), self.rules))
 
+    @implements("FM-5 reveal")
     def _log_unhidden(self, before: int | None) -> CombatState:
         """Log the face-down Trumps of side ``before`` revealed because the other side has
         now played a Trump (a Wild Trump, or one turned up): she has not said None (FM-5)."""
@@ -799,8 +801,6 @@ def full_pile(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
         NotationError / InvalidSetupError: an unknown code, a card stacked twice or one
             not in the rules' deck.
     """
-    if standard_layout(rules):
-        return Pile.full(stacked=stacked)
     return Pile.of_deck(deck_cards(rules), stacked, _not_in_deck(rules))
 
 

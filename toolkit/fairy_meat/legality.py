@@ -35,6 +35,7 @@ from toolkit.fairy_meat.deck import (
     type_index,
 )
 from toolkit.fairy_meat.rules import Rules
+from toolkit.rulings import implements
 
 __all__ = [
     "Placed",
@@ -56,6 +57,7 @@ __all__ = [
 Placed = tuple | None
 
 
+@implements("FM-8")
 def matches(trump_colour: str | None, card_colour: str | None) -> bool:
     """Whether a Trump (or Wild Trump point) of ``trump_colour`` matches a Numbered card of
     ``card_colour`` (FM-8): matching Trumps are applied by their owner in her declared
@@ -64,6 +66,7 @@ def matches(trump_colour: str | None, card_colour: str | None) -> bool:
     return trump_colour is None or trump_colour == card_colour
 
 
+@implements("FM-4", "FM-6 keep-back")
 def trump_sets(hand: Sequence[Card], *, keep_wild: bool = True, rules: Rules | None = None) -> list[tuple[Card, ...]]:
     """The sets of Trumps a fairy may place face down from ``hand`` (FM-4): any non-empty
     set of Trumps of one colour (saying None, the empty set, is always allowed and not
@@ -145,6 +148,7 @@ def trump_sets_by_type(
     return counts
 
 
+@implements("FM-6")
 def playable_cards(hand: Sequence[Card], placed: Sequence[Card] = (), rules: Rules | None = None) -> list[Card]:
     """The cards a fairy may play at the Numbered-card step (FM-6): every Numbered card of
     her hand (she must play one if she holds one); without one, every Trump not placed
@@ -166,6 +170,7 @@ def playable_types(hand: tuple[int, ...], placed: Placed) -> tuple[int, ...]:
     return tuple(dict.fromkeys(type_index(c) for c in playable_cards(cards, chosen)))
 
 
+@implements("FM-7")
 def defence_without_cards(wild_points: bool, rules: Rules) -> Literal["points", "blind", "unopposed"]:
     """How a defender with neither Numbered card nor Trump defends (FM-7): with the points
     she scored against the previous attack as Wild Trump points (``"points"``, then she
@@ -176,6 +181,7 @@ def defence_without_cards(wild_points: bool, rules: Rules) -> Literal["points", 
     return "unopposed" if rules.undefended == "unopposed" else "blind"
 
 
+@implements("FM-5")
 def hidden_trumps_owner(
     placed: tuple[bool, bool], other_trumps: tuple[bool, bool] = (False, False), rules: Rules | None = None
 ) -> int | None:
@@ -203,6 +209,7 @@ def hidden_trumps_owner(
     return None
 
 
+@implements("FM-5 seen")
 def trumps_seen(
     mine: bool, theirs: bool, mine_other: bool = False, rules: Rules | None = None
 ) -> Literal["none", "count", "set"]:

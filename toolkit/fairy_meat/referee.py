@@ -27,6 +27,7 @@ from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_death_card, is_numbered, i
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
 from toolkit.numbers import count
+from toolkit.rulings import implements
 
 __all__ = [
     "Side",
@@ -303,10 +304,10 @@ def table_damage(difference: int, table: Sequence[tuple[str, int]]) -> int:
 def points_of(difference: int, rules: Rules | None = None) -> int:
     """The points the winner scores (FM-10): ceil(difference / 2), or
     ceil(difference / ``rules.points_divisor``)."""
-    divisor = 2 if rules is None else rules.points_divisor
-    return -(-difference // divisor)
+    return -(-difference // (rules or _DEFAULT).points_divisor)
 
 
+@implements("FM-10")
 def damage_of(difference: int, rules: Rules) -> int:
     """The damage a won attack deals (FM-10): 1 per point, ceil(difference / divisor), or with
     ``Rules(damage="table")`` by the damage table (the rule book's: 1 for a difference of
@@ -314,19 +315,18 @@ def damage_of(difference: int, rules: Rules) -> int:
     return table_damage(difference, rules.table) if rules.damage == "table" else points_of(difference, rules)
 
 
+@implements("FM-9")
 def winner_of(attacker_value: int, defender_value: int, same_colour: bool, rules: Rules | None = None) -> Side | None:
     """Who wins (FM-9): with Numbered cards of the same colour the highest final value,
     of different colours the lowest (or as ``rules.same_colour_wins`` /
     ``different_colour_wins`` say); equal values are a draw (``None``)."""
     if attacker_value == defender_value:
         return None
-    if rules is None:
-        beats = attacker_value > defender_value if same_colour else attacker_value < defender_value
-    else:
-        beats = rules.beats(attacker_value, defender_value, same_colour)
+    beats = (rules or _DEFAULT).beats(attacker_value, defender_value, same_colour)
     return "attacker" if beats else "defender"
 
 
+@implements("FM-14", "FM-14 escape")
 def wrestling_damage(winner: Side | None, difference: int, escape: bool, rules: Rules) -> tuple[int, int]:
     """Damage (to the defender, to the attacker) of a Wrestling attack (FM-14): the winner
     damages the loser whoever attacked (FM-10 amounts), unless she forgoes it to escape
@@ -339,6 +339,7 @@ def wrestling_damage(winner: Side | None, difference: int, escape: bool, rules: 
     return (dealt, 0) if winner == "attacker" else (0, dealt)
 
 
+@implements("FM-12")
 def nasty_hit_to(
     ace_applied: bool, winner: Side | None, damage: int, attacker_damage: int, rules: Rules
 ) -> tuple[Side, ...]:
@@ -535,6 +536,7 @@ def _reveal_options(trumps: tuple[Card, ...], rules: Rules) -> list[tuple[Card, 
     return [trumps, ()]
 
 
+@implements("FM-5 order")
 def resolve_attack(
     attacker: Play,
     defender: Play | None,

@@ -18,6 +18,7 @@ from toolkit.cards import Card
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.notation import excerpt
+from toolkit.rulings import implements
 
 __all__ = [
     "Rules",
@@ -41,6 +42,7 @@ NoneMeans = Literal["no_trumps", "no_face_down"]
 WrestlingHand = Literal["as_usual", "kill_only"]
 
 
+@implements("FM-3")
 def check_direction(direction: str) -> str:
     """Return ``direction`` if it is ``'add'`` or ``'subtract'`` (FM-3); raise otherwise."""
     if direction not in get_args(Direction):
@@ -270,28 +272,46 @@ class Rules(HouseRules):
         label="Trump ranks",
     )
     trump_value: int = rule_field(
-        1, ruling="FM-1/FM-8", help="what one applied matching Trump adds or subtracts", label="Value of a Trump"
+        1,
+        ruling="FM-1/FM-8",
+        help="what one applied matching Trump adds or subtracts",
+        label="Value of a Trump",
+        bounds=TRUMP_VALUE_RANGE,
     )
     jokers: int = rule_field(
         0,
         ruling="FM-1",
         help="jokers in the deck (0-2): Trumps of no colour that match any card",
         label="Jokers in the deck",
+        bounds=(0, 2),
     )
     attacker_bonus: int = rule_field(
-        1, ruling="FM-2", help="extra cards the attacker draws for attacking", label="Attacker's extra cards"
+        1,
+        ruling="FM-2",
+        help="extra cards the attacker draws for attacking",
+        label="Attacker's extra cards",
+        bounds=TERM_RANGE,
     )
     order_card_bonus: int = rule_field(
-        1, ruling="FM-2", help="extra cards a defender holding an Order Card draws", label="Order Card extra cards"
+        1,
+        ruling="FM-2",
+        help="extra cards a defender holding an Order Card draws",
+        label="Order Card extra cards",
+        bounds=TERM_RANGE,
     )
     flutter_penalty: int = rule_field(
-        1, ruling="FM-2", help="cards a Fluttered attacker draws fewer", label="Cards a Fluttered attacker loses"
+        1,
+        ruling="FM-2",
+        help="cards a Fluttered attacker draws fewer",
+        label="Cards a Fluttered attacker loses",
+        bounds=TERM_RANGE,
     )
     points_divisor: int = rule_field(
         2,
         ruling="FM-10",
         help="points = ceil(difference / divisor); 1: the full difference",
         label="Points divisor",
+        bounds=DIVISOR_RANGE,
     )
     damage: Damage = rule_field(
         "halved",
@@ -365,11 +385,11 @@ class Rules(HouseRules):
                 f"trump_ranks: {', '.join(both)} {'is' if len(both) == 1 else 'are'} also in numbered_ranks (FM-1): "
                 "a rank is either Numbered or a Trump",
             )
-        _check_int("trump_value", self.trump_value, *TRUMP_VALUE_RANGE, "FM-1")
-        _check_int("jokers", self.jokers, 0, 2, "FM-1")
+        _check_int("trump_value", self.trump_value, *self.field_bounds("trump_value"), "FM-1")
+        _check_int("jokers", self.jokers, *self.field_bounds("jokers"), "FM-1")
         for name in ("attacker_bonus", "order_card_bonus", "flutter_penalty"):
-            _check_int(name, getattr(self, name), *TERM_RANGE, "FM-2")
-        _check_int("points_divisor", self.points_divisor, *DIVISOR_RANGE, "FM-10")
+            _check_int(name, getattr(self, name), *self.field_bounds(name), "FM-2")
+        _check_int("points_divisor", self.points_divisor, *self.field_bounds("points_divisor"), "FM-10")
         _check_option("damage", self.damage, get_args(Damage), "FM-10")
         if self.damage_table != ():
             put(self, "damage_table", check_damage_table(self.damage_table))
@@ -494,6 +514,7 @@ class Fairy:
         """Whether she has no Live points left."""
         return self.live <= 0
 
+    @implements("FM-10 down")
     def take_damage(self, amount: int) -> Fairy:
         """Return her with ``amount`` fewer Live points (never below 0): damage comes off Live
         points, and a fairy with none left is down (FM-10, the draft's example)."""
@@ -525,6 +546,7 @@ def attacker_hand_size(
     return max(0, fairy.kill + fairy.weapon.attack_bonus + bonus + modifiers)
 
 
+@implements("FM-2")
 def combat_hand_sizes(
     attacker: Fairy,
     defender: Fairy,

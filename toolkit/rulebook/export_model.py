@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from toolkit import systems
-from toolkit.dice import HIT_FACES
 from toolkit.engine import Event, GameState, Sentence
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import ExampleNotation, ExampleSource
@@ -68,7 +67,9 @@ class Illustration(Picture):
     the text says what it is already, so nothing stands in its place when copied."""
 
 
-def split_pictures(text: str | Sentence | Event, hits: Collection[str] = HIT_FACES) -> tuple[str | Picture, ...]:
+def split_pictures(
+    text: str | Sentence | Event, hits: Collection[str] = (), usual: Collection[str] | None = None
+) -> tuple[str | Picture, ...]:
     """Return a sentence (an event's: its text as the designer reads it) cut into its
     words and the cards or dice it shows, in order, by its marks (a plain ``str`` has none).
 
@@ -76,7 +77,7 @@ def split_pictures(text: str | Sentence | Event, hits: Collection[str] = HIT_FAC
     :class:`~toolkit.rulebook.svg.Picture` in place of the text; a card marked on its
     words (``5 of Clubs``, ``Joker``) keeps its words, followed by its picture as an
     :class:`Illustration`. ``hits`` are the faces that hit under the example's rules (drawn red,
-    AM-1).
+    AM-1), ``usual`` those under the system's default rules (``None``: the same).
     """
     said = text.sentence if isinstance(text, Event) else Sentence.of(text)
     parts: list[str | Picture] = []
@@ -84,7 +85,7 @@ def split_pictures(text: str | Sentence | Event, hits: Collection[str] = HIT_FAC
     for mark in said.marks:
         words = said.text[mark.start : mark.end]
         if mark.kind == "die":
-            parts += [said.text[at : mark.start], Picture.die(mark.code, hits)]
+            parts += [said.text[at : mark.start], Picture.die(mark.code, hits, usual)]
         elif words == mark.code:
             parts += [said.text[at : mark.start], Picture.card(mark.code)]
         else:
@@ -150,7 +151,8 @@ class RulebookExample:
     @property
     def pictures(self) -> tuple[Picture, ...]:
         """Every card and die drawn, each once, in the order they first appear."""
-        return tuple(dict.fromkeys(Picture(p.kind, p.code) for line in self.lines for p in line.pictures))
+        drawn = (Picture(p.kind, p.code, p.hit, p.usual) for line in self.lines for p in line.pictures)
+        return tuple(dict.fromkeys(drawn))
 
     @property
     def holds(self) -> bool:
@@ -227,8 +229,10 @@ def _build(
     expectations: tuple[Expectation, ...],
     rules: Any = None,
 ) -> RulebookExample:
-    hits = getattr(rules, "hit_faces", HIT_FACES)  # the faces that hit under the example's rules (AM-1)
-    lines = [Line(e.kind, e.text, e.ruling, split_pictures(e, hits)) for e in events]
+    default = systems.system(name).rules_class()()
+    # the faces that hit under the example's rules and under the default rules (AM-1)
+    hits, usual = getattr(rules or default, "hit_faces", ()), getattr(default, "hit_faces", ())
+    lines = [Line(e.kind, e.text, e.ruling, split_pictures(e, hits, usual)) for e in events]
     opening = 0
     while opening < len(lines) and lines[opening].kind in SETUP_KINDS:
         opening += 1

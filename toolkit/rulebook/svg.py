@@ -9,15 +9,15 @@ or put in a ``data:`` URI (:meth:`Picture.data_uri`).
 
 Suit colours follow :attr:`toolkit.cards.Card.colour` (hearts and diamonds red, spades
 and clubs black; FM-1, DB-1); the suits are drawn as paths (no font needs the ♠♥♦♣
-glyphs); jokers are purple with a star. Poker-die faces that hit (J, Q, K, A:
-:data:`toolkit.dice.HIT_FACES`, AM-1) are printed red, 9 and 10 black.
+glyphs); jokers are purple with a star. Poker-die faces that hit under the example's
+rules (its ``hit_faces``, AM-1: J, Q, K, A by default) are printed red, the others black.
 
 >>> p = Picture.card("KS")
 >>> p.label, p.file_name
 ('King of Spades', 'card-KS.svg')
 >>> p.svg().startswith('<svg xmlns="http://www.w3.org/2000/svg"') and 'aria-label="King of Spades"' in p.svg()
 True
->>> Picture.die("a").label, Picture.card("JK2").label, Picture.card("Joker").label
+>>> Picture.die("a", hits=("J", "Q", "K", "A")).label, Picture.card("JK2").label, Picture.card("Joker").label
 ('Poker die: A', 'Joker (JK2)', 'Joker')
 """
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from html import escape
 
 from toolkit.cards import Card
-from toolkit.dice import HIT_FACES, parse_face
+from toolkit.dice import parse_face
 
 __all__ = ["RED", "BLACK", "JOKER", "Picture", "CARD_SIZE", "DIE_SIZE"]
 
@@ -62,12 +62,15 @@ class Picture:
         code: the card's code (``"QC"``, ``"10H"``, ``"JK1"``; ``"JK"`` for a joker the text
             does not number) or the die's face (``"10"``, ``"A"``).
         hit: for a die, whether its face hits under the example's rules (drawn red, AM-1;
-            ``None``: by the draft, J Q K A).
+            ``None``: not known, drawn as ``usual`` says).
+        usual: for a die, whether its face hits under the system's default rules (a die
+            that hits otherwise under house rules is named ``-hit`` / ``-miss``).
     """
 
     kind: str
     code: str
     hit: bool | None = None
+    usual: bool | None = None
 
     @classmethod
     def card(cls, code: str) -> Picture:
@@ -81,15 +84,16 @@ class Picture:
         return cls("card", Card(code).code)
 
     @classmethod
-    def die(cls, face: str, hits: Collection[str] = HIT_FACES) -> Picture:
-        """Return the picture of a poker-die face, red if it is one of ``hits`` (the rules'
-        ``hit_faces``; the draft's J Q K A by default, AM-1).
+    def die(cls, face: str, hits: Collection[str], usual: Collection[str] | None = None) -> Picture:
+        """Return the picture of a poker-die face, red if it is one of ``hits`` (the
+        example's rules' ``hit_faces``, AM-1); ``usual`` are the default rules' hit faces
+        (``None``: the same as ``hits``).
 
         Raises:
             NotationError: not a poker-die face (from :func:`toolkit.dice.parse_face`).
         """
         code = parse_face(face)
-        return cls("die", code, code in hits)
+        return cls("die", code, code in hits, code in (hits if usual is None else usual))
 
     @property
     def label(self) -> str:
@@ -108,8 +112,8 @@ class Picture:
 
     @property
     def _hit_suffix(self) -> str:
-        """``-hit`` / ``-miss`` for a die that hits, or does not, against the draft (house rules)."""
-        if self.kind != "die" or self.hit is None or self.hit == (self.code in HIT_FACES):
+        """``-hit`` / ``-miss`` for a die that hits, or does not, against the default rules (house rules)."""
+        if self.kind != "die" or self.hit is None or self.usual is None or self.hit == self.usual:
             return ""
         return "-hit" if self.hit else "-miss"
 
@@ -156,7 +160,7 @@ class Picture:
         )
 
     def _die_body(self) -> str:
-        hit = self.code in HIT_FACES if self.hit is None else self.hit
+        hit = self.usual if self.hit is None else self.hit
         ink = RED if hit else BLACK
         size = 24 if self.code == "10" else 30
         return (

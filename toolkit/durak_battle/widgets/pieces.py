@@ -119,26 +119,27 @@ def legend_html(rules: Rules | None = None) -> str:
 
 
 #: The main numeric fields of the rules the stepper and the explorers offer as controls
-#: (field: (description, lowest, highest)); every other field comes from the ``rules`` given.
-NUMBER_FIELDS: dict[str, tuple[str, int, int]] = {
-    "strike_loss": ("Strike costs (DB-4)", 0, 10),
-    "cards_per_token": ("Cards per token ahead (DB-2)", 0, 5),
-    "morale_target": ("Morale needs (DB-8)", 1, 12),
-    "morale_per_token": ("Morale − per token lost (DB-8)", 0, 5),
+#: (field: description; the bounds are the rules', ``Rules.field_bounds``); every other
+#: field comes from the ``rules`` given.
+NUMBER_FIELDS: dict[str, str] = {
+    "strike_loss": "Strike costs (DB-4)",
+    "cards_per_token": "Cards per token ahead (DB-2)",
+    "morale_target": "Morale needs (DB-8)",
+    "morale_per_token": "Morale − per token lost (DB-8)",
 }
 
 
 def number_controls(rules: Rules, fields: tuple[str, ...] = tuple(NUMBER_FIELDS)) -> dict[str, widgets.BoundedIntText]:
-    """Controls for the main numeric fields of the rules (:data:`NUMBER_FIELDS`), by field name."""
+    """Controls for the main numeric fields of the rules (:data:`NUMBER_FIELDS`), by field
+    name, over the values the rules accept (``Rules.field_bounds``)."""
     out = {}
     for name in fields:
-        description, low, high = NUMBER_FIELDS[name]
-        value = getattr(rules, name)
+        low, high = Rules.field_bounds(name)
         out[name] = widgets.BoundedIntText(
-            value=value,
-            min=min(low, value),
-            max=max(high, value),
-            description=description,
+            value=getattr(rules, name),
+            min=low,
+            max=high,
+            description=NUMBER_FIELDS[name],
             style=WIDE,
             layout=widgets.Layout(width="22em"),  # the label at its full width, room for the number
             tooltip=Rules.field_info()[name]["help"],

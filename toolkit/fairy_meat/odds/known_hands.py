@@ -42,11 +42,13 @@ __all__ = [
     "attack_odds",
 ]
 
+_DEFAULT = Rules()
+
 
 def fairies_for(a: int, d: int, rules: Rules | None = None) -> tuple[Fairy, Fairy, int, int]:
     """Bare-handed fairies and modifiers whose combat hands are exactly ``a`` and ``d``
     cards (FM-2, the attacker's bonus of ``rules``)."""
-    bonus = 1 if rules is None else rules.attacker_bonus
+    bonus = (rules or _DEFAULT).attacker_bonus
     return Fairy("Attacker", live=1, kill=0), Fairy("Defender", live=1, kill=1), a - bonus, d - 1
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.cards import Card, Pile, parse_cards, standard_deck
 from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState
+from toolkit.fairy_meat.legality import matches
 from toolkit.fairy_meat.policies import MIDPOINT
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.optimal import AttackSolution, solve_attack
@@ -115,9 +116,11 @@ def _solve_quick(a: str, d: str, rules: Rules, payoff: Payoff) -> AttackSolution
 
 def extremeness(sol: AttackSolution, side: str) -> Fraction:
     """Return how far from the middle value 6 ``side``'s optimal play aims, on average:
-    |Numbered card ± her own Trumps of its colour placed, in her declared direction - 6|
-    (FM-3, FM-8), weighted by how likely optimal play makes each choice. Wild Trumps
-    (FM-6) are left out (the card is not hers to choose)."""
+    |Numbered card ± the worth of her own placed Trumps that match it, in her declared
+    direction - 6| (FM-3, FM-8: :func:`~toolkit.fairy_meat.legality.matches`, so a joker
+    matches every card, and each counts the rules' ``trump_value``), weighted by how likely
+    optimal play makes each choice. Wild Trumps (FM-6) are left out (the card is not hers
+    to choose)."""
     i = PLAYERS.index(side)  # type: ignore[arg-type]
     total = weight = Fraction(0)
     for d in sol.decisions(side):
@@ -132,7 +135,8 @@ def extremeness(sol: AttackSolution, side: str) -> Fraction:
             if verb != "play" or not p:
                 continue
             card = Card(code)
-            aim = (card.pips or 0) + sign * sum(1 for c in placed if c.colour == card.colour)
+            own = sum(1 for c in placed if matches(c.colour, card.colour))
+            aim = (card.pips or 0) + sign * own * sol.rules.trump_value
             total += d["chance"] * p * abs(aim - MIDPOINT)
             weight += d["chance"] * p
     return total / weight if weight else Fraction(0)

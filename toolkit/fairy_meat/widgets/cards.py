@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from toolkit.cards import Card
-from toolkit.fairy_meat.rules import DIVISOR_RANGE, TRUMP_VALUE_RANGE, Rules, Weapon
+from toolkit.fairy_meat.rules import Rules, Weapon
 from toolkit.numbers import count
 from toolkit.widgets.common import esc, fitting_width
 
@@ -119,21 +119,20 @@ def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
 
 def numeric_controls(rules: Rules) -> dict[str, widgets.IntSlider]:
     """Sliders for the main numbers of one attack (the house rules a designer tries), set from
-    ``rules``, over the values the Rules accept (:data:`~toolkit.fairy_meat.rules.DIVISOR_RANGE`,
-    :data:`~toolkit.fairy_meat.rules.TRUMP_VALUE_RANGE`): the points divisor (FM-10: 2, or 1
-    for the full difference) and what a matching Trump is worth (FM-1/FM-8)."""
+    ``rules``, over the values the Rules accept (``Rules.field_bounds``): the points divisor
+    (FM-10: 2, or 1 for the full difference) and what a matching Trump is worth (FM-1/FM-8)."""
     return {
         "points_divisor": widgets.IntSlider(
             value=rules.points_divisor,
-            min=DIVISOR_RANGE[0],
-            max=DIVISOR_RANGE[1],
+            min=Rules.field_bounds("points_divisor")[0],
+            max=Rules.field_bounds("points_divisor")[1],
             description="Points divisor (FM-10)",
             style=WIDE,
         ),
         "trump_value": widgets.IntSlider(
             value=rules.trump_value,
-            min=TRUMP_VALUE_RANGE[0],
-            max=TRUMP_VALUE_RANGE[1],
+            min=Rules.field_bounds("trump_value")[0],
+            max=Rules.field_bounds("trump_value")[1],
             description="Trump worth (FM-1)",
             style=WIDE,
         ),
