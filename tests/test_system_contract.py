@@ -41,10 +41,6 @@ SITUATIONS = [(e.name, s.name) for e in ENTRIES for s in e.hook("situations")]
 #: Rules controls whose bounds still differ from what ``Rules`` accepts, with why; the
 #: bounds move into the rules fields themselves with the ruling registry. Strict: a fixed
 #: one fails here until it is removed.
-KNOWN_BOUND_GAPS: dict[tuple[str, str], str] = {
-    ("durak-battle", "morale_target"): "the control stops at 12, Rules accepts up to 20 (DB-8)",
-    ("angry-miniatures", "tie_damage"): "the control stops at 5, Rules accepts up to 100 (AM-4)",
-}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -178,12 +174,7 @@ BOUNDS = [(e.name, field) for e in ENTRIES for field, _, _ in _control_ends(e)]
 
 @pytest.mark.parametrize(
     ("system", "field"),
-    [
-        pytest.param(s, f, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BOUND_GAPS[s, f]))
-        if (s, f) in KNOWN_BOUND_GAPS
-        else (s, f)
-        for s, f in BOUNDS
-    ],
+    BOUNDS,
 )
 def test_widget_bounds_equal_the_rules_bounds(system, field):
     cls = systems.system(system).rules_class()

@@ -279,20 +279,11 @@ diamonds are red, spades and clubs black.
 
 
 def books() -> tuple[RulingBook, ...]:
-    """Return the ruling book of every registered system that has one (its package's
-    ``rulings.ruling_book()``), in the registry's order."""
+    """Return the ruling book of every registered system that has one (its ``rulings`` hook,
+    a function returning a :class:`RulingBook`), in the registry's order."""
     from toolkit import systems  # the registry sits above the rules layers that import this module
 
-    found = []
-    for entry in systems.systems():
-        try:
-            module = importlib.import_module(f"{entry.package}.rulings")
-        except ModuleNotFoundError:
-            continue
-        hook = getattr(module, "ruling_book", None)
-        if hook is not None:
-            found.append(hook())
-    return tuple(found)
+    return tuple(entry.hook("rulings")() for entry in systems.systems() if entry.has("rulings"))
 
 
 def _wrap(text: str, first: str, indent: str = "  ", width: int = 90) -> list[str]:

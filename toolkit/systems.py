@@ -271,7 +271,7 @@ register(
         stepper="toolkit.fairy_meat.widgets.stepper:combat_stepper",
         explorer="toolkit.fairy_meat.widgets.explorers:odds_explorer",
         rule_controls="toolkit.fairy_meat.widgets.cards:numeric_controls",
-        rulings="toolkit.fairy_meat.rulings:RULINGS",
+        rulings="toolkit.fairy_meat.rulings:ruling_book",
         showcase_rules="unhalved_damage",
     )
 )
@@ -288,6 +288,7 @@ register(
         stepper="toolkit.durak_battle.widgets.stepper:battle_stepper",
         explorer="toolkit.durak_battle.widgets.explorers:odds_explorer",
         rule_controls="toolkit.durak_battle.widgets.pieces:number_controls",
+        rulings="toolkit.durak_battle.rulings:ruling_book",
         showcase_rules="cheap_strikes",
     )
 )
@@ -304,6 +305,7 @@ register(
         stepper="toolkit.angry_miniatures.widgets:attack_stepper",
         explorer="toolkit.angry_miniatures.widgets:odds_explorer",
         rule_controls="toolkit.angry_miniatures.widgets:rule_controls",
+        rulings="toolkit.angry_miniatures.rulings:ruling_book",
         showcase_rules="tens_hit",
     )
 )
