@@ -7,7 +7,8 @@ import pytest
 
 from toolkit.cards import Card, parse_cards
 from toolkit.dice import trait_roll
-from toolkit.durak_battle import Army, Leader, Rules, answer_attack, initiative_holder, start_battle, start_clash
+from toolkit.durak_battle import Army, Leader, Rules, answer_attack, start_battle, start_clash
+from toolkit.durak_battle.initiative_rule import initiative_holder
 from toolkit.errors import IllegalActionError, InvalidSetupError
 
 VASILISA = Leader("Vasilisa", battle_die="d8", spirit_die="d6")

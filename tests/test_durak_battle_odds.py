@@ -18,7 +18,8 @@ from fractions import Fraction
 import pytest
 
 from toolkit.cards import Card, standard_deck
-from toolkit.durak_battle import Army, Leader, Rules, initiative_holder, start_battle, start_clash
+from toolkit.durak_battle import Army, Leader, Rules, start_battle, start_clash
+from toolkit.durak_battle.initiative_rule import initiative_holder
 from toolkit.durak_battle.odds import (
     EXACT_LIMIT,
     BattleEnd,

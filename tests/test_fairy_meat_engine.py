@@ -8,9 +8,10 @@ import pytest
 
 from toolkit.cards import Card, parse_cards
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError
-from toolkit.fairy_meat import Fairy, Rules, Weapon, attacker_hand_size, defender_hand_size
+from toolkit.fairy_meat import Fairy, Rules, Weapon
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.notation import check_expectations, load_example, replay, to_example
+from toolkit.fairy_meat.rules import attacker_hand_size, defender_hand_size
 from toolkit.replay import replay_file
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"

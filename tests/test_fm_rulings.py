@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from toolkit.cards import Card, standard_deck
-from toolkit.fairy_meat import RULINGS, implementation
 from toolkit.fairy_meat.deck import (
     TYPE_CAPS,
     card_type,
@@ -30,6 +29,7 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.legality import placed_type, playable_cards, playable_types, trump_sets, trump_sets_by_type
 from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.rulings import RULINGS, implementation
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -478,19 +478,15 @@ def _am_calculators() -> list[Calculator]:
 
 def _fm_calculators() -> list[Calculator]:
     from toolkit.fairy_meat import (
-        DEFAULT_TRIALS,
-        EXACT_LIMIT,
-        GENERIC_EXACT_LIMIT,
-        HIDDEN_LIMIT,
         POLICIES,
         attack_odds,
         deal_averaged_odds,
-        exact_size,
         hand_composition,
-        hidden_size,
         solve_attack,
         solve_hidden,
     )
+    from toolkit.fairy_meat.odds import DEFAULT_TRIALS, EXACT_LIMIT, GENERIC_EXACT_LIMIT, exact_size
+    from toolkit.fairy_meat.strategy import HIDDEN_LIMIT, hidden_size
 
     system = "fairy-meat"
     policies = Param(
@@ -624,19 +620,9 @@ def _fm_calculators() -> list[Calculator]:
 
 
 def _db_calculators() -> list[Calculator]:
-    from toolkit.durak_battle import (
-        DEFAULT_BATTLE_TRIALS,
-        DEFAULT_TRIALS,
-        EXACT_LIMIT,
-        MAX_TOKENS,
-        POLICIES,
-        Army,
-        Leader,
-        battle_outcome,
-        clash_losses,
-        clash_value,
-        exact_size,
-    )
+    from toolkit.durak_battle import POLICIES, Army, Leader, battle_outcome, clash_losses, clash_value
+    from toolkit.durak_battle.odds import DEFAULT_BATTLE_TRIALS, DEFAULT_TRIALS, EXACT_LIMIT, exact_size
+    from toolkit.durak_battle.rules import MAX_TOKENS
 
     system = "durak-battle"
     policies = Param("policies", "policies", ("greedy", "greedy"), choices=tuple(POLICIES), help="each side's play")
