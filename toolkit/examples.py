@@ -8,21 +8,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from toolkit import systems
 from toolkit.errors import NotationError
 from toolkit.notation import load_yaml
 from toolkit.shipped import shipped_path
 
-__all__ = ["EXAMPLES_DIR", "DEFAULT_SYSTEM", "example_files", "system_of"]
+__all__ = ["EXAMPLES_DIR", "default_system", "example_files", "system_of"]
 
 #: Where the examples that come with the toolkit are.
 EXAMPLES_DIR = shipped_path("examples")
 
-#: The system of an example file that names none (the first notation, Fairy Meat's).
-DEFAULT_SYSTEM = "fairy-meat"
+
+
+def default_system() -> str:
+    """Return the system of an example file that names none: the first registered one
+    (:mod:`toolkit.systems`), whose notation came before ``system:`` was written."""
+    return systems.names()[0]
 
 
 def system_of(path: str | Path) -> str | None:
-    """Return the ``system:`` an example file names (:data:`DEFAULT_SYSTEM` when it
+    """Return the ``system:`` an example file names (:func:`default_system` when it
     names none), or None if the file is not a YAML mapping."""
     try:
         data = load_yaml(Path(path)).data
@@ -30,7 +35,7 @@ def system_of(path: str | Path) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
-    return str(data.get("system", DEFAULT_SYSTEM))
+    return str(data["system"]) if "system" in data else default_system()
 
 
 def example_files(system: str | None = None, directory: str | Path | None = None) -> list[Path]:

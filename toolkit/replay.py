@@ -17,7 +17,7 @@ from typing import Any
 from toolkit import systems
 from toolkit.engine import GameState
 from toolkit.errors import NotationError
-from toolkit.examples import DEFAULT_SYSTEM
+from toolkit.examples import default_system
 from toolkit.notation import ExampleNotation, ExampleSource, excerpt, read_example
 
 __all__ = ["replay_file", "replay_example", "read_source", "Replayed", "SYSTEMS"]
@@ -38,7 +38,7 @@ def read_source(source: str | Path | ExampleSource) -> tuple[ExampleNotation, Ex
             message names the known systems).
     """
     read = read_example(source, _SHAPE)  # read once, safely: a regular file only, no control characters
-    name = read.data.get("system", DEFAULT_SYSTEM)
+    name = read.data["system"] if "system" in read.data else default_system()
     if not isinstance(name, str) or name not in systems.names():
         raise NotationError(
             f"{read.where}:{read.lines.line('system')}: unknown system {excerpt(name)}; "
