@@ -32,7 +32,6 @@ from toolkit.angry_miniatures import (
     crit_probability,
     damage_dealt,
     hit_distribution,
-    is_crit,
     load_example,
     melee_exchange,
     opposed,
@@ -42,6 +41,7 @@ from toolkit.angry_miniatures import (
     to_example,
 )
 from toolkit.angry_miniatures.counting import die_model
+from toolkit.angry_miniatures.referee import is_crit
 from toolkit.engine import enumerate_outcomes
 from toolkit.errors import IllegalActionError, InvalidSetupError
 from toolkit.house_rules import RuleFieldError, load_rules, rules_files

@@ -7,7 +7,8 @@ import pytest
 
 from toolkit.cards import Card, parse_cards
 from toolkit.dice import trait_roll
-from toolkit.durak_battle import Army, Leader, Rules, answer_attack, initiative_holder, start_battle, start_clash
+from toolkit.durak_battle import Army, Leader, Rules, answer_attack, start_battle, start_clash
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
 from toolkit.errors import IllegalActionError, InvalidSetupError
 
 VASILISA = Leader("Vasilisa", battle_die="d8", spirit_die="d6")
@@ -58,7 +59,7 @@ def test_initiative():
     assert initiative_holder(parse_cards("KS 2H"), parse_cards("AS")) == 1
     assert initiative_holder(parse_cards("JK1 3S"), parse_cards("JK2 9S")) == 1  # next attack card decides
     assert initiative_holder(parse_cards("JK1"), parse_cards("JK2")) is None  # a coin flip
-    assert initiative_holder(parse_cards("2H 3D"), parse_cards("4C")) == -1  # no clash
+    assert initiative_holder(parse_cards("2H 3D"), parse_cards("4C")) is NO_CLASH  # no clash
 
 
 def test_joker_tie_is_a_fair_coin():

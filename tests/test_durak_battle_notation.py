@@ -8,6 +8,7 @@ and below.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -15,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.durak_battle import Army, Leader, Rules, start_battle
+from toolkit.durak_battle import Army, BattleState, Leader, Rules, start_battle
 from toolkit.durak_battle.notation import (
-    TracedBattleState,
     battle_summary,
     check_expectations,
     load_example,
@@ -26,7 +26,6 @@ from toolkit.durak_battle.notation import (
     replay,
     round_records,
     to_example,
-    traced,
 )
 from toolkit.engine import play_out
 from toolkit.errors import IllegalActionError, NotationError
@@ -215,9 +214,9 @@ def test_export_of_random_battles_replays_to_the_same_log(seed):
     rules = Rules(counter_tie="loses", morale_penalty="battle") if seed % 3 == 0 else Rules()
     north = Army("North", 3 + seed % 7, Leader("Vasilisa", battle_die="d8", spirit_die="d10", battle_modifier=seed % 2))
     south = Army("South", 5, Leader("Ivan", battle_die="d4", spirit_die="d12", wild_card=seed % 2 == 0))
-    start = traced(start_battle(north, south, rules, max_rounds=4))
+    start = start_battle(north, south, rules, max_rounds=4)
     end = play_out(start, random.Random(seed))
-    assert isinstance(end, TracedBattleState) and end.is_terminal
+    assert isinstance(end, BattleState) and end.is_terminal
     again = load_example(to_example(end))
     replayed = replay(again)
     assert replayed.log() == end.log()
@@ -226,7 +225,7 @@ def test_export_of_random_battles_replays_to_the_same_log(seed):
 
 def test_export_midway_is_unfinished_and_replays_to_the_same_log():
     rng = random.Random(4)
-    state = traced(start_battle(*load_example(CHAIN).start.armies))
+    state = start_battle(*load_example(CHAIN).start.armies)
     for _ in range(15):
         state = state.apply(state.sample_chance(rng) if state.is_chance_node else state.legal_actions()[0])
     assert not state.is_terminal
@@ -235,10 +234,19 @@ def test_export_midway_is_unfinished_and_replays_to_the_same_log():
     assert replay(load_example(text)).log() == state.log()
 
 
-def test_export_needs_a_traced_battle():
-    plain = start_battle(*load_example(CHAIN).start.armies)
-    with pytest.raises(IllegalActionError, match="traced"):
-        to_example(plain)
+def test_every_battle_keeps_its_history_and_exports_from_its_start():
+    start = start_battle(*load_example(CHAIN).start.armies)
+    rng = random.Random(7)
+    state = start
+    for _ in range(12):
+        state = state.apply(state.sample_chance(rng) if state.is_chance_node else state.legal_actions()[0])
+    assert state.history_start is start and len(state.history) == 12
+    assert replay(load_example(to_example(state, "Twelve steps"))).log() == state.log()
+    # a state built mid-battle starts its own history: its rounds cannot be written from round 1
+    midway = dataclasses.replace(state)
+    assert midway.history == () and midway.history_start is midway
+    with pytest.raises(IllegalActionError, match="does not begin before round 1's recon rolls"):
+        to_example(midway)
 
 
 def test_an_example_whose_holder_passes_first_is_refused_at_that_line(tmp_path):
@@ -269,14 +277,14 @@ def test_an_expectation_may_say_a_side_does_not_roll_morale():
     assert str(info.value) == "<example>:19: expect: morale is stays, retreats or does not roll (DB-8), got 'flees'"
 
 
-def _battle_with_a_round_without_a_clash() -> tuple[TracedBattleState, int]:
+def _battle_with_a_round_without_a_clash() -> tuple[BattleState, int]:
     """A random battle (seeds tried in order) with a round in which neither side held an
     attack card (DB-3: no clash, no morale roll), and that round."""
     for seed in range(500):
         rng = random.Random(seed)
         north = Army("North", rng.randint(1, 4), Leader("Vasilisa", battle_die="d4", spirit_die="d6"))
         south = Army("South", rng.randint(1, 4), Leader("Ivan", battle_die="d4", spirit_die="d8", wild_card=False))
-        end = play_out(traced(start_battle(north, south, Rules(), max_rounds=6)), rng)
+        end = play_out(start_battle(north, south, Rules(), max_rounds=6), rng)
         records = round_records(end)
         idle = [r.number for r in records if r.recon and r.initiative is None and r.number < end.round_no]
         if idle:

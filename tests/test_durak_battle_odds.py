@@ -18,7 +18,8 @@ from fractions import Fraction
 import pytest
 
 from toolkit.cards import Card, standard_deck
-from toolkit.durak_battle import Army, Leader, Rules, initiative_holder, start_battle, start_clash
+from toolkit.durak_battle import Army, Leader, Rules, start_battle, start_clash
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
 from toolkit.durak_battle.odds import (
     EXACT_LIMIT,
     BattleEnd,
@@ -153,7 +154,7 @@ def _initiative_brute(na: int, nb: int, rules: Rules) -> Distribution:
         rest = [c for c in deck if c not in a]
         for b in itertools.combinations(rest, nb):
             who = initiative_holder(a, b)
-            if who == -1:
+            if who is NO_CLASH:
                 counts[None] += 2
             elif who is None:
                 counts["a"] += 1
@@ -181,7 +182,7 @@ def test_initiative_matches_sampled_deals(na, nb):
     for _ in range(trials):
         cards = rng.sample(DECK54, na + nb)
         who = initiative_holder(cards[:na], cards[na:])
-        counts[None if who == -1 else ("ab"[rng.randrange(2)] if who is None else "ab"[who])] += 1
+        counts[None if who is NO_CLASH else ("ab"[rng.randrange(2)] if who is None else "ab"[who])] += 1
     for outcome in ("a", "b", None):
         p = exact[outcome]
         assert abs(counts[outcome] / trials - float(p)) <= tolerance(p, trials), outcome

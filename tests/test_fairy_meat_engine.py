@@ -8,9 +8,10 @@ import pytest
 
 from toolkit.cards import Card, parse_cards
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError
-from toolkit.fairy_meat import Fairy, Rules, Weapon, attacker_hand_size, defender_hand_size
+from toolkit.fairy_meat import Fairy, Rules, Weapon
 from toolkit.fairy_meat.engine import start_combat
-from toolkit.fairy_meat.notation import check_expectations, load_example, replay
+from toolkit.fairy_meat.notation import check_expectations, load_example, replay, to_example
+from toolkit.fairy_meat.rules import attacker_hand_size, defender_hand_size
 from toolkit.replay import replay_file
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
@@ -48,6 +49,12 @@ def test_replay_command_prints_rule_book_prose():
     assert "Final values: Dizzytwig 2, Sparklespaz 3." in text
     assert "Sparklespaz turns up the Ace of Spades" in text
     assert "Sparklespaz suffers a Nasty Hit (FM-12)" in text
+
+
+def test_export_replays_to_the_same_combat():
+    state = replay(load_example(EXAMPLES / "dizzytwig_v_sparklespaz.yaml"))
+    again = replay(load_example(to_example(state, "copy")))
+    assert again.log() == state.log()
 
 
 # -- setup (FM-2, FM-14) -------------------------------------------------------------------

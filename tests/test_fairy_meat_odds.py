@@ -33,7 +33,7 @@ from toolkit.fairy_meat.odds.classes import (
     class_key,
     class_reach,
     fold_class,
-    hidden_owner,
+    hidden_role,
     judge_one,
     side_view,
 )
@@ -333,7 +333,7 @@ def judged_by_class(play_a, play_d, rules, fold):
         key, delta = class_key("unopposed", va, None), play_a.number.pips + off_a
     else:
         fam_d, drawn_d = family(play_d)
-        owner = hidden_owner(fam_a, fam_d, rules, (drawn_a, drawn_d))  # FM-5: the one function
+        owner = hidden_role(fam_a, fam_d, rules, (drawn_a, drawn_d))  # FM-5: the one function
         va, off_a = side_view(fam_a, play_a.number.colour, drawn_a, owner == A)
         vd, off_d = side_view(fam_d, play_d.number.colour, drawn_d, owner == D)
         key = class_key(owner, va, vd)

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from toolkit.cards import Card, standard_deck
-from toolkit.fairy_meat import implementation, ruling_book
 from toolkit.fairy_meat.deck import (
     TYPE_CAPS,
     card_type,
@@ -31,6 +30,7 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.legality import placed_type, playable_cards, playable_types, trump_sets, trump_sets_by_type
 from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.rulings import implementation, ruling_book
 
 ROOT = Path(__file__).resolve().parents[1]
 

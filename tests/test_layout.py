@@ -8,6 +8,9 @@
     import only hides a layering that goes both ways. :data:`ALLOWED_HIDDEN_CYCLES` names
     the one that remains, with its reason.
 (c) No module over :data:`MAX_LINES` lines.
+(d) Layers (DESIGN.md "A system is a plug-in"), on every import, inside functions too:
+    core < systems < widgets < front-ends; an import goes down, never up, and never
+    sideways from one system to another (:func:`layer`).
 
 Parsed with :mod:`ast`, nothing is imported.
 """
@@ -33,6 +36,62 @@ ALLOWED_HIDDEN_CYCLES: dict[frozenset[str], str] = {
         "as a type; moving SweepResult down waits for the sweeps' rework on its own branch"
     ),
 }
+
+
+#: The front-ends: what a designer runs (reports, the rule-book, sweeps, tuning, the command line).
+FRONT_ENDS = ("reports", "rulebook", "sweeps", "tune", "cli", "__main__")
+#: The rule-book's page writers: they turn any system's log into a rule-book page, Markdown or
+#: a download, import only the core, and are what a stepper's Export uses. They stand beside the
+#: systems (a generic layer over the core), though they live in the rule-book package beside its
+#: front-end parts (the picker, the page, the finder and its catalogues).
+RULEBOOK_PAGES = frozenset(
+    f"toolkit.rulebook.{name}"
+    for name in ("svg", "export_model", "export_html", "export_markdown", "export", "download")
+)
+LAYERS = ("core", "systems", "widgets", "front-ends")
+
+
+def _system_packages() -> tuple[str, ...]:
+    from toolkit import systems
+
+    return tuple(s.package for s in systems.systems() if s.package.startswith("toolkit."))
+
+
+def layer(module: str) -> tuple[int, str]:
+    """``(rank in LAYERS, group)`` of a toolkit module: a system's package is its own
+    group of the systems layer (its ``widgets`` in the widgets layer); the rule-book's page
+    writers are a generic group of the systems layer."""
+    for package in _system_packages():
+        if module == package or module.startswith(package + "."):
+            if module.startswith(package + ".widgets"):
+                return 2, package
+            return 1, package
+    if module in RULEBOOK_PAGES:
+        return 1, "rule-book pages"
+    top = module.split(".")[1] if "." in module else ""
+    if top == "widgets":
+        return 2, "toolkit.widgets"
+    if top in FRONT_ENDS:
+        return 3, top
+    return 0, "core"
+
+
+def layer_breaches(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that goes up a layer, from one group of the systems layer into another,
+    or from a generic module below the front-ends into a system: ``"a (layer: group) -> b
+    (layer: group)"``."""
+    found = []
+    for module in sorted(graph):
+        (rank, group) = layer(module)
+        for target in sorted(graph[module]):
+            (to_rank, to_group) = layer(target)
+            # sideways: one group of the systems layer into another, or a generic module
+            # below the front-ends (core, page writers, generic widgets) into a system
+            into_a_system = to_group in _system_packages() and to_group != group and rank < 3
+            sideways = (rank == to_rank == 1 and to_group != group) or into_a_system
+            if to_rank > rank or sideways:
+                found.append(f"{module} ({LAYERS[rank]}: {group}) -> {target} ({LAYERS[to_rank]}: {to_group})")
+    return found
 
 
 def _modules() -> dict[str, Path]:
@@ -189,6 +248,42 @@ def test_no_import_cycle_through_any_import():
     assert sorted(sorted(c) for c in found - set(ALLOWED_HIDDEN_CYCLES)) == []
     # an excuse that no longer excuses anything goes
     assert sorted(sorted(c) for c in set(ALLOWED_HIDDEN_CYCLES) - found) == []
+
+
+def test_every_import_goes_down_the_layers():
+    assert layer_breaches(import_graph(every_import=True)) == []
+
+
+def test_the_layers_are_what_the_design_says():
+    assert layer("toolkit.prob")[0] == layer("toolkit.engine")[0] == layer("toolkit.equilibrium.cfr")[0] == 0
+    assert layer("toolkit.fairy_meat.rules") == (1, "toolkit.fairy_meat")
+    assert layer("toolkit.fairy_meat.widgets.stepper") == (2, "toolkit.fairy_meat")
+    assert layer("toolkit.widgets.stepper")[0] == 2
+    assert {
+        layer(m)[0] for m in ("toolkit.reports.parameters", "toolkit.rulebook.picker", "toolkit.sweeps.runner")
+    } == {3}
+    assert layer("toolkit.cli")[0] == layer("toolkit.tune.run")[0] == 3
+
+
+def test_the_layer_check_finds_what_it_looks_for():
+    graph = {
+        "toolkit.prob": {"toolkit.widgets.stepper"},  # core -> widgets: up
+        "toolkit.widgets.rules_picker": {"toolkit.reports.parameters", "toolkit.house_rules"},  # up, then down
+        "toolkit.durak_battle.odds": {"toolkit.fairy_meat.deck"},  # one system into another
+        "toolkit.fairy_meat.widgets.stepper": {"toolkit.fairy_meat.engine", "toolkit.widgets.stepper"},  # fine
+        "toolkit.rulebook.picker": {"toolkit.widgets.export_panel", "toolkit.rulebook.download"},  # fine
+        "toolkit.rulebook.export_model": {"toolkit.fairy_meat.notation"},  # a page writer naming a system
+        "toolkit.widgets.explorer": {"toolkit.angry_miniatures.odds", "toolkit.rulebook.svg"},  # a system, then fine
+    }
+    breaches = layer_breaches(graph)
+    assert [b.split(" ")[0] for b in breaches] == [
+        "toolkit.durak_battle.odds",
+        "toolkit.prob",
+        "toolkit.rulebook.export_model",
+        "toolkit.widgets.explorer",
+        "toolkit.widgets.rules_picker",
+    ]
+    assert "toolkit.house_rules" not in " ".join(breaches)
 
 
 def test_the_hidden_cycle_check_sees_imports_inside_functions(tmp_path):

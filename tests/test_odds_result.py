@@ -224,7 +224,7 @@ def test_clash_and_deal_precision():
 def test_battle_intervals_are_the_same_cold_and_warm():
     # the chain shares its states between battles (remembered transitions): the bootstrap
     # must read the same tables either way
-    from toolkit.durak_battle import clear_caches
+    from toolkit.durak_battle.odds import clear_caches
 
     kw = {"max_rounds": 4, "method": "monte_carlo", "trials": 25, "seed": 7}
     clear_caches()

@@ -11,6 +11,12 @@ Systems write only the hooks (``_legal_actions``, ``_chance_outcomes``, ``_apply
 and the properties); the public methods here check the action first, so an illegal
 action raises :class:`~toolkit.errors.IllegalActionError` and leaves nothing changed.
 
+Every state keeps its history: the actions and chance outcomes applied since the state it
+started from (:attr:`GameState.history`, :attr:`GameState.history_start`,
+:meth:`GameState.history_steps`), whichever way they were applied. A system's example
+notation writes a played game from it (:func:`toolkit.notation.write_example`), so no
+system keeps its own record of the moves.
+
 An event is a sentence and the data behind it (:class:`Event`): the sentence is built
 with :class:`Sentence`, which records where it shows a card or a die face
 (:class:`Mark`), so programs (the rule-book export's pictures) read the marks, never the
@@ -24,6 +30,7 @@ outcome — the reference the fast calculators are tested against).
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -381,7 +388,14 @@ class Event:
 
 
 class GameState(ABC):
-    """An immutable game state with explicit chance and decision steps."""
+    """An immutable game state with explicit chance and decision steps, and the history
+    that led to it."""
+
+    #: ``(the state the history starts from, the actions applied since)``; ``None`` on a
+    #: state built otherwise than by applying an action (it starts its own history). Kept
+    #: beside the system's fields, not among them: two states reached by different paths
+    #: are still equal.
+    _record: tuple[GameState, tuple[Hashable, ...]] | None = None
 
     # -- hooks a system writes ----------------------------------------------------
     @property
@@ -468,6 +482,19 @@ class GameState(ABC):
             return []
         return list(self._chance_outcomes())
 
+    def _why_illegal(self, action: Hashable) -> str:
+        """Hook: the message of the error :meth:`apply` raises for an action that is not
+        possible here (a system names the ruling it breaks)."""
+        if self.is_chance_node:
+            possible = [o for o, _ in self.chance_outcomes()]
+            what = "outcome"
+        else:
+            possible = self.legal_actions()
+            what = f"action for {self.current_player}"
+        return f"{action!r} is not a possible {what} here: choose one of " + ", ".join(
+            self.action_to_string(a) for a in possible
+        )
+
     def apply(self, action: Hashable) -> GameState:
         """Return the state after ``action`` (a legal action or a chance outcome).
 
@@ -476,24 +503,52 @@ class GameState(ABC):
         """
         if self.is_terminal:
             raise IllegalActionError(f"the game is over: {action!r} cannot be applied")
-        if self.is_chance_node:
-            possible = [o for o, _ in self.chance_outcomes()]
-            what = "outcome"
-        else:
-            possible = self.legal_actions()
-            what = f"action for {self.current_player}"
+        possible = [o for o, _ in self.chance_outcomes()] if self.is_chance_node else self.legal_actions()
         if action not in possible and not self._also_accepts(action):
-            raise IllegalActionError(
-                f"{action!r} is not a possible {what} here: choose one of "
-                + ", ".join(self.action_to_string(a) for a in possible)
-            )
-        return self._apply(action)
+            raise IllegalActionError(self._why_illegal(action))
+        return self._apply_recorded(action)
 
     def apply_listed(self, action: Hashable) -> GameState:
         """Return the state after an action or outcome taken from this state's own
         :meth:`legal_actions` or :meth:`chance_outcomes`, without checking it again
         (solvers walking every branch); nothing else differs from :meth:`apply`."""
-        return self._apply(action)
+        return self._apply_recorded(action)
+
+    def _apply_recorded(self, action: Hashable) -> GameState:
+        """The state after an action already checked, with the action added to its history."""
+        new = self._apply(action)
+        if new is self:  # a system that answers a step with the same state: the history still grows
+            new = copy.copy(self)
+        record = self._record
+        # every state has a __dict__ (GameState declares no __slots__): the history goes beside the fields
+        object.__setattr__(new, "_record", (self, (action,)) if record is None else (record[0], (*record[1], action)))
+        return new
+
+    # -- the history ------------------------------------------------------------------
+    @property
+    def history(self) -> tuple[Hashable, ...]:
+        """Every action and chance outcome applied, in order, since :attr:`history_start`
+        (``()`` for a state built otherwise than by applying an action)."""
+        record = self._record
+        return () if record is None else record[1]
+
+    @property
+    def history_start(self) -> GameState:
+        """The state the history starts from: the first one not reached by applying an
+        action (this state itself when its history is empty)."""
+        record = self._record
+        return self if record is None else record[0]
+
+    def history_steps(self) -> list[tuple[GameState, Hashable]]:
+        """Return each step of the history as ``(the state it was applied to, the action)``,
+        by playing the history again from :attr:`history_start` (who moved is that
+        state's ``current_player``: ``CHANCE`` for an outcome)."""
+        state = self.history_start
+        steps = []
+        for action in self.history:
+            steps.append((state, action))
+            state = state._apply(action)
+        return steps
 
     def apply_all(self, actions: Sequence[Hashable]) -> GameState:
         """Return the state after applying each action in turn."""
@@ -576,9 +631,9 @@ def play_out(
     (uniformly random legal actions where no policy is given)."""
     while not state.is_terminal:
         if state.is_chance_node:
-            state = state._apply(state.sample_chance(rng))
+            state = state._apply_recorded(state.sample_chance(rng))
         else:
-            state = state._apply(_policy_for(state, policies)(state).sample(rng))
+            state = state._apply_recorded(_policy_for(state, policies)(state).sample(rng))
     return state
 
 
@@ -610,8 +665,8 @@ def enumerate_outcomes(
             key = result(node)
             totals[key] = totals.get(key, Fraction(0)) + p
         elif node.is_chance_node:
-            stack.extend((node._apply(o), p * q) for o, q in node.chance_outcomes())
+            stack.extend((node._apply_recorded(o), p * q) for o, q in node.chance_outcomes())
         else:
             for action, q in _policy_for(node, policies)(node).items():
-                stack.append((node._apply(action), p * q))
+                stack.append((node._apply_recorded(action), p * q))
     return Distribution(totals)

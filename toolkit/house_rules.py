@@ -47,6 +47,7 @@ __all__ = [
     "RuleFieldError",
     "RulesFile",
     "load_rules",
+    "read_house_rules",
     "find_rules_file",
     "rule_field",
     "rules_class",
@@ -485,3 +486,30 @@ def read_rules_entry(system: str, raw: Any, errors: ParseErrors, base: Path | No
             errors.add(f"rules: {exc}", "rules")
             return cls()
     return cls._collect(raw, errors, ("rules",))
+
+
+def read_house_rules(system: str, value: Any, base: Path | str | None = None) -> Any:
+    """Return the house rules a designer gives (a report's parameter, a rules picker's start), as a
+    :class:`~toolkit.house_rules.RulesFile` (its ``rules``, ``title``, ``notes`` and
+    ``path``): ``None`` the default rules (title ``"default rules"``), a mapping of fields
+    (title ``"inline house rules"``), or a house-rules file — a path (relative ones are
+    looked up under ``base`` first) or the name of a shipped one (``"tens_hit"``).
+
+    Raises:
+        InvalidSetupError: a value of another kind, a file not found (the shipped ones
+            are listed), or rules that are not valid (file, line and field named).
+    """
+    if isinstance(value, RulesFile):
+        value = value.rules
+    if value is None or isinstance(value, HouseRules):
+        rules = load_rules(system, value)
+        title = "default rules" if not rules.changes() else "house rules"
+        return RulesFile(rules, title, "", None)
+    if isinstance(value, Mapping):
+        return RulesFile(rules_class(system).from_mapping(value, where="inline rules"), "inline house rules", "", None)
+    if isinstance(value, (str, Path)) and str(value).strip():
+        found = find_rules_file(system, str(value), base)
+        if found is not None:
+            return RulesFile.read(found, rules_class(system))
+    load_rules(system, value)  # raises the one message of a source not found or of the wrong kind
+    raise InvalidSetupError(f"no house rules {excerpt(value)}")  # pragma: no cover - load_rules raised

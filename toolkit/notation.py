@@ -59,6 +59,7 @@ __all__ = [
     "show_controls",
     "MULTILINE_KEYS",
     "dump_example",
+    "write_example",
     "follow_plan",
     "narrate",
     "read_example",
@@ -618,6 +619,48 @@ def dump_example(data: Mapping[str, Any], width: int = 110) -> str:
     return yaml.dump(
         data, Dumper=_ExampleDumper, sort_keys=False, allow_unicode=True, width=width, default_flow_style=False
     )
+
+
+def write_example(
+    system: str,
+    title: str,
+    rules: Any,
+    setup: Mapping[str, Any],
+    play: Mapping[str, Any],
+    expect: Any = None,
+    *,
+    finished: bool,
+    open_end: Mapping[str, Any] | None = None,
+) -> str:
+    """Return the example file of a played game, as every system's ``to_example`` writes it
+    (:func:`dump_example`): ``system`` and ``title``; ``rules`` (a system's ``Rules``, one
+    line of its changed fields, :meth:`~toolkit.house_rules.HouseRules.to_mapping`) unless
+    they are the defaults; the ``setup`` (how the game started: the history's start); for
+    a game not over, ``unfinished: true`` and ``open_end`` (where a replay may stop); the
+    ``play`` (what the history holds: moves, rolls, rounds); then ``expect`` (what
+    happened, which replaying the file checks) unless it is ``None``.
+
+    >>> print(write_example("coin-duel", "T", None, {"sides": ["A", "B"]}, {"flips": ["H T"]}, finished=False), end="")
+    system: coin-duel
+    title: T
+    sides:
+      - A
+      - B
+    unfinished: true
+    flips:
+      - H T
+    """
+    data: dict[str, Any] = {"system": system, "title": title}
+    if rules is not None and rules != type(rules)():
+        data["rules"] = FlowMap(rules.to_mapping())
+    data.update(setup)
+    if not finished:
+        data["unfinished"] = True
+        data.update(open_end or {})
+    data.update(play)
+    if expect is not None:
+        data["expect"] = expect
+    return dump_example(data)
 
 
 # -- what a system registers ---------------------------------------------------------------------

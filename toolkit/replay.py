@@ -16,10 +16,10 @@ from typing import Any
 
 from toolkit import systems
 from toolkit.engine import GameState
-from toolkit.errors import NotationError
+from toolkit.errors import IllegalActionError, NotationError
 from toolkit.notation import ExampleNotation, ExampleSource, excerpt, read_example
 
-__all__ = ["replay_file", "replay_example", "read_source", "Replayed", "SYSTEMS"]
+__all__ = ["replay_file", "replay_example", "read_source", "to_example", "Replayed", "SYSTEMS"]
 
 #: Systems whose examples can be replayed (the registry's names).
 SYSTEMS = systems.names()
@@ -78,3 +78,24 @@ def replay_file(path: str | Path) -> tuple[str, list[str]]:
     """
     notation, read = read_source(Path(path))
     return notation.replay_text(read)
+
+
+def to_example(state: GameState, title: str | None = None) -> str:
+    """Return the example file that replays ``state``, a game of any registered system:
+    its setup from where the history starts, its play from the history
+    (:attr:`~toolkit.engine.GameState.history`) and, once over, what happened, as the
+    system's notation writes it (:func:`toolkit.notation.write_example`). The inverse of
+    :func:`replay_example`; ``title`` is the system's own default when not given.
+
+    Raises:
+        IllegalActionError: ``state`` is not a state of a registered system's engine (the
+            systems are named), or the system cannot write it (its message says why).
+    """
+    module = type(state).__module__
+    for entry in systems.systems():
+        if module == entry.package or module.startswith(entry.package + "."):
+            notation = entry.notation()
+            return notation.to_example(state) if title is None else notation.to_example(state, title)
+    raise IllegalActionError(
+        f"a {type(state).__name__} is not a game of a registered system: the systems are {', '.join(systems.names())}"
+    )

@@ -38,7 +38,8 @@ AM_RETURN = TableSpec(
 def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     """P(damage) over pools 1..max_dice both ways (AM-3, AM-4, AM-5), exact; in melee also
     P(damage back to the attacker) (AM-3)."""
-    from toolkit.angry_miniatures import check_attack_type, check_pool, opposed
+    from toolkit.angry_miniatures import opposed
+    from toolkit.angry_miniatures.rules import check_attack_type, check_pool
 
     max_dice, attack_type = sizes["max_dice"], sizes["attack_type"]
     check_pool(max_dice, "max_dice")

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.angry_miniatures.engine import AttackState, start_attack
-from toolkit.angry_miniatures.rules import ATTACK_TYPES, Character, Modifiers, Rules
+from toolkit.angry_miniatures.rules import ATTACK_TYPES, Character, Modifiers
 from toolkit.dice import parse_faces
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.house_rules import example_folder, read_rules_entry
@@ -57,10 +57,10 @@ from toolkit.notation import (
     ParseErrors,
     PlanStop,
     at_line,
-    dump_example,
     excerpt,
     follow_plan,
     read_example,
+    write_example,
 )
 from toolkit.numbers import count
 from toolkit.shipped import shipped_path
@@ -454,38 +454,34 @@ def to_example(state: AttackState, title: str = "An Angry Miniatures attack") ->
         raise IllegalActionError("to_example writes an Angry Miniatures attack (an AttackState)")
     taken = damage_taken(state) if state.is_terminal else {}
     before = [replace(c, damage=c.damage - taken.get(c.name, 0)) for c in _characters(state)]
-    data: dict[str, Any] = {"system": SYSTEM, "title": title}
-    if state.rules != Rules():
-        data["rules"] = FlowMap(state.rules.to_mapping())
-    data["attacker"] = _character_data(before[0])
+    setup: dict[str, Any] = {"attacker": _character_data(before[0])}
     if len(before) == 2:
-        data["defender"] = _character_data(before[1])
+        setup["defender"] = _character_data(before[1])
     else:
-        data["defenders"] = [_character_data(c) for c in before[1:]]
-    data["attack"] = state.attack_type
+        setup["defenders"] = [_character_data(c) for c in before[1:]]
+    setup["attack"] = state.attack_type
     if state.modifiers is not None and state.modifiers != Modifiers():
-        data["modifiers"] = FlowMap(
+        setup["modifiers"] = FlowMap(
             (f.name, getattr(state.modifiers, f.name))
             for f in fields(Modifiers)
             if getattr(state.modifiers, f.name) != f.default
         )
     if state.crits_this_turn - set(state.crits):
-        data["crits_this_turn"] = sorted(state.crits_this_turn - set(state.crits))
-    if not state.is_terminal:
-        data["unfinished"] = True
+        setup["crits_this_turn"] = sorted(state.crits_this_turn - set(state.crits))
+    # the rolls are the state's own (the referee reads them: AM-4..AM-6), every die of the history
     pools = [(state.attacker.name, state.attack_roll)]
     pools += [(d.name, roll) for d, roll in zip(state.defenders, state.defence_rolls, strict=True)]
     rolls: list[dict[str, str]] = [{name: " ".join(roll)} for name, roll in pools if roll]
     rolls += [{SUPER_TIEBREAK: f"{a} {d}"} for a, d in state.all_throws]
-    data["rolls"] = rolls
+    expect = None
     if state.is_terminal:
-        data["expect"] = {
+        expect = {
             "hits": FlowMap(hits_of(state)),
             "damage": FlowMap(taken),
             "crits": list(state.crits),
             "out": [c.name for c in _characters(state) if c.is_out],
         }
-    return dump_example(data)
+    return write_example(SYSTEM, title, state.rules, setup, {"rolls": rolls}, expect, finished=state.is_terminal)
 
 
 #: The Angry Miniatures notation, as the registry of systems (:mod:`toolkit.systems`) uses it.

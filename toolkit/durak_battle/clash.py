@@ -28,6 +28,7 @@ __all__ = [
     "actions_of",
     "card_value",
     "answer_attack",
+    "judged_answer",
     "strike",
 ]
 
@@ -141,3 +142,14 @@ def answer_attack(attack: Card, card: Card, action: str, rules: Rules | None = N
         cost = rules.counter_lower_loss if lower or (tie and rules.counter_tie == "loses") else 0
         return Answer("counter", 0, cost, not lower, counter=True)
     return Answer(action, *won, True) if high else Answer(action, *lost, False)
+
+
+def judged_answer(attack: Card, card: Card, action: str, rules: Rules) -> Answer:
+    """Return :func:`answer_attack`'s judgement (DB-1, DB-5), remembered with the rules
+    (``rules.judged``): what the clash state machine and the policies ask, so neither
+    judges an answer itself."""
+    key = (attack.code, card.code, action)
+    found = rules.judged.get(key)
+    if found is None:
+        found = rules.judged[key] = answer_attack(attack, card, action, rules)
+    return found

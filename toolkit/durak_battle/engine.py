@@ -306,7 +306,7 @@ class BattleState(GameState):
 
     def _initiative(self) -> BattleState:
         who = initiative_holder(*self.hands, self.rules)
-        if who == NO_CLASH:
+        if who is NO_CLASH:
             state = self._log("initiative", "Neither side holds an attack card: no clash this round (DB-3).", "DB-3")
             if state.clash_only:
                 return replace(state, stage="over", outcome="no clash", hands=((), ()))

@@ -7,7 +7,7 @@ the search's seeded generator: the roll totals are chosen among the possible one
 cards dealt at random among those the deck holds (suits and jokers favoured as the hints
 say), a joker tie's coin at random, and the decisions by the system's policies (random
 or greedy, :data:`toolkit.durak_battle.policies.POLICIES`). Smaller setups are played
-more often. The battle is traced (:func:`toolkit.durak_battle.notation.traced`) so it
+more often. The battle keeps its history (:attr:`toolkit.engine.GameState.history`) so it
 can be written as an example file.
 """
 
@@ -19,8 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.cards import Card, standard_deck
-from toolkit.durak_battle.engine import start_battle
-from toolkit.durak_battle.notation import TracedBattleState, traced
+from toolkit.durak_battle.engine import BattleState, start_battle
 from toolkit.durak_battle.policies import POLICIES
 from toolkit.durak_battle.rules import SIDES, Army, Leader
 from toolkit.errors import ToolkitError
@@ -45,7 +44,7 @@ def _card_weight(card: Card, suits: dict[str, float], joker: float) -> float:
     return suits.get(card.suit or "", 1.0)
 
 
-def _playout(start: TracedBattleState, hints: dict[str, Any], rng: random.Random) -> TracedBattleState | None:
+def _playout(start: BattleState, hints: dict[str, Any], rng: random.Random) -> BattleState | None:
     suits = dict(hints.get("suits", ()))
     joker = float(hints.get("joker", 1))
     weight = {c: _card_weight(c, suits, joker) for c in DECK}
@@ -72,11 +71,11 @@ def _playout(start: TracedBattleState, hints: dict[str, Any], rng: random.Random
 HINTS: tuple[str, ...] = ("suits", "joker", "rounds", "tokens")
 
 
-def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterator[TracedBattleState]:
+def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterator[BattleState]:
     """Yield finished battles (DB-1..DB-9 through the engine), small setups most often."""
     rounds = int(hints.get("rounds", 1))
     tokens = hints.get("tokens", TOKENS)
-    starts = [traced(start_battle(*_armies(t), rules, max_rounds=rounds)) for t in tokens]
+    starts = [start_battle(*_armies(t), rules, max_rounds=rounds) for t in tokens]
     for rep in itertools.count():
         for start in starts[: 2 + rep]:
             state = _playout(start, hints, rng)
@@ -84,11 +83,11 @@ def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterato
                 yield state
 
 
-def simplicity(state: TracedBattleState) -> tuple[int, ...]:
+def simplicity(state: BattleState) -> tuple[int, ...]:
     """How simple a battle is to read, smaller first: cards dealt, decisions, rounds,
     events, then the tokens and the roll totals."""
-    cards = sum(isinstance(a, Card) for a in state.trail)
-    decisions = sum(isinstance(a, str) and a not in SIDES for a in state.trail)
-    rolls = sum(a for a in state.trail if isinstance(a, int))
-    tokens = sum(a.tokens for a in state.start_armies or ())
+    cards = sum(isinstance(a, Card) for a in state.history)
+    decisions = sum(isinstance(a, str) and a not in SIDES for a in state.history)
+    rolls = sum(a for a in state.history if isinstance(a, int))
+    tokens = sum(a.tokens for a in state.history_start.armies)
     return (cards, decisions, state.round_no, len(state.events), tokens, rolls)

@@ -17,10 +17,29 @@ from toolkit.durak_battle.clash import card_value
 from toolkit.durak_battle.rules import DEFAULT_SUITS, Rules
 from toolkit.rulings import implements
 
-__all__ = ["NO_CLASH", "TIE_COIN", "attack_cards", "initiative_holder"]
+__all__ = ["NO_CLASH", "NoClash", "TIE_COIN", "attack_cards", "initiative_holder"]
+
+
+
+class NoClash:
+    """The initiative when neither side holds an attack card: no clash this round (DB-3).
+    A named value, not a side: a side is 0 or 1, and ``names[NO_CLASH]`` is an error
+    where ``names[-1]`` would quietly name side b."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NoClash)
+
+    def __hash__(self) -> int:
+        return hash(NoClash)
+
+    def __repr__(self) -> str:
+        return "NO_CLASH"
+
 
 #: :func:`initiative_holder` when neither side holds an attack card: no clash this round (DB-3).
-NO_CLASH = -1
+NO_CLASH = NoClash()
 
 #: Each side's chance to win the coin flip when the attack cards tie all the way (DB-3:
 #: joker against joker, then the next highest spades; still tied, 50/50).
@@ -51,9 +70,11 @@ def attack_cards(hand: Sequence[Card], rules: Rules | None = None) -> list[Card]
 
 
 @implements("DB-3", "DB-3 joker")
-def initiative_holder(hand_a: Sequence[Card], hand_b: Sequence[Card], rules: Rules | None = None) -> int | None:
+def initiative_holder(
+    hand_a: Sequence[Card], hand_b: Sequence[Card], rules: Rules | None = None
+) -> int | NoClash | None:
     """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
-    :data:`NO_CLASH` (-1) when neither side can attack (DB-3).
+    :data:`NO_CLASH` when neither side can attack (DB-3).
 
     The side with the highest attack card (of the attack suit, spades by default, or a
     joker) wins; with equal tops (joker against joker) the next attack cards are

@@ -43,22 +43,21 @@ where its data does.
 Reading, the line map, error collection and the plan loop are :mod:`toolkit.notation`'s
 (files are data: ``yaml.safe_load`` only); a move the rules refuse stops the replay at its line.
 
-The engine does not record the outcomes and decisions that led to a state, so this module
-*wraps* it: :class:`TracedBattleState` is a :class:`~toolkit.durak_battle.BattleState`
-that also carries its ``trail`` (every chance outcome and decision since the start) and
-the armies it started with; :func:`to_example` exports from it.
+A battle's rounds are read off its history (:attr:`~toolkit.engine.GameState.history`,
+every roll, card, coin and decision since the state it started from, which every engine
+state keeps): :func:`round_records` plays it again, and :func:`to_example` exports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Generator, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolkit.cards import Card, parse_cards
 from toolkit.durak_battle.engine import BattleState, start_battle
-from toolkit.durak_battle.rules import SIDES, Army, Leader, Rules
+from toolkit.durak_battle.rules import SIDES, Army, Leader
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.house_rules import example_folder, read_rules_entry
 from toolkit.notation import (
@@ -67,18 +66,16 @@ from toolkit.notation import (
     ParseErrors,
     PlanStop,
     at_line,
-    dump_example,
     excerpt,
     follow_plan,
     read_example,
+    write_example,
 )
 from toolkit.numbers import count
 
 __all__ = [
     "NOTATION",
     "SYSTEM",
-    "TracedBattleState",
-    "traced",
     "RoundSpec",
     "RoundRecord",
     "PlannedMove",
@@ -114,41 +111,22 @@ _MORALE_EXPECTED = (*_MORALE_WORDS.values(), _NO_ROLL)
 MAX_ROUNDS = 1000  # the most rounds an example may play (a battle of tokens ends long before)
 
 
-# -- the engine, wrapped so that it remembers how it got here ----------------------------
-@dataclass(frozen=True)
-class TracedBattleState(BattleState):
-    """A :class:`BattleState` that remembers every chance outcome and decision applied
-    since the start (``trail``, in order) and the armies it started with
-    (``start_armies``), so a played battle can be exported (:func:`to_example`).
+def _start_of(state: BattleState) -> BattleState:
+    """Return the start of the battle ``state``'s history plays from: a battle as
+    :func:`~toolkit.durak_battle.engine.start_battle` builds it, before the first roll.
 
-    The engine builds every new state with ``dataclasses.replace``, so the subclass and
-    its fields survive each step; only :meth:`_apply` is extended (to append the action).
-    Build one with :func:`traced`.
+    Raises:
+        IllegalActionError: the history starts elsewhere (a clash on its own, or a state
+            built in the middle of a battle), so its rounds cannot be written from round 1.
     """
-
-    trail: tuple[Hashable, ...] = ()
-    start_armies: tuple[Army, Army] | None = None
-
-    def _apply(self, action: Hashable) -> TracedBattleState:
-        new = super()._apply(action)
-        return replace(new, trail=self.trail + (action,))  # type: ignore[return-value]
-
-
-def traced(state: BattleState) -> TracedBattleState:
-    """Return ``state`` as a :class:`TracedBattleState` with an empty trail, taking it as
-    the start of the battle (its armies become ``start_armies``)."""
-    if isinstance(state, TracedBattleState):
-        return state
-    values = {f.name: getattr(state, f.name) for f in fields(state)}
-    return TracedBattleState(**values, trail=(), start_armies=state.armies)
-
-
-def _start_of(state: TracedBattleState) -> TracedBattleState:
-    """Return the start of a traced battle (a fresh deck: every dealt card is in the trail)."""
-    if state.start_armies is None:
-        raise IllegalActionError("this battle does not know the armies it started with: build it with traced()")
-    a, b = state.start_armies
-    return traced(start_battle(a, b, state.rules, max_rounds=state.max_rounds))
+    start = state.history_start
+    assert isinstance(start, BattleState)
+    if start.clash_only or start.round_no != 1 or start.stage != "recon" or start.recon != (None, None):
+        raise IllegalActionError(
+            "this battle's history does not begin before round 1's recon rolls (it starts in round "
+            f"{start.round_no}, at the {start.stage} step): start it with start_battle(...) and play it from there"
+        )
+    return start
 
 
 # -- what an example holds ------------------------------------------------------------------
@@ -180,14 +158,14 @@ class Example:
     """A parsed example: the battle's start, its rounds as written, and what it must show.
 
     Attributes:
-        start: the battle before the first roll (a :class:`TracedBattleState`).
+        start: the battle before the first roll (a :class:`~toolkit.durak_battle.engine.BattleState`).
         rounds: the rounds as written.
         expect: the expectations (mappings, as written, with line numbers under ``"_line"``).
         unfinished: whether the example stops before the battle ends.
     """
 
     title: str
-    start: TracedBattleState
+    start: BattleState
     rounds: tuple[RoundSpec, ...]
     expect: tuple[Mapping[str, Any], ...] = ()
     source: str = ""
@@ -252,7 +230,7 @@ def load_example(source: str | Path) -> Example:
     army_a, army_b = armies
     assert army_a is not None and army_b is not None
     try:
-        start = traced(start_battle(army_a, army_b, rules, max_rounds=max_rounds))
+        start = start_battle(army_a, army_b, rules, max_rounds=max_rounds)
     except ToolkitError as exc:
         raise NotationError(f"{where}: {exc}") from None
     return Example(
@@ -444,8 +422,8 @@ class PlannedMove:
 
 
 def plan_example(
-    example: Example, start: TracedBattleState | None = None
-) -> tuple[list[PlannedMove], list[TracedBattleState], str]:
+    example: Example, start: BattleState | None = None
+) -> tuple[list[PlannedMove], list[BattleState], str]:
     """Walk an example move by move from its start (or from ``start``, a changed setup).
 
     Returns:
@@ -456,12 +434,12 @@ def plan_example(
     """
     where = example.source
 
-    def apply(state: TracedBattleState, move: PlannedMove) -> TracedBattleState:
+    def apply(state: BattleState, move: PlannedMove) -> BattleState:
         try:
             new = state.apply_all(state.parse_actions(move.text))
         except ToolkitError as exc:
             raise PlanStop(at_line(where, move.line, f"round {state.round_no}: {move.label}: {exc}")) from None
-        assert isinstance(new, TracedBattleState)
+        assert isinstance(new, BattleState)
         return new
 
     return follow_plan(start if start is not None else example.start, lambda s: _planner(example, s), apply)
@@ -492,7 +470,7 @@ class _RoundLeft:
         return PlanStop(at_line(self.where, self.spec.line if line is None else line, message))
 
 
-def _planner(example: Example, state: TracedBattleState) -> Generator[PlannedMove, TracedBattleState, None]:
+def _planner(example: Example, state: BattleState) -> Generator[PlannedMove, BattleState, None]:
     """Yield the example's moves round by round, receiving the state each led to."""
     names = state.names
     for n, spec in enumerate(example.rounds):
@@ -512,7 +490,7 @@ def _planner(example: Example, state: TracedBattleState) -> Generator[PlannedMov
         )
 
 
-def _next_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+def _next_move(state: BattleState, left: _RoundLeft) -> PlannedMove | None:
     """The next move of the round, or None where an unfinished example's data ends."""
     number = left.spec.number
     if state.is_chance_node and state.stage == "morale" and left.moves:
@@ -527,7 +505,7 @@ def _next_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
     return _coin_move(left)
 
 
-def _roll_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+def _roll_move(state: BattleState, left: _RoundLeft) -> PlannedMove | None:
     """A Knowledge (Battle) roll (DB-2) or a Spirit roll (DB-8), as the file gives it."""
     side = state.chance_side
     given = left.recon if state.stage == "recon" else left.morale
@@ -544,7 +522,7 @@ def _roll_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None
     return PlannedMove(True, str(total), f"{left.names[side]} rolls {trait}: {total}", line)
 
 
-def _deal_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+def _deal_move(state: BattleState, left: _RoundLeft) -> PlannedMove | None:
     """A whole hand dealt (DB-2): the next cards of the round's list."""
     side = state.chance_side
     wanted = state.roll_group()
@@ -576,7 +554,7 @@ def _coin_move(left: _RoundLeft) -> PlannedMove | None:
     return PlannedMove(True, SIDES[side], f"the coin gives {left.names[side]} the initiative", line)
 
 
-def _decision_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | None:
+def _decision_move(state: BattleState, left: _RoundLeft) -> PlannedMove | None:
     """The file's next decision, which must be the side to move's (DB-4..DB-6)."""
     side = SIDES.index(state.current_player)
     names = left.names
@@ -594,7 +572,7 @@ def _decision_move(state: TracedBattleState, left: _RoundLeft) -> PlannedMove | 
     return PlannedMove(False, str(parsed), f"{names[who]}: {parsed}", line)
 
 
-def _check_round_used(state: TracedBattleState, left: _RoundLeft) -> None:
+def _check_round_used(state: BattleState, left: _RoundLeft) -> None:
     """The round is over: anything of it left unused is a mistake in the file."""
     spec, names = left.spec, left.names
     if left.cards:
@@ -617,7 +595,7 @@ def _check_round_used(state: TracedBattleState, left: _RoundLeft) -> None:
             )
 
 
-def replay(example: Example) -> TracedBattleState:
+def replay(example: Example) -> BattleState:
     """Play an example out: its rolls and cards at chance steps, its moves at decisions.
 
     Returns:
@@ -637,7 +615,7 @@ def replay(example: Example) -> TracedBattleState:
 # -- reading a played battle ------------------------------------------------------------------
 @dataclass
 class RoundRecord:
-    """What happened in one round of a traced battle (sides 0 = a, 1 = b).
+    """What happened in one round of a battle (sides 0 = a, 1 = b).
 
     Attributes:
         number: the round.
@@ -664,15 +642,16 @@ class RoundRecord:
     hand_sizes: tuple[int, int] = (0, 0)
 
 
-def round_records(state: TracedBattleState) -> list[RoundRecord]:
-    """Return what happened in each round of a traced battle, by replaying its trail from
-    the start.
+def round_records(state: BattleState) -> list[RoundRecord]:
+    """Return what happened in each round of a battle, by playing its history again from
+    its start.
 
     Raises:
-        IllegalActionError: ``state`` is not a :class:`TracedBattleState` built by :func:`traced`.
+        IllegalActionError: ``state`` is not a battle, or its history does not begin at the
+            battle's start (see :func:`to_example`).
     """
-    if not isinstance(state, TracedBattleState):
-        raise IllegalActionError("this battle does not record its moves: start it with traced(start_battle(...))")
+    if not isinstance(state, BattleState):
+        raise IllegalActionError(f"round_records reads a Durak battle (a BattleState), got {type(state).__name__}")
     walk = _start_of(state)
     records = [RoundRecord(1, tokens=(walk.armies[0].tokens, walk.armies[1].tokens))]
 
@@ -687,7 +666,7 @@ def round_records(state: TracedBattleState) -> list[RoundRecord]:
         if s.first_attacked is not None:
             rec.initiative = 1 - s.first_attacked
 
-    for action in state.trail:
+    for action in state.history:
         rec = records[-1]
         if walk.is_chance_node:
             side = walk.chance_side
@@ -743,7 +722,7 @@ def _morale_word(result: bool | None) -> str:
     return _NO_ROLL if result is None else _MORALE_WORDS[result]
 
 
-def check_expectations(example: Example, state: TracedBattleState) -> list[str]:
+def check_expectations(example: Example, state: BattleState) -> list[str]:
     """Return every expectation of the example the replayed battle does not meet (empty:
     all met). A round's ``lost`` is the tokens lost in its clash (DB-7), ``tokens`` the
     tokens after it, ``morale`` each army's ``stays``/``retreats``/``does not roll`` (DB-8), ``initiative``
@@ -818,28 +797,20 @@ def _hands_text(cards: Iterable[Card], first: int) -> str:
 def to_example(state: BattleState, title: str = "A Durak battle") -> str:
     """Return the YAML example that replays ``state`` — what the stepper's Export writes.
 
-    The rounds are the rolls, cards, coins and decisions of ``state.trail``; the
+    The rounds are the rolls, cards, coins and decisions of ``state.history``; the
     expectations are what happened (each finished round's initiative, tokens lost and
     morale; the outcome and final tokens when the battle is over), so replaying the file
     checks them. A battle not yet over is written with ``unfinished: true`` and its
     ``max_rounds``.
 
     Raises:
-        IllegalActionError: ``state`` does not record its moves (not a :class:`TracedBattleState`).
+        IllegalActionError: ``state`` is not a battle, or its history does not begin at the
+            battle's start (a clash on its own, a state built mid-battle).
     """
-    if not isinstance(state, TracedBattleState) or state.start_armies is None:
-        raise IllegalActionError("this battle does not record its moves: start it with traced(start_battle(...))")
     records = round_records(state)
     names = state.names
-    data: dict[str, Any] = {"system": SYSTEM, "title": title}
-    if state.rules != Rules():
-        data["rules"] = FlowMap(state.rules.to_mapping())
-    data["armies"] = [_army_data(a) for a in state.start_armies]
     # a round that has not begun (no roll yet) is left out, except an empty first round
     played = [r for r in records if r.recon or r.number == 1]
-    if not state.is_terminal:
-        data["unfinished"] = True
-        data["max_rounds"] = state.max_rounds
     rounds = []
     for rec in played:
         entry: dict[str, Any] = {}
@@ -854,7 +825,6 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
         if rec.morale:
             entry["morale"] = FlowMap((names[s], t) for s, t in rec.morale.items())
         rounds.append(entry)
-    data["rounds"] = rounds
     expect: list[dict[str, Any]] = []
     for rec in played:
         if rec.number == state.round_no and not state.is_terminal:
@@ -875,9 +845,16 @@ def to_example(state: BattleState, title: str = "A Durak battle") -> str:
             final["winner"] = names[state.winner]
         final["tokens"] = FlowMap(((names[0], state.armies[0].tokens), (names[1], state.armies[1].tokens)))
         expect.append(final)
-    if expect:
-        data["expect"] = expect
-    return dump_example(data, width=110)
+    return write_example(
+        SYSTEM,
+        title,
+        state.rules,
+        {"armies": [_army_data(a) for a in _start_of(state).armies]},
+        {"rounds": rounds},
+        expect or None,
+        finished=state.is_terminal,
+        open_end={"max_rounds": state.max_rounds},
+    )
 
 
 #: The Durak battle notation, as the registry of systems (:mod:`toolkit.systems`) uses it.

@@ -46,7 +46,7 @@ from typing import Any
 
 from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.best_play import action_key, best_action
-from toolkit.durak_battle.clash import Answer, answer_attack
+from toolkit.durak_battle.clash import judged_answer
 from toolkit.durak_battle.position import ClashPosition
 from toolkit.durak_battle.rules import Rules
 from toolkit.engine import GameState, Policy
@@ -83,16 +83,6 @@ def random_policy(state: GameState) -> Distribution[Any]:
 
 _SORT_KEY = {c.code: c.sort_key for c in standard_deck(jokers=True)}
 _CARD = {c.code: c for c in standard_deck(jokers=True)}
-
-
-def _judged(table: Card, card: Card, action: str, rules: Rules) -> Answer:
-    """The referee's judgement (DB-1, DB-5): policies never judge an answer themselves
-    (remembered with the rules, ``rules.judged``)."""
-    key = (table.code, card.code, action)
-    found = rules.judged.get(key)
-    if found is None:
-        found = rules.judged[key] = answer_attack(table, card, action, rules)
-    return found
 
 
 # The greedy leader's preferences, by card code, as sortable ``(tier, key, action)``: the
@@ -132,13 +122,13 @@ def _answer_prefs(table: Card, rules: Rules) -> Prefs:
         if card.is_joker:
             prefs[code] = (3, key, f"manoeuvre {code}")  # a joker as a manoeuvre always succeeds
         elif card.suit == suit["manoeuvre"]:
-            won = _judged(table, card, "manoeuvre", rules).succeeded
+            won = judged_answer(table, card, "manoeuvre", rules).succeeded
             prefs[code] = (0 if won else 6, key, f"manoeuvre {code}")
         elif card.suit == suit["defence"]:
-            won = _judged(table, card, "defence", rules).succeeded
+            won = judged_answer(table, card, "defence", rules).succeeded
             prefs[code] = (1 if won else 5, key, f"defence {code}")
         elif card.suit == suit["counter"]:
-            free = _judged(table, card, "counter", rules).defender_loss == 0
+            free = judged_answer(table, card, "counter", rules).defender_loss == 0
             prefs[code] = (2 if free else 4, key, f"counter {code}")
         else:  # the attack suit cannot answer (DB-1)
             prefs[code] = (_NEVER, (0, 0), "take")

@@ -33,7 +33,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from toolkit.cards import JOKERS, RANKS, Card, standard_deck
-from toolkit.durak_battle.clash import Answer, answer_attack, card_value, strike
+from toolkit.durak_battle.clash import Answer, card_value, judged_answer, strike
 from toolkit.durak_battle.initiative_rule import attack_cards
 from toolkit.durak_battle.rules import SIDES, Rules
 from toolkit.errors import IllegalActionError
@@ -155,16 +155,6 @@ def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
 
 
 _DEFAULT = Rules()
-
-
-def _judge(table: Card, card: Card, verb: str, rules: Rules) -> Answer:
-    """The referee's judgement (DB-1, DB-5), remembered with the rules."""
-    key = (table.code, card.code, verb)
-    memo = rules.judged
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = answer_attack(table, card, verb, rules)
-    return found
 
 
 def _loss(side: int, tokens: int) -> tuple[int, int]:
@@ -385,7 +375,7 @@ def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosit
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
         return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
     card = _CARD[code]
-    result = rules.judged.get((table.code, code, verb)) or _judge(table, card, verb, rules)
+    result = rules.judged.get((table.code, code, verb)) or judged_answer(table, card, verb, rules)
     hands = _without(hands, j, card)
     if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
         loss = _loss(j, result.defender_loss)

@@ -1,6 +1,6 @@
 """The catalogue of Durak battle situations (DB-1..DB-8): one battle each.
 
-Each predicate reads the finished battle (a :class:`~toolkit.durak_battle.notation.TracedBattleState`):
+Each predicate reads the finished battle (a :class:`~toolkit.durak_battle.engine.BattleState`):
 its event log (``recon``, ``deal``, ``initiative``, ``attack``, ``counter``, ``defence``,
 ``manoeuvre``, ``strike``, ``pass``, ``clash``, ``morale``, ``destroyed`` events) and its
 outcome. The hints steer :mod:`.finder`: ``tokens`` (the armies' tokens to

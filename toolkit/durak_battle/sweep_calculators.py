@@ -14,19 +14,9 @@ __all__ = ["calculators"]
 
 def calculators() -> list[Calculator]:
     """Return the Durak battle calculators a sweep can run (the system's ``calculators`` hook)."""
-    from toolkit.durak_battle import (
-        DEFAULT_BATTLE_TRIALS,
-        DEFAULT_TRIALS,
-        EXACT_LIMIT,
-        MAX_TOKENS,
-        POLICIES,
-        Army,
-        Leader,
-        battle_outcome,
-        clash_losses,
-        clash_value,
-        exact_size,
-    )
+    from toolkit.durak_battle import POLICIES, Army, Leader, battle_outcome, clash_losses, clash_value
+    from toolkit.durak_battle.odds import DEFAULT_BATTLE_TRIALS, DEFAULT_TRIALS, EXACT_LIMIT, exact_size
+    from toolkit.durak_battle.rules import MAX_TOKENS
 
     system = "durak-battle"
     policies = Param("policies", "policies", ("greedy", "greedy"), choices=tuple(POLICIES), help="each side's play")

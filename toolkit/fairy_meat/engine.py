@@ -119,8 +119,6 @@ class CombatState(GameState):
     log_events: tuple[Event, ...] = ()
     #: Every card dealt or turned up, in order (a stacked deck that replays this combat).
     cards_seen: tuple[Card, ...] = ()
-    #: Every decision applied through :meth:`apply`, as (fairy name, action).
-    moves: tuple[tuple[str, str], ...] = ()
     setup: Setup | None = None
 
     # -- what happens next ---------------------------------------------------------
@@ -180,21 +178,15 @@ class CombatState(GameState):
     def names(self) -> tuple[str, str]:
         return (self.fairies[0].name, self.fairies[1].name)
 
-    def apply(self, action: Hashable) -> CombatState:
-        """Return the state after ``action``; the move is kept for :func:`~.notation.to_example`.
-
-        Raises:
-            IllegalActionError: the action is not allowed, with the ruling it breaks; this
-                state is unchanged.
-        """
-        who = self.current_player
-        if who not in (CHANCE, TERMINAL) and action not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(str(action)))
-        new = super().apply(action)
-        assert isinstance(new, CombatState)
-        if who == CHANCE:
-            return new
-        return replace(new, moves=self.moves + ((self.names[PLAYERS.index(who)], str(action)),))
+    @property
+    def moves(self) -> tuple[tuple[str, str], ...]:
+        """Every decision of the history (:attr:`~toolkit.engine.GameState.history`), as
+        (fairy name, action): what an example's ``moves`` list holds (:func:`~.notation.to_example`)."""
+        return tuple(
+            (self.names[PLAYERS.index(before.current_player)], str(action))
+            for before, action in self.history_steps()
+            if not before.is_chance_node
+        )
 
     # -- chance ------------------------------------------------------------------------
     def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
@@ -272,8 +264,11 @@ class CombatState(GameState):
             return self._score_options()
         return []
 
-    def _why_illegal(self, action: str) -> str:
+    def _why_illegal(self, action: Hashable) -> str:
         """A message saying which rule an illegal action breaks (FM-4, FM-6, FM-13 ...)."""
+        if self.is_chance_node:
+            return super()._why_illegal(action)
+        action = str(action)
         step, i = self.phase()
         name = self.names[i] if i >= 0 else ""
         legal = ", ".join(self.legal_actions())

@@ -34,12 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from toolkit.cards import Card, parse_cards
 from toolkit.errors import IllegalActionError, NotationError, ToolkitError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
-from toolkit.fairy_meat.rules import Fairy, Rules, Weapon
+from toolkit.fairy_meat.rules import Fairy, Weapon
 from toolkit.house_rules import example_folder, read_rules_entry
 from toolkit.notation import (
     ExampleNotation,
@@ -51,6 +49,7 @@ from toolkit.notation import (
     follow_plan,
     load_yaml,
     read_example,
+    write_example,
 )
 from toolkit.numbers import count
 from toolkit.shipped import shipped_path
@@ -505,18 +504,17 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
     """Return the YAML example that replays ``state`` — what the stepper exports.
 
     The deck is every card dealt or turned up so far, in order; the moves are the
-    decisions applied with :meth:`CombatState.apply`; the expectations are the results
+    decisions of its history (:attr:`CombatState.moves`); the expectations are the results
     so far (values, winner, points, damage and the Nasty Hit, FM-12), so replaying the
     file checks them. A combat not yet over is written with ``unfinished: true``: its
-    replay stops where the combat stands.
+    replay stops where the combat stands. The file is written by
+    :func:`toolkit.notation.write_example`, as every system's.
     """
     setup = state.setup
     if setup is None:
         raise IllegalActionError("this combat was not built by start_combat: its setup is unknown")
-    data: dict[str, Any] = {"system": SYSTEM, "title": title}
-    if state.rules != Rules():
-        data["rules"] = state.rules.to_mapping()
     a, d = setup.attacker, setup.defender
+    data: dict[str, Any] = {}
     data["attacker"] = {"name": a.name, "live": a.live, "kill": a.kill, "weapon": a.weapon.name}
     data["defender"] = {"name": d.name, "live": d.live, "kill": d.kill, "weapon": d.weapon.name}
     for role, fairy in (("attacker", a), ("defender", d)):
@@ -536,9 +534,8 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
         data["wrestling"] = True
     if setup.attacks is not None:
         data["attacks"] = setup.attacks
-    data["deck"] = " ".join(c.code for c in state.cards_seen)
-    data["moves"] = [{who: action} for who, action in state.moves]
-    data["expect"] = [
+    play = {"deck": " ".join(c.code for c in state.cards_seen), "moves": [{who: action} for who, action in state.moves]}
+    expect = [
         {
             "attack": n,
             "attacker_value": r.attacker_value,
@@ -550,9 +547,7 @@ def to_example(state: CombatState, title: str = "A Fairy Meat combat") -> str:
         }
         for n, r in enumerate(state.results, 1)
     ]
-    if not state.is_terminal:
-        data["unfinished"] = True
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return write_example(SYSTEM, title, state.rules, data, play, expect, finished=state.is_terminal)
 
 
 def summary(state: CombatState) -> str:

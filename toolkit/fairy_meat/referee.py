@@ -376,7 +376,7 @@ def _check_shift(chooser: Side, shift: tuple[int, int], n: int) -> tuple[int, in
     return shift
 
 
-def _judge(
+def _judge_attack(
     plays: dict[Side, Play],
     revealed: dict[Side, tuple[Card, ...]],
     bonus_applied: bool,
@@ -652,7 +652,7 @@ def resolve_attack(
 
     def judge(ra: tuple[Card, ...], rd: tuple[Card, ...], bonus: bool, explain: bool = False) -> AttackResult:
         revealed = {"attacker": ra, "defender": rd}
-        return _judge(plays, revealed, bonus, given_shifts, rules, wrestling, escape, label, explain)
+        return _judge_attack(plays, revealed, bonus, given_shifts, rules, wrestling, escape, label, explain)
 
     def defender_best(ra: tuple[Card, ...]) -> AttackResult:
         candidates = [judge(ra, rd, b) for rd in options("defender") for b in bonus_options]

@@ -15,19 +15,15 @@ __all__ = ["calculators"]
 def calculators() -> list[Calculator]:
     """Return the Fairy Meat calculators a sweep can run (the system's ``calculators`` hook)."""
     from toolkit.fairy_meat import (
-        DEFAULT_TRIALS,
-        EXACT_LIMIT,
-        GENERIC_EXACT_LIMIT,
-        HIDDEN_LIMIT,
         POLICIES,
         attack_odds,
         deal_averaged_odds,
-        exact_size,
         hand_composition,
-        hidden_size,
         solve_attack,
         solve_hidden,
     )
+    from toolkit.fairy_meat.odds import DEFAULT_TRIALS, EXACT_LIMIT, GENERIC_EXACT_LIMIT, exact_size
+    from toolkit.fairy_meat.strategy import HIDDEN_LIMIT, hidden_size
 
     system = "fairy-meat"
     policies = Param(

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.house_rules import read_house_rules
 from toolkit.notation import YamlSyntaxError, control_character, excerpt, load_yaml
 
 __all__ = [
@@ -347,33 +348,9 @@ def _checked_rules(
     return value
 
 
-def read_rules_parameter(system: str, value: Any, base: Path | str | None = None) -> Any:
-    """Return the house rules a report parameter gives, as a
-    :class:`~toolkit.house_rules.RulesFile` (its ``rules``, ``title``, ``notes`` and
-    ``path``): ``None`` the default rules (title ``"default rules"``), a mapping of fields
-    (title ``"inline house rules"``), or a house-rules file — a path (relative ones are
-    looked up under ``base`` first) or the name of a shipped one (``"tens_hit"``).
-
-    Raises:
-        InvalidSetupError: a value of another kind, a file not found (the shipped ones
-            are listed), or rules that are not valid (file, line and field named).
-    """
-    from toolkit.house_rules import HouseRules, RulesFile, find_rules_file, load_rules, rules_class
-
-    if isinstance(value, RulesFile):
-        value = value.rules
-    if value is None or isinstance(value, HouseRules):
-        rules = load_rules(system, value)
-        title = "default rules" if not rules.changes() else "house rules"
-        return RulesFile(rules, title, "", None)
-    if isinstance(value, Mapping):
-        return RulesFile(rules_class(system).from_mapping(value, where="inline rules"), "inline house rules", "", None)
-    if isinstance(value, (str, Path)) and str(value).strip():
-        found = find_rules_file(system, str(value), base)
-        if found is not None:
-            return RulesFile.read(found, rules_class(system))
-    load_rules(system, value)  # raises the one message of a source not found or of the wrong kind
-    raise InvalidSetupError(f"no house rules {excerpt(value)}")  # pragma: no cover - load_rules raised
+#: A report's house-rules parameter is read as any house rules a designer gives
+#: (:func:`toolkit.house_rules.read_house_rules`): the one reader, under the name reports use.
+read_rules_parameter = read_house_rules
 
 
 def rules_html(house: Any, heading: str = "Rules in force") -> str:

@@ -54,7 +54,7 @@ from toolkit.widgets.stepper import Stepper
 
 __all__ = ["FollowsExample", "EXPORT_FORMATS", "plan_stop_text"]
 
-#: The system's state class (``CombatState``, ``TracedBattleState``).
+#: The system's state class (``CombatState``, ``BattleState``).
 S = TypeVar("S", bound=GameState)
 
 #: The formats of Export: (label, format), the example file first.

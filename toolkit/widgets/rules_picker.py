@@ -68,8 +68,7 @@ class RulesPicker:
         directory: str | Path | None = None,
         on_change: Callable[[Any], None] | None = None,
     ) -> None:
-        from toolkit.house_rules import RulesFile, rules_class, rules_files
-        from toolkit.reports.parameters import read_rules_parameter
+        from toolkit.house_rules import RulesFile, read_house_rules, rules_class, rules_files
 
         self.system = system
         self._cls = rules_class(system)
@@ -88,7 +87,7 @@ class RulesPicker:
             self._files[str(path)] = read
             options.append((self._label(read.title, options), str(path)))
         self._options = options
-        start = read_rules_parameter(system, rules)
+        start = read_house_rules(system, rules)
         value = DEFAULT
         if start.path is not None:
             value = self._add(start)

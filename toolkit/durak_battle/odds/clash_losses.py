@@ -297,7 +297,7 @@ def _count_paths(
     for a, b, w, w_mirror in classes:
         counted += w + w_mirror
         who = initiative_holder(a, b, rules)
-        if who == NO_CLASH:  # DB-3: no attack card, no clash
+        if who is NO_CLASH:  # DB-3: no attack card, no clash
             out[1][0] += 2 * (w + w_mirror)
             continue
         holders = (0, 1) if who is None else (who,)
@@ -354,7 +354,7 @@ def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Ru
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
         who = initiative_holder(a, b, rules)
-        if who == NO_CLASH:
+        if who is NO_CLASH:
             counts[(None, ())] += 1
             continue
         if who is None:  # DB-3: a fair coin

@@ -171,7 +171,7 @@ def clash_value(
     army_a, army_b = clash_armies(tokens)
     who = initiative_holder(a, b, rules)
     hands = (sorted_hand(a), sorted_hand(b))
-    if who == NO_CLASH:
+    if who is NO_CLASH:
         zero = Fraction(solver.payoff_of((0, 0)))
         start = start_clash(army_a, army_b, (a, b), rules)
         return ClashValue(zero, Fraction(0), Fraction(0), None, None, (), start=start, tokens=tokens)

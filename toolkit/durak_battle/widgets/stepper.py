@@ -16,7 +16,6 @@ from toolkit.durak_battle.engine import SIDES, BattleState, start_battle
 from toolkit.durak_battle.notation import (
     Example,
     PlannedMove,
-    TracedBattleState,
     battle_summary,
     check_expectations,
     load_example,
@@ -24,7 +23,6 @@ from toolkit.durak_battle.notation import (
     plan_example,
     replay,
     to_example,
-    traced,
 )
 from toolkit.durak_battle.position import OPENING
 from toolkit.durak_battle.recon import token_advantage
@@ -74,7 +72,7 @@ def as_example(source: str | Path | Example) -> Example:
 
 
 # -- the stepper ----------------------------------------------------------------------------
-class BattleStepper(FollowsExample[TracedBattleState]):
+class BattleStepper(FollowsExample[BattleState]):
     """A Durak battle, card by card: setup controls, the armies' tokens, the deciding army's
     cards to click, a :class:`Stepper`, an example to follow, and Export. Build it with
     :func:`battle_stepper`.
@@ -114,7 +112,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
     _load_hint = "No example is loaded: give battle_stepper(example=...) or use Load."
     _noun = "battle"
     _sides = SIDES
-    _state_type = TracedBattleState
+    _state_type = BattleState
     _export_height = "18em"
 
     def __init__(
@@ -203,14 +201,14 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             out.append(Army(base.name, self.tokens[side].value, leader))
         return out[0], out[1]
 
-    def setup(self) -> TracedBattleState:
+    def setup(self) -> BattleState:
         """Return the start of the battle the controls describe, recording its moves (for Export).
 
         Raises:
             InvalidSetupError: a setup the rules do not allow (DB-7).
         """
         army_a, army_b = self.armies
-        return traced(start_battle(army_a, army_b, self.rules, max_rounds=self._max_rounds))
+        return start_battle(army_a, army_b, self.rules, max_rounds=self._max_rounds)
 
     # -- moves (what the buttons do) ----------------------------------------------------------
     def roll(self) -> None:
@@ -315,10 +313,10 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         read), and say whether it replays to the same log."""
         return self._export("A Durak battle")
 
-    def _example_text(self, state: TracedBattleState, title: str) -> str:
+    def _example_text(self, state: BattleState, title: str) -> str:
         return to_example(state, title)
 
-    def _export_verdict(self, state: TracedBattleState, text: str) -> tuple[str, str]:
+    def _export_verdict(self, state: BattleState, text: str) -> tuple[str, str]:
         """The export note: whether the file replays to the same log, expectations met."""
         try:
             again = load_example(text)
@@ -490,8 +488,8 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         ]
 
     # -- reacting ------------------------------------------------------------------------------
-    def _plan_example(self, start: GameState) -> tuple[list[PlannedMove], list[TracedBattleState], str]:
-        assert isinstance(start, TracedBattleState) and self.example is not None
+    def _plan_example(self, start: GameState) -> tuple[list[PlannedMove], list[BattleState], str]:
+        assert isinstance(start, BattleState) and self.example is not None
         return plan_example(self.example, start)
 
     def _expectation_problems(self) -> list[str]:

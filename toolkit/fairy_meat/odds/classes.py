@@ -7,6 +7,7 @@ import itertools
 import os
 import threading
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from toolkit.cards import JOKERS, Card
 from toolkit.fairy_meat.deck import (
@@ -34,7 +35,9 @@ __all__ = [
     "PARALLEL_MIN_JUDGEMENTS",
     "DRAWS",
     "NO_DRAW",
+    "SideView",
     "side_view",
+    "hidden_role",
     "hidden_owner",
     "unhidden_by_draw",
     "SWAP",
@@ -75,64 +78,103 @@ DRAWS = ("wild", "blind")
 NO_DRAW = (0, 0, 0)
 
 
+class SideView(NamedTuple):
+    """A side as the referee sees it (FM-5, FM-8, FM-12): what tells her attacks apart
+    beyond the offset her applied matching Trumps add to her pips (:func:`side_view`).
+
+    Attributes:
+        colour: her card's colour.
+        sign: the direction of her hidden matching Trumps (+1 or -1), 0 when she hides none.
+        cheats_applied: cheating Trumps applied.
+        death_applied: whether the death card is among her applied Trumps.
+        matching_hidden, cheats_hidden: matching and cheating Trumps among those she may still hide.
+        death_hidden: whether the death card is among those she may still hide.
+    """
+
+    colour: str
+    sign: int
+    cheats_applied: int
+    death_applied: bool
+    matching_hidden: int
+    cheats_hidden: int
+    death_hidden: bool
+
+
+def _view(*fields: object) -> SideView:
+    # tuple.__new__ skips NamedTuple's Python-level constructor: views are built in the
+    # weighing's inner loops.
+    return tuple.__new__(SideView, fields)
+
+
 def side_view(
     fam: Family, colour: str, drawn: tuple[int, ...], owner: bool, death: str = "black", worth: int = 1
-) -> tuple[tuple, int]:
-    """A side as the referee sees it: (colour, sign if it matters, cheating Trumps applied,
-    death card applied, matching / cheating / death card among Trumps she may still hide)
-    and the offset her applied matching Trumps add to her pips (FM-5, FM-8, FM-12).
+) -> tuple[SideView, int]:
+    """A side as the referee sees it (:class:`SideView`) and the offset her applied
+    matching Trumps add to her pips (FM-5, FM-8, FM-12).
 
     ``drawn``: the Trumps turned up, (red, black but the death card, the death card) and
     the jokers when the rules add them; ``death``: the death card's colour (the A♠'s,
     black, by default); ``worth``: what one matching Trump adds (``Rules.trump_value``).
     A joker matches every card (FM-8 under the house rules)."""
-    m_p = ch_p = 0
-    as_p = False
+    matching_hidden = cheats_hidden = 0
+    death_hidden = False
     if fam.placed is not None:
         pc, n, ace = fam.placed[:3]
         jokers = fam.placed[3] if len(fam.placed) > 3 else 0
         if matches(pc, colour):
-            m_p = n + ace + jokers
+            matching_hidden = n + ace + jokers
         else:
-            ch_p, m_p = n + ace, jokers
-        as_p = ace
-    m_a = ch_a = 0
-    as_a = False
+            cheats_hidden, matching_hidden = n + ace, jokers
+        death_hidden = ace
+    matching_applied = cheats_applied = 0
+    death_applied = False
     if fam.wild is not None:
         if matches(trump_colour(fam.wild, death), colour):
-            m_a += 1
+            matching_applied += 1
         else:
-            ch_a += 1
-        as_a = fam.wild == "S"
+            cheats_applied += 1
+        death_applied = fam.wild == "S"
     r1, b1, s1 = drawn[:3]
     if matches("red", colour):
-        m_a += r1
-        ch_a += b1
+        matching_applied += r1
+        cheats_applied += b1
     else:
-        m_a += b1
-        ch_a += r1
+        matching_applied += b1
+        cheats_applied += r1
     if s1:
         if matches(death, colour):
-            m_a += s1
+            matching_applied += s1
         else:
-            ch_a += s1
-        as_a = True
+            cheats_applied += s1
+        death_applied = True
     if len(drawn) > 3:
-        m_a += drawn[3]
+        matching_applied += drawn[3]
     if not owner:
-        m_a, ch_a, as_a = m_a + m_p, ch_a + ch_p, as_a or as_p
-        m_p = ch_p = 0
-        as_p = False
-    return (colour, fam.sign if m_p else 0, ch_a, as_a, m_p, ch_p, as_p), fam.sign * m_a * worth
+        matching_applied += matching_hidden
+        cheats_applied += cheats_hidden
+        death_applied = death_applied or death_hidden
+        matching_hidden = cheats_hidden = 0
+        death_hidden = False
+    view = _view(
+        colour,
+        fam.sign if matching_hidden else 0,
+        cheats_applied,
+        death_applied,
+        matching_hidden,
+        cheats_hidden,
+        death_hidden,
+    )
+    return view, fam.sign * matching_applied * worth
 
 
-def hidden_owner(
+def hidden_role(
     fam_a: Family,
     fam_d: Family,
     rules: Rules | None = None,
     drawn: tuple[tuple[int, int, int], tuple[int, int, int]] = (NO_DRAW, NO_DRAW),
 ) -> str | None:
-    """The side whose face-down Trumps stay hidden because the other said None (FM-5:
+    """The role (``"attacker"`` or ``"defender"``; ``None`` if nobody) whose face-down Trumps stay
+    hidden because the other said None (FM-5:
     :func:`~toolkit.fairy_meat.legality.hidden_trumps_owner` under ``rules``): a Wild
     Trump, or Trumps turned up (``drawn``, per side), are Trumps she plays."""
     other = tuple(fam.wild is not None or any(d) for fam, d in zip((fam_a, fam_d), drawn, strict=True))
@@ -140,27 +182,33 @@ def hidden_owner(
     return None if side is None else ("attacker", "defender")[side]
 
 
+#: The former name of :func:`hidden_role`, kept for the hidden-Trumps solver's import only
+#: (:func:`toolkit.fairy_meat.attack.hidden_owner` is the engine's, and answers with a side index).
+hidden_owner = hidden_role
+
+
 def unhidden_by_draw(fam_a: Family, fam_d: Family, rules: Rules | None = None) -> bool:
     """Whether the attacker's face-down Trumps, hidden so far, are revealed if the
     defender's blind draw turns up a Trump (FM-5 under ``none_means="no_trumps"``, FM-7):
-    then :func:`hidden_owner` depends on the draw."""
+    then :func:`hidden_role` depends on the draw."""
     return (
         fam_d.kind == "blind"
-        and hidden_owner(fam_a, fam_d, rules) == "attacker"
-        and hidden_owner(fam_a, fam_d, rules, (NO_DRAW, (1, 0, 0))) is None
+        and hidden_role(fam_a, fam_d, rules) == "attacker"
+        and hidden_role(fam_a, fam_d, rules, (NO_DRAW, (1, 0, 0))) is None
     )
 
 
 SWAP = {"red": "black", "black": "red"}
 
 
-def class_key(owner: str | None, va: tuple, vd: tuple | None) -> tuple:
+def _has_death(view: SideView | None) -> bool:
+    return view is not None and (view.death_applied or view.death_hidden)
+
+
+def class_key(owner: str | None, va: SideView, vd: SideView | None) -> tuple:
     """The class key; without the A♠ the colours only matter as equal or not: red first."""
-    aces = va[3] or va[6] or (vd is not None and (vd[3] or vd[6]))
-    if not aces and va[0] == "black":
-        va = (SWAP[va[0]], *va[1:])
-        if vd is not None:
-            vd = (SWAP[vd[0]], *vd[1:])
+    if va.colour == "black" and not (_has_death(va) or _has_death(vd)):
+        return (owner, swapped(va), swapped(vd))
     return (owner, va, vd)
 
 
@@ -170,7 +218,7 @@ KINDS = ("red", "black", "death", "joker")
 
 
 def allocate(
-    views: tuple[tuple | None, ...], matching: tuple[int, ...], caps: tuple[int, int, int, int], death: str
+    views: tuple[SideView | None, ...], matching: tuple[int, ...], caps: tuple[int, int, int, int], death: str
 ) -> tuple[tuple[tuple[int, ...], tuple[int, ...]] | None, ...] | None:
     """Cards standing for each side's view with ``matching`` applied matching Trumps: per
     side (Trumps placed, Trumps applied), each by kind (:data:`KINDS`), from a deck of
@@ -187,28 +235,30 @@ def allocate(
         if view is None:
             sides.append(None)
             continue
-        colour, _, ch_a, as_a, m_p, ch_p, as_p = view
+        colour = view.colour
+        cheats_applied, death_applied = view.cheats_applied, view.death_applied
+        matching_hidden, cheats_hidden, death_hidden = view.matching_hidden, view.cheats_hidden, view.death_hidden
         other = SWAP[colour]
         placed = dict.fromkeys(KINDS, 0)
         applied = dict.fromkeys(KINDS, 0)
-        if ch_p:  # a set of the other colour: its matching Trumps are jokers
-            if as_p and death != other:
+        if cheats_hidden:  # a set of the other colour: its matching Trumps are jokers
+            if death_hidden and death != other:
                 return None
-            placed[other] += ch_p - as_p
-            placed["joker"] += m_p
-        elif m_p:
-            if as_p and death != colour:
+            placed[other] += cheats_hidden - death_hidden
+            placed["joker"] += matching_hidden
+        elif matching_hidden:
+            if death_hidden and death != colour:
                 return None
-            flexible.append((placed, colour, m_p - as_p))
-        elif as_p:
+            flexible.append((placed, colour, matching_hidden - death_hidden))
+        elif death_hidden:
             return None
-        placed["death"] += as_p
-        same = as_a and death == colour
-        cheat_ace = as_a and not same
-        if (same and m < 1) or (cheat_ace and ch_a < 1):
+        placed["death"] += death_hidden
+        same = death_applied and death == colour
+        cheat_ace = death_applied and not same
+        if (same and m < 1) or (cheat_ace and cheats_applied < 1):
             return None
-        applied["death"] += int(as_a)
-        applied[other] += ch_a - cheat_ace
+        applied["death"] += int(death_applied)
+        applied[other] += cheats_applied - cheat_ace
         flexible.append((applied, colour, m - same))
         sides.append((placed, applied))
     for side in sides:
@@ -269,24 +319,24 @@ def build_play(
     )
 
 
-def min_matching(view: tuple, death: str = "black") -> int:
+def min_matching(view: SideView, death: str = "black") -> int:
     """The fewest matching Trumps a side applies: 1 when the death card (of colour
     ``death``) is applied and matches her card (FM-12)."""
-    colour, _, _, as_a, *_ = view
-    return 1 if (as_a and colour == death) else 0
+    return 1 if (view.death_applied and view.colour == death) else 0
 
 
-def orientations(key: tuple) -> list[tuple[tuple, tuple | None]]:
+def orientations(key: tuple) -> list[tuple[SideView, SideView | None]]:
     """The class's two views, and with the colours swapped when the A♠ is not involved."""
     _, va, vd = key
     out = [(va, vd)]
-    if not (va[3] or va[6] or (vd is not None and (vd[3] or vd[6]))):
+    if not (_has_death(va) or _has_death(vd)):
         out.append((swapped(va), swapped(vd)))
     return out
 
 
-def swapped(view: tuple | None) -> tuple | None:
-    return None if view is None else (SWAP[view[0]], *view[1:])
+def swapped(view: SideView | None) -> SideView | None:
+    """The view with her card of the other colour."""
+    return None if view is None else view._replace(colour=SWAP[view.colour])
 
 
 def bare_side(key: tuple, rules: Rules | None) -> str | None:
@@ -311,31 +361,33 @@ def _worth(rules: Rules | None) -> int:
 
 
 @cache
-def side_needs(view: tuple, death: str) -> tuple[tuple[int, int, int, int], str, int] | None:
+def side_needs(view: SideView, death: str) -> tuple[tuple[int, int, int, int], str, int] | None:
     """What a side with this view needs of the deck besides her applied matching Trumps
     (:func:`allocate` in closed form): the Trumps it must have by kind (:data:`KINDS`),
     the colour of her card, and the matching Trumps of that colour (or jokers) it needs
     beyond her applied ones; ``None`` when no cards realise the view."""
-    colour, _, ch_a, as_a, m_p, ch_p, as_p = view
+    colour = view.colour
+    cheats_applied, death_applied = view.cheats_applied, view.death_applied
+    matching_hidden, cheats_hidden, death_hidden = view.matching_hidden, view.cheats_hidden, view.death_hidden
     other = SWAP[colour]
     fixed = dict.fromkeys(KINDS, 0)
     flexible = 0
-    if ch_p:
-        if as_p and death != other:
+    if cheats_hidden:
+        if death_hidden and death != other:
             return None
-        fixed[other] += ch_p - as_p
-        fixed["joker"] += m_p
-    elif m_p:
-        if as_p and death != colour:
+        fixed[other] += cheats_hidden - death_hidden
+        fixed["joker"] += matching_hidden
+    elif matching_hidden:
+        if death_hidden and death != colour:
             return None
-        flexible += m_p - as_p
-    elif as_p:
+        flexible += matching_hidden - death_hidden
+    elif death_hidden:
         return None
-    fixed["death"] += as_p + int(as_a)
-    same = as_a and death == colour
-    if as_a and not same and ch_a < 1:
+    fixed["death"] += death_hidden + int(death_applied)
+    same = death_applied and death == colour
+    if death_applied and not same and cheats_applied < 1:
         return None
-    fixed[other] += ch_a - (as_a and not same)
+    fixed[other] += cheats_applied - (death_applied and not same)
     return tuple(fixed[k] for k in KINDS), colour, flexible - same  # type: ignore[return-value]
 
 
@@ -501,10 +553,10 @@ def judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None 
         JUDGED[(rules, k, dl)] = judge_one(rules, k, dl)
 
 
-def kept_cheats(view: tuple, death: str = "black") -> int:
+def kept_cheats(view: SideView, death: str = "black") -> int:
     """Cheating Trumps of a side that must stay in a folded class: the death card (of
     colour ``death``) when it is one (it still gives a Nasty Hit, FM-12)."""
-    return 1 if (view[3] and view[0] != death) else 0
+    return 1 if (view.death_applied and view.colour != death) else 0
 
 
 SHIFTS: dict[tuple, int] = {}
@@ -517,6 +569,11 @@ def deck_rules(rules: Rules | None) -> Rules | None:
     return None if rules is None or (standard_layout(rules) and rules.trump_value == 1) else rules
 
 
+def _applied_only(view: SideView) -> SideView:
+    """The view with nothing left hidden (FM-5): her applied Trumps only."""
+    return _view(view.colour, 0, view.cheats_applied, view.death_applied, 0, 0, False)
+
+
 def cheat_shift(rules: Rules, key: tuple) -> int:
     """How much the always-applied cheating Trumps of the class ``key`` move the difference
     of the two values (the attacker's value alone when unopposed), as the referee
@@ -524,8 +581,8 @@ def cheat_shift(rules: Rules, key: tuple) -> int:
     the only choice left is the opponent's shift with each cheating Trump (FM-8), which
     the referee makes whatever the values."""
     owner, va, vd = key
-    pa = (va[0], 0, va[2], va[3], 0, 0, False)
-    pd = None if vd is None else (vd[0], 0, vd[2], vd[3], 0, 0, False)
+    pa = _applied_only(va)
+    pd = None if vd is None else _applied_only(vd)
     probe = ("unopposed" if owner == "unopposed" else None, pa, pd)
     cached = SHIFTS.get((rules, probe))
     if cached is None:
@@ -552,9 +609,9 @@ def fold_class(key: tuple, rules: Rules) -> tuple[tuple, int]:
     The tests check every folded class against the referee."""
     owner, va, vd = key
     death = death_colour(rules)
-    if va[2] <= kept_cheats(va, death) and (vd is None or vd[2] <= kept_cheats(vd, death)):
+    if va.cheats_applied <= kept_cheats(va, death) and (vd is None or vd.cheats_applied <= kept_cheats(vd, death)):
         return key, 0
-    ra = (va[0], va[1], kept_cheats(va, death), *va[3:])
-    rd = None if vd is None else (vd[0], vd[1], kept_cheats(vd, death), *vd[3:])
+    ra = va._replace(cheats_applied=kept_cheats(va, death))
+    rd = None if vd is None else vd._replace(cheats_applied=kept_cheats(vd, death))
     reduced = (owner, ra, rd)
     return reduced, cheat_shift(rules, key) - cheat_shift(rules, reduced)

@@ -21,7 +21,7 @@ from toolkit.fairy_meat.odds.classes import (
     class_values,
     deck_rules,
     fold_class,
-    hidden_owner,
+    hidden_role,
     judge_all,
     side_view,
     unhidden_by_draw,
@@ -153,7 +153,7 @@ def expand_pair(
     rules: Rules | None = None,
 ) -> None:
     """:func:`weigh_pair` done: the pair's classes and offsets added to ``pending.weights``."""
-    owner = hidden_owner(fam_a, fam_d, rules)
+    owner = hidden_role(fam_a, fam_d, rules)
     unhide = unhidden_by_draw(fam_a, fam_d, rules)
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
     full = falling(deck, k)
