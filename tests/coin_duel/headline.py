@@ -9,9 +9,9 @@ from typing import Any
 
 from coin_duel.engine import heads_chances
 from coin_duel.rules import Rules
+from toolkit.plugin.calculator import Calculator, Param, result_rows
+from toolkit.plugin.headline import Cell, Table, TableSpec, grid, size_list
 from toolkit.prob import Distribution
-from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, grid, size_list
-from toolkit.sweeps.calculators import Calculator, Param, result_rows
 
 __all__ = ["SIZES", "WINS", "calculators", "duel_odds", "tables"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.rulebook.situations import events, make
+from toolkit.plugin.situation import events, make
 
 __all__ = ["CATALOGUE"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, grid
+from toolkit.plugin.headline import Cell, Table, TableSpec, grid
 
 __all__ = ["AM_DAMAGE", "AM_RETURN", "SIZES", "tables"]
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolkit.engine import GameState
-from toolkit.rulebook.situations import Situation, events, make, said
+from toolkit.plugin.situation import Situation, events, make, said
 
 # No "decided by Jacks": hits are the J, Q, K and A rolled (AM-1), so two rolls tied on
 # hits, Aces, Kings and Queens have as many Jacks: the Jacks step of AM-4 never decides.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from toolkit.sweeps.calculators import Calculator, Param, Row, result_rows
+from toolkit.plugin.calculator import Calculator, Param, Row, result_rows
 
 __all__ = ["calculators"]
 

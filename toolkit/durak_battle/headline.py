@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Table, TableSpec, cell_of, grid, size_list
 
 __all__ = ["DB_BATTLE", "DB_CLASH", "DB_NAMES", "SIZES", "tables"]
 

@@ -17,7 +17,7 @@ from toolkit.cards import parse_cards
 from toolkit.durak_battle.initiative_rule import attack_cards, initiative_holder
 from toolkit.durak_battle.rules import SIDES
 from toolkit.engine import GameState
-from toolkit.rulebook.situations import Situation, events, make, said
+from toolkit.plugin.situation import Situation, events, make, said
 
 __all__ = ["CATALOGUE"]
 

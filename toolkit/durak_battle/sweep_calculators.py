@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.sweeps.calculators import Calculator, Param, Row, interval_of, value_rows
+from toolkit.plugin.calculator import Calculator, Param, Row, interval_of, value_rows
 
 __all__ = ["calculators"]
 

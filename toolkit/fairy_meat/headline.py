@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Table, TableSpec, cell_of, grid, size_list
 
 __all__ = ["FM_DAMAGE", "FM_DEFENDER", "FM_WINS", "SIZES", "tables"]
 

@@ -17,7 +17,7 @@ from toolkit.engine import GameState
 from toolkit.fairy_meat.engine import PLAYERS
 from toolkit.fairy_meat.legality import matches
 from toolkit.fairy_meat.referee import winner_of
-from toolkit.rulebook.situations import Situation, events, make, said
+from toolkit.plugin.situation import Situation, events, make, said
 
 __all__ = ["CATALOGUE"]
 

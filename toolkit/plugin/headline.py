@@ -1,0 +1,102 @@
+"""A system's headline tables, as its ``tables`` hook returns them (:mod:`toolkit.systems`):
+the grids of probabilities over two sizes that the rule-change report compares
+(:mod:`toolkit.reports.rule_change`), and the helpers a system builds them with.
+
+A cell is exact wherever the system's calculator is exact; a Monte Carlo cell is kept as
+the exact fraction of its trials, marked ``exact=False`` and given its 95% interval
+(:func:`toolkit.comparison.interval_of`: the calculator's own interval, or a Wilson
+interval of its trials).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from toolkit.comparison import CONFIDENCE, interval_of
+from toolkit.errors import InvalidSetupError
+
+__all__ = ["Cell", "Table", "TableSpec", "cell_of", "grid", "size_list"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One probability of a headline table: at ``(row, column)`` sizes, exact or not, and
+    its 95% interval (``low``, ``high``; the value twice when exact)."""
+
+    row: int
+    column: int
+    value: Fraction
+    exact: bool = True
+    low: Fraction | float | None = None
+    high: Fraction | float | None = None
+
+    @property
+    def interval(self) -> tuple[Fraction | float, Fraction | float]:
+        """The 95% interval of :attr:`value` (the value twice when exact)."""
+        if self.exact or self.low is None or self.high is None:
+            return (self.value, self.value)
+        return (self.low, self.high)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a headline table measures and how a sentence names its cells.
+
+    Attributes:
+        key: a short name (``"damage"``).
+        measure: the probability, as a column heading (``"P(the attack deals damage)"``).
+        row_label, column_label: what the two sizes are (``"attack dice"``).
+        situation: ``situation.format(row=, column=, column_dice=, column_cards=)``
+            names a cell in a sentence (``"a 3-die attack against 2 dice"``;
+            ``column_dice`` is ``"1 die"`` or ``"2 dice"``, ``column_cards`` likewise).
+        event: what happens, after the situation (``"deals damage"``), said positively
+            (a sentence gives its probability before and after, never "less often").
+        mirrored: the two sides play by the same rules and sizes, so the cell at
+            ``(column, row)`` is this cell's measure for the other side: the list of
+            largest changes names each pair once (the cell with ``row <= column``).
+    """
+
+    key: str
+    measure: str
+    row_label: str
+    column_label: str
+    situation: str
+    event: str
+    mirrored: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """A headline table computed for one set of rules: its spec and its cells, row by row."""
+
+    spec: TableSpec
+    cells: tuple[Cell, ...]
+    note: str = ""
+
+
+def size_list(values: Any, what: str, low: int) -> list[int]:
+    """Return the sizes ``values`` (one whole number or a list) sorted without repeats.
+
+    Raises:
+        InvalidSetupError: a value that is not a whole number of ``low`` or more.
+    """
+    items = list(values) if isinstance(values, (list, tuple, range)) else [values]
+    if not items or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in items):
+        raise InvalidSetupError(f"{what} must be whole numbers of {low} or more, got {values!r}")
+    return sorted(set(items))
+
+
+def grid(rows: Iterable[int], columns: Iterable[int], value: Callable[[int, int], Cell]) -> tuple[Cell, ...]:
+    """Return the cells ``value(row, column)``, row by row."""
+    return tuple(value(r, c) for r in rows for c in columns)
+
+
+def cell_of(row: int, column: int, result: Any, event: Any) -> Cell:
+    """The cell of ``P(event)`` read from a calculator's result, with its interval."""
+    exact = bool(result.exact)
+    value = result.probability(event)
+    low, high = (value, value) if exact else interval_of(result, event, CONFIDENCE)
+    return Cell(row, column, value, exact, low, high)
