@@ -138,3 +138,25 @@ def test_identical_rules_give_identical_runs(seed):
     )
     d = mean_difference(a, b, 0)
     assert d.method == "paired" and d.identical and d.delta == 0 and isinstance(d.before, float | Fraction)
+
+
+def test_the_rule_change_report_compares_estimated_cells_run_by_run():
+    """A Monte Carlo cell of the rule-change report (a 3 v 3 clash sampled, DB-4 strike
+    cost changed) keeps its runs, and its change is the paired one, said so in the table."""
+    from toolkit.reports.rule_change import compare
+    from toolkit.reports.rule_change_systems import DB_CLASH, Cell, Table
+
+    def table(rules, seed=0):
+        result = clash_losses(3, 3, rules=rules, method="monte_carlo", sampler="model", trials=300, seed=seed)
+        low, high = result.interval(_a_ahead)
+        cell = Cell(3, 3, result.probability(_a_ahead), False, low, high, result.samples, _a_ahead)
+        return [Table(DB_CLASH, (cell,))]
+
+    (compared,) = compare(table(DurakRules()), table(DurakRules(strike_loss=3)))
+    change = compared.changes[0]
+    assert change.difference.method == "paired" and change.difference.runs == 300
+    newcombe = difference_of(change.before, change.before_interval, change.after, change.after_interval)
+    assert change.difference.half_width < newcombe.half_width
+    assert compared.shown()["how"].tolist() == ["paired: the same 300 runs under both rules"]
+    (unpaired,) = compare(table(DurakRules()), table(DurakRules(strike_loss=3), seed=1))
+    assert unpaired.changes[0].difference.method == "newcombe"
