@@ -151,7 +151,7 @@ def test_sentence_less_often_against_another_baseline_and_estimates():
     # with the estimates' 95% intervals: each value with its ±, the change with its interval
     c = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 4), False, (0.45, 0.55), (0.21, 0.29))
     assert sentence(c, "Big hands") == (
-        "With Big hands, an attacker with a 4-card hand against 1 card wins: 50.0% ± 5.0% → 25.0% ± 4.0%, "
+        "With Big hands, an attacker with a 4-card hand against 1 card wins: 50% ± 5% (95%) → 25% ± 4% (95%), "
         "a change of −25.0 ± 6.4 points (95%), Monte Carlo estimates."
     )
     # a change inside its interval is said to be no measurable change, and nothing more

@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.numbers import points_text, wilson_interval
-from toolkit.odds_result import student_t
+from toolkit.odds_result import estimate_mean_text, estimate_value_text, student_t
 from toolkit.odds_samples import Samples, aligned_samples
 
 __all__ = [
@@ -146,44 +146,30 @@ def mean_interval(result: Any, f: Any = None, confidence: float = CONFIDENCE) ->
 
 
 def mean_text(value: Number, interval: tuple[Number, Number], digits: int = 2) -> str:
-    """Return a mean as a designer reads it: ``'2.14'`` when exact (the interval is the value
-    twice), else ``'2.14 ± 0.05'`` (the larger side of the interval).
+    """Return a mean as a designer reads it, the one way of the odds results
+    (:func:`toolkit.odds_result.estimate_mean_text`): exact (the interval is the value twice)
+    ``'7/3 ≈ 2.33'``, else ``'2.14 ± 0.05 (95%)'`` (``digits`` is kept for callers; the
+    estimate's digits follow its interval).
 
     >>> mean_text(Fraction(107, 50), (Fraction(107, 50),) * 2), mean_text(2.137, (2.09, 2.18))
-    ('2.14', '2.14 ± 0.05')
+    ('107/50 = 2.14', '2.14 ± 0.05 (95%)')
     """
-    shown = f"{float(value):.{digits}f}"
-    low, high = interval
-    if low == high == value:
-        return shown
-    half = max(float(value) - float(low), float(high) - float(value))
-    return f"{shown} ± {half:.{digits}f}"
+    return estimate_mean_text(value, interval[0], interval[1], CONFIDENCE)
 
 
 def value_text(p: Number, interval: tuple[Number, Number], digits: int = 1) -> str:
-    """Return a probability as a designer reads it: exact (the interval is the value twice)
-    by the one display rule (:func:`toolkit.numbers.probability_text`, ``'1/3 ≈ 33.3%'``),
-    an estimate as its percent ± the larger side of its interval, never a fraction
-    (``'71.6% ± 3.1%'``), or with its range when the interval is lopsided (one side more
-    than 1.5 times the other: a rare event, ``'0.0% (0.0% to 1.9%)'``).
+    """Return a probability as a designer reads it, the one way of the odds results
+    (:func:`toolkit.odds_result.estimate_value_text`): exact (the interval is the value
+    twice) ``'1/3 ≈ 33.3%'``; an estimate as its percent ± the larger side of its interval,
+    never a fraction (``'72% ± 3% (95%)'``), or with its range when the interval is
+    lopsided (a rare event, ``'0% (at most 1.9%, 95%)'``). ``digits`` is kept for callers.
 
     >>> value_text(Fraction(1, 3), (Fraction(1, 3),) * 2), value_text(0.716, (0.685, 0.745))
-    ('1/3 ≈ 33.3%', '71.6% ± 3.1%')
+    ('1/3 ≈ 33.3%', '72% ± 3% (95%)')
     >>> value_text(0.0, (0.0, 0.019))
-    '0.0% (0.0% to 1.9%)'
-
+    '0% (at most 1.9%, 95%)'
     """
-    from toolkit.numbers import probability_text
-
-    low, high = interval
-    if low == high == p:
-        return probability_text(p, digits)
-    below, above = (float(p) - float(low)) * 100, (float(high) - float(p)) * 100
-    half = max(below, above)
-    d = digits if half >= 10**-digits else digits + 1
-    if max(below, above) > 1.5 * min(below, above):  # lopsided (a rare event): the range, never "0% ± 2%"
-        return f"{float(p) * 100:.{d}f}% ({float(low) * 100:.{d}f}% to {float(high) * 100:.{d}f}%)"
-    return f"{float(p) * 100:.{digits}f}% ± {half:.{d}f}%"
+    return estimate_value_text(p, interval[0], interval[1], CONFIDENCE)
 
 
 @dataclass(frozen=True)

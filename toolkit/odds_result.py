@@ -438,25 +438,14 @@ class Odds(Distribution[T]):
 
     # -- display ---------------------------------------------------------------------------
     def text(self, event: Any, confidence: float | None = None) -> str:
-        """The probability of an outcome or event as a designer reads it: exact, ``'7/27 ≈
-        25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
-        p = self.probability(event)
-        if self.exact:
-            return probability_text(p)
-        level = self.confidence if confidence is None else confidence
-        lo, hi = self.interval(event, level)
-        return interval_text(p, lo, hi, level)
+        """The probability of an outcome or event as a designer reads it (:func:`chance_text`):
+        exact, ``'7/27 ≈ 25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
+        return chance_text(self, event, confidence)
 
     def mean_text(self, f: Any = None, confidence: float | None = None) -> str:
-        """The mean as a designer reads it: exact (``'7/3 ≈ 2.33'``) or ``'2.14 ± 0.05 (95%)'``."""
-        m = self.mean(f)
-        if self.exact:
-            return number_text(m)
-        level = self.confidence if confidence is None else confidence
-        lo, hi = self.mean_interval(f, level)
-        half = max(float(m) - float(lo), float(hi) - float(m))
-        digits = max(0, -math.floor(math.log10(half))) if half > 0 else 2
-        return f"{float(m):.{digits}f} ± {half:.{digits}f} ({level * 100:g}%)"
+        """The mean as a designer reads it (:func:`average_text`): exact (``'7/3 ≈ 2.33'``) or
+        ``'2.14 ± 0.05 (95%)'``."""
+        return average_text(self, f, confidence)
 
     def how(self) -> str:
         """How the numbers were obtained, in words, with the runs behind them."""
@@ -507,6 +496,68 @@ class Odds(Distribution[T]):
         return (_rebuild, (type(self), state))
 
 
+# -- the one way a result's numbers are written ------------------------------------------------
+def _is_exact(result: Any) -> bool:
+    """Whether a result (an :class:`Odds`, or a plain :class:`~toolkit.prob.Distribution`,
+    which is exact) is exact."""
+    exact = getattr(result, "exact", None)
+    return getattr(result, "method", "exact") == "exact" if exact is None else bool(exact)
+
+
+def estimate_value_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+    """A probability and its interval, the one way: the exact value (the interval is the
+    value twice) by :func:`~toolkit.numbers.probability_text` (``'1/3 ≈ 33.3%'``, a fraction
+    only while short), an estimate by :func:`~toolkit.numbers.interval_text` (``'71.6% ±
+    3.1% (95%)'``, a range when lopsided, never a fraction).
+
+    >>> from fractions import Fraction
+    >>> estimate_value_text(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)), estimate_value_text(0.716, 0.685, 0.745)
+    ('1/3 ≈ 33.3%', '72% ± 3% (95%)')
+    """
+    if low == high == value:
+        return probability_text(value)
+    return interval_text(value, low, high, confidence)
+
+
+def estimate_mean_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+    """A mean and its interval, the one way: exact (the interval is the value twice) by
+    :func:`~toolkit.numbers.number_text` (``'7/3 ≈ 2.33'``), an estimate as ``'2.14 ± 0.05
+    (95%)'`` (the larger side of the interval, to its first significant digit).
+
+    >>> from fractions import Fraction
+    >>> estimate_mean_text(Fraction(7, 3), Fraction(7, 3), Fraction(7, 3)), estimate_mean_text(2.137, 2.09, 2.18)
+    ('7/3 ≈ 2.33', '2.14 ± 0.05 (95%)')
+    """
+    if low == high == value:
+        return number_text(value)
+    half = max(float(value) - float(low), float(high) - float(value))
+    digits = max(0, -math.floor(math.log10(half))) if half > 0 else 2
+    return f"{float(value):.{digits}f} ± {half:.{digits}f} ({confidence * 100:g}%)"
+
+
+def chance_text(result: Any, event: Any, confidence: float | None = None) -> str:
+    """P(``event``) of any odds result as a designer reads it, read from the result's own
+    ``exact`` and ``interval`` (:func:`estimate_value_text`): what explorers, reports and
+    ``repr`` s show. A plain :class:`~toolkit.prob.Distribution` is exact."""
+    p = result.probability(event)
+    if _is_exact(result):
+        return probability_text(p)
+    level = getattr(result, "confidence", DEFAULT_CONFIDENCE) if confidence is None else confidence
+    low, high = result.interval(event, level)
+    return estimate_value_text(p, low, high, level)
+
+
+def average_text(result: Any, f: Any = None, confidence: float | None = None) -> str:
+    """The mean of the outcomes (or of one field) of any odds result as a designer reads it,
+    read from its ``exact`` and ``mean_interval`` (:func:`estimate_mean_text`)."""
+    m = result.mean(f)
+    if _is_exact(result):
+        return number_text(m)
+    level = getattr(result, "confidence", DEFAULT_CONFIDENCE) if confidence is None else confidence
+    low, high = result.mean_interval(f, level)
+    return estimate_mean_text(m, low, high, level)
+
+
 def _rebuild(cls: type, state: dict[str, Any]) -> Odds[Any]:
     obj = cls.__new__(cls)
     for k, v in state.items():
@@ -530,4 +581,11 @@ def counts_half_width(
     return widest
 
 
-__all__ += ["counts_half_width", "student_t"]
+__all__ += [
+    "average_text",
+    "chance_text",
+    "counts_half_width",
+    "estimate_mean_text",
+    "estimate_value_text",
+    "student_t",
+]

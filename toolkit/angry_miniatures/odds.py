@@ -126,13 +126,6 @@ _MONTE_CARLO = (
 MAX_SAMPLED_DICE = 10_000
 
 
-def _too_big(what: str, size: int, limit: int, alternative: str = _MONTE_CARLO, unit: str = "of size") -> TooBigError:
-    """The refusal of an exact request above its limit, in the toolkit's one wording
-    (:func:`toolkit.odds_result.too_big`): ``what`` (``"hit_distribution of 100,000 dice"``)
-    needs ``size`` ``unit``, above ``limit``; ``alternative`` says what to do instead."""
-    return too_big(what, size, unit, limit, alternative=alternative)
-
-
 def _check_rules(rules: object) -> Rules:
     """Return ``rules`` (the defaults for None) if it is a :class:`Rules`."""
     if rules is None:
@@ -145,12 +138,12 @@ def _check_rules(rules: object) -> Rules:
 def _check_opposed_size(*pools: int, alternative: str = _MONTE_CARLO) -> None:
     total = sum(pools)
     if total > MAX_OPPOSED_DICE:
-        raise _too_big(
+        raise too_big(
             f"exact odds of {' + '.join(map(str, pools))} dice rolled against each other",
             total,
-            MAX_OPPOSED_DICE,
-            alternative,
             "dice",
+            MAX_OPPOSED_DICE,
+            alternative=alternative,
         )
 
 
@@ -166,12 +159,13 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
     model = die_model(_check_rules(rules))
     hits, blanks, faces = model.hits, model.blanks, model.faces
     if n > MAX_POOL:
-        raise _too_big(
+        raise too_big(
             f"the exact hit_distribution of {n:,} dice",
             n,
-            MAX_POOL,
-            f"the hits are Binomial(n, {hits}/{faces}): mean {hits}n/{faces}, variance n·{hits * blanks}/{faces**2}",
             "dice",
+            MAX_POOL,
+            alternative=f"the hits are Binomial(n, {hits}/{faces}): mean {hits}n/{faces}, "
+            f"variance n·{hits * blanks}/{faces**2}",
         )
     if blanks == 0:
         return Odds(Distribution.from_int_weights({n: 1}))
@@ -195,12 +189,12 @@ def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
     rules = _check_rules(rules)
     model = die_model(rules)
     if n > MAX_POOL:
-        raise _too_big(
+        raise too_big(
             f"the exact crit_probability of {n:,} dice",
             n,
-            MAX_POOL,
-            "a crit is all but certain with such a pool",
             "dice",
+            MAX_POOL,
+            alternative="a crit is all but certain with such a pool",
         )
     # Closed form: the rolls without a crit are those with few crit faces (AM-7, asked of
     # crit_from_aces for 0, 1, ... until it says crit; more only add to it).
@@ -396,19 +390,23 @@ def _area_refusal(n: int, pools: list[int], max_outcomes: int) -> TooBigError | 
     )
     total = n + sum(pools)
     if n > MAX_AREA_ATTACK:
-        return _too_big(f"an exact area_attack with {n} attack dice", n, MAX_AREA_ATTACK, joint, "attack dice")
+        return too_big(
+            f"an exact area_attack with {n} attack dice", n, "attack dice", MAX_AREA_ATTACK, alternative=joint
+        )
     if len(pools) > MAX_OPPOSED_DICE:
-        return _too_big("an exact area attack", len(pools), MAX_OPPOSED_DICE, joint, "defenders")
+        return too_big("an exact area attack", len(pools), "defenders", MAX_OPPOSED_DICE, alternative=joint)
     if total > MAX_AREA_DICE:
-        return _too_big(f"an exact area_attack with {n} + {sum(pools)} dice", total, MAX_AREA_DICE, joint, "dice")
+        return too_big(
+            f"an exact area_attack with {n} + {sum(pools)} dice", total, "dice", MAX_AREA_DICE, alternative=joint
+        )
     work = (n + 1) ** (len(pools) + 1)
     if work > MAX_AREA_WORK:
         what = f"an exact area_attack of {n} dice against {len(pools)} defenders"
-        return _too_big(what, work, MAX_AREA_WORK, joint, "steps ((attack dice + 1)^(defenders + 1))")
+        return too_big(what, work, "steps ((attack dice + 1)^(defenders + 1))", MAX_AREA_WORK, alternative=joint)
     size = (n + 1) ** len(pools)
     if size > max_outcomes:
         what = f"an exact area attack of {len(pools)} defenders against {n} attack dice"
-        return _too_big(what, size, max_outcomes, joint, "joint outcomes at most")
+        return too_big(what, size, "joint outcomes at most", max_outcomes, alternative=joint)
     return None
 
 
@@ -450,7 +448,7 @@ def area_attack(
     for m in defense_dice_list:
         pools.append(check_pool(m, "defense dice"))
         if len(pools) > MAX_SAMPLED_DICE:
-            raise _too_big("an area attack", len(pools), MAX_SAMPLED_DICE, "fewer defenders", "defenders")
+            raise too_big("an area attack", len(pools), "defenders", MAX_SAMPLED_DICE, alternative="fewer defenders")
     if not pools:
         raise InvalidSetupError("area_attack needs at least one defender's dice (AM-8)")
     refusal = _area_refusal(n, pools, max_outcomes)
@@ -537,7 +535,9 @@ def _check_health(health: object, what: str = "health") -> int:
     if health < 1:
         raise InvalidSetupError(f"{what} {health!r} is not valid: Health is a whole number of 1 or more (AM-10)")
     if health > MAX_HEALTH:
-        raise _too_big(f"the exact odds against a {what} of {health:,}", health, MAX_HEALTH, unit="Health")
+        raise too_big(
+            f"the exact odds against a {what} of {health:,}", health, "Health", MAX_HEALTH, alternative=_MONTE_CARLO
+        )
     return health
 
 
@@ -580,21 +580,22 @@ def attacks_to_take_out(
     if cap < 1:
         raise InvalidSetupError(f"cap must be a whole number of attacks >= 1, got {cap!r}")
     if cap > MAX_CAP:
-        raise _too_big(
+        raise too_big(
             f"the exact attacks_to_take_out with a cap of {cap:,} attacks",
             cap,
-            MAX_CAP,
-            f"a cap of {MAX_CAP:,} already reports the rest as MoreThan",
             "attacks",
+            MAX_CAP,
+            alternative=f"a cap of {MAX_CAP:,} already reports the rest as MoreThan",
         )
     work = _repeat_work(attack_dice, defense_dice, health, cap)
     if work > MAX_REPEAT_WORK:
-        raise _too_big(
+        raise too_big(
             f"the exact attacks_to_take_out({attack_dice}, {defense_dice}, health={health}, cap={cap})",
             work,
-            MAX_REPEAT_WORK,
-            "lower the cap (the rest is reported as MoreThan(cap)), or estimate one attack with " + _MONTE_CARLO,
             "steps (cap² × Health × pool × digits)",
+            MAX_REPEAT_WORK,
+            alternative="lower the cap (the rest is reported as MoreThan(cap)), or estimate one attack with "
+            + _MONTE_CARLO,
         )
     weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
     alive = {0: 1}  # damage taken so far -> weight out of total**k
@@ -634,12 +635,12 @@ def expected_attacks_to_take_out(
     _check_opposed_size(n, m)
     work = health * health * (n + 1) * ((n + m + 1) * 26 // 10 + 1)
     if work > MAX_EXPECTED_WORK:
-        raise _too_big(
+        raise too_big(
             f"the exact expected_attacks_to_take_out({n}, {m}, health={health})",
             work,
-            MAX_EXPECTED_WORK,
-            "attacks_to_take_out with a cap gives the odds of the first attacks; " + _MONTE_CARLO,
             "steps (Health² × pool × digits)",
+            MAX_EXPECTED_WORK,
+            alternative="attacks_to_take_out with a cap gives the odds of the first attacks; " + _MONTE_CARLO,
         )
     weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
     stay = weights.get(0, 0)
@@ -701,14 +702,14 @@ def melee_exchange(
     states = (attacker.health - attacker.damage) * (defender.health - defender.damage)
     work = states * (ab.attack + ab.defence + ba.attack + ba.defence + 4)
     if work > MAX_EXCHANGE_WORK:
-        raise _too_big(
+        raise too_big(
             f"the exact melee exchange of Health {attacker.health - attacker.damage:,} against "
             f"{defender.health - defender.damage:,}",
             work,
-            MAX_EXCHANGE_WORK,
-            "estimate it by playing attacks out with toolkit.montecarlo.sample_outcomes on "
-            "toolkit.angry_miniatures.start_attack, or each attack's odds with " + _MONTE_CARLO,
             f"steps ({states:,} states × the dice rolled)",
+            MAX_EXCHANGE_WORK,
+            alternative="estimate it by playing attacks out with toolkit.montecarlo.sample_outcomes on "
+            "toolkit.angry_miniatures.start_attack, or each attack's odds with " + _MONTE_CARLO,
         )
     _check_opposed_size(ab.attack, ab.defence)
     _check_opposed_size(ba.attack, ba.defence)
