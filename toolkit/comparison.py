@@ -341,6 +341,10 @@ def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = 
     )
 
 
+#: Below this many runs that changed, a paired mean's Student interval is not trusted alone.
+FEW_CHANGED_RUNS = 10
+
+
 def paired_difference(
     pairs: Iterable[tuple[float, float]],
     confidence: float = CONFIDENCE,
@@ -351,6 +355,11 @@ def paired_difference(
     both rule sets): the mean of the per-run differences ± ``t·s/√n`` (``s`` their standard
     deviation, ``t`` Student's quantile for ``n - 1`` degrees of freedom) — the paired
     interval, narrower than two separate ones wherever the pairs move together.
+
+    When fewer than :data:`FEW_CHANGED_RUNS` runs changed, ``s`` says little (no run
+    changed gives ``s = 0``), so the interval also holds every change the number of changed
+    runs allows: a change is at most the range of the values times the share of runs that
+    changed, and that share at most the upper end of its Wilson interval.
     ``identical`` defaults to every run giving the same value under both."""
     items = np.array([(float(b), float(a)) for b, a in pairs], dtype=float).reshape(-1, 2)
     n = len(items)
@@ -360,8 +369,13 @@ def paired_difference(
     mean_b, mean_a = float(items[:, 0].mean()), float(items[:, 1].mean())
     d = mean_a - mean_b
     half = student_t(confidence, n - 1) * float(diffs.std(ddof=1)) / math.sqrt(n)
-    same = bool(np.all(diffs == 0)) if identical is None else identical
-    return Difference(mean_b, mean_a, d - half, d + half, False, same, "paired", confidence, points, n)
+    low, high = d - half, d + half
+    changed = int(np.count_nonzero(diffs))
+    if changed < FEW_CHANGED_RUNS:
+        bound = float(items.max() - items.min()) * wilson_interval(changed, n, confidence)[1]
+        low, high = min(low, -bound), max(high, bound)
+    same = changed == 0 if identical is None else identical
+    return Difference(mean_b, mean_a, low, high, False, same, "paired", confidence, points, n)
 
 
 def paired_probability_difference(
