@@ -362,12 +362,12 @@ SAMPLED_DIGESTS = [
     (
         (10, 6, ("greedy", "greedy"), "default", 1000, 0),
         753,
-        "d03c74213175f57c413e080f77b3563c334278bc44893bf5cf22a4ede2d85ff3",
+        "e92067976b840c87e952fe039f78d3153983e07de644f7f005cbc38169c099ad",
     ),
     (
         (6, 7, ("random", "greedy"), "hearts_attack", 1000, 4),
-        735,
-        "77b5e4b7e69e01e915b9d9f849d4f991fec33216f2027df6f3a6dc1350b4f37a",
+        734,
+        "116585e150e9d390178d414bb6e90c1d22ff6d4918c774048b50e94df4f6b740",
     ),
     (
         (9, 9, ("random", "random"), "no_jokers_must", 500, 1),

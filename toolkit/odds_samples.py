@@ -36,7 +36,7 @@ import numpy as np
 
 from toolkit.errors import PrecisionNotReachedError
 
-__all__ = ["Samples", "aligned_samples", "next_batch", "not_reached", "play_seed", "sample_runs"]
+__all__ = ["PLAY_SEED_BITS", "Samples", "aligned_samples", "next_batch", "not_reached", "play_seed", "sample_runs"]
 
 #: Bits of the seed a run's play stream starts from (:func:`play_seed`).
 PLAY_SEED_BITS = 64

@@ -51,7 +51,7 @@ from toolkit.odds_result import (
     choose_method,
     counts_half_width,
 )
-from toolkit.odds_samples import Samples, play_seed, sample_runs
+from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -353,10 +353,11 @@ def sampled_clash_runs(
 ) -> tuple[tuple[str | None, Path], ...]:
     """The (initiative, loss path) of each of ``trials`` random deals played with
     :class:`ClashPosition`, in order. Run ``i`` takes the same draws from the deal stream
-    whatever the rules do with it (its deal, then the seed of its own play stream,
-    :func:`~toolkit.odds_samples.play_seed`), so under two rule sets with the same deck run
-    ``i`` is the same deal with the same coin for a tied initiative (DB-3) and the same
-    random choices: common random numbers."""
+    whatever the rules do with it (its deal, then the seed of its own play stream, as
+    :func:`~toolkit.odds_samples.play_seed` draws it; the stream is started only for a random
+    choice, and a tied initiative's coin is the seed's lowest bit), so under two rule sets
+    with the same deck run ``i`` is the same deal with the same coin for a tied initiative
+    (DB-3) and the same random choices: common random numbers."""
     key = (na, nb, pols, rules, trials, seed)
     if key in _SAMPLED:
         return _SAMPLED[key]
@@ -365,13 +366,14 @@ def sampled_clash_runs(
     runs: list[tuple[str | None, Path]] = []
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
-        play = play_seed(rng)
+        bits = rng.getrandbits(PLAY_SEED_BITS)  # the run's play stream, started only when needed
+        play: random.Random | None = None
         who = initiative_holder(a, b, rules)
         if who == NO_CLASH:
             runs.append((None, ()))
             continue
-        if who is None:  # DB-3: a fair coin
-            who = play.randrange(2)
+        if who is None:  # DB-3: a fair coin, the lowest bit of the run's play seed
+            who = bits & 1
         node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
         events: list[tuple[int, int]] = []
         while node is not None:
@@ -380,10 +382,18 @@ def sampled_clash_runs(
                 action = greedy_action(node)
             elif policy is random_policy:  # the same draw as sampling the uniform Distribution
                 legal = node.legal_actions()
-                action = legal[0] if len(legal) == 1 else legal[play.randrange(len(legal))]
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    play = play or random.Random(bits)
+                    action = legal[play.randrange(len(legal))]
             else:
                 choice, _ = policy_choices(node, pols)
-                action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(play)
+                if len(choice) == 1:
+                    action = choice[0][0]
+                else:
+                    play = play or random.Random(bits)
+                    action = Distribution.from_int_weights(dict(choice)).sample(play)
             node, evs = node.losses_after(action)
             if evs:
                 events.extend(evs)
