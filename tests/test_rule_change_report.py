@@ -386,7 +386,7 @@ def test_a_change_inside_its_interval_ranks_after_the_measured_ones_and_is_not_n
         "−1 point",
         "no measurable change (within ±9.5 points)",
     ]
-    assert shown["default rules"].iloc[0] == "50% ± 2% (95%)"  # an estimate with its ± (the one display rule), never 1/2
+    assert shown["default rules"].iloc[0] == "50% ± 2% (95%)"  # an estimate with its ±, never 1/2
     # the heatmap leaves the change that is not measurable white, written "–"
     heat = made.tables[0].heatmap()
     z = {
