@@ -68,8 +68,10 @@ def test_an_estimated_difference_inside_its_interval_is_not_measurable():
 
 
 def test_means_and_their_text():
-    assert mean_text(Fraction(7, 3), (Fraction(7, 3),) * 2) == "2.33"
-    assert mean_text(2.137, (2.09, 2.18)) == "2.14 ± 0.05"
+    # the one way of the odds results (toolkit.odds_result.estimate_mean_text): an exact
+    # mean as its short fraction, an estimate with its ± and level
+    assert mean_text(Fraction(7, 3), (Fraction(7, 3),) * 2) == "7/3 ≈ 2.33"
+    assert mean_text(2.137, (2.09, 2.18)) == "2.14 ± 0.05 (95%)"
     exact = difference_of(Fraction(7, 3), (Fraction(7, 3),) * 2, Fraction(5, 2), (Fraction(5, 2),) * 2, points=False)
     assert exact.exact and exact.delta == Fraction(1, 6) and exact.text() == "+0.17"
     d = difference_of(2.14, (2.09, 2.19), 2.10, (2.05, 2.15), points=False)

@@ -152,7 +152,7 @@ def test_sentence_less_often_against_another_baseline_and_estimates():
     # with the estimates' 95% intervals: each value with its ±, the change with its interval
     c = Change(FM_WINS, 4, 1, Fraction(1, 2), Fraction(1, 4), False, (0.45, 0.55), (0.21, 0.29))
     assert sentence(c, "Big hands") == (
-        "With Big hands, an attacker with a 4-card hand against 1 card wins: 50.0% ± 5.0% → 25.0% ± 4.0%, "
+        "With Big hands, an attacker with a 4-card hand against 1 card wins: 50% ± 5% (95%) → 25% ± 4% (95%), "
         "a change of −25.0 ± 6.4 points (95%), Monte Carlo estimates."
     )
     # a change inside its interval is said to be no measurable change, and nothing more
@@ -411,7 +411,7 @@ def test_a_change_inside_its_interval_ranks_after_the_measured_ones_and_is_not_n
         "−1 point",
         "no measurable change (within ±9.5 points)",
     ]
-    assert shown["default rules"].iloc[0] == "50.0% ± 2.0%"  # an estimate with its ±, never 1/2
+    assert shown["default rules"].iloc[0] == "50% ± 2% (95%)"  # an estimate with its ±, never 1/2
     # the heatmap leaves the change that is not measurable white, written "–"
     heat = made.tables[0].heatmap()
     z = {

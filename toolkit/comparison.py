@@ -6,14 +6,21 @@ and by how much? The answer is a :class:`Difference`:
 
 * **exact minus exact is exact**: the difference is a ``Fraction`` and its interval is the
   difference twice; any non-zero exact difference is measured.
-* **where either side is an estimate**, the 95% interval of the difference is built from
-  the two results' own intervals by Newcombe's method (the "MOVER" square-and-add of
-  Newcombe 1998, method 10, for two Wilson intervals; it takes any two intervals, a
-  bootstrap one as well). It is exact for independent estimates and **conservative** for
-  estimates made with common random numbers (the same seed, so the same deals and rolls,
-  under both rule sets), which correlates them positively and makes the true spread of the
-  difference smaller than the method assumes. Where paired samples are at hand
-  (per-deal values under both rules) :func:`paired_difference` gives the paired interval.
+* **two Monte Carlo results drawn with the same seed** (common random numbers: run ``i``
+  under both rule sets shared its deal, its dice and its play stream wherever the rules
+  allow, :mod:`toolkit.odds_samples`) that kept their runs are compared **run by run**: the
+  interval of the difference is the paired one (:func:`paired_difference`: for a
+  probability, Agresti and Min's adjusted interval of the difference of matched
+  proportions; for a mean, the Student interval of the run-by-run differences). It is
+  narrower than two separate intervals wherever the two results move together.
+* **otherwise, where either side is an estimate** (runs not kept, different seeds or
+  sizes, a mixed result such as a battle chain over sampled clash tables), the 95% interval
+  of the difference is built from the two results' own intervals by Newcombe's method (the
+  "MOVER" square-and-add of Newcombe 1998, method 10, for two Wilson intervals; it takes
+  any two intervals, a bootstrap one as well). It is exact for independent estimates and
+  **conservative** for estimates made with common random numbers, which correlates them
+  positively. :attr:`Difference.method` says which (``"paired"`` or ``"newcombe"``) and
+  :attr:`Difference.how` says it in words.
 * A difference whose interval contains 0 is **not measurable**: it reads "no measurable
   change (within ±x points)", ranks after the measured ones (:func:`ranked`) and a report
   never explains it.
@@ -44,7 +51,11 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
+import numpy as np
+
 from toolkit.numbers import points_text, wilson_interval
+from toolkit.odds_result import estimate_mean_text, estimate_value_text, student_t
+from toolkit.odds_samples import Samples, aligned_samples
 
 __all__ = [
     "CONFIDENCE",
@@ -59,6 +70,7 @@ __all__ = [
     "mean_text",
     "value_text",
     "paired_difference",
+    "paired_probability_difference",
     "ranked",
     "same_result",
 ]
@@ -134,44 +146,30 @@ def mean_interval(result: Any, f: Any = None, confidence: float = CONFIDENCE) ->
 
 
 def mean_text(value: Number, interval: tuple[Number, Number], digits: int = 2) -> str:
-    """Return a mean as a designer reads it: ``'2.14'`` when exact (the interval is the value
-    twice), else ``'2.14 ± 0.05'`` (the larger side of the interval).
+    """Return a mean as a designer reads it, the one way of the odds results
+    (:func:`toolkit.odds_result.estimate_mean_text`): exact (the interval is the value twice)
+    ``'7/3 ≈ 2.33'``, else ``'2.14 ± 0.05 (95%)'`` (``digits`` is kept for callers; the
+    estimate's digits follow its interval).
 
     >>> mean_text(Fraction(107, 50), (Fraction(107, 50),) * 2), mean_text(2.137, (2.09, 2.18))
-    ('2.14', '2.14 ± 0.05')
+    ('107/50 = 2.14', '2.14 ± 0.05 (95%)')
     """
-    shown = f"{float(value):.{digits}f}"
-    low, high = interval
-    if low == high == value:
-        return shown
-    half = max(float(value) - float(low), float(high) - float(value))
-    return f"{shown} ± {half:.{digits}f}"
+    return estimate_mean_text(value, interval[0], interval[1], CONFIDENCE)
 
 
 def value_text(p: Number, interval: tuple[Number, Number], digits: int = 1) -> str:
-    """Return a probability as a designer reads it: exact (the interval is the value twice)
-    by the one display rule (:func:`toolkit.numbers.probability_text`, ``'1/3 ≈ 33.3%'``),
-    an estimate as its percent ± the larger side of its interval, never a fraction
-    (``'71.6% ± 3.1%'``), or with its range when the interval is lopsided (one side more
-    than 1.5 times the other: a rare event, ``'0.0% (0.0% to 1.9%)'``).
+    """Return a probability as a designer reads it, the one way of the odds results
+    (:func:`toolkit.odds_result.estimate_value_text`): exact (the interval is the value
+    twice) ``'1/3 ≈ 33.3%'``; an estimate as its percent ± the larger side of its interval,
+    never a fraction (``'72% ± 3% (95%)'``), or with its range when the interval is
+    lopsided (a rare event, ``'0% (at most 1.9%, 95%)'``). ``digits`` is kept for callers.
 
     >>> value_text(Fraction(1, 3), (Fraction(1, 3),) * 2), value_text(0.716, (0.685, 0.745))
-    ('1/3 ≈ 33.3%', '71.6% ± 3.1%')
+    ('1/3 ≈ 33.3%', '72% ± 3% (95%)')
     >>> value_text(0.0, (0.0, 0.019))
-    '0.0% (0.0% to 1.9%)'
-
+    '0% (at most 1.9%, 95%)'
     """
-    from toolkit.numbers import probability_text
-
-    low, high = interval
-    if low == high == p:
-        return probability_text(p, digits)
-    below, above = (float(p) - float(low)) * 100, (float(high) - float(p)) * 100
-    half = max(below, above)
-    d = digits if half >= 10**-digits else digits + 1
-    if max(below, above) > 1.5 * min(below, above):  # lopsided (a rare event): the range, never "0% ± 2%"
-        return f"{float(p) * 100:.{d}f}% ({float(low) * 100:.{d}f}% to {float(high) * 100:.{d}f}%)"
-    return f"{float(p) * 100:.{digits}f}% ± {half:.{d}f}%"
+    return estimate_value_text(p, interval[0], interval[1], CONFIDENCE)
 
 
 @dataclass(frozen=True)
@@ -184,9 +182,12 @@ class Difference:
             difference twice when exact).
         exact: both values exact.
         identical: the two results are the same distribution (or the same value).
-        method: ``"exact"``, ``"newcombe"`` (from the two intervals) or ``"paired"``.
+        method: ``"exact"``, ``"newcombe"`` (from the two intervals, conservative under
+            common random numbers) or ``"paired"`` (run by run, the two results drawn from
+            the same runs).
         points: the difference is of probabilities, shown in percentage points
             (otherwise a plain number, a mean).
+        runs: the runs paired (``"paired"`` only).
     """
 
     before: Number
@@ -198,6 +199,18 @@ class Difference:
     method: str = "exact"
     confidence: float = CONFIDENCE
     points: bool = True
+    runs: int | None = None
+
+    @property
+    def how(self) -> str:
+        """How the interval was obtained, in words: ``'exact'``, ``'paired: the same 1,000
+        runs under both rules'`` or ``'conservative: from the two results' own intervals'``."""
+        if self.exact:
+            return "exact"
+        if self.method == "paired":
+            n = f"{self.runs:,} " if self.runs else ""
+            return f"paired: the same {n}runs under both rules"
+        return "conservative: from the two results' own intervals"
 
     @property
     def delta(self) -> Number:
@@ -286,9 +299,14 @@ def same_result(before: Any, after: Any) -> bool:
 
 
 def difference(before: Any, after: Any, event: Any, confidence: float = CONFIDENCE) -> Difference:
-    """Return the change of ``P(event)`` from the result ``before`` to ``after``
-    (:func:`difference_of` on :func:`interval_of`): exact when both are, else Newcombe's
-    interval (conservative under common random numbers: compute both with the same seed)."""
+    """Return the change of ``P(event)`` from the result ``before`` to ``after``: exact when
+    both are; the paired interval (:func:`paired_probability_difference`) when both kept
+    aligned runs (:func:`toolkit.odds_samples.aligned_samples`: the same seed, sizes and
+    trials); else :func:`difference_of` on :func:`interval_of` (Newcombe's interval,
+    conservative under common random numbers)."""
+    pair = None if _is_exact(before) and _is_exact(after) else aligned_samples(before, after)
+    if pair is not None:
+        return paired_probability_difference(pair[0], pair[1], event, confidence)
     pa, pb = before.probability(event), after.probability(event)
     return difference_of(
         pa,
@@ -302,7 +320,16 @@ def difference(before: Any, after: Any, event: Any, confidence: float = CONFIDEN
 
 def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = CONFIDENCE) -> Difference:
     """Return the change of the mean of ``f`` from ``before`` to ``after`` (a plain number,
-    not points), with Newcombe's interval from the two :func:`mean_interval`."""
+    not points): the paired interval of the run-by-run differences (:func:`paired_difference`)
+    when both kept aligned runs, else Newcombe's interval from the two :func:`mean_interval`."""
+    pair = None if _is_exact(before) and _is_exact(after) else aligned_samples(before, after)
+    if pair is not None:
+        values_b, values_a = before.run_values(f), after.run_values(f)
+        return paired_difference(
+            zip(values_b, values_a, strict=True),
+            confidence,
+            identical=same_result(before, after) or _same_runs(*pair) or None,
+        )
     return difference_of(
         mean_of(before, f),
         mean_interval(before, f, confidence),
@@ -314,24 +341,73 @@ def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = 
     )
 
 
+#: Below this many runs that changed, a paired mean's Student interval is not trusted alone.
+FEW_CHANGED_RUNS = 10
+
+
 def paired_difference(
-    pairs: Iterable[tuple[float, float]], confidence: float = CONFIDENCE, points: bool = False
+    pairs: Iterable[tuple[float, float]],
+    confidence: float = CONFIDENCE,
+    points: bool = False,
+    identical: bool | None = None,
 ) -> Difference:
-    """Return the mean change from paired samples ``(before, after)`` (the same deal or roll
-    under both rule sets): the mean of the per-sample differences ± ``z·s/√n`` (``s`` their
-    standard deviation) — the paired interval, narrower than two separate ones wherever the
-    pairs move together."""
-    items = [(float(b), float(a)) for b, a in pairs]
+    """Return the mean change from paired samples ``(before, after)`` (the same run under
+    both rule sets): the mean of the per-run differences ± ``t·s/√n`` (``s`` their standard
+    deviation, ``t`` Student's quantile for ``n - 1`` degrees of freedom) — the paired
+    interval, narrower than two separate ones wherever the pairs move together.
+
+    When fewer than :data:`FEW_CHANGED_RUNS` runs changed, ``s`` says little (no run
+    changed gives ``s = 0``), so the interval also holds every change the number of changed
+    runs allows: a change is at most the range of the values times the share of runs that
+    changed, and that share at most the upper end of its Wilson interval.
+    ``identical`` defaults to every run giving the same value under both."""
+    items = np.array([(float(b), float(a)) for b, a in pairs], dtype=float).reshape(-1, 2)
     n = len(items)
     if n < 2:
         raise ValueError(f"a paired interval needs at least 2 pairs, got {n}")
-    diffs = [a - b for b, a in items]
-    mean_b, mean_a = sum(b for b, _ in items) / n, sum(a for _, a in items) / n
+    diffs = items[:, 1] - items[:, 0]
+    mean_b, mean_a = float(items[:, 0].mean()), float(items[:, 1].mean())
     d = mean_a - mean_b
-    s = math.sqrt(sum((x - d) ** 2 for x in diffs) / (n - 1))
-    half = _z(confidence) * s / math.sqrt(n)
-    identical = all(x == 0 for x in diffs)
-    return Difference(mean_b, mean_a, d - half, d + half, False, identical, "paired", confidence, points)
+    half = student_t(confidence, n - 1) * float(diffs.std(ddof=1)) / math.sqrt(n)
+    low, high = d - half, d + half
+    changed = int(np.count_nonzero(diffs))
+    if changed < FEW_CHANGED_RUNS:
+        bound = float(items.max() - items.min()) * wilson_interval(changed, n, confidence)[1]
+        low, high = min(low, -bound), max(high, bound)
+    same = changed == 0 if identical is None else identical
+    return Difference(mean_b, mean_a, low, high, False, same, "paired", confidence, points, n)
+
+
+def paired_probability_difference(
+    before: Samples, after: Samples, event: Any, confidence: float = CONFIDENCE
+) -> Difference:
+    """Return the change of ``P(event)`` between two aligned runs (run ``i`` of both drew
+    the same random numbers): the difference of the two frequencies, with Agresti and Min's
+    (2005) interval for matched proportions — the Wald interval of the run-by-run
+    differences after adding half a run to each of the four cells of the 2x2 table (so that
+    a handful of runs that changed is not read as certainty). Coverage tested against exact
+    differences (``tests/test_paired_comparison.py``)."""
+    if not before.aligned(after):
+        raise ValueError("the two results' runs are not aligned (the same seed, sizes and trials)")
+    x, y = before.indicator(event), after.indicator(event)
+    n = len(x)
+    lost = int(np.sum((x == 1) & (y == 0)))  # runs where the event happened before only
+    gained = int(np.sum((x == 0) & (y == 1)))
+    pb, pa = Fraction(int(x.sum()), n), Fraction(int(y.sum()), n)
+    m = n + 2
+    p_lost, p_gained = (lost + 0.5) / m, (gained + 0.5) / m
+    centre = p_gained - p_lost
+    half = _z(confidence) * math.sqrt(max(p_lost + p_gained - centre**2, 0.0) / m)
+    low, high = max(centre - half, -1.0), min(centre + half, 1.0)
+    d = float(pa - pb)
+    low, high = min(low, d), max(high, d)  # the interval holds the observed change
+    same = lost == gained == 0
+    return Difference(pb, pa, low, high, False, same, "paired", confidence, True, n)
+
+
+def _same_runs(before: Samples, after: Samples) -> bool:
+    """Whether every run ended the same way under both rule sets."""
+    return [before.outcomes[i] for i in before.index] == [after.outcomes[i] for i in after.index]
 
 
 def ranked(differences: Sequence[tuple[Any, Difference]]) -> list[tuple[Any, Difference]]:

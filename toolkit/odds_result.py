@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import html
 import math
-import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,8 +46,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from toolkit.errors import InvalidSetupError, PrecisionNotReachedError, TooBigError
+from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
+from toolkit.odds_samples import Samples, next_batch, not_reached, sample_runs
 from toolkit.prob import Distribution
 
 __all__ = [
@@ -68,6 +68,8 @@ __all__ = [
     "sample_to_precision",
     "next_batch",
     "not_reached",
+    "sample_runs",
+    "Samples",
 ]
 
 T = TypeVar("T", bound=Hashable)
@@ -160,15 +162,6 @@ def choose_method(
     return "exact" if size <= limit else "monte_carlo"
 
 
-def next_batch(runs: int, reached: float, precision: float) -> int:
-    """How many more runs to sample when ``runs`` reached a half-width of ``reached`` and
-    ``precision`` is asked: a half-width shrinks as 1/sqrt(runs), so about
-    ``runs * (reached / precision)**2`` in all, 5% more, at least a quarter of ``runs``
-    more and at most 8 times as many more."""
-    wanted = math.ceil(runs * (reached / precision) ** 2 * 1.05)
-    return max(min(wanted - runs, 8 * runs), max(1, runs // 4))
-
-
 def sample_to_precision(
     draw: Callable[[int, int], Mapping[Any, int]],
     trials: int,
@@ -177,49 +170,28 @@ def sample_to_precision(
     time_limit: float = DEFAULT_TIME_LIMIT,
     what: str = "runs",
 ) -> tuple[Counter, int]:
-    """Sample in batches until every reported probability reaches ``precision``.
-
-    ``draw(n, batch)`` returns the counts of ``n`` fresh runs; batch 0 is ``trials`` runs
-    (the seeded sample a calculator gives without ``precision``), and each later batch is
-    drawn with its own number (a calculator seeds it from its seed and the batch number, so
-    the whole sequence repeats). After each batch ``half_width(counts, runs)`` is compared
-    with ``precision``; the next batch is sized by :func:`next_batch` and cut to the time
-    left. Returns the summed counts and the runs.
+    """Sample in batches until every reported probability reaches ``precision``, for a
+    calculator that draws counts rather than runs in order: ``draw(n, batch)`` returns the
+    counts of ``n`` fresh runs (batch 0 is ``trials`` runs, each later batch its own seeded
+    stream). The same loop as :func:`~toolkit.odds_samples.sample_runs` (which keeps every
+    run's outcome, for paired comparisons). Returns the summed counts and the runs.
 
     Raises:
         PrecisionNotReachedError: ``time_limit`` seconds passed first; the message gives the
             precision reached and the runs behind it.
     """
-    started = time.perf_counter()
-    counts: Counter = Counter(draw(trials, 0))
-    runs, batch = trials, 0
-    if precision is None:
-        return counts, runs
-    while True:
-        reached = half_width(counts, runs)
-        if reached <= precision:
-            return counts, runs
-        spent = time.perf_counter() - started
-        left = time_limit - spent
-        more = next_batch(runs, reached, precision)
-        if left <= 0:
-            raise not_reached(time_limit, spent, runs, what, reached, precision)
-        affordable = int(left / max(spent / runs, 1e-9))
-        more = max(1, min(more, affordable))
-        batch += 1
-        counts.update(draw(more, batch))
-        runs += more
+    counts: Counter = Counter()
 
+    def runs_of(n: int, batch: int) -> list[Any]:
+        drawn = draw(n, batch)
+        counts.update(drawn)
+        return [None] * sum(drawn.values())
 
-def not_reached(
-    time_limit: float, spent: float, runs: int, what: str, reached: float, precision: float
-) -> PrecisionNotReachedError:
-    """The error of sampling stopped at ``time_limit``: the precision reached, the runs behind it."""
-    return PrecisionNotReachedError(
-        f"stopped at the time limit of {time_limit:g} s ({spent:.1f} s spent) with {runs:,} {what}: the widest "
-        f"95% interval is ±{reached * 100:.2g} points, not the ±{precision * 100:.2g} asked (precision="
-        f"{precision:g}); allow more time (time_limit=) or ask a coarser precision"
-    )
+    def widest(_: Mapping[Any, int], runs: int) -> float:
+        return half_width(counts, runs)
+
+    results, _ = sample_runs(runs_of, trials, precision, widest, time_limit, what)
+    return counts, len(results)
 
 
 # -- the uncertainty of a mixed result -------------------------------------------------------
@@ -312,6 +284,10 @@ class Odds(Distribution[T]):
         replicates: for a mixed result, the :class:`Replicates` its interval comes from
             (or a function computing them when first needed).
         trial_name: what one run is, in words (``"simulated clashes"``).
+        samples: for a Monte Carlo result, the outcome of every run in order
+            (:class:`~toolkit.odds_samples.Samples`, not shown), so that two results drawn
+            with the same seed are compared run by run (:mod:`toolkit.comparison`);
+            ``None`` when exact, mixed, or not kept.
     """
 
     distribution: Distribution[T]
@@ -321,6 +297,7 @@ class Odds(Distribution[T]):
     confidence: float = DEFAULT_CONFIDENCE
     replicates: Replicates | Callable[[], Replicates] | None = field(default=None, compare=False)
     trial_name: str = "simulated runs"
+    samples: Samples | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.method not in KINDS:
@@ -331,6 +308,8 @@ class Odds(Distribution[T]):
             raise InvalidSetupError("a mixed result needs the replicates its intervals come from")
         if not 0 < self.confidence < 1:
             raise InvalidSetupError(f"confidence must be between 0 and 1, got {self.confidence!r}")
+        if self.samples is not None and (self.method != "monte_carlo" or len(self.samples) != self.trials):
+            raise InvalidSetupError("the runs kept must be those of a Monte Carlo result, one per trial")
         dist = self.distribution
         if isinstance(dist, Odds):
             dist = dist.distribution
@@ -339,6 +318,11 @@ class Odds(Distribution[T]):
         object.__setattr__(self, "_total", dist.total)
 
     # -- building --------------------------------------------------------------------------
+    @classmethod
+    def from_samples(cls, samples: Samples, **fields: Any) -> Odds[T]:
+        """The Monte Carlo odds of ``samples`` (every run's outcome, in order), which it keeps."""
+        return cls.from_counts(samples.counts(), samples=samples, **fields)
+
     @classmethod
     def from_counts(cls, counts: Mapping[T, int], trials: int | None = None, **fields: Any) -> Odds[T]:
         """The Monte Carlo odds of ``counts`` (outcome -> runs that gave it) out of ``trials``
@@ -363,6 +347,13 @@ class Odds(Distribution[T]):
     def runs(self) -> int | None:
         """The runs behind an estimate (:attr:`trials`)."""
         return self.trials
+
+    def run_values(self, f: Any = None) -> Any:
+        """The value of the outcome (or of one field, or of a function of it) in each run
+        kept, in order (a numpy array), or ``None`` when no runs were kept."""
+        if self.samples is None:
+            return None
+        return self.samples.values(lambda o: self._value(o, f))
 
     def bootstrap(self) -> Replicates | None:
         """The :class:`Replicates` of a mixed result (computed on first use), else ``None``."""
@@ -442,29 +433,19 @@ class Odds(Distribution[T]):
             confidence=self.confidence,
             replicates=mapped,
             trial_name=self.trial_name,
+            samples=None if self.samples is None else self.samples.map(f),
         )
 
     # -- display ---------------------------------------------------------------------------
     def text(self, event: Any, confidence: float | None = None) -> str:
-        """The probability of an outcome or event as a designer reads it: exact, ``'7/27 ≈
-        25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
-        p = self.probability(event)
-        if self.exact:
-            return probability_text(p)
-        level = self.confidence if confidence is None else confidence
-        lo, hi = self.interval(event, level)
-        return interval_text(p, lo, hi, level)
+        """The probability of an outcome or event as a designer reads it (:func:`chance_text`):
+        exact, ``'7/27 ≈ 25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
+        return chance_text(self, event, confidence)
 
     def mean_text(self, f: Any = None, confidence: float | None = None) -> str:
-        """The mean as a designer reads it: exact (``'7/3 ≈ 2.33'``) or ``'2.14 ± 0.05 (95%)'``."""
-        m = self.mean(f)
-        if self.exact:
-            return number_text(m)
-        level = self.confidence if confidence is None else confidence
-        lo, hi = self.mean_interval(f, level)
-        half = max(float(m) - float(lo), float(hi) - float(m))
-        digits = max(0, -math.floor(math.log10(half))) if half > 0 else 2
-        return f"{float(m):.{digits}f} ± {half:.{digits}f} ({level * 100:g}%)"
+        """The mean as a designer reads it (:func:`average_text`): exact (``'7/3 ≈ 2.33'``) or
+        ``'2.14 ± 0.05 (95%)'``."""
+        return average_text(self, f, confidence)
 
     def how(self) -> str:
         """How the numbers were obtained, in words, with the runs behind them."""
@@ -515,6 +496,68 @@ class Odds(Distribution[T]):
         return (_rebuild, (type(self), state))
 
 
+# -- the one way a result's numbers are written ------------------------------------------------
+def _is_exact(result: Any) -> bool:
+    """Whether a result (an :class:`Odds`, or a plain :class:`~toolkit.prob.Distribution`,
+    which is exact) is exact."""
+    exact = getattr(result, "exact", None)
+    return getattr(result, "method", "exact") == "exact" if exact is None else bool(exact)
+
+
+def estimate_value_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+    """A probability and its interval, the one way: the exact value (the interval is the
+    value twice) by :func:`~toolkit.numbers.probability_text` (``'1/3 ≈ 33.3%'``, a fraction
+    only while short), an estimate by :func:`~toolkit.numbers.interval_text` (``'71.6% ±
+    3.1% (95%)'``, a range when lopsided, never a fraction).
+
+    >>> from fractions import Fraction
+    >>> estimate_value_text(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)), estimate_value_text(0.716, 0.685, 0.745)
+    ('1/3 ≈ 33.3%', '72% ± 3% (95%)')
+    """
+    if low == high == value:
+        return probability_text(value)
+    return interval_text(value, low, high, confidence)
+
+
+def estimate_mean_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+    """A mean and its interval, the one way: exact (the interval is the value twice) by
+    :func:`~toolkit.numbers.number_text` (``'7/3 ≈ 2.33'``), an estimate as ``'2.14 ± 0.05
+    (95%)'`` (the larger side of the interval, to its first significant digit).
+
+    >>> from fractions import Fraction
+    >>> estimate_mean_text(Fraction(7, 3), Fraction(7, 3), Fraction(7, 3)), estimate_mean_text(2.137, 2.09, 2.18)
+    ('7/3 ≈ 2.33', '2.14 ± 0.05 (95%)')
+    """
+    if low == high == value:
+        return number_text(value)
+    half = max(float(value) - float(low), float(high) - float(value))
+    digits = max(0, -math.floor(math.log10(half))) if half > 0 else 2
+    return f"{float(value):.{digits}f} ± {half:.{digits}f} ({confidence * 100:g}%)"
+
+
+def chance_text(result: Any, event: Any, confidence: float | None = None) -> str:
+    """P(``event``) of any odds result as a designer reads it, read from the result's own
+    ``exact`` and ``interval`` (:func:`estimate_value_text`): what explorers, reports and
+    ``repr`` s show. A plain :class:`~toolkit.prob.Distribution` is exact."""
+    p = result.probability(event)
+    if _is_exact(result):
+        return probability_text(p)
+    level = getattr(result, "confidence", DEFAULT_CONFIDENCE) if confidence is None else confidence
+    low, high = result.interval(event, level)
+    return estimate_value_text(p, low, high, level)
+
+
+def average_text(result: Any, f: Any = None, confidence: float | None = None) -> str:
+    """The mean of the outcomes (or of one field) of any odds result as a designer reads it,
+    read from its ``exact`` and ``mean_interval`` (:func:`estimate_mean_text`)."""
+    m = result.mean(f)
+    if _is_exact(result):
+        return number_text(m)
+    level = getattr(result, "confidence", DEFAULT_CONFIDENCE) if confidence is None else confidence
+    low, high = result.mean_interval(f, level)
+    return estimate_mean_text(m, low, high, level)
+
+
 def _rebuild(cls: type, state: dict[str, Any]) -> Odds[Any]:
     obj = cls.__new__(cls)
     for k, v in state.items():
@@ -538,4 +581,11 @@ def counts_half_width(
     return widest
 
 
-__all__ += ["counts_half_width", "student_t"]
+__all__ += [
+    "average_text",
+    "chance_text",
+    "counts_half_width",
+    "estimate_mean_text",
+    "estimate_value_text",
+    "student_t",
+]

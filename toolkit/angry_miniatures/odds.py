@@ -55,8 +55,9 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
     check_pool,
 )
+from toolkit.angry_miniatures.sampling import DEFAULT_TRIALS, opposed_run, sampled_attack, sampled_odds
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
-from toolkit.odds_result import Odds
+from toolkit.odds_result import DEFAULT_TIME_LIMIT, Odds, check_method, choose_method, too_big
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ __all__ = [
     "MAX_HEALTH",
     "MAX_OPPOSED_DICE",
     "MAX_POOL",
+    "MAX_SAMPLED_DICE",
     "hit_distribution",
     "crit_probability",
     "opposed",
@@ -116,13 +118,12 @@ MAX_CAP = 1_000
 MAX_EXCHANGE_WORK = 8_000
 
 _MONTE_CARLO = (
-    "for an estimate, play the attack out many times with toolkit.montecarlo.sample_outcomes "
-    "on toolkit.angry_miniatures.start_attack"
+    "ask opposed(..., method='monte_carlo') (trials=, seed=, precision=) for a Monte Carlo estimate with its interval"
 )
 
-
-def _too_big(what: str, size: int, limit: int, alternative: str = _MONTE_CARLO) -> TooBigError:
-    return TooBigError(f"{what}: {size:,} is more than the exact limit of {limit:,}; {alternative}")
+#: The most dice a Monte Carlo run rolls (attacker and defenders together): beyond it even
+#: one run is slow, and the pools are far beyond any table.
+MAX_SAMPLED_DICE = 10_000
 
 
 def _check_rules(rules: object) -> Rules:
@@ -134,10 +135,16 @@ def _check_rules(rules: object) -> Rules:
     return rules
 
 
-def _check_opposed_size(*pools: int) -> None:
+def _check_opposed_size(*pools: int, alternative: str = _MONTE_CARLO) -> None:
     total = sum(pools)
     if total > MAX_OPPOSED_DICE:
-        raise _too_big(f"{' + '.join(map(str, pools))} dice rolled against each other", total, MAX_OPPOSED_DICE)
+        raise too_big(
+            f"exact odds of {' + '.join(map(str, pools))} dice rolled against each other",
+            total,
+            "dice",
+            MAX_OPPOSED_DICE,
+            alternative=alternative,
+        )
 
 
 # -- one pool -------------------------------------------------------------------------
@@ -152,11 +159,13 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
     model = die_model(_check_rules(rules))
     hits, blanks, faces = model.hits, model.blanks, model.faces
     if n > MAX_POOL:
-        raise _too_big(
-            f"hit_distribution of {n:,} dice",
+        raise too_big(
+            f"the exact hit_distribution of {n:,} dice",
             n,
+            "dice",
             MAX_POOL,
-            f"the hits are Binomial(n, {hits}/{faces}): mean {hits}n/{faces}, variance n·{hits * blanks}/{faces**2}",
+            alternative=f"the hits are Binomial(n, {hits}/{faces}): mean {hits}n/{faces}, "
+            f"variance n·{hits * blanks}/{faces**2}",
         )
     if blanks == 0:
         return Odds(Distribution.from_int_weights({n: 1}))
@@ -180,7 +189,13 @@ def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
     rules = _check_rules(rules)
     model = die_model(rules)
     if n > MAX_POOL:
-        raise _too_big(f"crit_probability of {n:,} dice", n, MAX_POOL, "a crit is all but certain with such a pool")
+        raise too_big(
+            f"the exact crit_probability of {n:,} dice",
+            n,
+            "dice",
+            MAX_POOL,
+            alternative="a crit is all but certain with such a pool",
+        )
     # Closed form: the rolls without a crit are those with few crit faces (AM-7, asked of
     # crit_from_aces for 0, 1, ... until it says crit; more only add to it).
     crit, faces = model.hit_crit + model.blank_crit, model.faces
@@ -276,24 +291,81 @@ def opposed(
     defense_dice: int,
     attack_type: str = "melee",
     rules: Rules | None = None,
+    method: str = "exact",
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    *,
+    precision: float | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Odds[AttackOutcome]:
-    """Return the exact distribution of one attack's outcome.
+    """Return the distribution of one attack's outcome: exact by default.
 
     Each :class:`AttackOutcome` has ``defender_damage``, ``attacker_damage`` (melee
     return damage, AM-3), ``attacker_crit`` and ``defender_crit`` (AM-7). Ties follow
     AM-4 (the chain, then a SuperTieBreaker won half the time) and AM-5.
 
+    Args:
+        method: ``"exact"`` (the default: refused above :data:`MAX_OPPOSED_DICE` dice in
+            all, before starting), ``"monte_carlo"`` or ``"auto"`` (exact up to the limit,
+            Monte Carlo above it; :func:`toolkit.odds_result.choose_method`).
+        trials, seed, precision, time_limit: the Monte Carlo runs, their seed, the largest
+            half-width of a 95% interval to sample to (0.01 is ±1 point) and the seconds
+            allowed for it (:mod:`.sampling`: every run kept, so two rule sets drawn with
+            the same seed are compared run by run).
+
     Raises:
-        InvalidSetupError: a negative pool or an unknown attack type.
+        InvalidSetupError: a negative pool, an unknown attack type or method, bad trials.
+        TooBigError: an exact request above the limit, or a Monte Carlo run of more than
+            :data:`MAX_SAMPLED_DICE` dice.
     """
     check_pool(attack_dice, "attack_dice")
     check_pool(defense_dice, "defense_dice")
     check_attack_type(attack_type)
     rules = _check_rules(rules)
-    _check_opposed_size(attack_dice, defense_dice)
+    check_method(method)
+    total = attack_dice + defense_dice
+    how = choose_method(
+        method,
+        total,
+        MAX_OPPOSED_DICE,
+        f"the exact opposed({attack_dice}, {defense_dice})",
+        "dice",
+        "MAX_OPPOSED_DICE",
+    )
+    if how == "monte_carlo":
+        _check_sampled_size(total)
+        return sampled_odds(
+            lambda rng: opposed_run(rng, attack_dice, defense_dice, attack_type, rules),
+            ("angry miniatures opposed", attack_type, attack_dice, defense_dice),
+            trials,
+            seed,
+            precision,
+            time_limit,
+            (_hit, _hit_back),
+        )
     started = time.perf_counter()
     weights = _opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules)
     return Odds(Distribution.from_int_weights(weights), seconds=time.perf_counter() - started)
+
+
+def _hit(o: AttackOutcome) -> bool:
+    return o.defender_damage > 0
+
+
+def _hit_back(o: AttackOutcome) -> bool:
+    return o.attacker_damage > 0
+
+
+def _check_sampled_size(dice: int) -> None:
+    if dice > MAX_SAMPLED_DICE:
+        raise too_big(
+            "a Monte Carlo run",
+            dice,
+            "dice",
+            MAX_SAMPLED_DICE,
+            "MAX_SAMPLED_DICE",
+            "such pools are beyond any table: roll fewer dice",
+        )
 
 
 # -- one attack roll, several defenders (AM-8) -----------------------------------------
@@ -311,52 +383,87 @@ def _win_moments(h: int, k: int, model: DieModel) -> dict[tuple[int, int], int]:
     }
 
 
+def _area_refusal(n: int, pools: list[int], max_outcomes: int) -> TooBigError | None:
+    """The refusal of an exact area attack above one of its limits, or ``None`` within them."""
+    joint = (
+        "area_attack(..., method='monte_carlo') for a Monte Carlo estimate, or opposed() per defender for the marginals"
+    )
+    total = n + sum(pools)
+    if n > MAX_AREA_ATTACK:
+        return too_big(
+            f"an exact area_attack with {n} attack dice", n, "attack dice", MAX_AREA_ATTACK, alternative=joint
+        )
+    if len(pools) > MAX_OPPOSED_DICE:
+        return too_big("an exact area attack", len(pools), "defenders", MAX_OPPOSED_DICE, alternative=joint)
+    if total > MAX_AREA_DICE:
+        return too_big(
+            f"an exact area_attack with {n} + {sum(pools)} dice", total, "dice", MAX_AREA_DICE, alternative=joint
+        )
+    work = (n + 1) ** (len(pools) + 1)
+    if work > MAX_AREA_WORK:
+        what = f"an exact area_attack of {n} dice against {len(pools)} defenders"
+        return too_big(what, work, "steps ((attack dice + 1)^(defenders + 1))", MAX_AREA_WORK, alternative=joint)
+    size = (n + 1) ** len(pools)
+    if size > max_outcomes:
+        what = f"an exact area attack of {len(pools)} defenders against {n} attack dice"
+        return too_big(what, size, "joint outcomes at most", max_outcomes, alternative=joint)
+    return None
+
+
 def area_attack(
     attack_dice: int,
     defense_dice_list: Iterable[int],
     rules: Rules | None = None,
     max_outcomes: int = 2_000_000,
+    method: str = "exact",
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    *,
+    precision: float | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Odds[tuple[int, ...]]:
-    """Return the exact distribution of the damage dealt to each defender by one magic
-    attack roll against the target and its adjacent creatures (AM-8).
+    """Return the distribution of the damage dealt to each defender by one magic attack
+    roll against the target and its adjacent creatures (AM-8): exact by default.
 
     The attack is rolled once, so the defenders' damages are correlated: this is not
     the product of the single-defender distributions. Ties on hits follow AM-4 per
     defender (each tied pairing has its own SuperTieBreaker) and AM-5.
 
+    ``method``, ``trials``, ``seed``, ``precision`` and ``time_limit`` as for
+    :func:`opposed`: ``"auto"`` is exact within every limit below and Monte Carlo beyond.
+
     Raises:
         InvalidSetupError: a negative pool or no defenders.
-        TooBigError: the joint table would have more than ``max_outcomes`` rows.
+        TooBigError: an exact request with more than :data:`MAX_AREA_ATTACK` attack dice,
+            :data:`MAX_AREA_DICE` dice in all, :data:`MAX_AREA_WORK` steps or a joint table
+            of more than ``max_outcomes`` rows; a Monte Carlo run of more than
+            :data:`MAX_SAMPLED_DICE` dice.
     """
     rules = _check_rules(rules)
+    check_method(method)
     n = check_pool(attack_dice, "attack_dice")
-    if n > MAX_AREA_ATTACK:
-        raise _too_big(f"area_attack with {n} attack dice", n, MAX_AREA_ATTACK)
     if isinstance(defense_dice_list, (str, bytes)) or not isinstance(defense_dice_list, Iterable):
         raise ArgumentTypeError(f"defense_dice_list must be a list of pools, got {type(defense_dice_list).__name__}")
     pools = []
     for m in defense_dice_list:
         pools.append(check_pool(m, "defense dice"))
-        if len(pools) > MAX_OPPOSED_DICE:
-            raise _too_big("defenders in one area attack", len(pools), MAX_OPPOSED_DICE)
+        if len(pools) > MAX_SAMPLED_DICE:
+            raise too_big("an area attack", len(pools), "defenders", MAX_SAMPLED_DICE, alternative="fewer defenders")
     if not pools:
         raise InvalidSetupError("area_attack needs at least one defender's dice (AM-8)")
-    _check_opposed_size(n, *pools)
-    if n + sum(pools) > MAX_AREA_DICE:
-        raise _too_big(f"area_attack with {n} + {sum(pools)} dice", n + sum(pools), MAX_AREA_DICE)
-    if (n + 1) ** (len(pools) + 1) > MAX_AREA_WORK:
-        raise _too_big(
-            f"area_attack of {n} dice against {len(pools)} defenders (size: (attack dice + 1)^(defenders + 1))",
-            (n + 1) ** (len(pools) + 1),
-            MAX_AREA_WORK,
-            "use opposed() per defender for the marginals, or toolkit.montecarlo for the joint odds",
-        )
-    size = (n + 1) ** len(pools)
-    if size > max_outcomes:
-        raise TooBigError(
-            f"{len(pools)} defenders against {n} attack dice make up to {size:,} joint outcomes "
-            f"(limit {max_outcomes:,}); use opposed() per defender for the marginals or "
-            "toolkit.montecarlo for the joint odds"
+    refusal = _area_refusal(n, pools, max_outcomes)
+    if refusal is not None and method == "exact":
+        raise refusal  # the limit it is above, with its size, before any work
+    # the one dispatcher, on "above a limit or not" (several limits, each with its own refusal)
+    if choose_method(method, 0 if refusal is None else 1, 0) == "monte_carlo":
+        _check_sampled_size(n + sum(pools))
+        return sampled_odds(
+            lambda rng: tuple(dd for dd, _ in sampled_attack(rng, n, pools, "magic", rules)[0]),
+            ("angry miniatures area attack", n, tuple(pools)),
+            trials,
+            seed,
+            precision,
+            time_limit,
         )
     k = len(pools)
     model = die_model(rules)
@@ -428,7 +535,9 @@ def _check_health(health: object, what: str = "health") -> int:
     if health < 1:
         raise InvalidSetupError(f"{what} {health!r} is not valid: Health is a whole number of 1 or more (AM-10)")
     if health > MAX_HEALTH:
-        raise _too_big(f"{what} {health:,}", health, MAX_HEALTH)
+        raise too_big(
+            f"the exact odds against a {what} of {health:,}", health, "Health", MAX_HEALTH, alternative=_MONTE_CARLO
+        )
     return health
 
 
@@ -471,17 +580,22 @@ def attacks_to_take_out(
     if cap < 1:
         raise InvalidSetupError(f"cap must be a whole number of attacks >= 1, got {cap!r}")
     if cap > MAX_CAP:
-        raise _too_big(
-            f"a cap of {cap:,} attacks", cap, MAX_CAP, f"a cap of {MAX_CAP:,} already reports the rest as MoreThan"
+        raise too_big(
+            f"the exact attacks_to_take_out with a cap of {cap:,} attacks",
+            cap,
+            "attacks",
+            MAX_CAP,
+            alternative=f"a cap of {MAX_CAP:,} already reports the rest as MoreThan",
         )
     work = _repeat_work(attack_dice, defense_dice, health, cap)
     if work > MAX_REPEAT_WORK:
-        raise _too_big(
-            f"attacks_to_take_out({attack_dice}, {defense_dice}, health={health}, cap={cap}) "
-            "(size: cap² × Health × pool × digits)",
+        raise too_big(
+            f"the exact attacks_to_take_out({attack_dice}, {defense_dice}, health={health}, cap={cap})",
             work,
+            "steps (cap² × Health × pool × digits)",
             MAX_REPEAT_WORK,
-            "lower the cap (the rest is reported as MoreThan(cap)) or " + _MONTE_CARLO,
+            alternative="lower the cap (the rest is reported as MoreThan(cap)), or estimate one attack with "
+            + _MONTE_CARLO,
         )
     weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
     alive = {0: 1}  # damage taken so far -> weight out of total**k
@@ -521,11 +635,12 @@ def expected_attacks_to_take_out(
     _check_opposed_size(n, m)
     work = health * health * (n + 1) * ((n + m + 1) * 26 // 10 + 1)
     if work > MAX_EXPECTED_WORK:
-        raise _too_big(
-            f"expected_attacks_to_take_out({n}, {m}, health={health}) (size: Health² × pool × digits)",
+        raise too_big(
+            f"the exact expected_attacks_to_take_out({n}, {m}, health={health})",
             work,
+            "steps (Health² × pool × digits)",
             MAX_EXPECTED_WORK,
-            "attacks_to_take_out with a cap gives the odds of the first attacks; " + _MONTE_CARLO,
+            alternative="attacks_to_take_out with a cap gives the odds of the first attacks; " + _MONTE_CARLO,
         )
     weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
     stay = weights.get(0, 0)
@@ -587,12 +702,14 @@ def melee_exchange(
     states = (attacker.health - attacker.damage) * (defender.health - defender.damage)
     work = states * (ab.attack + ab.defence + ba.attack + ba.defence + 4)
     if work > MAX_EXCHANGE_WORK:
-        raise _too_big(
-            f"a melee exchange of Health {attacker.health - attacker.damage:,} against "
-            f"{defender.health - defender.damage:,} ({states:,} states × the dice rolled)",
+        raise too_big(
+            f"the exact melee exchange of Health {attacker.health - attacker.damage:,} against "
+            f"{defender.health - defender.damage:,}",
             work,
+            f"steps ({states:,} states × the dice rolled)",
             MAX_EXCHANGE_WORK,
-            "estimate it by playing attacks out with toolkit.montecarlo",
+            alternative="estimate it by playing attacks out with toolkit.montecarlo.sample_outcomes on "
+            "toolkit.angry_miniatures.start_attack, or each attack's odds with " + _MONTE_CARLO,
         )
     _check_opposed_size(ab.attack, ab.defence)
     _check_opposed_size(ba.attack, ba.defence)

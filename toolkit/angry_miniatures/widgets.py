@@ -28,7 +28,6 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
@@ -50,8 +49,9 @@ from toolkit.angry_miniatures.rules import (
 )
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.house_rules import load_rules
-from toolkit.numbers import count, number_text
-from toolkit.prob import Distribution, format_probability
+from toolkit.numbers import count
+from toolkit.odds_result import average_text, chance_text
+from toolkit.prob import Distribution
 from toolkit.widgets import OddsExplorer, Stepper
 from toolkit.widgets.common import ToggleBar, control_grid
 from toolkit.widgets.rules_picker import set_control
@@ -506,11 +506,6 @@ def _score(outcome: AttackOutcome) -> int:
     return outcome.defender_damage - outcome.attacker_damage
 
 
-def _mean(x: Fraction) -> str:
-    """An exact mean by the one display rule of :mod:`toolkit.numbers`: ``4/9 ≈ 0.44``, ``≈ 1.31`` when long."""
-    return number_text(x)
-
-
 def _pools(attack_dice: int, defence_dice: int, attack_type: str, rules: Rules) -> Pools:
     """Return the pools the explorer rolls (:func:`attack_pools`: AM-2, AM-6 for a melee
     defender who counts as a melee character), for its computation and its summary."""
@@ -520,15 +515,16 @@ def _pools(attack_dice: int, defence_dice: int, attack_type: str, rules: Rules) 
 
 
 def _summary(d: Distribution[AttackOutcome], values: Mapping[str, Any]) -> list[str]:
+    # every number read from the result's own exactness and intervals (the one display rule)
     lines = [
-        f"P(hit) = {format_probability(d.probability(lambda o: o.defender_damage > 0))}",
-        f"expected damage to defender {_mean(d.mean('defender_damage'))}",
+        f"P(hit) = {chance_text(d, lambda o: o.defender_damage > 0)}",
+        f"expected damage to defender {average_text(d, 'defender_damage')}",
     ]
     if values["attack_type"] == "melee":
-        lines.append(f"P(damage back) = {format_probability(d.probability(lambda o: o.attacker_damage > 0))}")
-        lines.append(f"expected damage back to attacker {_mean(d.mean('attacker_damage'))}")
-    lines.append(f"P(attacker crits) = {format_probability(d.probability(lambda o: o.attacker_crit))}")
-    lines.append(f"P(defender crits) = {format_probability(d.probability(lambda o: o.defender_crit))}")
+        lines.append(f"P(damage back) = {chance_text(d, lambda o: o.attacker_damage > 0)}")
+        lines.append(f"expected damage back to attacker {average_text(d, 'attacker_damage')}")
+    lines.append(f"P(attacker crits) = {chance_text(d, lambda o: o.attacker_crit)}")
+    lines.append(f"P(defender crits) = {chance_text(d, lambda o: o.defender_crit)}")
     rules = _rules_from(values["rules"], values)
     if values["attack_type"] == "melee" and rules.melee_defence_bonus:
         pools = _pools(values["attack_dice"], values["defence_dice"], values["attack_type"], rules)

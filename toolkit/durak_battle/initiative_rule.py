@@ -37,6 +37,9 @@ class NoClash:
     def __repr__(self) -> str:
         return "NO_CLASH"
 
+    def __reduce__(self) -> str:
+        return "NO_CLASH"  # unpickled as the module's one NO_CLASH, so ``is NO_CLASH`` holds in a worker too
+
 
 #: :func:`initiative_holder` when neither side holds an attack card: no clash this round (DB-3).
 NO_CLASH = NoClash()

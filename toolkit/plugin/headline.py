@@ -5,18 +5,23 @@ the grids of probabilities over two sizes that the rule-change report compares
 A cell is exact wherever the system's calculator is exact; a Monte Carlo cell is kept as
 the exact fraction of its trials, marked ``exact=False`` and given its 95% interval
 (:func:`toolkit.comparison.interval_of`: the calculator's own interval, or a Wilson
-interval of its trials).
+interval of its trials) and the runs behind it. Every calculator samples with its default
+seed under both rule sets, so two rule sets are compared with common random numbers (the
+same deals and rolls wherever the decks are alike), run by run where both cells kept their
+runs (a Durak battle, a chain over sampled clash tables, keeps none: its change gets the
+conservative interval).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from toolkit.comparison import CONFIDENCE, interval_of
 from toolkit.errors import InvalidSetupError
+from toolkit.odds_samples import Samples
 
 __all__ = ["Cell", "Table", "TableSpec", "cell_of", "grid", "size_list"]
 
@@ -24,7 +29,10 @@ __all__ = ["Cell", "Table", "TableSpec", "cell_of", "grid", "size_list"]
 @dataclass(frozen=True)
 class Cell:
     """One probability of a headline table: at ``(row, column)`` sizes, exact or not, and
-    its 95% interval (``low``, ``high``; the value twice when exact)."""
+    its 95% interval (``low``, ``high``; the value twice when exact). A Monte Carlo cell
+    also keeps the runs behind it and its event (``samples``, ``event``), so that the same
+    cell under two rule sets, drawn with the same seed, is compared run by run
+    (:func:`toolkit.comparison.paired_probability_difference`)."""
 
     row: int
     column: int
@@ -32,6 +40,8 @@ class Cell:
     exact: bool = True
     low: Fraction | float | None = None
     high: Fraction | float | None = None
+    samples: Samples | None = field(default=None, compare=False, repr=False)
+    event: Any = field(default=None, compare=False, repr=False)
 
     @property
     def interval(self) -> tuple[Fraction | float, Fraction | float]:
@@ -99,4 +109,5 @@ def cell_of(row: int, column: int, result: Any, event: Any) -> Cell:
     exact = bool(result.exact)
     value = result.probability(event)
     low, high = (value, value) if exact else interval_of(result, event, CONFIDENCE)
-    return Cell(row, column, value, exact, low, high)
+    samples = None if exact else getattr(result, "samples", None)
+    return Cell(row, column, value, exact, low, high, samples, event if samples is not None else None)

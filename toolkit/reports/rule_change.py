@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from toolkit.comparison import Difference, difference_of, value_text
+from toolkit.comparison import Difference, difference_of, paired_probability_difference, value_text
 from toolkit.numbers import count, percent_text
 from toolkit.prob import format_probability
 from toolkit.reports.parameters import read_rules_parameter
@@ -63,7 +63,8 @@ class Change:
     """One cell of a headline table under both rule sets: ``before`` (baseline) and
     ``after`` (proposed), exact fractions; ``exact`` is False when either is a Monte
     Carlo estimate, and then ``before_interval``/``after_interval`` are their 95%
-    intervals (None: the value twice)."""
+    intervals (None: the value twice) and ``paired`` the change compared run by run when
+    both cells kept the same runs (the same seed, sizes and trials)."""
 
     spec: TableSpec
     row: int
@@ -73,6 +74,7 @@ class Change:
     exact: bool = True
     before_interval: tuple[Any, Any] | None = None
     after_interval: tuple[Any, Any] | None = None
+    paired: Difference | None = None
 
     @property
     def delta(self) -> Fraction:
@@ -81,8 +83,11 @@ class Change:
 
     @property
     def difference(self) -> Difference:
-        """The change with its 95% interval (:func:`toolkit.comparison.difference_of`):
-        exact when both values are, else Newcombe's interval from the two."""
+        """The change with its 95% interval: exact when both values are; the paired interval
+        when both cells kept the same runs (:attr:`paired`); else Newcombe's interval from
+        the two (:func:`toolkit.comparison.difference_of`, conservative)."""
+        if self.paired is not None:
+            return self.paired
         return difference_of(
             self.before,
             self.before_interval or (self.before, self.before),
@@ -157,7 +162,7 @@ class Compared:
             }
         )
         if not all(c.exact for c in self.changes):
-            frame["how"] = ["exact" if c.exact else "estimated (95% intervals)" for c in self.changes]
+            frame["how"] = [c.difference.how if not c.exact else "exact" for c in self.changes]
         return frame
 
     def frame(self) -> pd.DataFrame:
@@ -376,7 +381,7 @@ class RuleChange:
                 before: c.before_text(),
                 after: c.after_text(),
                 "change": c.difference.text(),
-                "how": "exact" if c.exact else "estimated (95% intervals)",
+                "how": c.difference.how if not c.exact else "exact",
             }
             for c in self.largest(n)
         ]
@@ -413,6 +418,14 @@ class RuleChange:
         ]
 
 
+def _paired(before: Cell, after: Cell) -> Difference | None:
+    """The change of a Monte Carlo cell compared run by run, when both cells kept the same
+    runs (:func:`toolkit.comparison.paired_probability_difference`), else ``None``."""
+    if before.samples is None or after.samples is None or not before.samples.aligned(after.samples):
+        return None
+    return paired_probability_difference(before.samples, after.samples, before.event)
+
+
 def compare(baseline_tables: list[Table], proposed_tables: list[Table]) -> tuple[Compared, ...]:
     """Return each headline table under both rule sets, cell by cell (the two lists come
     from :func:`~toolkit.reports.rule_change_systems.headline_tables` at the same sizes)."""
@@ -429,6 +442,7 @@ def compare(baseline_tables: list[Table], proposed_tables: list[Table]) -> tuple
                 c.exact and cells[c.row, c.column].exact,
                 c.interval,
                 cells[c.row, c.column].interval,
+                _paired(c, cells[c.row, c.column]),
             )
             for c in before.cells
         )

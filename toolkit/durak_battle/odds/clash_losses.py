@@ -50,8 +50,8 @@ from toolkit.odds_result import (
     check_time_limit,
     choose_method,
     counts_half_width,
-    sample_to_precision,
 )
+from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ BUILT_IN = frozenset(POLICIES.values())
 
 _PATH_MEMOS: dict[tuple, PathMemo] = {}
 _EXACT: dict[tuple, dict[tuple[str | None, Path], Fraction]] = {}
-_SAMPLED: dict[tuple, Counter] = {}
+_SAMPLED: dict[tuple, tuple] = {}
 
 
 def clear_caches() -> None:
@@ -344,21 +344,36 @@ def _count_paths(
 
 def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:
     """Counts of (initiative, loss path) over ``trials`` random deals played with
-    :class:`ClashPosition` (each policy's choice sampled)."""
+    :class:`ClashPosition` (each policy's choice sampled): :func:`sampled_clash_runs` counted."""
+    return Counter(sampled_clash_runs(na, nb, pols, rules, trials, seed))
+
+
+def sampled_clash_runs(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any
+) -> tuple[tuple[str | None, Path], ...]:
+    """The (initiative, loss path) of each of ``trials`` random deals played with
+    :class:`ClashPosition`, in order. Run ``i`` takes the same draws from the deal stream
+    whatever the rules do with it (its deal, then the seed of its own play stream, as
+    :func:`~toolkit.odds_samples.play_seed` draws it; the stream is started only for a random
+    choice, and a tied initiative's coin is the seed's lowest bit), so under two rule sets
+    with the same deck run ``i`` is the same deal with the same coin for a tied initiative
+    (DB-3) and the same random choices: common random numbers."""
     key = (na, nb, pols, rules, trials, seed)
     if key in _SAMPLED:
         return _SAMPLED[key]
     rng = random.Random(f"{seed}:{na}:{nb}")
     deck = list(rules.deck())
-    counts: Counter = Counter()
+    runs: list[tuple[str | None, Path]] = []
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
+        bits = rng.getrandbits(PLAY_SEED_BITS)  # the run's play stream, started only when needed
+        play: random.Random | None = None
         who = initiative_holder(a, b, rules)
         if who is NO_CLASH:
-            counts[(None, ())] += 1
+            runs.append((None, ()))
             continue
-        if who is None:  # DB-3: a fair coin
-            who = rng.randrange(2)
+        if who is None:  # DB-3: a fair coin, the lowest bit of the run's play seed
+            who = bits & 1
         node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
         events: list[tuple[int, int]] = []
         while node is not None:
@@ -367,16 +382,24 @@ def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Ru
                 action = greedy_action(node)
             elif policy is random_policy:  # the same draw as sampling the uniform Distribution
                 legal = node.legal_actions()
-                action = legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    play = play or random.Random(bits)
+                    action = legal[play.randrange(len(legal))]
             else:
                 choice, _ = policy_choices(node, pols)
-                action = choice[0][0] if len(choice) == 1 else Distribution.from_int_weights(dict(choice)).sample(rng)
+                if len(choice) == 1:
+                    action = choice[0][0]
+                else:
+                    play = play or random.Random(bits)
+                    action = Distribution.from_int_weights(dict(choice)).sample(play)
             node, evs = node.losses_after(action)
             if evs:
                 events.extend(evs)
-        counts[(SIDES[who], loss_path(events))] += 1
-    _SAMPLED[key] = counts
-    return counts
+        runs.append((SIDES[who], loss_path(events)))
+    _SAMPLED[key] = tuple(runs)
+    return _SAMPLED[key]
 
 
 # -- clash losses ---------------------------------------------------------------------------
@@ -488,21 +511,24 @@ def _sorted_joint(weights: Mapping[ClashOutcome, Any]) -> Distribution[ClashOutc
 
 
 def _engine_sample(
-    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, tokens: tuple[int, int], trials: int, seed: int
-) -> Counter:
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, tokens: tuple[int, int], trials: int, seed: Any
+) -> list[ClashOutcome]:
+    """Each of ``trials`` clashes played through the engine, in order: run ``i`` draws its
+    deal, then the seed of its own play stream (common random numbers, as
+    :func:`sampled_clash_runs`)."""
     rng = random.Random(seed)
     deck = list(rules.deck())
     army_a, army_b = clash_armies(tokens)
     policy_map = {"a": pols[0], "b": pols[1]}
-    counts: Counter = Counter()
+    runs: list[ClashOutcome] = []
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
-        end = play_out(start_clash(army_a, army_b, (a, b), rules), rng, policy_map)
+        end = play_out(start_clash(army_a, army_b, (a, b), rules), play_seed(rng), policy_map)
         assert isinstance(end, BattleState)
         holder = None if end.first_attacked is None else SIDES[1 - end.first_attacked]
         destroyed = end.outcome.split()[0] if end.outcome.endswith("destroyed") else None  # a, b or both
-        counts[ClashOutcome(end.lost_clash[0], end.lost_clash[1], holder, destroyed)] += 1
-    return counts
+        runs.append(ClashOutcome(end.lost_clash[0], end.lost_clash[1], holder, destroyed))
+    return runs
 
 
 def clash_losses(
@@ -588,15 +614,16 @@ def clash_losses(
     )
     if how == "monte_carlo":
 
-        def draw(n: int, batch: int) -> Counter:
+        def draw(n: int, batch: int) -> list[ClashOutcome]:
             run_seed = seed if batch == 0 else f"{seed}:{batch}"
             if sampler == "engine":
                 return _engine_sample(na, nb, pols, rules, checked, n, run_seed)
-            counts: Counter = Counter()
-            for (holder, path), k in sampled_clash_paths(na, nb, pols, rules, n, run_seed).items():
+            runs = sampled_clash_runs(na, nb, pols, rules, n, run_seed)
+            settled: dict[tuple[str | None, Path], ClashOutcome] = {}
+            for holder, path in set(runs):
                 la, lb, destroyed = settle_losses(checked, path)
-                counts[ClashOutcome(la, lb, holder, destroyed)] += k
-            return counts
+                settled[(holder, path)] = ClashOutcome(la, lb, holder, destroyed)
+            return [settled[run] for run in runs]
 
         def widest(counts: Counter, runs: int) -> float:
             pairs: Counter = Counter()
@@ -604,12 +631,17 @@ def clash_losses(
                 pairs[_pair(o)] += k
             return counts_half_width(pairs, runs, (_a_ahead, _b_ahead, _even))
 
-        counts, runs = sample_to_precision(draw, trials, precision, widest, time_limit, "simulated clashes")
-        joint = Odds.from_counts(_sorted_counts(counts), trial_name="simulated clashes")
+        results, batches = sample_runs(draw, trials, precision, widest, time_limit, "simulated clashes")
+        # the stream: what picks each run's draws (the seed, the sizes and, for the model, the
+        # deck's deal stream named by them; the batches); never the rules, so that two rule
+        # sets drawn with the same seed are compared run by run
+        samples = Samples.of(("durak clash", sampler, seed, na, nb, batches), results)
+        joint = Odds.from_counts(_sorted_counts(samples.counts()), trial_name="simulated clashes", samples=samples)
         return ClashLosses(
             distribution=joint.distribution.map(_pair),
             method="monte_carlo",
-            trials=runs,
+            trials=len(results),
+            samples=samples.map(_pair),
             joint=joint,
             size=size,
             tokens=checked,

@@ -24,8 +24,9 @@ from toolkit.durak_battle.widgets.pieces import (
     number_controls,
 )
 from toolkit.errors import InvalidSetupError
-from toolkit.numbers import count, number_text
-from toolkit.prob import Distribution, format_probability
+from toolkit.numbers import count, probability_text
+from toolkit.odds_result import average_text, chance_text
+from toolkit.prob import Distribution
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
 from toolkit.widgets.common import fitting_width
@@ -133,12 +134,6 @@ class _BattleExplorer(OddsExplorer):
         if view == "at least" or r == LONGEST_SHOWN:
             return f"{name} wins in round {r} or later" if r > 1 else f"{name} wins"
         return f"{name} wins in round {r}"
-
-
-def _mean(x: Fraction) -> str:
-    """An exact mean as ``7/3 ≈ 2.33`` (just ``≈ 2.33`` when the fraction is long), by
-    :func:`toolkit.numbers.number_text` (one display rule for every number)."""
-    return number_text(x)
 
 
 #: Each army's controls, one column of the explorers' controls grid (by control name).
@@ -331,20 +326,22 @@ def odds_explorer(
         return result if isinstance(result, Distribution) else result.distribution
 
     def summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
+        """Every number read from the result's own exactness and intervals (a battle over
+        sampled clash odds is an estimate: each number with its ±)."""
         lines = []
         for i in (0, 1):
-            won = d.probability(lambda o, i=i: _winner(o) == i)
             how = []
             for h, word in (("retreat", "by retreat"), ("destroyed", "by destruction")):
-                p = d.probability(lambda o, i=i, h=h: _winner(o) == i and read_field(o, "how") == h)
-                if p:
-                    how.append(f"{word} {format_probability(p)}")
-            lines.append(f"P({names[i]} wins) = {format_probability(won)}" + (f" ({', '.join(how)})" if how else ""))
-        undecided = d.probability(lambda o: _winner(o) is None)
-        if undecided:
-            lines.append(f"P(undecided after {count(max_rounds, 'round')}) = {format_probability(undecided)}")
+                by = lambda o, i=i, h=h: _winner(o) == i and read_field(o, "how") == h
+                if d.probability(by):
+                    how.append(f"{word} {chance_text(d, by)}")
+            won = chance_text(d, lambda o, i=i: _winner(o) == i)
+            lines.append(f"P({names[i]} wins) = {won}" + (f" ({', '.join(how)})" if how else ""))
+        if d.probability(lambda o: _winner(o) is None):
+            undecided = chance_text(d, lambda o: _winner(o) is None)
+            lines.append(f"P(undecided after {count(max_rounds, 'round')}) = {undecided}")
         length = d.mean(_rounds)
-        lines.append(f"expected length {_mean(length)} {'round' if length == 1 else 'rounds'}")
+        lines.append(f"expected length {average_text(d, _rounds)} {'round' if length == 1 else 'rounds'}")
         if notes["note"]:
             lines.append(notes["note"])
         return lines
@@ -431,19 +428,19 @@ def round_explorer(
         for (na, nb), p in d.items():
             for who, q in initiative(na, nb, chosen).items():
                 first[who] += p * q
-        mean_a, mean_b = _mean(d.mean(lambda o: o[0])), _mean(d.mean(lambda o: o[1]))
+        mean_a, mean_b = average_text(d, lambda o: o[0]), average_text(d, lambda o: o[1])
         lines = [
             f"expected cards: {names[0]} {mean_a}, {names[1]} {mean_b} (DB-2)",
-            f"P({names[0]} attacks first) = {format_probability(first['a'])}",
-            f"P({names[1]} attacks first) = {format_probability(first['b'])}",
-            f"P(no clash: no attack card) = {format_probability(first[None])} (DB-3)",
+            f"P({names[0]} attacks first) = {probability_text(first['a'])}",
+            f"P({names[1]} attacks first) = {probability_text(first['b'])}",
+            f"P(no clash: no attack card) = {probability_text(first[None])} (DB-3)",
         ]
         for army in armies_from(base, values):
             ld = army.leader
             chances = [
                 morale_pass_probability(ld.spirit_die, ld.wild_card, k, ld.spirit_modifier, chosen) for k in losses
             ]
-            stays = [f"{k} lost {format_probability(p)}" for k, p in zip(losses, chances, strict=True)]
+            stays = [f"{k} lost {probability_text(p)}" for k, p in zip(losses, chances, strict=True)]
             lines.append(f"{army.name} stays (DB-8): {', '.join(stays)}")
         return lines
 

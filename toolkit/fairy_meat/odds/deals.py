@@ -47,8 +47,8 @@ from toolkit.odds_result import (
     check_trials,
     choose_method,
     counts_half_width,
-    sample_to_precision,
 )
+from toolkit.odds_samples import Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
 
 __all__ = [
@@ -382,11 +382,22 @@ def monte_carlo(
     a: int, d: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: int | str
 ) -> tuple[Counter[AttackOutcome], int]:
     """Deal random hands and play each attack out through the engine (both the deal and
-    every Wild Trump draw sampled card by card)."""
+    every Wild Trump draw sampled card by card): the counts of :func:`monte_carlo_runs`."""
+    return Counter(monte_carlo_runs(a, d, pols, rules, trials, seed)), trials
+
+
+def monte_carlo_runs(
+    a: int, d: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: int | str
+) -> list[AttackOutcome]:
+    """The outcome of each of ``trials`` random deals played out through the engine, in
+    order. Run ``i`` draws its deal, then the seed of its own play stream (Wild Trump draws,
+    random policies: :func:`~toolkit.odds_samples.play_seed`), so under two rule sets with
+    the same deck run ``i`` is the same deal, and its play draws start alike (common random
+    numbers)."""
     rng = random.Random(seed)
     deck = list(deck_cards(rules))
     attacker, defender, mod_a, mod_d = fairies_for(a, d, rules)
-    counts: Counter[AttackOutcome] = Counter()
+    runs: list[AttackOutcome] = []
     policy_map = {"attacker": pols[0], "defender": pols[1]}
     for _ in range(trials):
         cards = rng.sample(deck, a + d)
@@ -399,9 +410,9 @@ def monte_carlo(
             defender_modifiers=mod_d,
             attacks=1,
         )
-        end = play_out(state, rng, policy_map)
-        counts[outcome_of(end.results[0])] += 1  # type: ignore[attr-defined]
-    return counts, trials
+        end = play_out(state, play_seed(rng), policy_map)
+        runs.append(outcome_of(end.results[0]))  # type: ignore[attr-defined]
+    return runs
 
 
 def deal_averaged_odds(
@@ -470,21 +481,27 @@ def deal_averaged_odds(
     request = f"the exact odds of {a} v {d} with policies ({policy_label(pols[0])}, {policy_label(pols[1])})"
     if choose_method(method, size, limit, request, what) == "monte_carlo":
 
-        def draw(n: int, batch: int) -> Counter[AttackOutcome]:
-            return monte_carlo(a, d, pols, rules, n, seed if batch == 0 else f"{seed}:{batch}")[0]
+        def draw(n: int, batch: int) -> list[AttackOutcome]:
+            return monte_carlo_runs(a, d, pols, rules, n, seed if batch == 0 else f"{seed}:{batch}")
 
         events = [ev for _, ev in HEADLINE_EVENTS]
 
         def widest(counts: Counter, runs: int) -> float:
             return counts_half_width(counts, runs, events)
 
-        counts, n = sample_to_precision(draw, trials, precision, widest, time_limit, "simulated attacks")
+        results, batches = sample_runs(draw, trials, precision, widest, time_limit, "simulated attacks")
+        # the stream names what picks each run's draws, never the rules: two rule sets drawn
+        # with the same seed and sizes are compared run by run
+        samples = Samples.of(("fairy meat deal", seed, a, d, batches), results)
+        counts = samples.counts()
+        n = len(results)
         estimates = {o: Estimate(c, n) for o, c in counts.items()}
         return DealOdds(
             distribution=Distribution.from_int_weights(dict(counts)),
             method="monte_carlo",
             size=size,
             trials=n,
+            samples=samples,
             estimates=estimates,
             seconds=time.perf_counter() - started,
         )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
@@ -17,8 +16,8 @@ from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.widgets.cards import WIDE, numeric_controls, variant_controls
 from toolkit.house_rules import load_rules
-from toolkit.numbers import number_text
-from toolkit.prob import Distribution, format_probability
+from toolkit.odds_result import Odds, average_text, chance_text
+from toolkit.prob import Distribution
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
 from toolkit.widgets.rules_picker import controls_follow_picks
@@ -65,28 +64,27 @@ def _score(outcome: Any) -> int:
     return 0
 
 
-def _mean(x: Fraction, sampled: bool = False) -> str:
-    """A mean by the one display rule of :mod:`toolkit.numbers`: ``7/3 ≈ 2.33``, ``≈ 1.31``; a Monte Carlo
-    one by its decimal alone, never as a fraction of the trials."""
-    return number_text(float(x) if sampled else x)
-
-
 def _attack_summary(d: Distribution[Any], how: str, result: Any = None) -> list[str]:
-    sampled = getattr(result, "method", None) == "monte_carlo"
+    """The summary lines, every number read from the result's own exactness and intervals
+    (:func:`toolkit.odds_result.chance_text`, :func:`~toolkit.odds_result.average_text`):
+    exact, or an estimate with its ± (never a fraction of the trials)."""
+    shown = result if isinstance(result, Odds) else d
 
     def p(test: Callable[[Any], bool]) -> str:
-        if sampled:  # an estimate ± its interval: a fraction of the trials would look exact
-            return result.estimate(test).text("", result.confidence)
-        return format_probability(d.probability(test))
+        return chance_text(shown, test)
 
-    damage = d.mean(lambda o: int(read_field(o, "damage", 0)) if _winner(o) == "attacker" else 0)
-    points = d.mean(lambda o: int(read_field(o, "points", 0)) if _winner(o) == "defender" else 0)
+    def damage(o: Any) -> int:
+        return int(read_field(o, "damage", 0)) if _winner(o) == "attacker" else 0
+
+    def points(o: Any) -> int:
+        return int(read_field(o, "points", 0)) if _winner(o) == "defender" else 0
+
     lines = [
         f"P(attacker wins) = {p(lambda o: _winner(o) == 'attacker')}",
         f"P(draw) = {p(lambda o: _winner(o) == 'draw')}",
         f"P(defender wins) = {p(lambda o: _winner(o) == 'defender')}",
-        f"expected damage {_mean(damage, sampled)}",
-        f"expected defender points {_mean(points, sampled)}",
+        f"expected damage {average_text(shown, damage)}",
+        f"expected defender points {average_text(shown, points)}",
         f"P(Nasty Hit) = {p(lambda o: bool(read_field(o, 'nasty_hit', False)))}",
     ]
     return [*lines, how] if how else lines
@@ -245,7 +243,7 @@ def can_place_trumps(hand: Any) -> bool:
 
 def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any], death_card: str | None = "AS") -> list[str]:
     def p(test: Callable[[Any], bool]) -> str:
-        return format_probability(d.probability(test))
+        return chance_text(d, test)
 
     held = p(lambda h: bool(read_field(h, "ace_of_spades", False)))
     return [
@@ -254,7 +252,7 @@ def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any], death_card:
         f"P(Trumps of one colour to place) = {p(can_place_trumps)} (FM-4)",
         f"P(Trumps of both colours) = {p(lambda h: h.red_trumps > 0 and h.black_trumps > 0)}",
         *([f"P(the {Card(death_card).name}) = {held} (FM-12)"] if death_card else []),
-        f"expected Numbered cards {_mean(d.mean(lambda h: h.numbered))}",
+        f"expected Numbered cards {average_text(d, lambda h: h.numbered)}",
     ]
 
 

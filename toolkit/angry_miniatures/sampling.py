@@ -1,0 +1,106 @@
+"""Angry Miniatures by Monte Carlo: the estimate a calculator gives where exact is too big.
+
+Each run rolls the pools die by die with the die's faces and weights (AM-1,
+``Rules.face_weights``) and asks the referee for everything else: the judgement
+(:func:`~.referee.compare_rolls`, AM-3..AM-5), a SuperTieBreaker's throws
+(:func:`~.referee.super_tiebreak_winner`, equal faces thrown again, AM-4), the damage
+(:func:`~.referee.damage_dealt`) and the crits (:func:`~.referee.is_crit`, AM-7), so no rule
+is written twice. A run takes one draw per die from the calculator's stream and then the seed
+of its own stream for the SuperTieBreakers (:func:`~toolkit.odds_samples.play_seed`), so run
+``i`` rolls the same numbers under two rule sets with the same pools (common random numbers)
+and two results are compared run by run (:mod:`toolkit.comparison`). Cross-checked against
+the exact calculators in ``tests/test_am_monte_carlo.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from itertools import accumulate
+from typing import Any
+
+from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
+from toolkit.angry_miniatures.referee import compare_rolls, damage_dealt, is_crit, super_tiebreak_winner
+from toolkit.angry_miniatures.rules import Rules
+from toolkit.odds_result import Odds, check_precision, check_time_limit, check_trials, counts_half_width
+from toolkit.odds_samples import Samples, play_seed, sample_runs
+
+__all__ = ["DEFAULT_TRIALS", "opposed_run", "roll", "sampled_attack", "sampled_odds"]
+
+#: Monte Carlo runs of an Angry Miniatures calculator unless asked otherwise.
+DEFAULT_TRIALS = 5_000
+
+
+def roll(rng: random.Random, dice: int, rules: Rules) -> tuple[str, ...]:
+    """``dice`` faces rolled with the die's weights (AM-1): one draw of ``rng`` per die."""
+    faces, weights = zip(*rules.face_weights(), strict=True)
+    return tuple(rng.choices(faces, cum_weights=list(accumulate(weights)), k=dice))
+
+
+def _super_tiebreak(play: random.Random, rules: Rules) -> str:
+    """The winner of a SuperTieBreaker: one die each, thrown again while equal (AM-4)."""
+    while True:
+        a, d = roll(play, 2, rules)
+        winner = super_tiebreak_winner(a, d)
+        if winner is not None:
+            return winner
+
+
+def sampled_attack(
+    rng: random.Random, attack_dice: int, defence_dice: Sequence[int], attack_type: str, rules: Rules
+) -> tuple[tuple[tuple[int, int], ...], bool, tuple[bool, ...]]:
+    """One attack rolled: ``(damage to each defender, damage back), ...``, whether the
+    attacker crit and whether each defender crit (AM-7: one attack, so every crit counts).
+    The attack roll is judged against each defender's roll in turn (AM-8: one roll, each tied
+    pairing with its own SuperTieBreaker)."""
+    attack = roll(rng, attack_dice, rules)
+    defences = [roll(rng, m, rules) for m in defence_dice]
+    play = play_seed(rng)
+    settled = []
+    for defence in defences:
+        comparison = compare_rolls(attack, defence, rules)
+        stb = _super_tiebreak(play, rules) if comparison.needs_super_tiebreak else None
+        settled.append(damage_dealt(comparison, attack_type, stb, rules))
+    return tuple(settled), is_crit(attack, rules), tuple(is_crit(d, rules) for d in defences)
+
+
+def opposed_run(
+    rng: random.Random, attack_dice: int, defence_dice: int, attack_type: str, rules: Rules
+) -> AttackOutcome:
+    """One attack against one defender, as :func:`~.odds.opposed` counts its outcomes."""
+    settled, attacker_crit, defender_crits = sampled_attack(rng, attack_dice, (defence_dice,), attack_type, rules)
+    ((dd, ad),) = settled
+    return attack_outcome(dd, ad, attacker_crit, defender_crits[0])
+
+
+def sampled_odds(
+    run: Callable[[random.Random], Hashable],
+    stream: tuple[Any, ...],
+    trials: int,
+    seed: int | str,
+    precision: float | None,
+    time_limit: float,
+    events: Sequence[Callable[[Any], bool]] = (),
+    trial_name: str = "simulated attacks",
+) -> Odds[Any]:
+    """The Monte Carlo odds of ``run(rng)`` over ``trials`` runs (batch 0 seeded by
+    ``f"{seed}:{stream}"``, batch ``k`` by ``f"{seed}:{k}:{stream}"``), sampled until every
+    outcome and ``events`` reach ``precision`` (:func:`~toolkit.odds_samples.sample_runs`),
+    with every run kept (:class:`~toolkit.odds_samples.Samples`, named by ``stream`` — the
+    calculator and the pools, never the rules — the seed and the batches)."""
+    started = time.perf_counter()
+    check_trials(trials)
+    precision = check_precision(precision)
+    time_limit = check_time_limit(time_limit)
+
+    def draw(n: int, batch: int) -> list[Hashable]:
+        rng = random.Random(f"{seed}:{stream}" if batch == 0 else f"{seed}:{batch}:{stream}")
+        return [run(rng) for _ in range(n)]
+
+    def widest(counts: Any, runs: int) -> float:
+        return counts_half_width(counts, runs, events)
+
+    results, batches = sample_runs(draw, trials, precision, widest, time_limit, trial_name)
+    samples = Samples.of((*stream, seed, batches), results)
+    return Odds.from_samples(samples, trial_name=trial_name, seconds=time.perf_counter() - started)

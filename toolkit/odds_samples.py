@@ -1,0 +1,185 @@
+"""The runs behind a Monte Carlo result, kept so that two results can be compared run by run.
+
+A Monte Carlo calculator draws its runs from a seeded random stream. Every calculator of the
+toolkit draws one run's random numbers so that run ``i`` under one set of rules and run ``i``
+under another, with the same seed and the same sizes, **share their draws** wherever the
+rules allow: the same deal when the decks are alike, the same dice, and the same stream for
+the play (coin flips, Wild Trump draws, random policies) started afresh for each run, so a
+rule that makes one run draw more numbers never shifts the next run's draws (common random
+numbers). :class:`Samples` keeps the outcome of every run, in order, compactly (a small integer
+array and the distinct outcomes) with the name of the stream that drew them
+(:attr:`Samples.stream`: the calculator, its seed, the sizes that pick its draws and the batch
+sizes). Two results whose runs came from the same stream are **aligned** (:meth:`Samples.aligned`),
+and :mod:`toolkit.comparison` gives their difference the paired interval (the spread of the
+run-by-run differences) instead of a conservative one built from two separate intervals.
+
+:func:`sample_runs` samples such runs in batches until a precision is reached (batch 0 is
+the ``trials`` asked, each later batch its own seeded stream), and :func:`play_seed` is the
+one way a calculator starts a run's play stream.
+
+>>> runs = Samples.of(("test", 0, (4,)), ["hit", "miss", "hit", "hit"])
+>>> len(runs), runs.indicator("hit").tolist(), runs.aligned(Samples.of(("test", 0, (4,)), ["miss"] * 4))
+(4, [1.0, 0.0, 1.0, 1.0], True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from toolkit.errors import PrecisionNotReachedError
+
+__all__ = ["PLAY_SEED_BITS", "Samples", "aligned_samples", "next_batch", "not_reached", "play_seed", "sample_runs"]
+
+#: Bits of the seed a run's play stream starts from (:func:`play_seed`).
+PLAY_SEED_BITS = 64
+
+
+def play_seed(rng: random.Random) -> random.Random:
+    """A fresh random stream for one run's play, seeded by :data:`PLAY_SEED_BITS` bits of
+    ``rng`` (the calculator's stream, which drew the run's deal or dice just before): every
+    run takes the same number of draws from ``rng`` whatever its play, so run ``i`` under two
+    rule sets starts from the same state of ``rng`` (common random numbers)."""
+    return random.Random(rng.getrandbits(PLAY_SEED_BITS))
+
+
+@dataclass(frozen=True, eq=False)
+class Samples:
+    """The outcome of every run of a Monte Carlo result, in the order they were drawn.
+
+    Attributes:
+        stream: what drew the runs: the calculator, its seed, the sizes that pick its random
+            numbers and the batch sizes. Two :class:`Samples` of the same stream drew the same
+            random numbers run by run (:meth:`aligned`).
+        outcomes: the distinct outcomes.
+        index: the outcome of each run, as an index into :attr:`outcomes` (``int32``).
+    """
+
+    stream: tuple[Any, ...]
+    outcomes: tuple[Any, ...]
+    index: np.ndarray
+
+    @classmethod
+    def of(cls, stream: tuple[Any, ...], results: Sequence[Hashable]) -> Samples:
+        """The runs of ``results`` (one outcome per run, in order) drawn by ``stream``."""
+        keys: dict[Any, int] = {}
+        index = np.fromiter((keys.setdefault(r, len(keys)) for r in results), dtype=np.int32, count=len(results))
+        return cls(tuple(stream), tuple(keys), index)
+
+    def __len__(self) -> int:
+        return int(self.index.shape[0])
+
+    def __repr__(self) -> str:
+        return f"Samples({len(self):,} runs of {len(self.outcomes)} outcomes)"
+
+    def counts(self) -> Counter:
+        """How many runs gave each outcome."""
+        tally = np.bincount(self.index, minlength=len(self.outcomes))
+        return Counter({o: int(n) for o, n in zip(self.outcomes, tally, strict=True) if n})
+
+    def aligned(self, other: object) -> bool:
+        """Whether ``other`` holds as many runs drawn by the same stream: run ``i`` of both
+        used the same random numbers (where the two rule sets let them), so the run-by-run
+        differences are a sample of the change."""
+        return isinstance(other, Samples) and self.stream == other.stream and len(self) == len(other)
+
+    def values(self, value: Callable[[Any], Any]) -> np.ndarray:
+        """``value(outcome)`` of each run, as floats."""
+        per_outcome = np.array([float(value(o)) for o in self.outcomes], dtype=float)
+        return per_outcome[self.index] if len(per_outcome) else np.zeros(len(self))
+
+    def indicator(self, event: Any) -> np.ndarray:
+        """1.0 for each run whose outcome is ``event`` (an outcome, or a predicate on
+        outcomes, read as :meth:`toolkit.prob.Distribution.probability` reads it), else 0.0."""
+        if callable(event) and not (isinstance(event, Hashable) and event in self.outcomes):
+            return self.values(lambda o: bool(event(o)))
+        return self.values(lambda o: o == event)
+
+    def map(self, f: Callable[[Any], Any]) -> Samples:
+        """The runs of ``f(outcome)`` (the same stream)."""
+        keys: dict[Any, int] = {}
+        mapping = np.array([keys.setdefault(f(o), len(keys)) for o in self.outcomes], dtype=np.int32)
+        index = mapping[self.index] if len(mapping) else self.index
+        return Samples(self.stream, tuple(keys), index)
+
+
+def aligned_samples(before: Any, after: Any) -> tuple[Samples, Samples] | None:
+    """The runs of two results (read as ``.samples``) when both kept them and they are
+    aligned (:meth:`Samples.aligned`), else ``None``."""
+    a, b = getattr(before, "samples", None), getattr(after, "samples", None)
+    if isinstance(a, Samples) and isinstance(b, Samples) and a.aligned(b):
+        return a, b
+    return None
+
+
+# -- sampling in batches to a precision -----------------------------------------------------
+def next_batch(runs: int, reached: float, precision: float) -> int:
+    """How many more runs to sample when ``runs`` reached a half-width of ``reached`` and
+    ``precision`` is asked: a half-width shrinks as 1/sqrt(runs), so about
+    ``runs * (reached / precision)**2`` in all, 5% more, at least a quarter of ``runs``
+    more and at most 8 times as many more."""
+    wanted = math.ceil(runs * (reached / precision) ** 2 * 1.05)
+    return max(min(wanted - runs, 8 * runs), max(1, runs // 4))
+
+
+def not_reached(
+    time_limit: float, spent: float, runs: int, what: str, reached: float, precision: float
+) -> PrecisionNotReachedError:
+    """The error of sampling stopped at ``time_limit``: the precision reached, the runs behind it."""
+    return PrecisionNotReachedError(
+        f"stopped at the time limit of {time_limit:g} s ({spent:.1f} s spent) with {runs:,} {what}: the widest "
+        f"95% interval is ±{reached * 100:.2g} points, not the ±{precision * 100:.2g} asked (precision="
+        f"{precision:g}); allow more time (time_limit=) or ask a coarser precision"
+    )
+
+
+def sample_runs(
+    draw: Callable[[int, int], Sequence[Hashable]],
+    trials: int,
+    precision: float | None,
+    half_width: Callable[[Mapping[Any, int], int], float],
+    time_limit: float,
+    what: str = "runs",
+) -> tuple[list[Hashable], tuple[int, ...]]:
+    """Sample runs in batches until every reported probability reaches ``precision``.
+
+    ``draw(n, batch)`` returns the outcomes of ``n`` fresh runs, in order; batch 0 is
+    ``trials`` runs (the seeded sample a calculator gives without ``precision``), and each
+    later batch is drawn from its own stream (a calculator seeds it from its seed and the
+    batch number, so the whole sequence repeats). After each batch ``half_width(counts,
+    runs)`` is compared with ``precision``; the next batch is sized by :func:`next_batch` and
+    cut to the time left. Returns every run's outcome, in order, and the batch sizes (part
+    of the stream's name: two results are aligned only if their batches were the same).
+
+    Raises:
+        PrecisionNotReachedError: ``time_limit`` seconds passed first; the message gives the
+            precision reached and the runs behind it.
+    """
+    started = time.perf_counter()
+    results = list(draw(trials, 0))
+    batches = [trials]
+    if precision is None:
+        return results, tuple(batches)
+    counts: Counter = Counter(results)
+    while True:
+        runs = len(results)
+        reached = half_width(counts, runs)
+        if reached <= precision:
+            return results, tuple(batches)
+        spent = time.perf_counter() - started
+        left = time_limit - spent
+        if left <= 0:
+            raise not_reached(time_limit, spent, runs, what, reached, precision)
+        affordable = int(left / max(spent / runs, 1e-9))
+        more = max(1, min(next_batch(runs, reached, precision), affordable))
+        fresh = list(draw(more, len(batches)))
+        results += fresh
+        counts.update(fresh)
+        batches.append(more)
