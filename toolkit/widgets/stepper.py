@@ -41,8 +41,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.dice import HIT_FACES
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.pictures import sentence_html
 from toolkit.widgets.export_panel import ExportView
 
 __all__ = ["Stepper", "LOG_FORMATS"]
@@ -81,6 +83,10 @@ class Stepper:
         decision_panel: a function ``state -> widgets`` shown at decision steps in place
             of one button per legal action (e.g. a system's cards to click).
         on_refresh: called after every redraw (a system's own panels follow the state).
+        card_accent: the frame colour of a card drawn in the log, by its code, where the
+            system colours cards by what they do (a Durak card's action, DB-1); ``None``:
+            cards are drawn by suit colour alone. Cards and dice are drawn as everywhere
+            (:mod:`toolkit.pictures`); dice that hit under the rules in force in red (AM-1).
 
     The Python methods (:meth:`step`, :meth:`roll`, :meth:`type_outcome`,
     :meth:`choose`, :meth:`back`, :meth:`restart`) do what the buttons do; like the
@@ -94,8 +100,10 @@ class Stepper:
         title: str = "",
         decision_panel: Callable[[GameState], list[widgets.Widget]] | None = None,
         on_refresh: Callable[[], None] | None = None,
+        card_accent: Callable[[str], str | None] | None = None,
     ) -> None:
         self._panel = decision_panel
+        self.card_accent = card_accent
         self._on_refresh = on_refresh
         self._start = start
         self._seed = seed
@@ -163,8 +171,9 @@ class Stepper:
 
     @property
     def log_text(self) -> str:
-        """The revealed log as plain text, one event a line (for pasting into a rule book),
-        as :attr:`viewer` may see it."""
+        """The revealed log as plain text, one event a line, as :attr:`viewer` may see it:
+        the engine's narration word for word, as ``toolkit replay`` prints it (cards as the
+        codes a designer types; the log view and the exports draw them)."""
         seen = (e.seen_by(self.viewer) for e in self.revealed_events)
         return "\n".join(text for text in seen if text is not None)
 
@@ -478,12 +487,13 @@ class Stepper:
 
     def _log_html(self) -> str:
         events = self.revealed_events
+        hits = getattr(getattr(self.state, "rules", None), "hit_faces", HIT_FACES)  # red dice hit (AM-1)
         lines = []
         for i, e in enumerate(events):
-            seen = e.seen_by(self.viewer)
+            seen = e.seen_as(self.viewer)
             if seen is None:
                 continue
-            text = html.escape(seen)
+            text = sentence_html(seen, hits, self.card_accent)
             if e.ruling and e.ruling not in e.text:
                 text += f' <span style="{_RULING}">[{html.escape(e.ruling)}]</span>'
             style = _NEWEST if i == len(events) - 1 else ""

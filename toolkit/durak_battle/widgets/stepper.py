@@ -10,7 +10,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.cards import Card
+from toolkit.cards import Card, card_text, cards_text
 from toolkit.durak_battle.clash import ACTIONS, actions_of
 from toolkit.durak_battle.engine import SIDES, BattleState, start_battle
 from toolkit.durak_battle.notation import (
@@ -34,6 +34,7 @@ from toolkit.durak_battle.widgets.pieces import (
     DICE,
     WIDE,
     as_rules,
+    card_accent,
     card_action,
     card_html,
     card_label,
@@ -248,8 +249,8 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 self.stepper.refuse(f"No army is deciding now: {state.prompt()}")
             else:
                 i = SIDES.index(state.current_player)
-                hand = " ".join(c.code for c in state.hands[i]) or "no cards"
-                self.stepper.refuse(f"{card.code} is not in {state.names[i]}'s hand ({hand}).")
+                hand = cards_text(state.hands[i], "no cards")
+                self.stepper.refuse(f"{card_text(card)} is not in {state.names[i]}'s hand ({hand}).")
             return
         if button.value:  # already pressed (a joker waiting for its action): press again
             self._set_toggle(card.code, False)
@@ -547,6 +548,10 @@ class BattleStepper(FollowsExample[TracedBattleState]):
             bits.append(esc(battle_summary(state)))
         self.round_line.value = " · ".join(bits)
 
+    def _card_accent(self, code: str) -> str | None:
+        """Cards are framed in the colour of their action wherever they are drawn (DB-1)."""
+        return card_accent(code, self.rules)
+
     def _paint_codes(self, escaped: str) -> str:
         return colour_codes(escaped, self.state.rules)
 
@@ -601,7 +606,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
                 description=card_label(card),
                 tooltip=f"{card.name}: {doing} (DB-1)",
                 button_style=ACTION_STYLE.get(action, ""),
-                layout=widgets.Layout(width="4.5em"),
+                layout=widgets.Layout(width="auto", min_width="4.5em"),
                 style={"font_weight": "bold"},
             )
             toggle.observe(lambda change, code=card.code: self._on_toggle(code, change), names="value")
