@@ -54,7 +54,7 @@ from toolkit.house_rules import load_rules
 from toolkit.numbers import count, number_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets import OddsExplorer, Stepper
-from toolkit.widgets.common import ToggleBar, control_grid
+from toolkit.widgets.common import ToggleBar, control_grid, control_grid_style
 from toolkit.widgets.rules_picker import set_control
 
 __all__ = [
@@ -317,7 +317,9 @@ class AttackStepper:
         )
         #: The setup controls in one aligned grid (the one look of every stepper and explorer).
         self.controls_grid = control_grid(self._controls())
-        self.widget = widgets.VBox([*who, self.controls_grid, self.setup_line, self.error_line, self.stepper.widget])
+        self.widget = widgets.VBox(
+            [*who, control_grid_style(), self.controls_grid, self.setup_line, self.error_line, self.stepper.widget]
+        )
 
     # -- setup ---------------------------------------------------------------------------
     @property

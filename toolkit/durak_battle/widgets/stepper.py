@@ -49,7 +49,7 @@ from toolkit.durak_battle.widgets.pieces import (
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.shipped import shipped_path
-from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, count, esc, fitting_width
+from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, control_grid_style, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 from toolkit.widgets.rules_picker import set_control
 
@@ -465,6 +465,7 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         return widgets.VBox(
             [
                 self._title_first(),
+                control_grid_style(),
                 self.controls_grid,
                 self.setup_line,
                 self.error_line,

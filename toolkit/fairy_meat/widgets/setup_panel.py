@@ -21,7 +21,7 @@ from toolkit.fairy_meat.widgets.cards import (
     wrestling_hand_control,
 )
 from toolkit.numbers import count
-from toolkit.widgets.common import control_grid, esc, fitting_width
+from toolkit.widgets.common import control_grid, control_grid_style, esc, fitting_width
 
 __all__ = ["FIT_BUTTONS", "CombatSetup"]
 
@@ -191,6 +191,7 @@ class CombatSetup:
         return widgets.VBox(
             [
                 self._title_first(),
+                control_grid_style(),
                 self.controls_grid,
                 self.deck_box,
                 self.setup_line,
