@@ -90,28 +90,25 @@ class Picture:
             does not number) or the die's face (``"10"``, ``"A"``).
         hit: for a die, whether its face hits under the example's rules (drawn red, AM-1;
             ``None``: by the draft, J Q K A).
-        accent: the colour of a card's frame where the system colours cards by what they
-            do (a Durak card's action, DB-1), drawn thick; ``None``: a plain grey frame.
     """
 
     kind: str
     code: str
     hit: bool | None = None
-    accent: str | None = None
 
     @classmethod
-    def card(cls, code: str | Card, accent: str | None = None) -> Picture:
+    def card(cls, code: str | Card) -> Picture:
         """Return the picture of a card or card code (``"Joker"`` or ``"JK"``: an unnumbered
-        joker), its frame in ``accent`` if given (a Durak card's action colour, DB-1).
+        joker).
 
         Raises:
             NotationError: not a card code (from :class:`toolkit.cards.Card`).
         """
         if isinstance(code, Card):
-            return cls("card", code.code, None, accent)
+            return cls("card", code.code)
         if code.strip().upper() in ("JK", "JOKER"):
-            return cls("card", "JK", None, accent)
-        return cls("card", Card(code).code, None, accent)
+            return cls("card", "JK")
+        return cls("card", Card(code).code)
 
     @classmethod
     def die(cls, face: str, hits: Collection[str] = HIT_FACES) -> Picture:
@@ -193,8 +190,6 @@ class Picture:
     # -- drawing ---------------------------------------------------------------------
     def _card_body(self) -> str:
         frame = '<rect x="1.5" y="1.5" width="69" height="97" rx="7" fill="#fff" stroke="{}" stroke-width="2"/>'
-        if self.accent:  # coloured by what the card does (DB-1): a thick frame of its colour
-            frame = '<rect x="3" y="3" width="66" height="94" rx="7" fill="#fff" stroke="{}" stroke-width="6"/>'
         if self.code == "JK" or Card(self.code).is_joker:
             number = "" if self.code == "JK" else self.code[-1]
             return (
@@ -208,7 +203,7 @@ class Picture:
         path = _SUIT_PATHS[card.suit or "S"]
         wide = card.rank == "10"
         return (
-            frame.format(self.accent or "#868e96")
+            frame.format("#868e96")
             + _text(5 if wide else 8, 31, card.rank, 26 if wide else 30, ink, spacing=-2 if wide else 0)
             + _shape(path, 9, 40, 15, ink)
             + _shape(path, 30, 52, 36, ink)
@@ -238,9 +233,7 @@ def _text(x: float, y: float, text: str, size: int, ink: str, anchor: str = "sta
     )
 
 
-def _pictures(
-    said: Sentence, hits: Collection[str], accent: Callable[[str], str | None] | None
-) -> list[str | Picture | tuple[Picture]]:
+def _pictures(said: Sentence, hits: Collection[str]) -> list[str | Picture | tuple[Picture]]:
     """The sentence cut into words and the pictures of its marked cards and faces (a card
     marked on its words, ``5 of Clubs``, keeps them and is drawn after them: a 1-tuple)."""
     parts: list[str | Picture | tuple[Picture]] = []
@@ -249,12 +242,10 @@ def _pictures(
         words = said.text[mark.start : mark.end]
         if mark.kind == "die":
             parts += [said.text[at : mark.start], Picture.die(mark.code, hits)]
+        elif words == mark.code:
+            parts += [said.text[at : mark.start], Picture.card(mark.code)]
         else:
-            colour = accent(mark.code) if accent is not None and mark.code != "JK" else None
-            if words == mark.code:
-                parts += [said.text[at : mark.start], Picture.card(mark.code, colour)]
-            else:
-                parts += [said.text[at : mark.end], " ", (Picture.card(mark.code, colour),)]
+            parts += [said.text[at : mark.end], " ", (Picture.card(mark.code),)]
         at = mark.end
     parts.append(said.text[at:])
     return [p for p in parts if p != ""]
@@ -282,35 +273,28 @@ def sentence_text(said: Sentence | str) -> str:
     return "".join(out)
 
 
-def sentence_html(
-    said: Sentence | str,
-    hits: Collection[str] = HIT_FACES,
-    accent: Callable[[str], str | None] | None = None,
-    words: Callable[[str], str] = escape,
-) -> str:
+def sentence_html(said: Sentence | str, hits: Collection[str] = HIT_FACES, words: Callable[[str], str] = escape) -> str:
     """Return a sentence as HTML for a widget: its words escaped (by ``words``), each card and
-    face the referee marked drawn inline (:meth:`Picture.html`); dice that hit under the
-    rules in force (``hits``, AM-1) in red, cards framed in ``accent(code)`` if given (DB-1).
-    """
+    face the referee marked drawn inline (:meth:`Picture.html`), as the rule-book export
+    draws them; dice that hit under the rules in force (``hits``, AM-1) in red."""
     return "".join(
         words(p) if isinstance(p, str) else p.html() if isinstance(p, Picture) else p[0].html(named=True)
-        for p in _pictures(Sentence.of(said), hits, accent)
+        for p in _pictures(Sentence.of(said), hits)
     )
 
 
-def cards_html(cards: Collection[Card], accent: Callable[[str], str | None] | None = None, empty: str = "") -> str:
-    """Return cards drawn in a row (a hand), each framed in ``accent(code)`` if given;
-    ``empty`` (already HTML) when there are none."""
-    return "".join(Picture.card(c, accent(c.code) if accent else None).html() for c in cards) or empty
+def cards_html(cards: Collection[Card], empty: str = "") -> str:
+    """Return cards drawn in a row (a hand); ``empty`` (already HTML) when there are none."""
+    return "".join(Picture.card(c).html() for c in cards) or empty
 
 
 _CODE = re.compile(r"(?<![\w&#])(10|[2-9JQKA])([SHDC])(?!\w)|(?<![\w&#])JK[12](?!\w)")
 
 
-def paint_codes(escaped: str, accent: Callable[[str], str | None] | None = None) -> str:
+def paint_codes(escaped: str) -> str:
     """Draw the card codes found in already-escaped text that carries no marks (a side's view
     of the table, written as codes) as pictures; everything else unchanged."""
-    return _CODE.sub(lambda m: Picture.card(m.group(0), accent(m.group(0)) if accent else None).html(), escaped)
+    return _CODE.sub(lambda m: Picture.card(m.group(0)).html(), escaped)
 
 
 def codes_text(text: str) -> str:

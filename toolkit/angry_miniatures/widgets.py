@@ -318,7 +318,7 @@ class AttackStepper:
         #: The setup controls in one aligned grid (the one look of every stepper and explorer).
         self.controls_grid = control_grid(self._controls())
         self.widget = widgets.VBox(
-            [*who, control_grid_style(), self.controls_grid, self.setup_line, self.error_line, self.stepper.widget]
+            [*who, self.controls_grid, control_grid_style(), self.setup_line, self.error_line, self.stepper.widget]
         )
 
     # -- setup ---------------------------------------------------------------------------

@@ -32,9 +32,7 @@ What the system gives (class attributes, and methods it must or may define):
 * optional hooks: ``_adjust()`` (enable or disable controls before a setup is
   read; nothing by default), ``_show_more()`` (the system's other panels after every
   move; nothing by default), ``_move_label(move)`` (the example line's name of the next
-  move; its ``label`` by default), ``_card_accent(code)`` (the frame colour of a card
-  drawn in the log, hands and views, where the system colours cards by what they do; none
-  by default), ``_paint_codes(escaped)`` (card codes of a one-side view and of the
+  move; its ``label`` by default), ``_paint_codes(escaped)`` (card codes of a one-side view and of the
   example line drawn as pictures, :func:`toolkit.pictures.paint_codes`). A system that loads examples sets
   ``_loading`` while it sets its controls, so those changes do not restart the stepper
   one at a time.
@@ -174,15 +172,10 @@ class FollowsExample(Generic[S]):
         """How the example line names the example's next move."""
         return str(move.label)
 
-    def _card_accent(self, code: str) -> str | None:
-        """The frame colour of the card ``code`` where the system colours cards by what they do
-        (none by default: cards are drawn by suit colour alone)."""
-        return None
-
     def _paint_codes(self, escaped: str) -> str:
         """Draw the card codes of an escaped line (a one-side view, the example line) as the
         pictures every log and export shows (:func:`toolkit.pictures.paint_codes`)."""
-        return paint_codes(escaped, self._card_accent)
+        return paint_codes(escaped)
 
     # -- what a notebook reads ----------------------------------------------------------------
     @property
@@ -208,7 +201,6 @@ class FollowsExample(Generic[S]):
             title=title,
             decision_panel=self._decision_panel,
             on_refresh=self._after_refresh,
-            card_accent=self._card_accent,
         )
         self._ready = True
         self._adjust()

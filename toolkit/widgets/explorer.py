@@ -239,8 +239,8 @@ class OddsExplorer:
                 widgets.HBox(
                     [self.chart, self.table_view], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
                 ),
-                control_grid_style(),
                 self.controls_grid,
+                control_grid_style(),
                 *([self.rules_picker.widget] if self.rules_picker is not None else []),
             ]
         )

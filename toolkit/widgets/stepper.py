@@ -83,10 +83,9 @@ class Stepper:
         decision_panel: a function ``state -> widgets`` shown at decision steps in place
             of one button per legal action (e.g. a system's cards to click).
         on_refresh: called after every redraw (a system's own panels follow the state).
-        card_accent: the frame colour of a card drawn in the log, by its code, where the
-            system colours cards by what they do (a Durak card's action, DB-1); ``None``:
-            cards are drawn by suit colour alone. Cards and dice are drawn as everywhere
-            (:mod:`toolkit.pictures`); dice that hit under the rules in force in red (AM-1).
+
+    The log draws the cards and dice the referee marked as the rule-book export does
+    (:mod:`toolkit.pictures`), dice that hit under the rules in force in red (AM-1).
 
     The Python methods (:meth:`step`, :meth:`roll`, :meth:`type_outcome`,
     :meth:`choose`, :meth:`back`, :meth:`restart`) do what the buttons do; like the
@@ -100,10 +99,8 @@ class Stepper:
         title: str = "",
         decision_panel: Callable[[GameState], list[widgets.Widget]] | None = None,
         on_refresh: Callable[[], None] | None = None,
-        card_accent: Callable[[str], str | None] | None = None,
     ) -> None:
         self._panel = decision_panel
-        self.card_accent = card_accent
         self._on_refresh = on_refresh
         self._start = start
         self._seed = seed
@@ -493,7 +490,7 @@ class Stepper:
             seen = e.seen_as(self.viewer)
             if seen is None:
                 continue
-            text = sentence_html(seen, hits, self.card_accent)
+            text = sentence_html(seen, hits)
             if e.ruling and e.ruling not in e.text:
                 text += f' <span style="{_RULING}">[{html.escape(e.ruling)}]</span>'
             style = _NEWEST if i == len(events) - 1 else ""

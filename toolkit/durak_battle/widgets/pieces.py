@@ -1,5 +1,5 @@
-"""Pieces the Durak widgets share: cards drawn as everywhere (:mod:`toolkit.pictures`), framed and
-their buttons filled by action (DB-1), the default armies, control styles."""
+"""Pieces the Durak widgets share: cards drawn as everywhere (:mod:`toolkit.pictures`), their
+buttons coloured by action (DB-1), the default armies, control styles."""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ __all__ = [
     "default_armies",
     "card_label",
     "card_action",
-    "card_accent",
     "card_html",
     "colour_codes",
     "hand_order",
@@ -75,24 +74,17 @@ def card_action(card: Card, rules: Rules | None = None) -> str:
     return "joker" if card.is_joker else (rules or _DEFAULT).tables.action_of_suit[card.suit or "S"]
 
 
-def card_accent(card: Card | str, rules: Rules | None = None) -> str | None:
-    """The colour of a card's action under ``rules`` (DB-1), its frame wherever it is drawn;
-    ``None`` for a joker (any action: drawn in its own purple)."""
-    card = card if isinstance(card, Card) else Card(card)
-    return None if card.is_joker else ACTION_COLOUR[card_action(card, rules)]
-
-
 def card_html(card: Card, rules: Rules | None = None) -> str:
-    """A card drawn as everywhere (:meth:`toolkit.pictures.Picture.html`), framed in the colour
-    of its action (DB-1), its action in the tooltip."""
+    """A card drawn as everywhere (:meth:`toolkit.pictures.Picture.html`), its action under
+    ``rules`` in the tooltip (DB-1)."""
     action = "any action" if card.is_joker else card_action(card, rules)
-    return Picture.card(card, card_accent(card, rules)).html(f"{action} (DB-1)")
+    return Picture.card(card).html(f"{action} (DB-1)")
 
 
-def colour_codes(escaped: str, rules: Rules | None = None) -> str:
-    """Draw the card codes of already-escaped text as pictures framed by action (the
-    one-army views, :func:`toolkit.pictures.paint_codes`)."""
-    return paint_codes(escaped, lambda code: card_accent(code, rules))
+def colour_codes(escaped: str) -> str:
+    """Draw the card codes of already-escaped text as pictures (the one-army views,
+    :func:`toolkit.pictures.paint_codes`)."""
+    return paint_codes(escaped)
 
 
 def hand_order(card: Card, rules: Rules | None = None) -> tuple[int, int]:

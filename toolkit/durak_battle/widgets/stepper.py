@@ -34,11 +34,9 @@ from toolkit.durak_battle.widgets.pieces import (
     DICE,
     WIDE,
     as_rules,
-    card_accent,
     card_action,
     card_html,
     card_label,
-    colour_codes,
     counter_tie_options,
     default_armies,
     hand_order,
@@ -465,8 +463,8 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         return widgets.VBox(
             [
                 self._title_first(),
-                control_grid_style(),
                 self.controls_grid,
+                control_grid_style(),
                 self.setup_line,
                 self.error_line,
                 widgets.HBox([self.example_picker, self.load_button]),
@@ -548,13 +546,6 @@ class BattleStepper(FollowsExample[TracedBattleState]):
         if state.is_terminal:
             bits.append(esc(battle_summary(state)))
         self.round_line.value = " · ".join(bits)
-
-    def _card_accent(self, code: str) -> str | None:
-        """Cards are framed in the colour of their action wherever they are drawn (DB-1)."""
-        return card_accent(code, self.rules)
-
-    def _paint_codes(self, escaped: str) -> str:
-        return colour_codes(escaped, self.state.rules)
 
     def _hand_rows(self, state: BattleState) -> list[str]:
         """Each army's row: leader, tokens, hand (by action, high cards first)."""

@@ -179,7 +179,7 @@ class CardPanel:
         elif step == "play":
             placed = state.cur.trumps[i] or ()
             rest = [c for c in state.hands[i] if c not in placed]
-            face_down = " — face down: " + "".join(card_html(c, rules=state.rules) for c in placed) if placed else ""
+            face_down = " — face down: " + "".join(card_html(c) for c in placed) if placed else ""
             rows.append(
                 widgets.HTML(
                     f"<b>{esc(name)}</b>: click the Numbered card to play (a Trump only as a Wild Trump, "
@@ -201,7 +201,7 @@ class CardPanel:
             rows += [widgets.HTML(legend_html(state.rules)), widgets.HBox(buttons)]
         else:
             best = state.best_action()
-            hand = "".join(card_html(c, rules=state.rules) for c in state.hands[i])
+            hand = "".join(card_html(c) for c in state.hands[i])
             head = f"<b>{esc(name)}</b>" + (f": hand {hand}" if hand and step == "declare" else "")
             if step == "shift":
                 a, d = state.names

@@ -22,7 +22,6 @@ __all__ = [
     "TRUMP_FILL",
     "NUMBERED_FILL",
     "colour_of",
-    "card_accent",
     "card_html",
     "TRUMP_CLASS",
     "NUMBERED_CLASS",
@@ -51,9 +50,9 @@ WIDE = {"description_width": "initial"}
 GREY = "#adb5bd"
 
 
-#: The frame of a Trump drawn in a hand or a log, and the fill of its button (FM-1: J Q K A
-#: by default, ``Rules.trump_ranks``); a Numbered card's button is grey. The suit's red or
-#: black stays the ink, since the Trumps placed together must be of one colour (FM-4).
+#: The outline and fill of a Trump's button (FM-1: J Q K A by default, ``Rules.trump_ranks``);
+#: a Numbered card's button is grey. The suit's red or black stays the ink, since the Trumps
+#: placed together must be of one colour (FM-4).
 TRUMP_ACCENT, TRUMP_FILL, NUMBERED_FILL = "#f08c00", "#ffe8cc", "#f1f3f5"
 
 _DEFAULT = Rules()
@@ -64,17 +63,10 @@ def colour_of(card: Card) -> str:
     return _RED if card.colour == "red" else _BLACK
 
 
-def card_accent(card: Card | str, rules: Rules | None = None) -> str | None:
-    """The frame colour of a card by what it does under ``rules`` (FM-1): a Trump's, or
-    ``None`` for a Numbered card."""
-    card = card if isinstance(card, Card) else Card(card)
-    return TRUMP_ACCENT if is_trump(card, rules or _DEFAULT) else None
-
-
-def card_html(card: Card, note: str = "", rules: Rules | None = None) -> str:
-    """A card drawn as everywhere (:meth:`toolkit.pictures.Picture.html`), a Trump framed in
-    its colour (FM-1); ``note`` (face down, played) in its tooltip and drawn dashed."""
-    return Picture.card(card, card_accent(card, rules)).html(note, set_aside=bool(note))
+def card_html(card: Card, note: str = "") -> str:
+    """A card drawn as everywhere (:meth:`toolkit.pictures.Picture.html`); ``note`` (face
+    down, played) in its tooltip and drawn dashed."""
+    return Picture.card(card).html(note, set_aside=bool(note))
 
 
 #: The CSS classes of a Trump's and a Numbered card's button, and the page style that fills
@@ -109,10 +101,10 @@ def legend_html(rules: Rules | None = None) -> str:
     )
 
 
-def colour_codes(escaped: str, rules: Rules | None = None) -> str:
+def colour_codes(escaped: str) -> str:
     """Draw the card codes in already-escaped text (a side's view, a hint's choices) as
-    pictures, Trumps framed (:func:`toolkit.pictures.paint_codes`)."""
-    return paint_codes(escaped, lambda code: card_accent(code, rules))
+    pictures (:func:`toolkit.pictures.paint_codes`)."""
+    return paint_codes(escaped)
 
 
 def card_codes(cards: Sequence[Card]) -> str:

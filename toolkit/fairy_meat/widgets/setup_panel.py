@@ -191,8 +191,8 @@ class CombatSetup:
         return widgets.VBox(
             [
                 self._title_first(),
-                control_grid_style(),
                 self.controls_grid,
+                control_grid_style(),
                 self.deck_box,
                 self.setup_line,
                 self.error_line,

@@ -31,7 +31,7 @@ from toolkit.fairy_meat.notation import (
 )
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.fairy_meat.widgets.card_panel import CardPanel
-from toolkit.fairy_meat.widgets.cards import card_accent, card_codes, card_html, colour_codes
+from toolkit.fairy_meat.widgets.cards import card_codes, card_html
 from toolkit.fairy_meat.widgets.example_files import EXAMPLES_DIR, SETUP_KEYS, find_example
 from toolkit.fairy_meat.widgets.hints import HintPanel
 from toolkit.fairy_meat.widgets.setup_panel import FIT_BUTTONS, CombatSetup
@@ -218,12 +218,6 @@ class CombatStepper(CombatSetup, CardPanel, HintPanel, FollowsExample[CombatStat
     def _show_more(self) -> None:
         self._show_hint()
 
-    def _card_accent(self, code: str) -> str | None:
-        """A Trump is framed in its colour wherever a card is drawn (FM-1, under the rules in force)."""
-        return card_accent(code, self.rules)
-
-    def _paint_codes(self, escaped: str) -> str:
-        return colour_codes(escaped, self.rules)
 
     def _hand_rows(self, state: CombatState) -> list[str]:
         """Each fairy's row: points, declaration, hand (face-down and played cards marked), extras."""
@@ -237,7 +231,7 @@ class CombatStepper(CombatSetup, CardPanel, HintPanel, FollowsExample[CombatStat
                 note = (
                     "face down as a Trump this attack" if c in placed else "played this attack" if c == played else ""
                 )
-                chips.append(card_html(c, note, state.rules))
+                chips.append(card_html(c, note))
             hand = "".join(chips) if chips else "<i>no cards</i>"
             declared = state.declared[i] or "—"
             extra = []
@@ -249,7 +243,7 @@ class CombatStepper(CombatSetup, CardPanel, HintPanel, FollowsExample[CombatStat
                 (state.cur.number[i],) if state.cur.plays[i] not in (None, "play") and state.cur.number[i] else ()
             )
             if drawn:
-                extra.append("turned up: " + "".join(card_html(c, rules=state.rules) for c in drawn))
+                extra.append("turned up: " + "".join(card_html(c) for c in drawn))
             rows.append(
                 f"<tr><td><b>{esc(fairy.name)}</b> ({side})</td><td>{fairy.live} Live, {fairy.kill} Kill</td>"
                 f"<td>declared {esc(declared)}</td><td>{hand}</td><td>{'; '.join(extra)}</td></tr>"
