@@ -90,6 +90,15 @@ def test_cards_and_dice_are_drawn_and_read_one_way(steppers, code):
     assert console.errors == []
 
 
+@pytest.mark.parametrize("code", EXPLORERS)
+def test_explorers_show_no_card_code(steppers, code):
+    """An explorer names cards as a designer reads them, if at all (no ``KS``), and no Python."""
+    nb, _ = steppers
+    text = nb.output(code).inner_text()
+    assert CARD_CODE.findall(text) == [], CARD_CODE.findall(text)[:5]
+    assert python_on_page(text, code) == []
+
+
 def test_fairy_meat_card_buttons_read_like_the_cards_and_are_filled_by_role(steppers):
     nb, _ = steppers
     region = nb.output(FM_TRUMPS)
