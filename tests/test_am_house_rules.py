@@ -306,7 +306,9 @@ def test_faces_are_read_as_yaml_gives_them(tmp_path):
 def test_a_bad_field_in_a_file_names_the_line(tmp_path):
     path = tmp_path / "h.yaml"
     path.write_text("system: angry-miniatures\nnotes: x\ncrit_count: 2\ntie_break_order: [A, '10']\n")
-    with pytest.raises(InvalidSetupError, match=r"h.yaml:4: tie_break_order names 10, not a hit face"):
+    with pytest.raises(
+        InvalidSetupError, match=r"h.yaml:4: tie_break_order \(Tie-break order\) names 10, not a hit face"
+    ):
         load_rules("angry-miniatures", path)
 
 

@@ -191,7 +191,7 @@ def test_a_heart_cannot_attack_db1_db6():
     assert "attacks with a spade or a joker" in st.stepper.error and "(DB-1)" in st.stepper.error
     assert st.state is before and st.card_buttons["9H"].value is False
     st.click_card("QC")  # not in North's hand
-    assert "QC is not in North's hand" in st.stepper.error and st.state is before
+    assert "Q♣ is not in North's hand" in st.stepper.error and st.state is before
 
 
 def test_a_joker_asks_which_action_db1():

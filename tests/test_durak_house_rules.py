@@ -94,7 +94,7 @@ def test_house_rules_file_errors_name_file_line_and_field(tmp_path):
     path.write_text("system: durak-battle\nnotes: two attack suits\nsuits: {attack: S, defence: S}\n")
     with pytest.raises(InvalidSetupError) as info:
         Rules.from_yaml(path)
-    assert f"{path}:3: suits: manoeuvre, counter have no suit" in str(info.value)
+    assert f"{path}:3: suits (Suits of the actions): manoeuvre, counter have no suit" in str(info.value)
 
 
 @pytest.mark.parametrize("path", rules_files("durak-battle"), ids=lambda p: p.stem)

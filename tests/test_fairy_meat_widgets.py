@@ -31,6 +31,7 @@ from toolkit.fairy_meat.widgets import (
     odds_explorer,
 )
 from toolkit.fairy_meat.widgets.hints import OFF_PATH_NOTE
+from toolkit.pictures import Picture, codes_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets.common import ERROR, NOTE, OK, PICKED_CLASS
 from toolkit.widgets.example_mode import plan_stop_text
@@ -77,11 +78,16 @@ def _click_through(st: CombatStepper) -> None:
     raise AssertionError("the combat did not end")
 
 
+
+def _read(html_text: str) -> str:
+    """What a designer reads in a widget's HTML: the text, a drawn card as its words (``K♠``)."""
+    return re.sub(r"<[^>]+>", "", html_text)
+
 # -- the worked example -------------------------------------------------------------------
 def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():
     st = combat_stepper(example=WORKED)
     assert "Next in the example (1 of" in st.example_line.value
-    assert "Dizzytwig is dealt KS QC 5C 4C 3D" in st.example_line.value
+    assert "Dizzytwig is dealt K♠ Q♣ 5♣ 4♣ 3♦" in _read(st.example_line.value)  # cards drawn as everywhere
     st.play_all_button.click()
     log = st.stepper.log_text
     lines = log.splitlines()
@@ -105,12 +111,12 @@ def test_example_moves_one_at_a_time_and_back_undoes_one():
     assert [c.code for c in st.state.hands[0]] == ["KS", "QC", "5C", "4C", "3D"]
     st.next_move_button.click()  # the file's line "Dizzytwig: declare subtract"
     assert st.state.declared == ("subtract", None)
-    assert "Sparklespaz is dealt 2D KC" in st.example_line.value
+    assert "Sparklespaz is dealt 2♦ K♣" in _read(st.example_line.value)
     after_declare, log = st.state, st.stepper.log_text
     st.next_move_button.click()
     st.stepper.back_button.click()  # Back restores the state, the log and the next move
     assert st.state is after_declare and st.stepper.log_text == log
-    assert "Sparklespaz is dealt 2D KC" in st.example_line.value
+    assert "Sparklespaz is dealt 2♦ K♣" in _read(st.example_line.value)
     # the decision panel follows: Sparklespaz has no cards yet, Dizzytwig's declaration is done
     assert st.card_buttons == {} and st.action_buttons == {}
 
@@ -280,7 +286,7 @@ def test_trump_clicked_while_holding_a_numbered_card_is_refused_fm6():
     assert "FM-6" in st.stepper.error
     assert st.state is before and st.stepper.log_text == log
     st.play_card("KS")  # already face down
-    assert st.state is before and "KS is face down" in st.stepper.error
+    assert st.state is before and "K♠ is face down" in st.stepper.error
     st.card_buttons["5C"].click()
     assert st.stepper.error == "" and st.state.cur.cards[0].code == "5C"
 
@@ -347,17 +353,18 @@ def test_designer_view_and_one_fairys_view_fm5():
     st = combat_stepper(deck="KS JH 5C 4C 3D 2D KC", **SETUP)
     _deal_and_declare(st)
     both = st.hands_view.value
-    assert "KS" in both and "KC" in both and "2D" in both
-    assert "color:#c92a2a" in both  # red cards in red
+    assert "K♠" in _read(both) and "K♣" in _read(both) and "2♦" in _read(both)
+    assert Picture.card("2D").data_uri() in both  # drawn as everywhere: a red card in red ink
     st.view.value = "attacker"
     mine = st.hands_view.value
     assert "What Dizzytwig may see:" in mine and "she may see" not in mine
-    assert "KS" in mine and "2 cards" in mine and "KC" not in mine  # Sparklespaz's hand is hidden
+    assert "K♠" in _read(mine) and "2 cards" in mine and "K♣" not in _read(mine)  # Sparklespaz's hand is hidden
     assert mine.count("<div>") == 1 + len(st.state.observation("attacker").splitlines())
     st.view.value = "defender"
-    assert "KC" in st.hands_view.value and "5 cards" in st.hands_view.value and "KS" not in st.hands_view.value
+    theirs = _read(st.hands_view.value)
+    assert "K♣" in theirs and "5 cards" in theirs and "K♠" not in theirs
     st.action_buttons["trumps none"].click()  # the view follows the moves
-    assert "KC" in st.hands_view.value
+    assert "K♣" in _read(st.hands_view.value)
 
 
 def test_names_are_escaped_in_html():
@@ -575,18 +582,18 @@ def test_hint_panel_shows_the_mix_hint_returns_fm4_fm6(monkeypatch):
     assert "toolkit-off-path" not in st.hint_view.value  # the example's own path: optimal play comes here
     _, mix = optimal.hint(st.state)
     rows = _hint_rows(st)
-    assert {a: p for a, p, _ in rows} == mix and sum(p for _, p, _ in rows) == 1
+    assert {a: p for a, p, _ in rows} == {codes_text(a): p for a, p in mix.items()} and sum(p for _, p, _ in rows) == 1
     assert [p for _, p, _ in rows] == sorted(mix.values(), reverse=True)
     assert all(greyed == (p == 0) for _, p, greyed in rows)  # never played: greyed
     assert all(f"<td>{format_probability(p)}</td>" in st.hint_view.value for p in mix.values())
     # KS and QC are both black Trumps (FM-1): one choice, one row
-    assert "trumps QC" in re.sub(r"<[^>]+>", "", st.hint_view.value)
+    assert "trumps Q♣" in re.sub(r"<[^>]+>", "", st.hint_view.value)
     # the hint follows the next move, and Back does not solve again
     st.next_move()
     st.next_move()
     assert st.state.phase() == ("play", 0) and "Numbered card (FM-6)" in st.hint_view.value
     _, mix = optimal.hint(st.state)
-    assert {a: p for a, p, _ in _hint_rows(st)} == mix and sum(mix.values()) == 1
+    assert {a: p for a, p, _ in _hint_rows(st)} == {codes_text(a): p for a, p in mix.items()} and sum(mix.values()) == 1
     solved = len(calls)
     st.stepper.back_button.click()
     st.next_move()

@@ -86,7 +86,7 @@ def test_every_field_is_validated_naming_it_and_what_is_accepted(fields, field, 
 def test_a_bad_field_in_a_file_names_the_line(tmp_path):
     path = tmp_path / "house.yaml"
     path.write_text("system: fairy-meat\nnotes: x\npoints_divisor: 1\ndamage_table:\n  1-3: 1\n  5+: 2\n")
-    with pytest.raises(InvalidSetupError, match=r"house.yaml:[45]: damage_table has a gap"):
+    with pytest.raises(InvalidSetupError, match=r"house.yaml:[45]: damage_table \(Damage table\) has a gap"):
         load_rules("fairy-meat", path)
 
 

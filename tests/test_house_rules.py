@@ -36,7 +36,10 @@ def test_an_unknown_field_names_the_file_line_and_fields(tmp_path):
 def test_a_bad_value_names_its_line_and_field(tmp_path):
     path = tmp_path / "house.yaml"
     path.write_text("system: fairy-meat\nnotes: x\ndamage: halved\nnasty_hit: sometimes\n")
-    with pytest.raises(InvalidSetupError, match=r"house.yaml:4: nasty_hit='sometimes' is not a variant of FM-12"):
+    with pytest.raises(
+        InvalidSetupError,
+        match=r"house.yaml:4: nasty_hit \(Nasty Hit goes to\) = 'sometimes' " r"is not a variant of FM-12",
+    ):
         load_rules("fairy-meat", path)
 
 
@@ -129,7 +132,7 @@ def test_fairy_meat_damage_table_is_accepted_as_a_mapping_as_the_yaml_form_gives
     with pytest.raises(InvalidSetupError) as info:
         Rules(damage_table="1-4: 1")
     assert str(info.value) == (
-        "damage_table='1-4: 1' is not valid (FM-10): give a mapping of differences to damage, "
+        "damage_table (Damage table) = '1-4: 1' is not valid (FM-10): give a mapping of differences to damage, "
         "e.g. {'1-4': 1, '5-8': 2, '9+': 3} (or (range, damage) pairs): ranges from 1, no gap, last one open"
     )
 
@@ -148,11 +151,13 @@ def test_fairy_meat_damage_table_is_bounded(tmp_path):
         Rules(damage_table=huge)
     assert time.perf_counter() - start < 1
     assert str(info.value) == (
-        "damage_table has 150,000 rows (FM-10): at most 100; make the last range open ('9+') "
+        "damage_table (Damage table) has 150,000 rows (FM-10): at most 100; make the last range open ('9+') "
         "instead of listing every difference"
     )
     path = tmp_path / "long.yaml"
     rows = "".join(f"  {d}: 1\n" for d in range(1, 101)) + "  101+: 2\n"
     path.write_text(f"system: fairy-meat\nnotes: n\ndamage_table:\n{rows}")
-    with pytest.raises(InvalidSetupError, match=r"long.yaml:[34]: damage_table has 101 rows \(FM-10\): at most 100"):
+    with pytest.raises(
+        InvalidSetupError, match=r"long.yaml:[34]: damage_table \(Damage table\) has 101 rows \(FM-10\): at most 100"
+    ):
         RulesFile.read(path)

@@ -437,7 +437,7 @@ def test_a_rules_range_of_bad_values_is_one_line() -> None:
         ),
         InvalidSetupError,
     )
-    assert message.startswith("<sweep>:7: rules: crit_count=-1000000: ")
+    assert message.startswith("<sweep>:7: rules: crit_count (Dice showing a crit face to crit) = -1000000: ")
     assert message.endswith("(and at least 999 more rules variants refused)")
 
 

@@ -27,7 +27,10 @@ __all__ = [
     "RANKS",
     "SUITS",
     "SUIT_NAMES",
+    "SUIT_SYMBOLS",
     "Card",
+    "card_text",
+    "cards_text",
     "parse_card",
     "parse_cards",
     "standard_deck",
@@ -40,6 +43,8 @@ RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 RANK_NAMES = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+#: How a suit is printed for a designer to read (``K♠``): the one place cards are written so.
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 JOKERS: tuple[str, ...] = ("JK1", "JK2")
 _RED = {"H", "D"}
 _ACCEPTED = "ranks 2-10 J Q K A, suits S H D C (e.g. 10H, AS, QC), or jokers JK1 JK2"
@@ -126,6 +131,31 @@ class Card:
         if self.is_joker:
             return "Joker"
         return f"{RANK_NAMES.get(self.rank, self.rank)} of {SUIT_NAMES[self.suit or 'S']}"
+
+
+def card_text(card: Card | str) -> str:
+    """Return a card as a designer reads it: ``'K♠'``, ``'10♥'``, ``'Joker 1'`` (``'Joker'``
+    for ``"JK"``, a joker a text does not number). Codes (``KS``) stay what a designer
+    types; every widget, log and export prints this instead.
+
+    >>> card_text("KS"), card_text(Card("10h")), card_text("JK2"), card_text("JK")
+    ('K♠', '10♥', 'Joker 2', 'Joker')
+
+    Raises:
+        NotationError: not a card code.
+    """
+    if isinstance(card, str) and card.strip().upper() in ("JK", "JOKER"):
+        return "Joker"
+    card = parse_card(card)
+    if card.is_joker:
+        return f"Joker {card.code[-1]}"
+    return card.rank + SUIT_SYMBOLS[card.suit or "S"]
+
+
+def cards_text(cards: Iterable[Card | str], empty: str = "none") -> str:
+    """Return cards as a designer reads them, one space between (``'K♠ Q♣ 5♣'``);
+    ``empty`` when there are none."""
+    return " ".join(card_text(c) for c in cards) or empty
 
 
 def parse_card(text: str | Card) -> Card:

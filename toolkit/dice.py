@@ -25,6 +25,7 @@ __all__ = [
     "face_rank",
     "parse_face",
     "parse_faces",
+    "face_text",
     "count_face",
 ]
 
@@ -66,6 +67,20 @@ def parse_faces(text: str | Iterable[str]) -> tuple[str, ...]:
     else:
         parts = list(text)
     return tuple(parse_face(p) for p in parts)
+
+
+def face_text(face: str) -> str:
+    """Return a poker-die face as a designer reads it: the face as printed on the die
+    (``'K'``, ``'10'``; ``t`` and ``king`` are read as ``'10'`` and ``'K'``), the one
+    place a face is written for reading (AM-1).
+
+    >>> face_text("t"), face_text("king")
+    ('10', 'K')
+
+    Raises:
+        NotationError: not a poker-die face.
+    """
+    return parse_face(face)
 
 
 def count_face(faces: Sequence[str], face: str) -> int:

@@ -45,6 +45,7 @@ __all__ = [
     "RULES_DIR",
     "HouseRules",
     "RuleFieldError",
+    "labelled_field_message",
     "RulesFile",
     "load_rules",
     "read_house_rules",
@@ -147,12 +148,55 @@ def _plain(value: Any, as_mapping: bool = False) -> Any:
     return value
 
 
+def labelled_field_message(field: str, label: str, message: str) -> str:
+    """Return an error about the rules field ``field`` naming it as the designer writes it
+    in a file and by its label (declared on :func:`rule_field`), once, at the start.
+
+    >>> labelled_field_message("hit_faces", "Hit faces", "hit_faces: 'Z' is not a face")
+    "hit_faces (Hit faces): 'Z' is not a face"
+    >>> labelled_field_message("crit_count", "Crit dice", "crit_count=0: a whole number from 1 to 20")
+    'crit_count (Crit dice) = 0: a whole number from 1 to 20'
+    """
+    named = f"{field} ({label})"
+    if message.startswith(f"{field}: "):
+        return f"{named}: {message[len(field) + 2 :]}"
+    if message.startswith(f"{field}="):
+        return f"{named} = {message[len(field) + 1 :]}"
+    if message.startswith(f"{field} "):
+        return named + message[len(field) :]
+    return f"{named}: {message}"
+
+
 class HouseRules:
     """What every system's ``Rules`` shares (mixed into its frozen dataclass): reading and
     writing house-rules files, the changed fields, a label. Set ``SYSTEM`` to the system's
     name (``"angry-miniatures"``)."""
 
     SYSTEM: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Make every error of a system's validation (its ``__post_init__``) name the field as
+        the designer writes it in a file and by its label: ``hit_faces (Hit faces): ...``
+        (:func:`labelled_field_message`)."""
+        super().__init_subclass__(**kwargs)
+        check = cls.__dict__.get("__post_init__")
+        if check is None or getattr(check, "names_fields", False):
+            return
+
+        def post_init(self: Any) -> None:
+            try:
+                check(self)
+            except RuleFieldError as exc:
+                if getattr(exc, "labelled", False) or exc.field not in type(self).field_names():
+                    raise
+                message = labelled_field_message(exc.field, type(self).field_label(exc.field), str(exc))
+                again = RuleFieldError(exc.field, message)
+                again.labelled = True  # type: ignore[attr-defined]
+                raise again from None
+
+        post_init.names_fields = True  # type: ignore[attr-defined]
+        post_init.__doc__ = check.__doc__
+        cls.__post_init__ = post_init  # type: ignore[attr-defined]
 
     # -- reading -------------------------------------------------------------------------
     @classmethod

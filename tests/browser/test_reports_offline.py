@@ -120,6 +120,16 @@ def test_report_links_rulings_inside_the_repository(opened, name):
     assert not lines, lines
 
 
+@pytest.mark.parametrize("name", REPORTS)
+def test_report_prints_the_rules_in_force_once(opened, name):
+    """Issue 23 item 4: the rules a report used are printed once (they were printed twice:
+    the house-rules box and a "Rules in force" line), the report's own variant parameters
+    included."""
+    assert TEXTS[name].count("Rules in force") == 1, [
+        line for line in TEXTS[name].splitlines() if "Rules in force" in line
+    ]
+
+
 def test_durak_report_names_armies_not_side_ids(opened):
     """Issue 12 item 4: the armies by name (the report's name_a/name_b, North and South by default)."""
     text = TEXTS["durak-battle-small"]

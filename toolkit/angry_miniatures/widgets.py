@@ -53,7 +53,7 @@ from toolkit.numbers import count
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
 from toolkit.widgets import OddsExplorer, Stepper
-from toolkit.widgets.common import ToggleBar, control_grid
+from toolkit.widgets.common import ToggleBar, control_grid, control_grid_style
 from toolkit.widgets.rules_picker import set_control
 
 __all__ = [
@@ -316,7 +316,9 @@ class AttackStepper:
         )
         #: The setup controls in one aligned grid (the one look of every stepper and explorer).
         self.controls_grid = control_grid(self._controls())
-        self.widget = widgets.VBox([*who, self.controls_grid, self.setup_line, self.error_line, self.stepper.widget])
+        self.widget = widgets.VBox(
+            [*who, self.controls_grid, control_grid_style(), self.setup_line, self.error_line, self.stepper.widget]
+        )
 
     # -- setup ---------------------------------------------------------------------------
     @property

@@ -353,18 +353,23 @@ def _checked_rules(
 read_rules_parameter = read_house_rules
 
 
-def rules_html(house: Any, heading: str = "Rules in force") -> str:
-    """Return the HTML a report shows of the house rules it used: ``heading`` and the
+def rules_html(house: Any, heading: str = "Rules in force", rules: Any = None) -> str:
+    """Return the HTML a report shows, once, of the rules it used: ``heading`` and the
     system, the title, the notes and each changed field with its default (every text
-    escaped). ``house`` is what :func:`read_rules_parameter` returns."""
+    escaped). ``house`` is what :func:`read_rules_parameter` returns; ``rules``, the rules
+    in force when the report's own parameters (a variant) change the house rules (the
+    title then says so)."""
     import html
 
     from toolkit.house_rules import value_words
     from toolkit.systems import system as system_entry
 
-    rules = house.rules
+    title = house.title
+    if rules is not None and rules != house.rules:
+        title += ", with this report's parameters"
+    rules = house.rules if rules is None else rules
     system_title = system_entry(rules.SYSTEM).title
-    parts = [f"<p><b>{html.escape(heading)} ({html.escape(system_title)}):</b> {html.escape(house.title)}"]
+    parts = [f"<p><b>{html.escape(heading)} ({html.escape(system_title)}):</b> {html.escape(title)}"]
     if house.path is not None:
         parts[0] += f" <code>{html.escape(Path(house.path).name)}</code>"
     parts[0] += "</p>"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from html import escape
 
+from toolkit.pictures import Picture
 from toolkit.rulebook.export_model import Expectation, Illustration, Line, RulebookExample
-from toolkit.rulebook.svg import Picture
 
 __all__ = ["STYLE", "render_html", "render_fragment"]
 
@@ -141,11 +141,11 @@ def _words(text: str) -> str:
 
 
 def _picture(picture: Picture) -> str:
-    """The picture inline, its code kept as hidden text (copy, search, screen readers)
+    """The picture inline, its words (``K♠``) kept as hidden text (copy, search, screen readers)
     unless the words before it name it already (an :class:`Illustration`)."""
     if isinstance(picture, Illustration):
         return f'<span class="rb-pic">{picture.svg()}</span>'
-    return f'<span class="rb-pic">{picture.svg()}<span class="rb-alt">{escape(picture.code)}</span></span>'
+    return f'<span class="rb-pic">{picture.svg()}<span class="rb-alt">{escape(picture.text)}</span></span>'
 
 
 def _checks(expectations: tuple[Expectation, ...]) -> str:

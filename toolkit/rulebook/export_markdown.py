@@ -20,8 +20,8 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
+from toolkit.pictures import Picture
 from toolkit.rulebook.export_model import Illustration, Line, RulebookExample
-from toolkit.rulebook.svg import Picture
 
 __all__ = ["ImageFiles", "ImageBundle", "render_markdown", "md_escape"]
 

@@ -8,7 +8,7 @@ sentence) and the **expectations** the file carries, each with whether it holds.
 
 Every line is the engine's own narration (:class:`toolkit.engine.Event` texts, as
 ``toolkit replay`` prints them), so the export is right by construction; the cards and
-poker dice drawn (:mod:`toolkit.rulebook.svg`) are those the referee marked on each event
+poker dice drawn (:mod:`toolkit.pictures`) are those the referee marked on each event
 (:attr:`toolkit.engine.Event.marks`), never found in the words: an army called ``QH``
 is a name, and the same example reworded draws the same pictures
 (:func:`split_pictures`).
@@ -34,8 +34,8 @@ from toolkit import systems
 from toolkit.engine import Event, GameState, Sentence
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import ExampleNotation, ExampleSource
+from toolkit.pictures import Picture
 from toolkit.replay import replay_example
-from toolkit.rulebook.svg import Picture
 
 __all__ = [
     "SETUP_KINDS",
@@ -74,7 +74,7 @@ def split_pictures(
     words and the cards or dice it shows, in order, by its marks (a plain ``str`` has none).
 
     A card or die face marked on its code (``KS``, ``10``) becomes its
-    :class:`~toolkit.rulebook.svg.Picture` in place of the text; a card marked on its
+    :class:`~toolkit.pictures.Picture` in place of the text; a card marked on its
     words (``5 of Clubs``, ``Joker``) keeps its words, followed by its picture as an
     :class:`Illustration`. ``hits`` are the faces that hit under the example's rules (drawn red,
     AM-1), ``usual`` those under the system's default rules (``None``: the same).

@@ -26,8 +26,10 @@ __all__ = [
     "TEXT_TABLE",
     "TEXT_TABLE_STYLE",
     "ToggleBar",
+    "CONTROL_GRID_STYLE",
     "coloured",
     "control_grid",
+    "control_grid_style",
     "count",
     "esc",
     "estimate_text",
@@ -91,8 +93,27 @@ _SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider)
 _FILL_CELL = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider, widgets.Text)
 
 
-#: The most room (em) a grid cell gives a control right of its label.
-_MOST_ROOM = 24.0
+#: The most room (em) a grid cell gives a control right of its label, and the widest its
+#: labels' column grows (a longer label wraps onto a second line, shown whole): two cells
+#: side by side fit in a notebook 1280 px wide with JupyterLab's file browser open (about
+#: 850 px of output at 13 px an em).
+_MOST_ROOM = 17.5
+_MOST_LABEL = 12.5
+
+#: The page style of a control grid (:func:`control_grid`): a label longer than the labels'
+#: column wraps onto two lines, its row as tall as it needs, instead of being cut off.
+CONTROL_GRID_STYLE = (
+    "<style>.toolkit-controls .widget-inline-hbox{height:auto;min-height:var(--jp-widgets-inline-height);"
+    "align-items:center}.toolkit-controls .widget-inline-hbox>.widget-label{white-space:normal;"
+    "line-height:1.15;height:auto;text-overflow:clip}.toolkit-controls .widget-checkbox .widget-label-basic{"
+    "white-space:normal;line-height:1.15}</style>"
+)
+
+
+def control_grid_style() -> widgets.HTML:
+    """The widget that puts :data:`CONTROL_GRID_STYLE` on the page (invisible; place it
+    beside a :func:`control_grid`)."""
+    return widgets.HTML(CONTROL_GRID_STYLE, layout=widgets.Layout(display="none"))
 
 
 def _option_width(dropdown: widgets.Dropdown) -> float:
@@ -125,16 +146,18 @@ def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> 
             controls.extend(item)
     in_group = {id(c) for c in controls} - {id(c) for c in cells}
     labelled = [c for c in controls if isinstance(c, _LABELLED_LEFT)]
+    checkboxes = [c for c in controls if isinstance(c, widgets.Checkbox) and id(c) not in in_group]
     grid = widgets.GridBox(cells, layout=widgets.Layout(grid_gap="2px 18px", width="100%"))
     grid.add_class("toolkit-controls")
 
     def align(_: Any = None) -> None:
         longest = max((len(getattr(c, "description", "") or "") for c in labelled), default=0)
-        label = 0.55 * longest + 1 if longest else 0
+        # a longer label wraps onto a second line (CONTROL_GRID_STYLE) rather than widen every cell
+        label = min(0.55 * longest + 1, _MOST_LABEL) if longest else 0
         needs = {id(c): _option_width(c) for c in labelled if isinstance(c, widgets.Dropdown)}
         # room right of the label: the widest dropdown's choices, within bounds; a dropdown
         # whose choices need more takes a whole row, as wide as they need
-        least = 18.0 if any(isinstance(c, _SLIDERS) for c in labelled) else 14.0  # a slider's track, readable
+        least = 14.0 if any(isinstance(c, _SLIDERS) for c in labelled) else 12.0  # a slider's track, readable
         room = min(max([least, *(n for n in needs.values() if n <= _MOST_ROOM)]), _MOST_ROOM)
         for control in labelled:
             if getattr(control, "description", ""):
@@ -149,6 +172,9 @@ def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> 
             elif isinstance(control, widgets.IntText | widgets.BoundedIntText):
                 control.layout.width = f"{label + 7:.1f}em"  # room for a few digits after the label
         cell = label + room
+        # a checkbox whose words need more than a cell takes a whole row, shown whole
+        for box in checkboxes:
+            box.layout.grid_column = "1 / -1" if 0.55 * len(box.description or "") + 2.5 > cell else None
         # never wider than the page: a cell shrinks to the whole width rather than overflow
         grid.layout.grid_template_columns = f"repeat(auto-fill, minmax(min({cell:.1f}em, 100%), 1fr))"
 

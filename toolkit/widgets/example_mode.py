@@ -32,8 +32,8 @@ What the system gives (class attributes, and methods it must or may define):
 * optional hooks: ``_adjust()`` (enable or disable controls before a setup is
   read; nothing by default), ``_show_more()`` (the system's other panels after every
   move; nothing by default), ``_move_label(move)`` (the example line's name of the next
-  move; its ``label`` by default), ``_paint_codes(escaped)`` (card codes drawn in a
-  one-side view; left as text by default). A system that loads examples sets
+  move; its ``label`` by default), ``_paint_codes(escaped)`` (card codes of a one-side view and of the
+  example line drawn as pictures, :func:`toolkit.pictures.paint_codes`). A system that loads examples sets
   ``_loading`` while it sets its controls, so those changes do not restart the stepper
   one at a time.
 """
@@ -48,6 +48,7 @@ import ipywidgets as widgets
 
 from toolkit.engine import GameState
 from toolkit.errors import ToolkitError
+from toolkit.pictures import paint_codes
 from toolkit.widgets.common import ERROR, NOTE, OK, TEXT_TABLE, TEXT_TABLE_STYLE, coloured, count, esc
 from toolkit.widgets.export_panel import ExportView
 from toolkit.widgets.stepper import Stepper
@@ -172,8 +173,9 @@ class FollowsExample(Generic[S]):
         return str(move.label)
 
     def _paint_codes(self, escaped: str) -> str:
-        """Draw the card codes of an escaped line of a one-side view (as text by default)."""
-        return escaped
+        """Draw the card codes of an escaped line (a one-side view, the example line) as the
+        pictures every log and export shows (:func:`toolkit.pictures.paint_codes`)."""
+        return paint_codes(escaped)
 
     # -- what a notebook reads ----------------------------------------------------------------
     @property
@@ -194,7 +196,11 @@ class FollowsExample(Generic[S]):
         self._ready = False
         self._own_start: GameState | None = None
         self.stepper = Stepper(
-            self.setup, seed=seed, title=title, decision_panel=self._decision_panel, on_refresh=self._after_refresh
+            self.setup,
+            seed=seed,
+            title=title,
+            decision_panel=self._decision_panel,
+            on_refresh=self._after_refresh,
         )
         self._ready = True
         self._adjust()
@@ -365,7 +371,8 @@ class FollowsExample(Generic[S]):
                 met = len(self.example.expect)
                 which = "its expectation is" if met == 1 else f"its {count(met, 'expectation')} are"
                 text, colour = f"The example is played out; {which} met.", OK
-        self.example_line.value = coloured(text, colour)
+        drawn = self._paint_codes(esc(text)) if k is not None and k < len(self._plan) else esc(text)
+        self.example_line.value = f'<span style="color:{colour}">{drawn}</span>'
         playable = k is not None and k < len(self._plan)
         self.next_move_button.disabled = self.play_all_button.disabled = not playable
 

@@ -58,7 +58,7 @@ import ipywidgets as widgets
 from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides
 from toolkit.prob import Distribution, format_probability
-from toolkit.widgets.common import control_grid
+from toolkit.widgets.common import control_grid, control_grid_style
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -240,6 +240,7 @@ class OddsExplorer:
                     [self.chart, self.table_view], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
                 ),
                 self.controls_grid,
+                control_grid_style(),
                 *([self.rules_picker.widget] if self.rules_picker is not None else []),
             ]
         )

@@ -43,6 +43,7 @@ import ipywidgets as widgets
 
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.pictures import sentence_html
 from toolkit.widgets.export_panel import ExportView
 
 __all__ = ["Stepper", "LOG_FORMATS"]
@@ -81,6 +82,9 @@ class Stepper:
         decision_panel: a function ``state -> widgets`` shown at decision steps in place
             of one button per legal action (e.g. a system's cards to click).
         on_refresh: called after every redraw (a system's own panels follow the state).
+
+    The log draws the cards and dice the referee marked as the rule-book export does
+    (:mod:`toolkit.pictures`), dice that hit under the rules in force in red (AM-1).
 
     The Python methods (:meth:`step`, :meth:`roll`, :meth:`type_outcome`,
     :meth:`choose`, :meth:`back`, :meth:`restart`) do what the buttons do; like the
@@ -163,8 +167,9 @@ class Stepper:
 
     @property
     def log_text(self) -> str:
-        """The revealed log as plain text, one event a line (for pasting into a rule book),
-        as :attr:`viewer` may see it."""
+        """The revealed log as plain text, one event a line, as :attr:`viewer` may see it:
+        the engine's narration word for word, as ``toolkit replay`` prints it (cards as the
+        codes a designer types; the log view and the exports draw them)."""
         seen = (e.seen_by(self.viewer) for e in self.revealed_events)
         return "\n".join(text for text in seen if text is not None)
 
@@ -478,12 +483,13 @@ class Stepper:
 
     def _log_html(self) -> str:
         events = self.revealed_events
+        hits = getattr(getattr(self.state, "rules", None), "hit_faces", ())  # red: hit faces in force (AM-1)
         lines = []
         for i, e in enumerate(events):
-            seen = e.seen_by(self.viewer)
+            seen = e.seen_as(self.viewer)
             if seen is None:
                 continue
-            text = html.escape(seen)
+            text = sentence_html(seen, hits)
             if e.ruling and e.ruling not in e.text:
                 text += f' <span style="{_RULING}">[{html.escape(e.ruling)}]</span>'
             style = _NEWEST if i == len(events) - 1 else ""

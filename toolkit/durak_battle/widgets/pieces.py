@@ -1,22 +1,21 @@
-"""Pieces the Durak widgets share: cards drawn as chips and buttons by suit and action (DB-1), the
-default armies, control styles."""
+"""Pieces the Durak widgets share: cards drawn as everywhere (:mod:`toolkit.pictures`), their
+buttons coloured by action (DB-1), the default armies, control styles."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.cards import Card
+from toolkit.cards import SUIT_SYMBOLS, Card, card_text
 from toolkit.dice import TRAIT_DICE
 from toolkit.durak_battle.clash import ACTIONS, card_value
 from toolkit.durak_battle.rules import Army, Leader, Rules
 from toolkit.house_rules import load_rules
 from toolkit.numbers import count
-from toolkit.widgets.common import esc
+from toolkit.pictures import Picture, paint_codes
 
 __all__ = [
     "SUIT_SYMBOLS",
@@ -26,7 +25,6 @@ __all__ = [
     "RED",
     "BLACK",
     "WIDE",
-    "CARD_CODE",
     "DICE",
     "default_armies",
     "card_label",
@@ -42,15 +40,12 @@ __all__ = [
     "as_rules",
 ]
 
-#: How a suit is drawn on a card button.
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: The button colour of each action (DB-1): the card buttons, the joker's choices, the legend.
 ACTION_STYLE = {"attack": "danger", "defence": "info", "manoeuvre": "warning", "counter": "success"}
 ACTION_COLOUR = {"attack": "#d9534f", "defence": "#5bc0de", "manoeuvre": "#f0ad4e", "counter": "#5cb85c"}
 ACTION_ORDER = {"attack": 0, "defence": 1, "manoeuvre": 2, "counter": 3}
 RED, BLACK = "#c92a2a", "#212529"
 WIDE = {"description_width": "initial"}
-CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\bJK[12]\b")
 DICE = [(f"d{d}", d) for d in TRAIT_DICE]
 
 
@@ -65,10 +60,9 @@ def default_armies() -> tuple[Army, Army]:
 
 # -- small helpers ----------------------------------------------------------------------
 def card_label(card: Card) -> str:
-    """A card as a button shows it: ``7♠``, ``Q♥``, ``🃏1``."""
-    if card.is_joker:
-        return "🃏" + card.code[-1]
-    return card.rank + SUIT_SYMBOLS[card.suit or "S"]
+    """A card as a button shows it, as everywhere: ``7♠``, ``Q♥``, ``Joker 1``
+    (:func:`toolkit.cards.card_text`)."""
+    return card_text(card)
 
 
 _DEFAULT = Rules()
@@ -81,19 +75,16 @@ def card_action(card: Card, rules: Rules | None = None) -> str:
 
 
 def card_html(card: Card, rules: Rules | None = None) -> str:
-    """A card as a coloured chip, red for hearts and diamonds (its action in the tooltip)."""
-    colour = RED if card.colour == "red" else BLACK
+    """A card drawn as everywhere (:meth:`toolkit.pictures.Picture.html`), its action under
+    ``rules`` in the tooltip (DB-1)."""
     action = "any action" if card.is_joker else card_action(card, rules)
-    style = (
-        f"color:{colour};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;margin-right:4px;"
-        "font-family:monospace;font-weight:bold"
-    )
-    return f'<span style="{style}" title="{esc(card.name)}: {esc(action)} (DB-1)">{esc(card_label(card))}</span>'
+    return Picture.card(card).html(f"{action} (DB-1)")
 
 
-def colour_codes(escaped: str, rules: Rules | None = None) -> str:
-    """Draw the card codes of already-escaped text as chips (the one-army views)."""
-    return CARD_CODE.sub(lambda m: card_html(Card(m.group(0)), rules), escaped)
+def colour_codes(escaped: str) -> str:
+    """Draw the card codes of already-escaped text as pictures (the one-army views,
+    :func:`toolkit.pictures.paint_codes`)."""
+    return paint_codes(escaped)
 
 
 def hand_order(card: Card, rules: Rules | None = None) -> tuple[int, int]:

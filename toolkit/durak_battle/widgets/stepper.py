@@ -10,7 +10,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.cards import Card
+from toolkit.cards import Card, card_text, cards_text
 from toolkit.durak_battle.clash import ACTIONS, actions_of
 from toolkit.durak_battle.engine import SIDES, BattleState, start_battle
 from toolkit.durak_battle.notation import (
@@ -35,7 +35,6 @@ from toolkit.durak_battle.widgets.pieces import (
     card_action,
     card_html,
     card_label,
-    colour_codes,
     counter_tie_options,
     default_armies,
     hand_order,
@@ -46,7 +45,7 @@ from toolkit.durak_battle.widgets.pieces import (
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.shipped import shipped_path
-from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, count, esc, fitting_width
+from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, control_grid_style, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 from toolkit.widgets.rules_picker import set_control
 
@@ -246,8 +245,8 @@ class BattleStepper(FollowsExample[BattleState]):
                 self.stepper.refuse(f"No army is deciding now: {state.prompt()}")
             else:
                 i = SIDES.index(state.current_player)
-                hand = " ".join(c.code for c in state.hands[i]) or "no cards"
-                self.stepper.refuse(f"{card.code} is not in {state.names[i]}'s hand ({hand}).")
+                hand = cards_text(state.hands[i], "no cards")
+                self.stepper.refuse(f"{card_text(card)} is not in {state.names[i]}'s hand ({hand}).")
             return
         if button.value:  # already pressed (a joker waiting for its action): press again
             self._set_toggle(card.code, False)
@@ -463,6 +462,7 @@ class BattleStepper(FollowsExample[BattleState]):
             [
                 self._title_first(),
                 self.controls_grid,
+                control_grid_style(),
                 self.setup_line,
                 self.error_line,
                 widgets.HBox([self.example_picker, self.load_button]),
@@ -545,9 +545,6 @@ class BattleStepper(FollowsExample[BattleState]):
             bits.append(esc(battle_summary(state)))
         self.round_line.value = " · ".join(bits)
 
-    def _paint_codes(self, escaped: str) -> str:
-        return colour_codes(escaped, self.state.rules)
-
     def _hand_rows(self, state: BattleState) -> list[str]:
         """Each army's row: leader, tokens, hand (by action, high cards first)."""
         rows = []
@@ -599,7 +596,7 @@ class BattleStepper(FollowsExample[BattleState]):
                 description=card_label(card),
                 tooltip=f"{card.name}: {doing} (DB-1)",
                 button_style=ACTION_STYLE.get(action, ""),
-                layout=widgets.Layout(width="4.5em"),
+                layout=widgets.Layout(width="auto", min_width="4.5em"),
                 style={"font_weight": "bold"},
             )
             toggle.observe(lambda change, code=card.code: self._on_toggle(code, change), names="value")

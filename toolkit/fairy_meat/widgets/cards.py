@@ -1,25 +1,36 @@
-"""Cards and rule controls as the Fairy Meat widgets draw them: coloured card codes, the variant dropdowns."""
+"""Cards and rule controls as the Fairy Meat widgets draw them: cards drawn as everywhere
+(:mod:`toolkit.pictures`), Trumps marked by what they do (FM-1), the variant dropdowns."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from toolkit.cards import Card
+from toolkit.cards import Card, card_text, cards_text
+from toolkit.fairy_meat.deck import is_trump
 from toolkit.fairy_meat.rules import Rules, Weapon
 from toolkit.numbers import count
+from toolkit.pictures import Picture, paint_codes
 from toolkit.widgets.common import esc, fitting_width
 
 __all__ = [
     "MAX_POINTS",
     "WIDE",
     "GREY",
+    "TRUMP_ACCENT",
+    "TRUMP_FILL",
+    "NUMBERED_FILL",
     "colour_of",
     "card_html",
+    "TRUMP_CLASS",
+    "NUMBERED_CLASS",
+    "CARD_BUTTON_STYLE",
+    "dress_card_button",
+    "legend_html",
     "colour_codes",
     "card_codes",
+    "cards_text",
     "variant_controls",
     "numeric_controls",
     "wrestling_hand_control",
@@ -33,42 +44,71 @@ _RED, _BLACK = "#c92a2a", "#212529"
 MAX_POINTS = 10
 
 
-_CARD_CODE = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b")
-
-
 WIDE = {"description_width": "initial"}
 
 
 GREY = "#adb5bd"
 
 
+#: The outline and fill of a Trump's button (FM-1: J Q K A by default, ``Rules.trump_ranks``);
+#: a Numbered card's button is grey. The suit's red or black stays the ink, since the Trumps
+#: placed together must be of one colour (FM-4).
+TRUMP_ACCENT, TRUMP_FILL, NUMBERED_FILL = "#f08c00", "#ffe8cc", "#f1f3f5"
+
+_DEFAULT = Rules()
+
+
 def colour_of(card: Card) -> str:
+    """The ink of a card: red for hearts and diamonds, black for spades and clubs."""
     return _RED if card.colour == "red" else _BLACK
 
 
 def card_html(card: Card, note: str = "") -> str:
-    """A card code as a coloured chip (red for hearts and diamonds, black for spades and clubs)."""
-    style = (
-        f"color:{colour_of(card)};border:1px solid #adb5bd;border-radius:4px;padding:0 4px;"
-        "margin-right:4px;font-family:monospace;font-weight:bold"
+    """A card drawn as everywhere (:meth:`toolkit.pictures.Picture.html`); ``note`` (face
+    down, played) in its tooltip and drawn dashed."""
+    return Picture.card(card).html(note, set_aside=bool(note))
+
+
+#: The CSS classes of a Trump's and a Numbered card's button, and the page style that fills
+#: them (in :func:`legend_html`, shown beside the buttons); a picked card's fill wins.
+TRUMP_CLASS, NUMBERED_CLASS = "toolkit-card-trump", "toolkit-card-numbered"
+CARD_BUTTON_STYLE = (
+    f"<style>.jupyter-button.{TRUMP_CLASS}{{background:{TRUMP_FILL};box-shadow:inset 0 0 0 2px {TRUMP_ACCENT}}}"
+    f".jupyter-button.{NUMBERED_CLASS}{{background:{NUMBERED_FILL}}}</style>"
+)
+
+
+def dress_card_button(button: widgets.Button | widgets.ToggleButton, card: Card, rules: Rules | None = None) -> None:
+    """Draw a card's button as everywhere: its words (``K♠``, :func:`toolkit.cards.card_text`)
+    in its suit's ink, filled by what it does (a Trump or a Numbered card, FM-1), as the Durak
+    hands are coloured by action. The page needs :data:`CARD_BUTTON_STYLE` once."""
+    button.description = card_text(card)
+    button.style.text_color = colour_of(card)
+    button.style.font_weight = "bold"
+    button.add_class(TRUMP_CLASS if is_trump(card, rules or _DEFAULT) else NUMBERED_CLASS)
+
+
+def legend_html(rules: Rules | None = None) -> str:
+    """What the colours of the card buttons mean (FM-1, FM-4, FM-6)."""
+    rules = rules or _DEFAULT
+    chip = "border-radius:3px;padding:0 5px;margin-right:6px"
+    trump = f"background:{TRUMP_FILL};box-shadow:inset 0 0 0 2px {TRUMP_ACCENT};{chip}"
+    return (
+        f'{CARD_BUTTON_STYLE}<span style="font-size:90%"><span style="background:{NUMBERED_FILL};{chip}">'
+        f'Numbered card: played to attack or defend</span><span style="{trump}">'
+        f'Trump ({esc(" ".join(rules.trump_ranks))}): placed face down, or played as a Wild Trump</span>'
+        "(FM-1, FM-4, FM-6)</span>"
     )
-    if note:
-        style += ";background:#e9ecef;text-decoration:underline dotted"
-    title = f"{card.name}{' — ' + note if note else ''}"
-    return f'<span style="{style}" title="{esc(title)}">{esc(card.code)}</span>'
 
 
 def colour_codes(escaped: str) -> str:
-    """Colour the card codes in already-escaped text (the observation lines)."""
-
-    def paint(m: re.Match[str]) -> str:
-        colour = _RED if m.group(2) in "HD" else _BLACK
-        return f'<b style="color:{colour};font-family:monospace">{m.group(0)}</b>'
-
-    return _CARD_CODE.sub(paint, escaped)
+    """Draw the card codes in already-escaped text (a side's view, a hint's choices) as
+    pictures (:func:`toolkit.pictures.paint_codes`)."""
+    return paint_codes(escaped)
 
 
 def card_codes(cards: Sequence[Card]) -> str:
+    """Cards as codes, the way an action is typed (``trumps KS QC``)."""
     return " ".join(c.code for c in cards)
 
 

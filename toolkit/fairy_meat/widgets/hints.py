@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
+import ipywidgets as widgets
+
+from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.strategy import optimal
 from toolkit.fairy_meat.widgets.cards import GREY, colour_codes
 from toolkit.prob import format_probability
 from toolkit.widgets.common import TEXT_TABLE, TEXT_TABLE_STYLE, esc
 
-__all__ = ["HINTS_KEPT", "OFF_PATH_NOTE", "action_label", "hint_table", "no_decision_text"]
+__all__ = ["HintPanel", "HINTS_KEPT", "OFF_PATH_NOTE", "action_label", "hint_table", "no_decision_text"]
 
 
 #: Optimal-play hints kept per stepper (by state), so Step, Back and the toggle never re-solve.
@@ -108,3 +114,61 @@ def no_decision_text(state: CombatState) -> str:
             f"choice ({action_label(state, best)}) is preselected (highlighted)."
         )
     return "No decision for optimal play here."
+
+
+class HintPanel:
+    """The hint part of :class:`~toolkit.fairy_meat.widgets.stepper.CombatStepper`: the toggle
+    and panel of the equilibrium mix of the decision pending (:func:`optimal.hint`), the
+    last :data:`HINTS_KEPT` answers kept so Step, Back and the toggle never re-solve."""
+
+    def _build_hint(self) -> None:
+        """The toggle "What would optimal play do here?" and its panel (nothing solved while off)."""
+        self.hint_button = widgets.ToggleButton(
+            value=False,
+            description="What would optimal play do here?",
+            icon="lightbulb-o",
+            tooltip="The equilibrium mix for the decision pending, both hands known (solved exactly; may take seconds)",
+            layout=widgets.Layout(width="auto"),
+        )
+        self.hint_view = widgets.HTML()
+        self._hints: OrderedDict[CombatState, tuple[str, Any]] = OrderedDict()
+        self.hint_button.observe(lambda _: self._show_hint(), names="value")
+
+    def _show_hint(self) -> None:
+        """Fill the hint panel for the current state while the hint is on (else empty, unsolved)."""
+        if not self.hint_button.value:
+            self.hint_view.value = ""
+            return
+        state = self.state
+        kind, found = self._hint(state)
+        if kind == "mix":
+            words, mix, seconds, reached = found
+            self.hint_view.value = hint_table(state, words, mix, seconds, reached)
+        elif kind == "error":
+            self.hint_view.value = f'<span style="color:#e67700">{esc(found)}</span>'
+        else:
+            self.hint_view.value = f'<span style="color:#666">{esc(no_decision_text(state))}</span>'
+
+    def _hint(self, state: CombatState) -> tuple[str, Any]:
+        """``optimal.hint(state)`` as ``("mix", (words, mix, seconds))``, ``("none", None)``
+        or ``("error", message)``, kept for the last states seen."""
+        if state in self._hints:
+            self._hints.move_to_end(state)
+            return self._hints[state]
+        if not (state.is_terminal or state.is_chance_node):
+            self.hint_view.value = '<i style="color:#666">Solving…</i>'
+        started = time.perf_counter()
+        try:
+            found = optimal.hint(state)
+        except ToolkitError as e:  # TooBigError: the rest of the combat is too big to solve quickly
+            result: tuple[str, Any] = ("error", f"No hint here: {e}")
+        else:
+            if found is None:
+                result = ("none", None)
+            else:  # whether optimal play comes here at all (the same solution, cached)
+                result = ("mix", (*found, time.perf_counter() - started, optimal.hint_reached(state)))
+        self._hints[state] = result
+        while len(self._hints) > HINTS_KEPT:
+            self._hints.popitem(last=False)
+        return result
+
