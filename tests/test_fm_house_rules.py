@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
-from math import comb
+from math import comb, perm
 
 import pytest
 
@@ -212,27 +212,28 @@ def _counts(deck, rules: Rules) -> tuple:
 
 
 @cache
-def _runs(counts: tuple) -> dict[tuple[tuple, tuple], Fraction]:
+def _runs(counts: tuple) -> dict[tuple[tuple, tuple], int]:
     """FM-6: cards are turned up one by one until a Numbered card appears, from a deck of
     ``counts`` (card kinds and how many). Returns {(the Trumps turned up before it, sorted;
-    the Numbered card's kind): probability}, building the Trumps turned up one at a time:
-    the next card is any card left with equal chance."""
+    the Numbered card's kind): the ordered ways to turn them up}, building the Trumps turned
+    up one at a time: the next card is any card left with equal chance, so the probability
+    is the ways over ``perm(cards in the deck, cards turned up)`` (integer weights: exact,
+    and much quicker than a Fraction at every step)."""
     kinds = dict(counts)
-    total = sum(kinds.values())
-    out: dict = defaultdict(Fraction)
-    frontier: dict[tuple, Fraction] = {(): Fraction(1)}
+    order = {kind: i for i, kind in enumerate(sorted(kinds, key=str))}
+    out: dict = defaultdict(int)
+    frontier: dict[tuple, int] = {(): 1}
     while frontier:
-        nxt: dict[tuple, Fraction] = defaultdict(Fraction)
-        for turned, p in frontier.items():
-            left = total - len(turned)
+        nxt: dict[tuple, int] = defaultdict(int)
+        for turned, ways in frontier.items():
             for kind, count in kinds.items():
                 remaining = count - turned.count(kind)
                 if not remaining:
                     continue
                 if kind[0] == "n":
-                    out[(turned, kind)] += p * remaining / left
+                    out[(turned, kind)] += ways * remaining
                 else:
-                    nxt[tuple(sorted((*turned, kind), key=str))] += p * remaining / left
+                    nxt[tuple(sorted((*turned, kind), key=order.__getitem__))] += ways * remaining
         frontier = nxt
     return dict(out)
 
@@ -297,18 +298,26 @@ def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcom
         p_deal = Fraction(n_deals, len(deals))
         rest = _without(full, (kind_a,) + (() if kind_d is None else (kind_d,)))
         sign_a, sign_d = _greedy_sign(kind_a), 1 if kind_d is None else _greedy_sign(kind_d)
-        runs_a = {((), kind_a): Fraction(1)} if kind_a[0] == "n" else _runs(rest)
-        for (turned_a, number_a), qa in runs_a.items():
+        runs_a = {((), kind_a): 1} if kind_a[0] == "n" else _runs(rest)
+        # {(outcome, cards turned up by both draws): ordered ways}: the two draws turn up
+        # cards of ``rest`` one after the other, so their chance is the ways over perm(|rest|, turned)
+        ways: dict[tuple[AttackOutcome, int], int] = defaultdict(int)
+        for (turned_a, number_a), ways_a in runs_a.items():
             applied_a = turned_a + ((kind_a,) if kind_a[0] == "t" else ())
+            drawn_a = len(turned_a) + 1 if kind_a[0] == "t" else 0
             if kind_d is not None and kind_d[0] == "n":
-                runs_d = {((), kind_d): Fraction(1)}
+                runs_d = {((), kind_d): 1}
             else:
                 left = rest if kind_a[0] == "n" else _without(rest, (*turned_a, number_a))
                 runs_d = _runs(left)
             own_d = () if kind_d is None or kind_d[0] == "n" else (kind_d,)
-            for (turned_d, number_d), qd in runs_d.items():
+            for (turned_d, number_d), ways_d in runs_d.items():
                 outcome = _judge(rules, (number_a, applied_a, sign_a), (number_d, turned_d + own_d, sign_d))
-                totals[outcome] += p_deal * qa * qd
+                drawn = drawn_a + (len(turned_d) + 1 if own_d or kind_d is None else 0)
+                ways[(outcome, drawn)] += ways_a * ways_d
+        cards = sum(n for _, n in rest)
+        for (outcome, drawn), w in ways.items():
+            totals[outcome] += p_deal * Fraction(w, perm(cards, drawn))
     return dict(totals)
 
 
