@@ -245,17 +245,21 @@ def _without(counts: tuple, cards: tuple) -> tuple:
     return tuple(sorted(((k, v) for k, v in kinds.items() if v), key=str))
 
 
+def _side(rules: Rules, number: tuple, trumps: tuple, sign: int) -> tuple:
+    """A side as FM-8..FM-12 judge it, from its Numbered card's kind, the Trumps applied (as
+    kinds) and its sign: (its colour, its value, its cheating Trumps, whether the death card
+    is among its Trumps). A Trump of the card's colour (or a joker) adds or subtracts the
+    trump value; one of the other colour cheats."""
+    matching = sum(1 for _, colour, _ in trumps if colour is None or colour == number[1])
+    death = any(kind[2] for kind in trumps)
+    return (number[1], number[2] + sign * rules.trump_value * matching, len(trumps) - matching, death)
+
+
 @cache
 def _judge(rules: Rules, side_a: tuple, side_d: tuple) -> AttackOutcome:
-    """FM-8..FM-12 from the rule text: each side (Numbered card's kind, Trumps applied as
-    kinds, sign)."""
-    value, cheats = [], []
-    sides = (side_a, side_d)
-    for number, trumps, sign in sides:
-        matching = sum(1 for _, colour, _ in trumps if colour is None or colour == number[1])
-        value.append(number[2] + sign * rules.trump_value * matching)
-        cheats.append(len(trumps) - matching)
-    same = side_a[0][1] == side_d[0][1]
+    """FM-8..FM-12 from the rule text: each side as :func:`_side` gives it."""
+    value, cheats = [side_a[1], side_d[1]], [side_a[2], side_d[2]]
+    same = side_a[0] == side_d[0]
     wins = rules.same_colour_wins if same else rules.different_colour_wins
     # FM-8: each cheating Trump lets the opponent move each value by 1, her best way.
     up = 1 if wins == "highest" else -1
@@ -273,7 +277,7 @@ def _judge(rules: Rules, side_a: tuple, side_d: tuple) -> AttackOutcome:
     else:
         damage = points
     damage = damage if attacker_wins else 0
-    death = any(kind[2] for _, ts, _ in sides for kind in ts)
+    death = side_a[3] or side_d[3]
     nasty = death and (damage > 0 if rules.nasty_hit == "damaged" else True)
     return AttackOutcome(A if attacker_wins else D, points, damage, nasty)
 
@@ -303,7 +307,7 @@ def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcom
         # cards of ``rest`` one after the other, so their chance is the ways over perm(|rest|, turned)
         ways: dict[tuple[AttackOutcome, int], int] = defaultdict(int)
         for (turned_a, number_a), ways_a in runs_a.items():
-            applied_a = turned_a + ((kind_a,) if kind_a[0] == "t" else ())
+            side_a = _side(rules, number_a, turned_a + ((kind_a,) if kind_a[0] == "t" else ()), sign_a)
             drawn_a = len(turned_a) + 1 if kind_a[0] == "t" else 0
             if kind_d is not None and kind_d[0] == "n":
                 runs_d = {((), kind_d): 1}
@@ -312,7 +316,7 @@ def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcom
                 runs_d = _runs(left)
             own_d = () if kind_d is None or kind_d[0] == "n" else (kind_d,)
             for (turned_d, number_d), ways_d in runs_d.items():
-                outcome = _judge(rules, (number_a, applied_a, sign_a), (number_d, turned_d + own_d, sign_d))
+                outcome = _judge(rules, side_a, _side(rules, number_d, turned_d + own_d, sign_d))
                 drawn = drawn_a + (len(turned_d) + 1 if own_d or kind_d is None else 0)
                 ways[(outcome, drawn)] += ways_a * ways_d
         cards = sum(n for _, n in rest)
