@@ -8,7 +8,8 @@ files or folders run as one pytest process, as asked; options alone (``--duratio
 ``-k odds``, ``-x``) apply to both processes.
 
 The main part runs on one pytest-xdist worker per core (at most :data:`MAX_WORKERS`), a
-test file to a worker (``--dist loadfile``: a file's fixtures are built once); the browser
+test file to a worker (``--dist loadfile``: a file's fixtures are built once), the longest
+files first (``tests/conftest.py``: ``--no-loadscope-reorder`` keeps that order); the browser
 part runs in one process, since its timings are part of what it checks. ``-n 0`` (or any
 ``-n``/``--numprocesses`` given) overrides the worker count.
 """
@@ -62,7 +63,9 @@ if __name__ == "__main__":
         code = run(["-m", "pytest", "-q", *args]) or code
     else:
         given = any(a.startswith(("-n", "--numprocesses")) for a in args)
-        parallel = [] if given else ["-n", str(workers()), "--dist", "loadfile"]
+        # a file to a worker, in the order tests/conftest.py gives (its longest files first),
+        # not xdist's default order (files with the most tests first)
+        parallel = [] if given else ["-n", str(workers()), "--dist", "loadfile", "--no-loadscope-reorder"]
         parts = [
             run(["-m", "pytest", "-q", "--ignore=tests/browser", *parallel, *args]),
             run(["-m", "pytest", "-q", "tests/browser", *args]),

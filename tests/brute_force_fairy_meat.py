@@ -25,6 +25,7 @@ import itertools
 from collections import defaultdict
 from fractions import Fraction
 from functools import cache
+from math import perm
 
 from toolkit.cards import JOKERS, Card
 from toolkit.fairy_meat.odds import AttackOutcome
@@ -109,20 +110,20 @@ def _left(counts: tuple, used: tuple) -> tuple:
 
 
 @cache
-def draws(counts: tuple) -> dict[tuple[tuple, tuple], Fraction]:
+def draws(counts: tuple) -> dict[tuple[tuple, tuple], int]:
     """FM-6: cards turned up one at a time, each card left equally likely, until a Numbered
     card appears, from a deck of ``counts`` (kind, how many). {(the Trumps turned up before
-    it, sorted; the Numbered card): probability}: the next card is a Numbered one (the draw
-    ends) or a Trump (then the same question on the deck without it)."""
-    out: dict = defaultdict(Fraction)
-    total = sum(n for _, n in counts)
+    it, sorted; the Numbered card): the ordered ways to turn them up}: the next card is a
+    Numbered one (the draw ends) or a Trump (then the same question on the deck without
+    it). The probability is the ways over ``perm(cards in the deck, cards turned up)``
+    (integer weights: exact, and quicker than a Fraction at every step)."""
+    out: dict = defaultdict(int)
     for k, n in counts:
-        p = Fraction(n, total)
         if k[0] == "n":
-            out[((), k)] += p
+            out[((), k)] += n
             continue
-        for (turned, number), q in draws(_left(counts, (k,))).items():
-            out[(tuple(sorted((k, *turned), key=repr)), number)] += p * q
+        for (turned, number), ways in draws(_left(counts, (k,))).items():
+            out[(tuple(sorted((k, *turned), key=repr)), number)] += n * ways
     return dict(out)
 
 
@@ -224,25 +225,33 @@ def known_hands(hand_a: tuple[tuple, ...], hand_d: tuple[tuple, ...], rest: tupl
     """{outcome: probability} of one greedy-v-greedy attack between hands of card kinds,
     the cards turned up drawn from ``rest`` (the kinds left in the deck and how many): the
     attacker's draw first, then the defender's from what is left (FM-6, FM-7)."""
-    out: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
+    # {(outcome, cards turned up by both draws): ordered ways}: the draws turn up cards of
+    # ``rest`` one after the other, so their chance is the ways over perm(|rest|, turned)
+    ways: dict[tuple[AttackOutcome, int], int] = defaultdict(int)
     sa = greedy_side(hand_a, "attacker", rules)
     sd = greedy_side(hand_d, "defender", rules)
     unopposed = not hand_d and rules.undefended == "unopposed"
-    first = draws(rest) if sa["card"] is None else {((), sa["card"]): Fraction(1)}
+    first = draws(rest) if sa["card"] is None else {((), sa["card"]): 1}
     for (turned_a, number_a), p in first.items():
         a = {"number": number_a, "sign": sa["sign"], "placed": sa["placed"]}
         a["extra"] = turned_a + ((sa["wild"],) if sa["wild"] else ())
+        drawn_a = len(turned_a) + 1 if sa["card"] is None else 0
         if unopposed:
-            out[resolve(a, None, rules)] += p
+            ways[(resolve(a, None, rules), drawn_a)] += p
             continue
         if sd["card"] is not None:
-            second = {((), sd["card"]): Fraction(1)}
+            second = {((), sd["card"]): 1}
         else:
             second = draws(rest if sa["card"] is not None else _left(rest, (*turned_a, number_a)))
         for (turned_d, number_d), q in second.items():
             d = {"number": number_d, "sign": sd["sign"], "placed": sd["placed"]}
             d["extra"] = turned_d + ((sd["wild"],) if sd["wild"] else ())
-            out[resolve(a, d, rules)] += p * q
+            drawn = drawn_a + (len(turned_d) + 1 if sd["card"] is None else 0)
+            ways[(resolve(a, d, rules), drawn)] += p * q
+    cards = sum(n for _, n in rest)
+    out: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
+    for (outcome, drawn), w in ways.items():
+        out[outcome] += Fraction(w, perm(cards, drawn))
     return dict(out)
 
 
@@ -266,16 +275,18 @@ def every_deal(a: int, d: int, rules: Rules) -> dict[AttackOutcome, Fraction]:
     cards = deck(rules)
     total: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
     memo: dict = {}
-    deals = 0
+    counted: dict = defaultdict(int)  # deals of the same card kinds, counted together
     for hand_a in itertools.combinations(cards, a):
         others = [c for c in cards if c not in hand_a]
         for hand_d in itertools.combinations(others, d):
-            deals += 1
             key = tuple(tuple(sorted((kind(c, rules) for c in h), key=repr)) for h in (hand_a, hand_d))
             if key not in memo:
                 memo[key] = attack(hand_a, hand_d, rules)
-            for o, p in memo[key].items():
-                total[o] += p
+            counted[key] += 1
+    for key, n in counted.items():
+        for o, p in memo[key].items():
+            total[o] += p * n
+    deals = sum(counted.values())
     return {o: p / deals for o, p in total.items() if p}
 
 

@@ -1,5 +1,5 @@
-"""What the test modules share: this folder on the path (brute_force, random_play), and a
-small Dask cluster for the sweep tests."""
+"""What the test modules share: this folder on the path (brute_force, random_play), a
+small Dask cluster for the sweep tests, and the order the files run in (longest first)."""
 
 import sys
 from collections.abc import Iterator
@@ -8,6 +8,40 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+#: The test files that take longest (about 10 s or more on an idle 2-core machine, from
+#: ``--durations``), longest first. They run first: the main part runs a file to a
+#: pytest-xdist worker (``--dist loadfile`` in scripts/test.py, which keeps this order),
+#: so a long file handed out last would keep one worker busy while the other idles.
+#: A file not listed runs after them, in the usual order.
+LONGEST_FIRST = (
+    "test_fairy_meat_hidden.py",
+    "test_parallel_reports.py",
+    "test_fm_odds_every_rule.py",
+    "test_fm_house_rules.py",
+    "test_notebooks.py",
+    "test_fairy_meat_optimal.py",
+    "test_hostile_renders.py",
+    "test_fm_hidden_shared_build.py",
+    "test_fairy_meat_odds.py",
+    "test_reports_honest.py",
+    "test_fm_odds_brute_force.py",
+    "test_durak_battle_odds.py",
+    "test_reports.py",
+    "test_explorer_says_why.py",
+    "test_tune_run.py",
+    "test_tune_examples.py",
+    "test_durak_comparison_classes.py",
+    "test_sweeps_run.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files of :data:`LONGEST_FIRST` first, in its order (a stable sort: the other
+    files and the tests inside each file keep their order)."""
+    here = Path(__file__).parent
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)) if item.path.parent == here else len(rank))
 
 
 @pytest.fixture(scope="module")

@@ -240,9 +240,9 @@ def test_fairy_meat_strategy_report_renders_with_verdicts(tmp_path):
     html_path = run_report(
         "fairy-meat-strategy",
         {
-            "deals": 4,
-            "round_deals": 3,
-            "hidden_sizes": [[1, 1], [2, 1]],
+            "deals": 2,
+            "round_deals": 2,
+            "hidden_sizes": [[1, 1]],
             "counting_size": [1, 1],
             "hidden_time_limit": 20,
         },

@@ -8,7 +8,6 @@ import html
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import plotly.graph_objects as go
 import pytest
@@ -17,7 +16,6 @@ from widget_state import without_option_labels
 from toolkit.reports import figures
 from toolkit.reports.batch_index import write_batch_index
 from toolkit.reports.jobs import Job
-from toolkit.reports.runner import ReportFailed, discover_reports, run_report
 from toolkit.reports.running import JobResult
 
 #: Every way Markdown or HTML can link or load: an inline link to javascript:, an image, a
@@ -133,101 +131,14 @@ _ACTIVE_TAG = re.compile(r"<(?:a|img|script|iframe|link|svg|image|video|audio|so
 _PAYLOAD_MARK = re.compile(r"127\.0\.0\.1|javascript:|alert\(|onerror", re.I)
 
 
-def _payload_tags(page: str) -> list[str]:
+def payload_tags(page: str) -> list[str]:
     """Every tag of the page that can link or load and comes from a payload, the charts'
     JSON included (plotly writes "<" there as \\u003c and shows tags in its labels)."""
     page = without_option_labels(page)  # a dropdown's choices are drawn as text
     return [tag for tag in _ACTIVE_TAG.findall(_unescape_json(page)) if _PAYLOAD_MARK.search(tag)]
 
 
-def _rules(folder: Path, system: str, field: str, title: str) -> str:
-    """A house-rules file with the payload in its title and notes (it changes one field)."""
-    path = folder / f"{system}-{field.split(':')[0]}.yaml"
-    quoted = lambda text: '"' + text.replace('"', '\\"') + '"'
-    short = "[N](javascript:alert(1)) ![s](http://127.0.0.1:9/t.png) <a href='http://127.0.0.1:9/d'>d</a>"
-    path.write_text(
-        f"system: {system}\ntitle: {quoted(title + ' ' + short)}\nnotes: {quoted(PAYLOAD)}\n{field}\n", encoding="utf-8"
-    )  # a title is at most 200 characters
-    return str(path)
-
-
-def _cases(folder: Path) -> list[tuple[str, dict]]:
-    """Every report at small sizes, with the payload in its house-rules file's title and
-    notes and in each free text parameter (the Durak armies' names, the rule-book's folder)."""
-    am = _rules(folder, "angry-miniatures", "zero_tie: super_tiebreak", "House")
-    fm = _rules(folder, "fairy-meat", "damage: table", "House")
-    db = _rules(folder, "durak-battle", "counter_tie: loses", "House")
-    db2 = _rules(folder, "durak-battle", "jokers: false", "Proposed")
-    durak = {"tokens_a": [2], "tokens_b": 2, "clash_sizes": [1], "max_rounds": 2, "trials": 20}
-    return [
-        (
-            "angry-miniatures",
-            {
-                "rules": am,
-                "max_dice": 2,
-                "health_values": [2],
-                "cap": 5,
-                "example_attack": 2,
-                "example_defence": 2,
-                "attack_types": ["melee"],
-            },
-        ),
-        (
-            "fairy-meat",
-            {
-                "rules": fm,
-                "attacker_kill": [2],
-                "defender_live": [1],
-                "max_hand": 2,
-                "trials": 20,
-                "none_rule_trials": 4,
-            },
-        ),
-        ("durak-battle", {"rules": db, "name_a": "A " + PAYLOAD, "name_b": "B " + PAYLOAD, **durak, "suit_trials": 2}),
-        (
-            "fairy-meat-strategy",
-            {
-                "rules": fm,
-                "deals": 1,
-                "round_deals": 1,
-                "hidden_sizes": [[1, 1]],
-                "counting_size": [1, 1],
-                "hidden_time_limit": 2,
-            },
-        ),
-        (
-            "rule-change",
-            {"system": "durak-battle", "baseline": db, "proposed": db2, "sizes": {**durak, "tokens_b": [2]}},
-        ),
-        # the folder's name short enough for the parameter's limit, with the payload's links
-        (
-            "rulebook-examples",
-            {
-                "rules": fm,
-                "budget_seconds": 0.2,
-                "output_dir": str(folder / "[N](javascript:alert(1)) ![s](http:127.0.0.1:9 x.png)"),
-            },
-        ),
-    ]
-
-
-@pytest.mark.slow
-def test_every_report_rendered_with_markdown_payloads_links_and_loads_nothing(tmp_path):
-    """Each report rendered with Markdown and HTML payloads in its house-rules title and
-    notes and its free text parameters: no link, image, script or remote URL of the page
-    comes from them, and they show as text. (One render per report keeps this under a
-    minute: the payloads' addresses and scripts are their own, so every tag they could
-    make carries one, where the toolkit's own tags, plotly.js's and nbconvert's never do.)"""
-    cases = _cases(tmp_path)
-    assert {report for report, _ in cases} == set(discover_reports()), "a report without a hostile render"
-    for i, (report, parameters) in enumerate(cases):
-        try:
-            page = run_report(report, parameters, tmp_path / f"run-{i}", progress=lambda _: None, timeout=120)
-        except ReportFailed as exc:
-            pytest.fail(f"{report} failed with {parameters}: {exc}")
-        text = page.read_text(encoding="utf-8")
-        assert not _payload_tags(text), f"{report}: the payloads made {_payload_tags(text)[:3]}"
-        assert "javascript:alert(1)" in text, f"{report}: the payload is not shown as text"
+# Every report rendered with these payloads: tests/test_hostile_renders.py.
 
 
 def test_the_payload_check_sees_what_the_old_say_made():
@@ -235,8 +146,8 @@ def test_the_payload_check_sees_what_the_old_say_made():
     (what say() displayed before) and in a chart label, and passes plotly.js's own."""
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
-    made = _payload_tags(markdown2html_mistune(PAYLOAD))
+    made = payload_tags(markdown2html_mistune(PAYLOAD))
     assert len(made) == 6, made  # javascript: link, image, <a>, <img>, autolink, bare address
-    assert _payload_tags(json.dumps({"name": "<a href='http://127.0.0.1:9/d'>"}).replace("<", "\\u003c"))
+    assert payload_tags(json.dumps({"name": "<a href='http://127.0.0.1:9/d'>"}).replace("<", "\\u003c"))
     fig = go.Figure(go.Bar(x=["North"], y=[1]))
-    assert not _payload_tags(figures.figure_html(fig, include_plotlyjs=True))
+    assert not payload_tags(figures.figure_html(fig, include_plotlyjs=True))

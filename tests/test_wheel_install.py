@@ -44,11 +44,14 @@ def test_wheel_outside_the_repository_lists_and_loads_shipped_files(tmp_path: Pa
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], tmp_path)
     python = venv / "bin" / "python"
-    purelib = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path)
-                   .stdout.strip())
+    purelib = Path(
+        _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path).stdout.strip()
+    )
     (purelib / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q",
-          str(wheel)], tmp_path)
+    _run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        tmp_path,
+    )
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
