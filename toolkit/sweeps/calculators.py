@@ -443,7 +443,7 @@ def _am_calculators() -> list[Calculator]:
             size=opposed_size,
             seconds=0.002,
             help="the distribution of one attack's outcome (AM-3, AM-4, AM-5, AM-7)",
-            shares=('attack_dice', 'defense_dice'),
+            shares=("attack_dice", "defense_dice"),
         ),
         Calculator(
             system,
@@ -454,7 +454,7 @@ def _am_calculators() -> list[Calculator]:
             size=opposed_size,
             seconds=0.003,
             help="the opposed table's measures (P hit, expected damage, crits) of one pair of pools",
-            shares=('attack_dice', 'defense_dice'),
+            shares=("attack_dice", "defense_dice"),
         ),
         Calculator(
             system,
@@ -471,7 +471,7 @@ def _am_calculators() -> list[Calculator]:
             result_rows,
             seconds=0.01,
             help="the distribution of the number of attacks to take out a target (AM-10)",
-            shares=('attack_dice', 'defense_dice'),
+            shares=("attack_dice", "defense_dice"),
         ),
     ]
 
@@ -576,7 +576,7 @@ def _fm_calculators() -> list[Calculator]:
             seconds=0.5,
             max_points=20_000,
             help="one attack averaged over every deal of two hand sizes (FM-1, FM-2)",
-            shares=('attacker_cards', 'defender_cards'),
+            shares=("attacker_cards", "defender_cards"),
         ),
         Calculator(
             system,
@@ -708,7 +708,7 @@ def _db_calculators() -> list[Calculator]:
             seconds=1.0,
             max_points=20_000,
             help="the tokens each side loses in one clash of two hand sizes (clash odds, DB-1..DB-7)",
-            shares=('cards_a', 'cards_b'),
+            shares=("cards_a", "cards_b"),
         ),
         Calculator(
             system,

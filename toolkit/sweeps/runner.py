@@ -26,6 +26,7 @@ import dataclasses
 import functools
 import itertools
 import math
+import os
 import pickle
 import time
 import uuid
@@ -216,7 +217,8 @@ def run_sweep(
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
-    spans: list[tuple[int, int, Path, Any]] = []  # the chunk files written now: first and last place, file, part
+    # the chunk files written now: first and last place, file, part, whether a worker wrote it
+    spans: list[tuple[int, int, Path, Any, bool]] = []
     table_schema = sweep_schema(sweep) if todo else None
     used_workers, dashboard = 0, None
     if todo:
@@ -237,6 +239,10 @@ def run_sweep(
             used_workers = dask_cluster.worker_count(client) if cluster is None else len(cluster.workers)
             shown.start(sweep.size, skipped, dashboard, used_workers)
             failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk, spans, table_schema)
+            parts = _spliceable(spans) if skipped == 0 else None
+            if parts is not None:
+                copy = _copy_on_workers(client, used_workers) if all(staged for *_, staged in spans) else None
+                table_path = splice_table(sweep, [part[:2] for part in parts], table_file, table_schema, copy)
             shown.close()
         except BaseException:
             shown.close(interrupted=True)
@@ -244,11 +250,10 @@ def run_sweep(
         finally:
             if own_client:
                 dask_cluster.close(client, cluster)
-    parts = _spliceable(spans) if skipped == 0 else None
-    arrow = None
-    if parts is not None:
-        table_path = splice_table(sweep, parts, table_file, table_schema)
     else:
+        parts = None
+    arrow = None
+    if parts is None:
         shown_notices = len(store.notices)
         arrow = sweep_arrow(sweep, store.tables())
         for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
@@ -275,14 +280,36 @@ def run_sweep(
     return result
 
 
-def _spliceable(spans: list[tuple[int, int, Path, Any]]) -> list[tuple[Path, Any]] | None:
+def _spliceable(spans: list[tuple[int, int, Path, Any, bool]]) -> list[tuple[Path, Any]] | None:
     """The chunk files written now (with what the splice needs of each) in grid order,
     when their points follow each other in it (no two chunks' places interleave): the
     table is then these files spliced; ``None`` otherwise."""
     ordered = sorted(spans, key=lambda span: span[0])
     if any(after[0] <= before[1] for before, after in itertools.pairwise(ordered)):
         return None
-    return [(path, part) for _, _, path, part in ordered]
+    return [(path, part) for _, _, path, part, _ in ordered]
+
+
+def _copy_on_workers(client: Any, workers: int) -> Callable[[str, list[tuple[str, int, int, int]]], None]:
+    """Copy the chunk files' bytes into the table file on the workers, which wrote those
+    files and so see the folder (:func:`~.splice.copy_ranges`, one share of the chunks
+    each, in parallel): the machine running the command copies none. Should a worker
+    fail to, the copies are made here (each goes to its own place: copying one twice
+    writes the same bytes)."""
+    from toolkit.sweeps.splice import copy_ranges
+
+    def copy(target: str, copies: list[tuple[str, int, int, int]]) -> None:
+        target = os.path.abspath(target)  # the workers' working folder may be another
+        copies = [(os.path.abspath(part), start, size, at) for part, start, size, at in copies]
+        count = max(1, min(workers, len(copies)))
+        shares = [copies[i::count] for i in range(count)]
+        try:
+            futures = [client.submit(copy_ranges, target, share, pure=False) for share in shares]
+            client.gather(futures)
+        except Exception:  # a worker lost, or one that cannot write there: copied here instead
+            copy_ranges(target, copies)
+
+    return copy
 
 
 def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
@@ -326,16 +353,20 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
         return _chunks(points, size)
 
     at = [sweep.calculator.param_names.index(name) for name in shares]
-
-    def shared(point: Point) -> tuple[Any, ...]:
-        return tuple(_ordered(point.args[i][1]) for i in at)
-
+    groups: dict[tuple[Any, ...], list[Point]] = {}
+    try:
+        for point in points:  # grouped by the shared values in one pass (sorted once per group)
+            groups.setdefault(tuple(point.args[i][1] for i in at), []).append(point)
+    except TypeError:  # a value that does not hash (a list): grouped by its sort key instead
+        groups = {}
+        for point in points:
+            groups.setdefault(tuple(_ordered(point.args[i][1]) for i in at), []).append(point)
     # A group is kept whole up to this size: the sweep file's chunk if given, else up to the
     # share that still gives each worker CHUNKS_PER_WORKER chunks.
     whole = size if sweep.chunk else max(size, math.ceil(len(points) / (CHUNKS_PER_WORKER * max(workers, 1))))
     chunks: list[list[Point]] = []
-    for _, group in itertools.groupby(sorted(points, key=shared, reverse=True), key=shared):
-        members = list(group)
+    for shared in sorted(groups, key=lambda values: tuple(_ordered(v) for v in values), reverse=True):
+        members = groups[shared]
         if chunks and len(chunks[-1]) + len(members) <= size:
             chunks[-1].extend(members)  # whole groups together, up to the chunk's size
         else:
@@ -359,7 +390,7 @@ def _run(
     shown: Progress,
     workers: int,
     on_chunk: Callable[[Any, int], None] | None,
-    spans: list[tuple[int, int, Path, Any]],
+    spans: list[tuple[int, int, Path, Any, bool]],
     table_schema: Any,
 ) -> list[Failure]:
     """Submit the chunks, store each as it finishes (adding to ``spans`` the first and
@@ -439,7 +470,7 @@ def _run(
             else:
                 path = store.save(outcome["payload"], outcome["done"])
             if path is not None and outcome.get("span") is not None:
-                spans.append((*outcome["span"], path, outcome.get("part")))
+                spans.append((*outcome["span"], path, outcome.get("part"), outcome.get("staged") is not None))
             done.update(outcome["done"])
             failures += [Failure(by_key[key], error) for key, error in errors]
             count = len(outcome["done"]) + len(errors)
