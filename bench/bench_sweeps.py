@@ -50,6 +50,8 @@ from _results import fmt_s, publish
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds the client process is watched while the cluster is idle (its ticking rate).
 IDLE_SECONDS = 3.0
+#: Empty tasks timed for what one task costs the scheduler and the client.
+TASKS = 200
 
 
 def am_text(max_pool: int) -> str:
@@ -135,15 +137,22 @@ def warm(system: str, calc: str) -> None:
     calculator(system, calc)
 
 
-def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, float, float]:
+def nothing(i: int) -> int:
+    """An empty task (what a task costs the scheduler and the client, apart from its work)."""
+    return i
+
+
+def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, float, float, float, int]:
     """The seconds of :func:`run_sweep` on a fresh local cluster of ``workers`` processes,
     the digest of its table, the number of points, the CPU seconds used by the workers,
     by this process (the client, with the local cluster's scheduler and their event loops,
-    which also tick while waiting) and by the thread that ran the command, and this
-    process's CPU seconds per second while the cluster is idle (measured before the run)."""
+    which also tick while waiting) and by the thread that ran the command, this process's
+    CPU seconds per second while the cluster is idle and per empty task (both measured
+    before the run), and the number of chunks (tasks) the run sent."""
     from distributed import Client, LocalCluster
 
     from toolkit.sweeps import load_sweep, run_sweep
+    from toolkit.sweeps.runner import plan_chunks
 
     with (
         LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
@@ -159,6 +168,12 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
         idle = time.process_time()
         time.sleep(IDLE_SECONDS)  # the client process's CPU while nothing runs: its event loops and the scheduler's
         idle_rate = (time.process_time() - idle) / IDLE_SECONDS
+        # What a task costs the client and the scheduler (both in this process): TASKS empty
+        # tasks submitted and gathered, less the idle ticking over as long as they took.
+        cpu_tasks, wall_tasks = time.process_time(), time.perf_counter()
+        client.gather([client.submit(nothing, i, pure=False) for i in range(TASKS)])
+        wall_tasks = time.perf_counter() - wall_tasks
+        task_cpu = max(0.0, time.process_time() - cpu_tasks - idle_rate * wall_tasks) / TASKS
         cpu_workers = client.run(time.process_time)
         cpu_client = time.process_time()
         cpu_command = time.thread_time()
@@ -176,7 +191,8 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
             zip(table["point"].astype(int), table["outcome"], table["numerator"], table["denominator"], strict=True)
         )
     found = digest([(int(p), o, str(n), str(d)) for p, o, n, d in items])
-    return seconds, found, result.sweep.size, cpu_workers, cpu_client, cpu_command, idle_rate
+    chunks = len(plan_chunks(result.sweep, result.sweep.points, workers))
+    return seconds, found, result.sweep.size, cpu_workers, cpu_client, cpu_command, idle_rate, task_cpu, chunks
 
 
 def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
@@ -185,8 +201,8 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
         loop_s, loop_cpu, loop_digest = pool.submit(plain_loop, text).result()
     with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
         bulk_s, bulk_cpu, bulk_digest = pool.submit(plain_loop, text, True).result()
-    one_s, one_digest, n, one_w, one_c, _, _ = on_dask(text, 1)
-    two_s, two_digest, _, two_w, two_c, two_t, idle_rate = on_dask(text, 2)
+    one_s, one_digest, n, one_w, one_c, *_ = on_dask(text, 1)
+    two_s, two_digest, _, two_w, two_c, two_t, idle_rate, task_cpu, chunks = on_dask(text, 2)
     if not loop_digest == bulk_digest == one_digest == two_digest:
         sys.exit(
             f"{name}: the sweeps and the plain loops disagree "
@@ -204,7 +220,9 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
         "client_cpu": two_c / n,
         "command_cpu": two_t / n,
         "idle_rate": idle_rate,
-        "scheduler_cpu": max(0.0, two_c - two_t - idle_rate * two_s) / n,
+        "scheduler_cpu": task_cpu * chunks / n,
+        "task_cpu": task_cpu,
+        "chunks": chunks,
         "loop_cores": loop_cpu / loop_s,
     }
 
@@ -238,14 +256,16 @@ def model(f: dict[str, float], workers: int = 100, points: int = 1_000_000) -> s
     run: ``T(W) = N (c / W + s)``; the workers' share ``c`` divides among workers, the
     serial share ``s`` does not; against the plain loop's CPU per point.
 
-    Every CPU second the process running the command spent during the run is counted in
-    ``s``, in two readings. The serial reading: the thread that ran the command
-    (validating, planning and sending the chunks, storing them, the table) plus the
-    scheduler's and the client's work for the run (the process's CPU beyond that thread,
-    less what they spend idle for as long as the run lasted, measured before it: event
-    loops and heartbeats that tick whatever runs, on their own thread, and shrink as the
-    run does). The pessimistic reading: the whole process's CPU per point, idle ticking
-    included as if it were work per point."""
+    Every serial cost of the command is counted in ``s``, in two readings. The serial
+    reading: the thread that ran the command (validating the grid, planning and sending
+    the chunks, storing them, the table's footer) plus what each chunk costs the scheduler
+    and the client apart from its work (measured on empty tasks, times the chunks per
+    point of this run: at 1,000,000 points on 100 workers the chunks are bigger, so this
+    is pessimistic); the event loops' and heartbeats' idle ticking is left out (it runs on
+    their own thread whatever runs; its share of a core is shown; a real cluster's
+    scheduler runs on a machine of its own). The pessimistic reading: the whole process's
+    CPU per point, the ticking over the whole (long, on a loaded machine) run included as
+    if it were work per point."""
     c = f["worker_cpu"]
     loop, bulk = f["loop_cpu"] / f["n"], f["bulk_cpu"] / f["n"]
     parts = []
@@ -253,7 +273,8 @@ def model(f: dict[str, float], workers: int = 100, points: int = 1_000_000) -> s
     readings = (
         (
             f"the command's thread and the scheduler's work ({f['command_cpu'] * 1000:.4f} + "
-            f"{f['scheduler_cpu'] * 1000:.4f} ms per point)",
+            f"{f['scheduler_cpu'] * 1000:.4f} ms per point: {f['task_cpu'] * 1000:.2f} ms per task, "
+            f"{f['chunks']} chunks)",
             serial,
         ),
         (f"the client's whole process ({f['client_cpu'] * 1000:.4f} ms per point)", f["client_cpu"]),
