@@ -24,11 +24,15 @@ processes (fresh caches each time; the cluster's start-up and the workers' impor
 not timed; the validation, the computing, the storing of every chunk and the table are).
 The results are checked equal (a digest of every point's exact rows).
 
+The plain loop is kept on one core (:func:`one_core`), as a Dask worker is.
+
 The 100-worker model splits the CPU time per point of the 2-worker run into the workers'
-part (``c``: divides among workers) and the part of the machine running the command
-(``s``: validating the grid, sending the chunks, the local scheduler, moving the chunk
-files into place, the table; serial): ``T(W) = N (c / W + s)``, so the speed-up against
-the plain loop (``L`` per point) is ``L / (c / W + s)``. CPU times, unlike wall times,
+part (``c``: divides among workers; the copying of the chunk files into the table file
+included) and the serial part (``s``: the command's thread — validating the grid,
+planning and sending the chunks, storing them, the table's footer — and what each chunk
+costs the scheduler and the client, measured on empty tasks): ``T(W) = N (c / W + s)``,
+so the speed-up against the plain loop (``L`` per point) is ``L / (c / W + s)``; see
+:func:`model` for the pessimistic reading too. CPU times, unlike wall times,
 hold on a machine shared with other work (the "cores used" column shows how much of it
 the sweep got; the load average is recorded).
 """
@@ -142,13 +146,14 @@ def nothing(i: int) -> int:
     return i
 
 
-def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, float, float, float, int]:
+def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, float, float, float, int, float]:
     """The seconds of :func:`run_sweep` on a fresh local cluster of ``workers`` processes,
     the digest of its table, the number of points, the CPU seconds used by the workers,
     by this process (the client, with the local cluster's scheduler and their event loops,
     which also tick while waiting) and by the thread that ran the command, this process's
     CPU seconds per second while the cluster is idle and per empty task (both measured
-    before the run), and the number of chunks (tasks) the run sent."""
+    before the run), the number of chunks (tasks) the run sent, and the workers' CPU
+    seconds per second while idle (together)."""
     from distributed import Client, LocalCluster
 
     from toolkit.sweeps import load_sweep, run_sweep
@@ -165,9 +170,11 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
         warm(system, calc)
         tiny = "system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: [1]\n"
         run_sweep(tiny, Path(out) / "warm-up", client=client, progress=None, report=False)  # first-call costs
-        idle = time.process_time()
-        time.sleep(IDLE_SECONDS)  # the client process's CPU while nothing runs: its event loops and the scheduler's
+        idle, idle_workers = time.process_time(), client.run(time.process_time)
+        time.sleep(IDLE_SECONDS)  # the CPU while nothing runs: event loops, heartbeats, the scheduler's ticks
         idle_rate = (time.process_time() - idle) / IDLE_SECONDS
+        after_idle = client.run(time.process_time)
+        workers_idle_rate = sum(after_idle[w] - idle_workers[w] for w in after_idle if w in idle_workers) / IDLE_SECONDS
         # What a task costs the client and the scheduler (both in this process): TASKS empty
         # tasks submitted and gathered, less the idle ticking over as long as they took.
         cpu_tasks, wall_tasks = time.process_time(), time.perf_counter()
@@ -192,7 +199,18 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
         )
     found = digest([(int(p), o, str(n), str(d)) for p, o, n, d in items])
     chunks = len(plan_chunks(result.sweep, result.sweep.points, workers))
-    return seconds, found, result.sweep.size, cpu_workers, cpu_client, cpu_command, idle_rate, task_cpu, chunks
+    return (
+        seconds,
+        found,
+        result.sweep.size,
+        cpu_workers,
+        cpu_client,
+        cpu_command,
+        idle_rate,
+        task_cpu,
+        chunks,
+        workers_idle_rate,
+    )
 
 
 def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
@@ -201,8 +219,8 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
         loop_s, loop_cpu, loop_digest = pool.submit(plain_loop, text).result()
     with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
         bulk_s, bulk_cpu, bulk_digest = pool.submit(plain_loop, text, True).result()
-    one_s, one_digest, n, one_w, one_c, *_ = on_dask(text, 1)
-    two_s, two_digest, _, two_w, two_c, two_t, idle_rate, task_cpu, chunks = on_dask(text, 2)
+    one_s, one_digest, n, one_w, one_c, *_, one_idle = on_dask(text, 1)
+    two_s, two_digest, _, two_w, two_c, two_t, idle_rate, task_cpu, chunks, two_idle = on_dask(text, 2)
     if not loop_digest == bulk_digest == one_digest == two_digest:
         sys.exit(
             f"{name}: the sweeps and the plain loops disagree "
@@ -223,6 +241,9 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
         "scheduler_cpu": task_cpu * chunks / n,
         "task_cpu": task_cpu,
         "chunks": chunks,
+        "one_work": max(0.0, one_w - one_idle * one_s) / n,
+        "two_work": max(0.0, two_w - two_idle * two_s) / n,
+        "two_idle": two_idle,
         "loop_cores": loop_cpu / loop_s,
     }
 
@@ -300,6 +321,11 @@ def ratios(am: dict[str, float], fm: dict[str, float]) -> str:
         f"Fairy Meat **{fm['loop'] / fm['two']:.2f}x** (goal >= 1.8x; the plain loops used {am['loop_cores']:.2f} "
         f"and {fm['loop_cores']:.2f} cores); from 1 to 2 workers: {am['one'] / am['two']:.2f}x and "
         f"{fm['one'] / fm['two']:.2f}x.\n\n"
+        f"Worker CPU per point less the workers' idle ticking (their event loops and heartbeats over the run, "
+        f"{am['two_idle'] * 100:.1f}% of a core for the 2 together): Angry Miniatures {am['one_work'] * 1000:.3f} ms "
+        f"on 1 worker, {am['two_work'] * 1000:.3f} ms on 2 (the plain loop {am['loop_cpu'] / am['n'] * 1000:.3f} ms); "
+        f"Fairy Meat {fm['one_work'] * 1000:.1f} ms on 1, {fm['two_work'] * 1000:.1f} ms on 2 (the plain loop "
+        f"{fm['loop_cpu'] / fm['n'] * 1000:.1f} ms).\n\n"
         f"Angry Miniatures, 100 workers (model; goal >= 50x): {model(am)}.\n"
     )
 
