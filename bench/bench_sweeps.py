@@ -24,11 +24,15 @@ processes (fresh caches each time; the cluster's start-up and the workers' impor
 not timed; the validation, the computing, the storing of every chunk and the table are).
 The results are checked equal (a digest of every point's exact rows).
 
+The plain loop is kept on one core (:func:`one_core`), as a Dask worker is.
+
 The 100-worker model splits the CPU time per point of the 2-worker run into the workers'
-part (``c``: divides among workers) and the part of the machine running the command
-(``s``: validating the grid, sending the chunks, the local scheduler, moving the chunk
-files into place, the table; serial): ``T(W) = N (c / W + s)``, so the speed-up against
-the plain loop (``L`` per point) is ``L / (c / W + s)``. CPU times, unlike wall times,
+part (``c``: divides among workers; the copying of the chunk files into the table file
+included) and the serial part (``s``: the command's thread — validating the grid,
+planning and sending the chunks, storing them, the table's footer — and what each chunk
+costs the scheduler and the client, measured on empty tasks): ``T(W) = N (c / W + s)``,
+so the speed-up against the plain loop (``L`` per point) is ``L / (c / W + s)``; see
+:func:`model` for the pessimistic reading too. CPU times, unlike wall times,
 hold on a machine shared with other work (the "cores used" column shows how much of it
 the sweep got; the load average is recorded).
 """
@@ -48,6 +52,10 @@ from pathlib import Path
 from _results import fmt_s, publish
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Seconds the client process is watched while the cluster is idle (its ticking rate).
+IDLE_SECONDS = 3.0
+#: Empty tasks timed for what one task costs the scheduler and the client.
+TASKS = 200
 
 
 def am_text(max_pool: int) -> str:
@@ -72,11 +80,21 @@ def digest(items: list[tuple[int, str, str, str]]) -> str:
 
 
 def _cpu() -> float:
-    """This process's CPU seconds and those of its finished children: the Fairy Meat
-    exact count judges its attack classes on a pool of 2 forked processes when it runs in
-    a single-threaded process (a plain loop; not a Dask worker), and their CPU counts too."""
+    """This process's CPU seconds and those of its finished children (there should be
+    none: see :func:`one_core`)."""
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
+
+
+def one_core() -> None:
+    """Keep the plain loop on one core, as a Dask worker is: the Fairy Meat exact count
+    spreads its referee judgements over forked processes when it runs in a
+    single-threaded process with many to make (``PARALLEL_MIN_JUDGEMENTS``), which a
+    Dask worker (several threads) never does. A loop that used two cores would be a
+    reference of two cores, against which 2 workers cannot show their 2x."""
+    from toolkit.fairy_meat.odds import classes
+
+    classes.PARALLEL_MIN_JUDGEMENTS = 1 << 62
 
 
 def plain_loop(text: str, bulk: bool = False) -> tuple[float, float, str]:
@@ -85,6 +103,7 @@ def plain_loop(text: str, bulk: bool = False) -> tuple[float, float, str]:
     ``bulk`` ``Calculator.columns``), and the digest of the rows."""
     from toolkit.sweeps import load_sweep
 
+    one_core()
     sweep = load_sweep(text)
     calc = sweep.calculator
     cpu = _cpu()
@@ -122,14 +141,23 @@ def warm(system: str, calc: str) -> None:
     calculator(system, calc)
 
 
-def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, float]:
+def nothing(i: int) -> int:
+    """An empty task (what a task costs the scheduler and the client, apart from its work)."""
+    return i
+
+
+def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, float, float, float, int, float]:
     """The seconds of :func:`run_sweep` on a fresh local cluster of ``workers`` processes,
-    the digest of its table, the number of points, and the CPU seconds used by the workers,
+    the digest of its table, the number of points, the CPU seconds used by the workers,
     by this process (the client, with the local cluster's scheduler and their event loops,
-    which also tick while waiting) and by the thread that ran the command."""
+    which also tick while waiting) and by the thread that ran the command, this process's
+    CPU seconds per second while the cluster is idle and per empty task (both measured
+    before the run), the number of chunks (tasks) the run sent, and the workers' CPU
+    seconds per second while idle (together)."""
     from distributed import Client, LocalCluster
 
     from toolkit.sweeps import load_sweep, run_sweep
+    from toolkit.sweeps.runner import plan_chunks
 
     with (
         LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
@@ -142,6 +170,17 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
         warm(system, calc)
         tiny = "system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: [1]\n"
         run_sweep(tiny, Path(out) / "warm-up", client=client, progress=None, report=False)  # first-call costs
+        idle, idle_workers = time.process_time(), client.run(time.process_time)
+        time.sleep(IDLE_SECONDS)  # the CPU while nothing runs: event loops, heartbeats, the scheduler's ticks
+        idle_rate = (time.process_time() - idle) / IDLE_SECONDS
+        after_idle = client.run(time.process_time)
+        workers_idle_rate = sum(after_idle[w] - idle_workers[w] for w in after_idle if w in idle_workers) / IDLE_SECONDS
+        # What a task costs the client and the scheduler (both in this process): TASKS empty
+        # tasks submitted and gathered, less the idle ticking over as long as they took.
+        cpu_tasks, wall_tasks = time.process_time(), time.perf_counter()
+        client.gather([client.submit(nothing, i, pure=False) for i in range(TASKS)])
+        wall_tasks = time.perf_counter() - wall_tasks
+        task_cpu = max(0.0, time.process_time() - cpu_tasks - idle_rate * wall_tasks) / TASKS
         cpu_workers = client.run(time.process_time)
         cpu_client = time.process_time()
         cpu_command = time.thread_time()
@@ -159,7 +198,19 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
             zip(table["point"].astype(int), table["outcome"], table["numerator"], table["denominator"], strict=True)
         )
     found = digest([(int(p), o, str(n), str(d)) for p, o, n, d in items])
-    return seconds, found, result.sweep.size, cpu_workers, cpu_client, cpu_command
+    chunks = len(plan_chunks(result.sweep, result.sweep.points, workers))
+    return (
+        seconds,
+        found,
+        result.sweep.size,
+        cpu_workers,
+        cpu_client,
+        cpu_command,
+        idle_rate,
+        task_cpu,
+        chunks,
+        workers_idle_rate,
+    )
 
 
 def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
@@ -168,8 +219,8 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
         loop_s, loop_cpu, loop_digest = pool.submit(plain_loop, text).result()
     with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
         bulk_s, bulk_cpu, bulk_digest = pool.submit(plain_loop, text, True).result()
-    one_s, one_digest, n, one_w, one_c, _ = on_dask(text, 1)
-    two_s, two_digest, _, two_w, two_c, two_t = on_dask(text, 2)
+    one_s, one_digest, n, one_w, one_c, *_, one_idle = on_dask(text, 1)
+    two_s, two_digest, _, two_w, two_c, two_t, idle_rate, task_cpu, chunks, two_idle = on_dask(text, 2)
     if not loop_digest == bulk_digest == one_digest == two_digest:
         sys.exit(
             f"{name}: the sweeps and the plain loops disagree "
@@ -186,6 +237,14 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
         "worker_cpu": two_w / n,
         "client_cpu": two_c / n,
         "command_cpu": two_t / n,
+        "idle_rate": idle_rate,
+        "scheduler_cpu": task_cpu * chunks / n,
+        "task_cpu": task_cpu,
+        "chunks": chunks,
+        "one_work": max(0.0, one_w - one_idle * one_s) / n,
+        "two_work": max(0.0, two_w - two_idle * two_s) / n,
+        "two_idle": two_idle,
+        "loop_cores": loop_cpu / loop_s,
     }
 
     def cpu(workers_cpu: float, client_cpu: float, wall: float, thread: float | None = None) -> str:
@@ -215,24 +274,59 @@ def bench(name: str, text: str) -> tuple[str, dict[str, float]]:
 
 def model(f: dict[str, float], workers: int = 100, points: int = 1_000_000) -> str:
     """What ``workers`` workers would give, from the CPU time per point of the 2-worker
-    run: the workers' share divides among workers, the client's does not; against the
-    plain loop's CPU per point. Two readings of the client's share: its whole process
-    (with the local scheduler and the event loops, which tick on while the workers work:
-    pessimistic on a loaded machine, where the run lasts long) and the thread that ran the
-    command alone (validating, sending, storing, the table)."""
+    run: ``T(W) = N (c / W + s)``; the workers' share ``c`` divides among workers, the
+    serial share ``s`` does not; against the plain loop's CPU per point.
+
+    Every serial cost of the command is counted in ``s``, in two readings. The serial
+    reading: the thread that ran the command (validating the grid, planning and sending
+    the chunks, storing them, the table's footer) plus what each chunk costs the scheduler
+    and the client apart from its work (measured on empty tasks, times the chunks per
+    point of this run: at 1,000,000 points on 100 workers the chunks are bigger, so this
+    is pessimistic); the event loops' and heartbeats' idle ticking is left out (it runs on
+    their own thread whatever runs; its share of a core is shown; a real cluster's
+    scheduler runs on a machine of its own). The pessimistic reading: the whole process's
+    CPU per point, the ticking over the whole (long, on a loaded machine) run included as
+    if it were work per point."""
     c = f["worker_cpu"]
     loop, bulk = f["loop_cpu"] / f["n"], f["bulk_cpu"] / f["n"]
     parts = []
-    for label, s in (("the client's whole process", f["client_cpu"]), ("the command's thread", f["command_cpu"])):
+    serial = f["command_cpu"] + f["scheduler_cpu"]
+    readings = (
+        (
+            f"the command's thread and the scheduler's work ({f['command_cpu'] * 1000:.4f} + "
+            f"{f['scheduler_cpu'] * 1000:.4f} ms per point: {f['task_cpu'] * 1000:.2f} ms per task, "
+            f"{f['chunks']} chunks)",
+            serial,
+        ),
+        (f"the client's whole process ({f['client_cpu'] * 1000:.4f} ms per point)", f["client_cpu"]),
+    )
+    for label, s in readings:
         per_point = c / workers + s
         parts.append(
-            f"with {label} as the serial share ({s * 1000:.4f} ms per point): **{loop / per_point:.1f}x the plain "
+            f"with {label} as the serial share: **{loop / per_point:.1f}x the plain "
             f"loop** ({bulk / per_point:.1f}x the loop with the rows in bulk), {points:,} points about "
             f"{fmt_s(points * per_point)}, any cluster capped at {loop / s:,.0f}x the plain loop"
         )
     return (
         f"per point {c * 1000:.3f} ms of worker CPU (shared out); the plain loop {loop * 1000:.3f} ms of CPU "
-        f"({bulk * 1000:.3f} ms with the rows in bulk); on {workers} workers " + "; ".join(parts)
+        f"({bulk * 1000:.3f} ms with the rows in bulk); the client process idle {f['idle_rate'] * 100:.1f}% of a core; "
+        f"on {workers} workers " + "; ".join(parts)
+    )
+
+
+def ratios(am: dict[str, float], fm: dict[str, float]) -> str:
+    """The two figures the goals are about, and the model, in a few lines."""
+    return (
+        f"On 2 workers against the plain loop: Angry Miniatures **{am['loop'] / am['two']:.2f}x**, "
+        f"Fairy Meat **{fm['loop'] / fm['two']:.2f}x** (goal >= 1.8x; the plain loops used {am['loop_cores']:.2f} "
+        f"and {fm['loop_cores']:.2f} cores); from 1 to 2 workers: {am['one'] / am['two']:.2f}x and "
+        f"{fm['one'] / fm['two']:.2f}x.\n\n"
+        f"Worker CPU per point less the workers' idle ticking (their event loops and heartbeats over the run, "
+        f"{am['two_idle'] * 100:.1f}% of a core for the 2 together): Angry Miniatures {am['one_work'] * 1000:.3f} ms "
+        f"on 1 worker, {am['two_work'] * 1000:.3f} ms on 2 (the plain loop {am['loop_cpu'] / am['n'] * 1000:.3f} ms); "
+        f"Fairy Meat {fm['one_work'] * 1000:.1f} ms on 1, {fm['two_work'] * 1000:.1f} ms on 2 (the plain loop "
+        f"{fm['loop_cpu'] / fm['n'] * 1000:.1f} ms).\n\n"
+        f"Angry Miniatures, 100 workers (model; goal >= 50x): {model(am)}.\n"
     )
 
 
@@ -252,19 +346,17 @@ def main() -> None:
         "| sweep | points | run | time | points/s | against the plain loop | worker CPU per point "
         "| client CPU per point (process / command's thread) | cores used |\n|---|---|---|---|---|---|---|---|---|\n"
         f"{am_rows}{fm_rows}\n"
-        f"On 2 workers against the plain loop: Angry Miniatures **{am['loop'] / am['two']:.2f}x**, "
-        f"Fairy Meat **{fm['loop'] / fm['two']:.2f}x** (goal >= 1.8x); from 1 to 2 workers: "
-        f"{am['one'] / am['two']:.2f}x and {fm['one'] / fm['two']:.2f}x.\n\n"
+        f"{ratios(am, fm)}\n"
         "Worker CPU per point: the workers' CPU seconds over the run, per point (the plain loops' rows: their CPU "
         "per point). Against the plain loop: its wall time over the run's (on a loaded machine, read the CPU "
         "figures and the model, which use CPU times only).\n\n"
         "Client CPU per point: the CPU seconds of the process running `run_sweep` (with the local scheduler). "
         "Cores used: both per second of the run: below the workers' number when other work holds the "
         "machine's cores.\n\n"
-        f"Angry Miniatures, 100 workers (model; goal >= 50x): {model(am)}.\n\n"
         f"Fairy Meat, 100 workers (model): {model(fm)}.\n"
     )
     publish(report, ROOT / "bench" / "results" / "sweeps.md")
+    print("\nIn one run:\n" + ratios(am, fm))
 
 
 if __name__ == "__main__":

@@ -277,7 +277,7 @@ def test_sweep_on_a_scheduler_started_separately(separate_scheduler: str, tmp_pa
 
 # -- the command line --------------------------------------------------------------------------
 def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("toolkit.sweeps.runner.CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr("toolkit.cluster.CONNECT_TIMEOUT", 2)
     path = tmp_path / "hands.yaml"
     path.write_text(HANDS)
     assert main(["sweep", str(path), "-o", str(tmp_path / "out"), "--workers", "1"]) == 0

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from toolkit import cluster as dask_cluster
 from toolkit.cli import main
 from toolkit.errors import InvalidSetupError
 from toolkit.sweeps import runner
@@ -61,8 +62,8 @@ def test_cli_workers_1000_starts_what_the_sweep_can_use(tmp_path: Path, capsys: 
 # -- --scheduler -------------------------------------------------------------------------------
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", 1)
-    monkeypatch.setattr(runner, "WORKER_WAIT", 1)
+    monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(dask_cluster, "WORKER_WAIT", 1)
 
 
 def serve(reply: bytes | None) -> Iterator[int]:

@@ -364,13 +364,14 @@ def test_table_from_stored_chunks_in_grid_order_without_duplicates_or_strangers(
 
 # -- bounded before anything is built (issue 20) -----------------------------------------------
 def timed_refusal(text: str, kind: type[Exception]) -> str:
-    """The one-line message ``load_sweep(text)`` refuses with, within a second."""
+    """The one-line message ``load_sweep(text)`` refuses with, before anything is built
+    (within 10 s even on a loaded machine: building the refused grid would take minutes)."""
     import time
 
     started = time.perf_counter()
     with pytest.raises(kind) as info:
         load_sweep(text)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 10.0
     message = str(info.value)
     assert "\n" not in message
     return message

@@ -10,15 +10,15 @@ finished report into place as soon as it is done.
 
 from __future__ import annotations
 
-import os
 import queue
-import signal
 import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from typing import Any
+
+from toolkit import cluster as dask_cluster
 
 __all__ = ["default_workers", "run_parallel"]
 
@@ -32,27 +32,9 @@ _KILL_TIMEOUT = 5
 
 def default_workers(jobs: int) -> int:
     """Return the number of worker processes a batch of ``jobs`` jobs uses by default:
-    one per core the process may use, and no more than there are jobs (at least 1)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, jobs))
-
-
-@contextmanager
-def _sigint_ignored_in_children():
-    """Start worker processes with Ctrl-C ignored: the batch (this process) handles it,
-    closes the cluster and prints one line; workers must not print tracebacks of their own."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: nothing to protect
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    one per core the process may use (:func:`toolkit.cluster.default_workers`), and no
+    more than there are jobs (at least 1)."""
+    return max(1, min(dask_cluster.default_workers(), jobs))
 
 
 def _remote(task: Callable[[Callable[[str], Any]], Any], topic: str, index: int) -> tuple[Any, list[str]]:
@@ -89,10 +71,6 @@ def run_parallel(
     Ctrl-C (KeyboardInterrupt) kills the workers and their kernels, closes the cluster
     within a few seconds and is raised again.
     """
-    import logging
-
-    from distributed import Client, LocalCluster
-
     topic = f"toolkit-batch-{uuid.uuid4().hex}"
     events: queue.Queue[tuple[int, int, str]] = queue.Queue()
     printed = [0] * len(tasks)
@@ -112,17 +90,10 @@ def run_parallel(
     # One job per worker, started by this loop: two jobs of a batch are too few for the
     # scheduler's own queue (it queues only a task group larger than twice the threads), so
     # it would place both at once, on one worker if the second had not yet registered.
-    with _sigint_ignored_in_children():
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # any free port: two batches at once must not clash
-            memory_limit=0,  # the kernels do the work; never pause or restart a waiting worker
-            silence_logs=logging.CRITICAL,
-        )
+    # memory_limit 0: the kernels do the work; never pause or restart a waiting worker.
+    client, cluster = dask_cluster.start_local(workers, memory_limit=0, quiet=True)
     try:
-        with Client(cluster, set_as_default=False) as client:
+        with client:
             try:
                 client.wait_for_workers(workers, timeout=_START_TIMEOUT)
                 client.subscribe_topic(topic, lambda event: events.put(tuple(event[1])))
@@ -215,5 +186,4 @@ def _kill_workers(cluster: Any) -> None:
 
 def _close(cluster: Any) -> None:
     """Close ``cluster`` within a bounded time (a worker still busy is killed by its nanny)."""
-    with suppress(Exception):  # closing after a failure: the failure is what gets reported
-        cluster.close(timeout=_KILL_TIMEOUT)
+    dask_cluster.close(None, cluster)

@@ -28,8 +28,6 @@ import itertools
 import math
 import os
 import pickle
-import signal
-import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -37,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit import cluster as dask_cluster
+from toolkit.cluster import default_workers, parse_scheduler, probe_scheduler
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
 from toolkit.sweeps.progress import Progress, make_progress
@@ -58,18 +58,12 @@ __all__ = [
     "parse_scheduler",
     "probe_scheduler",
     "CHUNK_SECONDS",
-    "CONNECT_TIMEOUT",
-    "WORKER_WAIT",
 ]
 
 #: About how long one chunk of small points should take (seconds).
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
-#: How long to wait for a scheduler given by address to answer (seconds).
-CONNECT_TIMEOUT = 15
-#: How long to wait for the first worker of a scheduler that has none (seconds).
-WORKER_WAIT = 60
 
 
 @dataclass(frozen=True)
@@ -144,14 +138,6 @@ class SweepResult:
         return "; ".join(parts)
 
 
-def default_workers() -> int:
-    """The number of worker processes of the default local cluster: the cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def chunk_size(sweep: Sweep, points: int, workers: int) -> int:
     """Points per task: the sweep file's ``chunk`` if given, else about
     :data:`CHUNK_SECONDS` of the calculator's work, at most a share that still gives each
@@ -183,194 +169,6 @@ def local_workers(requested: int | None, chunks: int) -> tuple[int, str | None]:
     if used == chunks < requested:
         why.append(f"the sweep has {chunks:,} chunk{'s' if chunks != 1 else ''} to run")
     return used, f"workers: {requested:,} asked for, {used} started ({' and '.join(why)})"
-
-
-def parse_scheduler(address: str) -> tuple[str, int]:
-    """Return the host and port of a scheduler address ``tcp://HOST:PORT`` (or ``HOST:PORT``).
-
-    Raises:
-        InvalidSetupError: another scheme (tls:// needs certificates this command does not
-            take, ucx:// and inproc:// cannot be reached from it), no port, or a port that
-            is not a whole number from 1 to 65535.
-
-    >>> parse_scheduler("tcp://10.0.0.5:8786"), parse_scheduler("[::1]:8786")
-    (('10.0.0.5', 8786), ('::1', 8786))
-    """
-    shown = excerpt(address)
-    hint = "give it as tcp://HOST:PORT (what `dask scheduler` prints, e.g. tcp://10.0.0.5:8786)"
-    text = address.strip() if isinstance(address, str) else ""
-    scheme, sep, rest = text.partition("://")
-    if not sep:
-        scheme, rest = "tcp", text
-    if scheme.lower() != "tcp":
-        raise InvalidSetupError(
-            f"scheduler {shown}: the {excerpt(scheme)} scheme is not supported (tls:// needs certificates, ucx:// "
-            f"and inproc:// are not reachable from here): {hint}"
-        )
-    host, colon, port = rest.rpartition(":")
-    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    if not colon or not host:
-        raise InvalidSetupError(f"scheduler {shown} names no host and port: {hint}")
-    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
-        raise InvalidSetupError(f"scheduler {shown}: the port {excerpt(port)} is not a whole number from 1 to 65535")
-    return host, int(port)
-
-
-def probe_scheduler(host: str, port: int, timeout: float) -> str | None:
-    """Return why ``host:port`` is not a Dask scheduler — ``"cannot reach it: why"`` or
-    ``"it is not a Dask scheduler: why"`` — or ``None`` if it greets like one.
-
-    A scheduler writes its handshake as soon as a connection is accepted: a small frame
-    (its length in 8 bytes, then a msgpack mapping naming its Python). Read with a raw
-    socket and a deadline, and never trusting the announced length beyond
-    :data:`MAX_HANDSHAKE`, a server that stays silent (a web dashboard waits for a request)
-    or speaks another protocol is told in one line instead of hanging or allocating what
-    its first bytes would announce."""
-    import socket
-    import struct
-
-    deadline = time.monotonic() + timeout
-    try:
-        sock = socket.create_connection((host, port), timeout=timeout)
-    except socket.gaierror:
-        return f"cannot reach it: the host {excerpt(host)} is not known"
-    except TimeoutError:
-        return f"cannot reach it: nothing answered within {timeout:g} s"
-    except OSError as exc:
-        return f"cannot reach it: {(exc.strerror or str(exc)).lower()}"
-    other = "it is not a Dask scheduler: it answers in another protocol (not a Dask handshake)"
-    with sock:
-        header = _receive(sock, 8, deadline)
-        if header is None:
-            return (
-                "it is not a Dask scheduler: it accepted the connection but did not greet like one "
-                f"within {timeout:g} s (is it the dashboard's address, or another server?)"
-            )
-        (length,) = struct.unpack("Q", header)
-        if not 8 <= length <= MAX_HANDSHAKE:
-            return other
-        body = _receive(sock, length, deadline)
-        if body is None or not _is_handshake(body):
-            return other
-    return None
-
-
-#: The largest handshake a scheduler's first frame may announce (bytes): the real one is
-#: about 60.
-MAX_HANDSHAKE = 64 * 1024
-
-
-def _receive(sock: Any, size: int, deadline: float) -> bytes | None:
-    """Exactly ``size`` bytes from ``sock`` before ``deadline``, or ``None``."""
-    data = b""
-    while len(data) < size:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        sock.settimeout(left)
-        try:
-            part = sock.recv(size - len(data))
-        except OSError:  # a time-out or a reset
-            return None
-        if not part:
-            return None
-        data += part
-    return data
-
-
-def _is_handshake(body: bytes) -> bool:
-    """Whether a first frame's bytes hold Dask's handshake (a mapping naming the Python)."""
-    import msgpack
-    from distributed.protocol.utils import unpack_frames
-
-    try:
-        frames = unpack_frames(memoryview(body), partial=True)[0]
-        info = msgpack.loads(bytes(frames[0]))
-    except Exception:  # any bytes a peer sends: not a handshake
-        return False
-    return isinstance(info, dict) and "python" in info
-
-
-def _connect(scheduler: str, shown: Progress) -> tuple[Any, str | None]:
-    """Return (client, dashboard address) of the scheduler at ``scheduler``, once it has a
-    worker; each failure in one line within :data:`CONNECT_TIMEOUT` (and
-    :data:`WORKER_WAIT` for a first worker)."""
-    import dask
-    from distributed import Client
-
-    host, port = parse_scheduler(scheduler)
-    shown_address = excerpt(scheduler)
-    problem = probe_scheduler(host, port, CONNECT_TIMEOUT)
-    if problem is not None:
-        raise InvalidSetupError(
-            f"scheduler {shown_address}: {problem}; give the address a running `dask scheduler` prints "
-            "(tcp://HOST:8786)"
-        )
-    address = f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"
-    try:
-        with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT}s"}):
-            client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InvalidSetupError(f"cannot reach the Dask scheduler at {shown_address}: {_first_line(exc)}") from None
-    if _worker_count(client) == 0:
-        shown.notice(f"the scheduler at {shown_address} has no workers: waiting up to {WORKER_WAIT:g} s for one")
-        try:
-            client.wait_for_workers(1, timeout=WORKER_WAIT)
-        except Exception:  # a time-out (its type varies across versions of distributed) or a lost scheduler
-            with contextlib.suppress(Exception):
-                client.close(timeout=2)
-            raise InvalidSetupError(
-                f"the scheduler at {shown_address} has no workers (none came within {WORKER_WAIT:g} s): start some "
-                f"with `dask worker {address}`"
-            ) from None
-    return client, client.dashboard_link
-
-
-def _first_line(exc: BaseException) -> str:
-    """An error's first line, shortened (its type when it has no message)."""
-    text = str(exc)
-    return excerpt(text.splitlines()[0]) if text else type(exc).__name__
-
-
-def _local_cluster(workers: int) -> tuple[Any, Any, str | None]:
-    """Return (client, local cluster, dashboard address) of ``workers`` worker processes."""
-    from distributed import Client, LocalCluster
-
-    # The worker processes ignore Ctrl-C (inherited at their start): the terminal sends it
-    # to the whole process group, and the sweep, not each worker, answers it (one line).
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # a free port: several sweeps (or helpers) may run at once
-        )
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-    client = Client(cluster)
-    return client, cluster, _dashboard(client)
-
-
-def _dashboard(client: Any) -> str | None:
-    """The address of the cluster's dashboard (``None`` when Dask's dashboard cannot run
-    here: it needs bokeh)."""
-    import importlib.util
-
-    with contextlib.suppress(Exception):
-        return client.dashboard_link if importlib.util.find_spec("bokeh") else None
-    return None
-
-
-def _worker_count(client: Any) -> int:
-    """The workers the scheduler has now (0 when it cannot say)."""
-    with contextlib.suppress(Exception):
-        return len(client.scheduler_info(n_workers=-1).get("workers", {}))
-    with contextlib.suppress(Exception):
-        return len(client.scheduler_info().get("workers", {}))
-    return 0
 
 
 def run_sweep(
@@ -419,42 +217,43 @@ def run_sweep(
     todo = [p for p in sweep.points if p.key not in done]
     skipped = sweep.size - len(todo)
     failures: list[Failure] = []
-    spans: list[tuple[int, int, Path, Any]] = []  # the chunk files written now: first and last place, file, part
+    # the chunk files written now: first and last place, file, part, whether a worker wrote it
+    spans: list[tuple[int, int, Path, Any, bool]] = []
     table_schema = sweep_schema(sweep) if todo else None
     used_workers, dashboard = 0, None
     if todo:
         own_client = client is None
         cluster = None
         if own_client and scheduler:
-            client, dashboard = _connect(scheduler, shown)
+            client, dashboard = dask_cluster.connect(scheduler, shown.notice)
         elif own_client:
             planned, _ = local_workers(workers, len(todo))  # checks the number; at most the cores and points
             count, capped = local_workers(workers, len(_chunks(todo, chunk_size(sweep, len(todo), planned))))
             if capped:
                 shown.notice(capped)
-            client, cluster, dashboard = _local_cluster(count)
+            client, cluster = dask_cluster.start_local(count)
+            dashboard = dask_cluster.dashboard_link(client)
         else:
-            dashboard = _dashboard(client)
+            dashboard = dask_cluster.dashboard_link(client)
         try:
-            used_workers = _worker_count(client) if cluster is None else len(cluster.workers)
+            used_workers = dask_cluster.worker_count(client) if cluster is None else len(cluster.workers)
             shown.start(sweep.size, skipped, dashboard, used_workers)
             failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk, spans, table_schema)
+            parts = _spliceable(spans) if skipped == 0 else None
+            if parts is not None:
+                copy = _copy_on_workers(client, used_workers) if all(staged for *_, staged in spans) else None
+                table_path = splice_table(sweep, [part[:2] for part in parts], table_file, table_schema, copy)
             shown.close()
         except BaseException:
             shown.close(interrupted=True)
             raise
         finally:
             if own_client:
-                with contextlib.suppress(Exception):
-                    client.close()
-                if cluster is not None:
-                    with contextlib.suppress(Exception):
-                        cluster.close()
-    parts = _spliceable(spans) if skipped == 0 else None
-    arrow = None
-    if parts is not None:
-        table_path = splice_table(sweep, parts, table_file, table_schema)
+                dask_cluster.close(client, cluster)
     else:
+        parts = None
+    arrow = None
+    if parts is None:
         shown_notices = len(store.notices)
         arrow = sweep_arrow(sweep, store.tables())
         for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
@@ -481,14 +280,36 @@ def run_sweep(
     return result
 
 
-def _spliceable(spans: list[tuple[int, int, Path, Any]]) -> list[tuple[Path, Any]] | None:
+def _spliceable(spans: list[tuple[int, int, Path, Any, bool]]) -> list[tuple[Path, Any]] | None:
     """The chunk files written now (with what the splice needs of each) in grid order,
     when their points follow each other in it (no two chunks' places interleave): the
     table is then these files spliced; ``None`` otherwise."""
     ordered = sorted(spans, key=lambda span: span[0])
     if any(after[0] <= before[1] for before, after in itertools.pairwise(ordered)):
         return None
-    return [(path, part) for _, _, path, part in ordered]
+    return [(path, part) for _, _, path, part, _ in ordered]
+
+
+def _copy_on_workers(client: Any, workers: int) -> Callable[[str, list[tuple[str, int, int, int]]], None]:
+    """Copy the chunk files' bytes into the table file on the workers, which wrote those
+    files and so see the folder (:func:`~.splice.copy_ranges`, one share of the chunks
+    each, in parallel): the machine running the command copies none. Should a worker
+    fail to, the copies are made here (each goes to its own place: copying one twice
+    writes the same bytes)."""
+    from toolkit.sweeps.splice import copy_ranges
+
+    def copy(target: str, copies: list[tuple[str, int, int, int]]) -> None:
+        target = os.path.abspath(target)  # the workers' working folder may be another
+        copies = [(os.path.abspath(part), start, size, at) for part, start, size, at in copies]
+        count = max(1, min(workers, len(copies)))
+        shares = [copies[i::count] for i in range(count)]
+        try:
+            futures = [client.submit(copy_ranges, target, share, pure=False) for share in shares]
+            client.gather(futures)
+        except Exception:  # a worker lost, or one that cannot write there: copied here instead
+            copy_ranges(target, copies)
+
+    return copy
 
 
 def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
@@ -532,16 +353,20 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
         return _chunks(points, size)
 
     at = [sweep.calculator.param_names.index(name) for name in shares]
-
-    def shared(point: Point) -> tuple[Any, ...]:
-        return tuple(_ordered(point.args[i][1]) for i in at)
-
+    groups: dict[tuple[Any, ...], list[Point]] = {}
+    try:
+        for point in points:  # grouped by the shared values in one pass (sorted once per group)
+            groups.setdefault(tuple(point.args[i][1] for i in at), []).append(point)
+    except TypeError:  # a value that does not hash (a list): grouped by its sort key instead
+        groups = {}
+        for point in points:
+            groups.setdefault(tuple(_ordered(point.args[i][1]) for i in at), []).append(point)
     # A group is kept whole up to this size: the sweep file's chunk if given, else up to the
     # share that still gives each worker CHUNKS_PER_WORKER chunks.
     whole = size if sweep.chunk else max(size, math.ceil(len(points) / (CHUNKS_PER_WORKER * max(workers, 1))))
     chunks: list[list[Point]] = []
-    for _, group in itertools.groupby(sorted(points, key=shared, reverse=True), key=shared):
-        members = list(group)
+    for shared in sorted(groups, key=lambda values: tuple(_ordered(v) for v in values), reverse=True):
+        members = groups[shared]
         if chunks and len(chunks[-1]) + len(members) <= size:
             chunks[-1].extend(members)  # whole groups together, up to the chunk's size
         else:
@@ -565,7 +390,7 @@ def _run(
     shown: Progress,
     workers: int,
     on_chunk: Callable[[Any, int], None] | None,
-    spans: list[tuple[int, int, Path, Any]],
+    spans: list[tuple[int, int, Path, Any, bool]],
     table_schema: Any,
 ) -> list[Failure]:
     """Submit the chunks, store each as it finishes (adding to ``spans`` the first and
@@ -611,7 +436,7 @@ def _run(
     failures: list[Failure] = []
     finished = 0
     try:
-        waiting = as_completed(list(futures))
+        waiting = as_completed(list(futures), loop=client.loop)
         for future in waiting:
             if future.status == "pending":
                 # its result was lost with a worker after it finished (a worker killed while it
@@ -645,7 +470,7 @@ def _run(
             else:
                 path = store.save(outcome["payload"], outcome["done"])
             if path is not None and outcome.get("span") is not None:
-                spans.append((*outcome["span"], path, outcome.get("part")))
+                spans.append((*outcome["span"], path, outcome.get("part"), outcome.get("staged") is not None))
             done.update(outcome["done"])
             failures += [Failure(by_key[key], error) for key, error in errors]
             count = len(outcome["done"]) + len(errors)

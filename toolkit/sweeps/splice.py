@@ -3,7 +3,8 @@
 A sweep's chunk files are written by its workers with every column of the sweep's table
 (:func:`~toolkit.sweeps.store.sweep_schema`) besides the store's own. The table file is
 then their row groups one after the other: each chunk file's bytes are copied whole (the
-kernel copies them: no row is decoded or encoded on the machine running the command), and
+kernel copies them, on the workers when they see the folder: no row is decoded or encoded,
+and no byte copied, on the machine running the command), and
 a new footer lists every row group, its column chunks' offsets moved by where the chunk's
 bytes now start, the store's own columns (``key``, ``row``) left out. The footer's schema,
 metadata and column orders are those pyarrow writes for the table's schema (a file of no
@@ -18,11 +19,11 @@ from __future__ import annotations
 import io
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["part_layout", "splice_tables", "read_footer", "write_footer"]
+__all__ = ["part_layout", "splice_tables", "copy_ranges", "read_footer", "write_footer"]
 
 MAGIC = b"PAR1"
 # Thrift compact types
@@ -273,7 +274,12 @@ def part_layout(data: bytes, wanted: Sequence[str]) -> dict[str, Any]:
     return {"pieces": writer.finish(), "rows": rows, "groups": count, "end": end}
 
 
-def splice_tables(template: bytes, parts: Sequence[tuple[Path, dict[str, Any] | None]], path: Path) -> int:
+def splice_tables(
+    template: bytes,
+    parts: Sequence[tuple[Path, dict[str, Any] | None]],
+    path: Path,
+    copy: Callable[[str, list[tuple[str, int, int, int]]], Any] | None = None,
+) -> int:
     """Write ``path`` (through a temporary file, moved into place) as one Parquet file
     holding the row groups of the files ``parts`` in order, with the schema, metadata and
     column orders of ``template`` (the Parquet bytes of a file of no rows written by
@@ -281,7 +287,10 @@ def splice_tables(template: bytes, parts: Sequence[tuple[Path, dict[str, Any] | 
     in the template's order; return the number of rows.
 
     Each part is ``(file, its part_layout)``; a part without its layout has its footer
-    read here.
+    read here. Where each part's bytes go is known from the layouts alone, so the file's
+    head and footer are written here and the parts' bytes are copied into place by
+    ``copy(file, [(part, start, size, at)])`` — on the workers, in parallel, when they
+    see the folder — or else here (:func:`copy_ranges`).
 
     Raises:
         ValueError: a part lacks a column of the template, or is not a whole Parquet file.
@@ -290,48 +299,68 @@ def splice_tables(template: bytes, parts: Sequence[tuple[Path, dict[str, Any] | 
     wanted = [_field(element, 4)[2].decode() for element in _field(head, _FILE_SCHEMA)[2][1][1:]]  # leaf names
     groups = io.BytesIO()
     rows = count = ordinal = 0
+    copies: list[tuple[str, int, int, int]] = []
+    at = len(MAGIC)
+    for part, layout in parts:
+        if layout is None:
+            with open(part, "rb") as source:
+                layout = part_layout(source.read(), wanted)
+        shift = at - len(MAGIC)
+        copies.append((str(part), len(MAGIC), layout["end"] - len(MAGIC), at))
+        at += layout["end"] - len(MAGIC)
+        for piece in layout["pieces"]:
+            if isinstance(piece, bytes):
+                groups.write(piece)
+            elif piece is None:  # the ordinal of the group, when the part's footer gives one
+                groups.write(_zigzag_bytes(ordinal))
+                ordinal += 1
+            else:
+                groups.write(_zigzag_bytes(piece + shift))
+        rows += layout["rows"]
+        count += layout["groups"]
+    header = _Writer()
+    if count < 15:
+        header.byte((count << 4) | _STRUCT)
+    else:
+        header.byte(0xF0 | _STRUCT)
+        header.varint(count)
+    listed = _Raw(header.out.getvalue() + groups.getvalue())
+    fields = [[fid, kind, value] for fid, kind, value in head if fid not in (_FILE_ROWS, _FILE_GROUPS)]
+    fields += [[_FILE_ROWS, _I64, rows], [_FILE_GROUPS, _LIST, listed]]
+    fields.sort(key=lambda f: f[0])
+    footer_bytes = write_footer(fields)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as out:
             out.write(MAGIC)
-            for part, layout in parts:
-                if layout is None:
-                    with open(part, "rb") as source:
-                        layout = part_layout(source.read(), wanted)
-                shift = out.tell() - len(MAGIC)
-                with open(part, "rb") as source:
-                    _copy(source, out, len(MAGIC), layout["end"] - len(MAGIC))
-                for piece in layout["pieces"]:
-                    if isinstance(piece, bytes):
-                        groups.write(piece)
-                    elif piece is None:  # the ordinal of the group, when the part's footer gives one
-                        groups.write(_zigzag_bytes(ordinal))
-                        ordinal += 1
-                    else:
-                        groups.write(_zigzag_bytes(piece + shift))
-                rows += layout["rows"]
-                count += layout["groups"]
-            header = _Writer()
-            if count < 15:
-                header.byte((count << 4) | _STRUCT)
-            else:
-                header.byte(0xF0 | _STRUCT)
-                header.varint(count)
-            listed = _Raw(header.out.getvalue() + groups.getvalue())
-            fields = [[fid, kind, value] for fid, kind, value in head if fid not in (_FILE_ROWS, _FILE_GROUPS)]
-            fields += [[_FILE_ROWS, _I64, rows], [_FILE_GROUPS, _LIST, listed]]
-            fields.sort(key=lambda f: f[0])
-            footer_bytes = write_footer(fields)
+            out.truncate(at)  # the parts' bytes go in between, written in place
+            out.seek(at)
             out.write(footer_bytes)
             out.write(struct.pack("<I", len(footer_bytes)))
             out.write(MAGIC)
-            out.flush()
+        if copies:
+            (copy or copy_ranges)(str(tmp), copies)
+        with open(tmp, "rb+") as out:
             os.fsync(out.fileno())
         os.replace(tmp, path)
     finally:
         if tmp.exists():
             tmp.unlink()
     return rows
+
+
+def copy_ranges(target: str, copies: Sequence[tuple[str, int, int, int]]) -> int:
+    """Copy each ``(file, start, size, at)``: ``size`` bytes of ``file`` from ``start``
+    into ``target`` (which exists) at ``at`` (in the kernel where it can: no byte passes
+    through Python); return the bytes copied. The parts of one splice go to distinct
+    places, so several processes may copy them at once."""
+    total = 0
+    with open(target, "rb+") as out:
+        for part, start, size, at in copies:
+            with open(part, "rb") as source:
+                _copy(source, out, start, size, at)
+            total += size
+    return total
 
 
 def _zigzag_bytes(n: int) -> bytes:
@@ -389,11 +418,9 @@ def _moved(group: list[list[Any]], wanted: list[str], shift: int | None, ordinal
     return out
 
 
-def _copy(source: Any, out: Any, start: int, size: int) -> None:
-    """Append ``size`` bytes of ``source`` from ``start`` to ``out`` (in the kernel where
-    it can: no byte passes through Python)."""
-    out.flush()
-    at = out.tell()
+def _copy(source: Any, out: Any, start: int, size: int, at: int) -> None:
+    """Write ``size`` bytes of ``source`` from ``start`` into ``out`` at ``at`` (in the
+    kernel where it can: no byte passes through Python)."""
     done = 0
     try:
         while done < size:
@@ -403,11 +430,9 @@ def _copy(source: Any, out: Any, start: int, size: int) -> None:
             done += sent
     except (AttributeError, OSError):  # not on Linux, or file systems that refuse it: copied below
         pass
-    out.seek(at + done)
-    source.seek(start + done)
     while done < size:
-        block = source.read(min(size - done, 1 << 20))
+        block = os.pread(source.fileno(), min(size - done, 1 << 20), start + done)
         if not block:
             raise ValueError("a chunk file ended early")
-        out.write(block)
+        os.pwrite(out.fileno(), block, at + done)
         done += len(block)

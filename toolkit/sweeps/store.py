@@ -258,9 +258,7 @@ def _interval_problem(table: Any) -> str | None:
     if not pc.all(pc.equal(pc.is_null(low), pc.is_null(high))).as_py():
         return "a row has a low bound without a high one or the reverse"
     slack = pc.multiply(pc.add(pc.abs(value), 1.0), 1e-12)
-    inside = pc.and_(
-        pc.less_equal(pc.subtract(low, slack), value), pc.less_equal(value, pc.add(high, slack))
-    )
+    inside = pc.and_(pc.less_equal(pc.subtract(low, slack), value), pc.less_equal(value, pc.add(high, slack)))
     if pc.any(pc.invert(inside)).as_py():
         return "a row's interval (low, high) does not hold its value"
     exact = pc.and_(table.column("exact"), pc.or_(pc.not_equal(low, value), pc.not_equal(high, value)))
@@ -719,13 +717,14 @@ def table_sweep(path: Path) -> dict[str, Any] | None:
     return record if isinstance(record, dict) and isinstance(record.get("identity"), str) else None
 
 
-def splice_table(sweep: Sweep, parts: list[tuple[Path, Any]], path: Path, schema: Any = None) -> Path:
+def splice_table(sweep: Sweep, parts: list[tuple[Path, Any]], path: Path, schema: Any = None, copy: Any = None) -> Path:
     """Write the table of ``sweep`` as the chunk files ``parts`` spliced (:mod:`.splice`:
     their rows are not read; each with its :func:`~.splice.part_layout` or ``None``), in
     the order given, recording ``sweep`` like
     :func:`write_table`; return the path. The chunk files hold the table's columns
     (:func:`columns_table` with a layout), their points in grid order; ``schema``: the
-    table's (:func:`sweep_schema`), if already made."""
+    table's (:func:`sweep_schema`), if already made; ``copy``: who copies the parts' bytes
+    into place (:func:`~.splice.splice_tables`; default: this process)."""
     import pyarrow.parquet as pq
 
     from toolkit.sweeps.splice import splice_tables
@@ -734,7 +733,7 @@ def splice_table(sweep: Sweep, parts: list[tuple[Path, Any]], path: Path, schema
     schema = (schema if schema is not None else sweep_schema(sweep)).with_metadata(record)
     template = io.BytesIO()
     pq.write_table(schema.empty_table(), template, use_dictionary=False)
-    splice_tables(template.getvalue(), parts, path)
+    splice_tables(template.getvalue(), parts, path, copy)
     return path
 
 

@@ -59,6 +59,7 @@ def compute_chunk(
         items, layout = pickle.loads(items)
     calc = calculator(system, name)
     finished, errors, placed = [], [], []
+    items = [(key, args, _interned(rules)) for key, args, rules in items]
     places = dict(zip((key for key, _, _ in items), layout[1], strict=True)) if layout is not None else {}
     for key, args, rules in items:
         started = time.perf_counter()
@@ -101,6 +102,24 @@ def compute_chunk(
         "span": span,
         "part": part,
     }
+
+
+#: One instance of each rules this worker has computed with (see :func:`_interned`).
+_RULES: dict[Any, Any] = {}
+
+
+def _interned(rules: Any) -> Any:
+    """The first instance of rules equal to ``rules`` that this worker saw. Each chunk
+    arrives with its own (unpickled) rules objects; the calculators' caches are keyed by
+    rules, and a key found by identity is found at once, while an equal but distinct
+    object is compared field by field on every look-up: a plain loop, which passes the
+    same objects every time, would otherwise look up faster than a worker."""
+    if rules is None:
+        return None
+    try:
+        return _RULES.setdefault(rules, rules)
+    except TypeError:  # rules that do not hash: used as they are
+        return rules
 
 
 def warm_worker(system: str, name: str) -> None:

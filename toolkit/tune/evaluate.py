@@ -184,34 +184,21 @@ def _row(r: Any) -> Row:
 def open_client(workers: int | None, scheduler: str | None, client: Any = None) -> Any:
     """Yield a Dask client for a search of many small batches: ``client`` if given, one
     connected to ``scheduler``, or a local cluster of ``workers`` processes (default: the
-    cores this process may use, :func:`toolkit.sweeps.default_workers`); closed afterwards
+    cores this process may use, :func:`toolkit.cluster.default_workers`); closed afterwards
     when opened here."""
     if client is not None:
         yield client
         return
-    from distributed import Client, LocalCluster
-
-    from toolkit.sweeps import default_workers
-    from toolkit.sweeps.runner import local_workers, parse_scheduler, probe_scheduler
+    from toolkit import cluster as dask_cluster
+    from toolkit.sweeps.runner import local_workers
 
     cluster = None
     if scheduler:
-        host, port = parse_scheduler(scheduler)
-        problem = probe_scheduler(host, port, 15)
-        if problem is not None:
-            from toolkit.errors import InvalidSetupError
-
-            raise InvalidSetupError(f"scheduler {scheduler}: {problem}")
-        opened = Client(f"tcp://{host}:{port}", timeout=15)
+        opened, _ = dask_cluster.connect(scheduler)
     else:
-        count, _ = local_workers(workers, workers or default_workers())
-        cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0")
-        opened = Client(cluster)
+        count, _ = local_workers(workers, workers or dask_cluster.default_workers())
+        opened, cluster = dask_cluster.start_local(count)
     try:
         yield opened
     finally:
-        with contextlib.suppress(Exception):
-            opened.close()
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                cluster.close()
+        dask_cluster.close(opened, cluster)

@@ -1,7 +1,9 @@
 """What a tuning run writes: the table of the best candidates (CSV and HTML), each
 candidate as a house-rules file whose ``notes:`` say what it achieves in numbers, and the
-rule-change report's table of the best against the baseline
-(:func:`toolkit.reports.rule_change.compare_rules`)."""
+rule-change report of the best against the baseline: its table
+(:func:`toolkit.reports.rule_change.compare_rules`) and the report itself, the
+``rule-change`` report notebook run by papermill (:func:`toolkit.reports.running.run_report`)
+as ``toolkit report rule-change`` runs it."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from toolkit.tune.spec import Target, Tuning
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["value_text", "candidates_frame", "candidate_notes", "write_outputs"]
+__all__ = ["value_text", "candidates_frame", "candidate_notes", "write_outputs", "write_rule_change_report"]
 
 
 def value_text(target: Target, m: Measured | None) -> str:
@@ -101,7 +103,9 @@ def _plain_text(value: Any) -> str:
     return str(value)
 
 
-def _html_page(tuning: Tuning, frame: pd.DataFrame, lines: tuple[str, ...], change: Any) -> str:
+def _html_page(
+    tuning: Tuning, frame: pd.DataFrame, lines: tuple[str, ...], change: Any, report: Path | None = None
+) -> str:
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>{html.escape(tuning.title)}</title>",
@@ -118,20 +122,57 @@ def _html_page(tuning: Tuning, frame: pd.DataFrame, lines: tuple[str, ...], chan
     parts.append("</ul><h2>Search</h2><pre>" + html.escape("\n".join(lines)) + "</pre>")
     parts.append("<h2>Best candidates</h2>" + frame.to_html(index=False, escape=True))
     if change is not None:
-        parts.append("<h2>The best against the baseline (rule-change report)</h2><ul>")
+        parts.append("<h2>The best against the baseline (rule-change report)</h2>")
+        if report is not None:
+            link = html.escape(report.name, quote=True)
+            parts.append(f"<p>The whole report, with its tables and charts: <a href='{link}'>{link}</a>.</p>")
+        parts.append("<ul>")
         parts += [f"<li>{html.escape(s)}</li>" for s in change.sentences(5)]
         parts.append("</ul>" + change.largest_frame(20).astype(str).to_html(index=False, escape=True))
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
+def write_rule_change_report(tuning: Tuning, best_file: Path, output_dir: Path) -> Path:
+    """Run the rule-change report (the ``rule-change`` report notebook, by papermill) of the
+    house rules in ``best_file`` against the tuning's baseline, with the tuning file's
+    ``rule_change:`` sizes; return the path of its HTML, ``DIR/<name>_rule_change.html``
+    (the executed notebook beside it). A baseline other than the default rules is written
+    beside it first (``DIR/<name>_baseline.yaml``), so that the report names it.
+
+    Raises:
+        ReportFailed: the notebook raised (its cell named), or its kernel died.
+        InvalidSetupError: no Jupyter kernel to run it.
+    """
+    from toolkit.reports.running import run_report
+
+    baseline: str | None = None
+    if tuning.baseline.changes():
+        path = output_dir / f"{tuning.name}_baseline.yaml"
+        write_atomic(path, tuning.baseline.to_yaml(title=tuning.baseline_label).encode())
+        baseline = str(path.resolve())
+    params: dict[str, Any] = {"system": tuning.system, "baseline": baseline, "proposed": str(best_file.resolve())}
+    params.update({k: list(v) if isinstance(v, tuple) else v for k, v in tuning.rule_change or ()})
+    return run_report(
+        "rule-change", params, output_dir, output_name=f"{tuning.name}_rule_change", progress=lambda _: None
+    )
+
+
 def write_outputs(
-    tuning: Tuning, candidates: list[Candidate], measured: int, lines: tuple[str, ...], output_dir: Path
+    tuning: Tuning,
+    candidates: list[Candidate],
+    measured: int,
+    lines: tuple[str, ...],
+    output_dir: Path,
+    report: bool = True,
 ) -> tuple[list[Path], Any]:
     """Write ``DIR/<name>.csv`` and ``.html`` (the best candidates), ``DIR/<name>_<rank>.yaml``
-    (each candidate's house rules) and ``DIR/<name>_rule_change.csv`` (the best against the
-    baseline, unless ``rule_change: false`` or the best changes nothing). Return the paths
-    and the :class:`~toolkit.reports.rule_change.RuleChange` (or ``None``)."""
+    (each candidate's house rules) and, unless ``rule_change: false`` or the best changes
+    nothing, the best against the baseline: ``DIR/<name>_rule_change.csv`` (the largest
+    changes) and, with ``report``, the rule-change report ``DIR/<name>_rule_change.html``
+    (:func:`write_rule_change_report`; a report that fails is told in the page's search
+    lines, the rest is written). Return the paths and the
+    :class:`~toolkit.reports.rule_change.RuleChange` (or ``None``)."""
     output_dir.mkdir(parents=True, exist_ok=True)
     best = candidates[: tuning.best]
     frame = candidates_frame(tuning, best)
@@ -146,7 +187,7 @@ def write_outputs(
         text = c.rules.to_yaml(title=f"Candidate {i}: {tuning.title}", notes=candidate_notes(tuning, c, i, measured))
         write_atomic(path, text.encode())
         written.append(path)
-    change = None
+    change, report_path = None, None
     if best and best[0].changed and tuning.rule_change is not None:
         from toolkit.errors import TooBigError
         from toolkit.reports.rule_change import compare_rules
@@ -159,7 +200,15 @@ def write_outputs(
             path = output_dir / f"{tuning.name}_rule_change.csv"
             write_atomic(path, change.largest_frame(20).astype(str).to_csv(index=False).encode())
             written.append(path)
+            if report:
+                from toolkit.errors import ToolkitError
+
+                try:
+                    report_path = write_rule_change_report(tuning, output_dir / f"{tuning.name}_1.yaml", output_dir)
+                    written.append(report_path)
+                except ToolkitError as exc:  # the tables above are written; say why the report is not
+                    lines = (*lines, f"rule-change report: not written ({str(exc).splitlines()[0]})")
     page = output_dir / f"{tuning.name}.html"
-    write_atomic(page, _html_page(tuning, frame, lines, change).encode())
+    write_atomic(page, _html_page(tuning, frame, lines, change, report_path).encode())
     written.insert(1, page)
     return written, change

@@ -79,18 +79,21 @@ def tune(
     client: Any = None,
     stream: TextIO | None = sys.stderr,
     progress: Any = "auto",
+    report: bool = True,
 ) -> TuneResult:
     """Find the house rules that hit a tuning file's targets.
 
     Args:
         source: a tuning file (path or YAML text) or a :class:`~toolkit.tune.spec.Tuning`.
         output_dir: where the results go (``DIR/<name>.csv``, ``.html``, ``_<rank>.yaml``,
-            ``_rule_change.csv``) and the points are stored (``DIR/.search/``: a rerun
+            ``_rule_change.csv`` and ``.html``) and the points are stored (``DIR/.search/``: a rerun
             into the same folder reuses them); ``None``: ``tune/``.
         workers, scheduler, client: the Dask cluster, as :func:`toolkit.sweeps.run_sweep`.
         stream: where the progress lines go (``None``: nowhere).
         progress: the sweep runner's progress of an exhaustive search (``"auto"``,
             ``"terminal"``, ``"widget"`` or ``None``).
+        report: whether to run the rule-change report of the best against the baseline
+            (``DIR/<name>_rule_change.html``, a papermill run of its notebook).
 
     Returns:
         A :class:`TuneResult`.
@@ -116,7 +119,7 @@ def tune(
         ranked = rank(
             tuning, with_intervals(tuning, evaluator, top) + [_as_evaluated(c) for c in ranked[tuning.best :]]
         )
-    files, change = write_outputs(tuning, ranked, len(searched.evaluated), searched.lines, out)
+    files, change = write_outputs(tuning, ranked, len(searched.evaluated), searched.lines, out, report)
     return TuneResult(
         tuning,
         tuple(ranked),
