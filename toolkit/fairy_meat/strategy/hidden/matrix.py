@@ -13,9 +13,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from toolkit.fairy_meat.deck import (
-    ACE_TRUMP,
-    BLACK_TRUMP,
-    N_TYPES,
     RED_TRUMP,
     type_colour,
     type_pips,
@@ -32,7 +29,7 @@ from toolkit.fairy_meat.odds.families import Family
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
-from toolkit.fairy_meat.strategy.hidden.judge import RBS, Judge, draw_probs, family_of
+from toolkit.fairy_meat.strategy.hidden.judge import Judge, draw_probs, family_of, turn_ups
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 __all__ = [
@@ -48,7 +45,7 @@ __all__ = [
 ]
 
 
-_NO_DRAW = (0, 0, 0)
+_NO_DRAW = (0, 0, 0)  # no Trump turned up (the views read the first three kinds, and jokers when given)
 
 
 _PIPS_OF_TYPE = np.array([type_pips(t) for t in range(18)])
@@ -63,7 +60,7 @@ NUMBER_COLOURS = ("red", "black")
 @dataclass(frozen=True)
 class SinglePlan:
     """A group of entries where one side draws for a Wild Trump (FM-6), without the payoff:
-    ``phis[colour][rbs, column]`` = the outcome id when the Trumps ``RBS[rbs]`` are turned
+    ``phis[colour][row, column]`` = the outcome id when the Trumps ``Draws.turned[row]`` are turned
     up before a Numbered card of ``colour`` whose pips are the other side's minus
     ``column − 8`` (−1: cannot occur); ``probs[deck]`` = P(those Trumps) from each deck
     left; per entry its deck (``ridx``), the other side's pips and the Numbered cards left
@@ -82,17 +79,22 @@ def decl_sign(decl: int) -> int:
 
 class Draws:
     """Expected outcomes of attacks with Wild Trump draws (FM-6), exactly for the deck left
-    by both hands: P(Trumps (r, b, s) turned up, then a Numbered card of type t) =
-    P(r, b, s) · n_t / N (the Numbered card is uniform over those left)."""
+    by both hands: P(Trumps t turned up by type (red, black but the death card, the death
+    card[, jokers]), then a Numbered card of type k) = P(t) · n_k / N (the Numbered card is
+    uniform over those left). ``row_caps``: the deck's Trumps by type; :attr:`turned` every
+    count a draw may turn up (:func:`~.judge.turn_ups`)."""
 
-    def __init__(self, judge: Judge, deck: int) -> None:
+    def __init__(self, judge: Judge, deck: int, row_caps: tuple[int, ...] = (8, 7, 1)) -> None:
         self.judge, self.deck = judge, deck
+        self.row_caps = row_caps
+        self.turned = turn_ups(row_caps)
+        self.turned_arr = np.array(self.turned, dtype=np.int64)
         self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.views: dict[tuple, tuple[tuple, int]] = {}
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
 
-    def _view(self, fam: Family, colour: str, drawn: tuple[int, int, int], owner: bool) -> tuple[tuple, int]:
+    def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
         got = self.views.get(key)
         if got is None:
@@ -102,19 +104,19 @@ class Draws:
     def row_keys(
         self, owner: str | None, v_f: tuple, fam_x: Family, x_side: int, colour: str, rmax: tuple
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For every Trumps turned up ``rbs <= rmax`` (rows of ``RBS``) by the drawing side
+        """For every Trumps turned up ``t <= rmax`` (rows of :attr:`turned`) by the drawing side
         ``x_side`` before a Numbered card of ``colour``: the class key id against a side
         of view ``v_f``, and the drawing side's offset (her matching Trumps applied)."""
         key = (owner, v_f, fam_x, x_side, colour, rmax)
         got = self.rows.get(key)
         if got is not None:
             return got
-        rows = [i for i, (r, b, s) in enumerate(RBS) if r <= rmax[0] and b <= rmax[1] and s <= rmax[2]]
+        rows = np.nonzero((self.turned_arr <= np.array(rmax)).all(axis=1))[0].tolist()
         mine = owner == ("attacker", "defender")[x_side]
         kids = np.empty(len(rows), dtype=np.int64)
         offs = np.empty(len(rows), dtype=np.int64)
         for n, i in enumerate(rows):
-            v_x, off_x = self._view(fam_x, colour, RBS[i], mine)
+            v_x, off_x = self._view(fam_x, colour, self.turned[i], mine)
             k = class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x)
             kids[n] = self.judge.kid(k)
             offs[n] = off_x
@@ -124,14 +126,14 @@ class Draws:
     def phi_oids(
         self, owner: str | None, v_f: tuple, off_f: int, fam_x: Family, x_side: int, colour: str, rmax: tuple
     ) -> np.ndarray:
-        """Outcome ids of the drawing side ``x_side`` turning up Trumps ``rbs`` (rows, all
-        ``rbs <= rmax``) and a Numbered card of ``colour`` with pips p against a fixed
+        """Outcome ids of the drawing side ``x_side`` turning up Trumps ``t`` (rows, all
+        ``t <= rmax``) and a Numbered card of ``colour`` with pips p against a fixed
         side of view ``v_f`` whose value is x = pips + off_f: columns y = x − p in
         [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1."""
         rows, kids, offs = self.row_keys(owner, v_f, fam_x, x_side, colour, rmax)
         ys = np.arange(off_f - 8, off_f + 9)
         deltas = ys[None, :] - offs[:, None] if x_side == 1 else offs[:, None] - ys[None, :]
-        out = np.full((len(RBS), len(ys)), -1, dtype=np.int64)
+        out = np.full((len(self.turned), len(ys)), -1, dtype=np.int64)
         if len(rows):
             out[rows] = self.judge.oids(np.broadcast_to(kids[:, None], deltas.shape), deltas)
         return out
@@ -148,7 +150,7 @@ class Draws:
     ) -> SinglePlan:
         """The payoff-free part of entries where side ``x_side`` plays a Wild Trump and the
         other plays a Numbered card of ``fam_f.colour`` with ``pips_f`` (FM-6):
-        ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x 3) describe the
+        ``numbered_left`` (entries x 18) and ``trumps_left`` (entries x Trump types) describe the
         deck left by both hands. Judges every class the draws reach, and records in
         ``used`` the outcomes that occur with positive probability."""
         f_side = 1 - x_side
@@ -159,7 +161,7 @@ class Draws:
         phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
         uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
         ridx = ridx.reshape(-1)
-        probs = np.stack([draw_probs(tuple(int(v) for v in rbs), self.deck) for rbs in uniq])  # decks x rbs
+        probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])  # decks x rows
         for p in probs:
             if (phis[:, p > 0] < 0).any():  # pragma: no cover - never for real deals
                 raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
@@ -201,17 +203,17 @@ class Draws:
     def _first_views(
         self, fam_a: Family, colour: str, trumps_left: tuple, live1: np.ndarray, mine: bool
     ) -> tuple[list[tuple[tuple, int]], np.ndarray]:
-        """The attacker's views and offsets after each first draw ``RBS[live1]`` before a
+        """The attacker's views and offsets after each first draw ``rows[live1]`` before a
         Numbered card of ``colour`` (remembered: the same few decks recur)."""
         key = ("views", fam_a, colour, trumps_left, mine)
         got = self.seconds.get(key)
         if got is None:
-            views = [self._view(fam_a, colour, RBS[i], mine) for i in live1]
+            views = [self._view(fam_a, colour, self.turned[i], mine) for i in live1]
             got = self.seconds[key] = (views, np.array([off for _, off in views]))
         return got
 
     def _second_draws(self, trumps_left: tuple, live1: np.ndarray, rows2: np.ndarray) -> np.ndarray:
-        """P(the second side's Trumps ``RBS[rows2]``) after each first draw ``RBS[live1]``
+        """P(the second side's Trumps ``rows[rows2]``) after each first draw ``rows[live1]``
         (FM-6: from the deck the first draw left; remembered by the Trumps left)."""
         key = ("second", trumps_left, rows2.tobytes())
         got = self.seconds.get(key)
@@ -219,8 +221,9 @@ class Draws:
             got = self.seconds[key] = np.array(
                 [
                     draw_probs(
-                        (trumps_left[0] - RBS[i][0], trumps_left[1] - RBS[i][1], trumps_left[2] - RBS[i][2]),
-                        self.deck - sum(RBS[i]) - 1,
+                        tuple(t - x for t, x in zip(trumps_left, self.turned[i], strict=True)),
+                        self.deck - sum(self.turned[i]) - 1,
+                        self.row_caps,
                     )[rows2]
                     for i in live1
                 ]
@@ -248,7 +251,7 @@ class Draws:
                     coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
                         n_left[t1] / total * left2[t2] / (total - 1)
                     )
-        p1 = draw_probs(trumps_left, self.deck)
+        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         ids_all, w_all = [], []
         mine_a = owner == "attacker"
@@ -329,7 +332,8 @@ def _build_shared(game: Game) -> None:
     judge = Judge(game.rules)
     game.judge = judge
     deck = sum(game.caps) - game.a - game.d
-    game.draws = Draws(judge, deck)
+    trump_types = tuple(range(RED_TRUMP, len(game.caps)))  # red, black, the death card[, jokers]
+    game.draws = Draws(judge, deck, tuple(game.caps[RED_TRUMP:]))
     sa, sd = game.seqs
     ha_arr, hd_arr = np.array(game.hands[0]), np.array(game.hands[1])
     n_obs = len(game.obs)
@@ -368,7 +372,7 @@ def _build_shared(game: Game) -> None:
                 card_a, card_d = sa["card"][rows], sd["card"][cols]
                 wild_a, wild_d = card_a >= 18, card_d >= 18
                 plain = ~wild_a & ~wild_d
-                table = _plain_table(judge, da, dd, pa, pd)
+                table = _plain_table(judge, da, dd, pa, pd, len(game.caps))
                 rows_l.append(rows[plain])
                 cols_l.append(cols[plain])
                 w_l.append(ww[plain])
@@ -381,7 +385,7 @@ def _build_shared(game: Game) -> None:
                     cf = card_d[mask] if x_side == 0 else card_a[mask]
                     cx = card_a[mask] if x_side == 0 else card_d[mask]
                     for colour_red in (True, False):
-                        for wild in (RED_TRUMP, BLACK_TRUMP, ACE_TRUMP):
+                        for wild in trump_types:
                             sel = (cx == wild) & ((cf < 9) == colour_red)
                             if not sel.any():
                                 continue
@@ -476,16 +480,16 @@ def _assemble(game: Game) -> None:
     game.payoff_range = float(payoffs.max() - payoffs.min()) if len(payoffs) else 0.0
 
 
-def _plain_table(judge: Judge, da: int, dd: int, pa: Placed, pd: Placed) -> np.ndarray:
-    """Outcome ids of both playing Numbered cards (18 x 18 types) after these declarations
-    and Trumps (FM-4, FM-5, FM-8..FM-10)."""
-    out = np.empty((N_TYPES, N_TYPES), dtype=np.int64)
+def _plain_table(judge: Judge, da: int, dd: int, pa: Placed, pd: Placed, n_types: int) -> np.ndarray:
+    """Outcome ids of both playing Numbered cards (18 x 18 types, in a table of ``n_types``
+    squared) after these declarations and Trumps (FM-4, FM-5, FM-8..FM-10)."""
+    out = np.empty((n_types, n_types), dtype=np.int64)
     out.fill(-1)
     for ca in NUMBER_COLOURS:
         for cd in NUMBER_COLOURS:
             fam_a = Family("play", decl_sign(da), pa, None, ca)
             fam_d = Family("play", decl_sign(dd), pd, None, cd)
-            owner = hidden_owner(fam_a, fam_d)
+            owner = hidden_owner(fam_a, fam_d, judge.rules)
             va, off_a = side_view(fam_a, ca, _NO_DRAW, owner == "attacker", *judge.terms)
             vd, off_d = side_view(fam_d, cd, _NO_DRAW, owner == "defender", *judge.terms)
             kid = judge.kid(class_key(owner, va, vd))
