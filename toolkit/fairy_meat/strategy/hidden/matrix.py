@@ -162,9 +162,6 @@ class Draws:
         uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
         ridx = ridx.reshape(-1)
         probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])  # decks x rows
-        for p in probs:
-            if (phis[:, p > 0] < 0).any():  # pragma: no cover - never for real deals
-                raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
         nl = numbered_left.astype(np.int8)
         if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
             raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
@@ -174,7 +171,10 @@ class Draws:
             if pos.any():
                 reached[ridx[pos], 0 if _RED_TYPE[t] else 1, pips_f[pos] - _PIPS_OF_TYPE[t] + 8] = True
         for u, ci, col in zip(*np.nonzero(reached), strict=True):  # the outcomes that occur
-            self.used.update(phis[ci][probs[u] > 0, col].tolist())
+            occur = phis[ci][probs[u] > 0, col]
+            if (occur < 0).any():  # pragma: no cover - never for real deals
+                raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
+            self.used.update(occur.tolist())
         return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
 
     @staticmethod
