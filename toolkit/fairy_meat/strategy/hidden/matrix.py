@@ -91,6 +91,7 @@ class Draws:
         self.turned_arr = np.array(self.turned, dtype=np.int64)
         self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.full_rows: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # row_keys over every row
         self.views: dict[tuple, tuple[tuple, int]] = {}
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
 
@@ -111,16 +112,20 @@ class Draws:
         got = self.rows.get(key)
         if got is not None:
             return got
-        rows = np.nonzero((self.turned_arr <= np.array(rmax)).all(axis=1))[0].tolist()
-        mine = owner == ("attacker", "defender")[x_side]
-        kids = np.empty(len(rows), dtype=np.int64)
-        offs = np.empty(len(rows), dtype=np.int64)
-        for n, i in enumerate(rows):
-            v_x, off_x = self._view(fam_x, colour, self.turned[i], mine)
-            k = class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x)
-            kids[n] = self.judge.kid(k)
-            offs[n] = off_x
-        got = self.rows[key] = (np.array(rows, dtype=np.int64), kids, offs)
+        full_key = key[:-1]
+        full = self.full_rows.get(full_key)
+        if full is None:  # every row at once: the decks left differ only in which rows they reach
+            mine = owner == ("attacker", "defender")[x_side]
+            kids = np.empty(len(self.turned), dtype=np.int64)
+            offs = np.empty(len(self.turned), dtype=np.int64)
+            for i, turned in enumerate(self.turned):
+                v_x, off_x = self._view(fam_x, colour, turned, mine)
+                k = class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x)
+                kids[i] = self.judge.kid(k)
+                offs[i] = off_x
+            full = self.full_rows[full_key] = (kids, offs)
+        rows = np.nonzero((self.turned_arr <= np.array(rmax)).all(axis=1))[0]
+        got = self.rows[key] = (rows, full[0][rows], full[1][rows])
         return got
 
     def phi_oids(
@@ -262,11 +267,13 @@ class Draws:
             p2 = None
             for c1i in range(len(NUMBER_COLOURS)):
                 views, off_a = views_by_colour[c1i]
-                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va, _ in views]
+                distinct: dict[tuple, int] = {}
+                which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
+                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va in distinct]
                 if rows2 is None:
                     rows2 = keyed[0][0]
                     p2 = self._second_draws(trumps_left, live1, rows2)
-                kids = np.array([k[1] for k in keyed])  # rbs1 x rbs2
+                kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
                 off_d = keyed[0][2]
                 w = p1[live1][:, None, None] * p2[:, :, None] * coef[c1i, c2i][None, None, :]
                 live = w > 0
