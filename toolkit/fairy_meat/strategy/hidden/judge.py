@@ -11,6 +11,7 @@ import numpy as np
 from toolkit.fairy_meat.deck import (
     JOKER_TRUMP,
     TRUMP_LETTERS,
+    standard_layout,
     trump_kind_caps,
     type_colour,
     wild_draw_probability,
@@ -80,7 +81,10 @@ class Judge:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.deck = deck_rules(rules)  # the cards and Trump worth the plays are judged on (FM-1, FM-8)
+        self.deck = deck_rules(rules)  # the cards and Trump worth the classes are read on (FM-1, FM-8)
+        # the plays are dealt from the rules' own deck: the same cards as the draft's when the deck
+        # is the draft's (deck_rules gives None), and their checks need not build default rules
+        self.plays = rules if self.deck is None and standard_layout(rules) else self.deck
         self.terms = trump_terms(rules)  # what the views need: the death card's colour, a Trump's worth
         # differences of values: pips 2..10 and every Trump of the deck applied (its worth) or
         # shifting (1 each) on either side
@@ -118,7 +122,7 @@ class Judge:
     def _referee(self, kid: int, delta: int) -> int:
         try:
             key = self.keys[kid]
-            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules), self.deck)
+            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules), self.plays)
         except AssertionError:  # no cards realise it: a combination that cannot occur
             return -1
         result = resolve_attack(play_a, play_d, self.rules, explain=False)

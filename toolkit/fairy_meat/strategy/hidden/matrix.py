@@ -263,28 +263,31 @@ class Draws:
         cols = np.arange(17) - 8
         views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
         for c2i, c2 in enumerate(NUMBER_COLOURS):
-            rows2 = None
-            p2 = None
+            rows2 = p2 = None
             for c1i in range(len(NUMBER_COLOURS)):
-                views, off_a = views_by_colour[c1i]
-                distinct: dict[tuple, int] = {}
-                which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
-                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va in distinct]
+                views, _ = views_by_colour[c1i]
+                # first draws that leave the attacker the same view and offset are one group: the
+                # referee reads only those; their weights against each second draw add up
+                groups: dict[tuple, int] = {}
+                which = np.array([groups.setdefault(v, len(groups)) for v in views])
                 if rows2 is None:
-                    rows2 = keyed[0][0]
+                    rows2 = self.row_keys(owner, views[0][0], fam_d, 1, c2, trumps_left)[0]
                     p2 = self._second_draws(trumps_left, live1, rows2)
-                kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
-                off_d = keyed[0][2]
-                w = p1[live1][:, None, None] * p2[:, :, None] * coef[c1i, c2i][None, None, :]
-                live = w > 0
-                # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = cols[None, None, :] + off_a[:, None, None] - off_d[None, :, None]
-                kk = np.broadcast_to(kids[:, :, None], w.shape)[live]
-                ids = self.judge.oids(kk, np.broadcast_to(deltas, w.shape)[live])
-                if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
-                    raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-                ids_all.append(ids)
-                w_all.append(w[live])
+                pair = np.zeros((len(groups), len(rows2)))
+                np.add.at(pair, which, p1[live1][:, None] * p2)  # first-draw group x second draw
+                coef_c = coef[c1i, c2i]
+                for (va, off_a), g in groups.items():
+                    _, kids, off_d = self.row_keys(owner, va, fam_d, 1, c2, trumps_left)
+                    w = pair[g][:, None] * coef_c[None, :]  # second draws x pips difference
+                    live = w > 0
+                    # the attacker's value p1 + off_a against the defender's p2 + off_d
+                    deltas = cols[None, :] + off_a - off_d[:, None]
+                    kk = np.broadcast_to(kids[:, None], w.shape)[live]
+                    ids = self.judge.oids(kk, np.broadcast_to(deltas, w.shape)[live])
+                    if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
+                        raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
+                    ids_all.append(ids)
+                    w_all.append(w[live])
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
         self.used.update(np.unique(ids_c).tolist())
