@@ -94,6 +94,7 @@ class Draws:
         self.full_rows: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # row_keys over every row
         self.views: dict[tuple, tuple[tuple, int]] = {}
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
+        self.doubles: dict[tuple, list] = {}  # double draws by the Trumps left (double_parts), while building
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
@@ -240,34 +241,47 @@ class Draws:
     ) -> np.ndarray:
         """Expected outcome-id weights when both play Wild Trumps: the attacker turns up
         first, then the defender from what is left (FM-6). Returns a vector over the
-        outcome ids known when it returns."""
-        n_left = np.array(numbered_left, dtype=float)
-        total = n_left.sum()
-        # coef[c1][c2][col]: P(first Numbered card of colour c1, second of colour c2, pips
-        # difference col - 8), the second drawn from what the first left.
-        coef = np.zeros((2, 2, 17))
-        for t1 in range(18):
-            if not n_left[t1]:
-                continue
-            left2 = n_left.copy()
-            left2[t1] -= 1
-            for t2 in range(18):
-                if left2[t2]:
-                    coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
-                        n_left[t1] / total * left2[t2] / (total - 1)
-                    )
+        outcome ids known when it returns. The Trumps turned up depend only on the Trumps
+        left (:meth:`double_parts`, remembered); the Numbered cards left only weigh the
+        two Numbered cards turned up."""
+        key = (owner, fam_a, fam_d, trumps_left)
+        parts = self.doubles.get(key)
+        if parts is None:
+            parts = self.doubles[key] = self.double_parts(owner, fam_a, fam_d, trumps_left)
+        coef = _numbered_pairs(numbered_left)
+        ids_all, w_all = [], []
+        for c1i, c2i, ids, weight in parts:
+            w = weight[:, None] * coef[c1i, c2i][None, :]
+            live = w > 0
+            got = ids[live]
+            if (got < 0).any():  # pragma: no cover - a class the referee could not be asked
+                raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
+            ids_all.append(got)
+            w_all.append(w[live])
+        ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
+        w_c = np.concatenate(w_all) if w_all else np.zeros(0)
+        self.used.update(np.unique(ids_c).tolist())
+        return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+
+    def double_parts(
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
+    ) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+        """Both sides' Wild Trump draws from a deck holding ``trumps_left`` Trumps (FM-6): per
+        colour of the two Numbered cards turned up (c1, c2), the outcome ids (pairs x 17
+        pips differences, column = attacker's pips - defender's + 8; -1 where no cards
+        realise it) and the probability of each pair of (attacker's view after her draw,
+        defender's draw). First draws that leave the attacker the same view and offset are
+        one group: the referee reads only those, so their weights add up."""
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
-        ids_all, w_all = [], []
         mine_a = owner == "attacker"
         cols = np.arange(17) - 8
+        parts = []
         views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
         for c2i, c2 in enumerate(NUMBER_COLOURS):
             rows2 = p2 = None
             for c1i in range(len(NUMBER_COLOURS)):
                 views, _ = views_by_colour[c1i]
-                # first draws that leave the attacker the same view and offset are one group: the
-                # referee reads only those; their weights against each second draw add up
                 groups: dict[tuple, int] = {}
                 which = np.array([groups.setdefault(v, len(groups)) for v in views])
                 if rows2 is None:
@@ -275,23 +289,32 @@ class Draws:
                     p2 = self._second_draws(trumps_left, live1, rows2)
                 pair = np.zeros((len(groups), len(rows2)))
                 np.add.at(pair, which, p1[live1][:, None] * p2)  # first-draw group x second draw
-                coef_c = coef[c1i, c2i]
-                for (va, off_a), g in groups.items():
-                    _, kids, off_d = self.row_keys(owner, va, fam_d, 1, c2, trumps_left)
-                    w = pair[g][:, None] * coef_c[None, :]  # second draws x pips difference
-                    live = w > 0
-                    # the attacker's value p1 + off_a against the defender's p2 + off_d
-                    deltas = cols[None, :] + off_a - off_d[:, None]
-                    kk = np.broadcast_to(kids[:, None], w.shape)[live]
-                    ids = self.judge.oids(kk, np.broadcast_to(deltas, w.shape)[live])
-                    if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
-                        raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-                    ids_all.append(ids)
-                    w_all.append(w[live])
-        ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
-        w_c = np.concatenate(w_all) if w_all else np.zeros(0)
-        self.used.update(np.unique(ids_c).tolist())
-        return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+                firsts = list(groups)
+                kids = np.array([self.row_keys(owner, va, fam_d, 1, c2, trumps_left)[1] for va, _ in firsts])
+                off_d = self.row_keys(owner, firsts[0][0], fam_d, 1, c2, trumps_left)[2]
+                off_a = np.array([off for _, off in firsts])
+                g, r = np.nonzero(pair)
+                # the attacker's value p1 + off_a against the defender's p2 + off_d
+                deltas = cols[None, :] + (off_a[g] - off_d[r])[:, None]
+                ids = self.judge.oids(np.broadcast_to(kids[g, r][:, None], deltas.shape).ravel(), deltas.ravel())
+                parts.append((c1i, c2i, ids.reshape(deltas.shape), pair[g, r]))
+        return parts
+
+
+def _numbered_pairs(numbered_left: tuple) -> np.ndarray:
+    """P(the first Numbered card turned up is of colour c1, the second of colour c2, their
+    pips differing by col - 8), the second drawn from what the first left (FM-6): [c1, c2, col]."""
+    n_left = np.array(numbered_left, dtype=float)
+    total = n_left.sum()
+    both = (n_left[:, None] * n_left[None, :] - np.diag(n_left)) / (total * (total - 1))
+    coef = np.zeros((2, 2, 17))
+    np.add.at(coef, (_PAIR_C1, _PAIR_C2, _PAIR_COL), both.ravel())
+    return coef
+
+
+_PAIR_C1 = np.repeat((np.arange(18) >= 9).astype(int), 18)
+_PAIR_C2 = np.tile((np.arange(18) >= 9).astype(int), 18)
+_PAIR_COL = np.repeat(_PIPS_OF_TYPE, 18) - np.tile(_PIPS_OF_TYPE, 18) + 8
 
 
 def build_matrix(game: Game) -> None:
@@ -439,6 +462,7 @@ def _build_shared(game: Game) -> None:
                 game.double_cache[args] = game.draws.double(*args)
             groups.append((r, c, w, ("double", args)))
     game.draw_groups = groups
+    game.draws.doubles.clear()  # only the build reads them
     game.draws.used.update(np.unique(game.coo["oid"]).tolist())
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
     rows = np.concatenate([*rows_l, *(g[0] for g in groups)])
