@@ -174,8 +174,9 @@ def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
     """Behaviour probabilities of an engine policy at every information set of player ``p``,
     by calling it on representative engine states (it must treat cards of one type alike).
     Information sets the policy never reaches (with any deal) are left uniform. The
-    toolkit's own policies read only the fairy's own hand and choices
-    (:mod:`.policies`), so they are asked once per (hand, own history)."""
+    toolkit's own ways of playing (:data:`~toolkit.fairy_meat.policies.PLAY_STYLES`: random,
+    greedy, cautious) read only the fairy's own hand and choices, so they are asked once
+    per (hand, own history)."""
     key_all: Hashable | None = (game.a, game.d, tuple(game.caps), game.rules, p, policy)
     try:
         known = _STRATEGIES.get(key_all)
@@ -193,9 +194,11 @@ def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
 
 def _policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
     """:func:`policy_strategy` computed."""
-    from toolkit.fairy_meat.policies import POLICIES
+    from toolkit.fairy_meat.policies import PLAY_STYLES
 
-    own_only = policy in POLICIES.values()
+    # the toolkit's own ways of playing (random, greedy, cautious) read only her own hand and
+    # choices: one engine state per (hand, own history) serves every history of the opponent
+    own_only = policy in PLAY_STYLES.values()
     side = game.sides[p]
     strat = []
     cache: dict[Hashable, dict[Any, float]] = {}
