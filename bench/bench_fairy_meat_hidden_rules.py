@@ -56,7 +56,9 @@ def decks() -> list[tuple[str, Rules]]:
         ("tens_are_trumps", load_rules("fairy-meat", "tens_are_trumps")),
         (
             "3-9, 10 J Q K, K♠",
-            Rules(numbered_ranks=("3", "4", "5", "6", "7", "8", "9"), trump_ranks=("10", "J", "Q", "K"), death_card="KS"),
+            Rules(
+                numbered_ranks=("3", "4", "5", "6", "7", "8", "9"), trump_ranks=("10", "J", "Q", "K"), death_card="KS"
+            ),
         ),
     ]
 
@@ -81,12 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         sols = {}
         for name, rules in [*chosen, ("draft's deck (again)", Rules())]:
             seconds, sol = best_time(
-                lambda rules=rules: solve_hidden(a, d, rules, target=args.target, time_limit=600),
+                lambda rules=rules, a=a, d=d: solve_hidden(a, d, rules, target=args.target, time_limit=600),
                 args.runs,
                 cold,
             )
             times[name], sols[name] = seconds, sol
-            print(f"{a} v {d} {name}: {fmt_s(seconds)} ({sol.iterations} it, build {fmt_s(sol.build_seconds)})", flush=True)
+            print(
+                f"{a} v {d} {name}: {fmt_s(seconds)} ({sol.iterations} it, build {fmt_s(sol.build_seconds)})",
+                flush=True,
+            )
         reference = statistics.mean([times["draft's deck"], times["draft's deck (again)"]])
         for name, _ in chosen:
             sol, ratio = sols[name], times[name] / reference

