@@ -223,8 +223,8 @@ def check_cards(n: object, what: str, rules: Rules | None = None) -> int:
 
 def hidden_size(attacker_cards: int, defender_cards: int, rules: Rules | None = None) -> int:
     """Estimate of the work of :func:`solve_hidden` under ``rules`` (the rules' deck, FM-1):
-    pairs of hand types x the plays of both (4 declaration pairs, about a+1 and d+1 card-and-Trump choices each), about the
-    number of non-zero entries of the payoff matrix it iterates on.
+    pairs of hand types x the plays of both (4 declaration pairs, about a+1 and d+1
+    card-and-Trump choices each), about the number of non-zero entries of the payoff matrix it iterates on.
 
     >>> hidden_size(1, 1), hidden_size(3, 2) <= HIDDEN_LIMIT < hidden_size(4, 2)
     (7040, True)
