@@ -487,6 +487,22 @@ def test_bad_removed_cards_and_options():
         solve_hidden(1, 1).evaluate("clever")
 
 
+def test_decks_that_cannot_be_played_get_a_one_line_error():
+    # FM-1: a card out of the rules' deck; FM-6: a deck left without Numbered cards to turn up
+    tens = Rules(numbered_ranks=("2", "3"), trump_ranks=("10",), death_card="10S")
+    with pytest.raises(InvalidSetupError, match=r"4H is not in the rules' deck of 12 cards") as bad:
+        solve_hidden(1, 1, tens, removed=["4H"])
+    assert "\n" not in str(bad.value)
+    with pytest.raises(InvalidSetupError, match="JK1 is not in the rules' deck"):
+        solve_hidden(1, 1, removed=["JK1"])
+    numbered_cards = [r + s for r in ("2", "3") for s in "SHDC"]
+    with pytest.raises(InvalidSetupError, match=r"needs Numbered cards.*1 of them Numbered") as bad:
+        solve_hidden(1, 1, tens, removed=numbered_cards[1:])
+    assert "\n" not in str(bad.value)
+    with pytest.raises(InvalidSetupError, match="deck holds 12"):
+        solve_hidden(13, 1, tens)
+
+
 def test_too_big_is_refused_before_starting():
     assert hidden_size(3, 2) <= HIDDEN_LIMIT < hidden_size(4, 3)
     started = time.perf_counter()
