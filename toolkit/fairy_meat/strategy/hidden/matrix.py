@@ -260,8 +260,9 @@ class Draws:
             w_all.append(w[live])
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
-        self.used.update(np.unique(ids_c).tolist())
-        return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+        vec = np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+        self.used.update(np.nonzero(np.bincount(ids_c))[0].tolist())  # the outcomes that occur
+        return vec
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
@@ -294,10 +295,16 @@ class Draws:
                 off_d = self.row_keys(owner, firsts[0][0], fam_d, 1, c2, trumps_left)[2]
                 off_a = np.array([off for _, off in firsts])
                 g, r = np.nonzero(pair)
+                # second draws that leave the defender the same class against the group and the
+                # same offset are one: the referee reads only those; their weights add up
+                k_gr, o_r = kids[g, r], off_d[r]
+                key = np.stack([g, k_gr, o_r], axis=1)
+                uniq, inv = np.unique(key, axis=0, return_inverse=True)
+                weight = np.bincount(inv.reshape(-1), weights=pair[g, r], minlength=len(uniq))
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = cols[None, :] + (off_a[g] - off_d[r])[:, None]
-                ids = self.judge.oids(np.broadcast_to(kids[g, r][:, None], deltas.shape).ravel(), deltas.ravel())
-                parts.append((c1i, c2i, ids.reshape(deltas.shape), pair[g, r]))
+                deltas = cols[None, :] + (off_a[uniq[:, 0]] - uniq[:, 2])[:, None]
+                ids = self.judge.oids(np.broadcast_to(uniq[:, 1][:, None], deltas.shape).ravel(), deltas.ravel())
+                parts.append((c1i, c2i, ids.reshape(deltas.shape), weight))
         return parts
 
 
