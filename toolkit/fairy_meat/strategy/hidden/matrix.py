@@ -297,13 +297,15 @@ class Draws:
                 g, r = np.nonzero(pair)
                 # second draws that leave the defender the same class against the group and the
                 # same offset are one: the referee reads only those; their weights add up
-                k_gr, o_r = kids[g, r], off_d[r]
-                key = np.stack([g, k_gr, o_r], axis=1)
-                uniq, inv = np.unique(key, axis=0, return_inverse=True)
+                span_k, span_o = int(kids.max()) + 1, 2 * self.judge.delta_off
+                code = (g * span_k + kids[g, r]) * span_o + off_d[r] + self.judge.delta_off
+                uniq, inv = np.unique(code, return_inverse=True)
                 weight = np.bincount(inv.reshape(-1), weights=pair[g, r], minlength=len(uniq))
+                u_g, rest = np.divmod(uniq, span_k * span_o)
+                u_k, u_o = np.divmod(rest, span_o)
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = cols[None, :] + (off_a[uniq[:, 0]] - uniq[:, 2])[:, None]
-                ids = self.judge.oids(np.broadcast_to(uniq[:, 1][:, None], deltas.shape).ravel(), deltas.ravel())
+                deltas = cols[None, :] + (off_a[u_g] - (u_o - self.judge.delta_off))[:, None]
+                ids = self.judge.oids(np.broadcast_to(u_k[:, None], deltas.shape).ravel(), deltas.ravel())
                 parts.append((c1i, c2i, ids.reshape(deltas.shape), weight))
         return parts
 
