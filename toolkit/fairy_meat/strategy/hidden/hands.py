@@ -51,9 +51,10 @@ __all__ = [
 ]
 
 
-#: Largest :func:`hidden_size` :func:`solve_hidden` accepts (3 v 2 and 2 v 3 are about 1.8·10^7; 4 v 2
-#: and 3 v 3 are several times that and take minutes and gigabytes).
-HIDDEN_LIMIT = 20_000_000
+#: Largest :func:`hidden_size` :func:`solve_hidden` accepts (3 v 2 and 2 v 3 are about 1.8·10^7 on the
+#: draft's deck, 2.3·10^7 with two jokers; 4 v 2 and 3 v 3 are 5-10 times that and take minutes and
+#: gigabytes).
+HIDDEN_LIMIT = 25_000_000
 
 
 def placed_jokers(p: Placed) -> int:

@@ -57,6 +57,12 @@ _RED_TYPE = np.array([t < 9 for t in range(18)])
 NUMBER_COLOURS = ("red", "black")
 
 
+#: Decks with at most this many counts a Wild Trump draw may turn up (the draft's 144, a red
+#: death card's 144, ``tens_are_trumps``' 220) sum double draws pair by pair
+#: (:meth:`Draws.double_pairwise`); with jokers (432, 648) the pairs are grouped first.
+PAIRWISE_ROWS = 256
+
+
 @dataclass(frozen=True)
 class SinglePlan:
     """A group of entries where one side draws for a Wild Trump (FM-6), without the payoff:
@@ -243,7 +249,13 @@ class Draws:
         first, then the defender from what is left (FM-6). Returns a vector over the
         outcome ids known when it returns. The Trumps turned up depend only on the Trumps
         left (:meth:`double_parts`, remembered); the Numbered cards left only weigh the
-        two Numbered cards turned up."""
+        two Numbered cards turned up. A deck with at most :data:`PAIRWISE_ROWS` counts a
+        draw may turn up is summed pair by pair instead (:meth:`double_pairwise`): the
+        same law, added in the order the solver always used, so that the draft's games
+        keep their last digits (CFR+ breaks exact ties on them: a reordered sum can move a
+        report's bounds in the third decimal, within their exploitability)."""
+        if len(self.turned) <= PAIRWISE_ROWS:
+            return self.double_pairwise(owner, fam_a, fam_d, trumps_left, numbered_left)
         key = (owner, fam_a, fam_d, trumps_left)
         parts = self.doubles.get(key)
         if parts is None:
@@ -263,6 +275,59 @@ class Draws:
         vec = np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
         self.used.update(np.nonzero(np.bincount(ids_c))[0].tolist())  # the outcomes that occur
         return vec
+
+    def double_pairwise(
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
+    ) -> np.ndarray:
+        """:meth:`double` summed over every pair of (first draw, second draw), one by one."""
+        n_left = np.array(numbered_left, dtype=float)
+        total = n_left.sum()
+        # coef[c1][c2][col]: P(first Numbered card of colour c1, second of colour c2, pips
+        # difference col - 8), the second drawn from what the first left.
+        coef = np.zeros((2, 2, 17))
+        for t1 in range(18):
+            if not n_left[t1]:
+                continue
+            left2 = n_left.copy()
+            left2[t1] -= 1
+            for t2 in range(18):
+                if left2[t2]:
+                    coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
+                        n_left[t1] / total * left2[t2] / (total - 1)
+                    )
+        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
+        live1 = np.nonzero(p1)[0]
+        ids_all, w_all = [], []
+        mine_a = owner == "attacker"
+        cols = np.arange(17) - 8
+        views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
+        for c2i, c2 in enumerate(NUMBER_COLOURS):
+            rows2 = None
+            p2 = None
+            for c1i in range(len(NUMBER_COLOURS)):
+                views, off_a = views_by_colour[c1i]
+                distinct: dict[tuple, int] = {}
+                which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
+                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va in distinct]
+                if rows2 is None:
+                    rows2 = keyed[0][0]
+                    p2 = self._second_draws(trumps_left, live1, rows2)
+                kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
+                off_d = keyed[0][2]
+                w = p1[live1][:, None, None] * p2[:, :, None] * coef[c1i, c2i][None, None, :]
+                live = w > 0
+                # the attacker's value p1 + off_a against the defender's p2 + off_d
+                deltas = cols[None, None, :] + off_a[:, None, None] - off_d[None, :, None]
+                kk = np.broadcast_to(kids[:, :, None], w.shape)[live]
+                ids = self.judge.oids(kk, np.broadcast_to(deltas, w.shape)[live])
+                if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
+                    raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
+                ids_all.append(ids)
+                w_all.append(w[live])
+        ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
+        w_c = np.concatenate(w_all) if w_all else np.zeros(0)
+        self.used.update(np.unique(ids_c).tolist())
+        return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
