@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from scipy.optimize import linprog
+from test_fm_odds_brute_force import random_rules
 
 from toolkit.cards import Card, standard_deck
 from toolkit.engine import play_out
@@ -50,32 +51,55 @@ LP_PAYOFF = Payoff(damage=1, defender_points="1/2", nasty_hit=2)
 
 
 # -- an independent brute force: real cards, the referee, a sequence-form LP -------------------------
-def kind(card: Card) -> tuple:
+# Written from the rule text (FM-1, FM-4, FM-6, FM-12) for any rules: a card is Numbered if its rank
+# is one of ``rules.numbered_ranks``, a Trump if its rank is one of ``rules.trump_ranks`` or it is a
+# joker (a Trump of no colour, which joins a set of either colour); the death card is
+# ``rules.death_card``.
+def numbered(card: Card, rules: Rules) -> bool:
+    return not card.is_joker and card.rank in rules.numbered_ranks
+
+
+def kind(card: Card, rules: Rules) -> tuple:
     """A card's type for caching the referee (cards of one type are alike to the rules)."""
-    if is_numbered(card):
+    if numbered(card, rules):
         return (card.colour, card.pips)
-    return ("A♠",) if card == ACE_OF_SPADES else ("trump", card.colour)
+    if card.code == rules.death_card:
+        return ("death",)
+    return ("joker",) if card.is_joker else ("trump", card.colour)
 
 
-def types(cards) -> tuple:
-    return tuple(sorted(kind(c) for c in cards))
+def types(cards, rules: Rules) -> tuple:
+    return tuple(sorted(kind(c, rules) for c in cards))
 
 
 class Referee:
-    def __init__(self, rules: Rules, payoff: Payoff) -> None:
-        self.rules, self.payoff, self.cache = rules, payoff, {}
+    """The referee's payoff of a pair of plays, each given as (direction, placed, Numbered
+    card, Trumps turned up, Wild Trump or None), asked once per pair of card types."""
 
-    def __call__(self, pa: Play, pd: Play) -> Fraction:
+    def __init__(self, rules: Rules, payoff: Payoff) -> None:
+        self.rules, self.payoff, self.cache, self.values = rules, payoff, {}, {}
+
+    def __call__(self, a_play: tuple, d_play: tuple) -> Fraction:
         key = tuple(
-            (kind(p.number), types(p.trumps), types(p.drawn), kind(p.wild) if p.wild else None, p.direction)
-            for p in (pa, pd)
+            (
+                direction,
+                types(placed, self.rules),
+                kind(number, self.rules),
+                types(drawn, self.rules),
+                kind(wild, self.rules) if wild else None,
+            )
+            for direction, placed, number, drawn, wild in (a_play, d_play)
         )
         if key not in self.cache:
+            pa, pd = (
+                Play(number, trumps=placed, direction=direction, drawn=drawn, wild=wild, rules=self.rules)
+                for direction, placed, number, drawn, wild in (a_play, d_play)
+            )
             self.cache[key] = self.payoff.of(resolve_attack(pa, pd, self.rules))
         return self.cache[key]
 
 
-def draws(deck: list[Card]):
+def draws(deck: list[Card], rules: Rules):
     """Every way of turning up cards until a Numbered card (FM-6), card by card:
     (Trumps turned up, the Numbered card, the cards left, probability)."""
     out = []
@@ -84,7 +108,7 @@ def draws(deck: list[Card]):
         for c in left:
             q = p / len(left)
             rest = [x for x in left if x != c]
-            if is_numbered(c):
+            if numbered(c, rules):
                 out.append((tuple(drawn), c, rest, q))
             else:
                 rec(rest, [*drawn, c], q)
@@ -95,64 +119,74 @@ def draws(deck: list[Card]):
 
 def attack_value(referee, deck, a_play, d_play) -> Fraction:
     """Expected payoff; a side's play is (direction, placed, card) with card a Numbered
-    card or a Trump played as a Wild Trump; the attacker turns up first."""
+    card or a Trump played as a Wild Trump; the attacker turns up first. Remembered by the
+    card types of the plays and of the deck left (cards of one type are alike)."""
+    rules = referee.rules
+    key = (
+        tuple((direction, types(placed, rules), kind(card, rules)) for direction, placed, card in (a_play, d_play)),
+        types(deck, rules),
+    )
+    got = referee.values.get(key)
+    if got is None:
+        got = referee.values[key] = _attack_value(referee, deck, a_play, d_play)
+    return got
+
+
+def _attack_value(referee, deck, a_play, d_play) -> Fraction:
+    rules = referee.rules
 
     def finish(side_play, left):
         direction, placed, card = side_play
-        if is_numbered(card):
-            return [(lambda drawn_unused=None: Play(card, trumps=placed, direction=direction), left, Fraction(1))]
-        return [
-            (
-                lambda drawn=drawn, number=number: Play(
-                    number, trumps=placed, direction=direction, drawn=drawn, wild=card
-                ),
-                rest,
-                q,
-            )
-            for drawn, number, rest, q in draws(left)
-        ]
+        if numbered(card, rules):
+            return [((direction, placed, card, (), None), left, Fraction(1))]
+        return [((direction, placed, number, drawn, card), rest, q) for drawn, number, rest, q in draws(left, rules)]
 
     total = Fraction(0)
-    for make_a, left, qa in finish(a_play, deck):
-        for make_d, _, qd in finish(d_play, left):
-            total += qa * qd * referee(make_a(), make_d())
+    for play_a, left, qa in finish(a_play, deck):
+        for play_d, _, qd in finish(d_play, left):
+            total += qa * qd * referee(play_a, play_d)
     return total
 
 
-def legal_plays(hand):
-    """(placed Trumps, card) pairs a hand may play (FM-4, FM-6), from the rule text."""
-    trumps = [c for c in hand if not is_numbered(c)]
-    numbered = [c for c in hand if is_numbered(c)]
-    sets = [()]
+def legal_plays(hand, rules: Rules):
+    """(placed Trumps, card) pairs a hand may play (FM-4, FM-6), from the rule text: None,
+    or any non-empty set of Trumps of one colour (jokers join either), keeping a Trump
+    back for the Wild Trump when she holds no Numbered card."""
+    trumps = [c for c in hand if not numbered(c, rules)]
+    held = [c for c in hand if numbered(c, rules)]
+    sets, seen = [()], set()
     for colour in ("red", "black"):
-        group = [c for c in trumps if c.colour == colour]
+        group = [c for c in trumps if c.colour in (colour, None)]
         for k in range(1, len(group) + 1):
             for s in itertools.combinations(group, k):
-                if numbered or len(s) < len(trumps):
+                if (held or len(s) < len(trumps)) and frozenset(s) not in seen:
+                    seen.add(frozenset(s))
                     sets.append(s)
     out = []
     for s in sets:
         rest = [c for c in hand if c not in s]
-        cards = [c for c in rest if is_numbered(c)] or rest
+        cards = [c for c in rest if numbered(c, rules)] or rest
         out += [(s, c) for c in cards]
     return out
 
 
-def lp_value(a: int, rules: Rules, payoff: Payoff) -> float:
-    """Game value of an ``a`` v 1 attack from the small deck by a sequence-form LP over real
-    cards. The defender (1 card) never places Trumps: her only decision is her
-    declaration, seen the attacker's; she says None, so the attacker's Trumps stay hidden."""
-    deck = sorted(KEPT)
+def lp_value(a: int, rules: Rules, payoff: Payoff, deck=None) -> float:
+    """Game value of an ``a`` v 1 attack from ``deck`` (default: the small deck) by a
+    sequence-form LP over real cards. The defender (1 card) never places Trumps: her only
+    decision is her declaration, seen the attacker's; she says None, so the attacker's
+    Trumps stay hidden."""
+    deck = sorted(KEPT) if deck is None else sorted(deck)
     referee = Referee(rules, payoff)
     hands = list(itertools.combinations(deck, a))
     n_deals = len(hands) * (len(deck) - a)
+    plays = {h: legal_plays(h, rules) for h in hands}
     # attacker variables: (hand, dA) then (hand, dA, dD, placed, card)
     var: dict[tuple, int] = {}
     for h in hands:
         for da in ("add", "subtract"):
             var[(h, da)] = len(var)
             for dd in ("add", "subtract"):
-                for s, c in legal_plays(h):
+                for s, c in plays[h]:
                     var[(h, da, dd, s, c)] = len(var)
     d_infos = [(c, da) for c in deck for da in ("add", "subtract")]
     n = len(var) + len(d_infos)
@@ -164,7 +198,7 @@ def lp_value(a: int, rules: Rules, payoff: Payoff) -> float:
             for dd in ("add", "subtract"):
                 r2 = np.zeros(n)
                 r2[var[(h, da)]] = -1
-                for s, c in legal_plays(h):
+                for s, c in plays[h]:
                     r2[var[(h, da, dd, s, c)]] = 1
                 a_eq.append(r2)
                 b_eq.append(0)
@@ -180,7 +214,7 @@ def lp_value(a: int, rules: Rules, payoff: Payoff) -> float:
                     continue
                 left = [c for c in deck if c not in h and c != cd]
                 d_card_play = (dd, (), cd)
-                for s, c in legal_plays(h):
+                for s, c in plays[h]:
                     u = attack_value(referee, left, (da, s, c), d_card_play)
                     row[var[(h, da, dd, s, c)]] -= float(u) / n_deals
             a_ub.append(row)
@@ -201,6 +235,48 @@ def test_value_matches_the_sequence_form_lp_over_real_cards(a):
     assert sol.lower - 1e-9 <= expected <= sol.upper + 1e-9
     assert sol.exploitability <= 1e-4 * sol.payoff_range + 1e-12
     assert abs(sol.value - expected) <= sol.exploitability + 1e-9
+
+
+def small_house_deck(rules: Rules, rng: random.Random) -> list[Card]:
+    """A small deck of the rules' cards, from the rule text (FM-1, FM-12): every Numbered card
+    of its ranks (four suits) and three of its Trumps — the death card when there is one, a
+    joker when there are any, the others at random."""
+    numbered_cards = [Card(r + s) for r in rules.numbered_ranks for s in "SHDC"]
+    trumps = [Card(r + s) for r in rules.trump_ranks for s in "SHDC"] + [
+        Card(j) for j in ("JK1", "JK2")[: rules.jokers]
+    ]
+    first = [c for c in trumps if c.code == rules.death_card] + [c for c in trumps if c.is_joker][:1]
+    rest = [c for c in trumps if c not in first]
+    return numbered_cards + first + rng.sample(rest, 3 - len(first))
+
+
+#: Random valid rule sets (the brute force's generator, seeded) covering jokers (1 and 2), a Trump
+#: worth 2, 4, 5 and 10, a red and a black death card and none, both None rules and reveals.
+HOUSE_SEEDS = [0, 1, 3, 19]
+
+
+@pytest.mark.parametrize("seed", HOUSE_SEEDS)
+def test_value_matches_the_lp_over_real_cards_under_random_house_rules(seed):
+    # FM-1, FM-4..FM-12 under any deck: custom ranks, jokers, any death card, any Trump worth
+    rules = random_rules(random.Random(seed))
+    deck = small_house_deck(rules, random.Random(seed))
+    full = [Card(r + s) for r in (*rules.numbered_ranks, *rules.trump_ranks) for s in "SHDC"]
+    removed = [c.code for c in full + [Card(j) for j in ("JK1", "JK2")[: rules.jokers]] if c not in deck]
+    expected = lp_value(2, rules, LP_PAYOFF, deck)
+    sol = solve_hidden(2, 1, rules, LP_PAYOFF, removed=removed, target=1e-4, max_iterations=3000)
+    assert sol.lower - 1e-9 <= expected <= sol.upper + 1e-9, rules.variant_name()
+    assert abs(sol.value - expected) <= sol.exploitability + 1e-9
+
+
+def test_the_house_rule_sets_cover_the_deck_fields():
+    rs = [random_rules(random.Random(seed)) for seed in HOUSE_SEEDS]
+    assert {r.jokers for r in rs} == {0, 1, 2} and {r.trump_value for r in rs} >= {2, 10}
+    assert {None, "black", "red"} <= {r.death_card and Card(r.death_card).colour for r in rs}
+    assert {r.none_means for r in rs} == {"no_trumps", "no_face_down"} and {r.none_reveal for r in rs} == {
+        "all_or_nothing",
+        "subset",
+    }
+    assert all(r.numbered_ranks != Rules().numbered_ranks for r in rs)
 
 
 def test_lp_with_table_damage_and_nasty_hits_to_the_loser():
@@ -409,6 +485,22 @@ def test_bad_removed_cards_and_options():
         solve_hidden(1, 1, rules="default")  # type: ignore[arg-type]
     with pytest.raises(InvalidSetupError, match="unknown strategy"):
         solve_hidden(1, 1).evaluate("clever")
+
+
+def test_decks_that_cannot_be_played_get_a_one_line_error():
+    # FM-1: a card out of the rules' deck; FM-6: a deck left without Numbered cards to turn up
+    tens = Rules(numbered_ranks=("2", "3"), trump_ranks=("10",), death_card="10S")
+    with pytest.raises(InvalidSetupError, match=r"4H is not in the rules' deck of 12 cards") as bad:
+        solve_hidden(1, 1, tens, removed=["4H"])
+    assert "\n" not in str(bad.value)
+    with pytest.raises(InvalidSetupError, match="JK1 is not in the rules' deck"):
+        solve_hidden(1, 1, removed=["JK1"])
+    numbered_cards = [r + s for r in ("2", "3") for s in "SHDC"]
+    with pytest.raises(InvalidSetupError, match=r"needs Numbered cards.*1 of them Numbered") as bad:
+        solve_hidden(1, 1, tens, removed=numbered_cards[1:])
+    assert "\n" not in str(bad.value)
+    with pytest.raises(InvalidSetupError, match="deck holds 12"):
+        solve_hidden(13, 1, tens)
 
 
 def test_too_big_is_refused_before_starting():

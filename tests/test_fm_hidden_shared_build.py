@@ -33,9 +33,10 @@ Q = Payoff(damage=2, defender_points="1/2", nasty_hit=3)
 PAYOFFS = (P, Q, Payoff(damage=0, defender_points=0, nasty_hit=1), Payoff(damage=1, defender_points=5, nasty_hit=0))
 
 
-def _solve(a: int, d: int, payoff: Payoff):
-    # a fixed number of iterations: the stop does not depend on the clock
-    return solve_hidden(a, d, Rules(), payoff, target=1e-12, max_iterations=40, time_limit=600, check_every=5)
+def _solve(a: int, d: int, payoff: Payoff, iterations: int = 15):
+    # a fixed number of iterations: the stop does not depend on the clock (the matrices are
+    # compared entry by entry; a few iterations with 3 checks compare the solver's path)
+    return solve_hidden(a, d, Rules(), payoff, target=1e-12, max_iterations=iterations, time_limit=600, check_every=5)
 
 
 def _same_matrix(x, y) -> None:
@@ -82,10 +83,10 @@ def test_second_payoff_shares_the_build_and_changes_nothing(a, d):
 def test_the_cache_keeps_two_games():
     clear_strategy_cache()
     for a, d in ((1, 1), (2, 1), (1, 2)):
-        _solve(a, d, P)
+        _solve(a, d, P, iterations=1)  # which builds are kept: the iterations do not matter
     assert len(_BUILDS) == 2 and all(k[:2] != (1, 1) for k in _BUILDS)
-    _solve(2, 1, Q)  # a hit moves it to the end: (1, 2) is the next to go
-    _solve(1, 1, Q)
+    _solve(2, 1, Q, iterations=1)  # a hit moves it to the end: (1, 2) is the next to go
+    _solve(1, 1, Q, iterations=1)
     assert [k[:2] for k in _BUILDS] == [(2, 1), (1, 1)]
     clear_strategy_cache()
     assert not _BUILDS

@@ -10,6 +10,8 @@ The brute force over 32 random rule sets is in ``test_fm_odds_brute_force.py``.
 
 from __future__ import annotations
 
+import random
+
 import brute_force_fairy_meat as bf
 import pytest
 from test_fm_house_rules import engine_every_deal
@@ -19,6 +21,7 @@ from toolkit.fairy_meat import Rules
 from toolkit.fairy_meat.odds import attack_odds, deal_averaged_odds, exact_size
 from toolkit.fairy_meat.odds.checks import resolve_policies
 from toolkit.fairy_meat.odds.deals import EXACT_LIMIT, generic_weights
+from toolkit.house_rules import load_rules
 from toolkit.prob import Distribution
 
 #: Small decks under the house rules the draft's counting model did not cover.
@@ -94,7 +97,7 @@ def test_five_v_three_is_exact_under_every_house_rule_of_the_issue():
         assert exact_size(5, 3, "greedy", rules) <= EXACT_LIMIT, rules.variant_name()
 
 
-# -- the hidden-hands solver under a Trump worth more than 1 (FM-8) -------------------------------
+# -- the hidden-hands solver under every deck (FM-1, FM-8, FM-12) ------------------------------------
 @pytest.mark.slow  # three 2 v 1 games (about 4 s each on an idle machine)
 @pytest.mark.parametrize("worth", [2, 10])
 def test_hidden_solver_evaluates_fixed_play_as_the_exact_odds_under_trump_worth(worth):
@@ -106,4 +109,50 @@ def test_hidden_solver_evaluates_fixed_play_as_the_exact_odds_under_trump_worth(
     sol = solve_hidden(2, 1, rules, target=0.001, check_every=5)
     for pols in (("greedy", "greedy"), ("random", "random")):
         expected, _ = odds_payoff(2, 1, pols, rules)
+        assert sol.evaluate(*pols) == pytest.approx(expected, abs=1e-12), pols
+
+
+#: Seeded random valid rule sets of the brute force's generator (small decks: 2 Numbered ranks, 1-2
+#: Trump ranks, 0-2 jokers, any death card or none, any Trump worth, every variant), and the shipped
+#: tens_are_trumps and a red death card on the full deck.
+HIDDEN_SEEDS = [2, 5, 12, 14, 21, 23]
+
+
+def test_the_hidden_rule_sets_cover_the_deck_fields():
+    from test_fm_odds_brute_force import random_rules
+
+    rs = [random_rules(random.Random(seed)) for seed in HIDDEN_SEEDS]
+    assert {r.jokers for r in rs} == {0, 1, 2} and any(r.trump_value > 1 for r in rs)
+    assert any(len(r.trump_ranks) == 2 for r in rs) and any(r.death_card is None for r in rs)
+    assert {"H", "D"} & {r.death_card[-1] for r in rs if r.death_card}
+    assert any(set(r.trump_ranks) & {"2", "3", "4", "5", "6", "7", "8", "9", "10"} for r in rs)
+
+
+@pytest.mark.parametrize("seed", HIDDEN_SEEDS)
+def test_hidden_solver_evaluates_fixed_play_as_the_exact_odds_under_random_house_rules(seed):
+    # the solver's value of fixed policies over every deal and draw against the exact odds
+    # calculator (a separate counting code path, itself checked against the brute force)
+    from test_fairy_meat_hidden import odds_payoff
+    from test_fm_odds_brute_force import random_rules
+
+    from toolkit.fairy_meat import solve_hidden
+
+    rules = random_rules(random.Random(seed))
+    sol = solve_hidden(2, 1, rules, target=0.05)
+    for pols in (("greedy", "greedy"), ("random", "random"), ("greedy", "random")):
+        expected, _ = odds_payoff(2, 1, pols, rules)
+        assert sol.evaluate(*pols) == pytest.approx(expected, abs=1e-12), (pols, rules.variant_name())
+
+
+@pytest.mark.parametrize("name", ["tens_are_trumps", "death_AH"])
+def test_hidden_solver_evaluates_fixed_play_as_the_exact_odds_on_full_house_decks(name):
+    from test_fairy_meat_hidden import odds_payoff
+
+    from toolkit.fairy_meat import solve_hidden
+
+    # (random v random is checked on the small decks above: on a full deck its exact odds take longest)
+    rules = Rules(death_card="AH") if name == "death_AH" else load_rules("fairy-meat", name)
+    sol = solve_hidden(1, 1, rules, target=0.05)
+    for pols in (("greedy", "greedy"), ("greedy", "random")):
+        expected, _ = odds_payoff(1, 1, pols, rules)
         assert sol.evaluate(*pols) == pytest.approx(expected, abs=1e-12), pols

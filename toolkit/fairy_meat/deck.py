@@ -329,3 +329,30 @@ def wild_draw_probability(trumps_left: tuple[int, ...], deck: int, turned: tuple
     of ``deck`` cards holding ``trumps_left`` Trumps by type (FM-6), as a Fraction."""
     numbered = deck - sum(trumps_left)
     return Fraction(wild_draw_ways(trumps_left, turned) * numbered, math.perm(deck, sum(turned) + 1))
+
+
+#: The suits' symbols, as the draft writes cards (A♠).
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def death_card_name(rules: Rules | None = None) -> str:
+    """The rules' death card as the draft writes it (FM-12): ``'A♠'`` by default, ``'A♥'``
+    for ``death_card="AH"``, ``'no death card'`` when there is none."""
+    code = "AS" if rules is None else rules.death_card
+    if code is None:
+        return "no death card"
+    card = Card(code)
+    return f"{card.rank}{SUIT_SYMBOLS[card.suit or 'S']}"
+
+
+def type_name_under(t: int, rules: Rules | None = None) -> str:
+    """Readable name of card type ``t`` under ``rules`` (FM-1, FM-12): :func:`type_name`,
+    with the rules' death card (``'A♥'``) for :data:`ACE_TRUMP`."""
+    return death_card_name(rules) if t == ACE_TRUMP else type_name(t)
+
+
+def trump_kind_caps(rules: Rules | None = None) -> tuple[int, ...]:
+    """The rules' Trumps by type, in type order (FM-1, FM-12): red and black but the death
+    card, the death card, then the jokers when there are any — ``type_caps(rules)[18:]``,
+    (8, 7, 1) by default."""
+    return type_caps(rules)[RED_TRUMP:]

@@ -58,7 +58,7 @@ def build_structure(a: int, d: int, caps: tuple[int, ...], rules: Rules, payoff:
     ha, hd = np.array(hands_a), np.array(hands_d)
     total = comb(sum(caps), a) * comb(sum(caps) - a, d)
     weights = count_matrix(ha, hd, caps) / float(total)
-    opts = ([type_options(h) for h in hands_a], [type_options(h) for h in hands_d])
+    opts = ([type_options(h, rules) for h in hands_a], [type_options(h, rules) for h in hands_d])
     placed_all: list[Placed] = [None]
     for side_opts in opts:
         for o in side_opts:

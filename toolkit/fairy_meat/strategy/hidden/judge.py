@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
 from toolkit.fairy_meat.deck import (
+    JOKER_TRUMP,
     TRUMP_LETTERS,
+    standard_layout,
+    trump_kind_caps,
     type_colour,
     wild_draw_probability,
 )
@@ -28,16 +33,18 @@ from toolkit.fairy_meat.referee import AttackResult, resolve_attack
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
-__all__ = ["family_of", "Outcome", "Judge", "RBS", "draw_probs"]
+__all__ = ["family_of", "Outcome", "Judge", "RBS", "turn_ups", "draw_probs"]
 
 
 _DELTA_OFF = 64
 
 
 def family_of(sign: int, placed: Placed, card: int) -> Family:
+    """What a fairy does by type (:class:`~toolkit.fairy_meat.odds.families.Family`): plays
+    Numbered type ``card`` (0-17), or a Trump of type ``card`` (18-21) as a Wild Trump (FM-6)."""
     if card < 18:
         return Family("play", sign, placed, None, type_colour(card))
-    return Family("wild", sign, placed, TRUMP_LETTERS[card], None)
+    return Family("wild", sign, placed, "J" if card == JOKER_TRUMP else TRUMP_LETTERS[card], None)
 
 
 class Outcome(NamedTuple):
@@ -74,10 +81,15 @@ class Judge:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.deck = deck_rules(rules)  # the cards and Trump worth the plays are judged on (FM-1, FM-8)
+        self.deck = deck_rules(rules)  # the cards and Trump worth the classes are read on (FM-1, FM-8)
+        # the plays are dealt from the rules' own deck: the same cards as the draft's when the deck
+        # is the draft's (deck_rules gives None), and their checks need not build default rules
+        self.plays = rules if self.deck is None and standard_layout(rules) else self.deck
         self.terms = trump_terms(rules)  # what the views need: the death card's colour, a Trump's worth
-        # differences of values: pips 2..10 and up to 16 Trumps of the worth, on each side
-        self.delta_off = max(_DELTA_OFF, 40 + 16 * rules.trump_value)
+        # differences of values: pips 2..10 and every Trump of the deck applied (its worth) or
+        # shifting (1 each) on either side
+        trumps = sum(trump_kind_caps(rules))
+        self.delta_off = max(_DELTA_OFF, 40 + 16 * rules.trump_value, 20 + 2 * trumps * (rules.trump_value + 1))
         self.key_ids: dict[tuple, int] = {}
         self.keys: list[tuple] = []
         self.fold: list[tuple[int, int, int, int]] = []  # (reduced id, shift, lo, hi)
@@ -110,7 +122,7 @@ class Judge:
     def _referee(self, kid: int, delta: int) -> int:
         try:
             key = self.keys[kid]
-            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules), self.deck)
+            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules), self.plays)
         except AssertionError:  # no cards realise it: a combination that cannot occur
             return -1
         result = resolve_attack(play_a, play_d, self.rules, explain=False)
@@ -160,29 +172,36 @@ class Judge:
         return np.array([float(payoff.of(o)) for o in self.outcomes], dtype=float)
 
 
-RBS = [(r, b, s) for r in range(9) for b in range(8) for s in range(2)]
+@cache
+def turn_ups(trump_caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every count by type of the Trumps a Wild Trump draw may turn up from a deck holding
+    ``trump_caps`` Trumps by type (red, black but the death card, the death card[, jokers];
+    FM-6), the first type varying slowest."""
+    return tuple(itertools.product(*(range(n + 1) for n in trump_caps)))
 
 
-_RBS_ARR = np.array(RBS)
+#: The draft's rows of Trumps turned up (red 0-8, black but the A♠ 0-7, the A♠ 0-1).
+RBS = list(turn_ups((8, 7, 1)))
 
 
 _DRAW_CACHE: dict[tuple, np.ndarray] = {}
 
 
-def draw_probs(rbs_left: tuple[int, int, int], deck: int) -> np.ndarray:
-    """P(the Trumps turned up before the first Numbered card are (r, b, s) by type), for
-    every (r, b, s) of ``RBS``, from a deck of ``deck`` cards holding ``rbs_left`` Trumps
-    (FM-6): C(R,r)C(B,b)C(S,s)·j!·N / deck_(j+1), j = r+b+s, N = Numbered cards left
-    (exact fractions, stored as float64)."""
-    key = (rbs_left, deck)
+def draw_probs(trumps_left: tuple[int, ...], deck: int, row_caps: tuple[int, ...] = (8, 7, 1)) -> np.ndarray:
+    """P(the Trumps turned up before the first Numbered card are ``t`` by type), for every
+    ``t`` of :func:`turn_ups` (``row_caps``), from a deck of ``deck`` cards holding
+    ``trumps_left`` Trumps by type (FM-6): Π C(T_i, t_i)·j!·N / deck_(j+1), j = Σ t_i,
+    N = Numbered cards left (:func:`~toolkit.fairy_meat.deck.wild_draw_probability`; exact
+    fractions, stored as float64)."""
+    key = (trumps_left, deck, row_caps)
     got = _DRAW_CACHE.get(key)
     if got is not None:
         return got
-    big_r, big_b, big_s = rbs_left
-    out = np.zeros(len(RBS))
-    for i, (r, b, s) in enumerate(RBS):
-        if r > big_r or b > big_b or s > big_s:
+    rows = turn_ups(row_caps)
+    out = np.zeros(len(rows))
+    for i, turned in enumerate(rows):
+        if any(t > n for t, n in zip(turned, trumps_left, strict=True)):
             continue
-        out[i] = wild_draw_probability(rbs_left, deck, (r, b, s))
+        out[i] = wild_draw_probability(trumps_left, deck, turned)
     _DRAW_CACHE[key] = out
     return out

@@ -9,15 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.cards import Card, parse_cards, standard_deck
+from toolkit.cards import JOKERS, Card, parse_cards
 from toolkit.engine import Policy
 from toolkit.equilibrium.cfr import reaches
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
     ACE_OF_SPADES,
-    TRUMP_POOLS,
+    deck_cards,
     is_numbered,
     representative_hand,
+    trump_pools,
     type_index,
 )
 from toolkit.fairy_meat.legality import (
@@ -26,7 +27,9 @@ from toolkit.fairy_meat.legality import (
     placed_type,
 )
 from toolkit.fairy_meat.odds.known_hands import start_known_hands
+from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game
+from toolkit.fairy_meat.strategy.hidden.hands import placed_size
 from toolkit.fairy_meat.strategy.hidden.matrix import clear_build_cache
 
 __all__ = ["SIDES", "DECLS", "dummy_hand", "type_action", "policy_strategy", "clear_strategy_cache"]
@@ -38,23 +41,29 @@ SIDES = ("attacker", "defender")
 DECLS = ("add", "subtract")
 
 
-def _rep_cards(hand: Sequence[int], side: int) -> list[Card]:
-    """Representative cards of a hand type: the attacker's from one end of each pool, the
-    defender's from the other (as odds._hand_from_composition)."""
-    return representative_hand(list(hand), side)
+def _rep_cards(hand: Sequence[int], side: int, rules: Rules | None = None) -> list[Card]:
+    """Representative cards of a hand type in the rules' deck: the attacker's from one end
+    of each pool, the defender's from the other (:func:`~toolkit.fairy_meat.deck.representative_hand`)."""
+    return representative_hand(list(hand), side, rules)
 
 
-def dummy_hand(size: int, placed: Placed, avoid: set[Card], side: int) -> list[Card] | None:
-    """An opponent's hand of ``size`` cards holding Trumps of type ``placed`` and Numbered
-    fillers, none in ``avoid`` (None when the cards run out: a history that cannot occur)."""
+def dummy_hand(size: int, placed: Placed, avoid: set[Card], side: int, rules: Rules | None = None) -> list[Card] | None:
+    """An opponent's hand of ``size`` cards of the rules' deck (FM-1) holding Trumps of type
+    ``placed`` and Numbered fillers, none in ``avoid`` (None when the cards run out: a
+    history that cannot occur)."""
     out: list[Card] = []
     if placed is not None:
-        colour, n, ace = placed
-        pool = [c for c in (TRUMP_POOLS[colour] if side == 0 else TRUMP_POOLS[colour][::-1]) if c not in avoid]
-        if len(pool) < n or (ace and ACE_OF_SPADES in avoid):
+        colour, n, ace = placed[:3]
+        jokers = placed[3] if len(placed) > 3 else 0
+        source = trump_pools(rules)[colour]
+        pool = [c for c in (source if side == 0 else source[::-1]) if c not in avoid]
+        death = ACE_OF_SPADES if rules is None or rules.death_card is None else Card(rules.death_card)
+        present = [Card(j) for j in JOKERS[: rules.jokers]] if rules is not None else []
+        spare = [c for c in (present if side == 0 else present[::-1]) if c not in avoid]
+        if len(pool) < n or (ace and death in avoid) or len(spare) < jokers:
             return None
-        out += pool[:n] + ([ACE_OF_SPADES] if ace else [])
-    for card in _numbered_deck():
+        out += pool[:n] + ([death] if ace else []) + spare[:jokers]
+    for card in _numbered_deck(rules):
         if len(out) >= size:
             break
         if card not in avoid and card not in out:
@@ -62,10 +71,10 @@ def dummy_hand(size: int, placed: Placed, avoid: set[Card], side: int) -> list[C
     return out if len(out) == size else None
 
 
-@lru_cache(maxsize=1)
-def _numbered_deck() -> tuple[Card, ...]:
-    """The Numbered cards of the standard deck, in its order (built once: speed)."""
-    return tuple(card for card in standard_deck() if is_numbered(card))
+@lru_cache(maxsize=16)
+def _numbered_deck(rules: Rules | None = None) -> tuple[Card, ...]:
+    """The Numbered cards of the rules' deck, in its order (by suit, then rank; built once: speed)."""
+    return tuple(card for card in deck_cards(rules) if is_numbered(card, rules))
 
 
 def _history_state_cached(game: Game, p: int, level: int, info: tuple) -> Any:
@@ -92,19 +101,19 @@ def clear_strategy_cache() -> None:
     clear_build_cache()
 
 
-def type_action(action: str) -> Any:
-    """The type-level action of an engine action string (FM-1, FM-4): a declaration's
-    index, the Trumps placed as :data:`~toolkit.fairy_meat.legality.Placed`, or the type
-    index of the card played."""
+def type_action(action: str, rules: Rules | None = None) -> Any:
+    """The type-level action of an engine action string under ``rules`` (FM-1, FM-4): a
+    declaration's index, the Trumps placed as :data:`~toolkit.fairy_meat.legality.Placed`,
+    or the type index of the card played."""
     verb, _, rest = action.partition(" ")
     if verb == "declare":
         return DECLS.index(rest)
     if verb == "trumps":
         if rest == "none":
             return None
-        return placed_type(parse_cards(rest))
+        return placed_type(parse_cards(rest), rules)
     if verb in ("play", "wild"):
-        return type_index(parse_cards(rest)[0])
+        return type_index(parse_cards(rest)[0], rules)
     raise InvalidSetupError(f"the policy chose {action!r}, which is not a declaration, Trumps or card")
 
 
@@ -112,7 +121,7 @@ def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
     """An engine state at information set ``info`` of player ``p`` (level 0 declaration,
     1 Trumps, 2 card), with representative cards; ``None`` if no cards realise it."""
     h = info[0]
-    own = _rep_cards(game.hands[p][h], p)
+    own = _rep_cards(game.hands[p][h], p, game.rules)
     mine = set(own)
     size_other = game.d if p == 0 else game.a
     seen_placed: Placed = None
@@ -120,9 +129,14 @@ def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
         obs = game.obs[info[4]]
         if obs[0] == "set":
             seen_placed = obs[1]
-        elif obs[0] == "count":
-            seen_placed = ("red", obs[1], False) if obs[1] <= 8 else None
-    other = dummy_hand(size_other, seen_placed, mine, 1 - p)
+        elif obs[0] == "count":  # a set of that many Trumps (she sees only how many): red ones while there are
+            reds = len(trump_pools(game.rules)["red"])
+            seen_placed = (
+                ("red", obs[1], False)
+                if obs[1] <= reds
+                else next((q for q in game.placed if q is not None and placed_size(q) == obs[1]), None)
+            )
+    other = dummy_hand(size_other, seen_placed, mine, 1 - p, game.rules)
     if other is None:
         return None
     hands = (own, other) if p == 0 else (other, own)
@@ -146,8 +160,8 @@ def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
             state = state.apply("trumps none")  # the defender's policy never reads the attacker's choice here
         return state
     own_placed = game.placed[info[3]]
-    plays = [" ".join(c.code for c in placed_cards(own, own_placed)) or "none", None]
-    plays[1] = " ".join(c.code for c in placed_cards(other, seen_placed)) or "none"
+    plays = [" ".join(c.code for c in placed_cards(own, own_placed, game.rules)) or "none", None]
+    plays[1] = " ".join(c.code for c in placed_cards(other, seen_placed, game.rules)) or "none"
     first, second = (plays[0], plays[1]) if p == 0 else (plays[1], plays[0])
     state = state.apply(f"trumps {first}").apply(f"trumps {second}")
     if p == 1:
@@ -160,8 +174,9 @@ def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
     """Behaviour probabilities of an engine policy at every information set of player ``p``,
     by calling it on representative engine states (it must treat cards of one type alike).
     Information sets the policy never reaches (with any deal) are left uniform. The
-    toolkit's own policies read only the fairy's own hand and choices
-    (:mod:`.policies`), so they are asked once per (hand, own history)."""
+    toolkit's own ways of playing (:data:`~toolkit.fairy_meat.policies.PLAY_STYLES`: random,
+    greedy, cautious) read only the fairy's own hand and choices, so they are asked once
+    per (hand, own history)."""
     key_all: Hashable | None = (game.a, game.d, tuple(game.caps), game.rules, p, policy)
     try:
         known = _STRATEGIES.get(key_all)
@@ -179,9 +194,11 @@ def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
 
 def _policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
     """:func:`policy_strategy` computed."""
-    from toolkit.fairy_meat.policies import POLICIES
+    from toolkit.fairy_meat.policies import PLAY_STYLES
 
-    own_only = policy in POLICIES.values()
+    # the toolkit's own ways of playing (random, greedy, cautious) read only her own hand and
+    # choices: one engine state per (hand, own history) serves every history of the opponent
+    own_only = policy in PLAY_STYLES.values()
     side = game.sides[p]
     strat = []
     cache: dict[Hashable, dict[Any, float]] = {}
@@ -207,7 +224,7 @@ def _policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:
                 dist = {}
                 if state is not None:
                     for action, q in policy(state).items():
-                        a = type_action(str(action))
+                        a = type_action(str(action), game.rules)
                         dist[a] = dist.get(a, 0.0) + float(q)
                 cache[key] = dist
             if not dist:

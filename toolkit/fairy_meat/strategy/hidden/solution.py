@@ -16,11 +16,14 @@ from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
     ACE_TRUMP,
     BLACK_TRUMP,
-    N_TYPES,
+    JOKER_TRUMP,
     RED_TRUMP,
-    TYPE_NAMES,
+    death_card_name,
+    death_colour,
+    n_types,
     type_colour,
     type_index,
+    type_name_under,
     type_pips,
 )
 from toolkit.fairy_meat.legality import (
@@ -37,28 +40,29 @@ from toolkit.numbers import count as counted
 __all__ = ["hand_features", "HiddenSolution"]
 
 
-def _hand_text(hand: Sequence[int]) -> str:
+def _hand_text(hand: Sequence[int], rules: Rules | None = None) -> str:
     parts = []
-    for t in range(N_TYPES):
-        parts += [TYPE_NAMES[t]] * hand[t]
+    for t in range(len(hand)):
+        parts += [type_name_under(t, rules)] * hand[t]
     return ", ".join(parts)
 
 
-def _action_text(level: int, action: Any) -> str:
+def _action_text(level: int, action: Any, rules: Rules | None = None) -> str:
     if level == 0:
         return DECLS[action]
     if level == 1:
-        return placed_name(action)
-    return TYPE_NAMES[action] if action < 18 else f"Wild Trump: {TYPE_NAMES[action]}"
+        return placed_name(action, rules)
+    name = type_name_under(action, rules)
+    return name if action < 18 else f"Wild Trump: {name}"
 
 
-def _action_kind(level: int, action: Any, hand: Sequence[int]) -> str:
+def _action_kind(level: int, action: Any, hand: Sequence[int], rules: Rules | None = None) -> str:
     if level == 0:
         return DECLS[action]
     if level == 1:
         if action is None:
             return "None"
-        return f"{placed_size(action)} {action[0]}" + (" incl. A♠" if action[2] else "")
+        return f"{placed_size(action)} {action[0]}" + (f" incl. {death_card_name(rules)}" if action[2] else "")
     if action >= 18:
         return "Wild Trump"
     pips = type_pips(action)
@@ -66,12 +70,17 @@ def _action_kind(level: int, action: Any, hand: Sequence[int]) -> str:
     return f"{type_colour(action)} {band}"
 
 
-def hand_features(hand: Sequence[int]) -> str:
+def hand_features(hand: Sequence[int], rules: Rules | None = None) -> str:
+    """What a hand holds in words (FM-1): Numbered cards, red and black Trumps (the death
+    card with its colour, FM-12), jokers."""
     n = sum(hand[:18])
-    red = hand[RED_TRUMP]
-    black = hand[BLACK_TRUMP] + hand[ACE_TRUMP]
+    death_red = death_colour(rules) == "red"
+    red = hand[RED_TRUMP] + hand[ACE_TRUMP] * death_red
+    black = hand[BLACK_TRUMP] + hand[ACE_TRUMP] * (not death_red)
     text = f"{n} Numbered, {red} red / {black} black Trumps"
-    return text + (" (A♠)" if hand[ACE_TRUMP] else "")
+    if len(hand) > JOKER_TRUMP and hand[JOKER_TRUMP]:
+        text += f", {hand[JOKER_TRUMP]} joker" + ("s" if hand[JOKER_TRUMP] > 1 else "")
+    return text + (f" ({death_card_name(rules)})" if hand[ACE_TRUMP] else "")
 
 
 @dataclass(frozen=True)
@@ -192,7 +201,7 @@ class HiddenSolution:
             out: dict[Any, Fraction] = {}
             taken: set[str] = set()
             for action in state.legal_actions():
-                text = _action_text(level, type_action(str(action)))
+                text = _action_text(level, type_action(str(action), self.rules), self.rules)
                 if text in mix and text not in taken and mix[text] > 0:
                     taken.add(text)  # one legal action per card type
                     out[action] = Fraction(mix[text]).limit_denominator(10**9)
@@ -277,18 +286,18 @@ class HiddenSolution:
                 if level >= 1:
                     hist.append(f"defender {DECLS[info[2]]}")
                 if level == 2:
-                    hist.append(f"placed {placed_name(game.placed[info[3]])}")
-                    hist.append(f"saw {observation_name(game.obs[info[4]])}")
+                    hist.append(f"placed {placed_name(game.placed[info[3]], self.rules)}")
+                    hist.append(f"saw {observation_name(game.obs[info[4]], self.rules)}")
                 start, count = int(lv["starts"][i]), int(lv["counts"][i])
                 for j in range(start, start + count):
                     rows.append(
                         {
                             "decision": names[level],
-                            "hand": _hand_text(hand),
-                            "features": hand_features(hand),
+                            "hand": _hand_text(hand, self.rules),
+                            "features": hand_features(hand, self.rules),
                             "history": "; ".join(hist),
-                            "action": _action_text(level, acts[j]),
-                            "kind": _action_kind(level, acts[j], hand),
+                            "action": _action_text(level, acts[j], self.rules),
+                            "kind": _action_kind(level, acts[j], hand, self.rules),
                             "probability": float(strat[p][level][j]),
                             "reach": float(reach),
                         }
@@ -332,9 +341,9 @@ class HiddenSolution:
         game, strat = self._game, self._strat
         assert game is not None and strat is not None
         cards = parse_cards(hand) if isinstance(hand, str) else parse_cards(list(hand))
-        counts = [0] * N_TYPES
+        counts = [0] * n_types(self.rules)
         for c in cards:
-            counts[type_index(c)] += 1
+            counts[type_index(c, self.rules)] += 1
         h_t = tuple(counts)
         if h_t not in game.hands[p]:
             raise InvalidSetupError(f"{side}'s hand must hold {(game.a, game.d)[p]} cards of this deck, got {hand!r}")
@@ -354,14 +363,14 @@ class HiddenSolution:
             if len(decl) != 2:
                 raise InvalidSetupError("the card decision needs both declarations")
             pc = [] if placed in ("none", "None") else parse_cards(placed if isinstance(placed, str) else list(placed))
-            pl = type_action("trumps " + (" ".join(c.code for c in pc) or "none"))
+            pl = type_action("trumps " + (" ".join(c.code for c in pc) or "none"), self.rules)
             if isinstance(seen, int):
                 ob: tuple = ("count", seen)
             elif seen in (None, "none", "None", ()):
                 ob = ("none",)
             else:
                 sc = parse_cards(seen if isinstance(seen, str) else list(seen))
-                ob = ("set", type_action("trumps " + " ".join(c.code for c in sc)))
+                ob = ("set", type_action("trumps " + " ".join(c.code for c in sc), self.rules))
             if pl not in game.placed or ob not in game.obs:
                 raise InvalidSetupError(f"no such history: placed {placed!r}, seen {seen!r}")
             level = 2
@@ -374,4 +383,6 @@ class HiddenSolution:
         lv = game.sides[p].levels[level]
         start, count = int(lv["starts"][i]), int(lv["counts"][i])
         acts = game.actions[p][level]
-        return {_action_text(level, acts[j]): float(strat[p][level][j]) for j in range(start, start + count)}
+        return {
+            _action_text(level, acts[j], self.rules): float(strat[p][level][j]) for j in range(start, start + count)
+        }

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from toolkit.cards import parse_cards
 from toolkit.equilibrium.cfr import CFRPlus, best_response_value, profile_value
 from toolkit.errors import InvalidSetupError, TooBigError
-from toolkit.fairy_meat.odds.checks import draft_types
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.hands import HIDDEN_LIMIT, check_cards, deck_caps, hidden_size
 from toolkit.fairy_meat.strategy.hidden.matrix import build_game
@@ -39,11 +38,11 @@ def solve_hidden(
 
     Args:
         attacker_cards, defender_cards: hand sizes (whole numbers >= 1, FM-2).
-        rules: the rules in force (``Rules.undefended`` never applies: with a card each
-            the defender always has one to play, FM-6, FM-7). The game is built on the
-            draft's cards (2-10 Numbered, J Q K A Trumps, no jokers, the A♠ the death
-            card); a Trump may be worth anything (``trump_value``, FM-8), and every other
-            field is the referee's.
+        rules: the rules in force, any valid rule set: the deck is the rules' (its
+            Numbered and Trump ranks, 0-2 jokers, the death card of either colour or none,
+            FM-1, FM-12), a Trump is worth ``trump_value`` (FM-8), and every other field is
+            the referee's (``Rules.undefended`` never applies: with a card each the defender
+            always has one to play, FM-6, FM-7).
         payoff: the zero-sum payoff (attacker's view, :class:`~.payoff.Payoff`).
         removed: cards known to be out of the deck (e.g. the Spoils Heap, FM-13).
         target: stop when the measured exploitability is at most ``target`` x the
@@ -62,18 +61,12 @@ def solve_hidden(
         TooBigError: :func:`hidden_size` above :data:`HIDDEN_LIMIT`, before starting.
     """
     started = time.perf_counter()
-    a = check_cards(attacker_cards, "attacker_cards")
-    d = check_cards(defender_cards, "defender_cards")
     rules = Rules() if rules is None else rules
     payoff = Payoff() if payoff is None else payoff
     if not isinstance(rules, Rules):
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
-    if not draft_types(rules):  # the game is built on the draft's card types (FM-1, FM-12)
-        raise InvalidSetupError(
-            "the hidden-hands solver plays the draft's deck (2-10 Numbered, J Q K A Trumps of any worth, no jokers, "
-            f"the A♠ the death card); these rules change it ({rules.variant_name()}): use solve_attack for known "
-            "hands, or the odds calculators (toolkit.fairy_meat.odds.deal_averaged_odds)"
-        )
+    a = check_cards(attacker_cards, "attacker_cards", rules)
+    d = check_cards(defender_cards, "defender_cards", rules)
     if not isinstance(payoff, Payoff):
         raise InvalidSetupError(f"payoff must be a fairy_meat Payoff, got {payoff!r}")
     for name, value, low in (("target", target, 0.0), ("time_limit", time_limit, 0.0)):
@@ -86,11 +79,11 @@ def solve_hidden(
             raise InvalidSetupError(f"{name} must be a whole number >= 1, got {value!r}")
     if isinstance(removed, str):
         removed = removed.replace(",", " ").split()
-    caps = deck_caps(removed)
+    caps = deck_caps(removed, rules)
     removed_codes = tuple(c.code for c in parse_cards(list(removed)))
     if a + d > sum(caps):
         raise InvalidSetupError(f"{a} + {d} cards cannot be dealt from a deck of {sum(caps)} cards (FM-1)")
-    size = hidden_size(a, d)
+    size = hidden_size(a, d, rules)
     if size > HIDDEN_LIMIT:
         raise TooBigError(
             f"the hidden-hands game {a} v {d} has size {size:,} (hidden_size), above the limit of {HIDDEN_LIMIT:,} "
@@ -98,7 +91,10 @@ def solve_hidden(
             "play-outs with the greedy policy (toolkit.fairy_meat.odds.deal_averaged_odds)"
         )
     if sum(caps) - a - d < 1 or sum(caps[:18]) < 2:
-        raise InvalidSetupError("the deck left after the deal needs Numbered cards for Wild Trump draws (FM-6)")
+        raise InvalidSetupError(
+            f"the deck left after the deal needs Numbered cards for Wild Trump draws (FM-6): it holds {sum(caps)} "
+            f"cards, {sum(caps[:18])} of them Numbered, for hands of {a} and {d}"
+        )
     game = build_game(a, d, caps, rules, payoff)  # shared with other payoffs' games (not their matrix)
     build = time.perf_counter() - started
     solver = CFRPlus(game.sides, game.matrix)
