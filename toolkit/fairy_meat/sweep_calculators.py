@@ -145,7 +145,7 @@ def calculators() -> list[Calculator]:
             ),
             hidden_rows,
             size=lambda a, r: (
-                hidden_size(a["attacker_cards"], a["defender_cards"]),
+                hidden_size(a["attacker_cards"], a["defender_cards"], r),
                 HIDDEN_LIMIT,
                 "smaller hands, or deal_averaged_odds with fixed policies",
             ),
