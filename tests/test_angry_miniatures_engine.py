@@ -190,7 +190,7 @@ def test_modifier_for_the_wrong_attack_type_is_refused():
             lambda: Character("Zed", health=0),
             "Zed's Health 0 is not valid: Health is a whole number of 1 or more",
         ),
-        (lambda: Rules(zero_tie="reroll"), "zero_tie='reroll' is not a variant of AM-5"),
+        (lambda: Rules(zero_tie="reroll"), "= 'reroll' is not a variant of AM-5"),
         (lambda: parse_faces("A 1X"), "'1X' is not a poker-die face: faces are 9 10 J Q K A"),
     ],
 )

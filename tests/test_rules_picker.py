@@ -195,17 +195,20 @@ def test_durak_round_explorer_follows_a_picked_file():
     assert rules_from(explorer.values, None) == replace(picked, jokers=True)
 
 
-def test_a_picked_number_beyond_a_controls_bound_widens_it(tmp_path):
-    """A house-rules morale target of 15 (DB-8) beyond the control's highest (12) is shown
-    and used as 15, never clamped to 12 (review: controls_follow_picks)."""
+def test_a_picked_number_is_shown_and_used_never_clamped(tmp_path):
+    """A house-rules morale target of 15 (DB-8) is shown and used as 15, never clamped
+    (review: controls_follow_picks). The control's bounds are the rules field's own (1-20,
+    rule_field bounds), so any file the rules accept fits; widening a control for a value
+    beyond it is set_control's job (below)."""
+    from toolkit.durak_battle.rules import Rules
     from toolkit.durak_battle.widgets.explorers import round_explorer, rules_from
 
     high = tmp_path / "high_morale.yaml"
     high.write_text("system: durak-battle\ntitle: Hard morale\nnotes: morale needs 15\nmorale_target: 15\n")
     explorer = round_explorer()
-    assert explorer.controls["morale_target"].max == 12  # the usual range, before the file
+    assert explorer.controls["morale_target"].max == Rules.field_bounds("morale_target")[1] == 20
     assert explorer.rules_picker.load(str(high))
-    assert explorer.controls["morale_target"].value == 15 and explorer.controls["morale_target"].max == 15
+    assert explorer.controls["morale_target"].value == 15
     assert rules_from(explorer.values, None).morale_target == 15
 
 

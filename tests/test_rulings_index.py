@@ -143,14 +143,22 @@ def traced() -> Iterator[set[CodeType]]:
 
 
 def _hidden_hands_solver() -> None:
+    from toolkit.fairy_meat.odds.caches import clear_caches
     from toolkit.fairy_meat.strategy.hidden import solve_hidden
+    from toolkit.fairy_meat.strategy.hidden.matrix import clear_build_cache
+    from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache
 
+    _clear_caches()  # earlier tests in this process may have built it
+    clear_caches(), clear_build_cache(), clear_strategy_cache()
     solve_hidden(1, 1, max_iterations=5)
 
 
 def _exact_odds() -> None:
     from toolkit.fairy_meat.odds import deal_averaged_odds
+    from toolkit.fairy_meat.odds.caches import clear_caches
 
+    _clear_caches()  # earlier tests in this process may have counted it
+    clear_caches()
     deal_averaged_odds(1, 1)
 
 
@@ -166,13 +174,13 @@ def test_the_examples_are_there():
 
 
 def _clear_caches() -> None:
-    """Forget what the claimed functions cached (a cached function is not called again)."""
-    for book in BOOKS:
-        for claimed in book.implementations().values():
-            for _, function in claimed:
-                found = getattr(sys.modules[function.__module__], getattr(function, "__name__", ""), None)
-                if hasattr(found, "cache_clear"):
-                    found.cache_clear()
+    """Forget everything the toolkit's modules cached (a cached function is not called
+    again, nor what it calls): every ``cache_clear`` of every loaded toolkit module."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("toolkit.") and module is not None:
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
 
 
 @pytest.fixture(scope="module")

@@ -94,7 +94,7 @@ def to_example(state: GameState, title: str | None = None) -> str:
     module = type(state).__module__
     for entry in systems.systems():
         if module == entry.package or module.startswith(entry.package + "."):
-            notation = entry.notation()
+            notation = entry.example_notation()
             return notation.to_example(state) if title is None else notation.to_example(state, title)
     raise IllegalActionError(
         f"a {type(state).__name__} is not a game of a registered system: the systems are {', '.join(systems.names())}"
