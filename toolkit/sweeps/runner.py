@@ -438,7 +438,7 @@ def _run(
     try:
         waiting = as_completed(list(futures), loop=client.loop)
         for future in waiting:
-            if future.status == "pending":
+            if future.status in ("pending", "lost"):
                 # its result was lost with a worker after it finished (a worker killed while it
                 # held it): the scheduler computes it again, so wait for it again
                 waiting.add(future)
@@ -446,6 +446,10 @@ def _run(
             chunk = futures.pop(future)
             if future.status != "finished":
                 error = _chunk_error(future)
+                if future.status == "finished":  # computed again while its error was asked for
+                    futures[future] = chunk
+                    waiting.add(future)
+                    continue
                 failures += [Failure(p, error) for p in chunk]
                 shown.update(len(chunk), len(chunk))
                 continue
