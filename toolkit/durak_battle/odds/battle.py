@@ -261,8 +261,8 @@ def battle_outcome(
     if army_a.name == army_b.name:
         raise InvalidSetupError(f"the two armies need different names, both are {army_a.name!r}")
     pols = check_policies(policies)
-    whole_number(max_rounds, "max_rounds", minimum=1)
-    whole_number(trials, "trials", minimum=1)
+    whole_number(max_rounds, "max_rounds", 1)
+    whole_number(trials, "trials", 1)
     check_method(method)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)

@@ -598,7 +598,7 @@ def clash_losses(
     check_method(method)
     if sampler not in SAMPLERS:
         raise InvalidSetupError(f"sampler must be 'engine' or 'model', got {sampler!r}")
-    whole_number(trials, "trials", minimum=1)
+    whole_number(trials, "trials", 1)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
     names = _check_names(names)
