@@ -28,7 +28,7 @@ from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
 from toolkit.numbers import count
 from toolkit.rulings import implements
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import is_whole_number, whole_number
 
 __all__ = [
     "Side",
@@ -366,7 +366,7 @@ def _check_shift(chooser: Side, shift: tuple[int, int], n: int) -> tuple[int, in
     ok = (
         isinstance(shift, tuple)
         and len(shift) == 2
-        and all(isinstance(s, int) and abs(s) <= n and (s - n) % 2 == 0 for s in shift)
+        and all(is_whole_number(s) and abs(s) <= n and (s - n) % 2 == 0 for s in shift)
     )
     if not ok:
         raise IllegalActionError(

@@ -19,7 +19,6 @@ from toolkit.durak_battle.odds.battle_bootstrap import battle_replicates
 from toolkit.durak_battle.odds.checks import (
     check_policies,
     check_rules,
-    whole_number,
 )
 from toolkit.durak_battle.odds.clash_losses import (
     Path,
@@ -44,6 +43,7 @@ from toolkit.odds_result import (
     not_reached,
 )
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -14,7 +14,6 @@ from toolkit.whole_numbers import whole_number
 __all__ = [
     "METHODS",
     "SAMPLERS",
-    "whole_number",
     "check_rules",
     "check_sizes",
     "check_tokens",

@@ -24,7 +24,6 @@ from toolkit.durak_battle.odds.checks import (
     check_sizes,
     check_tokens,
     policy_label,
-    whole_number,
 )
 from toolkit.durak_battle.odds.clash_value import clash_armies
 from toolkit.durak_battle.odds.comparison_classes import clear_class_cache, comparison_classes
@@ -53,6 +52,7 @@ from toolkit.odds_result import (
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd

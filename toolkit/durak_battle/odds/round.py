@@ -12,12 +12,12 @@ from toolkit.durak_battle.morale import morale_holds
 from toolkit.durak_battle.odds.checks import (
     check_rules,
     check_sizes,
-    whole_number,
 )
 from toolkit.durak_battle.recon import cards_drawn
 from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 from toolkit.errors import InvalidSetupError
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "hand_size_distribution",
