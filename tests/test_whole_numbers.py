@@ -144,3 +144,17 @@ def test_the_grep_finds_the_inline_check():
     assert INLINE_REVERSED.search("if not isinstance(workers, int) or isinstance(workers, bool):")
     assert INLINE_POSITIVE.search("ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v")
     assert not INLINE.search("if isinstance(x, bool) or not isinstance(x, (int, Fraction)):")
+
+
+def test_a_rules_field_is_written_as_in_a_house_rules_file():
+    """``field=True``: ``name=value: what, accepted (ruling)``, so the field's label can follow
+    its name (DB-4: strike_loss is 0 to 10)."""
+    with pytest.raises(InvalidSetupError) as info:
+        whole_number(99, "strike_loss", 0, 10, what="tokens lost to a strike", ruling="DB-4", field=True)
+    assert str(info.value) == "strike_loss=99: tokens lost to a strike, a whole number from 0 to 10 (DB-4)"
+    with pytest.raises(InvalidSetupError) as info:
+        whole_number(False, "strike_loss", 0, 10, field=True)
+    assert str(info.value) == "strike_loss=False: a whole number from 0 to 10"
+    with pytest.raises(InvalidSetupError) as info:
+        whole_number(0, "cap", 1, what="attacks")
+    assert str(info.value) == "cap (attacks) must be a whole number of 1 or more, got 0"

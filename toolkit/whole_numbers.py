@@ -8,13 +8,14 @@ one-line message naming the input, the value given and the whole numbers accepte
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeGuard
 
 from toolkit.errors import InvalidSetupError, excerpt
 
 __all__ = ["whole_number", "accepted_whole_numbers", "is_whole_number"]
 
 
-def is_whole_number(value: object) -> bool:
+def is_whole_number(value: object) -> TypeGuard[int]:
     """Return True if ``value`` is an ``int`` and not a ``bool`` (``True`` is not a count)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -79,9 +80,8 @@ def whole_number(
         whole number, or is outside ``low``..``high``.
     """
     if is_whole_number(value):
-        number: int = value  # type: ignore[assignment]
-        if (low is None or number >= low) and (high is None or number <= high):
-            return number
+        if (low is None or value >= low) and (high is None or value <= high):
+            return value
         build = error
     else:
         build = type_error or error
