@@ -180,17 +180,20 @@ def test_modifier_for_the_wrong_attack_type_is_refused():
 @pytest.mark.parametrize(
     "call,message",
     [
-        (lambda: opposed(-1, 2), "attack_dice of -1 dice is negative: a pool is 0 or more dice"),
-        (lambda: opposed(2, "3"), "defense_dice must be a whole number of dice"),
+        (
+            lambda: opposed(-1, 2),
+            "attack_dice must be a whole number of 0 or more, got -1 (AM-2); a pool is 0 or more dice",
+        ),
+        (lambda: opposed(2, "3"), "defense_dice must be a whole number of 0 or more, got '3'"),
         (
             lambda: opposed(2, 2, "psychic"),
             "'psychic' is not an attack type: use one of melee, ranged, magic",
         ),
         (
             lambda: Character("Zed", health=0),
-            "Zed's Health 0 is not valid: Health is a whole number of 1 or more",
+            "Zed's Health must be a whole number of 1 or more, got 0 (AM-10)",
         ),
-        (lambda: Rules(zero_tie="reroll"), "= 'reroll' is not a variant of AM-5"),
+        (lambda: Rules(zero_tie="reroll"), "zero_tie (Both roll no hits) = 'reroll' is not a variant of AM-5"),
         (lambda: parse_faces("A 1X"), "'1X' is not a poker-die face: faces are 9 10 J Q K A"),
     ],
 )

@@ -109,7 +109,7 @@ def test_reading_errors_are_collected_with_their_lines():
         load_example(bad)
     message = str(info.value)
     assert "<example>:14: unknown key 'colour'" in message
-    assert "<example>:12: defender: Pixie's Health 0 is not valid" in message  # AM-10
+    assert "<example>:12: defender: Pixie's Health must be a whole number of 1 or more, got 0 (AM-10)" in message
     assert "<example>:15: modifiers: unknown key 'flying'" in message
     assert "<example>:18: 'Pixy' is not in this attack" in message
 

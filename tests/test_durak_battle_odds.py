@@ -425,7 +425,7 @@ def test_clash_value_bad_input():
         clash_value("JK1", "2S", Rules(jokers=False))
     with pytest.raises(NotationError, match="side a's hand"):
         clash_value("1Z", "2S")
-    with pytest.raises(InvalidSetupError, match=r"tokens must be whole numbers from 1 to 10 \(DB-7\)"):
+    with pytest.raises(InvalidSetupError, match=r"tokens \(0, 5\) must be a whole number from 1 to 10, got 0 \(DB-7\)"):
         clash_value("2S", "3S", tokens=(0, 5))
     with pytest.raises(InvalidSetupError, match="payoff must be a pair of weights"):
         clash_value("2S", "3S", payoff="tokens")
@@ -615,7 +615,9 @@ def test_clash_losses_bad_input():
         clash_losses(1, 1, sampler="gpu")
     with pytest.raises(InvalidSetupError, match="trials must be a whole number of 1 or more"):
         clash_losses(1, 1, method="monte_carlo", trials=0)
-    with pytest.raises(InvalidSetupError, match=r"tokens must be whole numbers from 1 to 10 \(DB-7\)"):
+    with pytest.raises(
+        InvalidSetupError, match=r"tokens \(11, 3\) must be a whole number from 1 to 10, got 11 \(DB-7\)"
+    ):
         clash_losses(1, 1, tokens=(11, 3))
     with pytest.raises(InvalidSetupError, match="more than the 52-card deck"):
         clash_losses(30, 23, rules=Rules(jokers=False))

@@ -76,7 +76,7 @@ def test_hand_sizes():
 
 
 def test_bad_setup_is_refused():
-    with pytest.raises(InvalidSetupError, match="Live points must be a whole number of 0 or more"):
+    with pytest.raises(InvalidSetupError, match="Live points must be a whole number from 0 to 100, got -1"):
         Fairy("Zed", live=-1, kill=2)
     with pytest.raises(InvalidSetupError, match="hand has 2 cards but her combat hand size is 3"):
         start_combat(Fairy("A", 3, 2), Fairy("B", 3, 2), hands=("2H 3H 4H", "5H 6H"))

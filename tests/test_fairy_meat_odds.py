@@ -567,12 +567,12 @@ def test_a_policy_choosing_an_illegal_action_is_reported():
 @pytest.mark.parametrize(
     "call,match",
     [
-        (lambda: hand_composition(-1), "whole number of cards >= 0"),
+        (lambda: hand_composition(-1), r"\(cards\) must be a whole number of 0 or more, got -1"),
         (lambda: hand_composition(53), "the deck holds 52"),
         (lambda: hand_composition(2.0), "whole number"),
         (lambda: hand_compositions(30, 30), "need 60 cards"),
-        (lambda: deal_averaged_odds(-1, 2), "whole number of cards >= 0"),
-        (lambda: deal_averaged_odds(3, -2), "whole number of cards >= 0"),
+        (lambda: deal_averaged_odds(-1, 2), r"\(cards\) must be a whole number of 0 or more, got -1"),
+        (lambda: deal_averaged_odds(3, -2), r"\(cards\) must be a whole number of 0 or more, got -2"),
         (lambda: deal_averaged_odds(0, 2), "no attack"),
         (lambda: deal_averaged_odds(30, 22), "at least 1 must stay"),
         (lambda: deal_averaged_odds(1, 1, method="fast"), "method must be"),

@@ -71,14 +71,29 @@ def test_aliases_in_a_fairy_meat_example_are_refused(old, new, tmp_path):
     [
         ("weapon: Vibro-Master", "weapon: [Vibro-Master]", 9, "unknown weapon ['Vibro-Master']"),
         ("deck: KS QC 5C 4C 3D  2D KC  AS JH 3H", "deck: [1, 2, 3]", 12, "a card is a code"),
-        ("fluttered: true}", "fluttered: true, modifiers: two}", 9, "modifiers must be a whole number, got 'two'"),
-        ("fluttered: true}", "fluttered: true, modifiers: 2.7}", 9, "modifiers must be a whole number, got 2.7"),
-        ("{attack: 1,", "{attack: one,", 28, "attack must be a whole number, got 'one'"),
+        (
+            "fluttered: true}",
+            "fluttered: true, modifiers: two}",
+            9,
+            "modifiers must be a whole number from -100 to 100, got 'two'",
+        ),
+        (
+            "fluttered: true}",
+            "fluttered: true, modifiers: 2.7}",
+            9,
+            "modifiers must be a whole number from -100 to 100, got 2.7",
+        ),
+        ("{attack: 1,", "{attack: one,", 28, "attack must be a whole number from 1 to 100, got 'one'"),
         ("fluttered: true", 'fluttered: "false"', 9, "fluttered must be true or false, got 'false'"),
         ("holds_order_card: true", "holds_order_card: 1", 10, "holds_order_card must be true or false"),
         ("system: fairy-meat", "system: fairy-meat\nwrestling: 'no'", 4, "wrestling must be true or false"),
         ("system: fairy-meat", "system: fairy-meat\nrules: x", 4, "no house-rules file"),
-        ("kill: 4", "kill: 100000000000000000000", 9, "kill must be from 0 to 100"),
+        (
+            "kill: 4",
+            "kill: 100000000000000000000",
+            9,
+            "kill must be a whole number from 0 to 100, got 100000000000000000000",
+        ),
         ("deck: KS QC", "deck: KS KS", 12, "KS appear more than once"),
         (
             "attacker: {name: Dizzytwig, live: 3, kill: 4, weapon: Vibro-Master, fluttered: true}",
@@ -118,10 +133,14 @@ def test_left_over_move_is_reported_at_its_own_line(tmp_path):
 @pytest.mark.parametrize(
     ("old", "new", "words"),
     [
-        ("- {round: 1,", "- {round: [1],", "round must be a whole number, got [1]"),
-        ("tokens: 8", "tokens: 7.5", "tokens must be a whole number, got 7.5"),
+        ("- {round: 1,", "- {round: [1],", "round must be a whole number from 1 to 1,000, got [1]"),
+        ("tokens: 8", "tokens: 7.5", "tokens must be a whole number from 0 to 10,000, got 7.5"),
         ("wild_card: true}", "wild_card: 'no'}", "wild_card must be true or false"),
-        ("system: durak-battle", "system: durak-battle\nmax_rounds: -1", "max_rounds must be from 1 to 1,000"),
+        (
+            "system: durak-battle",
+            "system: durak-battle\nmax_rounds: -1",
+            "max_rounds must be a whole number from 1 to 1,000, got -1",
+        ),
         ("  - recon: {North: 4, South: 4}", "  - recon: {North: 4, North: 9}", "duplicate key 'North'"),
     ],
 )

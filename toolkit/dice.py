@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "TRAIT_DICE",
@@ -119,8 +120,7 @@ def trait_roll(die: int | str, wild_die: bool = True, modifier: int = 0) -> Dist
     Fraction(1, 6)
     """
     sides = check_trait_die(die)
-    if isinstance(modifier, bool) or not isinstance(modifier, int):
-        raise InvalidSetupError(f"modifier must be a whole number, got {modifier!r}")
+    whole_number(modifier, "modifier")
     wild = range(1, 7) if wild_die else (0,)
     weights: dict[int, int] = {}
     for a in range(1, sides + 1):

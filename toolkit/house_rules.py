@@ -30,6 +30,7 @@ of those rulings are some of the fields.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.files import designer_file, expand_home
 from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
 from toolkit.shipped import DATA_DIR, shipped_path
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "RULES_DIR",
@@ -227,6 +229,19 @@ class HouseRules:
                 return low, high
         fields = ", ".join(cls.bounded_fields())
         raise RuleFieldError(name, f"{name} is not a whole-number field with bounds: use one of {fields}")
+
+    def check_bounded(self, name: str, what: str = "", ruling: str = "") -> int:
+        """Return the whole-number field ``name`` if it lies within its declared bounds
+        (:meth:`field_bounds`, the ones its controls offer); else raise.
+
+        Raises:
+            RuleFieldError: the value is not a whole number (``True`` is refused) or is
+                outside the bounds; the one-line message names the field, ``what`` it is,
+                the value, the bounds and ``ruling``.
+        """
+        error = functools.partial(RuleFieldError, name)
+        value = getattr(self, name)
+        return whole_number(value, name, *self.field_bounds(name), ruling=ruling, what=what, field=True, error=error)
 
     @classmethod
     def bounded_fields(cls) -> tuple[str, ...]:

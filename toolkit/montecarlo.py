@@ -26,6 +26,7 @@ from typing import Any
 from toolkit.engine import GameState, Policy, play_out
 from toolkit.errors import InvalidSetupError
 from toolkit.numbers import estimate_text, wilson_interval
+from toolkit.whole_numbers import whole_number
 
 __all__ = ["Estimate", "sample_outcomes", "z_for", "tolerance"]
 
@@ -109,8 +110,7 @@ def sample_outcomes(
 ) -> dict[Hashable, Estimate]:
     """Play the game out ``trials`` times from ``state`` and return an :class:`Estimate`
     of the probability of each value of ``result(terminal state)``."""
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise InvalidSetupError(f"trials must be a whole number >= 1, got {trials!r}")
+    whole_number(trials, "trials", 1)
     rng = random.Random(seed)
     counts: Counter[Any] = Counter(result(play_out(state, rng, policies)) for _ in range(trials))
     out = _Counts({k: Estimate(v, trials) for k, v in counts.items()})

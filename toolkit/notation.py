@@ -43,8 +43,9 @@ from typing import Any, TypeVar
 
 import yaml
 
-from toolkit.errors import NotationError, ToolkitError, excerpt
+from toolkit.errors import InvalidSetupError, NotationError, ToolkitError, excerpt
 from toolkit.files import designer_file, read_designer_file
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "DesignerDocument",
@@ -482,13 +483,11 @@ class ParseErrors:
             return default
         if isinstance(value, float) and value.is_integer() and low <= value <= high:
             value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.add(f"{what} must be a whole number, got {excerpt(value)}", *path)
+        try:
+            return whole_number(value, what, low, high)
+        except InvalidSetupError as error:
+            self.add(str(error), *path)
             return default
-        if not low <= value <= high:
-            self.add(f"{what} must be from {low} to {high:,}, got {excerpt(value)}", *path)
-            return default
-        return value
 
     def text(self, value: Any, what: str, *path: Hashable, default: str = "", limit: int = 10_000) -> str:
         """Return ``value`` if it is text (a number is written as text; ``default`` when

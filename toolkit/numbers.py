@@ -41,6 +41,8 @@ from numbers import Rational
 from statistics import NormalDist
 from typing import Any, Protocol, runtime_checkable
 
+from toolkit.whole_numbers import whole_number
+
 __all__ = [
     "SHORT_DENOMINATOR",
     "WeightedOutcomes",
@@ -300,8 +302,7 @@ class Points:
 
 def wilson_interval(hits: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """Return the Wilson score interval at ``confidence`` for ``hits`` out of ``trials``."""
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise ValueError(f"trials must be a whole number >= 1, got {trials!r}")
+    whole_number(trials, "trials", 1)
     if not 0 <= hits <= trials:
         raise ValueError(f"hits must be between 0 and trials ({trials}), got {hits!r}")
     if not 0 < confidence < 1:

@@ -50,6 +50,7 @@ from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
 from toolkit.odds_samples import Samples, next_batch, not_reached, sample_runs
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "METHODS",
@@ -97,9 +98,7 @@ def check_method(method: object) -> str:
 
 def check_trials(trials: object, what: str = "trials") -> int:
     """Return ``trials`` if it is a whole number >= 1; else a one-line error."""
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise InvalidSetupError(f"{what} must be a whole number >= 1, got {trials!r}")
-    return trials
+    return whole_number(trials, what, 1)
 
 
 def check_precision(precision: object) -> float | None:

@@ -59,6 +59,7 @@ from toolkit.angry_miniatures.sampling import DEFAULT_TRIALS, opposed_run, sampl
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.odds_result import DEFAULT_TIME_LIMIT, Odds, check_method, choose_method, too_big
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -530,10 +531,7 @@ def _damage_weights(attack_dice: int, defense_dice: int, attack_type: str, rules
 
 
 def _check_health(health: object, what: str = "health") -> int:
-    if isinstance(health, bool) or not isinstance(health, int):
-        raise ArgumentTypeError(f"{what} must be a whole number of 1 or more (AM-10), got {type(health).__name__}")
-    if health < 1:
-        raise InvalidSetupError(f"{what} {health!r} is not valid: Health is a whole number of 1 or more (AM-10)")
+    health = whole_number(health, what, 1, ruling="AM-10", type_error=ArgumentTypeError)
     if health > MAX_HEALTH:
         raise too_big(
             f"the exact odds against a {what} of {health:,}", health, "Health", MAX_HEALTH, alternative=_MONTE_CARLO
@@ -575,10 +573,7 @@ def attacks_to_take_out(
     """
     rules = _check_rules(rules)
     _check_health(health)
-    if isinstance(cap, bool) or not isinstance(cap, int):
-        raise ArgumentTypeError(f"cap must be a whole number of attacks >= 1, got {type(cap).__name__}")
-    if cap < 1:
-        raise InvalidSetupError(f"cap must be a whole number of attacks >= 1, got {cap!r}")
+    whole_number(cap, "cap (attacks)", 1, type_error=ArgumentTypeError)
     if cap > MAX_CAP:
         raise too_big(
             f"the exact attacks_to_take_out with a cap of {cap:,} attacks",

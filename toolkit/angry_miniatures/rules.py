@@ -23,6 +23,7 @@ from toolkit.errors import ArgumentTypeError, InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.notation import excerpt
 from toolkit.rulings import implements
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "ATTACK_TYPES",
@@ -63,14 +64,8 @@ def check_attack_type(attack_type: str) -> str:
 
 def check_pool(dice: object, what: str = "pool") -> int:
     """Return ``dice`` as a pool size if it is a whole number >= 0; raise otherwise (AM-2)."""
-    if isinstance(dice, bool) or not isinstance(dice, int):
-        raise ArgumentTypeError(f"{what} must be a whole number of dice (0 or more), got {excerpt(dice)}")
-    if dice < 0:
-        raise InvalidSetupError(
-            f"{what} of {dice} dice is negative: a pool is 0 or more dice (AM-2; modifiers "
-            "that would take it below 0 leave it at 0 — use attack_pools for that)"
-        )
-    return dice
+    hint = "a pool is 0 or more dice (modifiers that would take it below 0 leave it at 0: use attack_pools for that)"
+    return whole_number(dice, what, 0, ruling="AM-2", hint=hint, type_error=ArgumentTypeError)
 
 
 #: The names of the die's faces, lowest to highest (AM-1; AM-4's SuperTieBreaker order).
@@ -117,11 +112,6 @@ def _face_list(field: str, value: object, accepted: str, allow_repeats: bool = F
         repeated = sorted({f for f in faces if faces.count(f) > 1}, key=FACE_NAMES.index)
         raise RuleFieldError(field, f"{field} names {', '.join(repeated)} more than once; {accepted}")
     return tuple(faces)
-
-
-def _whole(field: str, value: object, low: int, high: int, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RuleFieldError(field, f"{field}={excerpt(value)}: {what} is a whole number from {low} to {high}")
 
 
 @dataclass(frozen=True)
@@ -294,7 +284,7 @@ class Rules(HouseRules):
                     + ("not a face of the die" if any(f not in on_die for f in wrong) else "not a hit face")
                     + f": the chain compares hit faces only ({', '.join(hits)}) (AM-4)",
                 )
-        _whole("tie_damage", self.tie_damage, *self.field_bounds("tie_damage"), "a won tie's damage (AM-4)")
+        self.check_bounded("tie_damage", "a won tie's damage", "AM-4")
         if not isinstance(self.return_damage, bool):
             raise RuleFieldError(
                 "return_damage", f"return_damage={excerpt(self.return_damage)}: use True or False (AM-3)"
@@ -307,9 +297,9 @@ class Rules(HouseRules):
                 f"(AM-7){also}",
             )
         crit = tuple(f for f in on_die if f in crit)
-        _whole("crit_count", self.crit_count, *self.field_bounds("crit_count"), "the dice a crit needs (AM-7)")
+        self.check_bounded("crit_count", "the dice a crit needs", "AM-7")
         for name, what in MODIFIER_SIZES:
-            _whole(name, getattr(self, name), *self.field_bounds(name), f"{name} ({what}, AM-9)")
+            self.check_bounded(name, what, "AM-9")
         if self.zero_tie not in get_args(ZeroTie):
             raise RuleFieldError(
                 "zero_tie",
@@ -388,10 +378,7 @@ class Character:
             raise InvalidSetupError(f"a character needs a name, got {self.name!r}")
         for stat in ("melee", "ranged", "magic", "body", "mind", "spirit", "damage"):
             check_pool(getattr(self, stat), f"{self.name}'s {stat}")
-        if isinstance(self.health, bool) or not isinstance(self.health, int) or self.health < 1:
-            raise InvalidSetupError(
-                f"{self.name}'s Health {self.health!r} is not valid: Health is a whole number of 1 or more (AM-10)"
-            )
+        whole_number(self.health, f"{self.name}'s Health", 1, ruling="AM-10")
 
     @property
     @implements("AM-10")
@@ -450,8 +437,7 @@ class Modifiers:
                 raise InvalidSetupError(f"{flag}={getattr(self, flag)!r}: use True or False (AM-9)")
         for extra in ("extra_attack_dice", "extra_defence_dice"):
             value = getattr(self, extra)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidSetupError(f"{extra} must be a whole number, got {value!r}")
+            whole_number(value, extra, ruling="AM-9")
 
     def check(self, attack_type: str) -> None:
         """Raise if a modifier does not apply to this attack type (AM-9)."""

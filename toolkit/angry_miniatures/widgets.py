@@ -52,6 +52,7 @@ from toolkit.house_rules import load_rules
 from toolkit.numbers import count
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer, Stepper
 from toolkit.widgets.common import ToggleBar, control_grid, control_grid_style
 from toolkit.widgets.rules_picker import set_control
@@ -575,8 +576,7 @@ def odds_explorer(
     """
     rules = as_rules(rules)
     for n, what in ((attack_dice, "attack_dice"), (defence_dice, "defence_dice")):
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_DICE:
-            raise InvalidSetupError(f"{what} must be a whole number of dice from 0 to {_MAX_DICE}, got {n!r}")
+        whole_number(n, f"{what} (dice)", 0, _MAX_DICE)
     check_attack_type(attack_type)
     controls: dict[str, widgets.ValueWidget] = {
         "attack_dice": _pool_slider(attack_dice, "Attack dice"),

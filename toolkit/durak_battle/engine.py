@@ -31,6 +31,7 @@ from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_lo
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.numbers import count
+from toolkit.whole_numbers import whole_number
 
 __all__ = ["BattleState", "start_battle", "start_clash"]
 
@@ -565,8 +566,7 @@ def start_battle(
     """
     rules = rules or Rules()
     _check_armies(army_a, army_b)
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-        raise InvalidSetupError(f"max_rounds must be a whole number of 1 or more, got {str(max_rounds)[:40]!r}")
+    whole_number(max_rounds, "max_rounds", 1)
     state = BattleState(rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds)
     return state._log(
         "start",

@@ -72,6 +72,7 @@ from toolkit.notation import (
     write_example,
 )
 from toolkit.numbers import count
+from toolkit.whole_numbers import is_whole_number
 
 __all__ = [
     "NOTATION",
@@ -354,7 +355,7 @@ def _rolls(raw: Mapping[str, Any], key: str, number: int, errors: ParseErrors, s
     out = []
     for who, total in value.items():
         side = sides.side_of(who, *at, key, who)
-        if isinstance(total, bool) or not isinstance(total, int):
+        if not is_whole_number(total):
             errors.add(
                 f"round {number}: {key}: {who}'s roll total must be a whole number, got {excerpt(total)}", *at, key, who
             )

@@ -17,6 +17,7 @@ from toolkit.dice import check_trait_die
 from toolkit.errors import InvalidSetupError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.rulings import implements
+from toolkit.whole_numbers import is_whole_number, whole_number
 
 __all__ = [
     "Rules",
@@ -107,7 +108,7 @@ def _pair(name: str, value: object, ruling: str) -> tuple[int, int]:
     ok = (
         isinstance(value, (tuple, list))
         and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_LOSS for v in value)
+        and all(is_whole_number(v) and 0 <= v <= MAX_LOSS for v in value)
     )
     if not ok:
         raise RuleFieldError(
@@ -116,11 +117,6 @@ def _pair(name: str, value: object, ruling: str) -> tuple[int, int]:
             f"from 0 to {MAX_LOSS} ({ruling})",
         )
     return (value[0], value[1])  # type: ignore[index]
-
-
-def _whole(name: str, value: object, low: int, high: int, what: str, ruling: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RuleFieldError(name, f"{name}={value!r}: {what}, a whole number from {low} to {high} ({ruling})")
 
 
 def _suits(value: object) -> tuple[tuple[str, str], ...]:
@@ -292,7 +288,7 @@ class Rules(HouseRules):
             ("morale_target", "the Spirit total needed to stay", "DB-8"),
             ("morale_per_token", "the Spirit penalty per token lost", "DB-8"),
         ):
-            _whole(name, getattr(self, name), *self.field_bounds(name), what, ruling)
+            self.check_bounded(name, what, ruling)
         if self.counter_tie not in get_args(CounterTie):
             raise RuleFieldError(
                 "counter_tie", f"counter_tie={self.counter_tie!r} is not a variant of DB-5: use 'no_loss' or 'loses'"
@@ -371,8 +367,7 @@ class Leader:
             raise InvalidSetupError(f"wild_card={self.wild_card!r}: use True (Wild Card) or False (Extra)")
         for name in ("battle_modifier", "spirit_modifier"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidSetupError(f"{self.name}'s {name} must be a whole number, got {value!r}")
+            whole_number(value, f"{self.name}'s {name}")
 
 
 @dataclass(frozen=True)
@@ -384,10 +379,7 @@ class Army:
     leader: Leader
 
     def __post_init__(self) -> None:
-        if isinstance(self.tokens, bool) or not isinstance(self.tokens, int) or self.tokens < 0:
-            raise InvalidSetupError(
-                f"{self.name}'s tokens must be a whole number of 0 or more, got {self.tokens!r} (DB-7)"
-            )
+        whole_number(self.tokens, f"{self.name}'s tokens", 0, ruling="DB-7")
         if self.tokens > MAX_TOKENS:
             raise InvalidSetupError(f"{self.name} has {self.tokens} tokens: an army has at most {MAX_TOKENS} (DB-7)")
 

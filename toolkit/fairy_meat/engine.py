@@ -50,6 +50,7 @@ from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules, Voice, combat_hand_sizes
 from toolkit.numbers import count
 from toolkit.rulings import implements
+from toolkit.whole_numbers import whole_number
 
 __all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 
@@ -837,8 +838,7 @@ def start_combat(
         rules=rules,
     )
     n_attacks = attacks if attacks is not None else (1 if wrestling else attacker.weapon.attacks)
-    if isinstance(n_attacks, bool) or not isinstance(n_attacks, int) or n_attacks < 1:
-        raise InvalidSetupError(f"attacks must be a whole number >= 1, got {n_attacks!r}")
+    whole_number(n_attacks, "attacks", 1, ruling="FM-13")
     if attacker.name == defender.name:
         raise InvalidSetupError(f"the two fairies need different names, both are {attacker.name!r}")
     for f in (attacker, defender):

@@ -22,12 +22,13 @@ from typing import Literal
 
 from toolkit.cards import Card, parse_card, parse_cards
 from toolkit.engine import Sentence
-from toolkit.errors import ArgumentTypeError, IllegalActionError, InvalidSetupError
+from toolkit.errors import ArgumentTypeError, IllegalActionError
 from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_death_card, is_numbered, is_trump  # noqa: F401 (re-exported)
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.rules import Rules, check_direction
 from toolkit.numbers import count
 from toolkit.rulings import implements
+from toolkit.whole_numbers import is_whole_number, whole_number
 
 __all__ = [
     "Side",
@@ -114,8 +115,7 @@ class Play:
             raise IllegalActionError("a card appears twice in one play")
         for name in ("wild_points", "bonus"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidSetupError(f"{name} must be a whole number of points >= 0, got {value!r}")
+            whole_number(value, f"{name} (points)", 0)
         if self.wild_points and self.wild_colour not in ("red", "black"):
             raise IllegalActionError(
                 f"Wild Trump points need a declared colour 'red' or 'black', got {self.wild_colour!r} (FM-7)"
@@ -366,7 +366,7 @@ def _check_shift(chooser: Side, shift: tuple[int, int], n: int) -> tuple[int, in
     ok = (
         isinstance(shift, tuple)
         and len(shift) == 2
-        and all(isinstance(s, int) and abs(s) <= n and (s - n) % 2 == 0 for s in shift)
+        and all(is_whole_number(s) and abs(s) <= n and (s - n) % 2 == 0 for s in shift)
     )
     if not ok:
         raise IllegalActionError(

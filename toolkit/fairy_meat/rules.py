@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -19,6 +20,7 @@ from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import HouseRules, RuleFieldError, rule_field
 from toolkit.notation import excerpt
 from toolkit.rulings import implements
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "Rules",
@@ -69,12 +71,6 @@ TERM_RANGE = (-10, 10)
 TRUMP_VALUE_RANGE = (1, 10)
 DIVISOR_RANGE = (1, 10)
 WINS = ("highest", "lowest")
-
-
-def _check_int(name: str, value: object, low: int, high: int, ruling: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RuleFieldError(name, f"{name}={value!r} is not valid ({ruling}): use a whole number from {low} to {high}")
-    return value
 
 
 def _check_ranks(name: str, value: object, accepted: tuple[str, ...], ruling: str) -> tuple[str, ...]:
@@ -163,11 +159,14 @@ def check_damage_table(value: object) -> tuple[tuple[str, int], ...]:
             raise RuleFieldError(
                 "damage_table", f"damage_table: {excerpt(key)} is not a range of differences (FM-10): give {accepted}"
             )
-        if isinstance(damage, bool) or not isinstance(damage, int) or not 0 <= damage <= 100:
-            raise RuleFieldError(
-                "damage_table",
-                f"damage_table: the damage for {excerpt(key)} is {excerpt(damage)}: use a whole number from 0 to 100",
-            )
+        whole_number(
+            damage,
+            f"damage_table: the damage for {excerpt(key)}",
+            0,
+            100,
+            ruling="FM-10",
+            error=functools.partial(RuleFieldError, "damage_table"),
+        )
         rows.append((rng, damage))
     rows.sort(key=lambda r: r[0][0])
     expected = 1
@@ -385,11 +384,11 @@ class Rules(HouseRules):
                 f"trump_ranks: {', '.join(both)} {'is' if len(both) == 1 else 'are'} also in numbered_ranks (FM-1): "
                 "a rank is either Numbered or a Trump",
             )
-        _check_int("trump_value", self.trump_value, *self.field_bounds("trump_value"), "FM-1")
-        _check_int("jokers", self.jokers, *self.field_bounds("jokers"), "FM-1")
+        self.check_bounded("trump_value", ruling="FM-1")
+        self.check_bounded("jokers", ruling="FM-1")
         for name in ("attacker_bonus", "order_card_bonus", "flutter_penalty"):
-            _check_int(name, getattr(self, name), *self.field_bounds(name), "FM-2")
-        _check_int("points_divisor", self.points_divisor, *self.field_bounds("points_divisor"), "FM-10")
+            self.check_bounded(name, ruling="FM-2")
+        self.check_bounded("points_divisor", ruling="FM-10")
         _check_option("damage", self.damage, get_args(Damage), "FM-10")
         if self.damage_table != ():
             put(self, "damage_table", check_damage_table(self.damage_table))
@@ -420,19 +419,6 @@ class Rules(HouseRules):
 MAX_POINTS = 100
 
 
-def _whole(value: object, what: str, low: int | None = 0, high: int | None = None) -> int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or (low is not None and value < low)
-        or (high is not None and value > high)
-    ):
-        bound = f" of {low} or more" if low is not None else ""
-        bound += f" and at most {high}" if high is not None else ""
-        raise InvalidSetupError(f"{what} must be a whole number{bound}, got {str(value)[:40]!r}")
-    return value
-
-
 @dataclass(frozen=True)
 class Weapon:
     """A weapon's combat numbers (FM-2, FM-13).
@@ -450,9 +436,9 @@ class Weapon:
     attacks: int = 1
 
     def __post_init__(self) -> None:
-        _whole(self.attack_bonus, f"{self.name}'s attack_bonus", low=None)
-        _whole(self.defence_modifier, f"{self.name}'s defence_modifier", low=None)
-        _whole(self.attacks, f"{self.name}'s attacks", low=1)
+        whole_number(self.attack_bonus, f"{self.name}'s attack_bonus")
+        whole_number(self.defence_modifier, f"{self.name}'s defence_modifier")
+        whole_number(self.attacks, f"{self.name}'s attacks", 1, ruling="FM-13")
 
 
 BARE_HANDS = Weapon("bare hands")
@@ -501,8 +487,8 @@ class Fairy:
             raise InvalidSetupError(f"a fairy needs a name, got {self.name!r}")
         if self.pronoun not in PRONOUNS:
             raise InvalidSetupError(f"{self.name}'s pronoun must be one of {', '.join(PRONOUNS)}, got {self.pronoun!r}")
-        _whole(self.live, f"{self.name}'s Live points", high=MAX_POINTS)
-        _whole(self.kill, f"{self.name}'s Kill points", high=MAX_POINTS)
+        whole_number(self.live, f"{self.name}'s Live points", 0, MAX_POINTS)
+        whole_number(self.kill, f"{self.name}'s Kill points", 0, MAX_POINTS)
 
     @property
     def voice(self) -> Voice:

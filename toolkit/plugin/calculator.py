@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError
 from toolkit.notation import excerpt
+from toolkit.whole_numbers import accepted_whole_numbers, whole_number
 
 __all__ = [
     "distribution_rows",
@@ -93,7 +94,7 @@ class Param:
     def accepted(self) -> str:
         """Return what the argument accepts, in words (for error messages and --list)."""
         if self.kind == "int":
-            return f"a whole number from {int(self.low or 0):,} to {int(self.high or 0):,}"
+            return accepted_whole_numbers(int(self.low or 0), int(self.high or 0))
         if self.kind == "float":
             return f"a number from {self.low:g} to {self.high:g}"
         if self.kind == "choice":
@@ -120,8 +121,7 @@ class Param:
         if kind == "int":
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:  # type: ignore[operator]
-                raise bad
+            value = whole_number(value, self.name, int(self.low or 0), int(self.high or 0), error=ArgumentTypeError)
         elif kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not self.low <= value <= self.high:  # type: ignore[operator]
                 raise bad

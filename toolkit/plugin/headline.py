@@ -20,8 +20,9 @@ from fractions import Fraction
 from typing import Any
 
 from toolkit.comparison import CONFIDENCE, interval_of
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, excerpt
 from toolkit.odds_samples import Samples
+from toolkit.whole_numbers import whole_number
 
 __all__ = ["Cell", "Table", "TableSpec", "cell_of", "grid", "size_list"]
 
@@ -94,8 +95,10 @@ def size_list(values: Any, what: str, low: int) -> list[int]:
         InvalidSetupError: a value that is not a whole number of ``low`` or more.
     """
     items = list(values) if isinstance(values, (list, tuple, range)) else [values]
-    if not items or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in items):
-        raise InvalidSetupError(f"{what} must be whole numbers of {low} or more, got {values!r}")
+    if not items:
+        raise InvalidSetupError(f"{what} must list whole numbers of {low} or more, got {excerpt(values)}")
+    for v in items:
+        whole_number(v, f"each of {what} {excerpt(values)}", low)
     return sorted(set(items))
 
 

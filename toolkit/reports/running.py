@@ -25,6 +25,7 @@ from toolkit.reports.discovery import find_report, notebook_title
 from toolkit.reports.job_result import JobResult
 from toolkit.reports.jobs import Job, check_output_name
 from toolkit.reports.parameters import default_value, notebook_parameters, parameter_words, validate_parameters
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -600,8 +601,7 @@ def run_batch(
     """
     job_list = [_as_job(j) for j in jobs]
     names = _unique_names(job_list)
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise InvalidSetupError(f"workers must be a whole number from 1 up, got {excerpt(workers)}")
+    whole_number(workers, "workers", 1)
     out_dir = check_output_dir(output_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     slots: list[JobResult | None] = [None] * len(job_list)

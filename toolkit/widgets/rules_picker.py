@@ -22,6 +22,7 @@ import ipywidgets as widgets
 
 from toolkit.errors import ToolkitError
 from toolkit.house_rules import value_words
+from toolkit.whole_numbers import is_whole_number
 
 __all__ = ["DEFAULT", "RulesPicker", "controls_follow_picks", "notes_paragraphs", "rules_panel_html", "set_control"]
 
@@ -308,7 +309,7 @@ def set_control(control: Any, value: Any) -> None:
     take it: a house-rules number outside a slider's usual range (``morale_target: 15``
     against a highest of 12, DB-8) is shown and used as it is, never clamped to the bound.
     Controls without bounds (checkboxes, dropdowns) are simply set. Returns None."""
-    if isinstance(value, int) and not isinstance(value, bool) and hasattr(control, "min") and hasattr(control, "max"):
+    if is_whole_number(value) and hasattr(control, "min") and hasattr(control, "max"):
         control.min, control.max = min(control.min, value), max(control.max, value)
     control.value = value
 

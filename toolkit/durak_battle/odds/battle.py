@@ -19,7 +19,6 @@ from toolkit.durak_battle.odds.battle_bootstrap import battle_replicates
 from toolkit.durak_battle.odds.checks import (
     check_policies,
     check_rules,
-    whole_number,
 )
 from toolkit.durak_battle.odds.clash_losses import (
     Path,
@@ -44,6 +43,7 @@ from toolkit.odds_result import (
     not_reached,
 )
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -261,8 +261,8 @@ def battle_outcome(
     if army_a.name == army_b.name:
         raise InvalidSetupError(f"the two armies need different names, both are {army_a.name!r}")
     pols = check_policies(policies)
-    whole_number(max_rounds, "max_rounds", minimum=1)
-    whole_number(trials, "trials", minimum=1)
+    whole_number(max_rounds, "max_rounds", 1)
+    whole_number(trials, "trials", 1)
     check_method(method)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)

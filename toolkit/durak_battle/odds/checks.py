@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from toolkit.durak_battle.policies import POLICIES
 from toolkit.durak_battle.rules import MAX_TOKENS, Rules
 from toolkit.engine import Policy, policy_name, policy_pair
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, excerpt
 from toolkit.odds_result import METHODS
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "METHODS",
     "SAMPLERS",
-    "whole_number",
     "check_rules",
     "check_sizes",
     "check_tokens",
@@ -22,14 +22,6 @@ __all__ = [
 ]
 
 SAMPLERS = ("engine", "model")
-
-
-def whole_number(value: object, what: str, minimum: int = 0, hint: str = "") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InvalidSetupError(
-            f"{what} must be a whole number of {minimum} or more, got {value!r}" + (f" ({hint})" if hint else "")
-        )
-    return value
 
 
 def check_rules(rules: Rules | None) -> Rules:
@@ -41,8 +33,8 @@ def check_rules(rules: Rules | None) -> Rules:
 
 
 def check_sizes(cards_a: object, cards_b: object, rules: Rules) -> tuple[int, int]:
-    na = whole_number(cards_a, "cards_a (side a's hand size)", hint="DB-2")
-    nb = whole_number(cards_b, "cards_b (side b's hand size)", hint="DB-2")
+    na = whole_number(cards_a, "cards_a (side a's hand size)", 0, ruling="DB-2")
+    nb = whole_number(cards_b, "cards_b (side b's hand size)", 0, ruling="DB-2")
     deck = rules.deck_size
     if na + nb > deck:
         raise InvalidSetupError(
@@ -65,6 +57,5 @@ def check_tokens(tokens: object) -> tuple[int, int] | None:
     if not isinstance(tokens, tuple | list) or len(tokens) != 2:
         raise InvalidSetupError(f"tokens must be a pair (side a's, side b's) or None, got {tokens!r}")
     for t in tokens:
-        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= MAX_TOKENS:
-            raise InvalidSetupError(f"tokens must be whole numbers from 1 to {MAX_TOKENS} (DB-7), got {tokens!r}")
+        whole_number(t, f"each of tokens {excerpt(tokens)}", 1, MAX_TOKENS, ruling="DB-7")
     return (tokens[0], tokens[1])

@@ -24,7 +24,6 @@ from toolkit.durak_battle.odds.checks import (
     check_sizes,
     check_tokens,
     policy_label,
-    whole_number,
 )
 from toolkit.durak_battle.odds.clash_value import clash_armies
 from toolkit.durak_battle.odds.comparison_classes import clear_class_cache, comparison_classes
@@ -53,6 +52,7 @@ from toolkit.odds_result import (
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -598,7 +598,7 @@ def clash_losses(
     check_method(method)
     if sampler not in SAMPLERS:
         raise InvalidSetupError(f"sampler must be 'engine' or 'model', got {sampler!r}")
-    whole_number(trials, "trials", minimum=1)
+    whole_number(trials, "trials", 1)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
     names = _check_names(names)

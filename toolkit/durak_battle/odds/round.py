@@ -12,12 +12,12 @@ from toolkit.durak_battle.morale import morale_holds
 from toolkit.durak_battle.odds.checks import (
     check_rules,
     check_sizes,
-    whole_number,
 )
 from toolkit.durak_battle.recon import cards_drawn
 from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 from toolkit.errors import InvalidSetupError
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "hand_size_distribution",
@@ -51,7 +51,11 @@ def hand_size_distribution(
     if not isinstance(wild_die, bool):
         raise InvalidSetupError(f"wild_die={wild_die!r}: use True (a Wild Card) or False (an Extra) (DB-2)")
     whole_number(
-        token_advantage, "token_advantage", hint="DB-2: +1 card per token the own army outnumbers the other by"
+        token_advantage,
+        "token_advantage",
+        0,
+        ruling="DB-2",
+        hint="+1 card per token the own army outnumbers the other by",
     )
     rules = check_rules(rules)
     return trait_roll(battle_die, wild_die, modifier).map(lambda r: cards_drawn(r, token_advantage, rules))
@@ -168,7 +172,7 @@ def morale_pass_probability(
     """
     if not isinstance(wild_die, bool):
         raise InvalidSetupError(f"wild_die={wild_die!r}: use True (a Wild Card) or False (an Extra) (DB-8)")
-    whole_number(tokens_lost, "tokens_lost", hint="DB-8: -1 per token lost")
+    whole_number(tokens_lost, "tokens_lost", 0, ruling="DB-8", hint="-1 per token lost")
     rules = check_rules(rules)
     penalty = rules.morale_per_token * tokens_lost
     return trait_roll(spirit_die, wild_die, modifier).probability(lambda r: morale_holds(r, penalty, rules))

@@ -23,10 +23,11 @@ from toolkit.durak_battle.widgets.pieces import (
     default_armies,
     number_controls,
 )
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, excerpt
 from toolkit.numbers import count, probability_text
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
 from toolkit.widgets.common import fitting_width
@@ -407,8 +408,10 @@ def round_explorer(
     """
     army_a, army_b = check_pair(army_a, army_b)
     rules = as_rules(rules)
-    if not losses or any(isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in losses):
-        raise InvalidSetupError(f"losses must list whole numbers of tokens of 0 or more, got {losses!r}")
+    if not losses:
+        raise InvalidSetupError(f"losses must list whole numbers of tokens of 0 or more, got {excerpt(losses)}")
+    for k in losses:
+        whole_number(k, f"each of losses {excerpt(losses)} (tokens)", 0)
     base = (army_a, army_b)
     names = (army_a.name, army_b.name)
     controls = {

@@ -45,6 +45,7 @@ from toolkit.durak_battle.widgets.pieces import (
 from toolkit.engine import GameState
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.shipped import shipped_path
+from toolkit.whole_numbers import whole_number
 from toolkit.widgets.common import ERROR, NOTE, OK, control_grid, control_grid_style, count, esc, fitting_width
 from toolkit.widgets.example_mode import FollowsExample
 from toolkit.widgets.rules_picker import set_control
@@ -128,8 +129,7 @@ class BattleStepper(FollowsExample[BattleState]):
             raise InvalidSetupError("give an example or the armies, not both: the example names its armies")
         if (army_a is None) != (army_b is None):
             raise InvalidSetupError("give both armies (army_a and army_b), or neither")
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-            raise InvalidSetupError(f"max_rounds must be a whole number of 1 or more, got {max_rounds!r}")
+        whole_number(max_rounds, "max_rounds", 1)
         if example is not None:
             army_a, army_b = example.start.armies
             rules = rules or example.start.rules

@@ -13,6 +13,7 @@ from toolkit.fairy_meat.policies import (
 )
 from toolkit.fairy_meat.rules import Rules
 from toolkit.numbers import count
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "counting_applies",
@@ -28,8 +29,7 @@ __all__ = [
 def check_hand_size(n: object, what: str, rules: Rules | None = None) -> int:
     """Return ``n`` if it is a whole number of cards the rules' deck can deal (FM-1); raise otherwise."""
     size = len(deck_cards(rules))
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise InvalidSetupError(f"{what} must be a whole number of cards >= 0, got {n!r}")
+    n = whole_number(n, f"{what} (cards)", 0)
     if n > size:
         raise InvalidSetupError(f"{what} is {n} cards, but the deck holds {size} (FM-1)")
     return n

@@ -55,6 +55,7 @@ from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.numbers import count, signed_text
 from toolkit.prob import Distribution, format_probability
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -585,8 +586,7 @@ def solve_attack(
     """
     hands = (_hand(attacker_hand, "attacker"), _hand(defender_hand, "defender"))
     gone = parse_cards(removed)
-    if isinstance(attacks, bool) or not isinstance(attacks, int) or attacks < 1:
-        raise InvalidSetupError(f"attacks must be a whole number of 1 or more (FM-13), got {attacks!r}")
+    whole_number(attacks, "attacks", 1, ruling="FM-13")
     if attacks > len(hands[0]):
         raise TooBigError(
             f"attacks={attacks:,} from a hand of {count(len(hands[0]), 'card')}: an attacker with no cards left "

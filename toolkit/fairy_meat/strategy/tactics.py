@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from toolkit.cards import Card, Pile, parse_cards, standard_deck
-from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.errors import InvalidSetupError, TooBigError, excerpt
 from toolkit.fairy_meat.engine import PLAYERS, CombatState
 from toolkit.fairy_meat.legality import matches
 from toolkit.fairy_meat.policies import MIDPOINT
@@ -39,6 +39,7 @@ from toolkit.fairy_meat.strategy.payoff import Payoff
 from toolkit.numbers import signed_text
 from toolkit.prob import Distribution
 from toolkit.shipped import shipped_path
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,8 +94,7 @@ def deal_hands(a: int, d: int, n: int, seed: int = 0, removed: Sequence[str] = (
     """Return ``n`` random deals of ``a`` and ``d`` cards from the 52-card deck (FM-1)
     less ``removed``, as card-code strings, reproducible from ``seed``."""
     for value, what in ((a, "attacker's cards"), (d, "defender's cards"), (n, "deals")):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidSetupError(f"the number of {what} must be a whole number of 1 or more, got {value!r}")
+        whole_number(value, f"the number of {what}", 1)
     gone = set(parse_cards(removed))
     deck = [c.code for c in standard_deck() if c not in gone]
     if a + d > len(deck):
@@ -285,8 +285,8 @@ def round_study(
     """
     rules, payoff = rules or Rules(), payoff or Payoff()
     for fairy in (x, y):
-        if any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in fairy):
-            raise InvalidSetupError(f"Live and Kill points must be whole numbers of 1 or more, got {fairy!r}")
+        for v, what in zip(fairy, ("Live points", "Kill points"), strict=False):
+            whole_number(v, f"{what} of {excerpt(fairy)}", 1)
     net, dealt, taken, down = {}, {}, {}, {}
     skipped = 0
     cache: dict[tuple[int, int], tuple[float, int]] = {}

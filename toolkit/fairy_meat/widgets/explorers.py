@@ -18,6 +18,7 @@ from toolkit.fairy_meat.widgets.cards import WIDE, numeric_controls, variant_con
 from toolkit.house_rules import load_rules
 from toolkit.odds_result import Odds, average_text, chance_text
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
 from toolkit.widgets.rules_picker import controls_follow_picks
@@ -157,8 +158,7 @@ def odds_explorer(
     """
     given, rules = rules, load_rules("fairy-meat", rules)
     for n, low, high, what in ((attacker_cards, 1, 8, "attacker_cards"), (defender_cards, 0, 6, "defender_cards")):
-        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
-            raise InvalidSetupError(f"{what} must be a whole number of cards from {low} to {high}, got {n!r}")
+        whole_number(n, f"{what} (cards)", low, high)
     for policy in policies:
         if policy not in POLICIES:
             raise InvalidSetupError(f"{policy!r} is not a policy: use one of {', '.join(map(repr, POLICIES))}")
@@ -283,8 +283,7 @@ def hand_composition_explorer(
     Raises:
         InvalidSetupError: a hand size outside 0-12.
     """
-    if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 12:
-        raise InvalidSetupError(f"cards must be a whole number from 0 to 12, got {cards!r}")
+    whole_number(cards, "cards", 0, 12)
     rules = load_rules("fairy-meat", rules)
     calculator = compute or (lambda n: hand_composition(n, rules))
     controls = {"cards": widgets.IntSlider(value=cards, min=0, max=12, description="Cards in the hand", style=WIDE)}

@@ -1,0 +1,97 @@
+"""One check for whole numbers and their ranges: dice, cards, tokens, trials, rule numbers.
+
+Every count the toolkit takes goes through :func:`whole_number`, so a ``True`` (which
+Python counts as 1), a ``2.5`` or a word is refused the same way everywhere, with a
+one-line message naming the input, the value given and the whole numbers accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeGuard
+
+from toolkit.errors import InvalidSetupError, excerpt
+
+__all__ = ["whole_number", "accepted_whole_numbers", "is_whole_number"]
+
+
+def is_whole_number(value: object) -> TypeGuard[int]:
+    """Return True if ``value`` is an ``int`` and not a ``bool`` (``True`` is not a count)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def accepted_whole_numbers(low: int | None = None, high: int | None = None) -> str:
+    """Return the words for the whole numbers from ``low`` to ``high`` (either end open
+    when None), as an error message gives them.
+
+    >>> accepted_whole_numbers(1, 6)
+    'a whole number from 1 to 6'
+    >>> accepted_whole_numbers(0)
+    'a whole number of 0 or more'
+    >>> accepted_whole_numbers(high=100)
+    'a whole number of at most 100'
+    """
+    if low is not None and high is not None:
+        return f"a whole number from {low:,} to {high:,}"
+    if low is not None:
+        return f"a whole number of {low:,} or more"
+    if high is not None:
+        return f"a whole number of at most {high:,}"
+    return "a whole number"
+
+
+def whole_number(
+    value: object,
+    name: str,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    ruling: str = "",
+    hint: str = "",
+    what: str = "",
+    field: bool = False,
+    error: Callable[[str], Exception] = InvalidSetupError,
+    type_error: Callable[[str], Exception] | None = None,
+) -> int:
+    """Return ``value`` if it is a whole number from ``low`` to ``high`` (either end open
+    when None); raise otherwise.
+
+    The message is one line: ``"{name} must be a whole number from 1 to 6, got 7 (AM-2)"``
+    — the input's name, the numbers accepted, the value given (a short excerpt), then
+    ``ruling`` in brackets and ``hint`` after a semicolon when given.
+
+    Args:
+        value: what was given; a ``bool`` is refused (``True`` is not 1 die).
+        name: the input as the designer knows it (``"cards_a (side a's hand size)"``).
+        low, high: the smallest and largest accepted, inclusive; None leaves that end open.
+        ruling: the ruling the range comes from (``"DB-7"``), if any.
+        hint: a further sentence on what to do instead.
+        what: what the number is, in words (``"a won tie's damage"``).
+        field: write the message as a rules field is written in a house-rules file,
+            ``"{name}={value}: {what}, a whole number from 0 to 100 ({ruling})"``, so
+            the field's label can be put after its name (``tie_damage (Tie damage) = 101: ...``).
+        error: builds the exception from the message (default :class:`InvalidSetupError`;
+            ``functools.partial(RuleFieldError, field)`` for a rules field).
+        type_error: builds the exception when ``value`` is not a whole number at all
+            (default ``error``), e.g. :class:`~toolkit.errors.ArgumentTypeError`.
+
+    Raises:
+        InvalidSetupError: (or what ``error``/``type_error`` build) ``value`` is not a
+        whole number, or is outside ``low``..``high``.
+    """
+    if is_whole_number(value):
+        if (low is None or value >= low) and (high is None or value <= high):
+            return value
+        build = error
+    else:
+        build = type_error or error
+    accepted = accepted_whole_numbers(low, high)
+    if field:
+        message = f"{name}={excerpt(value)}: " + (f"{what}, {accepted}" if what else accepted)
+        message += f" ({ruling})" if ruling else ""
+    else:
+        named = f"{name} ({what})" if what else name
+        message = f"{named} must be {accepted}, got {excerpt(value)}" + (f" ({ruling})" if ruling else "")
+    if hint:
+        message += f"; {hint}"
+    raise build(message)
