@@ -43,6 +43,7 @@ from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
 from toolkit.sweeps.store import PointStore, splice_table, sweep_arrow, sweep_schema, table_frame, write_table
 from toolkit.sweeps.work import compute_chunk
+from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -157,8 +158,8 @@ def local_workers(requested: int | None, chunks: int) -> tuple[int, str | None]:
     >>> local_workers(4, 1)[0], local_workers(None, 1)
     (1, (1, None))
     """
-    if requested is not None and (isinstance(requested, bool) or not isinstance(requested, int) or requested < 1):
-        raise InvalidSetupError(f"workers must be a whole number of 1 or more, got {excerpt(requested)}")
+    if requested is not None:
+        whole_number(requested, "workers", 1)
     cores = default_workers()
     used = max(1, min(requested or cores, cores, chunks))
     if requested is None or used == requested:

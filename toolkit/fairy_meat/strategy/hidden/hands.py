@@ -34,6 +34,7 @@ from toolkit.fairy_meat.legality import (
 )
 from toolkit.fairy_meat.odds.compositions import composition_pairs
 from toolkit.fairy_meat.rules import Rules
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "HIDDEN_LIMIT",
@@ -214,8 +215,7 @@ def observed(other: Placed, mine: Placed) -> tuple:
 
 def check_cards(n: object, what: str, rules: Rules | None = None) -> int:
     """Return ``n`` if it is a whole number of cards >= 1 the rules' deck holds (FM-1, FM-2)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InvalidSetupError(f"{what} must be a whole number of cards >= 1, got {n!r}")
+    n = whole_number(n, what, 1, what="cards", ruling="FM-2")
     size = len(deck_cards(rules))
     if n > size:
         raise InvalidSetupError(f"{what} is {n} cards, but the deck holds {size} (FM-1)")

@@ -13,6 +13,7 @@ from toolkit.fairy_meat.strategy.hidden.hands import HIDDEN_LIMIT, check_cards, 
 from toolkit.fairy_meat.strategy.hidden.matrix import build_game
 from toolkit.fairy_meat.strategy.hidden.solution import HiddenSolution
 from toolkit.fairy_meat.strategy.payoff import Payoff
+from toolkit.whole_numbers import whole_number
 
 __all__ = ["solve_hidden"]
 
@@ -75,8 +76,7 @@ def solve_hidden(
     for name, value in (("max_iterations", max_iterations), ("check_every", check_every)):
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidSetupError(f"{name} must be a whole number >= 1, got {value!r}")
+        whole_number(value, name, 1)
     if isinstance(removed, str):
         removed = removed.replace(",", " ").split()
     caps = deck_caps(removed, rules)
