@@ -244,7 +244,10 @@ class BattleState(GameState):
         if stage == "coin":
             i = SIDES.index(str(action))
             state = self._log(
-                "initiative", f"Tied jokers: a coin flip gives {self.names[i]} the initiative (DB-3).", "DB-3"
+                "initiative",
+                f"Tied jokers: a coin flip gives {self.names[i]} the initiative (DB-3).",
+                "DB-3",
+                data={"decided": "coin", "holder": SIDES[i]},
             )
             return state._begin_clash(i)
         if stage == "morale":
@@ -269,7 +272,8 @@ class BattleState(GameState):
             + " (DB-2)."
         )
         state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
-        state = state._log("recon", text, "DB-2")
+        scouted = {"side": SIDES[i], "roll": total, "cards": cards, "advantage": advantage}
+        state = state._log("recon", text, "DB-2", data=scouted)
         if state.recon[1] is not None:
             state = replace(state, stage="deal")._after_deal_step()
         return state
@@ -285,7 +289,7 @@ class BattleState(GameState):
                 "DB-2",
                 audience=(SIDES[i],),  # her hand is hers alone to see
                 public_text=f"{self.names[i]} draws {count(n, 'card')}.",
-                data={"side": SIDES[i]},
+                data={"side": SIDES[i], "cards": tuple(c.code for c in state.hands[i])},
             )
         return state._after_deal_step()
 
@@ -301,13 +305,15 @@ class BattleState(GameState):
                 and state.hand_sizes[i] == 0
                 and not any(e.kind == "deal" and e.data.get("side") == SIDES[i] for e in state.log_events[-3:])
             ):
-                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2", data={"side": SIDES[i]})
+                none = {"side": SIDES[i], "cards": ()}
+                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2", data=none)
         return state._initiative()
 
     def _initiative(self) -> BattleState:
         who = initiative_holder(*self.hands, self.rules)
         if who is NO_CLASH:
-            state = self._log("initiative", "Neither side holds an attack card: no clash this round (DB-3).", "DB-3")
+            text = "Neither side holds an attack card: no clash this round (DB-3)."
+            state = self._log("initiative", text, "DB-3", data={"decided": "no_clash"})
             if state.clash_only:
                 return replace(state, stage="over", outcome="no clash", hands=((), ()))
             return state._next_round()
@@ -315,9 +321,11 @@ class BattleState(GameState):
             return replace(self, stage="coin")
         mine, theirs = attack_cards(self.hands[who], self.rules), attack_cards(self.hands[1 - who], self.rules)
         detail = Sentence.card_name(mine[0])
+        took = {"decided": "card", "holder": SIDES[who], "card": mine[0].code}
         if theirs and card_value(theirs[0]) == card_value(mine[0]):
             k = next(k for k in range(len(mine)) if k >= len(theirs) or card_value(mine[k]) != card_value(theirs[k]))
             detail += Sentence.of("; the tie is broken by her next attack card, the ", Sentence.card_name(mine[k]))
+            took.update(decided="next_card", next_card=mine[k].code)
         state = self._log(
             "initiative",
             Sentence.of(
@@ -326,6 +334,7 @@ class BattleState(GameState):
             "DB-3",
             audience=(SIDES[who],),  # the card is not played yet: the other side learns only who attacks
             public_text=f"{self.names[who]} holds the highest attack card and takes the initiative (DB-3).",
+            data=took,
         )
         return state._begin_clash(who)
 
@@ -349,7 +358,8 @@ class BattleState(GameState):
         kind, i, card = beat.kind, beat.side, beat.card
         if kind == "pass":
             why = "has no attack card" if beat.auto else "does not attack"
-            state = self._log("pass", f"{names[i]} {why}; the initiative passes (DB-6).", "DB-6")
+            passed = {"side": SIDES[i], "declined": not beat.auto}
+            state = self._log("pass", f"{names[i]} {why}; the initiative passes (DB-6).", "DB-6", data=passed)
             if clash_over(self.passes + 1):
                 return replace(state, passes=self.passes + 1)
             return replace(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
@@ -375,7 +385,8 @@ class BattleState(GameState):
             text = (
                 f"{names[i]} {why}: {names[attacker]} strikes, {names[i]} loses {_tokens(result.defender_loss)} (DB-4)."
             )
-            state = state._log("strike", text, "DB-4")._lose(beat.loss)
+            struck = {"side": SIDES[i], "declined": not beat.auto, "loss": result.defender_loss}
+            state = state._log("strike", text, "DB-4", data=struck)._lose(beat.loss)
             return state._attack_done(attacker)
         assert card is not None and self.table is not None
         as_ = f" as {result.action}" if card.is_joker else ""
@@ -397,6 +408,14 @@ class BattleState(GameState):
                     f"{as_} ({how}); the attack is cancelled and {names[i]} now attacks (DB-1).",
                 ),
                 "DB-5",
+                data={
+                    "side": SIDES[i],
+                    "card": card.code,
+                    "against": table.code,
+                    "equal": card_value(card) == card_value(table),
+                    "counts_as": "lower" if result.defender_loss or not result.succeeded else "higher",
+                    "loss": result.defender_loss,
+                },
             )
             state = state._lose(beat.loss)
             if state.stage == "over":
@@ -410,7 +429,14 @@ class BattleState(GameState):
             f"{as_}: it {verdict}; "
             f"{names[attacker]} loses {result.attacker_loss}, {names[i]} loses {result.defender_loss} (DB-1).",
         )
-        state = state._log(result.action, text, "DB-1")._lose(beat.loss)
+        answered = {
+            "side": SIDES[i],
+            "card": card.code,
+            "succeeded": result.succeeded,
+            "attacker_loss": result.attacker_loss,
+            "defender_loss": result.defender_loss,
+        }
+        state = state._log(result.action, text, "DB-1", data=answered)._lose(beat.loss)
         return state._attack_done(attacker)
 
     def _lose(self, loss: tuple[int, int]) -> BattleState:
