@@ -424,13 +424,10 @@ class CombatState(GameState):
         """Log side ``i``'s combat hand as dealt: the cards for her eyes only, how many for
         the other side's (FM-2, FM-5: a hand is hidden until its cards are played face up)."""
         name, hand = self.names[i], self.hands[i]
-        return self._log(
-            "deal",
-            Sentence.of(f"{name} draws {count(len(hand), 'card')}: ", _cards_shown(hand), "."),
-            "FM-2",
-            audience=(PLAYERS[i],),
-            public_text=f"{name} draws {count(len(hand), 'card')}.",
-        )
+        dealt = {"side": PLAYERS[i], "cards": tuple(c.code for c in hand)}
+        drawn = f"{name} draws {count(len(hand), 'card')}"
+        said = Sentence.of(f"{drawn}: ", _cards_shown(hand), ".")
+        return self._log("deal", said, "FM-2", audience=(PLAYERS[i],), public_text=f"{drawn}.", data=dealt)
 
     def _announce_trumps(self) -> CombatState:
         a = self.cur
