@@ -5,10 +5,14 @@ comments and ``expect`` blocks, not of the engine), and the catalogue situations
 
 from __future__ import annotations
 
+import itertools
+import random
+import re
 from pathlib import Path
 
 import pytest
 
+from toolkit import systems
 from toolkit.engine import Event
 from toolkit.errors import ArgumentTypeError
 from toolkit.replay import replay_example
@@ -113,3 +117,33 @@ def test_event_data_is_frozen_and_checked():
     with pytest.raises(ArgumentTypeError, match="event data must be a mapping"):
         Event("deal", "x", data=["cards"])  # type: ignore[arg-type]
     assert dict(Event("round", "Round 2.").data) == {}
+
+
+def _documented() -> dict[tuple[str, str], set[str]]:
+    """(system, kind) -> the names in that row of docs/event_data.md's tables."""
+    sections = {"Fairy Meat": "fairy-meat", "Durak battle": "durak-battle", "Angry Miniatures": "angry-miniatures"}
+    rows: dict[tuple[str, str], set[str]] = {}
+    system = ""
+    for line in (EXAMPLES.parents[1] / "docs" / "event_data.md").read_text().splitlines():
+        if line.startswith("## "):
+            system = next(v for k, v in sections.items() if line[3:].startswith(k))
+        elif system and line.startswith("| `"):
+            kinds, words = line.split("|")[1:3]
+            for kind in re.findall(r"`([^`]+)`", kinds):
+                rows[(system, kind)] = set(re.findall(r"`([^`]+)`", words))
+    return rows
+
+
+@pytest.mark.parametrize("system", ["fairy-meat", "durak-battle", "angry-miniatures"])
+def test_every_payload_key_is_documented(system):
+    """docs/event_data.md names every key an event of each kind carries, on random games."""
+    documented = _documented()
+    entry = systems.system(system)
+    games = itertools.islice(entry.hook("searcher").candidates(entry.rules_class()(), {}, random.Random(4)), 200)
+    seen = set()
+    for state in games:
+        for e in state.events:
+            for key in e.data:
+                seen.add((e.kind, key))
+                assert key in documented.get((system, e.kind), ()), (e.kind, key)
+    assert len(seen) >= 10  # the games reach many kinds of event

@@ -306,7 +306,8 @@ class AttackState(GameState):
             if state.announced == i:
                 events = state.log_events
                 if len(state.defenders) > 1:
-                    events += (Event("target", f"Against {state.defenders[i].name}:", "AM-8"),)
+                    target = {"defender": state.defenders[i].name}
+                    events += (Event("target", f"Against {state.defenders[i].name}:", "AM-8", data=target),)
                 for step in comparison.steps:
                     kind = "hits" if step.startswith("Hits") else "tie_break"
                     ruling = step[step.rfind("(") + 1 : step.rfind(")")] if step.endswith(")") else ""

@@ -364,7 +364,7 @@ class BattleState(GameState):
                 return replace(state, passes=self.passes + 1)
             return replace(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
         if kind == "end":
-            state = self._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6")
+            state = self._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6", data={"ended": True})
             return state._end_clash()
         hands = self.hands
         if card is not None:
@@ -374,7 +374,10 @@ class BattleState(GameState):
             forced = None if self.forced == OPENING else self.forced  # the opening attack is made (DB-3)
             state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0, forced=forced)
             return state._log(
-                "attack", Sentence.of(f"{names[i]} attacks with the ", Sentence.card_name(card), " (DB-1)."), "DB-1"
+                "attack",
+                Sentence.of(f"{names[i]} attacks with the ", Sentence.card_name(card), " (DB-1)."),
+                "DB-1",
+                data={"side": SIDES[i], "card": card.code},
             )
         attacker = 1 - i
         result = beat.answer
@@ -451,12 +454,16 @@ class BattleState(GameState):
         )
         if gone == "both":
             state = state._log(
-                "destroyed", "Both armies have no tokens left: both destroyed, nobody wins (DB-7).", "DB-7"
+                "destroyed",
+                "Both armies have no tokens left: both destroyed, nobody wins (DB-7).",
+                "DB-7",
+                data={"destroyed": SIDES},
             )
             return replace(state, stage="over", outcome="both destroyed", winner=None)
         if gone is not None:
             s = SIDES.index(gone)
-            state = state._log("destroyed", f"{self.names[s]} has no tokens left: destroyed (DB-7).", "DB-7")
+            text = f"{self.names[s]} has no tokens left: destroyed (DB-7)."
+            state = state._log("destroyed", text, "DB-7", data={"destroyed": (gone,)})
             return replace(state, stage="over", outcome=f"{gone} destroyed", winner=1 - s)
         return state
 
@@ -469,7 +476,10 @@ class BattleState(GameState):
     def _end_clash(self) -> BattleState:
         lost = self.lost_clash
         state = self._log(
-            "clash", f"Tokens lost in the clash: {self.names[0]} {lost[0]}, {self.names[1]} {lost[1]} (DB-7).", "DB-7"
+            "clash",
+            f"Tokens lost in the clash: {self.names[0]} {lost[0]}, {self.names[1]} {lost[1]} (DB-7).",
+            "DB-7",
+            data={"lost": lost},
         )
         if self.clash_only:
             return replace(state, stage="over", outcome="clash over", hands=((), ()))
@@ -488,7 +498,8 @@ class BattleState(GameState):
             f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}{needs}: "
             + ("the army stays (DB-8)." if ok else "the army retreats (DB-8).")
         )
-        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", text, "DB-8")
+        rolled = {"side": SIDES[i], "roll": total, "penalty": penalty, "stays": ok}
+        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", text, "DB-8", data=rolled)
         if not ok:
             return replace(state, stage="over", outcome=f"{SIDES[i]} retreats", winner=1 - i)
         if state.morale[1 - i] is None:

@@ -360,7 +360,7 @@ class CombatState(GameState):
         if step == "declare":
             state = replace(self, declared=_set(self.declared, i, rest))
             text = f"{name} declares {self._v(i).subject} will {rest} Trumps (FM-3)."
-            return state._log("declare", text, "FM-3")._advance()
+            return state._log("declare", text, "FM-3", data={"side": PLAYERS[i], "declared": rest})._advance()
         if step == "trumps":
             if verb == "points":
                 a = replace(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
