@@ -327,7 +327,10 @@ class Event:
         marks: where ``text`` shows a card or a die face (:class:`Mark`), as the
             referee wrote it: what the rule-book export draws, never read off the words.
         public_marks: the same for ``public_text``.
-        data: the event's structured payload (:class:`EventData`; a mapping given is frozen).
+        data: the event's structured payload (:class:`EventData`; a mapping given is frozen),
+            built by the engine beside the sentence: cards as codes, faces, sides, losses,
+            winners. What a situation's predicate reads (never ``text``, which may be reworded);
+            ``docs/event_data.md`` lists each system's keys.
 
     Build an event from :class:`Sentence` texts with :meth:`told`, so that its text and
     marks agree.
