@@ -268,6 +268,15 @@ class EventData(Mapping[str, Any]):
     __slots__ = ("_items",)
 
     def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = (), **more: Any) -> None:
+        if type(items) is dict and not more:  # what engines pass, on every event of every branch
+            plain = {}
+            for key, value in items.items():
+                if type(key) is not str:
+                    break
+                plain[key] = value if type(value) in _PLAIN else _frozen(value, repr(key))
+            else:
+                self._items = plain
+                return
         pairs = dict(items)
         pairs.update(more)
         for key in pairs:
@@ -318,7 +327,10 @@ class Event:
         marks: where ``text`` shows a card or a die face (:class:`Mark`), as the
             referee wrote it: what the rule-book export draws, never read off the words.
         public_marks: the same for ``public_text``.
-        data: the event's structured payload (:class:`EventData`; a mapping given is frozen).
+        data: the event's structured payload (:class:`EventData`; a mapping given is frozen),
+            built by the engine beside the sentence: cards as codes, faces, sides, losses,
+            winners. What a situation's predicate reads (never ``text``, which may be reworded);
+            ``docs/event_data.md`` lists each system's keys.
 
     Build an event from :class:`Sentence` texts with :meth:`told`, so that its text and
     marks agree.
@@ -345,8 +357,8 @@ class Event:
             object.__setattr__(self, "marks", _check_marks(self.text, tuple(self.marks)))
         if self.public_marks:
             object.__setattr__(self, "public_marks", _check_marks(self.public_text, tuple(self.public_marks)))
-        if self.data is not _NO_DATA and not isinstance(self.data, EventData):
-            if not isinstance(self.data, Mapping):
+        if self.data is not _NO_DATA and type(self.data) is not EventData:
+            if type(self.data) is not dict and not isinstance(self.data, Mapping):
                 raise ArgumentTypeError(f"event data must be a mapping, got {type(self.data).__name__}")
             object.__setattr__(self, "data", EventData(self.data))
 

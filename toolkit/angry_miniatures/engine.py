@@ -306,7 +306,8 @@ class AttackState(GameState):
             if state.announced == i:
                 events = state.log_events
                 if len(state.defenders) > 1:
-                    events += (Event("target", f"Against {state.defenders[i].name}:", "AM-8"),)
+                    target = {"defender": state.defenders[i].name}
+                    events += (Event("target", f"Against {state.defenders[i].name}:", "AM-8", data=target),)
                 for step in comparison.steps:
                     kind = "hits" if step.startswith("Hits") else "tie_break"
                     ruling = step[step.rfind("(") + 1 : step.rfind(")")] if step.endswith(")") else ""
@@ -324,7 +325,10 @@ class AttackState(GameState):
                 settled=state.settled + ((dd, ad),),
                 throws=(),
                 log_events=state._with(
-                    "damage", state._damage_text(i, dd, ad, comparison, stb), _damage_ruling(comparison)
+                    "damage",
+                    state._damage_text(i, dd, ad, comparison, stb),
+                    _damage_ruling(comparison),
+                    _judgement(state.defenders[i].name, comparison, stb, dd, ad),
                 ),
             )
         return state._finish()
@@ -359,10 +363,12 @@ class AttackState(GameState):
                             "crit",
                             f"{character.name} rolled {words} but has already crit this turn: no crit (AM-7).",
                             "AM-7",
+                            data={"character": character.name, "counts": False},
                         )
                     )
                 else:
-                    events.append(Event("crit", f"{character.name} crits ({words}, AM-7).", "AM-7"))
+                    crit = {"character": character.name, "counts": True}
+                    events.append(Event("crit", f"{character.name} crits ({words}, AM-7).", "AM-7", data=crit))
                     seen.add(character.name)
                     crits.append(character.name)
         attacker = self.attacker.take_damage(sum(ad for _, ad in self.settled))
@@ -375,6 +381,7 @@ class AttackState(GameState):
                         f"{character.name} has taken {character.damage} damage with Health "
                         f"{character.health}: out (AM-10).",
                         "AM-10",
+                        data={"character": character.name, "damage": character.damage, "health": character.health},
                     )
                 )
         return replace(
@@ -386,6 +393,20 @@ class AttackState(GameState):
             crits_this_turn=frozenset(seen),
             log_events=tuple(events),
         )
+
+
+def _judgement(defender: str, c: Comparison, stb: str | None, dd: int, ad: int) -> dict[str, Any]:
+    """The ``damage`` event's payload: the judgement of the attack roll against one
+    defender's roll (AM-3, AM-4, AM-5) and the damage it deals."""
+    return {
+        "defender": defender,
+        "attack_hits": c.attack_hits,
+        "defence_hits": c.defence_hits,
+        "decided_by": c.decided_by,
+        "winner": c.winner or stb,
+        "damage": dd,
+        "damage_back": ad,
+    }
 
 
 def _damage_ruling(c: Comparison) -> str:

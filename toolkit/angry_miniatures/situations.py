@@ -10,12 +10,11 @@ this turn, AM-7), ``rerolls`` (tied SuperTieBreaker throws to try, AM-4).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from toolkit.engine import GameState
-from toolkit.plugin.situation import Situation, events, make, said
+from toolkit.plugin.situation import Situation, events, make
 
 # No "decided by Jacks": hits are the J, Q, K and A rolled (AM-1), so two rolls tied on
 # hits, Aces, Kings and Queens have as many Jacks: the Jacks step of AM-4 never decides.
@@ -23,9 +22,14 @@ from toolkit.plugin.situation import Situation, events, make, said
 __all__ = ["CATALOGUE"]
 
 
+def _judged(state: GameState, **wanted: Any) -> bool:
+    """Whether a ``damage`` event's judgement (AM-3, AM-4, AM-5) has every ``wanted`` value."""
+    return any(all(e.data[k] == v for k, v in wanted.items()) for e in events(state, "damage"))
+
+
 def _tie_won_by(face_name: str) -> Callable[[GameState], bool]:
     def predicate(state: GameState) -> bool:
-        return any(e.text.startswith(f"{face_name}:") and "wins the tie" in e.text for e in events(state, "tie_break"))
+        return _judged(state, decided_by=face_name)
 
     predicate.__name__ = f"tie_decided_by_{face_name.lower()}"
     return predicate
@@ -77,25 +81,22 @@ def _every_face_hits(rules: Any) -> str:
     return f"every face of the die hits ({' '.join(rules.hit_faces)}, AM-1): no roll has 0 hits"
 
 
-_TIE_BACK = re.compile(r"wins the tie and deals (\d+) damage back")
-
-
 def _tie_back(state: Any) -> bool:
     """AM-4: the defender wins a tie on hits in melee and deals the tie's damage back
-    (``rules.tie_damage``, 1 by default) — the amount read from the log, not a fixed 1."""
-    for e in events(state, "damage"):
-        found = _TIE_BACK.search(e.text)
-        if found and int(found.group(1)) == state.rules.tie_damage:
-            return True
-    return False
+    (``rules.tie_damage``, 1 by default) — the amount the event carries, not a fixed 1."""
+    tie = state.rules.tie_damage
+    return any(
+        e.data["attack_hits"] == e.data["defence_hits"] and e.data["damage_back"] == tie > 0
+        for e in events(state, "damage")
+    )
 
 
 def _rerolls(state: GameState) -> int:
-    return sum("equal, both reroll" in e.text for e in events(state, "super_tiebreak"))
+    return sum(e.data["winner"] is None for e in events(state, "super_tiebreak"))
 
 
 def _stb_won(state: GameState) -> bool:
-    return said(state, "wins (AM-4)", "super_tiebreak")
+    return any(e.data["winner"] is not None for e in events(state, "super_tiebreak"))
 
 
 def _return_damage(state: Any) -> bool:
@@ -115,7 +116,7 @@ def _two_of_three(state: Any) -> bool:
 
 
 def _miss(state: GameState) -> bool:
-    return said(state, "misses", "damage")
+    return _judged(state, decided_by="zero_hits", winner=None)
 
 
 def _out(state: GameState) -> bool:
@@ -123,19 +124,20 @@ def _out(state: GameState) -> bool:
 
 
 def _crit_again(state: GameState) -> bool:
-    return said(state, "already crit this turn", "crit")
+    return any(not e.data["counts"] for e in events(state, "crit"))
 
 
 def _margin(state: Any) -> bool:
-    return any(dd >= 2 for dd, _ in state.settled) and said(state, "has more hits (AM-3)", "tie_break")
+    return any(dd >= 2 for dd, _ in state.settled) and _judged(state, decided_by="hits")
 
 
 def _no_damage_back(state: Any) -> bool:
-    return state.attack_type != "melee" and said(state, "The defender has more hits", "tie_break")
+    return state.attack_type != "melee" and _judged(state, decided_by="hits", winner="defender")
 
 
 def _zero_tie_stb(state: GameState) -> bool:
-    return said(state, "Both rolled 0 hits: a SuperTieBreaker decides") and _stb_won(state)
+    zero = _judged(state, decided_by="super_tiebreak", attack_hits=0, defence_hits=0)
+    return zero and _stb_won(state)
 
 
 CATALOGUE: tuple[Situation, ...] = (

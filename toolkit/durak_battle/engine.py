@@ -245,7 +245,10 @@ class BattleState(GameState):
         if stage == "coin":
             i = SIDES.index(str(action))
             state = self._log(
-                "initiative", f"Tied jokers: a coin flip gives {self.names[i]} the initiative (DB-3).", "DB-3"
+                "initiative",
+                f"Tied jokers: a coin flip gives {self.names[i]} the initiative (DB-3).",
+                "DB-3",
+                data={"decided": "coin", "holder": SIDES[i]},
             )
             return state._begin_clash(i)
         if stage == "morale":
@@ -270,7 +273,8 @@ class BattleState(GameState):
             + " (DB-2)."
         )
         state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
-        state = state._log("recon", text, "DB-2")
+        scouted = {"side": SIDES[i], "roll": total, "cards": cards, "advantage": advantage}
+        state = state._log("recon", text, "DB-2", data=scouted)
         if state.recon[1] is not None:
             state = replace(state, stage="deal")._after_deal_step()
         return state
@@ -286,7 +290,7 @@ class BattleState(GameState):
                 "DB-2",
                 audience=(SIDES[i],),  # her hand is hers alone to see
                 public_text=f"{self.names[i]} draws {count(n, 'card')}.",
-                data={"side": SIDES[i]},
+                data={"side": SIDES[i], "cards": tuple(c.code for c in state.hands[i])},
             )
         return state._after_deal_step()
 
@@ -302,13 +306,15 @@ class BattleState(GameState):
                 and state.hand_sizes[i] == 0
                 and not any(e.kind == "deal" and e.data.get("side") == SIDES[i] for e in state.log_events[-3:])
             ):
-                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2", data={"side": SIDES[i]})
+                none = {"side": SIDES[i], "cards": ()}
+                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2", data=none)
         return state._initiative()
 
     def _initiative(self) -> BattleState:
         who = initiative_holder(*self.hands, self.rules)
         if who is NO_CLASH:
-            state = self._log("initiative", "Neither side holds an attack card: no clash this round (DB-3).", "DB-3")
+            text = "Neither side holds an attack card: no clash this round (DB-3)."
+            state = self._log("initiative", text, "DB-3", data={"decided": "no_clash"})
             if state.clash_only:
                 return replace(state, stage="over", outcome="no clash", hands=((), ()))
             return state._next_round()
@@ -316,9 +322,11 @@ class BattleState(GameState):
             return replace(self, stage="coin")
         mine, theirs = attack_cards(self.hands[who], self.rules), attack_cards(self.hands[1 - who], self.rules)
         detail = Sentence.card_name(mine[0])
+        took = {"decided": "card", "holder": SIDES[who], "card": mine[0].code}
         if theirs and card_value(theirs[0]) == card_value(mine[0]):
             k = next(k for k in range(len(mine)) if k >= len(theirs) or card_value(mine[k]) != card_value(theirs[k]))
             detail += Sentence.of("; the tie is broken by her next attack card, the ", Sentence.card_name(mine[k]))
+            took.update(decided="next_card", next_card=mine[k].code)
         state = self._log(
             "initiative",
             Sentence.of(
@@ -327,6 +335,7 @@ class BattleState(GameState):
             "DB-3",
             audience=(SIDES[who],),  # the card is not played yet: the other side learns only who attacks
             public_text=f"{self.names[who]} holds the highest attack card and takes the initiative (DB-3).",
+            data=took,
         )
         return state._begin_clash(who)
 
@@ -350,12 +359,13 @@ class BattleState(GameState):
         kind, i, card = beat.kind, beat.side, beat.card
         if kind == "pass":
             why = "has no attack card" if beat.auto else "does not attack"
-            state = self._log("pass", f"{names[i]} {why}; the initiative passes (DB-6).", "DB-6")
+            passed = {"side": SIDES[i], "declined": not beat.auto}
+            state = self._log("pass", f"{names[i]} {why}; the initiative passes (DB-6).", "DB-6", data=passed)
             if clash_over(self.passes + 1):
                 return replace(state, passes=self.passes + 1)
             return replace(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
         if kind == "end":
-            state = self._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6")
+            state = self._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6", data={"ended": True})
             return state._end_clash()
         hands = self.hands
         if card is not None:
@@ -365,7 +375,10 @@ class BattleState(GameState):
             forced = None if self.forced == OPENING else self.forced  # the opening attack is made (DB-3)
             state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0, forced=forced)
             return state._log(
-                "attack", Sentence.of(f"{names[i]} attacks with the ", Sentence.card_name(card), " (DB-1)."), "DB-1"
+                "attack",
+                Sentence.of(f"{names[i]} attacks with the ", Sentence.card_name(card), " (DB-1)."),
+                "DB-1",
+                data={"side": SIDES[i], "card": card.code},
             )
         attacker = 1 - i
         result = beat.answer
@@ -376,7 +389,8 @@ class BattleState(GameState):
             text = (
                 f"{names[i]} {why}: {names[attacker]} strikes, {names[i]} loses {_tokens(result.defender_loss)} (DB-4)."
             )
-            state = state._log("strike", text, "DB-4")._lose(beat.loss)
+            struck = {"side": SIDES[i], "declined": not beat.auto, "loss": result.defender_loss}
+            state = state._log("strike", text, "DB-4", data=struck)._lose(beat.loss)
             return state._attack_done(attacker)
         assert card is not None and self.table is not None
         as_ = f" as {result.action}" if card.is_joker else ""
@@ -398,6 +412,14 @@ class BattleState(GameState):
                     f"{as_} ({how}); the attack is cancelled and {names[i]} now attacks (DB-1).",
                 ),
                 "DB-5",
+                data={
+                    "side": SIDES[i],
+                    "card": card.code,
+                    "against": table.code,
+                    "equal": card_value(card) == card_value(table),
+                    "counts_as": "lower" if result.defender_loss or not result.succeeded else "higher",
+                    "loss": result.defender_loss,
+                },
             )
             state = state._lose(beat.loss)
             if state.stage == "over":
@@ -411,7 +433,14 @@ class BattleState(GameState):
             f"{as_}: it {verdict}; "
             f"{names[attacker]} loses {result.attacker_loss}, {names[i]} loses {result.defender_loss} (DB-1).",
         )
-        state = state._log(result.action, text, "DB-1")._lose(beat.loss)
+        answered = {
+            "side": SIDES[i],
+            "card": card.code,
+            "succeeded": result.succeeded,
+            "attacker_loss": result.attacker_loss,
+            "defender_loss": result.defender_loss,
+        }
+        state = state._log(result.action, text, "DB-1", data=answered)._lose(beat.loss)
         return state._attack_done(attacker)
 
     def _lose(self, loss: tuple[int, int]) -> BattleState:
@@ -426,12 +455,16 @@ class BattleState(GameState):
         )
         if gone == "both":
             state = state._log(
-                "destroyed", "Both armies have no tokens left: both destroyed, nobody wins (DB-7).", "DB-7"
+                "destroyed",
+                "Both armies have no tokens left: both destroyed, nobody wins (DB-7).",
+                "DB-7",
+                data={"destroyed": SIDES},
             )
             return replace(state, stage="over", outcome="both destroyed", winner=None)
         if gone is not None:
             s = SIDES.index(gone)
-            state = state._log("destroyed", f"{self.names[s]} has no tokens left: destroyed (DB-7).", "DB-7")
+            text = f"{self.names[s]} has no tokens left: destroyed (DB-7)."
+            state = state._log("destroyed", text, "DB-7", data={"destroyed": (gone,)})
             return replace(state, stage="over", outcome=f"{gone} destroyed", winner=1 - s)
         return state
 
@@ -444,7 +477,10 @@ class BattleState(GameState):
     def _end_clash(self) -> BattleState:
         lost = self.lost_clash
         state = self._log(
-            "clash", f"Tokens lost in the clash: {self.names[0]} {lost[0]}, {self.names[1]} {lost[1]} (DB-7).", "DB-7"
+            "clash",
+            f"Tokens lost in the clash: {self.names[0]} {lost[0]}, {self.names[1]} {lost[1]} (DB-7).",
+            "DB-7",
+            data={"lost": lost},
         )
         if self.clash_only:
             return replace(state, stage="over", outcome="clash over", hands=((), ()))
@@ -463,7 +499,8 @@ class BattleState(GameState):
             f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}{needs}: "
             + ("the army stays (DB-8)." if ok else "the army retreats (DB-8).")
         )
-        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", text, "DB-8")
+        rolled = {"side": SIDES[i], "roll": total, "penalty": penalty, "stays": ok}
+        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", text, "DB-8", data=rolled)
         if not ok:
             return replace(state, stage="over", outcome=f"{SIDES[i]} retreats", winner=1 - i)
         if state.morale[1 - i] is None:

@@ -10,14 +10,13 @@ more often a joker is dealt), ``rounds`` (rounds at most).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from toolkit.cards import parse_cards
+from toolkit.cards import Card
 from toolkit.durak_battle.initiative_rule import attack_cards, initiative_holder
 from toolkit.durak_battle.rules import SIDES
 from toolkit.engine import GameState
-from toolkit.plugin.situation import Situation, events, make, said
+from toolkit.plugin.situation import Situation, events, make
 
 __all__ = ["CATALOGUE"]
 
@@ -41,36 +40,44 @@ def _joker_decides(state: Any) -> bool:
     side would have taken it (the other holds an attack card and hers are lower, or she has
     none); attack cards are the rules' attack suit (``Rules.suits``, spades by default, DB-1)."""
     rules = state.rules
-    hands: dict[str, tuple] = {}
+    hands: dict[str, tuple[Card, ...]] = {}
     for e in events(state):
-        if e.kind == "deal" and ": " in e.text:
-            who, _, cards = e.text.partition(" draws ")
-            hands[who] = parse_cards(cards.partition(": ")[2].rstrip("."))
-        elif e.kind == "initiative" and "holds the highest attack card (Joker)" in e.text:
-            holder = e.text.partition(" holds ")[0]
-            names = list(state.names)
-            if holder not in names or len(hands) < 2:
+        if e.kind == "deal":
+            hands[e.data["side"]] = tuple(Card(c) for c in e.data["cards"])
+        elif e.kind == "initiative" and e.data.get("decided") == "card" and Card(e.data["card"]).is_joker:
+            if len(hands) < 2:
                 continue
-            i = names.index(holder)
-            mine = [c for c in hands.get(names[i], ()) if not c.is_joker]
-            theirs = hands.get(names[1 - i], ())
+            i = SIDES.index(e.data["holder"])
+            mine = [c for c in hands.get(SIDES[i], ()) if not c.is_joker]
+            theirs = hands.get(SIDES[1 - i], ())
             pair = (mine, theirs) if i == 0 else (theirs, mine)
             if attack_cards(theirs, rules) and initiative_holder(*pair, rules) == 1 - i:
                 return True
     return False
 
 
-_LOWER_LOSS = re.compile(r"lower, she loses (\d+) tokens? first")
-
-
 def _counter_lower_loss(state: Any) -> bool:
     """DB-5: a counterattack lower than the attack costs ``rules.counter_lower_loss``
-    tokens first (1 by default) — the amount read from the log, not a fixed 1."""
-    for e in events(state, "counter"):
-        found = _LOWER_LOSS.search(e.text)
-        if found and int(found.group(1)) == state.rules.counter_lower_loss:
-            return True
-    return False
+    tokens first (1 by default) — the amount the event carries, not a fixed 1."""
+    loss = state.rules.counter_lower_loss
+    return any(
+        not e.data["equal"] and e.data["counts_as"] == "lower" and e.data["loss"] == loss > 0
+        for e in events(state, "counter")
+    )
+
+
+def _has(state: GameState, kind: str, key: str, value: Any = True) -> bool:
+    """Whether an event of ``kind`` carries ``key`` equal to ``value``."""
+    return any(key in e.data and e.data[key] == value for e in events(state, kind))
+
+
+def _counter_equal(state: GameState, counts_as: str) -> bool:
+    """DB-5: a counterattack equal to the attack, counted as ``counts_as`` (``"higher"``: no
+    loss; ``"lower"``: she loses tokens, the variant)."""
+    return any(
+        e.data["equal"] and e.data["counts_as"] == counts_as and (e.data["loss"] > 0) == (counts_as == "lower")
+        for e in events(state, "counter")
+    )
 
 
 def _holds_other_retreats(state: Any) -> bool:
@@ -105,7 +112,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "joker_coin_flip",
         "Joker against joker and no other spade: a coin decides the initiative.",
-        lambda s: said(s, "a coin flip gives", "initiative"),
+        lambda s: _has(s, "initiative", "decided", "coin"),
         ("DB-3",),
         lambda r: r.jokers,
         joker=25,
@@ -114,7 +121,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "initiative_tie_broken",
         "Equal best attack cards: the next attack card decides the initiative.",
-        lambda s: said(s, "the tie is broken by her next attack card", "initiative"),
+        lambda s: _has(s, "initiative", "decided", "next_card"),
         ("DB-3",),
         lambda r: r.jokers,
         joker=12,
@@ -123,13 +130,13 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "strike_no_answer",
         "A strike on a side with no answer.",
-        lambda s: said(s, "cannot answer", "strike"),
+        lambda s: _has(s, "strike", "declined", False),
         ("DB-4",),
     ),
     make(
         "strike_declined",
         "A side declines to answer and takes the strike.",
-        lambda s: said(s, "declines to answer", "strike"),
+        lambda s: _has(s, "strike", "declined", True),
         ("DB-4",),
     ),
     make(
@@ -155,7 +162,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "defence_succeeds",
         "A defence that succeeds.",
-        lambda s: said(s, "it succeeds", "defence"),
+        lambda s: _has(s, "defence", "succeeded", True),
         ("DB-1",),
         suits=(("H", 3),),
     ),
@@ -177,7 +184,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "counter_equal_no_loss",
         "A counterattack equal to the attack costs nothing.",
-        lambda s: said(s, "equal, treated as higher: no loss (DB-5)", "counter"),
+        lambda s: _counter_equal(s, "higher"),
         ("DB-5",),
         lambda r: r.counter_tie == "no_loss",
         variant={"counter_tie": "no_loss"},
@@ -186,7 +193,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "counter_equal_loses",
         "A counterattack equal to the attack costs a token (DB-5's variant).",
-        lambda s: said(s, "equal, treated as lower (DB-5 variant)", "counter"),
+        lambda s: _counter_equal(s, "lower"),
         ("DB-5",),
         lambda r: r.counter_tie == "loses",
         variant={"counter_tie": "loses"},
@@ -195,13 +202,13 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "initiative_passes",
         "The initiative holder passes and the initiative passes to the other side.",
-        lambda s: said(s, "does not attack; the initiative passes", "pass"),
+        lambda s: _has(s, "pass", "declined", True),
         ("DB-6",),
     ),
     make(
         "no_clash",
         "Neither side holds an attack card: no clash this round.",
-        lambda s: said(s, "no clash this round", "initiative"),
+        lambda s: _has(s, "initiative", "decided", "no_clash"),
         ("DB-3",),
         suits=(("S", 0.1),),
         joker=0.1,
@@ -209,7 +216,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "outnumbering_draws_extra_cards",
         "The army with more tokens draws extra cards.",
-        lambda s: said(s, "for outnumbering", "recon"),
+        lambda s: any(e.data["advantage"] > 0 for e in events(s, "recon")),
         ("DB-2",),
         tokens=((3, 2), (2, 3), (4, 3)),
     ),

@@ -353,20 +353,22 @@ class CombatState(GameState):
                 what = f": a Trump, it joins {self._v(i).possessive} Trumps (FM-6)."
             text = Sentence.of(f"{name} turns up the ", Sentence.card_name(card), what)
             before = self._hidden_owner()
-            return replace(state, cur=a)._log("draw", text, "FM-6")._log_unhidden(before)._advance()
+            turned = {"side": PLAYERS[i], "card": card.code, "numbered": a.number[i] == card}
+            return replace(state, cur=a)._log("draw", text, "FM-6", data=turned)._log_unhidden(before)._advance()
         text = str(action)
         verb, _, rest = text.partition(" ")
         a = self.cur
         if step == "declare":
             state = replace(self, declared=_set(self.declared, i, rest))
             text = f"{name} declares {self._v(i).subject} will {rest} Trumps (FM-3)."
-            return state._log("declare", text, "FM-3")._advance()
+            return state._log("declare", text, "FM-3", data={"side": PLAYERS[i], "declared": rest})._advance()
         if step == "trumps":
             if verb == "points":
                 a = replace(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
                 wild = count(self.prev_points, f"{rest} Wild Trump point")
                 msg = f"{name} has no cards: {self._v(i).possessive} points become {wild} (FM-7)."
-                state = replace(self, cur=a)._log("trumps", msg, "FM-7")
+                points = {"side": PLAYERS[i], "wild_points": self.prev_points, "colour": rest}
+                state = replace(self, cur=a)._log("trumps", msg, "FM-7", data=points)
                 if a.trumps[0] is not None:
                     state = state._announce_trumps()
                 return state._advance()
@@ -414,21 +416,19 @@ class CombatState(GameState):
         ruling: str = "",
         audience: tuple[str, ...] | None = None,
         public_text: str | Sentence = "",
+        data: dict[str, object] | None = None,
     ) -> CombatState:
-        event = Event.told(kind, text, ruling, audience=audience, public_text=public_text)
+        event = Event.told(kind, text, ruling, audience=audience, public_text=public_text, data=data)
         return replace(self, log_events=self.log_events + (event,))
 
     def _log_deal(self, i: int) -> CombatState:
         """Log side ``i``'s combat hand as dealt: the cards for her eyes only, how many for
         the other side's (FM-2, FM-5: a hand is hidden until its cards are played face up)."""
         name, hand = self.names[i], self.hands[i]
-        return self._log(
-            "deal",
-            Sentence.of(f"{name} draws {count(len(hand), 'card')}: ", _cards_shown(hand), "."),
-            "FM-2",
-            audience=(PLAYERS[i],),
-            public_text=f"{name} draws {count(len(hand), 'card')}.",
-        )
+        dealt = {"side": PLAYERS[i], "cards": tuple(c.code for c in hand)}
+        drawn = f"{name} draws {count(len(hand), 'card')}"
+        said = Sentence.of(f"{drawn}: ", _cards_shown(hand), ".")
+        return self._log("deal", said, "FM-2", audience=(PLAYERS[i],), public_text=f"{drawn}.", data=dealt)
 
     def _announce_trumps(self) -> CombatState:
         a = self.cur
@@ -464,7 +464,8 @@ class CombatState(GameState):
                 parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
             elif kind == "unopposed":
                 parts.append(f"{self.names[i]} is undefended (FM-7 variant: unopposed)")
-        state = self._log("play", Sentence.of("Numbered cards revealed: ", Sentence("; ").join(parts), "."), "FM-6")
+        text = Sentence.of("Numbered cards revealed: ", Sentence("; ").join(parts), ".")
+        state = self._log("play", text, "FM-6", data={"plays": a.plays, "cards": tuple(c and c.code for c in a.cards)})
         return state._log_unhidden(hidden_owner(replace(a, plays=(a.plays[0], None)), self.rules))
 
     @implements("FM-5 reveal")
@@ -480,7 +481,7 @@ class CombatState(GameState):
             cards,
             " (FM-5).",
         )
-        return self._log("trumps", text, "FM-5")
+        return self._log("trumps", text, "FM-5", data={"revealed": PLAYERS[before]})
 
     # -- the automatic steps -----------------------------------------------------------
     def _advance(self) -> CombatState:
@@ -494,6 +495,7 @@ class CombatState(GameState):
                         f"{state.names[0]} has no cards left: {state._v(0).possessive} remaining attacks are lost "
                         "(FM-13).",
                         "FM-13",
+                        data={"attacks_lost": True},
                     )
                     return replace(state, finished=True)
                 state = replace(state, cur=replace(state.cur, trumps=_set(state.cur.trumps, 1, ())))
@@ -645,13 +647,14 @@ class CombatState(GameState):
                 bonus = r.points
                 kept, her = count(r.points, "point"), self._v(1).possessive
                 text = f"{self.names[1]} keeps {her} {kept} for {her} next defence (FM-11)."
-                state = state._log("score", text, "FM-11")
+                state = state._log("score", text, "FM-11", data={"side": "defender", "score": "bonus", "points": bonus})
             elif self.defender_has_attacked:
                 state = state._log(
                     "score",
                     f"{self.names[1]} takes extra cards, but {v.subject} {v.verb('has', 'have')} already "
                     "attacked this round: no effect (FM-11).",
                     "FM-11",
+                    data={"side": "defender", "score": "no_effect", "points": r.points},
                 )
             else:
                 extra += r.points
@@ -660,11 +663,13 @@ class CombatState(GameState):
                     f"{self.names[1]} will draw {count(r.points, 'extra card')} when {v.subject} {v.verb('attacks')} "
                     f"{self.names[0]} back (FM-11).",
                     "FM-11",
+                    data={"side": "defender", "score": "extra_cards", "points": r.points},
                 )
         for fairy in fairies:
             if fairy.is_down:
                 down = f"{fairy.voice.subject} {fairy.voice.verb('is', 'are')} down"
-                state = state._log("down", f"{fairy.name} has no Live points left: {down}.", "FM-10")
+                fallen = {"fairy": fairy.name}
+                state = state._log("down", f"{fairy.name} has no Live points left: {down}.", "FM-10", data=fallen)
         spent = spent_cards(a)
         hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
         state = replace(

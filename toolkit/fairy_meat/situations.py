@@ -17,7 +17,7 @@ from toolkit.engine import GameState
 from toolkit.fairy_meat.engine import PLAYERS
 from toolkit.fairy_meat.legality import matches
 from toolkit.fairy_meat.referee import winner_of
-from toolkit.plugin.situation import Situation, events, make, said
+from toolkit.plugin.situation import Situation, events, make
 
 __all__ = ["CATALOGUE"]
 
@@ -82,6 +82,22 @@ def _down(state: GameState) -> bool:
     return any(True for _ in events(state, "down"))
 
 
+def _turned_up(state: GameState, code: str) -> bool:
+    """FM-6: a card turned up from the pile is ``code`` (the event's ``card``)."""
+    return any(e.data.get("card") == code for e in events(state, "draw"))
+
+
+def _played(state: GameState, kind: str) -> bool:
+    """FM-6, FM-7: a side's play as revealed is ``kind`` (``"wild"``, ``"points"``, ``"blind"``,
+    ``"unopposed"``; the ``play`` event's ``plays``)."""
+    return any(kind in e.data.get("plays", ()) for e in events(state, "play"))
+
+
+def _has(state: GameState, kind: str, key: str, value: Any = True) -> bool:
+    """Whether an event of ``kind`` carries ``key`` (equal to ``value`` when given)."""
+    return any(key in e.data and (value is True or e.data[key] == value) for e in events(state, kind))
+
+
 CATALOGUE: tuple[Situation, ...] = (
     make("both_cheat", "Both fairies cheat.", _both_cheat, ("FM-8",), trump=3),
     make(
@@ -94,7 +110,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "wild_trump_turns_up_ace_of_spades",
         "A Wild Trump turns up the Ace of Spades.",
-        lambda s: said(s, "turns up the Ace of Spades", "draw"),
+        lambda s: _turned_up(s, "AS"),
         ("FM-6", "FM-12"),
         trump=2,
         ace_of_spades=20,
@@ -121,7 +137,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "wild_trump_points",
         "Wild Trump points: a fairy with no cards defends with her points.",
-        lambda s: said(s, "Wild Trump points (FM-7)", "trumps"),
+        lambda s: _has(s, "trumps", "wild_points"),
         ("FM-7",),
         attacks=2,
         defender_cards=(1,),
@@ -129,14 +145,14 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "wild_trump_played",
         "A fairy with no Numbered card plays a Trump as a Wild Trump.",
-        lambda s: said(s, "as a Wild Trump (FM-6)", "play"),
+        lambda s: _played(s, "wild"),
         ("FM-6",),
         trump=4,
     ),
     make(
         "turned_up_trump_reveals_hidden",
         "A Trump turned up means she has not said None: the hidden Trumps are revealed.",
-        lambda s: said(s, "so she has not said None", "trumps"),
+        lambda s: _has(s, "trumps", "revealed"),
         ("FM-5",),
         lambda r: r.none_means == "no_trumps",
         trump=4,
@@ -154,14 +170,14 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "points_as_extra_cards",
         "The defender keeps her points as extra cards for her attack back.",
-        lambda s: said(s, "will draw", "score"),
+        lambda s: _has(s, "score", "score", "extra_cards"),
         ("FM-11",),
     ),
     make("fairy_down", "A fairy loses her last Live points.", _down, ("FM-10",)),
     make(
         "undefended_blind_draw",
         "An undefended fairy turns up cards blind.",
-        lambda s: said(s, "turns up cards blind (FM-7)", "play"),
+        lambda s: _played(s, "blind"),
         ("FM-7",),
         lambda r: r.undefended == "blind_draw",
         defender_cards=(0,),
@@ -169,7 +185,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "undefended_unopposed",
         "An undefended fairy under the unopposed variant: the attack is unopposed.",
-        lambda s: said(s, "is undefended (FM-7 variant: unopposed)", "play"),
+        lambda s: _played(s, "unopposed"),
         ("FM-7",),
         lambda r: r.undefended == "unopposed",
         variant={"undefended": "unopposed"},
@@ -178,7 +194,7 @@ CATALOGUE: tuple[Situation, ...] = (
     make(
         "attacks_lost",
         "The attacker runs out of cards: her remaining attacks are lost.",
-        lambda s: said(s, "remaining attacks are lost (FM-13)", "end"),
+        lambda s: _has(s, "end", "attacks_lost"),
         ("FM-13",),
         attacks=3,
     ),

@@ -1,7 +1,8 @@
 """A situation a rule-book example can show, as a system's ``situations`` hook lists them
 (:mod:`toolkit.systems`): a name, one sentence for the designer, the rulings it
 illustrates, search hints, and a predicate over the final state of a played example (its
-event log, :class:`toolkit.engine.Event`, and the engine's results). The catalogues and the
+event log's payloads, :attr:`toolkit.engine.Event.data`, and the engine's results; never
+the narration's words). The catalogues and the
 search are the rule-book's (:mod:`toolkit.rulebook.situations`, :mod:`toolkit.rulebook.finder`).
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from toolkit.engine import Event, GameState
 
-__all__ = ["Predicate", "Situation", "events", "make", "said"]
+__all__ = ["Predicate", "Situation", "events", "make"]
 
 #: A predicate over the final state of a played example.
 Predicate = Callable[[GameState], bool]
@@ -92,10 +93,8 @@ def make(
 
 
 def events(state: GameState, kind: str | None = None) -> Iterator[Event]:
-    """Yield the events of ``state``'s log, only those of ``kind`` if given."""
+    """Yield the events of ``state``'s log, only those of ``kind`` if given.
+
+    A predicate reads an event's payload (``Event.data``, as the system's engine built it)
+    and the engine's state, never its text: the narration may be reworded freely."""
     return (e for e in state.events if kind is None or e.kind == kind)
-
-
-def said(state: GameState, fragment: str, kind: str | None = None) -> bool:
-    """Return whether an event (of ``kind`` if given) contains the text ``fragment``."""
-    return any(fragment in e.text for e in events(state, kind))

@@ -2,8 +2,8 @@
 
 A :class:`Situation` is a name (``"tie_decided_by_queens"``), one sentence for the
 designer, the rulings it illustrates, and a predicate over the final state of a played
-example — its event log (:class:`toolkit.engine.Event`: ``kind``, ``text``, ``ruling``)
-and the engine's results. Each system has a catalogue of them
+example — its event log (:class:`toolkit.engine.Event`: ``kind``, ``ruling`` and the
+payload ``data``, never the narration's words) and the engine's results. Each system has a catalogue of them
 (its registry hook ``situations``, :mod:`toolkit.systems`); :func:`catalogue` returns it and :func:`situation`
 finds one by name. A designer can pass her own predicate anywhere a situation is
 accepted (:func:`as_situation`): any function ``state -> bool``.
@@ -25,7 +25,7 @@ from typing import Any
 from toolkit import systems
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
-from toolkit.plugin.situation import Predicate, Situation, events, said
+from toolkit.plugin.situation import Predicate, Situation, events
 
 __all__ = [
     "catalogued_systems",
@@ -34,7 +34,6 @@ __all__ = [
     "as_situation",
     "catalogue",
     "events",
-    "said",
     "situation",
     "situation_names",
 ]
