@@ -31,6 +31,7 @@ from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.house_rules import load_rules
 from toolkit.notation import excerpt
 from toolkit.rulebook.situations import Predicate, Situation, as_situation
+from toolkit.whole_numbers import whole_number
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -157,8 +158,7 @@ def search(
 ) -> list[FoundExample]:
     """Return up to ``n`` verified examples of ``situation``, simplest first (see
     :func:`find_examples`), with their replayed states."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InvalidSetupError(f"n must be a whole number of examples, 1 or more, got {excerpt(n)}")
+    whole_number(n, "n", 1, hint="n is how many examples to find")
     check_budget(budget_seconds)
     searcher = _searcher(system)
     wanted = as_situation(system, situation)
