@@ -152,7 +152,7 @@ def write_rule_change_report(tuning: Tuning, best_file: Path, output_dir: Path) 
         write_atomic(path, tuning.baseline.to_yaml(title=tuning.baseline_label).encode())
         baseline = str(path.resolve())
     params: dict[str, Any] = {"system": tuning.system, "baseline": baseline, "proposed": str(best_file.resolve())}
-    params.update({k: list(v) if isinstance(v, tuple) else v for k, v in tuning.rule_change or ()})
+    params["sizes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in tuning.rule_change or ()}
     return run_report(
         "rule-change", params, output_dir, output_name=f"{tuning.name}_rule_change", progress=lambda _: None
     )
