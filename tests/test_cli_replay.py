@@ -165,7 +165,7 @@ def test_replay_markdown_to_a_file_writes_its_images_beside_it_by_default(tmp_pa
     out = tmp_path / "grunk.md"
     assert main(["replay", str(EXAMPLES_DIR / "grunk_charges_pixie.yaml"), "--format", "markdown", "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
-    assert "](data:" not in text and "![Poker die: K](grunk-images/die-K.svg)" in text
+    assert "](data:" not in text and "![K](grunk-images/die-K.svg)" in text
     assert (tmp_path / "grunk-images" / "die-K.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "\n<!--\nThe example file's expectations" in text  # the checklist is out of the printed body
 
