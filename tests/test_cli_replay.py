@@ -3,6 +3,8 @@ data/examples/ replays, whatever its system, with no code per system in replay.p
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from toolkit import systems
@@ -163,6 +165,32 @@ def test_replay_markdown_to_a_file_writes_its_images_beside_it_by_default(tmp_pa
     out = tmp_path / "grunk.md"
     assert main(["replay", str(EXAMPLES_DIR / "grunk_charges_pixie.yaml"), "--format", "markdown", "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
-    assert "](data:" not in text and "![Poker die: K](grunk-images/die-K.svg)" in text
+    assert "](data:" not in text and "![K](grunk-images/die-K.svg)" in text
     assert (tmp_path / "grunk-images" / "die-K.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "\n<!--\nThe example file's expectations" in text  # the checklist is out of the printed body
+
+
+_CODE = re.compile(r"(?<![\w&#])(?:10|[2-9JQKA])[SHDC](?!\w)|\bJK[12]\b")
+
+
+def test_replay_prints_the_log_the_steppers_log_txt_holds_cards_as_symbols(capsys):
+    # Every plain-text log a designer reads writes a card as K♠ / Joker 1 (never KS, JK1),
+    # and `toolkit replay FILE` prints the very log a stepper that played the file offers as log.txt.
+    shown_cards = 0
+    for path in example_files():
+        if system_of(path) not in ("fairy-meat", "durak-battle"):  # the card systems (FM-1, DB-1)
+            continue
+        st = systems.system(system_of(path)).hook("stepper")(example=path)
+        st.play_all()
+        log = st.stepper.log_text
+        assert st.stepper.export_log() == log and log
+        assert main(["replay", str(path)]) == 0
+        printed = capsys.readouterr().out
+        assert log in printed, path
+        assert not _CODE.search(printed), (path, _CODE.search(printed))
+        shown_cards += len(re.findall(r"(?:10|[2-9JQKA])[♠♥♦♣]|Joker [12]", printed))
+    assert shown_cards > 20  # the card examples do print cards
+
+
+def test_the_code_pattern_of_that_test_finds_codes():
+    assert [m.group(0) for m in _CODE.finditer("draws KS 10H JK1; rolls K Q 10 (AM-1); Kill 4")] == ["KS", "10H", "JK1"]

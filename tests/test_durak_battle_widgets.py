@@ -32,6 +32,7 @@ from toolkit.durak_battle.widgets import (
     round_explorer,
 )
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError
+from toolkit.pictures import log_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.widgets.common import ERROR, NOTE, OK
 
@@ -69,7 +70,7 @@ def test_examples_play_out_and_meet_their_expectations(path):
     assert st.next_move_button.disabled and st.play_all_button.disabled
     example = load_example(path)
     assert check_expectations(example, st.state) == []
-    assert st.stepper.log_text == replay(example).log()
+    assert st.stepper.log_text == log_text(replay(example).events)
 
 
 def test_example_moves_one_at_a_time_and_back_undoes_one():
@@ -170,7 +171,7 @@ def test_a_clash_played_by_clicking_cards_db1_db4_db5_db6():
     st.type_outcome("8")
     st.type_outcome("6")
     assert st.state.outcome == "a retreats"
-    assert st.stepper.log_text == replay(load_example(CHAIN)).log()
+    assert st.stepper.log_text == log_text(replay(load_example(CHAIN)).events)
 
 
 def test_an_attack_answered_with_a_spade_is_refused_and_nothing_changes_db1():
@@ -356,7 +357,7 @@ def test_export_replays_to_the_same_log():
     assert text.startswith("system: durak-battle\ntitle: Jokers again\n")
     assert "replays to the same log" in st.export_note.value
     again = load_example(text)
-    assert replay(again).log() == st.stepper.log_text
+    assert log_text(replay(again).events) == st.stepper.log_text
     assert check_expectations(again, replay(again)) == []
 
 
@@ -390,7 +391,7 @@ def test_export_of_a_clicked_battle_replays_to_the_same_log(seed):
     assert st.state.is_terminal
     text = st.export()
     assert "replays to the same log" in st.export_note.value and f"color:{OK}" in st.export_note.value
-    assert replay(load_example(text)).log() == st.stepper.log_text
+    assert log_text(replay(load_example(text)).events) == st.stepper.log_text
 
 
 def test_export_midway_says_unfinished():
@@ -403,10 +404,10 @@ def test_export_midway_says_unfinished():
     st.export_format.value = "html"
     assert "<" in st.export() and f"color:{NOTE}" in st.export_note.value
     st.export_format.value = None
-    assert replay(load_example(text)).log() == st.stepper.log_text
+    assert log_text(replay(load_example(text)).events) == st.stepper.log_text
     # at the start, and with a hand dealt in part
     st = battle_stepper()
-    assert replay(load_example(st.export())).log() == st.stepper.log_text
+    assert log_text(replay(load_example(st.export())).events) == st.stepper.log_text
     st.type_outcome("4")
     st.type_outcome("3")
     st.type_outcome("7S 8H")

@@ -17,6 +17,7 @@ import re
 import pytest
 from random_play import random_step
 
+from toolkit.cards import card_text
 from toolkit.durak_battle import POLICIES, Army, Leader, start_battle, start_clash
 from toolkit.durak_battle.widgets import battle_stepper
 
@@ -24,7 +25,11 @@ SIDES = ("a", "b")
 
 
 def _shows(text: str, code: str) -> bool:
-    return re.search(rf"(?<![0-9A-Z]){re.escape(code)}(?![0-9A-Z])", text) is not None
+    """Whether ``text`` names the card by its code (``KS``) or as a log prints it (``K♠``)."""
+    return any(
+        re.search(rf"(?<![0-9A-Z]){re.escape(written)}(?![0-9A-Z])", text) is not None
+        for written in (code, card_text(code))
+    )
 
 
 def _check(state, texts_of, held) -> int:

@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from toolkit.cards import Card, card_text
 from toolkit.fairy_meat import Rules, combat_stepper, start_combat
 from toolkit.fairy_meat.attack import hidden_owner
 from toolkit.fairy_meat.engine import PLAYERS, CombatState
@@ -35,8 +36,11 @@ def face_up(state: CombatState, i: int) -> set:
 
 
 def leaks(text: str, cards) -> list[str]:
+    """The cards of ``cards`` that ``text`` names: by code (``KC``), as a log prints them
+    (``K♣``, ``Joker 1``) or in words (``King of Clubs``)."""
     words = set(re.findall(r"\b(?:10|[2-9JQKA])[SHDC]\b", text))
-    return [c.code for c in cards if c.code in words or c.name in text]
+    words |= set(re.findall(r"(?<![\w])(?:10|[2-9JQKA])[♠♥♦♣]|Joker [12]", text))
+    return [c.code for c in cards if c.code in words or card_text(c) in words or c.name in text]
 
 
 def check(state: CombatState) -> None:
@@ -96,7 +100,8 @@ def test_one_side_stepper_log_hides_the_other_hand():
         st.next_move()
         if st.state is before:
             break
-    assert "Sparklespaz draws 2 cards: 2D KC." in st.stepper.log_text  # the designer sees everything
+    assert "Sparklespaz draws 2 cards: 2♦ K♣." in st.stepper.log_text  # the designer sees everything
+    assert leaks(st.stepper.log_text, [Card("2D"), Card("KC")]) == ["2D", "KC"]  # the check can fail
     st.view.value = "attacker"
     assert "Sparklespaz draws 2 cards." in st.stepper.log_text.splitlines()
 

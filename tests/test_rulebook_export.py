@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.angry_miniatures.rules import Rules as MiniaturesRules
+from toolkit.cards import card_text
 from toolkit.cli import main
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.examples import EXAMPLES_DIR
@@ -127,8 +128,12 @@ def test_every_card_of_the_example_is_drawn(name):
     first_seen = list(dict.fromkeys(c for c in drawn if c != "JK"))
     assert first_seen == CARDS[name]
     markdown = to_markdown(_path(name))
-    labels = re.findall(r"!\[([^\]]+)\]\(data:image/svg\+xml;base64,", markdown)
+    labels = re.findall(r"!\[([^\]]*)\]\(data:image/svg\+xml;base64,", markdown)
     assert len(labels) == len(drawn)  # the same pictures, inline in the Markdown
+    # the Markdown's text of each picture is the HTML's hidden text: the card as a log writes it
+    hidden = [unescape(t) for t in re.findall(r'<span class="rb-alt">([^<]*)</span>', page)]
+    assert [label for label in labels if label] == hidden and len(hidden) > 10
+    assert set(hidden) <= {card_text(c) for c in CARDS[name]} | {"Joker"}
 
 
 def test_every_die_is_drawn_in_the_order_rolled():
@@ -262,7 +267,7 @@ def test_the_html_page_is_self_contained_and_prints(name):
 
 def test_markdown_inline_pictures_are_the_svg_pictures():
     text = to_markdown(_path("grunk_charges_pixie"))
-    uris = re.findall(r"!\[Poker die: ([^\]]+)\]\(data:image/svg\+xml;base64,([^)]+)\)", text)
+    uris = re.findall(r"!\[([^\]]+)\]\(data:image/svg\+xml;base64,([^)]+)\)", text)
     assert [face for face, _ in uris] == DICE
     for face, data in uris:
         assert base64.b64decode(data).decode("utf-8") == Picture.die(face, DRAFT_HITS).svg()
@@ -354,7 +359,7 @@ def test_the_steppers_export_the_rule_book_formats():
     assert 'class="rb-example"' in fm.export_view.preview.value  # the page itself, previewed
     fm.export_format.value = "markdown"
     # the Markdown links its pictures as files beside it (a .zip), never as inline data: URIs
-    assert "![King of Spades](images/card-KS.svg)" in fm.export_box.value and "](data:" not in fm.export_box.value
+    assert "![K♠](images/card-KS.svg)" in fm.export_box.value and "](data:" not in fm.export_box.value
     link = fm.export_view.link.value
     assert 'download="dizzytwig-v-sparklespaz.zip"' in link and "data:application/zip;base64," in link
     fm.export_format.value = "yaml"

@@ -45,6 +45,7 @@ import yaml
 
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError, excerpt
 from toolkit.files import designer_file, read_designer_file
+from toolkit.pictures import log_text
 from toolkit.whole_numbers import whole_number
 
 __all__ = [
@@ -688,14 +689,16 @@ class ExampleNotation:
     plan: Callable[..., tuple[list[Any], list[Any], str]]
 
     def replay_text(self, source: str | Path | ExampleSource) -> tuple[str, list[str]]:
-        """Return (the narrated example, the expectations it does not meet).
+        """Return (the narrated example, its cards written ``K♠`` as in every log a
+        designer reads, :func:`toolkit.pictures.log_text`; the expectations it does not meet).
 
         Raises:
             NotationError: the file cannot be read or played, with the line at fault.
         """
         example = self.load(source)
         state = self.replay(example)
-        return narrate(example.title, example.notes, state.log(), self.summary(state)), self.check(example, state)
+        log = log_text(state.events)  # cards as a designer reads them (K♠), as the stepper's log.txt
+        return narrate(example.title, example.notes, log, self.summary(state)), self.check(example, state)
 
 
 def narrate(title: str, notes: str, log: str, summary: str) -> str:

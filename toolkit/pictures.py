@@ -5,8 +5,8 @@ they look alike everywhere: the words are :func:`toolkit.cards.card_text` (``K�
 ``Joker 1``) and :func:`toolkit.dice.face_text`, the picture is a :class:`Picture` (an SVG
 card or die), inline in a widget (:meth:`Picture.html`) or an export (:meth:`Picture.svg`).
 A sentence of a log (:class:`toolkit.engine.Sentence`, its cards and faces marked by the
-referee) is written for reading with :func:`sentence_text` and drawn with
-:func:`sentence_html`. Codes (``KS``, ``JK1``) stay what a designer types in files.
+referee) is written for reading with :func:`sentence_text` (a whole log: :func:`log_text`)
+and drawn with :func:`sentence_html`. Codes (``KS``, ``JK1``) stay what a designer types in files.
 
 A :class:`Picture` is one card (``"KS"``, ``"10H"``, ``"JK1"``, or ``"JK"``: a joker the
 text does not number) or one poker-die face (``9 10 J Q K A``, AM-1). Its
@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from html import escape
 
 from toolkit.cards import Card, card_text
 from toolkit.dice import face_text, parse_face
-from toolkit.engine import Sentence
+from toolkit.engine import Event, Sentence
 
 __all__ = [
     "RED",
@@ -52,6 +52,7 @@ __all__ = [
     "DIE_SIZE",
     "INLINE_SCALE",
     "sentence_text",
+    "log_text",
     "sentence_html",
     "cards_html",
     "paint_codes",
@@ -275,6 +276,22 @@ def sentence_text(said: Sentence | str) -> str:
         at = mark.end
     out.append(said.text[at:])
     return "".join(out)
+
+
+def log_text(events: Iterable[Event], side: str | None = None) -> str:
+    """Return a log as a designer reads it in plain text, one event a line: what ``side``
+    may see of each event (``None``: everything; :meth:`toolkit.engine.Event.seen_as`),
+    its cards and faces written by :func:`sentence_text` (``K♠``, ``Joker 1``). What
+    ``toolkit replay`` prints and a stepper's ``log.txt`` holds; the engine's own
+    :meth:`~toolkit.engine.GameState.log` keeps the codes.
+
+    >>> e = Event.told("draw", Sentence.of("Ann draws: ", Sentence.listing("card", ["KS", "JK1"]), "."),
+    ...                audience=("Ann",), public_text="Ann draws 2 cards.")
+    >>> log_text([e]), log_text([e], "Bo")
+    ('Ann draws: K♠ Joker 1.', 'Ann draws 2 cards.')
+    """
+    seen = (e.seen_as(side) for e in events)
+    return "\n".join(sentence_text(said) for said in seen if said is not None)
 
 
 def sentence_html(said: Sentence | str, hits: Collection[str] = (), words: Callable[[str], str] = escape) -> str:

@@ -5,15 +5,21 @@ and the download link saves the file (Chromium's ``expect_download``)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from python_on_page import python_on_page
 
+from toolkit.examples import EXAMPLES_DIR
+from toolkit.replay import replay_file
+
 from .laptop import CUT_OFF_BOXES, close_notebook, laptop_context, open_notebook
 
 STEPPER_NOTEBOOK = "stepper_export.ipynb"
 STEPPER = 'combat_stepper(example="dizzytwig_v_sparklespaz.yaml")'
+#: A card code as a designer types it, left in text she reads.
+CARD_CODE = re.compile(r"(?<![\w-])(?:10|[2-9JQKA])[SHDC](?!\w)|\bJK[12]\b")
 
 
 @pytest.fixture(scope="module")
@@ -67,4 +73,25 @@ def test_the_steppers_export_previews_and_downloads(stepper):
         region.locator("a.rb-download:visible").click()
     assert caught.value.suggested_filename.endswith(".zip")
     assert python_on_page(region.inner_text()) == []
+    assert console.errors == []
+
+
+def test_the_log_downloads_as_toolkit_replay_prints_it_cards_as_symbols(stepper):
+    # the plain-text log a designer reads writes a card as K♠ (never KS), the same bytes as
+    # `toolkit replay FILE` prints for the example the stepper played
+    nb, console = stepper
+    region = nb.output(STEPPER)
+    region.locator(".jupyter-widget-Collapse-header, .lm-AccordionPanel-title, .p-Accordion-title").filter(
+        has_text="Export: preview and download (plain text"
+    ).first.click()
+    nb.wait_idle(30)
+    link = region.locator('a.rb-download[download="log.txt"]:visible')
+    assert link.count() == 1
+    with nb.page.expect_download() as caught:
+        link.click()
+    log = Path(caught.value.path()).read_text(encoding="utf-8")
+    printed, problems = replay_file(EXAMPLES_DIR / "dizzytwig_v_sparklespaz.yaml")
+    assert problems == [] and log and log in printed
+    assert "Dizzytwig draws 5 cards: K♠ Q♣ 5♣ 4♣ 3♦." in log.splitlines()
+    assert CARD_CODE.findall(log) == [], CARD_CODE.findall(log)[:5]
     assert console.errors == []

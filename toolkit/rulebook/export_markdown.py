@@ -87,8 +87,10 @@ def render_markdown(example: RulebookExample, images: ImageFiles | ImageBundle |
         for p in item.parts:
             if isinstance(p, Picture):
                 target = images.image(p) if images is not None else p.data_uri()
-                space = " " if isinstance(p, Illustration) else ""  # after the words that name it
-                parts.append(f"{space}![{md_escape(p.label)}]({target})")
+                # its text as the log writes it (K♠, as the HTML export's hidden text); none after
+                # the words that name it already ("the 5 of Clubs"), as the HTML export
+                named = isinstance(p, Illustration)
+                parts.append(f"{' ' if named else ''}![{'' if named else md_escape(p.text)}]({target})")
             else:
                 parts.append(md_escape(p))
         text = "".join(parts)

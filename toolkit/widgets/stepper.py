@@ -43,7 +43,7 @@ import ipywidgets as widgets
 
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError, ToolkitError
-from toolkit.pictures import sentence_html
+from toolkit.pictures import log_text, sentence_html
 from toolkit.widgets.export_panel import ExportView
 
 __all__ = ["Stepper", "LOG_FORMATS"]
@@ -168,10 +168,9 @@ class Stepper:
     @property
     def log_text(self) -> str:
         """The revealed log as plain text, one event a line, as :attr:`viewer` may see it:
-        the engine's narration word for word, as ``toolkit replay`` prints it (cards as the
-        codes a designer types; the log view and the exports draw them)."""
-        seen = (e.seen_by(self.viewer) for e in self.revealed_events)
-        return "\n".join(text for text in seen if text is not None)
+        the engine's narration with its cards written as a designer reads them (``K♠``,
+        ``Joker 1``: :func:`toolkit.pictures.log_text`), as ``toolkit replay`` prints it."""
+        return log_text(self.revealed_events, self.viewer)
 
     def export_log(self, fmt: str | None = None) -> str:
         """Return the revealed log as :attr:`viewer` may see it: plain text (``fmt=None``),
