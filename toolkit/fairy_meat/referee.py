@@ -239,8 +239,11 @@ class AttackResult:
         return tuple(line.text for line in self.lines)
 
     def explain(self) -> str:
-        """Return the step-by-step explanation as text."""
-        return "\n".join(self.steps)
+        """Return the step-by-step explanation as a designer reads it: cards written as
+        ``K♠``, ``10♥``, ``Joker 1`` (:func:`toolkit.pictures.sentence_text`), one step a line."""
+        from toolkit.pictures import sentence_text  # the drawing module, only when explained
+
+        return "\n".join(sentence_text(line) for line in self.lines)
 
     def utility(self, side: Side) -> tuple[int, int, int]:
         """How good the result is for ``side``, the engine's default choices maximising it
