@@ -5,8 +5,7 @@
     two modules share is a public name of a third.
 (b) No import cycle among ``toolkit`` modules, first of the imports run on import, then of
     every import (inside functions and under ``if TYPE_CHECKING:`` too): a function-level
-    import only hides a layering that goes both ways. :data:`ALLOWED_HIDDEN_CYCLES` names
-    the one that remains, with its reason.
+    import only hides a layering that goes both ways. Nothing is excused.
 (c) No module over :data:`MAX_LINES` lines.
 (d) Layers (DESIGN.md "A system is a plug-in"), on every import, inside functions too:
     core < systems < widgets < front-ends; an import goes down, never up, and never
@@ -29,13 +28,6 @@ MAX_LINES = 900
 ALLOWED_PRIVATE_IMPORTS: set[tuple[str, str]] = set()  # (importing module, "module.private_name")
 ALLOWED_CYCLES: list[set[str]] = []
 ALLOWED_LONG_MODULES: set[str] = set()
-# Cycles through imports inside functions or under TYPE_CHECKING, each with why it remains.
-ALLOWED_HIDDEN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"toolkit.sweeps.report", "toolkit.sweeps.runner"}): (
-        "the runner writes the report of the SweepResult it builds, and the report names SweepResult "
-        "as a type; moving SweepResult down waits for the sweeps' rework on its own branch"
-    ),
-}
 
 
 #: The front-ends: what a designer runs (reports, the rule-book, sweeps, tuning, the command line).
@@ -244,10 +236,7 @@ def test_no_import_cycle():
 
 
 def test_no_import_cycle_through_any_import():
-    found = {frozenset(c) for c in cycles(import_graph(every_import=True))}
-    assert sorted(sorted(c) for c in found - set(ALLOWED_HIDDEN_CYCLES)) == []
-    # an excuse that no longer excuses anything goes
-    assert sorted(sorted(c) for c in set(ALLOWED_HIDDEN_CYCLES) - found) == []
+    assert sorted(sorted(c) for c in cycles(import_graph(every_import=True))) == []
 
 
 def test_every_import_goes_down_the_layers():

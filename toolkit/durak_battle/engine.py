@@ -24,7 +24,7 @@ from typing import Any
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.durak_battle.clash import actions_of, card_value
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
-from toolkit.durak_battle.morale import MORALE_TARGET, morale_holds, morale_order, morale_penalty, spirit_roll
+from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
 from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
@@ -34,6 +34,9 @@ from toolkit.numbers import count
 from toolkit.whole_numbers import whole_number
 
 __all__ = ["BattleState", "start_battle", "start_clash"]
+
+#: The rules with every field at its default (the rulings'), which the log leaves unsaid.
+_DRAFT = Rules()
 
 _PAIR: tuple[None, None] = (None, None)
 
@@ -494,7 +497,8 @@ class BattleState(GameState):
         ok = morale_holds(total, penalty, self.rules)
         leader = self.armies[i].leader
         target = self.rules.morale_target
-        needs = "" if target == MORALE_TARGET else f" (needs {target})"  # the rulings' target goes unsaid (DB-8)
+        # the rulings' own target goes unsaid (DB-8)
+        needs = "" if target == _DRAFT.morale_target else f" (needs {target})"
         text = (
             f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}{needs}: "
             + ("the army stays (DB-8)." if ok else "the army retreats (DB-8).")

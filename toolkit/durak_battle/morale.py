@@ -13,11 +13,7 @@ from toolkit.durak_battle.rules import Leader, Rules
 from toolkit.prob import Distribution
 from toolkit.rulings import implements
 
-__all__ = ["MORALE_TARGET", "spirit_roll", "morale_order", "morale_penalty", "morale_holds"]
-
-#: A Spirit total (after the penalty) of at least this keeps the army in the field, by
-#: default (DB-8; ``Rules.morale_target``).
-MORALE_TARGET = Rules().morale_target
+__all__ = ["spirit_roll", "morale_order", "morale_penalty", "morale_holds"]
 
 
 @implements("DB-8 spirit")
@@ -46,4 +42,5 @@ def morale_penalty(rules: Rules, lost_clash: int, lost_battle: int) -> int:
 def morale_holds(spirit_total: int, penalty: int, rules: Rules | None = None) -> bool:
     """Return whether the army stays (DB-8): Spirit total minus the penalty is at least
     ``rules.morale_target`` (4 by default)."""
-    return spirit_total - penalty >= (rules.morale_target if rules is not None else MORALE_TARGET)
+    rules = Rules() if rules is None else rules
+    return spirit_total - penalty >= rules.morale_target

@@ -173,7 +173,7 @@ def numbered_pips(rules: Rules | None = None) -> tuple[int, ...]:
 
 def n_types(rules: Rules | None = None) -> int:
     """The number of card types under the rules (FM-1): 21, 22 with jokers."""
-    return N_TYPES + (1 if rules is not None and rules.jokers else 0)
+    return N_TYPES + (1 if (rules or _DEFAULT).jokers else 0)
 
 
 def standard_layout(rules: Rules | None) -> bool:
@@ -338,7 +338,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def death_card_name(rules: Rules | None = None) -> str:
     """The rules' death card as the draft writes it (FM-12): ``'A♠'`` by default, ``'A♥'``
     for ``death_card="AH"``, ``'no death card'`` when there is none."""
-    code = "AS" if rules is None else rules.death_card
+    code = (rules or _DEFAULT).death_card
     if code is None:
         return "no death card"
     card = Card(code)

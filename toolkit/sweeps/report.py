@@ -24,7 +24,7 @@ from toolkit.sweeps.store import write_atomic
 if TYPE_CHECKING:
     import pandas as pd
 
-    from toolkit.sweeps.runner import SweepResult
+    from toolkit.sweeps.result import SweepResult
 
 __all__ = ["write_report", "report_html", "field_words", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
 

@@ -61,8 +61,9 @@ def parse_hand(hand: str | Iterable[str | Card], who: str, rules: Rules | None =
     deck = deck_cards(rules)
     outside = [c.code for c in cards if c not in deck]
     if outside:
-        if rules is None or rules == Rules():
-            what = "Fairy Meat uses 52 cards, no jokers"
+        rules = Rules() if rules is None else rules
+        if rules == Rules():
+            what = f"Fairy Meat uses {len(deck)} cards, no jokers"
         else:
             ranks = " ".join((*rules.numbered_ranks, *rules.trump_ranks))
             what = f"the rules' deck has {len(deck)} cards: ranks {ranks}, {count(rules.jokers, 'joker')}"

@@ -11,11 +11,6 @@ from typing import NamedTuple
 
 from toolkit.cards import JOKERS, Card
 from toolkit.fairy_meat.deck import (
-    ACE_OF_SPADES,
-    BLACK_TRUMPS_BUT_ACE,
-    PIPS,
-    RED_TRUMPS,
-    TRUMP_POOLS,
     death_colour,
     numbered_pips,
     standard_layout,
@@ -76,6 +71,9 @@ DRAWS = ("wild", "blind")
 
 
 NO_DRAW = (0, 0, 0)
+
+#: The rules with every field at its default: what ``None`` stands for below (the draft's deck).
+_DRAFT = Rules()
 
 
 class SideView(NamedTuple):
@@ -294,10 +292,11 @@ def build_play(
     pools, death card and jokers, FM-1, FM-12; the draft's by default). The attacker
     (``side`` 0) takes each kind from the front of its pool, the defender from the back,
     so two plays never share a card."""
-    source = TRUMP_POOLS if rules is None else trump_pools(rules)
-    death = ACE_OF_SPADES if rules is None or rules.death_card is None else Card(rules.death_card)
-    jokers = [Card(j) for j in JOKERS[: rules.jokers]] if rules is not None else []
-    pools = {"red": list(source["red"]), "black": list(source["black"]), "death": [death], "joker": jokers}
+    deck = _DRAFT if rules is None else rules
+    source = trump_pools(deck)
+    death = [] if deck.death_card is None else [Card(deck.death_card)]
+    jokers = [Card(j) for j in JOKERS[: deck.jokers]]
+    pools = {"red": list(source["red"]), "black": list(source["black"]), "death": death, "joker": jokers}
     if side == 1:
         pools = {k: v[::-1] for k, v in pools.items()}
 
@@ -349,15 +348,16 @@ def bare_side(key: tuple, rules: Rules | None) -> str | None:
     return "defender" if owner == "attacker" else "attacker"
 
 
+@cache
 def _trump_caps(rules: Rules | None) -> tuple[int, int, int, int]:
-    """(red Trumps, black Trumps but the death card, death cards, jokers) of the rules' deck."""
-    if rules is None:
-        return RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1, 0
-    return kind_caps(rules)[1:]  # type: ignore[return-value]
+    """(red Trumps, black Trumps but the death card, death cards, jokers) of the rules' deck
+    (the draft's for ``None``)."""
+    return kind_caps(_DRAFT if rules is None else rules)[1:]  # type: ignore[return-value]
 
 
 def _worth(rules: Rules | None) -> int:
-    return 1 if rules is None else rules.trump_value
+    """What a matching Trump adds under the rules (FM-8; the draft's for ``None``)."""
+    return (_DRAFT if rules is None else rules).trump_value
 
 
 @cache
@@ -442,8 +442,10 @@ def _realisations(
 
 
 def realisations_cache_clear() -> None:
-    """Forget the cached :func:`realisations` (for benchmarks timing a cold start)."""
+    """Forget the cached :func:`realisations` and the deck's Trumps they read (for benchmarks
+    timing a cold start)."""
     _realisations.cache_clear()
+    _trump_caps.cache_clear()
 
 
 @cache
@@ -451,7 +453,7 @@ def class_reach(key: tuple, bare: str | None = None, rules: Rules | None = None)
     """The smallest and largest difference of base values that cards realise in the class
     ``key`` (the attacker's base value when unopposed); ``bare``: :func:`bare_side`; the
     Numbered pips, Trumps and Trump worth of the rules' deck (the draft's by default)."""
-    pips = PIPS if rules is None else numbered_pips(rules)
+    pips = numbered_pips(rules)
     low, high = min(pips), max(pips)
     w = _worth(rules)
     lo, hi = 10**9, -(10**9)
@@ -489,7 +491,7 @@ def representative_plays(
     """A pair of plays in the class ``key`` whose base values differ by ``delta`` (for an
     unopposed defender: whose attacker base value is ``delta``); ``bare``: :func:`bare_side`;
     cards of the rules' deck (the draft's by default)."""
-    pips = PIPS if rules is None else numbered_pips(rules)
+    pips = numbered_pips(rules)
     w = _worth(rules)
     death = death_colour(rules)
     for a, d in orientations(key):
@@ -566,7 +568,9 @@ def deck_rules(rules: Rules | None) -> Rules | None:
     """The rules whose deck the representative plays are dealt from, and whose Trumps'
     worth moves the values (FM-1, FM-8): ``None`` (the draft's cards, as before house
     rules) when the deck is the draft's and a Trump is worth 1."""
-    return None if rules is None or (standard_layout(rules) and rules.trump_value == 1) else rules
+    if rules is None or (standard_layout(rules) and rules.trump_value == _DRAFT.trump_value):
+        return None
+    return rules
 
 
 def _applied_only(view: SideView) -> SideView:

@@ -51,11 +51,14 @@ Buckets = dict[tuple, dict[int, int]]
 
 VIEWS_CACHE: dict[tuple, tuple] = {}
 
+#: The rules with every field at its default: what ``None`` stands for (the draft's deck).
+_DRAFT = Rules()
+
 
 def trump_terms(rules: Rules | None) -> tuple[str, int]:
     """What the views need of the rules' Trumps (FM-8, FM-12): the death card's colour and
     what a matching Trump adds (("black", 1) for the draft)."""
-    return (death_colour(rules), 1 if rules is None else rules.trump_value)
+    return (death_colour(rules), (_DRAFT if rules is None else rules).trump_value)
 
 
 def draw_views(
