@@ -362,30 +362,35 @@ class Draws:
         mine_a = owner == "attacker"
         cols = np.arange(17) - 8
         parts = []
-        views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
+        # the defender's draws reachable from this deck, and their law after each first draw:
+        # the same whatever colour the Numbered cards turned up are
+        rows2 = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
+        joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
+        firsts_by_colour = []
+        for c1 in NUMBER_COLOURS:
+            views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
+            groups: dict[tuple, int] = {}
+            which = np.array([groups.setdefault(v, len(groups)) for v in views])
+            onehot = sp.csr_matrix(
+                (np.ones(len(which)), (which, np.arange(len(which)))), shape=(len(groups), len(which))
+            )
+            pair = np.asarray(onehot @ joint)  # first-draw group x second draw
+            g, r = np.nonzero(pair)
+            firsts = list(groups)
+            firsts_by_colour.append((firsts, np.array([off for _, off in firsts]), g, r, pair[g, r]))
+        span_o = 2 * self.judge.delta_off
         for c2i, c2 in enumerate(NUMBER_COLOURS):
-            rows2 = p2 = None
             for c1i in range(len(NUMBER_COLOURS)):
-                views, _ = views_by_colour[c1i]
-                groups: dict[tuple, int] = {}
-                which = np.array([groups.setdefault(v, len(groups)) for v in views])
-                if rows2 is None:
-                    rows2 = self.row_keys(owner, views[0][0], fam_d, 1, c2, trumps_left)[0]
-                    p2 = self._second_draws(trumps_left, live1, rows2)
-                pair = np.zeros((len(groups), len(rows2)))
-                np.add.at(pair, which, p1[live1][:, None] * p2)  # first-draw group x second draw
-                firsts = list(groups)
-                kids = np.array([self.row_keys(owner, va, fam_d, 1, c2, trumps_left)[1] for va, _ in firsts])
-                off_d = self.row_keys(owner, firsts[0][0], fam_d, 1, c2, trumps_left)[2]
-                off_a = np.array([off for _, off in firsts])
-                g, r = np.nonzero(pair)
+                firsts, off_a, g, r, pair_w = firsts_by_colour[c1i]
+                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va, _ in firsts]
+                kids = np.array([k[1] for k in keyed])
+                off_d = keyed[0][2]
                 # pairs of draws that leave the same class and the same difference of offsets
                 # (the attacker's minus the defender's) are one: the referee reads only those
                 # (with the difference of the Numbered cards' pips), so their weights add up
-                span_o = 2 * self.judge.delta_off
                 code = kids[g, r] * span_o + (off_a[g] - off_d[r]) + self.judge.delta_off
                 uniq, inv = np.unique(code, return_inverse=True)
-                weight = np.bincount(inv.reshape(-1), weights=pair[g, r], minlength=len(uniq))
+                weight = np.bincount(inv.reshape(-1), weights=pair_w, minlength=len(uniq))
                 u_k, u_o = np.divmod(uniq, span_o)
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
                 deltas = cols[None, :] + (u_o - self.judge.delta_off)[:, None]
