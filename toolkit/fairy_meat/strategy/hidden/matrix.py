@@ -103,7 +103,8 @@ class Draws:
         self.views: dict[tuple, tuple[tuple, int]] = {}
         self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
-        self.doubles: dict[tuple, list] = {}  # double draws by the Trumps left (double_parts), while building
+        # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
+        self.doubles: dict[tuple, Any] = {}
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
@@ -365,19 +366,22 @@ class Draws:
         # the defender's draws reachable from this deck, and their law after each first draw:
         # the same whatever colour the Numbered cards turned up are
         rows2 = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
-        joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
         firsts_by_colour = []
         for c1 in NUMBER_COLOURS:
-            views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
-            groups: dict[tuple, int] = {}
-            which = np.array([groups.setdefault(v, len(groups)) for v in views])
-            onehot = sp.csr_matrix(
-                (np.ones(len(which)), (which, np.arange(len(which)))), shape=(len(groups), len(which))
-            )
-            pair = np.asarray(onehot @ joint)  # first-draw group x second draw
-            g, r = np.nonzero(pair)
-            firsts = list(groups)
-            firsts_by_colour.append((firsts, np.array([off for _, off in firsts]), g, r, pair[g, r]))
+            key = ("groups", fam_a, c1, trumps_left, mine_a)  # shared by every defender's family
+            got = self.doubles.get(key)
+            if got is None:
+                views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
+                groups: dict[tuple, int] = {}
+                which = np.array([groups.setdefault(v, len(groups)) for v in views])
+                order = np.argsort(which, kind="stable")
+                starts = np.searchsorted(which[order], np.arange(len(groups)))
+                joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
+                pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
+                g, r = np.nonzero(pair)
+                firsts = list(groups)
+                got = self.doubles[key] = (firsts, np.array([off for _, off in firsts]), g, r, pair[g, r])
+            firsts_by_colour.append(got)
         span_o = 2 * self.judge.delta_off
         for c2i, c2 in enumerate(NUMBER_COLOURS):
             for c1i in range(len(NUMBER_COLOURS)):
