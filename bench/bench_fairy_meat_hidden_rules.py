@@ -16,8 +16,10 @@ before each run), for
   (``death_card: AH``), no death card, the shipped ``tens_are_trumps`` (2-9 Numbered, 10 J
   Q K A Trumps) and a custom deck (3-9 Numbered, 10 J Q K Trumps, the K♠ the death card).
 
-Reported: each time, its ratio to the draft's in the same run, the iterations and the
-exploitability reached. Goal (issue 24, 5(b)): every deck within twice the draft's time at
+Reported: each time, its ratio to the draft's in the same run, the build's share (referee
+judgements, draw laws, matrix) and the CFR+ iterations', the iterations and the exploitability
+reached, and the game's size (the payoff matrix's nonzero entries, both players' information
+sets): a deck whose game is larger shows it here. Goal (issue 24, 5(b)): every deck within twice the draft's time at
 2 v 1, 2 v 2 and 3 v 2. The solver's correctness under these decks is checked by the tests
 (an independent LP over real cards, and fixed play against the exact odds), not here.
 """
@@ -37,6 +39,7 @@ from toolkit.fairy_meat import solve_hidden
 from toolkit.fairy_meat.odds import clear_caches
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache
+from toolkit.fairy_meat.strategy.hidden.solution import HiddenSolution
 from toolkit.house_rules import load_rules
 
 RESULTS = Path(__file__).parent / "results" / "fairy_meat_hidden_rules.md"
@@ -61,6 +64,13 @@ def decks() -> list[tuple[str, Rules]]:
             ),
         ),
     ]
+
+
+def game_size(sol: HiddenSolution) -> str:
+    """The payoff matrix's nonzero entries and both players' information sets, as text."""
+    game = sol.game
+    infos = sum(level["n_inf"] for side in game.sides for level in side.levels)
+    return f"{game.matrix.nnz:,} | {infos:,}"
 
 
 def cold() -> None:
@@ -99,11 +109,11 @@ def main(argv: list[str] | None = None) -> int:
             ok &= meets
             rows.append(
                 f"| {a} v {d} | {name} | {fmt_s(times[name])} | {fmt_s(sol.build_seconds)} | {sol.iterations} | "
-                f"{sol.exploitability_share:.2%} | {ratio:.2f} | {'yes' if meets else 'NO'} |"
+                f"{sol.exploitability_share:.2%} | {game_size(sol)} | {ratio:.2f} | {'yes' if meets else 'NO'} |"
             )
         rows.append(
             f"| {a} v {d} | (draft's deck again, last) | {fmt_s(times['draft' + chr(39) + 's deck (again)'])} | "
-            f"{fmt_s(sols['draft' + chr(39) + 's deck (again)'].build_seconds)} | | | | |"
+            f"{fmt_s(sols['draft' + chr(39) + 's deck (again)'].build_seconds)} | | | | | | |"
         )
     report = "\n".join(
         [
@@ -114,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
             "the draft's deck timed first and last in the same run. Goal: every deck within "
             f"{GOAL_RATIO:.0f}x the draft's time.",
             "",
-            "| hands | deck | whole call | build | iterations | exploitability | ratio | within 2x |",
-            "|---|---|---:|---:|---:|---:|---:|---|",
+            "| hands | deck | whole call | build | iterations | exploitability | matrix nonzeros | information sets "
+            "| ratio | within 2x |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
             *rows,
         ]
     )

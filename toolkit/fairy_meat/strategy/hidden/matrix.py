@@ -101,8 +101,10 @@ class Draws:
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.full_rows: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # row_keys over every row
         self.views: dict[tuple, tuple[tuple, int]] = {}
+        self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
-        self.doubles: dict[tuple, list] = {}  # double draws by the Trumps left (double_parts), while building
+        # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
+        self.doubles: dict[tuple, Any] = {}
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
@@ -125,16 +127,32 @@ class Draws:
         full = self.full_rows.get(full_key)
         if full is None:  # every row at once: the decks left differ only in which rows they reach
             mine = owner == ("attacker", "defender")[x_side]
-            kids = np.empty(len(self.turned), dtype=np.int64)
-            offs = np.empty(len(self.turned), dtype=np.int64)
-            for i, turned in enumerate(self.turned):
-                v_x, off_x = self._view(fam_x, colour, turned, mine)
-                k = class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x)
-                kids[i] = self.judge.kid(k)
-                offs[i] = off_x
-            full = self.full_rows[full_key] = (kids, offs)
+            distinct, which, offs = self._row_views(fam_x, colour, mine)
+            # one class key per distinct view of the drawing side (many rows leave her the same)
+            kinds = np.array(
+                [
+                    self.judge.kid(class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x))
+                    for v_x in distinct
+                ],
+                dtype=np.int64,
+            )
+            full = self.full_rows[full_key] = (kinds[which], offs)
         rows = np.nonzero((self.turned_arr <= np.array(rmax)).all(axis=1))[0]
         got = self.rows[key] = (rows, full[0][rows], full[1][rows])
+        return got
+
+    def _row_views(self, fam_x: Family, colour: str, mine: bool) -> tuple[list[tuple], np.ndarray, np.ndarray]:
+        """The drawing side's distinct views over every row of :attr:`turned` (before a
+        Numbered card of ``colour``), each row's index among them, and each row's offset
+        (remembered: every class key against another side reads them)."""
+        key = (fam_x, colour, mine)
+        got = self.row_views.get(key)
+        if got is None:
+            views = [self._view(fam_x, colour, turned, mine) for turned in self.turned]
+            distinct: dict[tuple, int] = {}
+            which = np.array([distinct.setdefault(v, len(distinct)) for v, _ in views], dtype=np.int64)
+            offs = np.array([off for _, off in views], dtype=np.int64)
+            got = self.row_views[key] = (list(distinct), which, offs)
         return got
 
     def phi_oids(
@@ -345,33 +363,41 @@ class Draws:
         mine_a = owner == "attacker"
         cols = np.arange(17) - 8
         parts = []
-        views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
-        for c2i, c2 in enumerate(NUMBER_COLOURS):
-            rows2 = p2 = None
-            for c1i in range(len(NUMBER_COLOURS)):
-                views, _ = views_by_colour[c1i]
+        # the defender's draws reachable from this deck, and their law after each first draw:
+        # the same whatever colour the Numbered cards turned up are
+        rows2 = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
+        firsts_by_colour = []
+        for c1 in NUMBER_COLOURS:
+            key = ("groups", fam_a, c1, trumps_left, mine_a)  # shared by every defender's family
+            got = self.doubles.get(key)
+            if got is None:
+                views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
                 groups: dict[tuple, int] = {}
                 which = np.array([groups.setdefault(v, len(groups)) for v in views])
-                if rows2 is None:
-                    rows2 = self.row_keys(owner, views[0][0], fam_d, 1, c2, trumps_left)[0]
-                    p2 = self._second_draws(trumps_left, live1, rows2)
-                pair = np.zeros((len(groups), len(rows2)))
-                np.add.at(pair, which, p1[live1][:, None] * p2)  # first-draw group x second draw
-                firsts = list(groups)
-                kids = np.array([self.row_keys(owner, va, fam_d, 1, c2, trumps_left)[1] for va, _ in firsts])
-                off_d = self.row_keys(owner, firsts[0][0], fam_d, 1, c2, trumps_left)[2]
-                off_a = np.array([off for _, off in firsts])
+                order = np.argsort(which, kind="stable")
+                starts = np.searchsorted(which[order], np.arange(len(groups)))
+                joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
+                pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
                 g, r = np.nonzero(pair)
-                # second draws that leave the defender the same class against the group and the
-                # same offset are one: the referee reads only those; their weights add up
-                span_k, span_o = int(kids.max()) + 1, 2 * self.judge.delta_off
-                code = (g * span_k + kids[g, r]) * span_o + off_d[r] + self.judge.delta_off
+                firsts = list(groups)
+                got = self.doubles[key] = (firsts, np.array([off for _, off in firsts]), g, r, pair[g, r])
+            firsts_by_colour.append(got)
+        span_o = 2 * self.judge.delta_off
+        for c2i, c2 in enumerate(NUMBER_COLOURS):
+            for c1i in range(len(NUMBER_COLOURS)):
+                firsts, off_a, g, r, pair_w = firsts_by_colour[c1i]
+                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va, _ in firsts]
+                kids = np.array([k[1] for k in keyed])
+                off_d = keyed[0][2]
+                # pairs of draws that leave the same class and the same difference of offsets
+                # (the attacker's minus the defender's) are one: the referee reads only those
+                # (with the difference of the Numbered cards' pips), so their weights add up
+                code = kids[g, r] * span_o + (off_a[g] - off_d[r]) + self.judge.delta_off
                 uniq, inv = np.unique(code, return_inverse=True)
-                weight = np.bincount(inv.reshape(-1), weights=pair[g, r], minlength=len(uniq))
-                u_g, rest = np.divmod(uniq, span_k * span_o)
-                u_k, u_o = np.divmod(rest, span_o)
+                weight = np.bincount(inv.reshape(-1), weights=pair_w, minlength=len(uniq))
+                u_k, u_o = np.divmod(uniq, span_o)
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = cols[None, :] + (off_a[u_g] - (u_o - self.judge.delta_off))[:, None]
+                deltas = cols[None, :] + (u_o - self.judge.delta_off)[:, None]
                 ids = self.judge.oids(np.broadcast_to(u_k[:, None], deltas.shape).ravel(), deltas.ravel())
                 parts.append((c1i, c2i, ids.reshape(deltas.shape), weight))
         return parts
