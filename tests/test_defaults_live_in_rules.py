@@ -30,8 +30,6 @@ BRANCH = re.compile(r"\brules is (?:not )?None\b")
 #: Lines still waiting, each with why: the hidden-hands solver (strategy/hidden) was being
 #: reworked on another branch when this test came; its two go there.
 EXCUSED = {
-    ("fairy_meat/strategy/hidden/policies.py", "ACE_OF_SPADES if rules is None"),
-    ("fairy_meat/strategy/hidden/hands.py", "TYPE_CAPS if rules is None"),
 }
 
 

@@ -45,7 +45,6 @@ import yaml
 
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError, excerpt
 from toolkit.files import designer_file, read_designer_file
-from toolkit.pictures import log_text
 from toolkit.whole_numbers import whole_number
 
 __all__ = [
@@ -697,6 +696,8 @@ class ExampleNotation:
         """
         example = self.load(source)
         state = self.replay(example)
+        from toolkit.pictures import log_text  # the drawing module, only when a log is written
+
         log = log_text(state.events)  # cards as a designer reads them (K♠), as the stepper's log.txt
         return narrate(example.title, example.notes, log, self.summary(state)), self.check(example, state)
 

@@ -232,5 +232,5 @@ def hidden_size(attacker_cards: int, defender_cards: int, rules: Rules | None = 
     """
     a = check_cards(attacker_cards, "attacker_cards", rules)
     d = check_cards(defender_cards, "defender_cards", rules)
-    caps = TYPE_CAPS if rules is None else type_caps(rules)
+    caps = type_caps(rules)
     return composition_pairs(a, d, caps) * 4 * (a + 1) * (d + 1)

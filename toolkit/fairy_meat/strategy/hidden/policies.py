@@ -14,7 +14,6 @@ from toolkit.engine import Policy
 from toolkit.equilibrium.cfr import reaches
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
-    ACE_OF_SPADES,
     deck_cards,
     is_numbered,
     representative_hand,
@@ -57,8 +56,9 @@ def dummy_hand(size: int, placed: Placed, avoid: set[Card], side: int, rules: Ru
         jokers = placed[3] if len(placed) > 3 else 0
         source = trump_pools(rules)[colour]
         pool = [c for c in (source if side == 0 else source[::-1]) if c not in avoid]
-        death = ACE_OF_SPADES if rules is None or rules.death_card is None else Card(rules.death_card)
-        present = [Card(j) for j in JOKERS[: rules.jokers]] if rules is not None else []
+        dealt = Rules() if rules is None else rules  # the draft's deck by default (FM-1, FM-12)
+        death = None if dealt.death_card is None else Card(dealt.death_card)
+        present = [Card(j) for j in JOKERS[: dealt.jokers]]
         spare = [c for c in (present if side == 0 else present[::-1]) if c not in avoid]
         if len(pool) < n or (ace and death in avoid) or len(spare) < jokers:
             return None
