@@ -39,7 +39,7 @@ depends on the attack type).
 The module is importable (see ``tests/test_bench_icepool_agrees.py``): the evaluator
 and the table builders are plain functions.
 
-Rulings used (``/work/shared/rules/RULINGS.md``): AM-1 (faces 9 10 J Q K A, hits J+),
+Rulings used (docs/rulings.md): AM-1 (faces 9 10 J Q K A, hits J+),
 AM-3 (hits compared, melee return damage), AM-4 (tie chain Aces, Kings, Queens, Jacks,
 then SuperTieBreaker won half the time; a tie's winner deals exactly 1), AM-5 (both 0
 hits: miss by default), AM-7 (crit: 2+ Aces on that roll).

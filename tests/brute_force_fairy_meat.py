@@ -3,7 +3,7 @@
 Written without the toolkit's referee, engine, policies or calculators (it reads only the
 fields of a ``Rules`` and uses ``Card`` for card codes): every deal of two hands from the
 rules' deck and every card turned up by a Wild Trump or blind draw, one card at a time,
-judged by the rulings (RULINGS.md):
+judged by the rulings (docs/rulings.md):
 
 - FM-1: the deck is the four suits of the Numbered and Trump ranks, plus the jokers (a
   joker is a Trump of no colour that matches every Numbered card);

@@ -1,7 +1,7 @@
 """Angry Miniatures example files (issue 9): read, replayed and narrated by the engine,
 checked against their ``expect`` block, errors at the right line, exported back.
 
-Expected values come from the rule text and RULINGS.md, worked by hand in the comments.
+Expected values come from the rule text and docs/rulings.md, worked by hand in the comments.
 """
 
 from __future__ import annotations

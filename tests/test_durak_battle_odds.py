@@ -1,7 +1,7 @@
 """Durak battle calculators (toolkit.durak_battle.odds) against independent references.
 
 References: hand arithmetic from the rule text (durak-mass-battle.en.md) and the rulings
-DB-1..DB-9 (RULINGS.md); brute force over every deal of small hands; the engine
+DB-1..DB-9 (docs/rulings.md); brute force over every deal of small hands; the engine
 (toolkit.durak_battle.engine, which steps the same clash state machine as the calculators),
 enumerated exactly with toolkit.engine.enumerate_outcomes, and sampled by
 Monte Carlo (start_clash / start_battle + play_out) within toolkit.montecarlo.tolerance.

@@ -257,7 +257,7 @@ def test_declaration_holds_for_the_whole_combat():
 
 
 def test_points_are_spent_once_fm7_fm11():
-    # RULINGS.md FM-7: "points used as Wild Trump points are used up, so they no longer
+    # docs/rulings.md FM-7: "points used as Wild Trump points are used up, so they no longer
     # count as extra cards or a next-defence bonus (FM-11)". Ann attacks twice (3 cards:
     # 2 Kill + 1); Bo defends with 1 card. Attack 1: 2♥ against 9♥, Bo wins by 7: 4 points,
     # kept as extra cards. Attack 2: Bo has no card, so her 4 points become red Wild Trump

@@ -2,7 +2,7 @@
 
 References: a sequence-form linear programme (scipy's HiGHS) built here from every deal
 of real cards, with Wild Trump draws enumerated card by card and every attack judged by
-the referee on the real cards (RULINGS.md FM-1..FM-12); brute counts of real deals;
+the referee on the real cards (docs/rulings.md FM-1..FM-12); brute counts of real deals;
 the engine's legal actions; the exact odds calculator of :mod:`toolkit.fairy_meat.odds`
 (a separate counting code path) for fixed policies; Monte Carlo over the engine; and a
 symmetry argument by hand.

@@ -1,6 +1,6 @@
 """Fairy Meat hand and attack odds against independent references.
 
-References: hand arithmetic from the rule text (RULINGS.md FM-1..FM-12), brute force
+References: hand arithmetic from the rule text (docs/rulings.md FM-1..FM-12), brute force
 over every hand and every deal, the engine enumerated card type by card type (no draw
 law), the referee on real plays, and the engine sampled by Monte Carlo.
 """

@@ -180,7 +180,7 @@ def test_unopposed_variant():
 
 
 # -- FM-5: who has said None (none_means) ---------------------------------------------------
-# RULINGS.md FM-5: "a fairy who applies no Trump of any kind in this attack — no face-down
+# docs/rulings.md FM-5: "a fairy who applies no Trump of any kind in this attack — no face-down
 # Trumps, no Wild Trump played from the hand, no Trumps turned up by a draw, no Wild Trump
 # points" has said None; "a blind draw that turns up no Trump is None".
 # The attacker plays the 6♠ with the K♣ face down (black matches black: 6 + 1 = 7, Add).

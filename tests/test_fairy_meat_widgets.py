@@ -4,7 +4,7 @@ the rule-book example it replays, Export, and the odds explorers.
 
 Numbers asserted come from the draft's worked example (shared/rules/
 fairy-meat-alternate-combat.txt, "Alternate Combat Rules - Example") or from hand
-counts written out in the comments; ruling ids (RULINGS.md) are in the test names.
+counts written out in the comments; ruling ids (docs/rulings.md) are in the test names.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Fairy Meat's exact calculators under every house rule, against an independent brute force.
 
 The brute force (tests/brute_force_fairy_meat.py) is written from the rule text alone
-(RULINGS.md FM-1..FM-12): every deal of small hands from a small deck and every card
+(docs/rulings.md FM-1..FM-12): every deal of small hands from a small deck and every card
 turned up, one at a time. It is compared here with :func:`attack_odds` (known hands, cards
 turned up), :func:`deal_averaged_odds` (exact, over every deal), :func:`hand_composition`
 / :func:`hand_compositions` and the FM-2 hand sizes, on random valid rule sets (seeded)

@@ -1,6 +1,6 @@
 """Playing cards: codes, colours, decks, draw piles and the Spoils Heap.
 
-Card codes as in RULINGS.md: rank ``2``–``10``, ``J``, ``Q``, ``K``, ``A`` followed by
+Card codes as in docs/rulings.md: rank ``2``–``10``, ``J``, ``Q``, ``K``, ``A`` followed by
 suit ``S`` (spades), ``H`` (hearts), ``D`` (diamonds), ``C`` (clubs) — ``10H``, ``AS``,
 ``QC`` — and jokers ``JK1``, ``JK2`` (``Joker`` reads as the first joker not yet used).
 Red = hearts and diamonds; black = spades and clubs. Shared by Fairy Meat (FM-1) and

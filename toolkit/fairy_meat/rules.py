@@ -212,7 +212,7 @@ def _check_death_card(value: object, trump_ranks: tuple[str, ...]) -> str | None
 
 @dataclass(frozen=True)
 class Rules(HouseRules):
-    """The Fairy Meat rules in force: RULINGS.md defaults, the named variants and every
+    """The Fairy Meat rules in force: docs/rulings.md defaults, the named variants and every
     number and table of the draft, so a house rule is a changed field (:mod:`toolkit.house_rules`).
 
     Attributes:

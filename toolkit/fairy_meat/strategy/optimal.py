@@ -566,7 +566,7 @@ def solve_attack(
 
     Args:
         attacker_hand, defender_hand: card codes (``"KS QC 5C"`` or a list).
-        rules: the variants in force (default RULINGS.md readings).
+        rules: the variants in force (default docs/rulings.md readings).
         payoff: the weights (default: damage to the defender minus the defender's points).
         attacks: attacks made from these hands (FM-13): 2 solves a whole combat of two
             attacks, the defender choosing how to keep her points (FM-11) in between.

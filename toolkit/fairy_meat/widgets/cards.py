@@ -125,7 +125,7 @@ def _fitted_dropdown(options: list[tuple[str, str]], value: str, description: st
 
 
 def variant_controls(rules: Rules) -> dict[str, widgets.Dropdown]:
-    """Dropdowns for the named variants of one attack in RULINGS.md (FM-10, FM-5, FM-7,
+    """Dropdowns for the named variants of one attack in docs/rulings.md (FM-10, FM-5, FM-7,
     FM-12), set from ``rules``; the Wrestling hand (FM-2/FM-14) is
     :func:`wrestling_hand_control`."""
     return {

@@ -1,5 +1,5 @@
 """The Fairy Meat stepper's setup: the fairies' and the rules' controls, their grid, and the
-combat they describe (FM-2, FM-14 and the variants of RULINGS.md)."""
+combat they describe (FM-2, FM-14 and the variants of docs/rulings.md)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class CombatSetup:
     @property
     def rules(self) -> Rules:
         """The rules in force: those the stepper was given (an example's, or a house-rules
-        ``Rules``), with the variants the controls select (RULINGS.md defaults and variants)."""
+        ``Rules``), with the variants the controls select (docs/rulings.md defaults and variants)."""
         return replace(
             self._base_rules,
             damage=self.damage.value,

@@ -270,7 +270,7 @@ def combat_stepper(
         attacker, defender: the fairies (both or neither; the draft's Dizzytwig and
             Sparklespaz by default). Not with ``example``.
         seed: the seed of the stepper's draws (cards not stacked).
-        rules: the rule variants (default: RULINGS.md's defaults, or the example's).
+        rules: the rule variants (default: docs/rulings.md's defaults, or the example's).
         setup: as :func:`~toolkit.fairy_meat.engine.start_combat` takes them —
             ``deck`` (stacked card codes), ``hands``, ``fluttered``, ``holds_order_card``,
             ``wrestling``, ``attacker_modifiers``, ``defender_modifiers``,
