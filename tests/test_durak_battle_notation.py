@@ -2,7 +2,7 @@
 name their line, and a played battle exports to a file that replays to the same log.
 
 Expected numbers come from the rule text (shared/rules/durak-mass-battle.en.md) and the
-DB rulings (shared/rules/docs/rulings.md), worked out by hand in the example files' comments
+DB rulings (docs/rulings.md), worked out by hand in the example files' comments
 and below.
 """
 

@@ -4,7 +4,7 @@ with its cards to click, the rule-book examples it follows, Back, Export, setup 
 the odds explorer, and the explore notebook.
 
 Expected numbers come from the rule text (shared/rules/durak-mass-battle.en.md) and the
-DB rulings (shared/rules/docs/rulings.md), worked out by hand in the comments; ruling ids are
+DB rulings (docs/rulings.md), worked out by hand in the comments; ruling ids are
 in the test names.
 """
 
