@@ -81,6 +81,7 @@ HOOKS: tuple[str, ...] = (
     "explorer",
     "rule_controls",
     "rulings",
+    "narration",
 )
 
 #: The environment variable naming modules that register systems from outside the toolkit.
@@ -107,7 +108,7 @@ class System:
         package: its package (``"toolkit.fairy_meat"``); a game state whose class is
             defined in it belongs to this system.
         notation, rules, situations, searcher, tables, sizes, calculators, stepper,
-            explorer, rule_controls, rulings: the hooks, each ``"module:attr"`` or ``"module"``
+            explorer, rule_controls, rulings, narration: the hooks, each ``"module:attr"`` or ``"module"``
             (``""``: the system supplies none). ``notation`` defaults to
             ``"<package>.notation:NOTATION"`` and ``rules`` to ``"<package>.rules:Rules"``.
         showcase_rules: the shipped house-rules file (its name without ``.yaml``) the
@@ -129,6 +130,7 @@ class System:
     explorer: str = ""
     rule_controls: str = ""
     rulings: str = ""
+    narration: str = ""
     showcase_rules: str = ""
 
     def __post_init__(self) -> None:

@@ -26,5 +26,6 @@ SYSTEM = register(
         stepper="coin_duel.widgets:duel_stepper",
         explorer="coin_duel.widgets:odds_explorer",
         rule_controls="coin_duel.widgets:rule_controls",
+        narration="coin_duel.narration",
     )
 )

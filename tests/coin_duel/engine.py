@@ -8,9 +8,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 
+from coin_duel.narration import narrate
 from coin_duel.rules import Rules
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import InvalidSetupError
+from toolkit.narration import narrated
 
 __all__ = ["DuelState", "heads_chances", "judge", "start_duel"]
 
@@ -60,9 +62,9 @@ class DuelState(GameState):
     def _apply(self, action: Hashable) -> GameState:
         assert isinstance(action, int)
         side = len(self.heads)
-        name, coins = self.names[side], self.coins[side]
-        flip = Event(
-            "flip", f"{name} flips {coins} coins: {action} heads.", "CD-1", data={"side": side, "heads": action}
+        cast = dict(enumerate(self.names))
+        flip = narrated(
+            "flip", {"side": side, "coins": self.coins[side], "heads": action}, cast, narrate, ruling="CD-1"
         )
         heads = (*self.heads, action)
         events = (*self.log_events, flip)
@@ -70,13 +72,13 @@ class DuelState(GameState):
             return replace(self, heads=heads, log_events=events)
         verdict = judge((heads[0], heads[1]), self.rerolls, self.rules)
         if verdict == "reroll":
-            said = Event("tie", f"A tie at {action} heads: both flip again.", "CD-2", data={"heads": action})
+            said = narrated("tie", {"heads": action}, cast, narrate, ruling="CD-2")
             return replace(self, heads=(), rerolls=self.rerolls + 1, log_events=(*events, said))
         if verdict == "draw":
-            said = Event("draw", "Still tied after every reroll: the duel is drawn.", "CD-2", data={"winner": ""})
+            said = narrated("draw", {"winner": ""}, cast, narrate, ruling="CD-2")
             return replace(self, heads=heads, winner="", log_events=(*events, said))
         won = self.names[int(verdict)]
-        said = Event("win", f"{won} wins the duel.", "CD-2", data={"winner": won})
+        said = narrated("win", {"winner": won}, cast, narrate, ruling="CD-2")
         return replace(self, heads=heads, winner=won, log_events=(*events, said))
 
 
@@ -95,5 +97,5 @@ def start_duel(
             raise InvalidSetupError(f"a pool is a whole number of coins from 1 to {rules.max_coins}, got {coins!r}")
     if names[0] == names[1]:
         raise InvalidSetupError(f"the two sides need two names, got {names[0]!r} twice")
-    opening = Event("setup", f"{names[0]} ({coins_a} coins) duels {names[1]} ({coins_b} coins).")
+    opening = narrated("setup", {"coins": (coins_a, coins_b)}, dict(enumerate(names)), narrate)
     return DuelState(tuple(names), (coins_a, coins_b), rules, log_events=(opening,))  # type: ignore[arg-type]
