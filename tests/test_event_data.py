@@ -58,16 +58,27 @@ def test_durak_events_carry_hands_initiative_answers_and_losses():
 
 
 def test_angry_miniatures_events_carry_faces_and_the_judgement():
-    """grunk_charges_pixie.yaml: 2 hits each, level down the chain, a SuperTieBreaker
+    """grunk_charges_pixie.yaml: a melee charge, 5 dice against 2 (AM-2, AM-9), 2 hits each,
+    level down the chain (Aces 0, Kings 1, Queens 1, Jacks 0 each), a SuperTieBreaker
     rerolled once and won by Pixie, who deals exactly 1 damage back in melee (AM-1, AM-4)."""
     name = "grunk_charges_pixie.yaml"
+    assert _events(name, "start") == [
+        {"attack_type": "melee", "defenders": ("Pixie",), "attack_dice": 5, "defence_dice": (2,)}
+    ]
     assert _events(name, "roll") == [
-        {"side": "Grunk", "faces": ("K", "Q", "10", "9", "9"), "hits": 2},
-        {"side": "Pixie", "faces": ("K", "Q"), "hits": 2},
+        {"side": "Grunk", "roll": "melee", "faces": ("K", "Q", "10", "9", "9"), "hits": 2},
+        {"side": "Pixie", "roll": "defence", "faces": ("K", "Q"), "hits": 2},
+    ]
+    assert _events(name, "hits") == [{"attack_hits": 2, "defence_hits": 2}]
+    level = [("A", 0), ("K", 1), ("Q", 1), ("J", 0)]
+    assert _events(name, "tie_break") == [
+        {"step": "tie", "hits": 2},
+        *({"step": "face", "face": f, "attack_count": n, "defence_count": n, "winner": None} for f, n in level),
+        {"step": "super_tiebreak"},
     ]
     assert _events(name, "super_tiebreak") == [
-        {"faces": ("A", "A"), "winner": None},
-        {"faces": ("9", "K"), "winner": "defender"},
+        {"faces": ("A", "A"), "defender": "Pixie", "winner": None},
+        {"faces": ("9", "K"), "defender": "Pixie", "winner": "defender"},
     ]
     assert _events(name, "damage") == [
         {
@@ -78,6 +89,7 @@ def test_angry_miniatures_events_carry_faces_and_the_judgement():
             "winner": "defender",
             "damage": 0,
             "damage_back": 1,
+            "tie_damage": 1,  # AM-4: a won tie deals exactly 1
         }
     ]
 

@@ -309,5 +309,6 @@ register(
         rule_controls="toolkit.angry_miniatures.widgets:rule_controls",
         rulings="toolkit.angry_miniatures.rulings:ruling_book",
         showcase_rules="tens_hit",
+        narration="toolkit.angry_miniatures.narration",
     )
 )

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
+from toolkit.angry_miniatures import narration
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
 from toolkit.angry_miniatures.referee import (
     Comparison,
@@ -37,8 +38,9 @@ from toolkit.angry_miniatures.rules import (
     check_pool,
 )
 from toolkit.dice import parse_face, parse_faces
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
+from toolkit.engine import CHANCE, TERMINAL, Event, EventData, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError
+from toolkit.narration import Narration
 from toolkit.numbers import count
 from toolkit.rulings import implements
 
@@ -64,13 +66,19 @@ def _throws(rules: Rules) -> list[tuple[tuple[str, str], Fraction]]:
     return [(pair, Fraction(w, total)) for pair, w in pairs]
 
 
+@lru_cache(maxsize=4096)
+def _rendered(
+    kind: str, data: tuple[tuple[str, Any], ...], cast: tuple[tuple[str, str], ...]
+) -> tuple[EventData, Narration]:
+    """An event's payload and the narrator's sentence for it (:mod:`.narration`), rendered
+    once per distinct ``(kind, data, cast)``: the sentence is a pure function of them, and
+    an enumeration or a Monte Carlo playout logs the same few events on branch after branch."""
+    payload = EventData(dict(data))
+    return payload, narration.narrate(kind, payload, dict(cast))
+
+
 # Large enough that no calculator cross-check ever takes the anonymous sides out.
 _NO_LIMIT = 10**6
-
-
-def _faces(roll: Sequence[str]) -> Sentence:
-    """The faces of a roll, each marked as a die (the rule-book export draws them)."""
-    return Sentence.listing("die", roll) if roll else Sentence("no dice")
 
 
 @dataclass(frozen=True)
@@ -140,19 +148,12 @@ class AttackState(GameState):
         if who is None:  # a SuperTieBreaker throw
             a, d = action  # type: ignore[misc]
             i = len(self.settled)
-            winner = super_tiebreak_winner(a, d)
-            text = Sentence.of(
-                f"SuperTieBreaker: {self.attacker.name} rolls ",
-                Sentence.die(a),
-                f", {self.defenders[i].name} rolls ",
-                Sentence.die(d),
-                " — equal, both reroll (AM-4)." if winner is None else f" — the {winner} wins (AM-4).",
-            )
+            throw = {"faces": (a, d), "defender": self.defenders[i].name, "winner": super_tiebreak_winner(a, d)}
             state = replace(
                 self,
                 throws=self.throws + (action,),
                 all_throws=self.all_throws + (action,),
-                log_events=self._with("super_tiebreak", text, "AM-4", {"faces": (a, d), "winner": winner}),
+                log_events=self._with("super_tiebreak", throw, "AM-4"),
             )
         elif who == -1:
             state = replace(self, attack_roll=self.attack_roll + (action,))
@@ -263,10 +264,17 @@ class AttackState(GameState):
         return tuple(dd for dd, _ in self.settled)
 
     # -- internals -------------------------------------------------------------------
-    def _with(
-        self, kind: str, text: str | Sentence, ruling: str = "", data: Mapping[str, Any] | None = None
-    ) -> tuple[Event, ...]:
-        return self.log_events + (Event.told(kind, text, ruling, data=data),)
+    def _told(self, kind: str, data: Mapping[str, Any] | tuple[tuple[str, Any], ...], ruling: str = "") -> Event:
+        """The event of ``kind`` with payload ``data`` (a mapping or ``(name, value)``
+        pairs), its sentence rendered by the narrator from the data and the cast alone
+        (what :func:`toolkit.narration.narrated` does, through :func:`_rendered`'s cache)."""
+        pairs = tuple(data.items()) if isinstance(data, Mapping) else data
+        payload, told = _rendered(kind, pairs, tuple(narration.cast(self).items()))
+        text, public = told.text, told.public
+        return Event(kind, text.text, ruling, None, public.text, text.marks, public.marks, payload)
+
+    def _with(self, kind: str, data: Mapping[str, Any], ruling: str = "") -> tuple[Event, ...]:
+        return self.log_events + (self._told(kind, data, ruling),)
 
     def _rolling(self) -> int | None:
         """-1 while the attacker rolls, i while defender i rolls, None for a SuperTieBreaker."""
@@ -279,15 +287,11 @@ class AttackState(GameState):
 
     def _announce_roll(self, who: int) -> AttackState:
         if who == -1:
-            name, roll, what = self.attacker.name, self.attack_roll, f"a {self.attack_type} attack"
+            name, roll, what = self.attacker.name, self.attack_roll, self.attack_type
         else:
             name, roll, what = self.defenders[who].name, self.defence_rolls[who], "defence"
-        hits = self.rules.count_hits(roll)
-        text = Sentence.of(
-            f"{name} rolls {count(len(roll), 'die')} for {what}: ", _faces(roll), f" — {count(hits, 'hit')}."
-        )
-        data = {"side": name, "faces": roll, "hits": hits}
-        return replace(self, log_events=self._with("roll", text, "AM-1", data))
+        data = {"side": name, "roll": what, "faces": roll, "hits": self.rules.count_hits(roll)}
+        return replace(self, log_events=self._with("roll", data, "AM-1"))
 
     def _comparison(self, i: int) -> Comparison:
         return compare_rolls(self.attack_roll, self.defence_rolls[i], self.rules)
@@ -306,12 +310,9 @@ class AttackState(GameState):
             if state.announced == i:
                 events = state.log_events
                 if len(state.defenders) > 1:
-                    target = {"defender": state.defenders[i].name}
-                    events += (Event("target", f"Against {state.defenders[i].name}:", "AM-8", data=target),)
-                for step in comparison.steps:
-                    kind = "hits" if step.startswith("Hits") else "tie_break"
-                    ruling = step[step.rfind("(") + 1 : step.rfind(")")] if step.endswith(")") else ""
-                    events += (Event(kind, step, ruling.split()[0] if ruling else ""),)
+                    events += (state._told("target", {"defender": state.defenders[i].name}, "AM-8"),)
+                # The steps' sentences cite their rulings; their events have carried none.
+                events += tuple(state._told(kind, data) for kind, data in comparison.steps)
                 state = replace(state, announced=i + 1, log_events=events)
             stb = None
             if comparison.needs_super_tiebreak:
@@ -326,28 +327,11 @@ class AttackState(GameState):
                 throws=(),
                 log_events=state._with(
                     "damage",
-                    state._damage_text(i, dd, ad, comparison, stb),
+                    _judgement(state.defenders[i].name, comparison, stb, dd, ad, state.rules),
                     _damage_ruling(comparison),
-                    _judgement(state.defenders[i].name, comparison, stb, dd, ad),
                 ),
             )
         return state._finish()
-
-    def _damage_text(self, i: int, dd: int, ad: int, c: Comparison, stb: str | None) -> str:
-        attacker, defender = self.attacker.name, self.defenders[i].name
-        if dd:
-            how = f"wins the tie and deals exactly {dd} damage" if c.tied_on_hits else f"deals {dd} damage"
-            return f"{attacker} {how} to {defender}."
-        if ad:
-            how = f"wins the tie and deals {ad} damage back" if c.tied_on_hits else f"deals {ad} damage back"
-            return f"{defender} {how} to {attacker} (melee)."
-        if c.winner is None and c.decided_by == "zero_hits":
-            return f"The attack on {defender} misses."
-        won = c.winner or stb
-        if c.tied_on_hits and won is not None and self.rules.tie_damage == 0:
-            who = attacker if won == "attacker" else defender
-            return f"{who} wins the tie, which deals no damage (tie_damage=0, AM-4)."
-        return f"The attack on {defender} fails; no damage."
 
     def _finish(self) -> AttackState:
         events = list(self.log_events)
@@ -356,34 +340,23 @@ class AttackState(GameState):
         rolls = [(self.attacker, self.attack_roll)] + list(zip(self.defenders, self.defence_rolls, strict=True))
         for character, roll in rolls:
             if is_crit(roll, self.rules):
-                words = self.rules.crit_words()
-                if character.name in seen:
-                    events.append(
-                        Event(
-                            "crit",
-                            f"{character.name} rolled {words} but has already crit this turn: no crit (AM-7).",
-                            "AM-7",
-                            data={"character": character.name, "counts": False},
-                        )
-                    )
-                else:
-                    crit = {"character": character.name, "counts": True}
-                    events.append(Event("crit", f"{character.name} crits ({words}, AM-7).", "AM-7", data=crit))
+                counts = character.name not in seen
+                crit = {
+                    "character": character.name,
+                    "counts": counts,
+                    "crit_count": self.rules.crit_count,
+                    "crit_faces": self.rules.crit_faces,
+                }
+                events.append(self._told("crit", crit, "AM-7"))
+                if counts:
                     seen.add(character.name)
                     crits.append(character.name)
         attacker = self.attacker.take_damage(sum(ad for _, ad in self.settled))
         defenders = tuple(d.take_damage(dd) for d, (dd, _) in zip(self.defenders, self.settled, strict=True))
         for character in (attacker, *defenders):
             if character.is_out and character.health < _NO_LIMIT:
-                events.append(
-                    Event(
-                        "out",
-                        f"{character.name} has taken {character.damage} damage with Health "
-                        f"{character.health}: out (AM-10).",
-                        "AM-10",
-                        data={"character": character.name, "damage": character.damage, "health": character.health},
-                    )
-                )
+                out = {"character": character.name, "damage": character.damage, "health": character.health}
+                events.append(self._told("out", out, "AM-10"))
         return replace(
             self,
             attacker=attacker,
@@ -395,9 +368,10 @@ class AttackState(GameState):
         )
 
 
-def _judgement(defender: str, c: Comparison, stb: str | None, dd: int, ad: int) -> dict[str, Any]:
+def _judgement(defender: str, c: Comparison, stb: str | None, dd: int, ad: int, rules: Rules) -> dict[str, Any]:
     """The ``damage`` event's payload: the judgement of the attack roll against one
-    defender's roll (AM-3, AM-4, AM-5) and the damage it deals."""
+    defender's roll (AM-3, AM-4, AM-5), the damage it deals and the damage a won tie
+    deals under these rules (AM-4)."""
     return {
         "defender": defender,
         "attack_hits": c.attack_hits,
@@ -406,6 +380,7 @@ def _judgement(defender: str, c: Comparison, stb: str | None, dd: int, ad: int) 
         "winner": c.winner or stb,
         "damage": dd,
         "damage_back": ad,
+        "tie_damage": rules.tie_damage,
     }
 
 
@@ -462,15 +437,13 @@ def start_attack(
         crits_this_turn=frozenset(crits_this_turn),
         modifiers=modifiers,
     )
-    whom = ", ".join(t.name for t in targets)
-    dice = ", ".join(str(p.defence) for p in pools)
-    opening = Event(
-        "start",
-        f"{attacker.name} makes a {attack_type} attack on {whom}: {count(pools[0].attack, 'attack die')} "
-        f"against {dice} (AM-2).",
-        "AM-2",
-    )
-    state = replace(state, log_events=(opening,))
+    opening = {
+        "attack_type": attack_type,
+        "defenders": tuple(t.name for t in targets),
+        "attack_dice": state.attack_dice,
+        "defence_dice": state.defence_dice,
+    }
+    state = replace(state, log_events=(state._told("start", opening, "AM-2"),))
     # A pool of 0 dice is rolled as soon as the attack starts (AM-2: never below 0).
     for who in [-1, *range(len(targets))]:
         if (state.attack_dice if who == -1 else state.defence_dice[who]) == 0:

@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 from toolkit.angry_miniatures.rules import FACE_PLURALS, Rules, check_attack_type
 from toolkit.dice import count_face, face_rank, parse_faces
-from toolkit.numbers import count
 from toolkit.rulings import implements
 
 __all__ = [
     "TIE_BREAK_ORDER",
     "Side",
+    "Step",
     "Comparison",
     "compare_rolls",
     "super_tiebreak_winner",
@@ -65,6 +65,22 @@ def is_crit(faces: Sequence[str], rules: Rules | None = None) -> bool:
     return crit_from_aces(rules.crit_count_of(faces), rules)
 
 
+class Step(NamedTuple):
+    """One step of a judgement, as the log shows it: the event ``kind`` (``"hits"``, then
+    ``"tie_break"`` steps) and its payload as ``(name, value)`` pairs (``dict(step.data)``
+    is the event's data, ``docs/event_data.md``), which the narrator (:mod:`.narration`)
+    words; the sentence cites the step's ruling (AM-3, AM-4, AM-5). Pairs, not a mapping:
+    the Monte Carlo calculators judge every sampled roll and never read them."""
+
+    kind: str
+    data: tuple[tuple[str, Any], ...]
+
+
+def _step(kind: str, *data: tuple[str, Any]) -> Step:
+    # tuple.__new__ skips the NamedTuple's Python-level constructor (a step per sampled roll).
+    return tuple.__new__(Step, (kind, data))
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The judgement of an attack roll against a defence roll, before any SuperTieBreaker.
@@ -76,7 +92,7 @@ class Comparison:
         decided_by: ``"hits"``, ``"Aces"``, ``"Kings"``, ``"Queens"``, ``"Jacks"`` (the
             plural of the chain's face that decided, ``"10s"`` under house rules),
             ``"super_tiebreak"`` (still undecided: roll one die each) or ``"zero_hits"``.
-        steps: one sentence per step of the judgement, for logs and rule books.
+        steps: each step of the judgement (:class:`Step`), for logs and rule books.
     """
 
     attack_faces: tuple[str, ...]
@@ -85,7 +101,7 @@ class Comparison:
     defence_hits: int
     winner: Side | None
     decided_by: str
-    steps: tuple[str, ...]
+    steps: tuple[Step, ...]
 
     @property
     def needs_super_tiebreak(self) -> bool:
@@ -96,10 +112,6 @@ class Comparison:
     def tied_on_hits(self) -> bool:
         """Whether both sides rolled the same number of hits."""
         return self.attack_hits == self.defence_hits
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word if n != 1 else word.rstrip('s')}"
 
 
 @implements("AM-4", "AM-5")
@@ -116,35 +128,29 @@ def compare_rolls(attack: Sequence[str], defence: Sequence[str], rules: Rules | 
     rules = rules or _DEFAULT
     a, d = parse_faces(attack), parse_faces(defence)
     ah, dh = rules.count_hits(a), rules.count_hits(d)
-    steps = [f"Hits: attacker {ah}, defender {dh}."]
+    steps = [_step("hits", ("attack_hits", ah), ("defence_hits", dh))]
 
-    def done(winner: Side | None, decided_by: str) -> Comparison:
+    def done(winner: Side | None, decided_by: str, *step: tuple[str, Any]) -> Comparison:
+        steps.append(_step("tie_break", *step))
         return Comparison(a, d, ah, dh, winner, decided_by, tuple(steps))
 
     if ah != dh:
         winner: Side = "attacker" if ah > dh else "defender"
-        steps.append(f"The {winner} has more hits (AM-3).")
-        return done(winner, "hits")
-    if ah == 0 and rules.zero_tie == "miss":
-        steps.append("Both rolled 0 hits: the attack misses, nobody takes damage (AM-5).")
-        return done(None, "zero_hits")
+        return done(winner, "hits", ("step", "more_hits"), ("winner", winner))
     if ah == 0:
-        steps.append("Both rolled 0 hits: a SuperTieBreaker decides (AM-5 variant).")
-        return done(None, "super_tiebreak")
-    steps.append(f"Tie on {count(ah, 'hit')}: superiority decides (AM-4).")
+        decided_by = "zero_hits" if rules.zero_tie == "miss" else "super_tiebreak"
+        return done(None, decided_by, ("step", "zero_hits"), ("zero_tie", rules.zero_tie))
+    steps.append(_step("tie_break", ("step", "tie"), ("hits", ah)))
     if rules.tie_break == "coin_flip":
-        steps.append("tie_break='coin_flip': no dice are read, a SuperTieBreaker (a fair coin) decides.")
-        return done(None, "super_tiebreak")
+        return done(None, "super_tiebreak", ("step", "coin_flip"))
     for face in rules.tie_break_order:
-        name = FACE_PLURALS[face]
         na, nd = count_face(a, face), count_face(d, face)
-        if na != nd:
-            winner = "attacker" if na > nd else "defender"
-            steps.append(f"{name}: attacker {na}, defender {nd} — the {winner} wins the tie (AM-4).")
-            return done(winner, name)
-        steps.append(f"{name}: {na} each, still tied.")
-    steps.append("Every step tied: SuperTieBreaker — each side discards all dice and rolls one (AM-4).")
-    return done(None, "super_tiebreak")
+        won: Side | None = None if na == nd else "attacker" if na > nd else "defender"
+        step = (("step", "face"), ("face", face), ("attack_count", na), ("defence_count", nd), ("winner", won))
+        if won is not None:
+            return done(won, FACE_PLURALS[face], *step)
+        steps.append(_step("tie_break", *step))
+    return done(None, "super_tiebreak", ("step", "super_tiebreak"))
 
 
 @implements("AM-4 super-tiebreak")
