@@ -104,10 +104,11 @@ def _line_pictures(name: str) -> list[tuple[str, list[tuple[str, str, bool]]]]:
 @pytest.mark.parametrize("name", sorted(RENAMED))
 def test_rewording_the_narration_changes_no_picture(name, monkeypatch):
     before = _line_pictures(name)
-    # Every "5 cards", "2 hits", "3 tokens" of the three engines and the Fairy Meat referee
-    # reworded: the sentences change, the cards and dice they show do not.
+    # Every "5 cards", "2 hits", "3 tokens" of the three systems' narration (the Angry
+    # Miniatures narrator, the Durak and Fairy Meat engines, the Fairy Meat referee) reworded:
+    # the sentences change, the cards and dice they show do not.
     for module in (
-        "toolkit.angry_miniatures.engine",
+        "toolkit.angry_miniatures.narration",
         "toolkit.durak_battle.engine",
         "toolkit.fairy_meat.engine",
         "toolkit.fairy_meat.referee",
@@ -205,8 +206,8 @@ def test_the_engines_put_the_faces_and_the_side_in_the_events_data():
     rolls = [e for e in state.events if e.kind == "roll"]
     # by hand: A rolls K 9 (1 hit, the K), KH rolls Q (1 hit).
     assert [dict(e.data) for e in rolls] == [
-        {"side": "A", "faces": ("K", "9"), "hits": 1},
-        {"side": "KH", "faces": ("Q",), "hits": 1},
+        {"side": "A", "roll": "melee", "faces": ("K", "9"), "hits": 1},
+        {"side": "KH", "roll": "defence", "faces": ("Q",), "hits": 1},
     ]
 
 

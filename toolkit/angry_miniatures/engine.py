@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from toolkit.angry_miniatures import narration
@@ -40,7 +40,6 @@ from toolkit.angry_miniatures.rules import (
 from toolkit.dice import parse_face, parse_faces
 from toolkit.engine import CHANCE, TERMINAL, Event, EventData, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError
-from toolkit.narration import Narration
 from toolkit.numbers import count
 from toolkit.rulings import implements
 
@@ -64,17 +63,6 @@ def _throws(rules: Rules) -> list[tuple[tuple[str, str], Fraction]]:
     pairs = [((a, d), wa * wd) for a, wa in weights for d, wd in weights if a != d]
     total = sum(w for _, w in pairs)
     return [(pair, Fraction(w, total)) for pair, w in pairs]
-
-
-@lru_cache(maxsize=4096)
-def _rendered(
-    kind: str, data: tuple[tuple[str, Any], ...], cast: tuple[tuple[str, str], ...]
-) -> tuple[EventData, Narration]:
-    """An event's payload and the narrator's sentence for it (:mod:`.narration`), rendered
-    once per distinct ``(kind, data, cast)``: the sentence is a pure function of them, and
-    an enumeration or a Monte Carlo playout logs the same few events on branch after branch."""
-    payload = EventData(dict(data))
-    return payload, narration.narrate(kind, payload, dict(cast))
 
 
 # Large enough that no calculator cross-check ever takes the anonymous sides out.
@@ -266,10 +254,13 @@ class AttackState(GameState):
     # -- internals -------------------------------------------------------------------
     def _told(self, kind: str, data: Mapping[str, Any] | tuple[tuple[str, Any], ...], ruling: str = "") -> Event:
         """The event of ``kind`` with payload ``data`` (a mapping or ``(name, value)``
-        pairs), its sentence rendered by the narrator from the data and the cast alone
-        (what :func:`toolkit.narration.narrated` does, through :func:`_rendered`'s cache)."""
-        pairs = tuple(data.items()) if isinstance(data, Mapping) else data
-        payload, told = _rendered(kind, pairs, tuple(narration.cast(self).items()))
+        pairs), its sentence rendered by the narrator from the data and the cast alone.
+
+        What :func:`toolkit.narration.narrated` does, with the event built directly (an
+        attack has no hidden information): the engine logs events on every branch of an
+        enumeration and every Monte Carlo playout."""
+        payload = EventData(data if type(data) is dict else dict(data))
+        told = narration.narrate(kind, payload, narration.cast(self))
         text, public = told.text, told.public
         return Event(kind, text.text, ruling, None, public.text, text.marks, public.marks, payload)
 

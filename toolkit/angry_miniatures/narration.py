@@ -18,6 +18,7 @@ by her event, AM-8).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from toolkit.angry_miniatures.rules import FACE_PLURALS
@@ -154,4 +155,11 @@ def narrate(kind: str, data: Data, cast: Cast) -> Narration:
             f"an Angry Miniatures attack has no event of kind {kind!r}; its kinds are {', '.join(_SENTENCES)}"
         ) from None
     told = sentence(data, cast)
-    return Narration(told if type(told) is Sentence else Sentence.of(told))
+    return _unmarked(told) if type(told) is str else Narration(told)
+
+
+@lru_cache(maxsize=1024)
+def _unmarked(text: str) -> Narration:
+    """The narration of a sentence that shows no die, built once per distinct text (the
+    engine logs the same few on every branch it visits)."""
+    return Narration(Sentence.of(text))
