@@ -222,3 +222,32 @@ def test_more_faces_than_the_roll_has_dice_are_refused_issue10():
     with pytest.raises(IllegalActionError, match=r"defence roll has 2 dice: .* at most 2 \(AM-2\)"):
         state.parse_actions("9 9 9")
     assert state.defence_rolls == ((),)
+
+
+# -- narration rendered from the data ---------------------------------------------------------
+def test_a_crit_and_an_out_are_told_from_their_data():
+    """AM-7: A A 9 is two Aces, a crit (hit or not); AM-10: Health 1 and 2 damage is out.
+    By hand: Attacker's 3 dice A A 9 (2 hits) against Defender's Q (1 hit) deal 2 - 1 = 1
+    damage (AM-3); Defender (Health 1) is out."""
+    grunk = Character("Grunk", melee=3, health=5)
+    pixie = Character("Pixie", body=1, health=1)
+    state = start_attack(grunk, pixie, "melee").apply_all(parse_faces("A A 9") + parse_faces("Q"))
+    told = {e.kind: (e.text, dict(e.data)) for e in state.events if e.kind in ("crit", "out", "damage")}
+    assert told["crit"] == (
+        "Grunk crits (2+ Aces, AM-7).",
+        {"character": "Grunk", "counts": True, "crit_count": 2, "crit_faces": ("A",)},
+    )
+    assert told["damage"][0] == "Grunk deals 1 damage to Pixie."
+    assert told["out"] == (
+        "Pixie has taken 1 damage with Health 1: out (AM-10).",
+        {"character": "Pixie", "damage": 1, "health": 1},
+    )
+
+
+def test_the_narrator_names_what_it_cannot_word():
+    from toolkit.angry_miniatures.narration import narrate
+
+    with pytest.raises(ValueError, match="no event of kind 'resolve'; its kinds are start, roll"):
+        narrate("resolve", {}, {"attacker": "Grunk"})
+    with pytest.raises(ValueError, match="more_hits, zero_hits, tie, coin_flip, face, super_tiebreak; got 'coin'"):
+        narrate("tie_break", {"step": "coin"}, {"attacker": "Grunk"})
