@@ -104,13 +104,12 @@ def _line_pictures(name: str) -> list[tuple[str, list[tuple[str, str, bool]]]]:
 @pytest.mark.parametrize("name", sorted(RENAMED))
 def test_rewording_the_narration_changes_no_picture(name, monkeypatch):
     before = _line_pictures(name)
-    # Every "5 cards", "2 hits", "3 tokens" of the three engines and the Fairy Meat referee
+    # Every "5 cards", "2 hits", "3 tokens" of the three engines and the Fairy Meat narrator
     # reworded: the sentences change, the cards and dice they show do not.
     for module in (
         "toolkit.angry_miniatures.engine",
         "toolkit.durak_battle.engine",
-        "toolkit.fairy_meat.engine",
-        "toolkit.fairy_meat.referee",
+        "toolkit.fairy_meat.narration",
     ):
         monkeypatch.setattr(f"{module}.count", lambda n, word: f"{word} x{n}")
     after = _line_pictures(name)

@@ -591,9 +591,9 @@ class CombatState(GameState):
                 extra += r.points
                 score = "extra_cards"
             state = state._log("score", {"side": "defender", "score": score, "points": r.points}, "FM-11")
-        for fairy in fairies:
+        for side, fairy in zip(PLAYERS, fairies, strict=True):
             if fairy.is_down:
-                state = state._log("down", {"fairy": fairy.name}, "FM-10")
+                state = state._log("down", {"side": side, "fairy": fairy.name}, "FM-10")
         spent = spent_cards(a)
         hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
         state = replace(

@@ -191,7 +191,7 @@ def _score(d: Data, c: Cast) -> str:
 
 
 def _down(d: Data, c: Cast) -> str:
-    fallen = next(who for who in c.values() if who.name == d["fairy"])
+    fallen = c[d["side"]]
     v = fallen.voice
     return f"{fallen.name} has no Live points left: {v.subject} {v.verb('is', 'are')} down."
 
