@@ -116,7 +116,8 @@ def test_the_cast_names_the_sides_and_nothing_else_does():
     others = cast_of(("Ann", "Bo"), ("she", "they"))
     declared = narrate("declare", {"side": "defender", "declared": "add"}, others)
     assert declared.text == Sentence("Bo declares they will add Trumps (FM-3).")
-    assert narrate("down", {"side": "defender", "fairy": "Bo"}, others).text.text == "Bo has no Live points left: they are down."
+    down = narrate("down", {"side": "defender", "fairy": "Bo"}, others)
+    assert down.text.text == "Bo has no Live points left: they are down."
     for event in state.events:
         again = narrate(event.kind, event.data, others).text.text
         assert "Dizzytwig" not in again and "Sparklespaz" not in again, event.kind
