@@ -104,14 +104,12 @@ def _line_pictures(name: str) -> list[tuple[str, list[tuple[str, str, bool]]]]:
 @pytest.mark.parametrize("name", sorted(RENAMED))
 def test_rewording_the_narration_changes_no_picture(name, monkeypatch):
     before = _line_pictures(name)
-    # Every "5 cards", "2 hits", "3 tokens" of the three systems' narration (the Angry
-    # Miniatures narrator, the Durak and Fairy Meat engines, the Fairy Meat referee) reworded:
-    # the sentences change, the cards and dice they show do not.
+    # Every "5 cards", "2 hits", "3 tokens" of the three systems' narrators reworded: the
+    # sentences change, the cards and dice they show do not.
     for module in (
         "toolkit.angry_miniatures.narration",
         "toolkit.durak_battle.engine",
-        "toolkit.fairy_meat.engine",
-        "toolkit.fairy_meat.referee",
+        "toolkit.fairy_meat.narration",
     ):
         monkeypatch.setattr(f"{module}.count", lambda n, word: f"{word} x{n}")
     after = _line_pictures(name)

@@ -274,6 +274,7 @@ register(
         explorer="toolkit.fairy_meat.widgets.explorers:odds_explorer",
         rule_controls="toolkit.fairy_meat.widgets.cards:numeric_controls",
         rulings="toolkit.fairy_meat.rulings:ruling_book",
+        narration="toolkit.fairy_meat.narration",
         showcase_rules="unhalved_damage",
     )
 )

@@ -19,13 +19,12 @@ Actions are short strings, the same in the stepper, in example files and in logs
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.fairy_meat.attack import (
     NO_CHOICE,
@@ -46,8 +45,10 @@ from toolkit.fairy_meat.legality import (
     playable_cards,
     trump_sets,
 )
+from toolkit.fairy_meat.narration import cast, narrate
 from toolkit.fairy_meat.referee import AttackResult, Play, Side, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules, Voice, combat_hand_sizes
+from toolkit.narration import narrated
 from toolkit.numbers import count
 from toolkit.rulings import implements
 from toolkit.whole_numbers import whole_number
@@ -57,17 +58,9 @@ __all__ = ["CombatState", "Setup", "start_combat", "PLAYERS"]
 PLAYERS: tuple[Side, Side] = ("attacker", "defender")
 
 
-def _cards_shown(cards: Sequence[Card]) -> Sentence:
-    """The cards by their codes, each marked as a card (the rule-book export draws them)."""
-    return Sentence.listing("card", cards) if cards else Sentence("none")
-
-
 def _cards_text(cards: Sequence[Card]) -> str:
-    return _cards_shown(cards).text
-
-
-#: The clause of the FM-5 note naming the Trumps kept hidden (``Rules(none_reveal="subset")``).
-_KEEPS_HIDDEN = re.compile(r" and keeps [^()]*? hidden")
+    """The cards by their codes (``KS QC``), or ``none``: as actions and messages write them."""
+    return " ".join(c.code for c in cards) if cards else "none"
 
 
 def _signed(n: int) -> str:
@@ -331,7 +324,6 @@ class CombatState(GameState):
     # -- applying ----------------------------------------------------------------------
     def _apply(self, action: Hashable) -> CombatState:
         step, i = self.phase()
-        name = self.names[i] if i >= 0 else ""
         if step == "deal":
             card = action
             assert isinstance(card, Card)
@@ -345,30 +337,25 @@ class CombatState(GameState):
             assert isinstance(card, Card)
             a = self.cur
             state = replace(self, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
-            if is_numbered(card, self.rules):
+            numbered = is_numbered(card, self.rules)
+            if numbered:
                 a = replace(a, number=_set(a.number, i, card))
-                what = f": {self._v(i).possessive} Numbered card (FM-6)."
             else:
                 a = replace(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
-                what = f": a Trump, it joins {self._v(i).possessive} Trumps (FM-6)."
-            text = Sentence.of(f"{name} turns up the ", Sentence.card_name(card), what)
             before = self._hidden_owner()
-            turned = {"side": PLAYERS[i], "card": card.code, "numbered": a.number[i] == card}
-            return replace(state, cur=a)._log("draw", text, "FM-6", data=turned)._log_unhidden(before)._advance()
+            turned = {"side": PLAYERS[i], "card": card.code, "numbered": numbered}
+            return replace(state, cur=a)._log("draw", turned, "FM-6")._log_unhidden(before)._advance()
         text = str(action)
         verb, _, rest = text.partition(" ")
         a = self.cur
         if step == "declare":
             state = replace(self, declared=_set(self.declared, i, rest))
-            text = f"{name} declares {self._v(i).subject} will {rest} Trumps (FM-3)."
-            return state._log("declare", text, "FM-3", data={"side": PLAYERS[i], "declared": rest})._advance()
+            return state._log("declare", {"side": PLAYERS[i], "declared": rest}, "FM-3")._advance()
         if step == "trumps":
             if verb == "points":
                 a = replace(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
-                wild = count(self.prev_points, f"{rest} Wild Trump point")
-                msg = f"{name} has no cards: {self._v(i).possessive} points become {wild} (FM-7)."
                 points = {"side": PLAYERS[i], "wild_points": self.prev_points, "colour": rest}
-                state = replace(self, cur=a)._log("trumps", msg, "FM-7", data=points)
+                state = replace(self, cur=a)._log("trumps", points, "FM-7")
                 if a.trumps[0] is not None:
                     state = state._announce_trumps()
                 return state._advance()
@@ -410,62 +397,37 @@ class CombatState(GameState):
         return self.fairies[i].voice
 
     def _log(
-        self,
-        kind: str,
-        text: str | Sentence,
-        ruling: str = "",
-        audience: tuple[str, ...] | None = None,
-        public_text: str | Sentence = "",
-        data: dict[str, object] | None = None,
+        self, kind: str, data: Mapping[str, object], ruling: str = "", audience: tuple[str, ...] | None = None
     ) -> CombatState:
-        event = Event.told(kind, text, ruling, audience=audience, public_text=public_text, data=data)
+        """Return the state with the event of ``kind`` whose payload is ``data`` logged, its
+        sentence rendered from the data (:func:`toolkit.fairy_meat.narration.narrate`)."""
+        event = narrated(kind, data, cast(self), narrate, ruling=ruling, audience=audience)
         return replace(self, log_events=self.log_events + (event,))
 
     def _log_deal(self, i: int) -> CombatState:
         """Log side ``i``'s combat hand as dealt: the cards for her eyes only, how many for
         the other side's (FM-2, FM-5: a hand is hidden until its cards are played face up)."""
-        name, hand = self.names[i], self.hands[i]
-        dealt = {"side": PLAYERS[i], "cards": tuple(c.code for c in hand)}
-        drawn = f"{name} draws {count(len(hand), 'card')}"
-        said = Sentence.of(f"{drawn}: ", _cards_shown(hand), ".")
-        return self._log("deal", said, "FM-2", audience=(PLAYERS[i],), public_text=f"{drawn}.", data=dealt)
+        dealt = {"side": PLAYERS[i], "cards": tuple(c.code for c in self.hands[i])}
+        return self._log("deal", dealt, "FM-2", audience=(PLAYERS[i],))
 
     def _announce_trumps(self) -> CombatState:
+        """Log both sides' Trumps turned face up (FM-4), but those of a side whose Trumps stay
+        hidden because the other said None: how many (FM-5)."""
         a = self.cur
         owner = self._hidden_owner()
-        parts: list[str | Sentence] = []
-        for i in (0, 1):
-            t = a.trumps[i] or ()
-            if not t and not (i == 1 and a.wild_colour):
-                parts.append(f"{self.names[i]} says None")
-            elif i == owner:
-                stay = "it stays" if len(t) == 1 else "they stay"
-                parts.append(f"{self.names[i]} places {count(len(t), 'Trump')} face down, and {stay} hidden (FM-5)")
-            elif t:
-                parts.append(Sentence.of(f"{self.names[i]} reveals ", _cards_shown(t)))
-        text = Sentence.of(f"Attack {self.attack_no + 1}: ", Sentence("; ").join(parts), " (FM-4).")
-        return self._log("trumps", text, "FM-4")
+        shown = tuple(() if i == owner else tuple(c.code for c in a.trumps[i] or ()) for i in (0, 1))
+        announced = {
+            "attack": self.attack_no + 1,
+            "shown": shown,
+            "hidden": None if owner is None else PLAYERS[owner],
+            "face_down": 0 if owner is None else len(a.trumps[owner] or ()),
+            "wild_colour": a.wild_colour,
+        }
+        return self._log("trumps", announced, "FM-4")
 
     def _announce_plays(self) -> CombatState:
         a = self.cur
-        parts: list[str | Sentence] = []
-        for i in (0, 1):
-            kind, card = a.plays[i], a.cards[i]
-            if kind == "play" and card is not None:
-                parts.append(Sentence.of(f"{self.names[i]} the ", Sentence.card_name(card)))
-            elif kind == "wild" and card is not None:
-                shown = Sentence.card_name(card)
-                parts.append(Sentence.of(f"{self.names[i]} has none and plays the ", shown, " as a Wild Trump (FM-6)"))
-            elif kind == "points":
-                parts.append(
-                    f"{self.names[i]} has none and turns up cards with {self._v(i).possessive} Wild Trump points (FM-7)"
-                )
-            elif kind == "blind":
-                parts.append(f"{self.names[i]} is undefended and turns up cards blind (FM-7)")
-            elif kind == "unopposed":
-                parts.append(f"{self.names[i]} is undefended (FM-7 variant: unopposed)")
-        text = Sentence.of("Numbered cards revealed: ", Sentence("; ").join(parts), ".")
-        state = self._log("play", text, "FM-6", data={"plays": a.plays, "cards": tuple(c and c.code for c in a.cards)})
+        state = self._log("play", {"plays": a.plays, "cards": tuple(c and c.code for c in a.cards)}, "FM-6")
         return state._log_unhidden(hidden_owner(replace(a, plays=(a.plays[0], None)), self.rules))
 
     @implements("FM-5 reveal")
@@ -474,14 +436,8 @@ class CombatState(GameState):
         now played a Trump (a Wild Trump, or one turned up): she has not said None (FM-5)."""
         if before is None or self._hidden_owner() is not None:
             return self
-        cards, v = _cards_shown(self.cur.trumps[before] or ()), self._v(1 - before)
-        text = Sentence.of(
-            f"{self.names[1 - before]} plays Trumps, so {v.subject} {v.verb('has', 'have')} not said None: "
-            f"{self.names[before]}'s face-down Trumps are revealed: ",
-            cards,
-            " (FM-5).",
-        )
-        return self._log("trumps", text, "FM-5", data={"revealed": PLAYERS[before]})
+        cards = tuple(c.code for c in self.cur.trumps[before] or ())
+        return self._log("trumps", {"revealed": PLAYERS[before], "cards": cards}, "FM-5")
 
     # -- the automatic steps -----------------------------------------------------------
     def _advance(self) -> CombatState:
@@ -490,13 +446,7 @@ class CombatState(GameState):
             step, i = state.phase()
             if step == "trumps" and not state.hands[i] and not (i == 1 and state.prev_points):
                 if i == 0 and attacks_lost(state.hands[0]):
-                    state = state._log(
-                        "end",
-                        f"{state.names[0]} has no cards left: {state._v(0).possessive} remaining attacks are lost "
-                        "(FM-13).",
-                        "FM-13",
-                        data={"attacks_lost": True},
-                    )
+                    state = state._log("end", {"attacks_lost": True}, "FM-13")
                     return replace(state, finished=True)
                 state = replace(state, cur=replace(state.cur, trumps=_set(state.cur.trumps, 1, ())))
                 if state.cur.trumps[0] is not None:
@@ -600,19 +550,9 @@ class CombatState(GameState):
     def _settle(self) -> CombatState:
         result = self._resolve()
         state = replace(self, cur=replace(self.cur, result=result))
-        hidden = {PLAYERS.index(side): cards for side, cards in result.hidden.items() if cards}
-        for said in result.lines:
-            line = said.text
-            ruling = line[line.rfind("(") + 1 : line.rfind(")")] if line.endswith(").") else ""
-            ruling = ruling if ruling.startswith("FM-") else ""
-            shown = {m.code for m in said.marks}
-            owner = next((i for i, cards in hidden.items() if shown & {c.code for c in cards}), None)
-            if owner is None:
-                state = state._log("resolve", said, ruling)
-            else:  # FM-5: the Trumps she keeps hidden are named for her eyes only
-                clause = _KEEPS_HIDDEN.search(line)
-                public = said.without(*clause.span()) if clause else said
-                state = state._log("resolve", said, ruling, audience=(PLAYERS[owner],), public_text=public)
+        for step in result.explanation:  # FM-5: a step naming the Trumps she keeps hidden is hers alone
+            audience = None if step.private_to is None else (step.private_to,)
+            state = state._log("resolve", step.data, step.ruling, audience)
         return state
 
     def _score_options(self) -> list[str]:
@@ -640,36 +580,20 @@ class CombatState(GameState):
         extra = state.extra_cards - extra_cards_spent(
             self.past[-1] if self.past else None, a, self.prev_points, self.defender_has_attacked
         )
-        v = self._v(1)
         if r.winner == "defender" and r.points and not self.wrestling:
             choice = a.score or self._score_options()[0]
             if choice == "bonus":
                 bonus = r.points
-                kept, her = count(r.points, "point"), self._v(1).possessive
-                text = f"{self.names[1]} keeps {her} {kept} for {her} next defence (FM-11)."
-                state = state._log("score", text, "FM-11", data={"side": "defender", "score": "bonus", "points": bonus})
+                score = "bonus"
             elif self.defender_has_attacked:
-                state = state._log(
-                    "score",
-                    f"{self.names[1]} takes extra cards, but {v.subject} {v.verb('has', 'have')} already "
-                    "attacked this round: no effect (FM-11).",
-                    "FM-11",
-                    data={"side": "defender", "score": "no_effect", "points": r.points},
-                )
+                score = "no_effect"
             else:
                 extra += r.points
-                state = state._log(
-                    "score",
-                    f"{self.names[1]} will draw {count(r.points, 'extra card')} when {v.subject} {v.verb('attacks')} "
-                    f"{self.names[0]} back (FM-11).",
-                    "FM-11",
-                    data={"side": "defender", "score": "extra_cards", "points": r.points},
-                )
-        for fairy in fairies:
+                score = "extra_cards"
+            state = state._log("score", {"side": "defender", "score": score, "points": r.points}, "FM-11")
+        for side, fairy in zip(PLAYERS, fairies, strict=True):
             if fairy.is_down:
-                down = f"{fairy.voice.subject} {fairy.voice.verb('is', 'are')} down"
-                fallen = {"fairy": fairy.name}
-                state = state._log("down", f"{fairy.name} has no Live points left: {down}.", "FM-10", data=fallen)
+                state = state._log("down", {"side": side, "fairy": fairy.name}, "FM-10")
         spent = spent_cards(a)
         hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
         state = replace(
@@ -685,7 +609,7 @@ class CombatState(GameState):
             cur=Attack(),
         )
         if state.attack_no >= self.attacks or any(f.is_down for f in fairies):
-            return replace(state._log("end", "The combat is over.", ""), finished=True)
+            return replace(state._log("end", {}), finished=True)
         return state
 
     # -- reading -----------------------------------------------------------------------
@@ -869,14 +793,15 @@ def start_combat(
             attacks,
         ),
     )
-    kind = "Wrestling" if wrestling else "Combat"
-    state = state._log(
-        "start",
-        f"{kind}: {attacker.name} ({attacker.live} Live, {attacker.kill} Kill, {attacker.weapon.name}) attacks "
-        f"{defender.name} ({defender.live} Live, {defender.kill} Kill): {count(sizes[0], 'card')} against {sizes[1]}, "
-        f"{count(n_attacks, 'attack')} (FM-2).",
-        "FM-2",
-    )
+    started = {
+        "wrestling": wrestling,
+        "live": (attacker.live, defender.live),
+        "kill": (attacker.kill, defender.kill),
+        "weapon": attacker.weapon.name,
+        "hand_sizes": sizes,
+        "attacks": n_attacks,
+    }
+    state = state._log("start", started, "FM-2")
     if hands is not None:
         dealt = [parse_cards(hand) for hand in hands]
         check_distinct([c for hand in dealt for c in hand], "the two hands")

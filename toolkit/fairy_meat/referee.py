@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from toolkit.cards import Card, parse_card, parse_cards
-from toolkit.engine import Sentence
+from toolkit.engine import EventData, Sentence
 from toolkit.errors import ArgumentTypeError, IllegalActionError
 from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_death_card, is_numbered, is_trump  # noqa: F401 (re-exported)
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
+from toolkit.fairy_meat.narration import cast_of, narrate
 from toolkit.fairy_meat.rules import Rules, check_direction
 from toolkit.numbers import count
 from toolkit.rulings import implements
@@ -40,6 +41,7 @@ __all__ = [
     "damage_of",
     "wrestling_damage",
     "nasty_hit_to",
+    "Step",
 ]
 
 Side = Literal["attacker", "defender"]
@@ -49,10 +51,6 @@ _DEFAULT = Rules()
 
 def _other(side: Side) -> Side:
     return "defender" if side == "attacker" else "attacker"
-
-
-#: The label of a Wild Trump point applied (FM-7): it shows no card.
-_POINT = Sentence("Wild Trump point")
 
 
 def _cards(value: Iterable[str | Card] | str | Card) -> tuple[Card, ...]:
@@ -177,14 +175,28 @@ class _Unit:
     card: Card | None
     colour: str | None  # None: a joker, which matches every card
     ace_of_spades: bool = False  # the death card (FM-12)
-    how: str = ""  # " (Wild Trump)", " (turned up)": how it came to be applied
+    how: str = "placed"  # "wild", "turned_up", "point": how it came to be applied
 
     @property
-    def label(self) -> Sentence:
-        """The Trump in the explanation, its card marked: ``KS``, ``QD (Wild Trump)``."""
-        if self.card is None:
-            return _POINT
-        return Sentence.of(Sentence.card_code(self.card), self.how)
+    def data(self) -> tuple[str | None, str]:
+        """The Trump in an explanation step's data: ``(card code, how)``, ``(None, "point")``."""
+        return (None if self.card is None else self.card.code, self.how)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an attack's explanation, as the referee decides it: its ``data`` (a
+    ``resolve`` event's payload, keyed by ``step``: ``docs/event_data.md``), the ruling it
+    applies, and the side it is meant for alone (``None``: everyone), as when it names the
+    Trumps she keeps hidden (FM-5). :func:`toolkit.fairy_meat.narration.narrate` words it."""
+
+    data: EventData
+    ruling: str = ""
+    private_to: Side | None = None
+
+
+def _step(ruling: str, **data: object) -> Step:
+    return Step(EventData(data), ruling)
 
 
 @dataclass(frozen=True)
@@ -210,8 +222,9 @@ class AttackResult:
             loser; a winning defender scores no FM-11 points to keep).
         wins: the colour rule in force for these Numbered cards, ``"highest"`` or
             ``"lowest"`` (FM-9: the rules' same- or different-colour rule).
-        lines: the explanation, one sentence per step, each with the cards it shows
-            marked (:class:`~toolkit.engine.Sentence`; :attr:`steps` has their texts).
+        explanation: the explanation, one :class:`Step` of data each (what the log's
+            ``resolve`` events carry); :attr:`lines` words them.
+        names: how the explanation calls the attacker and the defender.
     """
 
     attacker_value: int
@@ -231,7 +244,16 @@ class AttackResult:
     escaped: bool = False
     wrestling: bool = False
     wins: str = "highest"
-    lines: tuple[Sentence, ...] = field(default=(), compare=False)
+    explanation: tuple[Step, ...] = field(default=(), compare=False, repr=False)
+    names: tuple[str, str] = field(default=("Attacker", "Defender"), compare=False, repr=False)
+
+    @property
+    def lines(self) -> tuple[Sentence, ...]:
+        """The explanation, one sentence per step, each with the cards it shows marked
+        (:class:`~toolkit.engine.Sentence`, rendered from :attr:`explanation` by
+        :func:`toolkit.fairy_meat.narration.narrate`; :attr:`steps` has their texts)."""
+        cast = cast_of(self.names)
+        return tuple(narrate("resolve", step.data, cast).text for step in self.explanation)
 
     @property
     def steps(self) -> tuple[str, ...]:
@@ -274,20 +296,10 @@ class AttackResult:
 def _units(play: Play, revealed: Sequence[Card], rules: Rules | None = None) -> list[_Unit]:
     units = [_Unit(c, c.colour, is_death_card(c, rules)) for c in revealed]
     if play.wild is not None:
-        units.append(_Unit(play.wild, play.wild.colour, is_death_card(play.wild, rules), " (Wild Trump)"))
-    units += [_Unit(c, c.colour, is_death_card(c, rules), " (turned up)") for c in play.drawn]
-    units += [_Unit(None, play.wild_colour or "") for _ in range(play.wild_points)]
+        units.append(_Unit(play.wild, play.wild.colour, is_death_card(play.wild, rules), "wild"))
+    units += [_Unit(c, c.colour, is_death_card(c, rules), "turned_up") for c in play.drawn]
+    units += [_Unit(None, play.wild_colour or "", how="point") for _ in range(play.wild_points)]
     return units
-
-
-def _labels(units: Sequence[_Unit]) -> Sentence:
-    """The applied Trumps as text, repeated labels grouped so the text reads ("3 Wild Trump
-    points", not "Wild Trump point, Wild Trump point, Wild Trump point")."""
-    seen: dict[Sentence, int] = {}
-    for u in units:
-        label = u.label
-        seen[label] = seen.get(label, 0) + 1
-    return Sentence(", ").join(label if n == 1 else count(n, label.text) for label, n in seen.items())
 
 
 def table_damage(difference: int, table: Sequence[tuple[str, int]]) -> int:
@@ -387,12 +399,12 @@ def _judge_attack(
     rules: Rules,
     wrestling: bool,
     escape: bool,
-    names: dict[Side, str],
+    names: tuple[str, str],
     explain: bool = True,
 ) -> AttackResult:
     """Judge one attack with its choices made; ``explain=False`` leaves the explanation
     out (:func:`resolve_attack` judges every choice, then explains the one made)."""
-    steps: list[str | Sentence] | None = [] if explain else None
+    steps: list[Step] | None = [] if explain else None
     units = {s: _units(plays[s], revealed[s], rules) for s in SIDES}
     worth = rules.trump_value
     colour = {s: plays[s].number.colour for s in SIDES}
@@ -406,27 +418,26 @@ def _judge_attack(
         bonus = s == "defender" and bonus_applied and p.bonus
         if bonus:
             value[s] += p.sign * p.bonus
-        if steps is None:
-            continue
-        pieces: list[str | Sentence] = [f"{names[s]} plays the ", Sentence.card_name(p.number), f" ({colour[s]})"]
-        if matching:
-            sign = "+" if p.sign > 0 else "-"
-            pieces += [
-                "; matching Trumps ",
-                _labels(matching),
-                f" apply {sign}{len(matching) * worth} ({p.direction}, FM-8): {with_trumps}",
-            ]
-        if bonus:
-            pieces.append(f"; the bonus of {count(p.bonus, 'point')} applies ({p.direction}, FM-11): {value[s]}")
-        steps.append(Sentence.of(*pieces, "."))
+        if steps is not None:
+            steps.append(
+                _step(
+                    "",
+                    step="value",
+                    side=s,
+                    card=p.number.code,
+                    colour=colour[s],
+                    direction=p.direction,
+                    matching=tuple(u.data for u in matching),
+                    trump_total=len(matching) * worth,
+                    with_trumps=with_trumps,
+                    bonus=p.bonus if bonus else 0,
+                    value=value[s],
+                )
+            )
     same = colour["attacker"] == colour["defender"]
     wins = rules.same_colour_wins if same else rules.different_colour_wins
-    if steps is None:
-        pass
-    elif same:
-        steps.append(f"Both Numbered cards are {colour['attacker']}: the {wins} value wins (FM-9).")
-    else:
-        steps.append(f"The Numbered cards are of different colours: the {wins} value wins (FM-9).")
+    if steps is not None:
+        steps.append(_step("FM-9", step="colours", colours=(colour["attacker"], colour["defender"]), wins=wins))
     applied_shifts: dict[Side, tuple[int, int]] = {}
     for cheater in SIDES:
         n = len(cheats[cheater])
@@ -439,39 +450,22 @@ def _judge_attack(
         value["attacker"] += shift[0]
         value["defender"] += shift[1]
         if steps is not None:
+            cheating = tuple(u.data for u in cheats[cheater])
+            card = plays[cheater].number.code
             steps.append(
-                Sentence.of(
-                    f"{names[cheater]} is a Naughty Little Cheating fairy: ",
-                    _labels(cheats[cheater]),
-                    f" {'does' if n == 1 else 'do'} not match the ",
-                    Sentence.card_name(plays[cheater].number),
-                    f", so {names[chooser]} moves {names['attacker']}'s value {shift[0]:+d} and "
-                    f"{names['defender']}'s {shift[1]:+d} (FM-8).",
-                )
+                _step("FM-8", step="cheat", side=cheater, cheats=cheating, card=card, chooser=chooser, shift=shift)
             )
     va, vd = value["attacker"], value["defender"]
     if steps is not None:
-        steps.append(f"Final values: {names['attacker']} {va}, {names['defender']} {vd}.")
+        steps.append(_step("", step="final", values=(va, vd)))
     winner = winner_of(va, vd, same, rules)
     difference = abs(va - vd)
     points = points_of(difference, rules)
-    damage, attacker_damage = _damage_steps(winner, difference, rules, wrestling, escape, names, steps)
+    damage, attacker_damage = _damage_steps(winner, difference, rules, wrestling, escape, steps)
     ace = any(u.ace_of_spades for s in SIDES for u in units[s])
     nasty = nasty_hit_to(ace, winner, damage, attacker_damage, rules)
     if ace and steps is not None:
-        if nasty:
-            steps.append(
-                Sentence.of(
-                    "The ",
-                    _death_name(rules),
-                    f" was applied: {' and '.join(names[s] for s in nasty)} "
-                    f"{'suffers' if len(nasty) == 1 else 'suffer'} a Nasty Hit (FM-12).",
-                )
-            )
-        else:
-            steps.append(
-                Sentence.of("The ", _death_name(rules), " was applied, but nobody takes damage: no Nasty Hit (FM-12).")
-            )
+        steps.append(_step("FM-12", step="nasty_hit", death_card=rules.death_card, to=nasty))
     return AttackResult(
         attacker_value=va,
         defender_value=vd,
@@ -489,7 +483,8 @@ def _judge_attack(
         escaped=escape and winner is not None and wrestling,
         wrestling=wrestling,
         wins=wins,
-        lines=tuple(map(Sentence.of, steps or ())),
+        explanation=tuple(steps or ()),
+        names=names,
     )
 
 
@@ -499,37 +494,37 @@ def _damage_steps(
     rules: Rules,
     wrestling: bool,
     escape: bool,
-    names: dict[Side, str],
-    steps: list[str | Sentence] | None,
+    steps: list[Step] | None,
 ) -> tuple[int, int]:
     """Damage (to the defender, to the attacker) of a judged attack, its steps appended
     (FM-9, FM-10, FM-11, FM-14) unless ``steps`` is ``None``."""
-    say = steps.append if steps is not None else lambda line: None
+    say = steps.append if steps is not None else lambda step: None
     points = points_of(difference, rules)
     if winner is None:
-        say("Equal values: a draw, no points (FM-9).")
+        say(_step("FM-9", step="draw"))
         if not wrestling:
             return 0, 0
-        say("Wrestling: a draw deals 1 damage to each (FM-14).")
+        say(_step("FM-14", step="wrestling_draw"))
         return wrestling_damage(None, difference, escape, rules)
     loser = _other(winner)
-    say(
-        f"{names[winner]} wins by {difference}: ceil({difference}/{rules.points_divisor}) = "
-        f"{count(points, 'point')} (FM-10)."
-    )
+    say(_step("FM-10", step="wins", winner=winner, difference=difference, divisor=rules.points_divisor, points=points))
     if wrestling:
         damage, attacker_damage = wrestling_damage(winner, difference, escape, rules)
         if escape:
-            say(f"{names[winner]} forgoes the damage and escapes the brawl: {names[loser]} takes no damage (FM-14).")
+            say(_step("FM-14", step="escape", winner=winner, loser=loser))
         else:
-            say(f"Wrestling: {names[loser]} takes {damage + attacker_damage} damage (FM-14).")
+            say(_step("FM-14", step="wrestling_damage", loser=loser, damage=damage + attacker_damage))
         return damage, attacker_damage
     if winner == "attacker":
         damage = damage_of(difference, rules)
-        how = "by the damage table" if rules.damage == "table" else "1 per point"
-        say(f"{names['defender']} takes {damage} damage ({how}, FM-10).")
+        # The ruling is left blank as it always was: the damage rule is named inside the sentence.
+        say(
+            _step(
+                "", step="damage", side="defender", damage=damage, by="table" if rules.damage == "table" else "points"
+            )
+        )
         return damage, 0
-    say(f"{names['defender']} scores {count(points, 'point')} to use as FM-11 allows.")
+    say(_step("", step="scores", side="defender", points=points))
     return 0, 0
 
 
@@ -591,7 +586,7 @@ def resolve_attack(
     for play in (attacker, defender):
         if play is not None and (play.rules or _DEFAULT) != rules:
             play.check_kinds(rules)  # FM-1 under the rules judged by
-    label = dict(zip(SIDES, names, strict=True))
+    names = (names[0], names[1])
     if defender is None:
         # FM-5: the defender has nothing, so she says None; face-down Trumps stay hidden and
         # the attacker reveals all or none of them (any subset with none_reveal="subset").
@@ -605,7 +600,7 @@ def resolve_attack(
         else:
             options = [tuple(c for c in attacker.trumps if c in _cards(chosen))]  # type: ignore[arg-type]
         return max(
-            (_unopposed(attacker, shown, rules, label) for shown in options), key=lambda r: r.utility("attacker")
+            (_unopposed(attacker, shown, rules, names) for shown in options), key=lambda r: r.utility("attacker")
         )
     plays: dict[Side, Play] = {"attacker": attacker, "defender": defender}
     common = set(attacker.trumps + attacker.drawn + (attacker.number,)) & set(
@@ -655,7 +650,7 @@ def resolve_attack(
 
     def judge(ra: tuple[Card, ...], rd: tuple[Card, ...], bonus: bool, explain: bool = False) -> AttackResult:
         revealed = {"attacker": ra, "defender": rd}
-        return _judge_attack(plays, revealed, bonus, given_shifts, rules, wrestling, escape, label, explain)
+        return _judge_attack(plays, revealed, bonus, given_shifts, rules, wrestling, escape, names, explain)
 
     def defender_best(ra: tuple[Card, ...]) -> AttackResult:
         candidates = [judge(ra, rd, b) for rd in options("defender") for b in bonus_options]
@@ -676,21 +671,16 @@ def resolve_attack(
         shown = result.revealed[owner]
         if not explain:
             return _with(result, hidden={owner: hidden})
-        note = Sentence.of(
-            f"{label[_other(owner)]} said None, so {label[owner]}'s face-down Trumps stayed hidden; {label[owner]} ",
-            Sentence.of("reveals ", Sentence.listing("card", shown, ", ")) if shown else "reveals none",
-            Sentence.of(" and keeps ", Sentence.listing("card", hidden, ", "), " hidden")
-            if hidden and result.revealed[owner]
-            else "",
-            " (FM-5).",
+        kept = hidden if shown else ()  # named, for her eyes only, beside those she reveals
+        note = Step(
+            EventData(
+                step="none_rule", side=owner, revealed=tuple(c.code for c in shown), kept=tuple(c.code for c in hidden)
+            ),
+            "FM-5",
+            owner if kept else None,
         )
-        result = _with(result, hidden={owner: hidden}, lines=(note, *result.lines))
+        result = _with(result, hidden={owner: hidden}, explanation=(note, *result.explanation))
     return result
-
-
-def _death_name(rules: Rules) -> Sentence:
-    """The death card's name in the explanation (FM-12): "Ace of Spades" by default, marked."""
-    return Sentence.card_name(Card(rules.death_card)) if rules.death_card else Sentence("death card")
 
 
 def _with(result: AttackResult, **changes: object) -> AttackResult:
@@ -699,7 +689,7 @@ def _with(result: AttackResult, **changes: object) -> AttackResult:
     return replace(result, **changes)
 
 
-def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dict[Side, str]) -> AttackResult:
+def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: tuple[str, str]) -> AttackResult:
     if rules.undefended != "unopposed":
         raise IllegalActionError(
             "an undefended defender turns up cards as a Wild Trump (FM-7 blind draw): give her a Play with the "
@@ -715,11 +705,16 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
     ace = any(u.ace_of_spades for u in units)
     nasty = nasty_hit_to(ace, "attacker", damage, 0, rules)
     steps = (
-        f"{names['defender']} has no card and no points: unopposed (FM-7 variant).",
-        f"{names['attacker']}'s value is {value}: {names['attacker']} wins with "
-        f"ceil({max(value, 0)}/{rules.points_divisor}) = "
-        f"{count(points, 'point')}.",
-        f"{names['defender']} takes {damage} damage (FM-10).",
+        _step("FM-7 variant", step="unopposed"),
+        _step(
+            "",
+            step="unopposed_value",
+            value=value,
+            difference=max(value, 0),
+            divisor=rules.points_divisor,
+            points=points,
+        ),
+        _step("FM-10", step="damage", side="defender", damage=damage, by=None),
     )
     return AttackResult(
         attacker_value=value,
@@ -732,5 +727,6 @@ def _unopposed(attacker: Play, shown: tuple[Card, ...], rules: Rules, names: dic
         nasty_hit_to=nasty,
         revealed={"attacker": shown, "defender": ()},
         hidden={"attacker": tuple(c for c in attacker.trumps if c not in shown)} if attacker.trumps else {},
-        lines=tuple(map(Sentence.of, steps)),
+        explanation=steps,
+        names=names,
     )
