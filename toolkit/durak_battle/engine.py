@@ -25,11 +25,11 @@ from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.durak_battle.clash import actions_of, card_value
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
-from toolkit.durak_battle.narration import cast, narrate
+from toolkit.durak_battle.narration import cast, hand_sentence, narrate
 from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.narration import narrated
 from toolkit.numbers import count
@@ -42,15 +42,6 @@ _PAIR: tuple[None, None] = (None, None)
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
     return (value, pair[1]) if i == 0 else (pair[0], value)
-
-
-def _tokens(n: int) -> str:
-    return count(n, "token")
-
-
-def _text(cards: Sequence[Card]) -> Sentence:
-    """The cards by their codes, each marked as a card (the rule-book export draws them)."""
-    return Sentence.listing("card", cards) if cards else Sentence(count(0, "card", zero="no"))
 
 
 @dataclass(frozen=True)
@@ -202,7 +193,7 @@ class BattleState(GameState):
             except ToolkitError as exc:
                 return f"{exc}; {name} can: {legal}"
             if card not in self.hands[i or 0]:
-                return f"{card} is not in {name}'s hand ({_text(self.hands[i or 0])}); she can: {legal}"
+                return f"{card} is not in {name}'s hand ({hand_sentence(self.hands[i or 0])}); she can: {legal}"
             if verb in ("defence", "manoeuvre", "counter", "attack") and verb not in actions_of(card, self.rules):
                 return f"{card} cannot be played as {verb}: {self.rules.suits_text()} (DB-1)"
         if verb == "pass" and self.stage == "attack" and self.forced == OPENING:
@@ -492,8 +483,8 @@ class BattleState(GameState):
         lines = []
         for i, side in enumerate(SIDES):
             cards = self.hands[i]
-            hand = _text(cards) if cards and player in (None, side) else count(len(cards), "card", zero="no")
-            lines.append(f"{self.names[i]}: {_tokens(self.armies[i].tokens)}; hand {hand}")
+            hand = hand_sentence(cards) if cards and player in (None, side) else count(len(cards), "card", zero="no")
+            lines.append(f"{self.names[i]}: {count(self.armies[i].tokens, 'token')}; hand {hand}")
         if self.table is not None:
             lines.append(f"On the table: {self.table.code}")
         return "\n".join(lines)

@@ -14,7 +14,7 @@ The sentences are the rule book's: rewording one is an edit here alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolkit.cards import Card
@@ -24,13 +24,16 @@ from toolkit.engine import GameState, Sentence
 from toolkit.narration import Narration
 from toolkit.numbers import count
 
-__all__ = ["cast", "narrate"]
+__all__ = ["cast", "hand_sentence", "narrate"]
 
 #: The rulings' morale target, which a morale line leaves unsaid (DB-8).
 _DRAFT_TARGET = Rules().morale_target
 _OTHER = {"a": "b", "b": "a"}
 _NO_CARDS = Sentence(count(0, "card", zero="no"))
 _NAMED: dict[str, tuple[Sentence, bool]] = {}
+#: The public sentence of an event everyone reads (passed, not defaulted: narration runs
+#: on every event of every Monte Carlo trial).
+_EVERYONE = Sentence()
 
 
 def cast(state: GameState) -> Mapping[Any, str]:
@@ -49,24 +52,34 @@ def _card(code: str) -> tuple[Sentence, bool]:
     return named
 
 
-def _cards(codes: tuple[str, ...]) -> Sentence:
-    """A hand by its codes, each marked; ``no cards`` for none."""
-    return Sentence.listing("card", codes) if codes else _NO_CARDS
+def hand_sentence(cards: Sequence[Card | str]) -> Sentence:
+    """Return a hand by its cards' codes, each marked as a card (the rule-book export
+    draws them): ``9H QD``; ``no cards`` for none.
+
+    >>> hand_sentence(["9H", "QD"]).marks[1].code, hand_sentence(()).text
+    ('QD', 'no cards')
+    """
+    return Sentence.listing("card", cards) if cards else _NO_CARDS
 
 
 def _tokens(n: int) -> str:
     return count(n, "token")
 
 
+def _said(text: str | Sentence) -> Narration:
+    """The narration of an event everyone reads alike."""
+    return Narration(text if type(text) is Sentence else Sentence(text), _EVERYONE)
+
+
 def _start(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     if "hands" in data:  # a clash with known hands: both are the designer's alone (DB-2)
         a, b = data["hands"]
         return Narration(
-            Sentence.of(f"{cast['a']} holds ", _cards(a), f"; {cast['b']} holds ", _cards(b), "."),
+            Sentence.of(f"{cast['a']} holds ", hand_sentence(a), f"; {cast['b']} holds ", hand_sentence(b), "."),
             Sentence(f"{cast['a']} holds {count(len(a), 'card')}; {cast['b']} holds {count(len(b), 'card')}."),
         )
     ta, tb = data["tokens"]
-    return Narration(Sentence(f"{cast['a']} ({_tokens(ta)}) against {cast['b']} ({_tokens(tb)}). Round 1."))
+    return _said(f"{cast['a']} ({_tokens(ta)}) against {cast['b']} ({_tokens(tb)}). Round 1.")
 
 
 def _recon(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
@@ -80,24 +93,24 @@ def _recon(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
         drawn += f" ({base} + {cards - base} {outnumbering})"
     leader = cast[data["side"], "leader"]
     text = f"{leader} ({cast[data['side']]}) rolls Knowledge (Battle) d{data['die']}{wild}: {roll} — {drawn} (DB-2)."
-    return Narration(Sentence(text))
+    return _said(text)
 
 
 def _deal(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     name, cards = cast[data["side"]], data["cards"]
     if not cards:
-        return Narration(Sentence(f"{name} draws no cards."))
+        return _said(f"{name} draws no cards.")
     drawn = f"{name} draws {count(len(cards), 'card')}"
-    return Narration(Sentence.of(drawn + ": ", _cards(cards), "."), Sentence(drawn + "."))
+    return Narration(Sentence.of(drawn + ": ", hand_sentence(cards), "."), Sentence(drawn + "."))
 
 
 def _initiative(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     decided = data["decided"]
     if decided == "no_clash":
-        return Narration(Sentence("Neither side holds an attack card: no clash this round (DB-3)."))
+        return _said("Neither side holds an attack card: no clash this round (DB-3).")
     name = cast[data["holder"]]
     if decided == "coin":
-        return Narration(Sentence(f"Tied jokers: a coin flip gives {name} the initiative (DB-3)."))
+        return _said(f"Tied jokers: a coin flip gives {name} the initiative (DB-3).")
     detail = _card(data["card"])[0]
     if decided == "next_card":
         detail = Sentence.of(detail, "; the tie is broken by her next attack card, the ", _card(data["next_card"])[0])
@@ -109,7 +122,7 @@ def _initiative(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
 
 
 def _attack(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
-    return Narration(Sentence.of(f"{cast[data['side']]} attacks with the ", _card(data["card"])[0], " (DB-1)."))
+    return _said(Sentence.of(f"{cast[data['side']]} attacks with the ", _card(data["card"])[0], " (DB-1)."))
 
 
 def _answer(kind: str) -> Callable[[Mapping[str, Any], Mapping[Any, str]], Narration]:
@@ -117,7 +130,7 @@ def _answer(kind: str) -> Callable[[Mapping[str, Any], Mapping[Any, str]], Narra
         side = data["side"]
         card, joker = _card(data["card"])
         verdict = "succeeds" if data["succeeded"] else "fails"
-        return Narration(
+        return _said(
             Sentence.of(
                 f"{cast[side]} answers with {kind}, the ",
                 card,
@@ -141,7 +154,7 @@ def _counter(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
         how = "equal, treated as higher: no loss (DB-5)"
     else:
         how = f"lower, she loses {lost} first" if loss else "not lower: no loss"
-    return Narration(
+    return _said(
         Sentence.of(
             f"{name} counterattacks with the ",
             card,
@@ -153,30 +166,28 @@ def _counter(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
 def _strike(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     side = data["side"]
     why = "declines to answer" if data["declined"] else "cannot answer"
-    return Narration(
-        Sentence(
-            f"{cast[side]} {why}: {cast[_OTHER[side]]} strikes, {cast[side]} loses {_tokens(data['loss'])} (DB-4)."
-        )
+    return _said(
+        f"{cast[side]} {why}: {cast[_OTHER[side]]} strikes, {cast[side]} loses {_tokens(data['loss'])} (DB-4)."
     )
 
 
 def _pass(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     why = "does not attack" if data["declined"] else "has no attack card"
-    return Narration(Sentence(f"{cast[data['side']]} {why}; the initiative passes (DB-6)."))
+    return _said(f"{cast[data['side']]} {why}; the initiative passes (DB-6).")
 
 
 def _clash(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     if data.get("ended"):
-        return Narration(Sentence("Neither side attacks: the clash ends (DB-6)."))
+        return _said("Neither side attacks: the clash ends (DB-6).")
     la, lb = data["lost"]
-    return Narration(Sentence(f"Tokens lost in the clash: {cast['a']} {la}, {cast['b']} {lb} (DB-7)."))
+    return _said(f"Tokens lost in the clash: {cast['a']} {la}, {cast['b']} {lb} (DB-7).")
 
 
 def _destroyed(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     gone = data["destroyed"]
     if len(gone) == len(SIDES):
-        return Narration(Sentence("Both armies have no tokens left: both destroyed, nobody wins (DB-7)."))
-    return Narration(Sentence(f"{cast[gone[0]]} has no tokens left: destroyed (DB-7)."))
+        return _said("Both armies have no tokens left: both destroyed, nobody wins (DB-7).")
+    return _said(f"{cast[gone[0]]} has no tokens left: destroyed (DB-7).")
 
 
 def _morale(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
@@ -184,15 +195,15 @@ def _morale(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
     needs = "" if target == _DRAFT_TARGET else f" (needs {target})"  # the rulings' own target goes unsaid
     fate = "the army stays (DB-8)." if data["stays"] else "the army retreats (DB-8)."
     rolls = f"{cast[data['side'], 'leader']} rolls Spirit d{data['die']}"
-    return Narration(Sentence(f"{rolls}: {roll} - {penalty} for tokens lost = {roll - penalty}{needs}: {fate}"))
+    return _said(f"{rolls}: {roll} - {penalty} for tokens lost = {roll - penalty}{needs}: {fate}")
 
 
 def _round(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
-    return Narration(Sentence(f"Round {data['round']}."))
+    return _said(f"Round {data['round']}.")
 
 
 def _end(data: Mapping[str, Any], cast: Mapping[Any, str]) -> Narration:
-    return Narration(Sentence(f"The battle stops after {count(data['rounds'], 'round')}, the most this battle plays."))
+    return _said(f"The battle stops after {count(data['rounds'], 'round')}, the most this battle plays.")
 
 
 #: Each event kind's narrator.
