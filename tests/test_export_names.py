@@ -104,11 +104,11 @@ def _line_pictures(name: str) -> list[tuple[str, list[tuple[str, str, bool]]]]:
 @pytest.mark.parametrize("name", sorted(RENAMED))
 def test_rewording_the_narration_changes_no_picture(name, monkeypatch):
     before = _line_pictures(name)
-    # Every "5 cards", "2 hits", "3 tokens" of the three engines and the Fairy Meat referee
+    # Every "5 cards", "2 hits", "3 tokens" of the engines, the Durak narrator and the Fairy Meat referee
     # reworded: the sentences change, the cards and dice they show do not.
     for module in (
         "toolkit.angry_miniatures.engine",
-        "toolkit.durak_battle.engine",
+        "toolkit.durak_battle.narration",
         "toolkit.fairy_meat.engine",
         "toolkit.fairy_meat.referee",
     ):
