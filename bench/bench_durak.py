@@ -64,7 +64,8 @@ WORKLOADS = (
 CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from toolkit.durak_battle import Army, Leader, Rules, battle_outcome, clash_losses, clash_value, clear_caches
+from toolkit.durak_battle import Army, Leader, Rules, battle_outcome, clash_losses, clash_value
+from toolkit.durak_battle.odds import clear_caches  # not in the package's public face
 
 def run(name):
     if name == "clash 3v2 exact":

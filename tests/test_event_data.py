@@ -29,10 +29,18 @@ def _events(name: str, kind: str) -> list[dict]:
 def test_durak_events_carry_hands_initiative_answers_and_losses():
     """durak_joker_initiative.yaml: the hand-worked rounds (DB-1..DB-7)."""
     name = "durak_joker_initiative.yaml"
+    assert _events(name, "start") == [{"tokens": (7, 5)}]
+    # Voivode Ilya: d6 with the Wild Die; Hetman Ostap, an Extra: d8 alone (the file's armies).
     assert _events(name, "recon")[:2] == [
-        {"side": "a", "roll": 1, "cards": 3, "advantage": 2},  # North 1 + 2 for outnumbering (DB-2)
-        {"side": "b", "roll": 3, "cards": 3, "advantage": 0},
+        {"side": "a", "roll": 1, "cards": 3, "advantage": 2, "die": 6, "wild": True},  # 1 + 2 for outnumbering (DB-2)
+        {"side": "b", "roll": 3, "cards": 3, "advantage": 0, "die": 8, "wild": False},
     ]
+    # North (originally attacked) first: Spirit d8, 7 - 3 = 4 stays; South d10, 8 - 3 stays (DB-8).
+    assert _events(name, "morale")[:2] == [
+        {"side": "a", "roll": 7, "penalty": 3, "stays": True, "die": 8, "target": 4},
+        {"side": "b", "roll": 8, "penalty": 3, "stays": True, "die": 10, "target": 4},
+    ]
+    assert _events(name, "round")[0] == {"round": 2}
     assert [(d["side"], d["cards"]) for d in _events(name, "deal")] == [
         ("a", ("JK1", "5S", "7H")),
         ("b", ("JK2", "9S", "4D")),

@@ -108,7 +108,7 @@ def test_rewording_the_narration_changes_no_picture(name, monkeypatch):
     # sentences change, the cards and dice they show do not.
     for module in (
         "toolkit.angry_miniatures.narration",
-        "toolkit.durak_battle.engine",
+        "toolkit.durak_battle.narration",
         "toolkit.fairy_meat.narration",
     ):
         monkeypatch.setattr(f"{module}.count", lambda n, word: f"{word} x{n}")

@@ -119,11 +119,6 @@ def test_to_example_then_replay_gives_the_same_log(system):
         assert notation.check(example, replayed) == [], path
 
 
-#: Systems whose referee still writes its sentences beside the data rather than rendering
-#: them from it. Strict: a system whose narration hook lands fails here until it is removed.
-NOT_NARRATED_YET = {"durak-battle"}
-
-
 def _played(system: str, seed: int = 5) -> list:
     """Finished games of the system: from its searcher, random playouts of their starts
     (every legal action and chance outcome reachable), and every shipped example replayed."""
@@ -141,15 +136,7 @@ def _played(system: str, seed: int = 5) -> list:
     return played
 
 
-@pytest.mark.parametrize(
-    "system",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="narration not rendered from data yet"))
-        if n in NOT_NARRATED_YET
-        else n
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("system", NAMES)
 def test_every_sentence_is_rendered_from_its_event_data(system):
     """The narration is a function of the data (issue: events carry data): the system's
     narrator, given only an event's kind, its data and the cast (the sides' names), renders the very

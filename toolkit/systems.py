@@ -292,6 +292,7 @@ register(
         explorer="toolkit.durak_battle.widgets.explorers:odds_explorer",
         rule_controls="toolkit.durak_battle.widgets.pieces:number_controls",
         rulings="toolkit.durak_battle.rulings:ruling_book",
+        narration="toolkit.durak_battle.narration",
         showcase_rules="cheap_strikes",
     )
 )

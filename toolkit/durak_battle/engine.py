@@ -25,33 +25,23 @@ from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
 from toolkit.durak_battle.clash import actions_of, card_value
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, attack_cards, initiative_holder
 from toolkit.durak_battle.morale import morale_holds, morale_order, morale_penalty, spirit_roll
+from toolkit.durak_battle.narration import cast, hand_sentence, narrate
 from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState, Sentence
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
+from toolkit.narration import narrated
 from toolkit.numbers import count
 from toolkit.whole_numbers import whole_number
 
 __all__ = ["BattleState", "start_battle", "start_clash"]
-
-#: The rules with every field at its default (the rulings'), which the log leaves unsaid.
-_DRAFT = Rules()
 
 _PAIR: tuple[None, None] = (None, None)
 
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
     return (value, pair[1]) if i == 0 else (pair[0], value)
-
-
-def _tokens(n: int) -> str:
-    return count(n, "token")
-
-
-def _text(cards: Sequence[Card]) -> Sentence:
-    """The cards by their codes, each marked as a card (the rule-book export draws them)."""
-    return Sentence.listing("card", cards) if cards else Sentence(count(0, "card", zero="no"))
 
 
 @dataclass(frozen=True)
@@ -203,7 +193,7 @@ class BattleState(GameState):
             except ToolkitError as exc:
                 return f"{exc}; {name} can: {legal}"
             if card not in self.hands[i or 0]:
-                return f"{card} is not in {name}'s hand ({_text(self.hands[i or 0])}); she can: {legal}"
+                return f"{card} is not in {name}'s hand ({hand_sentence(self.hands[i or 0])}); she can: {legal}"
             if verb in ("defence", "manoeuvre", "counter", "attack") and verb not in actions_of(card, self.rules):
                 return f"{card} cannot be played as {verb}: {self.rules.suits_text()} (DB-1)"
         if verb == "pass" and self.stage == "attack" and self.forced == OPENING:
@@ -226,17 +216,12 @@ class BattleState(GameState):
 
     # -- applying ---------------------------------------------------------------------
     def _log(
-        self,
-        kind: str,
-        text: str | Sentence,
-        ruling: str = "",
-        audience: tuple[str, ...] | None = None,
-        public_text: str = "",
-        data: Mapping[str, Any] | None = None,
+        self, kind: str, data: Mapping[str, Any], ruling: str = "", audience: tuple[str, ...] | None = None
     ) -> BattleState:
-        """Append an event; ``audience`` names the sides who may read ``text`` (the others
-        read ``public_text``), ``None`` for everyone."""
-        event = Event.told(kind, text, ruling, audience, public_text, data)
+        """Append the event of ``kind`` with payload ``data``, its sentence rendered by the
+        narrator (:mod:`.narration`); ``audience`` names the sides who may read it (the
+        others read its public sentence), ``None`` for everyone."""
+        event = narrated(kind, data, cast(self), narrate, ruling=ruling, audience=audience)
         return replace(self, log_events=self.log_events + (event,))
 
     def _apply(self, action: Hashable) -> BattleState:
@@ -247,12 +232,7 @@ class BattleState(GameState):
             return self._deal(action)  # type: ignore[arg-type]
         if stage == "coin":
             i = SIDES.index(str(action))
-            state = self._log(
-                "initiative",
-                f"Tied jokers: a coin flip gives {self.names[i]} the initiative (DB-3).",
-                "DB-3",
-                data={"decided": "coin", "holder": SIDES[i]},
-            )
+            state = self._log("initiative", {"decided": "coin", "holder": SIDES[i]}, "DB-3")
             return state._begin_clash(i)
         if stage == "morale":
             return self._morale(int(action))  # type: ignore[arg-type]
@@ -264,20 +244,17 @@ class BattleState(GameState):
         army, other = self.armies[i], self.armies[1 - i]
         advantage = token_advantage(army.tokens, other.tokens)
         cards = cards_drawn(total, advantage, self.rules)
-        extra = cards - cards_drawn(total)
-        per = self.rules.cards_per_token
-        outnumbering = "for outnumbering" if per == 1 else f"for outnumbering by {_tokens(advantage)}, {per} per token"
         leader = army.leader
-        wild = " with the Wild Die" if leader.wild_card else ""
-        text = (
-            f"{leader.name} ({army.name}) rolls Knowledge (Battle) d{leader.battle_die}{wild}: {total} — "
-            f"{count(cards, 'card')}"
-            + (f" ({cards_drawn(total)} + {extra} {outnumbering})" if advantage else "")
-            + " (DB-2)."
-        )
         state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
-        scouted = {"side": SIDES[i], "roll": total, "cards": cards, "advantage": advantage}
-        state = state._log("recon", text, "DB-2", data=scouted)
+        scouted = {
+            "side": SIDES[i],
+            "roll": total,
+            "cards": cards,
+            "advantage": advantage,
+            "die": leader.battle_die,
+            "wild": leader.wild_card,
+        }
+        state = state._log("recon", scouted, "DB-2")
         if state.recon[1] is not None:
             state = replace(state, stage="deal")._after_deal_step()
         return state
@@ -286,15 +263,8 @@ class BattleState(GameState):
         i = self.chance_side
         state = replace(self, deck=self.deck.draw(card), hands=_set(self.hands, i, self.hands[i] + (card,)))
         if len(state.hands[i]) == state.hand_sizes[i]:
-            n = len(state.hands[i])
-            state = state._log(
-                "deal",
-                Sentence.of(f"{self.names[i]} draws {count(n, 'card')}: ", _text(state.hands[i]), "."),
-                "DB-2",
-                audience=(SIDES[i],),  # her hand is hers alone to see
-                public_text=f"{self.names[i]} draws {count(n, 'card')}.",
-                data={"side": SIDES[i], "cards": tuple(c.code for c in state.hands[i])},
-            )
+            dealt = {"side": SIDES[i], "cards": tuple(c.code for c in state.hands[i])}
+            state = state._log("deal", dealt, "DB-2", audience=(SIDES[i],))  # her hand is hers alone to see
         return state._after_deal_step()
 
     def _after_deal_step(self) -> BattleState:
@@ -309,37 +279,25 @@ class BattleState(GameState):
                 and state.hand_sizes[i] == 0
                 and not any(e.kind == "deal" and e.data.get("side") == SIDES[i] for e in state.log_events[-3:])
             ):
-                none = {"side": SIDES[i], "cards": ()}
-                state = state._log("deal", f"{state.names[i]} draws no cards.", "DB-2", data=none)
+                state = state._log("deal", {"side": SIDES[i], "cards": ()}, "DB-2")
         return state._initiative()
 
     def _initiative(self) -> BattleState:
         who = initiative_holder(*self.hands, self.rules)
         if who is NO_CLASH:
-            text = "Neither side holds an attack card: no clash this round (DB-3)."
-            state = self._log("initiative", text, "DB-3", data={"decided": "no_clash"})
+            state = self._log("initiative", {"decided": "no_clash"}, "DB-3")
             if state.clash_only:
                 return replace(state, stage="over", outcome="no clash", hands=((), ()))
             return state._next_round()
         if who is None:
             return replace(self, stage="coin")
         mine, theirs = attack_cards(self.hands[who], self.rules), attack_cards(self.hands[1 - who], self.rules)
-        detail = Sentence.card_name(mine[0])
         took = {"decided": "card", "holder": SIDES[who], "card": mine[0].code}
         if theirs and card_value(theirs[0]) == card_value(mine[0]):
             k = next(k for k in range(len(mine)) if k >= len(theirs) or card_value(mine[k]) != card_value(theirs[k]))
-            detail += Sentence.of("; the tie is broken by her next attack card, the ", Sentence.card_name(mine[k]))
             took.update(decided="next_card", next_card=mine[k].code)
-        state = self._log(
-            "initiative",
-            Sentence.of(
-                f"{self.names[who]} holds the highest attack card (", detail, ") and takes the initiative (DB-3)."
-            ),
-            "DB-3",
-            audience=(SIDES[who],),  # the card is not played yet: the other side learns only who attacks
-            public_text=f"{self.names[who]} holds the highest attack card and takes the initiative (DB-3).",
-            data=took,
-        )
+        # the card is not played yet: the other side learns only who attacks
+        state = self._log("initiative", took, "DB-3", audience=(SIDES[who],))
         return state._begin_clash(who)
 
     def _begin_clash(self, holder: int) -> BattleState:
@@ -358,17 +316,14 @@ class BattleState(GameState):
         return state
 
     def _beat(self, beat: Beat) -> BattleState:
-        names = self.names
         kind, i, card = beat.kind, beat.side, beat.card
         if kind == "pass":
-            why = "has no attack card" if beat.auto else "does not attack"
-            passed = {"side": SIDES[i], "declined": not beat.auto}
-            state = self._log("pass", f"{names[i]} {why}; the initiative passes (DB-6).", "DB-6", data=passed)
+            state = self._log("pass", {"side": SIDES[i], "declined": not beat.auto}, "DB-6")
             if clash_over(self.passes + 1):
                 return replace(state, passes=self.passes + 1)
             return replace(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
         if kind == "end":
-            state = self._log("clash", "Neither side attacks: the clash ends (DB-6).", "DB-6", data={"ended": True})
+            state = self._log("clash", {"ended": True}, "DB-6")
             return state._end_clash()
         hands = self.hands
         if card is not None:
@@ -377,65 +332,32 @@ class BattleState(GameState):
             assert card is not None
             forced = None if self.forced == OPENING else self.forced  # the opening attack is made (DB-3)
             state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0, forced=forced)
-            return state._log(
-                "attack",
-                Sentence.of(f"{names[i]} attacks with the ", Sentence.card_name(card), " (DB-1)."),
-                "DB-1",
-                data={"side": SIDES[i], "card": card.code},
-            )
+            return state._log("attack", {"side": SIDES[i], "card": card.code}, "DB-1")
         attacker = 1 - i
         result = beat.answer
         assert result is not None
         state = replace(self, hands=hands)
         if kind == "strike":
-            why = "cannot answer" if beat.auto else "declines to answer"
-            text = (
-                f"{names[i]} {why}: {names[attacker]} strikes, {names[i]} loses {_tokens(result.defender_loss)} (DB-4)."
-            )
             struck = {"side": SIDES[i], "declined": not beat.auto, "loss": result.defender_loss}
-            state = state._log("strike", text, "DB-4", data=struck)._lose(beat.loss)
+            state = state._log("strike", struck, "DB-4")._lose(beat.loss)
             return state._attack_done(attacker)
         assert card is not None and self.table is not None
-        as_ = f" as {result.action}" if card.is_joker else ""
         if kind == "counter":
             table = self.table
-            lost = _tokens(result.defender_loss)
-            how = f"lower, she loses {lost} first" if result.defender_loss else "not lower: no loss"
-            if card_value(card) == card_value(table) and result.defender_loss:
-                how = f"equal, treated as lower (DB-5 variant): she loses {lost} first"
-            elif not result.succeeded and not result.defender_loss:
-                how = "lower, but a lower counterattack costs nothing under these rules"
-            elif card_value(card) == card_value(table):
-                how = "equal, treated as higher: no loss (DB-5)"
-            state = state._log(
-                "counter",
-                Sentence.of(
-                    f"{names[i]} counterattacks with the ",
-                    Sentence.card_name(card),
-                    f"{as_} ({how}); the attack is cancelled and {names[i]} now attacks (DB-1).",
-                ),
-                "DB-5",
-                data={
-                    "side": SIDES[i],
-                    "card": card.code,
-                    "against": table.code,
-                    "equal": card_value(card) == card_value(table),
-                    "counts_as": "lower" if result.defender_loss or not result.succeeded else "higher",
-                    "loss": result.defender_loss,
-                },
-            )
+            countered = {
+                "side": SIDES[i],
+                "card": card.code,
+                "against": table.code,
+                "equal": card_value(card) == card_value(table),
+                "counts_as": "lower" if result.defender_loss or not result.succeeded else "higher",
+                "loss": result.defender_loss,
+            }
+            state = state._log("counter", countered, "DB-5")
             state = state._lose(beat.loss)
             if state.stage == "over":
                 return state
             # The initiative passes by the counterattack, not by a pass: nobody is forced (DB-6).
             return replace(state, table=card, attacking=i, holder=i, stage="answer", forced=None)
-        verdict = "succeeds" if result.succeeded else "fails"
-        text = Sentence.of(
-            f"{names[i]} answers with {result.action}, the ",
-            Sentence.card_name(card),
-            f"{as_}: it {verdict}; "
-            f"{names[attacker]} loses {result.attacker_loss}, {names[i]} loses {result.defender_loss} (DB-1).",
-        )
         answered = {
             "side": SIDES[i],
             "card": card.code,
@@ -443,7 +365,7 @@ class BattleState(GameState):
             "attacker_loss": result.attacker_loss,
             "defender_loss": result.defender_loss,
         }
-        state = state._log(result.action, text, "DB-1", data=answered)._lose(beat.loss)
+        state = state._log(result.action, answered, "DB-1")._lose(beat.loss)
         return state._attack_done(attacker)
 
     def _lose(self, loss: tuple[int, int]) -> BattleState:
@@ -457,17 +379,11 @@ class BattleState(GameState):
             lost_battle=(self.lost_battle[0] + la, self.lost_battle[1] + lb),
         )
         if gone == "both":
-            state = state._log(
-                "destroyed",
-                "Both armies have no tokens left: both destroyed, nobody wins (DB-7).",
-                "DB-7",
-                data={"destroyed": SIDES},
-            )
+            state = state._log("destroyed", {"destroyed": SIDES}, "DB-7")
             return replace(state, stage="over", outcome="both destroyed", winner=None)
         if gone is not None:
             s = SIDES.index(gone)
-            text = f"{self.names[s]} has no tokens left: destroyed (DB-7)."
-            state = state._log("destroyed", text, "DB-7", data={"destroyed": (gone,)})
+            state = state._log("destroyed", {"destroyed": (gone,)}, "DB-7")
             return replace(state, stage="over", outcome=f"{gone} destroyed", winner=1 - s)
         return state
 
@@ -478,13 +394,7 @@ class BattleState(GameState):
         return replace(self, stage="attack", holder=attacker, table=None, attacking=None, passes=0)
 
     def _end_clash(self) -> BattleState:
-        lost = self.lost_clash
-        state = self._log(
-            "clash",
-            f"Tokens lost in the clash: {self.names[0]} {lost[0]}, {self.names[1]} {lost[1]} (DB-7).",
-            "DB-7",
-            data={"lost": lost},
-        )
+        state = self._log("clash", {"lost": self.lost_clash}, "DB-7")
         if self.clash_only:
             return replace(state, stage="over", outcome="clash over", hands=((), ()))
         # DB-9: leftover cards are discarded.
@@ -493,18 +403,16 @@ class BattleState(GameState):
     def _morale(self, total: int) -> BattleState:
         i = self.chance_side
         penalty = morale_penalty(self.rules, self.lost_clash[i], self.lost_battle[i])
-        final = total - penalty
         ok = morale_holds(total, penalty, self.rules)
-        leader = self.armies[i].leader
-        target = self.rules.morale_target
-        # the rulings' own target goes unsaid (DB-8)
-        needs = "" if target == _DRAFT.morale_target else f" (needs {target})"
-        text = (
-            f"{leader.name} rolls Spirit d{leader.spirit_die}: {total} - {penalty} for tokens lost = {final}{needs}: "
-            + ("the army stays (DB-8)." if ok else "the army retreats (DB-8).")
-        )
-        rolled = {"side": SIDES[i], "roll": total, "penalty": penalty, "stays": ok}
-        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", text, "DB-8", data=rolled)
+        rolled = {
+            "side": SIDES[i],
+            "roll": total,
+            "penalty": penalty,
+            "stays": ok,
+            "die": self.armies[i].leader.spirit_die,
+            "target": self.rules.morale_target,
+        }
+        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", rolled, "DB-8")
         if not ok:
             return replace(state, stage="over", outcome=f"{SIDES[i]} retreats", winner=1 - i)
         if state.morale[1 - i] is None:
@@ -513,9 +421,7 @@ class BattleState(GameState):
 
     def _next_round(self) -> BattleState:
         if self.round_no >= self.max_rounds:
-            state = self._log(
-                "end", f"The battle stops after {count(self.max_rounds, 'round')}, the most this battle plays.", ""
-            )
+            state = self._log("end", {"rounds": self.max_rounds})
             return replace(state, stage="over", outcome="undecided")
         # DB-9: every round deals fresh hands from a reshuffled deck.
         deck = fresh_deck(self.rules, self.stacked)
@@ -537,7 +443,7 @@ class BattleState(GameState):
             lost_clash=(0, 0),
             morale=_PAIR,
         )
-        return state._log("round", f"Round {state.round_no}.", "")
+        return state._log("round", {"round": state.round_no})
 
     # -- reading ------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -577,8 +483,8 @@ class BattleState(GameState):
         lines = []
         for i, side in enumerate(SIDES):
             cards = self.hands[i]
-            hand = _text(cards) if cards and player in (None, side) else count(len(cards), "card", zero="no")
-            lines.append(f"{self.names[i]}: {_tokens(self.armies[i].tokens)}; hand {hand}")
+            hand = hand_sentence(cards) if cards and player in (None, side) else count(len(cards), "card", zero="no")
+            lines.append(f"{self.names[i]}: {count(self.armies[i].tokens, 'token')}; hand {hand}")
         if self.table is not None:
             lines.append(f"On the table: {self.table.code}")
         return "\n".join(lines)
@@ -609,11 +515,7 @@ def start_battle(
     _check_armies(army_a, army_b)
     whole_number(max_rounds, "max_rounds", 1)
     state = BattleState(rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds)
-    return state._log(
-        "start",
-        f"{army_a.name} ({_tokens(army_a.tokens)}) against {army_b.name} ({_tokens(army_b.tokens)}). Round 1.",
-        "DB-7",
-    )
+    return state._log("start", {"tokens": (army_a.tokens, army_b.tokens)}, "DB-7")
 
 
 def start_clash(
@@ -648,15 +550,8 @@ def start_clash(
         hands=dealt,
         clash_only=True,
     )
-    state = state._log(
-        "start",
-        Sentence.of(f"{army_a.name} holds ", _text(dealt[0]), f"; {army_b.name} holds ", _text(dealt[1]), "."),
-        "DB-2",
-        audience=(),  # both hands: the designer's view only
-        public_text=(
-            f"{army_a.name} holds {count(len(dealt[0]), 'card')}; {army_b.name} holds {count(len(dealt[1]), 'card')}."
-        ),
-    )
+    hands = {"hands": tuple(tuple(c.code for c in hand) for hand in dealt)}
+    state = state._log("start", hands, "DB-2", audience=())  # both hands: the designer's view only
     state = state._initiative()
     if coin is not None and state.stage == "coin":
         state = state.apply(coin)
