@@ -176,6 +176,37 @@ def test_random_playouts_keep_the_engine_contract():
             assert r.points == -(-r.difference // 2)  # FM-10
 
 
+def test_best_result_without_words_is_the_same_judgement():
+    # The solvers ask best_result(explain=False) (no explanation built): the same choices
+    # (FM-5 reveal, FM-8 shifts, FM-11 bonus) and numbers as the explained judgement, and
+    # the referee steps the policies play from it are the same, over random play-outs.
+    rng = random.Random(11)
+    judged = 0
+    for k in range(40):
+        rules = Rules(
+            damage=rng.choice(["halved", "table"]),
+            none_reveal=rng.choice(["all_or_nothing", "subset"]),
+            none_means=rng.choice(["no_trumps", "no_face_down"]),
+        )
+        state = start_combat(Fairy("Ann", 3, 3), Fairy("Bo", rng.randint(1, 3), 2), rules, wrestling=k % 9 == 0)
+        while not state.is_terminal:
+            explained = state.best_result()
+            if explained is not None:
+                quiet = state.best_result(explain=False)
+                assert quiet == explained and quiet.lines == () and explained.lines
+                assert (quiet.revealed, quiet.hidden, quiet.shifts) == (
+                    explained.revealed,
+                    explained.hidden,
+                    explained.shifts,
+                )
+                judged += 1
+            if state.is_chance_node:
+                state = state.apply(state.sample_chance(rng))
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))
+    assert judged > 20  # 34 judgements: the comparison ran
+
+
 def test_wrestling_winner_may_escape():
     # FM-14: both draw by Kill points; the winner damages the loser, or escapes.
     kill_only = Rules(wrestling_hand="kill_only")

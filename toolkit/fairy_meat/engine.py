@@ -296,13 +296,14 @@ class CombatState(GameState):
             )
         return f"{action!r} is not possible for {name or 'anyone'} now ({step}); choose one of: {legal}"
 
-    def best_result(self) -> AttackResult | None:
+    def best_result(self, *, explain: bool = True) -> AttackResult | None:
         """Return the judgement of the current attack when every choice left in it — the
         reveal (FM-5), the bonus (FM-11), the cheating shifts (FM-8) — is made as
-        :meth:`best_action` would make it; ``None`` until the cards are all on the table."""
+        :meth:`best_action` would make it; ``None`` until the cards are all on the table.
+        ``explain=False`` leaves its explanation (``lines``) out: the same numbers, for solvers."""
         if self.phase()[0] not in ("reveal", "bonus", "shift", "resolve"):
             return None
-        return self._resolve(choose_best=True)
+        return self._resolve(choose_best=True, explain=explain)
 
     def best_action(self) -> str | None:
         """The referee's best choice at a reveal, bonus or shift step (what the stepper
@@ -310,7 +311,7 @@ class CombatState(GameState):
         step, i = self.phase()
         if step not in ("reveal", "bonus", "shift"):
             return None
-        best = self._resolve(choose_best=True)
+        best = self._resolve(choose_best=True, explain=False)  # the choices only, no words
         if step == "reveal":
             shown = best.revealed[PLAYERS[i]]
             if set(shown) == set(self.cur.trumps[i] or ()):
@@ -526,11 +527,11 @@ class CombatState(GameState):
             units += ["point"] * self.prev_points
         return units
 
-    def _resolve(self, choose_best: bool = False) -> AttackResult:
+    def _resolve(self, choose_best: bool = False, explain: bool = True) -> AttackResult:
         attacker, defender = self._plays()
         a = self.cur
         owner = self._hidden_owner()
-        kwargs: dict = {}
+        kwargs: dict = {"explain": explain}
         if not choose_best:
             if owner is not None:
                 kwargs["reveal"] = {PLAYERS[owner]: list(a.reveal or ())}

@@ -225,7 +225,7 @@ def enumerate_attack(
                 key += (sig[:2], sig[4:])  # the cards left in hand do not change this attack's judgement
                 outcome = BEST_OUTCOMES.get(key)
                 if outcome is None:
-                    best = node.best_result()
+                    best = node.best_result(explain=False)
                     outcome = BEST_OUTCOMES[key] = None if best is None else outcome_of(best)
                 if outcome is not None:
                     totals[outcome] += p
