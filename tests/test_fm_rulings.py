@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.cards import Card, standard_deck
+from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
+    ACE_TRUMP,
     card_type,
     deck_cards,
     hands_by_type,
@@ -67,6 +69,17 @@ def test_card_types_one_definition():
     draft = [2] * 18 + [8, 7, 1]
     assert [sum(type_index(c) == t for c in deck) for t in range(21)] == draft == list(type_caps())
     assert len({card_type(c) for c in deck}) == 21
+
+
+def test_the_death_card_type_stands_for_the_rules_death_card():
+    # FM-12: the type ACE_TRUMP is the rules' death card; rules without one have no card of it
+    counts = [0] * 21
+    counts[ACE_TRUMP] = 1
+    assert representative_hand(counts, 0) == [Card("AS")]
+    assert representative_hand(counts, 0, Rules(death_card="AH")) == [Card("AH")]
+    assert type_caps(Rules(death_card=None))[ACE_TRUMP] == 0
+    with pytest.raises(InvalidSetupError, match="no death card"):
+        representative_hand(counts, 0, Rules(death_card=None))
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4])
