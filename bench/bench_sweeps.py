@@ -61,7 +61,7 @@ TASKS = 200
 def am_text(max_pool: int) -> str:
     return (
         "title: Angry Miniatures pools (benchmark)\nsystem: angry-miniatures\ncalculator: opposed\n"
-        f"grid:\n  attack_dice: {{from: 1, to: {max_pool}}}\n  defense_dice: {{from: 1, to: {max_pool}}}\n"
+        f"grid:\n  attack_dice: {{from: 1, to: {max_pool}}}\n  defence_dice: {{from: 1, to: {max_pool}}}\n"
         "  attack_type: [melee, ranged]\n  rules:\n    tie_break: [chain, coin_flip]\n"
     )
 

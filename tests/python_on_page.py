@@ -4,7 +4,7 @@
 ``PosixPath(...)``, ``<IPython.core.display.HTML object>``, ``VBox(children=...``), a
 ``None`` given as a value (``rules = None``; the Fairy Meat "None" rule is a word of the
 game and stays), ``field='value'`` and ``field=value``, a snake_case identifier
-(``zero_tie``, ``defense_dice``; file names such as ``tens_hit.yaml`` are names of files
+(``zero_tie``, ``defence_dice``; file names such as ``tens_hit.yaml`` are names of files
 and stay), a Python warning or traceback, and a path into a virtual environment.
 
 Designer files shown as files are exempt: an element with the class ``rb-source`` (an

@@ -184,7 +184,7 @@ def test_modifier_for_the_wrong_attack_type_is_refused():
             lambda: opposed(-1, 2),
             "attack_dice must be a whole number of 0 or more, got -1 (AM-2); a pool is 0 or more dice",
         ),
-        (lambda: opposed(2, "3"), "defense_dice must be a whole number of 0 or more, got '3'"),
+        (lambda: opposed(2, "3"), "defence_dice must be a whole number of 0 or more, got '3'"),
         (
             lambda: opposed(2, 2, "psychic"),
             "'psychic' is not an attack type: use one of melee, ranged, magic",

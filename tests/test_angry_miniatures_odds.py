@@ -239,11 +239,11 @@ def test_melee_exchange_matches_engine_monte_carlo():
 # -- the table -------------------------------------------------------------------------
 def test_odds_table_rows_match_calculator_and_hand_values():
     table = odds_table(range(1, 3), range(0, 2), "melee")
-    row = table[(table.attack_dice == 1) & (table.defense_dice == 0)].iloc[0]
+    row = table[(table.attack_dice == 1) & (table.defence_dice == 0)].iloc[0]
     assert row["hit"] == Fraction(2, 3)
     assert row["expected_damage"] == Fraction(2, 3)
     assert row["return_hit"] == 0
-    row = table[(table.attack_dice == 1) & (table.defense_dice == 1)].iloc[0]
+    row = table[(table.attack_dice == 1) & (table.defence_dice == 1)].iloc[0]
     assert row["hit"] == Fraction(4, 9) and row["return_hit"] == Fraction(4, 9)
     assert len(table) == 4
     floats = odds_table([1], [1], floats=True)

@@ -170,7 +170,7 @@ def test_report_rules_parameter_sweep_rules_files_and_batch_files_refuse_a_pipe(
         sweep = tmp_path / "s.yaml"
         sweep.write_text(
             "system: angry-miniatures\ncalculator: opposed\n"
-            f"grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [{bad!r}]\n"
+            f"grid:\n  attack_dice: [1]\n  defence_dice: [1]\n  rules_files: [{bad!r}]\n"
         )
         message = _refused(fifo, partial(load_sweep, sweep), InvalidSetupError)
         assert message.startswith(f"{sweep}:6: rules_files: house-rules file") and bad in message

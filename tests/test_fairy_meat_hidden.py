@@ -24,13 +24,13 @@ from test_fm_odds_brute_force import random_rules
 from toolkit.cards import Card, standard_deck
 from toolkit.engine import play_out
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
-from toolkit.fairy_meat.deck import representative_hand, type_index
+from toolkit.fairy_meat.deck import representative_hand, type_caps, type_index
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.legality import placed_cards
 from toolkit.fairy_meat.odds import deal_averaged_odds
 from toolkit.fairy_meat.odds.known_hands import start_known_hands
 from toolkit.fairy_meat.policies import greedy_policy, random_policy
-from toolkit.fairy_meat.referee import ACE_OF_SPADES, Play, is_numbered, resolve_attack
+from toolkit.fairy_meat.referee import Play, is_numbered, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.fairy_meat.strategy import hidden
 from toolkit.fairy_meat.strategy.hidden import (
@@ -45,7 +45,7 @@ from toolkit.fairy_meat.strategy.payoff import Payoff
 
 DECK = standard_deck()
 # A small deck for the brute forces: pips 3, 5, 8 in every suit and three Trumps (K♥, K♠, A♠).
-KEPT = {Card(f"{p}{s}") for p in (3, 5, 8) for s in "SHDC"} | {Card("KH"), Card("KS"), ACE_OF_SPADES}
+KEPT = {Card(f"{p}{s}") for p in (3, 5, 8) for s in "SHDC"} | {Card("KH"), Card("KS"), Card("AS")}
 REMOVED = tuple(c.code for c in DECK if c not in KEPT)
 LP_PAYOFF = Payoff(damage=1, defender_points="1/2", nasty_hit=2)
 
@@ -340,7 +340,7 @@ def engine_type(action: str):
 
 @pytest.mark.parametrize("size", [1, 2, 3])
 def test_type_options_match_the_engine(size):
-    for hand in hand_types(size):
+    for hand in hand_types(size, type_caps()):
         cards = representative_hand(hand, 0)
         other = [c for c in DECK if is_numbered(c) and c not in cards][:1]
         state = start_known_hands(cards, other, Rules()).apply("declare add").apply("declare add")

@@ -23,7 +23,7 @@ from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.policies import cautious_policy, greedy_policy, random_policy
 from toolkit.fairy_meat.referee import Play, resolve_attack
 from toolkit.fairy_meat.rules import Fairy, Rules
-from toolkit.fairy_meat.strategy.optimal import game_size, hint, solve_attack
+from toolkit.fairy_meat.strategy.optimal import draw_outcomes, game_size, hint, solve_attack
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 
@@ -241,6 +241,25 @@ def test_too_big_is_said_before_starting(monkeypatch):
     size = game_size(parse_cards("7H KD 7D 8D AH"), parse_cards("JH QD KS"))
     with pytest.raises(TooBigError, match=f"{size:,}"):
         solve_attack("7H KD 7D 8D AH", "JH QD KS")
+
+
+@pytest.mark.parametrize(
+    ("rules", "outcomes"),
+    [
+        # FM-1: 8 red Trumps, 7 black but the A♠, the A♠; 18 Numbered types (2-10, two colours)
+        (Rules(), 9 * 8 * 2 * 18),
+        # 10s are Trumps: 10 red, 9 black but the A♠, the A♠; 16 Numbered types (2-9)
+        (Rules(numbered_ranks=tuple("23456789"), trump_ranks=("10", "J", "Q", "K", "A")), 11 * 10 * 2 * 16),
+        # no death card: the A♠ is one more black Trump (FM-12)
+        (Rules(death_card=None), 9 * 9 * 1 * 18),
+        # two jokers: a fourth Trump kind turned up 0, 1 or 2 times
+        (Rules(jokers=2), 9 * 8 * 2 * 3 * 18),
+    ],
+)
+def test_draw_outcomes_count_the_rules_deck(rules, outcomes):
+    assert draw_outcomes(rules) == outcomes
+    if rules == Rules():
+        assert draw_outcomes() == outcomes
 
 
 def test_removed_cards_change_only_draw_odds():

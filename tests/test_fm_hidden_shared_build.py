@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.cards import standard_deck
+from toolkit.cards import Card, standard_deck
 from toolkit.errors import IllegalActionError
-from toolkit.fairy_meat.deck import ACE_OF_SPADES, TRUMP_POOLS
+from toolkit.fairy_meat.deck import trump_pools
 from toolkit.fairy_meat.referee import Play, is_numbered, resolve_attack
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden import solve_hidden
@@ -113,12 +113,12 @@ def _random_results(n: int, seed: int = 14):
         taken: set = set()
         for number in (na, nd):
             colour = rng.choice(("red", "black"))
-            pool = [c for c in TRUMP_POOLS[colour] if c not in taken]
+            pool = [c for c in trump_pools()[colour] if c not in taken]
             trumps = rng.sample(pool, rng.randint(0, 2))
             if colour == "black" and rng.random() < 0.3:
-                trumps.append(ACE_OF_SPADES)
-            if ACE_OF_SPADES in taken and ACE_OF_SPADES in trumps:
-                trumps.remove(ACE_OF_SPADES)
+                trumps.append(Card("AS"))
+            if Card("AS") in taken and Card("AS") in trumps:
+                trumps.remove(Card("AS"))
             taken.update(trumps)
             plays.append(Play(number, trumps=tuple(trumps), direction=rng.choice(("add", "subtract"))))
         try:

@@ -17,14 +17,16 @@ from pathlib import Path
 import pytest
 
 from toolkit.cards import Card, standard_deck
+from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
-    TYPE_CAPS,
+    ACE_TRUMP,
     card_type,
     deck_cards,
     hands_by_type,
     is_death_card,
     is_trump,
     representative_hand,
+    type_caps,
     type_index,
     wild_draw_probability,
 )
@@ -63,14 +65,27 @@ def test_no_module_imports_another_modules_private_names():
 def test_card_types_one_definition():
     deck = standard_deck()
     assert sorted({type_index(c) for c in deck}) == list(range(21))
-    assert [sum(type_index(c) == t for c in deck) for t in range(21)] == list(TYPE_CAPS)
+    # FM-1: two of each Numbered type (two suits a colour), 8 red Trumps, 7 black but the A♠, the A♠
+    draft = [2] * 18 + [8, 7, 1]
+    assert [sum(type_index(c) == t for c in deck) for t in range(21)] == draft == list(type_caps())
     assert len({card_type(c) for c in deck}) == 21
+
+
+def test_the_death_card_type_stands_for_the_rules_death_card():
+    # FM-12: the type ACE_TRUMP is the rules' death card; rules without one have no card of it
+    counts = [0] * 21
+    counts[ACE_TRUMP] = 1
+    assert representative_hand(counts, 0) == [Card("AS")]
+    assert representative_hand(counts, 0, Rules(death_card="AH")) == [Card("AH")]
+    assert type_caps(Rules(death_card=None))[ACE_TRUMP] == 0
+    with pytest.raises(InvalidSetupError, match="no death card"):
+        representative_hand(counts, 0, Rules(death_card=None))
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4])
 def test_by_type_legality_is_the_card_legality(size):
     # FM-4/FM-6 on card-type counts is the same function as on cards, for every hand type.
-    for counts, _ in hands_by_type(size):
+    for counts, _ in hands_by_type(size, type_caps()):
         cards = representative_hand(counts, 0)
         numbered = any(counts[:18])
         by_type = trump_sets_by_type(counts[18], counts[19], counts[20], numbered)

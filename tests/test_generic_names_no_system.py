@@ -103,3 +103,63 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
     found = system_mentions(module)
     assert [m.split(":")[0] for m in found] == ["line 2", "line 5", "line 6", "line 6"]
     assert len(generic_modules()) > 50 and not any("fairy_meat" in p.parts for p in generic_modules())
+
+
+# -- docstrings and doctests of the front-ends -------------------------------------------------------
+#: The generic packages and modules whose docstrings and doctests too name no system: their
+#: examples read a system's name from the registry (``toolkit.systems.names()``), or live in
+#: the system's own package, where a designer of that system looks.
+NAMELESS = (
+    "rulebook",
+    "reports",
+    "sweeps",
+    "tune",
+    "widgets",
+    "cli.py",
+    "notation.py",
+    "examples.py",
+    "house_rules.py",
+)
+#: A system's name as a docstring would give it: its registry name quoted (``"fairy-meat"``)
+#: or its package's module path (``toolkit.durak_battle``).
+NAMED_SYSTEM = re.compile(
+    r"""["'](angry-miniatures|fairy-meat|durak-battle)["']|toolkit\.(angry_miniatures|fairy_meat|durak_battle)"""
+)
+
+
+def named_systems(text: str) -> list[str]:
+    """``line N: text`` of each line of a module's source (code, docstring, comment) naming a system."""
+    return [f"line {n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1) if NAMED_SYSTEM.search(line)]
+
+
+def nameless_modules() -> list[Path]:
+    """The modules of :data:`NAMELESS`."""
+    out = []
+    for name in NAMELESS:
+        where = PACKAGE / name
+        out += sorted(where.rglob("*.py")) if where.is_dir() else [where]
+    return out
+
+
+def test_front_ends_name_no_system_even_in_docstrings():
+    offenders = {}
+    for path in nameless_modules():
+        if found := named_systems(path.read_text(encoding="utf-8")):
+            offenders[path.relative_to(ROOT).as_posix()] = found
+    assert offenders == {}, "use toolkit.systems.names() or move the example to the system's package: " + repr(
+        offenders
+    )
+
+
+def test_the_docstring_check_finds_what_it_looks_for():
+    text = (
+        '""">>> RulesPicker("angry-miniatures")\n'
+        ">>> from toolkit.fairy_meat import Rules\n"
+        "A system's name read from toolkit.systems.names() is fine; so is Fairy Meat in prose.\n"
+        '"""\n'
+        "x = 'durak-battle'  # toolkit.durak_battle\n"
+    )
+    assert [m.split(":")[0] for m in named_systems(text)] == ["line 1", "line 2", "line 5"]
+    modules = nameless_modules()
+    assert all(p.is_file() for p in modules) and len(modules) > 40
+    assert {p.relative_to(PACKAGE).parts[0] for p in modules} >= {"rulebook", "reports", "sweeps", "widgets"}

@@ -27,7 +27,7 @@ BAD = [
     "(AM-5 zero_tie='super_tiebreak')",
     "<code>none_keeps_cheating_hidden</code>",
     "(PosixPath('../sweeps/angry_miniatures_pools.html'), 0)",
-    "defense_dice=1",
+    "defence_dice=1",
     "rules.tie_break = chain",
     "/work/.venv/lib/python3.11/site-packages/IPython/core/display.py:431: UserWarning: Consider using IFrame",
     "<IPython.core.display.HTML object>",
@@ -196,13 +196,13 @@ def test_the_parameters_line_of_every_report_reads_as_a_designers(notebook):
 # -- a sweep's report ------------------------------------------------------------------------------
 SWEEP = (
     "title: Pools\nsystem: angry-miniatures\ncalculator: opposed\n"
-    "grid:\n  attack_dice: [1, 2]\n  defense_dice: [1, 2]\n  attack_type: [melee, ranged]\n"
+    "grid:\n  attack_dice: [1, 2]\n  defence_dice: [1, 2]\n  attack_type: [melee, ranged]\n"
     "  rules:\n    tie_break: [chain, coin_flip]\nchunk: 4\n"
 )
 
 
 def test_a_sweeps_charts_name_fields_and_values_in_words(client, tmp_path):
-    """Facets once read ``defense_dice=1`` and titles ``rules.tie_break = chain``; plotly
+    """Facets once read ``defence_dice=1`` and titles ``rules.tie_break = chain``; plotly
     draws them from the figure's JSON, so the JSON is read as well as the page's text."""
     import re
 
@@ -211,5 +211,5 @@ def test_a_sweeps_charts_name_fields_and_values_in_words(client, tmp_path):
     page = run_sweep(SWEEP, tmp_path, client=client, progress=None).report_path.read_text(encoding="utf-8")
     assert python_on_page(page) == []
     drawn = " ".join(re.findall(r'"text":"([^"]*)"', page))
-    assert "defense dice: 1" in drawn and "Ties on hits: coin flip" in drawn, drawn[:300]
-    assert "defense_dice" not in drawn and "rules.tie_break" not in drawn and "coin_flip" not in drawn
+    assert "defence dice: 1" in drawn and "Ties on hits: coin flip" in drawn, drawn[:300]
+    assert "defence_dice" not in drawn and "rules.tie_break" not in drawn and "coin_flip" not in drawn

@@ -29,7 +29,7 @@ from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advant
 from toolkit.durak_battle.rules import SIDES, settle_losses
 from toolkit.fairy_meat import Payoff
 from toolkit.fairy_meat import Rules as FairyRules
-from toolkit.fairy_meat.deck import TRUMP_POOLS, is_numbered
+from toolkit.fairy_meat.deck import is_numbered, trump_pools
 from toolkit.fairy_meat.policies import cautious_policy
 from toolkit.fairy_meat.strategy.hidden import solve_hidden
 from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache, dummy_hand, policy_strategy
@@ -132,7 +132,8 @@ def old_dummy_hand(size, placed, avoid, side):
     out = []
     if placed is not None:
         colour, n, _ace = placed
-        pool = [c for c in (TRUMP_POOLS[colour] if side == 0 else TRUMP_POOLS[colour][::-1]) if c not in avoid]
+        pools = trump_pools()
+        pool = [c for c in (pools[colour] if side == 0 else pools[colour][::-1]) if c not in avoid]
         if len(pool) < n:
             return None
         out += pool[:n]

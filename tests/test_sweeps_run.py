@@ -33,7 +33,7 @@ HANDS = "system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: {from
 #: Angry Miniatures pools, two attack types: 12 points.
 POOLS = (
     "title: Pools\nsystem: angry-miniatures\ncalculator: opposed\n"
-    "grid:\n  attack_dice: [0, 1, 2]\n  defense_dice: [0, 1]\n  attack_type: [melee, ranged]\nchunk: 1\n"
+    "grid:\n  attack_dice: [0, 1, 2]\n  defence_dice: [0, 1]\n  attack_type: [melee, ranged]\nchunk: 1\n"
 )
 
 
@@ -73,13 +73,13 @@ def test_table_has_one_row_per_point_and_outcome(client: object, tmp_path: Path)
     result = run_sweep(POOLS, tmp_path, client=client, progress=None)
     assert result.ok and result.computed == 12 and result.skipped == 0
     table = pd.read_parquet(tmp_path / "sweep.parquet")
-    assert list(table.columns[:6]) == ["point", "system", "calculator", "attack_dice", "defense_dice", "attack_type"]
+    assert list(table.columns[:6]) == ["point", "system", "calculator", "attack_dice", "defence_dice", "attack_type"]
     assert {"outcome", "kind", "numerator", "denominator", "value", "exact", "seconds", "toolkit_version"} <= set(
         table.columns
     )
     assert table["point"].nunique() == 12
     # AM-1: 4 hit faces of 6; against no dice one hit is one damage (AM-3), ranged: no return damage.
-    p = fraction_of(table, attack_dice=1, defense_dice=0, attack_type="ranged", outcome="1 damage to defender")
+    p = fraction_of(table, attack_dice=1, defence_dice=0, attack_type="ranged", outcome="1 damage to defender")
     assert p == Fraction(2, 3)
     # Each point's outcomes sum to exactly 1, and the float column agrees with the exact one.
     for _, part in table.groupby("point"):
@@ -199,7 +199,7 @@ def test_a_worker_killed_mid_sweep_loses_no_point(tmp_path: Path) -> None:
 
     text = (
         "system: angry-miniatures\ncalculator: opposed\n"
-        "grid:\n  attack_dice: {from: 40, to: 47}\n  defense_dice: [40, 45]\nchunk: 1\n"
+        "grid:\n  attack_dice: {from: 40, to: 47}\n  defence_dice: [40, 45]\nchunk: 1\n"
     )
     killed: list[int] = []
 

@@ -33,7 +33,7 @@ ESTIMATED = (
 )
 POOLS = (
     "system: angry-miniatures\ncalculator: opposed\n"
-    "grid:\n  attack_type: [melee, ranged]\n  attack_dice: [1, 2, 3]\n  defense_dice: [0, 1]\nchunk: 2\n"
+    "grid:\n  attack_type: [melee, ranged]\n  attack_dice: [1, 2, 3]\n  defence_dice: [0, 1]\nchunk: 2\n"
 )
 
 
@@ -45,7 +45,7 @@ def test_exact_rows_have_their_value_as_both_bounds(client: object, tmp_path: Pa
     # AM-1: 4 hit faces of 6; ranged 1 die against none: one damage with probability 2/3.
     hit = table[
         (table["attack_dice"] == 1)
-        & (table["defense_dice"] == 0)
+        & (table["defence_dice"] == 0)
         & (table["attack_type"] == "ranged")
         & (table["outcome"] == "1 damage to defender")
     ]
@@ -94,8 +94,8 @@ def test_a_stored_interval_that_does_not_hold_its_value_is_refused() -> None:
 @pytest.mark.parametrize(
     ("system", "name", "args"),
     [
-        ("angry-miniatures", "opposed", {"attack_dice": 4, "defense_dice": 3}),
-        ("angry-miniatures", "attacks_to_take_out", {"attack_dice": 2, "defense_dice": 1, "health": 3}),
+        ("angry-miniatures", "opposed", {"attack_dice": 4, "defence_dice": 3}),
+        ("angry-miniatures", "attacks_to_take_out", {"attack_dice": 2, "defence_dice": 1, "health": 3}),
         ("fairy-meat", "hand_composition", {"cards": 3}),
         ("fairy-meat", "deal_averaged_odds", {"attacker_cards": 2, "defender_cards": 1, "method": "exact"}),
         (
@@ -161,7 +161,7 @@ def test_points_sharing_pools_go_in_one_chunk_largest_first() -> None:
     # grid order: attack_type first, so the two points of one pair of pools are 6 apart
     assert sweep.points[0].arguments()["attack_type"] != sweep.points[6].arguments()["attack_type"]
     chunks = plan_chunks(sweep, sweep.points, workers=2)
-    pools = [{(p.arguments()["attack_dice"], p.arguments()["defense_dice"]) for p in c} for c in chunks]
+    pools = [{(p.arguments()["attack_dice"], p.arguments()["defence_dice"]) for p in c} for c in chunks]
     assert pools == [{(3, 1)}, {(3, 0)}, {(2, 1)}, {(2, 0)}, {(1, 1)}, {(1, 0)}]
     assert sorted(p.key for c in chunks for p in c) == sorted(p.key for p in sweep.points)
 
@@ -188,7 +188,7 @@ def test_the_spliced_table_equals_the_table_built_from_the_rows(client: object, 
     text = POOLS.replace("  attack_type: [melee, ranged]\n", "") + "  attack_type: [melee, ranged]\n"
     text = text.replace("chunk: 2\n  attack_type: [melee, ranged]\n", "  attack_type: [melee, ranged]\nchunk: 2\n")
     sweep = load_sweep(text)
-    assert sweep.swept == ("attack_dice", "defense_dice", "attack_type")
+    assert sweep.swept == ("attack_dice", "defence_dice", "attack_type")
     fresh = run_sweep(text, tmp_path, client=client, progress=None, report=False)
     assert fresh.rows is None  # spliced: the table is read from the file only when asked for
     spliced = pd.read_parquet(tmp_path / "sweep.parquet")
@@ -223,4 +223,4 @@ def test_a_group_is_split_only_when_bigger_than_the_chunk_allowed() -> None:
     auto = auto.__class__(**{**auto.__dict__, "calculator": slow})
     chunks = plan_chunks(auto, auto.points, workers=1)  # a share of 12 / 8: 2 points
     assert [len(c) for c in chunks] == [2] * 6
-    assert all(len({(p.arguments()["attack_dice"], p.arguments()["defense_dice"]) for p in c}) == 1 for c in chunks)
+    assert all(len({(p.arguments()["attack_dice"], p.arguments()["defence_dice"]) for p in c}) == 1 for c in chunks)

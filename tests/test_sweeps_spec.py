@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, NotationError, TooBigError
-from toolkit.sweeps import CALCULATORS, calculator, load_sweep
+from toolkit.sweeps import CALCULATORS, calculator, fingerprint, load_sweep
 from toolkit.sweeps.calculators import Row
 from toolkit.sweeps.spec import point_key
 from toolkit.sweeps.store import PointStore, encode_chunk, write_atomic
@@ -38,16 +38,16 @@ def test_shipped_sweeps_are_valid(path: Path) -> None:
 def test_grid_is_the_product_of_ranges_lists_and_rules_fields() -> None:
     sweep = load_sweep(
         sweep_text(
-            "grid:\n  attack_dice: {from: 1, to: 6, step: 2}\n  defense_dice: [1, 2]\n"
+            "grid:\n  attack_dice: {from: 1, to: 6, step: 2}\n  defence_dice: [1, 2]\n"
             "  rules:\n    tie_break: [chain, coin_flip]\nfixed:\n  attack_type: ranged\n"
         )
     )
     assert sweep.size == 3 * 2 * 2
-    assert sweep.swept == ("attack_dice", "defense_dice", "rules.tie_break")
+    assert sweep.swept == ("attack_dice", "defence_dice", "rules.tie_break")
     first = dict(sweep.points[0].columns)
     assert first == {
         "attack_dice": 1,
-        "defense_dice": 1,
+        "defence_dice": 1,
         "attack_type": "ranged",
         "rules": "default rules",
         "rules.tie_break": "chain",
@@ -57,7 +57,7 @@ def test_grid_is_the_product_of_ranges_lists_and_rules_fields() -> None:
 
 
 def test_a_repeated_value_is_one_point() -> None:
-    sweep = load_sweep(sweep_text("grid:\n  attack_dice: [2, 2, 3]\n  defense_dice: [1]\n"))
+    sweep = load_sweep(sweep_text("grid:\n  attack_dice: [2, 2, 3]\n  defence_dice: [1]\n"))
     assert sweep.size == 2
 
 
@@ -65,10 +65,10 @@ def test_point_keys_name_every_input_and_the_version() -> None:
     rules = calculator("angry-miniatures", "opposed")
     from toolkit.angry_miniatures import Rules
 
-    args = {"attack_dice": 2, "defense_dice": 1, "attack_type": "melee"}
+    args = {"attack_dice": 2, "defence_dice": 1, "attack_type": "melee"}
     key = point_key("angry-miniatures", rules.name, args, Rules(), "0.1.0")
     assert key == point_key("angry-miniatures", rules.name, dict(args), Rules(), "0.1.0")
-    assert key != point_key("angry-miniatures", rules.name, {**args, "defense_dice": 2}, Rules(), "0.1.0")
+    assert key != point_key("angry-miniatures", rules.name, {**args, "defence_dice": 2}, Rules(), "0.1.0")
     assert key != point_key("angry-miniatures", rules.name, args, Rules(tie_break="coin_flip"), "0.1.0")
     assert key != point_key("angry-miniatures", rules.name, args, Rules(), "0.2.0")
     assert key != point_key("angry-miniatures", "odds_table", args, Rules(), "0.1.0")
@@ -79,42 +79,42 @@ def test_point_keys_name_every_input_and_the_version() -> None:
     ("text", "expected"),
     [
         (
-            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\ncolour: red\n"),
+            sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [1]\ncolour: red\n"),
             ":6: unknown key 'colour'; keys are calculator, chunk, fixed, grid, notes",
         ),
         (sweep_text("grid: {}\n", calc="oposed"), "'oposed' is not a calculator of angry-miniatures; its "),
         ("system: chess\ncalculator: opposed\n", "system 'chess' is not known; the systems are angry-miniatures"),
         (
-            sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [1]\n"),
-            ":5: 'defence_dice' is not an argument of opposed; its arguments are attack_dice, defense_dice",
+            sweep_text("grid:\n  attack_dice: [1]\n  defender_dice: [1]\n"),
+            ":5: 'defender_dice' is not an argument of opposed; its arguments are attack_dice, defence_dice",
         ),
         (
-            sweep_text("grid:\n  attack_dice: [1, two]\n  defense_dice: [1]\n"),
+            sweep_text("grid:\n  attack_dice: [1, two]\n  defence_dice: [1]\n"),
             ":4: attack_dice must be a whole number from 0 to 200, got 'two'",
         ),
-        (sweep_text("grid:\n  attack_dice: [1]\n"), "opposed needs defense_dice: give them in grid or fixed"),
+        (sweep_text("grid:\n  attack_dice: [1]\n"), "opposed needs defence_dice: give them in grid or fixed"),
         (
-            sweep_text("grid:\n  attack_dice: 3\n  defense_dice: [1]\n"),
+            sweep_text("grid:\n  attack_dice: 3\n  defence_dice: [1]\n"),
             ":4: attack_dice: give a list of values or a range {from: 1, to: 12}, got 3",
         ),
         (
-            sweep_text("grid:\n  attack_dice: {from: 5, to: 1}\n  defense_dice: [1]\n"),
+            sweep_text("grid:\n  attack_dice: {from: 5, to: 1}\n  defence_dice: [1]\n"),
             "'to' must not be below 'from'",
         ),
         (
-            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  attack_type: [melee, psychic]\n"),
+            sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [1]\n  attack_type: [melee, psychic]\n"),
             ":6: attack_type must be one of melee, ranged, magic, got 'psychic'",
         ),
         (
-            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    tie_brake: [chain]\n"),
+            sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [1]\n  rules:\n    tie_brake: [chain]\n"),
             ":7: 'tie_brake' is not a field of the angry-miniatures rules; the fields are die_faces",
         ),
         (
-            sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    tie_break: [chain, dice_off]\n"),
+            sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [1]\n  rules:\n    tie_break: [chain, dice_off]\n"),
             "tie_break",
         ),
         (
-            sweep_text("grid:\n  attack_dice: [1]\nfixed:\n  attack_dice: 2\n  defense_dice: 1\n"),
+            sweep_text("grid:\n  attack_dice: [1]\nfixed:\n  attack_dice: 2\n  defence_dice: 1\n"),
             "attack_dice is both in the grid and fixed",
         ),
     ],
@@ -149,8 +149,8 @@ def test_a_wrong_type_is_an_argument_type_error() -> None:
 
 def test_errors_name_the_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
-    path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [x]\n"))
-    with pytest.raises(InvalidSetupError, match=f"^{path}:5: defense_dice must be a whole number"):
+    path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [x]\n"))
+    with pytest.raises(InvalidSetupError, match=f"^{path}:5: defence_dice must be a whole number"):
         load_sweep(path)
     with pytest.raises(NotationError, match="is not a file"):
         load_sweep(tmp_path / "missing.yaml")
@@ -168,11 +168,11 @@ def test_a_grid_too_big_for_its_calculator_says_its_size() -> None:
 
 
 def test_points_above_the_calculators_exact_limit_are_refused_before_running() -> None:
-    text = sweep_text("grid:\n  attack_dice: [100, 150]\n  defense_dice: [40, 60]\n")
+    text = sweep_text("grid:\n  attack_dice: [100, 150]\n  defence_dice: [40, 60]\n")
     with pytest.raises(
         TooBigError,
         match=r"1 of the 4 points are too big for opposed exactly \(e.g. size 210 above the limit of 200\): "
-        r"attack_dice=150, defense_dice=60",
+        r"attack_dice=150, defence_dice=60",
     ):
         load_sweep(text)
 
@@ -216,7 +216,7 @@ def test_every_system_has_its_public_calculators() -> None:
 def test_opposed_rows_one_die_against_none() -> None:
     """AM-1: 4 hit faces (J Q K A) of 6; no defence dice, so one hit is one damage (AM-3)."""
     calc = calculator("angry-miniatures", "opposed")
-    rows = {r.outcome: r for r in calc.rows(calc.call({"attack_dice": 1, "defense_dice": 0}, None))}
+    rows = {r.outcome: r for r in calc.rows(calc.call({"attack_dice": 1, "defence_dice": 0}, None))}
     assert rows["1 damage to defender"].exact == Fraction(4, 6)
     assert rows["no damage"].exact == Fraction(2, 6)
     assert all(r.kind == "probability" and r.is_exact for r in rows.values())
@@ -307,7 +307,7 @@ def test_rules_files_are_an_axis_with_the_fields_on_top(tmp_path: Path) -> None:
     path = tmp_path / "sweep.yaml"
     path.write_text(
         sweep_text(
-            "grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [default, coin.yaml]\n"
+            "grid:\n  attack_dice: [1]\n  defence_dice: [1]\n  rules_files: [default, coin.yaml]\n"
             "  rules:\n    zero_tie: [miss, super_tiebreak]\n"
         )
     )
@@ -320,7 +320,7 @@ def test_rules_files_are_an_axis_with_the_fields_on_top(tmp_path: Path) -> None:
         ("coin", "coin_flip", "miss"),
         ("coin", "coin_flip", "super_tiebreak"),
     }
-    path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules_files: [nowhere.yaml]\n"))
+    path.write_text(sweep_text("grid:\n  attack_dice: [1]\n  defence_dice: [1]\n  rules_files: [nowhere.yaml]\n"))
     with pytest.raises(InvalidSetupError, match=r":6: rules_files: no house-rules file 'nowhere.yaml'"):
         load_sweep(path)
 
@@ -381,13 +381,13 @@ def test_a_huge_grid_is_refused_from_its_axes_lengths_rules_included() -> None:
     # 2,000,001 values on each of three axes: 8.0e18 points, never built.
     message = timed_refusal(
         sweep_text(
-            "grid:\n  attack_dice: {from: -1000000, to: 1000000}\n  defense_dice: {from: -1000000, to: 1000000}\n"
+            "grid:\n  attack_dice: {from: -1000000, to: 1000000}\n  defence_dice: {from: -1000000, to: 1000000}\n"
             "  rules:\n    crit_count: {from: -1000000, to: 1000000}\n"
         ),
         TooBigError,
     )
     assert message == (
-        "<sweep>: the grid has 8,000,012,000,006,000,001 points (2,000,001 attack_dice x 2,000,001 defense_dice"
+        "<sweep>: the grid has 8,000,012,000,006,000,001 points (2,000,001 attack_dice x 2,000,001 defence_dice"
         " x 2,000,001 rules.crit_count); a sweep of opposed runs at most 2,000,000: narrow the ranges or split"
         " the sweep into several files"
     )
@@ -409,7 +409,7 @@ def test_a_huge_grid_is_refused_from_its_axes_lengths_rules_included() -> None:
 def test_a_range_of_bad_values_is_one_line() -> None:
     # 0..200 dice accepted: of 201..1,000,000, every one of the 999,800 values is refused.
     message = timed_refusal(
-        sweep_text("grid:\n  attack_dice: {from: 201, to: 1000000}\n  defense_dice: [1]\n"), InvalidSetupError
+        sweep_text("grid:\n  attack_dice: {from: 201, to: 1000000}\n  defence_dice: [1]\n"), InvalidSetupError
     )
     assert message == (
         "<sweep>:4: attack_dice must be a whole number from 0 to 200, got 201 (and 999,799 more of the range's "
@@ -417,12 +417,12 @@ def test_a_range_of_bad_values_is_one_line() -> None:
     )
     # -5..205 step 5: -5 and 205 are out (43 values, 2 refused), the first one said.
     message = timed_refusal(
-        sweep_text("grid:\n  attack_dice: {from: -5, to: 205, step: 5}\n  defense_dice: [1]\n"), InvalidSetupError
+        sweep_text("grid:\n  attack_dice: {from: -5, to: 205, step: 5}\n  defence_dice: [1]\n"), InvalidSetupError
     )
     assert message.endswith("got -5 (and 1 more of the range's 43 values)")
     # A list: the first bad value at its line, and how many more.
     message = timed_refusal(
-        sweep_text("grid:\n  attack_dice: [1, x, 2, y, z]\n  defense_dice: [1]\n"), InvalidSetupError
+        sweep_text("grid:\n  attack_dice: [1, x, 2, y, z]\n  defence_dice: [1]\n"), InvalidSetupError
     )
     assert (
         message
@@ -434,7 +434,7 @@ def test_a_rules_range_of_bad_values_is_one_line() -> None:
     # crit_count is 1..20 (AM-7): a million values below 1, checked until 1,000 are refused.
     message = timed_refusal(
         sweep_text(
-            "grid:\n  attack_dice: [1]\n  defense_dice: [1]\n  rules:\n    crit_count: {from: -1000000, to: -1}\n"
+            "grid:\n  attack_dice: [1]\n  defence_dice: [1]\n  rules:\n    crit_count: {from: -1000000, to: -1}\n"
         ),
         InvalidSetupError,
     )
@@ -460,3 +460,49 @@ def test_the_exact_size_check_uses_each_points_rules() -> None:
     )
     assert "rules.jokers=2" in message and "rules.jokers=0" not in message
     assert load_sweep(text.replace("[0, 2]", "[0]")).size == 1
+
+
+# -- defence_dice was defense_dice: files written before the rename ------------------------------
+BEFORE_THE_RENAME = """\
+system: angry-miniatures
+calculator: opposed
+grid:
+  attack_dice: [1, 2]
+  defense_dice: {from: 1, to: 3}
+fixed: {attack_type: ranged}
+"""
+
+
+def test_a_sweep_file_with_the_old_name_defense_dice_loads_as_defence_dice() -> None:
+    old = load_sweep(BEFORE_THE_RENAME)
+    new = load_sweep(BEFORE_THE_RENAME.replace("defense_dice", "defence_dice"))
+    assert old.swept == new.swept == ("attack_dice", "defence_dice")
+    assert [p.arguments() for p in old.points] == [p.arguments() for p in new.points]
+    assert [p.arguments()["defence_dice"] for p in old.points] == [1, 2, 3, 1, 2, 3]
+    assert (old.identity, [p.key for p in old.points]) == (new.identity, [p.key for p in new.points])
+    fixed = load_sweep(
+        BEFORE_THE_RENAME.replace("  defense_dice: {from: 1, to: 3}\n", "").replace(
+            "ranged}", "ranged, defense_dice: 2}"
+        )
+    )
+    assert {p.arguments()["defence_dice"] for p in fixed.points} == {2}
+
+
+def test_a_sweep_stored_before_the_rename_resumes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The identity its table records and its points' keys (under a fixed code fingerprint), as
+    # the toolkit computed them before the rename (commit dd2f464, the file above): the same,
+    # so the stored table is its own (no refusal) and a rerun by the same code skips its points.
+    monkeypatch.setattr(fingerprint, "code_fingerprint", lambda: "0" * 16)
+    sweep = load_sweep(BEFORE_THE_RENAME.replace("defense_dice", "defence_dice"))
+    assert sweep.identity == "90594001311aa5befb78cdaca38ab716"
+    assert [p.key for p in sweep.points][:2] == ["38f764a43b7fc3ce56c1c2c58354914c", "64adaea4a8ac5c0a4b01dae5c73c09aa"]
+    first = sweep.points[0]
+    assert point_key("angry-miniatures", "opposed", first.arguments(), first.rules, "0" * 16) == first.key
+
+
+def test_both_names_of_one_argument_are_refused() -> None:
+    text = BEFORE_THE_RENAME.replace(
+        "fixed: {attack_type: ranged}", "  defence_dice: [4]\nfixed: {attack_type: ranged}"
+    )
+    with pytest.raises(InvalidSetupError, match="defence_dice and defense_dice name one argument: give it once"):
+        load_sweep(text)

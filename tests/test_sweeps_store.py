@@ -254,7 +254,7 @@ def test_a_table_of_single_chances_resumes(client: object, tmp_path: Path) -> No
     chunks (it set every one aside as damaged when they were checked as a distribution)."""
     sweep = (
         "system: angry-miniatures\ncalculator: odds_table\n"
-        "grid:\n  attack_dice: [1, 2]\n  defense_dice: [1]\n  attack_type: [melee]\n"
+        "grid:\n  attack_dice: [1, 2]\n  defence_dice: [1]\n  attack_type: [melee]\n"
     )
     first = run_sweep(sweep, tmp_path, client=client, progress=None, report=False)
     chances = first.table[first.table["kind"] == "chance"]

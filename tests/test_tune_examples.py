@@ -58,7 +58,7 @@ def check_written(result, out):
 
 
 # -- Angry Miniatures: the hit faces --------------------------------------------------------------
-def out_within(attacks: int, attack_dice: int, defense_dice: int, health: int, rules) -> Fraction:
+def out_within(attacks: int, attack_dice: int, defence_dice: int, health: int, rules) -> Fraction:
     """P(a Health ``health`` target is out within ``attacks`` melee attacks), from the
     brute force over every face of both pools (tests/brute_force.py, the rule text) and a
     convolution of the damage of independent attacks (AM-10: damage accumulates)."""
@@ -66,7 +66,7 @@ def out_within(attacks: int, attack_dice: int, defense_dice: int, health: int, r
     from test_am_house_rules import _plain
 
     per_attack: Counter = Counter()
-    for (to_defender, _back, _ca, _cd), p in opposed_with(attack_dice, defense_dice, "melee", _plain(rules)).items():
+    for (to_defender, _back, _ca, _cd), p in opposed_with(attack_dice, defence_dice, "melee", _plain(rules)).items():
         per_attack[to_defender] += p
     total = {0: Fraction(1)}
     for _ in range(attacks):

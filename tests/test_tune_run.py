@@ -35,7 +35,7 @@ def client():
 SMALL = """\
 system: angry-miniatures
 calculator: opposed
-fixed: {defense_dice: 0}
+fixed: {defence_dice: 0}
 targets:
   - name: a lone attack misses
     probability: {outcome: no damage}

@@ -21,7 +21,7 @@ EXAMPLES = sorted((ROOT / "data" / "tune").glob("*.yaml"))
 GOOD = """\
 system: angry-miniatures
 calculator: odds_table
-fixed: {attack_dice: 3, defense_dice: 2}
+fixed: {attack_dice: 3, defence_dice: 2}
 targets:
   - name: hits
     row: hit
@@ -95,7 +95,7 @@ knobs:
 
 def test_argument_knob_out_of_bounds_says_what_is_accepted():
     text = (
-        GOOD.replace("fixed: {attack_dice: 3, defense_dice: 2}", "fixed: {defense_dice: 2}")
+        GOOD.replace("fixed: {attack_dice: 3, defence_dice: 2}", "fixed: {defence_dice: 2}")
         + "  attack_dice: [3, 500]\n"
     )
     message = errors_of(text)
@@ -133,8 +133,8 @@ def test_constraints_keep_and_hold_are_checked():
 
 
 def test_a_missing_argument_is_named():
-    message = errors_of(GOOD.replace("fixed: {attack_dice: 3, defense_dice: 2}", "fixed: {attack_dice: 3}"))
-    assert "odds_table needs defense_dice: give them in fixed, knobs or at" in message
+    message = errors_of(GOOD.replace("fixed: {attack_dice: 3, defence_dice: 2}", "fixed: {attack_dice: 3}"))
+    assert "odds_table needs defence_dice: give them in fixed, knobs or at" in message
 
 
 def test_every_problem_at_once():
@@ -147,7 +147,7 @@ def test_exhaustive_search_too_big_says_its_size():
 system: angry-miniatures
 calculator: odds_table
 search: exhaustive
-fixed: {defense_dice: 2}
+fixed: {defence_dice: 2}
 targets: [{row: hit, maximise: true}]
 knobs:
   attack_dice: {from: 0, to: 60}
@@ -273,7 +273,7 @@ def test_auto_picks_the_search_by_the_space():
     base = """\
 system: angry-miniatures
 calculator: attacks_to_take_out
-fixed: {attack_dice: 4, defense_dice: 2, health: 5}
+fixed: {attack_dice: 4, defence_dice: 2, health: 5}
 targets: [{probability: {outcome: {at_most: 3}}, at_least: 60%}]
 knobs:
 """
@@ -283,3 +283,21 @@ knobs:
     assert method_of(one_big) == "bisection"
     two = load_tuning(base + "  cap: {from: 1, to: 30}\n  rules: {tie_damage: [0, 1]}\nexhaustive_up_to: 10\n")
     assert method_of(two) == "optuna"
+
+
+def test_a_tuning_file_with_the_old_name_defense_dice_loads_as_defence_dice():
+    # defence_dice was defense_dice: tuning files written before the rename still load, in
+    # fixed, knobs and a target's at, and mean what the new name means
+    shipped = (ROOT / "data" / "tune" / "angry_miniatures_hit_faces.yaml").read_text(encoding="utf-8")
+    assert "defence_dice" in shipped
+    old, new = load_tuning(shipped.replace("defence_dice", "defense_dice")), load_tuning(shipped)
+    assert [t.at for t in old.every_target] == [t.at for t in new.every_target]
+    assert dict(old.targets[0].at) == {"defence_dice": 2}
+    fixed = load_tuning(GOOD.replace("defence_dice", "defense_dice"))
+    assert dict(fixed.fixed) == {"attack_dice": 3, "defence_dice": 2}
+    knob = GOOD.replace("fixed: {attack_dice: 3, defence_dice: 2}", "fixed: {attack_dice: 3}").replace(
+        "knobs:\n", "knobs:\n  defense_dice: [1, 2]\n"
+    )
+    assert [k.name for k in load_tuning(knob).knobs] == ["defence_dice", "hit_faces"]
+    both = GOOD.replace("defence_dice: 2}", "defence_dice: 2, defense_dice: 2}")
+    assert "defence_dice and defense_dice name one argument: give it once" in errors_of(both)

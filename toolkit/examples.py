@@ -18,6 +18,7 @@ __all__ = ["EXAMPLES_DIR", "example_files", "system_of"]
 #: Where the examples that come with the toolkit are.
 EXAMPLES_DIR = shipped_path("examples")
 
+
 def system_of(path: str | Path) -> str | None:
     """Return the ``system:`` an example file names (:func:`toolkit.systems.default_system` when
     it names none), or None if the file is not a YAML mapping."""
@@ -32,7 +33,7 @@ def system_of(path: str | Path) -> str | None:
 
 def example_files(system: str | None = None, directory: str | Path | None = None) -> list[Path]:
     """Return the example files in ``directory`` (default :data:`EXAMPLES_DIR`), sorted
-    by name; only those of ``system`` (``"durak-battle"``) if given."""
+    by name; only those of ``system`` (a name of :func:`toolkit.systems.names`) if given."""
     folder = Path(directory) if directory is not None else EXAMPLES_DIR
     files = sorted(f for f in folder.glob("*.yaml") if f.is_file())  # never a folder or a named pipe
     return [f for f in files if system is None or system_of(f) == system]

@@ -172,7 +172,7 @@ def labelled_field_message(field: str, label: str, message: str) -> str:
 class HouseRules:
     """What every system's ``Rules`` shares (mixed into its frozen dataclass): reading and
     writing house-rules files, the changed fields, a label. Set ``SYSTEM`` to the system's
-    name (``"angry-miniatures"``)."""
+    name (its ``system:`` in :mod:`toolkit.systems`)."""
 
     SYSTEM: ClassVar[str] = ""
 
@@ -418,7 +418,12 @@ class RulesFile:
 
 
 def rules_class(system: str) -> type[HouseRules]:
-    """Return the ``Rules`` class of the system called ``system`` (``"fairy-meat"``).
+    """Return the ``Rules`` class of the system called ``system`` (a name of
+    :func:`toolkit.systems.names`): the class whose ``SYSTEM`` is that name.
+
+    >>> from toolkit import systems
+    >>> all(rules_class(name).SYSTEM == name for name in systems.names())
+    True
 
     Raises:
         InvalidSetupError: no such system; the message names the systems.

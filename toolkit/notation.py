@@ -669,7 +669,7 @@ class ExampleNotation:
     and ``toolkit replay`` use it.
 
     Attributes:
-        system: the ``system:`` of its files (``"fairy-meat"``).
+        system: the ``system:`` of its files (its name in :mod:`toolkit.systems`).
         load: read a file (path or YAML text) into an example; raises NotationError.
         replay: play an example out and return the final state; raises NotationError.
         check: the expectations of an example the final state does not meet.

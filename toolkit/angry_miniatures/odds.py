@@ -289,7 +289,7 @@ def _opposed_weights(n: int, m: int, melee: bool, rules: Rules) -> dict[AttackOu
 
 def opposed(
     attack_dice: int,
-    defense_dice: int,
+    defence_dice: int,
     attack_type: str = "melee",
     rules: Rules | None = None,
     method: str = "exact",
@@ -320,24 +320,24 @@ def opposed(
             :data:`MAX_SAMPLED_DICE` dice.
     """
     check_pool(attack_dice, "attack_dice")
-    check_pool(defense_dice, "defense_dice")
+    check_pool(defence_dice, "defence_dice")
     check_attack_type(attack_type)
     rules = _check_rules(rules)
     check_method(method)
-    total = attack_dice + defense_dice
+    total = attack_dice + defence_dice
     how = choose_method(
         method,
         total,
         MAX_OPPOSED_DICE,
-        f"the exact opposed({attack_dice}, {defense_dice})",
+        f"the exact opposed({attack_dice}, {defence_dice})",
         "dice",
         "MAX_OPPOSED_DICE",
     )
     if how == "monte_carlo":
         _check_sampled_size(total)
         return sampled_odds(
-            lambda rng: opposed_run(rng, attack_dice, defense_dice, attack_type, rules),
-            ("angry miniatures opposed", attack_type, attack_dice, defense_dice),
+            lambda rng: opposed_run(rng, attack_dice, defence_dice, attack_type, rules),
+            ("angry miniatures opposed", attack_type, attack_dice, defence_dice),
             trials,
             seed,
             precision,
@@ -345,7 +345,7 @@ def opposed(
             (_hit, _hit_back),
         )
     started = time.perf_counter()
-    weights = _opposed_weights(attack_dice, defense_dice, attack_type == "melee", rules)
+    weights = _opposed_weights(attack_dice, defence_dice, attack_type == "melee", rules)
     return Odds(Distribution.from_int_weights(weights), seconds=time.perf_counter() - started)
 
 
@@ -413,7 +413,7 @@ def _area_refusal(n: int, pools: list[int], max_outcomes: int) -> TooBigError | 
 
 def area_attack(
     attack_dice: int,
-    defense_dice_list: Iterable[int],
+    defence_dice_list: Iterable[int],
     rules: Rules | None = None,
     max_outcomes: int = 2_000_000,
     method: str = "exact",
@@ -443,11 +443,11 @@ def area_attack(
     rules = _check_rules(rules)
     check_method(method)
     n = check_pool(attack_dice, "attack_dice")
-    if isinstance(defense_dice_list, (str, bytes)) or not isinstance(defense_dice_list, Iterable):
-        raise ArgumentTypeError(f"defense_dice_list must be a list of pools, got {type(defense_dice_list).__name__}")
+    if isinstance(defence_dice_list, (str, bytes)) or not isinstance(defence_dice_list, Iterable):
+        raise ArgumentTypeError(f"defence_dice_list must be a list of pools, got {type(defence_dice_list).__name__}")
     pools = []
-    for m in defense_dice_list:
-        pools.append(check_pool(m, "defense dice"))
+    for m in defence_dice_list:
+        pools.append(check_pool(m, "defence dice"))
         if len(pools) > MAX_SAMPLED_DICE:
             raise too_big("an area attack", len(pools), "defenders", MAX_SAMPLED_DICE, alternative="fewer defenders")
     if not pools:
@@ -525,8 +525,8 @@ class MoreThan:
         return f"more than {self.cap}"
 
 
-def _damage_weights(attack_dice: int, defense_dice: int, attack_type: str, rules: Rules) -> tuple[dict[int, int], int]:
-    d = opposed(attack_dice, defense_dice, attack_type, rules).marginal("defender_damage")
+def _damage_weights(attack_dice: int, defence_dice: int, attack_type: str, rules: Rules) -> tuple[dict[int, int], int]:
+    d = opposed(attack_dice, defence_dice, attack_type, rules).marginal("defender_damage")
     return d.weights(), d.total
 
 
@@ -543,12 +543,12 @@ def _check_health(health: object, what: str = "health") -> int:
 MAX_REPEAT_WORK = 4 * 10**9
 
 
-def _repeat_work(attack_dice: object, defense_dice: object, health: int, cap: int) -> int:
+def _repeat_work(attack_dice: object, defence_dice: object, health: int, cap: int) -> int:
     """About the bit operations of :func:`attacks_to_take_out`: for each of ``cap``
     attacks, every damage state (at most Health) times every damage, on numbers that
     grow by the bits of one attack's total each attack."""
     n = check_pool(attack_dice, "attack_dice")
-    m = check_pool(defense_dice, "defense_dice")
+    m = check_pool(defence_dice, "defence_dice")
     _check_opposed_size(n, m)
     bits = (n + m + 1) * 26 // 10 + 1
     return cap * cap // 2 * min(health, n * cap + 1) * (n + 1) * bits
@@ -556,7 +556,7 @@ def _repeat_work(attack_dice: object, defense_dice: object, health: int, cap: in
 
 def attacks_to_take_out(
     attack_dice: int,
-    defense_dice: int,
+    defence_dice: int,
     health: int,
     attack_type: str = "melee",
     rules: Rules | None = None,
@@ -582,17 +582,17 @@ def attacks_to_take_out(
             MAX_CAP,
             alternative=f"a cap of {MAX_CAP:,} already reports the rest as MoreThan",
         )
-    work = _repeat_work(attack_dice, defense_dice, health, cap)
+    work = _repeat_work(attack_dice, defence_dice, health, cap)
     if work > MAX_REPEAT_WORK:
         raise too_big(
-            f"the exact attacks_to_take_out({attack_dice}, {defense_dice}, health={health}, cap={cap})",
+            f"the exact attacks_to_take_out({attack_dice}, {defence_dice}, health={health}, cap={cap})",
             work,
             "steps (cap² × Health × pool × digits)",
             MAX_REPEAT_WORK,
             alternative="lower the cap (the rest is reported as MoreThan(cap)), or estimate one attack with "
             + _MONTE_CARLO,
         )
-    weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
+    weights, total = _damage_weights(attack_dice, defence_dice, attack_type, rules)
     alive = {0: 1}  # damage taken so far -> weight out of total**k
     out: dict[int | MoreThan, Fraction] = {}
     for k in range(1, cap + 1):
@@ -616,7 +616,7 @@ def attacks_to_take_out(
 
 def expected_attacks_to_take_out(
     attack_dice: int,
-    defense_dice: int,
+    defence_dice: int,
     health: int,
     attack_type: str = "melee",
     rules: Rules | None = None,
@@ -626,7 +626,7 @@ def expected_attacks_to_take_out(
     rules = _check_rules(rules)
     _check_health(health)
     n = check_pool(attack_dice, "attack_dice")
-    m = check_pool(defense_dice, "defense_dice")
+    m = check_pool(defence_dice, "defence_dice")
     _check_opposed_size(n, m)
     work = health * health * (n + 1) * ((n + m + 1) * 26 // 10 + 1)
     if work > MAX_EXPECTED_WORK:
@@ -637,7 +637,7 @@ def expected_attacks_to_take_out(
             MAX_EXPECTED_WORK,
             alternative="attacks_to_take_out with a cap gives the odds of the first attacks; " + _MONTE_CARLO,
         )
-    weights, total = _damage_weights(attack_dice, defense_dice, attack_type, rules)
+    weights, total = _damage_weights(attack_dice, defence_dice, attack_type, rules)
     stay = weights.get(0, 0)
     if stay == total:
         return None
@@ -775,7 +775,7 @@ def melee_exchange(
 
 def odds_table(
     attack_dice: Iterable[int] = range(1, 9),
-    defense_dice: Iterable[int] = range(1, 9),
+    defence_dice: Iterable[int] = range(1, 9),
     attack_type: str = "melee",
     rules: Rules | None = None,
     floats: bool = False,
@@ -783,7 +783,7 @@ def odds_table(
 ) -> pd.DataFrame:
     """Return a pandas table over a grid of pool sizes, one row per (attack, defence) pair.
 
-    Columns: ``attack_dice``, ``defense_dice``, ``hit`` (P the defender takes damage),
+    Columns: ``attack_dice``, ``defence_dice``, ``hit`` (P the defender takes damage),
     ``return_hit`` (P the attacker takes damage, melee only), ``expected_damage``,
     ``expected_return_damage``, ``attacker_crit``, ``defender_crit`` — exact
     ``Fraction``s, or floats with ``floats=True`` (for plots).
@@ -795,7 +795,7 @@ def odds_table(
 
     rules = rules or _DEFAULT
     check_attack_type(attack_type)
-    attacks, defences = list(attack_dice), list(defense_dice)
+    attacks, defences = list(attack_dice), list(defence_dice)
     if not attacks or not defences:
         raise InvalidSetupError("odds_table needs at least one attack pool and one defence pool")
     if len(attacks) * len(defences) > max_cells:
@@ -809,7 +809,7 @@ def odds_table(
             d = opposed(n, m, attack_type, rules)
             row = {
                 "attack_dice": n,
-                "defense_dice": m,
+                "defence_dice": m,
                 "hit": d.probability(lambda o: o.defender_damage > 0),
                 "return_hit": d.probability(lambda o: o.attacker_damage > 0),
                 "expected_damage": d.mean("defender_damage"),

@@ -21,6 +21,22 @@ stays as the given rules say. A house-rules picker plugs in through
 >>> st.attack_dice.value = 3
 >>> st.stepper.state.attack_dice
 3
+
+The generic :class:`~toolkit.widgets.stepper.Stepper` under it takes a rule-book example
+typed in, roll by roll (AM-1: A K 9 against Q 10), and steps back:
+
+>>> from toolkit.widgets.stepper import Stepper
+>>> from toolkit.angry_miniatures import start_attack_from_pools
+>>> stepper = Stepper(start_attack_from_pools(3, 2, "melee"))
+>>> stepper.type_outcome("A K 9")
+>>> stepper.type_outcome("Q 10")
+>>> len(stepper.revealed_events) == len(stepper.state.events)  # typing reveals everything
+True
+>>> stepper.revealed_events[-1].text
+'Attacker deals 1 damage to Defender.'
+>>> stepper.back()
+>>> stepper.revealed_events[-1].text
+'Attacker rolls 3 dice ...: A K 9 — 2 hits.'
 """
 
 from __future__ import annotations

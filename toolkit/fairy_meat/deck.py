@@ -10,15 +10,16 @@ a Trump by its colour, and the A♠ apart (the Nasty Hit): 21 types in all, numb
 
 :func:`type_index` is the one definition; :func:`card_type` (the engine's readable key)
 and :data:`TRUMP_LETTERS` (the odds calculator's letters) are names for the same types.
-:data:`TYPE_CAPS` is the deck's composition by type, :func:`hands_by_type` enumerates
-hands by type with their number of deals, and :func:`wild_draw_ways` is the Wild Trump
-draw law (FM-6).
+:func:`type_caps` is the rules' deck by type, :func:`hands_by_type` enumerates hands by
+type with their number of deals, and :func:`wild_draw_ways` is the Wild Trump draw law
+(FM-6). What the deck holds is read from the ``Rules`` in force, never from a constant:
+the draft's deck is ``Rules()``.
 
 >>> type_index(Card("5D")), type_index(Card("10S")), type_index(Card("QH")), type_index(Card("AS"))
 (3, 17, 18, 20)
 >>> card_type(Card("5D")), card_type(Card("KC")), card_type(Card("AS"))
 ('5red', 'Tblack', 'AS')
->>> sum(TYPE_CAPS), sum(w for _, w in hands_by_type(2))
+>>> sum(type_caps()), sum(w for _, w in hands_by_type(2, type_caps()))
 (52, 1326)
 """
 
@@ -31,23 +32,17 @@ from functools import cache
 from math import comb
 
 from toolkit.cards import JOKERS, RANKS, SUITS, Card
+from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.rules import Rules
 from toolkit.rulings import implements
 
 __all__ = [
-    "ACE_OF_SPADES",
     "ACE_TRUMP",
     "BLACK_TRUMP",
-    "BLACK_TRUMPS_BUT_ACE",
     "COLOURS",
-    "DECK_SIZE",
-    "NUMBERED_CARDS",
     "N_TYPES",
-    "PIPS",
     "RED_TRUMP",
-    "RED_TRUMPS",
     "TRUMP_LETTERS",
-    "TYPE_CAPS",
     "TYPE_NAMES",
     "JOKER_TRUMP",
     "card_type",
@@ -68,27 +63,20 @@ __all__ = [
     "type_index",
     "type_name",
     "type_pips",
-    "TRUMP_POOLS",
     "representative_hand",
     "wild_draw_probability",
     "wild_draw_ways",
 ]
 
-ACE_OF_SPADES = Card("AS")
-#: The deck (FM-1): 36 Numbered cards (2-10 of four suits), 8 red Trumps, 7 black
-#: Trumps other than the A♠, and the A♠: 52 cards, no jokers.
-NUMBERED_CARDS = 36
-RED_TRUMPS = 8
-BLACK_TRUMPS_BUT_ACE = 7  # J Q K of spades, J Q K A of clubs
-DECK_SIZE = 52
-PIPS = range(2, 11)
+#: The two colours (FM-1): hearts and diamonds red, spades and clubs black.
 COLOURS = ("red", "black")
 
+#: The card types (FM-1, FM-12): 18 Numbered slots (pips 2..10 of each colour, whichever
+#: the rules' deck holds), the red Trumps, the black Trumps but the death card, the death
+#: card; :data:`JOKER_TRUMP` after them when the rules add jokers. How many cards each
+#: type holds is the rules' (:func:`type_caps`).
 N_TYPES = 21
 RED_TRUMP, BLACK_TRUMP, ACE_TRUMP = 18, 19, 20
-#: How many cards of each type the deck holds (FM-1): two of each Numbered type (two
-#: suits a colour), then the red Trumps, the black Trumps but the A♠, the A♠.
-TYPE_CAPS: tuple[int, ...] = (2,) * 18 + (RED_TRUMPS, BLACK_TRUMPS_BUT_ACE, 1)
 #: The odds calculator's letters for the Trump types: ``R`` red, ``B`` black but the A♠, ``S`` the A♠.
 TRUMP_LETTERS = {RED_TRUMP: "R", BLACK_TRUMP: "B", ACE_TRUMP: "S"}
 
@@ -135,7 +123,12 @@ def deck_cards(rules: Rules | None = None) -> tuple[Card, ...]:
 @cache
 def trump_pools(rules: Rules | None = None) -> dict[str, tuple[Card, ...]]:
     """Representative Trumps of each colour but the death card (FM-1, FM-12), in the order
-    a side takes them (:data:`TRUMP_POOLS` for the default rules)."""
+    a side takes them: the attacker from the front, the defender from the back, so two
+    representative hands never share a card.
+
+    >>> [c.code for c in trump_pools()["black"]]
+    ['JS', 'QS', 'KS', 'JC', 'QC', 'KC', 'AC']
+    """
     rules = rules or _DEFAULT
     out = {}
     for colour, suits in (("red", "HD"), ("black", "SC")):
@@ -146,9 +139,14 @@ def trump_pools(rules: Rules | None = None) -> dict[str, tuple[Card, ...]]:
 
 @cache
 def type_caps(rules: Rules | None = None) -> tuple[int, ...]:
-    """How many cards of each type the rules' deck holds (FM-1): :data:`TYPE_CAPS` by
-    default; a rank out of the Numbered ranks has 0 Numbered cards, the Trump types count
-    the Trump ranks' cards, and with jokers a 22nd type (:data:`JOKER_TRUMP`) holds them."""
+    """How many cards of each type the rules' deck holds (FM-1): by default two of each
+    Numbered type (two suits a colour), then 8 red Trumps, 7 black Trumps but the A♠, the
+    A♠; a rank out of the Numbered ranks has 0 Numbered cards, the Trump types count the
+    Trump ranks' cards, and with jokers a 22nd type (:data:`JOKER_TRUMP`) holds them.
+
+    >>> type_caps()[RED_TRUMP:], sum(type_caps())
+    ((8, 7, 1), 52)
+    """
     rules = rules or _DEFAULT
     caps = [0] * 21
     for card in deck_cards(rules):
@@ -179,7 +177,7 @@ def n_types(rules: Rules | None = None) -> int:
 def standard_layout(rules: Rules | None) -> bool:
     """Whether the rules' deck has the draft's card types (FM-1, FM-12): 2-10 Numbered,
     J Q K A Trumps, no jokers and the A♠ the death card — what the counting models and
-    solvers built on :data:`TYPE_CAPS` assume."""
+    solvers built on the default :func:`type_caps` assume."""
     return rules is None or (
         rules.numbered_ranks == _DEFAULT.numbered_ranks
         and rules.trump_ranks == _DEFAULT.trump_ranks
@@ -257,12 +255,6 @@ def card_type(card: Card, rules: Rules | None = None) -> str:
     return _TYPE_KEYS[type_index(card, rules)]
 
 
-#: Representative Trumps of each colour (the A♠ apart), in the order a side takes them:
-#: the attacker from the front, the defender from the back, so two representative
-#: hands never share a card.
-TRUMP_POOLS: dict[str, tuple[Card, ...]] = trump_pools()
-
-
 def representative_hand(counts: Sequence[int], side: int, rules: Rules | None = None) -> list[Card]:
     """Cards standing for a hand of 21 type counts (22 with jokers) (FM-1): Numbered cards
     in type order (hearts/spades first for the attacker, ``side`` 0; diamonds/clubs first
@@ -280,7 +272,9 @@ def representative_hand(counts: Sequence[int], side: int, rules: Rules | None = 
     cards += list(pools["red"][: counts[RED_TRUMP]]) + list(pools["black"][: counts[BLACK_TRUMP]])
     if counts[ACE_TRUMP]:
         death_card = (rules or _DEFAULT).death_card
-        cards.append(ACE_OF_SPADES if death_card is None else Card(death_card))
+        if death_card is None:
+            raise InvalidSetupError("the rules have no death card (FM-12): a hand holds none")
+        cards.append(Card(death_card))
     if len(counts) > JOKER_TRUMP and counts[JOKER_TRUMP]:
         present = JOKERS[: rules.jokers] if rules is not None else JOKERS
         jokers = [Card(j) for j in (present if side == 0 else present[::-1])]
@@ -288,12 +282,12 @@ def representative_hand(counts: Sequence[int], side: int, rules: Rules | None = 
     return cards
 
 
-def hands_by_type(n: int, caps: Sequence[int] = TYPE_CAPS) -> Iterator[tuple[tuple[int, ...], int]]:
+def hands_by_type(n: int, caps: Sequence[int]) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every hand of ``n`` cards by type, with how many hands of cards it stands for (FM-1):
     ``(counts, ways)``, ``counts[t] <= caps[t]``, ways = Π_t C(caps[t], counts[t]) — a
     multivariate hypergeometric. Hands come in increasing order of the counts, the first
-    type varying slowest; ``caps`` may group the deck any way (e.g. Numbered, red, black,
-    A♠)."""
+    type varying slowest; ``caps`` is the deck by type (:func:`type_caps` of the rules) or
+    grouped any way (e.g. Numbered, red, black, A♠)."""
     size = len(caps)
 
     def rec(i: int, left: int) -> Iterator[tuple[tuple[int, ...], int]]:

@@ -23,7 +23,7 @@ from typing import Literal
 from toolkit.cards import Card, parse_card, parse_cards
 from toolkit.engine import EventData, Sentence
 from toolkit.errors import ArgumentTypeError, IllegalActionError
-from toolkit.fairy_meat.deck import ACE_OF_SPADES, is_death_card, is_numbered, is_trump  # noqa: F401 (re-exported)
+from toolkit.fairy_meat.deck import is_death_card, is_numbered, is_trump
 from toolkit.fairy_meat.legality import hidden_trumps_owner, matches
 from toolkit.fairy_meat.narration import cast_of, narrate
 from toolkit.fairy_meat.rules import Rules, check_direction

@@ -77,7 +77,14 @@ class Row(NamedTuple):
 class Param:
     """One argument of a calculator: its ``kind`` (``"int"``, ``"choice"``, ``"bool"``,
     ``"float"``, ``"cards"``, ``"policies"`` or ``"die"``), its default (``None``: it
-    must be given), bounds or choices, and a line of help."""
+    must be given), bounds or choices, a line of help, and ``aliases``: the names it had
+    before a rename, oldest first, which designer files (sweeps, tunings) written with
+    them may still use (:meth:`Calculator.param` finds it by any of them).
+
+    >>> dice = Param("defence_dice", "int", low=0, high=8, aliases=("defense_dice",))
+    >>> dice.stored_name, dice.names
+    ('defense_dice', ('defence_dice', 'defense_dice'))
+    """
 
     name: str
     kind: str
@@ -86,10 +93,24 @@ class Param:
     high: float | None = None
     choices: tuple[str, ...] = ()
     help: str = ""
+    aliases: tuple[str, ...] = ()
 
     @property
     def required(self) -> bool:
         return self.default is None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name a designer file may give the argument: its name, then its aliases."""
+        return (self.name, *self.aliases)
+
+    @property
+    def stored_name(self) -> str:
+        """The name the argument's value is fingerprinted under in a sweep's point keys and
+        identity (:func:`toolkit.sweeps.spec.point_definition`): its first name (the oldest
+        alias) when it was renamed, so that points and tables stored before a rename are
+        still found after it."""
+        return self.aliases[0] if self.aliases else self.name
 
     def accepted(self) -> str:
         """Return what the argument accepts, in words (for error messages and --list)."""
@@ -360,13 +381,17 @@ class Calculator:
         return tuple(p.name for p in self.params)
 
     def param(self, name: str) -> Param:
-        """Return the argument called ``name``.
+        """Return the argument called ``name``, or that had ``name`` before a rename (one of
+        its ``aliases``).
 
         Raises:
             InvalidSetupError: no such argument (the message lists them).
         """
         for p in self.params:
             if p.name == name:
+                return p
+        for p in self.params:
+            if name in p.aliases:
                 return p
         raise InvalidSetupError(
             f"{excerpt(name)} is not an argument of {self.name}; its arguments are {', '.join(self.param_names)}"

@@ -51,10 +51,10 @@ def default_notebooks_dir() -> Path:
 def report_name(path: Path) -> str:
     """Return the command-line name of a report notebook path.
 
-    >>> report_name(Path("notebooks/angry_miniatures_report.ipynb"))
-    'angry-miniatures'
-    >>> report_name(Path("notebooks/fairy_meat_strategy.ipynb"))
-    'fairy-meat-strategy'
+    >>> report_name(Path("notebooks/coin_duel_report.ipynb"))
+    'coin-duel'
+    >>> report_name(Path("notebooks/coin_duel_strategy.ipynb"))
+    'coin-duel-strategy'
     >>> report_name(Path("notebooks/rulebook_examples.ipynb"))
     'rulebook-examples'
     """

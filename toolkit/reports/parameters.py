@@ -393,9 +393,13 @@ def with_variants(rules: Any, **fields: Any) -> Any:
     value other than the default rules' replaces the house rules' value; a variant
     parameter left at its default keeps what the house rules say.
 
-    >>> from toolkit.angry_miniatures import Rules
-    >>> with_variants(Rules(zero_tie="super_tiebreak"), zero_tie="miss", tie_break="coin_flip").variant_name()
-    'Both roll no hits: super tiebreak; Ties on hits: coin flip'
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Rules:  # a system's rules: a frozen dataclass whose defaults are the rulings
+    ...     hit_on: int = 5
+    ...     reroll: bool = False
+    >>> with_variants(Rules(hit_on=4), hit_on=5, reroll=True)  # hit_on=5 is the default: 4 stays
+    Rules(hit_on=4, reroll=True)
     """
     import dataclasses
 

@@ -304,7 +304,7 @@ class RuleChange:
     """A system's headline tables under two rule sets (see :func:`compare_rules`).
 
     Attributes:
-        system: the system's name (``"angry-miniatures"``).
+        system: the system's name (its ``system:`` in :mod:`toolkit.systems`).
         baseline, proposed: the two :class:`~toolkit.house_rules.RulesFile` (rules,
             title, notes, path).
         tables: each headline table compared, as :class:`Compared`.

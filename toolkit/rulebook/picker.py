@@ -7,7 +7,12 @@ to keep and download them (``notebooks/rulebook_examples.ipynb``).
 and the same export as ``toolkit replay --format`` (:mod:`toolkit.rulebook.download`). Only
 the examples ticked are exported: one file, or a ``.zip`` of several.
 
->>> picker = ExamplePicker("angry-miniatures", "crit_on_defence", n=1, budget_seconds=5)
+By default it starts on the first system of the rule-book's catalogue and its first
+situation; any registered system with a catalogue (:mod:`toolkit.systems`) can be chosen.
+
+>>> from toolkit import systems
+>>> system = systems.names("situations")[-1]
+>>> picker = ExamplePicker(system, catalogue(system)[0].name, n=1, budget_seconds=5)
 >>> picker.find()
 >>> len(picker.found), picker.chosen_texts() == [picker.found[0].text]
 (1, True)

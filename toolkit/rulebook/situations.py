@@ -12,9 +12,13 @@ The search hints (``hint``) tell the system's searcher (:mod:`.finder`) where to
 first — smaller setups, which attack type, which cards to favour — so a rare situation
 is found within seconds; they never change what counts as the situation.
 
->>> names = [s.name for s in catalogue("angry-miniatures")]
->>> "tie_decided_by_queens" in names and len(names) >= 10
-True
+Every system that registers a catalogue has one here, each situation named once:
+
+>>> from toolkit import systems
+>>> for name in systems.names("situations"):
+...     names = [s.name for s in catalogue(name)]
+...     assert names and len(set(names)) == len(names), name
+...     assert situation(name, names[0]).name == names[0]
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ running Dask scheduler, storing each finished chunk at once (:mod:`.store`: a re
 what is done), and writes one tidy Parquet table and an HTML report (:mod:`.report`).
 
 >>> text = "system: angry-miniatures\\ncalculator: opposed\\n"
->>> sweep = load_sweep(text + "grid: {attack_dice: {from: 1, to: 3}, defense_dice: [1, 2]}\\n")
+>>> sweep = load_sweep(text + "grid: {attack_dice: {from: 1, to: 3}, defence_dice: [1, 2]}\\n")
 >>> sweep.size, sweep.swept
-(6, ('attack_dice', 'defense_dice'))
+(6, ('attack_dice', 'defence_dice'))
 """
 
 from toolkit.sweeps.calculators import CALCULATORS, Calculator, Param, Row, calculator, calculators_of

@@ -8,12 +8,14 @@ computes odds itself. Its :meth:`~Calculator.rows` turn the result into
 :class:`Row`\\ s: one per outcome of a distribution (exact ``Fraction``), or one per
 reported quantity (a game value, an exploitability).
 
->>> calc = calculator("angry-miniatures", "opposed")
->>> [p.name for p in calc.params]
-['attack_dice', 'defense_dice', 'attack_type']
->>> rows = calc.rows(calc.call({"attack_dice": 1, "defense_dice": 0, "attack_type": "ranged"}, None))
->>> sum(r.exact for r in rows)
-Fraction(1, 1)
+Each system lists its own (its ``calculators`` hook, :mod:`toolkit.systems`, with a worked
+example in that module's docstring); here they are found by system and name:
+
+>>> from toolkit import systems
+>>> system = systems.names("calculators")[-1]
+>>> calc = calculators_of(system)[0]
+>>> calculator(system, calc.name).name == calc.name and CALCULATORS[(system, calc.name)].name == calc.name
+True
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ CALCULATORS: Mapping[tuple[str, str], Calculator] = _Registry()
 
 
 def calculators_of(system: str) -> list[Calculator]:
-    """Return the calculators of ``system`` (``"fairy-meat"``), in the registry's order."""
+    """Return the calculators of ``system`` (a name of :func:`toolkit.systems.names`), in
+    the registry's order."""
     return list(_of(system).values()) if system in _systems() else []
 
 

@@ -62,7 +62,7 @@ def _probability_frame(part: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 def field_words(system: str, field: str) -> str:
     """Return a swept field as a designer reads it: a rules field (``rules.tie_break``) by
-    its label ("Ties on hits"), a calculator's argument with spaces ("defense dice")."""
+    its label ("Ties on hits"), a calculator's argument with spaces ("defence dice")."""
     if field.startswith("rules."):
         from toolkit.house_rules import rules_class
 

@@ -8,7 +8,7 @@ its calculators (:mod:`.calculators`), a grid and fixed arguments::
     calculator: opposed
     grid:
       attack_dice: {from: 1, to: 12}      # a range (step: 1 unless given)
-      defense_dice: [1, 2, 3, 4]          # or a list
+      defence_dice: [1, 2, 3, 4]          # or a list
       rules:                              # rules fields, each a list of values
         tie_break: [chain, coin_flip]
       rules_files: [default, tens_hit]    # house-rules files (data/rules/<system>/, paths
@@ -110,11 +110,14 @@ class Sweep:
 
 def point_definition(system: str, calc: str, args: Mapping[str, Any], rules: Any) -> str:
     """Return the hash of what a point asks: the system, calculator, arguments and every
-    field of the rules (the same for every build of the toolkit)."""
+    field of the rules (the same for every build of the toolkit). A renamed argument is
+    written under its first name (:attr:`~toolkit.plugin.calculator.Param.stored_name`), so
+    a sweep stored before the rename keeps its points' definitions and its identity."""
+    stored = _stored_names(system, calc)
     payload = {
         "system": system,
         "calculator": calc,
-        "args": {k: list(v) if isinstance(v, tuple) else v for k, v in args.items()},
+        "args": {stored.get(k, k): list(v) if isinstance(v, tuple) else v for k, v in args.items()},
         "rules": None if rules is None else rules.to_mapping(changed_only=False),
     }
     text = json.dumps(payload, sort_keys=True, default=str)
@@ -127,6 +130,15 @@ def point_key(system: str, calc: str, args: Mapping[str, Any], rules: Any, code:
     (:func:`~toolkit.sweeps.fingerprint.code_fingerprint`): after a change of the code,
     every point is computed again."""
     return _key(point_definition(system, calc, args, rules), code)
+
+
+def _stored_names(system: str, calc: str) -> dict[str, str]:
+    """``{name: stored name}`` of the calculator's renamed arguments (none for one unknown)."""
+    try:
+        params = calculator(system, calc).params
+    except InvalidSetupError:
+        return {}
+    return {p.name: p.stored_name for p in params if p.aliases}
 
 
 def _key(definition: str, code: str) -> str:
@@ -182,22 +194,32 @@ def sweep_from_mapping(
     if errors:
         raise InvalidSetupError("\n".join(errors.messages))
 
+    # Each argument under its name: a name it had before a rename (an alias) is read as it.
     candidates: list[tuple[str, Param, list[Any] | range]] = []  # (argument, its Param, values as written)
+    gridded: set[str] = set()
     for arg, raw in grid.items():
         if arg in ("rules", "rules_files"):
             continue
         param = _param(calc, arg, errors, ("grid", arg))
         values = _values(raw, arg, errors)
-        if param is not None and values is not None:
-            candidates.append((arg, param, values))
+        if param is None:
+            continue
+        if param.name in gridded:
+            errors.add(f"{' and '.join(param.names)} name one argument: give it once", "grid", arg)
+            continue
+        gridded.add(param.name)
+        if values is not None:
+            candidates.append((param.name, param, values))
     given: dict[str, Any] = {}
     for arg, raw in fixed.items():
         param = _param(calc, arg, errors, ("fixed", arg))
         if param is None:
             continue
-        if arg in grid:
+        if param.name in gridded:
             errors.add(f"{arg} is both in the grid and fixed: give it once", "fixed", arg)
-        given[arg] = _checked(param, raw, errors, ("fixed", arg))
+        elif param.name in given:
+            errors.add(f"{' and '.join(param.names)} name one argument: give it once", "fixed", arg)
+        given[param.name] = _checked(param, raw, errors, ("fixed", arg))
     swept_args = {a for a, _, _ in candidates}
     missing = [p.name for p in calc.params if p.required and p.name not in swept_args and p.name not in given]
     if missing:
@@ -432,11 +454,15 @@ def _points(
     base.update(given)
     choices = {a: list(v) for a, v in axes}
     # name -> [(value, table column, JSON piece)], one per value the point may take
+    stored = {name: params[name].stored_name for name in base}  # a renamed argument: its first name
     pieces = {
-        name: [(v, params[name].column(v), f"{json.dumps(name)}: {_json(v)}") for v in choices.get(name, [base[name]])]
+        name: [
+            (v, params[name].column(v), f"{json.dumps(stored[name])}: {_json(v)}")
+            for v in choices.get(name, [base[name]])
+        ]
         for name in base
     }
-    order = sorted(base)  # the JSON of the arguments is sorted by name (point_definition)
+    order = sorted(base, key=stored.__getitem__)  # the JSON of the arguments is sorted by name (point_definition)
     head, tail = '{"args": {', "}, " + f'"calculator": {json.dumps(calc.name)}, "rules": '
     rules_json = [
         (rules, columns, _json(None if rules is None else rules.to_mapping(changed_only=False)))

@@ -11,7 +11,7 @@ honestly (:mod:`.ranking`) and writes them (:mod:`.output`).
 >>> text = '''
 ... system: angry-miniatures
 ... calculator: odds_table
-... fixed: {attack_dice: 3, defense_dice: 2}
+... fixed: {attack_dice: 3, defence_dice: 2}
 ... targets:
 ...   - {row: hit, value: 75%, tolerance: 5%}
 ... knobs:

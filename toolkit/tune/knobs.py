@@ -45,21 +45,25 @@ class Knob:
 
 
 def calculator_arguments(calc: Calculator, raw: Any, errors: ParseErrors, *path: Any) -> tuple[tuple[str, Any], ...]:
-    """Calculator arguments ``{name: value}`` checked by their :class:`~toolkit.sweeps.Param`."""
+    """Calculator arguments ``{name: value}`` checked by their :class:`~toolkit.sweeps.Param`,
+    each under the argument's name (a name it had before a rename, an alias, is read as it)."""
     if raw is None:
         return ()
     if not isinstance(raw, dict):
         errors.add(f"{path[-1]} must map arguments of {calc.name} to values, got {excerpt(raw)}", *path)
         return ()
-    out = []
+    out: dict[str, Any] = {}
     for arg, value in raw.items():
         try:
             param = calc.param(arg)
-            out.append((arg, param.check(value)))
+            if param.name in out:
+                errors.add(f"{' and '.join(param.names)} name one argument: give it once", *path, arg)
+                continue
+            out[param.name] = param.check(value)
         except InvalidSetupError as exc:
             hint = " (rules fields are knobs under knobs: rules:, or in baseline)" if is_rules_field(calc, arg) else ""
             errors.add(f"{exc}{hint}", *path, arg)
-    return tuple(out)
+    return tuple(out.items())
 
 
 def is_rules_field(calc: Calculator, name: Any) -> bool:
@@ -86,6 +90,9 @@ def parse_knobs(calc: Calculator, system: str, baseline: Any, raw: Any, errors: 
         except InvalidSetupError as exc:
             hint = " (rules fields go under rules:)" if is_rules_field(calc, arg) else ""
             errors.add(f"knobs: {exc}{hint}", "knobs", arg)
+            continue
+        if any(k.name == param.name for k in knobs):
+            errors.add(f"knobs: {' and '.join(param.names)} name one argument: give it once", "knobs", arg)
             continue
         knob = _argument_knob(param, values, errors)
         if knob is not None:

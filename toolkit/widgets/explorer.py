@@ -18,8 +18,8 @@ damage, a counter-attack). The chart shows each side in its own colour; the view
 toggle switches between P(score = k) ("exactly") and P(at least k on that side)
 ("at least"). Probabilities are printed exactly, ``7/27 ≈ 25.9%``.
 
-**House rules**: give ``rules_system="angry-miniatures"`` (or ``"fairy-meat"``,
-``"durak-battle"``) and the explorer shows a :class:`~toolkit.widgets.rules_picker.RulesPicker`
+**House rules**: give ``rules_system=`` a system's name (one of
+:func:`toolkit.systems.names`) and the explorer shows a :class:`~toolkit.widgets.rules_picker.RulesPicker`
 above its controls ("Rules:" — the default rules and every ``data/rules/<system>/*.yaml``,
 by title, with the notes and changes of the one chosen, and a box to load another file).
 The calculation then receives the rules in force as one more keyword argument,

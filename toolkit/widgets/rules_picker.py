@@ -6,7 +6,8 @@ and what it changes from the rulings (``rules.changes()``), and a box to load an
 house-rules file by its path. A file that cannot be read is shown as one line naming the
 file, line and field — never a traceback — and the rules in force stay as they were.
 
->>> picker = RulesPicker("angry-miniatures")
+>>> from toolkit import systems
+>>> picker = RulesPicker(systems.default_system())
 >>> picker.rules.variant_name(), picker.dropdown.description
 ('default rules', 'Rules:')
 """
@@ -44,8 +45,7 @@ class RulesPicker:
     box to load another file.
 
     Args:
-        system: the system's name (``"angry-miniatures"``, ``"fairy-meat"``,
-            ``"durak-battle"``).
+        system: the system's name (one of :func:`toolkit.systems.names`).
         rules: the rules to start with: None (the default rules), the system's ``Rules``,
             a house-rules file (a path or a shipped name) or a mapping of fields.
         directory: where the house-rules files are (default ``data/rules/<system>/``).

@@ -18,17 +18,9 @@ The log is exported in the folded "Export" box, previewed and downloaded: as pla
 Markdown with its cards and dice as image files (:mod:`toolkit.rulebook.download`; the
 ``log_format`` dropdown).
 
->>> from toolkit.angry_miniatures import start_attack_from_pools
->>> stepper = Stepper(start_attack_from_pools(3, 2, "melee"))
->>> stepper.type_outcome("A K 9")
->>> stepper.type_outcome("Q 10")
->>> len(stepper.revealed_events) == len(stepper.state.events)  # typing reveals everything
-True
->>> stepper.revealed_events[-1].text
-'Attacker deals 1 damage to Defender.'
->>> stepper.back()
->>> stepper.revealed_events[-1].text
-'Attacker rolls 3 dice ...: A K 9 — 2 hits.'
+Each system's stepper (its ``stepper`` hook, :mod:`toolkit.systems`) puts one under its
+own controls; the module of that hook shows a game typed into a :class:`Stepper`, step
+by step, in its docstring.
 """
 
 from __future__ import annotations

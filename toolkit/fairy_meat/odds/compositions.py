@@ -9,10 +9,6 @@ from functools import cache
 from toolkit.cards import Card
 from toolkit.errors import InvalidSetupError
 from toolkit.fairy_meat.deck import (
-    BLACK_TRUMPS_BUT_ACE,
-    NUMBERED_CARDS,
-    RED_TRUMPS,
-    TYPE_CAPS,
     deck_cards,
     hands_by_type,
     is_death_card,
@@ -36,10 +32,11 @@ __all__ = [
 
 @cache
 def hand_splits(
-    n: int, numbered: int = NUMBERED_CARDS, red: int = RED_TRUMPS, black: int = BLACK_TRUMPS_BUT_ACE, ace: int = 1
+    n: int, numbered: int, red: int, black: int, ace: int
 ) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
     """(numbered, red, black but the A♠, A♠) counts of an ``n``-card hand and how many hands
-    (:func:`~toolkit.fairy_meat.deck.hands_by_type` over those four kinds)."""
+    (:func:`~toolkit.fairy_meat.deck.hands_by_type` over those four kinds, whose sizes are
+    the rules' :func:`kind_caps`)."""
     return tuple(((k, r, b, s), w) for (s, r, b, k), w in hands_by_type(n, (ace, red, black, numbered)))
 
 
@@ -137,25 +134,24 @@ def _check_rules(rules: object) -> Rules | None:
 
 
 @cache
-def trump_comps(
-    n: int,
-    red: int = RED_TRUMPS,
-    black: int = BLACK_TRUMPS_BUT_ACE,
-    ace: int = 1,
-    numbered: int = NUMBERED_CARDS,
-    jokers: int = 0,
-) -> tuple[tuple[int, ...], ...]:
-    """The (red, black but the A♠, A♠) Trump counts an ``n``-card hand may hold (FM-1;
-    the A♠ standing for the rules' death card), and the jokers as a fourth count when
-    the deck holds any."""
+def trump_comps(n: int, red: int, black: int, ace: int, numbered: int, jokers: int = 0) -> tuple[tuple[int, ...], ...]:
+    """The (red, black but the A♠, A♠) Trump counts an ``n``-card hand may hold from a deck
+    of these kinds (FM-1; the A♠ standing for the rules' death card; the sizes are the
+    rules' :func:`kind_caps`), and the jokers as a fourth count when the deck holds any.
+
+    >>> numbered, red, black, ace, _ = kind_caps()
+    >>> sorted(trump_comps(1, red, black, ace, numbered))  # one card: a Numbered card, or one Trump
+    [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    """
     if not jokers:
         return tuple((r, b, s) for (_, r, b, s), _ in hand_splits(n, numbered, red, black, ace))
     return tuple(counts[:4] for counts, _ in hands_by_type(n, (red, black, ace, jokers, numbered)))
 
 
-def composition_pairs(a: int, d: int, caps: Sequence[int] = TYPE_CAPS) -> int:
+def composition_pairs(a: int, d: int, caps: Sequence[int]) -> int:
     """Return the number of pairs of hand compositions (counts of each card type, at most
-    ``caps[t]`` of type ``t`` between the two hands) of ``a`` and ``d`` cards, without
+    ``caps[t]`` of type ``t`` between the two hands, e.g. the rules'
+    :func:`~toolkit.fairy_meat.deck.type_caps`) of ``a`` and ``d`` cards, without
     listing them: the coefficient of x^a y^d in the product over types of
     sum_{i+j<=cap} x^i y^j."""
     poly = {(0, 0): 1}

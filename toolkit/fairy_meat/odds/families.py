@@ -12,7 +12,6 @@ from toolkit.engine import Policy
 from toolkit.fairy_meat.deck import (
     COLOURS,
     JOKER_TRUMP,
-    PIPS,
     TRUMP_LETTERS,
     death_colour,
     numbered_mask,
@@ -56,18 +55,21 @@ def type_key(card: Card, rules: Rules | None = None) -> int | str:
     return TRUMP_LETTERS.get(t, "J" if t == JOKER_TRUMP else t)
 
 
-TYPES_OF_COLOUR = {c: [numbered_type(c, p) for p in PIPS] for c in COLOURS}
+#: The Numbered type slots of each colour (FM-1), as :func:`~toolkit.fairy_meat.deck.numbered_type`
+#: numbers them: red 0..8, black 9..17 — all 18, whichever the rules' deck holds
+#: (:func:`~toolkit.fairy_meat.deck.numbered_mask` says which).
+TYPES_OF_COLOUR = {"red": list(range(0, 9)), "black": list(range(9, 18))}
 
 
-#: The colour of each Trump kind by letter (FM-1, FM-12): ``S`` is the A♠ (black); under
-#: other rules the death card has its own colour (:func:`trump_colour`); a joker (``J``)
+#: The colour of each Trump kind by letter but the death card's (FM-1): a joker (``J``)
 #: has none, and matches every card.
-TRUMP_COLOUR = {"R": "red", "B": "black", "S": "black", "J": None}
+TRUMP_COLOUR = {"R": "red", "B": "black", "J": None}
 
 
-def trump_colour(letter: str, death: str = "black") -> str | None:
-    """The colour of a Trump kind by letter (FM-1, FM-8, FM-12): the death card's
-    (``S``) is ``death``; a joker's (``J``) ``None`` (it matches every card)."""
+def trump_colour(letter: str, death: str) -> str | None:
+    """The colour of a Trump kind by letter (FM-1, FM-8, FM-12): the death card's (``S``)
+    is ``death``, the rules' :func:`~toolkit.fairy_meat.deck.death_colour` (black for the
+    A♠); a joker's (``J``) ``None`` (it matches every card)."""
     return death if letter == "S" else TRUMP_COLOUR[letter]
 
 

@@ -8,7 +8,6 @@ from functools import cache
 
 from toolkit.fairy_meat.deck import (
     COLOURS,
-    PIPS,
     death_colour,
 )
 from toolkit.fairy_meat.odds.classes import (
@@ -62,7 +61,7 @@ def trump_terms(rules: Rules | None) -> tuple[str, int]:
 
 
 def draw_views(
-    fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, ...], int]], terms: tuple[str, int] = ("black", 1)
+    fam: Family, owner: bool, draws: Iterable[tuple[tuple[int, ...], int]], terms: tuple[str, int]
 ) -> dict[str, dict]:
     """For a drawing side, per colour of the Numbered card turned up: {(view, offset):
     weight}; ``terms``: :func:`trump_terms`."""
@@ -76,10 +75,15 @@ def draw_views(
 
 
 @cache
-def two_turned_up(same: bool, pips: tuple[int, ...] = tuple(PIPS)) -> dict[int, int]:
-    """Two specific Numbered cards turned up in turn from the full 36 (both hands hold
-    none; the Numbered cards of ``pips``, two of each colour), by pips difference, for
-    colours equal or not: specific-card pairs."""
+def two_turned_up(same: bool, pips: tuple[int, ...]) -> dict[int, int]:
+    """Two specific Numbered cards turned up in turn from all the Numbered cards (both hands
+    hold none; the Numbered cards of ``pips``, the rules'
+    :func:`~toolkit.fairy_meat.deck.numbered_pips`, two of each colour), by pips difference,
+    for colours equal or not: specific-card pairs.
+
+    >>> two_turned_up(True, (2, 3))  # 2-2, 3-3: 2 ways each; 2-3, 3-2: 4 ways each
+    {0: 4, -1: 4, 1: 4}
+    """
     out: dict[int, int] = defaultdict(int)
     for p1 in pips:
         for p2 in pips:
@@ -201,7 +205,7 @@ def expand_pair(
 
 
 def cached_draw_views(
-    fam: Family, owner: bool, trumps_left: tuple[int, ...], deck: int, k: int, terms: tuple[str, int] = ("black", 1)
+    fam: Family, owner: bool, trumps_left: tuple[int, ...], deck: int, k: int, terms: tuple[str, int]
 ) -> dict[str, dict]:
     """:func:`draw_views` of one side's draw from a deck of ``deck`` cards holding
     ``trumps_left`` Trumps by kind (FM-6), cached."""
@@ -220,8 +224,8 @@ def cached_joint_views(
     trumps_left: tuple[int, ...],
     deck: int,
     k: int,
-    unhide: bool = False,
-    terms: tuple[str, int] = ("black", 1),
+    unhide: bool,
+    terms: tuple[str, int],
 ) -> dict[tuple[str, str], dict]:
     """Both sides draw: per (colour turned up for each), {(class key, offset): weight}.
     With ``unhide``, a Trump turned up by the defender reveals the attacker's face-down

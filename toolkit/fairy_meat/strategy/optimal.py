@@ -47,7 +47,7 @@ from toolkit.equilibrium import (
 )
 from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
 from toolkit.fairy_meat.attack import hidden_owner
-from toolkit.fairy_meat.deck import BLACK_TRUMPS_BUT_ACE, COLOURS, PIPS, RED_TRUMPS, card_type, is_trump
+from toolkit.fairy_meat.deck import card_type, is_trump, numbered_mask, trump_kind_caps
 from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.legality import trump_sets
 from toolkit.fairy_meat.policies import PLAY_STYLES
@@ -66,6 +66,7 @@ __all__ = [
     "solve_combat",
     "attack_game",
     "game_size",
+    "draw_outcomes",
     "hint",
     "hint_reached",
     "same_choice",
@@ -80,12 +81,24 @@ NODE_LIMIT = 300_000
 #: Largest :func:`game_size` solved without being asked for explicitly (about 15 s). A
 #: side with no Numbered card turns up cards until one appears (FM-6, FM-7): every
 #: count of red, black and A♠ Trumps turned up and every Numbered card ending the
-#: draw is its own outcome (:data:`DRAW_OUTCOMES`), each judged by the referee.
+#: draw is its own outcome (:func:`draw_outcomes`), each judged by the referee.
 SIZE_LIMIT = 100_000
-#: Outcomes of one Wild Trump or blind draw (FM-6, FM-7), by card type: every count of
-#: red Trumps, black Trumps but the A♠, and the A♠ turned up, times the Numbered card type
-#: that ends the draw (2,592 for the 52-card deck, FM-1).
-DRAW_OUTCOMES = (RED_TRUMPS + 1) * (BLACK_TRUMPS_BUT_ACE + 1) * 2 * len(PIPS) * len(COLOURS)
+
+
+def draw_outcomes(rules: Rules | None = None) -> int:
+    """Return the outcomes of one Wild Trump or blind draw (FM-6, FM-7) by card type under
+    ``rules`` (FM-1, FM-12): every count of red Trumps, black Trumps but the death card, the
+    death card (and jokers, when the deck holds them) turned up, times the Numbered card
+    type that ends the draw.
+
+    >>> draw_outcomes()  # the draft's deck: 9 x 8 x 2 Trump counts, 18 Numbered types
+    2592
+    """
+    outcomes = bin(numbered_mask(rules)).count("1")
+    for cap in trump_kind_caps(rules):
+        outcomes *= cap + 1
+    return outcomes
+
 
 _STEP_NAMES = {
     "declare": "Declare Add or Subtract (FM-3)",
@@ -242,14 +255,14 @@ def game_size(
 ) -> int:
     """Return an estimate of the work of solving these known hands exactly, in referee
     judgements: declarations (4) times, per attack, the Trump sets and plays of each side
-    (hands shrinking by a card an attack), times :data:`DRAW_OUTCOMES` for each side that
+    (hands shrinking by a card an attack), times :func:`draw_outcomes` for each side that
     must turn up cards (FM-6, FM-7)."""
     hands = [list(attacker_hand), list(defender_hand)]
     size = 4
     for _ in range(attacks):
         for h in hands:
             sets, plays, draws = _options(h, rules)
-            size *= sets * plays * (DRAW_OUTCOMES if draws else 1)
+            size *= sets * plays * (draw_outcomes(rules) if draws else 1)
             if h:
                 h.sort(key=lambda c: is_trump(c, rules))
                 h.pop(0)
@@ -603,7 +616,7 @@ def solve_attack(
 #: ahead to the current attack only (and says so). The size counted is the walked one, not
 #: :func:`game_size`: the walk merges the cards turned up by what the referee reads of them
 #: (card types, FM-1/FM-12: value and colour of a Numbered card, a Trump's colour, the A♠),
-#: so a Wild Trump draw (FM-6, FM-7) costs a few dozen judgements, not :data:`DRAW_OUTCOMES`.
+#: so a Wild Trump draw (FM-6, FM-7) costs a few dozen judgements, not :func:`draw_outcomes`.
 HINT_JUDGEMENT_LIMIT = 6_000
 _HINT_STEPS = ("declare", "trumps", "play", "score")
 _solved: OrderedDict[Hashable, AttackSolution | TooBigError] = OrderedDict()

@@ -16,7 +16,6 @@ from toolkit.fairy_meat.deck import (
     BLACK_TRUMP,
     JOKER_TRUMP,
     RED_TRUMP,
-    TYPE_CAPS,
     death_card_name,
     death_colour,
     deck_cards,
@@ -116,9 +115,10 @@ def deck_caps(removed: Sequence[str | Card], rules: Rules | None = None) -> tupl
     return tuple(caps)
 
 
-def hand_types(n: int, caps: Sequence[int] = TYPE_CAPS) -> list[tuple[int, ...]]:
+def hand_types(n: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
     """Every hand of ``n`` cards by card type: tuples of 21 counts (22 with jokers), each within ``caps``
-    (:func:`~toolkit.fairy_meat.deck.hands_by_type` without the number of deals)."""
+    (the rules' :func:`~toolkit.fairy_meat.deck.type_caps`; :func:`~toolkit.fairy_meat.deck.hands_by_type`
+    without the number of deals)."""
     return [counts for counts, _ in hands_by_type(n, caps)]
 
 
