@@ -20,8 +20,10 @@ Dask, the calculator called on every point and its result turned into the table'
 the rows built in bulk as a worker builds them (``Calculator.columns``: a second
 reference, so that the part of the speed-up that comes from the bulk rows is seen apart),
 and with :func:`toolkit.sweeps.run_sweep` on a fresh local cluster of 1 and of 2 worker
-processes (fresh caches each time; the cluster's start-up and the workers' imports are
-not timed; the validation, the computing, the storing of every chunk and the table are).
+processes, started as ``toolkit sweep`` starts its own (:func:`toolkit.cluster.start_local`:
+one thread per worker, Dask's task profiler off), fresh caches each time (the cluster's
+start-up and the workers' imports are not timed; the validation, the computing, the
+storing of every chunk and the table are).
 The results are checked equal (a digest of every point's exact rows).
 
 The plain loop is kept on one core (:func:`one_core`), as a Dask worker is.
@@ -40,6 +42,7 @@ the sweep got; the load average is recorded).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -154,16 +157,13 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
     CPU seconds per second while the cluster is idle and per empty task (both measured
     before the run), the number of chunks (tasks) the run sent, and the workers' CPU
     seconds per second while idle (together)."""
-    from distributed import Client, LocalCluster
-
+    from toolkit import cluster as dask_cluster
     from toolkit.sweeps import load_sweep, run_sweep
     from toolkit.sweeps.runner import plan_chunks
 
-    with (
-        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
-        Client(cluster) as client,
-        tempfile.TemporaryDirectory() as out,
-    ):
+    client, cluster = dask_cluster.start_local(workers)  # the cluster `toolkit sweep` starts
+    with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory() as out:
+        stack.callback(dask_cluster.close, client, cluster)
         client.wait_for_workers(workers)
         system, calc = load_sweep(text).system, load_sweep(text).calculator.name
         client.run(warm, system, calc)  # imports, once per worker: not a per-point cost

@@ -16,7 +16,9 @@ import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
+import dask
 import pandas as pd
 import pytest
 
@@ -278,9 +280,23 @@ def test_sweep_on_a_scheduler_started_separately(separate_scheduler: str, tmp_pa
 # -- the command line --------------------------------------------------------------------------
 def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("toolkit.cluster.CONNECT_TIMEOUT", 2)
+    from toolkit import cluster as dask_cluster
+
+    profiling: list[dict[str, bool]] = []  # whether each started worker profiles its tasks
+    start_local = dask_cluster.start_local
+
+    def recording(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        client, cluster = start_local(*args, **kwargs)
+        profiling.append(client.run(dask.config.get, "distributed.worker.profile.enabled"))
+        return client, cluster
+
+    monkeypatch.setattr(dask_cluster, "start_local", recording)
     path = tmp_path / "hands.yaml"
     path.write_text(HANDS)
     assert main(["sweep", str(path), "-o", str(tmp_path / "out"), "--workers", "1"]) == 0
+    # The local cluster's worker runs without Dask's task profiler (on by default in Dask).
+    assert [list(workers.values()) for workers in profiling] == [[False]]
+    assert dask.config.get("distributed.worker.profile.enabled")  # this process's setting is left as it was
     captured = capsys.readouterr()
     assert "sweep: 6 points, 0 already done; 1 worker" in captured.err
     assert "table:" in captured.out and (tmp_path / "out" / "hands.parquet").is_file()

@@ -24,6 +24,7 @@ from toolkit.notation import excerpt
 
 __all__ = [
     "CONNECT_TIMEOUT",
+    "WORKER_CONFIG",
     "WORKER_WAIT",
     "MAX_HANDSHAKE",
     "default_workers",
@@ -46,6 +47,13 @@ WORKER_WAIT = 60
 MAX_HANDSHAKE = 64 * 1024
 #: Seconds a closing client or cluster is waited for at most.
 CLOSE_TIMEOUT = 5
+#: The Dask settings the workers of a local cluster start with. Dask's statistical
+#: profiler is off: every 10 ms it walks the stack of the running task and files each
+#: frame in the profile's tree, which costs a deep recursive count (a Fairy Meat
+#: deal-averaged point) much more than its own work would let it spare. Start the
+#: workers of a cluster of your own with ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``
+#: for the same.
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 
 
 def default_workers() -> int:
@@ -223,17 +231,19 @@ def sigint_ignored_in_children() -> Iterator[None]:
 
 def start_local(workers: int, *, memory_limit: Any = "auto", quiet: bool = False) -> tuple[Any, Any]:
     """Return (client, cluster): a local cluster of ``workers`` worker processes, one
-    thread each, that ignore Ctrl-C, its dashboard on a free port.
+    thread each, that ignore Ctrl-C and start with :data:`WORKER_CONFIG`, its dashboard
+    on a free port.
 
     ``memory_limit`` is Dask's (``0``: never pause or restart a worker for its memory,
     for workers whose work runs in processes of their own); ``quiet`` silences the
     cluster's log lines below critical."""
+    import dask
     from distributed import Client, LocalCluster
 
     options: dict[str, Any] = {"memory_limit": memory_limit}
     if quiet:
         options["silence_logs"] = logging.CRITICAL
-    with sigint_ignored_in_children():
+    with sigint_ignored_in_children(), dask.config.set(WORKER_CONFIG):  # the nannies pass it to their workers
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,

@@ -30,6 +30,7 @@ import pickle
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,8 @@ __all__ = [
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
+#: The value of a ``(column, value)`` pair of a point's columns.
+_value = itemgetter(1)
 
 
 def chunk_size(sweep: Sweep, points: int, workers: int) -> int:
@@ -343,7 +346,7 @@ def _run(
         work = pickle.dumps(
             (
                 [(p.key, p.args, p.rules) for p in chunk],
-                (schema, [(place[p.key], tuple(v for _, v in p.columns)) for p in chunk]),
+                (schema, [(place[p.key], tuple(map(_value, p.columns))) for p in chunk]),
             ),
             protocol=pickle.HIGHEST_PROTOCOL,
         )
