@@ -6,8 +6,8 @@ strings, in the order rolled.
 >>> parse_faces("A K 10 9")
 ('A', 'K', '10', '9')
 
-Which faces hit is a rule, not a fact of the die: ``Rules.count_hits`` of
-:mod:`toolkit.angry_miniatures.rules` (AM-1).
+Which faces hit is a rule, not a fact of the die: the ``count_hits`` of the rules in
+force (AM-1), in the dice system's own package.
 """
 
 from __future__ import annotations

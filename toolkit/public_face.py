@@ -2,9 +2,9 @@
 first asked for (PEP 562, a module ``__getattr__``).
 
 A package lists its face as ``{name: submodule}``; :func:`lazy_face` returns the
-module's ``__getattr__`` and ``__dir__``. ``import toolkit.fairy_meat.rules`` then runs
-no calculator, solver or widget module (nor numpy and scipy, which they import), and
-``from toolkit.fairy_meat import Rules`` imports only :mod:`toolkit.fairy_meat.rules`.
+module's ``__getattr__`` and ``__dir__``. Importing a system's ``rules`` submodule then
+runs no calculator, solver or widget module (nor numpy and scipy, which they import), and
+``from <system package> import Rules`` imports only that ``rules`` submodule.
 Everything else stays importable from its submodule.
 
 >>> getattr_, dir_ = lazy_face("toolkit", {"Distribution": "prob"})

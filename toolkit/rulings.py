@@ -156,7 +156,7 @@ class RulingBook:
     """Every ruling of one system, and where each is implemented.
 
     Attributes:
-        system: its ``system:`` name (``"fairy-meat"``).
+        system: its ``system:`` name, as in its example files.
         title: what a designer calls it.
         prefix: its ruling ids' prefix (``"FM"``).
         blurb: one line under its heading.

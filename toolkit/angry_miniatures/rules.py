@@ -339,10 +339,6 @@ class Rules(HouseRules):
         crit = self.crit_faces
         return sum(1 for f in faces if f in crit)
 
-    def crit_words(self) -> str:
-        """What makes a crit, for the log: ``"2+ Aces"`` (AM-7)."""
-        return f"{self.crit_count}+ " + " or ".join(FACE_PLURALS[f] for f in reversed(self.crit_faces))
-
 
 @cache
 def _face_weights(die: tuple[str, ...]) -> tuple[tuple[str, int], ...]:

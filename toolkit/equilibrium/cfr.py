@@ -7,8 +7,8 @@ matching+, alternating updates, linearly weighted average strategies, :class:`CF
 :func:`best_response_value` and :func:`profile_value` measure any pair of strategies
 exactly (float64), so the exploitability of the average is a measured figure.
 
-Nothing here knows a game: the Fairy Meat hidden-hands solver
-(:mod:`toolkit.fairy_meat.strategy.hidden`) builds the trees and the matrix.
+Nothing here knows a game: a system's solver (the hidden-hands solver of the card
+combat) builds the trees and the matrix.
 
 >>> import numpy as np, scipy.sparse as sp
 >>> trees = (SequenceTree(), SequenceTree())  # matching pennies: one information set each

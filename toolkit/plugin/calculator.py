@@ -349,7 +349,7 @@ class Calculator:
     """A public calculator of one system, as a sweep runs it.
 
     Attributes:
-        system, name: ``"angry-miniatures"``, ``"opposed"`` (the function's public name).
+        system, name: the system's ``system:`` name and the function's public name.
         params: its arguments (the rules are not one of them: see ``takes_rules``).
         run: ``run(args, rules) -> result`` calls the system's function.
         to_rows: the result as :class:`Row`\\ s.
