@@ -187,6 +187,12 @@ RBS = list(turn_ups((8, 7, 1)))
 _DRAW_CACHE: dict[tuple, np.ndarray] = {}
 
 
+@cache
+def _turn_up_array(trump_caps: tuple[int, ...]) -> np.ndarray:
+    """:func:`turn_ups` as an array (rows x Trump types)."""
+    return np.array(turn_ups(trump_caps), dtype=np.int64).reshape(-1, len(trump_caps))
+
+
 def draw_probs(trumps_left: tuple[int, ...], deck: int, row_caps: tuple[int, ...] = (8, 7, 1)) -> np.ndarray:
     """P(the Trumps turned up before the first Numbered card are ``t`` by type), for every
     ``t`` of :func:`turn_ups` (``row_caps``), from a deck of ``deck`` cards holding
@@ -199,9 +205,7 @@ def draw_probs(trumps_left: tuple[int, ...], deck: int, row_caps: tuple[int, ...
         return got
     rows = turn_ups(row_caps)
     out = np.zeros(len(rows))
-    for i, turned in enumerate(rows):
-        if any(t > n for t, n in zip(turned, trumps_left, strict=True)):
-            continue
-        out[i] = wild_draw_probability(trumps_left, deck, turned)
+    for i in np.nonzero((_turn_up_array(row_caps) <= np.array(trumps_left)).all(axis=1))[0].tolist():
+        out[i] = wild_draw_probability(trumps_left, deck, rows[i])
     _DRAW_CACHE[key] = out
     return out

@@ -102,6 +102,7 @@ class Draws:
         self.full_rows: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # row_keys over every row
         self.views: dict[tuple, tuple[tuple, int]] = {}
         self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
+        self.against: dict[tuple, dict[tuple, np.ndarray]] = {}  # _kinds: class key ids by the other side's view
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
         # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
         self.doubles: dict[tuple, Any] = {}
@@ -127,18 +128,28 @@ class Draws:
         full = self.full_rows.get(full_key)
         if full is None:  # every row at once: the decks left differ only in which rows they reach
             mine = owner == ("attacker", "defender")[x_side]
-            distinct, which, offs = self._row_views(fam_x, colour, mine)
-            # one class key per distinct view of the drawing side (many rows leave her the same)
-            kinds = np.array(
+            _, which, offs = self._row_views(fam_x, colour, mine)
+            full = self.full_rows[full_key] = (self._kinds(owner, v_f, fam_x, x_side, colour)[which], offs)
+        rows = np.nonzero((self.turned_arr <= np.array(rmax)).all(axis=1))[0]
+        got = self.rows[key] = (rows, full[0][rows], full[1][rows])
+        return got
+
+    def _kinds(self, owner: str | None, v_f: tuple, fam_x: Family, x_side: int, colour: str) -> np.ndarray:
+        """The class key ids of a side of view ``v_f`` against each distinct view of the
+        drawing side ``x_side`` (:meth:`_row_views`): one class key per distinct view, many
+        rows leave her the same (remembered by the other side's view, which the double
+        draws' groups ask again and again)."""
+        by_view = self._kinds_by_view(owner, fam_x, x_side, colour)
+        got = by_view.get(v_f)
+        if got is None:
+            distinct, _, _ = self._row_views(fam_x, colour, owner == ("attacker", "defender")[x_side])
+            got = by_view[v_f] = np.array(
                 [
                     self.judge.kid(class_key(owner, v_x, v_f) if x_side == 0 else class_key(owner, v_f, v_x))
                     for v_x in distinct
                 ],
                 dtype=np.int64,
             )
-            full = self.full_rows[full_key] = (kinds[which], offs)
-        rows = np.nonzero((self.turned_arr <= np.array(rmax)).all(axis=1))[0]
-        got = self.rows[key] = (rows, full[0][rows], full[1][rows])
         return got
 
     def _row_views(self, fam_x: Family, colour: str, mine: bool) -> tuple[list[tuple], np.ndarray, np.ndarray]:
@@ -153,6 +164,14 @@ class Draws:
             which = np.array([distinct.setdefault(v, len(distinct)) for v, _ in views], dtype=np.int64)
             offs = np.array([off for _, off in views], dtype=np.int64)
             got = self.row_views[key] = (list(distinct), which, offs)
+        return got
+
+    def _kinds_by_view(self, owner: str | None, fam_x: Family, x_side: int, colour: str) -> dict[tuple, np.ndarray]:
+        """What :meth:`_kinds` remembers for one drawing side, by the other side's view."""
+        key = (owner, fam_x, x_side, colour)
+        got = self.against.get(key)
+        if got is None:
+            got = self.against[key] = {}
         return got
 
     def phi_oids(
@@ -191,8 +210,7 @@ class Draws:
         )
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
         phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
-        uniq, ridx = np.unique(trumps_left, axis=0, return_inverse=True)
-        ridx = ridx.reshape(-1)
+        uniq, ridx = _unique_rows(trumps_left)
         probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])  # decks x rows
         nl = numbered_left.astype(np.int8)
         if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
@@ -202,11 +220,12 @@ class Draws:
             pos = nl[:, t] > 0
             if pos.any():
                 reached[ridx[pos], 0 if _RED_TYPE[t] else 1, pips_f[pos] - _PIPS_OF_TYPE[t] + 8] = True
-        for u, ci, col in zip(*np.nonzero(reached), strict=True):  # the outcomes that occur
-            occur = phis[ci][probs[u] > 0, col]
-            if (occur < 0).any():  # pragma: no cover - never for real deals
-                raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
-            self.used.update(occur.tolist())
+        # the outcomes that occur: (draw, colour, column) reached from some deck left with P(draw) > 0
+        hit = (probs > 0).T.astype(np.int64) @ reached.reshape(len(uniq), -1).astype(np.int64) > 0  # rows x 34
+        occur = phis.transpose(1, 0, 2).reshape(len(self.turned), -1)[hit]
+        if (occur < 0).any():  # pragma: no cover - never for real deals
+            raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
+        self.used.update(np.unique(occur).tolist())
         return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
 
     @staticmethod
@@ -357,7 +376,9 @@ class Draws:
         pips differences, column = attacker's pips - defender's + 8; -1 where no cards
         realise it) and the probability of each pair of (attacker's view after her draw,
         defender's draw). First draws that leave the attacker the same view and offset are
-        one group: the referee reads only those, so their weights add up."""
+        one group, and so are second draws that leave the defender the same view and offset:
+        the referee reads only those, so their weights add up (the pairs of groups are few:
+        the class keys are looked up once per group, never per pair of draws)."""
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         mine_a = owner == "attacker"
@@ -372,35 +393,61 @@ class Draws:
             got = self.doubles.get(key)
             if got is None:
                 views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
-                groups: dict[tuple, int] = {}
-                which = np.array([groups.setdefault(v, len(groups)) for v in views])
-                order = np.argsort(which, kind="stable")
-                starts = np.searchsorted(which[order], np.arange(len(groups)))
+                firsts, order, starts = _groups(views)
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
-                g, r = np.nonzero(pair)
-                firsts = list(groups)
-                got = self.doubles[key] = (firsts, np.array([off for _, off in firsts]), g, r, pair[g, r])
+                got = self.doubles[key] = ([va for va, _ in firsts], np.array([off for _, off in firsts]), pair)
             firsts_by_colour.append(got)
         span_o = 2 * self.judge.delta_off
+        mine_d = owner == "defender"
         for c2i, c2 in enumerate(NUMBER_COLOURS):
+            key = ("seconds", fam_d, c2, mine_d, trumps_left)  # shared by every attacker's family
+            got = self.doubles.get(key)
+            if got is None:
+                _, which, offs = self._row_views(fam_d, c2, mine_d)
+                pairs = zip(which[rows2].tolist(), offs[rows2].tolist(), strict=True)
+                seconds, order_d, starts_d = _groups(list(pairs))
+                got = self.doubles[key] = (np.array(seconds, dtype=np.int64).reshape(-1, 2), order_d, starts_d)
+            (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
+            by_view = self._kinds_by_view(owner, fam_d, 1, c2)
             for c1i in range(len(NUMBER_COLOURS)):
-                firsts, off_a, g, r, pair_w = firsts_by_colour[c1i]
-                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va, _ in firsts]
-                kids = np.array([k[1] for k in keyed])
-                off_d = keyed[0][2]
-                # pairs of draws that leave the same class and the same difference of offsets
+                views_a, off_a, pair = firsts_by_colour[c1i]
+                pair = np.add.reduceat(pair[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
+                kinds = [by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2) for va in views_a]
+                kids = np.array(kinds)[:, view_d]
+                g, r = np.nonzero(pair)
+                # pairs of groups that leave the same class and the same difference of offsets
                 # (the attacker's minus the defender's) are one: the referee reads only those
                 # (with the difference of the Numbered cards' pips), so their weights add up
                 code = kids[g, r] * span_o + (off_a[g] - off_d[r]) + self.judge.delta_off
                 uniq, inv = np.unique(code, return_inverse=True)
-                weight = np.bincount(inv.reshape(-1), weights=pair_w, minlength=len(uniq))
+                weight = np.bincount(inv.reshape(-1), weights=pair[g, r], minlength=len(uniq))
                 u_k, u_o = np.divmod(uniq, span_o)
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
                 deltas = cols[None, :] + (u_o - self.judge.delta_off)[:, None]
                 ids = self.judge.oids(np.broadcast_to(u_k[:, None], deltas.shape).ravel(), deltas.ravel())
                 parts.append((c1i, c2i, ids.reshape(deltas.shape), weight))
         return parts
+
+
+def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
+    """Equal ``keys`` grouped, in order of first appearance: the distinct keys, the positions
+    sorted by group (stable) and where each group starts among them (for ``np.add.reduceat``)."""
+    groups: dict = {}
+    which = np.array([groups.setdefault(k, len(groups)) for k in keys], dtype=np.int64)
+    order = np.argsort(which, kind="stable")
+    return list(groups), order, np.searchsorted(which[order], np.arange(len(groups)))
+
+
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(rows, axis=0, return_inverse=True)`` for rows of small non-negative whole
+    numbers, through one whole number per row (the same rows, in the same order, several times faster)."""
+    base = int(rows.max()) + 1 if rows.size else 1
+    code = np.zeros(len(rows), dtype=np.int64)
+    for column in rows.T:
+        code = code * base + column
+    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
 
 
 def _numbered_pairs(numbered_left: tuple) -> np.ndarray:
