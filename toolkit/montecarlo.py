@@ -4,11 +4,20 @@ Where an exact calculation is too big, sample the engine instead: :func:`sample_
 plays the game out ``trials`` times (seeded, so a run can be repeated) and counts a
 function of the terminal state. Each frequency comes with a Wilson score interval.
 
->>> from toolkit.angry_miniatures import opposed, start_attack_from_pools
->>> counts = sample_outcomes(start_attack_from_pools(2, 1), lambda s: s.outcome().hit, 2000, seed=1)
->>> exact = opposed(2, 1).probability(lambda o: o.hit)
->>> exact, counts[True].contains(exact)
-(Fraction(20, 27), True)
+>>> from dataclasses import dataclass, replace
+>>> from toolkit.engine import CHANCE, TERMINAL, GameState
+>>> @dataclass(frozen=True)
+... class TwoDice(GameState):  # a tiny engine: two six-sided dice rolled one after the other
+...     faces: tuple = ()
+...     current_player = property(lambda self: TERMINAL if len(self.faces) == 2 else CHANCE)
+...     events = ()
+...     def _legal_actions(self): return []
+...     def _chance_outcomes(self): return [(f, Fraction(1, 6)) for f in range(1, 7)]
+...     def _apply(self, face): return replace(self, faces=self.faces + (face,))
+>>> counts = sample_outcomes(TwoDice(), lambda s: sum(s.faces) == 7, 2000, seed=1)
+>>> exact = Fraction(6, 36)  # (1,6) (2,5) (3,4) (4,3) (5,2) (6,1)
+>>> counts[True].contains(exact)
+True
 """
 
 from __future__ import annotations
