@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.engine import Sentence
+from toolkit.engine import EventData, Sentence
 from toolkit.fairy_meat.narration import cast, cast_of, narrate
-from toolkit.fairy_meat.referee import Play, resolve_attack
+from toolkit.fairy_meat.referee import Play, resolve_attack, wrestling_damage
 from toolkit.fairy_meat.rules import Rules
 from toolkit.replay import replay_example
 
@@ -148,3 +148,11 @@ def test_an_unknown_kind_or_step_names_those_there_are():
         narrate("roll", {}, cast_of(("Ann", "Bo")))
     with pytest.raises(ValueError, match=r"no step 'tie'.*cheat"):
         narrate("resolve", {"step": "tie"}, cast_of(("Ann", "Bo")))
+
+
+def test_a_wrestling_draw_says_the_damage_the_rule_deals():
+    """FM-14: a Wrestling draw deals 1 damage to each (the rule text); the step carries that
+    number from ``wrestling_damage`` and the sentence reads it from the data."""
+    assert wrestling_damage(None, 0, False, Rules()) == (1, 1)
+    told = narrate("resolve", EventData(step="wrestling_draw", damage=1), {})
+    assert told.text.text == "Wrestling: a draw deals 1 damage to each (FM-14)."

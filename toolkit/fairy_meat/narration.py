@@ -302,7 +302,7 @@ _STEPS: dict[str, _Words] = {
     "cheat": _cheat,
     "final": _final,
     "draw": lambda d, c: "Equal values: a draw, no points (FM-9).",
-    "wrestling_draw": lambda d, c: "Wrestling: a draw deals 1 damage to each (FM-14).",
+    "wrestling_draw": lambda d, c: f"Wrestling: a draw deals {d['damage']} damage to each (FM-14).",
     "wins": _wins,
     "escape": _escape,
     "wrestling_damage": lambda d, c: f"Wrestling: {c[d['loser']].name} takes {d['damage']} damage (FM-14).",

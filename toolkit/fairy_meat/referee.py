@@ -504,8 +504,9 @@ def _damage_steps(
         say(_step("FM-9", step="draw"))
         if not wrestling:
             return 0, 0
-        say(_step("FM-14", step="wrestling_draw"))
-        return wrestling_damage(None, difference, escape, rules)
+        both = wrestling_damage(None, difference, escape, rules)
+        say(_step("FM-14", step="wrestling_draw", damage=both[0]))
+        return both
     loser = _other(winner)
     say(_step("FM-10", step="wins", winner=winner, difference=difference, divisor=rules.points_divisor, points=points))
     if wrestling:
