@@ -300,27 +300,47 @@ class NotebookPage:
     def busy_within(self, act: Any, region: Locator, window_s: float) -> float | None:
         """Do ``act()``; return the seconds from its input event until ``region`` shows it is
         busy (a :data:`BUSY_SELECTOR` element, or a line matching :data:`BUSY`), or None if it
-        does not within ``window_s``."""
+        does not within ``window_s``.
+
+        The watch starts before ``act()`` (a MutationObserver on ``region``), not after it
+        returns: on a slow machine a short busy state can come and go before a poll started
+        after the input would look (the Angry Miniatures explorer's, about 0.3 s)."""
         texts = """(el) => Array.from(el.querySelectorAll('.widget-html, .widget-htmlmath, .widget-label'))
                       .map(e => e.innerText)"""
         already = [t for t in region.evaluate(texts) if BUSY.search(t)]
         self.page.evaluate("() => { window.__toolkitInput = null; }")
-        act()
-        seen = region.evaluate(
-            """(el, [selector, pattern, already, code, window]) => new Promise(resolve => {
-              const started = performance.now();
+        region.evaluate(
+            """(el, [selector, pattern, already, code]) => {
               const re = new RegExp(pattern, 'i');
               const texts = eval(code);
+              const busy = () => el.matches(selector) || el.querySelector(selector) !== null
+                || texts(el).some(t => re.test(t) && !already.includes(t));
+              window.__toolkitBusy = busy() ? performance.now() : null;
+              const observer = new MutationObserver(() => {
+                if (window.__toolkitBusy === null && busy()) window.__toolkitBusy = performance.now();
+                if (window.__toolkitBusy !== null) observer.disconnect();
+              });
+              if (window.__toolkitBusy === null)
+                observer.observe(el, {subtree: true, childList: true, attributes: true, characterData: true});
+              window.__toolkitBusyWatch = observer;
+            }""",
+            [BUSY_SELECTOR, BUSY.pattern, already, texts],
+        )
+        act()
+        seen = self.page.evaluate(
+            """(windowMs) => new Promise(resolve => {
+              const started = performance.now();
               const poll = () => {
-                const busy = texts(el).filter(t => re.test(t) && !already.includes(t));
-                if (el.matches(selector) || el.querySelector(selector) || busy.length)
-                  return resolve(performance.now());
-                if (performance.now() - started > window) return resolve(null);
+                if (window.__toolkitBusy !== null) return resolve(window.__toolkitBusy);
+                if (performance.now() - started > windowMs) {
+                  window.__toolkitBusyWatch.disconnect();
+                  return resolve(null);
+                }
                 setTimeout(poll, 5);
               };
               poll();
             })""",
-            [BUSY_SELECTOR, BUSY.pattern, already, texts, window_s * 1000 + 500],
+            window_s * 1000 + 500,
         )
         pressed = self.page.evaluate("() => window.__toolkitInput")
         if seen is None or pressed is None:
