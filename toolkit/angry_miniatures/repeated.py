@@ -26,6 +26,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 
 from toolkit.angry_miniatures.odds import (
     MAX_SAMPLED_DICE,
@@ -36,7 +37,7 @@ from toolkit.angry_miniatures.odds import (
 )
 from toolkit.angry_miniatures.outcomes import ExchangeEnd, MoreThan
 from toolkit.angry_miniatures.rules import Character, Rules, attack_pools, check_attack_type, check_pool
-from toolkit.angry_miniatures.sampling import DEFAULT_TRIALS, exchange_run, sampled_odds, take_out_run
+from toolkit.angry_miniatures.sampling import DEFAULT_TRIALS, exchange_end, exchange_run, sampled_odds, take_out_run
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.odds_result import (
     DEFAULT_TIME_LIMIT,
@@ -74,8 +75,6 @@ MAX_REPEAT_WORK = 4 * 10**9
 #: 20 against 20 with 3 dice a side; about a second).
 MAX_EXCHANGE_WORK = 8_000
 
-_TAKE_OUT_HINT = "use method='monte_carlo' (or 'auto') for a Monte Carlo estimate with its interval"
-
 
 def _damage_weights(attack_dice: int, defence_dice: int, attack_type: str, rules: Rules) -> tuple[dict[int, int], int]:
     d = opposed(attack_dice, defence_dice, attack_type, rules).marginal("defender_damage")
@@ -84,9 +83,7 @@ def _damage_weights(attack_dice: int, defence_dice: int, attack_type: str, rules
 
 def _health_refusal(health: int, what: str = "health") -> TooBigError | None:
     if health > MAX_HEALTH:
-        return too_big(
-            f"the exact odds against a {what} of {health:,}", health, "Health", MAX_HEALTH, alternative=_TAKE_OUT_HINT
-        )
+        return too_big(f"the exact odds against a {what} of {health:,}", health, "Health", MAX_HEALTH)
     return None
 
 
@@ -176,7 +173,8 @@ def attacks_to_take_out(
                 work,
                 "steps (cap² × Health × pool × digits)",
                 MAX_REPEAT_WORK,
-                alternative="lower the cap (the rest is reported as MoreThan(cap)), or " + _TAKE_OUT_HINT,
+                alternative="lower the cap (the rest is reported as MoreThan(cap)), or use method='monte_carlo' "
+                "(or 'auto') for an estimate with its interval",
             )
     if refusal is not None and method == "exact":
         raise refusal  # the limit it is above, with its size, before any work
@@ -270,7 +268,8 @@ def expected_attacks_to_take_out(
             work,
             "steps (Health² × pool × digits)",
             MAX_EXPECTED_WORK,
-            alternative="attacks_to_take_out with a cap gives the odds of the first attacks; or " + _TAKE_OUT_HINT,
+            alternative="attacks_to_take_out with a cap gives the odds of the first attacks; or use "
+            "method='monte_carlo' (or 'auto') for an estimate with its interval",
         )
     if refusal is not None and method == "exact":
         raise refusal
@@ -365,7 +364,6 @@ def melee_exchange(
             work,
             f"steps ({states:,} states × the dice rolled)",
             MAX_EXCHANGE_WORK,
-            alternative=_TAKE_OUT_HINT,
         )
         if method == "exact":
             raise refusal
@@ -402,6 +400,10 @@ def melee_exchange(
     return Odds(Distribution(solved), seconds=time.perf_counter() - started)
 
 
+def _with_damage(character: Character, damage: int) -> Character:
+    return character.take_damage(damage - character.damage)
+
+
 def _out_is(name: str) -> Callable[[ExchangeEnd], bool]:
     return lambda end: end.out == name
 
@@ -421,12 +423,11 @@ def _solve_exchange(
         b_moves, b_stay = {}, Fraction(1)
     ha, hd = attacker.health, defender.health
 
+    @cache
     def ended(da: int, dd: int) -> ExchangeEnd | None:
-        if da >= ha:
-            return ExchangeEnd(attacker.name, 0, max(0, hd - dd))
-        if dd >= hd:
-            return ExchangeEnd(defender.name, ha - da, 0)
-        return None
+        """How the fight stands with ``da`` and ``dd`` damage taken (the one rule of
+        :func:`~.sampling.exchange_end`, AM-10)."""
+        return exchange_end(_with_damage(attacker, da), _with_damage(defender, dd))
 
     solved: dict[tuple[int, int], tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]] = {}
 
