@@ -62,6 +62,17 @@ def test_melee_exchange_monte_carlo_agrees_with_exact(alternate):
     assert abs(float(sampled.probability(lambda e: e.out == "Pixie")) - float(won)) <= tolerance(won, trials)
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(return_damage=False), Rules(zero_tie="super_tiebreak", tie_damage=2)],
+    ids=["no return damage (AM-3 off)", "zero-hit ties to a SuperTieBreaker, won ties deal 2"],
+)
+def test_melee_exchange_monte_carlo_agrees_with_exact_under_house_rules(rules):
+    trials = 1500
+    exact = melee_exchange(GRUNK, PIXIE, rules=rules)
+    _agrees(exact, melee_exchange(GRUNK, PIXIE, rules=rules, method="monte_carlo", trials=trials, seed=3), trials)
+
+
 def test_melee_exchange_monte_carlo_counts_damage_already_taken():
     hurt = GRUNK.take_damage(2)  # one Health left (AM-10)
     exact = melee_exchange(hurt, PIXIE, rules=TENS)
