@@ -143,7 +143,10 @@ def exchange_run(
             to_attacker, to_defender = struck.attacker_damage, struck.defender_damage
             if struck_back:  # the defender strikes: her target is the attacker
                 to_attacker, to_defender = to_defender, to_attacker
-            attacker, defender = attacker.take_damage(to_attacker), defender.take_damage(to_defender)
+            if to_attacker:
+                attacker = attacker.take_damage(to_attacker)
+            if to_defender:
+                defender = defender.take_damage(to_defender)
             end = exchange_end(attacker, defender)
             if end is not None:
                 return end
