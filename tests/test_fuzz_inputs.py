@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.angry_miniatures import odds
+from toolkit.angry_miniatures import odds, repeated
 from toolkit.errors import ToolkitError
 from toolkit.notation import load_yaml
 from toolkit.replay import replay_file
@@ -166,8 +166,8 @@ def test_calculator_arguments_are_checked(which, a, b, c, d):
         "crit": lambda: odds.crit_probability(a),
         "opposed": lambda: odds.opposed(a, b, "melee"),
         "area": lambda: odds.area_attack(a, b if isinstance(b, list) else [b]),
-        "take_out": lambda: odds.attacks_to_take_out(a, b, c, cap=d),
-        "expected": lambda: odds.expected_attacks_to_take_out(a, b, c),
+        "take_out": lambda: repeated.attacks_to_take_out(a, b, c, cap=d),
+        "expected": lambda: repeated.expected_attacks_to_take_out(a, b, c),
     }
     start = time.perf_counter()
     with contextlib.suppress(ToolkitError, TypeError):

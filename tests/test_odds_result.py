@@ -19,10 +19,12 @@ from toolkit.errors import InvalidSetupError, PrecisionNotReachedError, TooBigEr
 from toolkit.fairy_meat import attack_odds, deal_averaged_odds
 from toolkit.numbers import wilson_interval
 from toolkit.odds_result import (
+    Expectation,
     Odds,
     Replicates,
     check_precision,
     choose_method,
+    counts_mean_half_width,
     sample_to_precision,
     student_t,
 )
@@ -233,3 +235,22 @@ def test_battle_intervals_are_the_same_cold_and_warm():
     battle_outcome(Army("North", 3, SMALL), ARMY_B, **kw).interval(a_wins)  # reaches 2 v 2's states
     warm = battle_outcome(ARMY_A, ARMY_B, **kw)
     assert warm.items() == cold.items() and warm.interval(a_wins) == pytest.approx(cold_interval)
+
+
+def test_expectation_exact_reads_as_its_fraction_and_estimated_carries_the_mean_interval():
+    """By hand: runs of 1, 2, 3 attacks 500, 300, 200 times: mean 1.7, variance 3.5 − 1.7² = 0.61,
+    so the 95% half-width is 1.95996·√(0.61/1000) = 0.04841, 2.85% of the mean."""
+    exact = Expectation(Fraction(7, 3))
+    assert exact == Fraction(7, 3) and exact.exact and exact.interval() == (Fraction(7, 3), Fraction(7, 3))
+    assert repr(exact) == "Fraction(7, 3)" and str(exact) == "7/3" and exact.half_width() == 0
+    runs = Odds.from_counts({1: 500, 2: 300, 3: 200})
+    sampled = Expectation.of(runs)
+    assert sampled == Fraction(17, 10) and not sampled.exact and sampled.method == "monte_carlo"
+    assert sampled.trials == 1000 and sampled.odds is runs
+    low, high = sampled.interval()
+    assert high - 1.7 == pytest.approx(0.04841, abs=1e-5) and 1.7 - low == pytest.approx(0.04841, abs=1e-5)
+    assert counts_mean_half_width({1: 500, 2: 300, 3: 200}, 1000) == pytest.approx(0.04841 / 1.7, abs=1e-5)
+    assert str(sampled) == "1.70 ± 0.05 (95%)" and "1,000" in repr(sampled)
+    assert sampled + 1 == Fraction(27, 10)  # arithmetic gives a plain number
+    with pytest.raises(InvalidSetupError, match="Monte Carlo odds"):
+        Expectation(1, Odds(Distribution({1: 1})))

@@ -40,6 +40,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from numbers import Real
 from statistics import NormalDist
 from typing import Any, TypeVar
@@ -58,6 +59,7 @@ __all__ = [
     "DEFAULT_CONFIDENCE",
     "DEFAULT_TIME_LIMIT",
     "BOOTSTRAP_REPLICATES",
+    "Expectation",
     "Odds",
     "Replicates",
     "check_method",
@@ -495,6 +497,120 @@ class Odds(Distribution[T]):
         return (_rebuild, (type(self), state))
 
 
+# -- a mean, exact or estimated ----------------------------------------------------------------
+class Expectation(Fraction):
+    """An expected value (a mean) that says how it was computed: the number itself (a
+    :class:`~fractions.Fraction`: it compares, adds and prints as one) with ``exact``,
+    ``method``, ``trials``, ``seconds`` and :meth:`interval`.
+
+    Exact, it is the exact mean and its interval the value twice. Estimated, it is the mean
+    of the sampled runs' values (an exact fraction of ``trials``, as :class:`Odds` keeps its
+    frequencies) and ``odds`` is the :class:`Odds` of those values (every run kept, for
+    paired comparisons); its interval is :meth:`Odds.mean_interval`: the normal interval,
+    mean ± z·s/√n with the sample's standard deviation. Arithmetic on it gives a plain
+    ``Fraction`` (the interval does not follow); exact, it reads (``repr``, ``str``) as the
+    ``Fraction`` it is.
+
+    >>> Expectation(Fraction(3, 2)).interval(), Expectation(Fraction(3, 2)).text()
+    ((Fraction(3, 2), Fraction(3, 2)), '3/2 = 1.5')
+    >>> sampled = Expectation.of(Odds.from_counts({1: 500, 2: 300, 3: 200}, trial_name="simulated runs"))
+    >>> sampled == Fraction(17, 10), sampled.exact, sampled.trials, sampled.text()
+    (True, False, 1000, '1.70 ± 0.05 (95%)')
+    """
+
+    __slots__ = ("odds", "seconds")
+    odds: Odds[Any] | None
+    seconds: float
+
+    def __new__(cls, value: Any, odds: Odds[Any] | None = None, seconds: float = 0.0) -> Expectation:
+        self = super().__new__(cls, value)
+        if odds is not None and odds.method != "monte_carlo":
+            raise InvalidSetupError("an estimated expectation needs the Monte Carlo odds of its runs")
+        object.__setattr__(self, "odds", odds)
+        object.__setattr__(self, "seconds", float(seconds))
+        return self
+
+    @classmethod
+    def of(cls, odds: Odds[Any], seconds: float | None = None) -> Expectation:
+        """The estimated mean of the sampled values of ``odds`` (a Monte Carlo result)."""
+        return cls(odds.mean(), odds, odds.seconds if seconds is None else seconds)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("_numerator", "_denominator") and not hasattr(self, "odds"):
+            object.__setattr__(self, name, value)  # Fraction.__new__ building it
+            return
+        raise AttributeError(f"an Expectation is read-only: cannot set {name}")
+
+    def __reduce__(self) -> Any:
+        return (type(self), (Fraction(self.numerator, self.denominator), self.odds, self.seconds))
+
+    def __copy__(self) -> Expectation:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Expectation:
+        return self
+
+    @property
+    def exact(self) -> bool:
+        """Whether the value is exact."""
+        return self.odds is None
+
+    @property
+    def method(self) -> str:
+        """``"exact"`` or ``"monte_carlo"``."""
+        return "exact" if self.odds is None else "monte_carlo"
+
+    @property
+    def trials(self) -> int | None:
+        """The runs behind an estimate; ``None`` when exact."""
+        return None if self.odds is None else self.odds.trials
+
+    @property
+    def confidence(self) -> float:
+        """The level of :meth:`interval` unless one is asked (95%)."""
+        return DEFAULT_CONFIDENCE if self.odds is None else self.odds.confidence
+
+    @property
+    def value(self) -> Fraction:
+        """The number, as a plain ``Fraction``."""
+        return Fraction(self.numerator, self.denominator)
+
+    def interval(self, confidence: float | None = None) -> tuple[Any, Any]:
+        """A ``confidence`` interval ``(low, high)`` for the mean: the value twice (as
+        ``Fraction``) when exact, else :meth:`Odds.mean_interval` of the runs."""
+        if self.odds is None:
+            return (self.value, self.value)
+        return self.odds.mean_interval(None, confidence)
+
+    def half_width(self, confidence: float | None = None) -> float:
+        """Half the width of :meth:`interval` (0 when exact), in the mean's own unit."""
+        low, high = self.interval(confidence)
+        return (float(high) - float(low)) / 2
+
+    def text(self, confidence: float | None = None) -> str:
+        """The mean as a designer reads it (:func:`estimate_mean_text`): exact, ``'3/2 = 1.5'``;
+        an estimate, ``'1.70 ± 0.05 (95%)'``."""
+        level = self.confidence if confidence is None else confidence
+        return estimate_mean_text(self.value, *self.interval(level), level)
+
+    def how(self) -> str:
+        """How the number was obtained, in words, with the runs behind it."""
+        if self.odds is None:
+            return method_text("exact")
+        return self.odds.how()
+
+    def __str__(self) -> str:
+        return self.text() if self.odds is not None else Fraction.__str__(self)
+
+    def __repr__(self) -> str:
+        if self.odds is None:  # exact, it reads as the Fraction it is
+            return Fraction.__repr__(self.value)
+        return f"Expectation({self.text()}, {self.how()})"
+
+    def _repr_html_(self) -> str:
+        return f"<span>{html.escape(self.text())}</span> <small>({html.escape(self.how())})</small>"
+
+
 # -- the one way a result's numbers are written ------------------------------------------------
 def _is_exact(result: Any) -> bool:
     """Whether a result (an :class:`Odds`, or a plain :class:`~toolkit.prob.Distribution`,
@@ -580,8 +696,24 @@ def counts_half_width(
     return widest
 
 
+def counts_mean_half_width(counts: Mapping[Any, int], runs: int, confidence: float = DEFAULT_CONFIDENCE) -> float:
+    """The half-width of the normal interval of the mean of the sampled values ``counts``
+    (value -> runs that gave it, out of ``runs``; :meth:`Odds.mean_interval`) relative to
+    the mean: what a calculator of a mean compares with ``precision`` (0.01 is ±1% of the
+    mean). Infinite while the mean is 0.
+
+    >>> round(counts_mean_half_width({1: 500, 2: 300, 3: 200}, 1000), 4)
+    0.0285
+    """
+    sampled = Odds.from_counts(counts, runs)
+    low, high = sampled.mean_interval(None, confidence)
+    mean = float(sampled.mean())
+    return math.inf if mean == 0 else (float(high) - float(low)) / 2 / abs(mean)
+
+
 __all__ += [
     "average_text",
+    "counts_mean_half_width",
     "chance_text",
     "counts_half_width",
     "estimate_mean_text",

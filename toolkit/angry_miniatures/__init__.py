@@ -4,7 +4,8 @@ The face below is imported on first use (:mod:`toolkit.public_face`: ``import
 toolkit.angry_miniatures.rules`` loads no calculator or widget, nor numpy and scipy).
 Everything else is public in its submodule: the rules and characters (:mod:`.rules`),
 the referee of one roll against another (:mod:`.referee`), the engine of one attack
-(:mod:`.engine`), the exact calculators (:mod:`.odds`, :mod:`.outcomes`), the example
+(:mod:`.engine`), the calculators of one attack (:mod:`.odds`, :mod:`.outcomes`) and of
+repeated attacks (:mod:`.repeated`), their Monte Carlo (:mod:`.sampling`), the example
 notation (:mod:`.notation`) and the notebook widgets (:mod:`.widgets`). The rulings
 index (docs/rulings.md, from :mod:`.rulings`) names the function implementing each id.
 
@@ -33,14 +34,14 @@ FACE = {
     "compare_rolls": "referee",
     "damage_dealt": "referee",
     # the odds
-    "ExchangeEnd": "odds",
-    "MoreThan": "odds",
+    "ExchangeEnd": "outcomes",
+    "MoreThan": "outcomes",
     "area_attack": "odds",
-    "attacks_to_take_out": "odds",
+    "attacks_to_take_out": "repeated",
     "crit_probability": "odds",
-    "expected_attacks_to_take_out": "odds",
+    "expected_attacks_to_take_out": "repeated",
     "hit_distribution": "odds",
-    "melee_exchange": "odds",
+    "melee_exchange": "repeated",
     "odds_table": "odds",
     "opposed": "odds",
     "AttackOutcome": "outcomes",

@@ -31,11 +31,10 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, total_ordering
+from functools import cache
 from math import comb, gcd
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolkit.angry_miniatures.counting import (
     DieModel,
@@ -49,9 +48,7 @@ from toolkit.angry_miniatures.counting import (
 from toolkit.angry_miniatures.outcomes import AttackOutcome, attack_outcome
 from toolkit.angry_miniatures.referee import crit_from_aces
 from toolkit.angry_miniatures.rules import (
-    Character,
     Rules,
-    attack_pools,
     check_attack_type,
     check_pool,
 )
@@ -59,20 +56,14 @@ from toolkit.angry_miniatures.sampling import DEFAULT_TRIALS, opposed_run, sampl
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.odds_result import DEFAULT_TIME_LIMIT, Odds, check_method, choose_method, too_big
 from toolkit.prob import Distribution
-from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
     "MAX_AREA_WORK",
-    "MAX_EXPECTED_WORK",
     "MAX_AREA_ATTACK",
     "MAX_AREA_DICE",
-    "MAX_REPEAT_WORK",
-    "MAX_CAP",
-    "MAX_EXCHANGE_WORK",
-    "MAX_HEALTH",
     "MAX_OPPOSED_DICE",
     "MAX_POOL",
     "MAX_SAMPLED_DICE",
@@ -80,12 +71,11 @@ __all__ = [
     "crit_probability",
     "opposed",
     "area_attack",
-    "MoreThan",
-    "attacks_to_take_out",
-    "expected_attacks_to_take_out",
-    "ExchangeEnd",
-    "melee_exchange",
     "odds_table",
+    "MONTE_CARLO_HINT",
+    "check_opposed_size",
+    "check_rules",
+    "check_sampled_size",
 ]
 
 _DEFAULT = Rules()
@@ -109,16 +99,9 @@ MAX_OPPOSED_DICE = 200
 MAX_AREA_ATTACK = 40
 MAX_AREA_DICE = 100
 MAX_AREA_WORK = 1_000_000
-#: The largest work (about the bit operations) of :func:`expected_attacks_to_take_out`.
-MAX_EXPECTED_WORK = 3 * 10**8
-#: The largest Health, and the largest cap, of the repeated-attack calculators.
-MAX_HEALTH = 1_000
-MAX_CAP = 1_000
-#: The most (damage, damage) states × dice rolled :func:`melee_exchange` solves (Health
-#: 20 against 20 with 3 dice a side; about a second).
-MAX_EXCHANGE_WORK = 8_000
 
-_MONTE_CARLO = (
+#: Where a refused exact request of one attack's odds can turn instead.
+MONTE_CARLO_HINT = (
     "ask opposed(..., method='monte_carlo') (trials=, seed=, precision=) for a Monte Carlo estimate with its interval"
 )
 
@@ -127,7 +110,7 @@ _MONTE_CARLO = (
 MAX_SAMPLED_DICE = 10_000
 
 
-def _check_rules(rules: object) -> Rules:
+def check_rules(rules: object) -> Rules:
     """Return ``rules`` (the defaults for None) if it is a :class:`Rules`."""
     if rules is None:
         return _DEFAULT
@@ -136,7 +119,9 @@ def _check_rules(rules: object) -> Rules:
     return rules
 
 
-def _check_opposed_size(*pools: int, alternative: str = _MONTE_CARLO) -> None:
+def check_opposed_size(*pools: int, alternative: str = MONTE_CARLO_HINT) -> None:
+    """Refuse (:func:`~toolkit.odds_result.too_big`) pools of more than :data:`MAX_OPPOSED_DICE`
+    dice in all, which one attack's exact odds do not count."""
     total = sum(pools)
     if total > MAX_OPPOSED_DICE:
         raise too_big(
@@ -157,7 +142,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
     check_pool(n, "n")
-    model = die_model(_check_rules(rules))
+    model = die_model(check_rules(rules))
     hits, blanks, faces = model.hits, model.blanks, model.faces
     if n > MAX_POOL:
         raise too_big(
@@ -187,7 +172,7 @@ def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
     """Return the probability that a roll of ``n`` dice crits: two or more Aces
     (``rules.crit_count`` or more of ``rules.crit_faces``) (AM-7)."""
     check_pool(n, "n")
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     model = die_model(rules)
     if n > MAX_POOL:
         raise too_big(
@@ -322,7 +307,7 @@ def opposed(
     check_pool(attack_dice, "attack_dice")
     check_pool(defence_dice, "defence_dice")
     check_attack_type(attack_type)
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     check_method(method)
     total = attack_dice + defence_dice
     how = choose_method(
@@ -334,7 +319,7 @@ def opposed(
         "MAX_OPPOSED_DICE",
     )
     if how == "monte_carlo":
-        _check_sampled_size(total)
+        check_sampled_size(total)
         return sampled_odds(
             lambda rng: opposed_run(rng, attack_dice, defence_dice, attack_type, rules),
             ("angry miniatures opposed", attack_type, attack_dice, defence_dice),
@@ -357,7 +342,8 @@ def _hit_back(o: AttackOutcome) -> bool:
     return o.attacker_damage > 0
 
 
-def _check_sampled_size(dice: int) -> None:
+def check_sampled_size(dice: int) -> None:
+    """Refuse a Monte Carlo run of more than :data:`MAX_SAMPLED_DICE` dice."""
     if dice > MAX_SAMPLED_DICE:
         raise too_big(
             "a Monte Carlo run",
@@ -440,7 +426,7 @@ def area_attack(
             of more than ``max_outcomes`` rows; a Monte Carlo run of more than
             :data:`MAX_SAMPLED_DICE` dice.
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     check_method(method)
     n = check_pool(attack_dice, "attack_dice")
     if isinstance(defence_dice_list, (str, bytes)) or not isinstance(defence_dice_list, Iterable):
@@ -457,7 +443,7 @@ def area_attack(
         raise refusal  # the limit it is above, with its size, before any work
     # the one dispatcher, on "above a limit or not" (several limits, each with its own refusal)
     if choose_method(method, 0 if refusal is None else 1, 0) == "monte_carlo":
-        _check_sampled_size(n + sum(pools))
+        check_sampled_size(n + sum(pools))
         return sampled_odds(
             lambda rng: tuple(dd for dd, _ in sampled_attack(rng, n, pools, "magic", rules)[0]),
             ("angry miniatures area attack", n, tuple(pools)),
@@ -497,280 +483,6 @@ def area_attack(
             scale = hits**ha * (2 * hits**ha) ** (won + lost)
             result[dmg] += Fraction(pa * x * moments[(won, lost)], denominator * scale)
     return Odds(Distribution(result))
-
-
-# -- repeated attacks (AM-10) -----------------------------------------------------------
-@total_ordering
-@dataclass(frozen=True)
-class MoreThan:
-    """An outcome beyond a cap: "more than ``cap`` attacks". Sorts after every number."""
-
-    cap: int
-
-    def __lt__(self, other: object) -> bool:
-        if isinstance(other, MoreThan):
-            return self.cap < other.cap
-        if isinstance(other, int | float | Fraction):
-            return False
-        return NotImplemented
-
-    def __gt__(self, other: object) -> bool:
-        if isinstance(other, MoreThan):
-            return self.cap > other.cap
-        if isinstance(other, int | float | Fraction):
-            return True
-        return NotImplemented
-
-    def __str__(self) -> str:
-        return f"more than {self.cap}"
-
-
-def _damage_weights(attack_dice: int, defence_dice: int, attack_type: str, rules: Rules) -> tuple[dict[int, int], int]:
-    d = opposed(attack_dice, defence_dice, attack_type, rules).marginal("defender_damage")
-    return d.weights(), d.total
-
-
-def _check_health(health: object, what: str = "health") -> int:
-    health = whole_number(health, what, 1, ruling="AM-10", type_error=ArgumentTypeError)
-    if health > MAX_HEALTH:
-        raise too_big(
-            f"the exact odds against a {what} of {health:,}", health, "Health", MAX_HEALTH, alternative=_MONTE_CARLO
-        )
-    return health
-
-
-#: The largest amount of work (about the bit operations) of the repeated-attack counts.
-MAX_REPEAT_WORK = 4 * 10**9
-
-
-def _repeat_work(attack_dice: object, defence_dice: object, health: int, cap: int) -> int:
-    """About the bit operations of :func:`attacks_to_take_out`: for each of ``cap``
-    attacks, every damage state (at most Health) times every damage, on numbers that
-    grow by the bits of one attack's total each attack."""
-    n = check_pool(attack_dice, "attack_dice")
-    m = check_pool(defence_dice, "defence_dice")
-    _check_opposed_size(n, m)
-    bits = (n + m + 1) * 26 // 10 + 1
-    return cap * cap // 2 * min(health, n * cap + 1) * (n + 1) * bits
-
-
-def attacks_to_take_out(
-    attack_dice: int,
-    defence_dice: int,
-    health: int,
-    attack_type: str = "melee",
-    rules: Rules | None = None,
-    cap: int = 30,
-) -> Odds[int | MoreThan]:
-    """Return the exact distribution of the number of attacks needed to take out a
-    target of ``health`` (AM-10), each attack independent with the given pools.
-
-    Outcomes are 1..``cap`` and ``MoreThan(cap)``, which holds the probability that
-    the target is still standing after ``cap`` attacks: it is reported, not dropped.
-
-    Raises:
-        InvalidSetupError: a Health below 1, a cap below 1, a negative pool.
-    """
-    rules = _check_rules(rules)
-    _check_health(health)
-    whole_number(cap, "cap (attacks)", 1, type_error=ArgumentTypeError)
-    if cap > MAX_CAP:
-        raise too_big(
-            f"the exact attacks_to_take_out with a cap of {cap:,} attacks",
-            cap,
-            "attacks",
-            MAX_CAP,
-            alternative=f"a cap of {MAX_CAP:,} already reports the rest as MoreThan",
-        )
-    work = _repeat_work(attack_dice, defence_dice, health, cap)
-    if work > MAX_REPEAT_WORK:
-        raise too_big(
-            f"the exact attacks_to_take_out({attack_dice}, {defence_dice}, health={health}, cap={cap})",
-            work,
-            "steps (cap² × Health × pool × digits)",
-            MAX_REPEAT_WORK,
-            alternative="lower the cap (the rest is reported as MoreThan(cap)), or estimate one attack with "
-            + _MONTE_CARLO,
-        )
-    weights, total = _damage_weights(attack_dice, defence_dice, attack_type, rules)
-    alive = {0: 1}  # damage taken so far -> weight out of total**k
-    out: dict[int | MoreThan, Fraction] = {}
-    for k in range(1, cap + 1):
-        nxt: dict[int, int] = defaultdict(int)
-        finished = 0
-        for dealt, x in alive.items():
-            for d, w in weights.items():
-                if dealt + d >= health:
-                    finished += x * w
-                else:
-                    nxt[dealt + d] += x * w
-        if finished:
-            out[k] = Fraction(finished, total**k)
-        alive = dict(nxt)
-        if not alive:
-            break
-    if alive:
-        out[MoreThan(cap)] = Fraction(sum(alive.values()), total**cap)
-    return Odds(Distribution(out))
-
-
-def expected_attacks_to_take_out(
-    attack_dice: int,
-    defence_dice: int,
-    health: int,
-    attack_type: str = "melee",
-    rules: Rules | None = None,
-) -> Fraction | None:
-    """Return the exact expected number of attacks to take out a target of ``health``
-    (AM-10), or ``None`` when the attack can never deal damage."""
-    rules = _check_rules(rules)
-    _check_health(health)
-    n = check_pool(attack_dice, "attack_dice")
-    m = check_pool(defence_dice, "defence_dice")
-    _check_opposed_size(n, m)
-    work = health * health * (n + 1) * ((n + m + 1) * 26 // 10 + 1)
-    if work > MAX_EXPECTED_WORK:
-        raise too_big(
-            f"the exact expected_attacks_to_take_out({n}, {m}, health={health})",
-            work,
-            "steps (Health² × pool × digits)",
-            MAX_EXPECTED_WORK,
-            alternative="attacks_to_take_out with a cap gives the odds of the first attacks; " + _MONTE_CARLO,
-        )
-    weights, total = _damage_weights(attack_dice, defence_dice, attack_type, rules)
-    stay = weights.get(0, 0)
-    if stay == total:
-        return None
-    # E[r] = expected attacks with r Health left: E[r] = (1 + sum_d p_d E[r - d]) / (1 - p_0),
-    # E[r] = 0 for r <= 0. In integers (one division at the end, no Fraction per step):
-    # E[r] = N[r] / D^r with D = total - w_0 and
-    # N[r] = total·D^(r-1) + sum over 0 < d < r of w_d·N[r-d]·D^(d-1).
-    dealt = sorted((d, w) for d, w in weights.items() if d > 0)
-    big_d = total - stay
-    powers = [big_d**k for k in range((dealt[-1][0] if dealt else 1) + 1)]
-    numerators = [0] * (health + 1)
-    d_power = 1  # D^(r-1)
-    for r in range(1, health + 1):
-        acc = total * d_power
-        for d, w in dealt:
-            if d >= r:
-                break
-            acc += w * numerators[r - d] * powers[d - 1]
-        numerators[r] = acc
-        d_power *= big_d
-    return Fraction(numerators[health], big_d**health)
-
-
-@dataclass(frozen=True, order=True)
-class ExchangeEnd:
-    """How a melee exchange ended: who is out, and the Health each side has left."""
-
-    out: str
-    attacker_health_left: int
-    defender_health_left: int
-
-
-def melee_exchange(
-    attacker: Character,
-    defender: Character,
-    rules: Rules | None = None,
-    alternate: bool = True,
-) -> Odds[ExchangeEnd]:
-    """Return the exact distribution of how a melee fight to the finish ends (AM-3, AM-10).
-
-    The attacker attacks first; with ``alternate`` the two take turns attacking each
-    other in melee, otherwise only the attacker attacks and the defender fights back
-    only through AM-3's return damage. Pools come from the characters' Melee and Body
-    (AM-2, with AM-6 when the rules turn it on); damage already taken counts.
-
-    Raises:
-        InvalidSetupError: neither side can ever damage the other.
-    """
-    rules = _check_rules(rules)
-    for what, who in (("attacker", attacker), ("defender", defender)):
-        if not isinstance(who, Character):
-            raise ArgumentTypeError(f"{what} must be an angry_miniatures Character, got {type(who).__name__}")
-    if attacker.is_out or defender.is_out:
-        raise InvalidSetupError("both characters must still be standing (AM-10)")
-    ab = attack_pools(attacker, defender, "melee", rules=rules)
-    ba = attack_pools(defender, attacker, "melee", rules=rules)
-    states = (attacker.health - attacker.damage) * (defender.health - defender.damage)
-    work = states * (ab.attack + ab.defence + ba.attack + ba.defence + 4)
-    if work > MAX_EXCHANGE_WORK:
-        raise too_big(
-            f"the exact melee exchange of Health {attacker.health - attacker.damage:,} against "
-            f"{defender.health - defender.damage:,}",
-            work,
-            f"steps ({states:,} states × the dice rolled)",
-            MAX_EXCHANGE_WORK,
-            alternative="estimate it by playing attacks out with toolkit.montecarlo.sample_outcomes on "
-            "toolkit.angry_miniatures.start_attack, or each attack's odds with " + _MONTE_CARLO,
-        )
-    _check_opposed_size(ab.attack, ab.defence)
-    _check_opposed_size(ba.attack, ba.defence)
-
-    def step(p: Any) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
-        d = opposed(p.attack, p.defence, "melee", rules).marginal(lambda o: (o.defender_damage, o.attacker_damage))
-        moves = {k: v for k, v in d.items() if k != (0, 0)}
-        return moves, d[(0, 0)]
-
-    a_moves, a_stay = step(ab)
-    b_moves, b_stay = step(ba)
-    if not alternate:
-        b_moves, b_stay = {}, Fraction(1)
-    if a_stay * b_stay == 1:
-        raise InvalidSetupError(
-            f"neither {attacker.name} nor {defender.name} can ever deal damage in this melee "
-            f"({ab.attack} vs {ab.defence} dice, {ba.attack} vs {ba.defence}): the fight never ends"
-        )
-    ha, hd = attacker.health, defender.health
-
-    def ended(da: int, dd: int) -> ExchangeEnd | None:
-        if da >= ha:
-            return ExchangeEnd(attacker.name, 0, max(0, hd - dd))
-        if dd >= hd:
-            return ExchangeEnd(defender.name, ha - da, 0)
-        return None
-
-    solved: dict[tuple[int, int], tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]] = {}
-
-    def value(da: int, dd: int) -> tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]:
-        """The solved state (every state it leads to has more damage on one side, so
-        solving from the most damage down needs no recursion)."""
-        return solved[(da, dd)]
-
-    def solve(da: int, dd: int) -> tuple[dict[ExchangeEnd, Fraction], dict[ExchangeEnd, Fraction]]:
-        """(ends if the attacker is to strike, ends if the defender is to strike)."""
-
-        def after(moves: dict[tuple[int, int], Fraction], strikes_first: bool) -> dict[ExchangeEnd, Fraction]:
-            acc: dict[ExchangeEnd, Fraction] = defaultdict(Fraction)
-            for (to_target, to_striker), p in moves.items():
-                nda, ndd = (da + to_striker, dd + to_target) if strikes_first else (da + to_target, dd + to_striker)
-                end = ended(nda, ndd)
-                if end is not None:
-                    acc[end] += p
-                else:
-                    # after the attacker's strike it is the defender's turn, if alternating
-                    nxt = value(nda, ndd)[1 if (strikes_first and alternate) else 0]
-                    for e, q in nxt.items():
-                        acc[e] += p * q
-            return acc
-
-        ra, rb = after(a_moves, True), after(b_moves, False)
-        # x = ra + a_stay·y ; y = rb + b_stay·x  (alternating); x = ra + a_stay·x (not)
-        if alternate:
-            denom = 1 - a_stay * b_stay
-            x = {e: (ra.get(e, 0) + a_stay * rb.get(e, 0)) / denom for e in set(ra) | set(rb)}
-            y = {e: rb.get(e, 0) + b_stay * x.get(e, 0) for e in set(rb) | set(x)}
-        else:
-            x = {e: p / (1 - a_stay) for e, p in ra.items()}
-            y = x
-        return x, y
-
-    for da in range(ha - 1, attacker.damage - 1, -1):
-        for dd in range(hd - 1, defender.damage - 1, -1):
-            solved[(da, dd)] = solve(da, dd)
-    return Odds(Distribution(value(attacker.damage, defender.damage)[0]))
 
 
 def odds_table(

@@ -1,11 +1,13 @@
-"""The outcome of one attack against one defender, shared by the engine and the calculators."""
+"""The outcomes the engine and the calculators share: one attack against one defender, the
+attacks a target took (AM-10) and how a melee exchange ended."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from fractions import Fraction
+from functools import cache, total_ordering
 
-__all__ = ["AttackOutcome", "attack_outcome"]
+__all__ = ["AttackOutcome", "ExchangeEnd", "MoreThan", "attack_outcome"]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -49,3 +51,37 @@ def attack_outcome(
 ) -> AttackOutcome:
     """Return the (shared, cached) outcome with these fields."""
     return AttackOutcome(defender_damage, attacker_damage, attacker_crit, defender_crit)
+
+
+@total_ordering
+@dataclass(frozen=True)
+class MoreThan:
+    """An outcome beyond a cap: "more than ``cap`` attacks". Sorts after every number."""
+
+    cap: int
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, MoreThan):
+            return self.cap < other.cap
+        if isinstance(other, int | float | Fraction):
+            return False
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if isinstance(other, MoreThan):
+            return self.cap > other.cap
+        if isinstance(other, int | float | Fraction):
+            return True
+        return NotImplemented
+
+    def __str__(self) -> str:
+        return f"more than {self.cap}"
+
+
+@dataclass(frozen=True, order=True)
+class ExchangeEnd:
+    """How a melee exchange ended: who is out, and the Health each side has left."""
+
+    out: str
+    attacker_health_left: int
+    defender_health_left: int

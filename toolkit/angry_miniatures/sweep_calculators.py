@@ -26,7 +26,8 @@ __all__ = ["calculators"]
 def calculators() -> list[Calculator]:
     """Return the Angry Miniatures calculators a sweep can run (the system's ``calculators`` hook)."""
     from toolkit.angry_miniatures import ATTACK_TYPES, attacks_to_take_out, odds_table, opposed
-    from toolkit.angry_miniatures.odds import MAX_CAP, MAX_HEALTH, MAX_OPPOSED_DICE
+    from toolkit.angry_miniatures.odds import MAX_OPPOSED_DICE
+    from toolkit.angry_miniatures.repeated import MAX_CAP, MAX_HEALTH
 
     system = "angry-miniatures"
     pools = (
