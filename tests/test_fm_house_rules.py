@@ -282,6 +282,17 @@ def _judge(rules: Rules, side_a: tuple, side_d: tuple) -> AttackOutcome:
     return AttackOutcome(A if attacker_wins else D, points, damage, nasty)
 
 
+@cache
+def _drawn_sides(rules: Rules, counts: tuple, own: tuple, sign: int) -> tuple[tuple[tuple, int, int], ...]:
+    """A side that draws from a deck of ``counts`` (FM-6; ``own``: its own Trump, or none
+    for a blind draw, FM-7): (its side as :func:`_side` gives it, the cards it turns up,
+    the ordered ways), the draws that give the same side and number of cards merged."""
+    merged: dict[tuple[tuple, int], int] = defaultdict(int)
+    for (turned, number), ways in _runs(counts).items():
+        merged[(_side(rules, number, turned + own, sign), len(turned) + 1)] += ways
+    return tuple((side, drawn, ways) for (side, drawn), ways in merged.items())
+
+
 def _greedy_sign(kind: tuple) -> int:
     """The greedy declaration with one card (FM-3): Add for a card of 6 or more or a Trump."""
     return 1 if kind[0] == "t" or kind[2] >= 6 else -1
@@ -310,15 +321,12 @@ def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcom
             side_a = _side(rules, number_a, turned_a + ((kind_a,) if kind_a[0] == "t" else ()), sign_a)
             drawn_a = len(turned_a) + 1 if kind_a[0] == "t" else 0
             if kind_d is not None and kind_d[0] == "n":
-                runs_d = {((), kind_d): 1}
+                sides_d: tuple = ((_side(rules, kind_d, (), sign_d), 0, 1),)
             else:
                 left = rest if kind_a[0] == "n" else _without(rest, (*turned_a, number_a))
-                runs_d = _runs(left)
-            own_d = () if kind_d is None or kind_d[0] == "n" else (kind_d,)
-            for (turned_d, number_d), ways_d in runs_d.items():
-                outcome = _judge(rules, side_a, _side(rules, number_d, turned_d + own_d, sign_d))
-                drawn = drawn_a + (len(turned_d) + 1 if own_d or kind_d is None else 0)
-                ways[(outcome, drawn)] += ways_a * ways_d
+                sides_d = _drawn_sides(rules, left, () if kind_d is None else (kind_d,), sign_d)
+            for side_d, drawn_d, ways_d in sides_d:
+                ways[(_judge(rules, side_a, side_d), drawn_a + drawn_d)] += ways_a * ways_d
         cards = sum(n for _, n in rest)
         for (outcome, drawn), w in ways.items():
             totals[outcome] += p_deal * Fraction(w, perm(cards, drawn))
