@@ -93,3 +93,27 @@ def test_every_hidden_solve_of_the_strategy_report_has_a_deterministic_budget():
         assert passed.get("max_iterations") == "hidden_iterations", ast.unparse(call)
         assert "target" in passed and passed.get("time_limit") == "hidden_time_limit", ast.unparse(call)
     assert "stop_note()" in _notebook_code()
+
+
+def test_the_report_names_a_solve_its_safety_net_stopped(tmp_path):
+    """With a time limit no solve can meet, every hidden-hands game of the report stops on the
+    clock after its first iteration, and the report says so in words, game by game."""
+    import html as html_lib
+    import re
+
+    from toolkit.reports import run_report
+
+    html_path = run_report(
+        "fairy-meat-strategy",
+        {"deals": 1, "round_deals": 1, "hidden_sizes": [[2, 1]], "counting_size": [2, 1], "hidden_time_limit": 1e-9},
+        tmp_path,
+        notebooks_dir=STRATEGY.parent,
+        progress=lambda *_: None,
+    )
+    text = html_lib.unescape(re.sub(r"(?s)<[^>]+>", " ", html_path.read_text()))
+    text = re.sub(r"\s+", " ", text)
+    notes = re.findall(r"Stopped early\. The hidden-hands game (\d v \d) stopped on its time limit", text)
+    # the 2 v 1 game of the hidden sizes (reused by the counting study), its damage-only solve
+    # and the counting study's depleted deck (one iteration is far from the target: 0.2%)
+    assert notes == ["2 v 1"] * 3, notes
+    assert "its figures depend on how fast this machine ran" in text
