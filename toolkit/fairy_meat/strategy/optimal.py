@@ -439,11 +439,26 @@ class AttackSolution:
             return None
         return self._reaches[p][self.tree.index[p][info.key]] > 0
 
+    @functools.cached_property
+    def _played(self) -> dict[tuple[int, Hashable], list[dict[str, Fraction]]]:
+        """The strategies read from named ways of playing and policies, by (side, who)."""
+        return {}
+
+    def _strategy(self, side: int, who: str | Policy) -> list[dict[str, Fraction]]:
+        """:func:`_strategy_of`, read once per side and way of playing (a study values every
+        pair of styles and the best replies to each: the same strategy many times)."""
+        try:
+            found = self._played.get((side, who))
+        except TypeError:  # an unhashable policy object: not remembered
+            return _strategy_of(self.equilibrium, side, who)
+        if found is None:
+            found = self._played[(side, who)] = _strategy_of(self.equilibrium, side, who)
+        return found
+
     def value_of(self, attacker: str | Policy = "equilibrium", defender: str | Policy = "equilibrium") -> Fraction:
         """Return the exact expected payoff when each side plays ``"equilibrium"``, a named
         policy (``"random"``, ``"greedy"``, ``"cautious"``) or any engine policy."""
-        strategies = (_strategy_of(self.equilibrium, 0, attacker), _strategy_of(self.equilibrium, 1, defender))
-        return profile_value(self.tree, strategies)
+        return profile_value(self.tree, (self._strategy(0, attacker), self._strategy(1, defender)))
 
     def policy(self) -> Policy:
         """Return the equilibrium as an engine policy (both sides; the referee's best choice
@@ -482,7 +497,7 @@ class AttackSolution:
         """Return what ``side`` earns (attacker's payoff, exact) by the best possible play
         against the other side's fixed ``against`` play."""
         p = _side(side)
-        value, _ = best_response(self.tree, p, _strategy_of(self.equilibrium, 1 - p, against))
+        value, _ = best_response(self.tree, p, self._strategy(1 - p, against))
         return value
 
     def _repr_html_(self) -> str:

@@ -42,7 +42,10 @@ strategies), vectorised with numpy over every information set. Every few iterati
 measures the exploitability of the average profile with exact best responses over the
 whole game (float64): ``lower`` = the defender's best response against the attacker's
 average strategy, ``upper`` = the attacker's best response against the defender's; the
-game value lies between them. These are measured figures, not estimates.
+game value lies between them. These are measured figures, not estimates. It stops when the
+exploitability reaches the target or after the iteration budget, both counted in iterations,
+so a slow or loaded machine gives the same figures; the time limit is only a safety net, and
+:attr:`HiddenSolution.stopped` says which of the three ended the solve.
 
 >>> sol = solve_hidden(1, 1)  # one card each: a symmetric game, worth 0 to the attacker
 >>> sol.exploitability_share <= 0.01, abs(sol.value) < 1e-9, sol.payoff_range

@@ -99,6 +99,12 @@ class HiddenSolution:
         iterations, seconds: CFR+ iterations run and wall time (build included).
         curve: ``(iteration, seconds, exploitability)`` at every check.
         build_seconds: time to build the game (referee judgements, draw law, matrix).
+        stopped: what ended the solve: ``"target"`` (the exploitability reached
+            ``target`` x the payoff range), ``"iterations"`` (the iteration budget) — both
+            the same on any machine — or ``"time"`` (the ``time_limit`` safety net: the
+            figures then depend on the machine's speed and load, :meth:`stop_note`).
+        target, time_limit: the solve's exploitability target (share of the payoff
+            range) and its time limit (seconds).
     """
 
     attacker_cards: int
@@ -116,8 +122,25 @@ class HiddenSolution:
     rules: Rules = field(default_factory=Rules)
     payoff: Payoff = field(default_factory=Payoff)
     removed: tuple[str, ...] = ()
+    stopped: str = "target"
+    target: float = 0.01
+    time_limit: float = 60.0
     _game: Game | None = field(default=None, repr=False, compare=False)
     _strat: tuple[list[np.ndarray], list[np.ndarray]] | None = field(default=None, repr=False, compare=False)
+
+    def stop_note(self) -> str:
+        """Return a sentence for a report when the time limit, not the deterministic
+        budget, stopped the solve (its figures then depend on the machine's speed and
+        load), else ``""``."""
+        if self.stopped != "time":
+            return ""
+        return (
+            f"The hidden-hands game {self.attacker_cards} v {self.defender_cards} stopped on its time limit of "
+            f"{self.time_limit:g} seconds after {counted(self.iterations, 'iteration')}, before its exploitability "
+            f"reached {self.target:.2%} of the payoff range (it is {abs(self.exploitability_share):.2%}): its figures "
+            "depend on how fast this machine ran, and another run can give others. Give it more time or fewer "
+            "cards for figures that are the same on every machine."
+        )
 
     @property
     def game(self) -> Game | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolkit.cards import parse_cards
 from toolkit.equilibrium.cfr import CFRPlus, best_response_value, profile_value
@@ -29,6 +29,7 @@ def solve_hidden(
     max_iterations: int = 2000,
     time_limit: float = 60.0,
     check_every: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> HiddenSolution:
     """Solve one attack with hidden hands (FM-1..FM-10, FM-12) by CFR+.
 
@@ -48,20 +49,27 @@ def solve_hidden(
         removed: cards known to be out of the deck (e.g. the Spoils Heap, FM-13).
         target: stop when the measured exploitability is at most ``target`` x the
             payoff range.
-        max_iterations, time_limit: stop there anyway (seconds, build included).
+        max_iterations: stop after this many iterations anyway. The target and this
+            budget are deterministic: a solve that stops on them gives the same figures
+            on any machine, however slow or loaded.
+        time_limit: a safety net (seconds, build included): a solve stopped by it depends
+            on the machine's speed, and its ``stopped`` says ``"time"``
+            (:meth:`~.solution.HiddenSolution.stop_note` words it for a report).
         check_every: measure the exploitability every this many iterations (default:
             5 for small games, 25 for large).
+        clock: the clock the time limit reads (seconds; a test can slow it).
 
     Returns:
         :class:`HiddenSolution`: value, bounds (exact best responses in float64: measured,
-        not estimated), the curve of exploitability, and readers of the strategies.
+        not estimated), the curve of exploitability, what stopped the solve (``stopped``:
+        ``"target"``, ``"iterations"`` or ``"time"``), and readers of the strategies.
 
     Raises:
         InvalidSetupError: bad sizes, rules, payoff, target or limits.
         NotationError / InvalidSetupError: a bad or repeated card code in ``removed``.
         TooBigError: :func:`hidden_size` above :data:`HIDDEN_LIMIT`, before starting.
     """
-    started = time.perf_counter()
+    started = clock()
     rules = Rules() if rules is None else rules
     payoff = Payoff() if payoff is None else payoff
     if not isinstance(rules, Rules):
@@ -96,23 +104,29 @@ def solve_hidden(
             f"cards, {sum(caps[:18])} of them Numbered, for hands of {a} and {d}"
         )
     game = build_game(a, d, caps, rules, payoff)  # shared with other payoffs' games (not their matrix)
-    build = time.perf_counter() - started
+    build = clock() - started
     solver = CFRPlus(game.sides, game.matrix)
     every = check_every or (5 if game.matrix.nnz < 1_000_000 else 25)
     goal = target * game.payoff_range
     curve: list[tuple[int, float, float]] = []
     lower = upper = 0.0
-    while True:
+    stopped = ""
+    while not stopped:
         solver.step()
         it = solver.t
-        last = it >= max_iterations or time.perf_counter() - started >= time_limit
+        out_of_time = clock() - started >= time_limit
+        last = it >= max_iterations or out_of_time
         if it % every == 0 or last:
             sa, sd = solver.average(0), solver.average(1)
             upper = best_response_value(game.sides, game.matrix, 0, sd)
             lower = best_response_value(game.sides, game.matrix, 1, sa)
-            curve.append((it, time.perf_counter() - started, upper - lower))
-            if upper - lower <= goal or last:
-                break
+            curve.append((it, clock() - started, upper - lower))
+            if upper - lower <= goal:
+                stopped = "target"
+            elif it >= max_iterations:
+                stopped = "iterations"
+            elif out_of_time:
+                stopped = "time"
     sa, sd = solver.average(0), solver.average(1)
     value = profile_value(game.sides, game.matrix, sa, sd)
     expl = upper - lower
@@ -126,12 +140,15 @@ def solve_hidden(
         exploitability_share=expl / game.payoff_range if game.payoff_range else 0.0,
         payoff_range=game.payoff_range,
         iterations=solver.t,
-        seconds=time.perf_counter() - started,
+        seconds=clock() - started,
         curve=tuple(curve),
         build_seconds=build,
         rules=rules,
         payoff=payoff,
         removed=removed_codes,
+        stopped=stopped,
+        target=target,
+        time_limit=time_limit,
         _game=game,
         _strat=(sa, sd),
     )
