@@ -19,7 +19,7 @@ import pytest
 from toolkit.sweeps import calculator, fingerprint, load_sweep, run_sweep
 from toolkit.sweeps.calculators import Row, rows_columns
 from toolkit.sweeps.grid import GridPoints
-from toolkit.sweeps.runner import plan_chunks, plan_places
+from toolkit.sweeps.runner import plan_chunks, plan_lanes, plan_places, plan_work
 from toolkit.sweeps.spec import point_key
 from toolkit.sweeps.store import PointStore, chunk_problem, encode_chunk, rows_checksum, sweep_schema, table_sweep
 
@@ -314,3 +314,51 @@ def test_a_fresh_sweep_sends_places_and_learns_its_identity(client: object, tmp_
             r.exact for r in rows
         ]
         assert part["attack_type"].iloc[0] == point.arguments()["attack_type"]
+
+
+# -- rules variants dealt to the workers ---------------------------------------------------------
+#: Deal-averaged odds under 4 rules variants: the referee's judgements are cached by rules.
+JUDGED = (
+    "system: fairy-meat\ncalculator: deal_averaged_odds\n"
+    "grid:\n  attacker_cards: [1, 2]\n  defender_cards: [1]\n"
+    "  rules:\n    damage: [halved, table]\n    nasty_hit: [damaged, loser]\nfixed:\n  method: exact\n"
+)
+
+
+def test_rules_variants_are_dealt_to_the_workers_when_they_share_work() -> None:
+    judged, pools = load_sweep(JUDGED), load_sweep(POOLS)
+    assert "rules" in judged.calculator.shares and "rules" not in pools.calculator.shares
+    assert plan_lanes(judged, 4, 2) == [([0, 2], [0]), ([1, 3], [1])]
+    assert plan_lanes(judged, 2, 4) == [([0], [0, 2]), ([1], [1, 3])]
+    assert plan_lanes(judged, 3, 1) == [([0, 1, 2], [0])]
+    assert plan_lanes(pools, 4, 2) == [([0, 1, 2, 3], [0, 1])]
+
+
+@pytest.mark.parametrize("built", [False, True])
+def test_each_chunk_holds_the_rules_of_its_lane_and_prefers_its_worker(built: bool) -> None:
+    sweep = load_sweep(JUDGED)
+    variants = [v.rules for v in (sweep.points[i] for i in range(4))]  # innermost: one place each
+    grid = sweep.points.grid
+    todo = list(sweep.points) if built else []
+    sent = plan_work(sweep, todo, None if built else grid, ["tcp://a:1", "tcp://b:2"], 2)
+    seen = []
+    for chunk, where in sent:
+        points = chunk if built else [sweep.points[i] for i in chunk]
+        lane = {variants.index(p.rules) % 2 for p in points}
+        assert len(lane) == 1 and where == [["tcp://a:1", "tcp://b:2"][lane.pop()]]
+        seen += [p.key for p in points]
+    assert sorted(seen) == sorted(p.key for p in sweep.points)
+    assert [where for _, where in sent][:2] == [["tcp://a:1"], ["tcp://b:2"]]  # the lanes in turn
+
+
+def test_a_sweep_dealt_by_rules_gives_the_calculators_rows(client: object, tmp_path: Path) -> None:
+    sweep = load_sweep(JUDGED)
+    result = run_sweep(sweep, tmp_path, client=client, progress=None, report=False)
+    assert result.ok and result.computed == 8
+    calc, table = sweep.calculator, result.table
+    for index, point in enumerate(load_sweep(JUDGED).points):
+        rows = calc.rows(calc.call(point.arguments(), point.rules))
+        part = table[table["point"] == index]
+        assert [Fraction(int(n), int(d)) for n, d in zip(part["numerator"], part["denominator"], strict=True)] == [
+            r.exact for r in rows
+        ]

@@ -137,12 +137,12 @@ class Grid:
     def arguments(self) -> Iterator[tuple[int, dict[str, Any], Any]]:
         """Every place with its arguments and rules, in grid order (no key made)."""
         place = 0
-        sizes = [len(self.pieces[a]) for a in self.axes]
-        for combo in itertools.product(*(range(n) for n in sizes)):
-            picked = [0] * len(self.names)
-            for axis, k in zip(self.axes, combo, strict=True):
-                picked[axis] = k
-            args = {name: self.pieces[i][k][0] for i, (name, k) in enumerate(zip(self.names, picked, strict=True))}
+        base = {name: pieces[0][0] for name, pieces in zip(self.names, self.pieces, strict=True)}
+        swept = [(self.names[a], [piece[0] for piece in self.pieces[a]]) for a in self.axes]
+        for combo in itertools.product(*(range(len(values)) for _, values in swept)):
+            args = dict(base)
+            for (name, values), k in zip(swept, combo, strict=True):
+                args[name] = values[k]
             for rules, _, _ in self.variants:
                 yield place, args, rules
                 place += 1

@@ -53,6 +53,9 @@ __all__ = [
     "chunk_size",
     "plan_chunks",
     "plan_places",
+    "plan_lanes",
+    "plan_work",
+    "RULES_SHARE",
     "default_workers",
     "local_workers",
     "parse_scheduler",
@@ -64,6 +67,9 @@ __all__ = [
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
+#: The name that, in ``Calculator.shares``, says that the points of one rules variant share
+#: cached work (:func:`plan_lanes`).
+RULES_SHARE = "rules"
 #: The value of a ``(column, value)`` pair of a point's columns.
 _value = itemgetter(1)
 
@@ -286,21 +292,52 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
     return [[points[i] for i in chunk] for chunk in planned]
 
 
-def plan_places(sweep: Sweep, grid: Grid, workers: int) -> list[list[int]]:
-    """Return the chunks of every place of ``grid`` (the points of ``sweep``, unbuilt),
-    planned as :func:`plan_chunks` plans the points: the places of each chunk."""
+def plan_lanes(sweep: Sweep, variants: int, workers: int) -> list[tuple[list[int], list[int]]]:
+    """Return the lanes of a sweep of ``variants`` rules variants on ``workers`` workers:
+    each lane's rules variants (their indices) and the workers its chunks prefer.
+
+    When the calculator says that the points of one rules variant share cached work
+    (:data:`RULES_SHARE` in ``Calculator.shares``: the referee's judgements under those
+    rules, say), the variants are dealt to the workers, so that each variant's work is
+    done by one worker (or, with fewer variants than workers, by one share of them)
+    rather than by every worker; otherwise one lane of everything, on any worker. E.g. 4
+    variants on 2 workers: ``[([0, 2], [0]), ([1, 3], [1])]``; 2 on 4:
+    ``[([0], [0, 2]), ([1], [1, 3])]``.
+    """
+    if RULES_SHARE not in sweep.calculator.shares or variants < 2 or workers < 2:
+        return [(list(range(variants)), list(range(workers)))]
+    if variants >= workers:
+        return [(list(range(w, variants, workers)), [w]) for w in range(workers)]
+    return [([v], list(range(v, workers, variants))) for v in range(variants)]
+
+
+def plan_places(sweep: Sweep, grid: Grid, workers: int, variants: Sequence[int] | None = None) -> list[list[int]]:
+    """Return the chunks of every place of ``grid`` (the points of ``sweep``, unbuilt) —
+    of its rules ``variants`` only, if given (their indices) — planned as
+    :func:`plan_chunks` plans the points: the places of each chunk. The rules variants of
+    one combination of the swept values share its arguments: grouped together (one
+    look-up per combination, not per place)."""
     at = _shared_at(sweep)
     count = len(grid.variants)
-    last: list[Any] = [-1, ()]
-
-    def shared(place: int) -> tuple[Any, ...]:
-        combination = place // count  # the rules variants of a combination share its values
-        if combination != last[0]:
-            picks = grid.picks(combination)
-            last[:] = [combination, tuple(grid.pieces[a][picks[a]][0] for a in at)]
-        return last[1]
-
-    return _plan(sweep, grid.size, shared, workers)
+    chosen = list(range(count)) if variants is None else sorted(variants)
+    total = grid.size // count * len(chosen)
+    size = chunk_size(sweep, total, workers)
+    if not at:
+        places = range(grid.size) if len(chosen) == count else [p for p in range(grid.size) if p % count in chosen]
+        return _chunks(places, size)
+    axis = {a: i for i, a in enumerate(grid.axes)}
+    values = [[piece[0] for piece in grid.pieces[a]] for a in at]
+    combinations = itertools.product(*(range(len(grid.pieces[a])) for a in grid.axes))
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    try:
+        for c, combo in enumerate(combinations):
+            shared = tuple(v[combo[axis[a]]] if a in axis else v[0] for a, v in zip(at, values, strict=True))
+            groups.setdefault(shared, []).extend(c * count + v for v in chosen)
+    except TypeError:  # a value that does not hash: planned place by place
+        places = [p for p in range(grid.size) if p % count in chosen]
+        planned = _plan(sweep, len(places), lambda i: tuple(grid.value(places[i], grid.names[a]) for a in at), workers)
+        return [[places[i] for i in chunk] for chunk in planned]
+    return _fill(sweep, groups, total, size, workers)
 
 
 def _shared_at(sweep: Sweep) -> list[int]:
@@ -324,6 +361,14 @@ def _plan(sweep: Sweep, count: int, shared: Callable[[int], tuple[Any, ...]], wo
         groups = {}
         for i in items:
             groups.setdefault(tuple(_ordered(v) for v in shared(i)), []).append(i)
+    return _fill(sweep, groups, count, size, workers)
+
+
+def _fill(
+    sweep: Sweep, groups: dict[tuple[Any, ...], list[int]], count: int, size: int, workers: int
+) -> list[list[int]]:
+    """The chunks of the ``groups`` of ``count`` items, largest shared values first, each
+    group whole in one chunk unless too big (see :func:`plan_chunks`)."""
     # A group is kept whole up to this size: the sweep file's chunk if given, else up to the
     # share that still gives each worker CHUNKS_PER_WORKER chunks.
     whole = size if sweep.chunk else max(size, math.ceil(count / (CHUNKS_PER_WORKER * max(workers, 1))))
@@ -335,6 +380,37 @@ def _plan(sweep: Sweep, count: int, shared: Callable[[int], tuple[Any, ...]], wo
         else:
             chunks.extend(_chunks(members, size) if len(members) > whole else [members])
     return chunks
+
+
+def plan_work(
+    sweep: Sweep, todo: list[Point], grid: Grid | None, addresses: list[str], workers: int
+) -> list[tuple[list[Any], list[str] | None]]:
+    """Return the chunks to send, in order: places of ``grid`` (every place), else points
+    of ``todo``; each with the addresses of the workers it prefers (``None``: any), the
+    lanes' chunks in turn (:func:`plan_lanes` over the workers ``addresses``), each lane's
+    planned by :func:`plan_places` or :func:`plan_chunks`."""
+    if grid is not None:
+        variants = len(grid.variants)
+    else:
+        try:
+            index: dict[Any, int] = {}
+            variant = [index.setdefault(p.rules, len(index)) for p in todo]
+        except TypeError:  # rules that do not hash: one lane
+            index, variant = {None: 0}, [0] * len(todo)
+        variants = len(index)
+    lanes = plan_lanes(sweep, variants, len(addresses))
+    if len(lanes) == 1:
+        chunks = plan_places(sweep, grid, workers) if grid is not None else plan_chunks(sweep, todo, workers)
+        return [(chunk, None) for chunk in chunks]
+    turns = []
+    for chosen, on in lanes:
+        if grid is not None:
+            chunks = plan_places(sweep, grid, len(on), chosen)
+        else:
+            members = set(chosen)
+            chunks = plan_chunks(sweep, [p for p, v in zip(todo, variant, strict=True) if v in members], len(on))
+        turns.append([(chunk, [addresses[w] for w in on]) for chunk in chunks])
+    return [sent for turn in itertools.zip_longest(*turns) for sent in turn if sent is not None]
 
 
 def _ordered(value: Any) -> tuple[int, Any]:
@@ -384,13 +460,12 @@ def _run(
     _warm_up(client, sweep.system, calc.name)
     schema = table_schema.serialize().to_pybytes()
     if grid is not None:
-        planned: list[list[Any]] = plan_places(sweep, grid, workers)
         sent = pickle.dumps(grid, protocol=pickle.HIGHEST_PROTOCOL)
     else:
         place = {p.key: i for i, p in enumerate(sweep.points)}
-        planned = plan_chunks(sweep, todo, workers)
+    planned = plan_work(sweep, todo, grid, dask_cluster.worker_addresses(client), workers)
     futures = {}
-    for i, chunk in enumerate(planned):
+    for i, (chunk, where) in enumerate(planned):
         # one opaque value: Dask would otherwise walk every point's arguments looking for tasks
         if grid is not None:
             work = pickle.dumps((Places(sent, chunk), (schema, None)), protocol=pickle.HIGHEST_PROTOCOL)
@@ -411,6 +486,7 @@ def _run(
             run_id,
             pure=False,
             key=f"sweep-{sweep.name}-{run_id}-{i}",
+            **({} if where is None else {"workers": where, "allow_other_workers": True}),
         )
         futures[future] = chunk
     failures: list[Failure] = []
