@@ -550,8 +550,8 @@ def _run(
     finally:
         with contextlib.suppress(OSError):
             store.close_run(run_id)  # and any chunk file staged for it but not stored
-    if grid is not None and None not in definitions:
-        sweep.points.learn(definitions)  # type: ignore[attr-defined]
+    if grid is not None and isinstance(sweep.points, GridPoints) and None not in definitions:
+        sweep.points.learn([d for d in definitions if d is not None])
     return failures
 
 
