@@ -30,13 +30,14 @@ The plain loop is kept on one core (:func:`one_core`), as a Dask worker is.
 
 The 100-worker model splits the CPU time per point of the 2-worker run into the workers'
 part (``c``: divides among workers; the copying of the chunk files into the table file
-included) and the serial part (``s``: the command's thread — validating the grid,
-planning and sending the chunks, storing them, the table's footer — and what each chunk
-costs the scheduler and the client, measured on empty tasks): ``T(W) = N (c / W + s)``,
-so the speed-up against the plain loop (``L`` per point) is ``L / (c / W + s)``; see
-:func:`model` for the pessimistic reading too. CPU times, unlike wall times,
-hold on a machine shared with other work (the "cores used" column shows how much of it
-the sweep got; the load average is recorded).
+included) and the serial part (``s``: the command's thread — validating the sweep file,
+planning the chunks as grid places (the workers build the points) and sending them,
+storing them, the table's footer — and what each chunk costs the scheduler and the
+client, measured on empty tasks): ``T(W) = N (c / W + s)``, so the speed-up against the
+plain loop (``L`` per point) is ``L / (c / W + s)``; see :func:`model` for the
+pessimistic reading too. CPU times, unlike wall times, hold on a machine shared with
+other work (the "cores used" column shows how much of it the sweep got; the load average
+is recorded).
 """
 
 from __future__ import annotations
@@ -159,7 +160,6 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
     seconds per second while idle (together)."""
     from toolkit import cluster as dask_cluster
     from toolkit.sweeps import load_sweep, run_sweep
-    from toolkit.sweeps.runner import plan_chunks
 
     client, cluster = dask_cluster.start_local(workers)  # the cluster `toolkit sweep` starts
     with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory() as out:
@@ -184,8 +184,11 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
         cpu_workers = client.run(time.process_time)
         cpu_client = time.process_time()
         cpu_command = time.thread_time()
+        sent: list[int] = []  # the chunks stored, one call each
         started = time.perf_counter()
-        result = run_sweep(text, out, client=client, progress=None, report=False)
+        result = run_sweep(
+            text, out, client=client, progress=None, report=False, on_chunk=lambda _, done: sent.append(done)
+        )
         seconds = time.perf_counter() - started
         cpu_command = time.thread_time() - cpu_command
         cpu_client = time.process_time() - cpu_client
@@ -198,7 +201,7 @@ def on_dask(text: str, workers: int) -> tuple[float, str, int, float, float, flo
             zip(table["point"].astype(int), table["outcome"], table["numerator"], table["denominator"], strict=True)
         )
     found = digest([(int(p), o, str(n), str(d)) for p, o, n, d in items])
-    chunks = len(plan_chunks(result.sweep, result.sweep.points, workers))
+    chunks = len(sent)
     return (
         seconds,
         found,
@@ -325,7 +328,13 @@ def ratios(am: dict[str, float], fm: dict[str, float]) -> str:
         f"{am['two_idle'] * 100:.1f}% of a core for the 2 together): Angry Miniatures {am['one_work'] * 1000:.3f} ms "
         f"on 1 worker, {am['two_work'] * 1000:.3f} ms on 2 (the plain loop {am['loop_cpu'] / am['n'] * 1000:.3f} ms); "
         f"Fairy Meat {fm['one_work'] * 1000:.1f} ms on 1, {fm['two_work'] * 1000:.1f} ms on 2 (the plain loop "
-        f"{fm['loop_cpu'] / fm['n'] * 1000:.1f} ms).\n\n"
+        f"{fm['loop_cpu'] / fm['n'] * 1000:.1f} ms). Duplication factor (the 2 workers' CPU, less their idle "
+        f"ticking, over the plain loop's; 1.00: no work done twice): Angry Miniatures "
+        f"**{am['two_work'] * am['n'] / am['loop_cpu']:.2f}**, Fairy Meat "
+        f"**{fm['two_work'] * fm['n'] / fm['loop_cpu']:.2f}**"
+        f" (against the loop with the rows in bulk: {am['two_work'] * am['n'] / am['bulk_cpu']:.2f} and "
+        f"{fm['two_work'] * fm['n'] / fm['bulk_cpu']:.2f}). The command's thread per point: Angry Miniatures "
+        f"{am['command_cpu'] * 1000:.4f} ms, Fairy Meat {fm['command_cpu'] * 1000:.3f} ms.\n\n"
         f"Angry Miniatures, 100 workers (model; goal >= 50x): {model(am)}.\n"
     )
 

@@ -1,6 +1,7 @@
 """Sweeps that scale: each row's interval (``low``/``high``), the rows built in bulk on
 the workers, chunk files written by the workers and moved into place by the client,
-points grouped by the arguments that share cached work, point keys written from pieces.
+points grouped by the arguments that share cached work, point keys written from pieces,
+a fresh sweep's points built by the workers from their places in the grid.
 
 The expected values come from elsewhere than the code under test: the calculators called
 directly (their ``interval``), ``Calculator.rows`` (one ``Fraction`` per outcome),
@@ -17,9 +18,10 @@ import pytest
 
 from toolkit.sweeps import calculator, fingerprint, load_sweep, run_sweep
 from toolkit.sweeps.calculators import Row, rows_columns
-from toolkit.sweeps.runner import plan_chunks
+from toolkit.sweeps.grid import GridPoints
+from toolkit.sweeps.runner import plan_chunks, plan_lanes, plan_places, plan_work
 from toolkit.sweeps.spec import point_key
-from toolkit.sweeps.store import PointStore, chunk_problem, encode_chunk, rows_checksum
+from toolkit.sweeps.store import PointStore, chunk_problem, encode_chunk, rows_checksum, sweep_schema, table_sweep
 
 distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
@@ -224,3 +226,139 @@ def test_a_group_is_split_only_when_bigger_than_the_chunk_allowed() -> None:
     chunks = plan_chunks(auto, auto.points, workers=1)  # a share of 12 / 8: 2 points
     assert [len(c) for c in chunks] == [2] * 6
     assert all(len({(p.arguments()["attack_dice"], p.arguments()["defence_dice"]) for p in c}) == 1 for c in chunks)
+
+
+# -- points built by the workers -----------------------------------------------------------------
+def _identity(sweep: object) -> str:
+    """A sweep's identity from its points dumped whole (:func:`~toolkit.sweeps.spec.point_definition`)."""
+    import hashlib
+
+    from toolkit.sweeps.spec import point_definition
+
+    whole = hashlib.sha256(f"{sweep.system}:{sweep.calculator.name}".encode())
+    for p in sweep.points:
+        whole.update(point_definition(sweep.system, sweep.calculator.name, p.arguments(), p.rules).encode())
+    return whole.hexdigest()[:32]
+
+
+def test_a_sweep_files_points_are_built_when_first_asked_for() -> None:
+    sweep = load_sweep(POOLS)
+    assert isinstance(sweep.points, GridPoints) and not sweep.points.built and sweep.size == 12
+    # grid order, the first entry slowest: melee (1, 0), (1, 1), (2, 0) ..., then ranged
+    assert sweep.points.at(1).arguments() == {"attack_dice": 1, "defence_dice": 1, "attack_type": "melee"}
+    assert not sweep.points.built
+    assert [(p.arguments()["attack_type"], p.arguments()["attack_dice"]) for p in sweep.points][5:7] == [
+        ("melee", 3),
+        ("ranged", 1),
+    ]
+    code = fingerprint.code_fingerprint()
+    assert [p.key for p in sweep.points] == [
+        point_key(sweep.system, sweep.calculator.name, p.arguments(), p.rules, code) for p in sweep.points
+    ]
+    assert sweep.identity == _identity(sweep)
+
+
+def test_a_value_repeated_in_the_grid_is_one_point() -> None:
+    sweep = load_sweep(POOLS.replace("attack_dice: [1, 2, 3]", "attack_dice: [1, 2, 1, 3]"))
+    assert sweep.size == 12 and sweep.points.built  # 2 x 4 x 2 places, 2 x 3 x 2 points
+    assert len({p.key for p in sweep.points}) == 12
+    assert sweep.identity == _identity(sweep) == load_sweep(POOLS).identity
+
+
+def test_the_places_are_planned_as_the_points() -> None:
+    for text in (POOLS.replace("chunk: 2\n", ""), POOLS, ESTIMATED):
+        sweep = load_sweep(text)
+        places = plan_places(sweep, sweep.points.grid, workers=2)
+        assert not sweep.points.built
+        chunks = plan_chunks(sweep, sweep.points, workers=2)
+        assert [[sweep.points[i].key for i in chunk] for chunk in places] == [[p.key for p in c] for c in chunks]
+
+
+def test_the_table_schema_of_unbuilt_points_is_that_of_the_points() -> None:
+    text = (
+        "system: durak-battle\ncalculator: clash_losses\n"
+        "grid:\n  cards_a: [1, 2]\n  policies: [greedy, [greedy, random]]\n"
+        "  rules:\n    jokers: [false, true]\nfixed:\n  cards_b: 1\n  method: monte_carlo\n  trials: 10\n"
+    )
+    for source in (text, POOLS, ESTIMATED):
+        unbuilt, built = load_sweep(source), load_sweep(source)
+        assert list(built.points) and built.points.built
+        assert sweep_schema(unbuilt) == sweep_schema(built)
+        assert not unbuilt.points.built
+
+
+def test_a_fresh_sweep_sends_places_and_learns_its_identity(client: object, tmp_path: Path) -> None:
+    """No point is built on the machine running the command: the workers build them and
+    send their definitions back, from which the identity the table records is worked out.
+    (Pools first in the grid: the chunks follow each other and the table is spliced; when
+    they interleave, the table is built from the stored rows, by key: the points are then
+    built here.)"""
+    text = POOLS.replace("  attack_type: [melee, ranged]\n", "").replace(
+        "chunk: 2", "  attack_type: [melee, ranged]\nchunk: 2"
+    )
+    sweep = load_sweep(text)
+    assert sweep.swept == ("attack_dice", "defence_dice", "attack_type")
+    result = run_sweep(sweep, tmp_path, client=client, progress=None, report=False)
+    assert result.computed == 12 and not sweep.points.built
+    expected = _identity(load_sweep(text))
+    assert sweep.identity == expected and not sweep.points.built
+    assert table_sweep(tmp_path / "sweep.parquet")["identity"] == expected
+    # the rows against the calculator called directly on each point, at its place
+    table = result.table
+    calc = sweep.calculator
+    for index, point in enumerate(load_sweep(text).points):
+        rows = calc.rows(calc.call(point.arguments(), point.rules))
+        part = table[table["point"] == index]
+        assert list(part["outcome"]) == [r.outcome for r in rows]
+        assert [Fraction(int(n), int(d)) for n, d in zip(part["numerator"], part["denominator"], strict=True)] == [
+            r.exact for r in rows
+        ]
+        assert part["attack_type"].iloc[0] == point.arguments()["attack_type"]
+
+
+# -- rules variants dealt to the workers ---------------------------------------------------------
+#: Deal-averaged odds under 4 rules variants: the referee's judgements are cached by rules.
+JUDGED = (
+    "system: fairy-meat\ncalculator: deal_averaged_odds\n"
+    "grid:\n  attacker_cards: [1, 2]\n  defender_cards: [1]\n"
+    "  rules:\n    damage: [halved, table]\n    nasty_hit: [damaged, loser]\nfixed:\n  method: exact\n"
+)
+
+
+def test_rules_variants_are_dealt_to_the_workers_when_they_share_work() -> None:
+    judged, pools = load_sweep(JUDGED), load_sweep(POOLS)
+    assert "rules" in judged.calculator.shares and "rules" not in pools.calculator.shares
+    assert plan_lanes(judged, 4, 2) == [([0, 2], [0]), ([1, 3], [1])]
+    assert plan_lanes(judged, 2, 4) == [([0], [0, 2]), ([1], [1, 3])]
+    assert plan_lanes(judged, 3, 1) == [([0, 1, 2], [0])]
+    assert plan_lanes(pools, 4, 2) == [([0, 1, 2, 3], [0, 1])]
+
+
+@pytest.mark.parametrize("built", [False, True])
+def test_each_chunk_holds_the_rules_of_its_lane_and_prefers_its_worker(built: bool) -> None:
+    sweep = load_sweep(JUDGED)
+    variants = [v.rules for v in (sweep.points[i] for i in range(4))]  # innermost: one place each
+    grid = sweep.points.grid
+    todo = list(sweep.points) if built else []
+    sent = plan_work(sweep, todo, None if built else grid, ["tcp://a:1", "tcp://b:2"], 2)
+    seen = []
+    for chunk, where in sent:
+        points = chunk if built else [sweep.points[i] for i in chunk]
+        lane = {variants.index(p.rules) % 2 for p in points}
+        assert len(lane) == 1 and where == [["tcp://a:1", "tcp://b:2"][lane.pop()]]
+        seen += [p.key for p in points]
+    assert sorted(seen) == sorted(p.key for p in sweep.points)
+    assert [where for _, where in sent][:2] == [["tcp://a:1"], ["tcp://b:2"]]  # the lanes in turn
+
+
+def test_a_sweep_dealt_by_rules_gives_the_calculators_rows(client: object, tmp_path: Path) -> None:
+    sweep = load_sweep(JUDGED)
+    result = run_sweep(sweep, tmp_path, client=client, progress=None, report=False)
+    assert result.ok and result.computed == 8
+    calc, table = sweep.calculator, result.table
+    for index, point in enumerate(load_sweep(JUDGED).points):
+        rows = calc.rows(calc.call(point.arguments(), point.rules))
+        part = table[table["point"] == index]
+        assert [Fraction(int(n), int(d)) for n, d in zip(part["numerator"], part["denominator"], strict=True)] == [
+            r.exact for r in rows
+        ]

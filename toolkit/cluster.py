@@ -35,6 +35,7 @@ __all__ = [
     "sigint_ignored_in_children",
     "dashboard_link",
     "worker_count",
+    "worker_addresses",
     "close",
 ]
 
@@ -271,11 +272,16 @@ def dashboard_link(client: Any) -> str | None:
 
 def worker_count(client: Any) -> int:
     """The workers the scheduler has now (0 when it cannot say)."""
+    return len(worker_addresses(client))
+
+
+def worker_addresses(client: Any) -> list[str]:
+    """The addresses of the workers the scheduler has now, sorted (none when it cannot say)."""
     with contextlib.suppress(Exception):
-        return len(client.scheduler_info(n_workers=-1).get("workers", {}))
+        return sorted(client.scheduler_info(n_workers=-1).get("workers", {}))
     with contextlib.suppress(Exception):
-        return len(client.scheduler_info().get("workers", {}))
-    return 0
+        return sorted(client.scheduler_info().get("workers", {}))
+    return []
 
 
 def close(client: Any, cluster: Any = None) -> None:

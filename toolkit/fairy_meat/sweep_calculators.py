@@ -109,7 +109,8 @@ def calculators() -> list[Calculator]:
             seconds=0.5,
             max_points=20_000,
             help="one attack averaged over every deal of two hand sizes (FM-1, FM-2)",
-            shares=("attacker_cards", "defender_cards"),
+            # the referee's judgements are cached by rules (one rules variant's points share them)
+            shares=("attacker_cards", "defender_cards", "rules"),
         ),
         Calculator(
             system,

@@ -38,11 +38,12 @@ from toolkit import cluster as dask_cluster
 from toolkit.cluster import default_workers, parse_scheduler, probe_scheduler
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
+from toolkit.sweeps.grid import Grid, GridPoints
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.result import Failure, SweepResult
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
 from toolkit.sweeps.store import PointStore, splice_table, sweep_arrow, sweep_schema, write_table
-from toolkit.sweeps.work import compute_chunk
+from toolkit.sweeps.work import Places, compute_chunk
 from toolkit.whole_numbers import whole_number
 
 __all__ = [
@@ -51,6 +52,10 @@ __all__ = [
     "run_sweep",
     "chunk_size",
     "plan_chunks",
+    "plan_places",
+    "plan_lanes",
+    "plan_work",
+    "RULES_SHARE",
     "default_workers",
     "local_workers",
     "parse_scheduler",
@@ -62,6 +67,9 @@ __all__ = [
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
+#: The name that, in ``Calculator.shares``, says that the points of one rules variant share
+#: cached work (:func:`plan_lanes`).
+RULES_SHARE = "rules"
 #: The value of a ``(column, value)`` pair of a point's columns.
 _value = itemgetter(1)
 
@@ -142,31 +150,35 @@ def run_sweep(
     done = store.done()
     for line in store.notices:
         shown.notice(line)
-    todo = [p for p in sweep.points if p.key not in done]
-    skipped = sweep.size - len(todo)
+    # A fresh sweep whose points are not built here: its chunks go as grid places, each
+    # worker building its points (none built on this machine); else the points not stored.
+    grid = sweep.points.grid if isinstance(sweep.points, GridPoints) and not sweep.points.built and not done else None
+    todo = [] if grid is not None else [p for p in sweep.points if p.key not in done]
+    count = grid.size if grid is not None else len(todo)
+    skipped = sweep.size - count
     failures: list[Failure] = []
     # the chunk files written now: first and last place, file, part, whether a worker wrote it
     spans: list[tuple[int, int, Path, Any, bool]] = []
-    table_schema = sweep_schema(sweep) if todo else None
+    table_schema = sweep_schema(sweep) if count else None
     used_workers, dashboard = 0, None
-    if todo:
+    if count:
         own_client = client is None
         cluster = None
         if own_client and scheduler:
             client, dashboard = dask_cluster.connect(scheduler, shown.notice)
         elif own_client:
-            planned, _ = local_workers(workers, len(todo))  # checks the number; at most the cores and points
-            count, capped = local_workers(workers, len(_chunks(todo, chunk_size(sweep, len(todo), planned))))
+            planned, _ = local_workers(workers, count)  # checks the number; at most the cores and points
+            started_workers, capped = local_workers(workers, math.ceil(count / chunk_size(sweep, count, planned)))
             if capped:
                 shown.notice(capped)
-            client, cluster = dask_cluster.start_local(count)
+            client, cluster = dask_cluster.start_local(started_workers)
             dashboard = dask_cluster.dashboard_link(client)
         else:
             dashboard = dask_cluster.dashboard_link(client)
         try:
             used_workers = dask_cluster.worker_count(client) if cluster is None else len(cluster.workers)
             shown.start(sweep.size, skipped, dashboard, used_workers)
-            failures = _run(sweep, todo, client, store, done, shown, used_workers, on_chunk, spans, table_schema)
+            failures = _run(sweep, todo, grid, client, store, done, shown, used_workers, on_chunk, spans, table_schema)
             parts = _spliceable(spans) if skipped == 0 else None
             if parts is not None:
                 copy = _copy_on_workers(client, used_workers) if all(staged for *_, staged in spans) else None
@@ -190,7 +202,7 @@ def run_sweep(
     result = SweepResult(
         sweep,
         arrow,
-        len(todo) - len(failures),
+        count - len(failures),
         skipped,
         tuple(failures),
         time.perf_counter() - started,
@@ -260,8 +272,8 @@ def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
     )
 
 
-def _chunks(points: Sequence[Point], size: int) -> list[list[Point]]:
-    return [list(points[i : i + size]) for i in range(0, len(points), size)]
+def _chunks(items: Sequence[Any], size: int) -> list[list[Any]]:
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
 def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[list[Point]]:
@@ -275,31 +287,130 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
     that work rather than each; and the chunks are sent largest values first
     (more dice, more cards usually take longer), so that the last chunks to finish are
     short ones and no worker waits long for the others at the end."""
-    size = chunk_size(sweep, len(points), workers)
-    shares = [name for name in sweep.calculator.shares if name in sweep.calculator.param_names]
-    if not shares:
-        return _chunks(points, size)
+    at = _shared_at(sweep)
+    planned = _plan(sweep, len(points), lambda i: tuple(points[i].args[a][1] for a in at), workers)
+    return [[points[i] for i in chunk] for chunk in planned]
 
-    at = [sweep.calculator.param_names.index(name) for name in shares]
-    groups: dict[tuple[Any, ...], list[Point]] = {}
+
+def plan_lanes(sweep: Sweep, variants: int, workers: int) -> list[tuple[list[int], list[int]]]:
+    """Return the lanes of a sweep of ``variants`` rules variants on ``workers`` workers:
+    each lane's rules variants (their indices) and the workers its chunks prefer.
+
+    When the calculator says that the points of one rules variant share cached work
+    (:data:`RULES_SHARE` in ``Calculator.shares``: the referee's judgements under those
+    rules, say), the variants are dealt to the workers, so that each variant's work is
+    done by one worker (or, with fewer variants than workers, by one share of them)
+    rather than by every worker; otherwise one lane of everything, on any worker. E.g. 4
+    variants on 2 workers: ``[([0, 2], [0]), ([1, 3], [1])]``; 2 on 4:
+    ``[([0], [0, 2]), ([1], [1, 3])]``.
+    """
+    if RULES_SHARE not in sweep.calculator.shares or variants < 2 or workers < 2:
+        return [(list(range(variants)), list(range(workers)))]
+    if variants >= workers:
+        return [(list(range(w, variants, workers)), [w]) for w in range(workers)]
+    return [([v], list(range(v, workers, variants))) for v in range(variants)]
+
+
+def plan_places(sweep: Sweep, grid: Grid, workers: int, variants: Sequence[int] | None = None) -> list[list[int]]:
+    """Return the chunks of every place of ``grid`` (the points of ``sweep``, unbuilt) —
+    of its rules ``variants`` only, if given (their indices) — planned as
+    :func:`plan_chunks` plans the points: the places of each chunk. The rules variants of
+    one combination of the swept values share its arguments: grouped together (one
+    look-up per combination, not per place)."""
+    at = _shared_at(sweep)
+    count = len(grid.variants)
+    chosen = list(range(count)) if variants is None else sorted(variants)
+    total = grid.size // count * len(chosen)
+    size = chunk_size(sweep, total, workers)
+    if not at:
+        places = range(grid.size) if len(chosen) == count else [p for p in range(grid.size) if p % count in chosen]
+        return _chunks(places, size)
+    axis = {a: i for i, a in enumerate(grid.axes)}
+    values = [[piece[0] for piece in grid.pieces[a]] for a in at]
+    combinations = itertools.product(*(range(len(grid.pieces[a])) for a in grid.axes))
+    groups: dict[tuple[Any, ...], list[int]] = {}
     try:
-        for point in points:  # grouped by the shared values in one pass (sorted once per group)
-            groups.setdefault(tuple(point.args[i][1] for i in at), []).append(point)
+        for c, combo in enumerate(combinations):
+            shared = tuple(v[combo[axis[a]]] if a in axis else v[0] for a, v in zip(at, values, strict=True))
+            groups.setdefault(shared, []).extend(c * count + v for v in chosen)
+    except TypeError:  # a value that does not hash: planned place by place
+        places = [p for p in range(grid.size) if p % count in chosen]
+        planned = _plan(sweep, len(places), lambda i: tuple(grid.value(places[i], grid.names[a]) for a in at), workers)
+        return [[places[i] for i in chunk] for chunk in planned]
+    return _fill(sweep, groups, total, size, workers)
+
+
+def _shared_at(sweep: Sweep) -> list[int]:
+    """The positions, among the calculator's arguments, of those that share cached work."""
+    calc = sweep.calculator
+    return [calc.param_names.index(name) for name in calc.shares if name in calc.param_names]
+
+
+def _plan(sweep: Sweep, count: int, shared: Callable[[int], tuple[Any, ...]], workers: int) -> list[list[int]]:
+    """The chunks of items ``0 .. count - 1`` (see :func:`plan_chunks`), ``shared(i)``
+    giving item ``i``'s values of the arguments that share cached work."""
+    size = chunk_size(sweep, count, workers)
+    items = range(count)
+    if not _shared_at(sweep):
+        return _chunks(items, size)
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    try:
+        for i in items:  # grouped by the shared values in one pass (sorted once per group)
+            groups.setdefault(shared(i), []).append(i)
     except TypeError:  # a value that does not hash (a list): grouped by its sort key instead
         groups = {}
-        for point in points:
-            groups.setdefault(tuple(_ordered(point.args[i][1]) for i in at), []).append(point)
+        for i in items:
+            groups.setdefault(tuple(_ordered(v) for v in shared(i)), []).append(i)
+    return _fill(sweep, groups, count, size, workers)
+
+
+def _fill(
+    sweep: Sweep, groups: dict[tuple[Any, ...], list[int]], count: int, size: int, workers: int
+) -> list[list[int]]:
+    """The chunks of the ``groups`` of ``count`` items, largest shared values first, each
+    group whole in one chunk unless too big (see :func:`plan_chunks`)."""
     # A group is kept whole up to this size: the sweep file's chunk if given, else up to the
     # share that still gives each worker CHUNKS_PER_WORKER chunks.
-    whole = size if sweep.chunk else max(size, math.ceil(len(points) / (CHUNKS_PER_WORKER * max(workers, 1))))
-    chunks: list[list[Point]] = []
-    for shared in sorted(groups, key=lambda values: tuple(_ordered(v) for v in values), reverse=True):
-        members = groups[shared]
+    whole = size if sweep.chunk else max(size, math.ceil(count / (CHUNKS_PER_WORKER * max(workers, 1))))
+    chunks: list[list[int]] = []
+    for values in sorted(groups, key=lambda values: tuple(_ordered(v) for v in values), reverse=True):
+        members = groups[values]
         if chunks and len(chunks[-1]) + len(members) <= size:
             chunks[-1].extend(members)  # whole groups together, up to the chunk's size
         else:
             chunks.extend(_chunks(members, size) if len(members) > whole else [members])
     return chunks
+
+
+def plan_work(
+    sweep: Sweep, todo: list[Point], grid: Grid | None, addresses: list[str], workers: int
+) -> list[tuple[list[Any], list[str] | None]]:
+    """Return the chunks to send, in order: places of ``grid`` (every place), else points
+    of ``todo``; each with the addresses of the workers it prefers (``None``: any), the
+    lanes' chunks in turn (:func:`plan_lanes` over the workers ``addresses``), each lane's
+    planned by :func:`plan_places` or :func:`plan_chunks`."""
+    if grid is not None:
+        variants = len(grid.variants)
+    else:
+        try:
+            index: dict[Any, int] = {}
+            variant = [index.setdefault(p.rules, len(index)) for p in todo]
+        except TypeError:  # rules that do not hash: one lane
+            index, variant = {None: 0}, [0] * len(todo)
+        variants = len(index)
+    lanes = plan_lanes(sweep, variants, len(addresses))
+    if len(lanes) == 1:
+        chunks = plan_places(sweep, grid, workers) if grid is not None else plan_chunks(sweep, todo, workers)
+        return [(chunk, None) for chunk in chunks]
+    turns = []
+    for chosen, on in lanes:
+        if grid is not None:
+            chunks = plan_places(sweep, grid, len(on), chosen)
+        else:
+            members = set(chosen)
+            chunks = plan_chunks(sweep, [p for p, v in zip(todo, variant, strict=True) if v in members], len(on))
+        turns.append([(chunk, [addresses[w] for w in on]) for chunk in chunks])
+    return [sent for turn in itertools.zip_longest(*turns) for sent in turn if sent is not None]
 
 
 def _ordered(value: Any) -> tuple[int, Any]:
@@ -312,6 +423,7 @@ def _ordered(value: Any) -> tuple[int, Any]:
 def _run(
     sweep: Sweep,
     todo: list[Point],
+    grid: Grid | None,
     client: Any,
     store: PointStore,
     done: set[str],
@@ -322,7 +434,10 @@ def _run(
     table_schema: Any,
 ) -> list[Failure]:
     """Submit the chunks, store each as it finishes (adding to ``spans`` the first and
-    last grid place of its points and its file); return the failures."""
+    last grid place of its points and its file); return the failures. The chunks of the
+    points ``todo``, or with ``grid`` of its every place, sent as places (:class:`~.work.Places`:
+    the workers build the points, and send back their definitions, from which the
+    sweep's identity is worked out here: :meth:`~.grid.GridPoints.learn`)."""
     from distributed import as_completed
 
     from toolkit import __version__
@@ -331,6 +446,11 @@ def _run(
     code = fingerprint.code_fingerprint()
     calc = sweep.calculator
     by_key = {p.key: p for p in todo}
+    definitions: list[str | None] = [None] * (grid.size if grid is not None else 0)
+
+    def members(chunk: list[Any]) -> list[Point]:
+        return [p for p, _ in grid.build(chunk)] if grid is not None else chunk
+
     run_id = uuid.uuid4().hex[:8]
     directory: str | None = str(store.directory.parent.resolve())
     try:
@@ -339,17 +459,24 @@ def _run(
         directory = None
     _warm_up(client, sweep.system, calc.name)
     schema = table_schema.serialize().to_pybytes()
-    place = {p.key: i for i, p in enumerate(sweep.points)}
+    if grid is not None:
+        sent = pickle.dumps(grid, protocol=pickle.HIGHEST_PROTOCOL)
+    else:
+        place = {p.key: i for i, p in enumerate(sweep.points)}
+    planned = plan_work(sweep, todo, grid, dask_cluster.worker_addresses(client), workers)
     futures = {}
-    for i, chunk in enumerate(plan_chunks(sweep, todo, workers)):
+    for i, (chunk, where) in enumerate(planned):
         # one opaque value: Dask would otherwise walk every point's arguments looking for tasks
-        work = pickle.dumps(
-            (
-                [(p.key, p.args, p.rules) for p in chunk],
-                (schema, [(place[p.key], tuple(map(_value, p.columns))) for p in chunk]),
-            ),
-            protocol=pickle.HIGHEST_PROTOCOL,
-        )
+        if grid is not None:
+            work = pickle.dumps((Places(sent, chunk), (schema, None)), protocol=pickle.HIGHEST_PROTOCOL)
+        else:
+            work = pickle.dumps(
+                (
+                    [(p.key, p.args, p.rules) for p in chunk],
+                    (schema, [(place[p.key], tuple(map(_value, p.columns))) for p in chunk]),
+                ),
+                protocol=pickle.HIGHEST_PROTOCOL,
+            )
         future = client.submit(
             compute_chunk,
             sweep.system,
@@ -359,6 +486,7 @@ def _run(
             run_id,
             pure=False,
             key=f"sweep-{sweep.name}-{run_id}-{i}",
+            **({} if where is None else {"workers": where, "allow_other_workers": True}),
         )
         futures[future] = chunk
     failures: list[Failure] = []
@@ -378,7 +506,7 @@ def _run(
                     futures[future] = chunk
                     waiting.add(future)
                     continue
-                failures += [Failure(p, error) for p in chunk]
+                failures += [Failure(p, error) for p in members(chunk)]
                 shown.update(len(chunk), len(chunk))
                 continue
             outcome = future.result()
@@ -389,9 +517,12 @@ def _run(
                     f"{excerpt(outcome.get('code'))}; this sweep's: toolkit {__version__}, code {code}): "
                     "install the same toolkit on the cluster's workers"
                 )
-                failures += [Failure(p, error) for p in chunk]
+                failures += [Failure(p, error) for p in members(chunk)]
                 shown.update(len(chunk), len(chunk))
                 continue
+            if grid is not None:
+                for place_of, definition in zip(chunk, outcome["definitions"], strict=True):
+                    definitions[place_of] = definition
             errors = list(outcome["errors"])
             if outcome.get("staged") is not None:
                 path = store.commit(outcome["done"], run_id, outcome["staged"])
@@ -404,6 +535,8 @@ def _run(
             if path is not None and outcome.get("span") is not None:
                 spans.append((*outcome["span"], path, outcome.get("part"), outcome.get("staged") is not None))
             done.update(outcome["done"])
+            if errors and grid is not None:
+                by_key.update((p.key, p) for p in members(chunk))
             failures += [Failure(by_key[key], error) for key, error in errors]
             count = len(outcome["done"]) + len(errors)
             finished += count
@@ -417,6 +550,8 @@ def _run(
     finally:
         with contextlib.suppress(OSError):
             store.close_run(run_id)  # and any chunk file staged for it but not stored
+    if grid is not None and isinstance(sweep.points, GridPoints) and None not in definitions:
+        sweep.points.learn([d for d in definitions if d is not None])
     return failures
 
 

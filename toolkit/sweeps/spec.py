@@ -30,7 +30,7 @@ import hashlib
 import itertools
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from toolkit.house_rules import load_rules, rules_class
 from toolkit.notation import LineMap, ParseErrors, excerpt, read_designer_yaml
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import Calculator, Param, calculator
+from toolkit.sweeps.grid import Grid, GridPoints, Point, definition_key, fold_identity, json_piece
 
 __all__ = [
     "Point",
@@ -66,28 +67,9 @@ MAX_REFUSED = 1_000
 
 
 @dataclass(frozen=True)
-class Point:
-    """One grid point: its key (what the store and a rerun know it by), the arguments
-    (defaults filled in), the rules (``None`` for a calculator without rules) and the
-    columns it is written with in the table (the arguments and the rules' labels)."""
-
-    key: str
-    args: tuple[tuple[str, Any], ...]
-    rules: Any
-    columns: tuple[tuple[str, Any], ...]
-
-    def arguments(self) -> dict[str, Any]:
-        """Return the arguments as a dict."""
-        return dict(self.args)
-
-    def describe(self) -> str:
-        """Return the point's parameters in one line (for a failure report)."""
-        return ", ".join(f"{k}={v}" for k, v in self.columns)
-
-
-@dataclass(frozen=True)
 class Sweep:
-    """A validated sweep: its calculator, the swept columns and every point, in grid order."""
+    """A validated sweep: its calculator, the swept columns and every point, in grid order
+    (a sweep file's points are a :class:`~.grid.GridPoints`: built when first asked for)."""
 
     name: str
     title: str
@@ -95,17 +77,26 @@ class Sweep:
     system: str
     calculator: Calculator
     swept: tuple[str, ...]
-    points: tuple[Point, ...]
+    points: Sequence[Point]
     chunk: int | None = None
     where: str = "<sweep>"
-    #: The fingerprint of the sweep's definition: system, calculator and every point's
-    #: arguments and rules, in grid order (not the code: the same sweep after a change of
-    #: the toolkit is still the same sweep). A table file records it.
-    identity: str = ""
+    #: The identity given (see :attr:`identity`); empty: the points' own.
+    given_identity: str = ""
 
     @property
     def size(self) -> int:
         return len(self.points)
+
+    @property
+    def identity(self) -> str:
+        """The fingerprint of the sweep's definition: system, calculator and every point's
+        arguments and rules, in grid order (not the code: the same sweep after a change of
+        the toolkit is still the same sweep). A table file records it."""
+        if self.given_identity:
+            return self.given_identity
+        if isinstance(self.points, GridPoints):
+            return self.points.identity()
+        return ""
 
 
 def point_definition(system: str, calc: str, args: Mapping[str, Any], rules: Any) -> str:
@@ -141,8 +132,7 @@ def _stored_names(system: str, calc: str) -> dict[str, str]:
     return {p.name: p.stored_name for p in params if p.aliases}
 
 
-def _key(definition: str, code: str) -> str:
-    return hashlib.sha256(f"{definition}:{code}".encode()).hexdigest()[:32]
+_key = definition_key
 
 
 def load_sweep(source: str | Path) -> Sweep:
@@ -244,13 +234,13 @@ def sweep_from_mapping(
     variants = _rules_variants(calc, system, files, rule_axes, errors, base)
     if errors:
         raise InvalidSetupError("\n".join(errors.messages))
-    points, identity = _points(calc, system, axes, given, variants)
+    points = _points(calc, system, axes, given, variants)
     _check_sizes(calc, points, where)
     rule_columns = [c for c, _ in variants[0][1]] if variants else []
     swept = tuple(a for a, v in axes if len(v) > 1) + tuple(
         c for c in rule_columns if c != "rules" and len({dict(v[1])[c] for v in variants}) > 1
     )
-    return Sweep(name, title, notes, system, calc, swept, tuple(points), chunk, where, identity)
+    return Sweep(name, title, notes, system, calc, swept, points, chunk, where)
 
 
 def _param(calc: Calculator, arg: Any, errors: ParseErrors, path: tuple[Any, ...]) -> Param | None:
@@ -440,75 +430,86 @@ def _points(
     axes: list[tuple[str, list[Any]]],
     given: Mapping[str, Any],
     variants: list[tuple[Any, tuple[tuple[str, Any], ...]]],
-) -> tuple[list[Point], str]:
-    """The points of the grid (each once) and the sweep's identity (see :class:`Sweep`).
+) -> Sequence[Point]:
+    """The points of the grid, each once, with the sweep's identity (see :class:`Sweep`).
 
     Each point's :func:`point_definition` is written from pieces made once (each
     argument's value, each rules variant's fields) rather than from the whole point: the
-    same text, at a small share of the cost (a sweep of a million points is validated on
-    the machine running the command, before any worker starts)."""
+    same text, at a small share of the cost. When every place of the grid is a distinct
+    point (:attr:`~.grid.Grid.distinct`), the points are left unbuilt
+    (:class:`~.grid.GridPoints`: a sweep of a million points is not built on the machine
+    running the command, its workers build their chunks' points); else they are built
+    here, a point repeated in the grid kept once."""
     code = fingerprint.code_fingerprint()
-    identity = hashlib.sha256(f"{system}:{calc.name}".encode())
     params = {p.name: p for p in calc.params}
     base = {p.name: p.default for p in calc.params}
     base.update(given)
     choices = {a: list(v) for a, v in axes}
-    # name -> [(value, table column, JSON piece)], one per value the point may take
-    stored = {name: params[name].stored_name for name in base}  # a renamed argument: its first name
-    pieces = {
-        name: [
-            (v, params[name].column(v), f"{json.dumps(stored[name])}: {_json(v)}")
-            for v in choices.get(name, [base[name]])
-        ]
-        for name in base
-    }
-    order = sorted(base, key=stored.__getitem__)  # the JSON of the arguments is sorted by name (point_definition)
-    head, tail = '{"args": {', "}, " + f'"calculator": {json.dumps(calc.name)}, "rules": '
-    rules_json = [
-        (rules, columns, _json(None if rules is None else rules.to_mapping(changed_only=False)))
-        for rules, columns in variants
-    ]
-    end = f', "system": {json.dumps(system)}}}'
-    axis_of = {a: i for i, (a, _) in enumerate(axes)}
-    names = list(base)
-    points = []
+    names = tuple(base)
+    stored = {name: params[name].stored_name for name in names}  # a renamed argument: its first name
+    grid = Grid(
+        system,
+        calc.name,
+        code,
+        names,
+        tuple(
+            tuple(
+                (v, params[name].column(v), f"{json.dumps(stored[name])}: {_json(v)}")
+                for v in choices.get(name, [base[name]])
+            )
+            for name in names
+        ),
+        tuple(names.index(a) for a, _ in axes),
+        tuple(
+            (rules, columns, _json(None if rules is None else rules.to_mapping(changed_only=False)))
+            for rules, columns in variants
+        ),
+        # the JSON of the arguments is sorted by name (point_definition)
+        tuple(sorted(range(len(names)), key=lambda i: stored[names[i]])),
+        '{"args": {',
+        "}, " + f'"calculator": {json.dumps(calc.name)}, "rules": ',
+        f', "system": {json.dumps(system)}}}',
+    )
+    if grid.distinct:
+        return GridPoints(grid)
+    points, definitions = [], []
     seen: set[str] = set()
-    for combo in itertools.product(*(range(len(v)) for _, v in axes)):
-        picked = {name: pieces[name][combo[axis_of[name]] if name in axis_of else 0] for name in names}
-        args = tuple((name, picked[name][0]) for name in names)
-        arg_columns = tuple((name, picked[name][1]) for name in names)
-        args_text = head + ", ".join(picked[name][2] for name in order) + tail
-        for rules, rule_columns, rules_text in rules_json:
-            definition = hashlib.sha256((args_text + rules_text + end).encode()).hexdigest()
-            if definition in seen:  # the same point twice (a repeated value): computed once
-                continue
-            seen.add(definition)
-            identity.update(definition.encode())
-            points.append(Point(_key(definition, code), args, rules, arg_columns + rule_columns))
-    return points, identity.hexdigest()[:32]
+    for point, definition in grid.build(range(grid.size)):
+        if definition in seen:  # the same point twice (a repeated value): computed once
+            continue
+        seen.add(definition)
+        definitions.append(definition)
+        points.append(point)
+    return GridPoints(grid, tuple(points), fold_identity(system, calc.name, definitions))
 
 
 def _json(value: Any) -> str:
     """A value as :func:`point_definition` writes it (tuples as lists, keys sorted)."""
-    return json.dumps(list(value) if isinstance(value, tuple) else value, sort_keys=True, default=str)
+    return json_piece(value)
 
 
-def _check_sizes(calc: Calculator, points: list[Point], where: str) -> None:
+def _check_sizes(calc: Calculator, points: Sequence[Point], where: str) -> None:
     """Refuse, before running, the points above the calculator's own exact limit under
-    their own rules (house rules can make a point bigger: Jokers in the deck, say)."""
+    their own rules (house rules can make a point bigger: Jokers in the deck, say); the
+    points left unbuilt (:class:`~.grid.GridPoints`) are checked from their arguments."""
     if calc.size is None:
         return
+    if isinstance(points, GridPoints) and not points.built:
+        checked = points.grid.arguments()
+    else:
+        checked = ((i, point.arguments(), point.rules) for i, point in enumerate(points))
     too_big = []
-    for point in points:
+    for place, args, rules in checked:
         try:
-            measured = calc.size(point.arguments(), point.rules)
+            measured = calc.size(args, rules)
         except InvalidSetupError:  # a point these rules refuse fails on its own, with its message
             continue
         if measured is not None and measured[0] > measured[1]:
-            too_big.append((point, measured))
+            too_big.append((place, measured))
     if too_big:
-        point, (size, limit, alternative) = too_big[0]
-        quoted = "; ".join(p.describe() for p, _ in too_big[:QUOTED])
+        place, (size, limit, alternative) = too_big[0]
+        at = points.at if isinstance(points, GridPoints) else points.__getitem__
+        quoted = "; ".join(at(p).describe() for p, _ in too_big[:QUOTED])
         raise TooBigError(
             f"{where}: {len(too_big):,} of the {len(points):,} points are too big for {calc.name} exactly "
             f"(e.g. size {size:,} above the limit of {limit:,}): {quoted}; use {alternative}"

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.notation import excerpt
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import ROW_COLUMNS, Row, rows_columns
+from toolkit.sweeps.grid import GridPoints
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -548,6 +549,10 @@ def sweep_schema(sweep: Sweep, points: Any = None) -> Any:
     already made), :data:`TABLE_COLUMNS`, ``toolkit_version``."""
     import pyarrow as pa
 
+    if points is None and isinstance(sweep.points, GridPoints) and not sweep.points.built:
+        # points not built: each column's values over the grid once each (the same types)
+        columns = {name: _column(tuple(values)) for name, values in sweep.points.grid.column_values().items()}
+        points = pa.schema([(name, column.type) for name, column in columns.items()]).empty_table()
     grid = points if points is not None else grid_columns(sweep)
     stored = store_schema()
     return pa.schema(

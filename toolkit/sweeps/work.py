@@ -18,6 +18,7 @@ from __future__ import annotations
 import pickle
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolkit.sweeps import fingerprint
@@ -25,10 +26,30 @@ from toolkit.sweeps.calculators import calculator
 from toolkit.sweeps.splice import part_layout
 from toolkit.sweeps.store import PointStore, encode_columns
 
-__all__ = ["compute_chunk", "warm_worker"]
+__all__ = ["Places", "compute_chunk", "warm_worker"]
 
 #: The longest error message kept for a failed point.
 ERROR_CHARS = 500
+
+
+@dataclass(frozen=True)
+class Places:
+    """A chunk sent as places of the sweep's grid (:class:`~.grid.Grid`, pickled: the
+    same bytes for every chunk): the worker builds their points itself."""
+
+    grid: bytes
+    places: Sequence[int]
+
+    def items(self) -> tuple[list[tuple[str, Any, Any]], list[tuple[int, tuple[Any, ...]]], list[str]]:
+        """The chunk's points as ``(key, args, rules)``, their places with their column
+        values (the layout's second part) and their definitions, in the places' order."""
+        grid = pickle.loads(self.grid)
+        items, places, definitions = [], [], []
+        for place, (point, definition) in zip(self.places, grid.build(self.places), strict=True):
+            items.append((point.key, point.args, point.rules))
+            places.append((place, tuple(value for _, value in point.columns)))
+            definitions.append(definition)
+        return items, places, definitions
 
 
 def compute_chunk(
@@ -53,10 +74,16 @@ def compute_chunk(
     its points in grid order (``span``: the first and last place), so that the table is
     the chunk files spliced (:mod:`.splice`; ``part``: what the splice needs of this file,
     worked out here: :func:`~.splice.part_layout`). ``items`` may come pickled together with
-    the layout, as bytes ``pickle((items, layout))``: one value that Dask sends as it is.
+    the layout, as bytes ``pickle((items, layout))``: one value that Dask sends as it is;
+    and as :class:`Places` (with the layout's schema only), the points then built here
+    and their definitions sent back (``definitions``, in the places' order).
     """
     if isinstance(items, bytes):
         items, layout = pickle.loads(items)
+    definitions = None
+    if isinstance(items, Places):
+        items, placed_columns, definitions = items.items()
+        layout = None if layout is None else (layout[0], placed_columns)
     calc = calculator(system, name)
     finished, errors, placed = [], [], []
     items = [(key, args, _interned(rules)) for key, args, rules in items]
@@ -101,6 +128,7 @@ def compute_chunk(
         "errors": errors,
         "span": span,
         "part": part,
+        "definitions": definitions,
     }
 
 
