@@ -362,6 +362,9 @@ class Calculator:
         help: one line.
         shares: the arguments whose equal values share cached work (the same pools, the
             same hand sizes): a sweep runs points that agree on them in the same chunk.
+            ``"rules"`` among them says that points under one rules variant share cached
+            work (Fairy Meat's referee judgements): a sweep then deals the variants out to
+            its workers, each variant's chunks preferring one worker.
     """
 
     system: str
