@@ -7,6 +7,7 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -239,9 +240,10 @@ class Draws:
         k = pv.shape[1]
         pv_ext = np.vstack([pv, np.zeros((1, k))])  # id -1 -> 0 (never weighted)
         table = np.empty((len(plan.probs), 2, 17, k))
+        by_colour = [pv_ext[plan.phis[ci]] for ci in (0, 1)]  # rows x 17 x k, the same for every deck left
         for u, p in enumerate(plan.probs):
             for ci in (0, 1):
-                table[u, ci] = np.tensordot(p, pv_ext[plan.phis[ci]], axes=(0, 0))
+                table[u, ci] = np.tensordot(p, by_colour[ci], axes=(0, 0))
         nl = plan.numbered_left
         total = nl.sum(axis=1).astype(float)
         pips_f = plan.pips_f.astype(np.int64)
@@ -404,7 +406,7 @@ class Draws:
         span_o = 2 * self.judge.delta_off
         mine_d = owner == "defender"
         per_c2 = []
-        for c2i, c2 in enumerate(NUMBER_COLOURS):
+        for c2 in NUMBER_COLOURS:
             key = ("seconds", fam_d, c2, mine_d, trumps_left)  # shared by every attacker's family
             got = self.doubles.get(key)
             if got is None:
@@ -428,10 +430,7 @@ class Draws:
         span_k = len(self.judge.keys) * span_o
         code = np.concatenate(
             [
-                (2 * c2i + first_colour[g]) * span_k
-                + kids * span_o
-                + (off_a[g] - off_d[r])
-                + self.judge.delta_off
+                (2 * c2i + first_colour[g]) * span_k + kids * span_o + (off_a[g] - off_d[r]) + self.judge.delta_off
                 for c2i, (g, r, kids, off_d, _) in enumerate(per_c2)
             ]
         )
@@ -466,14 +465,17 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[first], inverse.reshape(-1)
 
 
+@lru_cache(maxsize=4096)
 def _numbered_pairs(numbered_left: tuple) -> np.ndarray:
     """P(the first Numbered card turned up is of colour c1, the second of colour c2, their
-    pips differing by col - 8), the second drawn from what the first left (FM-6): [c1, c2, col]."""
+    pips differing by col - 8), the second drawn from what the first left (FM-6): [c1, c2, col]
+    (remembered, read only: the double draws of a game share a few decks left)."""
     n_left = np.array(numbered_left, dtype=float)
     total = n_left.sum()
     both = (n_left[:, None] * n_left[None, :] - np.diag(n_left)) / (total * (total - 1))
     coef = np.zeros((2, 2, 17))
     np.add.at(coef, (_PAIR_C1, _PAIR_C2, _PAIR_COL), both.ravel())
+    coef.flags.writeable = False
     return coef
 
 
