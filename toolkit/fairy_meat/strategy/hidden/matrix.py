@@ -240,10 +240,13 @@ class Draws:
         k = pv.shape[1]
         pv_ext = np.vstack([pv, np.zeros((1, k))])  # id -1 -> 0 (never weighted)
         table = np.empty((len(plan.probs), 2, 17, k))
-        by_colour = [pv_ext[plan.phis[ci]] for ci in (0, 1)]  # rows x 17 x k, the same for every deck left
+        # rows x (17 · k), the same for every deck left; each deck's law times it is the product
+        # np.tensordot(p, ..., axes=(0, 0)) takes, without its reshaping on every call
+        by_colour = [pv_ext[plan.phis[ci]].reshape(len(plan.phis[ci]), -1) for ci in (0, 1)]
         for u, p in enumerate(plan.probs):
+            row = p.reshape(1, -1)
             for ci in (0, 1):
-                table[u, ci] = np.tensordot(p, by_colour[ci], axes=(0, 0))
+                table[u, ci] = np.dot(row, by_colour[ci]).reshape(17, k)
         nl = plan.numbered_left
         total = nl.sum(axis=1).astype(float)
         pips_f = plan.pips_f.astype(np.int64)
@@ -312,7 +315,7 @@ class Draws:
         if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
             raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
         vec = np.bincount(ids_c, weights=w[live], minlength=len(self.judge.outcomes))
-        self.used.update(np.nonzero(np.bincount(ids_c))[0].tolist())  # the outcomes that occur
+        self.used.update(np.flatnonzero(vec).tolist())  # the outcomes that occur (every weight added is > 0)
         return vec
 
     def double_pairwise(
