@@ -156,14 +156,14 @@ class Judge:
         off = self.delta_off
         if deltas.size and (deltas.min() < -off or deltas.max() >= off):  # pragma: no cover
             raise RuntimeError("difference of values out of the table's range")
-        cols = deltas + off
-        got = self.table[kids, cols]
+        cells = kids * self.table.shape[1] + (deltas + off)  # flat positions in the (C-ordered) table
+        got = self.table.ravel()[cells]
         unknown = got == -2
         if unknown.any():
             pairs = np.unique(np.stack([kids[unknown], deltas[unknown]], axis=1), axis=0)
             for k, dl in pairs:
                 self.table[k, dl + off] = self.oid(int(k), int(dl))
-            got = self.table[kids, cols]
+            got = self.table.ravel()[cells]
         return got.astype(np.int64)
 
     def payvec(self, payoff: Payoff) -> np.ndarray:

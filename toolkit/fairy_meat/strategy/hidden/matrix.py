@@ -7,6 +7,7 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -182,11 +183,15 @@ class Draws:
         side of view ``v_f`` whose value is x = pips + off_f: columns y = x − p in
         [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1."""
         rows, kids, offs = self.row_keys(owner, v_f, fam_x, x_side, colour, rmax)
-        ys = np.arange(off_f - 8, off_f + 9)
-        deltas = ys[None, :] - offs[:, None] if x_side == 1 else offs[:, None] - ys[None, :]
-        out = np.full((len(self.turned), len(ys)), -1, dtype=np.int64)
+        out = np.full((len(self.turned), 17), -1, dtype=np.int64)
         if len(rows):
-            out[rows] = self.judge.oids(np.broadcast_to(kids[:, None], deltas.shape), deltas)
+            # many rows leave the drawing side the same class and offset: judged once each
+            span = int(offs.max() - offs.min()) + 1
+            _, first, inv = np.unique(kids * span + (offs - offs.min()), return_index=True, return_inverse=True)
+            ys = np.arange(off_f - 8, off_f + 9)
+            o = offs[first]
+            deltas = ys[None, :] - o[:, None] if x_side == 1 else o[:, None] - ys[None, :]
+            out[rows] = self.judge.oids(np.broadcast_to(kids[first][:, None], deltas.shape), deltas)[inv.reshape(-1)]
         return out
 
     def single_plan(
@@ -235,9 +240,13 @@ class Draws:
         k = pv.shape[1]
         pv_ext = np.vstack([pv, np.zeros((1, k))])  # id -1 -> 0 (never weighted)
         table = np.empty((len(plan.probs), 2, 17, k))
+        # rows x (17 · k), the same for every deck left; each deck's law times it is the product
+        # np.tensordot(p, ..., axes=(0, 0)) takes, without its reshaping on every call
+        by_colour = [pv_ext[plan.phis[ci]].reshape(len(plan.phis[ci]), -1) for ci in (0, 1)]
         for u, p in enumerate(plan.probs):
+            row = p.reshape(1, -1)
             for ci in (0, 1):
-                table[u, ci] = np.tensordot(p, pv_ext[plan.phis[ci]], axes=(0, 0))
+                table[u, ci] = np.dot(row, by_colour[ci]).reshape(17, k)
         nl = plan.numbered_left
         total = nl.sum(axis=1).astype(float)
         pips_f = plan.pips_f.astype(np.int64)
@@ -299,20 +308,14 @@ class Draws:
         parts = self.doubles.get(key)
         if parts is None:
             parts = self.doubles[key] = self.double_parts(owner, fam_a, fam_d, trumps_left)
-        coef = _numbered_pairs(numbered_left)
-        ids_all, w_all = [], []
-        for c1i, c2i, ids, weight in parts:
-            w = weight[:, None] * coef[c1i, c2i][None, :]
-            live = w > 0
-            got = ids[live]
-            if (got < 0).any():  # pragma: no cover - a class the referee could not be asked
-                raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-            ids_all.append(got)
-            w_all.append(w[live])
-        ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
-        w_c = np.concatenate(w_all) if w_all else np.zeros(0)
-        vec = np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
-        self.used.update(np.nonzero(np.bincount(ids_c))[0].tolist())  # the outcomes that occur
+        coef_row, ids, weight = parts
+        w = weight[:, None] * _numbered_pairs(numbered_left).reshape(-1, 17)[coef_row]
+        live = w > 0
+        ids_c = ids[live]
+        if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
+            raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
+        vec = np.bincount(ids_c, weights=w[live], minlength=len(self.judge.outcomes))
+        self.used.update(np.flatnonzero(vec).tolist())  # the outcomes that occur (every weight added is > 0)
         return vec
 
     def double_pairwise(
@@ -370,20 +373,21 @@ class Draws:
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
-    ) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
-        """Both sides' Wild Trump draws from a deck holding ``trumps_left`` Trumps (FM-6): per
-        colour of the two Numbered cards turned up (c1, c2), the outcome ids (pairs x 17
-        pips differences, column = attacker's pips - defender's + 8; -1 where no cards
-        realise it) and the probability of each pair of (attacker's view after her draw,
-        defender's draw). First draws that leave the attacker the same view and offset are
-        one group, and so are second draws that leave the defender the same view and offset:
-        the referee reads only those, so their weights add up (the pairs of groups are few:
-        the class keys are looked up once per group, never per pair of draws)."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Both sides' Wild Trump draws from a deck holding ``trumps_left`` Trumps (FM-6), for
+        the four colours of the two Numbered cards turned up (c1, c2) at once: per pair of
+        (attacker's view after her draw, defender's draw) its row of
+        ``_numbered_pairs(...).reshape(4, 17)`` (c1 · 2 + c2), its outcome ids (x 17 pips
+        differences, column = attacker's pips - defender's + 8; -1 where no cards realise
+        it) and its probability; the pairs in order of c2, then c1. First draws that leave
+        the attacker the same view and offset are one group, and so are second draws that
+        leave the defender the same view and offset: the referee reads only those, so their
+        weights add up (the pairs of groups are few: the class keys are looked up once per
+        group, never per pair of draws)."""
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         mine_a = owner == "attacker"
         cols = np.arange(17) - 8
-        parts = []
         # the defender's draws reachable from this deck, and their law after each first draw:
         # the same whatever colour the Numbered cards turned up are
         rows2 = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
@@ -398,9 +402,14 @@ class Draws:
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
                 got = self.doubles[key] = ([va for va, _ in firsts], np.array([off for _, off in firsts]), pair)
             firsts_by_colour.append(got)
+        # both colours of the first card stacked (their groups one after the other)
+        first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
+        off_a = np.concatenate([f[1] for f in firsts_by_colour])
+        pairs_both = np.vstack([f[2] for f in firsts_by_colour])
         span_o = 2 * self.judge.delta_off
         mine_d = owner == "defender"
-        for c2i, c2 in enumerate(NUMBER_COLOURS):
+        per_c2 = []
+        for c2 in NUMBER_COLOURS:
             key = ("seconds", fam_d, c2, mine_d, trumps_left)  # shared by every attacker's family
             got = self.doubles.get(key)
             if got is None:
@@ -410,24 +419,33 @@ class Draws:
                 got = self.doubles[key] = (np.array(seconds, dtype=np.int64).reshape(-1, 2), order_d, starts_d)
             (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
             by_view = self._kinds_by_view(owner, fam_d, 1, c2)
-            for c1i in range(len(NUMBER_COLOURS)):
-                views_a, off_a, pair = firsts_by_colour[c1i]
-                pair = np.add.reduceat(pair[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
-                kinds = [by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2) for va in views_a]
-                kids = np.array(kinds)[:, view_d]
-                g, r = np.nonzero(pair)
-                # pairs of groups that leave the same class and the same difference of offsets
-                # (the attacker's minus the defender's) are one: the referee reads only those
-                # (with the difference of the Numbered cards' pips), so their weights add up
-                code = kids[g, r] * span_o + (off_a[g] - off_d[r]) + self.judge.delta_off
-                uniq, inv = np.unique(code, return_inverse=True)
-                weight = np.bincount(inv.reshape(-1), weights=pair[g, r], minlength=len(uniq))
-                u_k, u_o = np.divmod(uniq, span_o)
-                # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = cols[None, :] + (u_o - self.judge.delta_off)[:, None]
-                ids = self.judge.oids(np.broadcast_to(u_k[:, None], deltas.shape).ravel(), deltas.ravel())
-                parts.append((c1i, c2i, ids.reshape(deltas.shape), weight))
-        return parts
+            pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
+            kinds = [
+                by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2)
+                for f in firsts_by_colour
+                for va in f[0]
+            ]
+            g, r = np.nonzero(pair)
+            per_c2.append((g, r, np.array(kinds)[g, view_d[r]], off_d, pair[g, r]))
+        # pairs of groups that leave the same colours, the same class and the same difference
+        # of offsets (the attacker's minus the defender's) are one: the referee reads only
+        # those (with the difference of the Numbered cards' pips), so their weights add up
+        span_k = len(self.judge.keys) * span_o
+        code = np.concatenate(
+            [
+                (2 * c2i + first_colour[g]) * span_k + kids * span_o + (off_a[g] - off_d[r]) + self.judge.delta_off
+                for c2i, (g, r, kids, off_d, _) in enumerate(per_c2)
+            ]
+        )
+        uniq, inv = np.unique(code, return_inverse=True)
+        weight = np.bincount(inv.reshape(-1), weights=np.concatenate([p[4] for p in per_c2]), minlength=len(uniq))
+        combo, rest = np.divmod(uniq, span_k)
+        u_k, u_o = np.divmod(rest, span_o)
+        # the attacker's value p1 + off_a against the defender's p2 + off_d
+        deltas = cols[None, :] + (u_o - self.judge.delta_off)[:, None]
+        ids = self.judge.oids(np.broadcast_to(u_k[:, None], deltas.shape).ravel(), deltas.ravel())
+        c2_of, c1_of = np.divmod(combo, 2)
+        return 2 * c1_of + c2_of, ids.reshape(deltas.shape), weight
 
 
 def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
@@ -450,14 +468,17 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[first], inverse.reshape(-1)
 
 
+@lru_cache(maxsize=4096)
 def _numbered_pairs(numbered_left: tuple) -> np.ndarray:
     """P(the first Numbered card turned up is of colour c1, the second of colour c2, their
-    pips differing by col - 8), the second drawn from what the first left (FM-6): [c1, c2, col]."""
+    pips differing by col - 8), the second drawn from what the first left (FM-6): [c1, c2, col]
+    (remembered, read only: the double draws of a game share a few decks left)."""
     n_left = np.array(numbered_left, dtype=float)
     total = n_left.sum()
     both = (n_left[:, None] * n_left[None, :] - np.diag(n_left)) / (total * (total - 1))
     coef = np.zeros((2, 2, 17))
     np.add.at(coef, (_PAIR_C1, _PAIR_C2, _PAIR_COL), both.ravel())
+    coef.flags.writeable = False
     return coef
 
 
