@@ -8,6 +8,7 @@ enumerated with fixed policies (toolkit.engine.enumerate_outcomes), which never 
 the game tree.
 """
 
+import dataclasses
 import itertools
 from fractions import Fraction
 
@@ -190,9 +191,7 @@ def test_two_attacks_with_a_blind_draw():
     from toolkit.cards import Pile
 
     gone = set(parse_cards(FEW_TRUMPS))
-    state = state.__class__(
-        **{**state.__dict__, "pile": Pile((), pile.shuffled - gone, tuple(parse_cards(FEW_TRUMPS)))}
-    )
+    state = dataclasses.replace(state, pile=Pile((), pile.shuffled - gone, tuple(parse_cards(FEW_TRUMPS))))
     for pa, pd, fa, fd in [
         ("random", "greedy", random_policy, greedy_policy),
         ("greedy", "greedy", greedy_policy, greedy_policy),

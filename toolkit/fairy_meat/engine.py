@@ -117,7 +117,18 @@ class CombatState(GameState):
 
     # -- what happens next ---------------------------------------------------------
     def phase(self) -> tuple[str, int]:
-        """``(step, side)``: the step pending and whose it is (0 attacker, 1 defender)."""
+        """``(step, side)``: the step pending and whose it is (0 attacker, 1 defender).
+
+        Worked out once per state (a state never changes; the engine, the policies and the
+        enumerations ask it several times a step) and kept beside the fields, outside them:
+        equality, hashing and :func:`dataclasses.replace` see only the fields."""
+        known = self.__dict__.get("_phase")
+        if known is None:
+            known = self._pending_step()
+            object.__setattr__(self, "_phase", known)
+        return known
+
+    def _pending_step(self) -> tuple[str, int]:
         if self.finished:
             return ("over", -1)
         for i in (0, 1):
