@@ -27,6 +27,10 @@ NOTEBOOKS = REPO / "notebooks"
 LAB_SETTINGS: dict[str, dict[str, object]] = {
     "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    # the copies under test stay as they were copied: a notebook kept open past the autosave
+    # interval (2 minutes, easily reached on a loaded machine) was saved with its outputs, and
+    # its widget views then had no model when it was opened again ("widget model not found")
+    "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
 }
 
 
@@ -74,8 +78,11 @@ class LabServer:
     log_path: Path
 
     def page_url(self, notebook: str) -> str:
-        """The URL that opens ``notebook`` (a path under :attr:`root`) in JupyterLab."""
-        return f"{self.url}/lab/tree/{notebook}?token={self.token}"
+        """The URL that opens ``notebook`` (a path under :attr:`root`) in JupyterLab, alone:
+        ``reset`` starts from an empty workspace, where JupyterLab would otherwise restore every
+        notebook an earlier page opened (each with a kernel of its own, and with its saved
+        outputs): by the suite's end a page reopened a dozen notebooks."""
+        return f"{self.url}/lab/tree/{notebook}?reset&token={self.token}"
 
     def log(self) -> str:
         """The server's output so far (stdout and stderr)."""
