@@ -334,6 +334,19 @@ def test_rules_variants_are_dealt_to_the_workers_when_they_share_work() -> None:
     assert plan_lanes(pools, 4, 2) == [([0, 1, 2, 3], [0, 1])]
 
 
+def test_rules_variants_of_one_kind_are_dealt_together() -> None:
+    """Variants that share work beyond their own (``Calculator.rules_kind``) go to the same
+    workers, largest kinds first, each to the worker with the fewest variants so far."""
+    judged = load_sweep(JUDGED)
+    assert plan_lanes(judged, 4, 2, ["a", "b", "a", "b"]) == [([0, 2], [0]), ([1, 3], [1])]
+    assert plan_lanes(judged, 4, 2, ["a", "a", "b", "b"]) == [([0, 1], [0]), ([2, 3], [1])]
+    assert plan_lanes(judged, 4, 2, ["a", "b", "b", "b"]) == [([1, 2, 3], [0]), ([0], [1])]
+    assert plan_lanes(judged, 6, 2, list("abcabc")) == [([0, 2, 3, 5], [0]), ([1, 4], [1])]
+    # fewer kinds than workers: each kind a share of the workers
+    assert plan_lanes(judged, 4, 4, ["a", "a", "b", "b"]) == [([0, 1], [0, 2]), ([2, 3], [1, 3])]
+    assert plan_lanes(judged, 3, 2, ["a", "a", "a"]) == [([0, 1, 2], [0, 1])]
+
+
 @pytest.mark.parametrize("built", [False, True])
 def test_each_chunk_holds_the_rules_of_its_lane_and_prefers_its_worker(built: bool) -> None:
     sweep = load_sweep(JUDGED)

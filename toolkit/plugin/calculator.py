@@ -14,7 +14,7 @@ exploitability).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
@@ -365,6 +365,10 @@ class Calculator:
             ``"rules"`` among them says that points under one rules variant share cached
             work (Fairy Meat's referee judgements): a sweep then deals the variants out to
             its workers, each variant's chunks preferring one worker.
+        rules_kind: ``rules_kind(rules)``: a key equal for rules variants that share cached
+            work beyond their own (Fairy Meat: every deal and play of rule sets that differ
+            only in the referee's judgement), or ``None``: with ``"rules"`` in ``shares``,
+            a sweep deals the variants of one kind to the same workers.
     """
 
     system: str
@@ -378,6 +382,7 @@ class Calculator:
     max_points: int = 2_000_000
     help: str = ""
     shares: tuple[str, ...] = ()
+    rules_kind: Callable[[Any], Hashable] | None = None
 
     @property
     def param_names(self) -> tuple[str, ...]:

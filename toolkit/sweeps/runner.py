@@ -29,7 +29,7 @@ import os
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -292,7 +292,9 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
     return [[points[i] for i in chunk] for chunk in planned]
 
 
-def plan_lanes(sweep: Sweep, variants: int, workers: int) -> list[tuple[list[int], list[int]]]:
+def plan_lanes(
+    sweep: Sweep, variants: int, workers: int, kinds: Sequence[Hashable] | None = None
+) -> list[tuple[list[int], list[int]]]:
     """Return the lanes of a sweep of ``variants`` rules variants on ``workers`` workers:
     each lane's rules variants (their indices) and the workers its chunks prefer.
 
@@ -303,12 +305,25 @@ def plan_lanes(sweep: Sweep, variants: int, workers: int) -> list[tuple[list[int
     rather than by every worker; otherwise one lane of everything, on any worker. E.g. 4
     variants on 2 workers: ``[([0, 2], [0]), ([1, 3], [1])]``; 2 on 4:
     ``[([0], [0, 2]), ([1], [1, 3])]``.
+
+    ``kinds`` (one per variant, from ``Calculator.rules_kind``) says which variants share
+    work beyond their own (Fairy Meat: every deal and play of rule sets that differ only in
+    the judgement, FM-10): variants of one kind are dealt together, the largest kinds first,
+    each to the worker with the fewest variants so far; with fewer kinds than workers, each
+    kind gets a share of the workers. Without ``kinds`` every variant is a kind of its own.
     """
     if RULES_SHARE not in sweep.calculator.shares or variants < 2 or workers < 2:
         return [(list(range(variants)), list(range(workers)))]
-    if variants >= workers:
-        return [(list(range(w, variants, workers)), [w]) for w in range(workers)]
-    return [([v], list(range(v, workers, variants))) for v in range(variants)]
+    groups: dict[Hashable, list[int]] = {}
+    for v in range(variants):
+        groups.setdefault(v if kinds is None else ("kind", kinds[v]), []).append(v)
+    members = list(groups.values())
+    if len(members) < workers:
+        return [(m, list(range(k, workers, len(members)))) for k, m in enumerate(members)]
+    dealt: list[list[int]] = [[] for _ in range(workers)]
+    for m in sorted(members, key=len, reverse=True):  # stable: equal sizes in grid order
+        min(dealt, key=len).extend(m)
+    return [(sorted(d), [w]) for w, d in enumerate(dealt)]
 
 
 def plan_places(sweep: Sweep, grid: Grid, workers: int, variants: Sequence[int] | None = None) -> list[list[int]]:
@@ -390,15 +405,17 @@ def plan_work(
     lanes' chunks in turn (:func:`plan_lanes` over the workers ``addresses``), each lane's
     planned by :func:`plan_places` or :func:`plan_chunks`."""
     if grid is not None:
-        variants = len(grid.variants)
+        every = [rules for rules, _, _ in grid.variants]
     else:
         try:
             index: dict[Any, int] = {}
             variant = [index.setdefault(p.rules, len(index)) for p in todo]
         except TypeError:  # rules that do not hash: one lane
             index, variant = {None: 0}, [0] * len(todo)
-        variants = len(index)
-    lanes = plan_lanes(sweep, variants, len(addresses))
+        every = list(index)
+    kind = sweep.calculator.rules_kind
+    kinds = [kind(rules) for rules in every] if kind is not None and None not in every else None
+    lanes = plan_lanes(sweep, len(every), len(addresses), kinds)
     if len(lanes) == 1:
         chunks = plan_places(sweep, grid, workers) if grid is not None else plan_chunks(sweep, todo, workers)
         return [(chunk, None) for chunk in chunks]
