@@ -11,6 +11,7 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
@@ -50,10 +51,23 @@ def venv_python() -> Path:
     return python
 
 
-def run(args: list[str]) -> int:
-    """Run a command with the venv's python first on PATH; return its exit code."""
-    python = venv_python()
+def _venv_env(python: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
     env["VIRTUAL_ENV"] = str(VENV)
-    return subprocess.run([str(python), *args], cwd=ROOT, env=env).returncode
+    return env
+
+
+def run(args: list[str]) -> int:
+    """Run a command with the venv's python first on PATH; return its exit code."""
+    python = venv_python()
+    return subprocess.run([str(python), *args], cwd=ROOT, env=_venv_env(python)).returncode
+
+
+def start(args: list[str], output: IO[bytes]) -> subprocess.Popen[bytes]:
+    """Start a command as :func:`run` runs it, its output (stdout and stderr) into the
+    file ``output``; return the running process."""
+    python = venv_python()
+    return subprocess.Popen(
+        [str(python), *args], cwd=ROOT, env=_venv_env(python), stdout=output, stderr=subprocess.STDOUT
+    )

@@ -10,21 +10,26 @@ files or folders run as one pytest process, as asked; options alone (``--duratio
 The main part runs on one pytest-xdist worker per core (at most :data:`MAX_WORKERS`), a
 test file to a worker (``--dist loadfile``: a file's fixtures are built once), the longest
 files first (``tests/conftest.py``: ``--no-loadscope-reorder`` keeps that order); the browser
-part runs in one process, since its timings are part of what it checks. ``-n 0`` (or any
+part runs in one process, since its timings are part of what it checks, at the same time as
+the main part (:func:`both_parts`; its output follows the main part's). ``-n 0`` (or any
 ``-n``/``--numprocesses`` given) overrides the worker count.
 """
 
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-from _bootstrap import run
+from _bootstrap import run, start
 
 #: pytest's exit code when a run selects no test (e.g. ``-k`` matching only one of the two parts).
 NO_TESTS = 5
 #: The most pytest-xdist workers the main part uses (each runs kernels and Dask clusters of its own).
 MAX_WORKERS = 4
+#: Seconds the browser part may still run after the main part has ended.
+BROWSER_GRACE = 1800
 
 
 def workers() -> int:
@@ -53,6 +58,37 @@ def names_tests(args: list[str]) -> bool:
     return any(not a.startswith("-") and Path(a.split("::")[0]).exists() for a in args)
 
 
+def both_parts(parallel: list[str], args: list[str]) -> list[int]:
+    """Run the main part and, beside it, the browser part; return their exit codes.
+
+    The browser part mostly waits (on JupyterLab, kernels and Chromium: about 0.6 of a core
+    over its run), so it runs at the same time as the main part instead of after it; its
+    wall-clock limits are held at the machine's pace measured around each timed action
+    (tests/browser/machine_pace.py), which the main part's load raises. Its output is
+    printed whole after the main part's. A browser part still running
+    :data:`BROWSER_GRACE` seconds after the main part ended is stopped and fails."""
+    with tempfile.TemporaryFile() as output:
+        browser = start(["-m", "pytest", "-q", "tests/browser", *args], output)
+        try:
+            main = run(["-m", "pytest", "-q", "--ignore=tests/browser", *parallel, *args])
+            try:
+                code = browser.wait(timeout=BROWSER_GRACE)
+            except subprocess.TimeoutExpired:
+                browser.kill()
+                browser.wait()
+                code = 1
+                output.write(f"\nbrowser part stopped: still running {BROWSER_GRACE} s after the main part\n".encode())
+        finally:
+            if browser.poll() is None:
+                browser.kill()
+                browser.wait()
+        output.seek(0)
+        print("\n== browser part (tests/browser), run beside the main part ==", flush=True)
+        sys.stdout.buffer.write(output.read())
+        sys.stdout.flush()
+    return [main, code]
+
+
 if __name__ == "__main__":
     code = run(["-m", "ruff", "check", "toolkit", "tests", "bench", "scripts"])
     args = sys.argv[1:]
@@ -66,10 +102,7 @@ if __name__ == "__main__":
         # a file to a worker, in the order tests/conftest.py gives (its longest files first),
         # not xdist's default order (files with the most tests first)
         parallel = [] if given else ["-n", str(workers()), "--dist", "loadfile", "--no-loadscope-reorder"]
-        parts = [
-            run(["-m", "pytest", "-q", "--ignore=tests/browser", *parallel, *args]),
-            run(["-m", "pytest", "-q", "tests/browser", *args]),
-        ]
+        parts = both_parts(parallel, args)
         if parts != [NO_TESTS, NO_TESTS]:
             parts = [0 if p == NO_TESTS else p for p in parts]
         code = next((p for p in parts if p), 0) or code
