@@ -30,7 +30,7 @@ from toolkit.fairy_meat.odds.families import Family
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
-from toolkit.fairy_meat.strategy.hidden.judge import Judge, draw_probs, family_of, turn_ups
+from toolkit.fairy_meat.strategy.hidden.judge import Judge, clear_judgements, draw_probs, family_of, turn_ups
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 __all__ = [
@@ -322,21 +322,7 @@ class Draws:
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
     ) -> np.ndarray:
         """:meth:`double` summed over every pair of (first draw, second draw), one by one."""
-        n_left = np.array(numbered_left, dtype=float)
-        total = n_left.sum()
-        # coef[c1][c2][col]: P(first Numbered card of colour c1, second of colour c2, pips
-        # difference col - 8), the second drawn from what the first left.
-        coef = np.zeros((2, 2, 17))
-        for t1 in range(18):
-            if not n_left[t1]:
-                continue
-            left2 = n_left.copy()
-            left2[t1] -= 1
-            for t2 in range(18):
-                if left2[t2]:
-                    coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
-                        n_left[t1] / total * left2[t2] / (total - 1)
-                    )
+        coef = _pairwise_coef(numbered_left)
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         ids_all, w_all = [], []
@@ -482,6 +468,29 @@ def _numbered_pairs(numbered_left: tuple) -> np.ndarray:
     return coef
 
 
+@lru_cache(maxsize=4096)
+def _pairwise_coef(numbered_left: tuple) -> np.ndarray:
+    """coef[c1][c2][col]: P(the first Numbered card turned up is of colour c1, the second of
+    colour c2, their pips differing by col - 8), the second drawn from what the first left
+    (FM-6), added pair of types by pair of types as :meth:`Draws.double_pairwise` always has
+    (remembered, read only: the double draws of a game share a few decks left)."""
+    n_left = np.array(numbered_left, dtype=float)
+    total = n_left.sum()
+    coef = np.zeros((2, 2, 17))
+    for t1 in range(18):
+        if not n_left[t1]:
+            continue
+        left2 = n_left.copy()
+        left2[t1] -= 1
+        for t2 in range(18):
+            if left2[t2]:
+                coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
+                    n_left[t1] / total * left2[t2] / (total - 1)
+                )
+    coef.flags.writeable = False
+    return coef
+
+
 _PAIR_C1 = np.repeat((np.arange(18) >= 9).astype(int), 18)
 _PAIR_C2 = np.tile((np.arange(18) >= 9).astype(int), 18)
 _PAIR_COL = np.repeat(_PIPS_OF_TYPE, 18) - np.tile(_PIPS_OF_TYPE, 18) + 8
@@ -502,8 +511,10 @@ _BUILDS_KEPT = 2
 
 
 def clear_build_cache() -> None:
-    """Forget the games remembered between payoffs (:func:`build_game`)."""
+    """Forget the games remembered between payoffs (:func:`build_game`) and the referee's
+    judgements shared between games (:func:`~.judge.clear_judgements`)."""
     _BUILDS.clear()
+    clear_judgements()
 
 
 def build_game(a: int, d: int, caps: tuple[int, ...], rules: Rules, payoff: Payoff) -> Game:
