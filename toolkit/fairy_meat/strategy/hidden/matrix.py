@@ -323,39 +323,57 @@ class Draws:
     ) -> np.ndarray:
         """:meth:`double` summed over every pair of (first draw, second draw), one by one."""
         coef = _pairwise_coef(numbered_left)
-        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
-        live1 = np.nonzero(p1)[0]
         ids_all, w_all = [], []
-        mine_a = owner == "attacker"
         cols = np.arange(17) - 8
-        views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
-        for c2i, c2 in enumerate(NUMBER_COLOURS):
-            rows2 = None
-            p2 = None
+        for c2i in range(len(NUMBER_COLOURS)):
             for c1i in range(len(NUMBER_COLOURS)):
-                views, off_a = views_by_colour[c1i]
-                distinct: dict[tuple, int] = {}
-                which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
-                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va in distinct]
-                if rows2 is None:
-                    rows2 = keyed[0][0]
-                    p2 = self._second_draws(trumps_left, live1, rows2)
-                kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
-                off_d = keyed[0][2]
-                w = p1[live1][:, None, None] * p2[:, :, None] * coef[c1i, c2i][None, None, :]
+                # the pairs of draws with P > 0 (first draw x second draw, in that order):
+                # their joint probability, class key id and difference of offsets
+                pw, kids, dbase = self._draw_pairs(owner, fam_a, fam_d, trumps_left, c1i, c2i)
+                wanted = coef[c1i, c2i] > 0  # the pips differences the Numbered cards left can give
+                # the same products, in the same order, as over every (first, second, column)
+                w = pw[:, None] * coef[c1i, c2i][wanted][None, :]
                 live = w > 0
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = cols[None, None, :] + off_a[:, None, None] - off_d[None, :, None]
-                kk = np.broadcast_to(kids[:, :, None], w.shape)[live]
-                ids = self.judge.oids(kk, np.broadcast_to(deltas, w.shape)[live])
+                deltas = dbase[:, None] + cols[wanted][None, :]
+                kk = np.broadcast_to(kids[:, None], w.shape)[live]
+                ids = self.judge.oids(kk, deltas[live])
                 if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
                     raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
                 ids_all.append(ids)
                 w_all.append(w[live])
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
-        self.used.update(np.unique(ids_c).tolist())
-        return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+        n_out = len(self.judge.outcomes)
+        self.used.update(np.flatnonzero(np.bincount(ids_c, minlength=n_out)).tolist())  # the outcomes that occur
+        return np.bincount(ids_c, weights=w_c, minlength=n_out)
+
+    def _draw_pairs(
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: every (attacker's first draw, defender's second draw)
+        with positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in
+        the order first draw, then second draw: P(first) · P(second | first), the class key
+        id, and the attacker's offset minus the defender's (remembered: they do not depend on
+        the Numbered cards left)."""
+        key = ("pairs", owner, fam_a, fam_d, trumps_left, c1i, c2i)
+        got = self.seconds.get(key)
+        if got is not None:
+            return got
+        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
+        live1 = np.nonzero(p1)[0]
+        views, off_a = self._first_views(fam_a, NUMBER_COLOURS[c1i], trumps_left, live1, owner == "attacker")
+        distinct: dict[tuple, int] = {}
+        which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
+        keyed = [self.row_keys(owner, va, fam_d, 1, NUMBER_COLOURS[c2i], trumps_left) for va in distinct]
+        rows2 = keyed[0][0]
+        p2 = self._second_draws(trumps_left, live1, rows2)
+        kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
+        off_d = keyed[0][2]
+        pw = p1[live1][:, None] * p2
+        first, second = np.nonzero(pw > 0)
+        got = self.seconds[key] = (pw[first, second], kids[first, second], off_a[first] - off_d[second])
+        return got
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
