@@ -214,7 +214,8 @@ class Judge:
             # the flat positions sort as the (key id, difference) pairs do: the unknown pairs
             # judged once each, in that order (a 1-D unique: far cheaper than unique rows)
             width = self.table.shape[1]
-            for cell in np.unique(cells[unknown]).tolist():
+            asked = np.sort(cells[unknown])
+            for cell in asked[np.r_[True, asked[1:] != asked[:-1]]].tolist():
                 k, column = divmod(cell, width)
                 self.table[k, column] = self.oid(k, column - off)
             got = self.table.ravel()[cells]

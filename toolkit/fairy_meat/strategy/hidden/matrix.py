@@ -187,7 +187,7 @@ class Draws:
         if len(rows):
             # many rows leave the drawing side the same class and offset: judged once each
             span = int(offs.max() - offs.min()) + 1
-            _, first, inv = np.unique(kids * span + (offs - offs.min()), return_index=True, return_inverse=True)
+            _, first, inv = _unique_ints(kids * span + (offs - offs.min()))
             ys = np.arange(off_f - 8, off_f + 9)
             o = offs[first]
             deltas = ys[None, :] - o[:, None] if x_side == 1 else o[:, None] - ys[None, :]
@@ -230,7 +230,7 @@ class Draws:
         occur = phis.transpose(1, 0, 2).reshape(len(self.turned), -1)[hit]
         if (occur < 0).any():  # pragma: no cover - never for real deals
             raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
-        self.used.update(np.unique(occur).tolist())
+        self.used.update(_unique_ints(occur)[0].tolist())
         return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
 
     @staticmethod
@@ -468,8 +468,24 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     code = np.zeros(len(rows), dtype=np.int64)
     for column in rows.T:
         code = code * base + column
-    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    return rows[first], inverse.reshape(-1)
+    _, first, inverse = _unique_ints(code)
+    return rows[first], inverse
+
+
+def _unique_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(values, return_index=True, return_inverse=True)`` for whole numbers (any
+    shape, read flat): the sorted distinct values, each one's first position and every
+    value's index among them, by one stable sort (the same arrays; NumPy's hashing unique is
+    several times slower on the small arrays of a build)."""
+    flat = values.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(flat), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], order[new], inverse
 
 
 @lru_cache(maxsize=4096)

@@ -121,7 +121,10 @@ def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
     """An engine state at information set ``info`` of player ``p`` (level 0 declaration,
     1 Trumps, 2 card), with representative cards; ``None`` if no cards realise it."""
     h = info[0]
-    own = _rep_cards(game.hands[p][h], p, game.rules)
+    reps = game.policy_cache.setdefault(("cards", p), {})  # representative cards by hand (read only)
+    own = reps.get(h)
+    if own is None:
+        own = reps[h] = _rep_cards(game.hands[p][h], p, game.rules)
     mine = set(own)
     size_other = game.d if p == 0 else game.a
     seen_placed: Placed = None
