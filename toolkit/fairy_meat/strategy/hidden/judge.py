@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import OrderedDict
 from functools import cache
 from typing import NamedTuple
 
@@ -33,7 +34,7 @@ from toolkit.fairy_meat.referee import AttackResult, resolve_attack
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
-__all__ = ["family_of", "Outcome", "Judge", "RBS", "turn_ups", "draw_probs"]
+__all__ = ["family_of", "Outcome", "Judge", "RBS", "turn_ups", "draw_probs", "clear_judgements"]
 
 
 _DELTA_OFF = 64
@@ -72,6 +73,40 @@ class Outcome(NamedTuple):
         )
 
 
+class _Judged(NamedTuple):
+    """What the referee said of one rule set's attack classes, shared by every :class:`Judge`
+    of those rules (the games of other hand sizes, decks left and payoffs): the fold of each
+    class key, and the outcome of each (class key, difference) (None: no cards realise it)."""
+
+    folds: dict[tuple, tuple[tuple, int, int, int, frozenset[int] | None]]
+    outcomes: dict[tuple[tuple, int], Outcome | None]
+
+
+#: Judgements by rules (the :data:`_JUDGED_KEPT` most recent rule sets): a class's fold and
+#: outcome depend only on the rules (the cards a class is read on are the rules' deck, not
+#: the deck left), so a game of other sizes or another deck left asks the referee only about
+#: classes no game of its rules met. Each judge still numbers its keys and outcomes in the
+#: order it meets them, as a judge of its own would.
+_JUDGED: OrderedDict[Rules, _Judged] = OrderedDict()
+_JUDGED_KEPT = 4
+
+
+def clear_judgements() -> None:
+    """Forget the referee's judgements shared between games (:class:`Judge`)."""
+    _JUDGED.clear()
+
+
+def _judged(rules: Rules) -> _Judged:
+    got = _JUDGED.get(rules)
+    if got is None:
+        got = _JUDGED[rules] = _Judged({}, {})
+        while len(_JUDGED) > _JUDGED_KEPT:
+            _JUDGED.popitem(last=False)
+    else:
+        _JUDGED.move_to_end(rules)
+    return got
+
+
 class Judge:
     """Outcome of every attack class (odds' class keys), judged by the referee once each
     (FM-5, FM-8..FM-12): keys are canonical views of both sides (``odds._canon``) and
@@ -99,6 +134,7 @@ class Judge:
         self.outcomes: list[Outcome] = []
         self.calls = 0
         self.table = np.full((1024, 2 * self.delta_off), -2, dtype=np.int32)  # (key id, delta) -> outcome id
+        self.shared = _judged(rules)  # what the referee said of these rules' classes in earlier games
 
     def kid(self, key: tuple) -> int:
         k = self.key_ids.get(key)
@@ -107,32 +143,47 @@ class Judge:
             self.keys.append(key)
             self.fold.append((k, 0, -(10**6), 10**6))  # placeholder while folding
             self.values.append(None)
-            try:
-                reduced, shift = fold_class(key, self.rules)
-            except AssertionError:  # no cards realise the class: a combination that cannot occur
-                reduced, shift = key, 0
-            bare = bare_side(reduced, self.rules)
-            lo, hi = class_reach(reduced, bare, self.deck)
+            folded = self.shared.folds.get(key)
+            if folded is None:
+                try:
+                    reduced, shift = fold_class(key, self.rules)
+                except AssertionError:  # no cards realise the class: a combination that cannot occur
+                    reduced, shift = key, 0
+                bare = bare_side(reduced, self.rules)
+                lo, hi = class_reach(reduced, bare, self.deck)
+                # a Trump worth more than 1 leaves gaps between lo and hi (as the odds' settle)
+                values = None if self.deck is None else class_values(reduced, bare, self.deck)
+                folded = self.shared.folds[key] = (reduced, shift, lo, hi, values)
+            reduced, shift, lo, hi, values = folded
             rid = k if reduced == key else self.kid(reduced)
             self.fold[k] = (rid, shift, lo, hi)
-            # a Trump worth more than 1 leaves gaps between lo and hi (as the odds' settle)
-            self.values[k] = None if self.deck is None else class_values(reduced, bare, self.deck)
+            self.values[k] = values
         return k
 
     def _referee(self, kid: int, delta: int) -> int:
-        try:
-            key = self.keys[kid]
-            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules), self.plays)
-        except AssertionError:  # no cards realise it: a combination that cannot occur
+        key = self.keys[kid]
+        judged = self.shared.outcomes
+        if (key, delta) in judged:
+            rec = judged[(key, delta)]
+        else:
+            judged[(key, delta)] = rec = self._ask_referee(key, delta)
+        if rec is None:  # no cards realise it: a combination that cannot occur
             return -1
-        result = resolve_attack(play_a, play_d, self.rules, explain=False)
-        self.calls += 1
-        rec = Outcome.of_result(result)
         oid = self.outcome_ids.get(rec)
         if oid is None:
             oid = self.outcome_ids[rec] = len(self.outcomes)
             self.outcomes.append(rec)
         return oid
+
+    def _ask_referee(self, key: tuple, delta: int) -> Outcome | None:
+        """The referee's outcome of class ``key`` at difference ``delta`` on representative
+        cards (FM-5, FM-8..FM-12); None when no cards realise it."""
+        try:
+            play_a, play_d = representative_plays(key, delta, bare_side(key, self.rules), self.plays)
+        except AssertionError:  # no cards realise it: a combination that cannot occur
+            return None
+        self.calls += 1
+        return Outcome.of_result(resolve_attack(play_a, play_d, self.rules, explain=False))
 
     def oid(self, kid: int, delta: int) -> int:
         got = self.cache.get((kid, delta))
@@ -160,9 +211,13 @@ class Judge:
         got = self.table.ravel()[cells]
         unknown = got == -2
         if unknown.any():
-            pairs = np.unique(np.stack([kids[unknown], deltas[unknown]], axis=1), axis=0)
-            for k, dl in pairs:
-                self.table[k, dl + off] = self.oid(int(k), int(dl))
+            # the flat positions sort as the (key id, difference) pairs do: the unknown pairs
+            # judged once each, in that order (a 1-D unique: far cheaper than unique rows)
+            width = self.table.shape[1]
+            asked = np.sort(cells[unknown])
+            for cell in asked[np.r_[True, asked[1:] != asked[:-1]]].tolist():
+                k, column = divmod(cell, width)
+                self.table[k, column] = self.oid(k, column - off)
             got = self.table.ravel()[cells]
         return got.astype(np.int64)
 

@@ -30,7 +30,7 @@ from toolkit.fairy_meat.odds.families import Family
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
-from toolkit.fairy_meat.strategy.hidden.judge import Judge, draw_probs, family_of, turn_ups
+from toolkit.fairy_meat.strategy.hidden.judge import Judge, clear_judgements, draw_probs, family_of, turn_ups
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 __all__ = [
@@ -187,7 +187,7 @@ class Draws:
         if len(rows):
             # many rows leave the drawing side the same class and offset: judged once each
             span = int(offs.max() - offs.min()) + 1
-            _, first, inv = np.unique(kids * span + (offs - offs.min()), return_index=True, return_inverse=True)
+            _, first, inv = _unique_ints(kids * span + (offs - offs.min()))
             ys = np.arange(off_f - 8, off_f + 9)
             o = offs[first]
             deltas = ys[None, :] - o[:, None] if x_side == 1 else o[:, None] - ys[None, :]
@@ -230,7 +230,7 @@ class Draws:
         occur = phis.transpose(1, 0, 2).reshape(len(self.turned), -1)[hit]
         if (occur < 0).any():  # pragma: no cover - never for real deals
             raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
-        self.used.update(np.unique(occur).tolist())
+        self.used.update(_unique_ints(occur)[0].tolist())
         return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
 
     @staticmethod
@@ -322,54 +322,58 @@ class Draws:
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
     ) -> np.ndarray:
         """:meth:`double` summed over every pair of (first draw, second draw), one by one."""
-        n_left = np.array(numbered_left, dtype=float)
-        total = n_left.sum()
-        # coef[c1][c2][col]: P(first Numbered card of colour c1, second of colour c2, pips
-        # difference col - 8), the second drawn from what the first left.
-        coef = np.zeros((2, 2, 17))
-        for t1 in range(18):
-            if not n_left[t1]:
-                continue
-            left2 = n_left.copy()
-            left2[t1] -= 1
-            for t2 in range(18):
-                if left2[t2]:
-                    coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
-                        n_left[t1] / total * left2[t2] / (total - 1)
-                    )
-        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
-        live1 = np.nonzero(p1)[0]
+        coef = _pairwise_coef(numbered_left)
         ids_all, w_all = [], []
-        mine_a = owner == "attacker"
         cols = np.arange(17) - 8
-        views_by_colour = [self._first_views(fam_a, c1, trumps_left, live1, mine_a) for c1 in NUMBER_COLOURS]
-        for c2i, c2 in enumerate(NUMBER_COLOURS):
-            rows2 = None
-            p2 = None
+        for c2i in range(len(NUMBER_COLOURS)):
             for c1i in range(len(NUMBER_COLOURS)):
-                views, off_a = views_by_colour[c1i]
-                distinct: dict[tuple, int] = {}
-                which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
-                keyed = [self.row_keys(owner, va, fam_d, 1, c2, trumps_left) for va in distinct]
-                if rows2 is None:
-                    rows2 = keyed[0][0]
-                    p2 = self._second_draws(trumps_left, live1, rows2)
-                kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
-                off_d = keyed[0][2]
-                w = p1[live1][:, None, None] * p2[:, :, None] * coef[c1i, c2i][None, None, :]
+                # the pairs of draws with P > 0 (first draw x second draw, in that order):
+                # their joint probability, class key id and difference of offsets
+                pw, kids, dbase = self._draw_pairs(owner, fam_a, fam_d, trumps_left, c1i, c2i)
+                wanted = coef[c1i, c2i] > 0  # the pips differences the Numbered cards left can give
+                # the same products, in the same order, as over every (first, second, column)
+                w = pw[:, None] * coef[c1i, c2i][wanted][None, :]
                 live = w > 0
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = cols[None, None, :] + off_a[:, None, None] - off_d[None, :, None]
-                kk = np.broadcast_to(kids[:, :, None], w.shape)[live]
-                ids = self.judge.oids(kk, np.broadcast_to(deltas, w.shape)[live])
+                deltas = dbase[:, None] + cols[wanted][None, :]
+                kk = np.broadcast_to(kids[:, None], w.shape)[live]
+                ids = self.judge.oids(kk, deltas[live])
                 if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
                     raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
                 ids_all.append(ids)
                 w_all.append(w[live])
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
-        self.used.update(np.unique(ids_c).tolist())
-        return np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+        n_out = len(self.judge.outcomes)
+        self.used.update(np.flatnonzero(np.bincount(ids_c, minlength=n_out)).tolist())  # the outcomes that occur
+        return np.bincount(ids_c, weights=w_c, minlength=n_out)
+
+    def _draw_pairs(
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: every (attacker's first draw, defender's second draw)
+        with positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in
+        the order first draw, then second draw: P(first) · P(second | first), the class key
+        id, and the attacker's offset minus the defender's (remembered: they do not depend on
+        the Numbered cards left)."""
+        key = ("pairs", owner, fam_a, fam_d, trumps_left, c1i, c2i)
+        got = self.seconds.get(key)
+        if got is not None:
+            return got
+        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
+        live1 = np.nonzero(p1)[0]
+        views, off_a = self._first_views(fam_a, NUMBER_COLOURS[c1i], trumps_left, live1, owner == "attacker")
+        distinct: dict[tuple, int] = {}
+        which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
+        keyed = [self.row_keys(owner, va, fam_d, 1, NUMBER_COLOURS[c2i], trumps_left) for va in distinct]
+        rows2 = keyed[0][0]
+        p2 = self._second_draws(trumps_left, live1, rows2)
+        kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
+        off_d = keyed[0][2]
+        pw = p1[live1][:, None] * p2
+        first, second = np.nonzero(pw > 0)
+        got = self.seconds[key] = (pw[first, second], kids[first, second], off_a[first] - off_d[second])
+        return got
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
@@ -464,8 +468,24 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     code = np.zeros(len(rows), dtype=np.int64)
     for column in rows.T:
         code = code * base + column
-    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    return rows[first], inverse.reshape(-1)
+    _, first, inverse = _unique_ints(code)
+    return rows[first], inverse
+
+
+def _unique_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(values, return_index=True, return_inverse=True)`` for whole numbers (any
+    shape, read flat): the sorted distinct values, each one's first position and every
+    value's index among them, by one stable sort (the same arrays; NumPy's hashing unique is
+    several times slower on the small arrays of a build)."""
+    flat = values.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(flat), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], order[new], inverse
 
 
 @lru_cache(maxsize=4096)
@@ -478,6 +498,29 @@ def _numbered_pairs(numbered_left: tuple) -> np.ndarray:
     both = (n_left[:, None] * n_left[None, :] - np.diag(n_left)) / (total * (total - 1))
     coef = np.zeros((2, 2, 17))
     np.add.at(coef, (_PAIR_C1, _PAIR_C2, _PAIR_COL), both.ravel())
+    coef.flags.writeable = False
+    return coef
+
+
+@lru_cache(maxsize=4096)
+def _pairwise_coef(numbered_left: tuple) -> np.ndarray:
+    """coef[c1][c2][col]: P(the first Numbered card turned up is of colour c1, the second of
+    colour c2, their pips differing by col - 8), the second drawn from what the first left
+    (FM-6), added pair of types by pair of types as :meth:`Draws.double_pairwise` always has
+    (remembered, read only: the double draws of a game share a few decks left)."""
+    n_left = np.array(numbered_left, dtype=float)
+    total = n_left.sum()
+    coef = np.zeros((2, 2, 17))
+    for t1 in range(18):
+        if not n_left[t1]:
+            continue
+        left2 = n_left.copy()
+        left2[t1] -= 1
+        for t2 in range(18):
+            if left2[t2]:
+                coef[int(t1 >= 9), int(t2 >= 9), type_pips(t1) - type_pips(t2) + 8] += (
+                    n_left[t1] / total * left2[t2] / (total - 1)
+                )
     coef.flags.writeable = False
     return coef
 
@@ -502,8 +545,10 @@ _BUILDS_KEPT = 2
 
 
 def clear_build_cache() -> None:
-    """Forget the games remembered between payoffs (:func:`build_game`)."""
+    """Forget the games remembered between payoffs (:func:`build_game`) and the referee's
+    judgements shared between games (:func:`~.judge.clear_judgements`)."""
     _BUILDS.clear()
+    clear_judgements()
 
 
 def build_game(a: int, d: int, caps: tuple[int, ...], rules: Rules, payoff: Payoff) -> Game:

@@ -121,7 +121,10 @@ def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
     """An engine state at information set ``info`` of player ``p`` (level 0 declaration,
     1 Trumps, 2 card), with representative cards; ``None`` if no cards realise it."""
     h = info[0]
-    own = _rep_cards(game.hands[p][h], p, game.rules)
+    reps = game.policy_cache.setdefault(("cards", p), {})  # representative cards by hand (read only)
+    own = reps.get(h)
+    if own is None:
+        own = reps[h] = _rep_cards(game.hands[p][h], p, game.rules)
     mine = set(own)
     size_other = game.d if p == 0 else game.a
     seen_placed: Placed = None
@@ -140,34 +143,39 @@ def _history_state(game: Game, p: int, level: int, info: tuple) -> Any:
     if other is None:
         return None
     hands = (own, other) if p == 0 else (other, own)
-    state = start_known_hands(hands[0], hands[1], game.rules)
     if p == 0:
-        if level == 0:
-            return state
-        da, dd = info[1], info[2]
+        moves = [] if level == 0 else [f"declare {DECLS[info[1]]}", f"declare {DECLS[info[2]]}"]
     else:
-        da = info[1]
-        state = state.apply(f"declare {DECLS[da]}")
-        if level == 0:
-            return state
-        dd = info[2]
-    if p == 0:
-        state = state.apply(f"declare {DECLS[da]}").apply(f"declare {DECLS[dd]}")
-    else:
-        state = state.apply(f"declare {DECLS[dd]}")
-    if level == 1:
-        if p == 1:
-            state = state.apply("trumps none")  # the defender's policy never reads the attacker's choice here
-        return state
+        moves = [f"declare {DECLS[info[1]]}"] + ([] if level == 0 else [f"declare {DECLS[info[2]]}"])
+    if level == 1 and p == 1:
+        moves.append("trumps none")  # the defender's policy never reads the attacker's choice here
+    if level < 2:
+        return _played(game, hands, tuple(moves))
     own_placed = game.placed[info[3]]
     plays = [" ".join(c.code for c in placed_cards(own, own_placed, game.rules)) or "none", None]
     plays[1] = " ".join(c.code for c in placed_cards(other, seen_placed, game.rules)) or "none"
     first, second = (plays[0], plays[1]) if p == 0 else (plays[1], plays[0])
-    state = state.apply(f"trumps {first}").apply(f"trumps {second}")
+    state = _played(game, hands, (*moves, f"trumps {first}", f"trumps {second}"))
     if p == 1:
         legal = state.legal_actions()
         state = state.apply(legal[0])  # the attacker's card, unseen by the defender's policy
     return state
+
+
+def _played(game: Game, hands: tuple[list[Card], list[Card]], moves: tuple[str, ...]) -> Any:
+    """The engine state of the known hands ``hands`` after ``moves`` (remembered in the game:
+    states are immutable, and the histories of a pair of hands share their first moves, so
+    each prefix is dealt and played once)."""
+    states = game.policy_cache.setdefault(("played",), {})
+    key = (tuple(hands[0]), tuple(hands[1]), moves)
+    got = states.get(key)
+    if got is None:
+        if moves:
+            got = _played(game, hands, moves[:-1]).apply(moves[-1])
+        else:
+            got = start_known_hands(hands[0], hands[1], game.rules)
+        states[key] = got
+    return got
 
 
 def policy_strategy(game: Game, p: int, policy: Policy) -> list[np.ndarray]:

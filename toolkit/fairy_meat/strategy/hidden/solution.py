@@ -398,11 +398,15 @@ class HiddenSolution:
                 raise InvalidSetupError(f"no such history: placed {placed!r}, seen {seen!r}")
             level = 2
             info = (h, decl[0], decl[1], game.placed.index(pl), game.obs.index(ob))
-        infos = game.infos[p][level]
-        try:
-            i = infos.index(info)
-        except ValueError:
-            raise InvalidSetupError(f"the {side} cannot reach that decision with this hand") from None
+        # each information set's position, by its history (first of equal ones, as list.index)
+        where = game.policy_cache.get(("infoset", p, level))
+        if where is None:
+            where = game.policy_cache[("infoset", p, level)] = {}
+            for j, inf in enumerate(game.infos[p][level]):
+                where.setdefault(inf, j)
+        i = where.get(info)
+        if i is None:
+            raise InvalidSetupError(f"the {side} cannot reach that decision with this hand")
         lv = game.sides[p].levels[level]
         start, count = int(lv["starts"][i]), int(lv["counts"][i])
         acts = game.actions[p][level]

@@ -1,0 +1,60 @@
+"""The referee's judgements shared by the hidden-hands games of one rule set (FM-5..FM-12).
+
+A game built after games of other hand sizes or another deck left asks the referee only
+about classes none of them met; its own key and outcome numbering is still the order it
+meets them, so its matrix, outcome list and solve are bit-for-bit those of a cold build
+(every cache cleared). Also: the build's sort-based unique is NumPy's ``np.unique``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from toolkit.fairy_meat.rules import Rules
+from toolkit.fairy_meat.strategy.hidden import solve_hidden
+from toolkit.fairy_meat.strategy.hidden.matrix import _unique_ints
+from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache
+
+
+def _solve(a: int, d: int, rules: Rules, removed: tuple[str, ...] = ()):
+    return solve_hidden(a, d, rules, removed=removed, target=1e-12, max_iterations=10, time_limit=600, check_every=5)
+
+
+def _bits(h) -> tuple:
+    m = h.game.matrix
+    return (
+        m.data.tobytes(),
+        m.indices.tobytes(),
+        m.indptr.tobytes(),
+        tuple(h.game.judge.outcomes),
+        tuple(h.game.judge.keys),
+        (h.value, h.lower, h.upper, h.payoff_range, tuple(c[0::2] for c in h.curve)),
+    )
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(trump_value=2)], ids=["draft", "trump worth 2"])
+def test_shared_judgements_give_the_cold_build_bit_for_bit(rules):
+    clear_strategy_cache()
+    cold = _solve(2, 1, rules)
+    cold_21, cold_calls = _bits(cold), cold.game.judge.calls
+    clear_strategy_cache()
+    cold_dep = _bits(_solve(1, 1, rules, ("2H", "3H", "4D")))
+    clear_strategy_cache()
+    _solve(1, 1, rules)  # judges classes the next games meet again
+    warm_21 = _solve(2, 1, rules)
+    warm_dep = _solve(1, 1, rules, ("2H", "3H", "4D"))  # another deck left: the same rules' classes
+    assert _bits(warm_21) == cold_21
+    assert _bits(warm_dep) == cold_dep
+    assert warm_21.game.judge.calls < cold_calls  # the referee was asked less
+    clear_strategy_cache()
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 300])
+def test_unique_ints_is_numpys_unique(n):
+    rng = np.random.default_rng(n)
+    for values in (rng.integers(0, 40, size=n), rng.integers(-5, 10**9, size=(n, 3))):
+        want = np.unique(values, return_index=True, return_inverse=True)
+        got = _unique_ints(values)
+        for w, g in zip(want, got, strict=True):
+            assert np.array_equal(w.reshape(-1), g)
