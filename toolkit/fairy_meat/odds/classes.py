@@ -335,7 +335,8 @@ def orientations(key: tuple) -> list[tuple[SideView, SideView | None]]:
 
 def swapped(view: SideView | None) -> SideView | None:
     """The view with her card of the other colour."""
-    return None if view is None else view._replace(colour=SWAP[view.colour])
+    # tuple.__new__ as in _view: class keys are built in the weighing's inner loops.
+    return None if view is None else tuple.__new__(SideView, (SWAP[view[0]], *view[1:]))
 
 
 def bare_side(key: tuple, rules: Rules | None) -> str | None:

@@ -35,7 +35,7 @@ from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
 from toolkit.fairy_meat.odds.families import MODELS, NO_NUMBERED, Choice
 from toolkit.fairy_meat.odds.known_hands import enumerate_attack, fairies_for, start_known_hands
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
-from toolkit.fairy_meat.odds.weighing import Pending, settle, two_turned_up, weigh_pair
+from toolkit.fairy_meat.odds.weighing import Buckets, Pending, settle, two_turned_up, weigh_pair
 from toolkit.fairy_meat.rules import Rules
 from toolkit.montecarlo import Estimate
 from toolkit.odds_result import (
@@ -61,6 +61,9 @@ __all__ = [
     "pair_diffs",
     "weight_scale",
     "exact_weights",
+    "exact_buckets",
+    "BUCKETS",
+    "BUCKETS_KEPT",
     "generic_pairs",
     "generic_weights",
     "exact_size",
@@ -198,7 +201,42 @@ def weight_scale(choices: Iterable[Choice]) -> int:
     return math.lcm(1, *(c.weight.denominator for c in choices))
 
 
+#: The weighed classes of attacks (:func:`exact_buckets`) by (sizes, policies, the rules
+#: before the judgement: :meth:`~toolkit.fairy_meat.rules.Rules.before_judgement`), the
+#: latest :data:`BUCKETS_KEPT`: rule sets that differ only in how a difference becomes
+#: points and damage (FM-10) deal, play and class attacks alike, and share them. Cleared
+#: by :func:`~.caches.clear_caches`.
+BUCKETS: dict[tuple, tuple[Buckets, int]] = {}
+
+#: How many calculations :data:`BUCKETS` keeps (a report's grid of hand sizes).
+BUCKETS_KEPT = 64
+
+
 def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> dict[AttackOutcome, int]:
+    """The exact outcome weights of ``a`` v ``d`` (their sum checked against every deal):
+    the classes of attacks of :func:`exact_buckets`, judged by the referee under ``rules``."""
+    buckets, expected = exact_buckets(a, d, pols, rules)
+    weights = settle(buckets, rules)
+    got = sum(weights.values())
+    if got != expected:  # pragma: no cover - a counting bug, never a user error
+        raise AssertionError(f"deal weights add up to {got}, expected {expected} ({a} v {d})")
+    return weights
+
+
+def exact_buckets(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> tuple[Buckets, int]:
+    """Every class of attacks of ``a`` v ``d`` the referee tells apart, weighed by pips
+    difference over every deal and play, and the total weight (every deal, FM-1, FM-2);
+    cached in :data:`BUCKETS` by the rules before the judgement (FM-10)."""
+    cache_key = (a, d, pols, rules.before_judgement())
+    got = BUCKETS.get(cache_key)
+    if got is None:
+        got = BUCKETS[cache_key] = _weigh_every_deal(a, d, pols, rules)
+        while len(BUCKETS) > BUCKETS_KEPT:
+            del BUCKETS[next(iter(BUCKETS))]
+    return got
+
+
+def _weigh_every_deal(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> tuple[Buckets, int]:
     models = model_pair(pols, rules)
     assert models is not None
     size = len(deck_cards(rules))
@@ -232,12 +270,8 @@ def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> 
                     pending.diffs[key] = pair_diffs(ca, cd, na, nd, rules)
                 weight = count * int(wa * cd.weight * scale_d)
                 weigh_pair(pending, ca.family, cd.family, key, weight, left, deck, k, rules)
-    weights = settle(pending.buckets(), rules)
     expected = comb(size, a) * comb(size - a, d) * scale_a * scale_d * falling(deck, k)
-    got = sum(weights.values())
-    if got != expected:  # pragma: no cover - a counting bug, never a user error
-        raise AssertionError(f"deal weights add up to {got}, expected {expected} ({a} v {d})")
-    return weights
+    return pending.buckets(), expected
 
 
 def generic_pairs(a: int, d: int, rules: Rules | None = None) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
