@@ -21,7 +21,7 @@ from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
 from toolkit.fairy_meat.odds.deals import BUCKETS
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
-from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel
+from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel, type_keys
 from toolkit.fairy_meat.odds.known_hands import BEST_OUTCOMES
 from toolkit.fairy_meat.odds.weighing import VIEWS_CACHE, two_turned_up
 
@@ -50,6 +50,7 @@ def clear_caches() -> None:
         trump_sets_by_type,
         hand_splits,
         trump_comps,
+        type_keys,
     ):
         fn.cache_clear()
     realisations_cache_clear()
