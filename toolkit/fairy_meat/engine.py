@@ -19,9 +19,11 @@ Actions are short strings, the same in the stepper, in example files and in logs
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
@@ -220,11 +222,24 @@ class CombatState(GameState):
 
     # -- chance ------------------------------------------------------------------------
     def _chance_outcomes(self) -> list[tuple[Hashable, Fraction]]:
-        options = self.pile.next_options()
-        if not options:
-            raise InvalidSetupError("the deck and the Spoils Heap are both empty: no card can be turned up")
+        options = self._next_cards()
         p = Fraction(1, len(options))
         return [(c, p) for c in options]
+
+    def _next_cards(self) -> list[Card]:
+        """The cards that may come next, in order (:meth:`~toolkit.cards.Pile.next_options`),
+        read from the rules' deck in order rather than sorted again at every card."""
+        options = self.pile.next_options_in(_sorted_deck(self.rules))
+        if not options:
+            raise InvalidSetupError("the deck and the Spoils Heap are both empty: no card can be turned up")
+        return options
+
+    def sample_chance(self, rng: random.Random) -> Hashable:
+        """The next card drawn with ``rng``: the draw :meth:`GameState.sample_chance
+        <toolkit.engine.GameState.sample_chance>` makes (``rng.randrange`` over the cards in
+        order, each equally likely), without building their distribution."""
+        options = self._next_cards()
+        return options[rng.randrange(len(options))]
 
     def action_to_string(self, action: Hashable) -> str:
         return action.code if isinstance(action, Card) else str(action)
@@ -754,6 +769,12 @@ def _not_in_deck(rules: Rules) -> str:
     ranks = " ".join((*rules.numbered_ranks, *rules.trump_ranks))
     jokers = f" and {count(rules.jokers, 'joker')}" if rules.jokers else ", no jokers"
     return f"not in the {len(deck_cards(rules))}-card deck of these rules (FM-1: ranks {ranks}{jokers})"
+
+
+@cache
+def _sorted_deck(rules: Rules) -> tuple[Card, ...]:
+    """The rules' deck (FM-1) sorted as :meth:`~toolkit.cards.Pile.next_options` sorts a pile."""
+    return tuple(sorted(deck_cards(rules)))
 
 
 def full_pile(rules: Rules, stacked: Sequence[str | Card] = ()) -> Pile:
