@@ -420,6 +420,20 @@ class Rules(HouseRules):
             return self
         return replace(self, **_DEFAULTS_OF_JUDGEMENT)
 
+    #: The fields the referee's reading of an attack reads besides :attr:`JUDGEMENT_FIELDS`
+    #: (FM-5: who has said None, and what the owner of hidden Trumps then reveals): no deal
+    #: and no play of the standard policies depends on them.
+    READING_FIELDS: ClassVar[tuple[str, ...]] = ("none_means", "none_reveal")
+
+    def deals_and_plays(self) -> Rules:
+        """These rules with :attr:`JUDGEMENT_FIELDS` and :attr:`READING_FIELDS` at their
+        defaults (FM-5, FM-10): equal for two rule sets whose deals and standard plays are
+        alike (a cache key for the calculators)."""
+        base = self.before_judgement()
+        if all(getattr(base, f) == _DEFAULTS_OF_READING[f] for f in self.READING_FIELDS):
+            return base
+        return replace(base, **_DEFAULTS_OF_READING)
+
     def beats(self, value: int, other: int, same_colour: bool) -> bool:
         """Whether final ``value`` beats ``other`` (FM-9, this rule set's colour rule)."""
         wins = self.same_colour_wins if same_colour else self.different_colour_wins
@@ -428,6 +442,8 @@ class Rules(HouseRules):
 
 #: The defaults of :attr:`Rules.JUDGEMENT_FIELDS`.
 _DEFAULTS_OF_JUDGEMENT = {f: getattr(Rules(), f) for f in Rules.JUDGEMENT_FIELDS}
+#: The defaults of :attr:`Rules.READING_FIELDS`.
+_DEFAULTS_OF_READING = {f: getattr(Rules(), f) for f in Rules.READING_FIELDS}
 
 
 #: Most Live or Kill points a fairy may have (a fairy has a handful; a combat hand of
