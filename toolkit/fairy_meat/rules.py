@@ -408,10 +408,42 @@ class Rules(HouseRules):
         or the rule book's when none is given."""
         return self.damage_table or RULEBOOK_DAMAGE_TABLE
 
+    #: The fields only the referee's judgement of an attack reads (FM-10: how a difference
+    #: becomes points and damage): no deal, play or class of attacks depends on them, so
+    #: rule sets that differ only there share everything before the judgement.
+    JUDGEMENT_FIELDS: ClassVar[tuple[str, ...]] = ("points_divisor", "damage", "damage_table")
+
+    def before_judgement(self) -> Rules:
+        """These rules with :attr:`JUDGEMENT_FIELDS` at their defaults (FM-10): equal for two
+        rule sets that deal, play and class attacks alike (a cache key for the calculators)."""
+        if all(getattr(self, f) == _DEFAULTS_OF_JUDGEMENT[f] for f in self.JUDGEMENT_FIELDS):
+            return self
+        return replace(self, **_DEFAULTS_OF_JUDGEMENT)
+
+    #: The fields the referee's reading of an attack reads besides :attr:`JUDGEMENT_FIELDS`
+    #: (FM-5: who has said None, and what the owner of hidden Trumps then reveals): no deal
+    #: and no play of the standard policies depends on them.
+    READING_FIELDS: ClassVar[tuple[str, ...]] = ("none_means", "none_reveal")
+
+    def deals_and_plays(self) -> Rules:
+        """These rules with :attr:`JUDGEMENT_FIELDS` and :attr:`READING_FIELDS` at their
+        defaults (FM-5, FM-10): equal for two rule sets whose deals and standard plays are
+        alike (a cache key for the calculators)."""
+        base = self.before_judgement()
+        if all(getattr(base, f) == _DEFAULTS_OF_READING[f] for f in self.READING_FIELDS):
+            return base
+        return replace(base, **_DEFAULTS_OF_READING)
+
     def beats(self, value: int, other: int, same_colour: bool) -> bool:
         """Whether final ``value`` beats ``other`` (FM-9, this rule set's colour rule)."""
         wins = self.same_colour_wins if same_colour else self.different_colour_wins
         return value > other if wins == "highest" else value < other
+
+
+#: The defaults of :attr:`Rules.JUDGEMENT_FIELDS`.
+_DEFAULTS_OF_JUDGEMENT = {f: getattr(Rules(), f) for f in Rules.JUDGEMENT_FIELDS}
+#: The defaults of :attr:`Rules.READING_FIELDS`.
+_DEFAULTS_OF_READING = {f: getattr(Rules(), f) for f in Rules.READING_FIELDS}
 
 
 #: Most Live or Kill points a fairy may have (a fairy has a handful; a combat hand of

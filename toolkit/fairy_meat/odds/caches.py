@@ -19,8 +19,9 @@ from toolkit.fairy_meat.odds.classes import (
 )
 from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
+from toolkit.fairy_meat.odds.deals import BUCKETS, PLAYS
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
-from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel
+from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel, type_keys
 from toolkit.fairy_meat.odds.known_hands import BEST_OUTCOMES
 from toolkit.fairy_meat.odds.weighing import VIEWS_CACHE, two_turned_up
 
@@ -30,6 +31,8 @@ __all__ = ["clear_caches"]
 def clear_caches() -> None:
     """Forget every cached count and judgement (for benchmarks that time a cold start)."""
     JUDGED.clear()
+    BUCKETS.clear()
+    PLAYS.clear()
     SHIFTS.clear()
     for fn in (
         split_count,
@@ -48,6 +51,7 @@ def clear_caches() -> None:
         trump_sets_by_type,
         hand_splits,
         trump_comps,
+        type_keys,
     ):
         fn.cache_clear()
     realisations_cache_clear()

@@ -205,7 +205,9 @@ def _has_death(view: SideView | None) -> bool:
 
 def class_key(owner: str | None, va: SideView, vd: SideView | None) -> tuple:
     """The class key; without the A♠ the colours only matter as equal or not: red first."""
-    if va.colour == "black" and not (_has_death(va) or _has_death(vd)):
+    # by index (colour, death applied, death hidden: SideView's 0, 3, 6), as _has_death
+    # reads them: keys are built in the weighing's inner loops
+    if va[0] == "black" and not (va[3] or va[6] or (vd is not None and (vd[3] or vd[6]))):
         return (owner, swapped(va), swapped(vd))
     return (owner, va, vd)
 
@@ -335,7 +337,8 @@ def orientations(key: tuple) -> list[tuple[SideView, SideView | None]]:
 
 def swapped(view: SideView | None) -> SideView | None:
     """The view with her card of the other colour."""
-    return None if view is None else view._replace(colour=SWAP[view.colour])
+    # tuple.__new__ as in _view: class keys are built in the weighing's inner loops.
+    return None if view is None else tuple.__new__(SideView, (SWAP[view[0]], *view[1:]))
 
 
 def bare_side(key: tuple, rules: Rules | None) -> str | None:

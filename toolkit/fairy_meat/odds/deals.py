@@ -7,7 +7,7 @@ import math
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -35,7 +35,7 @@ from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
 from toolkit.fairy_meat.odds.families import MODELS, NO_NUMBERED, Choice
 from toolkit.fairy_meat.odds.known_hands import enumerate_attack, fairies_for, start_known_hands
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
-from toolkit.fairy_meat.odds.weighing import Pending, settle, two_turned_up, weigh_pair
+from toolkit.fairy_meat.odds.weighing import Buckets, Pending, settle, two_turned_up, weigh_pair
 from toolkit.fairy_meat.rules import Rules
 from toolkit.montecarlo import Estimate
 from toolkit.odds_result import (
@@ -61,6 +61,11 @@ __all__ = [
     "pair_diffs",
     "weight_scale",
     "exact_weights",
+    "exact_buckets",
+    "exact_plays",
+    "PLAYS",
+    "BUCKETS",
+    "BUCKETS_KEPT",
     "generic_pairs",
     "generic_weights",
     "exact_size",
@@ -198,7 +203,77 @@ def weight_scale(choices: Iterable[Choice]) -> int:
     return math.lcm(1, *(c.weight.denominator for c in choices))
 
 
+#: The weighed classes of attacks (:func:`exact_buckets`) by (sizes, policies, the rules
+#: before the judgement: :meth:`~toolkit.fairy_meat.rules.Rules.before_judgement`), the
+#: latest :data:`BUCKETS_KEPT`: rule sets that differ only in how a difference becomes
+#: points and damage (FM-10) deal, play and class attacks alike, and share them. Cleared
+#: by :func:`~.caches.clear_caches`.
+BUCKETS: dict[tuple, tuple[Buckets, int]] = {}
+
+#: How many calculations :data:`BUCKETS` keeps (a report's grid of hand sizes).
+BUCKETS_KEPT = 64
+
+
 def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> dict[AttackOutcome, int]:
+    """The exact outcome weights of ``a`` v ``d`` (their sum checked against every deal):
+    the classes of attacks of :func:`exact_buckets`, judged by the referee under ``rules``."""
+    buckets, expected = exact_buckets(a, d, pols, rules)
+    weights = settle(buckets, rules)
+    got = sum(weights.values())
+    if got != expected:  # pragma: no cover - a counting bug, never a user error
+        raise AssertionError(f"deal weights add up to {got}, expected {expected} ({a} v {d})")
+    return weights
+
+
+def exact_buckets(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> tuple[Buckets, int]:
+    """Every class of attacks of ``a`` v ``d`` the referee tells apart, weighed by pips
+    difference over every deal and play, and the total weight (every deal, FM-1, FM-2);
+    cached in :data:`BUCKETS` by the rules before the judgement (FM-10)."""
+    cache_key = (a, d, pols, rules.before_judgement())
+    got = BUCKETS.get(cache_key)
+    if got is None:
+        got = BUCKETS[cache_key] = _weigh_every_deal(a, d, pols, rules)
+        while len(BUCKETS) > BUCKETS_KEPT:
+            del BUCKETS[next(iter(BUCKETS))]
+    return got
+
+
+#: Every pair of plays of a calculation (:func:`exact_plays`) by (sizes, policies, the rules'
+#: deals and plays: :meth:`~toolkit.fairy_meat.rules.Rules.deals_and_plays`), the latest
+#: :data:`BUCKETS_KEPT`: rule sets that differ only in how the referee reads or judges an
+#: attack (FM-5, FM-10) share them. Cleared by :func:`~.caches.clear_caches`.
+PLAYS: dict[tuple, tuple[dict[tuple, int], dict[Hashable, Any], int, int, int]] = {}
+
+
+def _weigh_every_deal(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> tuple[Buckets, int]:
+    plays, diffs, deck, k, expected = exact_plays(a, d, pols, rules)
+    pending = Pending()
+    pending.diffs = diffs  # read only
+    for (fam_a, fam_d, diffs_id, left), weight in plays.items():
+        weigh_pair(pending, fam_a, fam_d, diffs_id, weight, left, deck, k, rules)
+    return pending.buckets(), expected
+
+
+def exact_plays(
+    a: int, d: int, pols: tuple[Policy, Policy], rules: Rules
+) -> tuple[dict[tuple, int], dict[Hashable, Any], int, int, int]:
+    """Every pair of plays of ``a`` v ``d`` over every deal (FM-1..FM-7): {(attacker's
+    family, defender's family, Numbered-card counts id, Trumps left in the deck when one
+    draws, else ``()``): weight}, the Numbered-card counts by id (:func:`pair_diffs`), the
+    deck left, the draw law's span and the total weight; cached in :data:`PLAYS` by the
+    rules' deals and plays (FM-5 and FM-10 read by the referee only)."""
+    cache_key = (a, d, pols, rules.deals_and_plays())
+    got = PLAYS.get(cache_key)
+    if got is None:
+        got = PLAYS[cache_key] = _every_play(a, d, pols, rules)
+        while len(PLAYS) > BUCKETS_KEPT:
+            del PLAYS[next(iter(PLAYS))]
+    return got
+
+
+def _every_play(
+    a: int, d: int, pols: tuple[Policy, Policy], rules: Rules
+) -> tuple[dict[tuple, int], dict[Hashable, Any], int, int, int]:
     models = model_pair(pols, rules)
     assert models is not None
     size = len(deck_cards(rules))
@@ -208,36 +283,27 @@ def exact_weights(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> 
     contexts = list(trump_contexts(a, d, models, rules))
     scale_a = math.lcm(1, *(weight_scale(c[4]) for c in contexts))
     scale_d = math.lcm(1, *(weight_scale(c[5]) for c in contexts))
-    pending = Pending()
+    diffs: dict[Hashable, Any] = {}
+    plays: dict[tuple, int] = defaultdict(int)
     for count, na, nd, left, choices_a, choices_d in contexts:
         numbered_left = numbered - na - nd
         for ca in choices_a:
             wa = ca.weight * scale_a
             for cd in choices_d:
-                if (ca.family.kind in DRAWS) + (cd.family.kind in DRAWS) > numbered_left:
+                draw_a, draw_d = ca.family.kind in DRAWS, cd.family.kind in DRAWS
+                if draw_a + draw_d > numbered_left:
                     raise InvalidSetupError(
                         f"hands of {a} and {d} cards can leave no Numbered card in the deck for a Wild Trump "
                         "draw (FM-6); the engine cannot play such a deal"
                     )
-                key = (
-                    ca.types,
-                    cd.types,
-                    ca.family.kind in DRAWS,
-                    cd.family.kind in DRAWS,
-                    cd.family.kind == "unopposed",
-                    na,
-                    nd,
-                )
-                if key not in pending.diffs:
-                    pending.diffs[key] = pair_diffs(ca, cd, na, nd, rules)
+                key = (ca.types, cd.types, draw_a, draw_d, cd.family.kind == "unopposed", na, nd)
+                if key not in diffs:
+                    diffs[key] = pair_diffs(ca, cd, na, nd, rules)
                 weight = count * int(wa * cd.weight * scale_d)
-                weigh_pair(pending, ca.family, cd.family, key, weight, left, deck, k, rules)
-    weights = settle(pending.buckets(), rules)
+                # the Trumps left in the deck only matter to a draw (FM-6)
+                plays[(ca.family, cd.family, key, left if (draw_a or draw_d) else ())] += weight
     expected = comb(size, a) * comb(size - a, d) * scale_a * scale_d * falling(deck, k)
-    got = sum(weights.values())
-    if got != expected:  # pragma: no cover - a counting bug, never a user error
-        raise AssertionError(f"deal weights add up to {got}, expected {expected} ({a} v {d})")
-    return weights
+    return dict(plays), diffs, deck, k, expected
 
 
 def generic_pairs(a: int, d: int, rules: Rules | None = None) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:

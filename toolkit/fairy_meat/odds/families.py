@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from typing import NamedTuple
@@ -32,6 +33,7 @@ from toolkit.fairy_meat.rules import Rules
 
 __all__ = [
     "type_key",
+    "type_keys",
     "TYPES_OF_COLOUR",
     "TRUMP_COLOUR",
     "trump_colour",
@@ -53,6 +55,25 @@ def type_key(card: Card, rules: Rules | None = None) -> int | str:
     Trumps by letter (``J`` for a joker)."""
     t = type_index(card, rules)
     return TRUMP_LETTERS.get(t, "J" if t == JOKER_TRUMP else t)
+
+
+class _TypeKeys(dict):
+    """Card codes to their :func:`type_key` under one rule set, filled as cards are asked."""
+
+    def __init__(self, rules: Rules | None) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def __missing__(self, code: str) -> int | str:
+        key = self[code] = type_key(Card(code), self.rules)
+        return key
+
+
+@cache
+def type_keys(rules: Rules | None = None) -> Mapping[str, int | str]:
+    """:func:`type_key` of every card under ``rules``, by card code (the enumerations read
+    it at every state: a card's type is worked out once per rule set, FM-1)."""
+    return _TypeKeys(rules)
 
 
 #: The Numbered type slots of each colour (FM-1), as :func:`~toolkit.fairy_meat.deck.numbered_type`

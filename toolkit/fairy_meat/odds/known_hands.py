@@ -21,7 +21,7 @@ from toolkit.fairy_meat.legality import (
 )
 from toolkit.fairy_meat.odds.checks import parse_hand, resolve_policies
 from toolkit.fairy_meat.odds.classes import DRAWS
-from toolkit.fairy_meat.odds.families import Family, type_key
+from toolkit.fairy_meat.odds.families import Family, type_key, type_keys
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
 from toolkit.fairy_meat.odds.weighing import Pending, settle, weigh_pair
 from toolkit.fairy_meat.policies import POLICIES, REFEREE_STEPS
@@ -71,13 +71,13 @@ def signature(state: CombatState) -> Hashable:
         return ("over", tuple(outcome_of(r) for r in state.results))
     a = state.cur
 
-    rules = state.rules
+    keys = type_keys(state.rules)
 
     def types(cards: Iterable[Card] | None) -> tuple | None:
-        return None if cards is None else tuple(sorted(str(type_key(c, rules)) for c in cards))
+        return None if cards is None else tuple(sorted([str(keys[c.code]) for c in cards]))
 
     def one(card: Card | None) -> Any:
-        return None if card is None else type_key(card, rules)
+        return None if card is None else keys[card.code]
 
     return (
         state.phase(),
@@ -103,8 +103,9 @@ def lumped_chance(state: CombatState) -> list[tuple[CombatState, Fraction]]:
     """Chance outcomes grouped by card type: one representative card per type."""
     options = state.chance_outcomes()
     groups: dict[Any, list[Card]] = defaultdict(list)
+    keys = type_keys(state.rules)
     for card, _ in options:
-        groups[type_key(card, state.rules)].append(card)
+        groups[keys[card.code]].append(card)
     total = len(options)
     return [(state.apply_listed(cards[0]), Fraction(len(cards), total)) for cards in groups.values()]
 
@@ -146,7 +147,8 @@ def finish_draws(state: CombatState) -> Distribution[AttackOutcome] | None:
     pile = state.pile
     if pile.stacked or pile.discards:
         return None
-    left = Counter(type_key(c, state.rules) for c in pile.shuffled)  # the rules' types (FM-1, FM-12)
+    keys = type_keys(state.rules)
+    left = Counter(keys[c.code] for c in pile.shuffled)  # the rules' types (FM-1, FM-12)
     trumps_left: tuple[int, ...] = (left["R"], left["B"], left["S"])
     if state.rules.jokers:
         trumps_left += (left["J"],)
