@@ -347,6 +347,32 @@ def test_rules_variants_of_one_kind_are_dealt_together() -> None:
     assert plan_lanes(judged, 3, 2, ["a", "a", "a"]) == [([0, 1, 2], [0, 1])]
 
 
+#: The same variants with the FM-10 field last: the variants that differ only in the damage
+#: rule (which share every deal and play) are then not next to each other in grid order.
+JUDGED_DAMAGE_LAST = (
+    "system: fairy-meat\ncalculator: deal_averaged_odds\n"
+    "grid:\n  attacker_cards: [1, 2]\n  defender_cards: [1]\n"
+    "  rules:\n    nasty_hit: [damaged, loser]\n    damage: [halved, table]\nfixed:\n  method: exact\n"
+)
+
+
+@pytest.mark.parametrize("text", [JUDGED, JUDGED_DAMAGE_LAST])
+def test_fairy_meat_variants_that_differ_only_in_the_judgement_share_a_worker(text: str) -> None:
+    sweep = load_sweep(text)
+    grid = sweep.points.grid
+    lanes = plan_work(sweep, [], grid, ["w0", "w1"], 2)
+    on: dict[str, set[tuple[str, str]]] = {}
+    for places, prefer in lanes:
+        for place in places:
+            rules = grid.variants[place % len(grid.variants)][0]
+            on.setdefault(prefer[0], set()).add((rules.nasty_hit, rules.damage))
+    # each worker holds one Nasty Hit rule (FM-12) under both damage rules (FM-10, judgement only)
+    assert sorted(sorted(v) for v in on.values()) == [
+        [("damaged", "halved"), ("damaged", "table")],
+        [("loser", "halved"), ("loser", "table")],
+    ]
+
+
 @pytest.mark.parametrize("built", [False, True])
 def test_each_chunk_holds_the_rules_of_its_lane_and_prefers_its_worker(built: bool) -> None:
     sweep = load_sweep(JUDGED)

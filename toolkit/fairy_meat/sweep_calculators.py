@@ -23,6 +23,7 @@ def calculators() -> list[Calculator]:
         solve_hidden,
     )
     from toolkit.fairy_meat.odds import DEFAULT_TRIALS, EXACT_LIMIT, GENERIC_EXACT_LIMIT, exact_size
+    from toolkit.fairy_meat.rules import Rules
     from toolkit.fairy_meat.strategy import HIDDEN_LIMIT, hidden_size
 
     system = "fairy-meat"
@@ -109,8 +110,11 @@ def calculators() -> list[Calculator]:
             seconds=0.5,
             max_points=20_000,
             help="one attack averaged over every deal of two hand sizes (FM-1, FM-2)",
-            # the referee's judgements are cached by rules (one rules variant's points share them)
+            # the referee's judgements are cached by rules (one rules variant's points share them);
+            # rule sets that differ only in how an attack is read or judged (FM-5, FM-10) share
+            # every deal and play too: dealt to the same workers
             shares=("attacker_cards", "defender_cards", "rules"),
+            rules_kind=Rules.deals_and_plays,
         ),
         Calculator(
             system,
