@@ -78,10 +78,10 @@ def _click_through(st: CombatStepper) -> None:
     raise AssertionError("the combat did not end")
 
 
-
 def _read(html_text: str) -> str:
     """What a designer reads in a widget's HTML: the text, a drawn card as its words (``K♠``)."""
     return re.sub(r"<[^>]+>", "", html_text)
+
 
 # -- the worked example -------------------------------------------------------------------
 def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():

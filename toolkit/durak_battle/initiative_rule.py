@@ -20,7 +20,6 @@ from toolkit.rulings import implements
 __all__ = ["NO_CLASH", "NoClash", "TIE_COIN", "attack_cards", "initiative_holder"]
 
 
-
 class NoClash:
     """The initiative when neither side holds an attack card: no clash this round (DB-3).
     A named value, not a side: a side is 0 or 1, and ``names[NO_CLASH]`` is an error

@@ -187,7 +187,7 @@ PARTS: tuple[Part, ...] = (
     Part(
         "FM-5 reveal",
         "the engine reveals face-down Trumps once the other side plays a Trump",
-        reading="(the engine, default `none_means=\"no_trumps\"`) a fairy who placed Trumps face down "
+        reading='(the engine, default `none_means="no_trumps"`) a fairy who placed Trumps face down '
         "sees them stay face down while the other side has played no Trump; they are revealed (and the "
         "log says so) as soon as the other side's Wild Trump is shown with the Numbered cards or a Trump "
         "is turned up for her. Wild Trump points are declared with the Trumps, so they reveal at once.",
@@ -242,7 +242,7 @@ PARTS: tuple[Part, ...] = (
         "FM-14 escape",
         "the winner's choice to escape, made before the attack is settled",
         reading="the Wrestling winner chooses to deal the damage or escape before the attack is settled, "
-        "so the result, the log (\"… escapes the brawl\") and the summary record what happened.",
+        'so the result, the log ("… escapes the brawl") and the summary record what happened.',
     ),
 )
 

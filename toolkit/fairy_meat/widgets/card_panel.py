@@ -117,7 +117,6 @@ class CardPanel:
 
         self._attempt(action, reason)
 
-
     def _attempt(self, action: str, reason: Callable[[], str]) -> None:
         """Apply ``action`` through the stepper. If the engine refuses it without naming
         the ruling broken, put ``reason()`` (which does) before its message; the state is
@@ -129,7 +128,6 @@ class CardPanel:
             why = reason()
             if why:
                 self.stepper.refuse(f"{why} (The engine: {engine})")
-
 
     def _clear_panel(self) -> None:
         self.card_buttons, self.action_buttons, self.best_button = {}, {}, None
@@ -251,5 +249,3 @@ class CardPanel:
             "damage": "deal the damage (FM-14)",
             "escape": "forgo the damage to escape the brawl (FM-14)",
         }.get(action, action)
-
-

@@ -96,7 +96,7 @@ def legend_html(rules: Rules | None = None) -> str:
     return (
         f'{CARD_BUTTON_STYLE}<span style="font-size:90%"><span style="background:{NUMBERED_FILL};{chip}">'
         f'Numbered card: played to attack or defend</span><span style="{trump}">'
-        f'Trump ({esc(" ".join(rules.trump_ranks))}): placed face down, or played as a Wild Trump</span>'
+        f"Trump ({esc(' '.join(rules.trump_ranks))}): placed face down, or played as a Wild Trump</span>"
         "(FM-1, FM-4, FM-6)</span>"
     )
 

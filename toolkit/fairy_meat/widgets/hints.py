@@ -171,4 +171,3 @@ class HintPanel:
         while len(self._hints) > HINTS_KEPT:
             self._hints.popitem(last=False)
         return result
-

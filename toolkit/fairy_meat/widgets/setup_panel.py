@@ -93,7 +93,6 @@ class CombatSetup:
         """Whether Wrestling hands are exactly Kill points (``wrestling_hand="kill_only"``, FM-2/FM-14)."""
         return bool(self.wrestling.value) and self.wrestling_hand.value == "kill_only"
 
-
     def _build_controls(
         self, attacker: Fairy, defender: Fairy, rules: Rules, options: Mapping[str, Any], deck: str
     ) -> None:
@@ -168,7 +167,6 @@ class CombatSetup:
         )
         self.setup_line = widgets.HTML()
         self.error_line = widgets.HTML()
-
 
     def _layout(self) -> widgets.VBox:
         # the title first, then the setup in one grid: each fairy's controls a column of their own
@@ -250,4 +248,3 @@ class CombatSetup:
             f"Combat hands: {a} {count(sizes[0], 'card')}, {d} {sizes[1]}; {count(n, 'attack')} "
             f"({kind}; {self.rules.variant_name()})."
         )
-

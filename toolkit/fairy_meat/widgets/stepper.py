@@ -152,7 +152,6 @@ class CombatStepper(CombatSetup, CardPanel, HintPanel, FollowsExample[CombatStat
         self.export_title.value = title
         self._start(seed, title)
 
-
     def export(self) -> str:
         """Fill the export box with the combat so far as a rule-book example and return it
         (the YAML that ``toolkit replay`` and :func:`~toolkit.fairy_meat.notation.load_example`
@@ -182,7 +181,6 @@ class CombatStepper(CombatSetup, CardPanel, HintPanel, FollowsExample[CombatStat
             NOTE,
         )
 
-
     def _build_panels(self) -> None:
         a, d = self.names
         self.view = widgets.ToggleButtons(
@@ -207,17 +205,14 @@ class CombatStepper(CombatSetup, CardPanel, HintPanel, FollowsExample[CombatStat
     def _expectation_problems(self) -> list[str]:
         return check_expectations(self.example, self.state)
 
-
     def _show_log_to(self, view: str) -> None:
         """One side's view reads the log through her eyes (``Stepper.viewer``): the other
         fairy's hand as she draws it, and Trumps kept hidden, are not shown (FM-5)."""
         if hasattr(self, "stepper"):
             self.stepper.viewer = None if view == "both" else view
 
-
     def _show_more(self) -> None:
         self._show_hint()
-
 
     def _hand_rows(self, state: CombatState) -> list[str]:
         """Each fairy's row: points, declaration, hand (face-down and played cards marked), extras."""
