@@ -179,6 +179,17 @@ def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
 _DEFAULT = Rules()
 
 
+def _strike(rules: Rules) -> Answer:
+    """:func:`~.clash.strike` under ``rules`` (DB-4), worked out once per rules."""
+    hit = rules.judged.get(_STRIKE)
+    if hit is None:
+        hit = rules.judged[_STRIKE] = strike(rules)
+    return hit
+
+
+_STRIKE = "strike"
+
+
 def _loss(side: int, tokens: int) -> tuple[int, int]:
     return (tokens, 0) if side == 0 else (0, tokens)
 
@@ -422,7 +433,7 @@ def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosit
     assert attacker is not None and table is not None
     j = 1 - attacker
     if verb == "take":  # DB-4: she declines and takes the strike
-        hit = strike(rules)
+        hit = _strike(rules)
         loss = _loss(j, hit.defender_loss)
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
         return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
@@ -474,7 +485,7 @@ def _attacked(
     defender = 1 - attacker
     if can_answer(hands[defender], rules):
         return _new(ClashPosition, (hands, "answer", attacker, attacker, card, 0, rules, forced)), out
-    hit = strike(rules)
+    hit = _strike(rules)
     loss = _loss(defender, hit.defender_loss)
     out += (Beat("strike", defender, None, hit, loss, auto=True),) if narrate else (loss,)
     return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)

@@ -295,6 +295,23 @@ def clash_counts(
     return total
 
 
+#: The sampled clash tables of :func:`clash_counts` as the chain reads them (clashes, rows
+#: (holder, path, count), True), by everything they depend on: the battles of a report
+#: share them. Cleared by :func:`~toolkit.durak_battle.odds.clash_losses.clear_caches`.
+_SAMPLED_TABLES: dict[tuple, tuple[int, list[tuple[str | None, Path, int]], bool]] = remember_cache({})
+
+
+def _sampled_table(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+) -> tuple[int, list[tuple[str | None, Path, int]], bool]:
+    key = (na, nb, pols, rules, plan, seed)
+    found = _SAMPLED_TABLES.get(key)
+    if found is None:
+        counts = clash_counts(na, nb, pols, rules, plan, seed)
+        found = _SAMPLED_TABLES[key] = (sum(plan), [(h, path, n) for (h, path), n in counts.items()], True)
+    return found
+
+
 def _chain(
     army_a: Army,
     army_b: Army,
@@ -337,8 +354,7 @@ def _chain(
             exact_limit=EXACT_LIMIT,
         )
         if how == "monte_carlo":
-            counts = clash_counts(na, nb, pols, clash_rules, plan, seed)
-            found = (trials, [(h, path, n) for (h, path), n in counts.items()], True)
+            found = _sampled_table(na, nb, pols, clash_rules, plan, seed)
         else:
             exact = exact_clash_paths(na, nb, pols, clash_rules)
             den = lcm(*(q.denominator for q in exact.values()))

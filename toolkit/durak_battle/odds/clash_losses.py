@@ -395,6 +395,7 @@ def sampled_clash_runs(
     rng = random.Random(f"{seed}:{na}:{nb}")
     deck = list(rules.deck())
     runs: list[tuple[str | None, Path]] = []
+    both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
         bits = rng.getrandbits(PLAY_SEED_BITS)  # the run's play stream, started only when needed
@@ -407,6 +408,11 @@ def sampled_clash_runs(
             who = bits & 1
         node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
         events: list[tuple[int, int]] = []
+        if both_greedy:  # one line of play, no policy to look up at each step
+            while node is not None:
+                node, evs = node.losses_after(greedy_action(node))
+                if evs:
+                    events.extend(evs)
         while node is not None:
             policy = pols[node.holder if node.stage == "attack" else 1 - node.attacking]  # the side to move
             if policy is greedy_policy:  # what policy_choices gives, without building its list
