@@ -87,6 +87,7 @@ def _squeezed(mask: int, jokers: tuple[str, ...]) -> dict[str, str]:
     _SQUEEZED[(mask, jokers)] = out
     return out
 
+
 _NO_LOSS = (0, 0)
 # Positions are built without the NamedTuple's keyword handling in the inner loops (all eight fields given).
 _new = tuple.__new__
