@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from numbers import Rational
+from operator import attrgetter
 from typing import Any
 
 from toolkit.cards import Card
@@ -30,6 +31,8 @@ __all__ = ["Payoff", "ClashSolver", "action_key", "best_action", "position_of", 
 #: or a function ``(lost_a, lost_b) -> number`` of the final losses.
 Payoff = tuple[Any, Any] | Callable[[int, int], Any]
 
+#: A position's memo key: its canonical form's key (:attr:`~.position.ClashPosition.canonical_key`).
+_CANONICAL_KEY = attrgetter("canonical_key")
 #: The order of action verbs when a policy breaks a tie between equally good actions.
 _VERB_ORDER = {"attack": 0, "pass": 1, "manoeuvre": 2, "defence": 3, "counter": 4, "take": 5}
 
@@ -89,14 +92,14 @@ class ClashSolver:
         self.additive = self.terminal is None and tokens is None
         if self.additive:
             self.search: Minimax = Minimax(
-                ClashPosition.legal_actions, self._gain, _a_moves, lambda n: n.canonical().key, max_states, _TOO_BIG
+                ClashPosition.legal_actions, self._gain, _a_moves, _CANONICAL_KEY, max_states, _TOO_BIG
             )
         else:
             self.search = Minimax(
                 lambda p: p[0].legal_actions(),
                 self._move,
                 lambda p: _a_moves(p[0]),
-                lambda p: (p[0].canonical().key, p[1]),
+                lambda p: (p[0].canonical_key, p[1]),
                 max_states,
                 _TOO_BIG,
             )

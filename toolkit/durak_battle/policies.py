@@ -90,9 +90,11 @@ _CARD = {c.code: c for c in standard_deck(jokers=True)}
 # :func:`greedy_policy`'s docstring and ``key`` the card's order within its tier; a card she
 # would not play ranks last (tier 9) with what she does without one. Worked out once per
 # rules and table card from the referee's judgements and remembered with them
-# (``rules.judged``, under ``("greedy", table code)``; ``None`` for the attack).
+# (``rules.judged["greedy"]``, by table code; ``None`` for the attack), as each
+# code's place in that order and the action of each place (:func:`_ranked`).
 Prefs = dict[str, tuple[int, tuple[int, int], str]]
 _NEVER = 9
+_GREEDY = "greedy"
 _CODE = attrgetter("code")
 
 
@@ -141,23 +143,38 @@ def greedy_action(state: GameState) -> str:
     Raises:
         IllegalActionError: not a Durak clash decision.
     """
-    stage = state.stage if type(state) is ClashPosition else _stage(state)  # type: ignore[attr-defined]
-    rules: Rules = state.rules  # type: ignore[attr-defined]
-    if stage == "attack":
-        hand = state.hands[state.holder]  # type: ignore[attr-defined]
-        key: tuple[str, str | None] = ("greedy", None)
+    if type(state) is ClashPosition:
+        hands, stage, holder, attacking, table, _, rules, _ = state
     else:
-        table: Card = state.table  # type: ignore[attr-defined]
-        hand = state.hands[1 - state.attacking]  # type: ignore[attr-defined]
-        key = ("greedy", table.code)
-    memo = rules.judged
-    prefs = memo.get(key)
-    if prefs is None:
-        prefs = memo[key] = _attack_prefs(rules) if stage == "attack" else _answer_prefs(table, rules)
-    best = min(map(prefs.__getitem__, map(_CODE, hand)), default=None)
+        stage = _stage(state)
+        hands, holder, attacking, table = state.hands, state.holder, state.attacking, state.table  # type: ignore[attr-defined]
+        rules = state.rules  # type: ignore[attr-defined]
+    if stage == "attack":
+        hand = hands[holder]
+        code = None
+    else:
+        hand = hands[1 - attacking]
+        code = table.code
+    memo = rules.judged.get(_GREEDY)
+    if memo is None:
+        memo = rules.judged[_GREEDY] = {}
+    ranked = memo.get(code)
+    if ranked is None:
+        ranked = memo[code] = _ranked(_attack_prefs(rules) if stage == "attack" else _answer_prefs(table, rules))
+    rank, actions = ranked
+    best = min(map(rank.__getitem__, map(_CODE, hand)), default=None)
     if best is None:  # an empty hand: nothing to attack or answer with (DB-4, DB-6)
         return "pass" if stage == "attack" else "take"
-    return best[2]
+    return actions[best]
+
+
+def _ranked(prefs: Prefs) -> tuple[dict[str, int], tuple[str, ...]]:
+    """``prefs`` as each card code's place in the order of preference (equal preferences
+    share a place: the cards she would not play) and the action of each place: the least
+    place of a hand is the least preference, compared as one integer."""
+    order = sorted(set(prefs.values()))
+    place = {p: k for k, p in enumerate(order)}
+    return {code: place[p] for code, p in prefs.items()}, tuple(p[2] for p in order)
 
 
 def greedy_policy(state: GameState) -> Distribution[Any]:

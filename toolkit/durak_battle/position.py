@@ -40,6 +40,7 @@ from toolkit.errors import IllegalActionError
 from toolkit.rulings import implements
 
 __all__ = [
+    "DECK",
     "Beat",
     "ClashPosition",
     "PASSES_TO_END",
@@ -58,13 +59,35 @@ Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 
 # Per card code, looked up instead of recomputed; what a card can do depends on the
 # rules' suits (DB-1) and is looked up in ``rules.tables`` (the referee's actions_of).
-_CARDS = standard_deck(jokers=True)
+#: The deck's Card objects (jokers included), shared by the calculators: a hand made of
+#: these is stepped by identity (:func:`_without`), never by comparing codes.
+DECK: tuple[Card, ...] = standard_deck(jokers=True)
+_CARDS = DECK
 _CARD = {c.code: c for c in _CARDS}
 _VALUE = {c.code: card_value(c) for c in _CARDS}
 _CODE = attrgetter("code")
 _SORT_KEY = attrgetter("sort_key")
 _BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
 _JOKER_CARDS = tuple(_CARD[j] for j in JOKERS)
+# For :attr:`ClashPosition.canonical_key`: each card's bit in a mask of the rank values
+# held (0 for a joker), and per (mask, jokers in order of appearance) the canonical code of
+# every card code (the squeeze of :meth:`ClashPosition.canonical`), remembered as met.
+_BIT = {c.code: 0 if c.suit is None else 1 << _VALUE[c.code] for c in _CARDS}
+_SQUEEZED: dict[tuple[int, tuple[str, ...]], dict[str, str]] = {}
+
+
+def _squeezed(mask: int, jokers: tuple[str, ...]) -> dict[str, str]:
+    """The canonical code of each card code for the rank values of ``mask`` and the jokers
+    met in order ``jokers`` (ranks squeezed to 2, 3, ..., jokers renamed JK1, JK2)."""
+    order = [v for v in range(len(RANKS)) if mask >> v & 1]
+    remap = {v: k for k, v in enumerate(order)}
+    held = (c for c in _CARDS if c.suit is not None and _BIT[c.code] & mask)
+    out = {c.code: _BY_RANK_SUIT[(remap[_VALUE[c.code]], c.suit)].code for c in held}
+    out.update({j: JOKERS[k] for k, j in enumerate(jokers)})
+    _SQUEEZED[(mask, jokers)] = out
+    return out
+
+
 _NO_LOSS = (0, 0)
 # Positions are built without the NamedTuple's keyword handling in the inner loops (all eight fields given).
 _new = tuple.__new__
@@ -155,6 +178,17 @@ def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
 
 
 _DEFAULT = Rules()
+
+
+def _strike(rules: Rules) -> Answer:
+    """:func:`~.clash.strike` under ``rules`` (DB-4), worked out once per rules."""
+    hit = rules.judged.get(_STRIKE)
+    if hit is None:
+        hit = rules.judged[_STRIKE] = strike(rules)
+    return hit
+
+
+_STRIKE = "strike"
 
 
 def _loss(side: int, tokens: int) -> tuple[int, int]:
@@ -257,6 +291,36 @@ class ClashPosition(NamedTuple):
             + "|"
             + " ".join(c.code for c in self.hands[1])
             + f"|{self.stage}{self.holder}{self.attacking}{table}{self.passes}{self.forced}"
+        )
+
+    @property
+    def canonical_key(self) -> str:
+        """``self.canonical().key``, worked out without building the canonical position
+        (the memo key of the minimax search and the calculators)."""
+        hands, table = self.hands, self.table
+        mask = 0
+        jokers: tuple[str, ...] = ()
+        for hand in hands:
+            for c in hand:
+                bit = _BIT[c.code]
+                if bit:
+                    mask |= bit
+                else:
+                    jokers += (c.code,)
+        if table is not None:
+            bit = _BIT[table.code]
+            if bit:
+                mask |= bit
+            else:
+                jokers += (table.code,)
+        codes = _SQUEEZED.get((mask, jokers)) or _squeezed(mask, jokers)
+        get = codes.__getitem__
+        return (
+            " ".join(map(get, map(_CODE, hands[0])))
+            + "|"
+            + " ".join(map(get, map(_CODE, hands[1])))
+            + f"|{self.stage}{self.holder}{self.attacking}{'-' if table is None else codes[table.code]}"
+            f"{self.passes}{self.forced}"
         )
 
     def canonical(self) -> ClashPosition:
@@ -370,7 +434,7 @@ def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosit
     assert attacker is not None and table is not None
     j = 1 - attacker
     if verb == "take":  # DB-4: she declines and takes the strike
-        hit = strike(rules)
+        hit = _strike(rules)
         loss = _loss(j, hit.defender_loss)
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
         return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
@@ -422,7 +486,7 @@ def _attacked(
     defender = 1 - attacker
     if can_answer(hands[defender], rules):
         return _new(ClashPosition, (hands, "answer", attacker, attacker, card, 0, rules, forced)), out
-    hit = strike(rules)
+    hit = _strike(rules)
     loss = _loss(defender, hit.defender_loss)
     out += (Beat("strike", defender, None, hit, loss, auto=True),) if narrate else (loss,)
     return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)

@@ -295,6 +295,23 @@ def clash_counts(
     return total
 
 
+#: The sampled clash tables of :func:`clash_counts` as the chain reads them (clashes, rows
+#: (holder, path, count), True), by everything they depend on: the battles of a report
+#: share them. Cleared by :func:`~toolkit.durak_battle.odds.clash_losses.clear_caches`.
+_SAMPLED_TABLES: dict[tuple, tuple[int, list[tuple[str | None, Path, int]], bool]] = remember_cache({})
+
+
+def _sampled_table(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+) -> tuple[int, list[tuple[str | None, Path, int]], bool]:
+    key = (na, nb, pols, rules, plan, seed)
+    found = _SAMPLED_TABLES.get(key)
+    if found is None:
+        counts = clash_counts(na, nb, pols, rules, plan, seed)
+        found = _SAMPLED_TABLES[key] = (sum(plan), [(h, path, n) for (h, path), n in counts.items()], True)
+    return found
+
+
 def _chain(
     army_a: Army,
     army_b: Army,
@@ -337,24 +354,27 @@ def _chain(
             exact_limit=EXACT_LIMIT,
         )
         if how == "monte_carlo":
-            counts = clash_counts(na, nb, pols, clash_rules, plan, seed)
-            found = (trials, [(h, path, n) for (h, path), n in counts.items()], True)
+            found = _sampled_table(na, nb, pols, clash_rules, plan, seed)
         else:
             exact = exact_clash_paths(na, nb, pols, clash_rules)
             den = lcm(*(q.denominator for q in exact.values()))
             found = (den, [(h, path, q.numerator * (den // q.denominator)) for (h, path), q in exact.items()], False)
         tables[(na, nb)] = found
+        rows_of[(na, nb)] = ([row_id(h, path) for h, path, _ in found[1]], [x for *_, x in found[1]])
         return found
 
-    # settle_losses (DB-7) of each path, remembered by the armies' tokens, then by path
-    settle_memo: dict[tuple[int, int], dict[Path, tuple[int, int, str | None]]] = defaultdict(dict)
+    # each (holder, path) of the tables numbered once: a state settles each once (DB-7),
+    # whatever tables it appears in, and looks it up by its number
+    row_ids: dict[tuple[str | None, Path], int] = {}
+    row_list: list[tuple[str | None, Path]] = []
+    rows_of: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
 
-    def settled(s: tuple[int, int], path: Path) -> tuple[int, int, str | None]:
-        memo = settle_memo[s]
-        got = memo.get(path)
-        if got is None:
-            got = memo[path] = settle_losses(s, path)
-        return got
+    def row_id(holder: str | None, path: Path) -> int:
+        found = row_ids.get((holder, path))
+        if found is None:
+            found = row_ids[(holder, path)] = len(row_list)
+            row_list.append((holder, path))
+        return found
 
     @cache
     def pass_chance(side: int, penalty: int) -> Fraction:
@@ -408,43 +428,46 @@ def _chain(
         sizes = hand_sizes(ta, tb)
         nxt: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
-        # integer weights of each settled outcome by denominator, added up as fractions once
-        by_den: dict[tuple[str | None, int, int, str | None], dict[int, int]] = defaultdict(dict)
-        keys: dict[tuple[str | None, int, int, str | None], int] = {}
+        # integer weights of each settled outcome (by its number in keys) by denominator,
+        # added up as fractions once
+        by_den: dict[int, dict[int, int]] = defaultdict(dict)
+        keys: dict[tuple[str | None, int, int, str | None], int] = {}  # numbered as first met
+        settled: dict[int, int] = {}  # the number of the settled clash of each row (by its id)
         sampled_rows: list[tuple[tuple[int, int], float, np.ndarray]] = []
         fixed: dict[int, float] = defaultdict(float)
         for (na, nb), p in sizes.items():
-            den, rows, was_sampled = table(na, nb)
+            den, _, was_sampled = table(na, nb)
+            ids, counts = rows_of[(na, nb)]
             pairs.add((na, nb))
-            summed: dict[tuple[str | None, int, int, str | None], int] = defaultdict(int)
+            summed: dict[int, int] = {}  # integers: exactly the sum of p * q over the paths
+            for rid, x in zip(ids, counts, strict=True):
+                k = settled.get(rid)
+                if k is None:  # DB-7: settled once per state
+                    holder, path = row_list[rid]
+                    k = settled[rid] = keys.setdefault((holder, *settle_losses((ta, tb), path)), len(keys))
+                summed[k] = summed.get(k, 0) + x
             if was_sampled:
                 sampled.add((na, nb))
-                index = []
-                for holder, path, x in rows:  # integers: exactly the sum of p * q over the paths
-                    key = (holder, *settled((ta, tb), path))
-                    summed[key] += x
-                    index.append(keys.setdefault(key, len(keys)))
-                sampled_rows.append(((na, nb), float(p), np.array(index, dtype=np.int32)))
+                index = np.array([settled[rid] for rid in ids], dtype=np.int32)
+                sampled_rows.append(((na, nb), float(p), index))
             else:
-                for holder, path, x in rows:
-                    summed[(holder, *settled((ta, tb), path))] += x
                 share = float(p)
-                for key, x in summed.items():
-                    fixed[keys.setdefault(key, len(keys))] += share * (x / den)
+                for k, x in summed.items():
+                    fixed[k] += share * (x / den)
             num, scale = p.numerator, p.denominator * den  # p * x / den, exactly
             for k, x in summed.items():
                 weights = by_den[k]
                 weights[scale] = weights.get(scale, 0) + num * x
-        effects: dict[tuple[str | None, int, int, str | None], list[tuple[tuple, Fraction]]] = {}
-        for key, weights in by_den.items():
-            p = sum((Fraction(x, d) for d, x in weights.items()), Fraction(0))
-            effects[key] = consequences(ta, tb, key)
-            for (kind, target), c in effects[key]:
+        effects: dict[int, list[tuple[tuple, Fraction]]] = {}
+        for key, k in keys.items():  # by_den holds every key, first met first
+            p = sum((Fraction(x, d) for d, x in by_den[k].items()), Fraction(0))
+            effects[k] = consequences(ta, tb, key)
+            for (kind, target), c in effects[k]:
                 if kind == "state":
                     nxt[target] += p * c
                 else:
                     ends[target] += p * c
-        floats = [[(t, float(c)) for t, c in effects[key]] for key in keys]
+        floats = [[(t, float(c)) for t, c in effects[k]] for k in keys.values()]
         return dict(nxt), dict(ends), (tuple(sampled_rows), dict(fixed), floats)
 
     # Transitions as integer weights over one denominator per state, found as reached.

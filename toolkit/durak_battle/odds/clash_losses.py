@@ -136,6 +136,9 @@ def loss_path(events: Iterable[tuple[int, int]]) -> Path:
 
 Events = tuple[tuple[int, int], ...]
 
+#: Steps of a greedy line followed before its positions are remembered (:meth:`PathMemo.greedy_line`).
+GREEDY_FOLLOWED = 3
+
 
 class PathMemo:
     """The loss events of the rest of a clash by canonical position: integer weights of
@@ -144,6 +147,38 @@ class PathMemo:
     def __init__(self, pols: tuple[Policy, Policy]) -> None:
         self.pols = pols
         self.memo: dict[str, tuple[dict[Events, int], int]] = {}
+        self.lines: dict[str, Events] = {}
+
+    def greedy_line(self, node: ClashPosition) -> Events:
+        """The losses of the rest of the clash from ``node`` with both sides greedy (one
+        line of play). The first :data:`GREEDY_FOLLOWED` steps are simply followed (the
+        opening positions of different deals seldom meet); from there the rest of the line
+        is remembered by canonical position, which plays exactly like the original."""
+        evs: Events = ()
+        for _ in range(GREEDY_FOLLOWED):
+            node, step = node.losses_after(greedy_action(node))  # type: ignore[assignment]
+            if step:
+                evs += step
+            if node is None:
+                return evs
+        lines = self.lines
+        met: list[tuple[str, Events]] = []  # the positions met, with the losses before each
+        rest: Events | None = None
+        while node is not None:
+            key = node.canonical_key
+            rest = lines.get(key)
+            if rest is not None:
+                break
+            met.append((key, evs))
+            node, step = node.losses_after(greedy_action(node))  # type: ignore[assignment]
+            if step:
+                evs += step
+        if rest is None:
+            rest = ()
+        full = evs + rest
+        for key, before in met:
+            lines[key] = full[len(before) :]
+        return full
 
     def events(self, node: ClashPosition, remember: bool = False) -> tuple[dict[Events, int], int]:
         """(weights of each sequence of losses from ``node``, their denominator).
@@ -151,12 +186,13 @@ class PathMemo:
         Positions are remembered (by their canonical form) only where a policy chooses at
         random: a forced line (one action, as the greedy policy plays) is simply followed.
         """
+        key = ""
         if remember:
-            node = node.canonical()
-            found = self.memo.get(node.key)
+            key = node.canonical_key
+            found = self.memo.get(key)
             if found is not None:
                 return found
-        key = node.key if remember else ""
+            node = node.canonical()
         prefix: Events = ()  # the losses of the forced line followed so far
         while True:
             choices, total = policy_choices(node, self.pols)
@@ -306,12 +342,7 @@ def _count_paths(
             node, _ = ClashPosition.begin((a, b), h, rules)
             assert node is not None  # the side with the initiative has an attack card
             if both_greedy:  # one line of play: followed here, without the memo's bookkeeping
-                evs: Events = ()
-                while node is not None:
-                    node, step = node.losses_after(greedy_action(node))
-                    if step:
-                        evs += step
-                sub, den = {evs: 1}, 1
+                sub, den = {memo.greedy_line(node): 1}, 1
             else:
                 sub, den = memo.events(node)  # a deal class is met once: not remembered
             bucket = out[den]
@@ -364,6 +395,7 @@ def sampled_clash_runs(
     rng = random.Random(f"{seed}:{na}:{nb}")
     deck = list(rules.deck())
     runs: list[tuple[str | None, Path]] = []
+    both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
         bits = rng.getrandbits(PLAY_SEED_BITS)  # the run's play stream, started only when needed
@@ -376,6 +408,11 @@ def sampled_clash_runs(
             who = bits & 1
         node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
         events: list[tuple[int, int]] = []
+        if both_greedy:  # one line of play, no policy to look up at each step
+            while node is not None:
+                node, evs = node.losses_after(greedy_action(node))
+                if evs:
+                    events.extend(evs)
         while node is not None:
             policy = pols[node.holder if node.stage == "attack" else 1 - node.attacking]  # the side to move
             if policy is greedy_policy:  # what policy_choices gives, without building its list

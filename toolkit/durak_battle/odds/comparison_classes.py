@@ -41,13 +41,14 @@ from math import comb
 
 import numpy as np
 
-from toolkit.cards import JOKERS, RANKS, SUITS, Card, standard_deck
+from toolkit.cards import JOKERS, RANKS, SUITS, Card
 from toolkit.durak_battle.odds.deal_classes import RANK_LEVELS, joker_splits
+from toolkit.durak_battle.position import DECK
 from toolkit.durak_battle.rules import ACTIONS, SUIT_SIZE, Rules
 
 __all__ = ["REMEMBER_UP_TO", "comparison_classes", "comparison_class_count", "clear_class_cache"]
 
-_CARDS = standard_deck(jokers=True)
+_CARDS = DECK  # the clash positions' own Card objects (stepped by identity)
 _BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
 _JOKER_CARDS = tuple(c for j in JOKERS for c in _CARDS if c.code == j)
 

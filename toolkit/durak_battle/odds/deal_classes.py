@@ -7,11 +7,12 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from math import comb
 
-from toolkit.cards import JOKERS, RANKS, SUITS, Card, standard_deck
+from toolkit.cards import JOKERS, RANKS, SUITS, Card
 from toolkit.durak_battle.odds.checks import (
     check_rules,
     check_sizes,
 )
+from toolkit.durak_battle.position import DECK
 from toolkit.durak_battle.rules import SUIT_SIZE, Rules
 
 __all__ = [
@@ -48,7 +49,7 @@ EXACT_REQUEST_LIMIT = 4_000_000
 BATTLE_EXACT_LIMIT = 40_000
 
 # The deck's Card objects: by (rank index, suit), and the jokers in order.
-_CARDS = standard_deck(jokers=True)
+_CARDS = DECK  # the clash positions' own Card objects (stepped by identity)
 _BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
 _JOKER_CARDS = tuple(c for j in JOKERS for c in _CARDS if c.code == j)
 
