@@ -229,12 +229,17 @@ def exact_buckets(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> 
     """Every class of attacks of ``a`` v ``d`` the referee tells apart, weighed by pips
     difference over every deal and play, and the total weight (every deal, FM-1, FM-2);
     cached in :data:`BUCKETS` by the rules before the judgement (FM-10)."""
-    cache_key = (a, d, pols, rules.before_judgement())
-    got = BUCKETS.get(cache_key)
+    return _kept(BUCKETS, (a, d, pols, rules.before_judgement()), lambda: _weigh_every_deal(a, d, pols, rules))
+
+
+def _kept(cache: dict, key: tuple, compute: Callable[[], Any]) -> Any:
+    """``cache[key]``, computed by ``compute()`` when missing; the cache keeps the latest
+    :data:`BUCKETS_KEPT` entries."""
+    got = cache.get(key)
     if got is None:
-        got = BUCKETS[cache_key] = _weigh_every_deal(a, d, pols, rules)
-        while len(BUCKETS) > BUCKETS_KEPT:
-            del BUCKETS[next(iter(BUCKETS))]
+        got = cache[key] = compute()
+        while len(cache) > BUCKETS_KEPT:
+            del cache[next(iter(cache))]
     return got
 
 
@@ -262,13 +267,7 @@ def exact_plays(
     draws, else ``()``): weight}, the Numbered-card counts by id (:func:`pair_diffs`), the
     deck left, the draw law's span and the total weight; cached in :data:`PLAYS` by the
     rules' deals and plays (FM-5 and FM-10 read by the referee only)."""
-    cache_key = (a, d, pols, rules.deals_and_plays())
-    got = PLAYS.get(cache_key)
-    if got is None:
-        got = PLAYS[cache_key] = _every_play(a, d, pols, rules)
-        while len(PLAYS) > BUCKETS_KEPT:
-            del PLAYS[next(iter(PLAYS))]
-    return got
+    return _kept(PLAYS, (a, d, pols, rules.deals_and_plays()), lambda: _every_play(a, d, pols, rules))
 
 
 def _every_play(
