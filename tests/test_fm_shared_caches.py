@@ -1,0 +1,77 @@
+"""The work Fairy Meat calculations share between rule sets, and events narrated when read.
+
+- Deal-averaged odds cache the classes of attacks by ``Rules.before_judgement()`` (FM-10) and
+  the plays by ``Rules.deals_and_plays()`` (FM-5 too): a rule set computed after another one
+  that shares that work must give exactly what it gives computed cold (every cache emptied),
+  and the rule sets chosen here do change the odds, so a result taken from the wrong rules
+  would fail.
+- ``toolkit.narration.narrated_later``: an event whose sentences are rendered when first
+  read equals, hashes and pickles as the event rendered at once, and renders only once.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import replace
+
+import pytest
+
+from toolkit.engine import Sentence
+from toolkit.fairy_meat import Rules, deal_averaged_odds
+from toolkit.fairy_meat.odds.caches import clear_caches
+from toolkit.narration import Narration, narrated, narrated_later
+
+#: Rule sets that share work with the default: the damage rule and divisor (FM-10: the
+#: judgement only) and who has said None (FM-5: the reading too).
+SHARING = {
+    "damage table": replace(Rules(), damage="table"),
+    "points divisor 1": replace(Rules(), points_divisor=1),
+    "None: none face down": replace(Rules(), none_means="no_face_down"),
+}
+SIZES = [(2, 1), (3, 2)]
+
+
+@pytest.mark.parametrize("name", list(SHARING))
+def test_a_rule_set_after_one_that_shares_its_work_gives_what_it_gives_cold(name: str) -> None:
+    rules = SHARING[name]
+    assert rules.before_judgement() == Rules() or rules.deals_and_plays() == Rules()
+    clear_caches()
+    after = {}
+    for a, d in SIZES:
+        deal_averaged_odds(a, d, ("greedy", "greedy"), Rules(), "exact")  # fills the shared caches
+        after[(a, d)] = deal_averaged_odds(a, d, ("greedy", "greedy"), rules, "exact").distribution
+    changed = False
+    for a, d in SIZES:
+        clear_caches()
+        cold = deal_averaged_odds(a, d, ("greedy", "greedy"), rules, "exact").distribution
+        assert dict(after[(a, d)].items()) == dict(cold.items()), (name, a, d)
+        clear_caches()
+        default = deal_averaged_odds(a, d, ("greedy", "greedy"), Rules(), "exact").distribution
+        changed = changed or dict(default.items()) != dict(cold.items())
+    assert changed, f"{name} gives the default's odds at every size: the test could not tell them apart"
+
+
+def _narrator(calls: list[str]):
+    def narrate(kind, data, cast):
+        calls.append(kind)
+        return Narration(Sentence.of(f"{cast[data['who']]} {kind}s {data['n']} cards."), Sentence.of("Someone moves."))
+
+    return narrate
+
+
+def test_an_event_narrated_when_read_is_the_event_narrated_at_once() -> None:
+    calls: list[str] = []
+    data, cast = {"who": "a", "n": 2}, {"a": "Dizzytwig"}
+    later = narrated_later("draw", data, cast, _narrator(calls), ruling="FM-2", audience=("attacker",))
+    assert calls == []  # nothing rendered yet
+    now = narrated("draw", data, cast, _narrator([]), ruling="FM-2", audience=("attacker",))
+    assert later.kind == "draw" and later.data == now.data and calls == []
+    assert later.text == "Dizzytwig draws 2 cards." == now.text
+    assert later.public_text == "Someone moves." == now.public_text
+    assert calls == ["draw"]  # rendered once, on the first read
+    assert later == now and hash(later) == hash(now)
+    assert later.public_text == now.public_text and calls == ["draw"]
+    again = pickle.loads(pickle.dumps(narrated_later("draw", data, cast, _narrator([]), ruling="FM-2")))
+    assert again.text == "Dizzytwig draws 2 cards." and again.ruling == "FM-2"
+    other = narrated_later("draw", {"who": "a", "n": 3}, cast, _narrator([]), ruling="FM-2", audience=("attacker",))
+    assert other != now
