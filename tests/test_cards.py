@@ -1,5 +1,7 @@
 """Cards, decks and piles (shared by FM-1 and DB-1)."""
 
+from itertools import pairwise
+
 import pytest
 
 from toolkit.cards import Card, Pile, check_distinct, parse_cards, standard_deck
@@ -47,3 +49,19 @@ def test_stacked_pile_then_shuffled_then_reshuffle():
 def test_stacking_a_card_twice_is_refused():
     with pytest.raises(InvalidSetupError, match="KS appear more than once in the stacked deck"):
         Pile.full(stacked="KS KS")
+
+
+def test_next_cards_come_in_card_order_and_an_empty_pile_says_so():
+    """``next_options`` lists the pile in the order ``sorted`` puts cards (rank, then suit;
+    jokers last, DB-1), checked against pairwise comparisons of every card of a full deck;
+    ``is_empty`` holds exactly when no card can come next (FM-13: the discards count)."""
+    deck = standard_deck(jokers=True)
+    pile = Pile((), frozenset(deck), ())
+    listed = pile.next_options()
+    assert len(listed) == 54 and all(a < b and not b < a for a, b in pairwise(listed))
+    assert listed[0] == Card("2S") and listed[-2:] == [Card("JK1"), Card("JK2")]
+    assert not pile.is_empty and not Pile.full(stacked="KS").is_empty
+    only_discards = Pile((), frozenset(), parse_cards("4H 5H"))
+    assert not only_discards.is_empty and only_discards.next_options() == list(parse_cards("4H 5H"))
+    empty = Pile((), frozenset(), ())
+    assert empty.is_empty and empty.next_options() == []

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import total_ordering
+from operator import attrgetter
 
 from toolkit.errors import InvalidSetupError, NotationError
 
@@ -47,6 +48,9 @@ RANK_NAMES = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 JOKERS: tuple[str, ...] = ("JK1", "JK2")
 _RED = {"H", "D"}
+#: A card's place in the order of :class:`Card` (its ``sort_key``): sorting by it gives the
+#: order ``sorted(cards)`` gives, without a Python-level comparison per pair.
+_IN_ORDER = attrgetter("sort_key")
 _ACCEPTED = "ranks 2-10 J Q K A, suits S H D C (e.g. 10H, AS, QC), or jokers JK1 JK2"
 
 
@@ -251,6 +255,12 @@ class Pile:
         return frozenset(self.stacked) | self.shuffled
 
     @property
+    def is_empty(self) -> bool:
+        """Whether no card can come next: nothing stacked, nothing shuffled, no discards
+        to reshuffle (:meth:`next_options` is empty)."""
+        return not (self.stacked or self.shuffled or self.discards)
+
+    @property
     def needs_chance(self) -> bool:
         """Whether the next card drawn is a chance outcome (nothing stacked on top)."""
         return not self.stacked and (bool(self.shuffled) or bool(self.discards))
@@ -261,7 +271,7 @@ class Pile:
         if self.stacked:
             return [self.stacked[0]]
         pool = self.shuffled or frozenset(self.discards)
-        return sorted(pool)
+        return sorted(pool, key=_IN_ORDER)
 
     def next_options_in(self, deck: tuple[Card, ...]) -> list[Card]:
         """Return :meth:`next_options` (the same cards, in the same order) read from ``deck``,

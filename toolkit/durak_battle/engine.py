@@ -271,7 +271,7 @@ class BattleState(GameState):
         state = self
         for i in (0, 1):
             if len(state.hands[i]) < state.hand_sizes[i]:
-                if not state.deck.next_options():
+                if state.deck.is_empty:
                     raise InvalidSetupError("the deck ran out while dealing: hands larger than the deck")
                 return state
             if (
