@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from toolkit.errors import InvalidSetupError
+from toolkit.reports.notebook_libraries import notebook_library
 
 __all__ = [
     "REPORTS",
@@ -122,7 +123,7 @@ def find_report(name: str, notebooks_dir: Path | str | None = None) -> Path:
 
 def notebook_title(path: Path | str) -> str | None:
     """Return the text of the first Markdown ``# heading`` of a notebook, or ``None``."""
-    import nbformat
+    nbformat = notebook_library("nbformat")
 
     nb = nbformat.read(str(path), as_version=4)
     for cell in nb.cells:

@@ -30,6 +30,7 @@ from typing import Any
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import read_house_rules
 from toolkit.notation import YamlSyntaxError, control_character, excerpt, load_yaml
+from toolkit.reports.notebook_libraries import notebook_library
 
 __all__ = [
     "CHECKED_TYPES",
@@ -210,7 +211,7 @@ def _type_of_annotation(annotation: str) -> str | None:
 def notebook_parameters(path: Path | str) -> dict[str, ParameterSpec]:
     """Return the parameters of the notebook's cell tagged ``parameters``, in order
     (empty when there is no such cell), using ``papermill.inspect_notebook``."""
-    import papermill
+    papermill = notebook_library("papermill")
 
     path = Path(path)
     if not path.is_file():

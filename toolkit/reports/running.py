@@ -24,6 +24,7 @@ from toolkit.reports.batch_index import write_batch_index
 from toolkit.reports.discovery import find_report, notebook_title
 from toolkit.reports.job_result import JobResult
 from toolkit.reports.jobs import Job, check_output_name
+from toolkit.reports.notebook_libraries import notebook_library
 from toolkit.reports.parameters import default_value, notebook_parameters, parameter_words, validate_parameters
 from toolkit.whole_numbers import whole_number
 
@@ -154,7 +155,7 @@ def _first_line(source: str) -> str:
 def _original_cell_index(executed: Path, cell_index: int) -> int:
     """Map papermill's cell index (counting its injected-parameters cell) to the index of
     the same cell in the report notebook."""
-    import nbformat
+    nbformat = notebook_library("nbformat")
 
     try:
         nb = nbformat.read(str(executed), as_version=4)
@@ -192,7 +193,7 @@ _OFFLINE_TEMPLATE_TEXT = """{%- extends 'index.html.j2' -%}
 
 def parameters_cell(rows: list[tuple[str, str, bool]]) -> Any:
     """Return the Markdown cell listing the run's parameters (every text escaped)."""
-    import nbformat
+    nbformat = notebook_library("nbformat")
 
     given = [f"{html.escape(n)} <b>{html.escape(v)}</b>" for n, v, g in rows if g]
     default = [f"{html.escape(n)} <b>{html.escape(v)}</b>" for n, v, g in rows if not g]
@@ -209,7 +210,7 @@ def _insert_under_title(nb: Any, cell: Any) -> None:
     the line :func:`~toolkit.reports.discovery.notebook_title` reads): the title's cell is
     split after the heading, so the introduction follows the inserted cell. Without a
     title the cell goes first."""
-    import nbformat
+    nbformat = notebook_library("nbformat")
 
     for index, title_cell in enumerate(nb.cells):
         if title_cell.cell_type != "markdown":
@@ -245,8 +246,9 @@ def render_html(
     and errors show. ``parameters`` rows ``(name, value text, given)`` are listed in one
     line under the report's title."""
     import jinja2
-    import nbformat
-    from nbconvert import HTMLExporter
+
+    nbformat = notebook_library("nbformat")
+    HTMLExporter = notebook_library("nbconvert").HTMLExporter
 
     nb = nbformat.read(str(notebook_path), as_version=4)
     rows = list(parameters)
@@ -296,10 +298,12 @@ def run_report(
     ``shown_dir`` is the folder the progress line names for the HTML (a batch writes into
     a temporary folder and moves the report into its output folder, which it names).
     """
-    import papermill
+    papermill = notebook_library("papermill")
     from jupyter_client.kernelspec import NoSuchKernel
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
     from papermill.exceptions import PapermillExecutionError
+
+    from toolkit.reports.notebook_saving import report_engine
 
     notebook = find_report(name, notebooks_dir)
     values = validate_parameters(notebook, params or {})
@@ -334,6 +338,7 @@ def run_report(
             cwd=str(notebook.parent),
             execution_timeout=timeout,
             kernel_manager_class=_quiet_kernel_manager(),
+            engine_name=report_engine(),
         )
     except PapermillExecutionError as exc:
         seconds = time.perf_counter() - start
