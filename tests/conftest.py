@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.reports.notebook_libraries import notebook_library
+
 sys.path.insert(0, str(Path(__file__).parent))
+# the test modules import nbformat themselves: first without jsonschema's IRI parsers, as the
+# report runs do (toolkit/reports/notebook_libraries.py: 2-3 s of CPU per process)
+notebook_library("nbformat")
 
 #: Not collected for doctests: importing the coin duel registers it (as a plug-in module
 #: must), which would show a fourth system to every test collected after it; the tests
