@@ -34,7 +34,7 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from toolkit.cards import Card
 
 __all__ = [
+    "replaced",
     "policy_pair",
     "policy_name",
     "CHANCE",
@@ -397,6 +398,31 @@ class Event:
         if side is None or self.audience is None or side in self.audience:
             return self.sentence
         return Sentence(self.public_text, self.public_marks) if self.public_text else None
+
+
+#: The field names of the engine's frozen records (:func:`replaced`), by class.
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
+def replaced(record: Any, **changes: object) -> Any:
+    """Return ``record`` with ``changes``: :func:`dataclasses.replace` for an engine's frozen
+    records (a state, an attack), which check nothing when built (no ``__post_init__``,
+    every field set by ``__init__``): their fields copied, ``changes`` set, nothing else
+    carried over (what lies beside the fields of a state, its pending step and its
+    history, belongs to that state alone). The same record as ``replace`` builds, without
+    running ``__init__`` (a step of every enumerated branch builds several); a name that
+    is not a field raises ``TypeError`` as ``replace`` does."""
+    cls = type(record)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
+    if not names.issuperset(changes):
+        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(set(changes) - names))}")
+    made = object.__new__(cls)
+    now = record.__dict__
+    made.__dict__.update({name: now[name] for name in names})
+    made.__dict__.update(changes)
+    return made
 
 
 class GameState(ABC):

@@ -29,7 +29,7 @@ from toolkit.durak_battle.narration import cast, hand_sentence, narrate
 from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_over
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState, replaced
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.narration import narrated
 from toolkit.numbers import count
@@ -222,7 +222,7 @@ class BattleState(GameState):
         narrator (:mod:`.narration`); ``audience`` names the sides who may read it (the
         others read its public sentence), ``None`` for everyone."""
         event = narrated(kind, data, cast(self), narrate, ruling=ruling, audience=audience)
-        return replace(self, log_events=self.log_events + (event,))
+        return replaced(self, log_events=self.log_events + (event,))
 
     def _apply(self, action: Hashable) -> BattleState:
         stage = self.stage
@@ -245,7 +245,7 @@ class BattleState(GameState):
         advantage = token_advantage(army.tokens, other.tokens)
         cards = cards_drawn(total, advantage, self.rules)
         leader = army.leader
-        state = replace(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
+        state = replaced(self, recon=_set(self.recon, i, total), hand_sizes=_set(self.hand_sizes, i, cards))
         scouted = {
             "side": SIDES[i],
             "roll": total,
@@ -256,12 +256,12 @@ class BattleState(GameState):
         }
         state = state._log("recon", scouted, "DB-2")
         if state.recon[1] is not None:
-            state = replace(state, stage="deal")._after_deal_step()
+            state = replaced(state, stage="deal")._after_deal_step()
         return state
 
     def _deal(self, card: Card) -> BattleState:
         i = self.chance_side
-        state = replace(self, deck=self.deck.draw(card), hands=_set(self.hands, i, self.hands[i] + (card,)))
+        state = replaced(self, deck=self.deck.draw(card), hands=_set(self.hands, i, self.hands[i] + (card,)))
         if len(state.hands[i]) == state.hand_sizes[i]:
             dealt = {"side": SIDES[i], "cards": tuple(c.code for c in state.hands[i])}
             state = state._log("deal", dealt, "DB-2", audience=(SIDES[i],))  # her hand is hers alone to see
@@ -287,10 +287,10 @@ class BattleState(GameState):
         if who is NO_CLASH:
             state = self._log("initiative", {"decided": "no_clash"}, "DB-3")
             if state.clash_only:
-                return replace(state, stage="over", outcome="no clash", hands=((), ()))
+                return replaced(state, stage="over", outcome="no clash", hands=((), ()))
             return state._next_round()
         if who is None:
-            return replace(self, stage="coin")
+            return replaced(self, stage="coin")
         mine, theirs = attack_cards(self.hands[who], self.rules), attack_cards(self.hands[1 - who], self.rules)
         took = {"decided": "card", "holder": SIDES[who], "card": mine[0].code}
         if theirs and card_value(theirs[0]) == card_value(mine[0]):
@@ -301,7 +301,7 @@ class BattleState(GameState):
         return state._begin_clash(who)
 
     def _begin_clash(self, holder: int) -> BattleState:
-        state = replace(self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0, forced=OPENING)
+        state = replaced(self, stage="attack", holder=holder, first_attacked=1 - holder, passes=0, forced=OPENING)
         _, beats = ClashPosition.begin(state.hands, holder, state.rules)
         return state._play(beats)
 
@@ -320,8 +320,8 @@ class BattleState(GameState):
         if kind == "pass":
             state = self._log("pass", {"side": SIDES[i], "declined": not beat.auto}, "DB-6")
             if clash_over(self.passes + 1):
-                return replace(state, passes=self.passes + 1)
-            return replace(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
+                return replaced(state, passes=self.passes + 1)
+            return replaced(state, holder=1 - i, passes=self.passes + 1, forced=1 - i)
         if kind == "end":
             state = self._log("clash", {"ended": True}, "DB-6")
             return state._end_clash()
@@ -331,12 +331,12 @@ class BattleState(GameState):
         if kind == "attack":
             assert card is not None
             forced = None if self.forced == OPENING else self.forced  # the opening attack is made (DB-3)
-            state = replace(self, hands=hands, table=card, attacking=i, stage="answer", passes=0, forced=forced)
+            state = replaced(self, hands=hands, table=card, attacking=i, stage="answer", passes=0, forced=forced)
             return state._log("attack", {"side": SIDES[i], "card": card.code}, "DB-1")
         attacker = 1 - i
         result = beat.answer
         assert result is not None
-        state = replace(self, hands=hands)
+        state = replaced(self, hands=hands)
         if kind == "strike":
             struck = {"side": SIDES[i], "declined": not beat.auto, "loss": result.defender_loss}
             state = state._log("strike", struck, "DB-4")._lose(beat.loss)
@@ -357,7 +357,7 @@ class BattleState(GameState):
             if state.stage == "over":
                 return state
             # The initiative passes by the counterattack, not by a pass: nobody is forced (DB-6).
-            return replace(state, table=card, attacking=i, holder=i, stage="answer", forced=None)
+            return replaced(state, table=card, attacking=i, holder=i, stage="answer", forced=None)
         answered = {
             "side": SIDES[i],
             "card": card.code,
@@ -372,7 +372,7 @@ class BattleState(GameState):
         """Apply the losses (a's, b's); an army at 0 is destroyed (DB-7, :func:`~.rules.settle_losses`)."""
         armies = self.armies
         la, lb, gone = settle_losses((armies[0].tokens, armies[1].tokens), (loss,))
-        state = replace(
+        state = replaced(
             self,
             armies=(replace(armies[0], tokens=armies[0].tokens - la), replace(armies[1], tokens=armies[1].tokens - lb)),
             lost_clash=(self.lost_clash[0] + la, self.lost_clash[1] + lb),
@@ -380,25 +380,25 @@ class BattleState(GameState):
         )
         if gone == "both":
             state = state._log("destroyed", {"destroyed": SIDES}, "DB-7")
-            return replace(state, stage="over", outcome="both destroyed", winner=None)
+            return replaced(state, stage="over", outcome="both destroyed", winner=None)
         if gone is not None:
             s = SIDES.index(gone)
             state = state._log("destroyed", {"destroyed": (gone,)}, "DB-7")
-            return replace(state, stage="over", outcome=f"{gone} destroyed", winner=1 - s)
+            return replaced(state, stage="over", outcome=f"{gone} destroyed", winner=1 - s)
         return state
 
     def _attack_done(self, attacker: int) -> BattleState:
         if self.stage == "over":
             return self
         # DB-6: the side whose attack was just settled holds the initiative.
-        return replace(self, stage="attack", holder=attacker, table=None, attacking=None, passes=0)
+        return replaced(self, stage="attack", holder=attacker, table=None, attacking=None, passes=0)
 
     def _end_clash(self) -> BattleState:
         state = self._log("clash", {"lost": self.lost_clash}, "DB-7")
         if self.clash_only:
-            return replace(state, stage="over", outcome="clash over", hands=((), ()))
+            return replaced(state, stage="over", outcome="clash over", hands=((), ()))
         # DB-9: leftover cards are discarded.
-        return replace(state, stage="morale", hands=((), ()), table=None, attacking=None)
+        return replaced(state, stage="morale", hands=((), ()), table=None, attacking=None)
 
     def _morale(self, total: int) -> BattleState:
         i = self.chance_side
@@ -412,9 +412,9 @@ class BattleState(GameState):
             "die": self.armies[i].leader.spirit_die,
             "target": self.rules.morale_target,
         }
-        state = replace(self, morale=_set(self.morale, i, ok))._log("morale", rolled, "DB-8")
+        state = replaced(self, morale=_set(self.morale, i, ok))._log("morale", rolled, "DB-8")
         if not ok:
-            return replace(state, stage="over", outcome=f"{SIDES[i]} retreats", winner=1 - i)
+            return replaced(state, stage="over", outcome=f"{SIDES[i]} retreats", winner=1 - i)
         if state.morale[1 - i] is None:
             return state
         return state._next_round()
@@ -422,10 +422,10 @@ class BattleState(GameState):
     def _next_round(self) -> BattleState:
         if self.round_no >= self.max_rounds:
             state = self._log("end", {"rounds": self.max_rounds})
-            return replace(state, stage="over", outcome="undecided")
+            return replaced(state, stage="over", outcome="undecided")
         # DB-9: every round deals fresh hands from a reshuffled deck.
         deck = fresh_deck(self.rules, self.stacked)
-        state = replace(
+        state = replaced(
             self,
             round_no=self.round_no + 1,
             stage="recon",

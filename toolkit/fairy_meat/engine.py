@@ -21,13 +21,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from toolkit.cards import Card, Pile, check_distinct, parse_card, parse_cards
-from toolkit.engine import CHANCE, TERMINAL, Event, GameState
+from toolkit.engine import CHANCE, TERMINAL, Event, GameState, replaced
 from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
 from toolkit.fairy_meat.attack import (
     NO_CHOICE,
@@ -72,30 +71,6 @@ def _signed(n: int) -> str:
 
 def _set(pair: tuple, i: int, value: object) -> tuple:
     return (value, pair[1]) if i == 0 else (pair[0], value)
-
-
-#: The field names of the engine's frozen records (:func:`_replace`), by class.
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
-
-
-def _replace(record: Any, **changes: object) -> Any:
-    """:func:`dataclasses.replace` for the engine's frozen records (a state, an attack), which
-    check nothing when built (no ``__post_init__``, every field set by ``__init__``): their
-    fields copied, ``changes`` set, nothing else carried over (what lies beside the fields
-    of a state, its pending step and its history, belongs to that state alone). The same
-    record as ``replace`` builds, without running ``__init__`` (a step of every enumerated
-    branch builds several)."""
-    cls = type(record)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
-    if not names.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(set(changes) - names))}")
-    made = object.__new__(cls)
-    now = record.__dict__
-    made.__dict__.update({name: now[name] for name in names})
-    made.__dict__.update(changes)
-    return made
 
 
 @dataclass(frozen=True)
@@ -380,7 +355,7 @@ class CombatState(GameState):
             card = action
             assert isinstance(card, Card)
             hands = _set(self.hands, i, self.hands[i] + (card,))
-            state = _replace(self, hands=hands, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
+            state = replaced(self, hands=hands, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             if len(hands[i]) == self.hand_sizes[i]:
                 state = state._log_deal(i)
             return state._advance()
@@ -388,60 +363,60 @@ class CombatState(GameState):
             card = action
             assert isinstance(card, Card)
             a = self.cur
-            state = _replace(self, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
+            state = replaced(self, pile=self.pile.draw(card), cards_seen=self.cards_seen + (card,))
             numbered = is_numbered(card, self.rules)
             if numbered:
-                a = _replace(a, number=_set(a.number, i, card))
+                a = replaced(a, number=_set(a.number, i, card))
             else:
-                a = _replace(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
+                a = replaced(a, drawn=_set(a.drawn, i, a.drawn[i] + (card,)))
             before = self._hidden_owner()
             turned = {"side": PLAYERS[i], "card": card.code, "numbered": numbered}
-            return _replace(state, cur=a)._log("draw", turned, "FM-6")._log_unhidden(before)._advance()
+            return replaced(state, cur=a)._log("draw", turned, "FM-6")._log_unhidden(before)._advance()
         text = str(action)
         verb, _, rest = text.partition(" ")
         a = self.cur
         if step == "declare":
-            state = _replace(self, declared=_set(self.declared, i, rest))
+            state = replaced(self, declared=_set(self.declared, i, rest))
             return state._log("declare", {"side": PLAYERS[i], "declared": rest}, "FM-3")._advance()
         if step == "trumps":
             if verb == "points":
-                a = _replace(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
+                a = replaced(a, trumps=_set(a.trumps, i, ()), wild_colour=rest)
                 points = {"side": PLAYERS[i], "wild_points": self.prev_points, "colour": rest}
-                state = _replace(self, cur=a)._log("trumps", points, "FM-7")
+                state = replaced(self, cur=a)._log("trumps", points, "FM-7")
                 if a.trumps[0] is not None:
                     state = state._announce_trumps()
                 return state._advance()
             chosen = () if rest == "none" else tuple(parse_card(c) for c in rest.split())
-            a = _replace(a, trumps=_set(a.trumps, i, chosen))
-            state = _replace(self, cur=a)
+            a = replaced(a, trumps=_set(a.trumps, i, chosen))
+            state = replaced(self, cur=a)
             if a.trumps[0] is not None and a.trumps[1] is not None:
                 state = state._announce_trumps()
             return state._advance()
         if step == "play":
             card = parse_card(rest)
             if verb == "play":
-                a = _replace(
+                a = replaced(
                     a, plays=_set(a.plays, i, "play"), cards=_set(a.cards, i, card), number=_set(a.number, i, card)
                 )
             else:
-                a = _replace(a, plays=_set(a.plays, i, "wild"), cards=_set(a.cards, i, card))
-            state = _replace(self, cur=a)
+                a = replaced(a, plays=_set(a.plays, i, "wild"), cards=_set(a.cards, i, card))
+            state = replaced(self, cur=a)
             if a.plays[0] is not None and a.plays[1] is not None:
                 state = state._announce_plays()
             return state._advance()
         if step == "reveal":
             trumps = a.trumps[i] or ()
             shown = trumps if rest == "all" else () if rest == "none" else tuple(parse_card(c) for c in rest.split())
-            return _replace(self, cur=_replace(a, reveal=shown))._advance()
+            return replaced(self, cur=replaced(a, reveal=shown))._advance()
         if step == "bonus":
-            return _replace(self, cur=_replace(a, bonus=rest == "yes"))._advance()
+            return replaced(self, cur=replaced(a, bonus=rest == "yes"))._advance()
         if step == "shift":
             x, y = (int(v) for v in rest.split())
-            return _replace(self, cur=_replace(a, shifts=_set(a.shifts, i, (x, y))))._advance()
+            return replaced(self, cur=replaced(a, shifts=_set(a.shifts, i, (x, y))))._advance()
         if step == "escape":
-            return _replace(self, cur=_replace(a, escape=text == "escape"))._advance()
+            return replaced(self, cur=replaced(a, escape=text == "escape"))._advance()
         if step == "score":
-            return _replace(self, cur=_replace(a, score=rest))._advance()
+            return replaced(self, cur=replaced(a, score=rest))._advance()
         raise IllegalActionError(f"nothing to apply at step {step!r}")  # pragma: no cover
 
     def _v(self, i: int) -> Voice:
@@ -455,7 +430,7 @@ class CombatState(GameState):
         sentence rendered from the data (:func:`toolkit.fairy_meat.narration.narrate`) when
         first read (:func:`toolkit.narration.narrated_later`)."""
         event = narrated_later(kind, data, cast(self), narrate, ruling=ruling, audience=audience)
-        return _replace(self, log_events=self.log_events + (event,))
+        return replaced(self, log_events=self.log_events + (event,))
 
     def _log_deal(self, i: int) -> CombatState:
         """Log side ``i``'s combat hand as dealt: the cards for her eyes only, how many for
@@ -481,7 +456,7 @@ class CombatState(GameState):
     def _announce_plays(self) -> CombatState:
         a = self.cur
         state = self._log("play", {"plays": a.plays, "cards": tuple(c and c.code for c in a.cards)}, "FM-6")
-        return state._log_unhidden(hidden_owner(_replace(a, plays=(a.plays[0], None)), self.rules))
+        return state._log_unhidden(hidden_owner(replaced(a, plays=(a.plays[0], None)), self.rules))
 
     @implements("FM-5 reveal")
     def _log_unhidden(self, before: int | None) -> CombatState:
@@ -500,15 +475,15 @@ class CombatState(GameState):
             if step == "trumps" and not state.hands[i] and not (i == 1 and state.prev_points):
                 if i == 0 and attacks_lost(state.hands[0]):
                     state = state._log("end", {"attacks_lost": True}, "FM-13")
-                    return _replace(state, finished=True)
-                state = _replace(state, cur=_replace(state.cur, trumps=_set(state.cur.trumps, 1, ())))
+                    return replaced(state, finished=True)
+                state = replaced(state, cur=replaced(state.cur, trumps=_set(state.cur.trumps, 1, ())))
                 if state.cur.trumps[0] is not None:
                     state = state._announce_trumps()
                 continue
             if step == "play" and i == 1 and not [c for c in state.hands[1] if c not in (state.cur.trumps[1] or ())]:
                 a = state.cur
                 kind = defence_without_cards(bool(a.wild_colour), state.rules)
-                state = _replace(state, cur=_replace(a, plays=_set(a.plays, 1, kind)))
+                state = replaced(state, cur=replaced(a, plays=_set(a.plays, 1, kind)))
                 if state.cur.plays[0] is not None:
                     state = state._announce_plays()
                 continue
@@ -602,7 +577,7 @@ class CombatState(GameState):
 
     def _settle(self) -> CombatState:
         result = self._resolve()
-        state = _replace(self, cur=_replace(self.cur, result=result))
+        state = replaced(self, cur=replaced(self.cur, result=result))
         for step in result.explanation:  # FM-5: a step naming the Trumps she keeps hidden is hers alone
             audience = None if step.private_to is None else (step.private_to,)
             state = state._log("resolve", step.data, step.ruling, audience)
@@ -625,10 +600,10 @@ class CombatState(GameState):
         a, r = self.cur, self.cur.result
         assert r is not None
         fairies = (self.fairies[0].take_damage(r.attacker_damage), self.fairies[1].take_damage(r.damage))
-        state = _replace(self, fairies=fairies)
+        state = replaced(self, fairies=fairies)
         nasty = tuple(self.names[PLAYERS.index(s)] for s in r.nasty_hit_to)
         if nasty:
-            state = _replace(state, nasty_hits=state.nasty_hits + nasty)
+            state = replaced(state, nasty_hits=state.nasty_hits + nasty)
         bonus = 0
         extra = state.extra_cards - extra_cards_spent(
             self.past[-1] if self.past else None, a, self.prev_points, self.defender_has_attacked
@@ -649,7 +624,7 @@ class CombatState(GameState):
                 state = state._log("down", {"side": side, "fairy": fairy.name}, "FM-10")
         spent = spent_cards(a)
         hands = tuple(tuple(c for c in self.hands[i] if c not in spent) for i in (0, 1))
-        state = _replace(
+        state = replaced(
             state,
             hands=hands,  # type: ignore[arg-type]
             pile=state.pile.discard(spent),
@@ -662,7 +637,7 @@ class CombatState(GameState):
             cur=Attack(),
         )
         if state.attack_no >= self.attacks or any(f.is_down for f in fairies):
-            return _replace(state._log("end", {}), finished=True)
+            return replaced(state._log("end", {}), finished=True)
         return state
 
     # -- reading -----------------------------------------------------------------------
@@ -875,7 +850,7 @@ def start_combat(
         if state.pile.stacked:
             raise InvalidSetupError("give either a stacked deck or dealt hands, not both")
         pile = Pile((), state.pile.shuffled - {c for hand in dealt for c in hand}, ())
-        state = _replace(state, hands=(dealt[0], dealt[1]), pile=pile)
+        state = replaced(state, hands=(dealt[0], dealt[1]), pile=pile)
         for i in (0, 1):
             state = state._log_deal(i)
     return state
