@@ -35,6 +35,8 @@ __all__ = [
     "hidden_role",
     "hidden_owner",
     "unhidden_by_draw",
+    "none_readings",
+    "reading_free",
     "SWAP",
     "class_key",
     "allocate",
@@ -194,6 +196,26 @@ def unhidden_by_draw(fam_a: Family, fam_d: Family, rules: Rules | None = None) -
         and hidden_role(fam_a, fam_d, rules) == "attacker"
         and hidden_role(fam_a, fam_d, rules, (NO_DRAW, (1, 0, 0))) is None
     )
+
+
+def none_readings(rules: Rules | None) -> tuple[Rules, ...]:
+    """``rules`` under every reading of who has said None (FM-5: ``Rules.none_means``)."""
+    from dataclasses import replace
+    from typing import get_args
+
+    from toolkit.fairy_meat.rules import NoneMeans
+
+    base = _DRAFT if rules is None else rules
+    return tuple(base if base.none_means == v else replace(base, none_means=v) for v in get_args(NoneMeans))
+
+
+def reading_free(fam_a: Family, fam_d: Family, readings: tuple[Rules, ...]) -> bool:
+    """Whether every reading of who has said None (``readings``: :func:`none_readings`)
+    hides the same side's face-down Trumps in this pair of plays, and lets a blind draw
+    reveal them alike (FM-5: :func:`hidden_role`, :func:`unhidden_by_draw`): then the
+    readings weigh its attacks alike (they read the rules through nothing else)."""
+    seen = {(hidden_role(fam_a, fam_d, r), unhidden_by_draw(fam_a, fam_d, r)) for r in readings}
+    return len(seen) == 1
 
 
 SWAP = {"red": "black", "black": "red"}

@@ -28,7 +28,7 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.odds.checks import check_hand_sizes, counting_applies, policy_label, resolve_policies
-from toolkit.fairy_meat.odds.classes import DRAWS
+from toolkit.fairy_meat.odds.classes import DRAWS, none_readings, reading_free
 from toolkit.fairy_meat.odds.compositions import composition_pairs, kind_caps, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts
 from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
@@ -66,6 +66,7 @@ __all__ = [
     "PLAYS",
     "BUCKETS",
     "BUCKETS_KEPT",
+    "SHARED",
     "generic_pairs",
     "generic_weights",
     "exact_size",
@@ -250,13 +251,43 @@ def _kept(cache: dict, key: tuple, compute: Callable[[], Any]) -> Any:
 PLAYS: dict[tuple, tuple[dict[tuple, int], dict[Hashable, Any], int, int, int]] = {}
 
 
+#: The weighed classes of the pairs of plays that every reading of who has said None
+#: weighs alike (:func:`~.classes.reading_free`, FM-5), and the other pairs of plays, by
+#: (sizes, policies, the rules' deals and plays), the latest :data:`BUCKETS_KEPT`: the two
+#: readings of a calculation weigh only the pairs they read apart. Cleared by
+#: :func:`~.caches.clear_caches`.
+SHARED: dict[tuple, tuple[Buckets, dict[tuple, int]]] = {}
+
+
 def _weigh_every_deal(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> tuple[Buckets, int]:
     plays, diffs, deck, k, expected = exact_plays(a, d, pols, rules)
+
+    def split() -> tuple[Buckets, dict[tuple, int]]:
+        readings = none_readings(rules)
+        free, own = {}, {}
+        for play, weight in plays.items():
+            (free if reading_free(play[0], play[1], readings) else own)[play] = weight
+        return _weigh(free, diffs, deck, k, rules), own
+
+    shared, own = _kept(SHARED, (a, d, pols, rules.deals_and_plays()), split)
+    buckets = {key: dict(bucket) for key, bucket in shared.items()}  # the cached ones stay as they are
+    for key, bucket in _weigh(own, diffs, deck, k, rules).items():
+        into = buckets.get(key)
+        if into is None:
+            buckets[key] = bucket
+            continue
+        for delta, w in bucket.items():
+            into[delta] = into.get(delta, 0) + w
+    return buckets, expected
+
+
+def _weigh(plays: dict[tuple, int], diffs: dict[Hashable, Any], deck: int, k: int, rules: Rules) -> Buckets:
+    """The weighed classes of these pairs of plays (:func:`~.weighing.weigh_pair`)."""
     pending = Pending()
     pending.diffs = diffs  # read only
     for (fam_a, fam_d, diffs_id, left), weight in plays.items():
         weigh_pair(pending, fam_a, fam_d, diffs_id, weight, left, deck, k, rules)
-    return pending.buckets(), expected
+    return pending.buckets()
 
 
 def exact_plays(
@@ -283,6 +314,9 @@ def _every_play(
     scale_a = math.lcm(1, *(weight_scale(c[4]) for c in contexts))
     scale_d = math.lcm(1, *(weight_scale(c[5]) for c in contexts))
     diffs: dict[Hashable, Any] = {}
+    # each pair of Numbered-card specs gets a small int id: the weighing hashes the id in
+    # its inner loops, where hashing the nested specs themselves cost more than the sums
+    ids: dict[tuple, int] = {}
     plays: dict[tuple, int] = defaultdict(int)
     for count, na, nd, left, choices_a, choices_d in contexts:
         numbered_left = numbered - na - nd
@@ -295,8 +329,10 @@ def _every_play(
                         f"hands of {a} and {d} cards can leave no Numbered card in the deck for a Wild Trump "
                         "draw (FM-6); the engine cannot play such a deal"
                     )
-                key = (ca.types, cd.types, draw_a, draw_d, cd.family.kind == "unopposed", na, nd)
-                if key not in diffs:
+                spec = (ca.types, cd.types, draw_a, draw_d, cd.family.kind == "unopposed", na, nd)
+                key = ids.get(spec)
+                if key is None:
+                    key = ids[spec] = len(ids)
                     diffs[key] = pair_diffs(ca, cd, na, nd, rules)
                 weight = count * int(wa * cd.weight * scale_d)
                 # the Trumps left in the deck only matter to a draw (FM-6)

@@ -39,6 +39,11 @@ __all__ = [
     "Pending",
     "weigh_pair",
     "expand_pair",
+    "CLASS_KEYS",
+    "CLASS_IDS",
+    "class_id",
+    "clear_views",
+    "pair_terms",
     "cached_draw_views",
     "cached_joint_views",
     "settle",
@@ -92,7 +97,7 @@ def two_turned_up(same: bool, pips: tuple[int, ...]) -> dict[int, int]:
 
 
 class Pending:
-    """Weights of (class key, offset, Numbered-card pair counts) before expansion: many
+    """Weights of (class id, offset, Numbered-card pair counts) before expansion: many
     Trump-count contexts share them, so the pips differences are expanded once each.
     Pairs of plays with Wild Trump draws wait in :attr:`draws` by everything their
     expansion reads, their weights added up, and are expanded once each (:meth:`buckets`)."""
@@ -101,25 +106,30 @@ class Pending:
         self.weights: dict[tuple, int] = defaultdict(int)
         self.diffs: dict[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]] = {}
         self.draws: dict[tuple, int] = defaultdict(int)
+        #: :func:`pair_terms` by pair of plays (families, Trumps left, deck, draw span, rules)
+        self.terms: dict[tuple, dict] = {}
 
     def add(self, key: tuple, offset: int, weight: int, diffs_id: Hashable, colours: tuple[str, str | None]) -> None:
-        self.weights[(key, offset, diffs_id, colours)] += weight
+        self.weights[(class_id(key), offset, diffs_id, colours)] += weight
 
     def buckets(self) -> Buckets:
         for args, weight in self.draws.items():
             fam_a, fam_d, diffs_id, trumps_left, deck, k, rules = args
             expand_pair(self, fam_a, fam_d, diffs_id, weight, trumps_left, deck, k, rules)
         self.draws.clear()
-        out: Buckets = {}
-        for (key, offset, diffs_id, colours), weight in self.weights.items():
-            dd = self.diffs[diffs_id].get(colours)
+        by_id: dict[int, dict[int, int]] = {}
+        diffs = self.diffs
+        for (kid, offset, diffs_id, colours), weight in self.weights.items():
+            dd = diffs[diffs_id].get(colours)
             if not dd or not weight:
                 continue
-            bucket = out.setdefault(key, {})
+            bucket = by_id.get(kid)
+            if bucket is None:
+                bucket = by_id[kid] = {}
             for d, c in dd.items():
                 k = d + offset
                 bucket[k] = bucket.get(k, 0) + weight * c
-        return out
+        return {CLASS_KEYS[kid]: bucket for kid, bucket in by_id.items()}
 
 
 def weigh_pair(
@@ -159,49 +169,97 @@ def expand_pair(
     k: int,
     rules: Rules | None = None,
 ) -> None:
-    """:func:`weigh_pair` done: the pair's classes and offsets added to ``pending.weights``."""
+    """:func:`weigh_pair` done: the pair's classes and offsets (:func:`pair_terms`) added to
+    ``pending.weights``."""
+    weights = pending.weights  # (class id, offset, Numbered-card counts, colours) -> weight
+    key = (fam_a, fam_d, trumps_left, deck, k, rules)
+    by_colours = pending.terms.get(key)
+    if by_colours is None:  # pairs of plays that differ only in their Numbered cards share it
+        by_colours = pending.terms[key] = pair_terms(fam_a, fam_d, trumps_left, deck, k, rules)
+    for cols, terms in by_colours.items():
+        for kid, off, w in terms:
+            weights[(kid, off, diffs_id, cols)] += weight * w
+
+
+#: Class keys by id (:func:`class_id`), and their ids: the weighing's inner loops hash a
+#: class by its id, not by its two side views. Cleared with :data:`VIEWS_CACHE` (which
+#: holds the ids) by :func:`~.caches.clear_caches`.
+CLASS_KEYS: list[tuple] = []
+CLASS_IDS: dict[tuple, int] = {}
+
+
+def class_id(key: tuple) -> int:
+    """The id of the class ``key`` in :data:`CLASS_KEYS` (given it on first sight)."""
+    kid = CLASS_IDS.get(key)
+    if kid is None:
+        kid = CLASS_IDS[key] = len(CLASS_KEYS)
+        CLASS_KEYS.append(key)
+    return kid
+
+
+def clear_views() -> None:
+    """Forget the cached views and the class ids they name (for benchmarks timing a cold start)."""
+    VIEWS_CACHE.clear()
+    CLASS_IDS.clear()
+    CLASS_KEYS.clear()
+
+
+def pair_terms(
+    fam_a: Family, fam_d: Family, trumps_left: tuple[int, ...], deck: int, k: int, rules: Rules | None = None
+) -> dict[tuple[str | None, str | None], list[tuple[int, int, int]]]:
+    """One pair of plays weighed once for every deal of its Numbered cards: per colours of
+    the two Numbered cards (played or turned up, FM-6), the (class id, offset, weight)
+    terms (:func:`class_id`, the offset the applied matching Trumps add, FM-8), in the
+    order first met, a class and offset met twice added up; the weights of each colours
+    add up to the draw law's ``deck_(k)`` (and no draw brings it whole). Whose face-down
+    Trumps stay hidden follows ``rules`` (FM-5; a blind draw turning up a Trump may reveal
+    the attacker's: :func:`~.classes.unhidden_by_draw`). A :class:`Pending` keeps them for
+    its calculation (:func:`expand_pair`)."""
+    terms = trump_terms(rules)
     owner = hidden_role(fam_a, fam_d, rules)
     unhide = unhidden_by_draw(fam_a, fam_d, rules)
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
     full = falling(deck, k)
-    weights = pending.weights  # (class key, offset, Numbered-card counts, colours) -> weight
-    terms = trump_terms(rules)
+    out: dict[tuple[str | None, str | None], dict[tuple[int, int], int]] = {}
+
+    def add(cols: tuple[str | None, str | None], key: tuple, off: int, w: int) -> None:
+        g = out.setdefault(cols, {})
+        kid = class_id(key)
+        g[(kid, off)] = g.get((kid, off), 0) + w
+
     if fam_d.kind == "unopposed":
         mine = owner == "attacker"
         if draw_a:
             for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k, terms).items():
                 for (va, off), w in g.items():
-                    weights[(class_key("unopposed", va, None), off, diffs_id, (colour, None))] += weight * w
-            return
-        va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
-        weights[(class_key("unopposed", va, None), off, diffs_id, (fam_a.colour or "red", None))] += weight * full
-        return
-    if not draw_a and not draw_d:
+                    add((colour, None), class_key("unopposed", va, None), off, w)
+        else:
+            va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
+            add((fam_a.colour or "red", None), class_key("unopposed", va, None), off, full)
+    elif not draw_a and not draw_d:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
-        weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, (fam_a.colour, fam_d.colour))] += weight * full
-        return
-    if draw_d and not draw_a:
+        add((fam_a.colour, fam_d.colour), class_key(owner, va, vd), off_a - off_d, full)
+    elif draw_d and not draw_a:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
         va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False, *terms)
         for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
             cols = (fam_a.colour, colour)
             for (vd, off_d), w in g.items():
                 if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
-                    weights[(class_key(None, va_up, vd), off_a_up - off_d, diffs_id, cols)] += weight * w
+                    add(cols, class_key(None, va_up, vd), off_a_up - off_d, w)
                 else:
-                    weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
-        return
-    if draw_a and not draw_d:
+                    add(cols, class_key(owner, va, vd), off_a - off_d, w)
+    elif draw_a and not draw_d:
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
         for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
             cols = (colour, fam_d.colour)
             for (va, off_a), w in g.items():
-                weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
-        return
-    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms).items():
-        for (key, off), w in g.items():
-            weights[(key, off, diffs_id, cols)] += weight * w
+                add(cols, class_key(owner, va, vd), off_a - off_d, w)
+    else:
+        joint = cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
+        return {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in joint.items()}
+    return {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in out.items()}
 
 
 def cached_draw_views(
@@ -227,7 +285,8 @@ def cached_joint_views(
     unhide: bool,
     terms: tuple[str, int],
 ) -> dict[tuple[str, str], dict]:
-    """Both sides draw: per (colour turned up for each), {(class key, offset): weight}.
+    """Both sides draw: per (colour turned up for each), {(class id, offset): weight}
+    (:func:`class_id`).
     With ``unhide``, a Trump turned up by the defender reveals the attacker's face-down
     Trumps (FM-5: she has not said None)."""
     key = ("double", fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
@@ -249,7 +308,7 @@ def cached_joint_views(
                 vd = vd_cache.get(d2)
                 if vd is None:
                     vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender", *terms)
-                g[(class_key(here, va[0], vd[0]), va[1] - vd[1])] += w
+                g[(class_id(class_key(here, va[0], vd[0])), va[1] - vd[1])] += w
             out[(ca, cd)] = dict(g)
     VIEWS_CACHE[key] = out
     return out
