@@ -39,6 +39,7 @@ __all__ = [
     "Pending",
     "weigh_pair",
     "expand_pair",
+    "packed_buckets",
     "CLASS_KEYS",
     "CLASS_IDS",
     "class_id",
@@ -117,19 +118,71 @@ class Pending:
             fam_a, fam_d, diffs_id, trumps_left, deck, k, rules = args
             expand_pair(self, fam_a, fam_d, diffs_id, weight, trumps_left, deck, k, rules)
         self.draws.clear()
-        by_id: dict[int, dict[int, int]] = {}
-        diffs = self.diffs
-        for (kid, offset, diffs_id, colours), weight in self.weights.items():
+        return {CLASS_KEYS[kid]: bucket for kid, bucket in packed_buckets(self.weights, self.diffs).items() if bucket}
+
+
+def packed_buckets(
+    weights: Mapping[tuple, int], diffs: Mapping[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]]
+) -> dict[int, dict[int, int]]:
+    """{class id: {difference: weight}} from the weights of (class id, offset, Numbered-card
+    counts id, colours): each class's weights summed over every entry's counts by pips
+    difference moved by its offset (exact integers, in ascending difference).
+
+    The counts of a pair by difference are packed into one integer, a slot of ``width``
+    bits per difference, wide enough for any sum (entries x largest weight x largest total
+    of counts: every weight and count is a non-negative integer, so no slot carries into
+    the next), so that an entry adds in one product instead of one per difference; the
+    slots are read back at the end."""
+    if not weights:
+        return {}
+    most = 0  # the largest total of counts of a pair
+    for by_colours in diffs.values():
+        for dd in by_colours.values():
+            if dd:
+                if min(dd.values()) < 0:  # pragma: no cover - counts are never negative
+                    raise AssertionError("a negative count of Numbered cards")
+                most = max(most, sum(dd.values()))
+    if min(weights.values()) < 0:  # pragma: no cover - weights are never negative
+        raise AssertionError("a negative weight")
+    bound = len(weights) * max(weights.values()) * most
+    size = bound.bit_length() // 8 + 1  # bytes a slot: more than any sum needs
+    width = 8 * size
+    packed: dict[tuple, tuple[int, int] | None] = {}
+    at: dict[tuple[int, int], int] = {}  # by class and lowest difference
+    for (kid, offset, diffs_id, colours), weight in weights.items():
+        shape_key = (diffs_id, colours)
+        got = packed.get(shape_key, 0)
+        if got == 0:
             dd = diffs[diffs_id].get(colours)
-            if not dd or not weight:
-                continue
-            bucket = by_id.get(kid)
-            if bucket is None:
-                bucket = by_id[kid] = {}
-            for d, c in dd.items():
-                k = d + offset
-                bucket[k] = bucket.get(k, 0) + weight * c
-        return {CLASS_KEYS[kid]: bucket for kid, bucket in by_id.items()}
+            got = packed[shape_key] = None
+            if dd:
+                low = min(dd)
+                got = packed[shape_key] = (low, sum(c << (width * (d - low)) for d, c in dd.items()))
+        if got is None or not weight:
+            continue
+        key = (kid, got[0] + offset)
+        at[key] = at.get(key, 0) + weight * got[1]
+    spans: dict[int, list[int]] = {}
+    for (kid, lo), value in at.items():
+        top = lo + (value.bit_length() - 1) // width if value else lo
+        span = spans.get(kid)
+        if span is None:
+            spans[kid] = [lo, top]
+        else:
+            span[0], span[1] = min(span[0], lo), max(span[1], top)
+    acc: dict[int, int] = dict.fromkeys(spans, 0)
+    for (kid, lo), value in at.items():
+        acc[kid] += value << (width * (lo - spans[kid][0]))
+    out: dict[int, dict[int, int]] = {}
+    for kid, value in acc.items():
+        low, high = spans[kid]
+        data = value.to_bytes(size * (high - low + 1), "little")
+        bucket = out[kid] = {}
+        for i in range(high - low + 1):
+            v = int.from_bytes(data[i * size : (i + 1) * size], "little")
+            if v:
+                bucket[low + i] = v
+    return out
 
 
 def weigh_pair(
