@@ -320,9 +320,12 @@ def _every_play(
     plays: dict[tuple, int] = defaultdict(int)
     for count, na, nd, left, choices_a, choices_d in contexts:
         numbered_left = numbered - na - nd
+        # each choice's weight times its side's scale is a whole number (the scale is the
+        # lcm of the weights' denominators): the products stay integers
+        whole_d = [int(cd.weight * scale_d) for cd in choices_d]
         for ca in choices_a:
-            wa = ca.weight * scale_a
-            for cd in choices_d:
+            wa = count * int(ca.weight * scale_a)
+            for cd, wd in zip(choices_d, whole_d, strict=True):
                 draw_a, draw_d = ca.family.kind in DRAWS, cd.family.kind in DRAWS
                 if draw_a + draw_d > numbered_left:
                     raise InvalidSetupError(
@@ -334,7 +337,7 @@ def _every_play(
                 if key is None:
                     key = ids[spec] = len(ids)
                     diffs[key] = pair_diffs(ca, cd, na, nd, rules)
-                weight = count * int(wa * cd.weight * scale_d)
+                weight = wa * wd
                 # the Trumps left in the deck only matter to a draw (FM-6)
                 plays[(ca.family, cd.family, key, left if (draw_a or draw_d) else ())] += weight
     expected = comb(size, a) * comb(size - a, d) * scale_a * scale_d * falling(deck, k)

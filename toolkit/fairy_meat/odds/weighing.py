@@ -14,6 +14,7 @@ from toolkit.fairy_meat.odds.classes import (
     DRAWS,
     JUDGED,
     NO_DRAW,
+    SideView,
     bare_side,
     class_key,
     class_reach,
@@ -44,6 +45,10 @@ __all__ = [
     "CLASS_IDS",
     "class_id",
     "clear_views",
+    "VIEW_IDS",
+    "PAIR_CLASSES",
+    "view_id",
+    "cached_draw_view_ids",
     "pair_terms",
     "cached_draw_views",
     "cached_joint_views",
@@ -250,11 +255,28 @@ def class_id(key: tuple) -> int:
     return kid
 
 
+#: Side views by id (:func:`view_id`), and the class id of (who hides Trumps, attacker's
+#: view id, defender's view id, -1 for none): :func:`class_key` made once per pair of views.
+VIEW_IDS: dict[SideView, int] = {}
+PAIR_CLASSES: dict[tuple[str | None, int, int], int] = {}
+
+
+def view_id(view: SideView) -> int:
+    """The id of a side view (given it on first sight)."""
+    vid = VIEW_IDS.get(view)
+    if vid is None:
+        vid = VIEW_IDS[view] = len(VIEW_IDS)
+    return vid
+
+
 def clear_views() -> None:
-    """Forget the cached views and the class ids they name (for benchmarks timing a cold start)."""
+    """Forget the cached views and the class and view ids they name (for benchmarks timing a
+    cold start)."""
     VIEWS_CACHE.clear()
     CLASS_IDS.clear()
     CLASS_KEYS.clear()
+    VIEW_IDS.clear()
+    PAIR_CLASSES.clear()
 
 
 def pair_terms(
@@ -275,17 +297,29 @@ def pair_terms(
     full = falling(deck, k)
     out: dict[tuple[str | None, str | None], dict[tuple[int, int], int]] = {}
 
-    def add(cols: tuple[str | None, str | None], key: tuple, off: int, w: int) -> None:
-        g = out.setdefault(cols, {})
-        kid = class_id(key)
+    def add_id(cols: tuple[str | None, str | None], kid: int, off: int, w: int) -> None:
+        g = out.get(cols)
+        if g is None:
+            g = out[cols] = {}
         g[(kid, off)] = g.get((kid, off), 0) + w
+
+    def add(cols: tuple[str | None, str | None], key: tuple, off: int, w: int) -> None:
+        add_id(cols, class_id(key), off, w)
+
+    classes = PAIR_CLASSES
+
+    def pair_class(who: str | None, va: SideView, id_a: int, vd: SideView | None, id_d: int) -> int:
+        kid = classes.get((who, id_a, id_d))
+        if kid is None:
+            kid = classes[(who, id_a, id_d)] = class_id(class_key(who, va, vd))
+        return kid
 
     if fam_d.kind == "unopposed":
         mine = owner == "attacker"
         if draw_a:
-            for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k, terms).items():
-                for (va, off), w in g.items():
-                    add((colour, None), class_key("unopposed", va, None), off, w)
+            for colour, views in cached_draw_view_ids(fam_a, mine, trumps_left, deck, k, terms).items():
+                for id_a, va, off, w in views:
+                    add_id((colour, None), pair_class("unopposed", va, id_a, None, -1), off, w)
         else:
             va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
             add((fam_a.colour or "red", None), class_key("unopposed", va, None), off, full)
@@ -296,19 +330,21 @@ def pair_terms(
     elif draw_d and not draw_a:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
         va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False, *terms)
-        for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
+        id_a, id_up = view_id(va), view_id(va_up)
+        for colour, views in cached_draw_view_ids(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
             cols = (fam_a.colour, colour)
-            for (vd, off_d), w in g.items():
+            for id_d, vd, off_d, w in views:
                 if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
-                    add(cols, class_key(None, va_up, vd), off_a_up - off_d, w)
+                    add_id(cols, pair_class(None, va_up, id_up, vd, id_d), off_a_up - off_d, w)
                 else:
-                    add(cols, class_key(owner, va, vd), off_a - off_d, w)
+                    add_id(cols, pair_class(owner, va, id_a, vd, id_d), off_a - off_d, w)
     elif draw_a and not draw_d:
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
-        for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
+        id_d = view_id(vd)
+        for colour, views in cached_draw_view_ids(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
             cols = (colour, fam_d.colour)
-            for (va, off_a), w in g.items():
-                add(cols, class_key(owner, va, vd), off_a - off_d, w)
+            for id_a, va, off_a, w in views:
+                add_id(cols, pair_class(owner, va, id_a, vd, id_d), off_a - off_d, w)
     else:
         joint = cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
         return {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in joint.items()}
@@ -326,6 +362,20 @@ def cached_draw_views(
         got = draw_views(fam, owner, single_draws(trumps_left, deck, k), terms)
         VIEWS_CACHE[key] = got
     return got
+
+
+def cached_draw_view_ids(
+    fam: Family, owner: bool, trumps_left: tuple[int, ...], deck: int, k: int, terms: tuple[str, int]
+) -> dict[str, list[tuple[int, SideView, int, int]]]:
+    """:func:`cached_draw_views` as lists of (view id, view, offset, weight) (:func:`view_id`), cached."""
+    key = ("single ids", fam, owner, trumps_left, deck, k, terms)
+    got = VIEWS_CACHE.get(key)
+    if got is None:
+        views = cached_draw_views(fam, owner, trumps_left, deck, k, terms)
+        got = VIEWS_CACHE[key] = {
+            colour: [(view_id(v), v, off, w) for (v, off), w in g.items()] for colour, g in views.items()
+        }
+    return got  # type: ignore[no-any-return]
 
 
 def cached_joint_views(
