@@ -19,7 +19,7 @@ from toolkit.fairy_meat.odds.classes import (
 )
 from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
-from toolkit.fairy_meat.odds.deals import BUCKETS, PLAYS, SHARED
+from toolkit.fairy_meat.odds.deals import BUCKETS, PLAYS, SHARED, SIZES
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
 from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel, type_keys
 from toolkit.fairy_meat.odds.known_hands import BEST_OUTCOMES
@@ -34,6 +34,7 @@ def clear_caches() -> None:
     BUCKETS.clear()
     PLAYS.clear()
     SHARED.clear()
+    SIZES.clear()
     SHIFTS.clear()
     for fn in (
         split_count,

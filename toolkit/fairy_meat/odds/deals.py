@@ -67,6 +67,7 @@ __all__ = [
     "BUCKETS",
     "BUCKETS_KEPT",
     "SHARED",
+    "SIZES",
     "generic_pairs",
     "generic_weights",
     "exact_size",
@@ -265,8 +266,13 @@ def _weigh_every_deal(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules)
     def split() -> tuple[Buckets, dict[tuple, int]]:
         readings = none_readings(rules)
         free, own = {}, {}
+        alike: dict[tuple, bool] = {}  # reading_free by pair of families
         for play, weight in plays.items():
-            (free if reading_free(play[0], play[1], readings) else own)[play] = weight
+            fams = play[:2]
+            same = alike.get(fams)
+            if same is None:
+                same = alike[fams] = reading_free(play[0], play[1], readings)
+            (free if same else own)[play] = weight
         return _weigh(free, diffs, deck, k, rules), own
 
     shared, own = _kept(SHARED, (a, d, pols, rules.deals_and_plays()), split)
@@ -388,6 +394,15 @@ def exact_size(
     models = model_pair(pols, rules)
     if models is None:
         return composition_pairs(a, d, type_caps(rules))
+    return _kept(SIZES, (a, d, pols, rules.deals_and_plays()), lambda: _size(a, d, models, rules))
+
+
+#: :func:`exact_size` of the standard policies by (sizes, policies, the rules' deals and
+#: plays: what it counts), the latest :data:`BUCKETS_KEPT`. Cleared by :func:`~.caches.clear_caches`.
+SIZES: dict[tuple, int] = {}
+
+
+def _size(a: int, d: int, models: tuple[type, type], rules: Rules) -> int:
     deck = len(deck_cards(rules)) - a - d
     k = draw_span(deck, rules)
     total = 0

@@ -403,15 +403,22 @@ def cached_joint_views(
             g: dict[tuple, int] = defaultdict(int)
             va_cache: dict = {}
             vd_cache: dict = {}
+            classes = PAIR_CLASSES
             for d1, d2, w in draws:
                 here = None if (unhide and any(d2)) else owner
                 va = va_cache.get((d1, here))
                 if va is None:
-                    va = va_cache[(d1, here)] = side_view(fam_a, ca, d1, here == "attacker", *terms)
+                    view, off = side_view(fam_a, ca, d1, here == "attacker", *terms)
+                    va = va_cache[(d1, here)] = (view, off, view_id(view))
                 vd = vd_cache.get(d2)
                 if vd is None:
-                    vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender", *terms)
-                g[(class_id(class_key(here, va[0], vd[0])), va[1] - vd[1])] += w
+                    view, off = side_view(fam_d, cd, d2, owner == "defender", *terms)
+                    vd = vd_cache[d2] = (view, off, view_id(view))
+                pair = (here, va[2], vd[2])
+                kid = classes.get(pair)
+                if kid is None:
+                    kid = classes[pair] = class_id(class_key(here, va[0], vd[0]))
+                g[(kid, va[1] - vd[1])] += w
             out[(ca, cd)] = dict(g)
     VIEWS_CACHE[key] = out
     return out
