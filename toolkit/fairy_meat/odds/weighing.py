@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache
+from typing import Any
 
 from toolkit.fairy_meat.deck import (
     COLOURS,
@@ -114,6 +115,8 @@ class Pending:
         self.draws: dict[tuple, int] = defaultdict(int)
         #: :func:`pair_terms` by pair of plays (families, Trumps left, deck, draw span, rules)
         self.terms: dict[tuple, dict] = {}
+        #: what :func:`pair_terms` shares between pairs of plays of this calculation
+        self.memo: dict[tuple, Any] = {}
 
     def add(self, key: tuple, offset: int, weight: int, diffs_id: Hashable, colours: tuple[str, str | None]) -> None:
         self.weights[(class_id(key), offset, diffs_id, colours)] += weight
@@ -233,7 +236,7 @@ def expand_pair(
     key = (fam_a, fam_d, trumps_left, deck, k, rules)
     by_colours = pending.terms.get(key)
     if by_colours is None:  # pairs of plays that differ only in their Numbered cards share it
-        by_colours = pending.terms[key] = pair_terms(fam_a, fam_d, trumps_left, deck, k, rules)
+        by_colours = pending.terms[key] = pair_terms(fam_a, fam_d, trumps_left, deck, k, rules, pending.memo)
     for cols, terms in by_colours.items():
         for kid, off, w in terms:
             weights[(kid, off, diffs_id, cols)] += weight * w
@@ -280,7 +283,13 @@ def clear_views() -> None:
 
 
 def pair_terms(
-    fam_a: Family, fam_d: Family, trumps_left: tuple[int, ...], deck: int, k: int, rules: Rules | None = None
+    fam_a: Family,
+    fam_d: Family,
+    trumps_left: tuple[int, ...],
+    deck: int,
+    k: int,
+    rules: Rules | None = None,
+    memo: dict[tuple, Any] | None = None,
 ) -> dict[tuple[str | None, str | None], list[tuple[int, int, int]]]:
     """One pair of plays weighed once for every deal of its Numbered cards: per colours of
     the two Numbered cards (played or turned up, FM-6), the (class id, offset, weight)
@@ -289,7 +298,9 @@ def pair_terms(
     add up to the draw law's ``deck_(k)`` (and no draw brings it whole). Whose face-down
     Trumps stay hidden follows ``rules`` (FM-5; a blind draw turning up a Trump may reveal
     the attacker's: :func:`~.classes.unhidden_by_draw`). A :class:`Pending` keeps them for
-    its calculation (:func:`expand_pair`)."""
+    its calculation (:func:`expand_pair`), and its ``memo`` the terms of a side's draw
+    against the other side's view, which many pairs of families share (one calculation's:
+    one deck and draw span, one rule set)."""
     terms = trump_terms(rules)
     owner = hidden_role(fam_a, fam_d, rules)
     unhide = unhidden_by_draw(fam_a, fam_d, rules)
@@ -330,21 +341,71 @@ def pair_terms(
     elif draw_d and not draw_a:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
         va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False, *terms)
+        # the attacker's family is read only through her views: families alike there share it
+        memo_key = (
+            "defender draws",
+            owner,
+            unhide,
+            va,
+            off_a,
+            va_up,
+            off_a_up,
+            fam_a.colour,
+            fam_d,
+            trumps_left,
+            deck,
+            k,
+            terms,
+        )
+        got = memo.get(memo_key) if memo is not None else None
+        if got is not None:
+            return got  # type: ignore[no-any-return]
         id_a, id_up = view_id(va), view_id(va_up)
         for colour, views in cached_draw_view_ids(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
-            cols = (fam_a.colour, colour)
+            if not views:
+                continue
+            g = out.setdefault((fam_a.colour, colour), {})
             for id_d, vd, off_d, w in views:
                 if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
-                    add_id(cols, pair_class(None, va_up, id_up, vd, id_d), off_a_up - off_d, w)
+                    pair = (None, id_up, id_d)
+                    kid = classes.get(pair)
+                    if kid is None:
+                        kid = classes[pair] = class_id(class_key(None, va_up, vd))
+                    term = (kid, off_a_up - off_d)
                 else:
-                    add_id(cols, pair_class(owner, va, id_a, vd, id_d), off_a - off_d, w)
+                    pair = (owner, id_a, id_d)
+                    kid = classes.get(pair)
+                    if kid is None:
+                        kid = classes[pair] = class_id(class_key(owner, va, vd))
+                    term = (kid, off_a - off_d)
+                g[term] = g.get(term, 0) + w
+        got = {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in out.items()}
+        if memo is not None:
+            memo[memo_key] = got
+        return got
     elif draw_a and not draw_d:
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
+        # the defender's family is read only through her view: families alike there share it
+        memo_key = ("attacker draws", owner, vd, off_d, fam_d.colour, fam_a, trumps_left, deck, k, terms)
+        got = memo.get(memo_key) if memo is not None else None
+        if got is not None:
+            return got  # type: ignore[no-any-return]
         id_d = view_id(vd)
         for colour, views in cached_draw_view_ids(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
-            cols = (colour, fam_d.colour)
+            if not views:
+                continue
+            g = out.setdefault((colour, fam_d.colour), {})
             for id_a, va, off_a, w in views:
-                add_id(cols, pair_class(owner, va, id_a, vd, id_d), off_a - off_d, w)
+                pair = (owner, id_a, id_d)
+                kid = classes.get(pair)
+                if kid is None:
+                    kid = classes[pair] = class_id(class_key(owner, va, vd))
+                term = (kid, off_a - off_d)
+                g[term] = g.get(term, 0) + w
+        got = {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in out.items()}
+        if memo is not None:
+            memo[memo_key] = got
+        return got
     else:
         joint = cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
         return {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in joint.items()}
