@@ -23,7 +23,7 @@ from toolkit.fairy_meat.odds.deals import BUCKETS, PLAYS, SHARED, SIZES
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
 from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel, type_keys
 from toolkit.fairy_meat.odds.known_hands import BEST_OUTCOMES
-from toolkit.fairy_meat.odds.weighing import clear_views, two_turned_up
+from toolkit.fairy_meat.odds.weighing import FOLDS, clear_views, two_turned_up
 
 __all__ = ["clear_caches"]
 
@@ -58,6 +58,7 @@ def clear_caches() -> None:
         fn.cache_clear()
     realisations_cache_clear()
     clear_views()
+    FOLDS.clear()
     BEST_OUTCOMES.clear()
     # The hidden-hands solver's shared game builds too (imported here: strategy imports odds).
     from toolkit.fairy_meat.strategy.hidden.matrix import clear_build_cache

@@ -52,6 +52,7 @@ __all__ = [
     "class_reach",
     "representative_plays",
     "JUDGED",
+    "judged",
     "judge_one",
     "judge_chunk",
     "judge_all",
@@ -539,8 +540,17 @@ def representative_plays(
     raise AssertionError(f"no cards realise the attack class {key!r} at difference {delta}")  # pragma: no cover
 
 
-# Judgements by (rules, class key, delta); cleared by clear_caches().
-JUDGED: dict[tuple, AttackOutcome] = {}
+# Judgements by rules, then by (class key, delta): the rules are hashed once a calculation,
+# not once a judgement; cleared by clear_caches().
+JUDGED: dict[Rules, dict[tuple, AttackOutcome]] = {}
+
+
+def judged(rules: Rules) -> dict[tuple, AttackOutcome]:
+    """The judgements made under ``rules`` (:data:`JUDGED`), by (class key, delta)."""
+    table = JUDGED.get(rules)
+    if table is None:
+        table = JUDGED[rules] = {}
+    return table
 
 
 def judge_one(rules: Rules, key: tuple, delta: int) -> AttackOutcome:
@@ -555,7 +565,8 @@ def judge_chunk(args: tuple[Rules, list[tuple[tuple, int]]]) -> list[AttackOutco
 
 def judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None = None) -> None:
     """Judge every (class, delta) not judged yet, on several cores when there are many."""
-    todo = [(k, dl) for k, dl in items if (rules, k, dl) not in JUDGED]
+    table = judged(rules)
+    todo = [item for item in items if item not in table]
     if not todo:
         return
     if workers is None:
@@ -573,11 +584,11 @@ def judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None 
             with ctx.Pool(workers) as pool:
                 results = pool.map(judge_chunk, [(rules, c) for c in chunks])
             for chunk, res in zip(chunks, results, strict=True):
-                for (k, dl), outcome in zip(chunk, res, strict=True):
-                    JUDGED[(rules, k, dl)] = outcome
+                for item, outcome in zip(chunk, res, strict=True):
+                    table[item] = outcome
             return
     for k, dl in todo:
-        JUDGED[(rules, k, dl)] = judge_one(rules, k, dl)
+        table[(k, dl)] = judge_one(rules, k, dl)
 
 
 def kept_cheats(view: SideView, death: str = "black") -> int:

@@ -13,7 +13,6 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.odds.classes import (
     DRAWS,
-    JUDGED,
     NO_DRAW,
     SideView,
     bare_side,
@@ -24,6 +23,7 @@ from toolkit.fairy_meat.odds.classes import (
     fold_class,
     hidden_role,
     judge_all,
+    judged,
     side_view,
     unhidden_by_draw,
 )
@@ -54,6 +54,8 @@ __all__ = [
     "cached_draw_views",
     "cached_joint_views",
     "settle",
+    "FOLDS",
+    "FOLDS_KEPT",
 ]
 
 
@@ -485,15 +487,39 @@ def cached_joint_views(
     return out
 
 
+#: What :func:`settle` folds each class into (:func:`~.classes.fold_class`: the class judged,
+#: its shift, the range and values of differences cards realise in it), by rules (the
+#: latest :data:`FOLDS_KEPT`), then by class key: classes recur from one calculation to the
+#: next. Cleared by :func:`~.caches.clear_caches`.
+FOLDS: dict[Rules, dict[tuple, tuple]] = {}
+
+#: How many rule sets :data:`FOLDS` keeps.
+FOLDS_KEPT = 8
+
+
+def _folds(rules: Rules) -> dict[tuple, tuple]:
+    table = FOLDS.get(rules)
+    if table is None:
+        table = FOLDS[rules] = {}
+        while len(FOLDS) > FOLDS_KEPT:
+            del FOLDS[next(iter(FOLDS))]
+    return table
+
+
 def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: bool = True) -> dict[AttackOutcome, int]:
     """Judge every (class, difference) through the referee and add up the weights."""
     if fold:
         folded: Buckets = {}
+        folds = _folds(rules)
         for key, bucket in buckets.items():
-            reduced, shift = fold_class(key, rules)
-            bare, deck = bare_side(reduced, rules), deck_rules(rules)
-            lo, hi = class_reach(reduced, bare, deck)
-            values = None if deck is None else class_values(reduced, bare, deck)
+            got = folds.get(key)
+            if got is None:
+                reduced, shift = fold_class(key, rules)
+                bare, deck = bare_side(reduced, rules), deck_rules(rules)
+                lo, hi = class_reach(reduced, bare, deck)
+                values = None if deck is None else class_values(reduced, bare, deck)
+                got = folds[key] = (reduced, shift, lo, hi, values)
+            reduced, shift, lo, hi, values = got
             for delta, w in bucket.items():
                 if lo <= delta + shift <= hi and (values is None or delta + shift in values):
                     fb = folded.setdefault(reduced, {})
@@ -504,9 +530,10 @@ def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: boo
         buckets = folded
     items = [(key, delta) for key, bucket in buckets.items() for delta, w in bucket.items() if w]
     judge_all(items, rules, workers)
+    table = judged(rules)
     out: dict[AttackOutcome, int] = defaultdict(int)
     for key, bucket in buckets.items():
         for delta, w in bucket.items():
             if w:
-                out[JUDGED[(rules, key, delta)]] += w
+                out[table[(key, delta)]] += w
     return dict(out)
