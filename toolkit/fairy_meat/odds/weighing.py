@@ -460,29 +460,42 @@ def cached_joint_views(
     if got is not None:
         return got
     out: dict[tuple[str, str], dict] = {}
-    draws = double_draws(trumps_left, deck, k)
+    # each draw indexes its attacker's side (Trumps she turned up, who hides Trumps) and its
+    # defender's once; the four colour pairs then read their views by index
+    sides_a: dict[tuple, int] = {}
+    sides_d: dict[tuple[int, ...], int] = {}
+    indexed = []
+    for d1, d2, w in double_draws(trumps_left, deck, k):
+        here = None if (unhide and any(d2)) else owner
+        ia = sides_a.get((d1, here))
+        if ia is None:
+            ia = sides_a[(d1, here)] = len(sides_a)
+        i_d = sides_d.get(d2)
+        if i_d is None:
+            i_d = sides_d[d2] = len(sides_d)
+        indexed.append((ia, i_d, w))
+    heres = [here for _, here in sides_a]
+    classes = PAIR_CLASSES
     for ca in COLOURS:
+        views_a = []
+        for d1, here in sides_a:
+            view, off = side_view(fam_a, ca, d1, here == "attacker", *terms)
+            views_a.append((view, off, view_id(view)))
         for cd in COLOURS:
-            g: dict[tuple, int] = defaultdict(int)
-            va_cache: dict = {}
-            vd_cache: dict = {}
-            classes = PAIR_CLASSES
-            for d1, d2, w in draws:
-                here = None if (unhide and any(d2)) else owner
-                va = va_cache.get((d1, here))
-                if va is None:
-                    view, off = side_view(fam_a, ca, d1, here == "attacker", *terms)
-                    va = va_cache[(d1, here)] = (view, off, view_id(view))
-                vd = vd_cache.get(d2)
-                if vd is None:
-                    view, off = side_view(fam_d, cd, d2, owner == "defender", *terms)
-                    vd = vd_cache[d2] = (view, off, view_id(view))
+            views_d = []
+            for d2 in sides_d:
+                view, off = side_view(fam_d, cd, d2, owner == "defender", *terms)
+                views_d.append((view, off, view_id(view)))
+            g: dict[tuple, int] = {}
+            for ia, i_d, w in indexed:
+                va, vd, here = views_a[ia], views_d[i_d], heres[ia]
                 pair = (here, va[2], vd[2])
                 kid = classes.get(pair)
                 if kid is None:
                     kid = classes[pair] = class_id(class_key(here, va[0], vd[0]))
-                g[(kid, va[1] - vd[1])] += w
-            out[(ca, cd)] = dict(g)
+                term = (kid, va[1] - vd[1])
+                g[term] = g.get(term, 0) + w
+            out[(ca, cd)] = g
     VIEWS_CACHE[key] = out
     return out
 
