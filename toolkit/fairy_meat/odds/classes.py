@@ -468,10 +468,11 @@ def _realisations(
 
 
 def realisations_cache_clear() -> None:
-    """Forget the cached :func:`realisations` and the deck's Trumps they read (for benchmarks
-    timing a cold start)."""
+    """Forget the cached :func:`realisations`, the deck's Trumps they read and the kept
+    representative plays (for benchmarks timing a cold start)."""
     _realisations.cache_clear()
     _trump_caps.cache_clear()
+    _representatives.cache_clear()
 
 
 @cache
@@ -554,8 +555,15 @@ def judged(rules: Rules) -> dict[tuple, AttackOutcome]:
 
 
 def judge_one(rules: Rules, key: tuple, delta: int) -> AttackOutcome:
-    play_a, play_d = representative_plays(key, delta, bare_side(key, rules), deck_rules(rules))
+    play_a, play_d = _representatives(key, delta, bare_side(key, rules), deck_rules(rules))
     return outcome_of(resolve_attack(play_a, play_d, rules, explain=False))
+
+
+@lru_cache(maxsize=65536)
+def _representatives(key: tuple, delta: int, bare: str | None, deck: Rules | None) -> tuple[Play, Play | None]:
+    """:func:`representative_plays`, kept: rule sets that judge apart (FM-10) but deal from
+    one deck judge the same plays."""
+    return representative_plays(key, delta, bare, deck)
 
 
 def judge_chunk(args: tuple[Rules, list[tuple[tuple, int]]]) -> list[AttackOutcome]:
