@@ -19,11 +19,11 @@ from toolkit.fairy_meat.odds.classes import (
 )
 from toolkit.fairy_meat.odds.compositions import hand_splits, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts, split_count
-from toolkit.fairy_meat.odds.deals import BUCKETS, PLAYS
+from toolkit.fairy_meat.odds.deals import BUCKETS, PLAYS, SHARED, SIZES
 from toolkit.fairy_meat.odds.draws import double_draws, single_draws
 from toolkit.fairy_meat.odds.families import GreedyModel, RandomModel, type_keys
 from toolkit.fairy_meat.odds.known_hands import BEST_OUTCOMES
-from toolkit.fairy_meat.odds.weighing import VIEWS_CACHE, two_turned_up
+from toolkit.fairy_meat.odds.weighing import FOLDS, clear_views, two_turned_up
 
 __all__ = ["clear_caches"]
 
@@ -33,6 +33,8 @@ def clear_caches() -> None:
     JUDGED.clear()
     BUCKETS.clear()
     PLAYS.clear()
+    SHARED.clear()
+    SIZES.clear()
     SHIFTS.clear()
     for fn in (
         split_count,
@@ -55,7 +57,8 @@ def clear_caches() -> None:
     ):
         fn.cache_clear()
     realisations_cache_clear()
-    VIEWS_CACHE.clear()
+    clear_views()
+    FOLDS.clear()
     BEST_OUTCOMES.clear()
     # The hidden-hands solver's shared game builds too (imported here: strategy imports odds).
     from toolkit.fairy_meat.strategy.hidden.matrix import clear_build_cache

@@ -35,6 +35,8 @@ __all__ = [
     "hidden_role",
     "hidden_owner",
     "unhidden_by_draw",
+    "none_readings",
+    "reading_free",
     "SWAP",
     "class_key",
     "allocate",
@@ -50,6 +52,7 @@ __all__ = [
     "class_reach",
     "representative_plays",
     "JUDGED",
+    "judged",
     "judge_one",
     "judge_chunk",
     "judge_all",
@@ -194,6 +197,26 @@ def unhidden_by_draw(fam_a: Family, fam_d: Family, rules: Rules | None = None) -
         and hidden_role(fam_a, fam_d, rules) == "attacker"
         and hidden_role(fam_a, fam_d, rules, (NO_DRAW, (1, 0, 0))) is None
     )
+
+
+def none_readings(rules: Rules | None) -> tuple[Rules, ...]:
+    """``rules`` under every reading of who has said None (FM-5: ``Rules.none_means``)."""
+    from dataclasses import replace
+    from typing import get_args
+
+    from toolkit.fairy_meat.rules import NoneMeans
+
+    base = _DRAFT if rules is None else rules
+    return tuple(base if base.none_means == v else replace(base, none_means=v) for v in get_args(NoneMeans))
+
+
+def reading_free(fam_a: Family, fam_d: Family, readings: tuple[Rules, ...]) -> bool:
+    """Whether every reading of who has said None (``readings``: :func:`none_readings`)
+    hides the same side's face-down Trumps in this pair of plays, and lets a blind draw
+    reveal them alike (FM-5: :func:`hidden_role`, :func:`unhidden_by_draw`): then the
+    readings weigh its attacks alike (they read the rules through nothing else)."""
+    seen = {(hidden_role(fam_a, fam_d, r), unhidden_by_draw(fam_a, fam_d, r)) for r in readings}
+    return len(seen) == 1
 
 
 SWAP = {"red": "black", "black": "red"}
@@ -445,10 +468,11 @@ def _realisations(
 
 
 def realisations_cache_clear() -> None:
-    """Forget the cached :func:`realisations` and the deck's Trumps they read (for benchmarks
-    timing a cold start)."""
+    """Forget the cached :func:`realisations`, the deck's Trumps they read and the kept
+    representative plays (for benchmarks timing a cold start)."""
     _realisations.cache_clear()
     _trump_caps.cache_clear()
+    _representatives.cache_clear()
 
 
 @cache
@@ -517,13 +541,29 @@ def representative_plays(
     raise AssertionError(f"no cards realise the attack class {key!r} at difference {delta}")  # pragma: no cover
 
 
-# Judgements by (rules, class key, delta); cleared by clear_caches().
-JUDGED: dict[tuple, AttackOutcome] = {}
+# Judgements by rules, then by (class key, delta): the rules are hashed once a calculation,
+# not once a judgement; cleared by clear_caches().
+JUDGED: dict[Rules, dict[tuple, AttackOutcome]] = {}
+
+
+def judged(rules: Rules) -> dict[tuple, AttackOutcome]:
+    """The judgements made under ``rules`` (:data:`JUDGED`), by (class key, delta)."""
+    table = JUDGED.get(rules)
+    if table is None:
+        table = JUDGED[rules] = {}
+    return table
 
 
 def judge_one(rules: Rules, key: tuple, delta: int) -> AttackOutcome:
-    play_a, play_d = representative_plays(key, delta, bare_side(key, rules), deck_rules(rules))
+    play_a, play_d = _representatives(key, delta, bare_side(key, rules), deck_rules(rules))
     return outcome_of(resolve_attack(play_a, play_d, rules, explain=False))
+
+
+@lru_cache(maxsize=65536)
+def _representatives(key: tuple, delta: int, bare: str | None, deck: Rules | None) -> tuple[Play, Play | None]:
+    """:func:`representative_plays`, kept: rule sets that judge apart (FM-10) but deal from
+    one deck judge the same plays."""
+    return representative_plays(key, delta, bare, deck)
 
 
 def judge_chunk(args: tuple[Rules, list[tuple[tuple, int]]]) -> list[AttackOutcome]:
@@ -533,7 +573,8 @@ def judge_chunk(args: tuple[Rules, list[tuple[tuple, int]]]) -> list[AttackOutco
 
 def judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None = None) -> None:
     """Judge every (class, delta) not judged yet, on several cores when there are many."""
-    todo = [(k, dl) for k, dl in items if (rules, k, dl) not in JUDGED]
+    table = judged(rules)
+    todo = [item for item in items if item not in table]
     if not todo:
         return
     if workers is None:
@@ -551,11 +592,11 @@ def judge_all(items: list[tuple[tuple, int]], rules: Rules, workers: int | None 
             with ctx.Pool(workers) as pool:
                 results = pool.map(judge_chunk, [(rules, c) for c in chunks])
             for chunk, res in zip(chunks, results, strict=True):
-                for (k, dl), outcome in zip(chunk, res, strict=True):
-                    JUDGED[(rules, k, dl)] = outcome
+                for item, outcome in zip(chunk, res, strict=True):
+                    table[item] = outcome
             return
     for k, dl in todo:
-        JUDGED[(rules, k, dl)] = judge_one(rules, k, dl)
+        table[(k, dl)] = judge_one(rules, k, dl)
 
 
 def kept_cheats(view: SideView, death: str = "black") -> int:

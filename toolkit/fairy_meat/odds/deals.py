@@ -28,7 +28,7 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.odds.checks import check_hand_sizes, counting_applies, policy_label, resolve_policies
-from toolkit.fairy_meat.odds.classes import DRAWS
+from toolkit.fairy_meat.odds.classes import DRAWS, none_readings, reading_free
 from toolkit.fairy_meat.odds.compositions import composition_pairs, kind_caps, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts
 from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
@@ -66,6 +66,8 @@ __all__ = [
     "PLAYS",
     "BUCKETS",
     "BUCKETS_KEPT",
+    "SHARED",
+    "SIZES",
     "generic_pairs",
     "generic_weights",
     "exact_size",
@@ -250,13 +252,48 @@ def _kept(cache: dict, key: tuple, compute: Callable[[], Any]) -> Any:
 PLAYS: dict[tuple, tuple[dict[tuple, int], dict[Hashable, Any], int, int, int]] = {}
 
 
+#: The weighed classes of the pairs of plays that every reading of who has said None
+#: weighs alike (:func:`~.classes.reading_free`, FM-5), and the other pairs of plays, by
+#: (sizes, policies, the rules' deals and plays), the latest :data:`BUCKETS_KEPT`: the two
+#: readings of a calculation weigh only the pairs they read apart. Cleared by
+#: :func:`~.caches.clear_caches`.
+SHARED: dict[tuple, tuple[Buckets, dict[tuple, int]]] = {}
+
+
 def _weigh_every_deal(a: int, d: int, pols: tuple[Policy, Policy], rules: Rules) -> tuple[Buckets, int]:
     plays, diffs, deck, k, expected = exact_plays(a, d, pols, rules)
+
+    def split() -> tuple[Buckets, dict[tuple, int]]:
+        readings = none_readings(rules)
+        free, own = {}, {}
+        alike: dict[tuple, bool] = {}  # reading_free by pair of families
+        for play, weight in plays.items():
+            fams = play[:2]
+            same = alike.get(fams)
+            if same is None:
+                same = alike[fams] = reading_free(play[0], play[1], readings)
+            (free if same else own)[play] = weight
+        return _weigh(free, diffs, deck, k, rules), own
+
+    shared, own = _kept(SHARED, (a, d, pols, rules.deals_and_plays()), split)
+    buckets = {key: dict(bucket) for key, bucket in shared.items()}  # the cached ones stay as they are
+    for key, bucket in _weigh(own, diffs, deck, k, rules).items():
+        into = buckets.get(key)
+        if into is None:
+            buckets[key] = bucket
+            continue
+        for delta, w in bucket.items():
+            into[delta] = into.get(delta, 0) + w
+    return buckets, expected
+
+
+def _weigh(plays: dict[tuple, int], diffs: dict[Hashable, Any], deck: int, k: int, rules: Rules) -> Buckets:
+    """The weighed classes of these pairs of plays (:func:`~.weighing.weigh_pair`)."""
     pending = Pending()
     pending.diffs = diffs  # read only
     for (fam_a, fam_d, diffs_id, left), weight in plays.items():
         weigh_pair(pending, fam_a, fam_d, diffs_id, weight, left, deck, k, rules)
-    return pending.buckets(), expected
+    return pending.buckets()
 
 
 def exact_plays(
@@ -283,22 +320,30 @@ def _every_play(
     scale_a = math.lcm(1, *(weight_scale(c[4]) for c in contexts))
     scale_d = math.lcm(1, *(weight_scale(c[5]) for c in contexts))
     diffs: dict[Hashable, Any] = {}
+    # each pair of Numbered-card specs gets a small int id: the weighing hashes the id in
+    # its inner loops, where hashing the nested specs themselves cost more than the sums
+    ids: dict[tuple, int] = {}
     plays: dict[tuple, int] = defaultdict(int)
     for count, na, nd, left, choices_a, choices_d in contexts:
         numbered_left = numbered - na - nd
+        # each choice's weight times its side's scale is a whole number (the scale is the
+        # lcm of the weights' denominators): the products stay integers
+        whole_d = [int(cd.weight * scale_d) for cd in choices_d]
         for ca in choices_a:
-            wa = ca.weight * scale_a
-            for cd in choices_d:
+            wa = count * int(ca.weight * scale_a)
+            for cd, wd in zip(choices_d, whole_d, strict=True):
                 draw_a, draw_d = ca.family.kind in DRAWS, cd.family.kind in DRAWS
                 if draw_a + draw_d > numbered_left:
                     raise InvalidSetupError(
                         f"hands of {a} and {d} cards can leave no Numbered card in the deck for a Wild Trump "
                         "draw (FM-6); the engine cannot play such a deal"
                     )
-                key = (ca.types, cd.types, draw_a, draw_d, cd.family.kind == "unopposed", na, nd)
-                if key not in diffs:
+                spec = (ca.types, cd.types, draw_a, draw_d, cd.family.kind == "unopposed", na, nd)
+                key = ids.get(spec)
+                if key is None:
+                    key = ids[spec] = len(ids)
                     diffs[key] = pair_diffs(ca, cd, na, nd, rules)
-                weight = count * int(wa * cd.weight * scale_d)
+                weight = wa * wd
                 # the Trumps left in the deck only matter to a draw (FM-6)
                 plays[(ca.family, cd.family, key, left if (draw_a or draw_d) else ())] += weight
     expected = comb(size, a) * comb(size - a, d) * scale_a * scale_d * falling(deck, k)
@@ -349,6 +394,15 @@ def exact_size(
     models = model_pair(pols, rules)
     if models is None:
         return composition_pairs(a, d, type_caps(rules))
+    return _kept(SIZES, (a, d, pols, rules.deals_and_plays()), lambda: _size(a, d, models, rules))
+
+
+#: :func:`exact_size` of the standard policies by (sizes, policies, the rules' deals and
+#: plays: what it counts), the latest :data:`BUCKETS_KEPT`. Cleared by :func:`~.caches.clear_caches`.
+SIZES: dict[tuple, int] = {}
+
+
+def _size(a: int, d: int, models: tuple[type, type], rules: Rules) -> int:
     deck = len(deck_cards(rules)) - a - d
     k = draw_span(deck, rules)
     total = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache
+from typing import Any
 
 from toolkit.fairy_meat.deck import (
     COLOURS,
@@ -12,8 +13,8 @@ from toolkit.fairy_meat.deck import (
 )
 from toolkit.fairy_meat.odds.classes import (
     DRAWS,
-    JUDGED,
     NO_DRAW,
+    SideView,
     bare_side,
     class_key,
     class_reach,
@@ -22,6 +23,7 @@ from toolkit.fairy_meat.odds.classes import (
     fold_class,
     hidden_role,
     judge_all,
+    judged,
     side_view,
     unhidden_by_draw,
 )
@@ -39,9 +41,21 @@ __all__ = [
     "Pending",
     "weigh_pair",
     "expand_pair",
+    "packed_buckets",
+    "CLASS_KEYS",
+    "CLASS_IDS",
+    "class_id",
+    "clear_views",
+    "VIEW_IDS",
+    "PAIR_CLASSES",
+    "view_id",
+    "cached_draw_view_ids",
+    "pair_terms",
     "cached_draw_views",
     "cached_joint_views",
     "settle",
+    "FOLDS",
+    "FOLDS_KEPT",
 ]
 
 
@@ -92,7 +106,7 @@ def two_turned_up(same: bool, pips: tuple[int, ...]) -> dict[int, int]:
 
 
 class Pending:
-    """Weights of (class key, offset, Numbered-card pair counts) before expansion: many
+    """Weights of (class id, offset, Numbered-card pair counts) before expansion: many
     Trump-count contexts share them, so the pips differences are expanded once each.
     Pairs of plays with Wild Trump draws wait in :attr:`draws` by everything their
     expansion reads, their weights added up, and are expanded once each (:meth:`buckets`)."""
@@ -101,25 +115,84 @@ class Pending:
         self.weights: dict[tuple, int] = defaultdict(int)
         self.diffs: dict[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]] = {}
         self.draws: dict[tuple, int] = defaultdict(int)
+        #: :func:`pair_terms` by pair of plays (families, Trumps left, deck, draw span, rules)
+        self.terms: dict[tuple, dict] = {}
+        #: what :func:`pair_terms` shares between pairs of plays of this calculation
+        self.memo: dict[tuple, Any] = {}
 
     def add(self, key: tuple, offset: int, weight: int, diffs_id: Hashable, colours: tuple[str, str | None]) -> None:
-        self.weights[(key, offset, diffs_id, colours)] += weight
+        self.weights[(class_id(key), offset, diffs_id, colours)] += weight
 
     def buckets(self) -> Buckets:
         for args, weight in self.draws.items():
             fam_a, fam_d, diffs_id, trumps_left, deck, k, rules = args
             expand_pair(self, fam_a, fam_d, diffs_id, weight, trumps_left, deck, k, rules)
         self.draws.clear()
-        out: Buckets = {}
-        for (key, offset, diffs_id, colours), weight in self.weights.items():
-            dd = self.diffs[diffs_id].get(colours)
-            if not dd or not weight:
-                continue
-            bucket = out.setdefault(key, {})
-            for d, c in dd.items():
-                k = d + offset
-                bucket[k] = bucket.get(k, 0) + weight * c
-        return out
+        return {CLASS_KEYS[kid]: bucket for kid, bucket in packed_buckets(self.weights, self.diffs).items() if bucket}
+
+
+def packed_buckets(
+    weights: Mapping[tuple, int], diffs: Mapping[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]]
+) -> dict[int, dict[int, int]]:
+    """{class id: {difference: weight}} from the weights of (class id, offset, Numbered-card
+    counts id, colours): each class's weights summed over every entry's counts by pips
+    difference moved by its offset (exact integers, in ascending difference).
+
+    The counts of a pair by difference are packed into one integer, a slot of ``width``
+    bits per difference, wide enough for any sum (entries x largest weight x largest total
+    of counts: every weight and count is a non-negative integer, so no slot carries into
+    the next), so that an entry adds in one product instead of one per difference; the
+    slots are read back at the end."""
+    if not weights:
+        return {}
+    most = 0  # the largest total of counts of a pair
+    for by_colours in diffs.values():
+        for dd in by_colours.values():
+            if dd:
+                if min(dd.values()) < 0:  # pragma: no cover - counts are never negative
+                    raise AssertionError("a negative count of Numbered cards")
+                most = max(most, sum(dd.values()))
+    if min(weights.values()) < 0:  # pragma: no cover - weights are never negative
+        raise AssertionError("a negative weight")
+    bound = len(weights) * max(weights.values()) * most
+    size = bound.bit_length() // 8 + 1  # bytes a slot: more than any sum needs
+    width = 8 * size
+    packed: dict[tuple, tuple[int, int] | None] = {}
+    at: dict[tuple[int, int], int] = {}  # by class and lowest difference
+    for (kid, offset, diffs_id, colours), weight in weights.items():
+        shape_key = (diffs_id, colours)
+        got = packed.get(shape_key, 0)
+        if got == 0:
+            dd = diffs[diffs_id].get(colours)
+            got = packed[shape_key] = None
+            if dd:
+                low = min(dd)
+                got = packed[shape_key] = (low, sum(c << (width * (d - low)) for d, c in dd.items()))
+        if got is None or not weight:
+            continue
+        key = (kid, got[0] + offset)
+        at[key] = at.get(key, 0) + weight * got[1]
+    spans: dict[int, list[int]] = {}
+    for (kid, lo), value in at.items():
+        top = lo + (value.bit_length() - 1) // width if value else lo
+        span = spans.get(kid)
+        if span is None:
+            spans[kid] = [lo, top]
+        else:
+            span[0], span[1] = min(span[0], lo), max(span[1], top)
+    acc: dict[int, int] = dict.fromkeys(spans, 0)
+    for (kid, lo), value in at.items():
+        acc[kid] += value << (width * (lo - spans[kid][0]))
+    out: dict[int, dict[int, int]] = {}
+    for kid, value in acc.items():
+        low, high = spans[kid]
+        data = value.to_bytes(size * (high - low + 1), "little")
+        bucket = out[kid] = {}
+        for i in range(high - low + 1):
+            v = int.from_bytes(data[i * size : (i + 1) * size], "little")
+            if v:
+                bucket[low + i] = v
+    return out
 
 
 def weigh_pair(
@@ -159,49 +232,186 @@ def expand_pair(
     k: int,
     rules: Rules | None = None,
 ) -> None:
-    """:func:`weigh_pair` done: the pair's classes and offsets added to ``pending.weights``."""
+    """:func:`weigh_pair` done: the pair's classes and offsets (:func:`pair_terms`) added to
+    ``pending.weights``."""
+    weights = pending.weights  # (class id, offset, Numbered-card counts, colours) -> weight
+    key = (fam_a, fam_d, trumps_left, deck, k, rules)
+    by_colours = pending.terms.get(key)
+    if by_colours is None:  # pairs of plays that differ only in their Numbered cards share it
+        by_colours = pending.terms[key] = pair_terms(fam_a, fam_d, trumps_left, deck, k, rules, pending.memo)
+    for cols, terms in by_colours.items():
+        for kid, off, w in terms:
+            weights[(kid, off, diffs_id, cols)] += weight * w
+
+
+#: Class keys by id (:func:`class_id`), and their ids: the weighing's inner loops hash a
+#: class by its id, not by its two side views. Cleared with :data:`VIEWS_CACHE` (which
+#: holds the ids) by :func:`~.caches.clear_caches`.
+CLASS_KEYS: list[tuple] = []
+CLASS_IDS: dict[tuple, int] = {}
+
+
+def class_id(key: tuple) -> int:
+    """The id of the class ``key`` in :data:`CLASS_KEYS` (given it on first sight)."""
+    kid = CLASS_IDS.get(key)
+    if kid is None:
+        kid = CLASS_IDS[key] = len(CLASS_KEYS)
+        CLASS_KEYS.append(key)
+    return kid
+
+
+#: Side views by id (:func:`view_id`), and the class id of (who hides Trumps, attacker's
+#: view id, defender's view id, -1 for none): :func:`class_key` made once per pair of views.
+VIEW_IDS: dict[SideView, int] = {}
+PAIR_CLASSES: dict[tuple[str | None, int, int], int] = {}
+
+
+def view_id(view: SideView) -> int:
+    """The id of a side view (given it on first sight)."""
+    vid = VIEW_IDS.get(view)
+    if vid is None:
+        vid = VIEW_IDS[view] = len(VIEW_IDS)
+    return vid
+
+
+def clear_views() -> None:
+    """Forget the cached views and the class and view ids they name (for benchmarks timing a
+    cold start)."""
+    VIEWS_CACHE.clear()
+    CLASS_IDS.clear()
+    CLASS_KEYS.clear()
+    VIEW_IDS.clear()
+    PAIR_CLASSES.clear()
+
+
+def pair_terms(
+    fam_a: Family,
+    fam_d: Family,
+    trumps_left: tuple[int, ...],
+    deck: int,
+    k: int,
+    rules: Rules | None = None,
+    memo: dict[tuple, Any] | None = None,
+) -> dict[tuple[str | None, str | None], list[tuple[int, int, int]]]:
+    """One pair of plays weighed once for every deal of its Numbered cards: per colours of
+    the two Numbered cards (played or turned up, FM-6), the (class id, offset, weight)
+    terms (:func:`class_id`, the offset the applied matching Trumps add, FM-8), in the
+    order first met, a class and offset met twice added up; the weights of each colours
+    add up to the draw law's ``deck_(k)`` (and no draw brings it whole). Whose face-down
+    Trumps stay hidden follows ``rules`` (FM-5; a blind draw turning up a Trump may reveal
+    the attacker's: :func:`~.classes.unhidden_by_draw`). A :class:`Pending` keeps them for
+    its calculation (:func:`expand_pair`), and its ``memo`` the terms of a side's draw
+    against the other side's view, which many pairs of families share (one calculation's:
+    one deck and draw span, one rule set)."""
+    terms = trump_terms(rules)
     owner = hidden_role(fam_a, fam_d, rules)
     unhide = unhidden_by_draw(fam_a, fam_d, rules)
     draw_a, draw_d = fam_a.kind in DRAWS, fam_d.kind in DRAWS
     full = falling(deck, k)
-    weights = pending.weights  # (class key, offset, Numbered-card counts, colours) -> weight
-    terms = trump_terms(rules)
+    out: dict[tuple[str | None, str | None], dict[tuple[int, int], int]] = {}
+
+    def add_id(cols: tuple[str | None, str | None], kid: int, off: int, w: int) -> None:
+        g = out.get(cols)
+        if g is None:
+            g = out[cols] = {}
+        g[(kid, off)] = g.get((kid, off), 0) + w
+
+    def add(cols: tuple[str | None, str | None], key: tuple, off: int, w: int) -> None:
+        add_id(cols, class_id(key), off, w)
+
+    classes = PAIR_CLASSES
+
+    def pair_class(who: str | None, va: SideView, id_a: int, vd: SideView | None, id_d: int) -> int:
+        kid = classes.get((who, id_a, id_d))
+        if kid is None:
+            kid = classes[(who, id_a, id_d)] = class_id(class_key(who, va, vd))
+        return kid
+
     if fam_d.kind == "unopposed":
         mine = owner == "attacker"
         if draw_a:
-            for colour, g in cached_draw_views(fam_a, mine, trumps_left, deck, k, terms).items():
-                for (va, off), w in g.items():
-                    weights[(class_key("unopposed", va, None), off, diffs_id, (colour, None))] += weight * w
-            return
-        va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
-        weights[(class_key("unopposed", va, None), off, diffs_id, (fam_a.colour or "red", None))] += weight * full
-        return
-    if not draw_a and not draw_d:
+            for colour, views in cached_draw_view_ids(fam_a, mine, trumps_left, deck, k, terms).items():
+                for id_a, va, off, w in views:
+                    add_id((colour, None), pair_class("unopposed", va, id_a, None, -1), off, w)
+        else:
+            va, off = side_view(fam_a, fam_a.colour or "red", NO_DRAW, mine, *terms)
+            add((fam_a.colour or "red", None), class_key("unopposed", va, None), off, full)
+    elif not draw_a and not draw_d:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
-        weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, (fam_a.colour, fam_d.colour))] += weight * full
-        return
-    if draw_d and not draw_a:
+        add((fam_a.colour, fam_d.colour), class_key(owner, va, vd), off_a - off_d, full)
+    elif draw_d and not draw_a:
         va, off_a = side_view(fam_a, fam_a.colour or "red", NO_DRAW, owner == "attacker", *terms)
         va_up, off_a_up = side_view(fam_a, fam_a.colour or "red", NO_DRAW, False, *terms)
-        for colour, g in cached_draw_views(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
-            cols = (fam_a.colour, colour)
-            for (vd, off_d), w in g.items():
+        # the attacker's family is read only through her views: families alike there share it
+        memo_key = (
+            "defender draws",
+            owner,
+            unhide,
+            va,
+            off_a,
+            va_up,
+            off_a_up,
+            fam_a.colour,
+            fam_d,
+            trumps_left,
+            deck,
+            k,
+            terms,
+        )
+        got = memo.get(memo_key) if memo is not None else None
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        id_a, id_up = view_id(va), view_id(va_up)
+        for colour, views in cached_draw_view_ids(fam_d, owner == "defender", trumps_left, deck, k, terms).items():
+            if not views:
+                continue
+            g = out.setdefault((fam_a.colour, colour), {})
+            for id_d, vd, off_d, w in views:
                 if unhide and (vd[2] or vd[3] or off_d):  # she turned up a Trump: not None (FM-5)
-                    weights[(class_key(None, va_up, vd), off_a_up - off_d, diffs_id, cols)] += weight * w
+                    pair = (None, id_up, id_d)
+                    kid = classes.get(pair)
+                    if kid is None:
+                        kid = classes[pair] = class_id(class_key(None, va_up, vd))
+                    term = (kid, off_a_up - off_d)
                 else:
-                    weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
-        return
-    if draw_a and not draw_d:
+                    pair = (owner, id_a, id_d)
+                    kid = classes.get(pair)
+                    if kid is None:
+                        kid = classes[pair] = class_id(class_key(owner, va, vd))
+                    term = (kid, off_a - off_d)
+                g[term] = g.get(term, 0) + w
+        got = {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in out.items()}
+        if memo is not None:
+            memo[memo_key] = got
+        return got
+    elif draw_a and not draw_d:
         vd, off_d = side_view(fam_d, fam_d.colour or "red", NO_DRAW, owner == "defender", *terms)
-        for colour, g in cached_draw_views(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
-            cols = (colour, fam_d.colour)
-            for (va, off_a), w in g.items():
-                weights[(class_key(owner, va, vd), off_a - off_d, diffs_id, cols)] += weight * w
-        return
-    for cols, g in cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms).items():
-        for (key, off), w in g.items():
-            weights[(key, off, diffs_id, cols)] += weight * w
+        # the defender's family is read only through her view: families alike there share it
+        memo_key = ("attacker draws", owner, vd, off_d, fam_d.colour, fam_a, trumps_left, deck, k, terms)
+        got = memo.get(memo_key) if memo is not None else None
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        id_d = view_id(vd)
+        for colour, views in cached_draw_view_ids(fam_a, owner == "attacker", trumps_left, deck, k, terms).items():
+            if not views:
+                continue
+            g = out.setdefault((colour, fam_d.colour), {})
+            for id_a, va, off_a, w in views:
+                pair = (owner, id_a, id_d)
+                kid = classes.get(pair)
+                if kid is None:
+                    kid = classes[pair] = class_id(class_key(owner, va, vd))
+                term = (kid, off_a - off_d)
+                g[term] = g.get(term, 0) + w
+        got = {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in out.items()}
+        if memo is not None:
+            memo[memo_key] = got
+        return got
+    else:
+        joint = cached_joint_views(fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
+        return {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in joint.items()}
+    return {cols: [(kid, off, w) for (kid, off), w in g.items()] for cols, g in out.items()}
 
 
 def cached_draw_views(
@@ -217,6 +427,20 @@ def cached_draw_views(
     return got
 
 
+def cached_draw_view_ids(
+    fam: Family, owner: bool, trumps_left: tuple[int, ...], deck: int, k: int, terms: tuple[str, int]
+) -> dict[str, list[tuple[int, SideView, int, int]]]:
+    """:func:`cached_draw_views` as lists of (view id, view, offset, weight) (:func:`view_id`), cached."""
+    key = ("single ids", fam, owner, trumps_left, deck, k, terms)
+    got = VIEWS_CACHE.get(key)
+    if got is None:
+        views = cached_draw_views(fam, owner, trumps_left, deck, k, terms)
+        got = VIEWS_CACHE[key] = {
+            colour: [(view_id(v), v, off, w) for (v, off), w in g.items()] for colour, g in views.items()
+        }
+    return got  # type: ignore[no-any-return]
+
+
 def cached_joint_views(
     fam_a: Family,
     fam_d: Family,
@@ -227,7 +451,8 @@ def cached_joint_views(
     unhide: bool,
     terms: tuple[str, int],
 ) -> dict[tuple[str, str], dict]:
-    """Both sides draw: per (colour turned up for each), {(class key, offset): weight}.
+    """Both sides draw: per (colour turned up for each), {(class id, offset): weight}
+    (:func:`class_id`).
     With ``unhide``, a Trump turned up by the defender reveals the attacker's face-down
     Trumps (FM-5: she has not said None)."""
     key = ("double", fam_a, fam_d, owner, trumps_left, deck, k, unhide, terms)
@@ -235,35 +460,79 @@ def cached_joint_views(
     if got is not None:
         return got
     out: dict[tuple[str, str], dict] = {}
-    draws = double_draws(trumps_left, deck, k)
+    # each draw indexes its attacker's side (Trumps she turned up, who hides Trumps) and its
+    # defender's once; the four colour pairs then read their views by index
+    sides_a: dict[tuple, int] = {}
+    sides_d: dict[tuple[int, ...], int] = {}
+    indexed = []
+    for d1, d2, w in double_draws(trumps_left, deck, k):
+        here = None if (unhide and any(d2)) else owner
+        ia = sides_a.get((d1, here))
+        if ia is None:
+            ia = sides_a[(d1, here)] = len(sides_a)
+        i_d = sides_d.get(d2)
+        if i_d is None:
+            i_d = sides_d[d2] = len(sides_d)
+        indexed.append((ia, i_d, w))
+    heres = [here for _, here in sides_a]
+    classes = PAIR_CLASSES
     for ca in COLOURS:
+        views_a = []
+        for d1, here in sides_a:
+            view, off = side_view(fam_a, ca, d1, here == "attacker", *terms)
+            views_a.append((view, off, view_id(view)))
         for cd in COLOURS:
-            g: dict[tuple, int] = defaultdict(int)
-            va_cache: dict = {}
-            vd_cache: dict = {}
-            for d1, d2, w in draws:
-                here = None if (unhide and any(d2)) else owner
-                va = va_cache.get((d1, here))
-                if va is None:
-                    va = va_cache[(d1, here)] = side_view(fam_a, ca, d1, here == "attacker", *terms)
-                vd = vd_cache.get(d2)
-                if vd is None:
-                    vd = vd_cache[d2] = side_view(fam_d, cd, d2, owner == "defender", *terms)
-                g[(class_key(here, va[0], vd[0]), va[1] - vd[1])] += w
-            out[(ca, cd)] = dict(g)
+            views_d = []
+            for d2 in sides_d:
+                view, off = side_view(fam_d, cd, d2, owner == "defender", *terms)
+                views_d.append((view, off, view_id(view)))
+            g: dict[tuple, int] = {}
+            for ia, i_d, w in indexed:
+                va, vd, here = views_a[ia], views_d[i_d], heres[ia]
+                pair = (here, va[2], vd[2])
+                kid = classes.get(pair)
+                if kid is None:
+                    kid = classes[pair] = class_id(class_key(here, va[0], vd[0]))
+                term = (kid, va[1] - vd[1])
+                g[term] = g.get(term, 0) + w
+            out[(ca, cd)] = g
     VIEWS_CACHE[key] = out
     return out
+
+
+#: What :func:`settle` folds each class into (:func:`~.classes.fold_class`: the class judged,
+#: its shift, the range and values of differences cards realise in it), by rules (the
+#: latest :data:`FOLDS_KEPT`), then by class key: classes recur from one calculation to the
+#: next. Cleared by :func:`~.caches.clear_caches`.
+FOLDS: dict[Rules, dict[tuple, tuple]] = {}
+
+#: How many rule sets :data:`FOLDS` keeps.
+FOLDS_KEPT = 8
+
+
+def _folds(rules: Rules) -> dict[tuple, tuple]:
+    table = FOLDS.get(rules)
+    if table is None:
+        table = FOLDS[rules] = {}
+        while len(FOLDS) > FOLDS_KEPT:
+            del FOLDS[next(iter(FOLDS))]
+    return table
 
 
 def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: bool = True) -> dict[AttackOutcome, int]:
     """Judge every (class, difference) through the referee and add up the weights."""
     if fold:
         folded: Buckets = {}
+        folds = _folds(rules)
         for key, bucket in buckets.items():
-            reduced, shift = fold_class(key, rules)
-            bare, deck = bare_side(reduced, rules), deck_rules(rules)
-            lo, hi = class_reach(reduced, bare, deck)
-            values = None if deck is None else class_values(reduced, bare, deck)
+            got = folds.get(key)
+            if got is None:
+                reduced, shift = fold_class(key, rules)
+                bare, deck = bare_side(reduced, rules), deck_rules(rules)
+                lo, hi = class_reach(reduced, bare, deck)
+                values = None if deck is None else class_values(reduced, bare, deck)
+                got = folds[key] = (reduced, shift, lo, hi, values)
+            reduced, shift, lo, hi, values = got
             for delta, w in bucket.items():
                 if lo <= delta + shift <= hi and (values is None or delta + shift in values):
                     fb = folded.setdefault(reduced, {})
@@ -274,9 +543,10 @@ def settle(buckets: Buckets, rules: Rules, workers: int | None = None, fold: boo
         buckets = folded
     items = [(key, delta) for key, bucket in buckets.items() for delta, w in bucket.items() if w]
     judge_all(items, rules, workers)
+    table = judged(rules)
     out: dict[AttackOutcome, int] = defaultdict(int)
     for key, bucket in buckets.items():
         for delta, w in bucket.items():
             if w:
-                out[JUDGED[(rules, key, delta)]] += w
+                out[table[(key, delta)]] += w
     return dict(out)
