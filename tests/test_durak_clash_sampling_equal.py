@@ -847,3 +847,19 @@ def test_a_sample_is_repeatable_after_the_caches_are_cleared():
     assert dict(sampled_clash_paths(6, 5, pols, Rules(), 300, 11)) == first
     clear_caches()
     assert dict(sampled_clash_paths(6, 5, pols, Rules(), 300, 12)) != first
+
+
+@pytest.mark.parametrize("pols", [("greedy", "greedy"), ("random", "greedy")])
+def test_deals_shared_by_rule_sets_give_each_its_cold_sample(pols):
+    """Two rule sets with the same deck draw the sampled deals once (the rule-change report's
+    baseline and proposal): each gets exactly the sample it gets from cold caches, and a rule
+    set with another deck (no jokers, DB-1) its own."""
+    pols = check_policies(pols)
+    sets = (Rules(), RULES["cheap"], RULES["hearts_attack"], RULES["no_jokers_must"], Rules(strike_loss=1))
+    cold = []
+    for rules in sets:
+        clear_caches()
+        cold.append(dict(sampled_clash_paths(9, 7, pols, rules, 400, 5)))
+    clear_caches()
+    assert [dict(sampled_clash_paths(9, 7, pols, rules, 400, 5)) for rules in sets] == cold
+    assert cold[0] != cold[1]

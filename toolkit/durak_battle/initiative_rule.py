@@ -83,8 +83,10 @@ def initiative_holder(
     compared, and so on; identical lists are a coin flip (``None``).
     """
     value = _attack_value(rules)
-    va = sorted((value[c.code] for c in hand_a if c.code in value), reverse=True)
-    vb = sorted((value[c.code] for c in hand_b if c.code in value), reverse=True)
+    va = [value[c.code] for c in hand_a if c.code in value]  # lists, not generators: asked at every deal
+    vb = [value[c.code] for c in hand_b if c.code in value]
+    va.sort(reverse=True)
+    vb.sort(reverse=True)
     if not va and not vb:
         return NO_CLASH
     for x, y in zip(va, vb, strict=False):

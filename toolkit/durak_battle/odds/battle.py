@@ -360,14 +360,17 @@ def _chain(
             den = lcm(*(q.denominator for q in exact.values()))
             found = (den, [(h, path, q.numerator * (den // q.denominator)) for (h, path), q in exact.items()], False)
         tables[(na, nb)] = found
-        rows_of[(na, nb)] = ([row_id(h, path) for h, path, _ in found[1]], [x for *_, x in found[1]])
+        ids = np.array([row_id(h, path) for h, path, _ in found[1]], dtype=np.int64)
+        counts = [x for *_, x in found[1]]
+        # a sampled table's counts (at most its clashes) add up exactly as floats: bincount
+        rows_of[(na, nb)] = (ids, np.array(counts, dtype=float) if found[2] else counts)
         return found
 
     # each (holder, path) of the tables numbered once: a state settles each once (DB-7),
     # whatever tables it appears in, and looks it up by its number
     row_ids: dict[tuple[str | None, Path], int] = {}
     row_list: list[tuple[str | None, Path]] = []
-    rows_of: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+    rows_of: dict[tuple[int, int], tuple[np.ndarray, Any]] = {}
 
     def row_id(holder: str | None, path: Path) -> int:
         found = row_ids.get((holder, path))
@@ -432,25 +435,31 @@ def _chain(
         # added up as fractions once
         by_den: dict[int, dict[int, int]] = defaultdict(dict)
         keys: dict[tuple[str | None, int, int, str | None], int] = {}  # numbered as first met
-        settled: dict[int, int] = {}  # the number of the settled clash of each row (by its id)
+        settled = np.full(len(row_list), -1, dtype=np.int64)  # the settled clash of each row (by its id); -1: not yet
         sampled_rows: list[tuple[tuple[int, int], float, np.ndarray]] = []
         fixed: dict[int, float] = defaultdict(float)
         for (na, nb), p in sizes.items():
             den, _, was_sampled = table(na, nb)
             ids, counts = rows_of[(na, nb)]
             pairs.add((na, nb))
-            summed: dict[int, int] = {}  # integers: exactly the sum of p * q over the paths
-            for rid, x in zip(ids, counts, strict=True):
-                k = settled.get(rid)
-                if k is None:  # DB-7: settled once per state
-                    holder, path = row_list[rid]
-                    k = settled[rid] = keys.setdefault((holder, *settle_losses((ta, tb), path)), len(keys))
-                summed[k] = summed.get(k, 0) + x
+            if len(settled) < len(row_list):  # the table brought rows not met before
+                settled = np.concatenate((settled, np.full(len(row_list) - len(settled), -1, dtype=np.int64)))
+            ks = settled[ids]
+            for rid in ids[ks < 0].tolist():  # DB-7: settled once per state, in the table's order
+                holder, path = row_list[rid]
+                settled[rid] = keys.setdefault((holder, *settle_losses((ta, tb), path)), len(keys))
+            ks = settled[ids]
+            summed: dict[int, int]  # integers: exactly the sum of p * q over the paths
             if was_sampled:
+                present = np.unique(ks)
+                sums = np.bincount(ks, weights=counts)[present].astype(np.int64)
+                summed = dict(zip(present.tolist(), sums.tolist(), strict=True))
                 sampled.add((na, nb))
-                index = np.array([settled[rid] for rid in ids], dtype=np.int32)
-                sampled_rows.append(((na, nb), float(p), index))
+                sampled_rows.append(((na, nb), float(p), ks.astype(np.int32)))
             else:
+                summed = {}
+                for k, x in zip(ks.tolist(), counts, strict=True):
+                    summed[k] = summed.get(k, 0) + x
                 share = float(p)
                 for k, x in summed.items():
                     fixed[k] += share * (x / den)

@@ -243,6 +243,7 @@ def clear_caches() -> None:
     _PATH_MEMOS.clear()
     _EXACT.clear()
     _SAMPLED.clear()
+    _DEALS.clear()
     clear_class_cache()
     for memo in _REMEMBERED:
         memo.clear()
@@ -373,6 +374,41 @@ def _count_paths(
     return dict(result)
 
 
+#: The deals of :func:`sampled_clash_runs` by (deck, sizes, trials, seed), as each run's hands' places in
+#: the deck sorted (bytes) and its play seed: two rule sets with the same deck (the rule-change
+#: report's baseline and proposal) draw them once. Cleared by :func:`clear_caches`.
+_DEALS: dict[tuple, tuple[bytes, tuple[int, ...]]] = {}
+
+
+def _sampled_deals(
+    deck: Sequence[Card], na: int, nb: int, trials: int, seed: Any
+) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
+    """Each of ``trials`` runs' deal of ``na`` and ``nb`` cards from ``deck`` (as
+    :func:`sorted_hand` holds them) and its play seed: the stream ``f"{seed}:{na}:{nb}"``
+    draws the deal (:func:`random_deal`), then :data:`PLAY_SEED_BITS` bits, run by run."""
+    by_place = sorted_hand(deck)  # the deck's cards lowest first, as the calculators hold them
+    key = (tuple(c.code for c in by_place), na, nb, trials, seed)
+    found = _DEALS.get(key)
+    if found is None:
+        place = {c.code: k for k, c in enumerate(by_place)}
+        places = [place[c.code] for c in deck]  # sampled instead of the deck: the same draws
+        rng = random.Random(f"{seed}:{na}:{nb}")
+        drawn = bytearray()
+        seeds = []
+        for _ in range(trials):
+            a, b = random_deal(rng, places, na, nb)
+            drawn += bytes(sorted(a))
+            drawn += bytes(sorted(b))
+            seeds.append(rng.getrandbits(PLAY_SEED_BITS))
+        found = _DEALS[key] = (bytes(drawn), tuple(seeds))
+    drawn, seeds = found
+    card = by_place.__getitem__
+    n = na + nb
+    for i, bits in enumerate(seeds):
+        at = i * n
+        yield tuple(map(card, drawn[at : at + na])), tuple(map(card, drawn[at + na : at + n])), bits
+
+
 def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:
     """Counts of (initiative, loss path) over ``trials`` random deals played with
     :class:`ClashPosition` (each policy's choice sampled): :func:`sampled_clash_runs` counted."""
@@ -392,13 +428,9 @@ def sampled_clash_runs(
     key = (na, nb, pols, rules, trials, seed)
     if key in _SAMPLED:
         return _SAMPLED[key]
-    rng = random.Random(f"{seed}:{na}:{nb}")
-    deck = list(rules.deck())
     runs: list[tuple[str | None, Path]] = []
     both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
-    for _ in range(trials):
-        a, b = random_deal(rng, deck, na, nb)
-        bits = rng.getrandbits(PLAY_SEED_BITS)  # the run's play stream, started only when needed
+    for a, b, bits in _sampled_deals(rules.deck(), na, nb, trials, seed):
         play: random.Random | None = None
         who = initiative_holder(a, b, rules)
         if who is NO_CLASH:
@@ -406,13 +438,21 @@ def sampled_clash_runs(
             continue
         if who is None:  # DB-3: a fair coin, the lowest bit of the run's play seed
             who = bits & 1
-        node, _ = ClashPosition.begin((sorted_hand(a), sorted_hand(b)), who, rules)
+        node, _ = ClashPosition.begin((a, b), who, rules)
         events: list[tuple[int, int]] = []
         if both_greedy:  # one line of play, no policy to look up at each step
+            la = lb = 0
             while node is not None:
                 node, evs = node.losses_after(greedy_action(node))
                 if evs:
                     events.extend(evs)
+                    for da, db in evs:
+                        la += da
+                        lb += db
+                    if la >= MAX_TOKENS or lb >= MAX_TOKENS:  # nothing later counts (DB-7, loss_path)
+                        break
+            runs.append((SIDES[who], loss_path(events)))
+            continue
         while node is not None:
             policy = pols[node.holder if node.stage == "attack" else 1 - node.attacking]  # the side to move
             if policy is greedy_policy:  # what policy_choices gives, without building its list
