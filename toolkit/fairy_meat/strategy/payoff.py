@@ -54,7 +54,9 @@ class PayoffTerms:
 
     def __add__(self, other: Any) -> PayoffTerms:
         if isinstance(other, PayoffTerms):
-            return PayoffTerms(self.damage + other.damage, self.points + other.points, self.nasty_hits + other.nasty_hits)
+            return PayoffTerms(
+                self.damage + other.damage, self.points + other.points, self.nasty_hits + other.nasty_hits
+            )
         if isinstance(other, int | Fraction) and other == 0:  # sum(..., Fraction(0)) starts from 0
             return self
         return NotImplemented

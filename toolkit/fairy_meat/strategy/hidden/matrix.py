@@ -322,58 +322,69 @@ class Draws:
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
     ) -> np.ndarray:
         """:meth:`double` summed over every pair of (first draw, second draw), one by one."""
-        coef = _pairwise_coef(numbered_left)
         ids_all, w_all = [], []
-        cols = np.arange(17) - 8
         for c2i in range(len(NUMBER_COLOURS)):
             for c1i in range(len(NUMBER_COLOURS)):
-                # the pairs of draws with P > 0 (first draw x second draw, in that order):
-                # their joint probability, class key id and difference of offsets
-                pw, kids, dbase = self._draw_pairs(owner, fam_a, fam_d, trumps_left, c1i, c2i)
-                wanted = coef[c1i, c2i] > 0  # the pips differences the Numbered cards left can give
-                # the same products, in the same order, as over every (first, second, column)
-                w = pw[:, None] * coef[c1i, c2i][wanted][None, :]
-                live = w > 0
+                # the pairs of draws with P > 0 (first draw x second draw, in that order) and
+                # the pips differences the Numbered cards left can give: their weights and, for
+                # these families, their class key ids and differences of values
+                first, second, cols, w = self._pair_weights(trumps_left, numbered_left, c1i, c2i)
+                kids, off_a, off_d = self._pair_kinds(owner, fam_a, fam_d, trumps_left, c1i, c2i)
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = dbase[:, None] + cols[wanted][None, :]
-                kk = np.broadcast_to(kids[:, None], w.shape)[live]
-                ids = self.judge.oids(kk, deltas[live])
+                ids = self.judge.oids(kids[first, second], off_a[first] - off_d[second] + cols)
                 if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
                     raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
                 ids_all.append(ids)
-                w_all.append(w[live])
+                w_all.append(w)
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
         n_out = len(self.judge.outcomes)
         self.used.update(np.flatnonzero(np.bincount(ids_c, minlength=n_out)).tolist())  # the outcomes that occur
         return np.bincount(ids_c, weights=w_c, minlength=n_out)
 
-    def _draw_pairs(
-        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For :meth:`double_pairwise`: every (attacker's first draw, defender's second draw)
-        with positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in
-        the order first draw, then second draw: P(first) · P(second | first), the class key
-        id, and the attacker's offset minus the defender's (remembered: they do not depend on
-        the Numbered cards left)."""
-        key = ("pairs", owner, fam_a, fam_d, trumps_left, c1i, c2i)
+    def _pair_weights(
+        self, trumps_left: tuple, numbered_left: tuple, c1i: int, c2i: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: every (first draw, second draw, pips difference) with
+        positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in the
+        order first draw, second draw, difference: the first draw's row among the draws
+        from ``trumps_left``, the second's, the difference (column − 8) and P(first) ·
+        P(second | first) · P(the Numbered cards' colours and difference) (remembered: they
+        do not depend on the families, and every double draw of a game shares its Numbered
+        cards left)."""
+        key = ("weights", trumps_left, numbered_left, c1i, c2i)
         got = self.seconds.get(key)
         if got is not None:
             return got
+        coef = _pairwise_coef(numbered_left)[c1i, c2i]
+        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
+        live1 = np.nonzero(p1)[0]
+        rows2 = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
+        pw = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
+        first, second = np.nonzero(pw > 0)
+        wanted = coef > 0
+        # the same products, in the same order, as over every (first, second, column)
+        w = pw[first, second][:, None] * coef[wanted][None, :]
+        pair, col = np.nonzero(w > 0)
+        got = (first[pair], second[pair], (np.arange(17) - 8)[wanted][col], w[pair, col])
+        self.seconds[key] = got
+        return got
+
+    def _pair_kinds(
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: the class key id of every (attacker's first draw,
+        defender's second draw) from ``trumps_left`` before Numbered cards of colours
+        ``c1i``, ``c2i`` (FM-6; first draws with P > 0 x second draws the deck allows), the
+        attacker's offset after each first draw and the defender's after each second."""
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         views, off_a = self._first_views(fam_a, NUMBER_COLOURS[c1i], trumps_left, live1, owner == "attacker")
         distinct: dict[tuple, int] = {}
         which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
         keyed = [self.row_keys(owner, va, fam_d, 1, NUMBER_COLOURS[c2i], trumps_left) for va in distinct]
-        rows2 = keyed[0][0]
-        p2 = self._second_draws(trumps_left, live1, rows2)
         kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
-        off_d = keyed[0][2]
-        pw = p1[live1][:, None] * p2
-        first, second = np.nonzero(pw > 0)
-        got = self.seconds[key] = (pw[first, second], kids[first, second], off_a[first] - off_d[second])
-        return got
+        return kids, off_a, keyed[0][2]
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
