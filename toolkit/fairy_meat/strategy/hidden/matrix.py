@@ -107,6 +107,8 @@ class Draws:
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
         # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
         self.doubles: dict[tuple, Any] = {}
+        self.view_numbers: dict[tuple, int] = {}  # double_parts: each first view's number
+        self.kinds_by_number: dict[tuple, dict[int, np.ndarray]] = {}  # double_parts: _kinds by view number
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
@@ -415,7 +417,14 @@ class Draws:
                 firsts, order, starts = _groups(views)
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
-                got = self.doubles[key] = ([va for va, _ in firsts], np.array([off for _, off in firsts]), pair)
+                # each view also by a number (cheap to look up, where a view is a nested tuple)
+                numbers = [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts]
+                got = self.doubles[key] = (
+                    [va for va, _ in firsts],
+                    np.array([off for _, off in firsts]),
+                    pair,
+                    numbers,
+                )
             firsts_by_colour.append(got)
         # both colours of the first card stacked (their groups one after the other)
         first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
@@ -434,12 +443,15 @@ class Draws:
                 got = self.doubles[key] = (np.array(seconds, dtype=np.int64).reshape(-1, 2), order_d, starts_d)
             (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
             by_view = self._kinds_by_view(owner, fam_d, 1, c2)
+            by_number = self.kinds_by_number.setdefault((owner, fam_d, c2), {})  # the same, by view number
             pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
-            kinds = [
-                by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2)
-                for f in firsts_by_colour
-                for va in f[0]
-            ]
+            kinds = []
+            for f in firsts_by_colour:
+                for va, number in zip(f[0], f[3], strict=True):
+                    row = by_number.get(number)
+                    if row is None:
+                        row = by_number[number] = by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2)
+                    kinds.append(row)
             g, r = np.nonzero(pair)
             per_c2.append((g, r, np.array(kinds)[g, view_d[r]], off_d, pair[g, r]))
         # pairs of groups that leave the same colours, the same class and the same difference
@@ -452,15 +464,18 @@ class Draws:
                 for c2i, (g, r, kids, off_d, _) in enumerate(per_c2)
             ]
         )
-        uniq, inv = np.unique(code, return_inverse=True)
-        weight = np.bincount(inv.reshape(-1), weights=np.concatenate([p[4] for p in per_c2]), minlength=len(uniq))
+        uniq, inv = _unique_inverse(code)
+        weight = np.bincount(inv, weights=np.concatenate([p[4] for p in per_c2]), minlength=len(uniq))
         combo, rest = np.divmod(uniq, span_k)
-        u_k, u_o = np.divmod(rest, span_o)
-        # the attacker's value p1 + off_a against the defender's p2 + off_d
-        deltas = cols[None, :] + (u_o - self.judge.delta_off)[:, None]
-        ids = self.judge.oids(np.broadcast_to(u_k[:, None], deltas.shape).ravel(), deltas.ravel())
+        # the attacker's value p1 + off_a against the defender's p2 + off_d: ``rest`` is the
+        # judge's table position of (class key id, off_a - off_d) (Judge.oids_at), the
+        # Numbered cards' difference of pips moves along its row
+        reach = (rest % span_o)[:, None] + cols[None, :]
+        if reach.size and (reach.min() < 0 or reach.max() >= span_o):  # pragma: no cover
+            raise RuntimeError("difference of values out of the table's range")
+        ids = self.judge.oids_at(rest[:, None] + cols[None, :])
         c2_of, c1_of = np.divmod(combo, 2)
-        return 2 * c1_of + c2_of, ids.reshape(deltas.shape), weight
+        return 2 * c1_of + c2_of, ids, weight
 
 
 def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
@@ -481,6 +496,21 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         code = code * base + column
     _, first, inverse = _unique_ints(code)
     return rows[first], inverse
+
+
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for whole numbers (read flat): the sorted
+    distinct values and every value's index among them, by one sort (no first positions:
+    it need not be stable)."""
+    flat = values.reshape(-1)
+    order = np.argsort(flat)
+    ordered = flat[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(flat), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 def _unique_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -689,6 +719,8 @@ def _build_shared(game: Game) -> None:
             groups.append((r, c, w, ("double", args)))
     game.draw_groups = groups
     game.draws.doubles.clear()  # only the build reads them
+    game.draws.view_numbers.clear()
+    game.draws.kinds_by_number.clear()
     game.draws.used.update(np.unique(game.coo["oid"]).tolist())
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
     rows = np.concatenate([*rows_l, *(g[0] for g in groups)])
