@@ -65,6 +65,7 @@ __all__ = [
     "solve_attack",
     "solve_combat",
     "attack_game",
+    "clear_attack_games",
     "game_size",
     "draw_outcomes",
     "hint",
@@ -209,6 +210,11 @@ def attack_game(
 #: a study solving the same deals for a second payoff walks none of them again.
 _TERMS_GAMES: OrderedDict[Hashable, GameTree] = OrderedDict()
 _TERMS_KEPT = 64
+
+
+def clear_attack_games() -> None:
+    """Forget the games :func:`attack_game` remembers between payoffs."""
+    _TERMS_GAMES.clear()
 
 
 def _terms_game(state: CombatState, node_limit: int, grouped: bool, judgement_limit: int | None) -> GameTree:
