@@ -426,3 +426,52 @@ def test_grouped_draws_give_the_ungrouped_values(a, d, deck, attacks):
     g, u = solve(grouped), solve(ungrouped)
     assert g.verified and u.verified
     assert g.value == u.value
+
+
+@pytest.mark.parametrize(
+    "a, d, rules",
+    [
+        ("KS QC 5C 4C 3D", "2D KC", Rules()),
+        ("AS 9H 3C", "KD 7S", Rules(nasty_hit="loser")),
+        ("KS QC 5C 4C 3D", "2D KC", Rules(damage="table")),
+    ],
+)
+def test_a_game_priced_for_another_payoff_equals_its_cold_walk(a, d, rules):
+    """attack_game walks once in payoff terms and prices the walk for each payoff: a game
+    valued for a second payoff after a first is the cold game of that payoff (the same
+    pairs of sequences in the same order, the same exact payoffs and bounds), and so is
+    its solution."""
+    first, second = Payoff(), Payoff(damage=2, defender_points="1/3", nasty_hit=5)
+    optimal.clear_attack_games()
+    cold = solve_attack(a, d, rules, second)
+    optimal.clear_attack_games()
+    solve_attack(a, d, rules, first)
+    warm = solve_attack(a, d, rules, second)
+    assert warm.tree is not cold.tree
+    assert list(warm.tree.payoff.items()) == list(cold.tree.payoff.items())
+    assert (warm.tree.low, warm.tree.high, warm.tree.leaves, warm.tree.nodes) == (
+        cold.tree.low,
+        cold.tree.high,
+        cold.tree.leaves,
+        cold.tree.nodes,
+    )
+    assert all(isinstance(v, Fraction) for v in warm.tree.payoff.values())
+    assert (warm.value, warm.lower, warm.upper) == (cold.value, cold.lower, cold.upper)
+    assert warm.equilibrium.strategies == cold.equilibrium.strategies
+    assert warm.value_of("greedy", "cautious") == cold.value_of("greedy", "cautious")
+
+
+def test_payoff_prices_terms_as_it_values_results():
+    """Payoff.of is Payoff.price of the result's terms, and pricing is linear over exact
+    probabilities (FM-10..FM-12, FM-14)."""
+    from toolkit.fairy_meat.strategy.payoff import PayoffTerms, payoff_terms
+
+    r = resolve_attack(
+        Play("3D", trumps=("KS", "QC"), direction="subtract"), Play("2D", trumps=("KC",), direction="add")
+    )
+    pay = Payoff(damage=3, defender_points="1/2", nasty_hit=7)
+    assert pay.of(r) == pay.price(payoff_terms(r)) == Fraction(-1, 2)
+    t, u = PayoffTerms(2, -1, 1), PayoffTerms(Fraction(1, 3), 0, -1)
+    p = Fraction(2, 7)
+    assert pay.price(p * t + (1 - p) * u) == p * pay.price(t) + (1 - p) * pay.price(u)
+    assert sum([t, u], Fraction(0)) == t + u == PayoffTerms(Fraction(7, 3), -1, 0)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from numbers import Number
 from typing import Any
 
 from toolkit.engine import GameState
@@ -78,11 +79,28 @@ class GameTree:
     seconds: float = 0.0
     index: tuple[dict[Hashable, int], dict[Hashable, int]] = field(default_factory=lambda: ({}, {}))
     action_class: Callable[[GameState, Hashable], Hashable] = field(default=lambda s, a: a, repr=False)
+    #: the distinct values of the leaves (``low`` and ``high`` are their least and greatest)
+    leaf_values: frozenset[Any] = field(default=frozenset(), repr=False)
 
     def infoset(self, player: int, key: Hashable) -> Infoset | None:
         """Return the player's information set with this key, if the game has it."""
         i = self.index[player].get(key)
         return None if i is None else self.infosets[player][i]
+
+    def priced(self, price: Callable[[Any], Fraction]) -> GameTree:
+        """Return the same game with every payoff and leaf value mapped by ``price``, which
+        must be linear (a sum of values weighted by probabilities maps to the same sum of
+        their prices): for a tree built with values that are not yet numbers (e.g. terms
+        a payoff weighs), valued for one payoff without walking the game again. The
+        information sets are shared, read only, with this tree."""
+        values = frozenset(price(v) for v in self.leaf_values)
+        return replace(
+            self,
+            payoff={k: price(v) for k, v in self.payoff.items()},
+            low=min(values) if values else None,
+            high=max(values) if values else None,
+            leaf_values=values,
+        )
 
     @property
     def payoff_range(self) -> Fraction:
@@ -113,7 +131,10 @@ def build_tree(
         players: the engine's names of player 0 (maximiser) and player 1.
         information: ``(state, player) -> key``: equal keys for states the player cannot
             tell apart (the system's information rule). It must give perfect recall.
-        value: the payoff to player 0 at a terminal state (exact).
+        value: the payoff to player 0 at a terminal state (exact): a ``Fraction``, or any
+            value that adds up and scales by ``Fraction`` probabilities (terms a payoff
+            weighs, say), to be priced later (:meth:`GameTree.priced`; ``low`` and
+            ``high`` are then left unset).
         auto: a state's forced or dominant action, played without branching (or None).
         action_class: actions with the same class lead to games that differ only in names
             (two Trumps of one colour, say): one of each class is kept.
@@ -185,11 +206,12 @@ def build_tree(
         memo[key] = v
         return v
 
+    values: set[Any] = set()
+
     def leaf(seq: tuple[int, int], reach: Fraction, v: Fraction) -> None:
         tree.payoff[seq] += reach * v
         tree.leaves += 1
-        tree.low = v if tree.low is None else min(tree.low, v)
-        tree.high = v if tree.high is None else max(tree.high, v)
+        values.add(v)
 
     def walk(state: GameState, seq: tuple[int, int], reach: Fraction) -> None:
         tick()
@@ -238,6 +260,9 @@ def build_tree(
 
     walk(root, (0, 0), Fraction(1))
     tree.payoff = dict(tree.payoff)
+    tree.leaf_values = frozenset(values)
+    if values and all(isinstance(v, Number) for v in values):  # values still to be priced have no order
+        tree.low, tree.high = min(values), max(values)
     tree.nodes = counter[0]
     tree.seconds = time.perf_counter() - started
     return tree

@@ -52,7 +52,7 @@ from toolkit.fairy_meat.engine import PLAYERS, CombatState, start_combat
 from toolkit.fairy_meat.legality import trump_sets
 from toolkit.fairy_meat.policies import PLAY_STYLES
 from toolkit.fairy_meat.rules import Fairy, Rules
-from toolkit.fairy_meat.strategy.payoff import Payoff
+from toolkit.fairy_meat.strategy.payoff import Payoff, PayoffTerms, payoff_terms
 from toolkit.numbers import count, signed_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.whole_numbers import whole_number
@@ -65,6 +65,7 @@ __all__ = [
     "solve_attack",
     "solve_combat",
     "attack_game",
+    "clear_attack_games",
     "game_size",
     "draw_outcomes",
     "hint",
@@ -202,15 +203,45 @@ def attack_game(
         TooBigError: more than ``node_limit`` nodes or ``judgement_limit`` judgements,
             said before the solve starts.
     """
-    pay = payoff or Payoff()
+    return _terms_game(state, node_limit, grouped, judgement_limit).priced((payoff or Payoff()).price)
+
+
+#: Games walked in payoff terms (:func:`_terms_game`), the most recent :data:`_TERMS_KEPT`:
+#: a study solving the same deals for a second payoff walks none of them again.
+_TERMS_GAMES: OrderedDict[Hashable, GameTree] = OrderedDict()
+_TERMS_KEPT = 64
+
+
+def clear_attack_games() -> None:
+    """Forget the games :func:`attack_game` remembers between payoffs."""
+    _TERMS_GAMES.clear()
+
+
+def _terms_game(state: CombatState, node_limit: int, grouped: bool, judgement_limit: int | None) -> GameTree:
+    """:func:`attack_game` valued in :class:`~.payoff.PayoffTerms` (every payoff's values
+    before its weights: the walk, the referee's judgements and its best choices do not
+    depend on the payoff), remembered by the state and the limits."""
+    key = (state, node_limit, grouped, judgement_limit)
+    got = _TERMS_GAMES.get(key)
+    if got is not None:
+        _TERMS_GAMES.move_to_end(key)
+        return got
+    got = _TERMS_GAMES[key] = _walk_terms(state, node_limit, grouped, judgement_limit)
+    while len(_TERMS_GAMES) > _TERMS_KEPT:
+        _TERMS_GAMES.popitem(last=False)
+    return got
+
+
+def _walk_terms(state: CombatState, node_limit: int, grouped: bool, judgement_limit: int | None) -> GameTree:
+    """The walk of :func:`attack_game`, its values in payoff terms."""
     base = len(state.results)
     judged = [0]
 
-    def value(s: GameState) -> Fraction:
+    def value(s: GameState) -> PayoffTerms:
         assert isinstance(s, CombatState)
-        return sum((pay.of(r) for r in s.results[base:]), Fraction(0))
+        return sum((payoff_terms(r) for r in s.results[base:]), PayoffTerms())
 
-    def decided(s: GameState) -> Fraction | None:
+    def decided(s: GameState) -> PayoffTerms | None:
         assert isinstance(s, CombatState)
         if s.attack_no != s.attacks - 1:
             return None
@@ -222,7 +253,7 @@ def attack_game(
         result = s.best_result(explain=False)  # the numbers only: the walk reads no words
         if result is None or (s.wrestling and result.winner is not None):
             return None
-        return value(s) + pay.of(result)
+        return value(s) + payoff_terms(result)
 
     return build_tree(
         state,

@@ -290,6 +290,7 @@ def round_study(
     net, dealt, taken, down = {}, {}, {}, {}
     skipped = 0
     cache: dict[tuple[int, int], tuple[float, int]] = {}
+    firsts: dict[tuple[int, int], tuple[list[dict[tuple[int, int], Fraction]], int]] = {}  # first attacks, by sizes
 
     def mean_damage(att_cards: int, def_cards: int, s: int) -> float:
         if (att_cards, def_cards) not in cache:
@@ -300,7 +301,9 @@ def round_study(
 
     for first in ("X", "Y"):
         (l1, k1), (l2, k2) = (x, y) if first == "X" else (y, x)  # first attacker 1, first defender 2
-        outs, sk = _attack_outcomes(k1 + 1, l2 + 1, deals, seed, rules, payoff)
+        if (k1 + 1, l2 + 1) not in firsts:  # fairies alike: going first or second deals the same first attacks
+            firsts[(k1 + 1, l2 + 1)] = _attack_outcomes(k1 + 1, l2 + 1, deals, seed, rules, payoff)
+        outs, sk = firsts[(k1 + 1, l2 + 1)]
         skipped += sk
         d1s, d2s, downs = [], [], []
         for o in outs:

@@ -200,14 +200,21 @@ class Judge:
 
     def oids(self, kids: np.ndarray, deltas: np.ndarray) -> np.ndarray:
         """Vectorised :meth:`oid`, through a dense table of the classes judged so far."""
+        off = self.delta_off
+        if deltas.size and (deltas.min() < -off or deltas.max() >= off):  # pragma: no cover
+            raise RuntimeError("difference of values out of the table's range")
+        return self.oids_at(kids * (2 * off) + (deltas + off))
+
+    def oids_at(self, cells: np.ndarray) -> np.ndarray:
+        """:meth:`oids` of (key id, difference) pairs given as their flat positions in the
+        table, ``key id · 2·delta_off + difference + delta_off`` (each difference within
+        ``[-delta_off, delta_off)``): the same outcome ids, the unknown ones judged in the same
+        order (by position)."""
         if len(self.keys) > self.table.shape[0]:
             grown = np.full((max(len(self.keys), 2 * self.table.shape[0]), 2 * self.delta_off), -2, dtype=np.int32)
             grown[: self.table.shape[0]] = self.table
             self.table = grown
         off = self.delta_off
-        if deltas.size and (deltas.min() < -off or deltas.max() >= off):  # pragma: no cover
-            raise RuntimeError("difference of values out of the table's range")
-        cells = kids * self.table.shape[1] + (deltas + off)  # flat positions in the (C-ordered) table
         got = self.table.ravel()[cells]
         unknown = got == -2
         if unknown.any():

@@ -107,6 +107,8 @@ class Draws:
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
         # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
         self.doubles: dict[tuple, Any] = {}
+        self.view_numbers: dict[tuple, int] = {}  # double_parts: each first view's number
+        self.kinds_by_number: dict[tuple, dict[int, np.ndarray]] = {}  # double_parts: _kinds by view number
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
         key = (fam, colour, drawn, owner)
@@ -322,58 +324,69 @@ class Draws:
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, numbered_left: tuple
     ) -> np.ndarray:
         """:meth:`double` summed over every pair of (first draw, second draw), one by one."""
-        coef = _pairwise_coef(numbered_left)
         ids_all, w_all = [], []
-        cols = np.arange(17) - 8
         for c2i in range(len(NUMBER_COLOURS)):
             for c1i in range(len(NUMBER_COLOURS)):
-                # the pairs of draws with P > 0 (first draw x second draw, in that order):
-                # their joint probability, class key id and difference of offsets
-                pw, kids, dbase = self._draw_pairs(owner, fam_a, fam_d, trumps_left, c1i, c2i)
-                wanted = coef[c1i, c2i] > 0  # the pips differences the Numbered cards left can give
-                # the same products, in the same order, as over every (first, second, column)
-                w = pw[:, None] * coef[c1i, c2i][wanted][None, :]
-                live = w > 0
+                # the pairs of draws with P > 0 (first draw x second draw, in that order) and
+                # the pips differences the Numbered cards left can give: their weights and, for
+                # these families, their class key ids and differences of values
+                first, second, cols, w = self._pair_weights(trumps_left, numbered_left, c1i, c2i)
+                kids, off_a, off_d = self._pair_kinds(owner, fam_a, fam_d, trumps_left, c1i, c2i)
                 # the attacker's value p1 + off_a against the defender's p2 + off_d
-                deltas = dbase[:, None] + cols[wanted][None, :]
-                kk = np.broadcast_to(kids[:, None], w.shape)[live]
-                ids = self.judge.oids(kk, deltas[live])
+                ids = self.judge.oids(kids[first, second], off_a[first] - off_d[second] + cols)
                 if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
                     raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
                 ids_all.append(ids)
-                w_all.append(w[live])
+                w_all.append(w)
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
         n_out = len(self.judge.outcomes)
         self.used.update(np.flatnonzero(np.bincount(ids_c, minlength=n_out)).tolist())  # the outcomes that occur
         return np.bincount(ids_c, weights=w_c, minlength=n_out)
 
-    def _draw_pairs(
-        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For :meth:`double_pairwise`: every (attacker's first draw, defender's second draw)
-        with positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in
-        the order first draw, then second draw: P(first) · P(second | first), the class key
-        id, and the attacker's offset minus the defender's (remembered: they do not depend on
-        the Numbered cards left)."""
-        key = ("pairs", owner, fam_a, fam_d, trumps_left, c1i, c2i)
+    def _pair_weights(
+        self, trumps_left: tuple, numbered_left: tuple, c1i: int, c2i: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: every (first draw, second draw, pips difference) with
+        positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in the
+        order first draw, second draw, difference: the first draw's row among the draws
+        from ``trumps_left``, the second's, the difference (column − 8) and P(first) ·
+        P(second | first) · P(the Numbered cards' colours and difference) (remembered: they
+        do not depend on the families, and every double draw of a game shares its Numbered
+        cards left)."""
+        key = ("weights", trumps_left, numbered_left, c1i, c2i)
         got = self.seconds.get(key)
         if got is not None:
             return got
+        coef = _pairwise_coef(numbered_left)[c1i, c2i]
+        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
+        live1 = np.nonzero(p1)[0]
+        rows2 = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
+        pw = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
+        first, second = np.nonzero(pw > 0)
+        wanted = coef > 0
+        # the same products, in the same order, as over every (first, second, column)
+        w = pw[first, second][:, None] * coef[wanted][None, :]
+        pair, col = np.nonzero(w > 0)
+        got = (first[pair], second[pair], (np.arange(17) - 8)[wanted][col], w[pair, col])
+        self.seconds[key] = got
+        return got
+
+    def _pair_kinds(
+        self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: the class key id of every (attacker's first draw,
+        defender's second draw) from ``trumps_left`` before Numbered cards of colours
+        ``c1i``, ``c2i`` (FM-6; first draws with P > 0 x second draws the deck allows), the
+        attacker's offset after each first draw and the defender's after each second."""
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         views, off_a = self._first_views(fam_a, NUMBER_COLOURS[c1i], trumps_left, live1, owner == "attacker")
         distinct: dict[tuple, int] = {}
         which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
         keyed = [self.row_keys(owner, va, fam_d, 1, NUMBER_COLOURS[c2i], trumps_left) for va in distinct]
-        rows2 = keyed[0][0]
-        p2 = self._second_draws(trumps_left, live1, rows2)
         kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
-        off_d = keyed[0][2]
-        pw = p1[live1][:, None] * p2
-        first, second = np.nonzero(pw > 0)
-        got = self.seconds[key] = (pw[first, second], kids[first, second], off_a[first] - off_d[second])
-        return got
+        return kids, off_a, keyed[0][2]
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
@@ -404,7 +417,14 @@ class Draws:
                 firsts, order, starts = _groups(views)
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
-                got = self.doubles[key] = ([va for va, _ in firsts], np.array([off for _, off in firsts]), pair)
+                # each view also by a number (cheap to look up, where a view is a nested tuple)
+                numbers = [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts]
+                got = self.doubles[key] = (
+                    [va for va, _ in firsts],
+                    np.array([off for _, off in firsts]),
+                    pair,
+                    numbers,
+                )
             firsts_by_colour.append(got)
         # both colours of the first card stacked (their groups one after the other)
         first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
@@ -423,12 +443,15 @@ class Draws:
                 got = self.doubles[key] = (np.array(seconds, dtype=np.int64).reshape(-1, 2), order_d, starts_d)
             (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
             by_view = self._kinds_by_view(owner, fam_d, 1, c2)
+            by_number = self.kinds_by_number.setdefault((owner, fam_d, c2), {})  # the same, by view number
             pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
-            kinds = [
-                by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2)
-                for f in firsts_by_colour
-                for va in f[0]
-            ]
+            kinds = []
+            for f in firsts_by_colour:
+                for va, number in zip(f[0], f[3], strict=True):
+                    row = by_number.get(number)
+                    if row is None:
+                        row = by_number[number] = by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2)
+                    kinds.append(row)
             g, r = np.nonzero(pair)
             per_c2.append((g, r, np.array(kinds)[g, view_d[r]], off_d, pair[g, r]))
         # pairs of groups that leave the same colours, the same class and the same difference
@@ -441,15 +464,18 @@ class Draws:
                 for c2i, (g, r, kids, off_d, _) in enumerate(per_c2)
             ]
         )
-        uniq, inv = np.unique(code, return_inverse=True)
-        weight = np.bincount(inv.reshape(-1), weights=np.concatenate([p[4] for p in per_c2]), minlength=len(uniq))
+        uniq, inv = _unique_inverse(code)
+        weight = np.bincount(inv, weights=np.concatenate([p[4] for p in per_c2]), minlength=len(uniq))
         combo, rest = np.divmod(uniq, span_k)
-        u_k, u_o = np.divmod(rest, span_o)
-        # the attacker's value p1 + off_a against the defender's p2 + off_d
-        deltas = cols[None, :] + (u_o - self.judge.delta_off)[:, None]
-        ids = self.judge.oids(np.broadcast_to(u_k[:, None], deltas.shape).ravel(), deltas.ravel())
+        # the attacker's value p1 + off_a against the defender's p2 + off_d: ``rest`` is the
+        # judge's table position of (class key id, off_a - off_d) (Judge.oids_at), the
+        # Numbered cards' difference of pips moves along its row
+        reach = (rest % span_o)[:, None] + cols[None, :]
+        if reach.size and (reach.min() < 0 or reach.max() >= span_o):  # pragma: no cover
+            raise RuntimeError("difference of values out of the table's range")
+        ids = self.judge.oids_at(rest[:, None] + cols[None, :])
         c2_of, c1_of = np.divmod(combo, 2)
-        return 2 * c1_of + c2_of, ids.reshape(deltas.shape), weight
+        return 2 * c1_of + c2_of, ids, weight
 
 
 def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
@@ -470,6 +496,21 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         code = code * base + column
     _, first, inverse = _unique_ints(code)
     return rows[first], inverse
+
+
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for whole numbers (read flat): the sorted
+    distinct values and every value's index among them, by one sort (no first positions:
+    it need not be stable)."""
+    flat = values.reshape(-1)
+    order = np.argsort(flat)
+    ordered = flat[order]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(flat), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 def _unique_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -678,6 +719,8 @@ def _build_shared(game: Game) -> None:
             groups.append((r, c, w, ("double", args)))
     game.draw_groups = groups
     game.draws.doubles.clear()  # only the build reads them
+    game.draws.view_numbers.clear()
+    game.draws.kinds_by_number.clear()
     game.draws.used.update(np.unique(game.coo["oid"]).tolist())
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
     rows = np.concatenate([*rows_l, *(g[0] for g in groups)])

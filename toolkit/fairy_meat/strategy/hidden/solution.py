@@ -296,6 +296,11 @@ class HiddenSolution:
         hand_prob = game.weights.sum(axis=1 - p)
         names = ("declaration", "trumps", "card")
         rows = []
+        # the words of each hand and action, worked out once each (many rows share them)
+        hand_words: dict[int, tuple[str, str]] = {}
+        action_words: dict[tuple[int, Any], str] = {}
+        kind_words: dict[tuple[int, Any, int], str] = {}
+        seen_words: dict[tuple[int, int], tuple[str, str]] = {}
         for level, lv in enumerate(sd.levels):
             infos, acts = game.infos[p][level], game.actions[p][level]
             for i, info in enumerate(infos):
@@ -303,24 +308,40 @@ class HiddenSolution:
                 if reach <= min_reach:
                     continue
                 hand = game.hands[p][info[0]]
+                words = hand_words.get(info[0])
+                if words is None:
+                    words = hand_words[info[0]] = (_hand_text(hand, self.rules), hand_features(hand, self.rules))
                 hist = []
                 if (level >= 1 or p == 1) and info[1] is not None:
                     hist.append(f"attacker {DECLS[info[1]]}")
                 if level >= 1:
                     hist.append(f"defender {DECLS[info[2]]}")
                 if level == 2:
-                    hist.append(f"placed {placed_name(game.placed[info[3]], self.rules)}")
-                    hist.append(f"saw {observation_name(game.obs[info[4]], self.rules)}")
+                    seen = seen_words.get(info[3:5])
+                    if seen is None:
+                        seen = seen_words[info[3:5]] = (
+                            f"placed {placed_name(game.placed[info[3]], self.rules)}",
+                            f"saw {observation_name(game.obs[info[4]], self.rules)}",
+                        )
+                    hist += seen
                 start, count = int(lv["starts"][i]), int(lv["counts"][i])
+                history = "; ".join(hist)
                 for j in range(start, start + count):
+                    act = acts[j]
+                    text = action_words.get((level, act))
+                    if text is None:
+                        text = action_words[(level, act)] = _action_text(level, act, self.rules)
+                    kind = kind_words.get((level, act, info[0]))
+                    if kind is None:
+                        kind = kind_words[(level, act, info[0])] = _action_kind(level, act, hand, self.rules)
                     rows.append(
                         {
                             "decision": names[level],
-                            "hand": _hand_text(hand, self.rules),
-                            "features": hand_features(hand, self.rules),
-                            "history": "; ".join(hist),
-                            "action": _action_text(level, acts[j], self.rules),
-                            "kind": _action_kind(level, acts[j], hand, self.rules),
+                            "hand": words[0],
+                            "features": words[1],
+                            "history": history,
+                            "action": text,
+                            "kind": kind,
                             "probability": float(strat[p][level][j]),
                             "reach": float(reach),
                         }
