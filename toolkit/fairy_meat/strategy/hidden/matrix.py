@@ -500,26 +500,20 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` for whole numbers (read flat): the sorted
-    distinct values and every value's index among them, by one sort (no first positions:
-    it need not be stable)."""
-    flat = values.reshape(-1)
-    order = np.argsort(flat)
-    ordered = flat[order]
-    new = np.empty(len(ordered), dtype=bool)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    inverse = np.empty(len(flat), dtype=np.int64)
-    inverse[order] = np.cumsum(new) - 1
-    return ordered[new], inverse
+    distinct values and every value's index among them (:func:`_unique_ints` by one sort
+    that need not be stable: no first positions)."""
+    distinct, _, inverse = _unique_ints(values, stable=False)
+    return distinct, inverse
 
 
-def _unique_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _unique_ints(values: np.ndarray, stable: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``np.unique(values, return_index=True, return_inverse=True)`` for whole numbers (any
     shape, read flat): the sorted distinct values, each one's first position and every
     value's index among them, by one stable sort (the same arrays; NumPy's hashing unique is
-    several times slower on the small arrays of a build)."""
+    several times slower on the small arrays of a build). With ``stable`` false the sort
+    need not be stable: the positions are then of some occurrence, not the first."""
     flat = values.reshape(-1)
-    order = np.argsort(flat, kind="stable")
+    order = np.argsort(flat, kind="stable" if stable else None)
     ordered = flat[order]
     new = np.empty(len(ordered), dtype=bool)
     new[:1] = True
