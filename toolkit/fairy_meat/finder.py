@@ -19,15 +19,13 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-import yaml
-
 from toolkit.cards import Card
 from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.deck import deck_cards, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.policies import POLICIES
 from toolkit.fairy_meat.rules import Fairy, Rules, attacker_hand_size
-from toolkit.notation import load_yaml
+from toolkit.notation import dump_yaml, load_yaml
 
 __all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "setups", "simplicity"]
 
@@ -144,4 +142,4 @@ def complete(text: str, state: CombatState) -> str:
     for item in data.get("expect") or []:
         if state.results[item["attack"] - 1].nasty_hit:
             item["nasty_hit"] = True
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return dump_yaml(data, width=100)  # yaml.safe_dump's text, byte for byte
