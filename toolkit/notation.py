@@ -966,7 +966,11 @@ class ExampleNotation:
             NotationError: the file cannot be read or played, with the line at fault.
         """
         example = self.load(source)
-        state = self.replay(example)
+        return self.replayed_text(example, self.replay(example))
+
+    def replayed_text(self, example: Any, state: Any) -> tuple[str, list[str]]:
+        """Return :meth:`replay_text` of an example already read (:attr:`load`) and played
+        (``state``: what :attr:`replay` returns for it), without playing it again."""
         from toolkit.pictures import log_text  # the drawing module, only when a log is written
 
         log = log_text(state.events)  # cards as a designer reads them (K♠), as the stepper's log.txt

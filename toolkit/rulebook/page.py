@@ -2,7 +2,7 @@
 of its catalogue (``notebooks/rulebook_examples.ipynb`` shows it), so every situation has an example the engine replays.
 
 :func:`examples_page` finds the first example of each situation
-(:func:`~toolkit.rulebook.finder.find_examples`, under the situation's own variant where
+(:func:`~toolkit.rulebook.finder.search`, under the situation's own variant where
 the rules in force make it impossible: :func:`~toolkit.rulebook.finder.rules_for`),
 replays it as ``toolkit replay`` does and keeps the narration and any unmet expectation;
 :func:`entry_html` renders one entry (every text HTML-escaped), with the rule-book export
@@ -21,7 +21,7 @@ from typing import Any
 
 from toolkit import systems
 from toolkit.errors import InvalidSetupError
-from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED, CandidatePool, find_examples, rules_for
+from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED, CandidatePool, rules_for, search
 from toolkit.rulebook.situations import Situation, as_situation, catalogue
 
 __all__ = ["PageEntry", "entry_html", "example_entry", "examples_page", "export_function", "framed", "source_html"]
@@ -71,13 +71,15 @@ def example_entry(
         rules_ = rules_for(system, wanted, rules)
     except InvalidSetupError as exc:
         return PageEntry(wanted, "", "", (), 0.0, "", str(exc))
-    found = find_examples(system, wanted, rules_, n=1, seed=seed, budget_seconds=budget_seconds, pool=pool)
+    found = search(system, wanted, rules_, n=1, seed=seed, budget_seconds=budget_seconds, pool=pool)
     seconds = time.perf_counter() - t0
     if not found:
         note = f"no example found in {budget_seconds:g} s (seed {seed})"
         return PageEntry(wanted, "", "", (), seconds, rules_.variant_name(), note)
-    narration, problems = systems.notation(system).replay_text(found[0])
-    return PageEntry(wanted, found[0], narration, tuple(problems), seconds, rules_.variant_name())
+    # the search replayed the file to verify it: its state is what toolkit replay plays
+    notation = systems.notation(system)
+    narration, problems = notation.replayed_text(notation.load(found[0].text), found[0].state)
+    return PageEntry(wanted, found[0].text, narration, tuple(problems), seconds, rules_.variant_name())
 
 
 def examples_page(
