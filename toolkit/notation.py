@@ -46,6 +46,7 @@ import yaml
 from toolkit.errors import InvalidSetupError, NotationError, ToolkitError, excerpt
 from toolkit.files import designer_file, read_designer_file
 from toolkit.whole_numbers import whole_number
+from toolkit.yaml_text import plain_dump
 
 __all__ = [
     "DesignerDocument",
@@ -60,6 +61,7 @@ __all__ = [
     "show_controls",
     "MULTILINE_KEYS",
     "dump_example",
+    "dump_yaml",
     "write_example",
     "follow_plan",
     "narrate",
@@ -610,14 +612,31 @@ def dump_example(data: Mapping[str, Any], width: int = 110) -> str:
     """Return ``data`` as example YAML (safe dumper, keys in the given order, list items
     indented under their key, :class:`FlowMap` values on one line).
 
+    The text is the one ``yaml.dump(data, Dumper=_ExampleDumper, ...)`` writes, byte for
+    byte: an example's usual shapes are written directly (:func:`toolkit.yaml_text.plain_dump`,
+    the same rules as PyYAML's emitter, several times faster), anything else by PyYAML itself.
+
     >>> print(dump_example({"title": "T", "expect": [FlowMap(round=1, lost=FlowMap(a=0, b=2))]}), end="")
     title: T
     expect:
       - {round: 1, lost: {a: 0, b: 2}}
     """
+    fast = plain_dump(data, width, indentless=False, flow_type=FlowMap)
+    if fast is not None:
+        return fast
     return yaml.dump(
         data, Dumper=_ExampleDumper, sort_keys=False, allow_unicode=True, width=width, default_flow_style=False
     )
+
+
+def dump_yaml(data: Mapping[str, Any], width: int = 80) -> str:
+    """Return ``yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=width)``,
+    byte for byte (:func:`toolkit.yaml_text.plain_dump` for the usual shapes, else PyYAML): list
+    items under a key at the key's own indentation, as PyYAML writes them."""
+    fast = plain_dump(data, width, indentless=True)
+    if fast is not None:
+        return fast
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=width)
 
 
 def write_example(
@@ -695,7 +714,11 @@ class ExampleNotation:
             NotationError: the file cannot be read or played, with the line at fault.
         """
         example = self.load(source)
-        state = self.replay(example)
+        return self.replayed_text(example, self.replay(example))
+
+    def replayed_text(self, example: Any, state: Any) -> tuple[str, list[str]]:
+        """Return :meth:`replay_text` of an example already read (:attr:`load`) and played
+        (``state``: what :attr:`replay` returns for it), without playing it again."""
         from toolkit.pictures import log_text  # the drawing module, only when a log is written
 
         log = log_text(state.events)  # cards as a designer reads them (K♠), as the stepper's log.txt

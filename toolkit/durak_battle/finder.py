@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.cards import Card, standard_deck
+from toolkit.cards import Card, Pile, standard_deck
 from toolkit.durak_battle.engine import BattleState, start_battle
 from toolkit.durak_battle.policies import POLICIES
 from toolkit.durak_battle.rules import SIDES, Army, Leader
@@ -44,18 +44,50 @@ def _card_weight(card: Card, suits: dict[str, float], joker: float) -> float:
     return suits.get(card.suit or "", 1.0)
 
 
-def _playout(start: BattleState, hints: dict[str, Any], rng: random.Random) -> BattleState | None:
+def _weights(hints: dict[str, Any]) -> tuple[dict[Card, float], tuple[tuple[str, Card, float], ...]]:
+    """Each card's weight when dealt (suits and jokers as the hints say), by card and as
+    ``(code, card, weight)`` in :data:`DECK`'s order."""
     suits = dict(hints.get("suits", ()))
     joker = float(hints.get("joker", 1))
     weight = {c: _card_weight(c, suits, joker) for c in DECK}
+    return weight, tuple((c.code, c, weight[c]) for c in DECK)
+
+
+def _deal_options(
+    deck: Pile, weights: tuple[dict[Card, float], tuple[tuple[str, Card, float], ...]]
+) -> tuple[list[Card], list[float]]:
+    """The cards that can be dealt next and their weights: :meth:`~toolkit.cards.Pile.next_options_in`
+    (:data:`DECK`) with each card's weight, the same lists in the same order. A card is
+    equal to another with its code (``Card`` compares and hashes its code alone), so the
+    shuffled cards are found by their codes, without hashing each card of the deck."""
+    weight, drawable = weights
+    if deck.stacked or not deck.shuffled:
+        cards = deck.next_options_in(DECK)
+        return cards, [weight[c] for c in cards]
+    codes = {c.code for c in deck.shuffled}
+    cards, chances = [], []
+    for code, card, w in drawable:
+        if code in codes:
+            cards.append(card)
+            chances.append(w)
+    return cards, chances
+
+
+def _playout(
+    start: BattleState,
+    hints: dict[str, Any],
+    rng: random.Random,
+    weights: tuple[dict[Card, float], tuple[tuple[str, Card, float], ...]] | None = None,
+) -> BattleState | None:
+    weights = weights or _weights(hints)
     policy = POLICIES["random" if rng.random() < 0.6 else "greedy"]
     state = start
     try:
         while not state.is_terminal:
             if state.is_chance_node:
                 if state.stage == "deal":
-                    cards = state.deck.next_options_in(DECK)
-                    choice: Any = rng.choices(cards, [weight[c] for c in cards])[0]
+                    cards, chances = _deal_options(state.deck, weights)
+                    choice: Any = rng.choices(cards, chances)[0]
                 else:
                     outcomes = state.chance_outcomes()
                     choice = rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0]
@@ -76,9 +108,10 @@ def candidates(rules: Any, hints: dict[str, Any], rng: random.Random) -> Iterato
     rounds = int(hints.get("rounds", 1))
     tokens = hints.get("tokens", TOKENS)
     starts = [start_battle(*_armies(t), rules, max_rounds=rounds) for t in tokens]
+    weights = _weights(hints)
     for rep in itertools.count():
         for start in starts[: 2 + rep]:
-            state = _playout(start, hints, rng)
+            state = _playout(start, hints, rng, weights)
             if state is not None:
                 yield state
 

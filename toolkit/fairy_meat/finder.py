@@ -19,15 +19,13 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-import yaml
-
-from toolkit.cards import Card
+from toolkit.cards import Card, Pile
 from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.deck import deck_cards, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.policies import POLICIES
 from toolkit.fairy_meat.rules import Fairy, Rules, attacker_hand_size
-from toolkit.notation import load_yaml
+from toolkit.notation import dump_yaml, load_yaml
 
 __all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "setups", "simplicity"]
 
@@ -94,16 +92,43 @@ def dealing(rules: Rules, trump: float, death: float) -> tuple[tuple[Card, ...],
     return deck, weight
 
 
+@cache
+def _drawable(rules: Rules, trump: float, death: float) -> tuple[tuple[str, Card, float], ...]:
+    """:func:`dealing` as ``(code, card, weight)``, in the deck's order."""
+    deck, weight = dealing(rules, trump, death)
+    return tuple((c.code, c, weight[c]) for c in deck)
+
+
+def _next_cards(
+    pile: Pile, deck: tuple[Card, ...], weight: dict[Card, float], drawable: tuple[tuple[str, Card, float], ...]
+) -> tuple[list[Card], list[float]]:
+    """The cards that can come next and their weights: :meth:`~toolkit.cards.Pile.next_options_in`
+    (``deck``) with each card's ``weight`` (:func:`dealing`), the same lists in the same
+    order. A card is equal to another with its code (``Card`` compares and hashes its code
+    alone), so the shuffled cards are found by their codes, without hashing each card."""
+    if pile.stacked or not pile.shuffled:
+        cards = pile.next_options_in(deck)
+        return cards, [weight[c] for c in cards]
+    codes = {c.code for c in pile.shuffled}
+    cards, chances = [], []
+    for code, card, w in drawable:
+        if code in codes:
+            cards.append(card)
+            chances.append(w)
+    return cards, chances
+
+
 def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> CombatState | None:
     trump, death = float(hints.get("trump", 1)), float(hints.get("ace_of_spades", 1))
     deck, weight = dealing(start.rules, trump, death)
+    drawable = _drawable(start.rules, trump, death)
     policy = POLICIES["random" if rng.random() < 0.6 else "greedy"]
     state = start
     try:
         while not state.is_terminal:
             if state.is_chance_node:
-                cards = state.pile.next_options_in(deck)
-                card = rng.choices(cards, [weight[c] for c in cards])[0]
+                cards, chances = _next_cards(state.pile, deck, weight, drawable)
+                card = rng.choices(cards, chances)[0]
                 state = state.apply_listed(card)  # type: ignore[assignment]
             else:
                 state = state.apply(policy(state).sample(rng))
@@ -131,7 +156,10 @@ def simplicity(state: CombatState) -> tuple[int, ...]:
     decisions, events, then the Live and Kill points and the pips of the cards."""
     points = sum(f.live + f.kill for f in (state.setup.attacker, state.setup.defender)) if state.setup else 0
     pips = sum(c.pips or 10 for c in state.cards_seen)
-    return (len(state.cards_seen), len(state.moves), len(state.events), points, pips)
+    # len(state.moves) without playing the history again: a chance outcome is a card
+    # (the cards turned up), a decision is one of the engine's legal actions (text)
+    decisions = sum(not isinstance(action, Card) for action in state.history)
+    return (len(state.cards_seen), decisions, len(state.events), points, pips)
 
 
 def complete(text: str, state: CombatState) -> str:
@@ -144,4 +172,4 @@ def complete(text: str, state: CombatState) -> str:
     for item in data.get("expect") or []:
         if state.results[item["attack"] - 1].nasty_hit:
             item["nasty_hit"] = True
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return dump_yaml(data, width=100)  # yaml.safe_dump's text, byte for byte

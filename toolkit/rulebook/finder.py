@@ -36,6 +36,7 @@ from toolkit.whole_numbers import whole_number
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_SEED",
+    "CandidatePool",
     "FoundExample",
     "check_budget",
     "find_examples",
@@ -84,6 +85,52 @@ def _with_notes(text: str, notes: str) -> str:
     lines = text.splitlines(keepends=True)
     at = next((i + 1 for i, line in enumerate(lines) if line.startswith("title:")), 1)
     return "".join(lines[:at]) + entry + "".join(lines[at:])
+
+
+class CandidatePool:
+    """Finished games that searches of one system share: the examples page searches every
+    situation of a catalogue, and many of them ask the searcher for the same games (the
+    same rules, hints and seed: the same seeded stream, e.g. every situation without hints).
+    One simulated game can then witness several situations: a later search reads the games
+    an earlier one played (in the same order, then plays on where it stopped), so it finds
+    exactly the examples it finds alone, without playing them again.
+
+    A stream is keyed by everything that makes it: the system, the rules, the hints and the
+    seed. Rules or hints that cannot be a key (unhashable) are not shared.
+    """
+
+    def __init__(self) -> None:
+        self._streams: dict[Any, tuple[list[GameState], Iterator[GameState]]] = {}
+
+    def stream(
+        self, system: str, rules: Any, hints: Mapping[str, Any], seed: int, play: Callable[[], Iterator[GameState]]
+    ) -> Iterator[GameState]:
+        """Yield the games of the stream ``(system, rules, hints, seed)``: those already
+        played, then new ones from ``play()`` (called once per stream), kept for the next
+        search of the same stream."""
+        try:
+            # repr tells 1, 1.0 and True apart, which equality and hashing do not
+            steer = tuple(sorted((name, repr(value), value) for name, value in hints.items()))
+            key = (system, type(rules), repr(rules), rules, steer, type(seed), seed)
+            hash(key)
+        except TypeError:
+            yield from play()
+            return
+        if key not in self._streams:
+            self._streams[key] = ([], play())
+        played, source = self._streams[key]
+        index = 0
+        while True:
+            if index == len(played):  # read by index: two searches may read one stream in turns
+                try:
+                    played.append(next(source))
+                except StopIteration:
+                    return
+                except BaseException:
+                    self._streams.pop(key, None)  # a broken stream is never read again
+                    raise
+            yield played[index]
+            index += 1
 
 
 #: The longest search budget, in seconds (a week).
@@ -155,9 +202,11 @@ def search(
     budget_seconds: float = DEFAULT_BUDGET,
     title: str | None = None,
     hints: Mapping[str, Any] | None = None,
+    pool: CandidatePool | None = None,
 ) -> list[FoundExample]:
     """Return up to ``n`` verified examples of ``situation``, simplest first (see
-    :func:`find_examples`), with their replayed states."""
+    :func:`find_examples`), with their replayed states; with a ``pool``, the games are
+    shared with the other searches of that pool (the same examples, found sooner)."""
     whole_number(n, "n", 1, hint="n is how many examples to find")
     check_budget(budget_seconds)
     searcher = _searcher(system)
@@ -181,7 +230,11 @@ def search(
             f"unknown search hints {', '.join(map(repr, unknown))} for {system}: use {', '.join(searcher.HINTS)}"
         )
     steer = {**wanted.hints(), **dict(hints or {})}
-    stream: Iterator[GameState] = searcher.candidates(rules_, steer, rng)
+    stream: Iterator[GameState]
+    if pool is None:
+        stream = searcher.candidates(rules_, steer, rng)
+    else:
+        stream = pool.stream(system, rules_, steer, seed, lambda: searcher.candidates(rules_, steer, rng))
     for examined, state in enumerate(stream, 1):
         if wanted.shows(state):
             text = notation.to_example(state, title=heading)
@@ -226,6 +279,7 @@ def find_examples(
     budget_seconds: float = DEFAULT_BUDGET,
     title: str | None = None,
     hints: Mapping[str, Any] | None = None,
+    pool: CandidatePool | None = None,
 ) -> list[str]:
     """Return up to ``n`` example files (YAML text) showing ``situation``, simplest first.
 
@@ -246,6 +300,8 @@ def find_examples(
         hints: where the system's searcher looks first, added to the situation's own
             (``{"wrestling": True}``, ``{"attack": ("magic",), "defenders": 3}``: the keys
             of each searcher module's docstring) — for a designer's own predicate.
+        pool: a :class:`CandidatePool` shared by several searches (the examples page's):
+            the same examples, each game played once for all the searches of its stream.
 
     Returns:
         Example files that ``toolkit replay`` replays with every expectation of their
@@ -255,7 +311,7 @@ def find_examples(
         InvalidSetupError: an unknown system or situation, bad rules, a situation the
             rules make impossible, bad ``n`` or ``budget_seconds``.
     """
-    return [f.text for f in search(system, situation, rules, n, seed, budget_seconds, title, hints)]
+    return [f.text for f in search(system, situation, rules, n, seed, budget_seconds, title, hints, pool)]
 
 
 #: A searcher's candidates function: ``(rules, hints, rng) -> finished games``.

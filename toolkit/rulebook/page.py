@@ -2,7 +2,7 @@
 of its catalogue (``notebooks/rulebook_examples.ipynb`` shows it), so every situation has an example the engine replays.
 
 :func:`examples_page` finds the first example of each situation
-(:func:`~toolkit.rulebook.finder.find_examples`, under the situation's own variant where
+(:func:`~toolkit.rulebook.finder.search`, under the situation's own variant where
 the rules in force make it impossible: :func:`~toolkit.rulebook.finder.rules_for`),
 replays it as ``toolkit replay`` does and keeps the narration and any unmet expectation;
 :func:`entry_html` renders one entry (every text HTML-escaped), with the rule-book export
@@ -21,7 +21,7 @@ from typing import Any
 
 from toolkit import systems
 from toolkit.errors import InvalidSetupError
-from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED, find_examples, rules_for
+from toolkit.rulebook.finder import DEFAULT_BUDGET, DEFAULT_SEED, CandidatePool, rules_for, search
 from toolkit.rulebook.situations import Situation, as_situation, catalogue
 
 __all__ = ["PageEntry", "entry_html", "example_entry", "examples_page", "export_function", "framed", "source_html"]
@@ -61,21 +61,25 @@ def example_entry(
     rules: Any = None,
     seed: int = DEFAULT_SEED,
     budget_seconds: float = DEFAULT_BUDGET,
+    pool: CandidatePool | None = None,
 ) -> PageEntry:
-    """Return the page entry of one situation: its first example found and replayed."""
+    """Return the page entry of one situation: its first example found and replayed (the
+    searches of one ``pool`` share the games they play: the same examples, found sooner)."""
     wanted = as_situation(system, situation)
     t0 = time.perf_counter()
     try:
         rules_ = rules_for(system, wanted, rules)
     except InvalidSetupError as exc:
         return PageEntry(wanted, "", "", (), 0.0, "", str(exc))
-    found = find_examples(system, wanted, rules_, n=1, seed=seed, budget_seconds=budget_seconds)
+    found = search(system, wanted, rules_, n=1, seed=seed, budget_seconds=budget_seconds, pool=pool)
     seconds = time.perf_counter() - t0
     if not found:
         note = f"no example found in {budget_seconds:g} s (seed {seed})"
         return PageEntry(wanted, "", "", (), seconds, rules_.variant_name(), note)
-    narration, problems = systems.notation(system).replay_text(found[0])
-    return PageEntry(wanted, found[0], narration, tuple(problems), seconds, rules_.variant_name())
+    # the search replayed the file to verify it: its state is what toolkit replay plays
+    notation = systems.notation(system)
+    narration, problems = notation.replayed_text(notation.load(found[0].text), found[0].state)
+    return PageEntry(wanted, found[0].text, narration, tuple(problems), seconds, rules_.variant_name())
 
 
 def examples_page(
@@ -86,9 +90,12 @@ def examples_page(
     situations: Iterable[str | Situation] | None = None,
 ) -> list[PageEntry]:
     """Return the page entries of every situation of ``system``'s catalogue (or of
-    ``situations``), in catalogue order."""
+    ``situations``), in catalogue order. The searches share the games they play
+    (:class:`~toolkit.rulebook.finder.CandidatePool`): each entry is the one its own
+    search finds, and a game played for one situation is not played again for another."""
     chosen = catalogue(system) if situations is None else tuple(situations)
-    return [example_entry(system, s, rules, seed, budget_seconds) for s in chosen]
+    pool = CandidatePool()
+    return [example_entry(system, s, rules, seed, budget_seconds, pool) for s in chosen]
 
 
 def export_function(fragment: bool = False) -> Callable[[str], str] | None:
