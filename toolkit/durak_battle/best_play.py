@@ -64,7 +64,7 @@ def position_of(state: Any) -> ClashPosition:
         IllegalActionError: not at a decision of a clash.
     """
     node = ClashPosition.from_state(state)
-    return node._replace(ids=(tuple(sorted(node.ids[0])), tuple(sorted(node.ids[1]))))
+    return node._replace(held=(*node.held[:2], None))  # each hand lowest first
 
 
 class ClashSolver:

@@ -47,7 +47,7 @@ from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.best_play import action_key, best_action
 from toolkit.durak_battle.clash import judged_answer
 from toolkit.durak_battle.position import ClashPosition, action_of, move_of
-from toolkit.durak_battle.rules import CARD_ID, PASS_MOVE, TAKE_MOVE, Rules
+from toolkit.durak_battle.rules import CARD_ID, Rules
 from toolkit.engine import GameState, Policy
 from toolkit.errors import IllegalActionError
 from toolkit.prob import Distribution
@@ -90,8 +90,8 @@ _CARD = {c.code: c for c in standard_deck(jokers=True)}
 # :func:`greedy_policy`'s docstring and ``key`` the card's order within its tier; a card she
 # would not play ranks last (tier 9) with what she does without one. Worked out once per
 # rules and table card from the referee's judgements and remembered with them
-# (``rules.judged["greedy"]``, by table card id; ``None`` for the attack), as each
-# card id's place in that order and the move of each place (:func:`_ranked`).
+# (``rules.judged["greedy"]``, by table card id; ``None`` for the attack), as runs of
+# card ids in that order and each id's move (:func:`_ranked`).
 Prefs = dict[str, tuple[int, tuple[int, int], str]]
 _NEVER = 9
 _GREEDY = "greedy"
@@ -151,15 +151,8 @@ def greedy_action(state: GameState) -> str:
 def greedy_move(pos: ClashPosition) -> int:
     """The greedy leader's action (:func:`greedy_policy`) at a clash position, as a move
     (:func:`~.position.move_of`): what the calculators step by."""
-    ids, stage, holder, attacking, table, _, rules, _ = pos
-    if stage == "attack":
-        hand = ids[holder]
-        if not hand:  # an empty hand: nothing to attack with (DB-6)
-            return PASS_MOVE
-    else:
-        hand = ids[1 - attacking]  # type: ignore[operator]
-        if not hand:  # nothing to answer with (DB-4)
-            return TAKE_MOVE
+    held, stage, holder, attacking, table, _, rules, _ = pos
+    hand = held[holder] if stage == "attack" else held[1 - attacking]  # type: ignore[operator]
     memo = rules.judged.get(_GREEDY)
     if memo is None:
         memo = rules.judged[_GREEDY] = {}
@@ -167,21 +160,41 @@ def greedy_move(pos: ClashPosition) -> int:
     if ranked is None:
         prefs = _attack_prefs(rules) if stage == "attack" else _answer_prefs(pos.table, rules)  # type: ignore[arg-type]
         ranked = memo[table] = _ranked(prefs)
-    place, moves = ranked
-    # map() into min(): the calculators ask at every step
-    return moves[min(map(place.__getitem__, hand))]
+    runs, moves, never = ranked
+    for run, highest in runs:  # the first run of her preferences that she holds a card of
+        cards = hand & run
+        if cards:
+            return moves[cards.bit_length() - 1 if highest else (cards & -cards).bit_length() - 1]
+    return never  # no card she would play, or an empty hand (DB-4, DB-6)
 
 
-def _ranked(prefs: Prefs) -> tuple[list[int], tuple[int, ...]]:
-    """``prefs`` as each card id's place in the order of preference (equal preferences
-    share a place: the cards she would not play) and the move of each place: the least
-    place of a hand is the least preference, compared as one integer."""
-    order = sorted(set(prefs.values()))
-    place = {p: k for k, p in enumerate(order)}
-    by_id = [0] * len(CARD_ID)
-    for code, p in prefs.items():
-        by_id[CARD_ID[code]] = place[p]
-    return by_id, tuple(move_of(p[2]) for p in order)
+def _ranked(prefs: Prefs) -> tuple[tuple[tuple[int, bool], ...], list[int], int]:
+    """``prefs`` as the calculators read them: her order of preference cut into runs of
+    card ids that go up or down (a run as a bitmask of ids, and whether its highest id comes
+    first), so the card she plays is the first or last id she holds of the first run she
+    holds a card of; each card id's move; and the move without a card she would play (the
+    cards of the last preference, tier 9, share it: pass or take)."""
+    order = sorted(prefs.items(), key=lambda item: item[1])
+    never = move_of(order[-1][1][2])
+    moves = [never] * len(CARD_ID)
+    ids = []
+    for code, p in order:
+        if p[0] != _NEVER:
+            ids.append(CARD_ID[code])
+            moves[CARD_ID[code]] = move_of(p[2])
+    runs: list[tuple[int, bool]] = []
+    k = 0
+    while k < len(ids):  # the longest run from ids[k] that goes one way
+        end = k + 1
+        highest = end < len(ids) and ids[end] < ids[k]
+        while end < len(ids) and (ids[end] < ids[end - 1]) == highest:
+            end += 1
+        mask = 0
+        for i in ids[k:end]:
+            mask |= 1 << i
+        runs.append((mask, highest))
+        k = end
+    return tuple(runs), moves, never
 
 
 def greedy_policy(state: GameState) -> Distribution[Any]:

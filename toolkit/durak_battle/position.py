@@ -12,8 +12,8 @@ battle chain, Monte Carlo, the policies and the notation play the same positions
 Action strings are the engine's: ``attack 7S``, ``pass``, ``defence 9H``,
 ``manoeuvre QD``, ``counter 5C`` (a joker as any of them), ``take``.
 
-Inside, a position holds its cards as card ids (:data:`~.rules.CARD_ORDER`: small ints that
-compare as the cards do) and the calculators step it by *moves*, actions as one integer
+Inside, a position holds each hand as a bitmask of card ids (:data:`~.rules.CARD_ORDER`:
+small ints that compare as the cards do) and the calculators step it by *moves*, actions as one integer
 (:func:`move_of`, :meth:`~ClashPosition.legal_moves`, :meth:`~ClashPosition.losses_after_move`);
 Card objects and strings are made only at the edges: :attr:`~ClashPosition.hands`, the
 beats, the legal actions, the keys.
@@ -72,8 +72,10 @@ __all__ = [
 PASSES_TO_END = 2
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
-#: Both hands as card ids (:data:`~.rules.CARD_ORDER`).
-Held = tuple[tuple[int, ...], tuple[int, ...]]
+#: Both hands as bitmasks of card ids (:data:`~.rules.CARD_ORDER`), and the order in which
+#: their cards are listed: ``None`` lowest first, or the ids of the hands as given (the
+#: engine's hands, in the order dealt; cards played since are skipped).
+Held = tuple[int, int, "tuple[int, ...] | None"]
 
 #: The deck's Card objects (jokers included), in the order of ``standard_deck``: the same
 #: objects as :data:`~.rules.CARD_ORDER`, which the beats and :attr:`ClashPosition.hands` give.
@@ -178,17 +180,43 @@ def _ids(hand: Iterable[Card]) -> tuple[int, ...]:
     return tuple(CARD_ID[c.code] for c in hand)
 
 
+def _mask(ids: Iterable[int]) -> int:
+    """The bitmask of card ids."""
+    mask = 0
+    for i in ids:
+        mask |= 1 << i
+    return mask
+
+
+def _held(a: tuple[int, ...], b: tuple[int, ...]) -> Held:
+    """Two hands of card ids as :data:`Held`: their order kept unless both are lowest first."""
+    ordered = a == tuple(sorted(a)) and b == tuple(sorted(b))  # a hand's ids are distinct
+    return (_mask(a), _mask(b), None if ordered else a + b)
+
+
+def _listed(mask: int, order: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The card ids of ``mask`` in the order of :data:`Held` (lowest first when ``order`` is ``None``)."""
+    if order is not None:
+        return tuple(i for i in order if mask >> i & 1)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
 #: ``forced`` of a clash's first attack turn: the initiative holder's opening attack is
 #: compulsory (DB-3, "an action always begins with an attack"), a joker included.
 OPENING = -1
 
 
 @implements("DB-6")
-def _may_pass(hand: tuple[int, ...], side: int, forced: int | None, rules: Rules) -> bool:
-    """:func:`may_pass` on card ids."""
+def _may_pass(hand: int, side: int, forced: int | None, rules: Rules) -> bool:
+    """:func:`may_pass` on a hand's bitmask of card ids."""
     if forced == OPENING:
         return False
-    if rules.tables.attack_suit_ids.isdisjoint(hand):
+    if not hand & rules.tables.attack_suit_mask:
         return True
     if forced == side:
         return False
@@ -201,19 +229,19 @@ def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) 
     no card of the attack suit (spades by default) may (jokers are never compulsory); the
     side the initiative was passed to (``forced``) must attack while she holds one; the
     initiative holder may pass unless the variant ``holder_must_attack``."""
-    return _may_pass(_ids(hand), side, forced, rules)
+    return _may_pass(_mask(_ids(hand)), side, forced, rules)
 
 
 @implements("DB-6 no attack card")
-def _can_attack(hand: tuple[int, ...], rules: Rules) -> bool:
-    """:func:`can_attack` on card ids."""
-    return not rules.tables.attack_ids.isdisjoint(hand)
+def _can_attack(hand: int, rules: Rules) -> bool:
+    """:func:`can_attack` on a hand's bitmask of card ids."""
+    return hand & rules.tables.attack_mask != 0
 
 
 def can_attack(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds an attack card, one of the attack suit (spades by
     default) or a joker (DB-1); a side to attack without one passes by itself (DB-6)."""
-    return _can_attack(_ids(hand), rules or _DEFAULT)
+    return _can_attack(_mask(_ids(hand)), rules or _DEFAULT)
 
 
 @implements("DB-6 both pass")
@@ -224,15 +252,15 @@ def clash_over(passes: int) -> bool:
 
 
 @implements("DB-4 no answer")
-def _can_answer(hand: tuple[int, ...], rules: Rules) -> bool:
-    """:func:`can_answer` on card ids."""
-    return not rules.tables.answer_ids.isdisjoint(hand)
+def _can_answer(hand: int, rules: Rules) -> bool:
+    """:func:`can_answer` on a hand's bitmask of card ids."""
+    return hand & rules.tables.answer_mask != 0
 
 
 def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds a card that can answer an attack (DB-4): without one
     the attack is a strike at once."""
-    return _can_answer(_ids(hand), rules or _DEFAULT)
+    return _can_answer(_mask(_ids(hand)), rules or _DEFAULT)
 
 
 _DEFAULT = Rules()
@@ -268,8 +296,9 @@ class ClashPosition(NamedTuple):
     """A clash position between two known hands, at an ``attack`` or an ``answer``.
 
     Attributes:
-        ids: each side's cards as card ids (:data:`~.rules.CARD_ORDER`), in any order (the
-            order is kept as cards are played); :attr:`hands` gives the Card objects.
+        held: each side's cards as a bitmask of card ids (:data:`~.rules.CARD_ORDER`), and
+            the order they are listed in (:data:`Held`: lowest first, or as given, kept as
+            cards are played); :attr:`ids` gives the ids, :attr:`hands` the Card objects.
         stage: ``"attack"`` (``holder`` attacks or passes) or ``"answer"`` (the side
             other than ``attacking`` answers the ``table`` card).
         holder: the side holding the initiative (DB-6).
@@ -281,7 +310,7 @@ class ClashPosition(NamedTuple):
             spade (DB-6).
     """
 
-    ids: Held
+    held: Held
     stage: str
     holder: int
     attacking: int | None
@@ -299,13 +328,13 @@ class ClashPosition(NamedTuple):
         """Return the clash's first position with ``holder`` holding the initiative (DB-3)
         and the beats before it (a side with no attack card passes by itself, DB-6);
         ``None`` when the clash is over at once."""
-        return _attack_turn((_ids(hands[0]), _ids(hands[1])), holder, 0, rules, OPENING, (), True)
+        return _attack_turn(_held(_ids(hands[0]), _ids(hands[1])), holder, 0, rules, OPENING, (), True)
 
     @classmethod
-    def begin_ids(cls, ids: Held, holder: int, rules: Rules) -> ClashPosition | None:
+    def begin_ids(cls, ids: tuple[tuple[int, ...], tuple[int, ...]], holder: int, rules: Rules) -> ClashPosition | None:
         """:meth:`begin` for hands given as card ids, without the beats (the calculators'
         start: only passes can come before the first position, and they cost nothing)."""
-        return _attack_turn(ids, holder, 0, rules, OPENING, (), False)[0]
+        return _attack_turn(_held(ids[0], ids[1]), holder, 0, rules, OPENING, (), False)[0]
 
     @classmethod
     def from_state(cls, state: Any) -> ClashPosition:
@@ -322,7 +351,7 @@ class ClashPosition(NamedTuple):
                 "give a state at an attack or an answer"
             )
         return cls(
-            (_ids(state.hands[0]), _ids(state.hands[1])),
+            _held(_ids(state.hands[0]), _ids(state.hands[1])),
             state.stage,
             state.holder,
             state.attacking,
@@ -333,6 +362,12 @@ class ClashPosition(NamedTuple):
         )
 
     # -- reading ----------------------------------------------------------------------
+    @property
+    def ids(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Each side's card ids, in the order held (:data:`Held`)."""
+        a, b, order = self.held
+        return _listed(a, order), _listed(b, order)
+
     @property
     def hands(self) -> Hands:
         """Each side's cards (the deck's Card objects), in the order held."""
@@ -425,13 +460,14 @@ class ClashPosition(NamedTuple):
             return rename[i] if _SUIT[i] is None else _BY_VALUE_SUIT[(remap[_VALUE[i]], _SUIT[i])]
 
         # squeezing keeps a sorted hand sorted; a hand's two jokers appear as JK1, JK2 already
-        new_ids = (tuple(map(conv, ids[0])), tuple(map(conv, ids[1])))
+        a, b = tuple(map(conv, ids[0])), tuple(map(conv, ids[1]))
+        new = (_mask(a), _mask(b), None if self.held[2] is None else a + b)
         table = None if table is None else conv(table)
-        return _new(ClashPosition, (new_ids, self.stage, self.holder, self.attacking, table, *self[5:]))
+        return _new(ClashPosition, (new, self.stage, self.holder, self.attacking, table, *self[5:]))
 
     def may_pass(self) -> bool:
         """Whether the side to attack may pass (DB-6, :func:`may_pass`)."""
-        return _may_pass(self.ids[self.holder], self.holder, self.forced, self.rules)
+        return _may_pass(self.held[self.holder], self.holder, self.forced, self.rules)
 
     def legal_moves(self) -> list[int]:
         """The moves (:func:`move_of`) of the side to move: attack with each spade or joker,
@@ -506,56 +542,54 @@ def _advance(pos: ClashPosition, move: int, narrate: bool = False) -> tuple[Clas
     """The one course of a clash step, for the engine and the calculators alike: an attack,
     a pass (DB-6), a strike taken (DB-4) or an answer judged (DB-5), then whose turn it is
     (the side whose attack was settled holds the initiative; two passes end it, DB-6)."""
-    ids, stage, holder, attacker, table, passes, rules, forced = pos
+    held, stage, holder, attacker, table, passes, rules, forced = pos
     if stage == "attack":
         if move == PASS_MOVE:
-            return _pass(ids, holder, passes, rules, False, (), narrate)
+            return _pass(held, holder, passes, rules, False, (), narrate)
         card = move & _CARD_MASK
         out = (Beat("attack", holder, CARD_ORDER[card]),) if narrate else ()
         forced = None if forced == OPENING else forced  # the opening attack is made (DB-3)
-        hand = ids[holder]
-        k = hand.index(card)
-        ids = (hand[:k] + hand[k + 1 :], ids[1]) if holder == 0 else (ids[0], hand[:k] + hand[k + 1 :])
-        return _attacked(ids, holder, card, rules, forced, out, narrate)
+        a, b, order = held
+        held = (a ^ 1 << card, b, order) if holder == 0 else (a, b ^ 1 << card, order)
+        return _attacked(held, holder, card, rules, forced, out, narrate)
     assert attacker is not None and table is not None
     j = 1 - attacker
     if move == TAKE_MOVE:  # DB-4: she declines and takes the strike
         hit = _strike(rules)
         loss = _loss(j, hit.defender_loss)
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
-        return _attack_turn(ids, attacker, 0, rules, forced, out, narrate)
+        return _attack_turn(held, attacker, 0, rules, forced, out, narrate)
     card = move & _CARD_MASK
     result = rules.judged.get(table << (2 * MOVE_BITS) | move) or _judged(table, move, rules)
-    hand = ids[j]
-    k = hand.index(card)
-    ids = (hand[:k] + hand[k + 1 :], ids[1]) if j == 0 else (ids[0], hand[:k] + hand[k + 1 :])
+    a, b, order = held
+    held = (a ^ 1 << card, b, order) if j == 0 else (a, b ^ 1 << card, order)
     if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
         loss = _loss(j, result.defender_loss)
         if narrate:
             out = (Beat("counter", j, CARD_ORDER[card], result, loss),)
         else:
             out = (loss,) if result.defender_loss else ()
-        return _attacked(ids, j, card, rules, None, out, narrate)  # won by a counterattack: nobody is forced
+        return _attacked(held, j, card, rules, None, out, narrate)  # won by a counterattack: nobody is forced
     mine, theirs = result.attacker_loss, result.defender_loss
     loss = (mine, theirs) if attacker == 0 else (theirs, mine)
     if narrate:
         out = (Beat("answer", j, CARD_ORDER[card], result, loss),)
     else:
         out = (loss,) if mine or theirs else ()
-    return _attack_turn(ids, attacker, 0, rules, forced, out, narrate)
+    return _attack_turn(held, attacker, 0, rules, forced, out, narrate)
 
 
 def _attack_turn(
-    ids: Held, holder: int, passes: int, rules: Rules, forced: int | None, out: Out, narrate: bool
+    held: Held, holder: int, passes: int, rules: Rules, forced: int | None, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """``holder`` is to attack: a side with no attack card passes by itself (DB-6)."""
-    if _can_attack(ids[holder], rules):
-        return _new(ClashPosition, (ids, "attack", holder, None, None, passes, rules, forced)), out
-    return _pass(ids, holder, passes, rules, True, out, narrate)
+    if _can_attack(held[holder], rules):
+        return _new(ClashPosition, (held, "attack", holder, None, None, passes, rules, forced)), out
+    return _pass(held, holder, passes, rules, True, out, narrate)
 
 
 def _pass(
-    ids: Held, i: int, passes: int, rules: Rules, auto: bool, out: Out, narrate: bool
+    held: Held, i: int, passes: int, rules: Rules, auto: bool, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """Side ``i`` passes: two passes in a row end the clash; otherwise the initiative
     passes and the other side must attack while she holds a spade (DB-6)."""
@@ -563,21 +597,21 @@ def _pass(
         out += (Beat("pass", i, auto=auto),)
     if clash_over(passes + 1):
         return None, (out + (Beat("end", -1),) if narrate else out)
-    return _attack_turn(ids, 1 - i, passes + 1, rules, 1 - i, out, narrate)
+    return _attack_turn(held, 1 - i, passes + 1, rules, 1 - i, out, narrate)
 
 
 def _attacked(
-    ids: Held, attacker: int, card: int, rules: Rules, forced: int | None, out: Out, narrate: bool
+    held: Held, attacker: int, card: int, rules: Rules, forced: int | None, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """An attack (or counterattack) card is on the table: the other side answers, or is
     struck at once when she has no card that can answer (DB-4)."""
     defender = 1 - attacker
-    if _can_answer(ids[defender], rules):
-        return _new(ClashPosition, (ids, "answer", attacker, attacker, card, 0, rules, forced)), out
+    if _can_answer(held[defender], rules):
+        return _new(ClashPosition, (held, "answer", attacker, attacker, card, 0, rules, forced)), out
     hit = _strike(rules)
     loss = _loss(defender, hit.defender_loss)
     out += (Beat("strike", defender, None, hit, loss, auto=True),) if narrate else (loss,)
-    return _attack_turn(ids, attacker, 0, rules, forced, out, narrate)
+    return _attack_turn(held, attacker, 0, rules, forced, out, narrate)
 
 
 #: The calculators' step (:meth:`ClashPosition.losses_after_move`) is the course itself.

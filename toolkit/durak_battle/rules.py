@@ -98,7 +98,8 @@ class SuitTables(NamedTuple):
     up instead of recomputed: its actions (a joker: all four), whether it can attack,
     the answers it allows, and whether it is of the attack suit (a joker is not: DB-6);
     and the same by card id (:data:`CARD_ORDER`), as the clash machinery asks: the ids that
-    can attack, that can answer, of the attack suit, and each id's answers as moves."""
+    can attack, that can answer, of the attack suit, and each id's answers as moves; the
+    first three as bitmasks of ids too (a hand held as a bitmask, :mod:`.position`)."""
 
     action_of_suit: dict[str, str]
     suit_of_action: dict[str, str]
@@ -110,6 +111,9 @@ class SuitTables(NamedTuple):
     answer_ids: frozenset[int]
     attack_suit_ids: frozenset[int]
     answer_moves: tuple[tuple[int, ...], ...]
+    attack_mask: int
+    answer_mask: int
+    attack_suit_mask: int
 
 
 @cache
@@ -122,6 +126,9 @@ def suit_tables(suits: tuple[tuple[str, str], ...]) -> SuitTables:
     answers = {code: tuple(a for a in acts if a != "attack") for code, acts in actions.items()}
     attack_suit = {code: acts == ("attack",) for code, acts in actions.items()}
     codes = [c.code for c in CARD_ORDER]
+    attack_ids = frozenset(k for k, code in enumerate(codes) if can_attack[code])
+    answer_ids = frozenset(k for k, code in enumerate(codes) if answers[code])
+    attack_suit_ids = frozenset(k for k, code in enumerate(codes) if attack_suit[code])
     return SuitTables(
         action_of,
         suit_of,
@@ -129,10 +136,13 @@ def suit_tables(suits: tuple[tuple[str, str], ...]) -> SuitTables:
         can_attack,
         answers,
         attack_suit,
-        frozenset(k for k, code in enumerate(codes) if can_attack[code]),
-        frozenset(k for k, code in enumerate(codes) if answers[code]),
-        frozenset(k for k, code in enumerate(codes) if attack_suit[code]),
+        attack_ids,
+        answer_ids,
+        attack_suit_ids,
         tuple(tuple(ACTIONS.index(a) << MOVE_BITS | k for a in answers[code]) for k, code in enumerate(codes)),
+        sum(1 << k for k in attack_ids),
+        sum(1 << k for k in answer_ids),
+        sum(1 << k for k in attack_suit_ids),
     )
 
 
