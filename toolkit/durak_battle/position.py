@@ -75,7 +75,7 @@ Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 #: Both hands as bitmasks of card ids (:data:`~.rules.CARD_ORDER`), and the order in which
 #: their cards are listed: ``None`` lowest first, or the ids of the hands as given (the
 #: engine's hands, in the order dealt; cards played since are skipped).
-Held = tuple[int, int, "tuple[int, ...] | None"]
+Held = tuple[int, int, tuple[int, ...] | None]
 
 #: The deck's Card objects (jokers included), in the order of ``standard_deck``: the same
 #: objects as :data:`~.rules.CARD_ORDER`, which the beats and :attr:`ClashPosition.hands` give.
