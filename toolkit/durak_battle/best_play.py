@@ -20,7 +20,7 @@ from typing import Any
 
 from toolkit.cards import Card
 from toolkit.durak_battle.clash import card_value
-from toolkit.durak_battle.position import ClashPosition, sorted_hand
+from toolkit.durak_battle.position import ClashPosition
 from toolkit.durak_battle.rules import Rules, settle_losses
 from toolkit.equilibrium.minimax import DEFAULT_MAX_STATES, Minimax
 from toolkit.errors import InvalidSetupError
@@ -64,7 +64,7 @@ def position_of(state: Any) -> ClashPosition:
         IllegalActionError: not at a decision of a clash.
     """
     node = ClashPosition.from_state(state)
-    return node._replace(hands=(sorted_hand(node.hands[0]), sorted_hand(node.hands[1])))
+    return node._replace(held=(*node.held[:2], None))  # each hand lowest first
 
 
 class ClashSolver:

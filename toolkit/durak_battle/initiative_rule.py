@@ -9,15 +9,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from toolkit.cards import Card, standard_deck
+from toolkit.cards import Card
 from toolkit.durak_battle.clash import card_value
-from toolkit.durak_battle.rules import DEFAULT_SUITS, Rules
+from toolkit.durak_battle.rules import CARD_ID, CARD_ORDER, Rules
 from toolkit.rulings import implements
 
-__all__ = ["NO_CLASH", "NoClash", "TIE_COIN", "attack_cards", "initiative_holder"]
+__all__ = ["NO_CLASH", "NoClash", "TIE_COIN", "attack_cards", "attack_ids", "initiative_holder", "initiative_of_ids"]
 
 
 class NoClash:
@@ -47,44 +47,40 @@ NO_CLASH = NoClash()
 #: joker against joker, then the next highest spades; still tied, 50/50).
 TIE_COIN = Fraction(1, 2)
 
-_VALUE = {c.code: card_value(c) for c in standard_deck(jokers=True)}
-_ATTACK_VALUES: dict[tuple[tuple[str, str], ...], dict[str, int]] = {}
+_DEFAULT = Rules()
+
+#: Each card id's value for comparisons (DB-1, :func:`~.clash.card_value`), by id.
+_VALUE = tuple(card_value(c) for c in CARD_ORDER)
 
 
-def _attack_value(rules: Rules | None) -> dict[str, int]:
-    """The value of each card that can attack under ``rules`` (DB-1), by code, looked up
-    instead of recomputed (one table per assignment of suits)."""
-    suits = rules.suits if rules is not None else DEFAULT_SUITS
-    found = _ATTACK_VALUES.get(suits)
-    if found is None:
-        can = (rules or Rules()).tables.can_attack
-        found = _ATTACK_VALUES[suits] = {code: v for code, v in _VALUE.items() if can[code]}
-    return found
+def _ids(hand: Iterable[Card]) -> tuple[int, ...]:
+    """A hand's card ids (:data:`~.rules.CARD_ORDER`), in the hand's order."""
+    return tuple(CARD_ID[c.code] for c in hand)
 
 
 @implements("DB-3 attack cards")
+def attack_ids(hand: Iterable[int], rules: Rules | None = None) -> list[int]:
+    """:func:`attack_cards` on card ids (:data:`~.rules.CARD_ORDER`): the ids of a hand that
+    can attack (DB-1), highest first, two jokers in the order they are held."""
+    can = (rules or _DEFAULT).tables.attack_ids
+    return sorted((i for i in hand if i in can), key=_VALUE.__getitem__, reverse=True)
+
+
 def attack_cards(hand: Sequence[Card], rules: Rules | None = None) -> list[Card]:
     """The cards of a hand that can attack: the attack suit's (spades by default) and
     jokers (DB-1), highest first (two jokers in the order they are held) — compared for
     the initiative (DB-3) and offered as attacks (DB-6)."""
-    value = _attack_value(rules)
-    return sorted((c for c in hand if c.code in value), key=lambda c: value[c.code], reverse=True)
+    return [CARD_ORDER[i] for i in attack_ids(_ids(hand), rules)]
 
 
 @implements("DB-3", "DB-3 joker")
-def initiative_holder(
-    hand_a: Sequence[Card], hand_b: Sequence[Card], rules: Rules | None = None
-) -> int | NoClash | None:
-    """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
-    :data:`NO_CLASH` when neither side can attack (DB-3).
-
-    The side with the highest attack card (of the attack suit, spades by default, or a
-    joker) wins; with equal tops (joker against joker) the next attack cards are
-    compared, and so on; identical lists are a coin flip (``None``).
-    """
-    value = _attack_value(rules)
-    va = [value[c.code] for c in hand_a if c.code in value]  # lists, not generators: asked at every deal
-    vb = [value[c.code] for c in hand_b if c.code in value]
+def initiative_of_ids(ids_a: Iterable[int], ids_b: Iterable[int], rules: Rules | None = None) -> int | NoClash | None:
+    """:func:`initiative_holder` on card ids (:data:`~.rules.CARD_ORDER`), as the calculators
+    hold hands: 0 or 1, ``None`` for a coin flip, or :data:`NO_CLASH` (DB-3)."""
+    can = (rules or _DEFAULT).tables.attack_ids
+    value = _VALUE
+    va = [value[i] for i in ids_a if i in can]  # lists, not generators: asked at every deal
+    vb = [value[i] for i in ids_b if i in can]
     va.sort(reverse=True)
     vb.sort(reverse=True)
     if not va and not vb:
@@ -95,3 +91,16 @@ def initiative_holder(
     if len(va) != len(vb):
         return 0 if len(va) > len(vb) else 1
     return None
+
+
+def initiative_holder(
+    hand_a: Sequence[Card], hand_b: Sequence[Card], rules: Rules | None = None
+) -> int | NoClash | None:
+    """Return 0 or 1 for the side that takes the initiative, ``None`` for a coin flip, or
+    :data:`NO_CLASH` when neither side can attack (DB-3, :func:`initiative_of_ids`).
+
+    The side with the highest attack card (of the attack suit, spades by default, or a
+    joker) wins; with equal tops (joker against joker) the next attack cards are
+    compared, and so on; identical lists are a coin flip (``None``).
+    """
+    return initiative_of_ids(_ids(hand_a), _ids(hand_b), rules)

@@ -46,8 +46,8 @@ from typing import Any
 from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.best_play import action_key, best_action
 from toolkit.durak_battle.clash import judged_answer
-from toolkit.durak_battle.position import ClashPosition
-from toolkit.durak_battle.rules import Rules
+from toolkit.durak_battle.position import ClashPosition, action_of, move_of
+from toolkit.durak_battle.rules import CARD_ID, Rules
 from toolkit.engine import GameState, Policy
 from toolkit.errors import IllegalActionError
 from toolkit.prob import Distribution
@@ -57,6 +57,7 @@ __all__ = [
     "random_policy",
     "greedy_policy",
     "greedy_action",
+    "greedy_move",
     "optimal_policy",
     "action_key",
 ]
@@ -89,8 +90,8 @@ _CARD = {c.code: c for c in standard_deck(jokers=True)}
 # :func:`greedy_policy`'s docstring and ``key`` the card's order within its tier; a card she
 # would not play ranks last (tier 9) with what she does without one. Worked out once per
 # rules and table card from the referee's judgements and remembered with them
-# (``rules.judged["greedy"]``, by table code; ``None`` for the attack), as each
-# code's place in that order and the action of each place (:func:`_ranked`).
+# (``rules.judged["greedy"]``, by table card id; ``None`` for the attack), as runs of
+# card ids in that order and each id's move (:func:`_ranked`).
 Prefs = dict[str, tuple[int, tuple[int, int], str]]
 _NEVER = 9
 _GREEDY = "greedy"
@@ -141,38 +142,59 @@ def greedy_action(state: GameState) -> str:
     Raises:
         IllegalActionError: not a Durak clash decision.
     """
-    if type(state) is ClashPosition:
-        hands, stage, holder, attacking, table, _, rules, _ = state
-    else:
-        stage = _stage(state)
-        hands, holder, attacking, table = state.hands, state.holder, state.attacking, state.table  # type: ignore[attr-defined]
-        rules = state.rules  # type: ignore[attr-defined]
-    if stage == "attack":
-        hand = hands[holder]
-        code = None
-    else:
-        hand = hands[1 - attacking]
-        code = table.code
-    if not hand:  # an empty hand: nothing to attack or answer with (DB-4, DB-6)
-        return "pass" if stage == "attack" else "take"
+    if type(state) is not ClashPosition:
+        _stage(state)
+        state = ClashPosition.from_state(state)
+    return action_of(greedy_move(state))  # type: ignore[arg-type]
+
+
+def greedy_move(pos: ClashPosition) -> int:
+    """The greedy leader's action (:func:`greedy_policy`) at a clash position, as a move
+    (:func:`~.position.move_of`): what the calculators step by."""
+    held, stage, holder, attacking, table, _, rules, _ = pos
+    hand = held[holder] if stage == "attack" else held[1 - attacking]  # type: ignore[operator]
     memo = rules.judged.get(_GREEDY)
     if memo is None:
         memo = rules.judged[_GREEDY] = {}
-    ranked = memo.get(code)
+    ranked = memo.get(table)
     if ranked is None:
-        ranked = memo[code] = _ranked(_attack_prefs(rules) if stage == "attack" else _answer_prefs(table, rules))
-    rank, actions = ranked
-    # a list, not map(): the calculators ask at every step, and min() of a list is the fastest
-    return actions[min([rank[c.code] for c in hand])]
+        prefs = _attack_prefs(rules) if stage == "attack" else _answer_prefs(pos.table, rules)  # type: ignore[arg-type]
+        ranked = memo[table] = _ranked(prefs)
+    runs, moves, never = ranked
+    for run, highest in runs:  # the first run of her preferences that she holds a card of
+        cards = hand & run
+        if cards:
+            return moves[cards.bit_length() - 1 if highest else (cards & -cards).bit_length() - 1]
+    return never  # no card she would play, or an empty hand (DB-4, DB-6)
 
 
-def _ranked(prefs: Prefs) -> tuple[dict[str, int], tuple[str, ...]]:
-    """``prefs`` as each card code's place in the order of preference (equal preferences
-    share a place: the cards she would not play) and the action of each place: the least
-    place of a hand is the least preference, compared as one integer."""
-    order = sorted(set(prefs.values()))
-    place = {p: k for k, p in enumerate(order)}
-    return {code: place[p] for code, p in prefs.items()}, tuple(p[2] for p in order)
+def _ranked(prefs: Prefs) -> tuple[tuple[tuple[int, bool], ...], list[int], int]:
+    """``prefs`` as the calculators read them: her order of preference cut into runs of
+    card ids that go up or down (a run as a bitmask of ids, and whether its highest id comes
+    first), so the card she plays is the first or last id she holds of the first run she
+    holds a card of; each card id's move; and the move without a card she would play (the
+    cards of the last preference, tier 9, share it: pass or take)."""
+    order = sorted(prefs.items(), key=lambda item: item[1])
+    never = move_of(order[-1][1][2])
+    moves = [never] * len(CARD_ID)
+    ids = []
+    for code, p in order:
+        if p[0] != _NEVER:
+            ids.append(CARD_ID[code])
+            moves[CARD_ID[code]] = move_of(p[2])
+    runs: list[tuple[int, bool]] = []
+    k = 0
+    while k < len(ids):  # the longest run from ids[k] that goes one way
+        end = k + 1
+        highest = end < len(ids) and ids[end] < ids[k]
+        while end < len(ids) and (ids[end] < ids[end - 1]) == highest:
+            end += 1
+        mask = 0
+        for i in ids[k:end]:
+            mask |= 1 << i
+        runs.append((mask, highest))
+        k = end
+    return tuple(runs), moves, never
 
 
 def greedy_policy(state: GameState) -> Distribution[Any]:

@@ -12,6 +12,12 @@ battle chain, Monte Carlo, the policies and the notation play the same positions
 Action strings are the engine's: ``attack 7S``, ``pass``, ``defence 9H``,
 ``manoeuvre QD``, ``counter 5C`` (a joker as any of them), ``take``.
 
+Inside, a position holds each hand as a bitmask of card ids (:data:`~.rules.CARD_ORDER`:
+small ints that compare as the cards do) and the calculators step it by *moves*, actions as one integer
+(:func:`move_of`, :meth:`~ClashPosition.legal_moves`, :meth:`~ClashPosition.losses_after_move`);
+Card objects and strings are made only at the edges: :attr:`~ClashPosition.hands`, the
+beats, the legal actions, the keys.
+
 >>> from toolkit.cards import parse_cards
 >>> pos, beats = ClashPosition.begin((parse_cards("7S 9H"), parse_cards("10S 3C")), 1, Rules())
 >>> pos.legal_actions()  # the initiative holder must open with an attack (DB-3)
@@ -29,13 +35,21 @@ ClashPosition(a: 7S; b: 3C; attack a, passes 1)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
 from typing import Any, NamedTuple
 
-from toolkit.cards import JOKERS, RANKS, Card, standard_deck
+from toolkit.cards import JOKERS, Card, standard_deck
 from toolkit.durak_battle.clash import Answer, card_value, judged_answer, strike
-from toolkit.durak_battle.initiative_rule import attack_cards
-from toolkit.durak_battle.rules import SIDES, Rules
+from toolkit.durak_battle.initiative_rule import attack_ids
+from toolkit.durak_battle.rules import (
+    ACTIONS,
+    CARD_ID,
+    CARD_ORDER,
+    MOVE_BITS,
+    PASS_MOVE,
+    SIDES,
+    TAKE_MOVE,
+    Rules,
+)
 from toolkit.errors import IllegalActionError
 from toolkit.rulings import implements
 
@@ -44,10 +58,12 @@ __all__ = [
     "Beat",
     "ClashPosition",
     "PASSES_TO_END",
+    "action_of",
     "can_attack",
     "can_answer",
     "clash_over",
     "may_pass",
+    "move_of",
     "beat_losses",
     "sorted_hand",
 ]
@@ -56,34 +72,67 @@ __all__ = [
 PASSES_TO_END = 2
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
+#: Both hands as bitmasks of card ids (:data:`~.rules.CARD_ORDER`), and the order in which
+#: their cards are listed: ``None`` lowest first, or the ids of the hands as given (the
+#: engine's hands, in the order dealt; cards played since are skipped).
+Held = tuple[int, int, tuple[int, ...] | None]
 
-# Per card code, looked up instead of recomputed; what a card can do depends on the
-# rules' suits (DB-1) and is looked up in ``rules.tables`` (the referee's actions_of).
-#: The deck's Card objects (jokers included), shared by the calculators: a hand made of
-#: these is stepped by identity (:func:`_without`), never by comparing codes.
-DECK: tuple[Card, ...] = standard_deck(jokers=True)
-_CARDS = DECK
-_CARD = {c.code: c for c in _CARDS}
-_VALUE = {c.code: card_value(c) for c in _CARDS}
-_CODE = attrgetter("code")
-_SORT_KEY = attrgetter("sort_key")
-_BY_RANK_SUIT = {(RANKS.index(c.rank), c.suit): c for c in _CARDS if not c.is_joker}
-_JOKER_CARDS = tuple(_CARD[j] for j in JOKERS)
-# For :attr:`ClashPosition.canonical_key`: each card's bit in a mask of the rank values
-# held (0 for a joker), and per (mask, jokers in order of appearance) the canonical code of
-# every card code (the squeeze of :meth:`ClashPosition.canonical`), remembered as met.
-_BIT = {c.code: 0 if c.suit is None else 1 << _VALUE[c.code] for c in _CARDS}
-_SQUEEZED: dict[tuple[int, tuple[str, ...]], dict[str, str]] = {}
+#: The deck's Card objects (jokers included), in the order of ``standard_deck``: the same
+#: objects as :data:`~.rules.CARD_ORDER`, which the beats and :attr:`ClashPosition.hands` give.
+DECK: tuple[Card, ...] = tuple(CARD_ORDER[CARD_ID[c.code]] for c in standard_deck(jokers=True))
+_CODE = tuple(c.code for c in CARD_ORDER)  # by id
+_VALUE = tuple(card_value(c) for c in CARD_ORDER)  # by id
+_SUIT = tuple(c.suit for c in CARD_ORDER)  # by id; None for a joker
+_BY_VALUE_SUIT = {(_VALUE[k], c.suit): k for k, c in enumerate(CARD_ORDER) if c.suit is not None}
+_JOKER_IDS = tuple(CARD_ID[j] for j in JOKERS)
+_CARD_MASK = (1 << MOVE_BITS) - 1
+
+#: Each action string's move, and each move's action string (:func:`move_of`, :func:`action_of`).
+_MOVE: dict[str, int] = {
+    **{f"{verb} {code}": k << MOVE_BITS | i for k, verb in enumerate(ACTIONS) for i, code in enumerate(_CODE)},
+    "pass": PASS_MOVE,
+    "take": TAKE_MOVE,
+}
+_ACTION: dict[int, str] = {move: action for action, move in _MOVE.items()}
+_ATTACK = ACTIONS.index("attack")
 
 
-def _squeezed(mask: int, jokers: tuple[str, ...]) -> dict[str, str]:
-    """The canonical code of each card code for the rank values of ``mask`` and the jokers
+def move_of(action: str) -> int:
+    """The move (one integer, :data:`~.rules.MOVE_BITS`) of an action string such as
+    ``"attack 7S"``, ``"pass"`` or ``"take"``.
+
+    Raises:
+        IllegalActionError: not a clash action.
+    """
+    move = _MOVE.get(action)
+    if move is None:
+        raise IllegalActionError(f"{action!r} is not a clash action (e.g. 'attack 7S', 'defence 9H', 'pass', 'take')")
+    return move
+
+
+def action_of(move: int) -> str:
+    """The action string of a move (:func:`move_of`)."""
+    return _ACTION[move]
+
+
+# For :attr:`ClashPosition.canonical_key`: each card id's bit in a mask of the rank values
+# held (0 for a joker), and per (mask, joker ids in order of appearance) the canonical code
+# of every card id (the squeeze of :meth:`ClashPosition.canonical`), remembered as met.
+_BIT = tuple(0 if c.suit is None else 1 << _VALUE[k] for k, c in enumerate(CARD_ORDER))
+_SQUEEZED: dict[tuple[int, tuple[int, ...]], list[str]] = {}
+
+
+def _squeezed(mask: int, jokers: tuple[int, ...]) -> list[str]:
+    """The canonical code of each card id for the rank values of ``mask`` and the jokers
     met in order ``jokers`` (ranks squeezed to 2, 3, ..., jokers renamed JK1, JK2)."""
-    order = [v for v in range(len(RANKS)) if mask >> v & 1]
+    order = [v for v in range(_VALUE[_JOKER_IDS[0]]) if mask >> v & 1]
     remap = {v: k for k, v in enumerate(order)}
-    held = (c for c in _CARDS if c.suit is not None and _BIT[c.code] & mask)
-    out = {c.code: _BY_RANK_SUIT[(remap[_VALUE[c.code]], c.suit)].code for c in held}
-    out.update({j: JOKERS[k] for k, j in enumerate(jokers)})
+    out = ["" for _ in CARD_ORDER]
+    for k, bit in enumerate(_BIT):
+        if bit & mask:
+            out[k] = _CODE[_BY_VALUE_SUIT[(remap[_VALUE[k]], _SUIT[k])]]
+    for n, j in enumerate(jokers):
+        out[j] = JOKERS[n]
     _SQUEEZED[(mask, jokers)] = out
     return out
 
@@ -123,7 +172,38 @@ def beat_losses(beats: Iterable[Beat]) -> tuple[tuple[int, int], ...]:
 
 def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     """A hand as the calculators hold it: the deck's Card objects, lowest first."""
-    return tuple(sorted(map(_CARD.__getitem__, map(_CODE, cards)), key=_SORT_KEY))
+    return tuple(CARD_ORDER[i] for i in sorted(_ids(cards)))
+
+
+def _ids(hand: Iterable[Card]) -> tuple[int, ...]:
+    """A hand's card ids, in the hand's order."""
+    return tuple(CARD_ID[c.code] for c in hand)
+
+
+def _mask(ids: Iterable[int]) -> int:
+    """The bitmask of card ids."""
+    mask = 0
+    for i in ids:
+        mask |= 1 << i
+    return mask
+
+
+def _held(a: tuple[int, ...], b: tuple[int, ...]) -> Held:
+    """Two hands of card ids as :data:`Held`: their order kept unless both are lowest first."""
+    ordered = a == tuple(sorted(a)) and b == tuple(sorted(b))  # a hand's ids are distinct
+    return (_mask(a), _mask(b), None if ordered else a + b)
+
+
+def _listed(mask: int, order: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The card ids of ``mask`` in the order of :data:`Held` (lowest first when ``order`` is ``None``)."""
+    if order is not None:
+        return tuple(i for i in order if mask >> i & 1)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 #: ``forced`` of a clash's first attack turn: the initiative holder's opening attack is
@@ -132,31 +212,36 @@ OPENING = -1
 
 
 @implements("DB-6")
-def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) -> bool:
-    """Return whether ``side``, to attack, may pass (DB-6): never at the clash's opening
-    attack (``forced == OPENING``, DB-3: the opening attack is compulsory); a side holding
-    no card of the attack suit (spades by default) may (jokers are never compulsory); the
-    side the initiative was passed to (``forced``) must attack while she holds one; the
-    initiative holder may pass unless the variant ``holder_must_attack``."""
+def _may_pass(hand: int, side: int, forced: int | None, rules: Rules) -> bool:
+    """:func:`may_pass` on a hand's bitmask of card ids."""
     if forced == OPENING:
         return False
-    suited = rules.tables.attack_suit
-    if not any(suited[c.code] for c in hand):
+    if not hand & rules.tables.attack_suit_mask:
         return True
     if forced == side:
         return False
     return not rules.holder_must_attack
 
 
+def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) -> bool:
+    """Return whether ``side``, to attack, may pass (DB-6): never at the clash's opening
+    attack (``forced == OPENING``, DB-3: the opening attack is compulsory); a side holding
+    no card of the attack suit (spades by default) may (jokers are never compulsory); the
+    side the initiative was passed to (``forced``) must attack while she holds one; the
+    initiative holder may pass unless the variant ``holder_must_attack``."""
+    return _may_pass(_mask(_ids(hand)), side, forced, rules)
+
+
 @implements("DB-6 no attack card")
+def _can_attack(hand: int, rules: Rules) -> bool:
+    """:func:`can_attack` on a hand's bitmask of card ids."""
+    return hand & rules.tables.attack_mask != 0
+
+
 def can_attack(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds an attack card, one of the attack suit (spades by
     default) or a joker (DB-1); a side to attack without one passes by itself (DB-6)."""
-    table = (rules or _DEFAULT).tables.can_attack
-    for c in hand:  # noqa: SIM110 - a loop, not any(): faster, and the calculators ask at every turn
-        if table[c.code]:
-            return True
-    return False
+    return _can_attack(_mask(_ids(hand)), rules or _DEFAULT)
 
 
 @implements("DB-6 both pass")
@@ -167,14 +252,15 @@ def clash_over(passes: int) -> bool:
 
 
 @implements("DB-4 no answer")
+def _can_answer(hand: int, rules: Rules) -> bool:
+    """:func:`can_answer` on a hand's bitmask of card ids."""
+    return hand & rules.tables.answer_mask != 0
+
+
 def can_answer(hand: Iterable[Card], rules: Rules | None = None) -> bool:
     """Return whether a hand holds a card that can answer an attack (DB-4): without one
     the attack is a strike at once."""
-    table = (rules or _DEFAULT).tables.answers
-    for c in hand:  # noqa: SIM110 - as can_attack
-        if table[c.code]:
-            return True
-    return False
+    return _can_answer(_mask(_ids(hand)), rules or _DEFAULT)
 
 
 _DEFAULT = Rules()
@@ -191,46 +277,44 @@ def _strike(rules: Rules) -> Answer:
 _STRIKE = "strike"
 
 
+def _judged(table: int, move: int, rules: Rules) -> Answer:
+    """The referee's judgement (:func:`~.clash.judged_answer`, DB-1, DB-5) of the answer
+    ``move`` to the card id ``table``, remembered with the rules by one integer."""
+    key = table << (2 * MOVE_BITS) | move
+    found = rules.judged.get(key)
+    if found is None:
+        card = CARD_ORDER[move & _CARD_MASK]
+        found = rules.judged[key] = judged_answer(CARD_ORDER[table], card, ACTIONS[move >> MOVE_BITS], rules)
+    return found
+
+
 def _loss(side: int, tokens: int) -> tuple[int, int]:
     return (tokens, 0) if side == 0 else (0, tokens)
-
-
-def _without(hands: Hands, i: int, card: Card) -> Hands:
-    hand = hands[i]
-    if type(hand) is not tuple:  # a hand given as a list is kept as a tuple from here on
-        hand = tuple(hand)
-    k = 0
-    for c in hand:  # the deck's own Card objects (the calculators' hands): by identity
-        if c is card:
-            rest = hand[:k] + hand[k + 1 :]
-            break
-        k += 1  # noqa: SIM113 - a counter, not enumerate(): faster, at every step of every clash
-    else:  # other Card objects: by code
-        code = card.code
-        rest = tuple(c for c in hand if c.code != code)
-    return (rest, hands[1]) if i == 0 else (hands[0], rest)
 
 
 class ClashPosition(NamedTuple):
     """A clash position between two known hands, at an ``attack`` or an ``answer``.
 
     Attributes:
-        hands: each side's cards (any order; the order is kept as cards are played).
+        held: each side's cards as a bitmask of card ids (:data:`~.rules.CARD_ORDER`), and
+            the order they are listed in (:data:`Held`: lowest first, or as given, kept as
+            cards are played); :attr:`ids` gives the ids, :attr:`hands` the Card objects.
         stage: ``"attack"`` (``holder`` attacks or passes) or ``"answer"`` (the side
             other than ``attacking`` answers the ``table`` card).
         holder: the side holding the initiative (DB-6).
-        attacking, table: at an answer, the side whose card is on the table and that card.
+        attacking, table_id: at an answer, the side whose card is on the table and that
+            card's id (:attr:`table` gives the Card).
         passes: attack turns passed in a row (two end the clash, DB-6).
         rules: the rules in force.
         forced: the side the initiative was passed to: she must attack while she holds a
             spade (DB-6).
     """
 
-    hands: Hands
+    held: Held
     stage: str
     holder: int
     attacking: int | None
-    table: Card | None
+    table_id: int | None
     passes: int
     rules: Rules
     forced: int | None = None
@@ -244,7 +328,13 @@ class ClashPosition(NamedTuple):
         """Return the clash's first position with ``holder`` holding the initiative (DB-3)
         and the beats before it (a side with no attack card passes by itself, DB-6);
         ``None`` when the clash is over at once."""
-        return _attack_turn(hands, holder, 0, rules, OPENING, (), True)
+        return _attack_turn(_held(_ids(hands[0]), _ids(hands[1])), holder, 0, rules, OPENING, (), True)
+
+    @classmethod
+    def begin_ids(cls, ids: tuple[tuple[int, ...], tuple[int, ...]], holder: int, rules: Rules) -> ClashPosition | None:
+        """:meth:`begin` for hands given as card ids, without the beats (the calculators'
+        start: only passes can come before the first position, and they cost nothing)."""
+        return _attack_turn(_held(ids[0], ids[1]), holder, 0, rules, OPENING, (), False)[0]
 
     @classmethod
     def from_state(cls, state: Any) -> ClashPosition:
@@ -261,17 +351,34 @@ class ClashPosition(NamedTuple):
                 "give a state at an attack or an answer"
             )
         return cls(
-            (tuple(state.hands[0]), tuple(state.hands[1])),
+            _held(_ids(state.hands[0]), _ids(state.hands[1])),
             state.stage,
             state.holder,
             state.attacking,
-            state.table,
+            None if state.table is None else CARD_ID[state.table.code],
             state.passes,
             state.rules,
             state.forced,
         )
 
     # -- reading ----------------------------------------------------------------------
+    @property
+    def ids(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Each side's card ids, in the order held (:data:`Held`)."""
+        a, b, order = self.held
+        return _listed(a, order), _listed(b, order)
+
+    @property
+    def hands(self) -> Hands:
+        """Each side's cards (the deck's Card objects), in the order held."""
+        a, b = self.ids
+        return tuple(CARD_ORDER[i] for i in a), tuple(CARD_ORDER[i] for i in b)
+
+    @property
+    def table(self) -> Card | None:
+        """At an answer, the card on the table; ``None`` at an attack."""
+        return None if self.table_id is None else CARD_ORDER[self.table_id]
+
     @property
     def current_player(self) -> str:
         """``"a"`` or ``"b"``: the side to act."""
@@ -287,11 +394,11 @@ class ClashPosition(NamedTuple):
     @property
     def key(self) -> str:
         """The position as a string (hands, stage, sides, table card, passes), for memos."""
-        table = self.table.code if self.table is not None else "-"
+        table = _CODE[self.table_id] if self.table_id is not None else "-"
         return (
-            " ".join(c.code for c in self.hands[0])
+            " ".join(map(_CODE.__getitem__, self.ids[0]))
             + "|"
-            + " ".join(c.code for c in self.hands[1])
+            + " ".join(map(_CODE.__getitem__, self.ids[1]))
             + f"|{self.stage}{self.holder}{self.attacking}{table}{self.passes}{self.forced}"
         )
 
@@ -299,29 +406,29 @@ class ClashPosition(NamedTuple):
     def canonical_key(self) -> str:
         """``self.canonical().key``, worked out without building the canonical position
         (the memo key of the minimax search and the calculators)."""
-        hands, table = self.hands, self.table
+        ids, table = self.ids, self.table_id
         mask = 0
-        jokers: tuple[str, ...] = ()
-        for hand in hands:
-            for c in hand:
-                bit = _BIT[c.code]
+        jokers: tuple[int, ...] = ()
+        for hand in ids:
+            for i in hand:
+                bit = _BIT[i]
                 if bit:
                     mask |= bit
                 else:
-                    jokers += (c.code,)
+                    jokers += (i,)
         if table is not None:
-            bit = _BIT[table.code]
+            bit = _BIT[table]
             if bit:
                 mask |= bit
             else:
-                jokers += (table.code,)
+                jokers += (table,)
         codes = _SQUEEZED.get((mask, jokers)) or _squeezed(mask, jokers)
         get = codes.__getitem__
         return (
-            " ".join(map(get, map(_CODE, hands[0])))
+            " ".join(map(get, ids[0]))
             + "|"
-            + " ".join(map(get, map(_CODE, hands[1])))
-            + f"|{self.stage}{self.holder}{self.attacking}{'-' if table is None else codes[table.code]}"
+            + " ".join(map(get, ids[1]))
+            + f"|{self.stage}{self.holder}{self.attacking}{'-' if table is None else codes[table]}"
             f"{self.passes}{self.forced}"
         )
 
@@ -329,52 +436,56 @@ class ClashPosition(NamedTuple):
         """The same position with ranks squeezed to 2, 3, 4, ... and jokers renamed JK1, JK2 in
         order of appearance: it plays exactly like the original, since the referee only
         compares card values (DB-1, DB-5) — the calculators' memos share positions by it."""
-        hands, table = self.hands, self.table
+        ids, table = self.ids, self.table_id
         values = set()
-        jokers: list[str] = []
-        for hand in hands:
-            for c in hand:
-                if c.suit is None:
-                    jokers.append(c.code)
+        jokers: list[int] = []
+        for hand in ids:
+            for i in hand:
+                if _SUIT[i] is None:
+                    jokers.append(i)
                 else:
-                    values.add(_VALUE[c.code])
+                    values.add(_VALUE[i])
         if table is not None:
-            if table.suit is None:
-                jokers.append(table.code)
+            if _SUIT[table] is None:
+                jokers.append(table)
             else:
-                values.add(_VALUE[table.code])
+                values.add(_VALUE[table])
         order = sorted(values)
-        if (not order or order[-1] == len(order) - 1) and all(j == JOKERS[k] for k, j in enumerate(jokers)):
+        if (not order or order[-1] == len(order) - 1) and all(j == _JOKER_IDS[k] for k, j in enumerate(jokers)):
             return self
         remap = {v: k for k, v in enumerate(order)}
-        rename = {j: _JOKER_CARDS[k] for k, j in enumerate(jokers)}
+        rename = {j: _JOKER_IDS[k] for k, j in enumerate(jokers)}
 
-        def conv(c: Card) -> Card:
-            return rename[c.code] if c.suit is None else _BY_RANK_SUIT[(remap[_VALUE[c.code]], c.suit)]
+        def conv(i: int) -> int:
+            return rename[i] if _SUIT[i] is None else _BY_VALUE_SUIT[(remap[_VALUE[i]], _SUIT[i])]
 
         # squeezing keeps a sorted hand sorted; a hand's two jokers appear as JK1, JK2 already
-        new_hands = (tuple(conv(c) for c in hands[0]), tuple(conv(c) for c in hands[1]))
+        a, b = tuple(map(conv, ids[0])), tuple(map(conv, ids[1]))
+        new = (_mask(a), _mask(b), None if self.held[2] is None else a + b)
         table = None if table is None else conv(table)
-        return _new(ClashPosition, (new_hands, self.stage, self.holder, self.attacking, table, *self[5:]))
+        return _new(ClashPosition, (new, self.stage, self.holder, self.attacking, table, *self[5:]))
 
     def may_pass(self) -> bool:
         """Whether the side to attack may pass (DB-6, :func:`may_pass`)."""
-        return may_pass(self.hands[self.holder], self.holder, self.forced, self.rules)
+        return _may_pass(self.held[self.holder], self.holder, self.forced, self.rules)
+
+    def legal_moves(self) -> list[int]:
+        """The moves (:func:`move_of`) of the side to move: attack with each spade or joker,
+        highest first, and pass if she may (DB-6); or answer with each card as each action
+        it allows but attack (DB-1), or take the strike (DB-4)."""
+        if self.stage == "attack":
+            out = [_ATTACK << MOVE_BITS | i for i in attack_ids(self.ids[self.holder], self.rules)]
+            if self.may_pass():
+                out.append(PASS_MOVE)
+            return out
+        answers = self.rules.tables.answer_moves
+        out = [m for i in self.ids[1 - self.attacking] for m in answers[i]]  # type: ignore[operator]
+        out.append(TAKE_MOVE)  # DB-4: she may decline and take the strike
+        return out
 
     def legal_actions(self) -> list[str]:
-        """The actions of the side to move: attack with each spade or joker, highest first,
-        and pass if she may (DB-6); or answer with each card as each action it allows but
-        attack (DB-1), or take the strike (DB-4)."""
-        if self.stage == "attack":
-            out = [f"attack {c.code}" for c in attack_cards(self.hands[self.holder], self.rules)]
-            if self.may_pass():
-                out.append("pass")
-            return out
-        hand = self.hands[1 - self.attacking]  # type: ignore[operator]
-        answers = self.rules.tables.answers
-        out = [f"{a} {c.code}" for c in hand for a in answers[c.code]]
-        out.append("take")  # DB-4: she may decline and take the strike
-        return out
+        """The actions of :meth:`legal_moves`, as the engine's strings, in the same order."""
+        return list(map(_ACTION.__getitem__, self.legal_moves()))
 
     # -- stepping ---------------------------------------------------------------------
     def step(self, action: str) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
@@ -387,28 +498,35 @@ class ClashPosition(NamedTuple):
         Raises:
             IllegalActionError: ``action`` is not legal here.
         """
-        if action not in self.legal_actions():
+        move = _MOVE.get(action)
+        if move is None or move not in self.legal_moves():
             raise IllegalActionError(
                 f"{action!r} is not possible for {self.current_player} here: " + ", ".join(self.legal_actions())
             )
-        return self.advance(action)
+        return _advance(self, move, True)  # type: ignore[return-value]
 
     def advance(self, action: str) -> tuple[ClashPosition | None, tuple[Beat, ...]]:
         """:meth:`step` for an action known to be legal (the engine checks it first)."""
-        return _advance(self, action, True)  # type: ignore[return-value]
+        return _advance(self, _MOVE[action], True)  # type: ignore[return-value]
 
     def losses_after(self, action: str) -> tuple[ClashPosition | None, tuple[tuple[int, int], ...]]:
         """The same step as :meth:`advance` (legal ``action``), giving only the losses
         ``(a, b)`` of the beats that cost tokens, in order — the calculators' inner loop."""
-        return _advance(self, action, False)  # type: ignore[return-value]
+        return _advance(self, _MOVE[action], False)  # type: ignore[return-value]
+
+    def losses_after_move(self, move: int) -> tuple[ClashPosition | None, tuple[tuple[int, int], ...]]:
+        """:meth:`losses_after` for a legal move (:func:`move_of`). (Replaced below by the
+        course itself, :func:`_advance`, whose ``narrate`` is ``False`` by default: one call
+        less at every step of the calculators.)"""
+        return _advance(self, move, False)  # type: ignore[return-value]  # pragma: no cover
 
     def __repr__(self) -> str:
-        def text(h: tuple[Card, ...]) -> str:
-            return " ".join(c.code for c in h) or "-"
+        def text(h: tuple[int, ...]) -> str:
+            return " ".join(map(_CODE.__getitem__, h)) or "-"
 
-        table = f", table {self.table.code} by {SIDES[self.attacking]}" if self.table else ""  # type: ignore[index]
+        table = f", table {_CODE[self.table_id]} by {SIDES[self.attacking]}" if self.table_id is not None else ""  # type: ignore[index]
         return (
-            f"ClashPosition(a: {text(self.hands[0])}; b: {text(self.hands[1])}; {self.stage} "
+            f"ClashPosition(a: {text(self.ids[0])}; b: {text(self.ids[1])}; {self.stage} "
             f"{self.current_player}{table}, passes {self.passes})"
         )
 
@@ -420,56 +538,58 @@ Out = tuple
 
 
 @implements("DB-6 course")
-def _advance(pos: ClashPosition, action: str, narrate: bool) -> tuple[ClashPosition | None, Out]:
+def _advance(pos: ClashPosition, move: int, narrate: bool = False) -> tuple[ClashPosition | None, Out]:
     """The one course of a clash step, for the engine and the calculators alike: an attack,
     a pass (DB-6), a strike taken (DB-4) or an answer judged (DB-5), then whose turn it is
     (the side whose attack was settled holds the initiative; two passes end it, DB-6)."""
-    verb, _, code = action.partition(" ")
-    hands, stage, holder, attacker, table, passes, rules, forced = pos
+    held, stage, holder, attacker, table, passes, rules, forced = pos
     if stage == "attack":
-        if verb == "pass":
-            return _pass(hands, holder, passes, rules, False, (), narrate)
-        card = _CARD[code]
-        out = (Beat("attack", holder, card),) if narrate else ()
+        if move == PASS_MOVE:
+            return _pass(held, holder, passes, rules, False, (), narrate)
+        card = move & _CARD_MASK
+        out = (Beat("attack", holder, CARD_ORDER[card]),) if narrate else ()
         forced = None if forced == OPENING else forced  # the opening attack is made (DB-3)
-        return _attacked(_without(hands, holder, card), holder, card, rules, forced, out, narrate)
+        a, b, order = held
+        held = (a ^ 1 << card, b, order) if holder == 0 else (a, b ^ 1 << card, order)
+        return _attacked(held, holder, card, rules, forced, out, narrate)
     assert attacker is not None and table is not None
     j = 1 - attacker
-    if verb == "take":  # DB-4: she declines and takes the strike
+    if move == TAKE_MOVE:  # DB-4: she declines and takes the strike
         hit = _strike(rules)
         loss = _loss(j, hit.defender_loss)
         out = (Beat("strike", j, None, hit, loss),) if narrate else (loss,)
-        return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
-    card = _CARD[code]
-    result = rules.judged.get((table.code, code, verb)) or judged_answer(table, card, verb, rules)
-    hands = _without(hands, j, card)
+        return _attack_turn(held, attacker, 0, rules, forced, out, narrate)
+    card = move & _CARD_MASK
+    result = rules.judged.get(table << (2 * MOVE_BITS) | move) or _judged(table, move, rules)
+    a, b, order = held
+    held = (a ^ 1 << card, b, order) if j == 0 else (a, b ^ 1 << card, order)
     if result.counter:  # the counterattacker pays first, then her card is the attack (DB-1, DB-5)
         loss = _loss(j, result.defender_loss)
         if narrate:
-            out = (Beat("counter", j, card, result, loss),)
+            out = (Beat("counter", j, CARD_ORDER[card], result, loss),)
         else:
             out = (loss,) if result.defender_loss else ()
-        return _attacked(hands, j, card, rules, None, out, narrate)  # won by a counterattack: nobody is forced
+        return _attacked(held, j, card, rules, None, out, narrate)  # won by a counterattack: nobody is forced
     mine, theirs = result.attacker_loss, result.defender_loss
     loss = (mine, theirs) if attacker == 0 else (theirs, mine)
     if narrate:
-        out = (Beat("answer", j, card, result, loss),)
+        out = (Beat("answer", j, CARD_ORDER[card], result, loss),)
     else:
         out = (loss,) if mine or theirs else ()
-    return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
+    return _attack_turn(held, attacker, 0, rules, forced, out, narrate)
 
 
 def _attack_turn(
-    hands: Hands, holder: int, passes: int, rules: Rules, forced: int | None, out: Out, narrate: bool
+    held: Held, holder: int, passes: int, rules: Rules, forced: int | None, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """``holder`` is to attack: a side with no attack card passes by itself (DB-6)."""
-    if can_attack(hands[holder], rules):
-        return _new(ClashPosition, (hands, "attack", holder, None, None, passes, rules, forced)), out
-    return _pass(hands, holder, passes, rules, True, out, narrate)
+    if _can_attack(held[holder], rules):
+        return _new(ClashPosition, (held, "attack", holder, None, None, passes, rules, forced)), out
+    return _pass(held, holder, passes, rules, True, out, narrate)
 
 
 def _pass(
-    hands: Hands, i: int, passes: int, rules: Rules, auto: bool, out: Out, narrate: bool
+    held: Held, i: int, passes: int, rules: Rules, auto: bool, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """Side ``i`` passes: two passes in a row end the clash; otherwise the initiative
     passes and the other side must attack while she holds a spade (DB-6)."""
@@ -477,18 +597,22 @@ def _pass(
         out += (Beat("pass", i, auto=auto),)
     if clash_over(passes + 1):
         return None, (out + (Beat("end", -1),) if narrate else out)
-    return _attack_turn(hands, 1 - i, passes + 1, rules, 1 - i, out, narrate)
+    return _attack_turn(held, 1 - i, passes + 1, rules, 1 - i, out, narrate)
 
 
 def _attacked(
-    hands: Hands, attacker: int, card: Card, rules: Rules, forced: int | None, out: Out, narrate: bool
+    held: Held, attacker: int, card: int, rules: Rules, forced: int | None, out: Out, narrate: bool
 ) -> tuple[ClashPosition | None, Out]:
     """An attack (or counterattack) card is on the table: the other side answers, or is
     struck at once when she has no card that can answer (DB-4)."""
     defender = 1 - attacker
-    if can_answer(hands[defender], rules):
-        return _new(ClashPosition, (hands, "answer", attacker, attacker, card, 0, rules, forced)), out
+    if _can_answer(held[defender], rules):
+        return _new(ClashPosition, (held, "answer", attacker, attacker, card, 0, rules, forced)), out
     hit = _strike(rules)
     loss = _loss(defender, hit.defender_loss)
     out += (Beat("strike", defender, None, hit, loss, auto=True),) if narrate else (loss,)
-    return _attack_turn(hands, attacker, 0, rules, forced, out, narrate)
+    return _attack_turn(held, attacker, 0, rules, forced, out, narrate)
+
+
+#: The calculators' step (:meth:`ClashPosition.losses_after_move`) is the course itself.
+ClashPosition.losses_after_move = _advance  # type: ignore[method-assign]

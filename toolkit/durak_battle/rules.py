@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from operator import attrgetter
 from typing import ClassVar, Literal, NamedTuple, get_args
 
 from toolkit.cards import RANKS, Card, Pile, standard_deck
@@ -24,7 +25,12 @@ __all__ = [
     "Leader",
     "Army",
     "ACTIONS",
+    "CARD_ID",
+    "CARD_ORDER",
     "DEFAULT_SUITS",
+    "MOVE_BITS",
+    "PASS_MOVE",
+    "TAKE_MOVE",
     "MAX_LOSS",
     "MAX_TOKENS",
     "SIDES",
@@ -70,10 +76,30 @@ DEFAULT_SUITS: tuple[tuple[str, str], ...] = (("attack", "S"), ("defence", "H"),
 MAX_LOSS = 10
 
 
+#: The deck's cards lowest first (by ``sort_key``: rank, then suit; the two jokers last). A
+#: card's *id* is its place here: the clash machinery (:mod:`.position`, the policies, the
+#: calculators) holds hands as tuples of ids, which compare as the cards do; the 52-card
+#: deck's cards have the same ids (the jokers are the two highest).
+CARD_ORDER: tuple[Card, ...] = tuple(sorted(standard_deck(jokers=True), key=attrgetter("sort_key")))
+#: Each card code's id (its place in :data:`CARD_ORDER`).
+CARD_ID: dict[str, int] = {c.code: k for k, c in enumerate(CARD_ORDER)}
+
+#: A clash action as one integer, a *move*: ``verb << MOVE_BITS | card id``, the verb the
+#: action's place in :data:`ACTIONS` (attack 0 .. counter 3), or :data:`PASS_MOVE` and
+#: :data:`TAKE_MOVE` (no card). :mod:`.position` reads and writes them as the engine's strings.
+MOVE_BITS = 6
+#: The move ``"pass"`` (DB-6) and the move ``"take"`` (the strike taken, DB-4).
+PASS_MOVE = len(ACTIONS) << MOVE_BITS
+TAKE_MOVE = (len(ACTIONS) + 1) << MOVE_BITS
+
+
 class SuitTables(NamedTuple):
     """What each card code can do under one assignment of suits to actions (DB-1), looked
     up instead of recomputed: its actions (a joker: all four), whether it can attack,
-    the answers it allows, and whether it is of the attack suit (a joker is not: DB-6)."""
+    the answers it allows, and whether it is of the attack suit (a joker is not: DB-6);
+    and the same by card id (:data:`CARD_ORDER`), as the clash machinery asks: the ids that
+    can attack, that can answer, of the attack suit, and each id's answers as moves; the
+    first three as bitmasks of ids too (a hand held as a bitmask, :mod:`.position`)."""
 
     action_of_suit: dict[str, str]
     suit_of_action: dict[str, str]
@@ -81,6 +107,13 @@ class SuitTables(NamedTuple):
     can_attack: dict[str, bool]
     answers: dict[str, tuple[str, ...]]
     attack_suit: dict[str, bool]
+    attack_ids: frozenset[int]
+    answer_ids: frozenset[int]
+    attack_suit_ids: frozenset[int]
+    answer_moves: tuple[tuple[int, ...], ...]
+    attack_mask: int
+    answer_mask: int
+    attack_suit_mask: int
 
 
 @cache
@@ -89,13 +122,27 @@ def suit_tables(suits: tuple[tuple[str, str], ...]) -> SuitTables:
     suit_of = dict(suits)
     action_of = {s: a for a, s in suits}
     actions = {c.code: (ACTIONS if c.is_joker else (action_of[c.suit or "S"],)) for c in standard_deck(jokers=True)}
+    can_attack = {code: "attack" in acts for code, acts in actions.items()}
+    answers = {code: tuple(a for a in acts if a != "attack") for code, acts in actions.items()}
+    attack_suit = {code: acts == ("attack",) for code, acts in actions.items()}
+    codes = [c.code for c in CARD_ORDER]
+    attack_ids = frozenset(k for k, code in enumerate(codes) if can_attack[code])
+    answer_ids = frozenset(k for k, code in enumerate(codes) if answers[code])
+    attack_suit_ids = frozenset(k for k, code in enumerate(codes) if attack_suit[code])
     return SuitTables(
         action_of,
         suit_of,
         actions,
-        {code: "attack" in acts for code, acts in actions.items()},
-        {code: tuple(a for a in acts if a != "attack") for code, acts in actions.items()},
-        {code: acts == ("attack",) for code, acts in actions.items()},
+        can_attack,
+        answers,
+        attack_suit,
+        attack_ids,
+        answer_ids,
+        attack_suit_ids,
+        tuple(tuple(ACTIONS.index(a) << MOVE_BITS | k for a in answers[code]) for k, code in enumerate(codes)),
+        sum(1 << k for k in attack_ids),
+        sum(1 << k for k in answer_ids),
+        sum(1 << k for k in attack_suit_ids),
     )
 
 

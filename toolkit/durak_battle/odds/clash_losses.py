@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit.durak_battle.best_play import clear_solvers
 from toolkit.durak_battle.engine import BattleState, start_clash
-from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder, initiative_of_ids
 from toolkit.durak_battle.odds.checks import (
     SAMPLERS,
     check_policies,
@@ -35,9 +35,9 @@ from toolkit.durak_battle.odds.deal_classes import (
     random_deal,
 )
 from toolkit.durak_battle.odds.result import OddsResult
-from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_policy, random_policy
-from toolkit.durak_battle.position import ClashPosition, sorted_hand
-from toolkit.durak_battle.rules import MAX_TOKENS, SIDES, Rules, settle_losses
+from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_move, greedy_policy, random_policy
+from toolkit.durak_battle.position import ClashPosition, move_of, sorted_hand
+from toolkit.durak_battle.rules import CARD_ID, MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
 from toolkit.errors import IllegalActionError, InvalidSetupError
 from toolkit.numbers import count, method_text
@@ -156,7 +156,7 @@ class PathMemo:
         is remembered by canonical position, which plays exactly like the original."""
         evs: Events = ()
         for _ in range(GREEDY_FOLLOWED):
-            node, step = node.losses_after(greedy_action(node))  # type: ignore[assignment]
+            node, step = node.losses_after_move(greedy_move(node))  # type: ignore[assignment]
             if step:
                 evs += step
             if node is None:
@@ -170,7 +170,7 @@ class PathMemo:
             if rest is not None:
                 break
             met.append((key, evs))
-            node, step = node.losses_after(greedy_action(node))  # type: ignore[assignment]
+            node, step = node.losses_after_move(greedy_move(node))  # type: ignore[assignment]
             if step:
                 evs += step
         if rest is None:
@@ -374,18 +374,19 @@ def _count_paths(
     return dict(result)
 
 
-#: The deals of :func:`sampled_clash_runs` by (deck, sizes, trials, seed), as each run's hands' places in
-#: the deck sorted (bytes) and its play seed: two rule sets with the same deck (the rule-change
+#: The deals of :func:`sampled_clash_runs` by (deck, sizes, trials, seed), as each run's hands' card ids
+#: sorted (bytes) and its play seed: two rule sets with the same deck (the rule-change
 #: report's baseline and proposal) draw them once. Cleared by :func:`clear_caches`.
 _DEALS: dict[tuple, tuple[bytes, tuple[int, ...]]] = {}
 
 
 def _sampled_deals(
     deck: Sequence[Card], na: int, nb: int, trials: int, seed: Any
-) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
-    """Each of ``trials`` runs' deal of ``na`` and ``nb`` cards from ``deck`` (as
-    :func:`sorted_hand` holds them) and its play seed: the stream ``f"{seed}:{na}:{nb}"``
-    draws the deal (:func:`random_deal`), then :data:`PLAY_SEED_BITS` bits, run by run."""
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Each of ``trials`` runs' deal of ``na`` and ``nb`` cards from ``deck``, as card ids
+    (:data:`~.rules.CARD_ORDER`) lowest first (the order of :func:`sorted_hand`), and its play
+    seed: the stream ``f"{seed}:{na}:{nb}"`` draws the deal (:func:`random_deal`), then
+    :data:`PLAY_SEED_BITS` bits, run by run."""
     by_place = sorted_hand(deck)  # the deck's cards lowest first, as the calculators hold them
     key = (tuple(c.code for c in by_place), na, nb, trials, seed)
     found = _DEALS.get(key)
@@ -400,13 +401,14 @@ def _sampled_deals(
             drawn += bytes(sorted(a))
             drawn += bytes(sorted(b))
             seeds.append(rng.getrandbits(PLAY_SEED_BITS))
-        found = _DEALS[key] = (bytes(drawn), tuple(seeds))
+        # places lowest first are ids lowest first: a place's id is as high as its place's card
+        ids = bytes(CARD_ID[c.code] for c in by_place) + bytes(256 - len(by_place))
+        found = _DEALS[key] = (bytes(drawn).translate(ids), tuple(seeds))
     drawn, seeds = found
-    card = by_place.__getitem__
     n = na + nb
     for i, bits in enumerate(seeds):
         at = i * n
-        yield tuple(map(card, drawn[at : at + na])), tuple(map(card, drawn[at + na : at + n])), bits
+        yield tuple(drawn[at : at + na]), tuple(drawn[at + na : at + n]), bits
 
 
 def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:
@@ -430,20 +432,22 @@ def sampled_clash_runs(
         return _SAMPLED[key]
     runs: list[tuple[str | None, Path]] = []
     both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
+    begin = ClashPosition.begin_ids
+    step = ClashPosition.losses_after_move
     for a, b, bits in _sampled_deals(rules.deck(), na, nb, trials, seed):
         play: random.Random | None = None
-        who = initiative_holder(a, b, rules)
+        who = initiative_of_ids(a, b, rules)
         if who is NO_CLASH:
             runs.append((None, ()))
             continue
         if who is None:  # DB-3: a fair coin, the lowest bit of the run's play seed
             who = bits & 1
-        node, _ = ClashPosition.begin((a, b), who, rules)
+        node = begin((a, b), who, rules)
         events: list[tuple[int, int]] = []
         if both_greedy:  # one line of play, no policy to look up at each step
             la = lb = 0
             while node is not None:
-                node, evs = node.losses_after(greedy_action(node))
+                node, evs = step(node, greedy_move(node))
                 if evs:
                     events.extend(evs)
                     for da, db in evs:
@@ -456,22 +460,22 @@ def sampled_clash_runs(
         while node is not None:
             policy = pols[node.holder if node.stage == "attack" else 1 - node.attacking]  # the side to move
             if policy is greedy_policy:  # what policy_choices gives, without building its list
-                action = greedy_action(node)
+                move = greedy_move(node)
             elif policy is random_policy:  # the same draw as sampling the uniform Distribution
-                legal = node.legal_actions()
+                legal = node.legal_moves()
                 if len(legal) == 1:
-                    action = legal[0]
+                    move = legal[0]
                 else:
                     play = play or random.Random(bits)
-                    action = legal[play.randrange(len(legal))]
+                    move = legal[play.randrange(len(legal))]
             else:
                 choice, _ = policy_choices(node, pols)
                 if len(choice) == 1:
-                    action = choice[0][0]
+                    move = move_of(choice[0][0])
                 else:
                     play = play or random.Random(bits)
-                    action = Distribution.from_int_weights(dict(choice)).sample(play)
-            node, evs = node.losses_after(action)
+                    move = move_of(Distribution.from_int_weights(dict(choice)).sample(play))
+            node, evs = step(node, move)
             if evs:
                 events.extend(evs)
         runs.append((SIDES[who], loss_path(events)))
