@@ -105,9 +105,11 @@ class Draws:
         self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
         self.against: dict[tuple, dict[tuple, np.ndarray]] = {}  # _kinds: class key ids by the other side's view
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
+        self.phis: dict[tuple, np.ndarray] = {}  # phi_oids, while building
         # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
         self.doubles: dict[tuple, Any] = {}
-        self.view_numbers: dict[tuple, int] = {}  # double_parts: each first view's number
+        self.view_numbers: dict[tuple, int] = {}  # double_parts: each view's number
+        self.signatures: dict[tuple, int] = {}  # double_parts: each side's draws as one number
         self.kinds_by_number: dict[tuple, dict[int, np.ndarray]] = {}  # double_parts: _kinds by view number
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
@@ -183,7 +185,12 @@ class Draws:
         """Outcome ids of the drawing side ``x_side`` turning up Trumps ``t`` (rows, all
         ``t <= rmax``) and a Numbered card of ``colour`` with pips p against a fixed
         side of view ``v_f`` whose value is x = pips + off_f: columns y = x − p in
-        [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1."""
+        [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1 (remembered, read only: groups of
+        entries of other hands ask again)."""
+        key = (owner, v_f, off_f, fam_x, x_side, colour, rmax)
+        got = self.phis.get(key)
+        if got is not None:  # its classes and differences are judged already: nothing new to number
+            return got
         rows, kids, offs = self.row_keys(owner, v_f, fam_x, x_side, colour, rmax)
         out = np.full((len(self.turned), 17), -1, dtype=np.int64)
         if len(rows):
@@ -194,6 +201,8 @@ class Draws:
             o = offs[first]
             deltas = ys[None, :] - o[:, None] if x_side == 1 else o[:, None] - ys[None, :]
             out[rows] = self.judge.oids(np.broadcast_to(kids[first][:, None], deltas.shape), deltas)[inv.reshape(-1)]
+        out.flags.writeable = False
+        self.phis[key] = out
         return out
 
     def single_plan(
@@ -388,6 +397,34 @@ class Draws:
         kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
         return kids, off_a, keyed[0][2]
 
+    def _kinds_by_number(
+        self, owner: str | None, fam_d: Family, c2: str, firsts_by_colour: list, numbers: np.ndarray
+    ) -> np.ndarray:
+        """For :meth:`double_parts`: :meth:`_kinds` of the defender ``fam_d`` (second draw, Numbered
+        card of ``c2``) against every first view of ``firsts_by_colour`` (their view numbers
+        ``numbers``), as rows of one table by view number (remembered; the class keys not met
+        yet are numbered in the order of the first views, as one by one)."""
+        key = (owner, fam_d, c2)
+        got = self.kinds_by_number.get(key)
+        if got is None:
+            width = len(self._row_views(fam_d, c2, owner == "defender")[0])
+            got = self.kinds_by_number[key] = [np.zeros((0, width), dtype=np.int64), np.zeros(0, dtype=bool)]
+        table, known = got
+        need = int(numbers.max()) + 1 if len(numbers) else 0
+        if need > len(known):
+            size = max(need, 2 * len(known))
+            table = np.vstack([table, np.zeros((size - len(known), table.shape[1]), dtype=np.int64)])
+            known = np.concatenate([known, np.zeros(size - len(known), dtype=bool)])
+            got[0], got[1] = table, known
+        if not known[numbers].all():
+            views = [va for f in firsts_by_colour for va in f[0]]
+            for i in np.flatnonzero(~known[numbers]).tolist():
+                number = numbers[i]
+                if not known[number]:
+                    table[number] = self._kinds(owner, views[i], fam_d, 1, c2)
+                    known[number] = True
+        return table
+
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -418,42 +455,65 @@ class Draws:
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
                 # each view also by a number (cheap to look up, where a view is a nested tuple)
-                numbers = [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts]
+                numbers = np.array(
+                    [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts], dtype=np.int64
+                )
+                offs_a = np.array([off for _, off in firsts])
+                # what the parts read of these first draws, as one number (equal for families whose
+                # draws leave the attacker the same views and offsets, grouped alike)
+                sig = (numbers.tobytes(), offs_a.tobytes(), order.tobytes(), starts.tobytes())
                 got = self.doubles[key] = (
                     [va for va, _ in firsts],
-                    np.array([off for _, off in firsts]),
+                    offs_a,
                     pair,
                     numbers,
+                    self.signatures.setdefault(sig, len(self.signatures)),
                 )
             firsts_by_colour.append(got)
-        # both colours of the first card stacked (their groups one after the other)
-        first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
-        off_a = np.concatenate([f[1] for f in firsts_by_colour])
-        pairs_both = np.vstack([f[2] for f in firsts_by_colour])
-        span_o = 2 * self.judge.delta_off
         mine_d = owner == "defender"
-        per_c2 = []
+        seconds_by_colour = []
         for c2 in NUMBER_COLOURS:
             key = ("seconds", fam_d, c2, mine_d, trumps_left)  # shared by every attacker's family
             got = self.doubles.get(key)
             if got is None:
-                _, which, offs = self._row_views(fam_d, c2, mine_d)
+                distinct, which, offs = self._row_views(fam_d, c2, mine_d)
                 pairs = zip(which[rows2].tolist(), offs[rows2].tolist(), strict=True)
                 seconds, order_d, starts_d = _groups(list(pairs))
-                got = self.doubles[key] = (np.array(seconds, dtype=np.int64).reshape(-1, 2), order_d, starts_d)
+                seconds_arr = np.array(seconds, dtype=np.int64).reshape(-1, 2)
+                # likewise for the defender's second draws: her distinct views, and each group's
+                sig = (
+                    tuple(self.view_numbers.setdefault(v, len(self.view_numbers)) for v in distinct),
+                    seconds_arr.tobytes(),
+                    order_d.tobytes(),
+                    starts_d.tobytes(),
+                )
+                got = self.doubles[key] = (
+                    seconds_arr,
+                    order_d,
+                    starts_d,
+                    self.signatures.setdefault(sig, len(self.signatures)),
+                )
+            seconds_by_colour.append(got)
+        # the parts read the families only through these (views, offsets and groups of both
+        # sides' draws; class keys are of views): families that leave them equal share them
+        # (the same arrays: the classes and differences they reach are judged already)
+        same = ("parts", owner, trumps_left, *(f[4] for f in firsts_by_colour), *(g[3] for g in seconds_by_colour))
+        got = self.doubles.get(same)
+        if got is not None:
+            return got
+        # both colours of the first card stacked (their groups one after the other)
+        first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
+        off_a = np.concatenate([f[1] for f in firsts_by_colour])
+        pairs_both = np.vstack([f[2] for f in firsts_by_colour])
+        numbers = np.concatenate([f[3] for f in firsts_by_colour])
+        span_o = 2 * self.judge.delta_off
+        per_c2 = []
+        for c2, got in zip(NUMBER_COLOURS, seconds_by_colour, strict=True):
             (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
-            by_view = self._kinds_by_view(owner, fam_d, 1, c2)
-            by_number = self.kinds_by_number.setdefault((owner, fam_d, c2), {})  # the same, by view number
             pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
-            kinds = []
-            for f in firsts_by_colour:
-                for va, number in zip(f[0], f[3], strict=True):
-                    row = by_number.get(number)
-                    if row is None:
-                        row = by_number[number] = by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2)
-                    kinds.append(row)
+            kinds = self._kinds_by_number(owner, fam_d, c2, firsts_by_colour, numbers)
             g, r = np.nonzero(pair)
-            per_c2.append((g, r, np.array(kinds)[g, view_d[r]], off_d, pair[g, r]))
+            per_c2.append((g, r, kinds[numbers[g], view_d[r]], off_d, pair[g, r]))
         # pairs of groups that leave the same colours, the same class and the same difference
         # of offsets (the attacker's minus the defender's) are one: the referee reads only
         # those (with the difference of the Numbered cards' pips), so their weights add up
@@ -475,7 +535,8 @@ class Draws:
             raise RuntimeError("difference of values out of the table's range")
         ids = self.judge.oids_at(rest[:, None] + cols[None, :])
         c2_of, c1_of = np.divmod(combo, 2)
-        return 2 * c1_of + c2_of, ids, weight
+        got = self.doubles[same] = (2 * c1_of + c2_of, ids, weight)
+        return got
 
 
 def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
@@ -714,6 +775,8 @@ def _build_shared(game: Game) -> None:
     game.draw_groups = groups
     game.draws.doubles.clear()  # only the build reads them
     game.draws.view_numbers.clear()
+    game.draws.signatures.clear()
+    game.draws.phis.clear()
     game.draws.kinds_by_number.clear()
     game.draws.used.update(np.unique(game.coo["oid"]).tolist())
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
