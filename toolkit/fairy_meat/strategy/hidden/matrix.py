@@ -339,30 +339,30 @@ class Draws:
                 # the pairs of draws with P > 0 (first draw x second draw, in that order) and
                 # the pips differences the Numbered cards left can give: their weights and, for
                 # these families, their class key ids and differences of values
-                first, second, cols, w = self._pair_weights(trumps_left, numbered_left, c1i, c2i)
+                first, second, pair, cols, w = self._pair_weights(trumps_left, numbered_left, c1i, c2i)
                 kids, off_a, off_d = self._pair_kinds(owner, fam_a, fam_d, trumps_left, c1i, c2i)
-                # the attacker's value p1 + off_a against the defender's p2 + off_d
-                ids = self.judge.oids(kids[first, second], off_a[first] - off_d[second] + cols)
-                if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
-                    raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-                ids_all.append(ids)
+                # the attacker's value p1 + off_a against the defender's p2 + off_d: per pair of
+                # draws its class key id and difference of offsets, each pips difference along them
+                ids_all.append(self.judge.oids_along(kids[first, second], off_a[first] - off_d[second], pair, cols))
                 w_all.append(w)
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
+        if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
+            raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
-        n_out = len(self.judge.outcomes)
-        self.used.update(np.flatnonzero(np.bincount(ids_c, minlength=n_out)).tolist())  # the outcomes that occur
-        return np.bincount(ids_c, weights=w_c, minlength=n_out)
+        vec = np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+        self.used.update(np.flatnonzero(vec).tolist())  # the outcomes that occur (every weight added is > 0)
+        return vec
 
     def _pair_weights(
         self, trumps_left: tuple, numbered_left: tuple, c1i: int, c2i: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """For :meth:`double_pairwise`: every (first draw, second draw, pips difference) with
         positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in the
-        order first draw, second draw, difference: the first draw's row among the draws
-        from ``trumps_left``, the second's, the difference (column − 8) and P(first) ·
-        P(second | first) · P(the Numbered cards' colours and difference) (remembered: they
-        do not depend on the families, and every double draw of a game shares its Numbered
-        cards left)."""
+        order first draw, second draw, difference: the pairs of draws with P > 0 (the first
+        draw's row among the draws from ``trumps_left``, the second's), each entry's pair
+        among them, its difference (column − 8) and P(first) · P(second | first) · P(the
+        Numbered cards' colours and difference) (remembered: they do not depend on the
+        families, and every double draw of a game shares its Numbered cards left)."""
         key = ("weights", trumps_left, numbered_left, c1i, c2i)
         got = self.seconds.get(key)
         if got is not None:
@@ -377,7 +377,7 @@ class Draws:
         # the same products, in the same order, as over every (first, second, column)
         w = pw[first, second][:, None] * coef[wanted][None, :]
         pair, col = np.nonzero(w > 0)
-        got = (first[pair], second[pair], (np.arange(17) - 8)[wanted][col], w[pair, col])
+        got = (first, second, pair, (np.arange(17) - 8)[wanted][col], w[pair, col])
         self.seconds[key] = got
         return got
 
