@@ -340,10 +340,11 @@ class Draws:
                 # the pips differences the Numbered cards left can give: their weights and, for
                 # these families, their class key ids and differences of values
                 first, second, pair, cols, w = self._pair_weights(trumps_left, numbered_left, c1i, c2i)
-                kids, off_a, off_d = self._pair_kinds(owner, fam_a, fam_d, trumps_left, c1i, c2i)
+                numbers, table, which, off_a, off_d = self._pair_kinds(owner, fam_a, fam_d, trumps_left, c1i, c2i)
                 # the attacker's value p1 + off_a against the defender's p2 + off_d: per pair of
                 # draws its class key id and difference of offsets, each pips difference along them
-                ids_all.append(self.judge.oids_along(kids[first, second], off_a[first] - off_d[second], pair, cols))
+                kids = table[numbers[first], which[second]]
+                ids_all.append(self.judge.oids_along(kids, off_a[first] - off_d[second], pair, cols))
                 w_all.append(w)
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
         if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
@@ -383,27 +384,51 @@ class Draws:
 
     def _pair_kinds(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For :meth:`double_pairwise`: the class key id of every (attacker's first draw,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: the class key ids of the (attacker's first draw,
         defender's second draw) from ``trumps_left`` before Numbered cards of colours
-        ``c1i``, ``c2i`` (FM-6; first draws with P > 0 x second draws the deck allows), the
-        attacker's offset after each first draw and the defender's after each second."""
-        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
-        live1 = np.nonzero(p1)[0]
-        views, off_a = self._first_views(fam_a, NUMBER_COLOURS[c1i], trumps_left, live1, owner == "attacker")
-        distinct: dict[tuple, int] = {}
-        which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
-        keyed = [self.row_keys(owner, va, fam_d, 1, NUMBER_COLOURS[c2i], trumps_left) for va in distinct]
-        kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
-        return kids, off_a, keyed[0][2]
+        ``c1i``, ``c2i`` (FM-6; first draws with P > 0 x second draws the deck allows) as
+        ``table[numbers[first], which[second]]``: ``numbers`` the attacker's view after each
+        first draw (by view number), ``table`` :meth:`_kinds_by_number`, ``which`` the
+        defender's view after each second; then the attacker's offset after each first draw
+        and the defender's after each second."""
+        views, numbers, off_a = self._first_numbers(fam_a, NUMBER_COLOURS[c1i], trumps_left, owner == "attacker")
+        table = self._kinds_by_number(owner, fam_d, NUMBER_COLOURS[c2i], [views], numbers)
+        _, which, offs = self._row_views(fam_d, NUMBER_COLOURS[c2i], owner == "defender")
+        rows2 = self._rows_within(trumps_left)
+        return numbers, table, which[rows2], off_a, offs[rows2]
+
+    def _first_numbers(
+        self, fam_a: Family, colour: str, trumps_left: tuple, mine: bool
+    ) -> tuple[list[tuple], np.ndarray, np.ndarray]:
+        """For :meth:`_pair_kinds`: the attacker's views after each first draw with P > 0 from
+        ``trumps_left`` before a Numbered card of ``colour`` (:meth:`_first_views`), each by
+        its view number, and her offsets (remembered)."""
+        key = ("numbers", fam_a, colour, trumps_left, mine)
+        got = self.seconds.get(key)
+        if got is None:
+            live1 = np.nonzero(draw_probs(trumps_left, self.deck, self.row_caps))[0]
+            views, off_a = self._first_views(fam_a, colour, trumps_left, live1, mine)
+            numbers = np.array([self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in views])
+            got = self.seconds[key] = ([va for va, _ in views], numbers.astype(np.int64), off_a)
+        return got
+
+    def _rows_within(self, trumps_left: tuple) -> np.ndarray:
+        """The rows of :attr:`turned` a draw from ``trumps_left`` may turn up (remembered)."""
+        key = ("within", trumps_left)
+        got = self.seconds.get(key)
+        if got is None:
+            got = self.seconds[key] = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
+        return got
 
     def _kinds_by_number(
-        self, owner: str | None, fam_d: Family, c2: str, firsts_by_colour: list, numbers: np.ndarray
+        self, owner: str | None, fam_d: Family, c2: str, view_lists: list, numbers: np.ndarray
     ) -> np.ndarray:
-        """For :meth:`double_parts`: :meth:`_kinds` of the defender ``fam_d`` (second draw, Numbered
-        card of ``c2``) against every first view of ``firsts_by_colour`` (their view numbers
-        ``numbers``), as rows of one table by view number (remembered; the class keys not met
-        yet are numbered in the order of the first views, as one by one)."""
+        """For :meth:`double_parts` and :meth:`_pair_kinds`: :meth:`_kinds` of the defender
+        ``fam_d`` (second draw, Numbered card of ``c2``) against every attacker's view of
+        ``view_lists`` (lists one after the other; their view numbers ``numbers``), as rows of
+        one table by view number (remembered; the class keys not met yet are numbered in the
+        order of the views, as one by one)."""
         key = (owner, fam_d, c2)
         got = self.kinds_by_number.get(key)
         if got is None:
@@ -417,7 +442,7 @@ class Draws:
             known = np.concatenate([known, np.zeros(size - len(known), dtype=bool)])
             got[0], got[1] = table, known
         if not known[numbers].all():
-            views = [va for f in firsts_by_colour for va in f[0]]
+            views = [va for views in view_lists for va in views]
             for i in np.flatnonzero(~known[numbers]).tolist():
                 number = numbers[i]
                 if not known[number]:
@@ -511,7 +536,7 @@ class Draws:
         for c2, got in zip(NUMBER_COLOURS, seconds_by_colour, strict=True):
             (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
             pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
-            kinds = self._kinds_by_number(owner, fam_d, c2, firsts_by_colour, numbers)
+            kinds = self._kinds_by_number(owner, fam_d, c2, [f[0] for f in firsts_by_colour], numbers)
             g, r = np.nonzero(pair)
             per_c2.append((g, r, kinds[numbers[g], view_d[r]], off_d, pair[g, r]))
         # pairs of groups that leave the same colours, the same class and the same difference
