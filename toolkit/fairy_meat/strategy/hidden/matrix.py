@@ -319,13 +319,16 @@ class Draws:
         parts = self.doubles.get(key)
         if parts is None:
             parts = self.doubles[key] = self.double_parts(owner, fam_a, fam_d, trumps_left)
-        coef_row, ids, weight = parts
+        coef_row, ids, weight, complete = parts
         w = weight[:, None] * _numbered_pairs(numbered_left).reshape(-1, 17)[coef_row]
-        live = w > 0
-        ids_c = ids[live]
-        if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
-            raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-        vec = np.bincount(ids_c, weights=w[live], minlength=len(self.judge.outcomes))
+        if complete:  # every id known: the zero weights add +0.0, which leaves every sum as it is
+            vec = np.bincount(ids.reshape(-1), weights=w.reshape(-1), minlength=len(self.judge.outcomes))
+        else:
+            live = w > 0
+            ids_c = ids[live]
+            if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
+                raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
+            vec = np.bincount(ids_c, weights=w[live], minlength=len(self.judge.outcomes))
         self.used.update(np.flatnonzero(vec).tolist())  # the outcomes that occur (every weight added is > 0)
         return vec
 
@@ -389,14 +392,14 @@ class Draws:
         defender's second draw) from ``trumps_left`` before Numbered cards of colours
         ``c1i``, ``c2i`` (FM-6; first draws with P > 0 x second draws the deck allows) as
         ``table[numbers[first], which[second]]``: ``numbers`` the attacker's view after each
-        first draw (by view number), ``table`` :meth:`_kinds_by_number`, ``which`` the
+        first draw (its row of ``table``, :meth:`_kinds_by_number`), ``which`` the
         defender's view after each second; then the attacker's offset after each first draw
         and the defender's after each second."""
         views, numbers, off_a = self._first_numbers(fam_a, NUMBER_COLOURS[c1i], trumps_left, owner == "attacker")
-        table = self._kinds_by_number(owner, fam_d, NUMBER_COLOURS[c2i], [views], numbers)
+        idx, table = self._kinds_by_number(owner, fam_d, NUMBER_COLOURS[c2i], [views], numbers)
         _, which, offs = self._row_views(fam_d, NUMBER_COLOURS[c2i], owner == "defender")
         rows2 = self._rows_within(trumps_left)
-        return numbers, table, which[rows2], off_a, offs[rows2]
+        return idx, table, which[rows2], off_a, offs[rows2]
 
     def _first_numbers(
         self, fam_a: Family, colour: str, trumps_left: tuple, mine: bool
@@ -423,42 +426,46 @@ class Draws:
 
     def _kinds_by_number(
         self, owner: str | None, fam_d: Family, c2: str, view_lists: list, numbers: np.ndarray
-    ) -> np.ndarray:
+    ) -> tuple[np.ndarray, np.ndarray]:
         """For :meth:`double_parts` and :meth:`_pair_kinds`: :meth:`_kinds` of the defender
         ``fam_d`` (second draw, Numbered card of ``c2``) against every attacker's view of
         ``view_lists`` (lists one after the other; their view numbers ``numbers``), as rows of
-        one table by view number (remembered; the class keys not met yet are numbered in the
-        order of the views, as one by one)."""
+        one table: each view's row and the table (remembered; the class keys not met yet are
+        numbered in the order of the views, as one by one)."""
         key = (owner, fam_d, c2)
         got = self.kinds_by_number.get(key)
         if got is None:
             width = len(self._row_views(fam_d, c2, owner == "defender")[0])
-            got = self.kinds_by_number[key] = [np.zeros((0, width), dtype=np.int64), np.zeros(0, dtype=bool)]
-        table, known = got
+            # each view number's row (-1: not yet), the rows, how many rows are filled
+            got = self.kinds_by_number[key] = [np.full(0, -1, dtype=np.int64), np.zeros((0, width), dtype=np.int64), 0]
+        slot, table, filled = got
         need = int(numbers.max()) + 1 if len(numbers) else 0
-        if need > len(known):
-            size = max(need, 2 * len(known))
-            table = np.vstack([table, np.zeros((size - len(known), table.shape[1]), dtype=np.int64)])
-            known = np.concatenate([known, np.zeros(size - len(known), dtype=bool)])
-            got[0], got[1] = table, known
-        if not known[numbers].all():
+        if need > len(slot):
+            slot = got[0] = np.concatenate([slot, np.full(max(need, 2 * len(slot)) - len(slot), -1, dtype=np.int64)])
+        idx = slot[numbers]
+        if (idx < 0).any():
             views = [va for views in view_lists for va in views]
-            for i in np.flatnonzero(~known[numbers]).tolist():
+            for i in np.flatnonzero(idx < 0).tolist():
                 number = numbers[i]
-                if not known[number]:
-                    table[number] = self._kinds(owner, views[i], fam_d, 1, c2)
-                    known[number] = True
-        return table
+                if slot[number] < 0:
+                    if filled == len(table):
+                        table = got[1] = np.vstack([table, np.zeros((max(8, filled), table.shape[1]), dtype=np.int64)])
+                    table[filled] = self._kinds(owner, views[i], fam_d, 1, c2)
+                    slot[number] = filled
+                    filled = got[2] = filled + 1
+            idx = slot[numbers]
+        return idx, table
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """Both sides' Wild Trump draws from a deck holding ``trumps_left`` Trumps (FM-6), for
         the four colours of the two Numbered cards turned up (c1, c2) at once: per pair of
         (attacker's view after her draw, defender's draw) its row of
         ``_numbered_pairs(...).reshape(4, 17)`` (c1 · 2 + c2), its outcome ids (x 17 pips
         differences, column = attacker's pips - defender's + 8; -1 where no cards realise
-        it) and its probability; the pairs in order of c2, then c1. First draws that leave
+        it) and its probability, the pairs in order of c2, then c1; and whether every id is
+        known (none -1). First draws that leave
         the attacker the same view and offset are one group, and so are second draws that
         leave the defender the same view and offset: the referee reads only those, so their
         weights add up (the pairs of groups are few: the class keys are looked up once per
@@ -536,9 +543,9 @@ class Draws:
         for c2, got in zip(NUMBER_COLOURS, seconds_by_colour, strict=True):
             (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
             pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
-            kinds = self._kinds_by_number(owner, fam_d, c2, [f[0] for f in firsts_by_colour], numbers)
+            idx, kinds = self._kinds_by_number(owner, fam_d, c2, [f[0] for f in firsts_by_colour], numbers)
             g, r = np.nonzero(pair)
-            per_c2.append((g, r, kinds[numbers[g], view_d[r]], off_d, pair[g, r]))
+            per_c2.append((g, r, kinds[idx[g], view_d[r]], off_d, pair[g, r]))
         # pairs of groups that leave the same colours, the same class and the same difference
         # of offsets (the attacker's minus the defender's) are one: the referee reads only
         # those (with the difference of the Numbered cards' pips), so their weights add up
@@ -560,7 +567,7 @@ class Draws:
             raise RuntimeError("difference of values out of the table's range")
         ids = self.judge.oids_at(rest[:, None] + cols[None, :])
         c2_of, c1_of = np.divmod(combo, 2)
-        got = self.doubles[same] = (2 * c1_of + c2_of, ids, weight)
+        got = self.doubles[same] = (2 * c1_of + c2_of, ids, weight, bool((ids >= 0).all()))
         return got
 
 
