@@ -80,13 +80,18 @@ def build_structure(a: int, d: int, caps: tuple[int, ...], rules: Rules, payoff:
             obs_all.append(o)
         return obs_id[o]
 
+    seen_by: dict[tuple[int, Placed], list[int]] = {}
+
     def observations(me: int, mine: Placed) -> list[int]:
-        seen = [("none",)]
-        for p in other_placed[me]:
-            o = observed(p, mine)
-            if o not in seen:
-                seen.append(o)
-        return [oid(o) for o in seen]
+        got = seen_by.get((me, mine))  # the same for every hand (numbered the first time, as then)
+        if got is None:
+            seen = [("none",)]
+            for p in other_placed[me]:
+                o = observed(p, mine)
+                if o not in seen:
+                    seen.append(o)
+            got = seen_by[(me, mine)] = [oid(o) for o in seen]
+        return got
 
     sides = (SequenceTree(), SequenceTree())
     seqs: list[dict[str, np.ndarray]] = []

@@ -205,6 +205,17 @@ class Judge:
             raise RuntimeError("difference of values out of the table's range")
         return self.oids_at(kids * (2 * off) + (deltas + off))
 
+    def oids_along(self, kids: np.ndarray, base: np.ndarray, which: np.ndarray, steps: np.ndarray) -> np.ndarray:
+        """:meth:`oids` of ``kids[which]`` at differences ``base[which] + steps``: pairs given once
+        each (class key id, difference) and read along ``which`` (the same outcome ids, judged
+        in the same order, without spelling out every key id and difference)."""
+        off = self.delta_off
+        if len(which) and (base.min() + steps.min() < -off or base.max() + steps.max() >= off):
+            deltas = base[which] + steps  # the exact differences read (a wide base may not reach the edges)
+            if deltas.min() < -off or deltas.max() >= off:  # pragma: no cover
+                raise RuntimeError("difference of values out of the table's range")
+        return self.oids_at((kids * (2 * off) + (base + off))[which] + steps)
+
     def oids_at(self, cells: np.ndarray) -> np.ndarray:
         """:meth:`oids` of (key id, difference) pairs given as their flat positions in the
         table, ``key id · 2·delta_off + difference + delta_off`` (each difference within

@@ -105,9 +105,11 @@ class Draws:
         self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
         self.against: dict[tuple, dict[tuple, np.ndarray]] = {}  # _kinds: class key ids by the other side's view
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
+        self.phis: dict[tuple, np.ndarray] = {}  # phi_oids, while building
         # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
         self.doubles: dict[tuple, Any] = {}
-        self.view_numbers: dict[tuple, int] = {}  # double_parts: each first view's number
+        self.view_numbers: dict[tuple, int] = {}  # double_parts: each view's number
+        self.signatures: dict[tuple, int] = {}  # double_parts: each side's draws as one number
         self.kinds_by_number: dict[tuple, dict[int, np.ndarray]] = {}  # double_parts: _kinds by view number
 
     def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
@@ -183,7 +185,12 @@ class Draws:
         """Outcome ids of the drawing side ``x_side`` turning up Trumps ``t`` (rows, all
         ``t <= rmax``) and a Numbered card of ``colour`` with pips p against a fixed
         side of view ``v_f`` whose value is x = pips + off_f: columns y = x − p in
-        [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1."""
+        [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1 (remembered, read only: groups of
+        entries of other hands ask again)."""
+        key = (owner, v_f, off_f, fam_x, x_side, colour, rmax)
+        got = self.phis.get(key)
+        if got is not None:  # its classes and differences are judged already: nothing new to number
+            return got
         rows, kids, offs = self.row_keys(owner, v_f, fam_x, x_side, colour, rmax)
         out = np.full((len(self.turned), 17), -1, dtype=np.int64)
         if len(rows):
@@ -194,6 +201,8 @@ class Draws:
             o = offs[first]
             deltas = ys[None, :] - o[:, None] if x_side == 1 else o[:, None] - ys[None, :]
             out[rows] = self.judge.oids(np.broadcast_to(kids[first][:, None], deltas.shape), deltas)[inv.reshape(-1)]
+        out.flags.writeable = False
+        self.phis[key] = out
         return out
 
     def single_plan(
@@ -310,13 +319,16 @@ class Draws:
         parts = self.doubles.get(key)
         if parts is None:
             parts = self.doubles[key] = self.double_parts(owner, fam_a, fam_d, trumps_left)
-        coef_row, ids, weight = parts
+        coef_row, ids, weight, complete = parts
         w = weight[:, None] * _numbered_pairs(numbered_left).reshape(-1, 17)[coef_row]
-        live = w > 0
-        ids_c = ids[live]
-        if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
-            raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-        vec = np.bincount(ids_c, weights=w[live], minlength=len(self.judge.outcomes))
+        if complete:  # every id known: the zero weights add +0.0, which leaves every sum as it is
+            vec = np.bincount(ids.reshape(-1), weights=w.reshape(-1), minlength=len(self.judge.outcomes))
+        else:
+            live = w > 0
+            ids_c = ids[live]
+            if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
+                raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
+            vec = np.bincount(ids_c, weights=w[live], minlength=len(self.judge.outcomes))
         self.used.update(np.flatnonzero(vec).tolist())  # the outcomes that occur (every weight added is > 0)
         return vec
 
@@ -330,30 +342,31 @@ class Draws:
                 # the pairs of draws with P > 0 (first draw x second draw, in that order) and
                 # the pips differences the Numbered cards left can give: their weights and, for
                 # these families, their class key ids and differences of values
-                first, second, cols, w = self._pair_weights(trumps_left, numbered_left, c1i, c2i)
-                kids, off_a, off_d = self._pair_kinds(owner, fam_a, fam_d, trumps_left, c1i, c2i)
-                # the attacker's value p1 + off_a against the defender's p2 + off_d
-                ids = self.judge.oids(kids[first, second], off_a[first] - off_d[second] + cols)
-                if (ids < 0).any():  # pragma: no cover - a class the referee could not be asked
-                    raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-                ids_all.append(ids)
+                first, second, pair, cols, w = self._pair_weights(trumps_left, numbered_left, c1i, c2i)
+                numbers, table, which, off_a, off_d = self._pair_kinds(owner, fam_a, fam_d, trumps_left, c1i, c2i)
+                # the attacker's value p1 + off_a against the defender's p2 + off_d: per pair of
+                # draws its class key id and difference of offsets, each pips difference along them
+                kids = table[numbers[first], which[second]]
+                ids_all.append(self.judge.oids_along(kids, off_a[first] - off_d[second], pair, cols))
                 w_all.append(w)
         ids_c = np.concatenate(ids_all) if ids_all else np.zeros(0, dtype=np.int64)
+        if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
+            raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
         w_c = np.concatenate(w_all) if w_all else np.zeros(0)
-        n_out = len(self.judge.outcomes)
-        self.used.update(np.flatnonzero(np.bincount(ids_c, minlength=n_out)).tolist())  # the outcomes that occur
-        return np.bincount(ids_c, weights=w_c, minlength=n_out)
+        vec = np.bincount(ids_c, weights=w_c, minlength=len(self.judge.outcomes))
+        self.used.update(np.flatnonzero(vec).tolist())  # the outcomes that occur (every weight added is > 0)
+        return vec
 
     def _pair_weights(
         self, trumps_left: tuple, numbered_left: tuple, c1i: int, c2i: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """For :meth:`double_pairwise`: every (first draw, second draw, pips difference) with
         positive probability before Numbered cards of colours ``c1i``, ``c2i`` (FM-6), in the
-        order first draw, second draw, difference: the first draw's row among the draws
-        from ``trumps_left``, the second's, the difference (column − 8) and P(first) ·
-        P(second | first) · P(the Numbered cards' colours and difference) (remembered: they
-        do not depend on the families, and every double draw of a game shares its Numbered
-        cards left)."""
+        order first draw, second draw, difference: the pairs of draws with P > 0 (the first
+        draw's row among the draws from ``trumps_left``, the second's), each entry's pair
+        among them, its difference (column − 8) and P(first) · P(second | first) · P(the
+        Numbered cards' colours and difference) (remembered: they do not depend on the
+        families, and every double draw of a game shares its Numbered cards left)."""
         key = ("weights", trumps_left, numbered_left, c1i, c2i)
         got = self.seconds.get(key)
         if got is not None:
@@ -368,35 +381,91 @@ class Draws:
         # the same products, in the same order, as over every (first, second, column)
         w = pw[first, second][:, None] * coef[wanted][None, :]
         pair, col = np.nonzero(w > 0)
-        got = (first[pair], second[pair], (np.arange(17) - 8)[wanted][col], w[pair, col])
+        got = (first, second, pair, (np.arange(17) - 8)[wanted][col], w[pair, col])
         self.seconds[key] = got
         return got
 
     def _pair_kinds(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple, c1i: int, c2i: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For :meth:`double_pairwise`: the class key id of every (attacker's first draw,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`double_pairwise`: the class key ids of the (attacker's first draw,
         defender's second draw) from ``trumps_left`` before Numbered cards of colours
-        ``c1i``, ``c2i`` (FM-6; first draws with P > 0 x second draws the deck allows), the
-        attacker's offset after each first draw and the defender's after each second."""
-        p1 = draw_probs(trumps_left, self.deck, self.row_caps)
-        live1 = np.nonzero(p1)[0]
-        views, off_a = self._first_views(fam_a, NUMBER_COLOURS[c1i], trumps_left, live1, owner == "attacker")
-        distinct: dict[tuple, int] = {}
-        which = np.array([distinct.setdefault(va, len(distinct)) for va, _ in views])
-        keyed = [self.row_keys(owner, va, fam_d, 1, NUMBER_COLOURS[c2i], trumps_left) for va in distinct]
-        kids = np.array([k[1] for k in keyed])[which]  # first draws x second draws
-        return kids, off_a, keyed[0][2]
+        ``c1i``, ``c2i`` (FM-6; first draws with P > 0 x second draws the deck allows) as
+        ``table[numbers[first], which[second]]``: ``numbers`` the attacker's view after each
+        first draw (its row of ``table``, :meth:`_kinds_by_number`), ``which`` the
+        defender's view after each second; then the attacker's offset after each first draw
+        and the defender's after each second."""
+        views, numbers, off_a = self._first_numbers(fam_a, NUMBER_COLOURS[c1i], trumps_left, owner == "attacker")
+        idx, table = self._kinds_by_number(owner, fam_d, NUMBER_COLOURS[c2i], [views], numbers)
+        _, which, offs = self._row_views(fam_d, NUMBER_COLOURS[c2i], owner == "defender")
+        rows2 = self._rows_within(trumps_left)
+        return idx, table, which[rows2], off_a, offs[rows2]
+
+    def _first_numbers(
+        self, fam_a: Family, colour: str, trumps_left: tuple, mine: bool
+    ) -> tuple[list[tuple], np.ndarray, np.ndarray]:
+        """For :meth:`_pair_kinds`: the attacker's views after each first draw with P > 0 from
+        ``trumps_left`` before a Numbered card of ``colour`` (:meth:`_first_views`), each by
+        its view number, and her offsets (remembered)."""
+        key = ("numbers", fam_a, colour, trumps_left, mine)
+        got = self.seconds.get(key)
+        if got is None:
+            live1 = np.nonzero(draw_probs(trumps_left, self.deck, self.row_caps))[0]
+            views, off_a = self._first_views(fam_a, colour, trumps_left, live1, mine)
+            numbers = np.array([self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in views])
+            got = self.seconds[key] = ([va for va, _ in views], numbers.astype(np.int64), off_a)
+        return got
+
+    def _rows_within(self, trumps_left: tuple) -> np.ndarray:
+        """The rows of :attr:`turned` a draw from ``trumps_left`` may turn up (remembered)."""
+        key = ("within", trumps_left)
+        got = self.seconds.get(key)
+        if got is None:
+            got = self.seconds[key] = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
+        return got
+
+    def _kinds_by_number(
+        self, owner: str | None, fam_d: Family, c2: str, view_lists: list, numbers: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For :meth:`double_parts` and :meth:`_pair_kinds`: :meth:`_kinds` of the defender
+        ``fam_d`` (second draw, Numbered card of ``c2``) against every attacker's view of
+        ``view_lists`` (lists one after the other; their view numbers ``numbers``), as rows of
+        one table: each view's row and the table (remembered; the class keys not met yet are
+        numbered in the order of the views, as one by one)."""
+        key = (owner, fam_d, c2)
+        got = self.kinds_by_number.get(key)
+        if got is None:
+            width = len(self._row_views(fam_d, c2, owner == "defender")[0])
+            # each view number's row (-1: not yet), the rows, how many rows are filled
+            got = self.kinds_by_number[key] = [np.full(0, -1, dtype=np.int64), np.zeros((0, width), dtype=np.int64), 0]
+        slot, table, filled = got
+        need = int(numbers.max()) + 1 if len(numbers) else 0
+        if need > len(slot):
+            slot = got[0] = np.concatenate([slot, np.full(max(need, 2 * len(slot)) - len(slot), -1, dtype=np.int64)])
+        idx = slot[numbers]
+        if (idx < 0).any():
+            views = [va for views in view_lists for va in views]
+            for i in np.flatnonzero(idx < 0).tolist():
+                number = numbers[i]
+                if slot[number] < 0:
+                    if filled == len(table):
+                        table = got[1] = np.vstack([table, np.zeros((max(8, filled), table.shape[1]), dtype=np.int64)])
+                    table[filled] = self._kinds(owner, views[i], fam_d, 1, c2)
+                    slot[number] = filled
+                    filled = got[2] = filled + 1
+            idx = slot[numbers]
+        return idx, table
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """Both sides' Wild Trump draws from a deck holding ``trumps_left`` Trumps (FM-6), for
         the four colours of the two Numbered cards turned up (c1, c2) at once: per pair of
         (attacker's view after her draw, defender's draw) its row of
         ``_numbered_pairs(...).reshape(4, 17)`` (c1 · 2 + c2), its outcome ids (x 17 pips
         differences, column = attacker's pips - defender's + 8; -1 where no cards realise
-        it) and its probability; the pairs in order of c2, then c1. First draws that leave
+        it) and its probability, the pairs in order of c2, then c1; and whether every id is
+        known (none -1). First draws that leave
         the attacker the same view and offset are one group, and so are second draws that
         leave the defender the same view and offset: the referee reads only those, so their
         weights add up (the pairs of groups are few: the class keys are looked up once per
@@ -418,42 +487,65 @@ class Draws:
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
                 # each view also by a number (cheap to look up, where a view is a nested tuple)
-                numbers = [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts]
+                numbers = np.array(
+                    [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts], dtype=np.int64
+                )
+                offs_a = np.array([off for _, off in firsts])
+                # what the parts read of these first draws, as one number (equal for families whose
+                # draws leave the attacker the same views and offsets, grouped alike)
+                sig = (numbers.tobytes(), offs_a.tobytes(), order.tobytes(), starts.tobytes())
                 got = self.doubles[key] = (
                     [va for va, _ in firsts],
-                    np.array([off for _, off in firsts]),
+                    offs_a,
                     pair,
                     numbers,
+                    self.signatures.setdefault(sig, len(self.signatures)),
                 )
             firsts_by_colour.append(got)
-        # both colours of the first card stacked (their groups one after the other)
-        first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
-        off_a = np.concatenate([f[1] for f in firsts_by_colour])
-        pairs_both = np.vstack([f[2] for f in firsts_by_colour])
-        span_o = 2 * self.judge.delta_off
         mine_d = owner == "defender"
-        per_c2 = []
+        seconds_by_colour = []
         for c2 in NUMBER_COLOURS:
             key = ("seconds", fam_d, c2, mine_d, trumps_left)  # shared by every attacker's family
             got = self.doubles.get(key)
             if got is None:
-                _, which, offs = self._row_views(fam_d, c2, mine_d)
+                distinct, which, offs = self._row_views(fam_d, c2, mine_d)
                 pairs = zip(which[rows2].tolist(), offs[rows2].tolist(), strict=True)
                 seconds, order_d, starts_d = _groups(list(pairs))
-                got = self.doubles[key] = (np.array(seconds, dtype=np.int64).reshape(-1, 2), order_d, starts_d)
+                seconds_arr = np.array(seconds, dtype=np.int64).reshape(-1, 2)
+                # likewise for the defender's second draws: her distinct views, and each group's
+                sig = (
+                    tuple(self.view_numbers.setdefault(v, len(self.view_numbers)) for v in distinct),
+                    seconds_arr.tobytes(),
+                    order_d.tobytes(),
+                    starts_d.tobytes(),
+                )
+                got = self.doubles[key] = (
+                    seconds_arr,
+                    order_d,
+                    starts_d,
+                    self.signatures.setdefault(sig, len(self.signatures)),
+                )
+            seconds_by_colour.append(got)
+        # the parts read the families only through these (views, offsets and groups of both
+        # sides' draws; class keys are of views): families that leave them equal share them
+        # (the same arrays: the classes and differences they reach are judged already)
+        same = ("parts", owner, trumps_left, *(f[4] for f in firsts_by_colour), *(g[3] for g in seconds_by_colour))
+        got = self.doubles.get(same)
+        if got is not None:
+            return got
+        # both colours of the first card stacked (their groups one after the other)
+        first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
+        off_a = np.concatenate([f[1] for f in firsts_by_colour])
+        pairs_both = np.vstack([f[2] for f in firsts_by_colour])
+        numbers = np.concatenate([f[3] for f in firsts_by_colour])
+        span_o = 2 * self.judge.delta_off
+        per_c2 = []
+        for c2, got in zip(NUMBER_COLOURS, seconds_by_colour, strict=True):
             (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
-            by_view = self._kinds_by_view(owner, fam_d, 1, c2)
-            by_number = self.kinds_by_number.setdefault((owner, fam_d, c2), {})  # the same, by view number
             pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
-            kinds = []
-            for f in firsts_by_colour:
-                for va, number in zip(f[0], f[3], strict=True):
-                    row = by_number.get(number)
-                    if row is None:
-                        row = by_number[number] = by_view[va] if va in by_view else self._kinds(owner, va, fam_d, 1, c2)
-                    kinds.append(row)
+            idx, kinds = self._kinds_by_number(owner, fam_d, c2, [f[0] for f in firsts_by_colour], numbers)
             g, r = np.nonzero(pair)
-            per_c2.append((g, r, np.array(kinds)[g, view_d[r]], off_d, pair[g, r]))
+            per_c2.append((g, r, kinds[idx[g], view_d[r]], off_d, pair[g, r]))
         # pairs of groups that leave the same colours, the same class and the same difference
         # of offsets (the attacker's minus the defender's) are one: the referee reads only
         # those (with the difference of the Numbered cards' pips), so their weights add up
@@ -475,7 +567,8 @@ class Draws:
             raise RuntimeError("difference of values out of the table's range")
         ids = self.judge.oids_at(rest[:, None] + cols[None, :])
         c2_of, c1_of = np.divmod(combo, 2)
-        return 2 * c1_of + c2_of, ids, weight
+        got = self.doubles[same] = (2 * c1_of + c2_of, ids, weight, bool((ids >= 0).all()))
+        return got
 
 
 def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
@@ -714,6 +807,8 @@ def _build_shared(game: Game) -> None:
     game.draw_groups = groups
     game.draws.doubles.clear()  # only the build reads them
     game.draws.view_numbers.clear()
+    game.draws.signatures.clear()
+    game.draws.phis.clear()
     game.draws.kinds_by_number.clear()
     game.draws.used.update(np.unique(game.coo["oid"]).tolist())
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
