@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from math import perm
 
 from toolkit.cards import JOKERS, Card
@@ -110,20 +110,35 @@ def _left(counts: tuple, used: tuple) -> tuple:
 
 
 @cache
+def _with(k: tuple, turned: tuple) -> tuple:
+    """The Trumps ``turned`` (sorted) with ``k`` added, sorted the same way (memoised: the
+    same few sets of Trumps come up again and again in :func:`draws`)."""
+    return tuple(sorted((k, *turned), key=repr))
+
+
+@cache
 def draws(counts: tuple) -> dict[tuple[tuple, tuple], int]:
     """FM-6: cards turned up one at a time, each card left equally likely, until a Numbered
     card appears, from a deck of ``counts`` (kind, how many). {(the Trumps turned up before
-    it, sorted; the Numbered card): the ordered ways to turn them up}: the next card is a
-    Numbered one (the draw ends) or a Trump (then the same question on the deck without
-    it). The probability is the ways over ``perm(cards in the deck, cards turned up)``
+    it, sorted; the Numbered card): the ordered ways to turn them up}, built one card at a
+    time from the sets of Trumps turned up so far and the ordered ways to turn each up: the
+    next card is any card left, a Numbered one (the draw ends) or a Trump (one more turned
+    up). The probability is the ways over ``perm(cards in the deck, cards turned up)``
     (integer weights: exact, and quicker than a Fraction at every step)."""
     out: dict = defaultdict(int)
-    for k, n in counts:
-        if k[0] == "n":
-            out[((), k)] += n
-            continue
-        for (turned, number), ways in draws(_left(counts, (k,))).items():
-            out[(tuple(sorted((k, *turned), key=repr)), number)] += n * ways
+    frontier: dict[tuple, int] = {(): 1}
+    while frontier:
+        nxt: dict[tuple, int] = defaultdict(int)
+        for turned, ways in frontier.items():
+            for k, n in counts:
+                left = n - turned.count(k)
+                if not left:
+                    continue
+                if k[0] == "n":
+                    out[(turned, k)] += ways * left
+                else:
+                    nxt[_with(k, turned)] += ways * left
+        frontier = nxt
     return dict(out)
 
 
@@ -221,6 +236,25 @@ def resolve(a: dict, d: dict | None, rules: Rules) -> AttackOutcome:
     )
 
 
+@lru_cache(maxsize=1)
+def _judged(rules: Rules) -> dict:
+    """{(attacker side, defender side or None): outcome} already resolved under ``rules``
+    (:func:`known_hands`: the same sides come up in many deals and draws); kept for the
+    latest rules only (a rule set's can hold 200,000 judgements)."""
+    return {}
+
+
+def _resolved(a: tuple, d: tuple | None, rules: Rules, judged: dict) -> AttackOutcome:
+    """:func:`resolve` of sides given as (Numbered card, sign, placed Trumps, other Trumps
+    applied), remembered in ``judged`` (:func:`_judged`)."""
+    out = judged.get((a, d))
+    if out is None:
+        keys = ("number", "sign", "placed", "extra")
+        side_d = None if d is None else dict(zip(keys, d, strict=True))
+        out = judged[(a, d)] = resolve(dict(zip(keys, a, strict=True)), side_d, rules)
+    return out
+
+
 def known_hands(hand_a: tuple[tuple, ...], hand_d: tuple[tuple, ...], rest: tuple, rules: Rules):
     """{outcome: probability} of one greedy-v-greedy attack between hands of card kinds,
     the cards turned up drawn from ``rest`` (the kinds left in the deck and how many): the
@@ -231,23 +265,22 @@ def known_hands(hand_a: tuple[tuple, ...], hand_d: tuple[tuple, ...], rest: tupl
     sa = greedy_side(hand_a, "attacker", rules)
     sd = greedy_side(hand_d, "defender", rules)
     unopposed = not hand_d and rules.undefended == "unopposed"
+    judged = _judged(rules)
     first = draws(rest) if sa["card"] is None else {((), sa["card"]): 1}
     for (turned_a, number_a), p in first.items():
-        a = {"number": number_a, "sign": sa["sign"], "placed": sa["placed"]}
-        a["extra"] = turned_a + ((sa["wild"],) if sa["wild"] else ())
+        a = (number_a, sa["sign"], sa["placed"], turned_a + ((sa["wild"],) if sa["wild"] else ()))
         drawn_a = len(turned_a) + 1 if sa["card"] is None else 0
         if unopposed:
-            ways[(resolve(a, None, rules), drawn_a)] += p
+            ways[(_resolved(a, None, rules, judged), drawn_a)] += p
             continue
         if sd["card"] is not None:
             second = {((), sd["card"]): 1}
         else:
             second = draws(rest if sa["card"] is not None else _left(rest, (*turned_a, number_a)))
         for (turned_d, number_d), q in second.items():
-            d = {"number": number_d, "sign": sd["sign"], "placed": sd["placed"]}
-            d["extra"] = turned_d + ((sd["wild"],) if sd["wild"] else ())
+            d = (number_d, sd["sign"], sd["placed"], turned_d + ((sd["wild"],) if sd["wild"] else ()))
             drawn = drawn_a + (len(turned_d) + 1 if sd["card"] is None else 0)
-            ways[(resolve(a, d, rules), drawn)] += p * q
+            ways[(_resolved(a, d, rules, judged), drawn)] += p * q
     cards = sum(n for _, n in rest)
     out: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
     for (outcome, drawn), w in ways.items():

@@ -400,20 +400,22 @@ def card_type(card):
 
 def brute_force_deals(a, d, policies, rules=None):
     """Every deal of an a-card and a d-card hand, each played through attack_odds (the engine
-    enumerated), counted once. Deals with the same card types share one attack_odds call."""
-    totals = defaultdict(Fraction)
-    memo = {}
-    deals = 0
+    enumerated), counted once. Deals with the same card types share one attack_odds call
+    (on the first such deal), weighted by how many deals they are."""
+    types = {c: str(card_type(c)) for c in DECK}
+    counted = defaultdict(int)  # deals of the same card types, counted together
+    first = {}
     for hand_a in itertools.combinations(DECK, a):
         rest = [c for c in DECK if c not in hand_a]
         for hand_d in itertools.combinations(rest, d):
-            deals += 1
-            key = (tuple(sorted(map(str, map(card_type, hand_a)))), tuple(sorted(map(str, map(card_type, hand_d)))))
-            if key not in memo:
-                memo[key] = attack_odds(hand_a, hand_d, policies, rules)
-            for outcome, p in memo[key].items():
-                totals[outcome] += p
-    assert deals == comb(52, a) * comb(52 - a, d)
+            key = (tuple(sorted(types[c] for c in hand_a)), tuple(sorted(types[c] for c in hand_d)))
+            counted[key] += 1
+            first.setdefault(key, (hand_a, hand_d))
+    assert sum(counted.values()) == comb(52, a) * comb(52 - a, d)
+    totals = defaultdict(Fraction)
+    for key, n in counted.items():
+        for outcome, p in attack_odds(*first[key], policies, rules).items():
+            totals[outcome] += p * n
     return Distribution(totals)
 
 

@@ -15,7 +15,7 @@ import random
 from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from math import comb, perm
 
 import pytest
@@ -245,17 +245,18 @@ def _without(counts: tuple, cards: tuple) -> tuple:
     return tuple(sorted(((k, v) for k, v in kinds.items() if v), key=str))
 
 
-def _side(rules: Rules, number: tuple, trumps: tuple, sign: int) -> tuple:
-    """A side as FM-8..FM-12 judge it, from its Numbered card's kind, the Trumps applied (as
-    kinds) and its sign: (its colour, its value, its cheating Trumps, whether the death card
-    is among its Trumps). A Trump of the card's colour (or a joker) adds or subtracts the
-    trump value; one of the other colour cheats."""
+@cache
+def _side(worth: int, number: tuple, trumps: tuple, sign: int) -> tuple:
+    """A side as FM-8..FM-12 judge it, from what a Trump is worth under the rules, its
+    Numbered card's kind, the Trumps applied (as kinds) and its sign: (its colour, its value,
+    its cheating Trumps, whether the death card is among its Trumps). A Trump of the card's
+    colour (or a joker) adds or subtracts the trump value; one of the other colour cheats.
+    (Memoised: the same few sides come up from every deck left.)"""
     matching = sum(1 for _, colour, _ in trumps if colour is None or colour == number[1])
     death = any(kind[2] for kind in trumps)
-    return (number[1], number[2] + sign * rules.trump_value * matching, len(trumps) - matching, death)
+    return (number[1], number[2] + sign * worth * matching, len(trumps) - matching, death)
 
 
-@cache
 def _judge(rules: Rules, side_a: tuple, side_d: tuple) -> AttackOutcome:
     """FM-8..FM-12 from the rule text: each side as :func:`_side` gives it."""
     value, cheats = [side_a[1], side_d[1]], [side_a[2], side_d[2]]
@@ -283,13 +284,14 @@ def _judge(rules: Rules, side_a: tuple, side_d: tuple) -> AttackOutcome:
 
 
 @cache
-def _drawn_sides(rules: Rules, counts: tuple, own: tuple, sign: int) -> tuple[tuple[tuple, int, int], ...]:
+def _drawn_sides(worth: int, counts: tuple, own: tuple, sign: int) -> tuple[tuple[tuple, int, int], ...]:
     """A side that draws from a deck of ``counts`` (FM-6; ``own``: its own Trump, or none
-    for a blind draw, FM-7): (its side as :func:`_side` gives it, the cards it turns up,
-    the ordered ways), the draws that give the same side and number of cards merged."""
+    for a blind draw, FM-7), a Trump worth ``worth``: (its side as :func:`_side` gives it,
+    the cards it turns up, the ordered ways), the draws that give the same side and number
+    of cards merged."""
     merged: dict[tuple[tuple, int], int] = defaultdict(int)
     for (turned, number), ways in _runs(counts).items():
-        merged[(_side(rules, number, turned + own, sign), len(turned) + 1)] += ways
+        merged[(_side(worth, number, turned + own, sign), len(turned) + 1)] += ways
     return tuple((side, drawn, ways) for (side, drawn), ways in merged.items())
 
 
@@ -304,6 +306,7 @@ def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcom
     one card plays it: a Numbered card, or a Trump as a Wild Trump, turning up cards."""
     deck = deck_cards(rules)
     full = _counts(deck, rules)
+    judge = cache(partial(_judge, rules))  # the same pairs of sides come up from every deck left
     totals: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
     deals = [(a, d) for a in deck for d in deck if a != d] if defender_cards else [(a, None) for a in deck]
     by_kind: dict[tuple, int] = defaultdict(int)
@@ -318,15 +321,15 @@ def brute_force_one_card(rules: Rules, defender_cards: int) -> dict[AttackOutcom
         # cards of ``rest`` one after the other, so their chance is the ways over perm(|rest|, turned)
         ways: dict[tuple[AttackOutcome, int], int] = defaultdict(int)
         for (turned_a, number_a), ways_a in runs_a.items():
-            side_a = _side(rules, number_a, turned_a + ((kind_a,) if kind_a[0] == "t" else ()), sign_a)
+            side_a = _side(rules.trump_value, number_a, turned_a + ((kind_a,) if kind_a[0] == "t" else ()), sign_a)
             drawn_a = len(turned_a) + 1 if kind_a[0] == "t" else 0
             if kind_d is not None and kind_d[0] == "n":
-                sides_d: tuple = ((_side(rules, kind_d, (), sign_d), 0, 1),)
+                sides_d: tuple = ((_side(rules.trump_value, kind_d, (), sign_d), 0, 1),)
             else:
                 left = rest if kind_a[0] == "n" else _without(rest, (*turned_a, number_a))
-                sides_d = _drawn_sides(rules, left, () if kind_d is None else (kind_d,), sign_d)
+                sides_d = _drawn_sides(rules.trump_value, left, () if kind_d is None else (kind_d,), sign_d)
             for side_d, drawn_d, ways_d in sides_d:
-                ways[(_judge(rules, side_a, side_d), drawn_a + drawn_d)] += ways_a * ways_d
+                ways[(judge(side_a, side_d), drawn_a + drawn_d)] += ways_a * ways_d
         cards = sum(n for _, n in rest)
         for (outcome, drawn), w in ways.items():
             totals[outcome] += p_deal * Fraction(w, perm(cards, drawn))
@@ -403,20 +406,23 @@ def engine_every_deal(a: int, d: int, policies, rules: Rules) -> dict[AttackOutc
     enumeration (FM-1: cards of one type are alike to the rules and the policies)."""
     deck = deck_cards(rules)
     pols = tuple(POLICIES[p] for p in policies)
-    totals: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
-    memo: dict = {}
-    deals = 0
+    types = {c: str(type_key(c, rules)) for c in deck}
+    counted: dict = defaultdict(int)  # deals of the same card types, counted together
+    first: dict = {}
     for hand_a in itertools.combinations(deck, a):
         rest = [c for c in deck if c not in hand_a]
         for hand_d in itertools.combinations(rest, d):
-            deals += 1
-            key = (tuple(sorted(map(str, (type_key(c, rules) for c in hand_a)))),)
-            key += (tuple(sorted(map(str, (type_key(c, rules) for c in hand_d)))),)
-            if key not in memo:
-                memo[key] = enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=False)
-            for outcome, p in memo[key].items():
-                totals[outcome] += p
+            key = (tuple(sorted(types[c] for c in hand_a)), tuple(sorted(types[c] for c in hand_d)))
+            counted[key] += 1
+            first.setdefault(key, (hand_a, hand_d))
+    deals = sum(counted.values())
     assert deals == comb(len(deck), a) * comb(len(deck) - a, d)
+    totals: dict[AttackOutcome, Fraction] = defaultdict(Fraction)
+    for key, n in counted.items():
+        hand_a, hand_d = first[key]
+        outcomes = enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=False)
+        for outcome, p in outcomes.items():
+            totals[outcome] += p * n
     return {o: p / deals for o, p in totals.items()}
 
 
