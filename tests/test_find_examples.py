@@ -170,7 +170,8 @@ def test_a_nasty_hit_example_states_it_in_its_expectations():
 
 
 def test_next_options_in_lists_the_next_cards_as_the_pile_does():
-    """The searchers' shortcut for Pile.next_options (the same cards, in the same order:
+    """The searchers' shortcuts for Pile.next_options (the same cards, in the same order, and
+    with their weights:
     the seeded search depends on it), with and without jokers (DB-1), through a deck drawn down."""
     import random
 
@@ -189,8 +190,12 @@ def test_next_options_in_lists_the_next_cards_as_the_pile_does():
         ),
     ]
     for pile, deck in piles:
+        weight = {c: float(i + 1) for i, c in enumerate(deck)}  # a different weight for each card
+        drawable = tuple((c.code, c, weight[c]) for c in deck)
         for _ in range(70):  # past the end of the deck: the discards are reshuffled (FM-13)
             assert pile.next_options_in(deck) == pile.next_options()
+            cards = pile.next_options()
+            assert pile.weighted_next_options(deck, weight, drawable) == (cards, [weight[c] for c in cards])
             card = rng.choice(pile.next_options())
             pile = pile.draw(card).discard([card])
 

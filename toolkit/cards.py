@@ -17,7 +17,7 @@ Card('10H')
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import total_ordering
 from operator import attrgetter
@@ -280,6 +280,25 @@ class Pile:
         if self.stacked or not self.shuffled:
             return self.next_options()
         return [c for c in deck if c in self.shuffled]
+
+    def weighted_next_options(
+        self, deck: tuple[Card, ...], weight: Mapping[Card, float], drawable: tuple[tuple[str, Card, float], ...]
+    ) -> tuple[list[Card], list[float]]:
+        """Return :meth:`next_options_in` (``deck``) and each card's ``weight``: the same
+        lists in the same order. ``drawable`` is ``deck`` as ``(code, card, weight)``. A card
+        is equal to another with its code (``Card`` compares and hashes its code alone), so
+        the shuffled cards are found by their codes, without hashing each card of the deck:
+        the example searches draw their cards this way."""
+        if self.stacked or not self.shuffled:
+            cards = self.next_options_in(deck)
+            return cards, [weight[c] for c in cards]
+        codes = {c.code for c in self.shuffled}
+        cards, chances = [], []
+        for code, card, w in drawable:
+            if code in codes:
+                cards.append(card)
+                chances.append(w)
+        return cards, chances
 
     def draw(self, card: Card) -> Pile:
         """Return the pile after ``card`` is drawn (it must be one of :meth:`next_options`)."""

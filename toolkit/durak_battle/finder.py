@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.cards import Card, Pile, standard_deck
+from toolkit.cards import Card, standard_deck
 from toolkit.durak_battle.engine import BattleState, start_battle
 from toolkit.durak_battle.policies import POLICIES
 from toolkit.durak_battle.rules import SIDES, Army, Leader
@@ -53,26 +53,6 @@ def _weights(hints: dict[str, Any]) -> tuple[dict[Card, float], tuple[tuple[str,
     return weight, tuple((c.code, c, weight[c]) for c in DECK)
 
 
-def _deal_options(
-    deck: Pile, weights: tuple[dict[Card, float], tuple[tuple[str, Card, float], ...]]
-) -> tuple[list[Card], list[float]]:
-    """The cards that can be dealt next and their weights: :meth:`~toolkit.cards.Pile.next_options_in`
-    (:data:`DECK`) with each card's weight, the same lists in the same order. A card is
-    equal to another with its code (``Card`` compares and hashes its code alone), so the
-    shuffled cards are found by their codes, without hashing each card of the deck."""
-    weight, drawable = weights
-    if deck.stacked or not deck.shuffled:
-        cards = deck.next_options_in(DECK)
-        return cards, [weight[c] for c in cards]
-    codes = {c.code for c in deck.shuffled}
-    cards, chances = [], []
-    for code, card, w in drawable:
-        if code in codes:
-            cards.append(card)
-            chances.append(w)
-    return cards, chances
-
-
 def _playout(
     start: BattleState,
     hints: dict[str, Any],
@@ -86,7 +66,7 @@ def _playout(
         while not state.is_terminal:
             if state.is_chance_node:
                 if state.stage == "deal":
-                    cards, chances = _deal_options(state.deck, weights)
+                    cards, chances = state.deck.weighted_next_options(DECK, *weights)
                     choice: Any = rng.choices(cards, chances)[0]
                 else:
                     outcomes = state.chance_outcomes()

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from toolkit.cards import Card, Pile
+from toolkit.cards import Card
 from toolkit.errors import ToolkitError
 from toolkit.fairy_meat.deck import deck_cards, is_trump
 from toolkit.fairy_meat.engine import CombatState, start_combat
@@ -99,25 +99,6 @@ def _drawable(rules: Rules, trump: float, death: float) -> tuple[tuple[str, Card
     return tuple((c.code, c, weight[c]) for c in deck)
 
 
-def _next_cards(
-    pile: Pile, deck: tuple[Card, ...], weight: dict[Card, float], drawable: tuple[tuple[str, Card, float], ...]
-) -> tuple[list[Card], list[float]]:
-    """The cards that can come next and their weights: :meth:`~toolkit.cards.Pile.next_options_in`
-    (``deck``) with each card's ``weight`` (:func:`dealing`), the same lists in the same
-    order. A card is equal to another with its code (``Card`` compares and hashes its code
-    alone), so the shuffled cards are found by their codes, without hashing each card."""
-    if pile.stacked or not pile.shuffled:
-        cards = pile.next_options_in(deck)
-        return cards, [weight[c] for c in cards]
-    codes = {c.code for c in pile.shuffled}
-    cards, chances = [], []
-    for code, card, w in drawable:
-        if code in codes:
-            cards.append(card)
-            chances.append(w)
-    return cards, chances
-
-
 def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> CombatState | None:
     trump, death = float(hints.get("trump", 1)), float(hints.get("ace_of_spades", 1))
     deck, weight = dealing(start.rules, trump, death)
@@ -127,7 +108,7 @@ def _playout(start: CombatState, hints: dict[str, Any], rng: random.Random) -> C
     try:
         while not state.is_terminal:
             if state.is_chance_node:
-                cards, chances = _next_cards(state.pile, deck, weight, drawable)
+                cards, chances = state.pile.weighted_next_options(deck, weight, drawable)
                 card = rng.choices(cards, chances)[0]
                 state = state.apply_listed(card)  # type: ignore[assignment]
             else:
