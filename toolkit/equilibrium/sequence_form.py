@@ -274,11 +274,17 @@ def build_tree(
 def realisation(tree: GameTree, player: int, strategy: Strategy) -> list[Fraction]:
     """Return the realisation plan of a behaviour strategy: the probability of each of the
     player's sequences being played by her (sequence 0, the empty one, is 1)."""
-    plan = [Fraction(0)] * tree.sequences[player]
+    zero = Fraction(0)
+    plan = [zero] * tree.sequences[player]
     plan[0] = Fraction(1)
     for info, mix in zip(tree.infosets[player], strategy, strict=True):
+        reach = plan[info.parent]
+        if not reach:  # never played: every sequence below stays 0 (no products to take)
+            continue
         for k, action in enumerate(info.actions):
-            plan[info.sequence(k)] = plan[info.parent] * mix.get(action, Fraction(0))
+            p = mix.get(action, zero)
+            if p:
+                plan[info.sequence(k)] = reach * p
     return plan
 
 
@@ -302,12 +308,13 @@ def best_response(tree: GameTree, player: int, against: Strategy) -> tuple[Fract
     better = max if player == 0 else min
     below: dict[int, Fraction] = defaultdict(Fraction)  # value of the infosets under a sequence
     choice: list[dict[str, Fraction]] = [{} for _ in tree.infosets[player]]
+    zero, one = Fraction(0), Fraction(1)
     for n in range(len(tree.infosets[player]) - 1, -1, -1):  # children were created after parents
         info = tree.infosets[player][n]
         totals = [gains[info.sequence(k)] + below[info.sequence(k)] for k in range(len(info.actions))]
         best = better(totals)
         k = totals.index(best)
-        choice[n] = {a: Fraction(int(j == k)) for j, a in enumerate(info.actions)}
+        choice[n] = {a: one if j == k else zero for j, a in enumerate(info.actions)}
         below[info.parent] += best
     return gains[0] + below[0], choice
 
@@ -316,7 +323,7 @@ def profile_value(tree: GameTree, strategies: tuple[Strategy, Strategy]) -> Frac
     """Return the exact expected payoff to player 0 when both play these strategies."""
     x = realisation(tree, 0, strategies[0])
     y = realisation(tree, 1, strategies[1])
-    return sum((v * x[sa] * y[sd] for (sa, sd), v in tree.payoff.items()), Fraction(0))
+    return sum((v * x[sa] * y[sd] for (sa, sd), v in tree.payoff.items() if x[sa] and y[sd]), Fraction(0))
 
 
 def policy_strategy(tree: GameTree, player: int, policy: Callable[[GameState], Any]) -> Strategy:
