@@ -122,6 +122,7 @@ def build_tree(
     settled: Callable[[GameState], bool] | None = None,
     settled_key: Callable[[GameState], Hashable] | None = None,
     decided: Callable[[GameState], Fraction | None] | None = None,
+    final: Callable[[GameState], Fraction | None] | None = None,
     label: Callable[[GameState, Hashable], str] | None = None,
     node_limit: int = NODE_LIMIT,
 ) -> GameTree:
@@ -145,6 +146,10 @@ def build_tree(
             keys) and reused; the key must fix everything the rest of the game depends on.
         decided: the value of a settled state whose outcome no chance or choice can
             change any more, if known without walking on (or None: walk on).
+        final: like ``decided``, asked of a settled state the walk meets before its
+            forced (``auto``) steps are played: its value if known without playing them
+            (or None: play them and walk on as usual). It must give the value those steps
+            would lead to; it spares playing them one by one.
         label: how an action is shown in strategy tables (default ``state.action_to_string``).
         node_limit: stop with :class:`TooBigError` after walking this many nodes.
 
@@ -215,6 +220,11 @@ def build_tree(
 
     def walk(state: GameState, seq: tuple[int, int], reach: Fraction) -> None:
         tick()
+        if final is not None and settled is not None and not state.is_terminal and settled(state):
+            v = final(state)
+            if v is not None:
+                leaf(seq, reach, v)
+                return
         state = step_auto(state)
         if state.is_terminal:
             leaf(seq, reach, value(state))

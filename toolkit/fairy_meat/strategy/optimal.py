@@ -243,6 +243,14 @@ def _walk_terms(state: CombatState, node_limit: int, grouped: bool, judgement_li
         assert isinstance(s, CombatState)
         return sum((payoff_terms(r) for r in s.results[base:]), PayoffTerms())
 
+    def judged_value(s: CombatState) -> PayoffTerms | None:
+        """The value of a position of the last attack by the referee's judgement with every
+        choice left in it made best (FM-5, FM-8, FM-11), or None (cards to come, Wrestling)."""
+        result = s.best_result(explain=False)  # the numbers only: the walk reads no words
+        if result is None or (s.wrestling and result.winner is not None):
+            return None
+        return value(s) + payoff_terms(result)
+
     def decided(s: GameState) -> PayoffTerms | None:
         assert isinstance(s, CombatState)
         if s.attack_no != s.attacks - 1:
@@ -252,10 +260,14 @@ def _walk_terms(state: CombatState, node_limit: int, grouped: bool, judgement_li
             raise TooBigError(
                 f"this game needs more than {judgement_limit:,} referee judgements: too big to solve quickly here"
             )
-        result = s.best_result(explain=False)  # the numbers only: the walk reads no words
-        if result is None or (s.wrestling and result.winner is not None):
-            return None
-        return value(s) + payoff_terms(result)
+        return judged_value(s)
+
+    def final(s: GameState) -> PayoffTerms | None:
+        # a leaf judged at once rather than its reveal, bonus and shifts played one by one
+        # as _auto plays them (the referee's best choices, FM-5/FM-8/FM-11): the same value;
+        # not counted against judgement_limit, which keeps bounding what it bounded before
+        assert isinstance(s, CombatState)
+        return judged_value(s)
 
     return build_tree(
         state,
@@ -268,6 +280,7 @@ def _walk_terms(state: CombatState, node_limit: int, grouped: bool, judgement_li
         settled=_settled,
         settled_key=_settled_key if grouped else _exact_key,
         decided=decided,
+        final=final,
         node_limit=node_limit,
     )
 
