@@ -72,7 +72,7 @@ def _lp(tree: GameTree, player: int) -> list[float]:
     followed by the LP's other variables (the opponent's information-set values)."""
     import numpy as np
     from scipy.optimize import linprog
-    from scipy.sparse import coo_matrix, hstack
+    from scipy.sparse import coo_matrix
 
     n = tree.sequences
     me, other = player, 1 - player
@@ -96,11 +96,19 @@ def _lp(tree: GameTree, player: int) -> list[float]:
     # payoff to `me` as a maximiser: A (n_me x n_other)
     mine, theirs = (sa, sd) if me == 0 else (sd, sa)
     sign = 1.0 if me == 0 else -1.0
-    a = coo_matrix((sign * pay, (mine, theirs)), shape=(n[me], n[other]))
     e, f = constraints(me), constraints(other)
+    width = n[me] + f.shape[0]
     # max q0  s.t.  F^T q - A^T x <= 0,  E x = e,  x >= 0,  q free
-    a_ub = hstack([-a.T, f.T]).tocsr()
-    a_eq = hstack([e, coo_matrix((e.shape[0], f.shape[0]))]).tocsr()
+    # [-A^T | F^T] and [E | 0] laid out entry by entry as scipy.sparse.hstack lays them
+    # (the same matrices, bit for bit, without its general block machinery)
+    a_ub = coo_matrix(
+        (
+            np.concatenate([-(sign * pay), f.data]),
+            (np.concatenate([theirs, f.col]), np.concatenate([mine, f.row + n[me]])),
+        ),
+        shape=(n[other], width),
+    ).tocsr()
+    a_eq = coo_matrix((e.data, (e.row, e.col)), shape=(e.shape[0], width)).tocsr()
     b_eq = np.zeros(e.shape[0])
     b_eq[0] = 1.0
     c = np.zeros(n[me] + f.shape[0])

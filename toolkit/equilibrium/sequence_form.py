@@ -122,6 +122,7 @@ def build_tree(
     settled: Callable[[GameState], bool] | None = None,
     settled_key: Callable[[GameState], Hashable] | None = None,
     decided: Callable[[GameState], Fraction | None] | None = None,
+    final: Callable[[GameState], Fraction | None] | None = None,
     label: Callable[[GameState, Hashable], str] | None = None,
     node_limit: int = NODE_LIMIT,
 ) -> GameTree:
@@ -145,6 +146,10 @@ def build_tree(
             keys) and reused; the key must fix everything the rest of the game depends on.
         decided: the value of a settled state whose outcome no chance or choice can
             change any more, if known without walking on (or None: walk on).
+        final: like ``decided``, asked of a settled state the walk meets before its
+            forced (``auto``) steps are played: its value if known without playing them
+            (or None: play them and walk on as usual). It must give the value those steps
+            would lead to; it spares playing them one by one.
         label: how an action is shown in strategy tables (default ``state.action_to_string``).
         node_limit: stop with :class:`TooBigError` after walking this many nodes.
 
@@ -215,6 +220,11 @@ def build_tree(
 
     def walk(state: GameState, seq: tuple[int, int], reach: Fraction) -> None:
         tick()
+        if final is not None and settled is not None and not state.is_terminal and settled(state):
+            v = final(state)
+            if v is not None:
+                leaf(seq, reach, v)
+                return
         state = step_auto(state)
         if state.is_terminal:
             leaf(seq, reach, value(state))
@@ -274,11 +284,17 @@ def build_tree(
 def realisation(tree: GameTree, player: int, strategy: Strategy) -> list[Fraction]:
     """Return the realisation plan of a behaviour strategy: the probability of each of the
     player's sequences being played by her (sequence 0, the empty one, is 1)."""
-    plan = [Fraction(0)] * tree.sequences[player]
+    zero = Fraction(0)
+    plan = [zero] * tree.sequences[player]
     plan[0] = Fraction(1)
     for info, mix in zip(tree.infosets[player], strategy, strict=True):
+        reach = plan[info.parent]
+        if not reach:  # never played: every sequence below stays 0 (no products to take)
+            continue
         for k, action in enumerate(info.actions):
-            plan[info.sequence(k)] = plan[info.parent] * mix.get(action, Fraction(0))
+            p = mix.get(action, zero)
+            if p:
+                plan[info.sequence(k)] = reach * p
     return plan
 
 
@@ -302,12 +318,13 @@ def best_response(tree: GameTree, player: int, against: Strategy) -> tuple[Fract
     better = max if player == 0 else min
     below: dict[int, Fraction] = defaultdict(Fraction)  # value of the infosets under a sequence
     choice: list[dict[str, Fraction]] = [{} for _ in tree.infosets[player]]
+    zero, one = Fraction(0), Fraction(1)
     for n in range(len(tree.infosets[player]) - 1, -1, -1):  # children were created after parents
         info = tree.infosets[player][n]
         totals = [gains[info.sequence(k)] + below[info.sequence(k)] for k in range(len(info.actions))]
         best = better(totals)
         k = totals.index(best)
-        choice[n] = {a: Fraction(int(j == k)) for j, a in enumerate(info.actions)}
+        choice[n] = {a: one if j == k else zero for j, a in enumerate(info.actions)}
         below[info.parent] += best
     return gains[0] + below[0], choice
 
@@ -316,7 +333,7 @@ def profile_value(tree: GameTree, strategies: tuple[Strategy, Strategy]) -> Frac
     """Return the exact expected payoff to player 0 when both play these strategies."""
     x = realisation(tree, 0, strategies[0])
     y = realisation(tree, 1, strategies[1])
-    return sum((v * x[sa] * y[sd] for (sa, sd), v in tree.payoff.items()), Fraction(0))
+    return sum((v * x[sa] * y[sd] for (sa, sd), v in tree.payoff.items() if x[sa] and y[sd]), Fraction(0))
 
 
 def policy_strategy(tree: GameTree, player: int, policy: Callable[[GameState], Any]) -> Strategy:

@@ -213,8 +213,10 @@ _TERMS_KEPT = 64
 
 
 def clear_attack_games() -> None:
-    """Forget the games :func:`attack_game` remembers between payoffs."""
+    """Forget the games :func:`attack_game` remembers between payoffs (and the named ways
+    of playing read on them)."""
     _TERMS_GAMES.clear()
+    _STYLE_STRATEGIES.clear()
 
 
 def _terms_game(state: CombatState, node_limit: int, grouped: bool, judgement_limit: int | None) -> GameTree:
@@ -241,6 +243,14 @@ def _walk_terms(state: CombatState, node_limit: int, grouped: bool, judgement_li
         assert isinstance(s, CombatState)
         return sum((payoff_terms(r) for r in s.results[base:]), PayoffTerms())
 
+    def judged_value(s: CombatState) -> PayoffTerms | None:
+        """The value of a position of the last attack by the referee's judgement with every
+        choice left in it made best (FM-5, FM-8, FM-11), or None (cards to come, Wrestling)."""
+        result = s.best_result(explain=False)  # the numbers only: the walk reads no words
+        if result is None or (s.wrestling and result.winner is not None):
+            return None
+        return value(s) + payoff_terms(result)
+
     def decided(s: GameState) -> PayoffTerms | None:
         assert isinstance(s, CombatState)
         if s.attack_no != s.attacks - 1:
@@ -250,10 +260,14 @@ def _walk_terms(state: CombatState, node_limit: int, grouped: bool, judgement_li
             raise TooBigError(
                 f"this game needs more than {judgement_limit:,} referee judgements: too big to solve quickly here"
             )
-        result = s.best_result(explain=False)  # the numbers only: the walk reads no words
-        if result is None or (s.wrestling and result.winner is not None):
-            return None
-        return value(s) + payoff_terms(result)
+        return judged_value(s)
+
+    def final(s: GameState) -> PayoffTerms | None:
+        # a leaf judged at once rather than its reveal, bonus and shifts played one by one
+        # as _auto plays them (the referee's best choices, FM-5/FM-8/FM-11): the same value;
+        # not counted against judgement_limit, which keeps bounding what it bounded before
+        assert isinstance(s, CombatState)
+        return judged_value(s)
 
     return build_tree(
         state,
@@ -266,6 +280,7 @@ def _walk_terms(state: CombatState, node_limit: int, grouped: bool, judgement_li
         settled=_settled,
         settled_key=_settled_key if grouped else _exact_key,
         decided=decided,
+        final=final,
         node_limit=node_limit,
     )
 
@@ -300,13 +315,36 @@ def game_size(
     return size
 
 
+#: The named ways of playing (:data:`~toolkit.fairy_meat.policies.PLAY_STYLES`) read as
+#: strategies of a game's decisions, by (the decisions, side, name): a policy reads only the
+#: decisions (the engine states), never the payoff, so a game priced for a second payoff
+#: (:meth:`GameTree.priced` shares the decisions) reads none of them again. Each entry
+#: holds its decisions, so their ``id`` is not reused while it is kept.
+_STYLE_STRATEGIES: OrderedDict[tuple[int, int, str], tuple[Any, list[dict[str, Fraction]]]] = OrderedDict()
+_STYLES_KEPT = 2 * len(PLAY_STYLES) * _TERMS_KEPT  # both sides, every named style, every game kept
+
+
+def _style_strategy(tree: GameTree, side: int, name: str) -> list[dict[str, Fraction]]:
+    """:func:`policy_strategy` of the named way of playing, remembered by the decisions."""
+    key = (id(tree.infosets), side, name)
+    got = _STYLE_STRATEGIES.get(key)
+    if got is not None and got[0] is tree.infosets:
+        _STYLE_STRATEGIES.move_to_end(key)
+        return got[1]
+    strategy = policy_strategy(tree, side, PLAY_STYLES[name])
+    _STYLE_STRATEGIES[key] = (tree.infosets, strategy)
+    while len(_STYLE_STRATEGIES) > _STYLES_KEPT:
+        _STYLE_STRATEGIES.popitem(last=False)
+    return strategy
+
+
 def _strategy_of(eq: Equilibrium, side: int, who: str | Policy) -> list[dict[str, Fraction]]:
     if who == "equilibrium":
         return eq.strategies[side]
     if isinstance(who, str):
         if who not in PLAY_STYLES:
             raise InvalidSetupError(f"unknown policy {who!r}: use 'equilibrium', " + ", ".join(map(repr, PLAY_STYLES)))
-        return policy_strategy(eq.tree, side, PLAY_STYLES[who])
+        return _style_strategy(eq.tree, side, who)
     return policy_strategy(eq.tree, side, who)
 
 
