@@ -241,7 +241,7 @@ class Draws:
         occur = phis.transpose(1, 0, 2).reshape(len(self.turned), -1)[hit]
         if (occur < 0).any():  # pragma: no cover - never for real deals
             raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
-        self.used.update(_unique_ints(occur)[0].tolist())
+        self.used.update(np.flatnonzero(np.bincount(occur)).tolist())  # the distinct ids (no sort)
         return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
 
     @staticmethod
@@ -319,17 +319,25 @@ class Draws:
         parts = self.doubles.get(key)
         if parts is None:
             parts = self.doubles[key] = self.double_parts(owner, fam_a, fam_d, trumps_left)
+        # families that share the parts (and the Numbered cards left) share the vector: the
+        # same weights added in the same order (only outcomes numbered since then are longer)
+        n_out = len(self.judge.outcomes)
+        vec_key = ("vector", id(parts), numbered_left)  # parts live in ``doubles`` while building
+        vec = self.doubles.get(vec_key)
+        if vec is not None:
+            return vec if len(vec) == n_out else np.concatenate([vec, np.zeros(n_out - len(vec))])
         coef_row, ids, weight, complete = parts
         w = weight[:, None] * _numbered_pairs(numbered_left).reshape(-1, 17)[coef_row]
         if complete:  # every id known: the zero weights add +0.0, which leaves every sum as it is
-            vec = np.bincount(ids.reshape(-1), weights=w.reshape(-1), minlength=len(self.judge.outcomes))
+            vec = np.bincount(ids.reshape(-1), weights=w.reshape(-1), minlength=n_out)
         else:
             live = w > 0
             ids_c = ids[live]
             if (ids_c < 0).any():  # pragma: no cover - a class the referee could not be asked
                 raise RuntimeError("an attack class with Wild Trump draws has no representative cards")
-            vec = np.bincount(ids_c, weights=w[live], minlength=len(self.judge.outcomes))
+            vec = np.bincount(ids_c, weights=w[live], minlength=n_out)
         self.used.update(np.flatnonzero(vec).tolist())  # the outcomes that occur (every weight added is > 0)
+        self.doubles[vec_key] = vec
         return vec
 
     def double_pairwise(
@@ -476,7 +484,7 @@ class Draws:
         cols = np.arange(17) - 8
         # the defender's draws reachable from this deck, and their law after each first draw:
         # the same whatever colour the Numbered cards turned up are
-        rows2 = np.nonzero((self.turned_arr <= np.array(trumps_left)).all(axis=1))[0]
+        rows2 = self._rows_within(trumps_left)
         firsts_by_colour = []
         for c1 in NUMBER_COLOURS:
             key = ("groups", fam_a, c1, trumps_left, mine_a)  # shared by every defender's family
@@ -562,8 +570,8 @@ class Draws:
         # the attacker's value p1 + off_a against the defender's p2 + off_d: ``rest`` is the
         # judge's table position of (class key id, off_a - off_d) (Judge.oids_at), the
         # Numbered cards' difference of pips moves along its row
-        reach = (rest % span_o)[:, None] + cols[None, :]
-        if reach.size and (reach.min() < 0 or reach.max() >= span_o):  # pragma: no cover
+        within = rest % span_o  # each column reaches within +- 8 of it
+        if len(within) and (within.min() - 8 < 0 or within.max() + 8 >= span_o):  # pragma: no cover
             raise RuntimeError("difference of values out of the table's range")
         ids = self.judge.oids_at(rest[:, None] + cols[None, :])
         c2_of, c1_of = np.divmod(combo, 2)
