@@ -8,7 +8,7 @@ import html
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, lcm
@@ -146,8 +146,8 @@ class PathMemo:
 
     def __init__(self, pols: tuple[Policy, Policy]) -> None:
         self.pols = pols
-        self.memo: dict[str, tuple[dict[Events, int], int]] = {}
-        self.lines: dict[str, Events] = {}
+        self.memo: dict[Hashable, tuple[dict[Events, int], int]] = {}
+        self.lines: dict[Hashable, Events] = {}
 
     def greedy_line(self, node: ClashPosition) -> Events:
         """The losses of the rest of the clash from ``node`` with both sides greedy (one
@@ -162,10 +162,10 @@ class PathMemo:
             if node is None:
                 return evs
         lines = self.lines
-        met: list[tuple[str, Events]] = []  # the positions met, with the losses before each
+        met: list[tuple[Hashable, Events]] = []  # the positions met, with the losses before each
         rest: Events | None = None
         while node is not None:
-            key = node.canonical_key
+            key = node.memo_key
             rest = lines.get(key)
             if rest is not None:
                 break
@@ -186,9 +186,9 @@ class PathMemo:
         Positions are remembered (by their canonical form) only where a policy chooses at
         random: a forced line (one action, as the greedy policy plays) is simply followed.
         """
-        key = ""
+        key: Hashable = ""
         if remember:
-            key = node.canonical_key
+            key = node.memo_key
             found = self.memo.get(key)
             if found is not None:
                 return found
