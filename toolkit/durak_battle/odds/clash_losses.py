@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit.durak_battle.best_play import clear_solvers
 from toolkit.durak_battle.engine import BattleState, start_clash
-from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder, initiative_of_ids
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_of_ids
 from toolkit.durak_battle.odds.checks import (
     SAMPLERS,
     check_policies,
@@ -262,22 +262,23 @@ def remember_cache(memo: dict) -> dict:
 
 def _classes_to_play(
     na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules
-) -> Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
-    """The deals to play, one per class, with the deals each stands for and those of its
-    mirror image: comparison classes for the built-in policies (they compare only what the
-    referee compares, see :mod:`.comparison_classes`; equal hands and one policy for both
-    sides play a deal and its mirror once), the finer deal classes for a designer's own."""
+) -> Iterable[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
+    """The deals to play, one per class, as card ids, with the deals each stands for and
+    those of its mirror image: comparison classes for the built-in policies (they compare
+    only what the referee compares, see :mod:`.comparison_classes`; equal hands and one
+    policy for both sides play a deal and its mirror once), the finer deal classes for a
+    designer's own."""
     if all(p in BUILT_IN for p in pols):
-        return comparison_classes(na, nb, rules, mirror=na == nb and pols[0] is pols[1])
+        return comparison_classes(na, nb, rules, mirror=na == nb and pols[0] is pols[1], ids=True)
     return _unmirrored(deal_classes(na, nb, rules))
 
 
 def _unmirrored(
     classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]],
-) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
-    """Deal classes with no mirror image counted in them."""
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
+    """Deal classes as card ids, with no mirror image counted in them."""
     for a, b, w in classes:
-        yield a, b, w, 0
+        yield tuple(CARD_ID[c.code] for c in a), tuple(CARD_ID[c.code] for c in b), w, 0
 
 
 def exact_clash_paths(
@@ -312,10 +313,10 @@ def _count_paths(
     nb: int,
     pols: tuple[Policy, Policy],
     rules: Rules,
-    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]],
+    classes: Iterable[tuple[tuple[int, ...], tuple[int, ...], int, int]],
 ) -> dict[tuple[str | None, Path], Fraction]:
-    """P(initiative, loss path): each class's deal played once, weighted by its deals, and
-    read with the sides swapped for the deals of its mirror image."""
+    """P(initiative, loss path): each class's deal (hands as card ids) played once, weighted
+    by its deals, and read with the sides swapped for the deals of its mirror image."""
     memo = _PATH_MEMOS.setdefault((pols, rules), PathMemo(pols))
     both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     deck = rules.deck_size
@@ -333,14 +334,14 @@ def _count_paths(
     counted = 0
     for a, b, w, w_mirror in classes:
         counted += w + w_mirror
-        who = initiative_holder(a, b, rules)
+        who = initiative_of_ids(a, b, rules)
         if who is NO_CLASH:  # DB-3: no attack card, no clash
             out[1][0] += 2 * (w + w_mirror)
             continue
         holders = (0, 1) if who is None else (who,)
         share = 2 // len(holders)  # weights are doubled: a coin (DB-3) halves a deal
         for h in holders:
-            node, _ = ClashPosition.begin((a, b), h, rules)
+            node = ClashPosition.begin_ids((a, b), h, rules)
             assert node is not None  # the side with the initiative has an attack card
             if both_greedy:  # one line of play: followed here, without the memo's bookkeeping
                 sub, den = {memo.greedy_line(node): 1}, 1
