@@ -35,7 +35,14 @@ from toolkit.durak_battle.odds.deal_classes import (
     random_deal,
 )
 from toolkit.durak_battle.odds.result import OddsResult
-from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_move, greedy_policy, random_policy
+from toolkit.durak_battle.policies import (
+    POLICIES,
+    greedy_action,
+    greedy_move,
+    greedy_policy,
+    greedy_rules,
+    random_policy,
+)
 from toolkit.durak_battle.position import ClashPosition, move_of, sorted_hand
 from toolkit.durak_battle.rules import CARD_ID, MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
@@ -292,9 +299,11 @@ def exact_clash_paths(
     the tests compare with; not remembered)."""
     if classes not in ("comparison", "deal"):
         raise ValueError(f"classes must be 'comparison' or 'deal', got {classes!r}")
-    key = (na, nb, pols, rules)
     if classes == "deal":
         return _count_paths(na, nb, pols, rules, _unmirrored(deal_classes(na, nb, rules)))
+    if pols[0] is greedy_policy and pols[1] is greedy_policy:  # the same table under variants greedy never meets
+        rules = greedy_rules(rules)
+    key = (na, nb, pols, rules)
     if key in _EXACT:
         return _EXACT[key]
     mirror = _EXACT.get((nb, na, (pols[1], pols[0]), rules))
