@@ -155,3 +155,15 @@ def test_a_designers_own_policy_is_played_over_every_ordering(monkeypatch):
     # were she counted by comparison classes, her heart-against-diamond choice would be lost
     monkeypatch.setattr(CLASH_MODULE, "BUILT_IN", CLASH_MODULE.BUILT_IN | {suit_snob})
     assert exact_clash_paths(2, 2, pair, Rules()) != reference
+
+
+def test_two_greedy_leaders_share_the_table_of_holder_must_attack():
+    """Greedy leaders pass only with no attack card, so ``holder_must_attack`` (DB-6) never
+    changes their clashes: the table is shared with the default rules', and it is the one
+    the deal classes give under the variant itself."""
+    pair = check_policies("greedy")
+    variant = Rules(holder_must_attack=True)
+    for na, nb in [(2, 2), (3, 2), (1, 3)]:
+        shared = exact_clash_paths(na, nb, pair, variant)
+        assert shared is exact_clash_paths(na, nb, pair, Rules())
+        assert shared == exact_clash_paths(na, nb, pair, variant, classes="deal")

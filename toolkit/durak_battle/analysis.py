@@ -79,8 +79,9 @@ def suit_values(cards: int = 4, trials: int = 300, rules: Rules | None = None, s
     for s in suits:
         xs = gains[s]
         n = len(xs)
-        mean = float(sum(xs) / n)
-        var = float(sum((x - sum(xs) / n) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+        exact_mean = sum(xs) / n  # exact (Fractions), worked out once
+        mean = float(exact_mean)
+        var = float(sum((x - exact_mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
         out.append(SuitValue(s, n, mean, z * math.sqrt(var / n), suit_label(s, rules)))
     return out
 

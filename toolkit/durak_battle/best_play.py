@@ -31,8 +31,8 @@ __all__ = ["Payoff", "ClashSolver", "action_key", "best_action", "position_of", 
 #: or a function ``(lost_a, lost_b) -> number`` of the final losses.
 Payoff = tuple[Any, Any] | Callable[[int, int], Any]
 
-#: A position's memo key: its canonical form's key (:attr:`~.position.ClashPosition.canonical_key`).
-_CANONICAL_KEY = attrgetter("canonical_key")
+#: A position's memo key: its canonical form's (:attr:`~.position.ClashPosition.memo_key`).
+_CANONICAL_KEY = attrgetter("memo_key")
 #: The order of action verbs when a policy breaks a tie between equally good actions.
 _VERB_ORDER = {"attack": 0, "pass": 1, "manoeuvre": 2, "defence": 3, "counter": 4, "take": 5}
 
@@ -99,7 +99,7 @@ class ClashSolver:
                 lambda p: p[0].legal_actions(),
                 self._move,
                 lambda p: _a_moves(p[0]),
-                lambda p: (p[0].canonical_key, p[1]),
+                lambda p: (p[0].memo_key, p[1]),
                 max_states,
                 _TOO_BIG,
             )
@@ -176,11 +176,15 @@ def _a_moves(node: ClashPosition) -> bool:
 _SOLVERS: dict[tuple, ClashSolver] = {}
 
 
-def solver_for(rules: Rules, payoff: Payoff = (1, 1), tokens: tuple[int, int] | None = None) -> ClashSolver:
-    """The session's solver for these rules, payoff and tokens (its memo kept between calls)."""
+def solver_for(
+    rules: Rules, payoff: Payoff = (1, 1), tokens: tuple[int, int] | None = None, fresh: bool = False
+) -> ClashSolver:
+    """The session's solver for these rules, payoff and tokens (its memo kept between calls:
+    the values of positions are the same whatever the deal, so clashes share them);
+    ``fresh``: start it again with an empty memo (for a search that ran out of room)."""
     key = (rules, payoff, tokens)
     found = _SOLVERS.get(key)
-    if found is None or len(found.memo) > DEFAULT_MAX_STATES // 2:  # a fresh memo rather than a full one
+    if fresh or found is None or len(found.memo) > DEFAULT_MAX_STATES // 2:  # a fresh memo rather than a full one
         found = _SOLVERS[key] = ClashSolver(rules, payoff, tokens, DEFAULT_MAX_STATES)
     return found
 

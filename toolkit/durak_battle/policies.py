@@ -41,6 +41,7 @@ own hand and the card on the table.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from toolkit.cards import Card, standard_deck
@@ -58,6 +59,7 @@ __all__ = [
     "greedy_policy",
     "greedy_action",
     "greedy_move",
+    "greedy_rules",
     "optimal_policy",
     "action_key",
 ]
@@ -111,6 +113,15 @@ def _attack_prefs(rules: Rules) -> Prefs:
         else:
             prefs[code] = (_NEVER, (0, 0), "pass")
     return prefs
+
+
+def greedy_rules(rules: Rules) -> Rules:
+    """The rules with the variants that cannot change a clash between two greedy leaders
+    set to their defaults, so that calculators share the clashes: ``holder_must_attack``
+    (DB-6) only takes away the pass from a side holding a card of the attack suit, and the
+    greedy leader passes only with no attack card at all (:func:`_attack_prefs`), while
+    nothing else in the course of a clash reads it: both rules play the same clashes."""
+    return replace(rules, holder_must_attack=False) if rules.holder_must_attack else rules
 
 
 def _answer_prefs(table: Card, rules: Rules) -> Prefs:

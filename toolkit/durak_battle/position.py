@@ -137,6 +137,37 @@ def _squeezed(mask: int, jokers: tuple[int, ...]) -> list[str]:
     return out
 
 
+# For :attr:`ClashPosition.memo_key`: the two hands and the table card as three lanes of one
+# integer (a's card ids from bit 0, b's from bit 64, the table card's from bit 128), a card id
+# being ``4 * value + suit`` below 52 and a joker 52 or 53 (:data:`~.rules.CARD_ORDER`).
+_LANE = 64
+_SUITED = (1 << 52) - 1  # the non-joker card ids of one lane
+_NIBBLES = sum(1 << 4 * v for v in range(13))  # each value's lowest bit
+_LANE_NIBBLE = 15 | 15 << _LANE | 15 << 2 * _LANE  # one value's four suits, in each lane
+_SHIFTS: dict[int, tuple[int, ...]] = {}  # by the nibbles of the values held: each held value's nibble
+
+
+def _shifts(present: int) -> tuple[int, ...]:
+    """The bit of each value held (``present``: a nibble's lowest bit per value), lowest first."""
+    found = _SHIFTS[present] = tuple(4 * v for v in range(13) if present >> 4 * v & 1)
+    return found
+
+
+def _renamed_jokers(code: int) -> int:
+    """The jokers of the three lanes (``code``: a's two joker bits, b's, the table's, two bits
+    each) renamed JK1, JK2 in order of appearance (a's lowest first, then b's, then the
+    table), as :meth:`ClashPosition.canonical` renames them, placed at bits 52, 53 of their lane."""
+    out, n = 0, 0
+    for lane in range(3):
+        for j in range(2):
+            if code >> 2 * lane + j & 1:
+                out |= 1 << (52 + n) << lane * _LANE
+                n += 1
+    return out
+
+
+_JOKER_LANES = tuple(_renamed_jokers(code) for code in range(64))
+
 _NO_LOSS = (0, 0)
 # Positions are built without the NamedTuple's keyword handling in the inner loops (all eight fields given).
 _new = tuple.__new__
@@ -431,6 +462,30 @@ class ClashPosition(NamedTuple):
             + f"|{self.stage}{self.holder}{self.attacking}{'-' if table is None else codes[table]}"
             f"{self.passes}{self.forced}"
         )
+
+    @property
+    def memo_key(self) -> tuple:
+        """A hashable key that two positions share exactly when their :attr:`canonical_key`
+        is the same (the memo key of the minimax search and the calculators), worked out
+        from the hands' bitmasks: the canonical squeeze of the ranks (ranks squeezed to 2, 3,
+        ..., jokers renamed JK1, JK2 in order of appearance, :meth:`canonical`) as one
+        integer, with the stage, sides and passes. Hands listed in a given order (not lowest
+        first) keep :attr:`canonical_key`, which lists them in that order."""
+        (a, b, order), stage, holder, attacking, table, passes, _, forced = self
+        if order is not None:
+            return self.canonical_key  # type: ignore[return-value]
+        lanes = a | b << _LANE
+        if table is not None:
+            lanes |= 1 << table << 2 * _LANE
+        suited = lanes & ~(3 << 52 | 3 << 52 + _LANE | 3 << 52 + 2 * _LANE)
+        union = (suited | suited >> _LANE | suited >> 2 * _LANE) & _SUITED
+        present = (union | union >> 1 | union >> 2 | union >> 3) & _NIBBLES
+        squeezed = _JOKER_LANES[(lanes >> 52 & 3) | (lanes >> 52 + _LANE & 3) << 2 | (lanes >> 52 + 2 * _LANE & 3) << 4]
+        to = 0
+        for shift in _SHIFTS.get(present) or _shifts(present):
+            squeezed |= (suited >> shift & _LANE_NIBBLE) << to
+            to += 4
+        return (squeezed, stage, holder, attacking, passes, forced)
 
     def canonical(self) -> ClashPosition:
         """The same position with ranks squeezed to 2, 3, 4, ... and jokers renamed JK1, JK2 in

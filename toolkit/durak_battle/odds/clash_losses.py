@@ -8,7 +8,7 @@ import html
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, lcm
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit.durak_battle.best_play import clear_solvers
 from toolkit.durak_battle.engine import BattleState, start_clash
-from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_holder, initiative_of_ids
+from toolkit.durak_battle.initiative_rule import NO_CLASH, initiative_of_ids
 from toolkit.durak_battle.odds.checks import (
     SAMPLERS,
     check_policies,
@@ -35,7 +35,14 @@ from toolkit.durak_battle.odds.deal_classes import (
     random_deal,
 )
 from toolkit.durak_battle.odds.result import OddsResult
-from toolkit.durak_battle.policies import POLICIES, greedy_action, greedy_move, greedy_policy, random_policy
+from toolkit.durak_battle.policies import (
+    POLICIES,
+    greedy_action,
+    greedy_move,
+    greedy_policy,
+    greedy_rules,
+    random_policy,
+)
 from toolkit.durak_battle.position import ClashPosition, move_of, sorted_hand
 from toolkit.durak_battle.rules import CARD_ID, MAX_TOKENS, SIDES, Rules, settle_losses
 from toolkit.engine import Policy, play_out
@@ -146,8 +153,8 @@ class PathMemo:
 
     def __init__(self, pols: tuple[Policy, Policy]) -> None:
         self.pols = pols
-        self.memo: dict[str, tuple[dict[Events, int], int]] = {}
-        self.lines: dict[str, Events] = {}
+        self.memo: dict[Hashable, tuple[dict[Events, int], int]] = {}
+        self.lines: dict[Hashable, Events] = {}
 
     def greedy_line(self, node: ClashPosition) -> Events:
         """The losses of the rest of the clash from ``node`` with both sides greedy (one
@@ -162,10 +169,10 @@ class PathMemo:
             if node is None:
                 return evs
         lines = self.lines
-        met: list[tuple[str, Events]] = []  # the positions met, with the losses before each
+        met: list[tuple[Hashable, Events]] = []  # the positions met, with the losses before each
         rest: Events | None = None
         while node is not None:
-            key = node.canonical_key
+            key = node.memo_key
             rest = lines.get(key)
             if rest is not None:
                 break
@@ -186,9 +193,9 @@ class PathMemo:
         Positions are remembered (by their canonical form) only where a policy chooses at
         random: a forced line (one action, as the greedy policy plays) is simply followed.
         """
-        key = ""
+        key: Hashable = ""
         if remember:
-            key = node.canonical_key
+            key = node.memo_key
             found = self.memo.get(key)
             if found is not None:
                 return found
@@ -262,22 +269,23 @@ def remember_cache(memo: dict) -> dict:
 
 def _classes_to_play(
     na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules
-) -> Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
-    """The deals to play, one per class, with the deals each stands for and those of its
-    mirror image: comparison classes for the built-in policies (they compare only what the
-    referee compares, see :mod:`.comparison_classes`; equal hands and one policy for both
-    sides play a deal and its mirror once), the finer deal classes for a designer's own."""
+) -> Iterable[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
+    """The deals to play, one per class, as card ids, with the deals each stands for and
+    those of its mirror image: comparison classes for the built-in policies (they compare
+    only what the referee compares, see :mod:`.comparison_classes`; equal hands and one
+    policy for both sides play a deal and its mirror once), the finer deal classes for a
+    designer's own."""
     if all(p in BUILT_IN for p in pols):
-        return comparison_classes(na, nb, rules, mirror=na == nb and pols[0] is pols[1])
+        return comparison_classes(na, nb, rules, mirror=na == nb and pols[0] is pols[1], ids=True)
     return _unmirrored(deal_classes(na, nb, rules))
 
 
 def _unmirrored(
     classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int]],
-) -> Iterator[tuple[tuple[Card, ...], tuple[Card, ...], int, int]]:
-    """Deal classes with no mirror image counted in them."""
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], int, int]]:
+    """Deal classes as card ids, with no mirror image counted in them."""
     for a, b, w in classes:
-        yield a, b, w, 0
+        yield tuple(CARD_ID[c.code] for c in a), tuple(CARD_ID[c.code] for c in b), w, 0
 
 
 def exact_clash_paths(
@@ -291,9 +299,11 @@ def exact_clash_paths(
     the tests compare with; not remembered)."""
     if classes not in ("comparison", "deal"):
         raise ValueError(f"classes must be 'comparison' or 'deal', got {classes!r}")
-    key = (na, nb, pols, rules)
     if classes == "deal":
         return _count_paths(na, nb, pols, rules, _unmirrored(deal_classes(na, nb, rules)))
+    if pols[0] is greedy_policy and pols[1] is greedy_policy:  # the same table under variants greedy never meets
+        rules = greedy_rules(rules)
+    key = (na, nb, pols, rules)
     if key in _EXACT:
         return _EXACT[key]
     mirror = _EXACT.get((nb, na, (pols[1], pols[0]), rules))
@@ -312,10 +322,10 @@ def _count_paths(
     nb: int,
     pols: tuple[Policy, Policy],
     rules: Rules,
-    classes: Iterable[tuple[tuple[Card, ...], tuple[Card, ...], int, int]],
+    classes: Iterable[tuple[tuple[int, ...], tuple[int, ...], int, int]],
 ) -> dict[tuple[str | None, Path], Fraction]:
-    """P(initiative, loss path): each class's deal played once, weighted by its deals, and
-    read with the sides swapped for the deals of its mirror image."""
+    """P(initiative, loss path): each class's deal (hands as card ids) played once, weighted
+    by its deals, and read with the sides swapped for the deals of its mirror image."""
     memo = _PATH_MEMOS.setdefault((pols, rules), PathMemo(pols))
     both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     deck = rules.deck_size
@@ -333,14 +343,14 @@ def _count_paths(
     counted = 0
     for a, b, w, w_mirror in classes:
         counted += w + w_mirror
-        who = initiative_holder(a, b, rules)
+        who = initiative_of_ids(a, b, rules)
         if who is NO_CLASH:  # DB-3: no attack card, no clash
             out[1][0] += 2 * (w + w_mirror)
             continue
         holders = (0, 1) if who is None else (who,)
         share = 2 // len(holders)  # weights are doubled: a coin (DB-3) halves a deal
         for h in holders:
-            node, _ = ClashPosition.begin((a, b), h, rules)
+            node = ClashPosition.begin_ids((a, b), h, rules)
             assert node is not None  # the side with the initiative has an attack card
             if both_greedy:  # one line of play: followed here, without the memo's bookkeeping
                 sub, den = {memo.greedy_line(node): 1}, 1

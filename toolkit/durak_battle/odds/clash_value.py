@@ -9,7 +9,7 @@ from numbers import Rational
 from typing import Any, NamedTuple
 
 from toolkit.cards import Card, check_distinct, parse_cards
-from toolkit.durak_battle.best_play import ClashSolver, Payoff, position_of
+from toolkit.durak_battle.best_play import ClashSolver, Payoff, position_of, solver_for
 from toolkit.durak_battle.engine import BattleState, start_clash
 from toolkit.durak_battle.initiative_rule import NO_CLASH, TIE_COIN, initiative_holder
 from toolkit.durak_battle.odds.checks import (
@@ -167,7 +167,21 @@ def clash_value(
         )
     tokens = check_tokens(tokens)
     payoff = _check_payoff(payoff)
-    solver = ClashSolver(rules, payoff, tokens)
+    if callable(payoff):  # a function is seldom met twice: its own solver, forgotten after
+        return _clash_value(ClashSolver(rules, payoff, tokens), a, b, rules, tokens)
+    solver = solver_for(rules, payoff, tokens)  # the session's memo: positions recur from deal to deal
+    if not solver.memo:
+        return _clash_value(solver, a, b, rules, tokens)
+    try:
+        return _clash_value(solver, a, b, rules, tokens)
+    except TooBigError:  # the memo kept from other clashes left too little room: search again alone
+        return _clash_value(solver_for(rules, payoff, tokens, fresh=True), a, b, rules, tokens)
+
+
+def _clash_value(
+    solver: ClashSolver, a: tuple[Card, ...], b: tuple[Card, ...], rules: Rules, tokens: tuple[int, int] | None
+) -> ClashValue:
+    """:func:`clash_value` of two checked hands with ``solver``."""
     army_a, army_b = clash_armies(tokens)
     who = initiative_holder(a, b, rules)
     hands = (sorted_hand(a), sorted_hand(b))

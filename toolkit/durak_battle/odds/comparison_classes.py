@@ -44,7 +44,7 @@ import numpy as np
 from toolkit.cards import JOKERS, RANKS, SUITS, Card
 from toolkit.durak_battle.odds.deal_classes import RANK_LEVELS, joker_splits
 from toolkit.durak_battle.position import DECK
-from toolkit.durak_battle.rules import ACTIONS, SUIT_SIZE, Rules
+from toolkit.durak_battle.rules import ACTIONS, CARD_ORDER, SUIT_SIZE, Rules
 
 __all__ = ["REMEMBER_UP_TO", "comparison_classes", "comparison_class_count", "clear_class_cache"]
 
@@ -158,7 +158,7 @@ def clear_class_cache() -> None:
     _ARRAYS.clear()
 
 
-def comparison_classes(na: int, nb: int, rules: Rules, mirror: bool = False) -> Iterator[Class]:
+def comparison_classes(na: int, nb: int, rules: Rules, mirror: bool = False, ids: bool = False) -> Iterator[Class]:
     """Every comparison class of ``na`` and ``nb`` cards under ``rules``: representative
     hands (lowest first, jokers last), the number of deals it stands for, and the number of
     deals of its mirror image (0 unless ``mirror``); the numbers add up to every deal,
@@ -168,6 +168,9 @@ def comparison_classes(na: int, nb: int, rules: Rules, mirror: bool = False) -> 
     one class, played once — for two sides with the same policy, whose clash is then the
     same with the sides' names swapped (the rules favour neither side).
 
+    ``ids``: the hands as card ids (:data:`~.rules.CARD_ORDER`, the calculators' hands)
+    instead of Card objects.
+
     Raises:
         ValueError: hands too large for the signatures (far above the exact limit), or
             ``mirror`` with unequal hand sizes.
@@ -176,19 +179,20 @@ def comparison_classes(na: int, nb: int, rules: Rules, mirror: bool = False) -> 
         raise ValueError(f"{na} v {nb} cards is too large to sign comparison classes")
     if mirror and na != nb:
         raise ValueError(f"only equal hands mirror, got {na} v {nb} cards")
-    key = (na, nb, rules.suits, rules.jokers, mirror)
+    key = (na, nb, rules.suits, rules.jokers, mirror, ids)
     found = _REMEMBERED.get(key)
     if found is not None:
         return iter(found)
-    size, classes = _build(na, nb, rules, mirror)
+    size, classes = _build(na, nb, rules, mirror, ids)
     if size <= REMEMBER_UP_TO:
         _REMEMBERED[key] = found = list(classes)
         return iter(found)
     return classes
 
 
-def _build(na: int, nb: int, rules: Rules, mirror: bool) -> tuple[int, Iterator[Class]]:
-    """How many classes there are, and the classes as they come out of the arrays."""
+def _build(na: int, nb: int, rules: Rules, mirror: bool, ids: bool = False) -> tuple[int, Iterator[Class]]:
+    """How many classes there are, and the classes as they come out of the arrays (hands as
+    card ids with ``ids``: an index into :data:`_DECK` is the card's id)."""
     tables = rules.tables
     role_of_suit = np.array([ACTIONS.index(tables.action_of_suit[s]) for s in SUITS], np.int16)
     on_table = np.array(
@@ -226,7 +230,10 @@ def _build(na: int, nb: int, rules: Rules, mirror: bool) -> tuple[int, Iterator[
 
     def items() -> Iterator[Class]:
         for row, w, w_mirror in zip(order[starts].tolist(), direct.tolist(), other.tolist(), strict=True):
-            a, b = tuple(map(card, hands_a[row].tolist())), tuple(map(card, hands_b[row].tolist()))
+            if ids:
+                a, b = tuple(hands_a[row].tolist()), tuple(hands_b[row].tolist())
+            else:
+                a, b = tuple(map(card, hands_a[row].tolist())), tuple(map(card, hands_b[row].tolist()))
             if swapped[row]:  # the representative is the mirror image of this deal
                 yield b, a, w_mirror, w
             else:
@@ -236,8 +243,10 @@ def _build(na: int, nb: int, rules: Rules, mirror: bool) -> tuple[int, Iterator[
 
 
 #: The deck's Card objects by ``rank level * 4 + suit index`` (the order of
-#: :attr:`~toolkit.cards.Card.sort_key`), then the jokers.
+#: :attr:`~toolkit.cards.Card.sort_key`), then the jokers: :data:`~.rules.CARD_ORDER`, so
+#: an index into it is the card's id (checked below).
 _DECK = [_BY_RANK_SUIT[(level, suit)] for level in range(SUIT_SIZE) for suit in SUITS] + list(_JOKER_CARDS)
+assert all(c is CARD_ORDER[k] for k, c in enumerate(_DECK)), "comparison classes' card indices must be card ids"
 
 
 def _with_jokers(cards: np.ndarray, first: int, jokers: int) -> np.ndarray:
