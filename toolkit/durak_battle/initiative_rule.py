@@ -61,7 +61,8 @@ def _ids(hand: Iterable[Card]) -> tuple[int, ...]:
 @implements("DB-3 attack cards")
 def attack_ids(hand: Iterable[int], rules: Rules | None = None) -> list[int]:
     """:func:`attack_cards` on card ids (:data:`~.rules.CARD_ORDER`): the ids of a hand that
-    can attack (DB-1), highest first, two jokers in the order they are held."""
+    can attack (DB-1), highest first, two jokers in the order they are held: the cards
+    compared for the initiative (DB-3)."""
     can = (rules or _DEFAULT).tables.attack_ids
     return sorted((i for i in hand if i in can), key=_VALUE.__getitem__, reverse=True)
 

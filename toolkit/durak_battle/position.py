@@ -244,7 +244,9 @@ OPENING = -1
 
 @implements("DB-6")
 def _may_pass(hand: int, side: int, forced: int | None, rules: Rules) -> bool:
-    """:func:`may_pass` on a hand's bitmask of card ids."""
+    """:func:`may_pass` on a hand's bitmask of card ids (DB-6): never at the opening, always
+    without a card of the attack suit, else unless she holds the initiative and the holder
+    must attack."""
     if forced == OPENING:
         return False
     if not hand & rules.tables.attack_suit_mask:
@@ -265,7 +267,8 @@ def may_pass(hand: Iterable[Card], side: int, forced: int | None, rules: Rules) 
 
 @implements("DB-6 no attack card")
 def _can_attack(hand: int, rules: Rules) -> bool:
-    """:func:`can_attack` on a hand's bitmask of card ids."""
+    """:func:`can_attack` on a hand's bitmask of card ids: a side to attack without an
+    attack card passes by itself (DB-6)."""
     return hand & rules.tables.attack_mask != 0
 
 
@@ -284,7 +287,8 @@ def clash_over(passes: int) -> bool:
 
 @implements("DB-4 no answer")
 def _can_answer(hand: int, rules: Rules) -> bool:
-    """:func:`can_answer` on a hand's bitmask of card ids."""
+    """:func:`can_answer` on a hand's bitmask of card ids: without a card that can answer,
+    the attack is a strike at once (DB-4)."""
     return hand & rules.tables.answer_mask != 0
 
 
