@@ -20,6 +20,7 @@ from .notebook_page import (
     slider,
     slider_value,
     time_cell_to_chart,
+    time_view_switch,
     timed_text,
     unreadable_numbers,
     viewport_width,
@@ -101,11 +102,8 @@ def test_explorer_slider_redraws_chart_and_summary(session, timings):
 def view_switch(session, timings) -> Timing:
     nb = session.notebook
     region = nb.output(EXPLORER)
-    with paced() as pace:
-        seconds = nb.timed(button(region, "at least").click, region, parts="chart")
-    switch = timings.add("AM explorer: view exactly→at least", seconds, VIEW_SWITCH_GOAL, pace=pace.value)
-    nb.timed(button(region, "exactly").click, region, parts="chart")
-    return switch
+    timed = time_view_switch(nb, region)
+    return timings.add("AM explorer: view exactly→at least", timed.seconds, VIEW_SWITCH_GOAL, timed.note, timed.pace)
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from .notebook_page import (
     short_sliders,
     slider_value,
     time_cell_to_chart,
+    time_view_switch,
     unreadable_numbers,
     viewport_width,
 )
@@ -126,10 +127,10 @@ def view_switch(session, timings):
     19.9 s; the careful view switch, 7.5 s there, is left out to keep the suite short)."""
     nb = session.notebook
     region = nb.output(EXPLORER)
-    with paced() as pace:
-        seconds = nb.timed(button(region, "at least").click, region, parts="chart")
-    switch = timings.add("Durak explorer (quick): view exactly→at least", seconds, VIEW_SWITCH_GOAL, pace=pace.value)
-    nb.timed(button(region, "exactly").click, region, parts="chart")
+    timed = time_view_switch(nb, region)
+    switch = timings.add(
+        "Durak explorer (quick): view exactly→at least", timed.seconds, VIEW_SWITCH_GOAL, timed.note, timed.pace
+    )
     careful = nb.timed(button(region, "careful").click, region, parts="text", timeout_s=240)
     timings.add("Durak explorer: Clash odds quick→careful, summary redrawn", careful)
     nb.timed(button(region, "quick").click, region, parts="text", timeout_s=240)

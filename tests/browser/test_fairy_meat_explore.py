@@ -21,6 +21,7 @@ from .notebook_page import (
     slider,
     slider_value,
     time_cell_to_chart,
+    time_view_switch,
     timed_text,
     unreadable_numbers,
     viewport_width,
@@ -170,11 +171,8 @@ def view_switch(session, timings):
     region = nb.output(EXPLORER)
     nb.wait_idle(60)  # the switch itself is timed, not a computation an earlier test left queued
     nb.settle(region, quiet_s=0.5)
-    with paced() as pace:
-        seconds = nb.timed(button(region, "at least").click, region, parts="chart")
-    switch = timings.add("FM explorer: view exactly→at least", seconds, VIEW_SWITCH_GOAL, pace=pace.value)
-    nb.timed(button(region, "exactly").click, region, parts="chart")
-    return switch
+    timed = time_view_switch(nb, region)
+    return timings.add("FM explorer: view exactly→at least", timed.seconds, VIEW_SWITCH_GOAL, timed.note, timed.pace)
 
 
 def test_explorer_view_switch_is_fast(view_switch):
