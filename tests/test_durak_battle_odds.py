@@ -9,6 +9,7 @@ Monte Carlo (start_clash / start_battle + play_out) within toolkit.montecarlo.to
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import random
 import time
@@ -404,6 +405,52 @@ def test_clash_value_without_floors_and_weighted_payoffs():
         assert cubic.value == _engine_minimax(start, lambda la, lb: lb**2 - la**2)
         # the optimal line's losses give the value
         assert weighted.lost_b - 2 * weighted.lost_a == weighted.value
+
+
+def test_clash_value_searches_again_when_the_kept_memo_leaves_no_room(monkeypatch):
+    """The session's solver keeps its memo between clashes; a clash that would pass the
+    state limit only because of what is kept is searched again with an empty memo, and
+    gives the value a fresh session gives (the engine's minimax, independently)."""
+    from toolkit.durak_battle import best_play
+
+    clash_value_module = importlib.import_module("toolkit.durak_battle.odds.clash_value")  # the function hides it
+    first, second = ("7S 9H QD KC", "10S 4H JD"), ("6S 8H QD AC", "10S 4H JD 9C")
+    best_play.clear_solvers()
+    clash_value(*second)
+    alone = len(best_play.solver_for(Rules()).memo)  # the positions the second clash needs by itself
+    best_play.clear_solvers()
+    clash_value(*first)
+    kept = len(best_play.solver_for(Rules()).memo)
+    limit = alone + kept // 2  # room for the second alone, not beside the first's memo
+    assert kept <= limit // 2 < alone < limit  # the first's memo is kept, the second fits only alone
+    monkeypatch.setattr(best_play, "DEFAULT_MAX_STATES", limit)
+    asked: list[bool] = []
+
+    def solver_for(*args, fresh=False):
+        asked.append(fresh)
+        return best_play.solver_for(*args, fresh=fresh)
+
+    monkeypatch.setattr(clash_value_module, "solver_for", solver_for)
+    best_play.clear_solvers()
+    clash_value(*first)
+    cv = clash_value(*second)
+    assert asked == [False, False, True]  # the second was searched again, from an empty memo
+    assert cv.value == _engine_minimax(start_clash(A10, B10, second))
+    best_play.clear_solvers()
+
+
+def test_session_keeps_a_bounded_number_of_solvers(monkeypatch):
+    from toolkit.durak_battle import best_play
+
+    monkeypatch.setattr(best_play, "MAX_SOLVERS", 2)
+    best_play.clear_solvers()
+    one = best_play.solver_for(Rules(), (1, 1))
+    two = best_play.solver_for(Rules(), (2, 1))
+    assert best_play.solver_for(Rules(), (1, 1)) is one  # used again: now the most recent
+    best_play.solver_for(Rules(), (1, 2))  # a third: the least recently used (2, 1) goes
+    assert best_play.solver_for(Rules(), (1, 1)) is one
+    assert best_play.solver_for(Rules(), (2, 1)) is not two
+    best_play.clear_solvers()
 
 
 def test_optimal_policy_plays_the_minimax_action():

@@ -175,17 +175,25 @@ def _a_moves(node: ClashPosition) -> bool:
 
 _SOLVERS: dict[tuple, ClashSolver] = {}
 
+#: The most solvers the session keeps (one per rules, payoff and tokens; the least recently
+#: used is forgotten first), so a sweep over many rules does not keep every memo.
+MAX_SOLVERS = 8
+
 
 def solver_for(
     rules: Rules, payoff: Payoff = (1, 1), tokens: tuple[int, int] | None = None, fresh: bool = False
 ) -> ClashSolver:
     """The session's solver for these rules, payoff and tokens (its memo kept between calls:
     the values of positions are the same whatever the deal, so clashes share them);
-    ``fresh``: start it again with an empty memo (for a search that ran out of room)."""
+    ``fresh``: start it again with an empty memo (for a search that ran out of room). At
+    most :data:`MAX_SOLVERS` are kept, the least recently used forgotten first."""
     key = (rules, payoff, tokens)
-    found = _SOLVERS.get(key)
+    found = _SOLVERS.pop(key, None)
     if fresh or found is None or len(found.memo) > DEFAULT_MAX_STATES // 2:  # a fresh memo rather than a full one
-        found = _SOLVERS[key] = ClashSolver(rules, payoff, tokens, DEFAULT_MAX_STATES)
+        found = ClashSolver(rules, payoff, tokens, DEFAULT_MAX_STATES)
+    _SOLVERS[key] = found  # the most recently used last
+    while len(_SOLVERS) > MAX_SOLVERS:
+        del _SOLVERS[next(iter(_SOLVERS))]
     return found
 
 
