@@ -52,9 +52,6 @@ _NO_DRAW = (0, 0, 0)  # no Trump turned up (the views read the first three kinds
 _PIPS_OF_TYPE = np.array([type_pips(t) for t in range(18)])
 
 
-_RED_TYPE = np.array([t < 9 for t in range(18)])
-
-
 _BLACK_TYPE = np.array([int(t >= 9) for t in range(18)])
 
 
@@ -263,15 +260,16 @@ class Draws:
                 table[u, ci] = np.dot(row, by_colour[ci]).reshape(17, k)
         nl = plan.numbered_left
         total = nl.sum(axis=1).astype(float)
-        pips_f = plan.pips_f.astype(np.int64)
-        out = np.zeros((len(pips_f), k))
-        for t in range(18):
-            share = nl[:, t] / total
-            if not share.any():
-                continue
-            col = pips_f - _PIPS_OF_TYPE[t] + 8
-            ci = 0 if _RED_TYPE[t] else 1
-            out += share[:, None] * table[plan.ridx, ci, col]
+        shares = nl.T / total  # [type, entry]: the Numbered card drawn is of that type
+        kept = np.flatnonzero(shares.any(axis=1))  # types some entry's deck holds
+        cols = plan.pips_f.astype(np.int64)[None, :] - _PIPS_OF_TYPE[kept, None] + 8
+        out = np.zeros((len(total), k))
+        step = max(1, (1 << 20) // max(1, out.size))  # types read at once (bounded memory)
+        for lo in range(0, len(kept), step):
+            part = slice(lo, lo + step)
+            read = table[plan.ridx[None, :], _BLACK_TYPE[kept[part], None], cols[part]]
+            for term in shares[kept[part], :, None] * read:  # type by type, in order (the same sums)
+                out += term
         return out
 
     def _first_views(
@@ -591,28 +589,32 @@ def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
 def _sum_by_triple(
     first: np.ndarray, second: np.ndarray, third: np.ndarray, weights: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct triples (``first``, ``second``, ``third``: whole numbers, the first two
+    """The distinct triples (``first``, ``second``, ``third``: whole numbers, ``first``
     non-negative) in lexicographic order, and each one's ``weights`` summed in the order they
-    come (as ``np.bincount`` over their index among them adds them: the same sums). When the
-    box the triples span is small, by counting into its cells (no sort); else by a sort."""
+    come (as ``np.bincount`` over their index among them adds them: the same sums). The
+    distinct ``second`` values are ranked through a mark per value of their range (no sort);
+    when the box of (first, rank, third) is small, the triples are counted into its cells,
+    else sorted."""
     if not len(first):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, np.zeros(0)
     lo2, lo3 = int(second.min()), int(third.min())
-    n2, n3 = int(second.max()) - lo2 + 1, int(third.max()) - lo3 + 1
-    n1 = int(first.max()) + 1
-    cells = n1 * n2 * n3
+    seen = np.zeros(int(second.max()) - lo2 + 1, dtype=bool)
+    seen[second - lo2] = True
+    values2 = np.flatnonzero(seen) + lo2  # the distinct second values, in order
+    rank = np.cumsum(seen) - 1
+    n2, n3 = len(values2), int(third.max()) - lo3 + 1
+    cells = (int(first.max()) + 1) * n2 * n3
+    code = (first * n2 + rank[second - lo2]) * n3 + (third - lo3)
     if cells <= 4 * len(first) + 4096:
-        code = (first * n2 + (second - lo2)) * n3 + (third - lo3)
         at = np.flatnonzero(np.bincount(code, minlength=cells))
         summed = np.bincount(code, weights=weights, minlength=cells)[at]
     else:
-        code = (first * n2 + (second - lo2)) * n3 + (third - lo3)
         at, inv = _unique_inverse(code)
         summed = np.bincount(inv, weights=weights, minlength=len(at))
     rest, third_u = np.divmod(at, n3)
     first_u, second_u = np.divmod(rest, n2)
-    return first_u, second_u + lo2, third_u + lo3, summed
+    return first_u, values2[second_u], third_u + lo3, summed
 
 
 def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
