@@ -3,7 +3,8 @@
 A game built after games of other hand sizes or another deck left asks the referee only
 about classes none of them met; its own key and outcome numbering is still the order it
 meets them, so its matrix, outcome list and solve are bit-for-bit those of a cold build
-(every cache cleared). Also: the build's sort-based unique is NumPy's ``np.unique``.
+(every cache cleared). Also: the build's sort-based unique is NumPy's ``np.unique``, and its
+sums by (colours, class, difference) are ``np.unique`` of the triples with ``np.bincount``'s sums.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden import solve_hidden
-from toolkit.fairy_meat.strategy.hidden.matrix import _unique_ints
+from toolkit.fairy_meat.strategy.hidden.matrix import _sum_by_triple, _unique_ints
 from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache
 
 
@@ -50,11 +51,27 @@ def test_shared_judgements_give_the_cold_build_bit_for_bit(rules):
     clear_strategy_cache()
 
 
-@pytest.mark.parametrize("n", [0, 1, 7, 300])
+@pytest.mark.parametrize("n", [0, 1, 7, 300, 5000])
 def test_unique_ints_is_numpys_unique(n):
     rng = np.random.default_rng(n)
-    for values in (rng.integers(0, 40, size=n), rng.integers(-5, 10**9, size=(n, 3))):
+    big = rng.integers(0, 2**61, size=n)  # too large to pack with its position: the plain stable sort
+    for values in (rng.integers(0, 40, size=n), rng.integers(-5, 10**9, size=(n, 3)), big):
         want = np.unique(values, return_index=True, return_inverse=True)
         got = _unique_ints(values)
         for w, g in zip(want, got, strict=True):
             assert np.array_equal(w.reshape(-1), g)
+
+
+@pytest.mark.parametrize("n", [1, 50, 3000])
+@pytest.mark.parametrize("spread", [3, 40, 5000], ids=["few classes", "some classes", "spread classes"])
+def test_sum_by_triple_is_unique_and_bincount(n, spread):
+    rng = np.random.default_rng(n * spread)
+    first = rng.integers(0, 4, size=n)
+    second = rng.integers(0, spread, size=n) * 7 + 11  # class key ids: few distinct, spread apart
+    third = rng.integers(-20, 20, size=n)
+    weights = rng.random(n)
+    triples, inverse = np.unique(np.stack([first, second, third], axis=1), axis=0, return_inverse=True)
+    want = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(triples))
+    got_first, got_second, got_third, got = _sum_by_triple(first, second, third, weights)
+    assert np.array_equal(np.stack([got_first, got_second, got_third], axis=1), triples)
+    assert np.array_equal(got, want)  # the same sums, bit for bit

@@ -52,7 +52,7 @@ _NO_DRAW = (0, 0, 0)  # no Trump turned up (the views read the first three kinds
 _PIPS_OF_TYPE = np.array([type_pips(t) for t in range(18)])
 
 
-_RED_TYPE = np.array([t < 9 for t in range(18)])
+_BLACK_TYPE = np.array([int(t >= 9) for t in range(18)])
 
 
 NUMBER_COLOURS = ("red", "black")
@@ -231,13 +231,13 @@ class Draws:
         nl = numbered_left.astype(np.int8)
         if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
             raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
-        reached = np.zeros((len(uniq), 2, 17), dtype=bool)
-        for t in range(18):
-            pos = nl[:, t] > 0
-            if pos.any():
-                reached[ridx[pos], 0 if _RED_TYPE[t] else 1, pips_f[pos] - _PIPS_OF_TYPE[t] + 8] = True
+        # (deck left, colour, column) of every Numbered type some entry's deck still holds
+        entry, t = np.nonzero(nl)
+        cells = (ridx[entry] * 2 + _BLACK_TYPE[t]) * 17 + (pips_f[entry] - _PIPS_OF_TYPE[t] + 8)
+        reached = np.bincount(cells, minlength=len(uniq) * 34).reshape(len(uniq), 34) > 0
         # the outcomes that occur: (draw, colour, column) reached from some deck left with P(draw) > 0
-        hit = (probs > 0).T.astype(np.int64) @ reached.reshape(len(uniq), -1).astype(np.int64) > 0  # rows x 34
+        # (counts of decks as float64: exact whole numbers, through the fast product)
+        hit = (probs > 0).T.astype(float) @ reached.astype(float) > 0  # rows x 34
         occur = phis.transpose(1, 0, 2).reshape(len(self.turned), -1)[hit]
         if (occur < 0).any():  # pragma: no cover - never for real deals
             raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
@@ -260,15 +260,16 @@ class Draws:
                 table[u, ci] = np.dot(row, by_colour[ci]).reshape(17, k)
         nl = plan.numbered_left
         total = nl.sum(axis=1).astype(float)
-        pips_f = plan.pips_f.astype(np.int64)
-        out = np.zeros((len(pips_f), k))
-        for t in range(18):
-            share = nl[:, t] / total
-            if not share.any():
-                continue
-            col = pips_f - _PIPS_OF_TYPE[t] + 8
-            ci = 0 if _RED_TYPE[t] else 1
-            out += share[:, None] * table[plan.ridx, ci, col]
+        shares = nl.T / total  # [type, entry]: the Numbered card drawn is of that type
+        kept = np.flatnonzero(shares.any(axis=1))  # types some entry's deck holds
+        cols = plan.pips_f.astype(np.int64)[None, :] - _PIPS_OF_TYPE[kept, None] + 8
+        out = np.zeros((len(total), k))
+        step = max(1, (1 << 20) // max(1, out.size))  # types read at once (bounded memory)
+        for lo in range(0, len(kept), step):
+            part = slice(lo, lo + step)
+            read = table[plan.ridx[None, :], _BLACK_TYPE[kept[part], None], cols[part]]
+            for term in shares[kept[part], :, None] * read:  # type by type, in order (the same sums)
+                out += term
         return out
 
     def _first_views(
@@ -557,21 +558,18 @@ class Draws:
         # pairs of groups that leave the same colours, the same class and the same difference
         # of offsets (the attacker's minus the defender's) are one: the referee reads only
         # those (with the difference of the Numbered cards' pips), so their weights add up
-        span_k = len(self.judge.keys) * span_o
-        code = np.concatenate(
-            [
-                (2 * c2i + first_colour[g]) * span_k + kids * span_o + (off_a[g] - off_d[r]) + self.judge.delta_off
-                for c2i, (g, r, kids, off_d, _) in enumerate(per_c2)
-            ]
+        combo, kid, diff, weight = _sum_by_triple(
+            np.concatenate([2 * c2i + first_colour[g] for c2i, (g, _, _, _, _) in enumerate(per_c2)]),
+            np.concatenate([kids for _, _, kids, _, _ in per_c2]),
+            np.concatenate([off_a[g] - off_d[r] for g, r, _, off_d, _ in per_c2]),
+            np.concatenate([p[4] for p in per_c2]),
         )
-        uniq, inv = _unique_inverse(code)
-        weight = np.bincount(inv, weights=np.concatenate([p[4] for p in per_c2]), minlength=len(uniq))
-        combo, rest = np.divmod(uniq, span_k)
+        rest = kid * span_o + diff + self.judge.delta_off
         # the attacker's value p1 + off_a against the defender's p2 + off_d: ``rest`` is the
         # judge's table position of (class key id, off_a - off_d) (Judge.oids_at), the
         # Numbered cards' difference of pips moves along its row
-        within = rest % span_o  # each column reaches within +- 8 of it
-        if len(within) and (within.min() - 8 < 0 or within.max() + 8 >= span_o):  # pragma: no cover
+        off = self.judge.delta_off  # each column reaches within +- 8 of the difference
+        if len(diff) and (diff.min() + off - 8 < 0 or diff.max() + off + 8 >= span_o):  # pragma: no cover
             raise RuntimeError("difference of values out of the table's range")
         ids = self.judge.oids_at(rest[:, None] + cols[None, :])
         c2_of, c1_of = np.divmod(combo, 2)
@@ -586,6 +584,37 @@ def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
     which = np.array([groups.setdefault(k, len(groups)) for k in keys], dtype=np.int64)
     order = np.argsort(which, kind="stable")
     return list(groups), order, np.searchsorted(which[order], np.arange(len(groups)))
+
+
+def _sum_by_triple(
+    first: np.ndarray, second: np.ndarray, third: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct triples (``first``, ``second``, ``third``: whole numbers, ``first``
+    non-negative) in lexicographic order, and each one's ``weights`` summed in the order they
+    come (as ``np.bincount`` over their index among them adds them: the same sums). The
+    distinct ``second`` values are ranked through a mark per value of their range (no sort);
+    when the box of (first, rank, third) is small, the triples are counted into its cells,
+    else sorted."""
+    if not len(first):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, np.zeros(0)
+    lo2, lo3 = int(second.min()), int(third.min())
+    seen = np.zeros(int(second.max()) - lo2 + 1, dtype=bool)
+    seen[second - lo2] = True
+    values2 = np.flatnonzero(seen) + lo2  # the distinct second values, in order
+    rank = np.cumsum(seen) - 1
+    n2, n3 = len(values2), int(third.max()) - lo3 + 1
+    cells = (int(first.max()) + 1) * n2 * n3
+    code = (first * n2 + rank[second - lo2]) * n3 + (third - lo3)
+    if cells <= 4 * len(first) + 4096:
+        at = np.flatnonzero(np.bincount(code, minlength=cells))
+        summed = np.bincount(code, weights=weights, minlength=cells)[at]
+    else:
+        at, inv = _unique_inverse(code)
+        summed = np.bincount(inv, weights=weights, minlength=len(at))
+    rest, third_u = np.divmod(at, n3)
+    first_u, second_u = np.divmod(rest, n2)
+    return first_u, values2[second_u], third_u + lo3, summed
 
 
 def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -614,7 +643,10 @@ def _unique_ints(values: np.ndarray, stable: bool = True) -> tuple[np.ndarray, n
     several times slower on the small arrays of a build). With ``stable`` false the sort
     need not be stable: the positions are then of some occurrence, not the first."""
     flat = values.reshape(-1)
-    order = np.argsort(flat, kind="stable" if stable else None)
+    if len(flat) > 256:
+        order = _stable_order(flat)
+    else:
+        order = np.argsort(flat, kind="stable" if stable else None)
     ordered = flat[order]
     new = np.empty(len(ordered), dtype=bool)
     new[:1] = True
@@ -622,6 +654,22 @@ def _unique_ints(values: np.ndarray, stable: bool = True) -> tuple[np.ndarray, n
     inverse = np.empty(len(flat), dtype=np.int64)
     inverse[order] = np.cumsum(new) - 1
     return ordered[new], order[new], inverse
+
+
+def _stable_order(flat: np.ndarray) -> np.ndarray:
+    """``np.argsort(flat, kind="stable")`` for a 1-D array of whole numbers: when each value
+    and its position fit in one 63-bit number (value · 2^b + position), a sort of those numbers
+    (NumPy's sort of plain integers is several times faster than its argsort; the same
+    order, ties by position); otherwise the stable argsort itself."""
+    n = len(flat)
+    if n < 2:
+        return np.arange(n, dtype=np.int64)
+    bits = (n - 1).bit_length()
+    low, high = int(flat.min()), int(flat.max())
+    if low < 0 or high >= 1 << (62 - bits):
+        return np.argsort(flat, kind="stable")
+    packed = np.sort((flat.astype(np.int64) << bits) | np.arange(n, dtype=np.int64))
+    return packed & ((1 << bits) - 1)
 
 
 @lru_cache(maxsize=4096)
@@ -818,7 +866,7 @@ def _build_shared(game: Game) -> None:
     game.draws.signatures.clear()
     game.draws.phis.clear()
     game.draws.kinds_by_number.clear()
-    game.draws.used.update(np.unique(game.coo["oid"]).tolist())
+    game.draws.used.update(np.flatnonzero(np.bincount(game.coo["oid"])).tolist())  # the distinct ids (no sort)
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
     rows = np.concatenate([*rows_l, *(g[0] for g in groups)])
     cols = np.concatenate([*cols_l, *(g[1] for g in groups)])
