@@ -14,8 +14,8 @@ import pytest
 
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden import solve_hidden
-from toolkit.fairy_meat.strategy.hidden.matrix import _sum_by_triple, _unique_ints
 from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache
+from toolkit.fairy_meat.strategy.hidden.sorted_counts import sum_by_triple, unique_ints
 
 
 def _solve(a: int, d: int, rules: Rules, removed: tuple[str, ...] = ()):
@@ -57,7 +57,7 @@ def test_unique_ints_is_numpys_unique(n):
     big = rng.integers(0, 2**61, size=n)  # too large to pack with its position: the plain stable sort
     for values in (rng.integers(0, 40, size=n), rng.integers(-5, 10**9, size=(n, 3)), big):
         want = np.unique(values, return_index=True, return_inverse=True)
-        got = _unique_ints(values)
+        got = unique_ints(values)
         for w, g in zip(want, got, strict=True):
             assert np.array_equal(w.reshape(-1), g)
 
@@ -72,6 +72,6 @@ def test_sum_by_triple_is_unique_and_bincount(n, spread):
     weights = rng.random(n)
     triples, inverse = np.unique(np.stack([first, second, third], axis=1), axis=0, return_inverse=True)
     want = np.bincount(inverse.reshape(-1), weights=weights, minlength=len(triples))
-    got_first, got_second, got_third, got = _sum_by_triple(first, second, third, weights)
+    got_first, got_second, got_third, got = sum_by_triple(first, second, third, weights)
     assert np.array_equal(np.stack([got_first, got_second, got_third], axis=1), triples)
     assert np.array_equal(got, want)  # the same sums, bit for bit

@@ -31,6 +31,7 @@ from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
 from toolkit.fairy_meat.strategy.hidden.judge import Judge, clear_judgements, draw_probs, family_of, turn_ups
+from toolkit.fairy_meat.strategy.hidden.sorted_counts import group_positions, sum_by_triple, unique_ints, unique_rows
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 __all__ = [
@@ -196,7 +197,7 @@ class Draws:
         if len(rows):
             # many rows leave the drawing side the same class and offset: judged once each
             span = int(offs.max() - offs.min()) + 1
-            _, first, inv = _unique_ints(kids * span + (offs - offs.min()))
+            _, first, inv = unique_ints(kids * span + (offs - offs.min()))
             ys = np.arange(off_f - 8, off_f + 9)
             o = offs[first]
             deltas = ys[None, :] - o[:, None] if x_side == 1 else o[:, None] - ys[None, :]
@@ -226,7 +227,7 @@ class Draws:
         )
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
         phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
-        uniq, ridx = _unique_rows(trumps_left)
+        uniq, ridx = unique_rows(trumps_left)
         probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])  # decks x rows
         nl = numbered_left.astype(np.int8)
         if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
@@ -492,7 +493,7 @@ class Draws:
             got = self.doubles.get(key)
             if got is None:
                 views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
-                firsts, order, starts = _groups(views)
+                firsts, order, starts = group_positions(views)
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
                 # each view also by a number (cheap to look up, where a view is a nested tuple)
@@ -519,7 +520,7 @@ class Draws:
             if got is None:
                 distinct, which, offs = self._row_views(fam_d, c2, mine_d)
                 pairs = zip(which[rows2].tolist(), offs[rows2].tolist(), strict=True)
-                seconds, order_d, starts_d = _groups(list(pairs))
+                seconds, order_d, starts_d = group_positions(list(pairs))
                 seconds_arr = np.array(seconds, dtype=np.int64).reshape(-1, 2)
                 # likewise for the defender's second draws: her distinct views, and each group's
                 sig = (
@@ -558,7 +559,7 @@ class Draws:
         # pairs of groups that leave the same colours, the same class and the same difference
         # of offsets (the attacker's minus the defender's) are one: the referee reads only
         # those (with the difference of the Numbered cards' pips), so their weights add up
-        combo, kid, diff, weight = _sum_by_triple(
+        combo, kid, diff, weight = sum_by_triple(
             np.concatenate([2 * c2i + first_colour[g] for c2i, (g, _, _, _, _) in enumerate(per_c2)]),
             np.concatenate([kids for _, _, kids, _, _ in per_c2]),
             np.concatenate([off_a[g] - off_d[r] for g, r, _, off_d, _ in per_c2]),
@@ -575,101 +576,6 @@ class Draws:
         c2_of, c1_of = np.divmod(combo, 2)
         got = self.doubles[same] = (2 * c1_of + c2_of, ids, weight, bool((ids >= 0).all()))
         return got
-
-
-def _groups(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
-    """Equal ``keys`` grouped, in order of first appearance: the distinct keys, the positions
-    sorted by group (stable) and where each group starts among them (for ``np.add.reduceat``)."""
-    groups: dict = {}
-    which = np.array([groups.setdefault(k, len(groups)) for k in keys], dtype=np.int64)
-    order = np.argsort(which, kind="stable")
-    return list(groups), order, np.searchsorted(which[order], np.arange(len(groups)))
-
-
-def _sum_by_triple(
-    first: np.ndarray, second: np.ndarray, third: np.ndarray, weights: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct triples (``first``, ``second``, ``third``: whole numbers, ``first``
-    non-negative) in lexicographic order, and each one's ``weights`` summed in the order they
-    come (as ``np.bincount`` over their index among them adds them: the same sums). The
-    distinct ``second`` values are ranked through a mark per value of their range (no sort);
-    when the box of (first, rank, third) is small, the triples are counted into its cells,
-    else sorted."""
-    if not len(first):
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, np.zeros(0)
-    lo2, lo3 = int(second.min()), int(third.min())
-    seen = np.zeros(int(second.max()) - lo2 + 1, dtype=bool)
-    seen[second - lo2] = True
-    values2 = np.flatnonzero(seen) + lo2  # the distinct second values, in order
-    rank = np.cumsum(seen) - 1
-    n2, n3 = len(values2), int(third.max()) - lo3 + 1
-    cells = (int(first.max()) + 1) * n2 * n3
-    code = (first * n2 + rank[second - lo2]) * n3 + (third - lo3)
-    if cells <= 4 * len(first) + 4096:
-        at = np.flatnonzero(np.bincount(code, minlength=cells))
-        summed = np.bincount(code, weights=weights, minlength=cells)[at]
-    else:
-        at, inv = _unique_inverse(code)
-        summed = np.bincount(inv, weights=weights, minlength=len(at))
-    rest, third_u = np.divmod(at, n3)
-    first_u, second_u = np.divmod(rest, n2)
-    return first_u, values2[second_u], third_u + lo3, summed
-
-
-def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(rows, axis=0, return_inverse=True)`` for rows of small non-negative whole
-    numbers, through one whole number per row (the same rows, in the same order, several times faster)."""
-    base = int(rows.max()) + 1 if rows.size else 1
-    code = np.zeros(len(rows), dtype=np.int64)
-    for column in rows.T:
-        code = code * base + column
-    _, first, inverse = _unique_ints(code)
-    return rows[first], inverse
-
-
-def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(values, return_inverse=True)`` for whole numbers (read flat): the sorted
-    distinct values and every value's index among them (:func:`_unique_ints` by one sort
-    that need not be stable: no first positions)."""
-    distinct, _, inverse = _unique_ints(values, stable=False)
-    return distinct, inverse
-
-
-def _unique_ints(values: np.ndarray, stable: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(values, return_index=True, return_inverse=True)`` for whole numbers (any
-    shape, read flat): the sorted distinct values, each one's first position and every
-    value's index among them, by one stable sort (the same arrays; NumPy's hashing unique is
-    several times slower on the small arrays of a build). With ``stable`` false the sort
-    need not be stable: the positions are then of some occurrence, not the first."""
-    flat = values.reshape(-1)
-    if len(flat) > 256:
-        order = _stable_order(flat)
-    else:
-        order = np.argsort(flat, kind="stable" if stable else None)
-    ordered = flat[order]
-    new = np.empty(len(ordered), dtype=bool)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    inverse = np.empty(len(flat), dtype=np.int64)
-    inverse[order] = np.cumsum(new) - 1
-    return ordered[new], order[new], inverse
-
-
-def _stable_order(flat: np.ndarray) -> np.ndarray:
-    """``np.argsort(flat, kind="stable")`` for a 1-D array of whole numbers: when each value
-    and its position fit in one 63-bit number (value · 2^b + position), a sort of those numbers
-    (NumPy's sort of plain integers is several times faster than its argsort; the same
-    order, ties by position); otherwise the stable argsort itself."""
-    n = len(flat)
-    if n < 2:
-        return np.arange(n, dtype=np.int64)
-    bits = (n - 1).bit_length()
-    low, high = int(flat.min()), int(flat.max())
-    if low < 0 or high >= 1 << (62 - bits):
-        return np.argsort(flat, kind="stable")
-    packed = np.sort((flat.astype(np.int64) << bits) | np.arange(n, dtype=np.int64))
-    return packed & ((1 << bits) - 1)
 
 
 @lru_cache(maxsize=4096)
