@@ -401,3 +401,56 @@ def test_a_sweep_dealt_by_rules_gives_the_calculators_rows(client: object, tmp_p
         assert [Fraction(int(n), int(d)) for n, d in zip(part["numerator"], part["denominator"], strict=True)] == [
             r.exact for r in rows
         ]
+
+
+def test_lanes_are_fed_one_chunk_at_a_time_per_worker(client: object, tmp_path: Path) -> None:
+    """A lane's chunks are sent as its worker finishes one (``LANE_IN_FLIGHT``), so that
+    no queue of them waits for another lane's worker to steal: whenever a chunk is stored,
+    the scheduler holds at most that many chunks per worker."""
+    from toolkit.sweeps.runner import LANE_IN_FLIGHT
+
+    text = JUDGED.replace("fixed:", "chunk: 1\nfixed:")
+    held: list[int] = []
+
+    def count(c: object, done: int) -> None:
+        held.append(max(len(tasks) for tasks in c.processing().values()))  # type: ignore[attr-defined]
+
+    result = run_sweep(text, tmp_path, client=client, progress=None, report=False, on_chunk=count)
+    assert result.ok and result.computed == 8 and len(held) == 8
+    assert max(held) <= LANE_IN_FLIGHT
+
+
+def test_a_worker_killed_mid_sweep_dealt_by_rules_loses_no_point(tmp_path: Path) -> None:
+    """Two worker processes, the rules variants dealt to them (lanes, fed one chunk at a
+    time); when the first chunk is stored, a busy worker is killed (SIGKILL): its nanny
+    starts a new one (another address), its lane's chunks run anywhere, none is lost."""
+    import os
+    import signal
+
+    from distributed import Client, LocalCluster
+
+    text = JUDGED.replace("fixed:", "chunk: 1\nfixed:")
+    killed: list[int] = []
+
+    def kill_a_busy_worker(c: object, done: int) -> None:
+        if killed:
+            return
+        pids = c.run(os.getpid)  # type: ignore[attr-defined]
+        busy = [w for w, tasks in c.processing().items() if tasks]  # type: ignore[attr-defined]
+        if busy:
+            killed.append(pids[busy[0]])
+            os.kill(pids[busy[0]], signal.SIGKILL)
+
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+        Client(cluster) as c,
+    ):
+        result = run_sweep(text, tmp_path, client=c, progress=None, on_chunk=kill_a_busy_worker, report=False)
+    assert killed, "no worker was busy when the first chunk finished"
+    assert result.ok and result.computed == 8, [f.describe() for f in result.failures]
+    sweep = load_sweep(text)
+    calc, table = sweep.calculator, result.table
+    for index, point in enumerate(sweep.points):
+        part = table[table["point"] == index]
+        got = [Fraction(int(n), int(d)) for n, d in zip(part["numerator"], part["denominator"], strict=True)]
+        assert got == [r.exact for r in calc.rows(calc.call(point.arguments(), point.rules))]
