@@ -511,11 +511,10 @@ def test_too_big_is_refused_before_starting():
     assert time.perf_counter() - started < 2
 
 
-def test_equilibrium_as_an_engine_policy_plays_the_same():
+def test_equilibrium_as_an_engine_policy_plays_the_same(sol21):
     # The policy reads only engine states (own hand, declarations, what she saw); asked
-    # at every information set, it must reproduce the solution's own value.
-    from toolkit.fairy_meat.strategy.hidden import solve_hidden
-
-    sol = solve_hidden(2, 1, time_limit=30)
+    # at every information set, it must reproduce the solution's own value (the 2 v 1
+    # solution of the file, not a second solve of the same game).
+    sol = sol21
     assert sol.evaluate(sol.policy(), "equilibrium") == pytest.approx(sol.value, abs=1e-6)
     assert sol.evaluate("equilibrium", sol.policy()) == pytest.approx(sol.value, abs=1e-6)

@@ -20,6 +20,7 @@ import toolkit.fairy_meat.strategy.optimal as optimal
 from toolkit.cards import parse_cards
 from toolkit.engine import enumerate_outcomes
 from toolkit.errors import InvalidSetupError, NotationError, TooBigError
+from toolkit.fairy_meat.deck import card_type
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.policies import cautious_policy, greedy_policy, random_policy
 from toolkit.fairy_meat.referee import Play, resolve_attack
@@ -180,18 +181,30 @@ def test_best_responses_bracket_the_value():
 FEW_TRUMPS = [f"{r}{s}" for r in "JQK" for s in "SHDC"]
 
 
+#: FEW_TRUMPS and the Numbered ♠ and ♦ but the 4♠ and 5♠ out too: the deck keeps one card or
+#: more of every card type (FM-1: 2-10 red and black, a red Trump, a black Trump, the A♠) in
+#: 22 cards, where the brute force of the engine enumerated turns up every one of them.
+FEW_CARDS = [
+    *FEW_TRUMPS,
+    *(f"{r}{s}" for r in ("2", "3", "6", "7", "8", "9", "10") for s in "SD" if r + s != "3D"),
+    "4D",
+    "5D",
+]
+
+
 def test_two_attacks_with_a_blind_draw():
     # 2 v 1 over two attacks: the defender has no card for the second attack and turns up
     # cards blind (FM-7). Against the engine enumerated with fixed policies (chance
     # included), exactly.
-    sol = solve_attack("5C 4C", "3D", attacks=2, removed=FEW_TRUMPS)
+    sol = solve_attack("5C 4C", "3D", attacks=2, removed=FEW_CARDS)
     assert sol.exploitability < Fraction(1, 10**9)
     state = known_state("5C 4C", "3D", attacks=2)
     pile = state.pile
     from toolkit.cards import Pile
 
-    gone = set(parse_cards(FEW_TRUMPS))
-    state = dataclasses.replace(state, pile=Pile((), pile.shuffled - gone, tuple(parse_cards(FEW_TRUMPS))))
+    gone = set(parse_cards(FEW_CARDS))
+    assert {card_type(c) for c in pile.shuffled - gone} == {card_type(c) for c in pile.shuffled}
+    state = dataclasses.replace(state, pile=Pile((), pile.shuffled - gone, tuple(parse_cards(FEW_CARDS))))
     for pa, pd, fa, fd in [
         ("random", "greedy", random_policy, greedy_policy),
         ("greedy", "greedy", greedy_policy, greedy_policy),

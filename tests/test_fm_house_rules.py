@@ -215,27 +215,36 @@ def _counts(deck, rules: Rules) -> tuple:
 def _runs(counts: tuple) -> dict[tuple[tuple, tuple], int]:
     """FM-6: cards are turned up one by one until a Numbered card appears, from a deck of
     ``counts`` (card kinds and how many). Returns {(the Trumps turned up before it, sorted;
-    the Numbered card's kind): the ordered ways to turn them up}, building the Trumps turned
-    up one at a time: the next card is any card left with equal chance, so the probability
-    is the ways over ``perm(cards in the deck, cards turned up)`` (integer weights: exact,
-    and much quicker than a Fraction at every step)."""
-    kinds = dict(counts)
+    the Numbered card's kind): the ordered ways to turn them up}: the ordered ways to turn up
+    those Trumps first (:func:`_trump_orders`) times the Numbered cards of that kind. The next
+    card is any card left with equal chance, so the probability is the ways over
+    ``perm(cards in the deck, cards turned up)`` (integer weights: exact, and much quicker
+    than a Fraction at every step)."""
+    numbered = [(kind, count) for kind, count in counts if kind[0] == "n"]
+    trumps = tuple((kind, count) for kind, count in counts if kind[0] != "n")
+    return {(turned, kind): ways * count for turned, ways in _trump_orders(trumps).items() for kind, count in numbered}
+
+
+@cache
+def _trump_orders(trumps: tuple) -> dict[tuple, int]:
+    """Every multiset of Trumps that can be turned up first from a deck holding ``trumps``
+    (Trump kinds and how many, any Numbered cards beside them), sorted: the ordered ways to
+    turn them up, building them one card at a time (the Numbered cards only end a run, so
+    decks with the same Trumps share these; memoised)."""
+    kinds = dict(trumps)
     order = {kind: i for i, kind in enumerate(sorted(kinds, key=str))}
-    out: dict = defaultdict(int)
+    out: dict[tuple, int] = {}
     frontier: dict[tuple, int] = {(): 1}
     while frontier:
+        out.update(frontier)
         nxt: dict[tuple, int] = defaultdict(int)
         for turned, ways in frontier.items():
             for kind, count in kinds.items():
                 remaining = count - turned.count(kind)
-                if not remaining:
-                    continue
-                if kind[0] == "n":
-                    out[(turned, kind)] += ways * remaining
-                else:
+                if remaining:
                     nxt[tuple(sorted((*turned, kind), key=order.__getitem__))] += ways * remaining
         frontier = nxt
-    return dict(out)
+    return out
 
 
 def _without(counts: tuple, cards: tuple) -> tuple:
