@@ -1,11 +1,13 @@
 """Report batches in parallel on a local Dask cluster (issue 14, item 4).
 
-The notebooks are the tiny fixtures of ``tests/fixtures`` (``sample_report.ipynb``
-succeeds, ``failing_report.ipynb`` raises in its third cell) and a notebook made here
-that never ends. A parallel batch must give what a sequential one gives: the same
-results, the same progress lines (each job's in order), the same index and files, the
-same timeout and Ctrl-C behaviour; its progress lines name the output folder, never the
-batch's temporary ``.batch-*`` folder (issue 13).
+The notebooks are a light stand-in for the fixture ``tests/fixtures/sample_report.ipynb``
+made here (the same parameters, one cell that prints them: no pandas or plotly to import,
+a kernel run's largest cost; the batch machinery is what is checked here, the sample's
+page is checked in tests/test_reports.py), the fixture ``failing_report.ipynb`` (raises in
+its third cell) and a notebook made here that never ends. A parallel batch must give what
+a sequential one gives: the same results, the same progress lines (each job's in order),
+the same index and files, the same timeout and Ctrl-C behaviour; its progress lines name
+the output folder, never the batch's temporary ``.batch-*`` folder (issue 13).
 """
 
 from __future__ import annotations
@@ -39,6 +41,27 @@ def _summary(result, out):
     return [(r.output_name, r.status, r.error and r.error.replace(str(out), "OUT")) for r in result.results]
 
 
+def _light_notebooks(folder: Path) -> Path:
+    """``folder`` with ``sample_report.ipynb``, the fixture's parameters and title with one cell
+    printing them, and a copy of the fixture ``failing_report.ipynb``."""
+    fixture = nbformat.read(str(FIXTURES / "sample_report.ipynb"), as_version=4)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    title, params = fixture.cells[0], fixture.cells[1]
+    assert title.source.startswith("# Sample report") and "parameters" in params.metadata["tags"]
+    nb.cells = [title, params, nbformat.v4.new_code_cell('print(f"The sample ran with n = {n} and {label}.")')]
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(folder / "sample_report.ipynb"))
+    (folder / "failing_report.ipynb").write_bytes((FIXTURES / "failing_report.ipynb").read_bytes())
+    return folder
+
+
+@pytest.fixture(scope="module")
+def light(tmp_path_factory) -> Path:
+    """The folder of :func:`_light_notebooks`, made once for the module."""
+    return _light_notebooks(tmp_path_factory.mktemp("light"))
+
+
 def _loop_notebooks(folder: Path) -> Path:
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -51,15 +74,15 @@ def _loop_notebooks(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def both_runs(tmp_path_factory):
-    """The same four jobs one after another and on two workers (four kernel runs each... two
-    of the jobs fail before or during their run)."""
+def both_runs(tmp_path_factory, light):
+    """The same four jobs one after another and on two workers (three kernel runs each: one
+    job fails before its run, one during it), on the light notebooks."""
     runs = {}
     for workers in (1, 2):
         out = tmp_path_factory.mktemp(f"workers{workers}")
         lines: list[str] = []
         start = time.perf_counter()
-        result = run_batch(JOBS, out, notebooks_dir=FIXTURES, progress=lines.append, workers=workers)
+        result = run_batch(JOBS, out, notebooks_dir=light, progress=lines.append, workers=workers)
         runs[workers] = (result, lines, out.resolve(), time.perf_counter() - start)
     return runs
 
@@ -295,14 +318,14 @@ def test_start_order_is_longest_first(tmp_path):
     assert sorted(range(4), key=lambda i: -known[i])[-1] == 0  # the job known to be quick starts last
 
 
-def test_cli_batch_ends_with_its_count_and_time(tmp_path, capsys):
+def test_cli_batch_ends_with_its_count_and_time(tmp_path, capsys, light):
     """The batch's last line says how many reports ran, in how long and how many at a time
     (the figure the main job's goal is measured by, issue 14)."""
     import re
 
     jobs = tmp_path / "jobs.yaml"
     jobs.write_text("reports:\n  - report: sample\n  - report: sample\n    name: sample-2\n    parameters: {n: 3}\n")
-    code = main(["report", "-f", str(jobs), "--workers", "1", "--notebooks", str(FIXTURES), "-o", str(tmp_path / "o")])
+    code = main(["report", "-f", str(jobs), "--workers", "1", "--notebooks", str(light), "-o", str(tmp_path / "o")])
     lines = capsys.readouterr().out.strip().splitlines()
     assert code == 0 and lines[-2] == f"index: {(tmp_path / 'o' / 'index.html').resolve()}"
     assert re.fullmatch(r"2 reports in \d+\.\d s \(one after another\)", lines[-1]), lines[-1]

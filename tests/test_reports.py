@@ -248,7 +248,10 @@ def single_run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def batch_run(tmp_path_factory):
-    """``toolkit report -f jobs.yaml`` with a succeeding and a failing job (two kernel runs)."""
+    """``toolkit report -f jobs.yaml --workers 1`` with a succeeding and a failing job (two
+    kernel runs, one after the other in this process: without ``--workers`` two jobs would
+    start a Dask cluster of two worker processes, which is not what these tests check; a
+    parallel batch gives what a sequential one gives, tests/test_parallel_reports.py)."""
     out = tmp_path_factory.mktemp("batch")
     jobs = out / "jobs.yaml"
     jobs.write_text(
@@ -256,7 +259,7 @@ def batch_run(tmp_path_factory):
         "  - report: sample\n    name: s-1\n    parameters: {label: '<b>bold & co</b>', ratio: 1}\n"
         "  - report: failing\n"
     )
-    code = main(_args("report", "-f", jobs, "--notebooks", FIXTURES, "-o", out / "html"))
+    code = main(_args("report", "-f", jobs, "--workers", "1", "--notebooks", FIXTURES, "-o", out / "html"))
     return code, out / "html"
 
 

@@ -72,7 +72,7 @@ def test_rule_change_estimates_carry_intervals_and_noise_is_not_narrated(tmp_pat
     parameters = {
         "system": "durak-battle",
         "proposed": "cheap_strikes",
-        "sizes": {"clash_sizes": [1, 3], "tokens_a": [2], "tokens_b": [2], "max_rounds": 2, "trials": 60},
+        "sizes": {"clash_sizes": [1, 2], "tokens_a": [2], "tokens_b": [2], "max_rounds": 2, "trials": 60},
     }
     markup = _render(tmp_path, "rule-change", parameters)
     assert bare_estimates(markup) == [] and narrated_noise(markup) == []
@@ -92,7 +92,7 @@ def test_durak_report_shows_estimates_with_intervals_and_explains_no_noise(tmp_p
     markup = _render(
         tmp_path,
         "durak-battle",
-        {"tokens_a": [2], "tokens_b": 2, "clash_sizes": [1, 3], "max_rounds": 2, "trials": 60, "suit_trials": 4},
+        {"tokens_a": [2], "tokens_b": 2, "clash_sizes": [1, 2], "max_rounds": 2, "trials": 60, "suit_trials": 4},
     )
     assert bare_estimates(markup) == [] and narrated_noise(markup) == []
     text = " ".join(blocks(markup))

@@ -5,6 +5,7 @@ by toolkit.tune. One local cluster of two worker processes serves the module."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 import time
@@ -58,16 +59,25 @@ def check_written(result, out):
 
 
 # -- Angry Miniatures: the hit faces --------------------------------------------------------------
-def out_within(attacks: int, attack_dice: int, defence_dice: int, health: int, rules) -> Fraction:
-    """P(a Health ``health`` target is out within ``attacks`` melee attacks), from the
-    brute force over every face of both pools (tests/brute_force.py, the rule text) and a
-    convolution of the damage of independent attacks (AM-10: damage accumulates)."""
+@functools.cache
+def damage_of_one_attack(attack_dice: int, defence_dice: int, rules) -> dict[int, Fraction]:
+    """{damage to the defender: probability} of one melee attack, from the brute force over
+    every face of both pools (tests/brute_force.py, the rule text); kept, as the checks below
+    ask for the same pools more than once."""
     from brute_force import opposed_with
     from test_am_house_rules import _plain
 
     per_attack: Counter = Counter()
     for (to_defender, _back, _ca, _cd), p in opposed_with(attack_dice, defence_dice, "melee", _plain(rules)).items():
         per_attack[to_defender] += p
+    return dict(per_attack)
+
+
+def out_within(attacks: int, attack_dice: int, defence_dice: int, health: int, rules) -> Fraction:
+    """P(a Health ``health`` target is out within ``attacks`` melee attacks), from
+    :func:`damage_of_one_attack` and a convolution of the damage of independent attacks
+    (AM-10: damage accumulates)."""
+    per_attack = damage_of_one_attack(attack_dice, defence_dice, rules)
     total = {0: Fraction(1)}
     for _ in range(attacks):
         step: Counter = Counter()
