@@ -19,30 +19,42 @@ notebook_library("nbformat")
 #: that use it register it for their own module only.
 collect_ignore = ["coin_duel"]
 
-#: The test files that take longest (about 10 s or more on an idle 2-core machine, from
-#: ``--durations``), longest first. They run first: the main part runs a file to a
-#: pytest-xdist worker (``--dist loadfile`` in scripts/test.py, which keeps this order),
-#: so a long file handed out last would keep one worker busy while the other idles.
+#: The test files that take longest (about 20 s or more; from ``--durations=120`` of the main
+#: part on 2 workers, 3 December 2026, less what was cut after it), longest first. They run
+#: first: the main part runs a file to a pytest-xdist worker (``--dist loadfile`` in
+#: scripts/test.py, which keeps this order), so a long file handed out last would keep one
+#: worker busy while the other idles.
 #: A file not listed runs after them, in the usual order.
 LONGEST_FIRST = (
     "test_fairy_meat_hidden.py",
-    "test_parallel_reports.py",
-    "test_fm_odds_every_rule.py",
-    "test_fm_house_rules.py",
     "test_notebooks.py",
     "test_fairy_meat_optimal.py",
-    "test_hostile_renders.py",
-    "test_fm_hidden_shared_build.py",
-    "test_fairy_meat_odds.py",
-    "test_reports_honest.py",
-    "test_fm_odds_brute_force.py",
-    "test_durak_battle_odds.py",
-    "test_reports.py",
-    "test_explorer_says_why.py",
-    "test_tune_run.py",
     "test_tune_examples.py",
+    "test_hostile_renders.py",
+    "test_fm_odds_every_rule.py",
+    "test_parallel_reports.py",
+    "test_fm_house_rules.py",
+    "test_fm_shared_caches.py",
+    "test_events_reworded.py",
+    "test_fm_hidden_shared_build.py",
+    "test_reports_honest.py",
+    "test_fm_hidden_build_sharing.py",
+    "test_angry_miniatures_odds.py",
+    "test_durak_battle_odds.py",
+    "test_fm_hidden_shared_judge.py",
     "test_durak_comparison_classes.py",
     "test_sweeps_run.py",
+    "test_wheel_install.py",
+    "test_tune_run.py",
+    "test_layout.py",
+    "test_fm_odds_brute_force.py",
+    "test_fm_hidden_budget.py",
+    "test_report_speed_equal.py",
+    "test_reports.py",
+    "test_fairy_meat_widgets.py",
+    "test_fairy_meat_odds.py",
+    "test_durak_house_rules.py",
+    "test_explorer_says_why.py",
 )
 
 
