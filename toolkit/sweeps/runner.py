@@ -21,7 +21,6 @@ stored file is moved into place whole, and what a cancelled chunk staged is remo
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import dataclasses
 import itertools
@@ -62,19 +61,12 @@ __all__ = [
     "parse_scheduler",
     "probe_scheduler",
     "CHUNK_SECONDS",
-    "LANE_IN_FLIGHT",
 ]
 
 #: About how long one chunk of small points should take (seconds).
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
-#: Chunks of one lane (:func:`plan_lanes`) sent at a time per worker of the lane: the one
-#: it runs, the next sent when it is done (a round trip of a few milliseconds a chunk), so
-#: that no chunk of a lane waits on its worker for another lane's worker to steal: a
-#: stolen chunk redoes there the cached work of its rules variant (on the 100-point Fairy
-#: Meat bench sweep, 1,800 to 2,300 judgements of another variant).
-LANE_IN_FLIGHT = 1
 #: The name that, in ``Calculator.shares``, says that the points of one rules variant share
 #: cached work (:func:`plan_lanes`).
 RULES_SHARE = "rules"
@@ -489,10 +481,8 @@ def _run(
     else:
         place = {p.key: i for i, p in enumerate(sweep.points)}
     planned = plan_work(sweep, todo, grid, dask_cluster.worker_addresses(client), workers)
-    futures: dict[Any, list[Any]] = {}
-    lane_of: dict[Any, tuple[str, ...]] = {}
-
-    def submit(i: int, chunk: list[Any], where: list[str] | None) -> Any:
+    futures = {}
+    for i, (chunk, where) in enumerate(planned):
         # one opaque value: Dask would otherwise walk every point's arguments looking for tasks
         if grid is not None:
             work = pickle.dumps((Places(sent, chunk), (schema, None)), protocol=pickle.HIGHEST_PROTOCOL)
@@ -516,31 +506,6 @@ def _run(
             **({} if where is None else {"workers": where, "allow_other_workers": True}),
         )
         futures[future] = chunk
-        return future
-
-    # Lanes (chunks that prefer some workers: plan_lanes) are fed: at most LANE_IN_FLIGHT
-    # chunks per worker of a lane are sent at a time, the next when one is done, so that
-    # no queue of a lane's chunks waits on its worker for Dask to steal (a chunk stolen by
-    # another lane's worker redoes there the cached work of its rules variant).
-    queues: dict[tuple[str, ...], collections.deque[tuple[int, list[Any], list[str]]]] = {}
-    for i, (chunk, where) in enumerate(planned):
-        if where is None:
-            submit(i, chunk, where)
-        else:
-            queues.setdefault(tuple(where), collections.deque()).append((i, chunk, where))
-
-    def feed(lane: tuple[str, ...] | None) -> list[Any]:
-        """Send the next chunk of ``lane`` (if any): its future in a list."""
-        queue = queues.get(lane) if lane is not None else None
-        if not queue:
-            return []
-        future = submit(*queue.popleft())
-        lane_of[future] = lane
-        return [future]
-
-    for lane in queues:
-        for _ in range(LANE_IN_FLIGHT * len(lane)):
-            feed(lane)
     failures: list[Failure] = []
     finished = 0
     try:
@@ -552,8 +517,6 @@ def _run(
                 waiting.add(future)
                 continue
             chunk = futures.pop(future)
-            for fed in feed(lane_of.pop(future, None)):
-                waiting.add(fed)
             if future.status != "finished":
                 error = _chunk_error(future)
                 if future.status == "finished":  # computed again while its error was asked for
