@@ -28,6 +28,9 @@ def venv_python() -> Path:
     stamp = VENV / ".installed"
     pyproject = ROOT / "pyproject.toml"
     if not stamp.exists() or stamp.stat().st_mtime < pyproject.stat().st_mtime:
+        if not has_pip(python):  # a venv left half made (its creation interrupted): made again
+            print(f"creating {VENV} again (it has no pip: its creation was interrupted)", flush=True)
+            venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
         print("installing the toolkit and its dependencies into .venv", flush=True)
         (VENV / COMPILED).unlink(missing_ok=True)
         install(python, f"{ROOT}[dev]")
@@ -39,6 +42,12 @@ def venv_python() -> Path:
         stamp.touch()
     compile_bytecode(python)
     return python
+
+
+def has_pip(python: Path) -> bool:
+    """Whether the venv of ``python`` has pip (a venv whose creation was stopped has not)."""
+    found = subprocess.run([str(python), "-m", "pip", "--version"], capture_output=True, check=False)
+    return found.returncode == 0
 
 
 #: The stamp in .venv saying its installed packages are compiled to bytecode.
