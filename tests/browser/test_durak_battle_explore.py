@@ -214,9 +214,14 @@ def test_an_army_change_ends_the_example_with_a_neutral_note(session):
     start = slider_value(south)
     for _ in range(3):
         nudge(south, "ArrowLeft")
+    # the kernel can be idle before the army change shows (under load its message arrives
+    # late): wait for the change itself, so that "Play all" plays the changed battle
+    fewer = rf"against South \({int(start) - 3} tokens\)"
+    region.get_by_text(re.compile(fewer)).first.wait_for(timeout=30_000)
     nb.wait_idle(30)
     try:
         button(region, "Play all").click()
+        region.get_by_text("no longer fits").first.wait_for(timeout=60_000)
         nb.wait_idle(60)
         text = region.inner_text()
         assert text.count("no longer fits") == 1, text[-800:]
