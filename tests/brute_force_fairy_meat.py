@@ -216,8 +216,9 @@ def _reveals(placed: tuple, rules: Rules) -> list[tuple]:
     return [placed, ()]
 
 
-def resolve(a: dict, d: dict | None, rules: Rules) -> AttackOutcome:
-    """One attack with the cards on the table: the None rule (FM-5) and the judgement."""
+def judged_attack(a: dict, d: dict | None, rules: Rules) -> dict:
+    """One attack with the cards on the table: the None rule (FM-5) and the judgement, as
+    :func:`judge` gives it (``nasty_to``: who suffers the Nasty Hit, FM-12, or None)."""
     placed = (a["placed"], () if d is None else d["placed"])
     if d is None:
         owner = 0 if placed[0] else None  # an unopposed defender has said None
@@ -231,6 +232,12 @@ def resolve(a: dict, d: dict | None, rules: Rules) -> AttackOutcome:
         side = ("attacker", "defender")[owner]
         options = [(s, placed[1]) if owner == 0 else (placed[0], s) for s in _reveals(placed[owner], rules)]
         r = max((judge(a, d, o, rules) for o in options), key=lambda x: gain(x, side))
+    return r
+
+
+def resolve(a: dict, d: dict | None, rules: Rules) -> AttackOutcome:
+    """One attack with the cards on the table (:func:`judged_attack`) as an outcome."""
+    r = judged_attack(a, d, rules)
     return AttackOutcome(
         r["winner"] or "draw", r["points"] if r["winner"] else 0, r["damage"], r["nasty_to"] is not None
     )

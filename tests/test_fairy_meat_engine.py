@@ -239,6 +239,25 @@ def test_an_escape_deals_no_damage():
     assert summary["damage_to_defender"] == 0 and summary["damage_to_attacker"] == 0 and summary["escapes"] == 1
 
 
+def test_a_wrestling_defender_who_wins_gives_the_attacker_the_nasty_hit():
+    # FM-12 with FM-14: Bo defends and wins, so Ann, the attacker, takes the damage and the
+    # Nasty Hit of her own A♠ (both draw exactly 2 Kill points under kill_only). 2♠+A♠ = 3
+    # against 9♠+J♠ = 10, both black: Bo wins by 7, ceil(7/2) = 4 damage to Ann (5 -> 1).
+    # If Bo escapes nobody takes damage: no Nasty Hit, but under nasty_hit="loser" Ann lost.
+    for rules, after_escape in (
+        (Rules(wrestling_hand="kill_only"), ()),
+        (Rules(wrestling_hand="kill_only", nasty_hit="loser"), ("Ann",)),
+    ):
+        s = start_combat(Fairy("Ann", 5, 2), Fairy("Bo", 5, 2), rules, hands=("2S AS", "9S JS"), wrestling=True)
+        s = s.apply("declare add").apply("declare add").apply("trumps AS").apply("trumps JS")
+        s = _best(s.apply("play 2S").apply("play 9S"))
+        assert s.phase() == ("escape", 1)
+        hit = s.apply("damage")
+        assert [f.live for f in hit.fairies] == [1, 5] and hit.nasty_hits == ("Ann",)
+        assert "Ann suffers a Nasty Hit (FM-12)" in hit.log()
+        assert s.apply("escape").nasty_hits == after_escape
+
+
 def _best(state):
     """Apply the referee's best choices (reveal, bonus, shifts) until none is pending."""
     while state.best_action() is not None:

@@ -162,6 +162,90 @@ def test_ace_of_spades_nasty_hit_variants():
     assert not hidden.revealed["defender"] and not hidden.nasty_hit
 
 
+# FM-12 by hand: who suffers the Nasty Hit. Each case is an attack with the A♠ applied
+# (placed face down by either side, cheating or matching, turned up by a Wild Trump draw)
+# and what the rule text gives: under the default the fairy who takes damage (FM-10: the
+# defender when the attacker wins, nobody when the defender wins or in a draw; FM-14: when
+# Wrestling the loser whoever attacked, both in a draw, nobody after an escape), under
+# nasty_hit="loser" the loser even without damage (nobody in a draw). Both sides place
+# Trumps (or play a Wild Trump), so nobody has said None and every Trump is revealed (FM-5).
+# Values: same colour (spades and clubs are black), highest wins; different colours, lowest
+# wins (FM-9); each Trump 1 (FM-1); a cheating Trump lets the opponent move each value by 1
+# (FM-8). (attacker, defender, wrestling, escape, under "damaged", under "loser").
+A, D = "attacker", "defender"
+NASTY_HIT_CASES = {
+    # 9♠+A♠ = 10 against 2♠+J♠ = 3: the attacker wins, the defender takes 4 damage
+    "attacker's A♠, attacker wins": (Play("9S", trumps=("AS",)), Play("2S", trumps=("JS",)), False, False, (D,), (D,)),
+    # 2♠+A♠ = 3 against 9♠+J♠ = 10: the defender wins, nobody takes damage (FM-10, FM-11)
+    "attacker's A♠, defender wins": (Play("2S", trumps=("AS",)), Play("9S", trumps=("JS",)), False, False, (), (A,)),
+    # the defender's own A♠ hits her when she loses ...
+    "defender's A♠, attacker wins": (Play("9S", trumps=("JS",)), Play("2S", trumps=("AS",)), False, False, (D,), (D,)),
+    # ... and, when she wins, hits nobody, or the losing attacker under "loser"
+    "defender's A♠, defender wins": (Play("2S", trumps=("JS",)), Play("9S", trumps=("AS",)), False, False, (), (A,)),
+    # 2♥ against 9♥+J♥ = 10, the attacker's A♠ cheats: the defender moves 2 -> 1, 10 -> 11
+    "cheating A♠, defender wins": (Play("2H", trumps=("AS",)), Play("9H", trumps=("JH",)), False, False, (), (A,)),
+    # 9♥+J♥ = 10 against 2♥, the defender's A♠ cheats: 11 against 1, the defender takes 5
+    "cheating A♠, attacker wins": (Play("9H", trumps=("JH",)), Play("2H", trumps=("AS",)), False, False, (D,), (D,)),
+    # a Wild Trump J♠ turns up the A♠, then the 9♠: 9+1+1 = 11 against 2♠+Q♠ = 3
+    "A♠ turned up": (Play("9S", wild="JS", drawn=("AS",)), Play("2S", trumps=("QS",)), False, False, (D,), (D,)),
+    # 5♠+A♠ = 6 against 5♣+J♣ = 6: a draw, no damage and no loser
+    "A♠ in a draw": (Play("5S", trumps=("AS",)), Play("5C", trumps=("JC",)), False, False, (), ()),
+    # FM-14: the winner damages the loser whoever attacked
+    "Wrestling, attacker wins": (Play("9S", trumps=("AS",)), Play("2S", trumps=("JS",)), True, False, (D,), (D,)),
+    "Wrestling, defender wins": (Play("2S", trumps=("AS",)), Play("9S", trumps=("JS",)), True, False, (A,), (A,)),
+    "Wrestling, defender's A♠ wins": (Play("2S", trumps=("JS",)), Play("9S", trumps=("AS",)), True, False, (A,), (A,)),
+    # the winner forgoes the damage to escape: nobody takes damage, the loser still lost
+    "Wrestling, attacker escapes": (Play("9S", trumps=("AS",)), Play("2S", trumps=("JS",)), True, True, (), (D,)),
+    "Wrestling, defender escapes": (Play("2S", trumps=("AS",)), Play("9S", trumps=("JS",)), True, True, (), (A,)),
+}
+# Not listed: a Wrestling draw under "loser" (both take 1 damage, nobody lost): FM-12's
+# variant text does not say; the toolkit gives nobody a Nasty Hit.
+
+
+@pytest.mark.parametrize("case", list(NASTY_HIT_CASES))
+def test_the_nasty_hit_falls_on_the_fairy_the_rule_text_names(case):
+    attacker, defender, wrestling, escape, damaged, loser = NASTY_HIT_CASES[case]
+    for rules, expected in ((Rules(), damaged), (Rules(nasty_hit="loser"), loser)):
+        r = resolve_attack(attacker, defender, rules, wrestling=wrestling, escape=escape, names=("Ann", "Bo"))
+        assert (r.nasty_hit_to, r.nasty_hit) == (expected, bool(expected)), rules.nasty_hit
+        named = {A: "Ann", D: "Bo"}
+        hit = [line for line in r.explain().splitlines() if "Nasty Hit" in line]
+        assert hit == [
+            f"The Ace of Spades was applied: {named[expected[0]]} suffers a Nasty Hit (FM-12)."
+            if expected
+            else "The Ace of Spades was applied, but nobody takes damage: no Nasty Hit (FM-12)."
+        ], rules.nasty_hit
+
+
+def test_a_wrestling_draw_gives_both_a_nasty_hit():
+    # FM-14 and FM-12: a draw deals 1 damage to each, so both take damage from the attack.
+    r = resolve_attack(Play("5S", trumps=("AS",)), Play("5C", trumps=("JC",)), wrestling=True, names=("Ann", "Bo"))
+    assert (r.damage, r.attacker_damage) == (1, 1) and sorted(r.nasty_hit_to) == [A, D]
+    assert "The Ace of Spades was applied: Bo and Ann suffer a Nasty Hit (FM-12)." in r.explain().splitlines()
+
+
+def test_no_nasty_hit_without_the_death_card_applied():
+    # FM-12 needs the A♠ among the cards applied: the same attacks with the K♠ in its place,
+    # and an A♠ held face down but left hidden (the other side said None, FM-5).
+    for attacker, defender, wrestling, escape, *_ in NASTY_HIT_CASES.values():
+        swap = {"AS": "KS"}
+        attacker, defender = (
+            Play(
+                p.number,
+                trumps=tuple(swap.get(c.code, c.code) for c in p.trumps),
+                drawn=tuple(swap.get(c.code, c.code) for c in p.drawn),
+                wild=p.wild,
+            )
+            for p in (attacker, defender)
+        )
+        for rules in (Rules(), Rules(nasty_hit="loser")):
+            r = resolve_attack(attacker, defender, rules, wrestling=wrestling, escape=escape)
+            assert (r.nasty_hit_to, r.nasty_hit) == ((), False)
+            assert "Nasty Hit" not in r.explain()
+    hidden = resolve_attack(Play("2H"), Play("9S", trumps=("AS",)), Rules(nasty_hit="loser"))
+    assert hidden.winner == A and not hidden.revealed[D] and hidden.nasty_hit_to == ()
+
+
 def test_wrestling_winner_damages_loser_and_draw_hurts_both():
     # FM-14
     r = resolve_attack(Play("2H"), Play("9H"), wrestling=True)

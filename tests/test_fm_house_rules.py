@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import cache, partial
 from math import comb, perm
 
+import brute_force_fairy_meat as bf
 import pytest
 
 from toolkit.cards import Card
@@ -385,6 +386,61 @@ def test_random_rules_cover_both_paths_and_every_kind_of_change():
     assert len(RANDOM_RULES) >= 20
     assert any(r.jokers for r in RANDOM_RULES) and any(r.death_card is None for r in RANDOM_RULES)
     assert any(r.damage == "table" for r in RANDOM_RULES) and any(r.trump_value > 1 for r in RANDOM_RULES)
+
+
+def _random_attack(rng: random.Random, rules: Rules) -> tuple[Play, Play]:
+    """Two plays from the rules' deck (FM-1): a Numbered card each, 0-2 Trumps of one
+    colour face down (FM-4), and sometimes a Wild Trump with a Trump turned up (FM-6); the
+    death card among them more often than not (FM-12)."""
+    cards = bf.deck(rules)
+    numbered = [c for c in cards if bf.kind(c, rules)[0] == "n"]
+    trumps = [c for c in cards if bf.kind(c, rules)[0] == "t"]
+    rng.shuffle(trumps)
+    if rules.death_card is not None and rng.random() < 0.7:
+        trumps.sort(key=lambda c: c.code != rules.death_card and rng.random() < 0.7)
+    plays = []
+    for number in rng.sample(numbered, 2):
+        colour = rng.choice(["red", "black"])
+        down = [c for c in trumps if c.is_joker or c.colour == colour][: rng.randint(0, 2)]
+        trumps = [c for c in trumps if c not in down]
+        wild = drawn = ()
+        if len(trumps) >= 2 and rng.random() < 0.3:
+            wild, drawn, trumps = trumps[:1], trumps[1:2], trumps[2:]
+        direction = rng.choice(["add", "subtract"])
+        plays.append(Play(number, tuple(down), direction, tuple(drawn), wild[0] if wild else None, rules=rules))
+    return plays[0], plays[1]
+
+
+def test_the_nasty_hit_falls_where_the_brute_force_puts_it_on_random_rules():
+    """FM-12 (with FM-5, FM-8..FM-10) over the random rule sets: who suffers the Nasty Hit,
+    the winner and the damage of random attacks, against the brute force from the rule text
+    (``tests/brute_force_fairy_meat.py``, its ``nasty_to``), whose odds only say whether
+    someone suffers one."""
+    seen = defaultdict(int)
+    for seed, rules in enumerate(RANDOM_RULES):
+        rng = random.Random(seed)
+        for _ in range(25):
+            a, d = _random_attack(rng, rules)
+            sides = [
+                {
+                    "number": bf.kind(p.number, rules),
+                    "sign": p.sign,
+                    "placed": tuple(bf.kind(c, rules) for c in p.trumps),
+                    "extra": tuple(bf.kind(c, rules) for c in (*p.drawn, *([p.wild] if p.wild else []))),
+                }
+                for p in (a, d)
+            ]
+            want = bf.judged_attack(sides[0], sides[1], rules)
+            got = resolve_attack(a, d, rules, explain=False)
+            assert (got.winner, got.damage, got.nasty_hit_to) == (
+                want["winner"],
+                want["damage"],
+                (want["nasty_to"],) if want["nasty_to"] else (),
+            ), (rules.variant_name(), a, d)
+            seen[rules.nasty_hit, want["winner"], want["nasty_to"]] += 1
+    # both variants, both winners, with and without a Nasty Hit: the comparison can fail
+    for key in (("damaged", A, D), ("damaged", D, None), ("loser", A, D), ("loser", D, A)):
+        assert seen[key] >= 5, (key, dict(seen))
 
 
 @pytest.mark.slow

@@ -432,3 +432,79 @@ def test_nothing_measured_says_so():
     assert made.measured() == [] and made.unmeasured() == ["P(North wins the battle)"]
     (line,) = made.sentences()
     assert "changes none of these odds measurably" in line and "inside its 95% interval" in line
+
+
+def test_a_paired_change_inside_its_interval_is_written_after_the_measured_ones():
+    """Two tables of 20 runs drawn with one seed (aligned, so each change is compared run by
+    run) and one exact cell, through :func:`compare`. Agresti and Min's interval for matched
+    proportions by hand (95%, z = 1.96; m = 20 + 2 runs, half a run added to the runs lost
+    and gained):
+
+    - 2-die cell: 10/20 hit before, 2 runs lost and 3 gained: 11/20, +5 points; centre
+      (3.5 - 2.5)/22 = 0.0455, half 1.96·sqrt((6/22 - 0.0455²)/22) = 0.2174, so -0.1719 to
+      0.2628: holds 0, not measurable, within max(0.05 + 0.1719, 0.2628 - 0.05) = ±22.2
+      points (Newcombe from the cells' own ±21% would say ±29.7);
+    - 3-die cell: 4/20 before, 12 runs gained and none lost: 16/20, +60 points; centre
+      12/22 = 0.5455, half 1.96·sqrt((13/22 - 0.5455²)/22) = 0.2263, so 0.3191 to 0.7718:
+      measured, ± max(0.6 - 0.3191, 0.7718 - 0.6) = 28.1 points;
+    - 1-die cell: exact 1/2 -> 49/100, −1 point: smaller than the +5 above, yet listed
+      before it, since it is measured."""
+    from toolkit.odds_samples import Samples
+    from toolkit.reports.rule_change import compare
+    from toolkit.reports.rule_change_systems import Cell, Table, TableSpec
+
+    spec = TableSpec(
+        "hits", "P(the attack hits)", "attack dice", "defence dice", "a {row}-die attack against {column_dice}", "hits"
+    )
+    stream = ("made-up", 0, (20,))
+
+    def runs(hits):
+        return Samples.of(stream, ["hit" if i in hits else "miss" for i in range(20)])
+
+    def estimate(row, hits, low, high):
+        return Cell(row, 2, Fraction(len(hits), 20), False, low, high, runs(hits), "hit")
+
+    before = Table(
+        spec,
+        (
+            Cell(1, 2, Fraction(1, 2)),
+            estimate(2, set(range(10)), 0.29, 0.71),
+            estimate(3, set(range(4)), 0.05, 0.35),
+        ),
+    )
+    after = Table(
+        spec,
+        (
+            Cell(1, 2, Fraction(49, 100)),
+            estimate(2, set(range(2, 13)), 0.34, 0.76),  # runs 0, 1 lost; 10, 11, 12 gained
+            estimate(3, set(range(16)), 0.65, 0.95),
+        ),
+    )
+    default = read_rules_parameter("angry-miniatures", None)
+    made = RuleChange("made-up", default, default, compare([before], [after]), {})
+    exact, noise, real = made.tables[0].changes
+    assert made.largest() == [real, exact, noise] and made.measured() == [real, exact]
+    assert (noise.difference.method, noise.difference.runs, noise.measurable) == ("paired", 20, False)
+    assert sentence(noise, "Tens hit") == (
+        "With Tens hit, a 2-die attack against 2 dice hits: no measurable change (within ±22.2 points), "
+        "Monte Carlo estimates."
+    )
+    assert sentence(real, "Tens hit") == (
+        "With Tens hit, a 3-die attack against 2 dice hits: 20% ± 15% (95%) → 80% ± 15% (95%), "
+        "a change of +60.0 ± 28.1 points (95%), Monte Carlo estimates."
+    )
+    # the table writes all three, the one that is not measurable last; the story tells only two
+    shown = made.largest_shown()
+    assert list(shown["change"]) == [
+        "+60.0 ± 28.1 points (95%)",
+        "−1 point",
+        "no measurable change (within ±22.2 points)",
+    ]
+    assert list(shown["how"]) == [
+        "paired: the same 20 runs under both rules",
+        "exact",
+        "paired: the same 20 runs under both rules",
+    ]
+    told = made.sentences(5)
+    assert len(told) == 2 and told[0].startswith("With default rules (proposed), a 3-die attack against 2 dice hits:")
+    assert not any("2-die" in s for s in told)
