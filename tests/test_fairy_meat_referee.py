@@ -198,8 +198,8 @@ NASTY_HIT_CASES = {
     "Wrestling, attacker escapes": (Play("9S", trumps=("AS",)), Play("2S", trumps=("JS",)), True, True, (), (D,)),
     "Wrestling, defender escapes": (Play("2S", trumps=("AS",)), Play("9S", trumps=("JS",)), True, True, (), (A,)),
 }
-# Not listed: a Wrestling draw under "loser" (both take 1 damage, nobody lost): FM-12's
-# variant text does not say; the toolkit gives nobody a Nasty Hit.
+# Not listed: a Wrestling draw (both take 1 damage, nobody lost): both suffer it, under either
+# variant (test_a_wrestling_draw_gives_both_a_nasty_hit).
 
 
 @pytest.mark.parametrize("case", list(NASTY_HIT_CASES))
@@ -217,9 +217,15 @@ def test_the_nasty_hit_falls_on_the_fairy_the_rule_text_names(case):
         ], rules.nasty_hit
 
 
-def test_a_wrestling_draw_gives_both_a_nasty_hit():
+@pytest.mark.parametrize("nasty_hit", ["damaged", "loser"])
+def test_a_wrestling_draw_gives_both_a_nasty_hit(nasty_hit):
     # FM-14 and FM-12: a draw deals 1 damage to each, so both take damage from the attack.
-    r = resolve_attack(Play("5S", trumps=("AS",)), Play("5C", trumps=("JC",)), wrestling=True, names=("Ann", "Bo"))
+    # Under "loser" (which names no case without a loser) the toolkit reads the same: the
+    # variant adds a loser who takes no damage, it spares nobody the default hits.
+    rules = Rules(nasty_hit=nasty_hit)
+    r = resolve_attack(
+        Play("5S", trumps=("AS",)), Play("5C", trumps=("JC",)), rules, wrestling=True, names=("Ann", "Bo")
+    )
     assert (r.damage, r.attacker_damage) == (1, 1) and sorted(r.nasty_hit_to) == [A, D]
     assert "The Ace of Spades was applied: Bo and Ann suffer a Nasty Hit (FM-12)." in r.explain().splitlines()
 

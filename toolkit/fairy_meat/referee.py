@@ -359,12 +359,17 @@ def nasty_hit_to(
     ace_applied: bool, winner: Side | None, damage: int, attacker_damage: int, rules: Rules
 ) -> tuple[Side, ...]:
     """Who suffers a Nasty Hit (FM-12): when the A♠ is among the cards applied, the fairy
-    who takes damage from the attack (both in a Wrestling draw); with
-    ``Rules(nasty_hit="loser")`` the loser, even without damage."""
+    who takes damage from the attack (both in a Wrestling draw, FM-14); with
+    ``Rules(nasty_hit="loser")`` the loser, even without damage.
+
+    A gap the variant leaves, read here: under ``"loser"`` an attack with no loser (a
+    draw) gives the Nasty Hit as the default does, to whoever takes damage (both fairies
+    in a Wrestling draw, nobody in any other draw): the variant widens who suffers it to a
+    loser without damage, it does not spare a fairy the default would hit."""
     if not ace_applied:
         return ()
-    if rules.nasty_hit == "loser":
-        return () if winner is None else (_other(winner),)
+    if rules.nasty_hit == "loser" and winner is not None:
+        return (_other(winner),)
     return tuple(s for s, d in (("defender", damage), ("attacker", attacker_damage)) if d > 0)
 
 

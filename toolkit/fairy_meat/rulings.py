@@ -141,7 +141,9 @@ RULINGS: tuple[Ruling, ...] = (
             "If the A♠ is among the cards applied in an attack (from the hand or turned up), the "
             "fairy who takes damage from that attack also suffers a **Nasty Hit**. The draft has no "
             'Nasty Hit table, so the toolkit records that it happens. Variant: `nasty_hit="damaged"` '
-            '(default) or `"loser"` (the loser suffers it even when she takes no damage).'
+            '(default) or `"loser"` (the loser suffers it even when she takes no damage; in a '
+            "Wrestling draw, which has no loser, both fairies take damage and both suffer it, as "
+            "by default: the toolkit's reading of a case the variant does not name)."
         ),
     ),
     Ruling(
