@@ -86,3 +86,25 @@ def test_an_event_narrated_when_read_is_the_event_narrated_at_once() -> None:
     assert again.text == "Dizzytwig draws 2 cards." and again.ruling == "FM-2"
     other = narrated_later("draw", {"who": "a", "n": 3}, cast, _narrator([]), ruling="FM-2", audience=("attacker",))
     assert other != now
+
+
+def test_judgements_are_kept_for_the_latest_rule_sets_only():
+    # A designer trying rule after rule keeps the judgements of the JUDGED_KEPT rule sets used
+    # last, not of every one; a rule set forgotten is judged again, to the same odds.
+    from toolkit.fairy_meat.odds.classes import JUDGED, JUDGED_KEPT, judged
+
+    clear_caches()
+    first = Rules(attacker_bonus=2)
+    cold = deal_averaged_odds(1, 1, ("greedy", "greedy"), first, method="exact").distribution
+    assert first in JUDGED and judged(first)  # its judgements are kept
+    others = [Rules(trump_value=v, attacker_bonus=b) for v in range(1, 11) for b in (0, 1)]
+    judged(others[0])
+    judged(first)  # used again: now the latest, so it outlives others[0]
+    for rules in others[1:JUDGED_KEPT]:
+        judged(rules)
+    assert len(JUDGED) == JUDGED_KEPT and first in JUDGED and others[0] not in JUDGED
+    for rules in others[JUDGED_KEPT:]:
+        judged(rules)
+    assert len(JUDGED) == JUDGED_KEPT and first not in JUDGED
+    again = deal_averaged_odds(1, 1, ("greedy", "greedy"), first, method="exact").distribution
+    assert again == cold and judged(first)  # judged again from nothing, the same odds

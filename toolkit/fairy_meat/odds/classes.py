@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
+from collections import OrderedDict
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -52,6 +53,7 @@ __all__ = [
     "class_reach",
     "representative_plays",
     "JUDGED",
+    "JUDGED_KEPT",
     "judged",
     "judge_one",
     "judge_chunk",
@@ -541,16 +543,27 @@ def representative_plays(
     raise AssertionError(f"no cards realise the attack class {key!r} at difference {delta}")  # pragma: no cover
 
 
-# Judgements by rules, then by (class key, delta): the rules are hashed once a calculation,
-# not once a judgement; cleared by clear_caches().
-JUDGED: dict[Rules, dict[tuple, AttackOutcome]] = {}
+#: Judgements by rules, then by (class key, delta): the rules are hashed once a calculation,
+#: not once a judgement. The :data:`JUDGED_KEPT` rule sets used last are kept (a designer
+#: who tries rule after rule in an explorer would otherwise hold every judgement of every
+#: one: up to 200,000 a rule set); cleared by clear_caches().
+JUDGED: OrderedDict[Rules, dict[tuple, AttackOutcome]] = OrderedDict()
+
+#: How many rule sets' judgements :data:`JUDGED` keeps (a report's or a sweep's variants).
+JUDGED_KEPT = 16
 
 
 def judged(rules: Rules) -> dict[tuple, AttackOutcome]:
-    """The judgements made under ``rules`` (:data:`JUDGED`), by (class key, delta)."""
+    """The judgements made under ``rules`` (:data:`JUDGED`), by (class key, delta); the
+    rule set becomes the latest used, and the one used longest ago is forgotten when more
+    than :data:`JUDGED_KEPT` are held (its judgements are made again if it comes back)."""
     table = JUDGED.get(rules)
     if table is None:
         table = JUDGED[rules] = {}
+        while len(JUDGED) > JUDGED_KEPT:
+            JUDGED.popitem(last=False)
+    else:
+        JUDGED.move_to_end(rules)
     return table
 
 
