@@ -237,7 +237,7 @@ class Judge:
                 k, column = divmod(cell, width)
                 self.table[k, column] = self.oid(k, column - off)
             got = self.table.ravel()[cells]
-        return got.astype(np.int64)
+        return got  # int32, the table's (a copy: read by index)
 
     def payvec(self, payoff: Payoff) -> np.ndarray:
         """Return the attacker's payoff of every outcome id so far (float64 of the exact

@@ -328,8 +328,15 @@ class Draws:
         vec = self.doubles.get(vec_key)
         if vec is not None:
             return vec if len(vec) == n_out else np.concatenate([vec, np.zeros(n_out - len(vec))])
-        coef_row, ids, weight, complete = parts
-        w = weight[:, None] * _numbered_pairs(numbered_left).reshape(-1, 17)[coef_row]
+        bounds, ids, weight, complete = parts
+        coef = _numbered_pairs(numbered_left)
+        # the pairs come in order of c2, then c1: each colour's block times its row of coef
+        w = np.empty(ids.shape)
+        for combo in range(4):
+            lo, hi = bounds[combo], bounds[combo + 1]
+            if hi > lo:
+                c2, c1 = divmod(combo, 2)
+                np.multiply(weight[lo:hi, None], coef[c1, c2][None, :], out=w[lo:hi])
         if complete:  # every id known: the zero weights add +0.0, which leaves every sum as it is
             vec = np.bincount(ids.reshape(-1), weights=w.reshape(-1), minlength=n_out)
         else:
@@ -468,14 +475,14 @@ class Draws:
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    ) -> tuple[list[int], np.ndarray, np.ndarray, bool]:
         """Both sides' Wild Trump draws from a deck holding ``trumps_left`` Trumps (FM-6), for
-        the four colours of the two Numbered cards turned up (c1, c2) at once: per pair of
-        (attacker's view after her draw, defender's draw) its row of
-        ``_numbered_pairs(...).reshape(4, 17)`` (c1 · 2 + c2), its outcome ids (x 17 pips
-        differences, column = attacker's pips - defender's + 8; -1 where no cards realise
-        it) and its probability, the pairs in order of c2, then c1; and whether every id is
-        known (none -1). First draws that leave
+        the four colours of the two Numbered cards turned up (c1, c2) at once: the pairs of
+        (attacker's view after her draw, defender's draw) in order of c2, then c1, where the
+        pairs of colours c2 · 2 + c1 = 0..3 start and end (``bounds[k]:bounds[k + 1]``, for
+        ``_numbered_pairs(...)[c1, c2]``), each pair's outcome ids (x 17 pips differences,
+        column = attacker's pips - defender's + 8; -1 where no cards realise it) and
+        probability; and whether every id is known (none -1). First draws that leave
         the attacker the same view and offset are one group, and so are second draws that
         leave the defender the same view and offset: the referee reads only those, so their
         weights add up (the pairs of groups are few: the class keys are looked up once per
@@ -504,12 +511,16 @@ class Draws:
                 # what the parts read of these first draws, as one number (equal for families whose
                 # draws leave the attacker the same views and offsets, grouped alike)
                 sig = (numbers.tobytes(), offs_a.tobytes(), order.tobytes(), starts.tobytes())
+                # and the law of these groups alone (equal for families whose first draws group
+                # alike, whatever their views: the pairs of groups below read only it)
+                law = ("law", pair.shape, pair.tobytes())
                 got = self.doubles[key] = (
                     [va for va, _ in firsts],
                     offs_a,
                     pair,
                     numbers,
                     self.signatures.setdefault(sig, len(self.signatures)),
+                    self.signatures.setdefault(law, len(self.signatures)),
                 )
             firsts_by_colour.append(got)
         mine_d = owner == "defender"
@@ -529,11 +540,13 @@ class Draws:
                     order_d.tobytes(),
                     starts_d.tobytes(),
                 )
+                grouping = ("grouping", order_d.tobytes(), starts_d.tobytes())
                 got = self.doubles[key] = (
                     seconds_arr,
                     order_d,
                     starts_d,
                     self.signatures.setdefault(sig, len(self.signatures)),
+                    self.signatures.setdefault(grouping, len(self.signatures)),
                 )
             seconds_by_colour.append(got)
         # the parts read the families only through these (views, offsets and groups of both
@@ -543,27 +556,24 @@ class Draws:
         got = self.doubles.get(same)
         if got is not None:
             return got
-        # both colours of the first card stacked (their groups one after the other)
-        first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
+        # the pairs of (first-draw group, second-draw group) with P > 0 for both colours of the
+        # second card, their colours (c2 · 2 + c1) and probabilities (shared by every family whose
+        # draws group alike: few laws of groups recur across the families)
+        pairs_of_groups = self._pairs_of_groups(firsts_by_colour, seconds_by_colour)
         off_a = np.concatenate([f[1] for f in firsts_by_colour])
-        pairs_both = np.vstack([f[2] for f in firsts_by_colour])
         numbers = np.concatenate([f[3] for f in firsts_by_colour])
         span_o = 2 * self.judge.delta_off
-        per_c2 = []
-        for c2, got in zip(NUMBER_COLOURS, seconds_by_colour, strict=True):
-            (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
-            pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
+        kids_l, diff_l = [], []
+        for c2, got, (g, r) in zip(NUMBER_COLOURS, seconds_by_colour, pairs_of_groups[0], strict=True):
+            view_d, off_d = got[0].T
             idx, kinds = self._kinds_by_number(owner, fam_d, c2, [f[0] for f in firsts_by_colour], numbers)
-            g, r = np.nonzero(pair)
-            per_c2.append((g, r, kinds[idx[g], view_d[r]], off_d, pair[g, r]))
+            kids_l.append(kinds[idx[g], view_d[r]])
+            diff_l.append(off_a[g] - off_d[r])
         # pairs of groups that leave the same colours, the same class and the same difference
         # of offsets (the attacker's minus the defender's) are one: the referee reads only
         # those (with the difference of the Numbered cards' pips), so their weights add up
         combo, kid, diff, weight = sum_by_triple(
-            np.concatenate([2 * c2i + first_colour[g] for c2i, (g, _, _, _, _) in enumerate(per_c2)]),
-            np.concatenate([kids for _, _, kids, _, _ in per_c2]),
-            np.concatenate([off_a[g] - off_d[r] for g, r, _, off_d, _ in per_c2]),
-            np.concatenate([p[4] for p in per_c2]),
+            pairs_of_groups[1], np.concatenate(kids_l), np.concatenate(diff_l), pairs_of_groups[2]
         )
         rest = kid * span_o + diff + self.judge.delta_off
         # the attacker's value p1 + off_a against the defender's p2 + off_d: ``rest`` is the
@@ -573,8 +583,30 @@ class Draws:
         if len(diff) and (diff.min() + off - 8 < 0 or diff.max() + off + 8 >= span_o):  # pragma: no cover
             raise RuntimeError("difference of values out of the table's range")
         ids = self.judge.oids_at(rest[:, None] + cols[None, :])
-        c2_of, c1_of = np.divmod(combo, 2)
-        got = self.doubles[same] = (2 * c1_of + c2_of, ids, weight, bool((ids >= 0).all()))
+        bounds = np.searchsorted(combo, np.arange(5)).tolist()  # where each colours' pairs start (sorted)
+        got = self.doubles[same] = (bounds, ids, weight, bool((ids >= 0).all()))
+        return got
+
+    def _pairs_of_groups(self, firsts_by_colour: list, seconds_by_colour: list) -> tuple[list, np.ndarray, np.ndarray]:
+        """For :meth:`double_parts`: per colour of the second Numbered card, the (first-draw
+        group, second-draw group) pairs with P > 0 (both colours of the first card stacked,
+        their groups one after the other); then for both colours of the second card one after
+        the other, each pair's colours c2 · 2 + c1 and probability (remembered by the first
+        draws' laws and the second draws' grouping: the same arrays for every family that
+        shares them)."""
+        key = ("pairs of groups", *(f[5] for f in firsts_by_colour), *(g[4] for g in seconds_by_colour))
+        got = self.doubles.get(key)
+        if got is None:
+            first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
+            pairs_both = np.vstack([f[2] for f in firsts_by_colour])
+            where, colours, weights = [], [], []
+            for c2i, (_, order_d, starts_d, *_) in enumerate(seconds_by_colour):
+                pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
+                g, r = np.nonzero(pair)
+                where.append((g, r))
+                colours.append(2 * c2i + first_colour[g])
+                weights.append(pair[g, r])
+            got = self.doubles[key] = (where, np.concatenate(colours), np.concatenate(weights))
         return got
 
 
