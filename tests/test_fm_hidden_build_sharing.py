@@ -109,3 +109,25 @@ def _forget(draws) -> None:
     draws.signatures.clear()
     draws.kinds_by_number.clear()
     draws.phis.clear()
+
+
+def test_judge_windows_are_one_read_per_position():
+    # Judge.oids_window(starts, 17) is Judge.oids_at of the 17 positions from each start: where
+    # every position is judged, a plain read of the judge's table, bit for bit; where some are
+    # not, they are judged (none left unknown) and read as oids_at reads them afterwards.
+    judge = _game(Rules(jokers=2)).judge
+    width = judge.table.shape[1]
+    flat = judge.table[: len(judge.keys)].ravel()
+    known = np.lib.stride_tricks.sliding_window_view(flat != -2, 17).all(axis=1)
+    known &= np.arange(len(known)) % width <= width - 17  # within one key's row
+    rng = np.random.default_rng(7)
+    starts = rng.choice(np.flatnonzero(known), 400)
+    got = judge.oids_window(starts, 17)
+    cells = starts[:, None] + np.arange(17)
+    assert np.array_equal(got, flat[cells]) and got.dtype == flat.dtype
+    unknown = np.flatnonzero(~known & (np.arange(len(known)) % width <= width - 17))
+    starts = rng.choice(unknown, 3)
+    got = judge.oids_window(starts, 17)
+    cells = starts[:, None] + np.arange(17)
+    assert (judge.table.ravel()[cells] != -2).all()
+    assert np.array_equal(got, judge.oids_at(cells))

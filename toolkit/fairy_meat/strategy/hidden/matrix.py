@@ -102,7 +102,6 @@ class Draws:
         self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.full_rows: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # row_keys over every row
-        self.views: dict[tuple, tuple[tuple, int]] = {}
         self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
         self.against: dict[tuple, dict[tuple, np.ndarray]] = {}  # _kinds: class key ids by the other side's view
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
@@ -112,13 +111,6 @@ class Draws:
         self.view_numbers: dict[tuple, int] = {}  # double_parts: each view's number
         self.signatures: dict[tuple, int] = {}  # double_parts: each side's draws as one number
         self.kinds_by_number: dict[tuple, dict[int, np.ndarray]] = {}  # double_parts: _kinds by view number
-
-    def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
-        key = (fam, colour, drawn, owner)
-        got = self.views.get(key)
-        if got is None:
-            got = self.views[key] = side_view(fam, colour, drawn, owner, *self.judge.terms)
-        return got
 
     def row_keys(
         self, owner: str | None, v_f: tuple, fam_x: Family, x_side: int, colour: str, rmax: tuple
@@ -165,7 +157,8 @@ class Draws:
         key = (fam_x, colour, mine)
         got = self.row_views.get(key)
         if got is None:
-            views = [self._view(fam_x, colour, turned, mine) for turned in self.turned]
+            terms = self.judge.terms
+            views = [side_view(fam_x, colour, turned, mine, *terms) for turned in self.turned]
             distinct: dict[tuple, int] = {}
             which = np.array([distinct.setdefault(v, len(distinct)) for v, _ in views], dtype=np.int64)
             offs = np.array([off for _, off in views], dtype=np.int64)
@@ -280,9 +273,10 @@ class Draws:
         Numbered card of ``colour`` (remembered: the same few decks recur)."""
         key = ("views", fam_a, colour, trumps_left, mine)
         got = self.seconds.get(key)
-        if got is None:
-            views = [self._view(fam_a, colour, self.turned[i], mine) for i in live1]
-            got = self.seconds[key] = (views, np.array([off for _, off in views]))
+        if got is None:  # read from her views over every row (the same views and offsets)
+            distinct, which, offs = self._row_views(fam_a, colour, mine)
+            views = [distinct[w] for w in which[live1].tolist()]
+            got = self.seconds[key] = (list(zip(views, offs[live1].tolist(), strict=True)), offs[live1])
         return got
 
     def _second_draws(self, trumps_left: tuple, live1: np.ndarray, rows2: np.ndarray) -> np.ndarray:
@@ -328,7 +322,8 @@ class Draws:
         vec = self.doubles.get(vec_key)
         if vec is not None:
             return vec if len(vec) == n_out else np.concatenate([vec, np.zeros(n_out - len(vec))])
-        bounds, ids, weight, complete = parts
+        bounds, starts, weight, complete = parts
+        ids = self.judge.oids_window(starts, 17)  # judged already (double_parts)
         coef = _numbered_pairs(numbered_left)
         # the pairs come in order of c2, then c1: each colour's block times its row of coef
         w = np.empty(ids.shape)
@@ -480,9 +475,10 @@ class Draws:
         the four colours of the two Numbered cards turned up (c1, c2) at once: the pairs of
         (attacker's view after her draw, defender's draw) in order of c2, then c1, where the
         pairs of colours c2 · 2 + c1 = 0..3 start and end (``bounds[k]:bounds[k + 1]``, for
-        ``_numbered_pairs(...)[c1, c2]``), each pair's outcome ids (x 17 pips differences,
-        column = attacker's pips - defender's + 8; -1 where no cards realise it) and
-        probability; and whether every id is known (none -1). First draws that leave
+        ``_numbered_pairs(...)[c1, c2]``), where each pair's outcome ids start in the judge's
+        table (:meth:`~.judge.Judge.oids_window`: x 17 pips differences, column = attacker's
+        pips - defender's + 8; -1 where no cards realise it) and its probability; and whether
+        every id is known (none -1). First draws that leave
         the attacker the same view and offset are one group, and so are second draws that
         leave the defender the same view and offset: the referee reads only those, so their
         weights add up (the pairs of groups are few: the class keys are looked up once per
@@ -490,7 +486,6 @@ class Draws:
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         mine_a = owner == "attacker"
-        cols = np.arange(17) - 8
         # the defender's draws reachable from this deck, and their law after each first draw:
         # the same whatever colour the Numbered cards turned up are
         rows2 = self._rows_within(trumps_left)
@@ -582,9 +577,10 @@ class Draws:
         off = self.judge.delta_off  # each column reaches within +- 8 of the difference
         if len(diff) and (diff.min() + off - 8 < 0 or diff.max() + off + 8 >= span_o):  # pragma: no cover
             raise RuntimeError("difference of values out of the table's range")
-        ids = self.judge.oids_at(rest[:, None] + cols[None, :])
+        starts = rest - 8  # each pair's 17 columns, from the pips difference -8
+        ids = self.judge.oids_window(starts, 17)  # judges what is new (kept: only their start)
         bounds = np.searchsorted(combo, np.arange(5)).tolist()  # where each colours' pairs start (sorted)
-        got = self.doubles[same] = (bounds, ids, weight, bool((ids >= 0).all()))
+        got = self.doubles[same] = (bounds, starts, weight, bool((ids >= 0).all()))
         return got
 
     def _pairs_of_groups(self, firsts_by_colour: list, seconds_by_colour: list) -> tuple[list, np.ndarray, np.ndarray]:
