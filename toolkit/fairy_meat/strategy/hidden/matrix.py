@@ -31,7 +31,7 @@ from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
 from toolkit.fairy_meat.strategy.hidden.judge import Judge, clear_judgements, draw_probs, family_of, turn_ups
-from toolkit.fairy_meat.strategy.hidden.sorted_counts import group_positions, sum_by_triple, unique_ints, unique_rows
+from toolkit.fairy_meat.strategy.hidden.sorted_counts import group_ints, sum_by_triple, unique_ints, unique_rows
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 __all__ = [
@@ -494,15 +494,20 @@ class Draws:
             key = ("groups", fam_a, c1, trumps_left, mine_a)  # shared by every defender's family
             got = self.doubles.get(key)
             if got is None:
-                views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
-                firsts, order, starts = group_positions(views)
+                # her view (its index among her distinct views) and offset after each first draw,
+                # grouped by both as one whole number
+                distinct, which, offs = self._row_views(fam_a, c1, mine_a)
+                view_1, off_1 = which[live1], offs[live1]
+                low = int(off_1.min())
+                at, order, starts = group_ints(view_1 * (int(off_1.max()) - low + 1) + (off_1 - low))
+                firsts = [distinct[i] for i in view_1[at].tolist()]
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
                 # each view also by a number (cheap to look up, where a view is a nested tuple)
                 numbers = np.array(
-                    [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts], dtype=np.int64
+                    [self.view_numbers.setdefault(va, len(self.view_numbers)) for va in firsts], dtype=np.int64
                 )
-                offs_a = np.array([off for _, off in firsts])
+                offs_a = off_1[at]
                 # what the parts read of these first draws, as one number (equal for families whose
                 # draws leave the attacker the same views and offsets, grouped alike)
                 sig = (numbers.tobytes(), offs_a.tobytes(), order.tobytes(), starts.tobytes())
@@ -510,7 +515,7 @@ class Draws:
                 # alike, whatever their views: the pairs of groups below read only it)
                 law = ("law", pair.shape, pair.tobytes())
                 got = self.doubles[key] = (
-                    [va for va, _ in firsts],
+                    firsts,
                     offs_a,
                     pair,
                     numbers,
@@ -525,9 +530,10 @@ class Draws:
             got = self.doubles.get(key)
             if got is None:
                 distinct, which, offs = self._row_views(fam_d, c2, mine_d)
-                pairs = zip(which[rows2].tolist(), offs[rows2].tolist(), strict=True)
-                seconds, order_d, starts_d = group_positions(list(pairs))
-                seconds_arr = np.array(seconds, dtype=np.int64).reshape(-1, 2)
+                view_2, off_2 = which[rows2], offs[rows2]
+                low = int(off_2.min())
+                at, order_d, starts_d = group_ints(view_2 * (int(off_2.max()) - low + 1) + (off_2 - low))
+                seconds_arr = np.stack([view_2[at], off_2[at]], axis=1)
                 # likewise for the defender's second draws: her distinct views, and each group's
                 sig = (
                     tuple(self.view_numbers.setdefault(v, len(self.view_numbers)) for v in distinct),
