@@ -219,9 +219,21 @@ class Draws:
             fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side], *self.judge.terms
         )
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
-        phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
+        # both colours' outcome ids, and the draws' laws from each deck left: shared, read only, by
+        # the plans that ask the same
+        key = ("plan", owner, v_f, off_f, fam_x, x_side, rmax)
+        phis = self.phis.get(key)
+        if phis is None:
+            phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
+            phis = self.phis[key] = phis.astype(np.int32)
+            phis.flags.writeable = False
         uniq, ridx = unique_rows(trumps_left)
-        probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])  # decks x rows
+        key = ("plan laws", uniq.shape, uniq.tobytes())
+        probs = self.seconds.get(key)
+        if probs is None:  # decks x rows
+            probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])
+            probs.flags.writeable = False
+            self.seconds[key] = probs
         nl = numbered_left.astype(np.int8)
         if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
             raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
@@ -236,7 +248,7 @@ class Draws:
         if (occur < 0).any():  # pragma: no cover - never for real deals
             raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
         self.used.update(np.flatnonzero(np.bincount(occur)).tolist())  # the distinct ids (no sort)
-        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
+        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis, probs)
 
     @staticmethod
     def single_values(plan: SinglePlan, pv: np.ndarray) -> np.ndarray:
@@ -323,7 +335,9 @@ class Draws:
         if vec is not None:
             return vec if len(vec) == n_out else np.concatenate([vec, np.zeros(n_out - len(vec))])
         bounds, starts, weight, complete = parts
-        ids = self.judge.oids_window(starts, 17)  # judged already (double_parts)
+        ids = self.doubles.pop(("ids", id(parts)), None)  # as double_parts just read them
+        if ids is None:
+            ids = self.judge.oids_window(starts, 17)  # judged already (double_parts)
         coef = _numbered_pairs(numbered_left)
         # the pairs come in order of c2, then c1: each colour's block times its row of coef
         w = np.empty(ids.shape)
@@ -587,6 +601,7 @@ class Draws:
         ids = self.judge.oids_window(starts, 17)  # judges what is new (kept: only their start)
         bounds = np.searchsorted(combo, np.arange(5)).tolist()  # where each colours' pairs start (sorted)
         got = self.doubles[same] = (bounds, starts, weight, bool((ids >= 0).all()))
+        self.doubles[("ids", id(got))] = ids  # for the vector :meth:`double` makes next (not kept)
         return got
 
     def _pairs_of_groups(self, firsts_by_colour: list, seconds_by_colour: list) -> tuple[list, np.ndarray, np.ndarray]:
