@@ -9,15 +9,21 @@ are the same numbers): the vectors must be equal bit for bit.
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
 import pytest
 
+from toolkit.fairy_meat.odds.classes import hidden_owner
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.hands import deck_caps
-from toolkit.fairy_meat.strategy.hidden.matrix import build_game, clear_build_cache
+from toolkit.fairy_meat.strategy.hidden.matrix import PAIRWISE_ROWS, build_game, clear_build_cache
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 
+@functools.cache
 def _game(rules: Rules):
+    # built once per module run: the tests below forget only what the draws remember between groups
     clear_build_cache()
     return build_game(2, 1, deck_caps((), rules), rules, Payoff())
 
@@ -34,3 +40,94 @@ def test_double_draws_equal_each_group_alone(rules):
         draws.phis.clear()
         alone = draws.double(*args)
         assert alone.tobytes() == vec.tobytes()
+
+
+def test_double_draws_by_groups_equal_the_pair_by_pair_sums():
+    # FM-6, both sides draw: the jokers' decks sum the double draws by groups of draws and of
+    # pairs of groups (Draws.double_parts); the pair-by-pair sum over every (first draw, second
+    # draw, colours and pips difference of the Numbered cards) is an independent reference
+    # (Draws.double_pairwise, the draft's path). Sums in another order: equal to rounding.
+    game = _game(Rules(jokers=2))
+    draws = game.draws
+    assert len(draws.turned) > PAIRWISE_ROWS  # the grouped path built these vectors
+    checked = list(game.double_cache.items())[::8]
+    assert len(checked) >= 40
+    for args, vec in checked:
+        pairwise = draws.double_pairwise(*args)
+        grouped = np.zeros(len(pairwise))
+        grouped[: len(vec)] = vec
+        assert np.array_equal(grouped > 0, pairwise > 0)  # the same outcomes occur
+        assert np.abs(grouped - pairwise).max() <= 1e-12
+
+
+def test_double_draws_shared_across_families_of_one_deck_left():
+    # Every attacker's family against every defender's family drawing from one deck left,
+    # more pairs than the game holds (defenders who placed a Trump too, whose draws group
+    # differently, and fewer red Numbered cards left than black, as after a Spoils Heap): what
+    # the parts share between families (the pairs of groups, by the first draws' law and the
+    # second draws' grouping) must give each pair of families the vector it gets alone, bit
+    # for bit, and the pair-by-pair sum to rounding (FM-6).
+    rules = Rules(jokers=2)
+    game = _game(rules)
+    draws = game.draws
+    by_deck: dict[tuple, list] = {}
+    for _, fam_a, fam_d, trumps_left, numbered_left in game.double_cache:
+        fams = by_deck.setdefault((trumps_left, numbered_left), [set(), set()])
+        fams[0].add(fam_a)
+        fams[1].add(fam_d)
+    (trumps_left, numbered_left), (attackers, defenders) = max(by_deck.items(), key=lambda kv: len(kv[1][1]))
+    # defenders who also placed a Trump (a 2 v 2 game's): their second draws group differently
+    defenders |= {fam_d._replace(placed=(colour, 1, False)) for fam_d in defenders for colour in ("red", "black")}
+    # Numbered cards left with fewer red than black (a Spoils Heap's deck): the colours' laws differ
+    numbered_left = tuple(n - (2 if t == 0 else 1 if t == 12 else 0) for t, n in enumerate(numbered_left))
+    candidates = [
+        (hidden_owner(fam_a, fam_d, rules), fam_a, fam_d, trumps_left, numbered_left)
+        for fam_a in sorted(attackers, key=repr)[::3]
+        for fam_d in sorted(defenders, key=repr)
+    ]
+    pairwise = {}
+    for args in candidates:
+        try:
+            pairwise[args] = draws.double_pairwise(*args)
+        except RuntimeError:  # families no deal brings together: classes without representative cards
+            continue
+    cases = list(pairwise)
+    assert len(cases) >= 20
+    _forget(draws)
+    shared = [draws.double(*args) for args in cases]
+    for args, vec in zip(cases, shared, strict=True):
+        _forget(draws)
+        alone = draws.double(*args)
+        assert alone.tobytes() == vec.tobytes()
+        pw = pairwise[args]
+        assert np.abs(pw[: len(vec)] - vec).max() <= 1e-12 and not pw[len(vec) :].any()
+
+
+def _forget(draws) -> None:
+    """Nothing shared with another group (what the draws remember between groups while building)."""
+    draws.doubles.clear()
+    draws.signatures.clear()
+    draws.kinds_by_number.clear()
+    draws.phis.clear()
+
+
+def test_judge_windows_are_one_read_per_position():
+    # Judge.oids_window(starts, 17) is Judge.oids_at of the 17 positions from each start: where
+    # every position is judged, a plain read of the judge's table, bit for bit; where some are
+    # not, they are judged (none left unknown) and read as oids_at reads them afterwards.
+    judge = _game(Rules(jokers=2)).judge
+    width = judge.table.shape[1]
+    flat = judge.table[: len(judge.keys)].ravel()
+    known = np.lib.stride_tricks.sliding_window_view(flat != -2, 17).all(axis=1)
+    known &= np.arange(len(known)) % width <= width - 17  # within one key's row
+    rng = np.random.default_rng(7)
+    starts = rng.choice(np.flatnonzero(known), 400)
+    got = judge.oids_window(starts, 17)
+    cells = starts[:, None] + np.arange(17)
+    assert np.array_equal(got, flat[cells]) and got.dtype == flat.dtype
+    unknown = np.flatnonzero(~known & (np.arange(len(known)) % width <= width - 17))
+    starts = rng.choice(unknown, 3)
+    got = judge.oids_window(starts, 17)
+    cells = starts[:, None] + np.arange(17)
+    assert (judge.table.ravel()[cells] != -2).all()
+    assert np.array_equal(got, judge.oids_at(cells))

@@ -15,7 +15,7 @@ import pytest
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden import solve_hidden
 from toolkit.fairy_meat.strategy.hidden.policies import clear_strategy_cache
-from toolkit.fairy_meat.strategy.hidden.sorted_counts import sum_by_triple, unique_ints
+from toolkit.fairy_meat.strategy.hidden.sorted_counts import group_ints, sum_by_triple, unique_ints
 
 
 def _solve(a: int, d: int, rules: Rules, removed: tuple[str, ...] = ()):
@@ -75,3 +75,22 @@ def test_sum_by_triple_is_unique_and_bincount(n, spread):
     got_first, got_second, got_third, got = sum_by_triple(first, second, third, weights)
     assert np.array_equal(np.stack([got_first, got_second, got_third], axis=1), triples)
     assert np.array_equal(got, want)  # the same sums, bit for bit
+
+
+@pytest.mark.parametrize("n", [1, 2, 30, 432, 4000])
+def test_group_ints_is_a_dict_of_groups_in_order_of_appearance(n):
+    rng = np.random.default_rng(n + 1)
+    for values in (rng.integers(0, 6, size=n), rng.integers(0, 10**6, size=n), np.full(n, 3)):
+        # the plain reference: groups numbered as they come, a stable argsort of the numbers
+        groups: dict[int, int] = {}
+        number = np.array([groups.setdefault(v, len(groups)) for v in values.tolist()], dtype=np.int64)
+        firsts: dict[int, int] = {}
+        for i, g in enumerate(number.tolist()):
+            firsts.setdefault(g, i)
+        order = np.argsort(number, kind="stable")
+        starts = np.searchsorted(number[order], np.arange(len(groups)))
+        first, got_order, got_starts = group_ints(values)
+        assert values[first].tolist() == list(groups)
+        assert np.array_equal(first, list(firsts.values()))
+        assert got_order.dtype == order.dtype and np.array_equal(got_order, order)
+        assert got_starts.dtype == starts.dtype and np.array_equal(got_starts, starts)

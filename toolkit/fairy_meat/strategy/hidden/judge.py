@@ -221,10 +221,7 @@ class Judge:
         table, ``key id · 2·delta_off + difference + delta_off`` (each difference within
         ``[-delta_off, delta_off)``): the same outcome ids, the unknown ones judged in the same
         order (by position)."""
-        if len(self.keys) > self.table.shape[0]:
-            grown = np.full((max(len(self.keys), 2 * self.table.shape[0]), 2 * self.delta_off), -2, dtype=np.int32)
-            grown[: self.table.shape[0]] = self.table
-            self.table = grown
+        self._table_for_keys()
         off = self.delta_off
         got = self.table.ravel()[cells]
         unknown = got == -2
@@ -237,7 +234,25 @@ class Judge:
                 k, column = divmod(cell, width)
                 self.table[k, column] = self.oid(k, column - off)
             got = self.table.ravel()[cells]
-        return got.astype(np.int64)
+        return got  # int32, the table's (a copy: read by index)
+
+    def oids_window(self, starts: np.ndarray, width: int) -> np.ndarray:
+        """:meth:`oids_at` of ``starts[:, None] + np.arange(width)``: ``width`` consecutive
+        table positions from each start (within one key id's row), read as windows of the
+        table (far cheaper than one index per position); the same outcome ids, and when some
+        are not judged yet :meth:`oids_at` judges them in the same order."""
+        self._table_for_keys()
+        got = np.lib.stride_tricks.sliding_window_view(self.table.ravel(), width)[starts]
+        if (got == -2).any():
+            return self.oids_at(starts[:, None] + np.arange(width))
+        return got
+
+    def _table_for_keys(self) -> None:
+        """Grow the table of judgements to a row per key id numbered so far."""
+        if len(self.keys) > self.table.shape[0]:
+            grown = np.full((max(len(self.keys), 2 * self.table.shape[0]), 2 * self.delta_off), -2, dtype=np.int32)
+            grown[: self.table.shape[0]] = self.table
+            self.table = grown
 
     def payvec(self, payoff: Payoff) -> np.ndarray:
         """Return the attacker's payoff of every outcome id so far (float64 of the exact

@@ -31,7 +31,7 @@ from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.game import Game, build_structure
 from toolkit.fairy_meat.strategy.hidden.hands import observed
 from toolkit.fairy_meat.strategy.hidden.judge import Judge, clear_judgements, draw_probs, family_of, turn_ups
-from toolkit.fairy_meat.strategy.hidden.sorted_counts import group_positions, sum_by_triple, unique_ints, unique_rows
+from toolkit.fairy_meat.strategy.hidden.sorted_counts import group_ints, sum_by_triple, unique_ints, unique_rows
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 __all__ = [
@@ -102,7 +102,6 @@ class Draws:
         self.used: set[int] = set()
         self.rows: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.full_rows: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # row_keys over every row
-        self.views: dict[tuple, tuple[tuple, int]] = {}
         self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
         self.against: dict[tuple, dict[tuple, np.ndarray]] = {}  # _kinds: class key ids by the other side's view
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
@@ -112,13 +111,6 @@ class Draws:
         self.view_numbers: dict[tuple, int] = {}  # double_parts: each view's number
         self.signatures: dict[tuple, int] = {}  # double_parts: each side's draws as one number
         self.kinds_by_number: dict[tuple, dict[int, np.ndarray]] = {}  # double_parts: _kinds by view number
-
-    def _view(self, fam: Family, colour: str, drawn: tuple[int, ...], owner: bool) -> tuple[tuple, int]:
-        key = (fam, colour, drawn, owner)
-        got = self.views.get(key)
-        if got is None:
-            got = self.views[key] = side_view(fam, colour, drawn, owner, *self.judge.terms)
-        return got
 
     def row_keys(
         self, owner: str | None, v_f: tuple, fam_x: Family, x_side: int, colour: str, rmax: tuple
@@ -165,7 +157,8 @@ class Draws:
         key = (fam_x, colour, mine)
         got = self.row_views.get(key)
         if got is None:
-            views = [self._view(fam_x, colour, turned, mine) for turned in self.turned]
+            terms = self.judge.terms
+            views = [side_view(fam_x, colour, turned, mine, *terms) for turned in self.turned]
             distinct: dict[tuple, int] = {}
             which = np.array([distinct.setdefault(v, len(distinct)) for v, _ in views], dtype=np.int64)
             offs = np.array([off for _, off in views], dtype=np.int64)
@@ -226,9 +219,21 @@ class Draws:
             fam_f, fam_f.colour, _NO_DRAW, owner == ("attacker", "defender")[f_side], *self.judge.terms
         )
         rmax = tuple(int(v) for v in trumps_left.max(axis=0))
-        phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
+        # both colours' outcome ids, and the draws' laws from each deck left: shared, read only, by
+        # the plans that ask the same
+        key = ("plan", owner, v_f, off_f, fam_x, x_side, rmax)
+        phis = self.phis.get(key)
+        if phis is None:
+            phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
+            phis = self.phis[key] = phis.astype(np.int32)
+            phis.flags.writeable = False
         uniq, ridx = unique_rows(trumps_left)
-        probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])  # decks x rows
+        key = ("plan laws", uniq.shape, uniq.tobytes())
+        probs = self.seconds.get(key)
+        if probs is None:  # decks x rows
+            probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])
+            probs.flags.writeable = False
+            self.seconds[key] = probs
         nl = numbered_left.astype(np.int8)
         if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
             raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
@@ -243,7 +248,7 @@ class Draws:
         if (occur < 0).any():  # pragma: no cover - never for real deals
             raise RuntimeError("an attack class with a Wild Trump draw has no representative cards")
         self.used.update(np.flatnonzero(np.bincount(occur)).tolist())  # the distinct ids (no sort)
-        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis.astype(np.int32), probs)
+        return SinglePlan(ridx.astype(np.int32), pips_f.astype(np.int8), nl, phis, probs)
 
     @staticmethod
     def single_values(plan: SinglePlan, pv: np.ndarray) -> np.ndarray:
@@ -280,9 +285,10 @@ class Draws:
         Numbered card of ``colour`` (remembered: the same few decks recur)."""
         key = ("views", fam_a, colour, trumps_left, mine)
         got = self.seconds.get(key)
-        if got is None:
-            views = [self._view(fam_a, colour, self.turned[i], mine) for i in live1]
-            got = self.seconds[key] = (views, np.array([off for _, off in views]))
+        if got is None:  # read from her views over every row (the same views and offsets)
+            distinct, which, offs = self._row_views(fam_a, colour, mine)
+            views = [distinct[w] for w in which[live1].tolist()]
+            got = self.seconds[key] = (list(zip(views, offs[live1].tolist(), strict=True)), offs[live1])
         return got
 
     def _second_draws(self, trumps_left: tuple, live1: np.ndarray, rows2: np.ndarray) -> np.ndarray:
@@ -328,8 +334,18 @@ class Draws:
         vec = self.doubles.get(vec_key)
         if vec is not None:
             return vec if len(vec) == n_out else np.concatenate([vec, np.zeros(n_out - len(vec))])
-        coef_row, ids, weight, complete = parts
-        w = weight[:, None] * _numbered_pairs(numbered_left).reshape(-1, 17)[coef_row]
+        bounds, starts, weight, complete = parts
+        ids = self.doubles.pop(("ids", id(parts)), None)  # as double_parts just read them
+        if ids is None:
+            ids = self.judge.oids_window(starts, 17)  # judged already (double_parts)
+        coef = _numbered_pairs(numbered_left)
+        # the pairs come in order of c2, then c1: each colour's block times its row of coef
+        w = np.empty(ids.shape)
+        for combo in range(4):
+            lo, hi = bounds[combo], bounds[combo + 1]
+            if hi > lo:
+                c2, c1 = divmod(combo, 2)
+                np.multiply(weight[lo:hi, None], coef[c1, c2][None, :], out=w[lo:hi])
         if complete:  # every id known: the zero weights add +0.0, which leaves every sum as it is
             vec = np.bincount(ids.reshape(-1), weights=w.reshape(-1), minlength=n_out)
         else:
@@ -468,14 +484,15 @@ class Draws:
 
     def double_parts(
         self, owner: str | None, fam_a: Family, fam_d: Family, trumps_left: tuple
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    ) -> tuple[list[int], np.ndarray, np.ndarray, bool]:
         """Both sides' Wild Trump draws from a deck holding ``trumps_left`` Trumps (FM-6), for
-        the four colours of the two Numbered cards turned up (c1, c2) at once: per pair of
-        (attacker's view after her draw, defender's draw) its row of
-        ``_numbered_pairs(...).reshape(4, 17)`` (c1 · 2 + c2), its outcome ids (x 17 pips
-        differences, column = attacker's pips - defender's + 8; -1 where no cards realise
-        it) and its probability, the pairs in order of c2, then c1; and whether every id is
-        known (none -1). First draws that leave
+        the four colours of the two Numbered cards turned up (c1, c2) at once: the pairs of
+        (attacker's view after her draw, defender's draw) in order of c2, then c1, where the
+        pairs of colours c2 · 2 + c1 = 0..3 start and end (``bounds[k]:bounds[k + 1]``, for
+        ``_numbered_pairs(...)[c1, c2]``), where each pair's outcome ids start in the judge's
+        table (:meth:`~.judge.Judge.oids_window`: x 17 pips differences, column = attacker's
+        pips - defender's + 8; -1 where no cards realise it) and its probability; and whether
+        every id is known (none -1). First draws that leave
         the attacker the same view and offset are one group, and so are second draws that
         leave the defender the same view and offset: the referee reads only those, so their
         weights add up (the pairs of groups are few: the class keys are looked up once per
@@ -483,7 +500,6 @@ class Draws:
         p1 = draw_probs(trumps_left, self.deck, self.row_caps)
         live1 = np.nonzero(p1)[0]
         mine_a = owner == "attacker"
-        cols = np.arange(17) - 8
         # the defender's draws reachable from this deck, and their law after each first draw:
         # the same whatever colour the Numbered cards turned up are
         rows2 = self._rows_within(trumps_left)
@@ -492,24 +508,33 @@ class Draws:
             key = ("groups", fam_a, c1, trumps_left, mine_a)  # shared by every defender's family
             got = self.doubles.get(key)
             if got is None:
-                views, _ = self._first_views(fam_a, c1, trumps_left, live1, mine_a)
-                firsts, order, starts = group_positions(views)
+                # her view (its index among her distinct views) and offset after each first draw,
+                # grouped by both as one whole number
+                distinct, which, offs = self._row_views(fam_a, c1, mine_a)
+                view_1, off_1 = which[live1], offs[live1]
+                low = int(off_1.min())
+                at, order, starts = group_ints(view_1 * (int(off_1.max()) - low + 1) + (off_1 - low))
+                firsts = [distinct[i] for i in view_1[at].tolist()]
                 joint = p1[live1][:, None] * self._second_draws(trumps_left, live1, rows2)
                 pair = np.add.reduceat(joint[order], starts, axis=0)  # first-draw group x second draw
                 # each view also by a number (cheap to look up, where a view is a nested tuple)
                 numbers = np.array(
-                    [self.view_numbers.setdefault(va, len(self.view_numbers)) for va, _ in firsts], dtype=np.int64
+                    [self.view_numbers.setdefault(va, len(self.view_numbers)) for va in firsts], dtype=np.int64
                 )
-                offs_a = np.array([off for _, off in firsts])
+                offs_a = off_1[at]
                 # what the parts read of these first draws, as one number (equal for families whose
                 # draws leave the attacker the same views and offsets, grouped alike)
                 sig = (numbers.tobytes(), offs_a.tobytes(), order.tobytes(), starts.tobytes())
+                # and the law of these groups alone (equal for families whose first draws group
+                # alike, whatever their views: the pairs of groups below read only it)
+                law = ("law", pair.shape, pair.tobytes())
                 got = self.doubles[key] = (
-                    [va for va, _ in firsts],
+                    firsts,
                     offs_a,
                     pair,
                     numbers,
                     self.signatures.setdefault(sig, len(self.signatures)),
+                    self.signatures.setdefault(law, len(self.signatures)),
                 )
             firsts_by_colour.append(got)
         mine_d = owner == "defender"
@@ -519,9 +544,10 @@ class Draws:
             got = self.doubles.get(key)
             if got is None:
                 distinct, which, offs = self._row_views(fam_d, c2, mine_d)
-                pairs = zip(which[rows2].tolist(), offs[rows2].tolist(), strict=True)
-                seconds, order_d, starts_d = group_positions(list(pairs))
-                seconds_arr = np.array(seconds, dtype=np.int64).reshape(-1, 2)
+                view_2, off_2 = which[rows2], offs[rows2]
+                low = int(off_2.min())
+                at, order_d, starts_d = group_ints(view_2 * (int(off_2.max()) - low + 1) + (off_2 - low))
+                seconds_arr = np.stack([view_2[at], off_2[at]], axis=1)
                 # likewise for the defender's second draws: her distinct views, and each group's
                 sig = (
                     tuple(self.view_numbers.setdefault(v, len(self.view_numbers)) for v in distinct),
@@ -529,11 +555,13 @@ class Draws:
                     order_d.tobytes(),
                     starts_d.tobytes(),
                 )
+                grouping = ("grouping", order_d.tobytes(), starts_d.tobytes())
                 got = self.doubles[key] = (
                     seconds_arr,
                     order_d,
                     starts_d,
                     self.signatures.setdefault(sig, len(self.signatures)),
+                    self.signatures.setdefault(grouping, len(self.signatures)),
                 )
             seconds_by_colour.append(got)
         # the parts read the families only through these (views, offsets and groups of both
@@ -543,27 +571,24 @@ class Draws:
         got = self.doubles.get(same)
         if got is not None:
             return got
-        # both colours of the first card stacked (their groups one after the other)
-        first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
+        # the pairs of (first-draw group, second-draw group) with P > 0 for both colours of the
+        # second card, their colours (c2 · 2 + c1) and probabilities (shared by every family whose
+        # draws group alike: few laws of groups recur across the families)
+        pairs_of_groups = self._pairs_of_groups(firsts_by_colour, seconds_by_colour)
         off_a = np.concatenate([f[1] for f in firsts_by_colour])
-        pairs_both = np.vstack([f[2] for f in firsts_by_colour])
         numbers = np.concatenate([f[3] for f in firsts_by_colour])
         span_o = 2 * self.judge.delta_off
-        per_c2 = []
-        for c2, got in zip(NUMBER_COLOURS, seconds_by_colour, strict=True):
-            (view_d, off_d), order_d, starts_d = got[0].T, got[1], got[2]
-            pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
+        kids_l, diff_l = [], []
+        for c2, got, (g, r) in zip(NUMBER_COLOURS, seconds_by_colour, pairs_of_groups[0], strict=True):
+            view_d, off_d = got[0].T
             idx, kinds = self._kinds_by_number(owner, fam_d, c2, [f[0] for f in firsts_by_colour], numbers)
-            g, r = np.nonzero(pair)
-            per_c2.append((g, r, kinds[idx[g], view_d[r]], off_d, pair[g, r]))
+            kids_l.append(kinds[idx[g], view_d[r]])
+            diff_l.append(off_a[g] - off_d[r])
         # pairs of groups that leave the same colours, the same class and the same difference
         # of offsets (the attacker's minus the defender's) are one: the referee reads only
         # those (with the difference of the Numbered cards' pips), so their weights add up
         combo, kid, diff, weight = sum_by_triple(
-            np.concatenate([2 * c2i + first_colour[g] for c2i, (g, _, _, _, _) in enumerate(per_c2)]),
-            np.concatenate([kids for _, _, kids, _, _ in per_c2]),
-            np.concatenate([off_a[g] - off_d[r] for g, r, _, off_d, _ in per_c2]),
-            np.concatenate([p[4] for p in per_c2]),
+            pairs_of_groups[1], np.concatenate(kids_l), np.concatenate(diff_l), pairs_of_groups[2]
         )
         rest = kid * span_o + diff + self.judge.delta_off
         # the attacker's value p1 + off_a against the defender's p2 + off_d: ``rest`` is the
@@ -572,9 +597,33 @@ class Draws:
         off = self.judge.delta_off  # each column reaches within +- 8 of the difference
         if len(diff) and (diff.min() + off - 8 < 0 or diff.max() + off + 8 >= span_o):  # pragma: no cover
             raise RuntimeError("difference of values out of the table's range")
-        ids = self.judge.oids_at(rest[:, None] + cols[None, :])
-        c2_of, c1_of = np.divmod(combo, 2)
-        got = self.doubles[same] = (2 * c1_of + c2_of, ids, weight, bool((ids >= 0).all()))
+        starts = rest - 8  # each pair's 17 columns, from the pips difference -8
+        ids = self.judge.oids_window(starts, 17)  # judges what is new (kept: only their start)
+        bounds = np.searchsorted(combo, np.arange(5)).tolist()  # where each colours' pairs start (sorted)
+        got = self.doubles[same] = (bounds, starts, weight, bool((ids >= 0).all()))
+        self.doubles[("ids", id(got))] = ids  # for the vector :meth:`double` makes next (not kept)
+        return got
+
+    def _pairs_of_groups(self, firsts_by_colour: list, seconds_by_colour: list) -> tuple[list, np.ndarray, np.ndarray]:
+        """For :meth:`double_parts`: per colour of the second Numbered card, the (first-draw
+        group, second-draw group) pairs with P > 0 (both colours of the first card stacked,
+        their groups one after the other); then for both colours of the second card one after
+        the other, each pair's colours c2 · 2 + c1 and probability (remembered by the first
+        draws' laws and the second draws' grouping: the same arrays for every family that
+        shares them)."""
+        key = ("pairs of groups", *(f[5] for f in firsts_by_colour), *(g[4] for g in seconds_by_colour))
+        got = self.doubles.get(key)
+        if got is None:
+            first_colour = np.concatenate([np.full(len(f[1]), c1i) for c1i, f in enumerate(firsts_by_colour)])
+            pairs_both = np.vstack([f[2] for f in firsts_by_colour])
+            where, colours, weights = [], [], []
+            for c2i, (_, order_d, starts_d, *_) in enumerate(seconds_by_colour):
+                pair = np.add.reduceat(pairs_both[:, order_d], starts_d, axis=1)  # first-draw x second-draw group
+                g, r = np.nonzero(pair)
+                where.append((g, r))
+                colours.append(2 * c2i + first_colour[g])
+                weights.append(pair[g, r])
+            got = self.doubles[key] = (where, np.concatenate(colours), np.concatenate(weights))
         return got
 
 

@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["group_positions", "sum_by_triple", "unique_rows", "unique_inverse", "unique_ints", "stable_order"]
+__all__ = ["group_ints", "sum_by_triple", "unique_rows", "unique_inverse", "unique_ints", "stable_order"]
 
 
-def group_positions(keys: list) -> tuple[list, np.ndarray, np.ndarray]:
-    """Equal ``keys`` grouped, in order of first appearance: the distinct keys, the positions
-    sorted by group (stable) and where each group starts among them (for ``np.add.reduceat``)."""
-    groups: dict = {}
-    which = np.array([groups.setdefault(k, len(groups)) for k in keys], dtype=np.int64)
+def group_ints(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Equal whole numbers ``values`` (1-D) grouped, in order of first appearance: each group's
+    first position (its value is ``values[first]``), the positions sorted by group (stable) and
+    where each group starts among them (for ``np.add.reduceat``): what numbering the groups
+    through a dict as they come and ``np.argsort(group, kind="stable")`` gives, by sorting."""
+    _, first, inverse = unique_ints(values)
+    by_appearance = np.argsort(first)  # distinct positions: no ties
+    number = np.empty(len(first), dtype=np.int64)
+    number[by_appearance] = np.arange(len(first))
+    which = number[inverse]
     order = np.argsort(which, kind="stable")
-    return list(groups), order, np.searchsorted(which[order], np.arange(len(groups)))
+    return first[by_appearance], order, np.searchsorted(which[order], np.arange(len(first)))
 
 
 def sum_by_triple(
@@ -44,7 +49,9 @@ def sum_by_triple(
     cells = (int(first.max()) + 1) * n2 * n3
     code = (first * n2 + rank[second - lo2]) * n3 + (third - lo3)
     if cells <= 4 * len(first) + 4096:
-        at = np.flatnonzero(np.bincount(code, minlength=cells))
+        occupied = np.zeros(cells, dtype=bool)
+        occupied[code] = True
+        at = np.flatnonzero(occupied)
         summed = np.bincount(code, weights=weights, minlength=cells)[at]
     else:
         at, inv = unique_inverse(code)
