@@ -40,3 +40,51 @@ def test_nothing_is_said_when_chromium_is_there_or_in_ci(script, monkeypatch, tm
     monkeypatch.setenv("CHROMIUM", str(tmp_path / "no-chromium"))
     monkeypatch.setenv("CI", "true")
     assert script.browser_missing() == ""  # CI fails the browser suite instead of skipping it
+
+
+@pytest.fixture()
+def bootstrap(monkeypatch):
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    spec = importlib.util.spec_from_file_location("toolkit_bootstrap", SCRIPTS / "_bootstrap.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_venv_without_pip_is_seen(bootstrap, tmp_path):
+    import venv
+
+    venv.EnvBuilder(with_pip=False).create(tmp_path / "half")  # as a creation stopped before pip
+    python = tmp_path / "half" / "bin" / "python"
+    assert not bootstrap.has_pip(python)
+    assert bootstrap.has_pip(Path(sys.executable))
+
+
+def test_a_venv_left_half_made_is_made_again_before_installing(bootstrap, monkeypatch, tmp_path):
+    # A first command stopped while it created .venv leaves a python without pip and no
+    # install stamp: the next run makes the venv again (cleared), then installs into it.
+    half = tmp_path / ".venv"
+    (half / "bin").mkdir(parents=True)
+    (half / "bin" / "python").write_text("")
+    made, calls = [], []
+
+    class Builder:
+        def __init__(self, **options):
+            made.append(options)
+
+        def create(self, path):
+            made.append(path)
+
+    def run(args, **_):
+        calls.append([str(a) for a in args])
+        has = not (args[1:4] == ["-m", "pip", "--version"] and not made)
+        return bootstrap.subprocess.CompletedProcess(args, 0 if has else 1)
+
+    monkeypatch.setattr(bootstrap, "VENV", half)
+    monkeypatch.setattr(bootstrap.venv, "EnvBuilder", Builder)
+    monkeypatch.setattr(bootstrap.subprocess, "run", run)
+    monkeypatch.setattr(bootstrap, "install", lambda python, requirement: calls.append(["install", requirement]))
+    monkeypatch.setattr(bootstrap, "compile_bytecode", lambda python: None)
+    bootstrap.venv_python()
+    assert made == [{"with_pip": True, "clear": True}, half]
+    assert ["install", f"{bootstrap.ROOT}[dev]"] in calls and (half / ".installed").exists()
