@@ -527,14 +527,16 @@ class Draws:
                 sig = (numbers.tobytes(), offs_a.tobytes(), order.tobytes(), starts.tobytes())
                 # and the law of these groups alone (equal for families whose first draws group
                 # alike, whatever their views: the pairs of groups below read only it)
-                law = ("law", pair.shape, pair.tobytes())
+                law = self.signatures.setdefault(("law", pair.shape, pair.tobytes()), len(self.signatures))
+                # one array per law (a few dozen laws for some 1,600 groups at 3 v 2 with two jokers)
+                pair = self.doubles.setdefault(("law of groups", law), pair)
                 got = self.doubles[key] = (
                     firsts,
                     offs_a,
                     pair,
                     numbers,
                     self.signatures.setdefault(sig, len(self.signatures)),
-                    self.signatures.setdefault(law, len(self.signatures)),
+                    law,
                 )
             firsts_by_colour.append(got)
         mine_d = owner == "defender"
@@ -600,7 +602,8 @@ class Draws:
         starts = rest - 8  # each pair's 17 columns, from the pips difference -8
         ids = self.judge.oids_window(starts, 17)  # judges what is new (kept: only their start)
         bounds = np.searchsorted(combo, np.arange(5)).tolist()  # where each colours' pairs start (sorted)
-        got = self.doubles[same] = (bounds, starts, weight, bool((ids >= 0).all()))
+        # kept until the build ends (families that share them ask again): table positions fit int32
+        got = self.doubles[same] = (bounds, starts.astype(np.int32), weight, bool((ids >= 0).all()))
         self.doubles[("ids", id(got))] = ids  # for the vector :meth:`double` makes next (not kept)
         return got
 
