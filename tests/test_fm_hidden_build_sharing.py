@@ -131,3 +131,26 @@ def test_judge_windows_are_one_read_per_position():
     cells = starts[:, None] + np.arange(17)
     assert (judge.table.ravel()[cells] != -2).all()
     assert np.array_equal(got, judge.oids_at(cells))
+
+
+def test_double_draws_parts_read_again_for_another_deck_of_numbered_cards():
+    # The parts of a double draw (FM-6) are kept while building, and a later group with the same
+    # families and Trumps left but other Numbered cards left reads their kept table positions
+    # (Draws.double, not the ids double_parts just read): its vector must equal the one built
+    # from nothing remembered, bit for bit, and the pair-by-pair sum (an independent reference)
+    # to rounding.
+    rules = Rules(jokers=2)
+    draws = _game(rules).draws
+    checked = list(_game(rules).double_cache)[::16]
+    assert len(checked) >= 10
+    for owner, fam_a, fam_d, trumps_left, numbered_left in checked:
+        # fewer red Numbered cards left than black (a Spoils Heap's deck): another law of colours
+        other = tuple(n - (2 if t == 0 else 1 if t == 12 else 0) for t, n in enumerate(numbered_left))
+        _forget(draws)
+        draws.double(owner, fam_a, fam_d, trumps_left, numbered_left)
+        again = draws.double(owner, fam_a, fam_d, trumps_left, other)  # from the kept parts
+        _forget(draws)
+        alone = draws.double(owner, fam_a, fam_d, trumps_left, other)
+        assert again.tobytes() == alone.tobytes()
+        pw = draws.double_pairwise(owner, fam_a, fam_d, trumps_left, other)
+        assert np.abs(pw[: len(again)] - again).max() <= 1e-12 and not pw[len(again) :].any()

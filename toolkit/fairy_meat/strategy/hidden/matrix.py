@@ -527,14 +527,16 @@ class Draws:
                 sig = (numbers.tobytes(), offs_a.tobytes(), order.tobytes(), starts.tobytes())
                 # and the law of these groups alone (equal for families whose first draws group
                 # alike, whatever their views: the pairs of groups below read only it)
-                law = ("law", pair.shape, pair.tobytes())
+                law = self.signatures.setdefault(("law", pair.shape, pair.tobytes()), len(self.signatures))
+                # one array per law (a few dozen laws for some 1,600 groups at 3 v 2 with two jokers)
+                pair = self.doubles.setdefault(("law of groups", law), pair)
                 got = self.doubles[key] = (
                     firsts,
                     offs_a,
                     pair,
                     numbers,
                     self.signatures.setdefault(sig, len(self.signatures)),
-                    self.signatures.setdefault(law, len(self.signatures)),
+                    law,
                 )
             firsts_by_colour.append(got)
         mine_d = owner == "defender"
@@ -600,7 +602,8 @@ class Draws:
         starts = rest - 8  # each pair's 17 columns, from the pips difference -8
         ids = self.judge.oids_window(starts, 17)  # judges what is new (kept: only their start)
         bounds = np.searchsorted(combo, np.arange(5)).tolist()  # where each colours' pairs start (sorted)
-        got = self.doubles[same] = (bounds, starts, weight, bool((ids >= 0).all()))
+        # kept until the build ends (families that share them ask again): table positions fit int32
+        got = self.doubles[same] = (bounds, starts.astype(np.int32), weight, bool((ids >= 0).all()))
         self.doubles[("ids", id(got))] = ids  # for the vector :meth:`double` makes next (not kept)
         return got
 
@@ -760,8 +763,8 @@ def _build_shared(game: Game) -> None:
                 wild_a, wild_d = card_a >= 18, card_d >= 18
                 plain = ~wild_a & ~wild_d
                 table = _plain_table(judge, da, dd, pa, pd, len(game.caps))
-                rows_l.append(rows[plain])
-                cols_l.append(cols[plain])
+                rows_l.append(rows[plain].astype(np.int32))  # only for the pattern: sequence numbers fit int32
+                cols_l.append(cols[plain].astype(np.int32))
                 w_l.append(ww[plain])
                 oid_l.append(table[card_a[plain], card_d[plain]])
                 # Wild Trump draws (FM-6): one side draws
@@ -823,11 +826,12 @@ def _build_shared(game: Game) -> None:
     game.draws.kinds_by_number.clear()
     game.draws.used.update(np.flatnonzero(np.bincount(game.coo["oid"])).tolist())  # the distinct ids (no sort)
     # the matrix's pattern: where each entry lands in CSR order (no two entries share a cell)
-    rows = np.concatenate([*rows_l, *(g[0] for g in groups)])
-    cols = np.concatenate([*cols_l, *(g[1] for g in groups)])
+    # (int32 throughout: half the memory of the build's peak, the same pattern)
+    rows = np.concatenate([*rows_l, *(g[0] for g in groups)], dtype=np.int32)
+    cols = np.concatenate([*cols_l, *(g[1] for g in groups)], dtype=np.int32)
     del rows_l, cols_l
     shape = (len(game.seqs[0]["hand"]), len(game.seqs[1]["hand"]))
-    pattern = sp.csr_matrix((np.arange(len(rows), dtype=np.int64), (rows, cols)), shape=shape)
+    pattern = sp.csr_matrix((np.arange(len(rows), dtype=np.int32), (rows, cols)), shape=shape)
     if pattern.nnz != len(rows):  # pragma: no cover - every pair of sequences is one entry
         raise RuntimeError("two entries of the payoff matrix share a cell")
     game.pattern = (pattern.data.astype(np.int32), pattern.indices, pattern.indptr, shape)
