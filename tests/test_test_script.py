@@ -13,13 +13,18 @@ import pytest
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
-@pytest.fixture()
-def script(monkeypatch):
+def load_script(monkeypatch, name: str, file: str):
+    """The module of ``scripts/<file>`` (scripts/ on the path for its own imports)."""
     monkeypatch.syspath_prepend(str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location("toolkit_test_script", SCRIPTS / "test.py")
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    yield module
+    return module
+
+
+@pytest.fixture()
+def script(monkeypatch):
+    yield load_script(monkeypatch, "toolkit_test_script", "test.py")
     sys.modules.pop("toolkit_test_script", None)
 
 
@@ -44,11 +49,7 @@ def test_nothing_is_said_when_chromium_is_there_or_in_ci(script, monkeypatch, tm
 
 @pytest.fixture()
 def bootstrap(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location("toolkit_bootstrap", SCRIPTS / "_bootstrap.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(monkeypatch, "toolkit_bootstrap", "_bootstrap.py")
 
 
 def test_a_venv_without_pip_is_seen(bootstrap, tmp_path):
