@@ -108,3 +108,26 @@ def test_judgements_are_kept_for_the_latest_rule_sets_only():
     assert len(JUDGED) == JUDGED_KEPT and first not in JUDGED
     again = deal_averaged_odds(1, 1, ("greedy", "greedy"), first, method="exact").distribution
     assert again == cold and judged(first)  # judged again from nothing, the same odds
+
+
+def test_views_past_their_bound_are_forgotten_with_their_ids(monkeypatch: pytest.MonkeyPatch):
+    # A weighing that starts with more than VIEWS_KEPT cached views forgets them and the class
+    # and view ids they name, together: a rule set that would have read them (the other Nasty
+    # Hit rule, FM-12: other plays, the same views) then gives its cold odds.
+    from toolkit.fairy_meat.odds import weighing
+
+    loser = Rules(nasty_hit="loser")
+    clear_caches()
+    cold = deal_averaged_odds(3, 2, ("greedy", "greedy"), loser, method="exact").distribution
+    clear_caches()
+    deal_averaged_odds(3, 2, ("greedy", "greedy"), Rules(), method="exact")
+    assert weighing.VIEWS_CACHE and weighing.CLASS_KEYS
+    forgotten = []
+    monkeypatch.setattr(weighing, "VIEWS_KEPT", 0)
+    monkeypatch.setattr(weighing, "clear_views", lambda real=weighing.clear_views: forgotten.append(1) or real())
+    again = deal_averaged_odds(3, 2, ("greedy", "greedy"), loser, method="exact").distribution
+    assert forgotten and again == cold
+    monkeypatch.setattr(weighing, "VIEWS_KEPT", 10**9)
+    forgotten.clear()
+    deal_averaged_odds(3, 3, ("greedy", "greedy"), loser, method="exact")
+    assert not forgotten  # within the bound: kept

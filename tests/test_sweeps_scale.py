@@ -10,6 +10,7 @@ directly (their ``interval``), ``Calculator.rows`` (one ``Fraction`` per outcome
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -166,6 +167,29 @@ def test_points_sharing_pools_go_in_one_chunk_largest_first() -> None:
     pools = [{(p.arguments()["attack_dice"], p.arguments()["defence_dice"]) for p in c} for c in chunks]
     assert pools == [{(3, 1)}, {(3, 0)}, {(2, 1)}, {(2, 0)}, {(1, 1)}, {(1, 0)}]
     assert sorted(p.key for c in chunks for p in c) == sorted(p.key for p in sweep.points)
+
+
+def test_a_worker_computes_the_chunks_in_the_planned_order(tmp_path: Path) -> None:
+    """Largest first, as planned (:func:`plan_chunks`): Dask on its own runs the chunks that
+    wait for a free worker last-submitted first, so the largest would finish last."""
+    from distributed import Client, LocalCluster, get_task_stream
+
+    sweep = load_sweep(POOLS.replace("chunk: 2", "chunk: 1"))
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
+        Client(cluster) as one,
+        get_task_stream(one) as stream,
+    ):
+        busy = one.submit(time.sleep, 1.0, pure=False)  # the worker busy: every chunk waits for it
+        result = run_sweep(sweep, tmp_path, client=one, progress=None, report=False)
+        busy.result()
+    assert result.ok and result.computed == 12
+    started = {
+        int(str(task["key"]).rsplit("-", 1)[1]): min(s["start"] for s in task["startstops"] if s["action"] == "compute")
+        for task in stream.data
+        if str(task["key"]).startswith("sweep-")
+    }
+    assert sorted(started, key=started.get) == list(range(12))
 
 
 # -- point keys ----------------------------------------------------------------------------------

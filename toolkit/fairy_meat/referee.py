@@ -53,6 +53,11 @@ def _other(side: Side) -> Side:
     return "defender" if side == "attacker" else "attacker"
 
 
+def _trump_ranks(rules: Rules | None) -> str:
+    """The Trump ranks of ``rules`` (the draft's when ``None``), for an error message (FM-1)."""
+    return " ".join((rules or Rules()).trump_ranks)
+
+
 def _cards(value: Iterable[str | Card] | str | Card) -> tuple[Card, ...]:
     if isinstance(value, Card):
         return (value,)
@@ -138,17 +143,19 @@ class Play:
     def check_kinds(self, rules: Rules | None) -> None:
         """Raise :class:`IllegalActionError` unless the Numbered card is a Numbered card and
         every Trump a Trump under ``rules`` (FM-1; the defaults when ``None``)."""
-        numbered = " ".join((rules or Rules()).numbered_ranks)
-        trumps = " ".join((rules or Rules()).trump_ranks)
         if not is_numbered(self.number, rules):
+            numbered = " ".join((rules or Rules()).numbered_ranks)
             raise IllegalActionError(
-                f"{self.number} is not a Numbered card: Numbered cards are {numbered}; Trumps are {trumps} (FM-1)"
+                f"{self.number} is not a Numbered card: Numbered cards are {numbered}; Trumps are "
+                f"{_trump_ranks(rules)} (FM-1)"
             )
         bad = [c.code for c in (*self.trumps, *self.drawn) if not is_trump(c, rules)]
         if self.wild is not None and not is_trump(self.wild, rules):
             bad.append(self.wild.code)
         if bad:
-            raise IllegalActionError(f"{', '.join(bad)} cannot be played as Trumps: Trumps are {trumps} (FM-1)")
+            raise IllegalActionError(
+                f"{', '.join(bad)} cannot be played as Trumps: Trumps are {_trump_ranks(rules)} (FM-1)"
+            )
 
     @property
     def says_none(self) -> bool:

@@ -107,7 +107,7 @@ def calculators() -> list[Calculator]:
             ),
             deal_rows,
             size=deal_size,
-            seconds=0.5,
+            seconds=0.15,
             max_points=20_000,
             help="one attack averaged over every deal of two hand sizes (FM-1, FM-2)",
             # the referee's judgements are cached by rules (one rules variant's points share them);

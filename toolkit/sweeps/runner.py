@@ -503,6 +503,9 @@ def _run(
             run_id,
             pure=False,
             key=f"sweep-{sweep.name}-{run_id}-{i}",
+            # run in the planned order (largest first): without it, Dask runs the chunks
+            # that wait for a free worker last-submitted first
+            priority=len(planned) - i,
             **({} if where is None else {"workers": where, "allow_other_workers": True}),
         )
         futures[future] = chunk

@@ -46,6 +46,8 @@ __all__ = [
     "CLASS_IDS",
     "class_id",
     "clear_views",
+    "bound_views",
+    "VIEWS_KEPT",
     "VIEW_IDS",
     "PAIR_CLASSES",
     "view_id",
@@ -112,6 +114,9 @@ class Pending:
     expansion reads, their weights added up, and are expanded once each (:meth:`buckets`)."""
 
     def __init__(self) -> None:
+        # a weighing starts: the views and ids of earlier ones may be forgotten (each reads
+        # its ids, :meth:`buckets`, before the next is made)
+        bound_views()
         self.weights: dict[tuple, int] = defaultdict(int)
         self.diffs: dict[Hashable, Mapping[tuple[str, str | None], Mapping[int, int]]] = {}
         self.draws: dict[tuple, int] = defaultdict(int)
@@ -272,6 +277,21 @@ def view_id(view: SideView) -> int:
     if vid is None:
         vid = VIEW_IDS[view] = len(VIEW_IDS)
     return vid
+
+
+#: How many entries :data:`VIEWS_CACHE` may hold when a weighing starts (:class:`Pending`)
+#: before they are forgotten with the ids they name: about the views of ten decks (the
+#: draft's deck, hand sizes 1..5 v 1..5, fills about 1,500); without a bound a session
+#: trying many decks (a tuning search over Trump worth or jokers) would keep every one.
+VIEWS_KEPT = 15_000
+
+
+def bound_views() -> None:
+    """Forget the cached views and the class and view ids they name (:func:`clear_views`)
+    when :data:`VIEWS_CACHE` holds more than :data:`VIEWS_KEPT` entries. Only where no
+    weighing is in progress: the ids it holds would name other classes afterwards."""
+    if len(VIEWS_CACHE) > VIEWS_KEPT:
+        clear_views()
 
 
 def clear_views() -> None:
