@@ -283,11 +283,13 @@ def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytes
     from toolkit import cluster as dask_cluster
 
     profiling: list[dict[str, bool]] = []  # whether each started worker profiles its tasks
+    ticks: list[dict[str, str]] = []  # how often each started worker's event loop ticks
     start_local = dask_cluster.start_local
 
     def recording(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
         client, cluster = start_local(*args, **kwargs)
         profiling.append(client.run(dask.config.get, "distributed.worker.profile.enabled"))
+        ticks.append(client.run(dask.config.get, "distributed.admin.tick.interval"))
         return client, cluster
 
     monkeypatch.setattr(dask_cluster, "start_local", recording)
@@ -296,6 +298,7 @@ def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytes
     assert main(["sweep", str(path), "-o", str(tmp_path / "out"), "--workers", "1"]) == 0
     # The local cluster's worker runs without Dask's task profiler (on by default in Dask).
     assert [list(workers.values()) for workers in profiling] == [[False]]
+    assert [list(workers.values()) for workers in ticks] == [["500ms"]]
     assert dask.config.get("distributed.worker.profile.enabled")  # this process's setting is left as it was
     captured = capsys.readouterr()
     assert "sweep: 6 points, 0 already done; 1 worker" in captured.err
