@@ -171,7 +171,8 @@ def test_points_sharing_pools_go_in_one_chunk_largest_first() -> None:
 
 def test_a_worker_computes_the_chunks_in_the_planned_order(tmp_path: Path) -> None:
     """Largest first, as planned (:func:`plan_chunks`): Dask on its own runs the chunks that
-    wait for a free worker last-submitted first, so the largest would finish last."""
+    wait for a free worker in an order of its own (here the second before the first; on two
+    worker processes, the rest last-submitted first: the largest would finish last)."""
     from distributed import Client, LocalCluster, get_task_stream
 
     sweep = load_sweep(POOLS.replace("chunk: 2", "chunk: 1"))

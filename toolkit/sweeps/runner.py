@@ -504,7 +504,8 @@ def _run(
             pure=False,
             key=f"sweep-{sweep.name}-{run_id}-{i}",
             # run in the planned order (largest first): without it, Dask runs the chunks
-            # that wait for a free worker last-submitted first
+            # that wait for a free worker in an order of its own (on two worker processes,
+            # the first two, then the rest last-submitted first)
             priority=len(planned) - i,
             **({} if where is None else {"workers": where, "allow_other_workers": True}),
         )
