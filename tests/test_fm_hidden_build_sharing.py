@@ -14,10 +14,10 @@ import functools
 import numpy as np
 import pytest
 
-from toolkit.fairy_meat.odds.classes import hidden_owner
+from toolkit.fairy_meat.odds.classes import hidden_owner, side_view
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.hidden.hands import deck_caps
-from toolkit.fairy_meat.strategy.hidden.matrix import PAIRWISE_ROWS, build_game, clear_build_cache
+from toolkit.fairy_meat.strategy.hidden.matrix import PAIRWISE_ROWS, Draws, build_game, clear_build_cache
 from toolkit.fairy_meat.strategy.payoff import Payoff
 
 
@@ -154,3 +154,35 @@ def test_double_draws_parts_read_again_for_another_deck_of_numbered_cards():
         assert again.tobytes() == alone.tobytes()
         pw = draws.double_pairwise(owner, fam_a, fam_d, trumps_left, other)
         assert np.abs(pw[: len(again)] - again).max() <= 1e-12 and not pw[len(again) :].any()
+
+
+def test_single_draws_keep_each_plans_ids_once(monkeypatch):
+    # FM-6, one side draws: a plan's outcome ids (both colours, int32) are remembered once per
+    # plan while building, not also colour by colour (held and never read again: 276 MB at
+    # 3 v 2 with two jokers). Each plan's ids must equal both colours' ids worked out again on
+    # the same judge (every class judged already: the same numbers), bit for bit, and its
+    # Numbered cards left must be the int8 counts it was given (the build makes them int8).
+    calls = []
+    single_plan = Draws.single_plan
+
+    def watched(self, *args):
+        plan = single_plan(self, *args)
+        assert all(key[0] == "plan" for key in self.phis)  # nothing kept colour by colour
+        calls.append((self, args, plan))
+        return plan
+
+    monkeypatch.setattr(Draws, "single_plan", watched)
+    rules = Rules(jokers=2)
+    clear_build_cache()
+    game = build_game(2, 1, deck_caps((), rules), rules, Payoff())
+    assert game.coo["oid"].dtype == np.int32  # the plain entries' ids, int32 chunk by chunk
+    assert len(calls) >= 50
+    for draws, (owner, fam_f, x_side, fam_x, _pips, numbered_left, trumps_left), plan in calls[::10]:
+        assert numbered_left.dtype == np.int8 and plan.numbered_left.tobytes() == numbered_left.tobytes()
+        v_f, off_f = side_view(
+            fam_f, fam_f.colour, (0, 0, 0), owner == ("attacker", "defender")[1 - x_side], *draws.judge.terms
+        )
+        rmax = tuple(int(v) for v in trumps_left.max(axis=0))
+        again = np.stack([draws.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in ("red", "black")])
+        assert plan.phis.dtype == np.int32 and plan.phis.tobytes() == again.tobytes()
+    clear_build_cache()

@@ -105,7 +105,7 @@ class Draws:
         self.row_views: dict[tuple, tuple[list[tuple], np.ndarray, np.ndarray]] = {}  # _row_views
         self.against: dict[tuple, dict[tuple, np.ndarray]] = {}  # _kinds: class key ids by the other side's view
         self.seconds: dict[tuple, Any] = {}  # double draws' first views and second-draw laws
-        self.phis: dict[tuple, np.ndarray] = {}  # phi_oids, while building
+        self.phis: dict[tuple, np.ndarray] = {}  # single_plan: both colours' outcome ids, while building
         # double draws by the Trumps left (double_parts) and the attacker's first-draw groups, while building
         self.doubles: dict[tuple, Any] = {}
         self.view_numbers: dict[tuple, int] = {}  # double_parts: each view's number
@@ -179,14 +179,11 @@ class Draws:
         """Outcome ids of the drawing side ``x_side`` turning up Trumps ``t`` (rows, all
         ``t <= rmax``) and a Numbered card of ``colour`` with pips p against a fixed
         side of view ``v_f`` whose value is x = pips + off_f: columns y = x − p in
-        [off_f − 8, off_f + 8]. Rows out of ``rmax`` are −1 (remembered, read only: groups of
-        entries of other hands ask again)."""
-        key = (owner, v_f, off_f, fam_x, x_side, colour, rmax)
-        got = self.phis.get(key)
-        if got is not None:  # its classes and differences are judged already: nothing new to number
-            return got
+        [off_f − 8, off_f + 8], as int32. Rows out of ``rmax`` are −1. Not remembered:
+        :meth:`single_plan` remembers both colours' ids together (one colour's alone, held
+        while building, was 276 MB at 3 v 2 with two jokers and never read again)."""
         rows, kids, offs = self.row_keys(owner, v_f, fam_x, x_side, colour, rmax)
-        out = np.full((len(self.turned), 17), -1, dtype=np.int64)
+        out = np.full((len(self.turned), 17), -1, dtype=np.int32)
         if len(rows):
             # many rows leave the drawing side the same class and offset: judged once each
             span = int(offs.max() - offs.min()) + 1
@@ -195,8 +192,6 @@ class Draws:
             o = offs[first]
             deltas = ys[None, :] - o[:, None] if x_side == 1 else o[:, None] - ys[None, :]
             out[rows] = self.judge.oids(np.broadcast_to(kids[first][:, None], deltas.shape), deltas)[inv.reshape(-1)]
-        out.flags.writeable = False
-        self.phis[key] = out
         return out
 
     def single_plan(
@@ -225,7 +220,7 @@ class Draws:
         phis = self.phis.get(key)
         if phis is None:
             phis = np.stack([self.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in NUMBER_COLOURS])
-            phis = self.phis[key] = phis.astype(np.int32)
+            self.phis[key] = phis
             phis.flags.writeable = False
         uniq, ridx = unique_rows(trumps_left)
         key = ("plan laws", uniq.shape, uniq.tobytes())
@@ -234,7 +229,7 @@ class Draws:
             probs = np.stack([draw_probs(tuple(int(v) for v in t), self.deck, self.row_caps) for t in uniq])
             probs.flags.writeable = False
             self.seconds[key] = probs
-        nl = numbered_left.astype(np.int8)
+        nl = np.asarray(numbered_left, dtype=np.int8)  # no copy when given as int8 (the build does)
         if (nl.sum(axis=1) <= 0).any():  # pragma: no cover - the deck always keeps Numbered cards (solve_hidden checks)
             raise RuntimeError("a Wild Trump draw from a deck without Numbered cards")
         # (deck left, colour, column) of every Numbered type some entry's deck still holds
@@ -766,7 +761,7 @@ def _build_shared(game: Game) -> None:
                 rows_l.append(rows[plain].astype(np.int32))  # only for the pattern: sequence numbers fit int32
                 cols_l.append(cols[plain].astype(np.int32))
                 w_l.append(ww[plain])
-                oid_l.append(table[card_a[plain], card_d[plain]])
+                oid_l.append(table[card_a[plain], card_d[plain]].astype(np.int32))  # as coo keeps them
                 # Wild Trump draws (FM-6): one side draws
                 for x_side, mask in ((1, ~wild_a & wild_d), (0, wild_a & ~wild_d)):
                     if not mask.any():
@@ -789,7 +784,8 @@ def _build_shared(game: Game) -> None:
                             hands_sel_a = sa["hand"][r_m[sel]]
                             hands_sel_d = sd["hand"][c_m[sel]]
                             both = ha_arr[hands_sel_a] + hd_arr[hands_sel_d]
-                            numbered_left = num_caps[None, :] - both[:, :18]
+                            # int8, as the plan keeps them (int64 held 122 MB at 3 v 2 with two jokers)
+                            numbered_left = (num_caps[None, :] - both[:, :18]).astype(np.int8)
                             trumps_left = trump_caps[None, :] - both[:, 18:]
                             pips_f = _PIPS_OF_TYPE[cf[sel]]
                             args = (owner, fam_f, x_side, fam_x, pips_f, numbered_left, trumps_left)
@@ -809,7 +805,8 @@ def _build_shared(game: Game) -> None:
     if any((o < 0).any() for o in oid_l):  # pragma: no cover - every real play has representative cards
         raise RuntimeError("an attack class without a Wild Trump draw has no representative cards")
     # the plain entries: deal weight and outcome id (their cells: plain_cells, from the pattern)
-    game.coo = {"w": np.concatenate(w_l), "oid": np.concatenate(oid_l).astype(np.int32)}
+    game.coo = {"w": np.concatenate(w_l), "oid": np.concatenate(oid_l)}
+    del w_l, oid_l
     groups = []
     for r, c, w, (kind, args) in draw_entries:
         if kind == "single":
