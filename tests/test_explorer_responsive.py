@@ -15,7 +15,7 @@ from toolkit.angry_miniatures import start_attack_from_pools
 from toolkit.prob import Distribution
 from toolkit.widgets import OddsExplorer, Stepper
 from toolkit.widgets.common import count
-from toolkit.widgets.explorer import BUSY_CLASS, NUMBERS_CLASS, SETTLE_SECONDS
+from toolkit.widgets.explorer import BUSY_CLASS, NUMBERS_CLASS, SETTLE_SECONDS, VIEW_TOGGLE_CLASS, view_class
 
 
 def _counted_explorer() -> tuple[OddsExplorer, list[dict], widgets.IntSlider]:
@@ -120,11 +120,19 @@ def test_counts_in_words():
 def test_view_switch_only_shows_the_other_views_chart():
     ex, calls, dice = _counted_explorer()
     exactly, at_least = (ex._view_outputs[v] for v in ("exactly", "at least"))
-    assert exactly.layout.display is None and at_least.layout.display == "none"
-    drawn = (exactly.outputs, at_least.outputs)
+    tables = {v: ex._view_tables[v] for v in ("exactly", "at least")}
+    # the browser shows the pressed view's chart and table, and hides the other's, itself
+    assert view_class("at least") in at_least._dom_classes and view_class("at least") in tables["at least"]._dom_classes
+    assert VIEW_TOGGLE_CLASS in ex.view._dom_classes
+    assert (
+        f'.{VIEW_TOGGLE_CLASS}:has(button.mod-active[data-value="at%20least"]) ~ * .{view_class("exactly")}'
+        "{display:none}"
+    ) in ex.view_style.value
+    assert "1/2 = 50%" in tables["exactly"].value and tables["at least"].value != tables["exactly"].value
+    drawn = (exactly.outputs, at_least.outputs, tables["exactly"].value, tables["at least"].value)
     ex.view.value = "at least"
-    assert exactly.layout.display == "none" and at_least.layout.display is None
-    assert (exactly.outputs, at_least.outputs) == drawn and len(calls) == 1  # nothing redrawn
+    assert (exactly.outputs, at_least.outputs, tables["exactly"].value, tables["at least"].value) == drawn
+    assert len(calls) == 1 and ex.table_view is tables["at least"]  # nothing computed or drawn again
     assert ex.shown_figure.layout.yaxis.title.text == "% at least"
     dice.value = 3  # new numbers: both views drawn again
     assert ex.shown_figure.data[0].y == pytest.approx((100 / 3, 200 / 3))  # at least 2, at least 1

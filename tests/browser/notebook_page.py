@@ -419,8 +419,9 @@ def time_view_switch(nb: NotebookPage, region: Locator, tries: int = VIEW_SWITCH
     return the seconds from each "at least" click to its chart drawn, the fastest first
     held (:class:`ViewSwitch`).
 
-    A switch only shows a chart already drawn (toolkit/widgets/explorer.py), so its cost is
-    a round trip to the kernel and a repaint, a tenth of a second. The main part of the
+    A switch only shows a chart already drawn (toolkit/widgets/explorer.py), and the browser
+    shows it itself (a style rule follows the pressed button): its cost is a repaint, with
+    no round trip to the kernel. The main part of the
     suite runs beside the browser part on the same cores, and one scheduling delay there
     is longer than the switch itself: on CI one switch took 0.625 s at pace 2.07 where the
     other two explorers' took 0.19-0.34 s. The fastest of a few tries is the switch's own

@@ -9,7 +9,8 @@ inputs to settle, so a newer change supersedes an older one instead of queueing 
 it; outside one (a script, a test) it runs at once. Reading :attr:`OddsExplorer.distribution`,
 ``table``, ``summary_text`` or ``error`` first finishes a computation still waiting.
 Sliders the explorer is given compute once, on release (``continuous_update=False``).
-Switching the view (exactly / at least) only redraws the distribution already computed.
+Switching the view (exactly / at least) only shows the other view's chart and table, drawn
+with the numbers: the browser switches them itself, without waiting for the kernel.
 
 It is generic over any calculator that returns a :class:`~toolkit.prob.Distribution`
 and any *score* of its outcomes as a signed whole number: positive for what the
@@ -52,6 +53,7 @@ import html
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import ipywidgets as widgets
 
@@ -65,7 +67,7 @@ if TYPE_CHECKING:
 
     from toolkit.widgets.rules_picker import RulesPicker
 
-__all__ = ["BUSY_CLASS", "NUMBERS_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS"]
+__all__ = ["BUSY_CLASS", "NUMBERS_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS", "VIEW_TOGGLE_CLASS", "view_class"]
 
 #: The two views of the chart and table.
 VIEWS: tuple[str, ...] = ("exactly", "at least")
@@ -86,6 +88,31 @@ NUMBERS_CLASS = "toolkit-numbers"
 
 #: The page style that dims every number of a busy explorer (chart, sentence and table)
 #: until the new numbers are drawn (not only the chart: a stale table reads as new).
+#: The class of the view toggle (exactly / at least), and each view's chart and table.
+VIEW_TOGGLE_CLASS = "toolkit-view-toggle"
+
+
+def view_class(view: str) -> str:
+    """The class of ``view``'s chart and table (``"toolkit-view-at-least"``)."""
+    return "toolkit-view-" + view.replace(" ", "-")
+
+
+#: Which view's chart and table show follows the toggle's pressed button in the browser
+#: itself (its ``mod-active`` class, set on the click): a switch waits for no round trip
+#: to the kernel, which then only keeps its own state (the shown figure) in step.
+_VIEW_STYLE = (
+    "<style>"
+    + "".join(
+        ",".join(
+            f'.{VIEW_TOGGLE_CLASS}:has(button.mod-active[data-value="{quote(view)}"]) ~ * .{view_class(other)}'
+            for other in VIEWS
+            if other != view
+        )
+        + "{display:none}"
+        for view in VIEWS
+    )
+    + "</style>"
+)
 _BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-numbers{opacity:0.35;transition:opacity 0.1s}</style>"
 
 #: The slider widgets whose drags should compute once, on release.
@@ -204,22 +231,33 @@ class OddsExplorer:
         )
         self.status_line = widgets.HTML(_BUSY_STYLE)
         self.summary_line = widgets.HTML()
-        self.table_view = widgets.HTML()
+        self.view.add_class(VIEW_TOGGLE_CLASS)
+        #: The rules that show the pressed view's chart and table (:data:`_VIEW_STYLE`).
+        self.view_style = widgets.HTML(_VIEW_STYLE, layout=widgets.Layout(display="none"))
+        #: One table per view: a view switch only shows another (:data:`_VIEW_STYLE`).
+        self._view_tables = {v: widgets.HTML() for v in VIEWS}
+        self.tables = widgets.VBox(list(self._view_tables.values()))
         self.error_line = widgets.HTML()
         #: The static figures drawn for the current numbers, by view (live_figure=False).
         self._figures: dict[str, Any] = {}
+        #: Whether both views' tables show the current numbers.
+        self._tables_drawn = False
         #: One Output per view (live_figure=False): a view switch only shows another.
         self._view_outputs = {v: widgets.Output() for v in VIEWS}
+        for v in VIEWS:
+            self._view_outputs[v].add_class(view_class(v))
+            self._view_tables[v].add_class(view_class(v))
+            self._view_tables[v].add_class(NUMBERS_CLASS)  # dimmed while busy
         if live_figure:
             self.figure, self.chart = _make_chart(self._names)
         else:
             self.figure, self.chart = None, widgets.VBox(list(self._view_outputs.values()))
         self.chart.add_class("toolkit-chart")
-        for part in (self.chart, self.summary_line, self.table_view):
+        for part in (self.chart, self.summary_line):
             part.add_class(NUMBERS_CLASS)  # all dimmed while busy: every number that will change
         if self.figure is None:  # a FigureWidget's layout is plotly's, not a box's
             self.chart.layout.flex = "1 1 30em"
-        self.table_view.layout.flex = "0 1 auto"
+        self.tables.layout.flex = "0 1 auto"
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
         self._shown_figure: Any = self.figure
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
@@ -237,10 +275,11 @@ class OddsExplorer:
                 self.error_line,
                 self.summary_line,
                 widgets.HBox(
-                    [self.chart, self.table_view], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+                    [self.chart, self.tables], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
                 ),
                 self.controls_grid,
                 control_grid_style(),
+                self.view_style,
                 *([self.rules_picker.widget] if self.rules_picker is not None else []),
             ]
         )
@@ -297,6 +336,12 @@ class OddsExplorer:
         return self._error
 
     @property
+    def table_view(self) -> widgets.HTML:
+        """The table of the current view (its rows as HTML in ``.value``)."""
+        self.flush()
+        return self._view_tables[self.view.value]
+
+    @property
     def shown_figure(self) -> Any:
         """The figure last drawn: the live FigureWidget, or the static fallback's Figure."""
         self.flush()
@@ -349,6 +394,7 @@ class OddsExplorer:
                 return
             self._error, self.error_line.value = "", ""
             self._figures = {}  # new numbers: every view is drawn again
+            self._tables_drawn = False
             self._distribution = distribution
             self._scores = distribution.map(self._score)
             self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
@@ -368,19 +414,23 @@ class OddsExplorer:
         view = self.view.value
         rows = self._rows(self._scores, view)
         self._table = _frame(rows)
-        self.table_view.value = _table_html(rows)
+        every: dict[str, Any] = {}  # each view's rows, when new numbers are drawn
+        if not self._tables_drawn or (self.figure is None and not self._figures):
+            every = {other: rows if other == view else self._rows(self._scores, other) for other in VIEWS}
+        if not self._tables_drawn:  # new numbers: each view's table once (the browser shows the chosen one)
+            for other in VIEWS:
+                self._view_tables[other].value = _table_html(every[other])
+            self._tables_drawn = True
         if self.figure is not None:
             self._draw(rows, view)
             return
-        if not self._figures:  # new numbers: draw each view once, show the chosen one
+        if not self._figures:  # new numbers: draw each view once (the browser shows the chosen one)
             for other in VIEWS:
-                fig = self._draw(rows if other == view else self._rows(self._scores, other), other)
+                fig = self._draw(every[other], other)
                 self._figures[other] = fig
                 # set the Output's outputs directly: a redraw may run outside any message
                 # (after the inputs settle), where capturing display() would go nowhere
                 self._view_outputs[other].outputs = (_display_data(fig),)
-        for other, output in self._view_outputs.items():
-            output.layout.display = None if other == view else "none"
         self._shown_figure = self._figures[view]
 
     def _describe(self, name: str, value: Any) -> str:
