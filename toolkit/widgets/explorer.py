@@ -86,8 +86,6 @@ BUSY_CLASS = "toolkit-busy"
 #: the chart, the summary sentence and the table (dimmed together while busy).
 NUMBERS_CLASS = "toolkit-numbers"
 
-#: The page style that dims every number of a busy explorer (chart, sentence and table)
-#: until the new numbers are drawn (not only the chart: a stale table reads as new).
 #: The class of the view toggle (exactly / at least), and each view's chart and table.
 VIEW_TOGGLE_CLASS = "toolkit-view-toggle"
 
@@ -113,6 +111,8 @@ _VIEW_STYLE = (
     )
     + "</style>"
 )
+#: The page style that dims every number of a busy explorer (chart, sentence and table)
+#: until the new numbers are drawn (not only the chart: a stale table reads as new).
 _BUSY_STYLE = "<style>.toolkit-explorer.toolkit-busy .toolkit-numbers{opacity:0.35;transition:opacity 0.1s}</style>"
 
 #: The slider widgets whose drags should compute once, on release.
