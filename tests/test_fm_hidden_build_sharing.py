@@ -10,6 +10,7 @@ are the same numbers): the vectors must be equal bit for bit.
 from __future__ import annotations
 
 import functools
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -186,3 +187,52 @@ def test_single_draws_keep_each_plans_ids_once(monkeypatch):
         again = np.stack([draws.phi_oids(owner, v_f, off_f, fam_x, x_side, c, rmax) for c in ("red", "black")])
         assert plan.phis.dtype == np.int32 and plan.phis.tobytes() == again.tobytes()
     clear_build_cache()
+
+
+def _pairs_by_hand(firsts_by_colour, seconds_by_colour):
+    """The pairs of (first-draw group, second-draw group) summed one draw at a time: per colour
+    of the second card, the (group, group) pairs with a weight, then every pair's colours
+    (c2 · 2 + c1) and weight."""
+    rows = [(c1, row) for c1, f in enumerate(firsts_by_colour) for row in f[2].tolist()]
+    where, colours, weights = [], [], []
+    for c2, (_, order, starts, *_) in enumerate(seconds_by_colour):
+        bounds = [*starts.tolist(), len(order)]
+        groups = [order[bounds[s] : bounds[s + 1]].tolist() for s in range(len(starts))]
+        g_at, r_at = [], []
+        for g, (c1, row) in enumerate(rows):
+            for s, members in enumerate(groups):
+                weight = sum(row[m] for m in members)
+                if weight:
+                    g_at.append(g)
+                    r_at.append(s)
+                    colours.append(2 * c2 + c1)
+                    weights.append(weight)
+        where.append((g_at, r_at))
+    return where, colours, weights
+
+
+def test_pairs_of_groups_are_kept_by_the_first_draws_laws_and_the_second_draws_grouping():
+    # FM-6, both sides draw: the pairs of (first-draw group, second-draw group) are remembered
+    # for every family whose first draws have the same laws and whose second draws group alike.
+    # Families alike in one but not in the other must get their own pairs: each call below
+    # equals the sum draw by draw (weights in eighths: exact in any order).
+    def firsts(law, *rows_by_colour):
+        return [
+            (None, np.zeros(len(rows)), np.array(rows) / 8, None, None, law + c)
+            for c, rows in enumerate(rows_by_colour)
+        ]
+
+    def seconds(grouping, order, starts):
+        return [(None, np.array(order), np.array(starts), None, grouping + c2) for c2 in range(2)]
+
+    one_law = firsts(10, [[1, 0, 2, 0], [0, 3, 0, 1]], [[2, 2, 0, 1]])
+    other_law = firsts(20, [[0, 1, 1, 0], [4, 0, 0, 0]], [[1, 0, 3, 0]])
+    by_pairs = seconds(100, [0, 1, 2, 3], [0, 2])  # second draws {0, 1} and {2, 3}
+    by_ends = seconds(200, [0, 3, 1, 2], [0, 2])  # {0, 3} and {1, 2}
+    kept = SimpleNamespace(doubles={})  # what Draws remembers between families
+    for case in [(one_law, by_pairs), (one_law, by_ends), (other_law, by_ends), (other_law, by_pairs)]:
+        where, colours, weights = Draws._pairs_of_groups(kept, *case)
+        expected = _pairs_by_hand(*case)
+        assert [(g.tolist(), r.tolist()) for g, r in where] == expected[0]
+        assert colours.tolist() == expected[1]
+        assert (weights * 8).tolist() == [w * 8 for w in expected[2]]
