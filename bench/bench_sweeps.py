@@ -5,7 +5,7 @@ at least 50x the plain loop for the Angry Miniatures sweep).
 
 Run from the project root::
 
-    .venv/bin/python bench/bench_sweeps.py [--max-pool 50] [--fm-hands 5]
+    .venv/bin/python bench/bench_sweeps.py [--max-pool 50] [--fm-hands 5] [--rounds 3]
 
 Two sweeps:
 
@@ -24,7 +24,9 @@ processes, started as ``toolkit sweep`` starts its own (:func:`toolkit.cluster.s
 one thread per worker, Dask's task profiler off), fresh caches each time (the cluster's
 start-up and the workers' imports are not timed; the validation, the computing, the
 storing of every chunk and the table are).
-The results are checked equal (a digest of every point's exact rows).
+The results are checked equal (a digest of every point's exact rows). With ``--rounds K``
+the plain loop and the 2-worker run are repeated, alternating, until K pairs per sweep: each
+pair's ratio and their median (this machine's speed drifts by a quarter within minutes).
 
 The plain loop is kept on one core (:func:`one_core`), as a Dask worker is.
 
@@ -339,14 +341,41 @@ def ratios(am: dict[str, float], fm: dict[str, float]) -> str:
     )
 
 
+def more_rounds(text: str, first: tuple[float, float], rounds: int) -> tuple[list[tuple[float, float]], str]:
+    """The plain loop and 2 workers again, alternating, until ``rounds`` pairs (``first``
+    the bench's own): each pair's seconds and their ratio, and the median ratio. On a
+    machine whose speed drifts within minutes a single pair says little."""
+    pairs = [first]
+    spawn = multiprocessing.get_context("spawn")
+    for _ in range(rounds - 1):
+        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+            loop_s = pool.submit(plain_loop, text).result()[0]
+        pairs.append((loop_s, on_dask(text, 2)[0]))
+    each = sorted(loop / two for loop, two in pairs)
+    median = each[len(each) // 2] if len(each) % 2 else (each[len(each) // 2 - 1] + each[len(each) // 2]) / 2
+    shown = ", ".join(f"{fmt_s(loop)} / {fmt_s(two)} = {loop / two:.2f}x" for loop, two in pairs)
+    return pairs, f"{shown}; median **{median:.2f}x**"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-pool", type=int, default=50, help="Angry Miniatures pools 1..N (50: 10,000 points)")
     parser.add_argument("--fm-hands", type=int, default=5, help="Fairy Meat hand sizes 1..N (5: 100 points)")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="pairs of (plain loop, 2 workers) per sweep, alternating (median shown)"
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()
     am_rows, am = bench("Angry Miniatures opposed", am_text(args.max_pool))
     fm_rows, fm = bench("Fairy Meat deal-averaged odds", fm_text(args.fm_hands))
+    repeated = ""
+    if args.rounds > 1:
+        _, am_rounds = more_rounds(am_text(args.max_pool), (am["loop"], am["two"]), args.rounds)
+        _, fm_rounds = more_rounds(fm_text(args.fm_hands), (fm["loop"], fm["two"]), args.rounds)
+        repeated = (
+            f"Plain loop / 2 workers, {args.rounds} rounds alternating (the first is the table's): "
+            f"Angry Miniatures {am_rounds}; Fairy Meat {fm_rounds}.\n\n"
+        )
     load_after = os.getloadavg()
     report = (
         "# Sweeps on Dask\n\n"
@@ -356,6 +385,7 @@ def main() -> None:
         "| client CPU per point (process / command's thread) | cores used |\n|---|---|---|---|---|---|---|---|---|\n"
         f"{am_rows}{fm_rows}\n"
         f"{ratios(am, fm)}\n"
+        f"{repeated}"
         "Worker CPU per point: the workers' CPU seconds over the run, per point (the plain loops' rows: their CPU "
         "per point). Against the plain loop: its wall time over the run's (on a loaded machine, read the CPU "
         "figures and the model, which use CPU times only).\n\n"
@@ -365,7 +395,7 @@ def main() -> None:
         f"Fairy Meat, 100 workers (model): {model(fm)}.\n"
     )
     publish(report, ROOT / "bench" / "results" / "sweeps.md")
-    print("\nIn one run:\n" + ratios(am, fm))
+    print("\nIn one run:\n" + ratios(am, fm) + ("\n" + repeated if repeated else ""))
 
 
 if __name__ == "__main__":
