@@ -79,9 +79,8 @@ def test_the_fairy_meat_exact_count_runs_with_the_collector_paused(collector_on,
 
     monkeypatch.setattr(deals, "exact_weights", watched)
     clear_caches()
-    odds = deal_averaged_odds(1, 1, method="exact")
+    deal_averaged_odds(1, 1, method="exact")  # its values: the brute-force tests over every deal
     assert seen == [False] and gc.isenabled()
-    assert odds.exact and sum(p for _, p in odds.distribution.items()) == 1
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(jokers=1, nasty_hit="loser", damage="table")], ids=["draft", "house"])
