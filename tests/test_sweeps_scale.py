@@ -341,84 +341,62 @@ def test_a_fresh_sweep_sends_places_and_learns_its_identity(client: object, tmp_
         assert part["attack_type"].iloc[0] == point.arguments()["attack_type"]
 
 
-# -- rules variants dealt to the workers ---------------------------------------------------------
-#: Deal-averaged odds under 4 rules variants: the referee's judgements are cached by rules.
+# -- groups of points dealt to the workers --------------------------------------------------------
+#: Deal-averaged odds of 3 x 3 hand sizes under 4 rules variants: a pair of hand sizes shares its
+#: deals and plays under every variant; the tables of one hand size serve every pair. Chunks of
+#: 4 points (without ``chunk`` a sweep this small is cut finer, to share it out evenly).
 JUDGED = (
     "system: fairy-meat\ncalculator: deal_averaged_odds\n"
-    "grid:\n  attacker_cards: [1, 2]\n  defender_cards: [1]\n"
-    "  rules:\n    damage: [halved, table]\n    nasty_hit: [damaged, loser]\nfixed:\n  method: exact\n"
+    "grid:\n  attacker_cards: [1, 2, 3]\n  defender_cards: [3, 2, 1]\n"
+    "  rules:\n    damage: [halved, table]\n    nasty_hit: [damaged, loser]\nfixed:\n  method: exact\nchunk: 4\n"
 )
 
 
-def test_rules_variants_are_dealt_to_the_workers_when_they_share_work() -> None:
+def test_groups_are_dealt_diagonally() -> None:
+    """A group's lane is the sum of its values' ranks modulo the lanes (worked by hand)."""
+    assert plan_lanes([(1, 1), (1, 2), (2, 1), (2, 2)], 2) == [0, 1, 1, 0]
+    assert plan_lanes([(2, 2), (1, 1), (2, 1), (1, 2)], 2) == [0, 0, 1, 1]  # ranks, not places
+    assert plan_lanes([(4,), (1,), (3,), (2,)], 3) == [0, 0, 2, 1]
+    assert plan_lanes([(10, "b"), (9, "a"), (10, "a")], 2) == [0, 0, 1]  # 10 after 9, "b" after "a"
+    assert plan_lanes([], 2) == []
+
+
+def test_only_a_calculator_whose_groups_share_work_is_dealt() -> None:
     judged, pools = load_sweep(JUDGED), load_sweep(POOLS)
-    assert "rules" in judged.calculator.shares and "rules" not in pools.calculator.shares
-    assert plan_lanes(judged, 4, 2) == [([0, 2], [0]), ([1, 3], [1])]
-    assert plan_lanes(judged, 2, 4) == [([0], [0, 2]), ([1], [1, 3])]
-    assert plan_lanes(judged, 3, 1) == [([0, 1, 2], [0])]
-    assert plan_lanes(pools, 4, 2) == [([0, 1, 2, 3], [0, 1])]
-
-
-def test_rules_variants_of_one_kind_are_dealt_together() -> None:
-    """Variants that share work beyond their own (``Calculator.rules_kind``) go to the same
-    workers, largest kinds first, each to the worker with the fewest variants so far."""
-    judged = load_sweep(JUDGED)
-    assert plan_lanes(judged, 4, 2, ["a", "b", "a", "b"]) == [([0, 2], [0]), ([1, 3], [1])]
-    assert plan_lanes(judged, 4, 2, ["a", "a", "b", "b"]) == [([0, 1], [0]), ([2, 3], [1])]
-    assert plan_lanes(judged, 4, 2, ["a", "b", "b", "b"]) == [([1, 2, 3], [0]), ([0], [1])]
-    assert plan_lanes(judged, 6, 2, list("abcabc")) == [([0, 2, 3, 5], [0]), ([1, 4], [1])]
-    # fewer kinds than workers: each kind a share of the workers
-    assert plan_lanes(judged, 4, 4, ["a", "a", "b", "b"]) == [([0, 1], [0, 2]), ([2, 3], [1, 3])]
-    assert plan_lanes(judged, 3, 2, ["a", "a", "a"]) == [([0, 1, 2], [0, 1])]
-
-
-#: The same variants with the FM-10 field last: the variants that differ only in the damage
-#: rule (which share every deal and play) are then not next to each other in grid order.
-JUDGED_DAMAGE_LAST = (
-    "system: fairy-meat\ncalculator: deal_averaged_odds\n"
-    "grid:\n  attacker_cards: [1, 2]\n  defender_cards: [1]\n"
-    "  rules:\n    nasty_hit: [damaged, loser]\n    damage: [halved, table]\nfixed:\n  method: exact\n"
-)
-
-
-@pytest.mark.parametrize("text", [JUDGED, JUDGED_DAMAGE_LAST])
-def test_fairy_meat_variants_that_differ_only_in_the_judgement_share_a_worker(text: str) -> None:
-    sweep = load_sweep(text)
-    grid = sweep.points.grid
-    lanes = plan_work(sweep, [], grid, ["w0", "w1"], 2)
-    on: dict[str, set[tuple[str, str]]] = {}
-    for places, prefer in lanes:
-        for place in places:
-            rules = grid.variants[place % len(grid.variants)][0]
-            on.setdefault(prefer[0], set()).add((rules.nasty_hit, rules.damage))
-    # each worker holds one Nasty Hit rule (FM-12) under both damage rules (FM-10, judgement only)
-    assert sorted(sorted(v) for v in on.values()) == [
-        [("damaged", "halved"), ("damaged", "table")],
-        [("loser", "halved"), ("loser", "table")],
-    ]
+    assert judged.calculator.deal_groups and not pools.calculator.deal_groups
+    assert all(where is None for _, where in plan_work(pools, [], pools.points.grid, ["w0", "w1"], 2))
+    assert all(where is None for _, where in plan_work(judged, [], judged.points.grid, ["w0"], 1))
 
 
 @pytest.mark.parametrize("built", [False, True])
-def test_each_chunk_holds_the_rules_of_its_lane_and_prefers_its_worker(built: bool) -> None:
+def test_each_lane_sees_every_hand_size_and_keeps_a_pairs_rules_variants_together(built: bool) -> None:
     sweep = load_sweep(JUDGED)
-    variants = [v.rules for v in (sweep.points[i] for i in range(4))]  # innermost: one place each
     grid = sweep.points.grid
     todo = list(sweep.points) if built else []
     sent = plan_work(sweep, todo, None if built else grid, ["tcp://a:1", "tcp://b:2"], 2)
+    lanes: dict[str, list[tuple[int, int]]] = {}
     seen = []
     for chunk, where in sent:
         points = chunk if built else [sweep.points[i] for i in chunk]
-        lane = {variants.index(p.rules) % 2 for p in points}
-        assert len(lane) == 1 and where == [["tcp://a:1", "tcp://b:2"][lane.pop()]]
+        pairs = {(p.arguments()["attacker_cards"], p.arguments()["defender_cards"]) for p in points}
+        assert len(pairs) == 1 and len(points) == 4  # a pair's four rules variants in one chunk
+        assert where is not None and len(where) == 1
+        lanes.setdefault(where[0], []).extend(pairs)
         seen += [p.key for p in points]
     assert sorted(seen) == sorted(p.key for p in sweep.points)
+    # the checkerboard: 1 v 1, 1 v 3, 2 v 2, 3 v 1, 3 v 3 on one worker, the rest on the other
+    assert sorted(lanes["tcp://a:1"]) == [(1, 1), (1, 3), (2, 2), (3, 1), (3, 3)]
+    assert sorted(lanes["tcp://b:2"]) == [(1, 2), (2, 1), (2, 3), (3, 2)]
+    for pairs in lanes.values():  # every hand size of each side on each worker
+        assert {a for a, _ in pairs} == {d for _, d in pairs} == {1, 2, 3}
     assert [where for _, where in sent][:2] == [["tcp://a:1"], ["tcp://b:2"]]  # the lanes in turn
+    assert lanes["tcp://a:1"][0] == (3, 3)  # largest first
 
 
-def test_a_sweep_dealt_by_rules_gives_the_calculators_rows(client: object, tmp_path: Path) -> None:
+def test_a_sweep_dealt_in_lanes_gives_the_calculators_rows(client: object, tmp_path: Path) -> None:
     sweep = load_sweep(JUDGED)
     result = run_sweep(sweep, tmp_path, client=client, progress=None, report=False)
-    assert result.ok and result.computed == 8
+    assert result.ok and result.computed == 36
     calc, table = sweep.calculator, result.table
     for index, point in enumerate(load_sweep(JUDGED).points):
         rows = calc.rows(calc.call(point.arguments(), point.rules))

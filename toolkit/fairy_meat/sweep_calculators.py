@@ -23,7 +23,6 @@ def calculators() -> list[Calculator]:
         solve_hidden,
     )
     from toolkit.fairy_meat.odds import DEFAULT_TRIALS, EXACT_LIMIT, GENERIC_EXACT_LIMIT, exact_size
-    from toolkit.fairy_meat.rules import Rules
     from toolkit.fairy_meat.strategy import HIDDEN_LIMIT, hidden_size
 
     system = "fairy-meat"
@@ -110,11 +109,11 @@ def calculators() -> list[Calculator]:
             seconds=0.15,
             max_points=20_000,
             help="one attack averaged over every deal of two hand sizes (FM-1, FM-2)",
-            # the referee's judgements are cached by rules (one rules variant's points share them);
-            # rule sets that differ only in how an attack is read or judged (FM-5, FM-10) share
-            # every deal and play too: dealt to the same workers
-            shares=("attacker_cards", "defender_cards", "rules"),
-            rules_kind=Rules.deals_and_plays,
+            # one pair of hand sizes shares its deals and plays under every rules variant; the
+            # tables of one hand size (its draws) and the referee's judgements under one rules
+            # variant serve every pair: pairs dealt to the workers so that each sees every size
+            shares=("attacker_cards", "defender_cards"),
+            deal_groups=True,
         ),
         Calculator(
             system,

@@ -14,7 +14,7 @@ exploitability).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
@@ -361,14 +361,13 @@ class Calculator:
         max_points: the most points of one sweep of this calculator.
         help: one line.
         shares: the arguments whose equal values share cached work (the same pools, the
-            same hand sizes): a sweep runs points that agree on them in the same chunk.
-            ``"rules"`` among them says that points under one rules variant share cached
-            work (Fairy Meat's referee judgements): a sweep then deals the variants out to
-            its workers, each variant's chunks preferring one worker.
-        rules_kind: ``rules_kind(rules)``: a key equal for rules variants that share cached
-            work beyond their own (Fairy Meat: every deal and play of rule sets that differ
-            only in the referee's judgement), or ``None``: with ``"rules"`` in ``shares``,
-            a sweep deals the variants of one kind to the same workers.
+            same hand sizes): a sweep runs points that agree on them in the same chunk
+            (under every rules variant of the sweep).
+        deal_groups: whether groups of points with different values of ``shares`` share
+            cached work too (Fairy Meat: the tables of one hand size, the referee's
+            judgements under one rules variant): a sweep on several workers then deals the
+            groups out to them, one lane per worker, each lane holding every value of each
+            of those arguments (``toolkit.sweeps.runner.plan_lanes``).
     """
 
     system: str
@@ -382,7 +381,7 @@ class Calculator:
     max_points: int = 2_000_000
     help: str = ""
     shares: tuple[str, ...] = ()
-    rules_kind: Callable[[Any], Hashable] | None = None
+    deal_groups: bool = False
 
     @property
     def param_names(self) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ import os
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -55,7 +55,6 @@ __all__ = [
     "plan_places",
     "plan_lanes",
     "plan_work",
-    "RULES_SHARE",
     "default_workers",
     "local_workers",
     "parse_scheduler",
@@ -67,9 +66,6 @@ __all__ = [
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
-#: The name that, in ``Calculator.shares``, says that the points of one rules variant share
-#: cached work (:func:`plan_lanes`).
-RULES_SHARE = "rules"
 #: The value of a ``(column, value)`` pair of a point's columns.
 _value = itemgetter(1)
 
@@ -292,54 +288,42 @@ def plan_chunks(sweep: Sweep, points: Sequence[Point], workers: int) -> list[lis
     return [[points[i] for i in chunk] for chunk in planned]
 
 
-def plan_lanes(
-    sweep: Sweep, variants: int, workers: int, kinds: Sequence[Hashable] | None = None
-) -> list[tuple[list[int], list[int]]]:
-    """Return the lanes of a sweep of ``variants`` rules variants on ``workers`` workers:
-    each lane's rules variants (their indices) and the workers its chunks prefer.
+def plan_lanes(values: Sequence[tuple[Any, ...]], lanes: int) -> list[int]:
+    """Return the lane (``0 .. lanes - 1``) of each group of points, given by its values
+    of the arguments that share cached work (``Calculator.shares``).
 
-    When the calculator says that the points of one rules variant share cached work
-    (:data:`RULES_SHARE` in ``Calculator.shares``: the referee's judgements under those
-    rules, say), the variants are dealt to the workers, so that each variant's work is
-    done by one worker (or, with fewer variants than workers, by one share of them)
-    rather than by every worker; otherwise one lane of everything, on any worker. E.g. 4
-    variants on 2 workers: ``[([0, 2], [0]), ([1, 3], [1])]``; 2 on 4:
-    ``[([0], [0, 2]), ([1], [1, 3])]``.
-
-    ``kinds`` (one per variant, from ``Calculator.rules_kind``) says which variants share
-    work beyond their own (Fairy Meat: every deal and play of rule sets that differ only in
-    the judgement, FM-10): variants of one kind are dealt together, the largest kinds first,
-    each to the worker with the fewest variants so far; with fewer kinds than workers, each
-    kind gets a share of the workers. Without ``kinds`` every variant is a kind of its own.
-    """
-    if RULES_SHARE not in sweep.calculator.shares or variants < 2 or workers < 2:
-        return [(list(range(variants)), list(range(workers)))]
-    groups: dict[Hashable, list[int]] = {}
-    for v in range(variants):
-        groups.setdefault(v if kinds is None else ("kind", kinds[v]), []).append(v)
-    members = list(groups.values())
-    if len(members) < workers:
-        return [(m, list(range(k, workers, len(members)))) for k, m in enumerate(members)]
-    dealt: list[list[int]] = [[] for _ in range(workers)]
-    for m in sorted(members, key=len, reverse=True):  # stable: equal sizes in grid order
-        min(dealt, key=len).extend(m)
-    return [(sorted(d), [w]) for w, d in enumerate(dealt)]
+    The groups are dealt diagonally: a group's lane is the sum of its values' ranks (among
+    the values each argument takes, :func:`_ordered`) modulo ``lanes``. Each lane then holds
+    every value of each argument (a checkerboard on 2 lanes: 1 v 1, 1 v 3, 2 v 2 ... on one,
+    1 v 2, 2 v 1 ... on the other), so that what a worker computes once per value of one
+    argument (Fairy Meat: the tables of one hand size) serves several of its groups, and
+    the lanes' loads are even when the work grows with each argument. E.g. hand sizes
+    1..2 x 1..2 on 2 lanes: ``[0, 1, 1, 0]``."""
+    if not values:
+        return []
+    ranks = [
+        {v: r for r, v in enumerate(sorted({group[a] for group in values}, key=_ordered))}
+        for a in range(len(values[0]))
+    ]
+    return [sum(rank[v] for rank, v in zip(ranks, group, strict=True)) % lanes for group in values]
 
 
-def plan_places(sweep: Sweep, grid: Grid, workers: int, variants: Sequence[int] | None = None) -> list[list[int]]:
-    """Return the chunks of every place of ``grid`` (the points of ``sweep``, unbuilt) —
-    of its rules ``variants`` only, if given (their indices) — planned as
-    :func:`plan_chunks` plans the points: the places of each chunk. The rules variants of
-    one combination of the swept values share its arguments: grouped together (one
-    look-up per combination, not per place)."""
+def plan_places(sweep: Sweep, grid: Grid, workers: int) -> list[list[int]]:
+    """Return the chunks of every place of ``grid`` (the points of ``sweep``, unbuilt),
+    planned as :func:`plan_chunks` plans the points: the places of each chunk. The rules
+    variants of one combination of the swept values share its arguments: grouped together
+    (one look-up per combination, not per place)."""
+    total = grid.size
+    size = chunk_size(sweep, total, workers)
+    if not _shared_at(sweep):
+        return _chunks(range(total), size)
+    return _fill(sweep, _place_groups(sweep, grid), total, size, workers)
+
+
+def _place_groups(sweep: Sweep, grid: Grid) -> dict[tuple[Any, ...], list[int]]:
+    """The places of ``grid`` by their values of the arguments that share cached work."""
     at = _shared_at(sweep)
     count = len(grid.variants)
-    chosen = list(range(count)) if variants is None else sorted(variants)
-    total = grid.size // count * len(chosen)
-    size = chunk_size(sweep, total, workers)
-    if not at:
-        places = range(grid.size) if len(chosen) == count else [p for p in range(grid.size) if p % count in chosen]
-        return _chunks(places, size)
     axis = {a: i for i, a in enumerate(grid.axes)}
     values = [[piece[0] for piece in grid.pieces[a]] for a in at]
     combinations = itertools.product(*(range(len(grid.pieces[a])) for a in grid.axes))
@@ -347,12 +331,13 @@ def plan_places(sweep: Sweep, grid: Grid, workers: int, variants: Sequence[int] 
     try:
         for c, combo in enumerate(combinations):
             shared = tuple(v[combo[axis[a]]] if a in axis else v[0] for a, v in zip(at, values, strict=True))
-            groups.setdefault(shared, []).extend(c * count + v for v in chosen)
-    except TypeError:  # a value that does not hash: planned place by place
-        places = [p for p in range(grid.size) if p % count in chosen]
-        planned = _plan(sweep, len(places), lambda i: tuple(grid.value(places[i], grid.names[a]) for a in at), workers)
-        return [[places[i] for i in chunk] for chunk in planned]
-    return _fill(sweep, groups, total, size, workers)
+            groups.setdefault(shared, []).extend(range(c * count, (c + 1) * count))
+    except TypeError:  # a value that does not hash: grouped by its sort key instead
+        groups = {}
+        for p in range(grid.size):
+            shared = tuple(_ordered(grid.value(p, grid.names[a])) for a in at)
+            groups.setdefault(shared, []).append(p)
+    return groups
 
 
 def _shared_at(sweep: Sweep) -> list[int]:
@@ -365,18 +350,22 @@ def _plan(sweep: Sweep, count: int, shared: Callable[[int], tuple[Any, ...]], wo
     """The chunks of items ``0 .. count - 1`` (see :func:`plan_chunks`), ``shared(i)``
     giving item ``i``'s values of the arguments that share cached work."""
     size = chunk_size(sweep, count, workers)
-    items = range(count)
     if not _shared_at(sweep):
-        return _chunks(items, size)
+        return _chunks(range(count), size)
+    return _fill(sweep, _item_groups(count, shared), count, size, workers)
+
+
+def _item_groups(count: int, shared: Callable[[int], tuple[Any, ...]]) -> dict[tuple[Any, ...], list[int]]:
+    """Items ``0 .. count - 1`` by ``shared(i)`` (in one pass: sorted once per group)."""
     groups: dict[tuple[Any, ...], list[int]] = {}
     try:
-        for i in items:  # grouped by the shared values in one pass (sorted once per group)
+        for i in range(count):
             groups.setdefault(shared(i), []).append(i)
     except TypeError:  # a value that does not hash (a list): grouped by its sort key instead
         groups = {}
-        for i in items:
+        for i in range(count):
             groups.setdefault(tuple(_ordered(v) for v in shared(i)), []).append(i)
-    return _fill(sweep, groups, count, size, workers)
+    return groups
 
 
 def _fill(
@@ -401,32 +390,32 @@ def plan_work(
     sweep: Sweep, todo: list[Point], grid: Grid | None, addresses: list[str], workers: int
 ) -> list[tuple[list[Any], list[str] | None]]:
     """Return the chunks to send, in order: places of ``grid`` (every place), else points
-    of ``todo``; each with the addresses of the workers it prefers (``None``: any), the
-    lanes' chunks in turn (:func:`plan_lanes` over the workers ``addresses``), each lane's
-    planned by :func:`plan_places` or :func:`plan_chunks`."""
-    if grid is not None:
-        every = [rules for rules, _, _ in grid.variants]
-    else:
-        try:
-            index: dict[Any, int] = {}
-            variant = [index.setdefault(p.rules, len(index)) for p in todo]
-        except TypeError:  # rules that do not hash: one lane
-            index, variant = {None: 0}, [0] * len(todo)
-        every = list(index)
-    kind = sweep.calculator.rules_kind
-    kinds = [kind(rules) for rules in every] if kind is not None and None not in every else None
-    lanes = plan_lanes(sweep, len(every), len(addresses), kinds)
-    if len(lanes) == 1:
+    of ``todo``; each with the addresses of the workers it prefers (``None``: any).
+
+    Planned by :func:`plan_places` or :func:`plan_chunks`; for a calculator whose groups
+    share cached work with each other (``Calculator.deal_groups``), on several workers
+    ``addresses``, the groups are first dealt to one lane per worker (:func:`plan_lanes`),
+    each lane's chunks planned alike and preferring its worker, the lanes' chunks in turn."""
+    lanes = len(addresses)
+    if not sweep.calculator.deal_groups or lanes < 2 or not _shared_at(sweep):
         chunks = plan_places(sweep, grid, workers) if grid is not None else plan_chunks(sweep, todo, workers)
         return [(chunk, None) for chunk in chunks]
+    if grid is not None:
+        groups = _place_groups(sweep, grid)
+    else:
+        at = _shared_at(sweep)
+        groups = _item_groups(len(todo), lambda i: tuple(todo[i].args[a][1] for a in at))
+    keys = list(groups)
+    dealt: list[dict[tuple[Any, ...], list[int]]] = [{} for _ in range(lanes)]
+    for key, lane in zip(keys, plan_lanes(keys, lanes), strict=True):
+        dealt[lane][key] = groups[key]
     turns = []
-    for chosen, on in lanes:
-        if grid is not None:
-            chunks = plan_places(sweep, grid, len(on), chosen)
-        else:
-            members = set(chosen)
-            chunks = plan_chunks(sweep, [p for p, v in zip(todo, variant, strict=True) if v in members], len(on))
-        turns.append([(chunk, [addresses[w] for w in on]) for chunk in chunks])
+    for w, lane in enumerate(dealt):
+        count = sum(map(len, lane.values()))
+        chunks = _fill(sweep, lane, count, chunk_size(sweep, count, 1), 1)
+        if grid is None:
+            chunks = [[todo[i] for i in chunk] for chunk in chunks]
+        turns.append([(chunk, [addresses[w]]) for chunk in chunks])
     return [sent for turn in itertools.zip_longest(*turns) for sent in turn if sent is not None]
 
 
