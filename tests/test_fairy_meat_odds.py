@@ -15,9 +15,11 @@ import pytest
 
 import toolkit.fairy_meat.odds as odds
 import toolkit.fairy_meat.odds.deals as deals
+import toolkit.fairy_meat.odds.draws as draws
 from toolkit.cards import Card, parse_cards, standard_deck
 from toolkit.engine import play_out
 from toolkit.errors import IllegalActionError, InvalidSetupError, NotationError, TooBigError
+from toolkit.fairy_meat.deck import deck_cards
 from toolkit.fairy_meat.engine import start_combat
 from toolkit.fairy_meat.odds import (
     AttackOutcome,
@@ -28,7 +30,9 @@ from toolkit.fairy_meat.odds import (
     hand_composition,
     hand_compositions,
 )
+from toolkit.fairy_meat.odds.checks import resolve_policies
 from toolkit.fairy_meat.odds.classes import (
+    DRAWS,
     bare_side,
     class_key,
     class_reach,
@@ -525,6 +529,38 @@ def test_generic_policies_switch_by_composition_pairs(monkeypatch):
         monkeypatch.setattr(deals, "GENERIC_EXACT_LIMIT", 4791)
         deal_averaged_odds(2, 1, (mine, mine), method="exact")
     assert deal_averaged_odds(2, 1, (mine, mine), trials=20).method == "monte_carlo"
+
+
+def test_draw_counts_are_the_draws_made():
+    # the counts exact_size uses, against the lists the count weighs (FM-6): every kind's
+    # count of Trumps left from 0 to 3, three kinds and four (jokers), two decks and spans
+    for kinds in (3, 4):
+        for trumps in itertools.product(range(4), repeat=kinds):
+            for deck, k in ((30, 18), (12, 12)):
+                assert draws.single_draw_count(trumps) == len(draws.single_draws(trumps, deck, k)), trumps
+                assert draws.double_draw_count(trumps) == len(draws.double_draws(trumps, deck, k)), trumps
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(jokers=2)], ids=["draft", "two jokers"])
+def test_exact_size_is_the_sum_over_every_pair_of_choices(rules):
+    # the size summed pair of choices by pair, with the draws' lists themselves: 4 items per
+    # double draw, 2 per single draw, else the pair's Numbered card types (at least 1 each)
+    pols = resolve_policies("greedy")
+    for a, d in itertools.product(range(1, 5), range(1, 4)):
+        models = deals.model_pair(pols, rules)
+        deck = len(deck_cards(rules)) - a - d
+        k = deals.draw_span(deck, rules)
+        total = 0
+        for _, _, _, left, choices_a, choices_d in deals.trump_contexts(a, d, models, rules):
+            for ca, cd in itertools.product(choices_a, choices_d):
+                draw_a, draw_d = ca.family.kind in DRAWS, cd.family.kind in DRAWS
+                if draw_a and draw_d:
+                    total += 4 * len(draws.double_draws(left, deck, k))
+                elif draw_a or draw_d:
+                    total += 2 * len(draws.single_draws(left, deck, k))
+                else:
+                    total += max(len(ca.types), 1) * max(len(cd.types), 1)
+        assert exact_size(a, d, "greedy", rules) == total, (a, d)
 
 
 def test_standard_sizes_run_exact_by_default():

@@ -31,7 +31,7 @@ from toolkit.fairy_meat.odds.checks import check_hand_sizes, counting_applies, p
 from toolkit.fairy_meat.odds.classes import DRAWS, none_readings, reading_free
 from toolkit.fairy_meat.odds.compositions import composition_pairs, kind_caps, trump_comps
 from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts
-from toolkit.fairy_meat.odds.draws import double_draws, falling, single_draws
+from toolkit.fairy_meat.odds.draws import double_draw_count, falling, single_draw_count
 from toolkit.fairy_meat.odds.families import MODELS, NO_NUMBERED, Choice
 from toolkit.fairy_meat.odds.known_hands import enumerate_attack, fairies_for, start_known_hands
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
@@ -404,20 +404,31 @@ SIZES: dict[tuple, int] = {}
 
 
 def _size(a: int, d: int, models: tuple[type, type], rules: Rules) -> int:
-    deck = len(deck_cards(rules)) - a - d
-    k = draw_span(deck, rules)
     total = 0
+    counted: dict[int, tuple[Sequence[Choice], int, int]] = {}  # by id, each held: ids stay unique
     for _, _, _, left, choices_a, choices_d in trump_contexts(a, d, models, rules):
-        for ca in choices_a:
-            for cd in choices_d:
-                draw_a, draw_d = ca.family.kind in DRAWS, cd.family.kind in DRAWS
-                if draw_a and draw_d:
-                    total += 4 * len(double_draws(left, deck, k))
-                elif draw_a or draw_d:
-                    total += 2 * len(single_draws(left, deck, k))
-                else:
-                    total += max(len(ca.types), 1) * max(len(cd.types), 1)
+        # each pair of choices: 4 items per double draw when both draw, 2 per single draw
+        # when one does, else a pair of Numbered card types (at least one each); summed
+        # side by side rather than pair by pair
+        _, draws_a, types_a = counted.get(id(choices_a)) or counted.setdefault(id(choices_a), _counts(choices_a))
+        _, draws_d, types_d = counted.get(id(choices_d)) or counted.setdefault(id(choices_d), _counts(choices_d))
+        total += 4 * draws_a * draws_d * double_draw_count(left)
+        one_draws = draws_a * (len(choices_d) - draws_d) + draws_d * (len(choices_a) - draws_a)
+        total += 2 * one_draws * single_draw_count(left)
+        total += types_a * types_d
     return total
+
+
+def _counts(choices: Sequence[Choice]) -> tuple[Sequence[Choice], int, int]:
+    """``choices``, those of them that draw (FM-6), and the sum over the others of their
+    Numbered card types (at least one each)."""
+    draws, types = 0, 0
+    for choice in choices:
+        if choice.family.kind in DRAWS:
+            draws += 1
+        else:
+            types += max(len(choice.types), 1)
+    return choices, draws, types
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import math
 from functools import cache
 
 from toolkit.fairy_meat.deck import (
     wild_draw_ways,
 )
 
-__all__ = ["falling", "turn_ups", "single_draws", "double_draws"]
+__all__ = ["falling", "turn_ups", "single_draws", "double_draws", "single_draw_count", "double_draw_count"]
 
 
 def falling(n: int, k: int) -> int:
@@ -52,3 +53,16 @@ def double_draws(
             w = head * wild_draw_ways(rest, second)
             out.append((first, second, w * falling(deck - j1 - j2 - 2, k - j1 - j2 - 2)))
     return tuple(out)
+
+
+def single_draw_count(trumps: tuple[int, ...]) -> int:
+    """How many entries :func:`single_draws` has for ``trumps`` left by kind, without making
+    them: every count up to what is left of each kind, Π (T_i + 1)."""
+    return math.prod(t + 1 for t in trumps)
+
+
+def double_draw_count(trumps: tuple[int, ...]) -> int:
+    """How many entries :func:`double_draws` has for ``trumps`` left by kind, without making
+    them: the first draw turns up f_i ≤ T_i of each kind and the second up to T_i - f_i, so
+    Π Σ_f (T_i - f + 1) = Π (T_i + 1)(T_i + 2) / 2."""
+    return math.prod((t + 1) * (t + 2) // 2 for t in trumps)
