@@ -278,18 +278,26 @@ def test_sweep_on_a_scheduler_started_separately(separate_scheduler: str, tmp_pa
 
 
 # -- the command line --------------------------------------------------------------------------
+def _intervals() -> tuple[str, ...]:
+    """How often this worker's event loop ticks, reads its memory and its load."""
+    return tuple(
+        dask.config.get(f"distributed.{name}")
+        for name in ("admin.tick.interval", "worker.memory.monitor-interval", "admin.system-monitor.interval")
+    )
+
+
 def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("toolkit.cluster.CONNECT_TIMEOUT", 2)
     from toolkit import cluster as dask_cluster
 
     profiling: list[dict[str, bool]] = []  # whether each started worker profiles its tasks
-    ticks: list[dict[str, str]] = []  # how often each started worker's event loop ticks
+    intervals: list[dict[str, tuple[str, ...]]] = []  # its event loop's ticks, memory and load readings
     start_local = dask_cluster.start_local
 
     def recording(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
         client, cluster = start_local(*args, **kwargs)
         profiling.append(client.run(dask.config.get, "distributed.worker.profile.enabled"))
-        ticks.append(client.run(dask.config.get, "distributed.admin.tick.interval"))
+        intervals.append(client.run(_intervals))
         return client, cluster
 
     monkeypatch.setattr(dask_cluster, "start_local", recording)
@@ -298,7 +306,7 @@ def test_cli_local_cluster_and_errors(tmp_path: Path, capsys, monkeypatch: pytes
     assert main(["sweep", str(path), "-o", str(tmp_path / "out"), "--workers", "1"]) == 0
     # The local cluster's worker runs without Dask's task profiler (on by default in Dask).
     assert [list(workers.values()) for workers in profiling] == [[False]]
-    assert [list(workers.values()) for workers in ticks] == [["500ms"]]
+    assert [list(workers.values()) for workers in intervals] == [[("500ms", "1s", "2s")]]
     assert dask.config.get("distributed.worker.profile.enabled")  # this process's setting is left as it was
     captured = capsys.readouterr()
     assert "sweep: 6 points, 0 already done; 1 worker" in captured.err
