@@ -374,23 +374,31 @@ def test_each_lane_sees_every_hand_size_and_keeps_a_pairs_rules_variants_togethe
     grid = sweep.points.grid
     todo = list(sweep.points) if built else []
     sent = plan_work(sweep, todo, None if built else grid, ["tcp://a:1", "tcp://b:2"], 2)
-    lanes: dict[str, list[tuple[int, int]]] = {}
-    seen = []
+    order, seen = [], []
     for chunk, where in sent:
         points = chunk if built else [sweep.points[i] for i in chunk]
         pairs = {(p.arguments()["attacker_cards"], p.arguments()["defender_cards"]) for p in points}
         assert len(pairs) == 1 and len(points) == 4  # a pair's four rules variants in one chunk
-        assert where is not None and len(where) == 1
-        lanes.setdefault(where[0], []).extend(pairs)
+        order.append((*pairs, None if where is None else where[0]))
         seen += [p.key for p in points]
     assert sorted(seen) == sorted(p.key for p in sweep.points)
-    # the checkerboard: 1 v 1, 1 v 3, 2 v 2, 3 v 1, 3 v 3 on one worker, the rest on the other
-    assert sorted(lanes["tcp://a:1"]) == [(1, 1), (1, 3), (2, 2), (3, 1), (3, 3)]
-    assert sorted(lanes["tcp://b:2"]) == [(1, 2), (2, 1), (2, 3), (3, 2)]
-    for pairs in lanes.values():  # every hand size of each side on each worker
-        assert {a for a, _ in pairs} == {d for _, d in pairs} == {1, 2, 3}
-    assert [where for _, where in sent][:2] == [["tcp://a:1"], ["tcp://b:2"]]  # the lanes in turn
-    assert lanes["tcp://a:1"][0] == (3, 3)  # largest first
+    # The checkerboard: 1 v 1, 1 v 3, 2 v 2, 3 v 1, 3 v 3 on one worker, the rest on the other,
+    # so that each worker sees every hand size of each side; the lanes in turn, each lane's
+    # largest exact size first (exact_size: 3 v 3 164,936; 2 v 2 123,804; 3 v 1 and 1 v 3
+    # 106,164, then the larger values; 1 v 1 73,616; 3 v 2 and 2 v 3 140,880; 2 v 1 and 1 v 2
+    # 95,012), its last quarter (at least one chunk) to any worker: the lanes end together.
+    a, b = "tcp://a:1", "tcp://b:2"
+    assert order == [
+        ((3, 3), a),
+        ((3, 2), b),
+        ((2, 2), a),
+        ((2, 3), b),
+        ((3, 1), a),
+        ((2, 1), b),
+        ((1, 3), a),
+        ((1, 2), None),
+        ((1, 1), None),
+    ]
 
 
 def test_a_sweep_dealt_in_lanes_gives_the_calculators_rows(client: object, tmp_path: Path) -> None:

@@ -66,6 +66,12 @@ __all__ = [
 CHUNK_SECONDS = 1.0
 #: At least this many chunks per worker (so that the work is shared out evenly).
 CHUNKS_PER_WORKER = 8
+#: Of the chunks dealt to a worker's lane (:func:`plan_work`), the last 1 in this many (at
+#: least one) prefer no worker: Dask holds them back (they wait in its scheduler's queue while
+#: each worker has its own lane's chunks to run) and gives them to whichever worker runs
+#: out first. Pinned to a worker, they waited 0.2 s to be stolen at the end of a 6-second
+#: Fairy Meat sweep on 2 workers, one worker then idle 0.3-0.5 s in all (3 December 2026).
+OPEN_TAIL = 4
 #: The value of a ``(column, value)`` pair of a point's columns.
 _value = itemgetter(1)
 
@@ -369,15 +375,25 @@ def _item_groups(count: int, shared: Callable[[int], tuple[Any, ...]]) -> dict[t
 
 
 def _fill(
-    sweep: Sweep, groups: dict[tuple[Any, ...], list[int]], count: int, size: int, workers: int
+    sweep: Sweep,
+    groups: dict[tuple[Any, ...], list[int]],
+    count: int,
+    size: int,
+    workers: int,
+    measure: Callable[[tuple[Any, ...]], int] | None = None,
 ) -> list[list[int]]:
-    """The chunks of the ``groups`` of ``count`` items, largest shared values first, each
-    group whole in one chunk unless too big (see :func:`plan_chunks`)."""
+    """The chunks of the ``groups`` of ``count`` items, largest shared values first (with
+    ``measure``, the largest measure of a group first, then the largest values), each group
+    whole in one chunk unless too big (see :func:`plan_chunks`)."""
     # A group is kept whole up to this size: the sweep file's chunk if given, else up to the
     # share that still gives each worker CHUNKS_PER_WORKER chunks.
     whole = size if sweep.chunk else max(size, math.ceil(count / (CHUNKS_PER_WORKER * max(workers, 1))))
     chunks: list[list[int]] = []
-    for values in sorted(groups, key=lambda values: tuple(_ordered(v) for v in values), reverse=True):
+
+    def order(values: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (measure(values) if measure else 0, tuple(_ordered(v) for v in values))
+
+    for values in sorted(groups, key=order, reverse=True):
         members = groups[values]
         if chunks and len(chunks[-1]) + len(members) <= size:
             chunks[-1].extend(members)  # whole groups together, up to the chunk's size
@@ -395,7 +411,9 @@ def plan_work(
     Planned by :func:`plan_places` or :func:`plan_chunks`; for a calculator whose groups
     share cached work with each other (``Calculator.deal_groups``), on several workers
     ``addresses``, the groups are first dealt to one lane per worker (:func:`plan_lanes`),
-    each lane's chunks planned alike and preferring its worker, the lanes' chunks in turn."""
+    each lane's chunks planned alike and preferring its worker, the lanes' chunks in turn;
+    the last of each lane's chunks (its smallest: a quarter of them, at least one,
+    :data:`OPEN_TAIL`) go to any worker, so that the lanes end together."""
     lanes = len(addresses)
     if not sweep.calculator.deal_groups or lanes < 2 or not _shared_at(sweep):
         chunks = plan_places(sweep, grid, workers) if grid is not None else plan_chunks(sweep, todo, workers)
@@ -409,14 +427,32 @@ def plan_work(
     dealt: list[dict[tuple[Any, ...], list[int]]] = [{} for _ in range(lanes)]
     for key, lane in zip(keys, plan_lanes(keys, lanes), strict=True):
         dealt[lane][key] = groups[key]
+    # each group's size by its first point (a group's points share the values that make it)
+    firsts = [members[0] for members in groups.values()]
+    points = [p for p, _ in grid.build(sorted(firsts))] if grid is not None else [todo[i] for i in firsts]
+    at = {i: p for i, p in zip(sorted(firsts) if grid is not None else firsts, points, strict=True)}
+    sizes = {key: _size_of(sweep, at[members[0]].arguments(), at[members[0]].rules) for key, members in groups.items()}
     turns = []
     for w, lane in enumerate(dealt):
         count = sum(map(len, lane.values()))
-        chunks = _fill(sweep, lane, count, chunk_size(sweep, count, 1), 1)
+        chunks = _fill(sweep, lane, count, chunk_size(sweep, count, 1), 1, sizes.__getitem__)
         if grid is None:
             chunks = [[todo[i] for i in chunk] for chunk in chunks]
-        turns.append([(chunk, [addresses[w]]) for chunk in chunks])
+        pinned = len(chunks) - max(1, len(chunks) // OPEN_TAIL)
+        turns.append([(chunk, [addresses[w]] if i < pinned else None) for i, chunk in enumerate(chunks)])
     return [sent for turn in itertools.zip_longest(*turns) for sent in turn if sent is not None]
+
+
+def _size_of(sweep: Sweep, args: dict[str, Any], rules: Any) -> int:
+    """The calculator's measure of the size of a point's exact computation
+    (``Calculator.size``; 0 when it has none or the point is not computed exactly)."""
+    if sweep.calculator.size is None:
+        return 0
+    try:
+        measured = sweep.calculator.size(args, rules)
+    except InvalidSetupError:  # a point that fails on its own
+        return 0
+    return 0 if measured is None else measured[0]
 
 
 def _ordered(value: Any) -> tuple[int, Any]:
