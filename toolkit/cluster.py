@@ -61,7 +61,7 @@ CLOSE_TIMEOUT = 5
 #: limit, and by its nanny, which restarts a worker above 95%), and the processes' load
 #: for the dashboard every 2 s, not every 500 ms: idle, 2 workers, 8 s, the command's
 #: process then used 1.0-1.1% of a core against 2.3-2.5%, the workers 0.7% against
-#: 1.8-1.9% together (3 December 2026): what a busy sweep's workers lose to them.
+#: 1.8-1.9% together (4 December 2026): what a busy sweep's workers lose to them.
 WORKER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "500ms",

@@ -69,8 +69,9 @@ CHUNKS_PER_WORKER = 8
 #: Of the chunks dealt to a worker's lane (:func:`plan_work`), the last 1 in this many (at
 #: least one) prefer no worker: Dask holds them back (they wait in its scheduler's queue while
 #: each worker has its own lane's chunks to run) and gives them to whichever worker runs
-#: out first. Pinned to a worker, they waited 0.2 s to be stolen at the end of a 6-second
-#: Fairy Meat sweep on 2 workers, one worker then idle 0.3-0.5 s in all (3 December 2026).
+#: out first. Pinned to a worker, they waited about 0.2 s to be stolen at the end of a 6-8 s
+#: Fairy Meat sweep on 2 workers, one worker then idle 0.26-0.63 s in all; open, 0.13-0.20 s
+#: (Dask's task stream, 4 December 2026).
 OPEN_TAIL = 4
 #: The value of a ``(column, value)`` pair of a point's columns.
 _value = itemgetter(1)
@@ -429,9 +430,8 @@ def plan_work(
         dealt[lane][key] = groups[key]
     # each group's size by its first point (a group's points share the values that make it)
     firsts = [members[0] for members in groups.values()]
-    points = [p for p, _ in grid.build(sorted(firsts))] if grid is not None else [todo[i] for i in firsts]
-    at = {i: p for i, p in zip(sorted(firsts) if grid is not None else firsts, points, strict=True)}
-    sizes = {key: _size_of(sweep, at[members[0]].arguments(), at[members[0]].rules) for key, members in groups.items()}
+    built = [p for p, _ in grid.build(firsts)] if grid is not None else [todo[i] for i in firsts]
+    sizes = {key: _size_of(sweep, p.arguments(), p.rules) for key, p in zip(groups, built, strict=True)}
     turns = []
     for w, lane in enumerate(dealt):
         count = sum(map(len, lane.values()))
