@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, NotationError, TooBigError
+from toolkit.fairy_meat.rules import Rules as FairyRules
 from toolkit.sweeps import CALCULATORS, calculator, fingerprint, load_sweep
 from toolkit.sweeps.calculators import Row
 from toolkit.sweeps.spec import point_key
@@ -460,6 +461,23 @@ def test_the_exact_size_check_uses_each_points_rules() -> None:
     )
     assert "rules.jokers=2" in message and "rules.jokers=0" not in message
     assert load_sweep(text.replace("[0, 2]", "[0]")).size == 1
+
+
+def test_a_calculator_measures_a_point_only_when_it_is_computed_exactly() -> None:
+    """``Calculator.measure``: FM 10 v 6 exactly under two Jokers is 4,083,984 weighed
+    items against the limit of 3,000,000 (as above); Monte Carlo, hand sizes the rules
+    refuse and a calculator without a size give None."""
+    deal = calculator("fairy-meat", "deal_averaged_odds")
+    jokers = FairyRules(jokers=2)
+    args = {"attacker_cards": 10, "defender_cards": 6, "policies": "greedy"}
+    assert deal.measure({**args, "method": "exact"}, jokers) == (
+        4_083_984,
+        3_000_000,
+        "method: auto or monte_carlo",
+    )
+    assert deal.measure({**args, "method": "monte_carlo"}, jokers) is None
+    assert deal.measure({**args, "attacker_cards": 99, "method": "exact"}, jokers) is None  # not in a 54-card deck
+    assert calculator("fairy-meat", "hand_composition").measure({"cards": 3}, None) is None
 
 
 # -- defence_dice was defense_dice: files written before the rename ------------------------------

@@ -410,6 +410,18 @@ class Calculator:
         full.update(args)
         return self.run(full, rules)
 
+    def measure(self, args: Mapping[str, Any], rules: Any) -> tuple[int, int, str] | None:
+        """Return ``(size, limit, alternative)`` of the exact computation of ``args`` under
+        ``rules`` (:attr:`size`), or ``None``: the calculator has no size, the point is not
+        computed exactly, or its rules refuse it (the point then fails on its own, with its
+        message)."""
+        if self.size is None:
+            return None
+        try:
+            return self.size(args, rules)
+        except InvalidSetupError:
+            return None
+
     def rows(self, result: Any) -> list[Row]:
         """Return the rows of a result of :meth:`call`."""
         return self.to_rows(result)

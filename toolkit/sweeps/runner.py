@@ -431,7 +431,8 @@ def plan_work(
     # each group's size by its first point (a group's points share the values that make it)
     firsts = [members[0] for members in groups.values()]
     built = [p for p, _ in grid.build(firsts)] if grid is not None else [todo[i] for i in firsts]
-    sizes = {key: _size_of(sweep, p.arguments(), p.rules) for key, p in zip(groups, built, strict=True)}
+    measured = [sweep.calculator.measure(p.arguments(), p.rules) for p in built]
+    sizes = {key: 0 if m is None else m[0] for key, m in zip(groups, measured, strict=True)}
     turns = []
     for w, lane in enumerate(dealt):
         count = sum(map(len, lane.values()))
@@ -441,18 +442,6 @@ def plan_work(
         pinned = len(chunks) - max(1, len(chunks) // OPEN_TAIL)
         turns.append([(chunk, [addresses[w]] if i < pinned else None) for i, chunk in enumerate(chunks)])
     return [sent for turn in itertools.zip_longest(*turns) for sent in turn if sent is not None]
-
-
-def _size_of(sweep: Sweep, args: dict[str, Any], rules: Any) -> int:
-    """The calculator's measure of the size of a point's exact computation
-    (``Calculator.size``; 0 when it has none or the point is not computed exactly)."""
-    if sweep.calculator.size is None:
-        return 0
-    try:
-        measured = sweep.calculator.size(args, rules)
-    except InvalidSetupError:  # a point that fails on its own
-        return 0
-    return 0 if measured is None else measured[0]
 
 
 def _ordered(value: Any) -> tuple[int, Any]:

@@ -500,10 +500,7 @@ def _check_sizes(calc: Calculator, points: Sequence[Point], where: str) -> None:
         checked = ((i, point.arguments(), point.rules) for i, point in enumerate(points))
     too_big = []
     for place, args, rules in checked:
-        try:
-            measured = calc.size(args, rules)
-        except InvalidSetupError:  # a point these rules refuse fails on its own, with its message
-            continue
+        measured = calc.measure(args, rules)
         if measured is not None and measured[0] > measured[1]:
             too_big.append((place, measured))
     if too_big:
