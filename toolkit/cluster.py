@@ -54,14 +54,11 @@ CLOSE_TIMEOUT = 5
 #: deal-averaged point) much more than its own work would let it spare. Start the
 #: workers of a cluster of your own with ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``
 #: for the same. The event loops' watchdog ticks every 500 ms, not every 20 ms: it only
-#: warns of a loop blocked for seconds (``distributed.admin.tick.limit``), and at 20 ms it
-#: cost an idle worker 2.0% of a core and the command's process (scheduler and nannies)
-#: 4.8%, against 1.0% and 2.4% at 500 ms (measured idle, 10 s, 2 workers, 3 December 2026).
-#: The workers' memory is read every second, not every 100 ms (by each worker, against its
-#: limit, and by its nanny, which restarts a worker above 95%), and the processes' load
-#: for the dashboard every 2 s, not every 500 ms: idle, 2 workers, 8 s, the command's
-#: process then used 1.0-1.1% of a core against 2.3-2.5%, the workers 0.7% against
-#: 1.8-1.9% together (4 December 2026): what a busy sweep's workers lose to them.
+#: warns of a loop blocked for seconds (``distributed.admin.tick.limit``). The workers'
+#: memory is read every second, not every 100 ms (by each worker, against its limit, and by
+#: its nanny, which restarts a worker above 95%), and the processes' load for the dashboard
+#: every 2 s, not every 500 ms: what these monitors cost an idle cluster is measured in
+#: ``bench/README.md`` (the sweeps section).
 WORKER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "500ms",

@@ -69,9 +69,7 @@ CHUNKS_PER_WORKER = 8
 #: Of the chunks dealt to a worker's lane (:func:`plan_work`), the last 1 in this many (at
 #: least one) prefer no worker: Dask holds them back (they wait in its scheduler's queue while
 #: each worker has its own lane's chunks to run) and gives them to whichever worker runs
-#: out first. Pinned to a worker, they waited about 0.2 s to be stolen at the end of a 6-8 s
-#: Fairy Meat sweep on 2 workers, one worker then idle 0.26-0.63 s in all; open, 0.13-0.20 s
-#: (Dask's task stream, 4 December 2026).
+#: out first, so that the lanes end together (measured in ``bench/README.md``, the sweeps section).
 OPEN_TAIL = 4
 #: The value of a ``(column, value)`` pair of a point's columns.
 _value = itemgetter(1)
