@@ -28,6 +28,7 @@ import argparse
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -455,12 +456,20 @@ def _positive_int(text: str) -> int:
 
 
 def _sweep_command(args: argparse.Namespace) -> int:
-    from toolkit.sweeps import CALCULATORS, run_sweep
+    from toolkit.sweeps import calculators_of, run_sweep
+    from toolkit.systems import names
 
     if args.list:
-        for calc in CALCULATORS.values():
-            print(calc.describe())
-        return EXIT_OK
+        code = EXIT_OK
+        for system in names("calculators"):
+            try:
+                listed = calculators_of(system)
+            except ToolkitError as exc:  # a plug-in's broken hook: one line, the others listed
+                code = _error(str(exc))
+                continue
+            for calc in listed:
+                print(calc.describe())
+        return code
     if args.file is None:
         return _error("give a sweep FILE.yaml (see data/sweeps/), or --list")
     if args.workers is not None and args.scheduler:
@@ -535,7 +544,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``toolkit`` command line on ``argv`` (default ``sys.argv[1:]``) and return
-    the exit code: 0 success, 1 a report failed, 2 bad arguments."""
+    the exit code: 0 success, 1 a report failed, 2 bad arguments. A plug-in that fails to
+    import is one ``warning:`` line, and every other system's command works."""
+    from toolkit import systems
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", systems.PluginWarning)  # printed once, below, as one line
+        for problem in systems.plugin_problems():
+            print(f"warning: {show_controls(problem)}", file=sys.stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
