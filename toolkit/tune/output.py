@@ -27,16 +27,18 @@ __all__ = ["value_text", "candidates_frame", "candidate_notes", "write_outputs",
 
 def value_text(target: Target, m: Measured | None) -> str:
     """A measure as a designer reads it: ``'13/20 = 65%'`` or ``'64.2%'`` for a
-    probability, the number for a mean; an estimate with its interval, or ``(no interval)``."""
+    probability, the number and its unit for a mean (``'53/54 tokens'``); an estimate with
+    its interval, or ``(no interval)``."""
     if m is None:
         return "failed"
-    share = target.measure.kind == "probability" and target.than is None
+    share = target.unit == "%" and target.than is None
+    unit = f" {target.unit}" if target.unit not in ("", "%") else ""
     if m.exact:
         v = Fraction(m.value)
         if share:
             return format_probability(v)
-        return str(v) if v.denominator < 1000 else f"{float(v):.4g}"
-    shown = percent_text(m.value) if share else f"{float(m.value):.4g}"
+        return (str(v) if v.denominator < 1000 else f"{float(v):.4g}") + unit
+    shown = percent_text(m.value) if share else f"{float(m.value):.4g}{unit}"
     if m.low is None or m.high is None:
         return f"{shown} (estimate, no interval)"
     lo, hi = (percent_text(m.low), percent_text(m.high)) if share else (f"{m.low:.4g}", f"{m.high:.4g}")

@@ -1,0 +1,43 @@
+"""The smaller faults of the fourth round of hostile input, each with its fix where the
+one function for it lives: a mean is written in its units, not as a percent."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from toolkit.tune import load_tuning
+from toolkit.tune.measures import Measured
+from toolkit.tune.output import value_text
+from toolkit.tune.ranking import Candidate
+from toolkit.tune.search import describe_verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+STRIKE_COST = ROOT / "data" / "tune" / "durak_strike_cost.yaml"
+
+
+def test_a_mean_is_written_in_its_units_and_a_probability_in_percent():
+    tuning = load_tuning(STRIKE_COST)
+    mean, hold = tuning.every_target
+    # the file: a mean of lost_a, value 1, tolerance 0.06; a probability of at least 45%
+    assert mean.describe_goal() == "1 ± 0.06 tokens" and hold.describe_goal() == "at least 45%"
+    # 53/54 of a token (by hand: within 1 ± 0.06), and a probability of 1/2
+    measures = (Measured.of_exact(Fraction(53, 54)), Measured.of_exact(Fraction(1, 2)))
+    assert value_text(mean, measures[0]) == "53/54 tokens" and value_text(hold, measures[1]) == "1/2 = 50%"
+    best = Candidate(None, None, (), measures, (True, True), 0.0, targets=1)
+    assert describe_verdict(tuning, best) == (
+        "1 of 1 targets met: tokens side a loses 0.9815 tokens; two cards against one come out ahead 50.0%"
+    )
+    estimate = Measured(0.98, False, 0.95, 1.01)
+    assert value_text(mean, estimate) == "0.98 tokens (estimate, 0.95 to 1.01)"
+
+
+def test_a_probability_of_100_percent_and_a_share_row_read_as_percent():
+    base = "system: angry-miniatures\ncalculator: odds_table\nfixed: {attack_dice: 3, defence_dice: 2}\n"
+    knobs = "knobs:\n  rules:\n    hit_faces: [[J, Q, K, A], ['10', J, Q, K, A]]\n"
+    row = load_tuning(base + "targets:\n  - {row: hit, value: 0.75, tolerance: 0.05}\n" + knobs).targets[0]
+    assert row.describe_goal() == "75% ± 5%"  # P(hit) is a probability, written 0.75 or 75%
+    damage = load_tuning(base + "targets:\n  - {row: expected_damage, at_least: 1}\n" + knobs).targets[0]
+    assert damage.describe_goal() == "at least 1"
+    certain = load_tuning(base + "targets:\n  - {row: hit, at_least: 1}\n" + knobs).targets[0]
+    assert certain.describe_goal() == "at least 100%"
