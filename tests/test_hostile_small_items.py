@@ -1,11 +1,15 @@
 """The smaller faults of the fourth round of hostile input, each with its fix where the
-one function for it lives: a mean is written in its units, not as a percent."""
+one function for it lives: a mean is written in its units, not as a percent; a
+probability target is from 0% to 100%."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
+from toolkit.errors import InvalidSetupError
 from toolkit.tune import load_tuning
 from toolkit.tune.measures import Measured
 from toolkit.tune.output import value_text
@@ -41,3 +45,51 @@ def test_a_probability_of_100_percent_and_a_share_row_read_as_percent():
     assert damage.describe_goal() == "at least 1"
     certain = load_tuning(base + "targets:\n  - {row: hit, at_least: 1}\n" + knobs).targets[0]
     assert certain.describe_goal() == "at least 100%"
+
+
+AM_TUNING = """\
+system: angry-miniatures
+calculator: attacks_to_take_out
+fixed: {attack_dice: 4, health: 5}
+targets:
+  - name: out within three attacks
+    at: {defence_dice: 2}
+    probability: {outcome: {at_most: 3}}
+GOAL
+knobs:
+  rules:
+    tie_damage: [0, 1, 2]
+"""
+
+
+def _tuning_error(goal: str) -> str:
+    with pytest.raises(InvalidSetupError) as raised:
+        load_tuning(AM_TUNING.replace("GOAL\n", goal))
+    return str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "goal, line, key, got",
+    [
+        ("    at_least: 120%\n", 8, "at_least", "'120%'"),
+        ("    at_most: -5%\n", 8, "at_most", "'-5%'"),
+        ("    value: 1.5\n    tolerance: 0.1\n", 8, "value", "1.5"),
+    ],
+)
+def test_a_probability_target_outside_0_to_100_percent_is_refused(goal, line, key, got):
+    message = _tuning_error(goal)
+    assert f":{line}: {key} must be a probability from 0% to 100%, got {got}" in message
+    assert len(message.splitlines()) == 1
+
+
+def test_a_difference_of_probabilities_goes_from_minus_100_percent_and_a_share_row_is_a_probability():
+    difference = "    than: {defence_dice: 3}\n    at_least: "
+    assert load_tuning(AM_TUNING.replace("GOAL\n", difference + "-50%\n")).targets[0].describe_goal() == "at least -50%"
+    assert "at_least must be a probability from -100% to 100% (a difference of two), got '-150%'" in _tuning_error(
+        difference + "-150%\n"
+    )
+    base = "system: angry-miniatures\ncalculator: odds_table\nfixed: {attack_dice: 3, defence_dice: 2}\n"
+    knobs = "knobs:\n  rules:\n    hit_faces: [[J, Q, K, A], ['10', J, Q, K, A]]\n"
+    with pytest.raises(InvalidSetupError, match="at_least must be a probability from 0% to 100%, got 2"):
+        load_tuning(base + "targets:\n  - {row: hit, at_least: 2}\n" + knobs)
+    assert load_tuning(base + "targets:\n  - {row: expected_damage, at_least: 2}\n" + knobs)  # a number: any size

@@ -204,10 +204,26 @@ def _target(
     goal, low, high, value, tolerance = _goal(raw, errors, path)
     if len(errors.messages) > before or measure is None or goal is None:
         return None
+    unit = calc.unit(measure.field) if measure.kind != "probability" else "%"
+    if unit == "%" and not _shares(raw, than is not None, errors, path):
+        return None
     if not name:
         name = measure.describe() + (f" at {', '.join(f'{k}={v}' for k, v in at)}" if at else "")
-    unit = calc.unit(measure.field) if measure.kind != "probability" else "%"
     return Target(name, measure, at, than, goal, low, high, value, tolerance, unit)
+
+
+def _shares(raw: Mapping[str, Any], difference: bool, errors: ParseErrors, path: tuple[Any, ...]) -> bool:
+    """Whether the numbers of a probability's goal are probabilities: from 0% to 100%
+    (from -100% to 100% for a difference of two, ``than``); each one outside is recorded
+    in ``errors``."""
+    low, accepted = (-1, "from -100% to 100% (a difference of two)") if difference else (0, "from 0% to 100%")
+    fits = True
+    for key in ("value", "at_least", "at_most"):
+        given = number(raw.get(key))
+        if given is not None and not low <= given <= 1:
+            errors.add(f"{key} must be a probability {accepted}, got {excerpt(raw[key])}", *path, key)
+            fits = False
+    return fits
 
 
 def _measure(raw: Mapping[str, Any], errors: ParseErrors, path: tuple[Any, ...]) -> Measure | None:
