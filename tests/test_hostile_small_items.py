@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.cli import main
 from toolkit.errors import InvalidSetupError
 from toolkit.tune import load_tuning
 from toolkit.tune.measures import Measured
@@ -93,3 +94,22 @@ def test_a_difference_of_probabilities_goes_from_minus_100_percent_and_a_share_r
     with pytest.raises(InvalidSetupError, match="at_least must be a probability from 0% to 100%, got 2"):
         load_tuning(base + "targets:\n  - {row: hit, at_least: 2}\n" + knobs)
     assert load_tuning(base + "targets:\n  - {row: expected_damage, at_least: 2}\n" + knobs)  # a number: any size
+
+
+def test_a_max_changed_that_leaves_no_setting_is_named(tmp_path, capsys):
+    # neither knob value is the default hit faces (J, Q, K, A; AM-1) and tie_damage 2 is not
+    # the default (AM-4): by hand, every setting changes two rules fields
+    path = tmp_path / "no_change.yaml"
+    path.write_text(
+        AM_TUNING.replace("GOAL\n", "    at_least: 60%\n").replace(
+            "    tie_damage: [0, 1, 2]\n",
+            "    hit_faces: [['10', J, Q, K, A], [Q, K, A]]\n    tie_damage: [2]\nconstraints:\n  max_changed: 1\n",
+        )
+    )
+    assert main(["tune", str(path), "-o", str(tmp_path / "out")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()[-1:]
+    assert line == (
+        f"error: {path}: constraints: max_changed: 1 leaves none of the 2 settings of the knobs to measure "
+        "(each changes more than 1 rules field from default rules): raise max_changed, or give a knob the "
+        "baseline's value"
+    )
