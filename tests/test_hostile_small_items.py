@@ -113,3 +113,15 @@ def test_a_max_changed_that_leaves_no_setting_is_named(tmp_path, capsys):
         "(each changes more than 1 rules field from default rules): raise max_changed, or give a knob the "
         "baseline's value"
     )
+
+
+def test_three_thousand_problems_are_ten_lines_and_a_count(tmp_path, capsys):
+    knobs = "".join(f"    no_such_field_{k}: [1, 2]\n" for k in range(3000))
+    path = tmp_path / "many.yaml"
+    path.write_text(AM_TUNING.replace("GOAL\n", "    at_least: 60%\n").replace("    tie_damage: [0, 1, 2]\n", knobs))
+    assert main(["tune", str(path), "-o", str(tmp_path / "out")]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 11 and lines[-1] == "… and 2,990 more problems"
+    assert (
+        lines[0].startswith(f"error: {path}:11: ") and "no_such_field_0" in lines[0] and "no_such_field_9" in lines[9]
+    )

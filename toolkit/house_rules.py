@@ -285,7 +285,7 @@ class HouseRules:
         errors = ParseErrors(where, lines)
         rules = cls._collect(mapping, errors, path)
         if errors:
-            raise InvalidSetupError("\n".join(errors.messages))
+            raise InvalidSetupError(errors.summary())
         return rules
 
     @classmethod
@@ -413,7 +413,7 @@ class RulesFile:
         fields = {k: v for k, v in data.items() if k not in FILE_KEYS}
         rules = rules_type._collect(fields, errors, ())
         if errors:
-            raise InvalidSetupError("\n".join(errors.messages))
+            raise InvalidSetupError(errors.summary())
         return cls(rules, title or path.stem.replace("_", " "), notes, path)
 
 

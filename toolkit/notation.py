@@ -444,6 +444,10 @@ EXAMPLE_HINT = "give the path of an example, e.g. data/examples/*.yaml"
 
 
 # -- error collection --------------------------------------------------------------------------
+#: The most problems of one file an error lists, one a line (the rest are counted).
+SHOWN_PROBLEMS = 10
+
+
 class ParseErrors:
     """Every problem found in one example file, each with its line (from the paths)."""
 
@@ -536,6 +540,20 @@ class ParseErrors:
     def __bool__(self) -> bool:
         return bool(self.messages)
 
+    def summary(self) -> str:
+        """Return the problems one a line: the first :data:`SHOWN_PROBLEMS`, then how many
+        more (a file with 3,000 unknown keys is eleven lines, not 3,000).
+
+        >>> errors = ParseErrors("f.yaml")
+        >>> for k in range(12):
+        ...     errors.add(f"unknown key k{k}")
+        >>> errors.summary().splitlines()[-2:]
+        ['f.yaml: unknown key k9', '… and 2 more problems']
+        """
+        shown = self.messages[:SHOWN_PROBLEMS]
+        more = len(self.messages) - len(shown)
+        return "\n".join(shown + ([f"… and {more:,} more problem{'s' if more > 1 else ''}"] if more else []))
+
     def raise_if_any(self, incomplete: bool = False) -> None:
         """Raise every problem as one :class:`NotationError`; with none recorded, raise
         one saying the example is incomplete if ``incomplete``.
@@ -544,7 +562,7 @@ class ParseErrors:
             NotationError: the problems, one a line.
         """
         if self.messages:
-            raise NotationError("\n".join(self.messages))
+            raise NotationError(self.summary())
         if incomplete:
             raise NotationError(f"{self.where}: incomplete example")
 
