@@ -125,3 +125,38 @@ def test_three_thousand_problems_are_ten_lines_and_a_count(tmp_path, capsys):
     assert (
         lines[0].startswith(f"error: {path}:11: ") and "no_such_field_0" in lines[0] and "no_such_field_9" in lines[9]
     )
+
+
+def test_the_tune_csv_holds_no_formula_and_keeps_negative_numbers(client, tmp_path):
+    import csv
+
+    from toolkit.tune import tune
+    from toolkit.tune.output import spreadsheet_cell
+
+    hostile = '=HYPERLINK("http://example.com","click")'
+    text = (
+        AM_TUNING.replace("  - name: out within three attacks\n", f"  - name: '{hostile}'\n")
+        .replace(
+            "GOAL\n",
+            "    at_least: 60%\n  - name: '@SUM(A1)'\n    at: {defence_dice: 3}\n"
+            "    than: {defence_dice: 2}\n    probability: {outcome: {at_most: 3}}\n    at_most: 0%\n",
+        )
+        .replace("[0, 1, 2]", "[0, 1]")
+    )
+    result = tune(text, tmp_path, client=client, stream=None, progress=None, report=False)
+    with open(tmp_path / f"{result.tuning.name}.csv", newline="", encoding="utf-8") as handle:
+        header, *rows = list(csv.reader(handle))
+    assert f"'{hostile}" in header and "'@SUM(A1)" in header and hostile not in header
+    every = [cell for row in rows for cell in row] + header
+    assert not [cell for cell in every if cell[:1] in ("=", "+", "@", "\t", "\r")]
+    # a three-die defender lasts longer than a two-die one (AM-2): a negative difference, still a number
+    difference = [float(row[header.index("'@SUM(A1) (value)")]) for row in rows]
+    assert difference and all(d < 0 for d in difference)
+    assert [spreadsheet_cell(c) for c in ("-3", "+cmd|' /C calc'!A0", "\tx", "\r=1", "-", "x=1")] == [
+        "-3",
+        "'+cmd|' /C calc'!A0",
+        "'\tx",
+        "'\r=1",
+        "'-",
+        "x=1",
+    ]

@@ -8,6 +8,7 @@ as ``toolkit report rule-change`` runs it."""
 from __future__ import annotations
 
 import html
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,15 @@ from toolkit.tune.spec import Target, Tuning
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["value_text", "candidates_frame", "candidate_notes", "write_outputs", "write_rule_change_report"]
+__all__ = [
+    "value_text",
+    "spreadsheet_cell",
+    "spreadsheet_csv",
+    "candidates_frame",
+    "candidate_notes",
+    "write_outputs",
+    "write_rule_change_report",
+]
 
 
 def value_text(target: Target, m: Measured | None) -> str:
@@ -43,6 +52,33 @@ def value_text(target: Target, m: Measured | None) -> str:
         return f"{shown} (estimate, no interval)"
     lo, hi = (percent_text(m.low), percent_text(m.high)) if share else (f"{m.low:.4g}", f"{m.high:.4g}")
     return f"{shown} (estimate, {lo} to {hi})"
+
+
+#: What a spreadsheet reads as the start of a formula in a cell (``=HYPERLINK(...)``,
+#: ``@SUM(...)``, ``+cmd|...``, ``-1+...``; a tab or a carriage return before one).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A plain number, which a spreadsheet reads as a number (``-0.25``, ``+3``, ``-1e-05``).
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """Return a CSV cell that a spreadsheet shows as text: a text starting like a formula
+    is prefixed with ``'`` (a plain negative number stays a number).
+
+    >>> spreadsheet_cell("=HYPERLINK(1)"), spreadsheet_cell("-0.25"), spreadsheet_cell(-1), spreadsheet_cell("-1+2")
+    ("'=HYPERLINK(1)", '-0.25', -1, "'-1+2")
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def spreadsheet_csv(frame: pd.DataFrame) -> bytes:
+    """Return ``frame`` as CSV (UTF-8) whose cells and headers a spreadsheet cannot run
+    (:func:`spreadsheet_cell`): a target's name or a knob's value is the designer's text."""
+    safe = frame.map(spreadsheet_cell)
+    safe.columns = [spreadsheet_cell(str(c)) for c in frame.columns]
+    return safe.to_csv(index=False).encode()
 
 
 def candidates_frame(tuning: Tuning, candidates: list[Candidate]) -> pd.DataFrame:
@@ -180,7 +216,7 @@ def write_outputs(
     frame = candidates_frame(tuning, best)
     written = []
     csv = output_dir / f"{tuning.name}.csv"
-    write_atomic(csv, frame.to_csv(index=False).encode())
+    write_atomic(csv, spreadsheet_csv(frame))
     written.append(csv)
     for i, c in enumerate(best, 1):
         if c.rules is None:
@@ -200,7 +236,7 @@ def write_outputs(
             lines = (*lines, f"rule-change report: not written ({exc}); give smaller sizes in rule_change:")
         else:
             path = output_dir / f"{tuning.name}_rule_change.csv"
-            write_atomic(path, change.largest_frame(20).astype(str).to_csv(index=False).encode())
+            write_atomic(path, spreadsheet_csv(change.largest_frame(20).astype(str)))
             written.append(path)
             if report:
                 from toolkit.errors import ToolkitError
