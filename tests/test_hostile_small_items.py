@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.tune import load_tuning
 from toolkit.tune.measures import Measured
 from toolkit.tune.output import value_text
@@ -160,3 +160,40 @@ def test_the_tune_csv_holds_no_formula_and_keeps_negative_numbers(client, tmp_pa
         "'-",
         "x=1",
     ]
+
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: what follows is shown backwards
+
+
+@pytest.mark.parametrize("control", [RLO, "\u2066", "\u200f", "\u2028"])  # ESC: YAML refuses it itself
+def test_bidirectional_and_other_controls_are_refused_in_titles(control, tmp_path):
+    from toolkit.house_rules import load_rules
+    from toolkit.replay import replay_file
+    from toolkit.sweeps import load_sweep
+
+    title = f"title: 'Strike cost {control}tsoc ekirts'\n"
+    shown = repr(control)
+    sweep = "system: angry-miniatures\ncalculator: opposed\ngrid: {attack_dice: [1], defence_dice: [1]}\n"
+    example = (ROOT / "data" / "examples" / "grunk_charges_pixie.yaml").read_text()
+    readers = [
+        (lambda: load_tuning(title + AM_TUNING.replace("GOAL\n", "    at_least: 60%\n")), InvalidSetupError),
+        (lambda: load_sweep(title + sweep), InvalidSetupError),
+    ]
+    rules = tmp_path / "house.yaml"
+    rules.write_text(title + "tie_damage: 2\n")
+    readers.append((lambda: load_rules("angry-miniatures", rules), InvalidSetupError))
+    path = tmp_path / "example.yaml"
+    path.write_text(
+        "\n".join(line if not line.startswith("title:") else title.strip() for line in example.splitlines())
+    )
+    readers.append((lambda: replay_file(path), ToolkitError))
+    for read, error in readers:
+        with pytest.raises(error) as raised:
+            read()
+        assert f"control characters ({shown}) are not accepted" in str(raised.value)
+        assert control not in str(raised.value)  # the message shows it escaped
+
+
+def test_a_title_in_a_right_to_left_script_is_welcome():
+    hebrew = "title: 'עלות מכה'\n"  # no control character: a script, not an override
+    assert load_tuning(hebrew + AM_TUNING.replace("GOAL\n", "    at_least: 60%\n")).title == "עלות מכה"

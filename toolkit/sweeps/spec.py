@@ -165,6 +165,7 @@ def sweep_from_mapping(
     if not isinstance(data, dict):
         raise InvalidSetupError(f"{where}: a sweep file is a mapping with {', '.join(TOP_KEYS)}")
     errors.check_keys(data, TOP_KEYS, "")
+    errors.check_controls(data)  # its title reaches the terminal and the report
     system, calc_name = data.get("system"), data.get("calculator")
     if system is None or calc_name is None:
         raise InvalidSetupError(f"{where}: name the system and the calculator (system: ..., calculator: ...)")
