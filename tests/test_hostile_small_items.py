@@ -4,6 +4,7 @@ probability target is from 0% to 100%."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -197,3 +198,20 @@ def test_bidirectional_and_other_controls_are_refused_in_titles(control, tmp_pat
 def test_a_title_in_a_right_to_left_script_is_welcome():
     hebrew = "title: 'עלות מכה'\n"  # no control character: a script, not an override
     assert load_tuning(hebrew + AM_TUNING.replace("GOAL\n", "    at_least: 60%\n")).title == "עלות מכה"
+
+
+def test_a_symlink_loop_as_rules_is_named_as_one(tmp_path, capsys):
+    from toolkit.house_rules import load_rules
+
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(tmp_path / "back.yaml")
+    (tmp_path / "back.yaml").symlink_to(loop)
+    told = f"house-rules file '{loop}' cannot be read: Too many levels of symbolic links"
+    with pytest.raises(InvalidSetupError, match=f"^{re.escape(told)}$"):
+        load_rules("fairy-meat", loop)
+    assert main(["find-example", "fairy-meat", "fairy_down", "--rules", str(loop)]) == 2
+    assert capsys.readouterr().err == f"error: {told}\n"
+    dangling = tmp_path / "gone.yaml"
+    dangling.symlink_to(tmp_path / "nowhere.yaml")
+    with pytest.raises(InvalidSetupError, match=f"^house-rules file '{re.escape(str(dangling))}' does not exist$"):
+        load_rules("fairy-meat", dangling)

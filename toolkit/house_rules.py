@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
@@ -469,11 +470,10 @@ def find_rules_file(system: str, name: str, base: str | Path | None = None) -> P
 
 
 def _exists(path: Path) -> bool:
-    """Whether anything is at ``path`` (False for a path that cannot be looked at)."""
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
+    """Whether anything is at ``path``, a link that cannot be followed too (a loop of
+    links, which :func:`~toolkit.files.designer_file` then names), False for a path that
+    cannot be looked at."""
+    return os.path.lexists(path)
 
 
 def load_rules(system: str, source: Any = None, base: str | Path | None = None) -> Any:
