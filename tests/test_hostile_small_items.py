@@ -1,6 +1,8 @@
 """The smaller faults of the fourth round of hostile input, each with its fix where the
-one function for it lives: a mean is written in its units, not as a percent; a
-probability target is from 0% to 100%."""
+one function for it lives: a mean is written in its units; a probability target is from
+0% to 100%; a max_changed that leaves nothing is named; problems are summarised after
+ten; the tune CSV holds no formula; titles hold no bidirectional control; a symlink loop
+is named; a long path keeps its file name."""
 
 from __future__ import annotations
 
@@ -215,3 +217,20 @@ def test_a_symlink_loop_as_rules_is_named_as_one(tmp_path, capsys):
     dangling.symlink_to(tmp_path / "nowhere.yaml")
     with pytest.raises(InvalidSetupError, match=f"^house-rules file '{re.escape(str(dangling))}' does not exist$"):
         load_rules("fairy-meat", dangling)
+
+
+def test_a_long_path_in_a_one_line_error_keeps_its_file_name(tmp_path, capsys):
+    from toolkit.errors import PATH_CHARS, path_excerpt
+
+    deep = tmp_path.joinpath(*(f"folder-{k:02d}-of-a-long-store" for k in range(12)))
+    missing = deep / "store-table-path-of-the-sweep.yaml"
+    assert len(str(missing)) > 2 * PATH_CHARS
+    assert main(["replay", str(missing)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "store-table-path-of-the-sweep.yaml'" in line and f"'{str(missing)[:20]}" in line
+    quoted = path_excerpt(missing)
+    assert quoted in line and quoted.endswith(f"({len(str(missing)):,} characters)") and len(quoted) < PATH_CHARS + 25
+    # by hand: a third of the limit from the start, the rest from the end, the middle left out
+    assert path_excerpt("/a/" + "m" * 50 + "/name.yaml", 30) == "'/a/mmmmmmm…mmmmmmmmmm/name.yaml' (63 characters)"
+    assert path_excerpt("/short/name.yaml") == "'/short/name.yaml'"
+    assert path_excerpt(b"/bytes/" + b"\xff" * 300, 30).endswith("(307 characters)")

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.errors import InvalidSetupError, ToolkitError, path_excerpt
 from toolkit.files import same_file
 from toolkit.notation import excerpt, show_controls
 
@@ -291,7 +291,7 @@ def _replay(args: argparse.Namespace) -> int:
         if overwritten is not None:
             what = "the example" if overwritten == args.file else "the house-rules file the example names"
             return _error(
-                f"-o {excerpt(str(args.output), 300)} is {what}: give another output file (it would be overwritten)"
+                f"-o {path_excerpt(args.output)} is {what}: give another output file (it would be overwritten)"
             )
     if args.format == "text":
         text, problems = replay_file(args.file)
@@ -586,5 +586,5 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return EXIT_FAILED
     except OSError as exc:  # a folder or file that cannot be written or read
-        where = f": {excerpt(str(exc.filename))}" if exc.filename else ""
+        where = f": {path_excerpt(exc.filename)}" if exc.filename else ""
         return _error(f"{exc.strerror or exc}{where}")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.errors import InvalidSetupError, NotationError, path_excerpt
 from toolkit.files import designer_file, expand_home
 from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
 from toolkit.shipped import DATA_DIR, shipped_path
@@ -500,7 +500,7 @@ def load_rules(system: str, source: Any = None, base: str | Path | None = None) 
         if found is None:
             shipped = ", ".join(p.stem for p in rules_files(system)) or "none"
             raise InvalidSetupError(
-                f"no house-rules file {excerpt(str(source))}: give a path to a YAML file or the name of "
+                f"no house-rules file {path_excerpt(source)}: give a path to a YAML file or the name of "
                 f"a shipped one (for {system}: {shipped})"
             )
         return RulesFile.read(found, cls).rules
