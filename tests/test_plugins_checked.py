@@ -82,6 +82,9 @@ def test_a_shipped_name_is_never_replaced(registry):
     assert systems.register(shipped) is shipped  # the same system again changes nothing
     with pytest.raises(InvalidSetupError, match="register takes a System, got 'angry-miniatures'"):
         systems.register("angry-miniatures")
+    with pytest.raises(InvalidSetupError, match=r"package toolkit\.angry_miniatures is already the package of angry-m"):
+        systems.register(System("angry-copies", "Copies", "toolkit.angry_miniatures"))
+    assert "angry-copies" not in systems.names()
 
 
 @pytest.mark.parametrize(
@@ -89,6 +92,7 @@ def test_a_shipped_name_is_never_replaced(registry):
     [
         ("import no_such_module_anywhere\n", "no module named 'no_such_module_anywhere'"),
         ("raise RuntimeError('boom as it is imported')\n", "RuntimeError: boom as it is imported"),
+        ("import sys\nsys.exit(3)\n", "SystemExit: 3"),
         (_register("'angry-miniatures', 'Impostor', 'impostor'"), "is already the name of package toolkit.angry"),
         (_register("'', 'Nameless', 'nameless'"), "a system's name is lower-case letters"),
         (_register("123, 'Numbered', 'numbered'"), "a system's name is lower-case letters"),
@@ -178,7 +182,7 @@ def test_a_raising_or_wrong_hook_is_one_line(registry, plugin, capsys):
     raising = systems.register(System("raising-duel", "Raising duel", module, calculators=f"{module}:calculators"))
     assert main(["sweep", "--list"]) == 2
     assert "system raising-duel: its calculators hook raised ZeroDivisionError: division by zero" in _one_error(capsys)
-    systems.register(System("stray-duel", "Stray duel", module, calculators=f"{module}:strays"))
+    systems.register(System("stray-duel", "Stray duel", f"{module}_strays", calculators=f"{module}:strays"))
     with pytest.raises(InvalidSetupError, match="stray-duel: its calculators hook returned 'not a calculator', not a"):
         __import__("toolkit.sweeps").sweeps.calculators_of("stray-duel")
     wrong = System("wrong-duel", "Wrong duel", module, rules=f"{module}:NOT_A_CLASS")

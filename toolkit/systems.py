@@ -196,7 +196,7 @@ class System:
         where = f"system {self.name}: its {hook} hook {excerpt(target)}"
         try:
             found = load_hook(target)
-        except Exception as exc:  # a plug-in's module: missing, or raising as it is imported
+        except (Exception, SystemExit) as exc:  # a plug-in's module: missing, raising or exiting as it is imported
             raise InvalidSetupError(f"{where} cannot be loaded: {_reason(exc)}") from exc
         if hook == "notation" and isinstance(found, ExampleNotation) and found.system != self.name:
             raise InvalidSetupError(f"{where} is the notation of {excerpt(found.system)}, not of {self.name}")
@@ -292,17 +292,23 @@ def register(entry: System) -> System:
 
     Raises:
         InvalidSetupError: ``entry`` is not a :class:`System`, or another system has its name
-            (the message names both packages: a system is never replaced).
+            (the message names both packages: a system is never replaced) or its package.
     """
     if not isinstance(entry, System):
         raise InvalidSetupError(f"register takes a System, got {excerpt(entry, 60)}")
-    known = _REGISTRY.setdefault(entry.name, entry)
-    if known != entry:
+    known = _REGISTRY.get(entry.name)
+    if known is not None and known != entry:
         raise InvalidSetupError(
             f"system name {entry.name} of package {entry.package} is already the name of package {known.package} "
             f"({known.title}): a system's name must be unique, so register it under another name"
         )
-    return known
+    owner = next((s for s in _REGISTRY.values() if s.package == entry.package and s.name != entry.name), None)
+    if owner is not None:
+        raise InvalidSetupError(
+            f"system {entry.name}: its package {entry.package} is already the package of {owner.name} "
+            "(a game state belongs to the system whose package defines it): give the system its own package"
+        )
+    return _REGISTRY.setdefault(entry.name, entry)
 
 
 def unregister(name: str) -> System | None:
@@ -324,7 +330,7 @@ def _load_plugins() -> None:
             _PLUGINS_LOADED.append(module)
             try:
                 importlib.import_module(module)
-            except Exception as exc:  # missing, raising, or registering a bad system
+            except (Exception, SystemExit) as exc:  # missing, raising, exiting, or registering a bad system
                 problem = f"the plug-in {excerpt(module)} of {PLUGINS_VARIABLE} is left out: {_reason(exc)}"
                 _PLUGIN_PROBLEMS[module] = problem
                 warnings.warn(problem, PluginWarning, stacklevel=3)
