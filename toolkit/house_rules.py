@@ -40,6 +40,7 @@ from typing import Any, ClassVar, TypeVar
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.files import designer_file, expand_home
 from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
+from toolkit.question import titled
 from toolkit.shipped import DATA_DIR, shipped_path
 from toolkit.whole_numbers import whole_number
 
@@ -175,6 +176,14 @@ class HouseRules:
     name (its ``system:`` in :mod:`toolkit.systems`)."""
 
     SYSTEM: ClassVar[str] = ""
+    #: What a designer calls the system at the head of a result (``"Fairy Meat"``); by
+    #: default ``SYSTEM`` in words.
+    TITLE: ClassVar[str] = ""
+
+    @classmethod
+    def system_title(cls) -> str:
+        """What a designer calls the system at the head of a result (:mod:`toolkit.question`)."""
+        return cls.TITLE or cls.SYSTEM.replace("-", " ").title()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make every error of a system's validation (its ``__post_init__``) name the field as
@@ -414,6 +423,7 @@ class RulesFile:
         rules = rules_type._collect(fields, errors, ())
         if errors:
             raise InvalidSetupError("\n".join(errors.messages))
+        titled(rules, path.name if not title else f"{path.name} ({title})")  # what a result's first line names
         return cls(rules, title or path.stem.replace("_", " "), notes, path)
 
 

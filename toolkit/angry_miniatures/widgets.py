@@ -68,6 +68,7 @@ from toolkit.house_rules import load_rules
 from toolkit.numbers import count
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
+from toolkit.question import rebuilt
 from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer, Stepper
 from toolkit.widgets.common import ToggleBar, control_grid, control_grid_style
@@ -190,7 +191,7 @@ def _rules_from(base: Any, values: Mapping[str, Any]) -> Rules:
         kept = tuple(f for f in base.tie_break_order if f in hits)
         derived = replace(base, **changed, tie_break_order=None).tie_break_order
         changed["tie_break_order"] = kept + tuple(f for f in derived if f not in base.hit_faces)
-    return replace(base, **changed)
+    return rebuilt(replace(base, **changed), base)  # unchanged, it keeps its file's name
 
 
 def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> None:
