@@ -17,8 +17,9 @@ import pytest
 from toolkit import angry_miniatures as am
 from toolkit import durak_battle as db
 from toolkit import fairy_meat as fm
+from toolkit.comparison import difference, difference_of, mean_difference
 from toolkit.house_rules import load_rules
-from toolkit.question import Question, headline, headline_of, method_words, rebuilt, rules_words
+from toolkit.question import Question, headline, headline_of, headline_over, method_words, rebuilt, rules_words
 
 DRAFT = "draft rules"
 EXACT_3V2 = "Angry Miniatures · 3 v 2 dice · melee · draft rules · exact (size 7,776)"
@@ -103,7 +104,7 @@ def test_a_house_rules_file_is_named_by_its_file_and_title_even_when_rebuilt_fie
 def test_many_changed_fields_are_named_not_spelled_out():
     rules = am.Rules(hit_faces=("10", "J", "Q", "K", "A"), crit_count=3, tie_damage=2, zero_tie="super_tiebreak")
     words = rules_words(rules)
-    assert words.startswith("4 fields changed from the draft: ") and "hit_faces" in words and len(words) < 120
+    assert words.startswith("4 fields changed from the draft: ") and "Hit faces" in words and "10, J" not in words
 
 
 # -- Durak ----------------------------------------------------------------------------------
@@ -184,3 +185,36 @@ def test_an_explorer_under_house_rules_names_them(rules, expected):
     assert ex.headline_text.split(" · ")[3] == expected
     ex.controls["return_damage"].value = not ex.controls["return_damage"].value  # a control changes a field
     assert ex.headline_text.split(" · ")[3] not in (expected, DRAFT) and "Melee damage back: no" in ex.headline_text
+
+
+def test_a_report_table_caption_starts_with_the_same_line():
+    import pandas as pd
+
+    from toolkit.reports.figures import table_html
+
+    result = am.opposed(3, 2, "melee")
+    markup = table_html(pd.DataFrame({"p": [result.probability(lambda o: o.hit)]}), "Chance to hit", question=result)
+    caption = markup.split("<caption>")[1].split("</caption>")[0]
+    assert caption == f"<b>{html.escape(result.headline())}</b><br>Chance to hit"  # one function: the result's own
+    grid = headline(Question.about(am.Rules(), "1–8 dice", "hits rolled"), "exact")
+    assert f"<caption><b>{html.escape(grid)}</b></caption>" in table_html(pd.DataFrame({"p": [1]}), question=grid)
+
+
+def test_a_table_of_several_results_reads_their_methods():
+    grid = Question.about(fm.Rules(), "1–2 v 1 cards, every deal", policies=("greedy", "greedy"))
+    exact = [fm.deal_averaged_odds(1, 1), fm.deal_averaged_odds(2, 1)]
+    assert headline_over(grid, exact).endswith("greedy v greedy · draft rules · exact")
+    mixed = [exact[0], fm.deal_averaged_odds(2, 1, method="monte_carlo", trials=150)]
+    assert headline_over(grid, mixed).endswith("· exact or Monte Carlo (up to 150 simulated attacks, 95% intervals)")
+
+
+def test_a_comparison_states_both_questions_once():
+    tens = load_rules("angry-miniatures", "tens_hit")
+    change = difference(am.opposed(3, 2), am.opposed(3, 2, rules=tens), lambda o: o.hit)
+    assert change.headline() == (
+        "Angry Miniatures · 3 v 2 dice · melee · draft rules → house rules tens_hit.yaml (Tens hit)"
+        " · exact (size 7,776)"
+    )
+    mean = mean_difference(am.opposed(3, 2), am.opposed(3, 2, "magic"), "defender_damage")
+    assert mean.headline().startswith("Angry Miniatures · 3 v 2 dice · melee → magic · draft rules")
+    assert difference_of(0.5, (0.4, 0.6), 0.6, (0.5, 0.7)).headline() == ""  # two bare numbers ask nothing

@@ -20,16 +20,20 @@ from the draft, else "draft rules".
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "DRAFT_RULES",
     "Question",
+    "compared",
+    "compared_headline",
     "headline",
     "headline_of",
+    "headline_over",
     "method_words",
     "policy_words",
     "rebuilt",
@@ -132,6 +136,55 @@ def headline(
     return " · ".join([*question.parts(), how])
 
 
+def headline_over(question: Question, results: Iterable[Any]) -> str:
+    """The headline of a table of several results answering one ``question`` (its sizes a
+    range, ``"1–8 v 1–8 dice"``): how they were obtained, read from the results
+    themselves — their one method, or ``"exact or Monte Carlo (up to 3,000 simulated
+    attacks, 95% intervals)"`` when the table mixes them. A table of exact results
+    states no size (each row has its own)."""
+    kinds = {(r.method, r.trials, r.trial_name, r.confidence) for r in results}
+    if not kinds:
+        return headline(question, "exact")
+    if len(kinds) == 1:
+        method, trials, trial_name, confidence = kinds.pop()
+        return headline(question, method, trials, trial_name, confidence)
+    sampled = [k for k in kinds if k[0] != "exact"]
+    most = max((k[1] or 0) for k in sampled)
+    level = f"{min(k[3] for k in sampled) * 100:g}% intervals"
+    runs = f"up to {most:,} {sampled[0][2]}, " if most else ""
+    exact = "exact or " if len(sampled) < len(kinds) else ""
+    return " · ".join([*question.parts(), f"{exact}Monte Carlo ({runs}{level})"])
+
+
+def compared(before: Question, after: Question) -> Question:
+    """The question of a comparison of two results: each part the two share once, each part
+    that differs as ``"before → after"`` (``"draft rules → house rules tens_hit.yaml"``)."""
+
+    def both(x: Any, y: Any) -> Any:
+        return x if x == y else f"{x} → {y}"
+
+    asked = tuple(both(x, y) for x, y in itertools.zip_longest(before.asked, after.asked, fillvalue=""))
+    return Question(
+        both(before.system, after.system),
+        both(before.sizes, after.sizes),
+        asked,
+        both(before.policies, after.policies),
+        both(before.rules, after.rules),
+        before.size if before.size == after.size else None,
+    )
+
+
+def compared_headline(before: Any, after: Any) -> str:
+    """The headline of a comparison of two results (:func:`compared` of their questions,
+    and how each was obtained, once when alike); ``""`` unless both state a question."""
+    qa, qb = getattr(before, "question", None), getattr(after, "question", None)
+    if not isinstance(qa, Question) or not isinstance(qb, Question):
+        return ""
+    q = compared(qa, qb)
+    how = [method_words(r.method, r.trials, r.trial_name, r.confidence, q.size) for r in (before, after)]
+    return " · ".join([*q.parts(), how[0] if how[0] == how[1] else f"{how[0]} → {how[1]}"])
+
+
 def headline_of(result: Any) -> str:
     """A result's first line (its ``headline()``: an :class:`~toolkit.odds_result.Odds`
     and every result combining them), or ``""`` for one that states no question (a plain
@@ -164,7 +217,7 @@ def rebuilt(rules: Any, base: Any) -> Any:
 def rules_words(rules: Any) -> str:
     """The rules of a question in a designer's words: the house-rules file they were read
     from (:func:`titled`), else the fields changed from the draft (their labels and values,
-    or only their names when that would be long); ``"draft rules"`` when no field differs
+    or only their labels when that would be long); ``"draft rules"`` when no field differs
     from the draft (whatever file held them).
 
     >>> from dataclasses import dataclass
@@ -173,6 +226,7 @@ def rules_words(rules: Any) -> str:
     ...     changed: tuple = ()
     ...     def describe_changes(self): return list(self.changed)
     ...     def changes(self): return dict.fromkeys(c.split(":")[0] for c in self.changed)
+    ...     def field_label(self, name): return name
     >>> rules_words(Toy()), rules_words(Toy(("Hit faces: 10, J",))), rules_words(Toy(("Tens: on",)))
     ('draft rules', 'Hit faces: 10, J', 'Tens: on')
     >>> tens = titled(Toy(("Tens: on",)), "tens.yaml (Tens)")
@@ -189,5 +243,5 @@ def rules_words(rules: Any) -> str:
         return f"house rules {title}"
     if len(described) <= _LONGEST_CHANGES:
         return described
-    names = list(rules.changes())
+    names = [rules.field_label(name) for name in rules.changes()]
     return f"{len(names)} fields changed from the draft: {', '.join(names)}"
