@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.errors import PrecisionNotReachedError
+from toolkit.progress import progress
 
 __all__ = ["PLAY_SEED_BITS", "Samples", "aligned_samples", "next_batch", "not_reached", "play_seed", "sample_runs"]
 
@@ -162,6 +163,19 @@ def sample_runs(
         PrecisionNotReachedError: ``time_limit`` seconds passed first; the message gives the
             precision reached and the runs behind it.
     """
+    with progress(what, trials) as shown:  # each run ticks it (Ctrl-C stops here, nothing kept)
+        return _batches(draw, trials, precision, half_width, time_limit, what, shown.expect)
+
+
+def _batches(
+    draw: Callable[[int, int], Sequence[Hashable]],
+    trials: int,
+    precision: float | None,
+    half_width: Callable[[Mapping[Any, int], int], float],
+    time_limit: float,
+    what: str,
+    expect: Callable[[int], None],
+) -> tuple[list[Hashable], tuple[int, ...]]:
     started = time.perf_counter()
     results = list(draw(trials, 0))
     batches = [trials]
@@ -179,6 +193,7 @@ def sample_runs(
             raise not_reached(time_limit, spent, runs, what, reached, precision)
         affordable = int(left / max(spent / runs, 1e-9))
         more = max(1, min(next_batch(runs, reached, precision), affordable))
+        expect(more)
         fresh = list(draw(more, len(batches)))
         results += fresh
         counts.update(fresh)

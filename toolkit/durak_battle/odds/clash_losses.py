@@ -59,6 +59,7 @@ from toolkit.odds_result import (
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
+from toolkit.progress import tick
 from toolkit.question import Question
 from toolkit.whole_numbers import whole_number
 
@@ -446,6 +447,7 @@ def sampled_clash_runs(
     begin = ClashPosition.begin_ids
     step = ClashPosition.losses_after_move
     for a, b, bits in _sampled_deals(rules.deck(), na, nb, trials, seed):
+        tick()  # a clash: the progress of long work (toolkit.progress); the table is kept only whole
         play: random.Random | None = None
         who = initiative_of_ids(a, b, rules)
         if who is NO_CLASH:
@@ -619,6 +621,7 @@ def _engine_sample(
         holder = None if end.first_attacked is None else SIDES[1 - end.first_attacked]
         destroyed = end.outcome.split()[0] if end.outcome.endswith("destroyed") else None  # a, b or both
         runs.append(ClashOutcome(end.lost_clash[0], end.lost_clash[1], holder, destroyed))
+        tick()  # a clash done: the progress of long work (toolkit.progress)
     return runs
 
 

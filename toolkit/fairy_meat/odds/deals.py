@@ -51,6 +51,7 @@ from toolkit.odds_result import (
 )
 from toolkit.odds_samples import Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
+from toolkit.progress import tick
 from toolkit.question import Question
 
 __all__ = [
@@ -544,6 +545,7 @@ def monte_carlo_runs(
         )
         end = play_out(state, play_seed(rng), policy_map)
         runs.append(outcome_of(end.results[0]))  # type: ignore[attr-defined]
+        tick()  # a run done: the progress of long work (toolkit.progress)
     return runs
 
 
