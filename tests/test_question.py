@@ -218,3 +218,15 @@ def test_a_comparison_states_both_questions_once():
     mean = mean_difference(am.opposed(3, 2), am.opposed(3, 2, "magic"), "defender_damage")
     assert mean.headline().startswith("Angry Miniatures · 3 v 2 dice · melee → magic · draft rules")
     assert difference_of(0.5, (0.4, 0.6), 0.6, (0.5, 0.7)).headline() == ""  # two bare numbers ask nothing
+
+
+def test_an_expected_value_states_its_question_too():
+    exact = am.expected_attacks_to_take_out(4, 3, health=3)
+    assert exact.headline() == (
+        "Angry Miniatures · 4 v 3 dice · melee · Health 3 · expected attacks to take out · draft rules"
+        " · exact (size 945)"
+    )
+    assert repr(exact) == "Fraction(1145, 343)"  # exact, it reads as the number it is
+    sampled = am.expected_attacks_to_take_out(4, 3, health=3, method="monte_carlo", trials=200)
+    assert sampled.headline().endswith("· Monte Carlo (200 simulated targets attacked, 95% intervals)")
+    assert sampled.headline() in repr(sampled) and html.escape(sampled.headline()) in sampled._repr_html_()

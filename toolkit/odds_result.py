@@ -540,21 +540,26 @@ class Expectation(Fraction):
     (True, False, 1000, '1.70 ± 0.05 (95%)')
     """
 
-    __slots__ = ("odds", "seconds")
+    __slots__ = ("odds", "seconds", "question")
     odds: Odds[Any] | None
     seconds: float
+    question: Question | None
 
-    def __new__(cls, value: Any, odds: Odds[Any] | None = None, seconds: float = 0.0) -> Expectation:
+    def __new__(
+        cls, value: Any, odds: Odds[Any] | None = None, seconds: float = 0.0, question: Question | None = None
+    ) -> Expectation:
         self = super().__new__(cls, value)
         if odds is not None and odds.method != "monte_carlo":
             raise InvalidSetupError("an estimated expectation needs the Monte Carlo odds of its runs")
         object.__setattr__(self, "odds", odds)
         object.__setattr__(self, "seconds", float(seconds))
+        object.__setattr__(self, "question", question if question is not None or odds is None else odds.question)
         return self
 
     @classmethod
     def of(cls, odds: Odds[Any], seconds: float | None = None) -> Expectation:
-        """The estimated mean of the sampled values of ``odds`` (a Monte Carlo result)."""
+        """The estimated mean of the sampled values of ``odds`` (a Monte Carlo result),
+        stating the question ``odds`` states."""
         return cls(odds.mean(), odds, odds.seconds if seconds is None else seconds)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -564,7 +569,7 @@ class Expectation(Fraction):
         raise AttributeError(f"an Expectation is read-only: cannot set {name}")
 
     def __reduce__(self) -> Any:
-        return (type(self), (Fraction(self.numerator, self.denominator), self.odds, self.seconds))
+        return (type(self), (Fraction(self.numerator, self.denominator), self.odds, self.seconds, self.question))
 
     def __copy__(self) -> Expectation:
         return self
@@ -621,16 +626,25 @@ class Expectation(Fraction):
             return method_text("exact")
         return self.odds.how()
 
+    def headline(self) -> str:
+        """What was asked and how it was obtained (:func:`toolkit.question.headline`), as
+        :meth:`Odds.headline`; the method alone when no question was given."""
+        if self.question is None:
+            return f"{type(self).__name__} · {self.how()}"
+        if self.odds is None:
+            return headline(self.question, "exact")
+        return headline(self.question, "monte_carlo", self.trials, self.odds.trial_name, self.confidence)
+
     def __str__(self) -> str:
         return self.text() if self.odds is not None else Fraction.__str__(self)
 
     def __repr__(self) -> str:
         if self.odds is None:  # exact, it reads as the Fraction it is
             return Fraction.__repr__(self.value)
-        return f"Expectation({self.text()}, {self.how()})"
+        return f"Expectation({self.text()}, {self.headline()})"
 
     def _repr_html_(self) -> str:
-        return f"<span>{html.escape(self.text())}</span> <small>({html.escape(self.how())})</small>"
+        return f"<span>{html.escape(self.text())}</span> <small>({html.escape(self.headline())})</small>"
 
 
 # -- the one way a result's numbers are written ------------------------------------------------

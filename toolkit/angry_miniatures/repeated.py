@@ -277,6 +277,8 @@ def expected_attacks_to_take_out(
         )
     if refusal is not None and method == "exact":
         raise refusal
+    asked = (attack_type, f"Health {health}", "expected attacks to take out")
+    question = Question.about(rules, f"{n} v {m} dice", *asked, size=None if refusal is not None else work)
     started = time.perf_counter()
     weights, total = _damage_weights(n, m, attack_type, rules)
     stay = weights.get(0, 0)
@@ -295,7 +297,7 @@ def expected_attacks_to_take_out(
             time_limit,
             trial_name="simulated targets attacked",
             half_width=counts_mean_half_width,
-        )
+        ).answering(question)
         return Expectation.of(sampled, time.perf_counter() - started)
     # E[r] = expected attacks with r Health left: E[r] = (1 + sum_d p_d E[r - d]) / (1 - p_0),
     # E[r] = 0 for r <= 0. In integers (one division at the end, no Fraction per step):
@@ -314,7 +316,8 @@ def expected_attacks_to_take_out(
             acc += w * numerators[r - d] * powers[d - 1]
         numerators[r] = acc
         d_power *= big_d
-    return Expectation(Fraction(numerators[health], big_d**health), seconds=time.perf_counter() - started)
+    value = Fraction(numerators[health], big_d**health)
+    return Expectation(value, seconds=time.perf_counter() - started, question=question)
 
 
 def melee_exchange(
