@@ -18,8 +18,8 @@ from toolkit import angry_miniatures as am
 from toolkit import durak_battle as db
 from toolkit import fairy_meat as fm
 from toolkit.comparison import difference, difference_of, mean_difference
-from toolkit.house_rules import load_rules
-from toolkit.question import Question, headline, headline_of, headline_over, method_words, rebuilt, rules_words
+from toolkit.house_rules import load_rules, rebuilt
+from toolkit.question import Question, headline, headline_of, headline_over, method_words, rules_words
 
 DRAFT = "draft rules"
 EXACT_3V2 = "Angry Miniatures · 3 v 2 dice · melee · draft rules · exact (size 7,776)"

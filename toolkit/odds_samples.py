@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.errors import PrecisionNotReachedError
-from toolkit.progress import progress
+from toolkit.progress import expect, shows_progress
 
 __all__ = ["PLAY_SEED_BITS", "Samples", "aligned_samples", "next_batch", "not_reached", "play_seed", "sample_runs"]
 
@@ -141,6 +141,7 @@ def not_reached(
     )
 
 
+@shows_progress(lambda asked: (asked["what"], asked["trials"]))  # each run ticks it; Ctrl-C stops it, nothing kept
 def sample_runs(
     draw: Callable[[int, int], Sequence[Hashable]],
     trials: int,
@@ -163,19 +164,6 @@ def sample_runs(
         PrecisionNotReachedError: ``time_limit`` seconds passed first; the message gives the
             precision reached and the runs behind it.
     """
-    with progress(what, trials) as shown:  # each run ticks it (Ctrl-C stops here, nothing kept)
-        return _batches(draw, trials, precision, half_width, time_limit, what, shown.expect)
-
-
-def _batches(
-    draw: Callable[[int, int], Sequence[Hashable]],
-    trials: int,
-    precision: float | None,
-    half_width: Callable[[Mapping[Any, int], int], float],
-    time_limit: float,
-    what: str,
-    expect: Callable[[int], None],
-) -> tuple[list[Hashable], tuple[int, ...]]:
     started = time.perf_counter()
     results = list(draw(trials, 0))
     batches = [trials]

@@ -21,14 +21,16 @@ display says "interrupted", and the calculators write nothing until their work i
 
 from __future__ import annotations
 
+import functools
 import html
+import inspect
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
-__all__ = ["SHOW_AFTER", "Shown", "in_notebook", "progress", "tick", "watch"]
+__all__ = ["SHOW_AFTER", "Shown", "expect", "in_notebook", "progress", "shows_progress", "tick", "watch"]
 
 #: Seconds of work after which its progress is shown.
 SHOW_AFTER = 2.0
@@ -37,6 +39,7 @@ _REDRAW, _LOG_EVERY = 0.25, 5.0
 #: Seconds between two readings of the clock (the steps between them adapt to it).
 _CHECK_EVERY = 0.05
 
+F = TypeVar("F", bound=Callable[..., Any])
 _ACTIVE: list[Shown] = []
 _WATCHERS: list[Callable[[Shown], None]] = []
 
@@ -158,6 +161,32 @@ def progress(unit: str, total: int | None = None, stream: TextIO | None = None) 
         shown.close()
     finally:
         _ACTIVE.remove(shown)
+
+
+def shows_progress(describe: Callable[[Mapping[str, Any]], tuple[str, int | None]]) -> Callable[[F], F]:
+    """Run the decorated function inside :func:`progress`: ``describe`` takes its arguments
+    by name (defaults filled in) and returns what a step is and how many are expected
+    (``None``: not known ahead)."""
+
+    def decorate(f: F) -> F:
+        signature = inspect.signature(f)
+
+        @functools.wraps(f)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            asked = signature.bind(*args, **kwargs)
+            asked.apply_defaults()
+            with progress(*describe(asked.arguments)):
+                return f(*args, **kwargs)
+
+        return run  # type: ignore[return-value]
+
+    return decorate
+
+
+def expect(steps: int) -> None:
+    """``steps`` more steps for the work in progress than first said (a further batch)."""
+    if _ACTIVE:
+        _ACTIVE[-1].expect(steps)
 
 
 def tick(steps: int = 1) -> None:

@@ -36,10 +36,8 @@ __all__ = [
     "headline_over",
     "method_words",
     "policy_words",
-    "rebuilt",
     "size_words",
     "rules_words",
-    "titled",
 ]
 
 #: The rules part of a question under the draft's defaults.
@@ -198,27 +196,11 @@ def policy_words(names: Sequence[str]) -> str:
     return " v ".join(names)
 
 
-def titled(rules: Any, title: str) -> Any:
-    """Mark ``rules`` as read from the house-rules file ``title`` (its file name and title,
-    ``"tens_hit.yaml (Tens hit)"``): :func:`rules_words` then names them by it. The mark is
-    no field (equal rules stay equal) and rules built from them with a field changed do not
-    carry it: they are named by their changes. Returns ``rules``."""
-    if title:
-        object.__setattr__(rules, "_file_title", title)
-    return rules
-
-
-def rebuilt(rules: Any, base: Any) -> Any:
-    """``rules`` rebuilt from ``base`` field by field (an explorer's controls): ``base``
-    itself when nothing changed, so it keeps the name of the file it was read from."""
-    return base if base is not None and rules == base else rules
-
-
 def rules_words(rules: Any) -> str:
     """The rules of a question in a designer's words: the house-rules file they were read
-    from (:func:`titled`), else the fields changed from the draft (their labels and values,
-    or only their labels when that would be long); ``"draft rules"`` when no field differs
-    from the draft (whatever file held them).
+    from (:meth:`toolkit.house_rules.HouseRules.file_title`), else the fields changed from
+    the draft (their labels and values, or only their labels when that would be long);
+    ``"draft rules"`` when no field differs from the draft (whatever file held them).
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
@@ -227,18 +209,16 @@ def rules_words(rules: Any) -> str:
     ...     def describe_changes(self): return list(self.changed)
     ...     def changes(self): return dict.fromkeys(c.split(":")[0] for c in self.changed)
     ...     def field_label(self, name): return name
+    ...     def file_title(self): return "tens.yaml (Tens)" if self.changed == ("Tens: on",) else ""
     >>> rules_words(Toy()), rules_words(Toy(("Hit faces: 10, J",))), rules_words(Toy(("Tens: on",)))
-    ('draft rules', 'Hit faces: 10, J', 'Tens: on')
-    >>> tens = titled(Toy(("Tens: on",)), "tens.yaml (Tens)")
-    >>> rules_words(tens), rules_words(Toy(("Tens: on",))), rules_words(rebuilt(Toy(("Tens: on",)), tens))
-    ('house rules tens.yaml (Tens)', 'Tens: on', 'house rules tens.yaml (Tens)')
+    ('draft rules', 'Hit faces: 10, J', 'house rules tens.yaml (Tens)')
     """
     if rules is None:
         return DRAFT_RULES
     described = "; ".join(rules.describe_changes())
     if not described:
         return DRAFT_RULES
-    title = getattr(rules, "_file_title", "")
+    title = rules.file_title() if hasattr(rules, "file_title") else ""
     if title:
         return f"house rules {title}"
     if len(described) <= _LONGEST_CHANGES:

@@ -64,11 +64,10 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
 )
 from toolkit.errors import InvalidSetupError, ToolkitError
-from toolkit.house_rules import load_rules
+from toolkit.house_rules import load_rules, rebuilt
 from toolkit.numbers import count
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
-from toolkit.question import rebuilt
 from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer, Stepper
 from toolkit.widgets.common import ToggleBar, control_grid, control_grid_style

@@ -44,7 +44,7 @@ from toolkit.odds_result import (
     not_reached,
 )
 from toolkit.prob import Distribution
-from toolkit.progress import progress
+from toolkit.progress import shows_progress
 from toolkit.question import Question
 from toolkit.whole_numbers import whole_number
 
@@ -191,6 +191,7 @@ def _how(sampled: int, all_pairs: int, method: str, trials: int) -> tuple[str, s
     )
 
 
+@shows_progress(lambda asked: ("simulated clashes", None))  # the sampled tables tick it
 def battle_outcome(
     army_a: Army,
     army_b: Army,
@@ -276,27 +277,6 @@ def battle_outcome(
     question = Question.about(
         rules, sizes, leaders, f"at most {max_rounds} rounds", policies=[policy_label(p) for p in pols]
     )
-    with progress("simulated clashes"):  # the sampled clash tables tick it; Ctrl-C keeps no partial table
-        return _battle(
-            army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, question, precision, time_limit
-        )
-
-
-def _battle(
-    army_a: Army,
-    army_b: Army,
-    rules: Rules,
-    pols: tuple[Policy, Policy],
-    max_rounds: int,
-    method: str,
-    plan: tuple[int, ...],
-    seed: int,
-    started: float,
-    question: Question,
-    precision: float | None,
-    time_limit: float,
-) -> BattleOdds:
-    """The battle chain, sampled again with more clashes until ``precision`` (:func:`battle_outcome`)."""
     while True:
         odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, question)
         if precision is None or odds.exact:

@@ -24,10 +24,11 @@ from toolkit.durak_battle.widgets.pieces import (
     number_controls,
 )
 from toolkit.errors import InvalidSetupError, excerpt
+from toolkit.house_rules import rebuilt
 from toolkit.numbers import count, probability_text
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
-from toolkit.question import Question, headline, headline_of, rebuilt
+from toolkit.question import Question, headline, headline_of
 from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field

@@ -15,10 +15,10 @@ from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.widgets.cards import WIDE, numeric_controls, variant_controls
-from toolkit.house_rules import load_rules
+from toolkit.house_rules import load_rules, rebuilt
 from toolkit.odds_result import Odds, average_text, chance_text
 from toolkit.prob import Distribution
-from toolkit.question import headline_of, rebuilt
+from toolkit.question import headline_of
 from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
