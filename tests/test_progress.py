@@ -82,3 +82,13 @@ def test_a_battle_counts_the_clashes_of_its_sampled_tables_and_stops_cleanly(sho
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.endswith(" s") and f"{len(fresh.sampled) * 30:,} simulated clashes" in last  # no total known ahead
     assert after.distribution == fresh.distribution
+
+
+def test_in_a_notebook_the_progress_is_a_bar(shown_at_once, monkeypatch):
+    monkeypatch.setattr(progress_module, "in_notebook", lambda: True)
+    shown_by = []
+    with watch(shown_by.append):
+        am.opposed(3, 2, method="monte_carlo", trials=600, seed=15)
+    bar = shown_by[-1].bar
+    assert bar is not None and (bar.value, bar.max, bar.bar_style) == (600, 600, "success")
+    assert "600/600 simulated attacks (100%)" in shown_by[-1].label.value

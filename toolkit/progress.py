@@ -58,7 +58,8 @@ def in_notebook() -> bool:
 
 class Shown:
     """The progress of one piece of work: ``done`` of ``total`` steps (``None``: not known
-    ahead), what a step is, and whether it is ``visible`` yet."""
+    ahead), what a step is, and whether it is ``visible`` yet; in a notebook ``bar`` and
+    ``label`` are its widgets (``None`` elsewhere)."""
 
     def __init__(self, unit: str, total: int | None, stream: TextIO | None = None) -> None:
         self.unit, self.total, self.done = unit, total, 0
@@ -66,8 +67,8 @@ class Shown:
         self.visible = False
         self._stream = stream or sys.stderr
         self._tty = bool(getattr(self._stream, "isatty", lambda: False)())
-        self._bar: Any = None
-        self._label: Any = None
+        self.bar: Any = None
+        self.label: Any = None
         self._drawn = 0.0
         self._checked = self.started
         self._next, self._stride = 1, 1  # the clock is read every ``stride`` steps, about every 1/20 s
@@ -95,21 +96,21 @@ class Shown:
         self._next, self._checked = self.done + self._stride, now
         for watcher in list(_WATCHERS):
             watcher(self)
-        if now - self.started >= SHOW_AFTER and now - self._drawn >= (_REDRAW if self._tty or self._bar else 0):
+        if now - self.started >= SHOW_AFTER and now - self._drawn >= (_REDRAW if self._tty or self.bar else 0):
             self._draw(now)
 
     def _draw(self, now: float) -> None:
-        if not self._tty and self._bar is None and self.visible and now - self._drawn < _LOG_EVERY:
+        if not self._tty and self.bar is None and self.visible and now - self._drawn < _LOG_EVERY:
             return
         self._drawn = now
         if not self.visible:
             self.visible = True
             if in_notebook():
                 self._open_bar()
-        if self._bar is not None:
-            self._bar.max = max(self.total or self.done, self.done, 1)
-            self._bar.value = self.done
-            self._label.value = html.escape(self.line())
+        if self.bar is not None:
+            self.bar.max = max(self.total or self.done, self.done, 1)
+            self.bar.value = self.done
+            self.label.value = html.escape(self.line())
         elif self._tty:
             print(f"\r{self.line()}\033[K", end="", file=self._stream, flush=True)
         else:
@@ -119,18 +120,18 @@ class Shown:
         import ipywidgets as widgets
         from IPython.display import display
 
-        self._bar = widgets.IntProgress(value=0, min=0, max=max(self.total or 1, 1), description="working")
-        self._label = widgets.HTML()
-        display(widgets.HBox([self._bar, self._label]))
+        self.bar = widgets.IntProgress(value=0, min=0, max=max(self.total or 1, 1), description="working")
+        self.label = widgets.HTML()
+        display(widgets.HBox([self.bar, self.label]))
 
     def close(self, interrupted: bool = False) -> None:
         """The work ended (or was interrupted): the display says so, if it was shown."""
         if not self.visible:
             return
-        if self._bar is not None:
-            self._bar.value = self.done
-            self._bar.bar_style = "warning" if interrupted else "success"
-            self._label.value = html.escape(self.line() + (" — interrupted" if interrupted else ""))
+        if self.bar is not None:
+            self.bar.value = self.done
+            self.bar.bar_style = "warning" if interrupted else "success"
+            self.label.value = html.escape(self.line() + (" — interrupted" if interrupted else ""))
         else:
             end = " — interrupted" if interrupted else ""
             print(f"\r{self.line()}{end}\033[K" if self._tty else f"{self.line()}{end}", file=self._stream, flush=True)
