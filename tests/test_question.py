@@ -165,6 +165,11 @@ def test_the_explorers_show_the_results_own_headline():
     assert ex.headline_text == am.opposed(3, 2, "magic").headline()
     fx = fm.odds_explorer(attacker_cards=1, defender_cards=1)
     assert fx.headline_text == fm.deal_averaged_odds(1, 1).headline()
+    hx = fm.hand_composition_explorer(cards=5, rules="tens_are_trumps")
+    tens = "house rules tens_are_trumps.yaml (Tens are Trumps)"
+    assert hx.headline_text == f"Fairy Meat · 5 cards · one hand · {tens} · exact"
+    hx.controls["cards"].value = 1
+    assert hx.headline_text.startswith("Fairy Meat · 1 card · one hand · ")
     rx = db.round_explorer(db.Army("Horde", 6, db.Leader("Grak", 8, 6)), db.Army("Elves", 5, db.Leader("Lia")))
     assert (
         rx.headline_text

@@ -16,9 +16,10 @@ from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.widgets.cards import WIDE, numeric_controls, variant_controls
 from toolkit.house_rules import load_rules, rebuilt
+from toolkit.numbers import count
 from toolkit.odds_result import Odds, average_text, chance_text
 from toolkit.prob import Distribution
-from toolkit.question import headline_of
+from toolkit.question import Question, headline, headline_of
 from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
@@ -286,6 +287,7 @@ def hand_composition_explorer(
         negative="",
         zero="no Numbered card",
         summary=lambda d, values: _makeup_summary(d, values, rules.death_card),
+        headline=lambda d, values: headline(Question.about(rules, count(values["cards"], "card"), "one hand"), "exact"),
         view=view,
         title="Fairy Meat: what a combat hand holds",
     )
