@@ -698,8 +698,14 @@ def test_odds_explorer_with_a_stand_in_calculator_fm9_fm10_fm12():
 
 def test_odds_explorer_shows_the_exact_calculator_for_greedy_play():
     ex = odds_explorer(attacker_cards=1, defender_cards=1)
-    assert ex.distribution == deal_averaged_odds(1, 1, ("greedy", "greedy")).distribution
-    assert ex.summary_text.endswith("exact, over every deal")
+    exact = deal_averaged_odds(1, 1, ("greedy", "greedy"))
+    assert ex.distribution == exact.distribution
+    # the line above the summary is the result's own first line (one function writes it)
+    assert (
+        ex.headline_text
+        == exact.headline()
+        == "Fairy Meat · 1 v 1 cards, every deal · greedy v greedy · draft rules · exact (size 73,616)"
+    )
     assert ex.table["probability"].sum() == 1
     ex.controls["nasty_hit"].value = "loser"  # FM-12 variant: more Nasty Hits, never fewer
     loser = ex.distribution.probability(lambda o: o.nasty_hit)
@@ -710,8 +716,11 @@ def test_odds_explorer_shows_the_exact_calculator_for_greedy_play():
 def test_odds_explorer_says_when_it_samples():
     # random play is too many deals to count: Monte Carlo, with the trials and an interval
     ex = odds_explorer(attacker_cards=5, defender_cards=2, policies=("random", "random"), trials=200)
-    assert "Monte Carlo: 200 dealt attacks" in ex.summary_text and "95% interval" in ex.summary_text
-    assert ex.distribution == deal_averaged_odds(5, 2, ("random", "random"), trials=200).distribution
+    sampled = deal_averaged_odds(5, 2, ("random", "random"), trials=200)
+    assert ex.headline_text == sampled.headline() and ex.headline_text.endswith(
+        "random v random · draft rules · Monte Carlo (200 simulated attacks, 95% intervals)"
+    )
+    assert ex.distribution == sampled.distribution
 
 
 def test_odds_explorer_rejects_bad_starting_values():

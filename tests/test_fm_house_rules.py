@@ -539,7 +539,7 @@ def test_the_stepper_and_the_explorer_keep_every_field_of_their_rules():
     assert explorer.controls["points_divisor"].value == 1
     before = explorer.distribution
     explorer.controls["points_divisor"].value = 2  # a control changes one field, the others stay
-    assert explorer.values["points_divisor"] == 2 and "exact" in explorer.summary_text
+    assert explorer.values["points_divisor"] == 2 and "exact" in explorer.headline_text
     # the odds follow: the exact calculator under the rules with that one field changed
     halved = deal_averaged_odds(1, 1, ("greedy", "greedy"), replace(TENS, points_divisor=2), method="exact")
     assert explorer.distribution == halved.distribution != before

@@ -50,7 +50,7 @@ def test_exact_odds_give_the_exact_value_twice_and_read_like_a_distribution():
         isinstance(odds, Distribution) and odds["miss"] == Fraction(2, 3) and odds.items() == odds.distribution.items()
     )
     assert odds.half_width() == 0 and odds.mean_interval(lambda o: o == "hit") == (Fraction(1, 3), Fraction(1, 3))
-    assert str(odds).startswith("Odds (exact)") and "1/3 ≈ 33.3%" in str(odds)
+    assert str(odds).startswith("Odds · exact") and "1/3 ≈ 33.3%" in str(odds)
 
 
 def test_monte_carlo_odds_use_wilsons_interval_of_the_hits():

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
@@ -56,6 +56,7 @@ import numpy as np
 from toolkit.numbers import points_text, wilson_interval
 from toolkit.odds_result import estimate_mean_text, estimate_value_text, student_t
 from toolkit.odds_samples import Samples, aligned_samples
+from toolkit.question import compared_headline
 
 __all__ = [
     "CONFIDENCE",
@@ -188,6 +189,9 @@ class Difference:
         points: the difference is of probabilities, shown in percentage points
             (otherwise a plain number, a mean).
         runs: the runs paired (``"paired"`` only).
+        question: the comparison's first line: what the two results answer, each part
+            that differs as ``before → after`` (:func:`toolkit.question.compared_headline`);
+            ``""`` for two bare numbers.
     """
 
     before: Number
@@ -200,6 +204,11 @@ class Difference:
     confidence: float = CONFIDENCE
     points: bool = True
     runs: int | None = None
+    question: str = ""
+
+    def headline(self) -> str:
+        """The first line stating what was compared (:attr:`question`)."""
+        return self.question
 
     @property
     def how(self) -> str:
@@ -305,10 +314,11 @@ def difference(before: Any, after: Any, event: Any, confidence: float = CONFIDEN
     trials); else :func:`difference_of` on :func:`interval_of` (Newcombe's interval,
     conservative under common random numbers)."""
     pair = None if _is_exact(before) and _is_exact(after) else aligned_samples(before, after)
+    asked = compared_headline(before, after)
     if pair is not None:
-        return paired_probability_difference(pair[0], pair[1], event, confidence)
+        return replace(paired_probability_difference(pair[0], pair[1], event, confidence), question=asked)
     pa, pb = before.probability(event), after.probability(event)
-    return difference_of(
+    found = difference_of(
         pa,
         interval_of(before, event, confidence),
         pb,
@@ -316,6 +326,7 @@ def difference(before: Any, after: Any, event: Any, confidence: float = CONFIDEN
         identical=same_result(before, after) or None,
         confidence=confidence,
     )
+    return replace(found, question=asked)
 
 
 def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = CONFIDENCE) -> Difference:
@@ -323,14 +334,16 @@ def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = 
     not points): the paired interval of the run-by-run differences (:func:`paired_difference`)
     when both kept aligned runs, else Newcombe's interval from the two :func:`mean_interval`."""
     pair = None if _is_exact(before) and _is_exact(after) else aligned_samples(before, after)
+    asked = compared_headline(before, after)
     if pair is not None:
         values_b, values_a = before.run_values(f), after.run_values(f)
-        return paired_difference(
+        paired = paired_difference(
             zip(values_b, values_a, strict=True),
             confidence,
             identical=same_result(before, after) or _same_runs(*pair) or None,
         )
-    return difference_of(
+        return replace(paired, question=asked)
+    found = difference_of(
         mean_of(before, f),
         mean_interval(before, f, confidence),
         mean_of(after, f),
@@ -339,6 +352,7 @@ def mean_difference(before: Any, after: Any, f: Any = None, confidence: float = 
         confidence=confidence,
         points=False,
     )
+    return replace(found, question=asked)
 
 
 #: Below this many runs that changed, a paired mean's Student interval is not trusted alone.

@@ -52,6 +52,7 @@ __all__ = [
     "RulesFile",
     "load_rules",
     "read_house_rules",
+    "rebuilt",
     "find_rules_file",
     "rule_field",
     "rules_class",
@@ -176,6 +177,14 @@ class HouseRules:
     name (its ``system:`` in :mod:`toolkit.systems`)."""
 
     SYSTEM: ClassVar[str] = ""
+    #: What a designer calls the system at the head of a result (``"Fairy Meat"``); by
+    #: default ``SYSTEM`` in words.
+    TITLE: ClassVar[str] = ""
+
+    @classmethod
+    def system_title(cls) -> str:
+        """What a designer calls the system at the head of a result (:mod:`toolkit.question`)."""
+        return cls.TITLE or cls.SYSTEM.replace("-", " ").title()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make every error of a system's validation (its ``__post_init__``) name the field as
@@ -357,6 +366,12 @@ class HouseRules:
         data.update(self.to_mapping())
         return dump_example(data)
 
+    def file_title(self) -> str:
+        """The house-rules file these rules were read from, as a result's first line names
+        it: ``"tens_hit.yaml (Tens hit)"``; ``""`` for rules built otherwise — or changed
+        since (``dataclasses.replace``: :func:`rebuilt` keeps the name of unchanged ones)."""
+        return str(getattr(self, "_file_title", ""))
+
     def variant_name(self) -> str:
         """Return a short label naming every field that differs from the defaults, in a
         designer's words (``"Hit faces: 10, J, Q, K, A; Ties on hits: coin flip"``;
@@ -415,7 +430,16 @@ class RulesFile:
         rules = rules_type._collect(fields, errors, ())
         if errors:
             raise InvalidSetupError(errors.summary())
+        # what a result's first line names these rules by (no field: equal rules stay equal)
+        object.__setattr__(rules, "_file_title", path.name if not title else f"{path.name} ({title})")
         return cls(rules, title or path.stem.replace("_", " "), notes, path)
+
+
+def rebuilt(rules: Any, base: Any) -> Any:
+    """``rules`` rebuilt from ``base`` field by field (an explorer's controls): ``base``
+    itself when nothing changed, so that it keeps the name of the file it was read from
+    (:meth:`HouseRules.file_title`)."""
+    return base if base is not None and rules == base else rules
 
 
 def rules_class(system: str) -> type[HouseRules]:

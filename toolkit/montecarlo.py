@@ -35,6 +35,7 @@ from typing import Any
 from toolkit.engine import GameState, Policy, play_out
 from toolkit.errors import InvalidSetupError
 from toolkit.numbers import estimate_text, wilson_interval
+from toolkit.progress import progress, tick
 from toolkit.whole_numbers import whole_number
 
 __all__ = ["Estimate", "sample_outcomes", "z_for", "tolerance"]
@@ -121,7 +122,11 @@ def sample_outcomes(
     of the probability of each value of ``result(terminal state)``."""
     whole_number(trials, "trials", 1)
     rng = random.Random(seed)
-    counts: Counter[Any] = Counter(result(play_out(state, rng, policies)) for _ in range(trials))
+    counts: Counter[Any] = Counter()
+    with progress("simulated games", trials):  # Ctrl-C stops it; nothing is kept
+        for _ in range(trials):
+            counts[result(play_out(state, rng, policies))] += 1
+            tick()
     out = _Counts({k: Estimate(v, trials) for k, v in counts.items()})
     out.trials = trials
     return out

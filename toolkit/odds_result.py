@@ -35,6 +35,7 @@ probability: 0.01 is ±1 point) and sample in batches until it is reached
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 from collections import Counter
@@ -51,6 +52,7 @@ from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
 from toolkit.odds_samples import Samples, next_batch, not_reached, sample_runs
 from toolkit.prob import Distribution
+from toolkit.question import Question, headline
 from toolkit.whole_numbers import whole_number
 
 __all__ = [
@@ -289,6 +291,8 @@ class Odds(Distribution[T]):
             (:class:`~toolkit.odds_samples.Samples`, not shown), so that two results drawn
             with the same seed are compared run by run (:mod:`toolkit.comparison`);
             ``None`` when exact, mixed, or not kept.
+        question: what the calculator was asked (:class:`~toolkit.question.Question`):
+            the first line of every view of the result (:meth:`headline`).
     """
 
     distribution: Distribution[T]
@@ -299,6 +303,7 @@ class Odds(Distribution[T]):
     replicates: Replicates | Callable[[], Replicates] | None = field(default=None, compare=False)
     trial_name: str = "simulated runs"
     samples: Samples | None = field(default=None, compare=False, repr=False)
+    question: Question | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.method not in KINDS:
@@ -435,7 +440,12 @@ class Odds(Distribution[T]):
             replicates=mapped,
             trial_name=self.trial_name,
             samples=None if self.samples is None else self.samples.map(f),
+            question=self.question,
         )
+
+    def answering(self, question: Question) -> Odds[T]:
+        """The same odds, stating ``question`` (what a calculator hands back)."""
+        return dataclasses.replace(self, question=question)
 
     # -- display ---------------------------------------------------------------------------
     def text(self, event: Any, confidence: float | None = None) -> str:
@@ -454,8 +464,14 @@ class Odds(Distribution[T]):
             return method_text("mixed", self.trials, self.trial_name) + "; intervals by a parametric bootstrap"
         return method_text(self.method, self.trials, self.trial_name)
 
-    def _title(self) -> str:
-        return type(self).__name__
+    def headline(self) -> str:
+        """The first line of every view of the result: what was asked and how it was
+        obtained (:func:`toolkit.question.headline`), ``'Angry Miniatures · 3 v 2 dice ·
+        melee · draft rules · exact (size 7,776)'``; a result built by hand, with no
+        question, names its type and method."""
+        if self.question is None:
+            return f"{type(self).__name__} · {self.how()}"
+        return headline(self.question, self.method, self.trials, self.trial_name, self.confidence)
 
     def _rows(self) -> list[tuple[str, Any]]:
         """The (label, event) lines of the text: the headline events, then the outcomes."""
@@ -465,7 +481,7 @@ class Odds(Distribution[T]):
 
     def __str__(self) -> str:
         rows = self._rows()
-        lines = [f"{self._title()} ({self.how()})"]
+        lines = [self.headline()]
         width = max((len(label) for label, _ in rows), default=0)
         lines += [f"  {label:{width}}  {self.text(ev)}" for label, ev in rows]
         if len(self) > sum(1 for _, ev in rows if not callable(ev)):
@@ -473,21 +489,27 @@ class Odds(Distribution[T]):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        if self.exact:  # exact odds show as the exact distribution they are
-            return Distribution.__repr__(self)
+        if self.exact:  # exact odds show the exact distribution they are
+            return f"{type(self).__name__}({self.headline()}: {Distribution.__repr__(self)})"
         shown = ", ".join(f"{o!r}: {self.text(o)}" for o in self.outcomes()[:8])
         more = f", … {len(self) - 8} more" if len(self) > 8 else ""
-        return f"{type(self).__name__}({self.how()}: {{{shown}{more}}})"
+        return f"{type(self).__name__}({self.headline()}: {{{shown}{more}}})"
+
+    def _heading_html(self) -> str:
+        """The notebook view's first line (:meth:`headline`), and for a mixed result how its
+        intervals were found."""
+        more = f"<br><small>{html.escape(self.how())}</small>" if self.method == "mixed" else ""
+        return f"<p><b>{html.escape(self.headline())}</b>{more}</p>"
 
     def _repr_html_(self) -> str:
         if self.exact:
-            return f"<p>{html.escape(self.how())}</p>" + self.distribution._repr_html_()
+            return self._heading_html() + self.distribution._repr_html_()
         rows = "".join(
             f"<tr><td style='text-align:left'>{html.escape(label)}</td><td>{html.escape(self.text(ev))}</td></tr>"
             for label, ev in self._rows()
         )
         return (
-            f"<p>{html.escape(self.how())}</p><table><thead><tr><th>outcome</th><th>probability</th></tr></thead>"
+            f"{self._heading_html()}<table><thead><tr><th>outcome</th><th>probability</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )
 
@@ -518,21 +540,26 @@ class Expectation(Fraction):
     (True, False, 1000, '1.70 ± 0.05 (95%)')
     """
 
-    __slots__ = ("odds", "seconds")
+    __slots__ = ("odds", "seconds", "question")
     odds: Odds[Any] | None
     seconds: float
+    question: Question | None
 
-    def __new__(cls, value: Any, odds: Odds[Any] | None = None, seconds: float = 0.0) -> Expectation:
+    def __new__(
+        cls, value: Any, odds: Odds[Any] | None = None, seconds: float = 0.0, question: Question | None = None
+    ) -> Expectation:
         self = super().__new__(cls, value)
         if odds is not None and odds.method != "monte_carlo":
             raise InvalidSetupError("an estimated expectation needs the Monte Carlo odds of its runs")
         object.__setattr__(self, "odds", odds)
         object.__setattr__(self, "seconds", float(seconds))
+        object.__setattr__(self, "question", question if question is not None or odds is None else odds.question)
         return self
 
     @classmethod
     def of(cls, odds: Odds[Any], seconds: float | None = None) -> Expectation:
-        """The estimated mean of the sampled values of ``odds`` (a Monte Carlo result)."""
+        """The estimated mean of the sampled values of ``odds`` (a Monte Carlo result),
+        stating the question ``odds`` states."""
         return cls(odds.mean(), odds, odds.seconds if seconds is None else seconds)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -542,7 +569,7 @@ class Expectation(Fraction):
         raise AttributeError(f"an Expectation is read-only: cannot set {name}")
 
     def __reduce__(self) -> Any:
-        return (type(self), (Fraction(self.numerator, self.denominator), self.odds, self.seconds))
+        return (type(self), (Fraction(self.numerator, self.denominator), self.odds, self.seconds, self.question))
 
     def __copy__(self) -> Expectation:
         return self
@@ -599,16 +626,25 @@ class Expectation(Fraction):
             return method_text("exact")
         return self.odds.how()
 
+    def headline(self) -> str:
+        """What was asked and how it was obtained (:func:`toolkit.question.headline`), as
+        :meth:`Odds.headline`; the method alone when no question was given."""
+        if self.question is None:
+            return f"{type(self).__name__} · {self.how()}"
+        if self.odds is None:
+            return headline(self.question, "exact")
+        return headline(self.question, "monte_carlo", self.trials, self.odds.trial_name, self.confidence)
+
     def __str__(self) -> str:
         return self.text() if self.odds is not None else Fraction.__str__(self)
 
     def __repr__(self) -> str:
         if self.odds is None:  # exact, it reads as the Fraction it is
             return Fraction.__repr__(self.value)
-        return f"Expectation({self.text()}, {self.how()})"
+        return f"Expectation({self.text()}, {self.headline()})"
 
     def _repr_html_(self) -> str:
-        return f"<span>{html.escape(self.text())}</span> <small>({html.escape(self.how())})</small>"
+        return f"<span>{html.escape(self.text())}</span> <small>({html.escape(self.headline())})</small>"
 
 
 # -- the one way a result's numbers are written ------------------------------------------------

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from toolkit.errors import PrecisionNotReachedError
+from toolkit.progress import expect, shows_progress
 
 __all__ = ["PLAY_SEED_BITS", "Samples", "aligned_samples", "next_batch", "not_reached", "play_seed", "sample_runs"]
 
@@ -140,6 +141,7 @@ def not_reached(
     )
 
 
+@shows_progress(lambda asked: (asked["what"], asked["trials"]))  # each run ticks it; Ctrl-C stops it, nothing kept
 def sample_runs(
     draw: Callable[[int, int], Sequence[Hashable]],
     trials: int,
@@ -179,6 +181,7 @@ def sample_runs(
             raise not_reached(time_limit, spent, runs, what, reached, precision)
         affordable = int(left / max(spent / runs, 1e-9))
         more = max(1, min(next_batch(runs, reached, precision), affordable))
+        expect(more)
         fresh = list(draw(more, len(batches)))
         results += fresh
         counts.update(fresh)

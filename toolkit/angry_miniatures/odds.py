@@ -56,6 +56,7 @@ from toolkit.angry_miniatures.sampling import DEFAULT_TRIALS, opposed_run, sampl
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.odds_result import DEFAULT_TIME_LIMIT, Odds, check_method, choose_method, too_big
 from toolkit.prob import Distribution
+from toolkit.question import Question
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -142,7 +143,8 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
     check_pool(n, "n")
-    model = die_model(check_rules(rules))
+    rules = check_rules(rules)
+    model = die_model(rules)
     hits, blanks, faces = model.hits, model.blanks, model.faces
     if n > MAX_POOL:
         raise too_big(
@@ -153,8 +155,9 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
             alternative=f"the hits are Binomial(n, {hits}/{faces}): mean {hits}n/{faces}, "
             f"variance n·{hits * blanks}/{faces**2}",
         )
+    question = Question.about(rules, f"{n} {'die' if n == 1 else 'dice'}", "hits rolled", size=faces**n)
     if blanks == 0:
-        return Odds(Distribution.from_int_weights({n: 1}))
+        return Odds(Distribution.from_int_weights({n: 1}), question=question)
     # Binomial(n, H/F) in integers: comb(n, h)·B^(n-h)·H^h over F^n, divided by the common
     # factor gcd(H, B)^n, built term by term (no comb() recomputed).
     g = gcd(hits, blanks)
@@ -165,7 +168,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
         weights[h] = w
         if h < n:
             w = w * (n - h) * hit // ((h + 1) * blank)
-    return Odds(Distribution.from_int_weights(weights))
+    return Odds(Distribution.from_int_weights(weights), question=question)
 
 
 def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
@@ -318,6 +321,8 @@ def opposed(
         "dice",
         "MAX_OPPOSED_DICE",
     )
+    sizes = f"{attack_dice} v {defence_dice} dice"
+    question = Question.about(rules, sizes, attack_type, size=die_model(rules).faces ** total)
     if how == "monte_carlo":
         check_sampled_size(total)
         return sampled_odds(
@@ -328,10 +333,10 @@ def opposed(
             precision,
             time_limit,
             (_hit, _hit_back),
-        )
+        ).answering(question)
     started = time.perf_counter()
     weights = _opposed_weights(attack_dice, defence_dice, attack_type == "melee", rules)
-    return Odds(Distribution.from_int_weights(weights), seconds=time.perf_counter() - started)
+    return Odds(Distribution.from_int_weights(weights), seconds=time.perf_counter() - started, question=question)
 
 
 def _hit(o: AttackOutcome) -> bool:
@@ -441,6 +446,8 @@ def area_attack(
     refusal = _area_refusal(n, pools, max_outcomes)
     if refusal is not None and method == "exact":
         raise refusal  # the limit it is above, with its size, before any work
+    sizes = f"{n} v {', '.join(map(str, pools))} dice"
+    question = Question.about(rules, sizes, "magic area attack", size=die_model(rules).faces ** (n + sum(pools)))
     # the one dispatcher, on "above a limit or not" (several limits, each with its own refusal)
     if choose_method(method, 0 if refusal is None else 1, 0) == "monte_carlo":
         check_sampled_size(n + sum(pools))
@@ -451,7 +458,7 @@ def area_attack(
             seed,
             precision,
             time_limit,
-        )
+        ).answering(question)
     k = len(pools)
     model = die_model(rules)
     hits, blanks, won_tie = model.hits, model.blanks, rules.tie_damage
@@ -482,7 +489,7 @@ def area_attack(
         for (dmg, won, lost), x in states.items():
             scale = hits**ha * (2 * hits**ha) ** (won + lost)
             result[dmg] += Fraction(pa * x * moments[(won, lost)], denominator * scale)
-    return Odds(Distribution(result))
+    return Odds(Distribution(result), question=question)
 
 
 def odds_table(

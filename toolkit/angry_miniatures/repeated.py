@@ -49,6 +49,7 @@ from toolkit.odds_result import (
     too_big,
 )
 from toolkit.prob import Distribution
+from toolkit.question import Question
 from toolkit.whole_numbers import whole_number
 
 __all__ = [
@@ -178,6 +179,9 @@ def attacks_to_take_out(
             )
     if refusal is not None and method == "exact":
         raise refusal  # the limit it is above, with its size, before any work
+    size = None if refusal is not None else _repeat_work(n, m, health, cap)
+    asked = (attack_type, f"Health {health}", f"up to {cap:,} attacks")
+    question = Question.about(rules, f"{n} v {m} dice", *asked, size=size)
     # the one dispatcher, on "above a limit or not" (several limits, each with its own refusal)
     if choose_method(method, 0 if refusal is None else 1, 0) == "monte_carlo":
         check_sampled_size(n + m)
@@ -191,7 +195,7 @@ def attacks_to_take_out(
             precision,
             time_limit,
             trial_name="simulated targets attacked",
-        )
+        ).answering(question)
     started = time.perf_counter()
     weights, total = _damage_weights(n, m, attack_type, rules)
     alive = {0: 1}  # damage taken so far -> weight out of total**k
@@ -212,7 +216,7 @@ def attacks_to_take_out(
             break
     if alive:
         out[MoreThan(cap)] = Fraction(sum(alive.values()), total**cap)
-    return Odds(Distribution(out), seconds=time.perf_counter() - started)
+    return Odds(Distribution(out), seconds=time.perf_counter() - started, question=question)
 
 
 def expected_attacks_to_take_out(
@@ -273,6 +277,8 @@ def expected_attacks_to_take_out(
         )
     if refusal is not None and method == "exact":
         raise refusal
+    asked = (attack_type, f"Health {health}", "expected attacks to take out")
+    question = Question.about(rules, f"{n} v {m} dice", *asked, size=None if refusal is not None else work)
     started = time.perf_counter()
     weights, total = _damage_weights(n, m, attack_type, rules)
     stay = weights.get(0, 0)
@@ -291,7 +297,7 @@ def expected_attacks_to_take_out(
             time_limit,
             trial_name="simulated targets attacked",
             half_width=counts_mean_half_width,
-        )
+        ).answering(question)
         return Expectation.of(sampled, time.perf_counter() - started)
     # E[r] = expected attacks with r Health left: E[r] = (1 + sum_d p_d E[r - d]) / (1 - p_0),
     # E[r] = 0 for r <= 0. In integers (one division at the end, no Fraction per step):
@@ -310,7 +316,8 @@ def expected_attacks_to_take_out(
             acc += w * numerators[r - d] * powers[d - 1]
         numerators[r] = acc
         d_power *= big_d
-    return Expectation(Fraction(numerators[health], big_d**health), seconds=time.perf_counter() - started)
+    value = Fraction(numerators[health], big_d**health)
+    return Expectation(value, seconds=time.perf_counter() - started, question=question)
 
 
 def melee_exchange(
@@ -369,6 +376,10 @@ def melee_exchange(
             raise refusal
     check_opposed_size(ab.attack, ab.defence)
     check_opposed_size(ba.attack, ba.defence)
+    sizes = f"{attacker.name} {ab.attack} v {ab.defence} dice, {defender.name} {ba.attack} v {ba.defence}"
+    health = f"Health {attacker.health_left} v {defender.health_left}"
+    turns = "melee to the finish, " + ("taking turns" if alternate else f"{attacker.name} attacking")
+    question = Question.about(rules, sizes, health, turns, size=work)
     started = time.perf_counter()
     strike = opposed(ab.attack, ab.defence, "melee", rules).marginal(lambda o: (o.defender_damage, o.attacker_damage))
     back = opposed(ba.attack, ba.defence, "melee", rules).marginal(lambda o: (o.defender_damage, o.attacker_damage))
@@ -395,9 +406,9 @@ def melee_exchange(
             time_limit,
             tuple(_out_is(name) for name in sorted(names)),
             trial_name="simulated fights",
-        )
+        ).answering(question)
     solved = _solve_exchange(attacker, defender, strike, back, alternate)
-    return Odds(Distribution(solved), seconds=time.perf_counter() - started)
+    return Odds(Distribution(solved), seconds=time.perf_counter() - started, question=question)
 
 
 def _with_damage(character: Character, damage: int) -> Character:

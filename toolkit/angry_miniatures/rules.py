@@ -154,6 +154,7 @@ class Rules(HouseRules):
     """
 
     SYSTEM: ClassVar[str] = "angry-miniatures"
+    TITLE: ClassVar[str] = "Angry Miniatures"
 
     die_faces: tuple[str, ...] = rule_field(
         FACE_NAMES,

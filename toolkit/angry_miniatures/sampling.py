@@ -29,6 +29,7 @@ from toolkit.angry_miniatures.referee import compare_rolls, damage_dealt, is_cri
 from toolkit.angry_miniatures.rules import Character, Pools, Rules
 from toolkit.odds_result import Odds, check_precision, check_time_limit, check_trials, counts_half_width
 from toolkit.odds_samples import Samples, play_seed, sample_runs
+from toolkit.progress import tick
 
 __all__ = [
     "DEFAULT_TRIALS",
@@ -177,7 +178,11 @@ def sampled_odds(
 
     def draw(n: int, batch: int) -> list[Hashable]:
         rng = random.Random(f"{seed}:{stream}" if batch == 0 else f"{seed}:{batch}:{stream}")
-        return [run(rng) for _ in range(n)]
+        runs = []
+        for _ in range(n):
+            runs.append(run(rng))
+            tick()  # a run done: the progress of long work (toolkit.progress)
+        return runs
 
     def widest(counts: Any, runs: int) -> float:
         return counts_half_width(counts, runs, events)

@@ -64,7 +64,7 @@ from toolkit.angry_miniatures.rules import (
     check_attack_type,
 )
 from toolkit.errors import InvalidSetupError, ToolkitError
-from toolkit.house_rules import load_rules
+from toolkit.house_rules import load_rules, rebuilt
 from toolkit.numbers import count
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
@@ -190,7 +190,7 @@ def _rules_from(base: Any, values: Mapping[str, Any]) -> Rules:
         kept = tuple(f for f in base.tie_break_order if f in hits)
         derived = replace(base, **changed, tie_break_order=None).tie_break_order
         changed["tie_break_order"] = kept + tuple(f for f in derived if f not in base.hit_faces)
-    return replace(base, **changed)
+    return rebuilt(replace(base, **changed), base)  # unchanged, it keeps its file's name
 
 
 def _set_controls(controls: Mapping[str, widgets.ValueWidget], source: Any) -> None:

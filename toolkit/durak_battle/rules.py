@@ -24,6 +24,7 @@ __all__ = [
     "Rules",
     "Leader",
     "Army",
+    "leader_words",
     "ACTIONS",
     "CARD_ID",
     "CARD_ORDER",
@@ -232,6 +233,7 @@ class Rules(HouseRules):
     """
 
     SYSTEM: ClassVar[str] = "durak-battle"
+    TITLE: ClassVar[str] = "Durak battle"
 
     jokers: bool = rule_field(
         True, ruling="DB-1", help="two jokers in the deck (54 cards), or none (52)", label="Jokers"
@@ -415,6 +417,16 @@ class Leader:
         for name in ("battle_modifier", "spirit_modifier"):
             value = getattr(self, name)
             whole_number(value, f"{self.name}'s {name}")
+
+
+def leader_words(leader: Leader) -> str:
+    """A leader's trait dice in a result's first line: Knowledge (Battle) / Spirit,
+    ``"d8/d6"``, with ``" Extra"`` for a leader who is no Wild Card and the modifiers when
+    set (``"d8/d6 +1/-1"``; DB-2, DB-8)."""
+    words = f"d{leader.battle_die}/d{leader.spirit_die}"
+    if leader.battle_modifier or leader.spirit_modifier:
+        words += f" {leader.battle_modifier:+d}/{leader.spirit_modifier:+d}"
+    return words if leader.wild_card else words + " Extra"
 
 
 @dataclass(frozen=True)

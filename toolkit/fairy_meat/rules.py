@@ -257,6 +257,7 @@ class Rules(HouseRules):
     """
 
     SYSTEM: ClassVar[str] = "fairy-meat"
+    TITLE: ClassVar[str] = "Fairy Meat"
 
     numbered_ranks: tuple[str, ...] = rule_field(
         NUMBERED_RANKS_ACCEPTED,

@@ -50,6 +50,7 @@ from toolkit.numbers import (
     probability_text,
 )
 from toolkit.prob import Distribution
+from toolkit.question import headline_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -338,6 +339,7 @@ def table_html(
     df: pd.DataFrame,
     caption: str | None = None,
     percent_columns: Sequence[str] | None = None,
+    question: Any = None,
 ) -> str:
     """Return the HTML of ``df`` as :func:`table` shows it (every text HTML-escaped)."""
     percent = list(percent_columns or [])
@@ -354,8 +356,11 @@ def table_html(
         shown[column] = shown[column].map(lambda v, p=is_percent: format_cell(v, p)).astype(object)
     index = not _is_default_index(df)
     markup = shown.to_html(escape=True, index=index, border=0, classes="toolkit-table", na_rep="")
-    if caption is not None:
-        markup = markup.replace(">", f"><caption>{html.escape(str(caption))}</caption>", 1)
+    line = question if isinstance(question, str) else headline_of(question)
+    if caption is not None or line:
+        heading = f"<b>{html.escape(line)}</b>" if line else ""
+        text = html.escape(str(caption)) if caption is not None else ""
+        markup = markup.replace(">", f"><caption>{'<br>'.join(filter(None, (heading, text)))}</caption>", 1)
     if hidden:
         markup += f"<p>… {hidden:,} more rows not shown</p>"
     return markup
@@ -365,8 +370,14 @@ def table(
     df: pd.DataFrame,
     caption: str | None = None,
     percent_columns: Sequence[str] | None = None,
+    question: Any = None,
 ) -> None:
     """Display a DataFrame as an HTML table. Returns nothing.
+
+    ``question`` states what the numbers answer, as the caption's first line: a result
+    (its ``headline()``, :mod:`toolkit.question`) or that line itself — for a table over
+    several sizes, :func:`toolkit.question.headline` of their question (``"Angry Miniatures
+    · 1–8 v 1–8 dice · melee · draft rules · exact"``). ``caption`` follows it.
 
     Numbers follow :func:`format_cell`: ``Fraction`` values with a decimal (``'7/2 = 3.5'``,
     ``'≈ 1.31'`` when long); in the ``percent_columns`` as probabilities (``'7/27 ≈ 25.9%'``,
@@ -376,7 +387,7 @@ def table(
     """
     from IPython.display import HTML, display
 
-    display(HTML(table_html(df, caption=caption, percent_columns=percent_columns)))
+    display(HTML(table_html(df, caption=caption, percent_columns=percent_columns, question=question)))
 
 
 def _is_default_index(df: pd.DataFrame) -> bool:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, TextIO
+from typing import TextIO
+
+from toolkit.progress import in_notebook
 
 __all__ = ["Progress", "TerminalProgress", "WidgetProgress", "make_progress", "in_notebook", "status_line"]
 
@@ -148,18 +150,6 @@ class WidgetProgress(Progress):
     def close(self, interrupted: bool = False) -> None:
         self.show()
         self.bar.bar_style = "warning" if interrupted or self.failed else "success"
-
-
-def in_notebook() -> bool:
-    """Whether this runs in a Jupyter kernel (where a widget can be shown)."""
-    shell: Any = sys.modules.get("IPython")
-    if shell is None:
-        return False
-    try:
-        ip = shell.get_ipython()
-    except AttributeError:
-        return False
-    return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
 
 
 def make_progress(kind: str | Progress | None) -> Progress:

@@ -60,6 +60,7 @@ import ipywidgets as widgets
 from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides
 from toolkit.prob import Distribution, format_probability
+from toolkit.question import headline_of
 from toolkit.widgets.common import control_grid, control_grid_style
 
 if TYPE_CHECKING:
@@ -143,6 +144,10 @@ class OddsExplorer:
             "more cards for North")``: "1 more card for North", "2 more cards for North").
         zero: the label of a score of 0.
         summary: returns the summary sentences for a distribution and the control values.
+        headline: returns the line that states the numbers' question (system, sizes,
+            policies, rules, how they were obtained) for a distribution and the control
+            values, shown above the summary; by default the result's own ``headline()``
+            (an :class:`~toolkit.odds_result.Odds`; none for a plain distribution).
         adjust: called with the control values before each computation, to enable or
             disable controls that do not apply (it must not change their values).
         view: the starting view, ``"exactly"`` or ``"at least"``.
@@ -176,6 +181,8 @@ class OddsExplorer:
         table: the current table (columns ``outcome``, ``probability`` as an exact
             Fraction, ``shown`` as ``7/27 ≈ 25.9%``).
         summary_text: the current summary line, plain text.
+        headline_text: the current line stating the numbers' question, plain text
+            (``""`` for a plain distribution).
         error: the message of the last failed computation, or ``""``.
     """
 
@@ -189,6 +196,7 @@ class OddsExplorer:
         negative: str | tuple[str, str] = "damage back to attacker",
         zero: str = "nothing",
         summary: Callable[[Distribution[Any], Mapping[str, Any]], Sequence[str]] | None = None,
+        headline: Callable[[Distribution[Any], Mapping[str, Any]], str] | None = None,
         adjust: Callable[[Mapping[str, Any]], None] | None = None,
         view: str = "exactly",
         title: str = "",
@@ -206,6 +214,8 @@ class OddsExplorer:
             if isinstance(control, _SLIDERS):
                 control.continuous_update = False  # a drag computes once, on release
         self._compute, self._score, self._summary, self._adjust = compute, score, summary, adjust
+        self._headline = headline or (lambda distribution, _: headline_of(distribution))
+        self._headline_text = ""
         self._rules_in_force, self._not_counted = rules_in_force, dict(not_counted or {})
         self._forms = {
             side: (name, name) if isinstance(name, str) else tuple(name)
@@ -330,6 +340,12 @@ class OddsExplorer:
         return self._summary_text
 
     @property
+    def headline_text(self) -> str:
+        """The current line stating the numbers' question, plain text."""
+        self.flush()
+        return self._headline_text
+
+    @property
     def error(self) -> str:
         """The message of the last failed computation, or ``""``."""
         self.flush()
@@ -398,7 +414,9 @@ class OddsExplorer:
             self._distribution = distribution
             self._scores = distribution.map(self._score)
             self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
-            self.summary_line.value = html.escape(self._summary_text)
+            self._headline_text = self._headline(distribution, values)
+            heading = f"<b>{html.escape(self._headline_text)}</b><br>" if self._headline_text else ""
+            self.summary_line.value = heading + html.escape(self._summary_text)
             self.redraw()
             if self.rules_picker is not None:  # the rules these numbers used, hand-made changes marked
                 in_force = self._rules_in_force(values) if self._rules_in_force is not None else values.get(RULES)

@@ -19,6 +19,7 @@ from toolkit.durak_battle.odds.battle_bootstrap import battle_replicates
 from toolkit.durak_battle.odds.checks import (
     check_policies,
     check_rules,
+    policy_label,
 )
 from toolkit.durak_battle.odds.clash_losses import (
     Path,
@@ -29,7 +30,7 @@ from toolkit.durak_battle.odds.clash_losses import (
 from toolkit.durak_battle.odds.deal_classes import BATTLE_EXACT_LIMIT, EXACT_LIMIT, exact_size
 from toolkit.durak_battle.odds.result import OddsResult
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
-from toolkit.durak_battle.rules import SIDES, Army, Rules, settle_losses
+from toolkit.durak_battle.rules import SIDES, Army, Rules, leader_words, settle_losses
 from toolkit.engine import Policy
 from toolkit.errors import InvalidSetupError
 from toolkit.odds_result import (
@@ -43,6 +44,8 @@ from toolkit.odds_result import (
     not_reached,
 )
 from toolkit.prob import Distribution
+from toolkit.progress import shows_progress
+from toolkit.question import Question
 from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
@@ -103,7 +106,7 @@ class BattleOdds(OddsResult):
     note: str = ""
     states: int = 0
     names: tuple[str, str] = ("army a", "army b")
-    trial_name: str = "simulated clashes"
+    trial_name: str = "simulated clashes per sampled table"
 
     def winner(self) -> Distribution[str | None]:
         """The distribution of the winner (``None``: undecided), with its intervals."""
@@ -135,12 +138,13 @@ class BattleOdds(OddsResult):
             f"<tr><td style='text-align:left'>{html.escape(label)}</td><td>{html.escape(self.text(ev))}</td></tr>"
             for label, ev in self.headline_events()
         )
-        return f"<p>{html.escape(self.note)}</p><table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
+        note = f"<p>{html.escape(self.note)}</p>" if not self.exact else ""
+        return self._heading_html() + note + f"<table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
 
     def __str__(self) -> str:
-        lines = [f"BattleOdds, {self.note}"]
+        lines = [self.headline()]
         if not self.exact:
-            lines.append(f"  ({self.how()})")
+            lines.append(f"  {self.note}")
         labels = self.headline_events()
         width = max(len(label) for label, _ in labels)
         for label, event in labels:
@@ -187,6 +191,7 @@ def _how(sampled: int, all_pairs: int, method: str, trials: int) -> tuple[str, s
     )
 
 
+@shows_progress(lambda asked: ("simulated clashes", None))  # the sampled tables tick it
 def battle_outcome(
     army_a: Army,
     army_b: Army,
@@ -267,8 +272,13 @@ def battle_outcome(
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
     plan: tuple[int, ...] = (trials,)
+    sizes = f"{army_a.name} {army_a.tokens} v {army_b.name} {army_b.tokens} tokens"
+    leaders = f"leaders {leader_words(army_a.leader)} v {leader_words(army_b.leader)}"
+    question = Question.about(
+        rules, sizes, leaders, f"at most {max_rounds} rounds", policies=[policy_label(p) for p in pols]
+    )
     while True:
-        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started)
+        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, question)
         if precision is None or odds.exact:
             return odds
         reached = odds.half_width()
@@ -322,8 +332,10 @@ def _chain(
     plan: tuple[int, ...],
     seed: int,
     started: float,
+    question: Question,
 ) -> BattleOdds:
-    """The battle chain with the sampled clash tables of ``plan`` (:func:`battle_outcome`)."""
+    """The battle chain with the sampled clash tables of ``plan`` (:func:`battle_outcome`),
+    answering ``question`` (its size: the chain's states)."""
     trials = sum(plan)
     leaders = (army_a.leader, army_b.leader)
     rolls = [knowledge_roll(ld) for ld in leaders]
@@ -556,4 +568,5 @@ def _chain(
         seconds=time.perf_counter() - started,
         names=(army_a.name, army_b.name),
         replicates=bootstrap if sampled else None,
+        question=question.but(size=len(trans)),
     )

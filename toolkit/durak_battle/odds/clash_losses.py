@@ -59,6 +59,8 @@ from toolkit.odds_result import (
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
+from toolkit.progress import tick
+from toolkit.question import Question
 from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
@@ -445,6 +447,7 @@ def sampled_clash_runs(
     begin = ClashPosition.begin_ids
     step = ClashPosition.losses_after_move
     for a, b, bits in _sampled_deals(rules.deck(), na, nb, trials, seed):
+        tick()  # a clash: the progress of long work (toolkit.progress); the table is kept only whole
         play: random.Random | None = None
         who = initiative_of_ids(a, b, rules)
         if who is NO_CLASH:
@@ -561,7 +564,7 @@ class ClashLosses(OddsResult):
 
     def _repr_html_(self) -> str:
         a, b = self.names
-        title = f"<p>Tokens lost ({html.escape(a)}, {html.escape(b)}): {html.escape(self.how())}</p>"
+        title = self._heading_html() + f"<p>Tokens lost ({html.escape(a)}, {html.escape(b)})</p>"
         if self.exact:
             return title + self.distribution._repr_html_()
         rows = "".join(
@@ -573,8 +576,7 @@ class ClashLosses(OddsResult):
 
     def __str__(self) -> str:
         a, b = self.names
-        armies = f"{a} {count(self.tokens[0], 'token')}, {b} {count(self.tokens[1], 'token')}"
-        lines = [f"ClashLosses ({self.how()}; {self.size:,} deal classes; {armies})"]
+        lines = [self.headline()]
         width = max(len(a), len(b))
         for pair in self.outcomes():
             lines.append(f"  {a:>{width}} loses {pair[0]:2}, {b:>{width}} loses {pair[1]:2}: {self.text(pair)}")
@@ -619,6 +621,7 @@ def _engine_sample(
         holder = None if end.first_attacked is None else SIDES[1 - end.first_attacked]
         destroyed = end.outcome.split()[0] if end.outcome.endswith("destroyed") else None  # a, b or both
         runs.append(ClashOutcome(end.lost_clash[0], end.lost_clash[1], holder, destroyed))
+        tick()  # a clash done: the progress of long work (toolkit.progress)
     return runs
 
 
@@ -694,6 +697,9 @@ def clash_losses(
     time_limit = check_time_limit(time_limit)
     names = _check_names(names)
     size = exact_size(na, nb, rules)
+    sizes = f"{na} v {nb} cards, one clash"
+    tokens_words = f"{names[0]} {count(checked[0], 'token')}, {names[1]} {count(checked[1], 'token')}"
+    question = Question.about(rules, sizes, tokens_words, policies=[policy_label(p) for p in pols], size=size)
     how = choose_method(
         method,
         size,
@@ -739,6 +745,7 @@ def clash_losses(
             sampler=sampler,
             seconds=time.perf_counter() - started,
             names=names,
+            question=question,
         )
     weights: dict[ClashOutcome, Fraction] = defaultdict(Fraction)
     for (holder, path), p in exact_clash_paths(na, nb, pols, rules).items():
@@ -752,6 +759,7 @@ def clash_losses(
         tokens=checked,
         seconds=time.perf_counter() - started,
         names=names,
+        question=question,
     )
 
 

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 from toolkit.durak_battle.engine import SIDES
 from toolkit.durak_battle.notation import SYSTEM
 from toolkit.durak_battle.recon import token_advantage
-from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules
+from toolkit.durak_battle.rules import MAX_TOKENS, Army, Rules, leader_words
 from toolkit.durak_battle.widgets.pieces import (
     DICE,
     WIDE,
@@ -24,9 +24,11 @@ from toolkit.durak_battle.widgets.pieces import (
     number_controls,
 )
 from toolkit.errors import InvalidSetupError, excerpt
+from toolkit.house_rules import rebuilt
 from toolkit.numbers import count, probability_text
 from toolkit.odds_result import average_text, chance_text
 from toolkit.prob import Distribution
+from toolkit.question import Question, headline, headline_of
 from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
@@ -199,7 +201,7 @@ def rules_from(values: Mapping[str, Any], base: Rules | None = None) -> Rules:
     fields = Rules.field_names()
     picked = values.get("rules")  # the explorer's house-rules picker, when it has one
     base = picked if isinstance(picked, Rules) else base
-    return replace(base or Rules(), **{k: v for k, v in values.items() if k in fields})
+    return rebuilt(replace(base or Rules(), **{k: v for k, v in values.items() if k in fields}), base)
 
 
 def armies_from(base: tuple[Army, Army], values: Mapping[str, Any]) -> tuple[Army, Army]:
@@ -311,7 +313,7 @@ def odds_explorer(
             ],
         ),
     }
-    notes = {"note": ""}
+    notes: dict[str, Any] = {"note": "", "result": None}
 
     def explore(**values: Any) -> Distribution[Any]:
         a, b = armies_from(base, values)
@@ -324,6 +326,7 @@ def odds_explorer(
             max_rounds=max_rounds,
         )
         notes["note"] = str(getattr(result, "note", "") or "")
+        notes["result"] = result
         return result if isinstance(result, Distribution) else result.distribution
 
     def summary(d: Distribution[Any], values: Mapping[str, Any]) -> list[str]:
@@ -356,6 +359,7 @@ def odds_explorer(
         negative=f"{names[1]} wins",
         zero="undecided",
         summary=summary,
+        headline=lambda d, values: headline_of(notes["result"]),
         view=view,
         title=f"Durak battle: how {names[0]} against {names[1]} ends",
         rules_system=SYSTEM,
@@ -423,6 +427,12 @@ def round_explorer(
     def explore(**values: Any) -> Distribution[tuple[int, int]]:
         return _hand_sizes(*armies_from(base, values), rules_from(values, rules))
 
+    def round_headline(d: Distribution[tuple[int, int]], values: Mapping[str, Any]) -> str:
+        a, b = armies_from(base, values)
+        sizes = f"{a.name} {a.tokens} v {b.name} {b.tokens} tokens"
+        leaders = f"leaders {leader_words(a.leader)} v {leader_words(b.leader)}"
+        return headline(Question.about(rules_from(values, rules), sizes, "one round", leaders), "exact")
+
     def summary(d: Distribution[tuple[int, int]], values: Mapping[str, Any]) -> list[str]:
         from toolkit.durak_battle.odds import initiative, morale_pass_probability
 
@@ -455,6 +465,7 @@ def round_explorer(
         negative=(f"more card for {names[1]}", f"more cards for {names[1]}"),
         zero="as many cards each",
         summary=summary,
+        headline=round_headline,
         view=view,
         title=f"Durak battle, one round: {names[0]} against {names[1]}",
         rules_system=SYSTEM,

@@ -51,6 +51,8 @@ from toolkit.odds_result import (
 )
 from toolkit.odds_samples import Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
+from toolkit.progress import tick
+from toolkit.question import Question
 
 __all__ = [
     "EXACT_LIMIT",
@@ -471,7 +473,7 @@ class DealOdds(Odds[AttackOutcome]):
         return list(HEADLINE_EVENTS)
 
     def __str__(self) -> str:
-        lines = [f"DealOdds ({self.how()}; size {self.size:,})"]
+        lines = [self.headline()]
         for o in self.distribution:
             lines.append(
                 f"  {o.winner:8} points {o.points:2} damage {o.damage} nasty {o.nasty_hit!s:5}  {self.text(o)}"
@@ -543,6 +545,7 @@ def monte_carlo_runs(
         )
         end = play_out(state, play_seed(rng), policy_map)
         runs.append(outcome_of(end.results[0]))  # type: ignore[attr-defined]
+        tick()  # a run done: the progress of long work (toolkit.progress)
     return runs
 
 
@@ -610,6 +613,8 @@ def deal_averaged_odds(
     limit = EXACT_LIMIT if models is not None else GENERIC_EXACT_LIMIT
     what = "weighed play combinations" if models is not None else "pairs of hand compositions"
     request = f"the exact odds of {a} v {d} with policies ({policy_label(pols[0])}, {policy_label(pols[1])})"
+    sizes = f"{a} v {d} cards, every deal"
+    question = Question.about(rules, sizes, policies=[policy_label(p) for p in pols], size=size)
     if choose_method(method, size, limit, request, what) == "monte_carlo":
 
         def draw(n: int, batch: int) -> list[AttackOutcome]:
@@ -635,6 +640,7 @@ def deal_averaged_odds(
             samples=samples,
             estimates=estimates,
             seconds=time.perf_counter() - started,
+            question=question,
         )
     # the count's tables never form garbage cycles: the collector would walk them again and
     # again as they grow (about 15% of a cold count)
@@ -643,4 +649,4 @@ def deal_averaged_odds(
             dist = Distribution.from_int_weights(exact_weights(a, d, pols, rules))
         else:
             dist = Distribution(generic_weights(a, d, pols, rules))
-    return DealOdds(distribution=dist, size=size, seconds=time.perf_counter() - started)
+    return DealOdds(distribution=dist, size=size, seconds=time.perf_counter() - started, question=question)

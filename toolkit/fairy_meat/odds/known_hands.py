@@ -19,7 +19,7 @@ from toolkit.fairy_meat.engine import CombatState, start_combat
 from toolkit.fairy_meat.legality import (
     placed_type,
 )
-from toolkit.fairy_meat.odds.checks import parse_hand, resolve_policies
+from toolkit.fairy_meat.odds.checks import parse_hand, policy_label, resolve_policies
 from toolkit.fairy_meat.odds.classes import DRAWS
 from toolkit.fairy_meat.odds.families import Family, type_key, type_keys
 from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
@@ -28,6 +28,7 @@ from toolkit.fairy_meat.policies import POLICIES, REFEREE_STEPS
 from toolkit.fairy_meat.rules import Fairy, Rules
 from toolkit.odds_result import Odds
 from toolkit.prob import Distribution
+from toolkit.question import Question
 
 __all__ = [
     "BEST_OUTCOMES",
@@ -311,4 +312,6 @@ def attack_odds(
     check_distinct(hand_a + hand_d, "the two hands")
     pols = resolve_policies(policies)
     dist = enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=True)
-    return Odds(dist, seconds=time.perf_counter() - started)
+    hands = f"hands {' '.join(map(str, hand_a))} v {' '.join(map(str, hand_d)) or 'none (blind draw)'}"
+    question = Question.about(rules, hands, policies=[policy_label(p) for p in pols])
+    return Odds(dist, seconds=time.perf_counter() - started, question=question)

@@ -15,9 +15,11 @@ from toolkit.fairy_meat.odds import deal_averaged_odds, hand_composition
 from toolkit.fairy_meat.policies import POLICIES as _POLICY_FUNCTIONS
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.widgets.cards import WIDE, numeric_controls, variant_controls
-from toolkit.house_rules import load_rules
+from toolkit.house_rules import load_rules, rebuilt
+from toolkit.numbers import count
 from toolkit.odds_result import Odds, average_text, chance_text
 from toolkit.prob import Distribution
+from toolkit.question import Question, headline, headline_of
 from toolkit.whole_numbers import whole_number
 from toolkit.widgets import OddsExplorer
 from toolkit.widgets.common import field as read_field
@@ -65,10 +67,11 @@ def _score(outcome: Any) -> int:
     return 0
 
 
-def _attack_summary(d: Distribution[Any], how: str, result: Any = None) -> list[str]:
+def _attack_summary(d: Distribution[Any], result: Any = None) -> list[str]:
     """The summary lines, every number read from the result's own exactness and intervals
     (:func:`toolkit.odds_result.chance_text`, :func:`~toolkit.odds_result.average_text`):
-    exact, or an estimate with its ± (never a fraction of the trials)."""
+    exact, or an estimate with its ± (never a fraction of the trials); how they were
+    obtained is the headline above them."""
     shown = result if isinstance(result, Odds) else d
 
     def p(test: Callable[[Any], bool]) -> str:
@@ -88,20 +91,7 @@ def _attack_summary(d: Distribution[Any], how: str, result: Any = None) -> list[
         f"expected defender points {average_text(shown, points)}",
         f"P(Nasty Hit) = {p(lambda o: bool(read_field(o, 'nasty_hit', False)))}",
     ]
-    return [*lines, how] if how else lines
-
-
-def _how(result: Any) -> str:
-    """How a calculator's result was reached, from a DealOdds (exact or Monte Carlo)."""
-    method = getattr(result, "method", None)
-    if method == "monte_carlo":
-        return (
-            f"Monte Carlo: {result.trials:,} dealt attacks (too many deals to count exactly), so these are "
-            f"estimates with their {result.confidence:.0%} interval"
-        )
-    if method == "exact":
-        return "exact, over every deal"
-    return ""
+    return lines
 
 
 def _deal_averaged(trials: int) -> Callable[..., Any]:
@@ -210,6 +200,7 @@ def odds_explorer(
             points_divisor=points_divisor,
             trump_value=trump_value,
         )
+        chosen = rebuilt(chosen, rules)  # unchanged, it keeps its file's name
         result = calculator(attacker_cards, defender_cards, policies=(attacker_policy, defender_policy), rules=chosen)
         last["result"] = result
         return getattr(result, "distribution", result)
@@ -221,7 +212,8 @@ def odds_explorer(
         positive="damage to defender",
         negative=("point to defender", "points to defender"),
         zero="draw",
-        summary=lambda d, values: _attack_summary(d, _how(last.get("result")), last.get("result")),
+        summary=lambda d, values: _attack_summary(d, last.get("result")),
+        headline=lambda d, values: headline_of(last.get("result", d)),
         view=view,
         title="Fairy Meat: one attack, averaged over every deal",
         rules_system="fairy-meat",
@@ -295,6 +287,7 @@ def hand_composition_explorer(
         negative="",
         zero="no Numbered card",
         summary=lambda d, values: _makeup_summary(d, values, rules.death_card),
+        headline=lambda d, values: headline(Question.about(rules, count(values["cards"], "card"), "one hand"), "exact"),
         view=view,
         title="Fairy Meat: what a combat hand holds",
     )
