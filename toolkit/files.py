@@ -24,20 +24,49 @@ toolkit.errors.InvalidSetupError: house-rules file '/' is a folder, not a file
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
 
 from toolkit.errors import InvalidSetupError, ToolkitError, excerpt
 
-__all__ = ["designer_file", "read_designer_file", "expand_home", "same_file", "file_kind"]
+__all__ = [
+    "designer_file",
+    "read_designer_file",
+    "expand_home",
+    "same_file",
+    "file_kind",
+    "quoted_path",
+    "write_atomic",
+]
 
 #: The longest path an error message quotes whole (a longer one is cut).
 PATH_CHARS = 300
 
 
-def _quoted(path: str | os.PathLike[str]) -> str:
+def quoted_path(path: str | os.PathLike[str]) -> str:
+    """Return ``path`` quoted for a one-line message (cut when longer than :data:`PATH_CHARS`)."""
     return excerpt(os.fspath(path), PATH_CHARS)
+
+
+_quoted = quoted_path
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, flushed to
+    the disk (``fsync``) and moved into place with :func:`os.replace`: a reader sees the
+    old file or the whole new one, never half of it."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
 
 
 def file_kind(mode: int) -> str:

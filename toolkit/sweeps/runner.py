@@ -38,6 +38,7 @@ from toolkit import cluster as dask_cluster
 from toolkit.cluster import default_workers, parse_scheduler, probe_scheduler
 from toolkit.errors import InvalidSetupError
 from toolkit.notation import excerpt
+from toolkit.output_folder import OutputFolder
 from toolkit.sweeps.grid import Grid, GridPoints
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.result import Failure, SweepResult
@@ -144,7 +145,7 @@ def run_sweep(
     sweep = source if isinstance(source, Sweep) else load_sweep(source)
     out = Path(output_dir)
     table_file = out / f"{sweep.name}.parquet"
-    _check_table_is_ours(sweep, table_file)
+    folder = _check_outputs(sweep, out, report)
     out.mkdir(parents=True, exist_ok=True)
     shown = make_progress(progress)
     store = PointStore(out)
@@ -200,6 +201,7 @@ def run_sweep(
         for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
             shown.notice(line)
         table_path = write_table(arrow, table_file, sweep)
+    folder.adopt(table_path)
     result = SweepResult(
         sweep,
         arrow,
@@ -218,6 +220,7 @@ def run_sweep(
         from toolkit.sweeps.report import write_report
 
         result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
+        folder.adopt(result.report_path)
     return result
 
 
@@ -253,14 +256,29 @@ def _copy_on_workers(client: Any, workers: int) -> Callable[[str, list[tuple[str
     return copy
 
 
-def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
-    """Refuse to write ``path`` when it holds the table of another sweep of the same name.
+def _check_outputs(sweep: Sweep, out: Path, report: bool) -> OutputFolder:
+    """Refuse, before any work, to write the table (and the report) of ``sweep`` in
+    ``out`` over its own sweep file, a file the toolkit did not write there, or the table
+    of another sweep of the same name (:func:`_check_table_is_ours`); return the folder
+    that records what the run writes.
 
-    The same sweep (same identity) resumes; a table that records no sweep (unreadable, or
-    older than the record) is rebuilt from the stored points."""
+    The same sweep (same identity) resumes; a table that records no sweep is rebuilt from
+    the stored points when the toolkit wrote it (unreadable: a disk that filled up)."""
     from toolkit.sweeps.store import table_sweep
 
-    record = table_sweep(path)
+    table = out / f"{sweep.name}.parquet"
+    record = table_sweep(table)
+    _check_table_is_ours(sweep, table, record)
+    folder = OutputFolder(out, f"sweep {sweep.name}")
+    names = [table.name, *([f"{sweep.name}.html"] if report else [])]
+    # a table that records this sweep is the toolkit's, and so is its report beside it
+    folder.check(names, [sweep.where], names if record is not None else ())
+    return folder
+
+
+def _check_table_is_ours(sweep: Sweep, path: Path, record: dict[str, Any] | None) -> None:
+    """Refuse to write ``path`` when it holds the table of another sweep of the same name
+    (``record``: what the table records, :func:`~.store.table_sweep`)."""
     if record is None or record["identity"] == sweep.identity:
         return
     other = f"{excerpt(record.get('title'))}: {excerpt(record.get('system'))} {excerpt(record.get('calculator'))}"

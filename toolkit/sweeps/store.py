@@ -40,6 +40,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.files import write_atomic
 from toolkit.notation import excerpt
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import ROW_COLUMNS, Row, rows_columns
@@ -81,21 +82,6 @@ FLOAT_SUM_TOLERANCE = 1e-9
 CODE_KEY, CHECKSUM_KEY = "toolkit.code", "toolkit.checksum"
 #: The key-value metadata of a table file: its sweep (identity, title, system, calculator).
 SWEEP_KEY = "toolkit.sweep"
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and
-    :func:`os.replace`: ``path`` is either the old file or the whole new one, never half."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
 
 
 def store_schema() -> Any:

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, open_client
-from toolkit.tune.output import write_outputs
+from toolkit.tune.output import check_outputs, write_outputs
 from toolkit.tune.ranking import Candidate, rank
 from toolkit.tune.search import method_of, run_search, with_intervals
 from toolkit.tune.spec import Tuning, load_tuning
@@ -105,6 +105,7 @@ def tune(
     started = time.perf_counter()
     tuning = source if isinstance(source, Tuning) else load_tuning(source)
     out = Path(output_dir if output_dir is not None else "tune")
+    check_outputs(tuning, out)
     shown = progress if stream is not None else None
     if method_of(tuning) == "exhaustive" or client is not None:
         evaluator = Evaluator(tuning, out, workers=workers, scheduler=scheduler, client=client)
