@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.errors import InvalidSetupError
+from toolkit.folder_lock import LOCK_NAME
 from toolkit.output_folder import RECORD_NAME, OutputFolder
 from toolkit.sweeps import run_sweep
 from toolkit.tune import tune
@@ -52,7 +53,7 @@ def test_a_baseline_named_like_a_candidate_is_refused_before_any_work(client: ob
     assert one_line(info) == (
         f"tune small would write '{baseline}', which is its own input '{baseline}': give another output folder (-o)"
     )
-    assert baseline.read_text() == RULES and sorted(p.name for p in out.iterdir()) == ["small_1.yaml"]
+    assert baseline.read_text() == RULES and sorted(p.name for p in out.iterdir()) == [LOCK_NAME, "small_1.yaml"]
 
 
 def test_a_designers_file_in_the_way_is_refused(client: object, tmp_path: Path) -> None:

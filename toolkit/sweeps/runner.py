@@ -37,6 +37,7 @@ from typing import Any
 from toolkit import cluster as dask_cluster
 from toolkit.cluster import default_workers, parse_scheduler, probe_scheduler
 from toolkit.errors import InvalidSetupError
+from toolkit.folder_lock import folder_lock
 from toolkit.notation import excerpt
 from toolkit.output_folder import OutputFolder
 from toolkit.sweeps.grid import Grid, GridPoints
@@ -140,14 +141,33 @@ def run_sweep(
     Raises:
         InvalidSetupError, TooBigError, NotationError: the sweep file (nothing has run).
         KeyboardInterrupt: interrupted; every finished chunk is stored.
+
+    The output folder has one writer at a time (:func:`~toolkit.folder_lock.folder_lock`):
+    a run into a folder another run writes waits for it, with one line, then resumes.
     """
     started = time.perf_counter()
     sweep = source if isinstance(source, Sweep) else load_sweep(source)
     out = Path(output_dir)
+    shown = make_progress(progress)
+    # one writer per folder: a second run waits (a line says for whom), then resumes
+    with folder_lock(out, f"toolkit sweep {sweep.where}", shown.notice if type(shown) is not Progress else None):
+        return _sweep(sweep, out, shown, started, workers, scheduler, client, report, on_chunk)
+
+
+def _sweep(
+    sweep: Sweep,
+    out: Path,
+    shown: Progress,
+    started: float,
+    workers: int | None,
+    scheduler: str | None,
+    client: Any,
+    report: bool,
+    on_chunk: Callable[[Any, int], None] | None,
+) -> SweepResult:
+    """:func:`run_sweep` once its output folder is locked."""
     table_file = out / f"{sweep.name}.parquet"
     folder = _check_outputs(sweep, out, report)
-    out.mkdir(parents=True, exist_ok=True)
-    shown = make_progress(progress)
     store = PointStore(out)
     done = store.done()
     for line in store.notices:

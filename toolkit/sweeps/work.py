@@ -23,6 +23,7 @@ from typing import Any
 
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import calculator
+from toolkit.sweeps.spec import point_definition
 from toolkit.sweeps.splice import part_layout
 from toolkit.sweeps.store import PointStore, encode_columns
 
@@ -84,6 +85,9 @@ def compute_chunk(
     if isinstance(items, Places):
         items, placed_columns, definitions = items.items()
         layout = None if layout is None else (layout[0], placed_columns)
+        defined = {key: d for (key, _, _), d in zip(items, definitions, strict=True)}
+    else:  # what each point asks, recorded in the chunk file beside its key (the hash of it)
+        defined = {key: point_definition(system, name, dict(args), rules) for key, args, rules in items}
     calc = calculator(system, name)
     finished, errors, placed = [], [], []
     items = [(key, args, _interned(rules)) for key, args, rules in items]
@@ -111,7 +115,7 @@ def compute_chunk(
         table_layout = (pa.ipc.read_schema(pa.py_buffer(layout[0])), system, name, placed)
         span = (placed[0][0], placed[-1][0])
     done = [key for key, _, _ in finished]
-    payload = encode_columns(finished, code, table_layout) if finished else b""
+    payload = encode_columns(finished, code, table_layout, defined) if finished else b""
     part = part_layout(payload, table_layout[0].names) if table_layout is not None else None
     staged = None
     if payload and directory is not None and run is not None:

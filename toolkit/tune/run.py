@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from toolkit.folder_lock import folder_lock
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, open_client
 from toolkit.tune.output import check_outputs, write_outputs
@@ -105,7 +106,24 @@ def tune(
     started = time.perf_counter()
     tuning = source if isinstance(source, Tuning) else load_tuning(source)
     out = Path(output_dir if output_dir is not None else "tune")
-    check_outputs(tuning, out)
+    notice = None if stream is None else lambda line: print(line, file=stream, flush=True)
+    with folder_lock(out, f"toolkit tune {tuning.where}", notice):  # one writer per folder: a second run waits
+        check_outputs(tuning, out)
+        return _tune(tuning, out, started, workers, scheduler, client, stream, progress, report)
+
+
+def _tune(
+    tuning: Tuning,
+    out: Path,
+    started: float,
+    workers: int | None,
+    scheduler: str | None,
+    client: Any,
+    stream: TextIO | None,
+    progress: Any,
+    report: bool,
+) -> TuneResult:
+    """:func:`tune` once its output folder is locked and checked."""
     shown = progress if stream is not None else None
     if method_of(tuning) == "exhaustive" or client is not None:
         evaluator = Evaluator(tuning, out, workers=workers, scheduler=scheduler, client=client)
