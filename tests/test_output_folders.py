@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_tune_run import SMALL as TWELVE
 
 from toolkit.errors import InvalidSetupError
 from toolkit.folder_lock import LOCK_NAME
@@ -18,19 +19,8 @@ from toolkit.tune import tune
 
 pytest.importorskip("distributed")
 
-#: 3 settings; P(no damage) with no defence dice is (1/3)^n (AM-1: two blank faces of six).
-SMALL = """\
-system: angry-miniatures
-calculator: opposed
-fixed: {defence_dice: 0}
-targets:
-  - name: a lone attack misses
-    probability: {outcome: no damage}
-    value: 5%
-    tolerance: 5%
-knobs:
-  attack_dice: {from: 1, to: 3}
-"""
+#: 3 settings of the tune tests' (P(no damage) with no defence dice is (1/3)^n: AM-1).
+SMALL = TWELVE.replace("to: 12", "to: 3")
 RULES = "system: angry-miniatures\ntitle: Cheap crits\ncrit_faces: [K, A]\n"
 HANDS = "system: fairy-meat\ncalculator: hand_composition\ngrid:\n  cards: {from: 0, to: 2}\n"
 

@@ -25,6 +25,7 @@ toolkit.errors.InvalidSetupError: house-rules file '/' is a folder, not a file
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from pathlib import Path
@@ -39,6 +40,8 @@ __all__ = [
     "file_kind",
     "quoted_path",
     "write_atomic",
+    "FolderFault",
+    "fault_reason",
 ]
 
 #: The longest path an error message quotes whole (a longer one is cut).
@@ -51,6 +54,26 @@ def quoted_path(path: str | os.PathLike[str]) -> str:
 
 
 _quoted = quoted_path
+
+
+class FolderFault(ToolkitError):
+    """A folder a run writes could not be written (a full disk, a file-size limit, a
+    read-only or removed folder): the message names the folder and what was kept."""
+
+
+def fault_reason(exc: OSError) -> str:
+    """Why a write failed, in words: ``"the disk is full"``, ``"a file reached the size limit
+    of this process (ulimit -f)"``, ``"it is read-only"``, ``"it was removed"``, or the system's words."""
+    reasons = {
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is used up",
+        errno.EFBIG: "a file reached the size limit of this process (ulimit -f)",
+        errno.EROFS: "it is on a read-only file system",
+        errno.EACCES: "it cannot be written (read-only: Permission denied)",
+        errno.EPERM: "it cannot be written (Operation not permitted)",
+        errno.ENOENT: "it was removed while the run wrote it",
+    }
+    return reasons.get(exc.errno or 0, exc.strerror or type(exc).__name__)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

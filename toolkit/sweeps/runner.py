@@ -29,7 +29,7 @@ import os
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -37,15 +37,17 @@ from typing import Any
 from toolkit import cluster as dask_cluster
 from toolkit.cluster import default_workers, parse_scheduler, probe_scheduler
 from toolkit.errors import InvalidSetupError
+from toolkit.files import FolderFault, fault_reason, quoted_path
 from toolkit.folder_lock import folder_lock
 from toolkit.notation import excerpt
+from toolkit.numbers import count as counted
 from toolkit.output_folder import OutputFolder
 from toolkit.sweeps.grid import Grid, GridPoints
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.result import Failure, SweepResult
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
 from toolkit.sweeps.store import PointStore, splice_table, sweep_arrow, sweep_schema, write_table
-from toolkit.sweeps.work import Places, compute_chunk
+from toolkit.sweeps.work import Places, compute_chunk, copy_share
 from toolkit.whole_numbers import whole_number
 
 __all__ = [
@@ -151,12 +153,47 @@ def run_sweep(
     shown = make_progress(progress)
     # one writer per folder: a second run waits (a line says for whom), then resumes
     with folder_lock(out, f"toolkit sweep {sweep.where}", shown.notice if type(shown) is not Progress else None):
-        return _sweep(sweep, out, shown, started, workers, scheduler, client, report, on_chunk)
+        store = PointStore(out)
+        try:
+            return _sweep(sweep, out, store, shown, started, workers, scheduler, client, report, on_chunk)
+        except _WriteFailed as failed:
+            raise _fault(sweep, out, store, failed) from None
+
+
+class _WriteFailed(Exception):
+    """A write into the output folder failed (:func:`_writing`): ``.error`` (an
+    ``OSError``), ``.table``: whether the table was written before it."""
+
+    def __init__(self, error: OSError, table: bool = False) -> None:
+        super().__init__(str(error))
+        self.error, self.table = error, table
+
+
+@contextlib.contextmanager
+def _writing(table: bool = False) -> Iterator[None]:
+    """Mark an ``OSError`` raised inside as a write into the output folder that failed
+    (told in one line by :func:`_fault`), apart from any other (a cluster's connection)."""
+    try:
+        yield
+    except OSError as exc:
+        raise _WriteFailed(exc, table) from exc
+
+
+def _fault(sweep: Sweep, out: Path, store: PointStore, failed: _WriteFailed) -> FolderFault:
+    """The one line of a write that failed: the folder, why, what was kept."""
+    if not store.directory.is_dir():
+        kept = "nothing of this sweep is kept there (the folder is gone)"
+    else:
+        stored = len(store.done() & {p.key for p in sweep.points})
+        kept = f"kept: {counted(stored, 'point')} of {sweep.size:,}, stored in {store.directory} (a rerun goes on)"
+    table = f"the table {out / sweep.name}.parquet is written" if failed.table else "the table was not written"
+    return FolderFault(f"cannot write in {quoted_path(out)}: {fault_reason(failed.error)}; {kept}; {table}")
 
 
 def _sweep(
     sweep: Sweep,
     out: Path,
+    store: PointStore,
     shown: Progress,
     started: float,
     workers: int | None,
@@ -168,7 +205,6 @@ def _sweep(
     """:func:`run_sweep` once its output folder is locked."""
     table_file = out / f"{sweep.name}.parquet"
     folder = _check_outputs(sweep, out, report)
-    store = PointStore(out)
     done = store.done()
     for line in store.notices:
         shown.notice(line)
@@ -204,7 +240,8 @@ def _sweep(
             parts = _spliceable(spans) if skipped == 0 else None
             if parts is not None:
                 copy = _copy_on_workers(client, used_workers) if all(staged for *_, staged in spans) else None
-                table_path = splice_table(sweep, [part[:2] for part in parts], table_file, table_schema, copy)
+                with _writing():
+                    table_path = splice_table(sweep, [part[:2] for part in parts], table_file, table_schema, copy)
             shown.close()
         except BaseException:
             shown.close(interrupted=True)
@@ -220,8 +257,10 @@ def _sweep(
         arrow = sweep_arrow(sweep, store.tables())
         for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
             shown.notice(line)
-        table_path = write_table(arrow, table_file, sweep)
-    folder.adopt(table_path)
+        with _writing():
+            table_path = write_table(arrow, table_file, sweep)
+    with _writing(table=True):
+        folder.adopt(table_path)
     result = SweepResult(
         sweep,
         arrow,
@@ -239,8 +278,9 @@ def _sweep(
     if report:
         from toolkit.sweeps.report import write_report
 
-        result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
-        folder.adopt(result.report_path)
+        with _writing(table=True):
+            result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
+            folder.adopt(result.report_path)
     return result
 
 
@@ -268,9 +308,11 @@ def _copy_on_workers(client: Any, workers: int) -> Callable[[str, list[tuple[str
         count = max(1, min(workers, len(copies)))
         shares = [copies[i::count] for i in range(count)]
         try:
-            futures = [client.submit(copy_ranges, target, share, pure=False) for share in shares]
-            client.gather(futures)
-        except Exception:  # a worker lost, or one that cannot write there: copied here instead
+            futures = [client.submit(copy_share, target, share, pure=False) for share in shares]
+            faults = client.gather(futures)
+        except Exception:  # a worker lost: copied here instead
+            faults = [()]
+        if any(fault is not None for fault in faults):  # or one that could not write there
             copy_ranges(target, copies)
 
     return copy
@@ -595,14 +637,17 @@ def _run(
                 for place_of, definition in zip(chunk, outcome["definitions"], strict=True):
                     definitions[place_of] = definition
             errors = list(outcome["errors"])
-            if outcome.get("staged") is not None:
-                path = store.commit(outcome["done"], run_id, outcome["staged"])
-                if path is None:
-                    lost = "the worker's chunk file was not found in the output folder (removed meanwhile?)"
-                    errors += [(key, lost) for key in outcome["done"]]
-                    outcome["done"] = []
-            else:
-                path = store.save(outcome["payload"], outcome["done"])
+            with _writing():
+                if outcome.get("fault") is not None:  # the worker could not write its chunk file
+                    raise OSError(*outcome["fault"])
+                if outcome.get("staged") is not None:
+                    path = store.commit(outcome["done"], run_id, outcome["staged"])
+                else:
+                    path = store.save(outcome["payload"], outcome["done"])
+            if path is None:
+                lost = "the worker's chunk file was not found in the output folder (removed meanwhile?)"
+                errors += [(key, lost) for key in outcome["done"]]
+                outcome["done"] = []
             if path is not None and outcome.get("span") is not None:
                 spans.append((*outcome["span"], path, outcome.get("part"), outcome.get("staged") is not None))
             done.update(outcome["done"])

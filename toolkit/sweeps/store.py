@@ -452,7 +452,7 @@ class PointStore:
         atomically); return its path (``None`` when ``keys`` is empty)."""
         if not keys:
             return None
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory.mkdir(exist_ok=True)  # not its parent: an output folder removed meanwhile is not made again
         path = self._chunk_path(keys)
         write_atomic(path, payload)
         stat = path.stat()
@@ -491,10 +491,15 @@ class PointStore:
         chunk, and :meth:`commit` moves it only once the worker has said its size, after
         the last byte was written."""
         path = self._staged_path(keys, run)
-        with open(path, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with open(path, "wb") as handle:
+                handle.write(payload)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError:  # a full disk: no half file is left
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
         if not self.sees_run(run):
             with contextlib.suppress(OSError):
                 path.unlink()
@@ -507,16 +512,21 @@ class PointStore:
     def commit(self, keys: list[str], run: str, size: int) -> Path | None:
         """Move the chunk file of the points ``keys`` staged for run ``run`` into place and
         trust it; return its path, or ``None`` (nothing stored) when there is no such
-        staged file or it is not of the ``size`` the worker wrote."""
+        staged file or it is not of the ``size`` the worker wrote.
+
+        Raises:
+            OSError: the folder cannot be written, or was removed."""
         staged = self._staged_path(keys, run)
         try:
             if staged.stat().st_size != size:
                 return None
-            path = self._chunk_path(keys)
-            os.replace(staged, path)
-            stat = path.stat()
-        except OSError:
+        except FileNotFoundError:
+            if not self.directory.is_dir():  # the folder itself was removed
+                raise
             return None
+        path = self._chunk_path(keys)
+        os.replace(staged, path)
+        stat = path.stat()
         self._trusted[path] = (stat.st_size, stat.st_mtime_ns)
         return path
 
