@@ -153,6 +153,20 @@ def test_a_folder_made_read_only_or_removed_mid_sweep_is_one_line(fault: str, sh
         )
 
 
+def test_a_read_only_folder_is_one_line_before_anything_runs(shared_folder: Path) -> None:
+    sweep = shared_folder / "pools.yaml"
+    sweep.write_text(POOLS)
+    sweep.chmod(0o644)
+    out = shared_folder / "out"
+    out.mkdir(mode=0o555)
+    out.chmod(0o555)
+    user = {"user": 65534, "env": {**os.environ, "HOME": str(shared_folder)}} if os.geteuid() == 0 else {}
+    code, lines = run(["-m", "toolkit", "sweep", str(sweep), "-o", str(out)], **user)
+    assert code == 2
+    assert the_one_line(lines) == f"error: cannot write in '{out}': Permission denied (nothing has run)"
+    assert lines == [the_one_line(lines)]
+
+
 def test_fault_reasons_by_error_number() -> None:
     assert fault_reason(OSError(errno.ENOSPC, "No space left on device")) == "the disk is full"
     assert fault_reason(OSError(errno.EROFS, "Read-only file system")) == "it is on a read-only file system"

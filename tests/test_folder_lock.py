@@ -43,6 +43,15 @@ with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_
         sys.exit(2)
 print("done:", r.computed, r.skipped, flush=True)
 """
+#: A run of a tuning file into a folder, on a cluster of one thread in the process.
+TUNE = """
+import sys
+from distributed import Client, LocalCluster
+from toolkit.tune import tune
+with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as c, Client(c) as client:
+    r = tune(sys.argv[1], sys.argv[2], client=client, stream=sys.stdout, progress=None)
+print("done:", r.computed, r.reused, r.best.setting.describe(), flush=True)
+"""
 #: Holds a folder's lock until killed.
 HOLD = """
 import sys, time
@@ -149,3 +158,19 @@ def test_two_different_sweeps_of_one_name_at_once(tmp_path: Path) -> None:
         points = 4 if winner is text_a else 2
         table = pq.read_table(out / "pools.parquet")
         assert table.column("point").unique().to_pylist() == list(range(points))
+
+
+def test_two_tunes_at_once_measure_each_setting_once(tmp_path: Path) -> None:
+    from test_output_folders import SMALL
+
+    tuning = tmp_path / "small.yaml"
+    tuning.write_text(SMALL)
+    out = tmp_path / "out"
+    both = [start(TUNE, tuning, out) for _ in range(2)]
+    results = [finish(p) for p in both]
+    for code, text in results:
+        assert code == 0 and "Traceback" not in text, text
+    done = sorted(text.split("done: ")[1].split()[:2] for _, text in results)
+    assert done == [["0", "3"], ["3", "0"]], results  # the second waited, then read every point back
+    assert all("attack_dice=3" in text.split("done: ")[1] for _, text in results)
+    assert (out / "small_1.yaml").read_text().count("candidate 1 of 3 settings measured") == 1
