@@ -124,3 +124,20 @@ def test_the_record_removes_only_what_it_wrote(tmp_path: Path) -> None:
     (tmp_path / RECORD_NAME).write_text("[not, a record")  # unreadable: nothing is taken as ours
     with pytest.raises(InvalidSetupError, match=r"other_1\.yaml', a file it did not write"):
         folder.check(["other_1.yaml"])
+
+
+def test_a_setting_whose_points_failed_gets_no_candidate_file(
+    client: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every point fails (a calculator that raises, in this process's workers): the table
+    lists the settings with their failure, no house-rules file names one, no best is named."""
+    from toolkit.plugin.calculator import Calculator
+
+    def broken(self: object, args: object, rules: object) -> object:
+        raise RuntimeError("no dice today")
+
+    monkeypatch.setattr(Calculator, "call", broken)
+    result = tune(SMALL, tmp_path, client=client, stream=None, progress=None)
+    assert len(result.failures) == 3 and result.best is None and "best:" not in result.summary()
+    assert sorted(p.name for p in result.files) == ["tuning.csv", "tuning.html"]
+    assert "no dice today" in (tmp_path / "tuning.csv").read_text()

@@ -227,12 +227,12 @@ def write_outputs(
     frame = candidates_frame(tuning, best)
     written = [folder.write(f"{tuning.name}.csv", frame.to_csv(index=False).encode())]
     for i, c in enumerate(best, 1):
-        if c.rules is None:
+        if c.rules is None or not c.measured:  # a setting whose points failed is in the table only
             continue
         text = c.rules.to_yaml(title=f"Candidate {i}: {tuning.title}", notes=candidate_notes(tuning, c, i, measured))
         written.append(folder.write(f"{tuning.name}_{i}.yaml", text.encode()))
     change, report_path = None, None
-    if best and best[0].changed and tuning.rule_change is not None:
+    if best and best[0].measured and best[0].changed and tuning.rule_change is not None:
         from toolkit.errors import TooBigError
         from toolkit.reports.rule_change import compare_rules
 
