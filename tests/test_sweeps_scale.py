@@ -19,10 +19,10 @@ import pytest
 
 from toolkit.sweeps import calculator, fingerprint, load_sweep, run_sweep
 from toolkit.sweeps.calculators import Row, rows_columns
-from toolkit.sweeps.grid import GridPoints
+from toolkit.sweeps.grid import GridPoints, definition_key
 from toolkit.sweeps.runner import plan_chunks, plan_lanes, plan_places, plan_work
 from toolkit.sweeps.spec import point_key
-from toolkit.sweeps.store import PointStore, chunk_problem, encode_chunk, rows_checksum, sweep_schema, table_sweep
+from toolkit.sweeps.store import PointStore, chunk_checksum, chunk_problem, encode_chunk, sweep_schema, table_sweep
 
 distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
@@ -84,12 +84,14 @@ def test_a_row_without_an_interval_has_empty_bounds_unless_exact() -> None:
 
 def test_a_stored_interval_that_does_not_hold_its_value_is_refused() -> None:
     half = [Row("a", "probability", Fraction(1, 2), 0.5, False, 0.4, 0.6)] * 2
-    table = pq.read_table(pa.BufferReader(encode_chunk([("k", [half[0], half[1]._replace(outcome="b")], 0.1)])))
+    key = definition_key("k", fingerprint.code_fingerprint())
+    rows = [half[0], half[1]._replace(outcome="b")]
+    table = pq.read_table(pa.BufferReader(encode_chunk([(key, rows, 0.1)], None, {key: "k"})))
     assert chunk_problem(table, table.schema.metadata) is None
     low = table.column("low").to_pylist()
     low[0] = 0.55
     changed = table.set_column(table.column_names.index("low"), "low", pa.array(low, pa.float64()))
-    metadata = {**table.schema.metadata, b"toolkit.checksum": rows_checksum(changed).encode()}
+    metadata = {**table.schema.metadata, b"toolkit.checksum": chunk_checksum(changed, {key: "k"}).encode()}
     assert chunk_problem(changed, metadata) == "a row's interval (low, high) does not hold its value"
 
 

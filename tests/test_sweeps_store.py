@@ -8,6 +8,7 @@ rerun must then compute exactly that chunk's 2 points again.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from fractions import Fraction
@@ -19,7 +20,9 @@ import pytest
 from toolkit.errors import InvalidSetupError
 from toolkit.sweeps import run_sweep
 from toolkit.sweeps.calculators import Row
-from toolkit.sweeps.store import PointStore, chunk_problem, encode_chunk, rows_checksum
+from toolkit.sweeps.fingerprint import code_fingerprint
+from toolkit.sweeps.grid import definition_key
+from toolkit.sweeps.store import PointStore, chunk_checksum, chunk_problem, encode_chunk, rows_checksum
 
 distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
@@ -48,8 +51,19 @@ def rewrite(path: Path, change: Callable[[object], object], checksum: str = "kee
     metadata = dict(table.schema.metadata)
     changed = change(table.replace_schema_metadata(None))
     if checksum == "fresh":
-        metadata[b"toolkit.checksum"] = rows_checksum(changed).encode()
+        metadata[b"toolkit.checksum"] = fresh_checksum(changed, metadata)
     pq.write_table(changed.replace_schema_metadata(metadata), path)
+
+
+def fresh_checksum(table: object, metadata: dict) -> bytes:
+    """The checksum a chunk of ``table`` and ``metadata`` would have (made afresh)."""
+    return chunk_checksum(table, json.loads(metadata[b"toolkit.definitions"])).encode()
+
+
+def key_of(name: str) -> tuple[str, dict[str, str]]:
+    """A point's key for the definition ``name``, and the definitions a chunk records of it."""
+    key = definition_key(name, code_fingerprint())
+    return key, {key: name}
 
 
 def set_column(table: object, name: str, values: list) -> object:
@@ -154,6 +168,48 @@ def test_a_damaged_chunk_is_set_aside_reported_and_recomputed(
     assert (again.computed, again.skipped, again.set_aside, again.notices) == (0, 6, 0, ())
 
 
+@pytest.mark.parametrize("checksum", ["of the rows", "of the rows and definitions"])
+def test_a_chunk_of_another_sweep_relabelled_is_recomputed(
+    checksum: str, client: object, clean: tuple[Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    """A chunk of hands of 6 and 7 cards, its keys changed to those of this sweep's
+    points of 2 and 3 cards and its checksum made afresh: its rows would pass every
+    content check (each point's probabilities sum to 1), but the points' recorded
+    definitions are not those the keys are the hash of."""
+    other = run_sweep(
+        HANDS.replace("from: 0, to: 5", "from: 6, to: 11"),
+        tmp_path / "other",
+        client=client,
+        progress=None,
+        report=False,
+    )
+    out, chunk = damaged_copy(clean, tmp_path)
+    ours = pq.read_table(chunk).column("key").unique().to_pylist()
+    source = next(p for p in sorted((tmp_path / "other" / ".points").glob("*.parquet")))
+    table = pq.read_table(source)
+    theirs = table.column("key").unique().to_pylist()
+    assert len(theirs) == len(ours) == 2 and other.computed == 6
+    relabelled = pa.array([ours[theirs.index(k)] for k in table.column("key").to_pylist()], pa.string())
+    changed = table.set_column(0, table.schema.field("key"), relabelled)
+    metadata = dict(table.schema.metadata)
+    if checksum == "of the rows":  # what the checksum was before it covered the definitions
+        metadata[b"toolkit.checksum"] = rows_checksum(changed.replace_schema_metadata(None)).encode()
+    else:  # the recorded definitions relabelled too: each under its new key
+        definitions = json.loads(metadata[b"toolkit.definitions"])
+        metadata[b"toolkit.definitions"] = json.dumps(
+            {ours[theirs.index(k)]: d for k, d in definitions.items()}
+        ).encode()
+        metadata[b"toolkit.checksum"] = fresh_checksum(changed.replace_schema_metadata(None), metadata)
+    pq.write_table(changed.replace_schema_metadata(metadata), chunk)
+    result = run_sweep(HANDS, out, client=client, progress=None, report=False)
+    assert (result.computed, result.skipped, result.set_aside) == (2, 4, 1)
+    expected = (
+        "its rows do not match their checksum" if checksum == "of the rows" else "is not the point its definition gives"
+    )
+    assert expected in result.notices[0]
+    pd.testing.assert_frame_equal(result.table[SAME], clean[1][SAME])
+
+
 def test_a_chunk_of_other_code_is_recomputed(client: object, clean: tuple[Path, pd.DataFrame], tmp_path: Path) -> None:
     """A chunk holding this sweep's keys, but whose metadata names other code (with a
     checksum that matches its rows): its numbers are not trusted."""
@@ -191,8 +247,10 @@ def test_chunk_checks_by_hand() -> None:
     """The content checks on tables built here: exact rows sum to exactly 1, float-only
     rows within 1e-9 of 1."""
 
+    key, definitions = key_of("k")
+
     def chunk(*rows: Row) -> object:
-        return pq.read_table(pa.BufferReader(encode_chunk([("k", list(rows), 0.1)])))
+        return pq.read_table(pa.BufferReader(encode_chunk([(key, list(rows), 0.1)], None, definitions)))
 
     def problem(table: object) -> str | None:
         return chunk_problem(table, table.schema.metadata)
@@ -200,14 +258,14 @@ def test_chunk_checks_by_hand() -> None:
     third = Row("a", "probability", Fraction(1, 3), 1 / 3, True)
     two_thirds = Row("b", "probability", Fraction(2, 3), 2 / 3, True)
     assert problem(chunk(third, two_thirds)) is None
-    assert problem(chunk(third, third)) == "the probabilities of point 'k' sum to 2/3, not 1"
+    assert problem(chunk(third, third)) == f"the probabilities of point {key!r} sum to 2/3, not 1"
     # Values (a game value, say) need not sum to anything.
     assert problem(chunk(Row("value", "value", Fraction(5), 5.0, True))) is None
     floats = [Row(str(i), "probability", None, 0.1, False) for i in range(10)]  # 0.1 ten times: 1 - 1.1e-16
     assert problem(chunk(*floats)) is None
-    assert problem(chunk(*floats[:9])) == "the probabilities of point 'k' sum to 0.9, not 1"
+    assert problem(chunk(*floats[:9])) == f"the probabilities of point {key!r} sum to 0.9, not 1"
     assert problem(chunk(third, Row("b", "probability", None, 2 / 3, False))) == (
-        "point 'k' mixes exact and float-only probabilities"
+        f"point {key!r} mixes exact and float-only probabilities"
     )
 
 
@@ -240,12 +298,13 @@ def test_store_rows_are_built_from_trusted_chunks_only(tmp_path: Path) -> None:
         Row("hit", "probability", Fraction(2, 3), 2 / 3, True),
         Row("miss", "probability", Fraction(1, 3), 1 / 3, True),
     ]
-    store.save(encode_chunk([("a", whole, 0.1)]), ["a"])
-    (tmp_path / ".points" / "short.parquet").write_bytes(encode_chunk([("b", whole[:1], 0.1)]))
+    (a, a_defined), (b, b_defined) = key_of("a"), key_of("b")
+    store.save(encode_chunk([(a, whole, 0.1)], None, a_defined), [a])
+    (tmp_path / ".points" / "short.parquet").write_bytes(encode_chunk([(b, whole[:1], 0.1)], None, b_defined))
     fresh = PointStore(tmp_path)  # another run: nothing is trusted unchecked
-    assert fresh.done() == {"a"}
-    assert fresh.rows()["key"].tolist() == ["a", "a"]
-    assert fresh.set_aside == 1 and "the probabilities of point 'b' sum to 2/3, not 1" in fresh.notices[0]
+    assert fresh.done() == {a}
+    assert fresh.rows()["key"].tolist() == [a, a]
+    assert fresh.set_aside == 1 and f"the probabilities of point {b!r} sum to 2/3, not 1" in fresh.notices[0]
 
 
 def test_a_table_of_single_chances_resumes(client: object, tmp_path: Path) -> None:

@@ -24,17 +24,70 @@ toolkit.errors.InvalidSetupError: house-rules file '/' is a folder, not a file
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
 from pathlib import Path
 
 from toolkit.errors import InvalidSetupError, ToolkitError, path_excerpt
 
-__all__ = ["designer_file", "read_designer_file", "expand_home", "same_file", "file_kind"]
+__all__ = [
+    "designer_file",
+    "read_designer_file",
+    "expand_home",
+    "same_file",
+    "file_kind",
+    "quoted_path",
+    "write_atomic",
+    "FolderFault",
+    "fault_reason",
+]
 
 
-def _quoted(path: str | os.PathLike[str]) -> str:
+def quoted_path(path: str | os.PathLike[str]) -> str:
+    """Return ``path`` quoted for a one-line message (its middle cut when longer than
+    :data:`~toolkit.errors.PATH_CHARS`: :func:`~toolkit.errors.path_excerpt`)."""
     return path_excerpt(path)
+
+
+_quoted = quoted_path
+
+
+class FolderFault(ToolkitError):
+    """A folder a run writes could not be written (a full disk, a file-size limit, a
+    read-only or removed folder): the message names the folder and what was kept."""
+
+
+def fault_reason(exc: OSError) -> str:
+    """Why a write failed, in words: ``"the disk is full"``, ``"a file reached the size limit
+    of this process (ulimit -f)"``, ``"it is read-only"``, ``"it was removed"``, or the system's words."""
+    reasons = {
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is used up",
+        errno.EFBIG: "a file reached the size limit of this process (ulimit -f)",
+        errno.EROFS: "it is on a read-only file system",
+        errno.EACCES: "it cannot be written (read-only: Permission denied)",
+        errno.EPERM: "it cannot be written (Operation not permitted)",
+        errno.ENOENT: "it was removed while the run wrote it",
+    }
+    return reasons.get(exc.errno or 0, exc.strerror or type(exc).__name__)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, flushed to
+    the disk (``fsync``) and moved into place with :func:`os.replace`: a reader sees the
+    old file or the whole new one, never half of it."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
 
 
 def file_kind(mode: int) -> str:

@@ -29,7 +29,7 @@ import os
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -37,13 +37,17 @@ from typing import Any
 from toolkit import cluster as dask_cluster
 from toolkit.cluster import default_workers, parse_scheduler, probe_scheduler
 from toolkit.errors import InvalidSetupError
+from toolkit.files import FolderFault, fault_reason, quoted_path
+from toolkit.folder_lock import folder_lock
 from toolkit.notation import excerpt
+from toolkit.numbers import count as counted
+from toolkit.output_folder import OutputFolder
 from toolkit.sweeps.grid import Grid, GridPoints
 from toolkit.sweeps.progress import Progress, make_progress
 from toolkit.sweeps.result import Failure, SweepResult
 from toolkit.sweeps.spec import Point, Sweep, load_sweep
 from toolkit.sweeps.store import PointStore, splice_table, sweep_arrow, sweep_schema, write_table
-from toolkit.sweeps.work import Places, compute_chunk
+from toolkit.sweeps.work import Places, compute_chunk, copy_share
 from toolkit.whole_numbers import whole_number
 
 __all__ = [
@@ -139,15 +143,68 @@ def run_sweep(
     Raises:
         InvalidSetupError, TooBigError, NotationError: the sweep file (nothing has run).
         KeyboardInterrupt: interrupted; every finished chunk is stored.
+
+    The output folder has one writer at a time (:func:`~toolkit.folder_lock.folder_lock`):
+    a run into a folder another run writes waits for it, with one line, then resumes.
     """
     started = time.perf_counter()
     sweep = source if isinstance(source, Sweep) else load_sweep(source)
     out = Path(output_dir)
-    table_file = out / f"{sweep.name}.parquet"
-    _check_table_is_ours(sweep, table_file)
-    out.mkdir(parents=True, exist_ok=True)
     shown = make_progress(progress)
-    store = PointStore(out)
+    # one writer per folder: a second run waits (a line says for whom), then resumes
+    with folder_lock(out, f"toolkit sweep {sweep.where}", shown.notice if type(shown) is not Progress else None):
+        store = PointStore(out)
+        try:
+            return _sweep(sweep, out, store, shown, started, workers, scheduler, client, report, on_chunk)
+        except _WriteFailed as failed:
+            raise _fault(sweep, out, store, failed) from None
+
+
+class _WriteFailed(Exception):
+    """A write into the output folder failed (:func:`_writing`): ``.error`` (an
+    ``OSError``), ``.table``: whether the table was written before it."""
+
+    def __init__(self, error: OSError, table: bool = False) -> None:
+        super().__init__(str(error))
+        self.error, self.table = error, table
+
+
+@contextlib.contextmanager
+def _writing(table: bool = False) -> Iterator[None]:
+    """Mark an ``OSError`` raised inside as a write into the output folder that failed
+    (told in one line by :func:`_fault`), apart from any other (a cluster's connection)."""
+    try:
+        yield
+    except OSError as exc:
+        raise _WriteFailed(exc, table) from exc
+
+
+def _fault(sweep: Sweep, out: Path, store: PointStore, failed: _WriteFailed) -> FolderFault:
+    """The one line of a write that failed: the folder, why, what was kept."""
+    if not store.directory.is_dir():
+        kept = "nothing of this sweep is kept there (the folder is gone)"
+    else:
+        stored = len(store.done() & {p.key for p in sweep.points})
+        kept = f"kept: {counted(stored, 'point')} of {sweep.size:,}, stored in {store.directory} (a rerun goes on)"
+    table = f"the table {out / sweep.name}.parquet is written" if failed.table else "the table was not written"
+    return FolderFault(f"cannot write in {quoted_path(out)}: {fault_reason(failed.error)}; {kept}; {table}")
+
+
+def _sweep(
+    sweep: Sweep,
+    out: Path,
+    store: PointStore,
+    shown: Progress,
+    started: float,
+    workers: int | None,
+    scheduler: str | None,
+    client: Any,
+    report: bool,
+    on_chunk: Callable[[Any, int], None] | None,
+) -> SweepResult:
+    """:func:`run_sweep` once its output folder is locked."""
+    table_file = out / f"{sweep.name}.parquet"
+    folder = _check_outputs(sweep, out, report)
     done = store.done()
     for line in store.notices:
         shown.notice(line)
@@ -183,7 +240,8 @@ def run_sweep(
             parts = _spliceable(spans) if skipped == 0 else None
             if parts is not None:
                 copy = _copy_on_workers(client, used_workers) if all(staged for *_, staged in spans) else None
-                table_path = splice_table(sweep, [part[:2] for part in parts], table_file, table_schema, copy)
+                with _writing():
+                    table_path = splice_table(sweep, [part[:2] for part in parts], table_file, table_schema, copy)
             shown.close()
         except BaseException:
             shown.close(interrupted=True)
@@ -199,7 +257,10 @@ def run_sweep(
         arrow = sweep_arrow(sweep, store.tables())
         for line in store.notices[shown_notices:]:  # a chunk damaged while the sweep ran
             shown.notice(line)
-        table_path = write_table(arrow, table_file, sweep)
+        with _writing():
+            table_path = write_table(arrow, table_file, sweep)
+    with _writing(table=True):
+        folder.adopt(table_path)
     result = SweepResult(
         sweep,
         arrow,
@@ -217,7 +278,9 @@ def run_sweep(
     if report:
         from toolkit.sweeps.report import write_report
 
-        result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
+        with _writing(table=True):
+            result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
+            folder.adopt(result.report_path)
     return result
 
 
@@ -245,22 +308,39 @@ def _copy_on_workers(client: Any, workers: int) -> Callable[[str, list[tuple[str
         count = max(1, min(workers, len(copies)))
         shares = [copies[i::count] for i in range(count)]
         try:
-            futures = [client.submit(copy_ranges, target, share, pure=False) for share in shares]
-            client.gather(futures)
-        except Exception:  # a worker lost, or one that cannot write there: copied here instead
+            futures = [client.submit(copy_share, target, share, pure=False) for share in shares]
+            faults = client.gather(futures)
+        except Exception:  # a worker lost: copied here instead
+            faults = [()]
+        if any(fault is not None for fault in faults):  # or one that could not write there
             copy_ranges(target, copies)
 
     return copy
 
 
-def _check_table_is_ours(sweep: Sweep, path: Path) -> None:
-    """Refuse to write ``path`` when it holds the table of another sweep of the same name.
+def _check_outputs(sweep: Sweep, out: Path, report: bool) -> OutputFolder:
+    """Refuse, before any work, to write the table (and the report) of ``sweep`` in
+    ``out`` over its own sweep file, a file the toolkit did not write there, or the table
+    of another sweep of the same name (:func:`_check_table_is_ours`); return the folder
+    that records what the run writes.
 
-    The same sweep (same identity) resumes; a table that records no sweep (unreadable, or
-    older than the record) is rebuilt from the stored points."""
+    The same sweep (same identity) resumes; a table that records no sweep is rebuilt from
+    the stored points when the toolkit wrote it (unreadable: a disk that filled up)."""
     from toolkit.sweeps.store import table_sweep
 
-    record = table_sweep(path)
+    table = out / f"{sweep.name}.parquet"
+    record = table_sweep(table)
+    _check_table_is_ours(sweep, table, record)
+    folder = OutputFolder(out, f"sweep {sweep.name}")
+    names = [table.name, *([f"{sweep.name}.html"] if report else [])]
+    # a table that records this sweep is the toolkit's, and so is its report beside it
+    folder.check(names, [sweep.where], names if record is not None else ())
+    return folder
+
+
+def _check_table_is_ours(sweep: Sweep, path: Path, record: dict[str, Any] | None) -> None:
+    """Refuse to write ``path`` when it holds the table of another sweep of the same name
+    (``record``: what the table records, :func:`~.store.table_sweep`)."""
     if record is None or record["identity"] == sweep.identity:
         return
     other = f"{excerpt(record.get('title'))}: {excerpt(record.get('system'))} {excerpt(record.get('calculator'))}"
@@ -557,14 +637,17 @@ def _run(
                 for place_of, definition in zip(chunk, outcome["definitions"], strict=True):
                     definitions[place_of] = definition
             errors = list(outcome["errors"])
-            if outcome.get("staged") is not None:
-                path = store.commit(outcome["done"], run_id, outcome["staged"])
-                if path is None:
-                    lost = "the worker's chunk file was not found in the output folder (removed meanwhile?)"
-                    errors += [(key, lost) for key in outcome["done"]]
-                    outcome["done"] = []
-            else:
-                path = store.save(outcome["payload"], outcome["done"])
+            with _writing():
+                if outcome.get("fault") is not None:  # the worker could not write its chunk file
+                    raise OSError(*outcome["fault"])
+                if outcome.get("staged") is not None:
+                    path = store.commit(outcome["done"], run_id, outcome["staged"])
+                else:
+                    path = store.save(outcome["payload"], outcome["done"])
+            if path is None:
+                lost = "the worker's chunk file was not found in the output folder (removed meanwhile?)"
+                errors += [(key, lost) for key in outcome["done"]]
+                outcome["done"] = []
             if path is not None and outcome.get("span") is not None:
                 spans.append((*outcome["span"], path, outcome.get("part"), outcome.get("staged") is not None))
             done.update(outcome["done"])

@@ -9,8 +9,11 @@ calculator, arguments, every rules field and the fingerprint of the toolkit's co
 rerun skips every point already stored, whatever chunks it was computed in.
 
 A rerun trusts a stored chunk only after checking it (:func:`chunk_problem`): read whole,
-the store's columns and types, the code fingerprint and the checksum of its rows recorded
-in its metadata, no empty cell, no point twice, each point's probabilities summing to 1.
+the store's columns and types, the code fingerprint, each point's key the hash of the
+point's full definition recorded beside it (system, calculator, every argument and
+every rules field: a chunk of another sweep relabelled with this one's keys is not
+trusted), the checksum of its rows and definitions recorded in its metadata, no empty
+cell, no point twice, each point's probabilities summing to 1.
 A chunk that fails is set aside with one line and its points computed again
 (:class:`PointStore`); the table is built from trusted chunks only. The table file
 records the identity of its sweep (:func:`table_sweep`), so that two different sweeps of
@@ -40,10 +43,11 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.files import write_atomic
 from toolkit.notation import excerpt
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import ROW_COLUMNS, Row, rows_columns
-from toolkit.sweeps.grid import GridPoints
+from toolkit.sweeps.grid import GridPoints, definition_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,6 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PointStore",
+    "chunk_checksum",
     "chunk_problem",
     "chunk_table",
     "columns_table",
@@ -77,25 +82,11 @@ __all__ = [
 TABLE_COLUMNS = ("outcome", "kind", "numerator", "denominator", "value", "low", "high", "exact", "seconds")
 #: How far from 1 the float-only probabilities of a stored point may sum.
 FLOAT_SUM_TOLERANCE = 1e-9
-#: The key-value metadata of a chunk file: the code fingerprint and the rows' checksum.
-CODE_KEY, CHECKSUM_KEY = "toolkit.code", "toolkit.checksum"
+#: The key-value metadata of a chunk file: the code fingerprint, the points' definitions
+#: and the checksum of both with the rows.
+CODE_KEY, DEFINITIONS_KEY, CHECKSUM_KEY = "toolkit.code", "toolkit.definitions", "toolkit.checksum"
 #: The key-value metadata of a table file: its sweep (identity, title, system, calculator).
 SWEEP_KEY = "toolkit.sweep"
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and
-    :func:`os.replace`: ``path`` is either the old file or the whole new one, never half."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
 
 
 def store_schema() -> Any:
@@ -119,18 +110,27 @@ def store_schema() -> Any:
     )
 
 
-def encode_chunk(points: Iterable[tuple[str, list[Row], float]], code: str | None = None) -> bytes:
+def encode_chunk(
+    points: Iterable[tuple[str, list[Row], float]], code: str | None = None, definitions: Any = None
+) -> bytes:
     """Return the Parquet bytes of finished points ``(key, rows, seconds)``: one row per
     point and outcome (``key``, ``row``: the outcome's place in the point, the columns of
     :data:`TABLE_COLUMNS`; exact numbers as decimal text). The file's key-value metadata
     records the fingerprint of the code that computed them (``code``, default this
-    process's: :func:`~.fingerprint.code_fingerprint`) and the checksum of the rows
-    (:func:`rows_checksum`), which a rerun checks before trusting the file."""
-    return encode_columns([(key, rows_columns(rows), seconds) for key, rows, seconds in points], code)
+    process's: :func:`~.fingerprint.code_fingerprint`), each point's definition
+    (``definitions``: ``{key: definition}``, :func:`~.spec.point_definition`: what the
+    point asks, of which its key is the hash with the code's fingerprint) and the checksum
+    of both (:func:`chunk_checksum`), which a rerun checks before trusting the file."""
+    return encode_columns(
+        [(key, rows_columns(rows), seconds) for key, rows, seconds in points], code, None, definitions
+    )
 
 
 def encode_columns(
-    points: Iterable[tuple[str, dict[str, list[Any]], float]], code: str | None = None, layout: Any = None
+    points: Iterable[tuple[str, dict[str, list[Any]], float]],
+    code: str | None = None,
+    layout: Any = None,
+    definitions: Any = None,
 ) -> bytes:
     """Return the Parquet bytes of finished points ``(key, columns, seconds)``, each
     point's rows given as :data:`~.calculators.ROW_COLUMNS` (what
@@ -138,11 +138,25 @@ def encode_columns(
     sweep table's further columns when given their ``layout`` (:func:`columns_table`)."""
     import pyarrow.parquet as pq
 
+    points = list(points)
     table = columns_table(points, layout)
-    metadata = {CODE_KEY: code or fingerprint.code_fingerprint(), CHECKSUM_KEY: rows_checksum(table)}
+    known = dict(definitions or {})
+    recorded = {key: known[key] for key, _, _ in points if key in known}
+    metadata = {
+        CODE_KEY: code or fingerprint.code_fingerprint(),
+        DEFINITIONS_KEY: json.dumps(recorded, sort_keys=True),
+        CHECKSUM_KEY: chunk_checksum(table, recorded),
+    }
     buffer = io.BytesIO()
     pq.write_table(table.replace_schema_metadata(metadata), buffer, use_dictionary=DICTIONARY_COLUMNS)
     return buffer.getvalue()
+
+
+def chunk_checksum(table: Any, definitions: dict[str, str]) -> str:
+    """Return the checksum of a chunk: of its rows (:func:`rows_checksum`) and of its
+    points' definitions ``{key: definition}``, so that neither changes unseen."""
+    text = rows_checksum(table) + json.dumps(definitions, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 #: The stored columns worth a dictionary (few distinct values); the numerators are not.
@@ -228,7 +242,9 @@ def rows_checksum(table: Any) -> str:
 def chunk_problem(table: Any, metadata: dict[bytes, bytes] | None) -> str | None:
     """Return why a stored chunk (its Arrow table and key-value metadata) cannot be
     trusted, in a few words, or ``None`` when it can: a missing column or one of another
-    type, no or another code fingerprint, rows that do not match their checksum, empty
+    type, no or another code fingerprint, rows or definitions that do not match their
+    checksum, a point whose key is not the hash of its recorded definition (the rows of
+    another point, relabelled), empty
     cells, a point's row twice or missing, a point whose probabilities do not sum to 1
     (exact rows exactly, float-only rows within :data:`FLOAT_SUM_TOLERANCE`)."""
     expected = store_schema()
@@ -245,8 +261,20 @@ def chunk_problem(table: Any, metadata: dict[bytes, bytes] | None) -> str | None
     ours = fingerprint.code_fingerprint()
     if code != ours:
         return f"it was computed by other toolkit code (fingerprint {excerpt(code)}, this toolkit's {ours})"
-    if metadata.get(CHECKSUM_KEY.encode(), b"").decode(errors="replace") != rows_checksum(table):
+    try:
+        definitions = json.loads(metadata.get(DEFINITIONS_KEY.encode(), b"{}"))
+    except ValueError:
+        definitions = None
+    if not isinstance(definitions, dict) or not all(isinstance(d, str) for d in definitions.values()):
+        return "its points' definitions cannot be read"
+    if metadata.get(CHECKSUM_KEY.encode(), b"").decode(errors="replace") != chunk_checksum(table, definitions):
         return "its rows do not match their checksum"
+    for key in table.column("key").unique().to_pylist():
+        definition = definitions.get(key)
+        if definition is None:
+            return f"it records no definition of point {excerpt(key)}"
+        if definition_key(definition, ours) != key:
+            return f"point {excerpt(key)} is not the point its definition gives (a chunk of another sweep, relabelled?)"
     return _content_problem(table.select(list(expected.names)))
 
 
@@ -424,7 +452,7 @@ class PointStore:
         atomically); return its path (``None`` when ``keys`` is empty)."""
         if not keys:
             return None
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory.mkdir(exist_ok=True)  # not its parent: an output folder removed meanwhile is not made again
         path = self._chunk_path(keys)
         write_atomic(path, payload)
         stat = path.stat()
@@ -463,10 +491,15 @@ class PointStore:
         chunk, and :meth:`commit` moves it only once the worker has said its size, after
         the last byte was written."""
         path = self._staged_path(keys, run)
-        with open(path, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with open(path, "wb") as handle:
+                handle.write(payload)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError:  # a full disk: no half file is left
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
         if not self.sees_run(run):
             with contextlib.suppress(OSError):
                 path.unlink()
@@ -479,16 +512,21 @@ class PointStore:
     def commit(self, keys: list[str], run: str, size: int) -> Path | None:
         """Move the chunk file of the points ``keys`` staged for run ``run`` into place and
         trust it; return its path, or ``None`` (nothing stored) when there is no such
-        staged file or it is not of the ``size`` the worker wrote."""
+        staged file or it is not of the ``size`` the worker wrote.
+
+        Raises:
+            OSError: the folder cannot be written, or was removed."""
         staged = self._staged_path(keys, run)
         try:
             if staged.stat().st_size != size:
                 return None
-            path = self._chunk_path(keys)
-            os.replace(staged, path)
-            stat = path.stat()
-        except OSError:
+        except FileNotFoundError:
+            if not self.directory.is_dir():  # the folder itself was removed
+                raise
             return None
+        path = self._chunk_path(keys)
+        os.replace(staged, path)
+        stat = path.stat()
         self._trusted[path] = (stat.st_size, stat.st_mtime_ns)
         return path
 

@@ -23,10 +23,11 @@ from typing import Any
 
 from toolkit.sweeps import fingerprint
 from toolkit.sweeps.calculators import calculator
+from toolkit.sweeps.spec import point_definition
 from toolkit.sweeps.splice import part_layout
 from toolkit.sweeps.store import PointStore, encode_columns
 
-__all__ = ["Places", "compute_chunk", "warm_worker"]
+__all__ = ["Places", "compute_chunk", "copy_share", "warm_worker"]
 
 #: The longest error message kept for a failed point.
 ERROR_CHARS = 500
@@ -67,7 +68,9 @@ def compute_chunk(
     — staged in ``directory`` by this worker when it sees the marker of run ``run`` there
     (``staged``: its size in bytes; ``payload`` empty), else as Parquet bytes
     (``payload``; ``staged`` ``None``) — their keys, and ``(key, error)`` for each point
-    that raised (its type and message).
+    that raised (its type and message); ``fault``: ``(errno, strerror, filename)`` when the
+    chunk file could not be written there (a full disk, a read-only or removed folder: the
+    client tells it once; nothing is raised here, so no worker logs a traceback).
 
     With ``layout`` — the sweep table's Arrow schema (serialized) and each item's place
     in the grid and column values — the chunk file also holds the sweep table's columns,
@@ -84,6 +87,9 @@ def compute_chunk(
     if isinstance(items, Places):
         items, placed_columns, definitions = items.items()
         layout = None if layout is None else (layout[0], placed_columns)
+        defined = {key: d for (key, _, _), d in zip(items, definitions, strict=True)}
+    else:  # what each point asks, recorded in the chunk file beside its key (the hash of it)
+        defined = {key: point_definition(system, name, dict(args), rules) for key, args, rules in items}
     calc = calculator(system, name)
     finished, errors, placed = [], [], []
     items = [(key, args, _interned(rules)) for key, args, rules in items]
@@ -111,14 +117,17 @@ def compute_chunk(
         table_layout = (pa.ipc.read_schema(pa.py_buffer(layout[0])), system, name, placed)
         span = (placed[0][0], placed[-1][0])
     done = [key for key, _, _ in finished]
-    payload = encode_columns(finished, code, table_layout) if finished else b""
+    payload = encode_columns(finished, code, table_layout, defined) if finished else b""
     part = part_layout(payload, table_layout[0].names) if table_layout is not None else None
-    staged = None
+    staged, fault = None, None
     if payload and directory is not None and run is not None:
         store = PointStore(directory)
-        if store.sees_run(run) and store.stage(payload, done, run) is not None:
-            staged = len(payload)
-            payload = b""
+        try:
+            if store.sees_run(run) and store.stage(payload, done, run) is not None:
+                staged = len(payload)
+                payload = b""
+        except OSError as exc:  # a full disk, a read-only or removed folder: the client says it once
+            fault, payload = (exc.errno, exc.strerror, exc.filename), b""
     return {
         "code": code,
         "version": __version__,
@@ -129,6 +138,7 @@ def compute_chunk(
         "span": span,
         "part": part,
         "definitions": definitions,
+        "fault": fault,
     }
 
 
@@ -148,6 +158,20 @@ def _interned(rules: Any) -> Any:
         return _RULES.setdefault(rules, rules)
     except TypeError:  # rules that do not hash: used as they are
         return rules
+
+
+def copy_share(target: str, copies: Sequence[tuple[str, int, int, int]]) -> tuple[Any, ...] | None:
+    """Copy a worker's share of a table's chunk files into ``target``
+    (:func:`~toolkit.sweeps.splice.copy_ranges`); return ``None``, or the error of a copy
+    that failed (``(errno, strerror, filename)``: told by the client, not raised here,
+    so that no worker logs a traceback)."""
+    from toolkit.sweeps.splice import copy_ranges
+
+    try:
+        copy_ranges(target, copies)
+    except OSError as exc:
+        return (exc.errno, exc.strerror, exc.filename)
+    return None
 
 
 def warm_worker(system: str, name: str) -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.numbers import percent_text
+from toolkit.output_folder import OutputFolder
 from toolkit.prob import format_probability
-from toolkit.sweeps.store import write_atomic
 from toolkit.tune.measures import Measured
 from toolkit.tune.ranking import Candidate
 from toolkit.tune.spec import Target, Tuning
@@ -29,9 +29,36 @@ __all__ = [
     "spreadsheet_csv",
     "candidates_frame",
     "candidate_notes",
+    "check_outputs",
+    "output_folder",
+    "output_names",
     "write_outputs",
     "write_rule_change_report",
 ]
+
+
+def output_folder(tuning: Tuning, output_dir: str | Path) -> OutputFolder:
+    """The output folder of ``tuning`` as its run writes it (:class:`~toolkit.output_folder.OutputFolder`)."""
+    return OutputFolder(output_dir, f"tune {tuning.name}")
+
+
+def output_names(tuning: Tuning) -> list[str]:
+    """Every file a run of ``tuning`` may write in its output folder (see :func:`write_outputs`)."""
+    name = tuning.name
+    candidates = [f"{name}_{i}.yaml" for i in range(1, tuning.best + 1)]
+    report = [f"{name}_rule_change.{ext}" for ext in ("csv", "html", "ipynb")]
+    return [f"{name}.csv", f"{name}.html", *candidates, *report, f"{name}_baseline.yaml"]
+
+
+def check_outputs(tuning: Tuning, output_dir: str | Path) -> None:
+    """Refuse, before any work, a run of ``tuning`` whose outputs would replace its input
+    files (the tuning file, the baseline) or a file the toolkit did not write
+    (:meth:`~toolkit.output_folder.OutputFolder.check`).
+
+    Raises:
+        InvalidSetupError: one line naming the file.
+    """
+    output_folder(tuning, output_dir).check(output_names(tuning), [tuning.where, tuning.baseline_file])
 
 
 def value_text(target: Target, m: Measured | None) -> str:
@@ -171,12 +198,15 @@ def _html_page(
     return "\n".join(parts)
 
 
-def write_rule_change_report(tuning: Tuning, best_file: Path, output_dir: Path) -> Path:
+def write_rule_change_report(
+    tuning: Tuning, best_file: Path, output_dir: Path, folder: OutputFolder | None = None
+) -> Path:
     """Run the rule-change report (the ``rule-change`` report notebook, by papermill) of the
     house rules in ``best_file`` against the tuning's baseline, with the tuning file's
     ``rule_change:`` sizes; return the path of its HTML, ``DIR/<name>_rule_change.html``
     (the executed notebook beside it). A baseline other than the default rules is written
-    beside it first (``DIR/<name>_baseline.yaml``), so that the report names it.
+    beside it first (``DIR/<name>_baseline.yaml``), so that the report names it. The
+    files written are recorded in ``folder`` (default: the tuning's output folder there).
 
     Raises:
         ReportFailed: the notebook raised (its cell named), or its kernel died.
@@ -184,16 +214,22 @@ def write_rule_change_report(tuning: Tuning, best_file: Path, output_dir: Path) 
     """
     from toolkit.reports.running import run_report
 
+    folder = folder or output_folder(tuning, output_dir)
     baseline: str | None = None
     if tuning.baseline.changes():
-        path = output_dir / f"{tuning.name}_baseline.yaml"
-        write_atomic(path, tuning.baseline.to_yaml(title=tuning.baseline_label).encode())
+        path = folder.write(
+            f"{tuning.name}_baseline.yaml", tuning.baseline.to_yaml(title=tuning.baseline_label).encode()
+        )
         baseline = str(path.resolve())
     params: dict[str, Any] = {"system": tuning.system, "baseline": baseline, "proposed": str(best_file.resolve())}
     params["sizes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in tuning.rule_change or ()}
-    return run_report(
-        "rule-change", params, output_dir, output_name=f"{tuning.name}_rule_change", progress=lambda _: None
-    )
+    stem = f"{tuning.name}_rule_change"
+    try:
+        return run_report("rule-change", params, output_dir, output_name=stem, progress=lambda _: None)
+    finally:  # a failed report's notebook and page are this run's too
+        for ext in ("html", "ipynb"):
+            if (output_dir / f"{stem}.{ext}").is_file():
+                folder.adopt(output_dir / f"{stem}.{ext}")
 
 
 def write_outputs(
@@ -210,23 +246,25 @@ def write_outputs(
     changes) and, with ``report``, the rule-change report ``DIR/<name>_rule_change.html``
     (:func:`write_rule_change_report`; a report that fails is told in the page's search
     lines, the rest is written). Return the paths and the
-    :class:`~toolkit.reports.rule_change.RuleChange` (or ``None``)."""
+    :class:`~toolkit.reports.rule_change.RuleChange` (or ``None``).
+
+    Nothing a designer wrote is replaced (:func:`check_outputs`, again), and what an earlier
+    run of the same tuning wrote there is removed first (a rerun with fewer candidates
+    leaves no "candidate 3 of 3" of the earlier one)."""
     output_dir.mkdir(parents=True, exist_ok=True)
+    check_outputs(tuning, output_dir)
+    folder = output_folder(tuning, output_dir)
+    folder.clear_earlier(())
     best = candidates[: tuning.best]
     frame = candidates_frame(tuning, best)
-    written = []
-    csv = output_dir / f"{tuning.name}.csv"
-    write_atomic(csv, spreadsheet_csv(frame))
-    written.append(csv)
+    written = [folder.write(f"{tuning.name}.csv", spreadsheet_csv(frame))]
     for i, c in enumerate(best, 1):
-        if c.rules is None:
+        if c.rules is None or not c.measured:  # a setting whose points failed is in the table only
             continue
-        path = output_dir / f"{tuning.name}_{i}.yaml"
         text = c.rules.to_yaml(title=f"Candidate {i}: {tuning.title}", notes=candidate_notes(tuning, c, i, measured))
-        write_atomic(path, text.encode())
-        written.append(path)
+        written.append(folder.write(f"{tuning.name}_{i}.yaml", text.encode()))
     change, report_path = None, None
-    if best and best[0].changed and tuning.rule_change is not None:
+    if best and best[0].measured and best[0].changed and tuning.rule_change is not None:
         from toolkit.errors import TooBigError
         from toolkit.reports.rule_change import compare_rules
 
@@ -235,18 +273,17 @@ def write_outputs(
         except TooBigError as exc:  # the headline tables of these rules cannot be computed exactly
             lines = (*lines, f"rule-change report: not written ({exc}); give smaller sizes in rule_change:")
         else:
-            path = output_dir / f"{tuning.name}_rule_change.csv"
-            write_atomic(path, spreadsheet_csv(change.largest_frame(20).astype(str)))
-            written.append(path)
+            table = spreadsheet_csv(change.largest_frame(20).astype(str))
+            written.append(folder.write(f"{tuning.name}_rule_change.csv", table))
             if report:
                 from toolkit.errors import ToolkitError
 
                 try:
-                    report_path = write_rule_change_report(tuning, output_dir / f"{tuning.name}_1.yaml", output_dir)
+                    best_file = output_dir / f"{tuning.name}_1.yaml"
+                    report_path = write_rule_change_report(tuning, best_file, output_dir, folder)
                     written.append(report_path)
                 except ToolkitError as exc:  # the tables above are written; say why the report is not
                     lines = (*lines, f"rule-change report: not written ({str(exc).splitlines()[0]})")
-    page = output_dir / f"{tuning.name}.html"
-    write_atomic(page, _html_page(tuning, frame, lines, change, report_path).encode())
+    page = folder.write(f"{tuning.name}.html", _html_page(tuning, frame, lines, change, report_path).encode())
     written.insert(1, page)
     return written, change

@@ -18,7 +18,7 @@ from typing import Any
 from toolkit.tune.measures import Measured
 from toolkit.tune.spec import Target, Tuning
 
-__all__ = ["Candidate", "meets", "distance", "changed_fields", "rank", "score"]
+__all__ = ["Candidate", "meets", "distance", "changed_fields", "measured_best", "rank", "score"]
 
 #: The weight of one unmet target in the single number Optuna minimises.
 UNMET_WEIGHT = 1_000.0
@@ -48,6 +48,11 @@ class Candidate:
     def holds(self) -> bool:
         """Whether every constraint target keeps holding."""
         return all(self.met[self.targets :])
+
+    @property
+    def measured(self) -> bool:
+        """Whether every target of this candidate was measured (its points did not fail)."""
+        return self.failure is None and None not in self.measures
 
     def sort_key(self) -> tuple[Any, ...]:
         return (not self.holds, -self.targets_met, len(self.changed), self.distance, self.setting.describe())
@@ -114,6 +119,12 @@ def changed_fields(rules: Any, baseline: Any, fields: Sequence[str] | None = Non
         return ()
     names = rules.field_names() if fields is None else fields
     return tuple(f for f in names if getattr(rules, f) != getattr(baseline, f))
+
+
+def measured_best(candidates: Sequence[Candidate]) -> Candidate | None:
+    """The first of ``candidates`` (ranked) that was measured: a best is never a setting
+    whose points failed; ``None`` when none was measured."""
+    return next((c for c in candidates if c.measured), None)
 
 
 def rank(

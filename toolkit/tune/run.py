@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from toolkit.files import FolderFault, fault_reason, quoted_path
+from toolkit.folder_lock import folder_lock
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, open_client
-from toolkit.tune.output import write_outputs
-from toolkit.tune.ranking import Candidate, rank
+from toolkit.tune.output import check_outputs, write_outputs
+from toolkit.tune.ranking import Candidate, measured_best, rank
 from toolkit.tune.search import method_of, run_search, with_intervals
 from toolkit.tune.spec import Tuning, load_tuning
 
@@ -38,8 +40,9 @@ class TuneResult:
 
     @property
     def best(self) -> Candidate | None:
-        """The best candidate (``None`` when nothing could be measured)."""
-        return self.candidates[0] if self.candidates else None
+        """The best candidate measured (``None`` when nothing could be measured: a setting
+        whose points failed is never named the best)."""
+        return measured_best(self.candidates)
 
     @property
     def failures(self) -> tuple[str, ...]:
@@ -105,21 +108,49 @@ def tune(
     started = time.perf_counter()
     tuning = source if isinstance(source, Tuning) else load_tuning(source)
     out = Path(output_dir if output_dir is not None else "tune")
+    notice = None if stream is None else lambda line: print(line, file=stream, flush=True)
+    with folder_lock(out, f"toolkit tune {tuning.where}", notice):  # one writer per folder: a second run waits
+        check_outputs(tuning, out)
+        return _tune(tuning, out, started, workers, scheduler, client, stream, progress, report)
+
+
+def _tune(
+    tuning: Tuning,
+    out: Path,
+    started: float,
+    workers: int | None,
+    scheduler: str | None,
+    client: Any,
+    stream: TextIO | None,
+    progress: Any,
+    report: bool,
+) -> TuneResult:
+    """:func:`tune` once its output folder is locked and checked."""
     shown = progress if stream is not None else None
-    if method_of(tuning) == "exhaustive" or client is not None:
-        evaluator = Evaluator(tuning, out, workers=workers, scheduler=scheduler, client=client)
-        searched = run_search(tuning, evaluator, stream, shown)
-    else:
-        with open_client(workers, scheduler) as opened:
-            evaluator = Evaluator(tuning, out, workers=workers, client=opened)
+    try:
+        if method_of(tuning) == "exhaustive" or client is not None:
+            evaluator = Evaluator(tuning, out, workers=workers, scheduler=scheduler, client=client)
             searched = run_search(tuning, evaluator, stream, shown)
+        else:
+            with open_client(workers, scheduler) as opened:
+                evaluator = Evaluator(tuning, out, workers=workers, client=opened)
+                searched = run_search(tuning, evaluator, stream, shown)
+    except FolderFault as exc:  # its store could not be written: no best is named from a part
+        raise FolderFault(f"toolkit tune stopped, naming no best: {exc}") from None
     ranked = rank(tuning, list(searched.evaluated))
     top = ranked[: tuning.best]
     if any(m is not None and not m.exact for c in top for m in c.measures):
         ranked = rank(
             tuning, with_intervals(tuning, evaluator, top) + [_as_evaluated(c) for c in ranked[tuning.best :]]
         )
-    files, change = write_outputs(tuning, ranked, len(searched.evaluated), searched.lines, out, report)
+    try:
+        files, change = write_outputs(tuning, ranked, len(searched.evaluated), searched.lines, out, report)
+    except OSError as exc:
+        raise FolderFault(
+            f"cannot write in {quoted_path(out)}: {fault_reason(exc)}; kept: every measured point, in "
+            f"{evaluator.folder} (a rerun writes the results without computing them again); the results were "
+            "not all written"
+        ) from None
     return TuneResult(
         tuning,
         tuple(ranked),

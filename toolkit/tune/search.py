@@ -27,7 +27,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, Setting
 from toolkit.tune.measures import Measured, MeasureError, estimate_interval, measure_target
-from toolkit.tune.ranking import Candidate, changed_fields, rank, score
+from toolkit.tune.ranking import Candidate, changed_fields, measured_best, rank, score
 from toolkit.tune.spec import Target, Tuning, bisection_problem
 
 __all__ = ["SearchLog", "method_of", "settings_of", "run_search"]
@@ -142,7 +142,7 @@ def run_search(
         evaluator.run(settings, progress)
         evaluated = [measure(tuning, evaluator, s) for s in settings]
         ranked = rank(tuning, evaluated)
-        log.progress(len(settings), len(settings), ranked[0] if ranked else None)
+        log.progress(len(settings), len(settings), measured_best(ranked))
     elif method == "bisection":
         evaluated = _bisection(tuning, evaluator, log)
     else:
@@ -162,7 +162,7 @@ def _bisection(tuning: Tuning, evaluator: Evaluator, log: SearchLog) -> list[Eva
             evaluator.run([setting])
             done[i] = measure(tuning, evaluator, setting)
             ranked = rank(tuning, list(done.values()))
-            log.progress(len(done), None, ranked[0] if ranked else None)
+            log.progress(len(done), None, measured_best(ranked))
         m = done[i][2][0]
         return float("nan") if m is None else float(m.value)
 
@@ -211,7 +211,7 @@ def _optuna(tuning: Tuning, evaluator: Evaluator, log: SearchLog) -> list[Evalua
             study.tell(trial, score(tuning, measures, len(changed_fields(rules, tuning.baseline, tuning.rule_knobs))))
         tried += len(trials)
         ranked = rank(tuning, list(evaluated.values()))
-        log.progress(tried, tuning.trials, ranked[0] if ranked else None)
+        log.progress(tried, tuning.trials, measured_best(ranked))
     if not evaluated:
         raise _none_allowed(tuning, f"the {count(tried, 'setting')} tried")
     log.say(f"tune: optuna tried {tuning.trials:,} trials, {len(evaluated):,} distinct settings")

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.errors import InvalidSetupError, TooBigError
-from toolkit.house_rules import load_rules, rules_class
+from toolkit.house_rules import find_rules_file, load_rules, rules_class
 from toolkit.notation import LineMap, ParseErrors, excerpt, read_designer_yaml
 from toolkit.numbers import count
 from toolkit.sweeps import Calculator, calculator
@@ -121,6 +121,8 @@ class Tuning:
     #: The sizes of the rule-change report of the best against the baseline (``None``:
     #: no report; empty: the report's own sizes).
     rule_change: tuple[tuple[str, Any], ...] | None = ()
+    #: The baseline's house-rules file (empty: the default rules or a mapping).
+    baseline_file: str = ""
 
     @property
     def size(self) -> int | None:
@@ -274,6 +276,7 @@ def tuning_from_mapping(
         where,
         base,
         rule_change,
+        _baseline_file(system, data.get("baseline"), base),
     )
     check_bounds(tuning)
     return tuning
@@ -366,6 +369,16 @@ def _baseline(system: str, raw: Any, errors: ParseErrors, base: Path | None) -> 
         return rules_class(system)(), "default rules"
     label = Path(raw).stem if isinstance(raw, str) else rules.variant_name()
     return rules, label
+
+
+def _baseline_file(system: str, raw: Any, base: Path | None) -> str:
+    """The house-rules file the baseline names (an input a tune must not overwrite), or ``""``."""
+    if not isinstance(raw, str) or raw == "default":
+        return ""
+    try:
+        return str(find_rules_file(system, raw, base) or "")
+    except InvalidSetupError:
+        return ""
 
 
 def _keep(system: str, raw: Any, knobs: tuple[Knob, ...], errors: ParseErrors) -> tuple[str, ...]:
