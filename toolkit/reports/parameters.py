@@ -21,6 +21,7 @@ file fails at once with its file, line and field named. The system is the notebo
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from typing import Any
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import read_house_rules
 from toolkit.notation import YamlSyntaxError, control_character, excerpt, load_yaml
+from toolkit.reports.literals import ACCEPTED, plain_problem
 from toolkit.reports.notebook_libraries import notebook_library
 
 __all__ = [
@@ -210,23 +212,31 @@ def _type_of_annotation(annotation: str) -> str | None:
 
 def notebook_parameters(path: Path | str) -> dict[str, ParameterSpec]:
     """Return the parameters of the notebook's cell tagged ``parameters``, in order
-    (empty when there is no such cell), using ``papermill.inspect_notebook``."""
-    papermill = notebook_library("papermill")
-
+    (empty when there is no such cell), using ``papermill.inspect_notebook`` (once per
+    version of the file: a run reads them several times)."""
     path = Path(path)
     if not path.is_file():
         raise InvalidSetupError(f"no notebook at {str(path)!r}")
+    stat = path.stat()
+    return {spec.name: spec for spec in _inspected(str(path.resolve()), stat.st_mtime_ns, stat.st_size)}
+
+
+@functools.lru_cache(maxsize=64)
+def _inspected(path: str, mtime_ns: int, size: int) -> tuple[ParameterSpec, ...]:
+    """The parameters of the notebook at ``path`` as it is at ``mtime_ns`` and ``size``."""
+    papermill = notebook_library("papermill")
+
     try:
-        inspected = papermill.inspect_notebook(str(path))
+        inspected = papermill.inspect_notebook(path)
     except Exception as exc:  # papermill raises plain ValueError/JSON errors here
-        raise InvalidSetupError(f"cannot read the parameters of {str(path)!r}: {exc}") from exc
-    specs: dict[str, ParameterSpec] = {}
+        raise InvalidSetupError(f"cannot read the parameters of {path!r}: {exc}") from exc
+    specs = []
     for name, p in inspected.items():
         declared = p.get("inferred_type_name") or "None"
         default = str(p.get("default", ""))
         type_name = _type_of_annotation(declared) if declared != "None" else _type_of_default(default)
-        specs[name] = ParameterSpec(name, type_name, default, str(p.get("help") or ""))
-    return specs
+        specs.append(ParameterSpec(name, type_name, default, str(p.get("help") or "")))
+    return tuple(specs)
 
 
 def _accepted_list(specs: Mapping[str, ParameterSpec]) -> str:
@@ -240,8 +250,10 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
     """Return ``params`` checked against the notebook's parameters cell, ints given for
     float parameters turned into floats.
 
-    An unknown name or a value of the wrong type raises :class:`InvalidSetupError`
-    naming it and listing every accepted parameter with its type and default.
+    An unknown name, a value that is not plain data (a tuple, a set, bytes, a date, an
+    object: :func:`toolkit.reports.literals.plain_problem`) or a value of the wrong type
+    raises :class:`InvalidSetupError` naming it and listing every accepted parameter
+    with its type and default.
     """
     specs = notebook_parameters(path)
     where = Path(path).name
@@ -252,6 +264,9 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
         spec = specs.get(name)
         if spec is None:
             raise InvalidSetupError(f"{where} has no parameter {excerpt(name)}; {_accepted_list(specs)}")
+        not_plain = plain_problem(value)
+        if not_plain is not None:
+            raise InvalidSetupError(f"parameter {name!r} of {where} holds {not_plain}; a parameter takes {ACCEPTED}")
         problem = spec.problem(value)
         if problem is not None:
             raise InvalidSetupError(

@@ -24,6 +24,7 @@ from toolkit.reports.batch_index import write_batch_index
 from toolkit.reports.discovery import find_report, notebook_title
 from toolkit.reports.job_result import JobResult
 from toolkit.reports.jobs import Job, check_output_name
+from toolkit.reports.literals import INJECTED_TAG, write_parameterised
 from toolkit.reports.notebook_libraries import notebook_library
 from toolkit.reports.parameters import default_value, notebook_parameters, parameter_words, validate_parameters
 from toolkit.whole_numbers import whole_number
@@ -170,7 +171,7 @@ def _original_cell_index(executed: Path, cell_index: int) -> int:
     except Exception:
         return cell_index
     cells = [c for c in nb.cells if "papermill-error-cell-tag" not in c.metadata.get("tags", [])]
-    injected = sum("injected-parameters" in c.metadata.get("tags", []) for c in cells[:cell_index])
+    injected = sum(INJECTED_TAG in c.metadata.get("tags", []) for c in cells[:cell_index])
     return cell_index - injected
 
 
@@ -336,11 +337,14 @@ def run_report(
         stale.unlink(missing_ok=True)
     progress(f"{label}: running {name}…")
     start = time.perf_counter()
+    # the parameters are written as checked literals here; papermill's own writer puts a
+    # value it does not know between quotes as its str(), which can end the quotes
+    write_parameterised(notebook, values, executed)
     try:
         papermill.execute_notebook(
-            str(notebook),
             str(executed),
-            parameters=values,
+            str(executed),
+            parameters=None,
             kernel_name=kernel_name,
             progress_bar=sys.stderr.isatty(),
             cwd=str(notebook.parent),
