@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import ast
 import functools
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -118,13 +120,49 @@ class ParameterSpec:
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return None
 
+    @property
+    def bounds(self) -> tuple[str, str] | None:
+        """The range the help comment declares at its end (``# largest pool [1 to 15]``),
+        as its two numbers' text; None if it declares none. A number parameter's value, each
+        number of a list parameter, and a text parameter's number (``"1/2"``) must lie in it."""
+        found = _RANGE.search(self.help)
+        return (found[1], found[2]) if found else None
+
+    def takes(self) -> str:
+        """What this parameter takes, in words: its declared range with its type
+        (``"a whole number from 1 to 15"``), else any plain value
+        (:data:`toolkit.reports.literals.ACCEPTED`)."""
+        if self.bounds is None:
+            return ACCEPTED
+        kind = _RANGED_KINDS.get(self.type_name or "", "numbers")
+        return f"{kind} from {self.bounds[0]} to {self.bounds[1]}"
+
+    def _out_of_range(self, value: Any) -> str | None:
+        """Why ``value`` (of this parameter's type) is outside :attr:`bounds`, or None."""
+        if self.bounds is None:
+            return None
+        low, high = (Fraction(b) for b in self.bounds)
+        where = f"from {self.bounds[0]} to {self.bounds[1]}"
+        if isinstance(value, str):
+            if not _NUMBER_TEXT.fullmatch(value.strip()) or not low <= Fraction(value.strip()) <= high:
+                return f"must be a number {where}, written as 2, -0.5 or 1/3"
+            return None
+        odd = next((v for v in _numbers(value) if not low <= _as_written(v) <= high), None)
+        if odd is None:
+            return None
+        return f"must be {where}" if odd is value else f"takes numbers {where}, got an item {excerpt(odd)}"
+
     def problem(self, value: Any) -> str | None:
         """Return why ``value`` cannot be given to this parameter (None if it can): the
-        wrong type, an item of a list of another type than the default's items, a word
-        not among :attr:`choices`, or text that is too long or holds control characters
-        (what a report echoes is escaped besides: :func:`toolkit.reports.figures.say`)."""
+        wrong type, an item of a list of another type than the default's items, a number
+        outside the declared range (:attr:`bounds`), a word not among :attr:`choices`, or
+        text that is too long or holds control characters (what a report echoes is
+        escaped besides: :func:`toolkit.reports.figures.say`)."""
         if not self.accepts(value):
-            return f"must be {self.type_name}"
+            return f"must be {self.type_name}" if self.bounds is None else f"must be {self.takes()}"
+        out = self._out_of_range(value)
+        if out is not None:
+            return out
         items = value if isinstance(value, list) else [value]
         if isinstance(value, list):
             if len(value) > MAX_LIST_ITEMS:
@@ -159,6 +197,17 @@ MAX_TEXT_CHARS = 200
 MAX_LIST_ITEMS = 1000
 
 _QUOTED = re.compile(r'"([A-Za-z0-9_.\-]+)"')
+#: What a parameter with a declared range takes, by its type.
+_RANGED_KINDS = {
+    "int": "a whole number",
+    "float": "a number",
+    "str": "a number as text (2, -0.5 or 1/3)",
+    "list": "a list of numbers",
+}
+#: A range declared at the end of a parameter's help comment: ``[1 to 15]``, ``[0 to 0.5]``.
+_RANGE = re.compile(r"\[(-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)\]\s*$")
+#: The number a text parameter with a range takes: whole, decimal or a fraction (no exponent).
+_NUMBER_TEXT = re.compile(r"-?\d{1,15}(?:\.\d{1,15}|/0*[1-9]\d{0,14})?")
 
 
 def _kind(value: Any) -> str:
@@ -176,20 +225,39 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _texts(values: Any) -> list[str]:
-    """Every text in ``values`` (nested lists and mappings included; iteratively)."""
-    out: list[str] = []
+def _leaves(values: Any) -> list[Any]:
+    """Every value in ``values`` that is not a list or a mapping (nested lists and
+    mappings, keys included, iteratively), in order."""
+    out: list[Any] = []
     stack = [values]
     while stack:
         value = stack.pop()
-        if isinstance(value, str):
-            out.append(value)
-        elif isinstance(value, (list, tuple)):
-            stack.extend(value)
+        if isinstance(value, (list, tuple)):
+            stack.extend(reversed(value))
         elif isinstance(value, dict):
-            stack.extend(value.keys())
-            stack.extend(value.values())
+            for k, v in reversed(list(value.items())):
+                stack.extend((v, k))
+        else:
+            out.append(value)
     return out
+
+
+def _numbers(values: Any) -> list[int | float]:
+    """Every number in ``values`` (nested lists and mappings included; a bool is no number)."""
+    return [v for v in _leaves(values) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+def _as_written(number: int | float) -> int | Fraction:
+    """A number as its text says (``1e-06`` is one millionth, not the float nearest it);
+    a NaN stays a NaN, outside every range."""
+    if isinstance(number, float) and math.isfinite(number):
+        return Fraction(repr(number))
+    return number
+
+
+def _texts(values: Any) -> list[str]:
+    """Every text in ``values`` (nested lists and mappings included)."""
+    return [v for v in _leaves(values) if isinstance(v, str)]
 
 
 def _type_of_default(default: str) -> str | None:
@@ -266,7 +334,8 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
             raise InvalidSetupError(f"{where} has no parameter {excerpt(name)}; {_accepted_list(specs)}")
         not_plain = plain_problem(value)
         if not_plain is not None:
-            raise InvalidSetupError(f"parameter {name!r} of {where} holds {not_plain}; a parameter takes {ACCEPTED}")
+            takes = "a parameter takes " + ACCEPTED if spec.bounds is None else "it takes " + spec.takes()
+            raise InvalidSetupError(f"parameter {name!r} of {where} holds {not_plain}; {takes}")
         problem = spec.problem(value)
         if problem is not None:
             raise InvalidSetupError(
@@ -332,18 +401,32 @@ def _check_system(path: Path | str, value: Any) -> None:
         )
 
 
+#: The range of every number a headline table's size holds (``sizes: {max_dice: 4}``),
+#: by the size's name, else :data:`SIZE_RANGE`: a table of pools, hands or armies of a
+#: hundred is far past any exact calculator, and each size is computed under two rule sets.
+SIZE_RANGES: dict[str, tuple[int, int]] = {"trials": (1, 100_000)}
+SIZE_RANGE = (0, 100)
+
+
 def _check_sizes(path: Path | str, specs: Mapping[str, ParameterSpec], params: Mapping[str, Any], value: Any) -> None:
     """Refuse ``sizes`` that the report's system does not read (its registry hook ``sizes``,
-    :meth:`toolkit.systems.System.check_sizes`) before the run."""
+    :meth:`toolkit.systems.System.check_sizes`), or that hold a number outside its range
+    (:data:`SIZE_RANGES`), before the run."""
     from toolkit import systems
 
+    where = f"parameter 'sizes' of {Path(path).name}"
+    for name, size in value.items() if isinstance(value, Mapping) else ():
+        low, high = SIZE_RANGES.get(name, SIZE_RANGE)
+        odd = next((v for v in _numbers(size) if not low <= _as_written(v) <= high), None)
+        if odd is not None:
+            raise InvalidSetupError(f"{where}: {excerpt(name)} takes numbers from {low} to {high}, got {excerpt(odd)}")
     system = notebook_system(path, specs, params)
     if system not in systems.names("sizes"):
         return  # an unknown system is refused by its own parameter (or in the notebook)
     try:
         systems.system(system).check_sizes(value)
     except InvalidSetupError as exc:
-        raise InvalidSetupError(f"parameter 'sizes' of {Path(path).name}: {exc}") from None
+        raise InvalidSetupError(f"{where}: {exc}") from None
 
 
 def _checked_rules(
@@ -406,16 +489,17 @@ def rules_html(house: Any, heading: str = "Rules in force", rules: Any = None) -
 
 def with_variants(rules: Any, **fields: Any) -> Any:
     """Return house rules with a report's variant parameters on top: each field given a
-    value other than the default rules' replaces the house rules' value; a variant
-    parameter left at its default keeps what the house rules say.
+        value other than the default rules' replaces the house rules' value; a variant
+        parameter left at its default keeps what the house rules say.
 
-    >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True)
-    ... class Rules:  # a system's rules: a frozen dataclass whose defaults are the rulings
-    ...     hit_on: int = 5
-    ...     reroll: bool = False
-    >>> with_variants(Rules(hit_on=4), hit_on=5, reroll=True)  # hit_on=5 is the default: 4 stays
-    Rules(hit_on=4, reroll=True)
+        >>> from dataclasses import dataclass
+    from fractions import Fraction
+        >>> @dataclass(frozen=True)
+        ... class Rules:  # a system's rules: a frozen dataclass whose defaults are the rulings
+        ...     hit_on: int = 5
+        ...     reroll: bool = False
+        >>> with_variants(Rules(hit_on=4), hit_on=5, reroll=True)  # hit_on=5 is the default: 4 stays
+        Rules(hit_on=4, reroll=True)
     """
     import dataclasses
 
