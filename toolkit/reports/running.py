@@ -124,6 +124,36 @@ def _forward_kernel_stderr(read_fd: int, target_fd: int = 2) -> None:
                     os.write(target_fd, line)
 
 
+def _dies_with_this_process() -> Callable[[], None] | None:
+    """Return what a report's kernel runs between its fork and its start so that it is
+    killed when this process ends, however it ends (Linux's parent-death signal; None
+    elsewhere). ipykernel watches its parent too, but from a thread: a cell computing in
+    one long C call (``Fraction("1e999999999")``) never lets it run, and the kernel went on
+    for minutes after the command was killed."""
+    import ctypes
+    import signal
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def die_with_parent() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the command ended before the signal was asked for
+            os._exit(1)
+
+    return die_with_parent
+
+
+#: Linux's ``prctl`` option: the signal a process gets when its parent ends.
+_PR_SET_PDEATHSIG = 1
+
+
 @cache
 def _quiet_kernel_manager() -> type:
     """Return the kernel manager class the report runs use: jupyter_client's
@@ -137,6 +167,7 @@ def _quiet_kernel_manager() -> type:
         """A kernel manager whose kernels do not print the TCP-without-encryption warning."""
 
         async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            kw.setdefault("preexec_fn", _dies_with_this_process())
             if kw.get("stderr") is not None:  # a caller chose the kernel's stderr: keep it
                 await super()._async_launch_kernel(kernel_cmd, **kw)
                 return
