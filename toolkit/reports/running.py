@@ -646,7 +646,8 @@ def run_batch(
     ``workers`` above 1 runs the jobs in parallel on a local Dask cluster of that many
     worker processes (:mod:`toolkit.reports.parallel`; never more than there are jobs),
     longest first (by the folder's previous run times, else the notebooks' sizes); 1 runs them one after another in
-    this process. Progress lines, results and the index are the same either way.
+    this process. Progress lines, results and the index are the same either way, but for the
+    parallel batch's first line, at once, that it starts its workers.
     """
     job_list = [_as_job(j) for j in jobs]
     names = _unique_names(job_list)
@@ -739,6 +740,8 @@ def _run_in_parallel(
             jobs[i], names[i], "failed", None, None, 0.0, message, _title_of(jobs[i].report, notebooks_dir)
         )
 
+    # the first line at once: the workers take seconds to start (far more on a loaded machine)
+    progress(f"{len(jobs)} reports, {workers} at a time: starting {workers} worker processes…")
     order = start_order(jobs, names, out_dir, notebooks_dir)
     run_parallel(tasks, workers, progress, finish, failed=failed, priorities=order)
 
