@@ -489,17 +489,16 @@ def rules_html(house: Any, heading: str = "Rules in force", rules: Any = None) -
 
 def with_variants(rules: Any, **fields: Any) -> Any:
     """Return house rules with a report's variant parameters on top: each field given a
-        value other than the default rules' replaces the house rules' value; a variant
-        parameter left at its default keeps what the house rules say.
+    value other than the default rules' replaces the house rules' value; a variant
+    parameter left at its default keeps what the house rules say.
 
-        >>> from dataclasses import dataclass
-    from fractions import Fraction
-        >>> @dataclass(frozen=True)
-        ... class Rules:  # a system's rules: a frozen dataclass whose defaults are the rulings
-        ...     hit_on: int = 5
-        ...     reroll: bool = False
-        >>> with_variants(Rules(hit_on=4), hit_on=5, reroll=True)  # hit_on=5 is the default: 4 stays
-        Rules(hit_on=4, reroll=True)
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Rules:  # a system's rules: a frozen dataclass whose defaults are the rulings
+    ...     hit_on: int = 5
+    ...     reroll: bool = False
+    >>> with_variants(Rules(hit_on=4), hit_on=5, reroll=True)  # hit_on=5 is the default: 4 stays
+    Rules(hit_on=4, reroll=True)
     """
     import dataclasses
 
