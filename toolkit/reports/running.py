@@ -145,7 +145,7 @@ def _dies_with_this_process() -> Callable[[], None] | None:
     def die_with_parent() -> None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:  # the command ended before the signal was asked for
-            os._exit(1)
+            os.kill(os.getpid(), signal.SIGKILL)
 
     return die_with_parent
 
