@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import datetime
+import json
 from pathlib import Path
 
 import nbformat
@@ -34,6 +35,8 @@ TEXTS = [
     f'""", {_CODE}, """',
     f'\\", {_CODE}, \\"',
     f"\\n{_CODE}\\n",
+    f'"""\n{_CODE}\n"""',
+    f"'''\t\n{_CODE}\n'''",
 ]
 
 #: YAML a designer could write, as ``-p NAME VALUE`` text, for every tag family the safe
@@ -58,6 +61,7 @@ YAML_VALUES = [
     "1e999",
     "1" + "0" * 40,
     *(repr(t) for t in TEXTS),
+    *(json.dumps(t) for t in TEXTS),  # YAML's double quotes read their escapes: real line breaks
     repr("line one\nline two"),
     repr('a "quoted" \\back\\slash\\'),
     "[[1, 1], [2, 1]]",
