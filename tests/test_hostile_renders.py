@@ -65,7 +65,6 @@ def hostile_cases(folder: Path) -> list[tuple[str, dict, bool]]:
     db2 = hostile_rules(folder, "durak-battle", "jokers: false", "Proposed")
     durak = {**SMALL_DURAK, "suit_trials": 4}
     dice = dict.fromkeys(("battle_die_a", "spirit_die_a", "battle_die_b", "spirit_die_b"), SCRIPT)
-    weights = dict.fromkeys(("damage_weight", "defender_points_weight", "nasty_hit_weight"), SCRIPT)
     return [
         ("angry-miniatures", {"rules": am, "attack_types": ["melee"], **SMALL_AM}, True),
         ("angry-miniatures", {"attack_types": ["melee", SCRIPT], **SMALL_AM}, False),
@@ -75,7 +74,8 @@ def hostile_cases(folder: Path) -> list[tuple[str, dict, bool]]:
         ("durak-battle", {"rules": db, "name_a": SCRIPT, "name_b": "<script>alert(2)</script>", **durak}, True),
         ("durak-battle", {**dice, **durak}, False),
         ("fairy-meat-strategy", {"rules": fm, **SMALL_STRATEGY}, True),
-        ("fairy-meat-strategy", {**weights, "counting_removed": SCRIPT, **SMALL_STRATEGY}, False),
+        # a script as a payoff weight never reaches a kernel: a weight is a number in its range
+        ("fairy-meat-strategy", {"counting_removed": SCRIPT, **SMALL_STRATEGY}, False),
         (
             "rule-change",
             {"system": "durak-battle", "baseline": db, "proposed": db2, "sizes": {**SMALL_DURAK, "tokens_b": [2]}},
@@ -124,7 +124,7 @@ CASE_IDS = [
     "durak-scripts",
     "durak-dice",
     "strategy-rules",
-    "strategy-weights",
+    "strategy-removed-cards",
     "rule-change",
     "rulebook-folder",
 ]

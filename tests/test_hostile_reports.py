@@ -97,9 +97,10 @@ def test_script_payloads_in_string_parameters_are_refused_or_only_echoed_escaped
     """Every text parameter of every report: a listed choice refuses the payload before
     the run; free text is accepted, and whatever a report says is escaped (say())."""
     value = [PAYLOAD, PAYLOAD] if spec.type_name == "list" else PAYLOAD
-    # a situation is checked against the catalogue, a system against the registry
-    if spec.choices or spec.name in ("situation", "system"):
-        with pytest.raises(InvalidSetupError, match=r"takes|has no situation|unknown system"):
+    # a situation is checked against the catalogue, a system against the registry, a
+    # number written as text (a payoff weight) against its range
+    if spec.choices or spec.name in ("situation", "system") or spec.bounds:
+        with pytest.raises(InvalidSetupError, match=r"takes|has no situation|unknown system|must be a number from"):
             validate_parameters(path, {spec.name: value})
     else:
         validate_parameters(path, {spec.name: value})

@@ -157,6 +157,12 @@ def _list_reports(name: str | None, notebooks_dir: Path | None) -> int:
     return EXIT_OK
 
 
+def _say(line: str) -> None:
+    """Print a progress line now: a pipe (``toolkit report all | tee log``, a test) holds
+    unflushed lines until the command ends."""
+    print(line, flush=True)
+
+
 def _report_command(args: argparse.Namespace) -> int:
     from toolkit.reports.runner import (
         DEFAULT_TIMEOUT,
@@ -210,6 +216,7 @@ def _report_command(args: argparse.Namespace) -> int:
     result = run_batch(
         jobs,
         args.output,
+        progress=_say,
         kernel_name=args.kernel,
         notebooks_dir=args.notebooks,
         show_code=args.show_code,

@@ -21,15 +21,19 @@ file fails at once with its file, line and field named. The system is the notebo
 from __future__ import annotations
 
 import ast
+import functools
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.house_rules import read_house_rules
 from toolkit.notation import YamlSyntaxError, control_character, excerpt, load_yaml
+from toolkit.reports.literals import ACCEPTED, plain_problem
 from toolkit.reports.notebook_libraries import notebook_library
 
 __all__ = [
@@ -116,13 +120,49 @@ class ParameterSpec:
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return None
 
+    @property
+    def bounds(self) -> tuple[str, str] | None:
+        """The range the help comment declares at its end (``# largest pool [1 to 15]``),
+        as its two numbers' text; None if it declares none. A number parameter's value, each
+        number of a list parameter, and a text parameter's number (``"1/2"``) must lie in it."""
+        found = _RANGE.search(self.help)
+        return (found[1], found[2]) if found else None
+
+    def takes(self) -> str:
+        """What this parameter takes, in words: its declared range with its type
+        (``"a whole number from 1 to 15"``), else any plain value
+        (:data:`toolkit.reports.literals.ACCEPTED`)."""
+        if self.bounds is None:
+            return ACCEPTED
+        kind = _RANGED_KINDS.get(self.type_name or "", "numbers")
+        return f"{kind} from {self.bounds[0]} to {self.bounds[1]}"
+
+    def _out_of_range(self, value: Any) -> str | None:
+        """Why ``value`` (of this parameter's type) is outside :attr:`bounds`, or None."""
+        if self.bounds is None:
+            return None
+        low, high = (Fraction(b) for b in self.bounds)
+        where = f"from {self.bounds[0]} to {self.bounds[1]}"
+        if isinstance(value, str):
+            if not _NUMBER_TEXT.fullmatch(value.strip()) or not low <= Fraction(value.strip()) <= high:
+                return f"must be a number {where}, written as 2, -0.5 or 1/3"
+            return None
+        odd = next((v for v in _numbers(value) if not low <= _as_written(v) <= high), None)
+        if odd is None:
+            return None
+        return f"must be {where}" if odd is value else f"takes numbers {where}, got an item {excerpt(odd)}"
+
     def problem(self, value: Any) -> str | None:
         """Return why ``value`` cannot be given to this parameter (None if it can): the
-        wrong type, an item of a list of another type than the default's items, a word
-        not among :attr:`choices`, or text that is too long or holds control characters
-        (what a report echoes is escaped besides: :func:`toolkit.reports.figures.say`)."""
+        wrong type, an item of a list of another type than the default's items, a number
+        outside the declared range (:attr:`bounds`), a word not among :attr:`choices`, or
+        text that is too long or holds control characters (what a report echoes is
+        escaped besides: :func:`toolkit.reports.figures.say`)."""
         if not self.accepts(value):
-            return f"must be {self.type_name}"
+            return f"must be {self.type_name}" if self.bounds is None else f"must be {self.takes()}"
+        out = self._out_of_range(value)
+        if out is not None:
+            return out
         items = value if isinstance(value, list) else [value]
         if isinstance(value, list):
             if len(value) > MAX_LIST_ITEMS:
@@ -157,6 +197,17 @@ MAX_TEXT_CHARS = 200
 MAX_LIST_ITEMS = 1000
 
 _QUOTED = re.compile(r'"([A-Za-z0-9_.\-]+)"')
+#: What a parameter with a declared range takes, by its type.
+_RANGED_KINDS = {
+    "int": "a whole number",
+    "float": "a number",
+    "str": "a number as text (2, -0.5 or 1/3)",
+    "list": "a list of numbers",
+}
+#: A range declared at the end of a parameter's help comment: ``[1 to 15]``, ``[0 to 0.5]``.
+_RANGE = re.compile(r"\[(-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)\]\s*$")
+#: The number a text parameter with a range takes: whole, decimal or a fraction (no exponent).
+_NUMBER_TEXT = re.compile(r"-?\d{1,15}(?:\.\d{1,15}|/0*[1-9]\d{0,14})?")
 
 
 def _kind(value: Any) -> str:
@@ -174,20 +225,39 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _texts(values: Any) -> list[str]:
-    """Every text in ``values`` (nested lists and mappings included; iteratively)."""
-    out: list[str] = []
+def _leaves(values: Any) -> list[Any]:
+    """Every value in ``values`` that is not a list or a mapping (nested lists and
+    mappings, keys included, iteratively), in order."""
+    out: list[Any] = []
     stack = [values]
     while stack:
         value = stack.pop()
-        if isinstance(value, str):
-            out.append(value)
-        elif isinstance(value, (list, tuple)):
-            stack.extend(value)
+        if isinstance(value, (list, tuple)):
+            stack.extend(reversed(value))
         elif isinstance(value, dict):
-            stack.extend(value.keys())
-            stack.extend(value.values())
+            for k, v in reversed(list(value.items())):
+                stack.extend((v, k))
+        else:
+            out.append(value)
     return out
+
+
+def _numbers(values: Any) -> list[int | float]:
+    """Every number in ``values`` (nested lists and mappings included; a bool is no number)."""
+    return [v for v in _leaves(values) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+def _as_written(number: int | float) -> int | Fraction:
+    """A number as its text says (``1e-06`` is one millionth, not the float nearest it);
+    a NaN stays a NaN, outside every range."""
+    if isinstance(number, float) and math.isfinite(number):
+        return Fraction(repr(number))
+    return number
+
+
+def _texts(values: Any) -> list[str]:
+    """Every text in ``values`` (nested lists and mappings included)."""
+    return [v for v in _leaves(values) if isinstance(v, str)]
 
 
 def _type_of_default(default: str) -> str | None:
@@ -210,23 +280,31 @@ def _type_of_annotation(annotation: str) -> str | None:
 
 def notebook_parameters(path: Path | str) -> dict[str, ParameterSpec]:
     """Return the parameters of the notebook's cell tagged ``parameters``, in order
-    (empty when there is no such cell), using ``papermill.inspect_notebook``."""
-    papermill = notebook_library("papermill")
-
+    (empty when there is no such cell), using ``papermill.inspect_notebook`` (once per
+    version of the file: a run reads them several times)."""
     path = Path(path)
     if not path.is_file():
         raise InvalidSetupError(f"no notebook at {str(path)!r}")
+    stat = path.stat()
+    return {spec.name: spec for spec in _inspected(str(path.resolve()), stat.st_mtime_ns, stat.st_size)}
+
+
+@functools.lru_cache(maxsize=64)
+def _inspected(path: str, mtime_ns: int, size: int) -> tuple[ParameterSpec, ...]:
+    """The parameters of the notebook at ``path`` as it is at ``mtime_ns`` and ``size``."""
+    papermill = notebook_library("papermill")
+
     try:
-        inspected = papermill.inspect_notebook(str(path))
+        inspected = papermill.inspect_notebook(path)
     except Exception as exc:  # papermill raises plain ValueError/JSON errors here
-        raise InvalidSetupError(f"cannot read the parameters of {str(path)!r}: {exc}") from exc
-    specs: dict[str, ParameterSpec] = {}
+        raise InvalidSetupError(f"cannot read the parameters of {path!r}: {exc}") from exc
+    specs = []
     for name, p in inspected.items():
         declared = p.get("inferred_type_name") or "None"
         default = str(p.get("default", ""))
         type_name = _type_of_annotation(declared) if declared != "None" else _type_of_default(default)
-        specs[name] = ParameterSpec(name, type_name, default, str(p.get("help") or ""))
-    return specs
+        specs.append(ParameterSpec(name, type_name, default, str(p.get("help") or "")))
+    return tuple(specs)
 
 
 def _accepted_list(specs: Mapping[str, ParameterSpec]) -> str:
@@ -240,8 +318,10 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
     """Return ``params`` checked against the notebook's parameters cell, ints given for
     float parameters turned into floats.
 
-    An unknown name or a value of the wrong type raises :class:`InvalidSetupError`
-    naming it and listing every accepted parameter with its type and default.
+    An unknown name, a value that is not plain data (a tuple, a set, bytes, a date, an
+    object: :func:`toolkit.reports.literals.plain_problem`) or a value of the wrong type
+    raises :class:`InvalidSetupError` naming it and listing every accepted parameter
+    with its type and default.
     """
     specs = notebook_parameters(path)
     where = Path(path).name
@@ -252,6 +332,10 @@ def validate_parameters(path: Path | str, params: Mapping[str, Any]) -> dict[str
         spec = specs.get(name)
         if spec is None:
             raise InvalidSetupError(f"{where} has no parameter {excerpt(name)}; {_accepted_list(specs)}")
+        not_plain = plain_problem(value)
+        if not_plain is not None:
+            takes = "a parameter takes " + ACCEPTED if spec.bounds is None else "it takes " + spec.takes()
+            raise InvalidSetupError(f"parameter {name!r} of {where} holds {not_plain}; {takes}")
         problem = spec.problem(value)
         if problem is not None:
             raise InvalidSetupError(
@@ -317,18 +401,32 @@ def _check_system(path: Path | str, value: Any) -> None:
         )
 
 
+#: The range of every number a headline table's size holds (``sizes: {max_dice: 4}``),
+#: by the size's name, else :data:`SIZE_RANGE`: a table of pools, hands or armies of a
+#: hundred is far past any exact calculator, and each size is computed under two rule sets.
+SIZE_RANGES: dict[str, tuple[int, int]] = {"trials": (1, 100_000)}
+SIZE_RANGE = (0, 100)
+
+
 def _check_sizes(path: Path | str, specs: Mapping[str, ParameterSpec], params: Mapping[str, Any], value: Any) -> None:
     """Refuse ``sizes`` that the report's system does not read (its registry hook ``sizes``,
-    :meth:`toolkit.systems.System.check_sizes`) before the run."""
+    :meth:`toolkit.systems.System.check_sizes`), or that hold a number outside its range
+    (:data:`SIZE_RANGES`), before the run."""
     from toolkit import systems
 
+    where = f"parameter 'sizes' of {Path(path).name}"
+    for name, size in value.items() if isinstance(value, Mapping) else ():
+        low, high = SIZE_RANGES.get(name, SIZE_RANGE)
+        odd = next((v for v in _numbers(size) if not low <= _as_written(v) <= high), None)
+        if odd is not None:
+            raise InvalidSetupError(f"{where}: {excerpt(name)} takes numbers from {low} to {high}, got {excerpt(odd)}")
     system = notebook_system(path, specs, params)
     if system not in systems.names("sizes"):
         return  # an unknown system is refused by its own parameter (or in the notebook)
     try:
         systems.system(system).check_sizes(value)
     except InvalidSetupError as exc:
-        raise InvalidSetupError(f"parameter 'sizes' of {Path(path).name}: {exc}") from None
+        raise InvalidSetupError(f"{where}: {exc}") from None
 
 
 def _checked_rules(

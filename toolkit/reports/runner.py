@@ -5,6 +5,7 @@ Its parts are modules by concept, and this module gathers their public names (th
 
 - :mod:`.discovery`: finding report notebooks and their names;
 - :mod:`.parameters`: a notebook's parameters, checked before a run;
+- :mod:`.literals`: what a parameter value may be, and the one writer of the parameters cell;
 - :mod:`.jobs`: batch parameter files (``data/batch/*.yaml``);
 - :mod:`.running`: running one report or a batch;
 - :mod:`.parallel`: a batch's jobs in parallel on a local Dask cluster;

@@ -24,6 +24,7 @@ from toolkit.reports.batch_index import write_batch_index
 from toolkit.reports.discovery import find_report, notebook_title
 from toolkit.reports.job_result import JobResult
 from toolkit.reports.jobs import Job, check_output_name
+from toolkit.reports.literals import INJECTED_TAG, write_parameterised
 from toolkit.reports.notebook_libraries import notebook_library
 from toolkit.reports.parameters import default_value, notebook_parameters, parameter_words, validate_parameters
 from toolkit.whole_numbers import whole_number
@@ -123,6 +124,36 @@ def _forward_kernel_stderr(read_fd: int, target_fd: int = 2) -> None:
                     os.write(target_fd, line)
 
 
+def _dies_with_this_process() -> Callable[[], None] | None:
+    """Return what a report's kernel runs between its fork and its start so that it is
+    killed when this process ends, however it ends (Linux's parent-death signal; None
+    elsewhere). ipykernel watches its parent too, but from a thread: a cell computing in
+    one long C call (``Fraction("1e999999999")``) never lets it run, and the kernel went on
+    for minutes after the command was killed."""
+    import ctypes
+    import signal
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def die_with_parent() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the command ended before the signal was asked for
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return die_with_parent
+
+
+#: Linux's ``prctl`` option: the signal a process gets when its parent ends.
+_PR_SET_PDEATHSIG = 1
+
+
 @cache
 def _quiet_kernel_manager() -> type:
     """Return the kernel manager class the report runs use: jupyter_client's
@@ -136,6 +167,7 @@ def _quiet_kernel_manager() -> type:
         """A kernel manager whose kernels do not print the TCP-without-encryption warning."""
 
         async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            kw.setdefault("preexec_fn", _dies_with_this_process())
             if kw.get("stderr") is not None:  # a caller chose the kernel's stderr: keep it
                 await super()._async_launch_kernel(kernel_cmd, **kw)
                 return
@@ -170,7 +202,7 @@ def _original_cell_index(executed: Path, cell_index: int) -> int:
     except Exception:
         return cell_index
     cells = [c for c in nb.cells if "papermill-error-cell-tag" not in c.metadata.get("tags", [])]
-    injected = sum("injected-parameters" in c.metadata.get("tags", []) for c in cells[:cell_index])
+    injected = sum(INJECTED_TAG in c.metadata.get("tags", []) for c in cells[:cell_index])
     return cell_index - injected
 
 
@@ -336,11 +368,14 @@ def run_report(
         stale.unlink(missing_ok=True)
     progress(f"{label}: running {name}…")
     start = time.perf_counter()
+    # the parameters are written as checked literals here; papermill's own writer puts a
+    # value it does not know between quotes as its str(), which can end the quotes
+    write_parameterised(notebook, values, executed)
     try:
         papermill.execute_notebook(
-            str(notebook),
             str(executed),
-            parameters=values,
+            str(executed),
+            parameters=None,
             kernel_name=kernel_name,
             progress_bar=sys.stderr.isatty(),
             cwd=str(notebook.parent),
@@ -611,7 +646,8 @@ def run_batch(
     ``workers`` above 1 runs the jobs in parallel on a local Dask cluster of that many
     worker processes (:mod:`toolkit.reports.parallel`; never more than there are jobs),
     longest first (by the folder's previous run times, else the notebooks' sizes); 1 runs them one after another in
-    this process. Progress lines, results and the index are the same either way.
+    this process. Progress lines, results and the index are the same either way, but for the
+    parallel batch's first line, at once, that it starts its workers.
     """
     job_list = [_as_job(j) for j in jobs]
     names = _unique_names(job_list)
@@ -704,6 +740,8 @@ def _run_in_parallel(
             jobs[i], names[i], "failed", None, None, 0.0, message, _title_of(jobs[i].report, notebooks_dir)
         )
 
+    # the first line at once: the workers take seconds to start (far more on a loaded machine)
+    progress(f"{len(jobs)} reports, {workers} at a time: starting {workers} worker processes…")
     order = start_order(jobs, names, out_dir, notebooks_dir)
     run_parallel(tasks, workers, progress, finish, failed=failed, priorities=order)
 
