@@ -82,14 +82,13 @@ Path_ = tuple[Hashable, ...]
 
 
 #: Control characters: C0 (but tab and newline), DEL and C1, and the bidirectional
-#: controls (the marks, embeddings, overrides and isolates of U+061C, U+200E-U+200F,
-#: U+202A-U+202E, U+2066-U+2069). A terminal obeys them (ESC starts a sequence that can
-#: set the window title, BEL rings, a right-to-left override shows the text after it
-#: backwards), so no name, title or text a designer gives may hold one.
+#: controls (the marks, embeddings, overrides and isolates: :data:`_BIDI`). A terminal
+#: obeys them (ESC starts a sequence that can set the window title, BEL rings, a
+#: right-to-left override shows the text after it backwards), so no name, title or text a designer gives may hold one.
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _CONTROLS = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_BIDI}]")
-#: The same with tab and newline and the Unicode line and paragraph separators (U+2028,
-#: U+2029): what a one-line text (a name, a title) may not hold.
+#: The same with tab and newline and the Unicode line and paragraph separators: what a
+#: one-line text (a name, a title) may not hold.
 _CONTROLS_ONE_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]")
 
 #: The keys whose texts may run over several lines (newlines and tabs allowed).
