@@ -52,6 +52,7 @@ __all__ = [
     "count",
     "estimate_text",
     "interval_text",
+    "TINY",
     "fold_labels",
     "fold_sides",
     "fold_tail",
@@ -315,9 +316,10 @@ def wilson_interval(hits: int, trials: int, confidence: float = 0.95) -> tuple[f
 
 
 def _width_decimals(width: float) -> int:
-    """Decimals that show a width (in percent) to one significant digit, two when it starts with a 1."""
+    """Decimals that show a width to one significant digit, two when it starts with a 1
+    (at most :data:`MAX_DECIMALS`)."""
     lead = math.floor(math.log10(width))
-    return max(0, -lead + (1 if int(width / 10**lead) == 1 else 0))
+    return min(MAX_DECIMALS, max(0, -lead + (1 if int(width / 10**lead) == 1 else 0)))
 
 
 def estimate_text(hits: int, trials: int, what: str = "simulated battles", confidence: float = 0.95) -> str:
@@ -342,39 +344,79 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     return f"{shown}, estimated from {trials:,} {what}" if what else shown
 
 
-def interval_text(
-    value: float | Fraction, low: float | Fraction, high: float | Fraction, confidence: float = 0.95
-) -> str:
-    """Return an estimate and its interval as a designer reads it, never as a fraction, by
-    the rule of :func:`estimate_text` (which calls it for a Monte Carlo frequency): the
-    estimate ± the larger distance to an end, ``'48.8% ± 0.7% (95%)'``; a lopsided interval
-    as a range rounded outwards, ``'1.0% (0.2% to 3.6%, 95%)'``; an estimate of 0 (or 1) as
-    a bound, ``'0% (at most 0.20%, 95%)'``. For an interval from anything (a bootstrap, a
-    bound through a chain): ``low <= value <= high`` is not required (a bootstrap interval
-    need not hold its estimate), and an interval of no width is the percent alone.
+#: Below this share (0.001%) an estimate reads ``'< 0.001%'``, never a string of zeros.
+TINY = 1e-5
 
-    >>> interval_text(0.488, 0.481, 0.495)
-    '48.8% ± 0.7% (95%)'
-    >>> interval_text(0.5, 0.5, 0.5)
-    '50%'
+
+def interval_text(
+    value: float | Fraction,
+    low: float | Fraction,
+    high: float | Fraction,
+    confidence: float = 0.95,
+    *,
+    percent: bool = True,
+    signed: bool = False,
+    level: bool = True,
+) -> str:
+    """Return an estimate and its interval as a designer reads it, never as a fraction: the
+    estimate ± the larger distance to an end, ``'48.8% ± 0.7% (95%)'``, the half-width to one
+    significant digit (two when it starts with a 1) and the estimate to as many decimals; a
+    lopsided interval (one side more than 1.5 times the other) as a range rounded outwards,
+    ``'1.0% (0.2% to 3.6%, 95%)'``; a share of 0 (or 1) as a bound, ``'0% (at most 0.20%,
+    95%)'``; a share below 0.001% as ``'< 0.001%'``, never a string of zeros. With
+    ``percent=False`` the numbers are written as they are (a mean, ``'2.6 ± 0.5 (95%)'``),
+    ``signed`` gives them a sign (a change, ``'+2.58 ± 0.48 (95%)'``; a value that rounds to
+    zero reads ``'0'``, never ``'+0.00'``), and ``level=False`` leaves the level out (a table
+    states it once in its caption). For an interval from anything (a bootstrap, a bound
+    through a chain): ``low <= value <= high`` is not required, and an interval of no width
+    is the value alone (:func:`percent_text`, :func:`number_text`).
+
+    >>> interval_text(0.488, 0.481, 0.495), interval_text(0.5, 0.5, 0.5)
+    ('48.8% ± 0.7% (95%)', '50%')
+    >>> interval_text(1.6e-26, 3e-27, 2.9e-26), interval_text(2.58, 2.1, 3.06, percent=False, signed=True)
+    ('< 0.001% (95%)', '+2.6 ± 0.5 (95%)')
+    >>> interval_text(-0.001, -0.2, 0.2, percent=False, signed=True, level=False)
+    '0 ± 0.2'
     """
     value, lo, hi = float(value), float(low), float(high)
-    level = f"{confidence * 100:g}%"
-    below, above = max(0.0, (value - lo) * 100), max(0.0, (hi - value) * 100)
+    scale, unit = (100, "%") if percent else (1, "")
+    share = percent and not signed
+    tag = f"{confidence * 100:g}%"
+    below, above = max(0.0, (value - lo) * scale), max(0.0, (hi - value) * scale)
+
+    def shown(x: float, d: int) -> str:
+        text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
+        return "0" if text.strip("+-0.,") == "" else text
+
+    def with_level(text: str, inner: str = "") -> str:
+        if inner:
+            return f"{text} ({inner}, {tag})" if level else f"{text} ({inner})"
+        return f"{text} ({tag})" if level else text
+
     if below == above == 0:
-        return percent_text(Fraction(value))
-    if value <= 0:
-        d = _width_decimals(above)
-        return f"0% (at most {math.ceil(hi * 100 * 10**d) / 10**d:.{d}f}%, {level})"
-    if value >= 1:
+        if percent:
+            return percent_text(Fraction(value)) if not signed else points_text(Fraction(value))
+        return signed_text(value, 2) if signed else number_text(value)
+    if share and 0 < value < TINY:
+        if hi < TINY:
+            return with_level(f"< {TINY * 100:g}%")
+        return with_level(f"< {TINY * 100:g}%", f"at most {_up(hi * 100, _width_decimals(above))}%")
+    if share and value <= 0:
+        return with_level("0%", f"at most {_up(hi * 100, _width_decimals(above))}%")
+    if share and value >= 1:
         d = _width_decimals(below)
-        return f"100% (at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+        return with_level("100%", f"at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%")
     if min(below, above) == 0 or max(below, above) > 1.5 * min(below, above):
         d = _width_decimals(min(below, above) or max(below, above))
-        low_, high_ = math.floor(lo * 100 * 10**d) / 10**d, math.ceil(hi * 100 * 10**d) / 10**d
-        return f"{value * 100:.{d}f}% ({low_:.{d}f}% to {high_:.{d}f}%, {level})"
+        low_, high_ = math.floor(lo * scale * 10**d) / 10**d, math.ceil(hi * scale * 10**d) / 10**d
+        return with_level(f"{shown(value * scale, d)}{unit}", f"{shown(low_, d)}{unit} to {shown(high_, d)}{unit}")
     d = _width_decimals(max(below, above))
-    return f"{value * 100:.{d}f}% ± {max(below, above):.{d}f}% ({level})"
+    return with_level(f"{shown(value * scale, d)}{unit} ± {max(below, above):.{d}f}{unit}")
+
+
+def _up(x: float, d: int) -> str:
+    """``x`` rounded up to ``d`` decimals."""
+    return f"{math.ceil(x * 10**d) / 10**d:.{d}f}"
 
 
 def method_text(method: str, trials: int | None = None, what: str = "simulated battles") -> str:

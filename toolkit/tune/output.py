@@ -8,11 +8,12 @@ as ``toolkit report rule-change`` runs it."""
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.numbers import percent_text
+from toolkit.numbers import interval_text, percent_text
 from toolkit.prob import format_probability
 from toolkit.sweeps.store import write_atomic
 from toolkit.tune.measures import Measured
@@ -22,12 +23,20 @@ from toolkit.tune.spec import Target, Tuning
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["value_text", "candidates_frame", "candidate_notes", "write_outputs", "write_rule_change_report"]
+__all__ = [
+    "value_text",
+    "verdict_text",
+    "candidates_frame",
+    "candidate_notes",
+    "write_outputs",
+    "write_rule_change_report",
+]
 
 
 def value_text(target: Target, m: Measured | None) -> str:
     """A measure as a designer reads it: ``'13/20 = 65%'`` or ``'64.2%'`` for a
-    probability, the number for a mean; an estimate with its interval, or ``(no interval)``."""
+    probability, the number for a mean; an estimate with its 95% interval
+    (:func:`~toolkit.numbers.interval_text`, ``'64.2% ± 4.7% (95%)'``), or ``(no interval)``."""
     if m is None:
         return "failed"
     share = target.measure.kind == "probability" and target.than is None
@@ -39,8 +48,23 @@ def value_text(target: Target, m: Measured | None) -> str:
     shown = percent_text(m.value) if share else f"{float(m.value):.4g}"
     if m.low is None or m.high is None:
         return f"{shown} (estimate, no interval)"
-    lo, hi = (percent_text(m.low), percent_text(m.high)) if share else (f"{m.low:.4g}", f"{m.high:.4g}")
-    return f"{shown} (estimate, {lo} to {hi})"
+    return interval_text(m.value, m.low, m.high, percent=share)
+
+
+def verdict_text(tuning: Tuning, candidates: Sequence[Candidate]) -> str:
+    """The search's verdict in one line: ``'every target met; best: S (...)'``, or, when no
+    setting reaches the targets, ``'no setting reaches the targets; closest: S (...)'`` —
+    the candidate nearest the targets (:mod:`toolkit.tune.ranking`), each target's value
+    with its interval against its goal."""
+    if not candidates:
+        return "nothing could be measured"
+    best = candidates[0]
+    values = "; ".join(
+        f"{t.name} {value_text(t, m)}, aimed at {t.describe_goal()}"
+        for t, m in zip(tuning.every_target, best.measures, strict=True)
+    )
+    verdict = "every target met; best" if best.reaches else "no setting reaches the targets; closest"
+    return f"{verdict}: {best.setting.describe()} ({values})"
 
 
 def candidates_frame(tuning: Tuning, candidates: list[Candidate]) -> pd.DataFrame:
@@ -104,8 +128,15 @@ def _plain_text(value: Any) -> str:
 
 
 def _html_page(
-    tuning: Tuning, frame: pd.DataFrame, lines: tuple[str, ...], change: Any, report: Path | None = None
+    tuning: Tuning,
+    candidates: Sequence[Candidate],
+    frame: pd.DataFrame,
+    lines: tuple[str, ...],
+    change: Any,
+    report: Path | None = None,
 ) -> str:
+    from toolkit.tune.plots import search_html
+
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>{html.escape(tuning.title)}</title>",
@@ -119,8 +150,13 @@ def _html_page(
     for t in tuning.every_target:
         where = f" at {t.where()}" if t.at or t.than else ""
         parts.append(f"<li>{html.escape(f'{t.name}: {t.measure.describe()}{where}, {t.describe_goal()}')}</li>")
-    parts.append("</ul><h2>Search</h2><pre>" + html.escape("\n".join(lines)) + "</pre>")
+    parts.append(f"</ul><p><b>{html.escape(verdict_text(tuning, candidates))}</b></p>")
+    parts.append("<h2>Search</h2><pre>" + html.escape("\n".join(lines)) + "</pre>")
     parts.append("<h2>Best candidates</h2>" + frame.to_html(index=False, escape=True))
+    parts.append(
+        "<h2>Each target against each knob</h2><p>One point per setting measured (an estimate with its 95% "
+        "interval), the target's band shaded, the best starred.</p>" + search_html(tuning, candidates)
+    )
     if change is not None:
         parts.append("<h2>The best against the baseline (rule-change report)</h2>")
         if report is not None:
@@ -209,6 +245,6 @@ def write_outputs(
                 except ToolkitError as exc:  # the tables above are written; say why the report is not
                     lines = (*lines, f"rule-change report: not written ({str(exc).splitlines()[0]})")
     page = output_dir / f"{tuning.name}.html"
-    write_atomic(page, _html_page(tuning, frame, lines, change, report_path).encode())
+    write_atomic(page, _html_page(tuning, candidates, frame, lines, change, report_path).encode())
     written.insert(1, page)
     return written, change

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, Setting
 from toolkit.tune.measures import Measured, MeasureError, estimate_interval, measure_target
+from toolkit.tune.output import value_text
 from toolkit.tune.ranking import Candidate, changed_fields, rank, score
 from toolkit.tune.spec import Tuning, bisection_problem
 
@@ -82,14 +83,9 @@ class SearchLog:
 def describe_verdict(tuning: Tuning, c: Candidate) -> str:
     """``"1 of 1 targets met: P(...) 65.2%"`` for a progress line."""
     shown = "; ".join(
-        f"{t.name} {_short(m)}" for t, m in zip(tuning.every_target, c.measures, strict=True) if m is not None
+        f"{t.name} {value_text(t, m)}" for t, m in zip(tuning.every_target, c.measures, strict=True) if m is not None
     )
     return f"{c.targets_met} of {len(tuning.targets)} targets met" + (f": {shown}" if shown else "")
-
-
-def _short(m: Measured) -> str:
-    value = float(m.value)
-    return f"{value:.1%}" if 0 <= value <= 1 else f"{value:.4g}"
 
 
 @dataclass(frozen=True)
