@@ -278,15 +278,18 @@ def points_text(delta: Fraction | int | float, digits: int = 1) -> str:
 
 def signed_text(x: Fraction | int | float, digits: int = 3) -> str:
     """Return a signed value rounded to ``digits`` places (a payoff, a gain: ``'+0.125'``,
-    ``'-1.500'``); one that rounds to zero reads ``'0.000'``, never ``'-0.000'`` or ``'+0.000'``.
+    ``'-1.500'``); zero reads ``'0'``, and a value that rounds to zero without being zero
+    ``'≈ 0'`` — never ``'-0.000'``, ``'+0.000'`` or a string of zeros.
 
     >>> signed_text(0.125), signed_text(Fraction(-3, 2)), signed_text(-0.0001), signed_text(0)
-    ('+0.125', '-1.500', '0.000', '0.000')
+    ('+0.125', '-1.500', '≈ 0', '0')
     >>> signed_text(Fraction(1, 3), 2)
     '+0.33'
     """
+    if x == 0:
+        return "0"
     text = f"{float(x):+.{digits}f}"
-    return text[1:] if text.strip("+-0.") == "" else text
+    return "≈ 0" if text.strip("+-0.") == "" else text
 
 
 @dataclass(frozen=True)
@@ -322,7 +325,9 @@ def _width_decimals(width: float) -> int:
     return min(MAX_DECIMALS, max(0, -lead + (1 if int(width / 10**lead) == 1 else 0)))
 
 
-def estimate_text(hits: int, trials: int, what: str = "simulated battles", confidence: float = 0.95) -> str:
+def estimate_text(
+    hits: int, trials: int, what: str = "simulated battles", confidence: float = 0.95, *, level: bool = True
+) -> str:
     """Return a Monte Carlo frequency as a designer reads it, never as a fraction: the
     estimate ± the half-width of its Wilson interval, the confidence and the method in
     words — ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``. The
@@ -330,7 +335,8 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     many decimals. When the interval is lopsided (a rare event: one side more than 1.5
     times the other) it is given as a range, rounded outwards, ``'1.0% (0.2% to 3.6%,
     95%)'``; with no hit (or every trial a hit) as a bound, ``'0% (at most 0.20%, 95%)'``.
-    With ``what=""`` the method is left out (a line nearby says it once for several).
+    With ``what=""`` the method is left out (a line nearby says it once for several), with
+    ``level=False`` the level (a table's caption states it once).
 
     >>> estimate_text(9760, 20_000)
     '48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
@@ -340,7 +346,7 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     ('0% (at most 0.20%, 95%)', '100% (at least 99.80%, 95%)')
     """
     lo, hi = wilson_interval(hits, trials, confidence)
-    shown = interval_text(hits / trials, lo, hi, confidence)
+    shown = interval_text(hits / trials, lo, hi, confidence, level=level)
     return f"{shown}, estimated from {trials:,} {what}" if what else shown
 
 
