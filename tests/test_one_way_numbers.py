@@ -157,3 +157,73 @@ def test_fairy_meat_report_names_its_hand_columns_apart(monkeypatch):
         2 * (comb(44, 5) - comb(36, 5)), comb(52, 5)
     )
     assert "Trumps of one colour" not in [c for c in comp.columns if c != "Trumps of one colour only"]
+
+
+# -- the reports' cells -------------------------------------------------------------------------------
+def _blocks(shown) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown.text()))
+
+
+def test_strategy_report_round_study_gives_every_mean_its_interval(monkeypatch):
+    from toolkit.odds_result import student_t
+
+    shown = run_cells("fairy_meat_strategy.ipynb", {"round_deals": 12}, "rs = round_study(", monkeypatch=monkeypatch)
+    text = _blocks(shown)
+    assert "standard error" not in text and "99%" not in text
+    rs = shown.namespace["rs"]
+    down = rs.down_first_defender["X"]
+    assert down.n >= 2
+    # the mean of 0/1 per-deal values ± Student's t (n - 1 degrees of freedom) times its standard error
+    half = student_t(0.95, down.n - 1) * down.stderr
+    assert down.interval() == pytest.approx((down.mean - half, down.mean + half))
+    assert f"in {down.text(percent=True)} of rounds" in text and "± " in down.text(percent=True)
+    assert "each ± its 95% interval" in text
+    table_row = re.search(r"X first(.*?)Y first", text).group(1)
+    assert table_row.count("±") == 4 and "(95%)" not in table_row  # the level stated once, in the caption
+
+
+def test_mean_text_states_its_level_and_never_a_signed_zero():
+    from toolkit.fairy_meat import Mean
+
+    m = Mean.of([1.0, 0.0] * 6)  # 12 deals: mean 0.5, standard error sqrt(3/11)/sqrt(12) = 0.1508
+    low, high = m.interval()
+    assert (low, high) == pytest.approx((0.5 - 2.2010 * 0.15076, 0.5 + 2.2010 * 0.15076), abs=2e-3)  # t(11) = 2.201
+    assert m.text(percent=True) == "50% ± 33% (95%)"
+    assert Mean.of([0.001, -0.001] * 6).text() == "0 ± 0.0007 (95%)"
+    assert Mean(0.0, 0.0, 5).text() == "0"
+
+
+def test_durak_report_suits_at_95_and_battles_with_error_bars(monkeypatch):
+    shown = run_cells(
+        "durak_battle_report.ipynb",
+        {"suit_trials": 20, "clash_sizes": [1, 2], "tokens_a": [2, 3], "tokens_b": 2, "trials": 60, "max_rounds": 6},
+        "values = suit_values(",
+        "battle_outcome(Army(name_a, ta, leader_a)",
+        monkeypatch=monkeypatch,
+    )
+    text = _blocks(shown)
+    assert "99%" not in text
+    values = shown.namespace["values"]
+    assert all(v.confidence == 0.95 for v in values)
+    assert f"{values[0].label} {values[0].text(level=False)}" in text
+    battles = shown.namespace["battles"]
+    for cell in battles["undecided"]:
+        assert not re.search(r"0\.0000", cell) and not FRACTION.search(cell), cell
+    assert not battles["_exact"].all()
+    suits, chart = shown.figures
+    assert len(suits.data[0].error_y.array) == len(values)
+    error = chart.data[0].error_y
+    assert len(error.array) == 2 and all(e > 0 for e in error.array)
+    assert "error bars: 95% intervals" in chart.layout.title.text
+
+
+def test_fairy_meat_report_damage_rules_change_never_reads_a_signed_zero(monkeypatch):
+    shown = run_cells(
+        "fairy_meat_report.ipynb",
+        {"attacker_kill": [1, 2], "defender_live": [1], "max_hand": 2},
+        "alt_rules = replace(rules, damage=other)",
+        monkeypatch=monkeypatch,
+    )
+    text = _blocks(shown)
+    assert not re.search(r"[+-]0\.00\b", text)
+    assert "(exact)" in text  # greedy against greedy at these sizes: every number exact, said once
