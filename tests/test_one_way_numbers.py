@@ -227,3 +227,28 @@ def test_fairy_meat_report_damage_rules_change_never_reads_a_signed_zero(monkeyp
     text = _blocks(shown)
     assert not re.search(r"[+-]0\.00\b", text)
     assert "(exact)" in text  # greedy against greedy at these sizes: every number exact, said once
+
+
+def test_fairy_meat_report_heatmaps_of_estimates_carry_their_interval(monkeypatch):
+    shown = run_cells(
+        "fairy_meat_report.ipynb",
+        {"attacker_kill": [4], "defender_live": [2], "max_hand": 2, "policies": ["random", "random"], "trials": 200},
+        "def grid(",
+        monkeypatch=monkeypatch,
+    )
+    wins, damage = shown.figures[:2]
+    assert "(estimates ± their 95% interval)" in wins.layout.title.text
+    texts = [t for row in wins.data[0].text for t in row] + [t for row in damage.data[0].text for t in row]
+    assert texts and all("±" in t or " to " in t for t in texts), texts
+    assert not any(FRACTION.search(t) or "(95%)" in t for t in texts), texts
+
+
+def test_durak_report_initiative_cells_never_round_a_chance_to_zero(monkeypatch):
+    shown = run_cells(
+        "durak_battle_report.ipynb", {"clash_sizes": [1]}, "initiative(na, nb, rules)", monkeypatch=monkeypatch
+    )
+    first = shown.namespace["first"]
+    texts = [t for row in shown.figures[0].data[0].text for t in row]
+    for p, t in zip((p for row in first for p in row), texts, strict=True):
+        assert t != "0%" or p == 0, (p, t)
+        assert t == percent_text(p, 0)
