@@ -106,7 +106,15 @@ class Mean:
         """The mean and its 95% interval (:func:`~toolkit.numbers.interval_text`):
         ``'+0.52 ± 0.09 (95%)'``, a share ``'5.5% ± 4.1% (95%)'`` with ``percent``;
         ``level=False`` for a table that states the level once."""
+        if self.n < 2:  # one deal (or none): a sample without a spread, never shown as if exact
+            return (
+                "no deal"
+                if self.n == 0
+                else f"{interval_text(self.mean, self.mean, self.mean, percent=percent)} (one deal: no interval)"
+            )
         low, high = self.interval()
+        if percent:  # a share's interval stays within 0%..100%
+            low, high = max(0.0, low), min(1.0, high)
         return interval_text(self.mean, low, high, percent=percent, signed=signed and not percent, level=level)
 
     def __str__(self) -> str:
