@@ -252,3 +252,20 @@ def test_durak_report_initiative_cells_never_round_a_chance_to_zero(monkeypatch)
     for p, t in zip((p for row in first for p in row), texts, strict=True):
         assert t != "0%" or p == 0, (p, t)
         assert t == percent_text(p, 0)
+
+
+def test_rule_change_heatmap_cells_in_points_by_the_one_writer():
+    from toolkit.numbers import points_text
+    from toolkit.reports.rule_change import compare_rules
+
+    zero_tie = Path(__file__).resolve().parent / "fixtures" / "house_rules" / "angry-miniatures" / "zero_tie.yaml"
+    table = compare_rules("angry-miniatures", None, str(zero_tie), {"max_dice": 2}).tables[0]
+    heat = table.heatmap("default rules", "SuperTieBreaker")
+    at = {(c.row, c.column): c for c in table.changes}
+    texts = [t for row in heat.data[0].text for t in row]
+    deltas = [at[r, c].delta for r in table.rows for c in table.columns]
+    assert len(texts) == len(deltas) and any(d != 0 for d in deltas)
+    for t, d in zip(texts, deltas, strict=True):
+        assert t == points_text(d).split(" point")[0], (t, d)  # exact: every change measurable
+        assert t == "0" or not re.fullmatch(r"[+−-]0(\.0+)?", t), t  # never a signed zero
+    assert heat.data[0].text[1][1] == "+0.6"  # 100/162 points: 0.617…
