@@ -269,3 +269,15 @@ def test_rule_change_heatmap_cells_in_points_by_the_one_writer():
         assert t == points_text(d).split(" point")[0], (t, d)  # exact: every change measurable
         assert t == "0" or not re.fullmatch(r"[+−-]0(\.0+)?", t), t  # never a signed zero
     assert heat.data[0].text[1][1] == "+0.6"  # 100/162 points: 0.617…
+
+
+def test_angry_miniatures_report_heatmap_cells_by_the_one_writer(monkeypatch):
+    shown = run_cells(
+        "angry_miniatures_report.ipynb", {"max_dice": 3}, "def heatmap(frame, column", monkeypatch=monkeypatch
+    )
+    hit, damage = shown.figures[:2]
+    frame = shown.namespace["tables"][shown.namespace["attack_types"][0]]
+    grid = frame.pivot(index="defence_dice", columns="attack_dice", values="hit")
+    assert [list(r) for r in hit.data[0].text] == [[percent_text(v, 0) for v in row] for row in grid.values]
+    assert all(t != "0%" for row in hit.data[0].text for t in row)  # every pool can deal damage
+    assert all(re.fullmatch(r"\d+(\.\d+)?", t) for row in damage.data[0].text for t in row)
