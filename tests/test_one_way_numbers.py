@@ -55,14 +55,16 @@ def test_tiny_values_read_under_a_thousandth_of_a_percent_and_zero_reads_zero():
     assert interval_text(-0.001, -0.2, 0.198, percent=False, signed=True) == "0 ± 0.20 (95%)"  # 0.199: two digits
     assert interval_text(0.001, -0.2, 0.202, percent=False, signed=True) == "0 ± 0.2 (95%)"
     assert signed_text(0) == "0" and signed_text(Fraction(0)) == "0"
-    assert signed_text(-0.0001) == "≈ 0" and signed_text(0.0001, 2) == "≈ 0"  # not zero, but shown as not measurable
+    # not zero but rounding to it: two significant digits, then (beyond 6 decimals) "≈ 0"
+    assert signed_text(-0.0001) == "-0.00010" and signed_text(Fraction(1, 800), 2) == "+0.0013"
+    assert signed_text(1e-9) == "≈ 0"
     for text in (interval_text(x, x - 1e-9, x + 1e-9) for x in (1e-30, 1e-12, 3e-7)):
         assert not re.search(r"0\.0000", text), text
 
 
 def test_a_difference_of_means_is_never_a_signed_zero():
     tiny = Difference(Fraction(1), Fraction(1) + Fraction(1, 10**6), 0, 0, True, points=False)
-    assert tiny.text() == "≈ 0"  # exact, not zero, too small for two decimals
+    assert tiny.text() == "+0.000001"  # exact, not zero: its digits, never "+0.00"
     noisy = Difference(1.0, 1.001, 1.001 - 1.0 - 0.05, 1.001 - 1.0 + 0.05, False, points=False)
     assert noisy.text() == "no measurable change (within ±0.05)"
     measured = Difference(1.0, 1.3, 0.25, 0.35, False, points=False)

@@ -278,18 +278,26 @@ def points_text(delta: Fraction | int | float, digits: int = 1) -> str:
 
 def signed_text(x: Fraction | int | float, digits: int = 3) -> str:
     """Return a signed value rounded to ``digits`` places (a payoff, a gain: ``'+0.125'``,
-    ``'-1.500'``); zero reads ``'0'``, and a value that rounds to zero without being zero
-    ``'≈ 0'`` — never ``'-0.000'``, ``'+0.000'`` or a string of zeros.
+    ``'-1.500'``); zero reads ``'0'``; a value that would round to zero without being zero
+    keeps two significant digits (``'+0.0012'``, up to :data:`MAX_DECIMALS` places, beyond
+    which it reads ``'≈ 0'``) — never ``'-0.000'``, ``'+0.000'`` or a string of zeros.
 
     >>> signed_text(0.125), signed_text(Fraction(-3, 2)), signed_text(-0.0001), signed_text(0)
-    ('+0.125', '-1.500', '≈ 0', '0')
-    >>> signed_text(Fraction(1, 3), 2)
-    '+0.33'
+    ('+0.125', '-1.500', '-0.00010', '0')
+    >>> signed_text(Fraction(1, 3), 2), signed_text(1e-9)
+    ('+0.33', '≈ 0')
     """
     if x == 0:
         return "0"
     text = f"{float(x):+.{digits}f}"
-    return "≈ 0" if text.strip("+-0.") == "" else text
+    if text.strip("+-0.") != "":
+        return text
+    v = _exact(x, "a number")
+    num, den = abs(v.numerator), v.denominator
+    if num * 10**MAX_DECIMALS * 2 < den:
+        return "≈ 0"
+    shown, _ = _decimal(num, den, _first_decimals(num, den, digits))
+    return ("+" if v > 0 else "-") + shown
 
 
 @dataclass(frozen=True)
