@@ -242,3 +242,19 @@ def test_search_axes_run_in_order(client, tmp_path):
     band = faces.layout.shapes[0]
     assert (band.y0, band.y1) == (0.89, 0.91)
     assert [t.name for t in faces.data] == ["not met", "closest"]
+
+
+def test_out_of_reach_with_two_targets_ranks_by_targets_met_then_distance(client, tmp_path):
+    # The second target (a miss at most 50%) holds for J Q K A (1/3) and Q K A (1/2) only; of
+    # those, Q K A is nearer the first target's 90% (40 tolerances away, against 56.7).
+    text = OUT_OF_REACH.replace(
+        "knobs:",
+        "  - name: a miss at most half the time\n    probability: {outcome: no damage}\n    at_most: 50%\nknobs:",
+    )
+    result = tune(text, tmp_path, client=client, stream=None, report=False)
+    assert not result.found and result.best.met == (False, True)
+    assert dict(result.best.setting.values)["rules.hit_faces"] == ("Q", "K", "A")
+    assert (
+        "no setting reaches the targets; closest: rules.hit_faces=[Q, K, A], rules.tie_damage=1 (1 of 2 targets met: "
+        in (result.summary())
+    )

@@ -64,6 +64,9 @@ def verdict_text(tuning: Tuning, candidates: Sequence[Candidate]) -> str:
         for t, m in zip(tuning.every_target, best.measures, strict=True)
     )
     verdict = "every target met; best" if best.reaches else "no setting reaches the targets; closest"
+    if not best.reaches and len(tuning.every_target) > 1:  # ranked by targets met, then by distance
+        kept = "" if not tuning.holds else f", constraints {'kept' if best.holds else 'broken'}"
+        values = f"{best.targets_met} of {len(tuning.targets)} targets met{kept}: {values}"
     return f"{verdict}: {best.setting.describe()} ({values})"
 
 
