@@ -258,3 +258,12 @@ def test_out_of_reach_with_two_targets_ranks_by_targets_met_then_distance(client
         "no setting reaches the targets; closest: rules.hit_faces=[Q, K, A], rules.tie_damage=1 (1 of 2 targets met: "
         in (result.summary())
     )
+
+
+def test_search_plot_shows_the_band_and_the_points_together(client, tmp_path):
+    from toolkit.tune.plots import search_figures
+
+    result = tune(OUT_OF_REACH, tmp_path, client=client, stream=None, report=False)
+    faces, _ = search_figures(result.tuning, result.candidates)
+    low, high = faces.layout.yaxis.range
+    assert low < 1 / 3 and high > 0.91  # every value (1/3 to 5/6) and the band 89%..91%

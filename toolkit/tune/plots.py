@@ -101,9 +101,13 @@ def search_figures(tuning: Tuning, candidates: Sequence[Candidate]) -> list[go.F
                         marker={"symbol": "star", "size": 16, "color": "#264653"},
                     )
                 )
+            shown = [
+                float(v) for c in (t.name, f"{t.name} low", f"{t.name} high") if len(frame) for v in frame[c].dropna()
+            ]
             if t.goal == "range":
                 low = float(t.low) if t.low is not None else None
                 high = float(t.high) if t.high is not None else None
+                shown += [b for b in (low, high) if b is not None]
                 if low is not None and high is not None:
                     fig.add_hrect(y0=low, y1=high, fillcolor="#2a9d8f", opacity=0.12, line_width=0)
                 for bound in (low, high):
@@ -115,6 +119,9 @@ def search_figures(tuning: Tuning, candidates: Sequence[Candidate]) -> list[go.F
                 fig.update_xaxes(
                     type="category", categoryorder="array", categoryarray=[str(_text(v)) for v in knob.values]
                 )
+            if shown:  # the points and the target's band both in view, however far apart
+                pad = (max(shown) - min(shown)) * 0.08 or 0.01
+                fig.update_yaxes(range=[min(shown) - pad, max(shown) + pad])
             fig.update_layout(  # a designer's names are data: plotly reads a few tags in titles
                 title=html.escape(f"{t.name} ({t.describe_goal()}) against {knob.label}"),
                 xaxis_title=html.escape(knob.label),
