@@ -284,3 +284,19 @@ def test_angry_miniatures_report_heatmap_cells_by_the_one_writer(monkeypatch):
     assert [list(r) for r in hit.data[0].text] == [[percent_text(v, 0) for v in row] for row in grid.values]
     assert all(t != "0%" for row in hit.data[0].text for t in row)  # every pool can deal damage
     assert all(re.fullmatch(r"\d+(\.\d+)?", t) for row in damage.data[0].text for t in row)
+
+
+def test_a_report_bar_of_an_estimate_has_error_bars_and_an_exact_one_none():
+    from toolkit.odds_result import Odds
+    from toolkit.prob import Distribution
+    from toolkit.reports.figures import bar
+
+    sampled = Odds.from_counts({0: 1712, 1: 287, 2: 1})  # 2,000 runs
+    trace = bar(sampled)
+    lo, hi = wilson_interval(287, 2000)
+    assert trace.error_y.array[1] == pytest.approx((hi - 287 / 2000) * 100)
+    assert trace.error_y.arrayminus[1] == pytest.approx((287 / 2000 - lo) * 100)
+    assert trace.hovertext[1] == "1: 14.3% ± 1.6% (95%)" and "/" not in "".join(trace.hovertext)
+    assert trace.text[-1] != "0.0%"
+    exact = bar(Distribution({0: 1, 1: 2}))
+    assert exact.error_y.array is None and exact.hovertext[1] == "1: 2/3 ≈ 66.7%"
