@@ -178,7 +178,8 @@ class OddsExplorer:
         status_line: the line saying what is being computed (empty when idle).
         distribution: the current exact distribution (as ``compute`` returned it).
         table: the current table (columns ``outcome``, ``probability`` as an exact
-            Fraction, ``shown`` as ``7/27 ≈ 25.9%``).
+            Fraction, ``shown`` as ``7/27 ≈ 25.9%``; for an estimate ``probability`` is a
+            float, ``shown`` ``14.4% ± 1.6% (95%)``, with the interval's ``low`` and ``high``).
         summary_text: the current summary line, plain text.
         error: the message of the last failed computation, or ``""``.
     """
@@ -323,7 +324,8 @@ class OddsExplorer:
 
     @property
     def table(self) -> pd.DataFrame:
-        """The current table: ``outcome``, ``probability`` (exact), ``shown``."""
+        """The current table: ``outcome``, ``probability`` (exact; a float for an estimate,
+        with its interval's ``low`` and ``high``), ``shown``."""
         self.flush()
         return self._table
 
@@ -590,9 +592,9 @@ def _shown(p: Fraction, interval: tuple[float, float] | None, level: bool = True
 def _frame(rows: list[tuple[int, str, Fraction]], intervals: list[tuple[float, float]] | None = None) -> pd.DataFrame:
     import pandas as pd
 
-    columns: dict[str, Any] = {
+    columns: dict[str, Any] = {  # an estimate's probability a float: never a fraction that reads as exact
         "outcome": [label for _, label, _ in rows],
-        "probability": [p for _, _, p in rows],
+        "probability": [p if intervals is None else float(p) for _, _, p in rows],
         "shown": [_shown(p, iv) for (_, _, p), iv in zip(rows, intervals or [None] * len(rows), strict=True)],
     }
     if intervals is not None:
