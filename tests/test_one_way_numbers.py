@@ -301,3 +301,16 @@ def test_a_report_bar_of_an_estimate_has_error_bars_and_an_exact_one_none():
     assert trace.text[-1] != "0.0%"
     exact = bar(Distribution({0: 1, 1: 2}))
     assert exact.error_y.array is None and exact.hovertext[1] == "1: 2/3 ≈ 66.7%"
+
+
+def test_a_battle_on_sampled_clashes_shows_no_plain_frequencies_in_a_notebook():
+    from toolkit.durak_battle import Army, Leader, battle_outcome
+
+    north = Army("North", 2, Leader("A", battle_die=8, spirit_die=6))
+    south = Army("South", 2, Leader("B", battle_die=6, spirit_die=8))
+    r = battle_outcome(north, south, trials=60, max_rounds=4)
+    assert not r.exact
+    cells = re.findall(r"<td>([^<]*)</td>", r._repr_html_())
+    numbers = [c for c in cells if "%" in c]
+    assert numbers and all(re.search(r"±| to |&lt; 0\.001%", c) for c in numbers), numbers
+    assert not any(FRACTION.search(c) for c in numbers)

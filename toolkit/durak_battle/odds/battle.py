@@ -135,6 +135,8 @@ class BattleOdds(OddsResult):
             f"<tr><td style='text-align:left'>{html.escape(label)}</td><td>{html.escape(self.text(ev))}</td></tr>"
             for label, ev in self.headline_events()
         )
+        if not self.exact:  # on sampled clash odds: every outcome with its interval, never the plain frequencies
+            return f"<p>{html.escape(self.note)}</p>" + super()._repr_html_()
         return f"<p>{html.escape(self.note)}</p><table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
 
     def __str__(self) -> str:
