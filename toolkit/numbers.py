@@ -379,7 +379,7 @@ def interval_text(
     ``'1.0% (0.2% to 3.6%, 95%)'``; a share of 0 (or 1) as a bound, ``'0% (at most 0.20%,
     95%)'``; a share below 0.001% as ``'< 0.001%'``, never a string of zeros. With
     ``percent=False`` the numbers are written as they are (a mean, ``'2.6 ± 0.5 (95%)'``),
-    ``signed`` gives them a sign (a change, ``'+2.58 ± 0.48 (95%)'``; a value that rounds to
+    ``signed`` gives them a sign (a change, ``'+0.30 ± 0.05 (95%)'``; a value that rounds to
     zero reads ``'0'``, never ``'+0.00'``), and ``level=False`` leaves the level out (a table
     states it once in its caption). For an interval from anything (a bootstrap, a bound
     through a chain): ``low <= value <= high`` is not required, and an interval of no width
