@@ -28,11 +28,12 @@ import argparse
 import os
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import InvalidSetupError, ToolkitError
+from toolkit.errors import InvalidSetupError, ToolkitError, path_excerpt
 from toolkit.files import same_file
 from toolkit.notation import excerpt, show_controls
 
@@ -290,7 +291,7 @@ def _replay(args: argparse.Namespace) -> int:
         if overwritten is not None:
             what = "the example" if overwritten == args.file else "the house-rules file the example names"
             return _error(
-                f"-o {excerpt(str(args.output), 300)} is {what}: give another output file (it would be overwritten)"
+                f"-o {path_excerpt(args.output)} is {what}: give another output file (it would be overwritten)"
             )
     if args.format == "text":
         text, problems = replay_file(args.file)
@@ -455,12 +456,20 @@ def _positive_int(text: str) -> int:
 
 
 def _sweep_command(args: argparse.Namespace) -> int:
-    from toolkit.sweeps import CALCULATORS, run_sweep
+    from toolkit.sweeps import calculators_of, run_sweep
+    from toolkit.systems import names
 
     if args.list:
-        for calc in CALCULATORS.values():
-            print(calc.describe())
-        return EXIT_OK
+        code = EXIT_OK
+        for system in names("calculators"):
+            try:
+                listed = calculators_of(system)
+            except ToolkitError as exc:  # a plug-in's broken hook: one line, the others listed
+                code = _error(str(exc))
+                continue
+            for calc in listed:
+                print(calc.describe())
+        return code
     if args.file is None:
         return _error("give a sweep FILE.yaml (see data/sweeps/), or --list")
     if args.workers is not None and args.scheduler:
@@ -535,7 +544,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``toolkit`` command line on ``argv`` (default ``sys.argv[1:]``) and return
-    the exit code: 0 success, 1 a report failed, 2 bad arguments."""
+    the exit code: 0 success, 1 a report failed, 2 bad arguments. A plug-in that fails to
+    import is one ``warning:`` line, and every other system's command works."""
+    from toolkit import systems
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", systems.PluginWarning)  # printed once, below, as one line
+        for problem in systems.plugin_problems():
+            print(f"warning: {show_controls(problem)}", file=sys.stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -570,5 +586,5 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return EXIT_FAILED
     except OSError as exc:  # a folder or file that cannot be written or read
-        where = f": {excerpt(str(exc.filename))}" if exc.filename else ""
+        where = f": {path_excerpt(exc.filename)}" if exc.filename else ""
         return _error(f"{exc.strerror or exc}{where}")

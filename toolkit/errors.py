@@ -6,6 +6,7 @@ and what is accepted, so a designer can fix the input without reading a tracebac
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 __all__ = [
@@ -17,7 +18,9 @@ __all__ = [
     "PrecisionNotReachedError",
     "ArgumentTypeError",
     "excerpt",
+    "path_excerpt",
     "EXCERPT_CHARS",
+    "PATH_CHARS",
 ]
 
 
@@ -54,6 +57,8 @@ class ArgumentTypeError(InvalidSetupError, TypeError):
 
 #: The longest excerpt of a bad value an error message quotes.
 EXCERPT_CHARS = 40
+#: The longest path an error message quotes whole (a longer one loses its middle).
+PATH_CHARS = 160
 
 
 def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
@@ -79,6 +84,24 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
     except (ValueError, RecursionError, MemoryError):
         return f"a {type(value).__name__}"
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def path_excerpt(path: str | bytes | os.PathLike[Any], limit: int = PATH_CHARS) -> str:
+    """Return a path quoted for a one-line error message: its ``repr``, and when it is
+    longer than ``limit`` characters its start and its end, where the file name is, with
+    the middle left out (never an exception).
+
+    >>> path_excerpt("/tmp/" + "x" * 200 + "/store/table.parquet", 60)
+    "'/tmp/xxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxx/store/table.parquet' (225 characters)"
+    """
+    try:
+        text = os.fsdecode(path)
+    except (TypeError, ValueError):
+        return excerpt(path, limit)
+    if len(text) <= limit:
+        return repr(text)
+    head = limit // 3
+    return f"{repr(text[:head])[:-1]}…{repr(text[head - limit :])[1:]} ({len(text):,} characters)"
 
 
 def _digits(n: int) -> int:

@@ -28,16 +28,13 @@ import os
 import stat
 from pathlib import Path
 
-from toolkit.errors import InvalidSetupError, ToolkitError, excerpt
+from toolkit.errors import InvalidSetupError, ToolkitError, path_excerpt
 
 __all__ = ["designer_file", "read_designer_file", "expand_home", "same_file", "file_kind"]
 
-#: The longest path an error message quotes whole (a longer one is cut).
-PATH_CHARS = 300
-
 
 def _quoted(path: str | os.PathLike[str]) -> str:
-    return excerpt(os.fspath(path), PATH_CHARS)
+    return path_excerpt(path)
 
 
 def file_kind(mode: int) -> str:

@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.errors import InvalidSetupError, NotationError, path_excerpt
 from toolkit.files import designer_file, expand_home
 from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
 from toolkit.shipped import DATA_DIR, shipped_path
@@ -285,7 +286,7 @@ class HouseRules:
         errors = ParseErrors(where, lines)
         rules = cls._collect(mapping, errors, path)
         if errors:
-            raise InvalidSetupError("\n".join(errors.messages))
+            raise InvalidSetupError(errors.summary())
         return rules
 
     @classmethod
@@ -413,7 +414,7 @@ class RulesFile:
         fields = {k: v for k, v in data.items() if k not in FILE_KEYS}
         rules = rules_type._collect(fields, errors, ())
         if errors:
-            raise InvalidSetupError("\n".join(errors.messages))
+            raise InvalidSetupError(errors.summary())
         return cls(rules, title or path.stem.replace("_", " "), notes, path)
 
 
@@ -469,11 +470,10 @@ def find_rules_file(system: str, name: str, base: str | Path | None = None) -> P
 
 
 def _exists(path: Path) -> bool:
-    """Whether anything is at ``path`` (False for a path that cannot be looked at)."""
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
+    """Whether anything is at ``path``, a link that cannot be followed too (a loop of
+    links, which :func:`~toolkit.files.designer_file` then names), False for a path that
+    cannot be looked at."""
+    return os.path.lexists(path)
 
 
 def load_rules(system: str, source: Any = None, base: str | Path | None = None) -> Any:
@@ -500,7 +500,7 @@ def load_rules(system: str, source: Any = None, base: str | Path | None = None) 
         if found is None:
             shipped = ", ".join(p.stem for p in rules_files(system)) or "none"
             raise InvalidSetupError(
-                f"no house-rules file {excerpt(str(source))}: give a path to a YAML file or the name of "
+                f"no house-rules file {path_excerpt(source)}: give a path to a YAML file or the name of "
                 f"a shipped one (for {system}: {shipped})"
             )
         return RulesFile.read(found, cls).rules

@@ -81,23 +81,28 @@ Move = TypeVar("Move")
 Path_ = tuple[Hashable, ...]
 
 
-#: Control characters: C0 (but tab and newline), DEL and C1. A terminal obeys them (ESC
-#: starts a sequence that can set the window title, BEL rings), so no name, title or text
-#: a designer gives may hold one.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: The same with tab and newline: what a one-line text (a name, a title) may not hold.
-_CONTROLS_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Control characters: C0 (but tab and newline), DEL and C1, and the bidirectional
+#: controls (the marks, embeddings, overrides and isolates of U+061C, U+200E-U+200F,
+#: U+202A-U+202E, U+2066-U+2069). A terminal obeys them (ESC starts a sequence that can
+#: set the window title, BEL rings, a right-to-left override shows the text after it
+#: backwards), so no name, title or text a designer gives may hold one.
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_CONTROLS = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_BIDI}]")
+#: The same with tab and newline and the Unicode line and paragraph separators (U+2028,
+#: U+2029): what a one-line text (a name, a title) may not hold.
+_CONTROLS_ONE_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]")
 
 #: The keys whose texts may run over several lines (newlines and tabs allowed).
 MULTILINE_KEYS = ("notes",)
 
 
 def control_character(text: str, *, lines: bool = True) -> str | None:
-    r"""Return the first control character of ``text`` (None if it has none): C0, DEL or
-    C1; tab and newline count only when ``lines`` is False (a name or a title).
+    r"""Return the first control character of ``text`` (None if it has none): C0, DEL, C1
+    or a bidirectional control; tab, newline and the Unicode line separators count only
+    when ``lines`` is False (a name or a title).
 
-    >>> control_character("North\x1b]0;owned\x07")
-    '\x1b'
+    >>> control_character("North\x1b]0;owned\x07"), control_character("Tod\u202egnik")
+    ('\x1b', '\u202e')
     >>> control_character("two\nlines"), control_character("two\nlines", lines=False)
     (None, '\n')
     """
@@ -444,6 +449,10 @@ EXAMPLE_HINT = "give the path of an example, e.g. data/examples/*.yaml"
 
 
 # -- error collection --------------------------------------------------------------------------
+#: The most problems of one file an error lists, one a line (the rest are counted).
+SHOWN_PROBLEMS = 10
+
+
 class ParseErrors:
     """Every problem found in one example file, each with its line (from the paths)."""
 
@@ -536,6 +545,20 @@ class ParseErrors:
     def __bool__(self) -> bool:
         return bool(self.messages)
 
+    def summary(self) -> str:
+        """Return the problems one a line: the first :data:`SHOWN_PROBLEMS`, then how many
+        more (a file with 3,000 unknown keys is eleven lines, not 3,000).
+
+        >>> errors = ParseErrors("f.yaml")
+        >>> for k in range(12):
+        ...     errors.add(f"unknown key k{k}")
+        >>> errors.summary().splitlines()[-2:]
+        ['f.yaml: unknown key k9', '… and 2 more problems']
+        """
+        shown = self.messages[:SHOWN_PROBLEMS]
+        more = len(self.messages) - len(shown)
+        return "\n".join(shown + ([f"… and {more:,} more problem{'s' if more > 1 else ''}"] if more else []))
+
     def raise_if_any(self, incomplete: bool = False) -> None:
         """Raise every problem as one :class:`NotationError`; with none recorded, raise
         one saying the example is incomplete if ``incomplete``.
@@ -544,7 +567,7 @@ class ParseErrors:
             NotationError: the problems, one a line.
         """
         if self.messages:
-            raise NotationError("\n".join(self.messages))
+            raise NotationError(self.summary())
         if incomplete:
             raise NotationError(f"{self.where}: incomplete example")
 

@@ -35,6 +35,13 @@ imported; to reach a process the toolkit starts (a report's kernel, a sweep's wo
 name its module in the environment variable ``TOOLKIT_SYSTEMS`` (module names, separated
 by commas), which the registry imports on first use.
 
+A plug-in is checked as it comes in: its name is a slug and no other system's (a clash is
+an error naming both packages, never a replacement); a module of ``TOOLKIT_SYSTEMS`` that
+fails to import is left out with one line (:func:`plugin_problems`, and a
+:class:`PluginWarning`) while every other system keeps working; and a hook that cannot be
+imported, raises or is not what it should be is an :class:`~toolkit.errors.InvalidSetupError`
+naming the system and the hook.
+
 >>> names()[:3]
 ('fairy-meat', 'durak-battle', 'angry-miniatures')
 >>> system("durak-battle").package
@@ -47,21 +54,25 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Mapping
+import re
+import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.errors import InvalidSetupError, NotationError
-from toolkit.notation import ExampleNotation
+from toolkit.errors import InvalidSetupError, NotationError, ToolkitError, excerpt
+from toolkit.notation import ExampleNotation, control_character
 
 __all__ = [
     "HOOKS",
     "PLUGINS_VARIABLE",
+    "PluginWarning",
     "System",
     "default_system",
     "load_hook",
     "names",
     "notation",
+    "plugin_problems",
     "register",
     "system",
     "unregister",
@@ -86,6 +97,15 @@ HOOKS: tuple[str, ...] = (
 
 #: The environment variable naming modules that register systems from outside the toolkit.
 PLUGINS_VARIABLE = "TOOLKIT_SYSTEMS"
+
+#: A system's name: lower-case letters and digits in words joined by hyphens (``fairy-meat``).
+_SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+#: A package: a dotted Python module name.
+_PACKAGE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+class PluginWarning(UserWarning):
+    """A module of :data:`PLUGINS_VARIABLE` failed to import: its systems are missing."""
 
 
 def load_hook(target: str) -> Any:
@@ -134,6 +154,25 @@ class System:
     showcase_rules: str = ""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _SLUG.fullmatch(self.name):
+            raise InvalidSetupError(
+                "a system's name is lower-case letters and digits in words joined by hyphens "
+                f"(fairy-meat), got {excerpt(self.name)}"
+            )
+        for field in ("title", "package", *HOOKS, "showcase_rules"):
+            if not isinstance(getattr(self, field), str):
+                raise InvalidSetupError(
+                    f"system {self.name}: its {field} must be a string, got {excerpt(getattr(self, field))}"
+                )
+        if not self.title.strip() or control_character(self.title, lines=False) is not None:
+            raise InvalidSetupError(
+                f"system {self.name}: its title must be one line of text, got {excerpt(self.title)}"
+            )
+        if not _PACKAGE.fullmatch(self.package):
+            raise InvalidSetupError(
+                f"system {self.name}: its package must be a module name (toolkit.fairy_meat), "
+                f"got {excerpt(self.package)}"
+            )
         if not self.notation:
             object.__setattr__(self, "notation", f"{self.package}.notation:NOTATION")
         if not self.rules:
@@ -147,19 +186,44 @@ class System:
         """Return what the system supplies for ``hook``, importing its module.
 
         Raises:
-            InvalidSetupError: the system supplies nothing for it (the message names the
-                system and the hook).
+            InvalidSetupError: the system supplies nothing for it, its module cannot be
+                imported, or it is not what the hook supplies (a notation of another system,
+                a rules hook that is no class): the message names the system and the hook.
         """
         target = getattr(self, _checked(hook))
         if not target:
             raise InvalidSetupError(f"{self.name} has no {hook} (its System registers none)")
-        return load_hook(target)
+        where = f"system {self.name}: its {hook} hook {excerpt(target)}"
+        try:
+            found = load_hook(target)
+        except (Exception, SystemExit) as exc:  # a plug-in's module: missing, raising or exiting as it is imported
+            raise InvalidSetupError(f"{where} cannot be loaded: {_reason(exc)}") from exc
+        if hook == "notation" and isinstance(found, ExampleNotation) and found.system != self.name:
+            raise InvalidSetupError(f"{where} is the notation of {excerpt(found.system)}, not of {self.name}")
+        kind, fits = _KINDS.get(hook, ("", None))
+        if fits is not None and not fits(found):
+            raise InvalidSetupError(f"{where} is {excerpt(found, 60)}, not {kind}")
+        return found
+
+    def call(self, hook: str, *args: Any) -> Any:
+        """Return what the function the system supplies for ``hook`` returns for ``args``.
+
+        Raises:
+            InvalidSetupError: as :meth:`hook`, or the function raised an error that is not
+                the toolkit's own (the message names the system, the hook and the error);
+                the toolkit's errors (bad input) pass unchanged.
+        """
+        function = self.hook(hook)
+        try:
+            return function(*args)
+        except ToolkitError:
+            raise
+        except Exception as exc:  # a plug-in's bug: named, not a traceback
+            raise InvalidSetupError(f"system {self.name}: its {hook} hook raised {_reason(exc)}") from exc
 
     def example_notation(self) -> ExampleNotation:
         """Return the system's example notation (importing its module)."""
-        found = self.hook("notation")
-        assert isinstance(found, ExampleNotation) and found.system == self.name
-        return found
+        return self.hook("notation")  # type: ignore[no-any-return]
 
     def rules_class(self) -> type:
         """Return the system's ``Rules`` class (importing its module)."""
@@ -193,6 +257,24 @@ class System:
         return chosen
 
 
+#: What each hook must supply, as words and a check (the others are any object).
+_KINDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "notation": ("an ExampleNotation", lambda found: isinstance(found, ExampleNotation)),
+    "rules": ("a class", lambda found: isinstance(found, type)),
+    "sizes": ("a mapping", lambda found: isinstance(found, Mapping)),
+    **{hook: ("a function", callable) for hook in ("tables", "calculators", "stepper", "explorer", "rule_controls")},
+}
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as one short line: ``no module named 'x'``, ``ValueError: ...``."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        return f"no module named {excerpt(exc.name)}"
+    text = " ".join(str(exc).split())
+    text = text if isinstance(exc, ToolkitError) else f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return text if len(text) <= 300 else f"{text[:300]}…"
+
+
 def _checked(hook: str) -> str:
     if hook not in HOOKS:
         raise InvalidSetupError(f"unknown hook {hook!r}: a system's hooks are {', '.join(HOOKS)}")
@@ -201,12 +283,32 @@ def _checked(hook: str) -> str:
 
 _REGISTRY: dict[str, System] = {}
 _PLUGINS_LOADED: list[str] = []
+_PLUGIN_PROBLEMS: dict[str, str] = {}
 
 
 def register(entry: System) -> System:
-    """Add a system to the registry (replacing one of the same name) and return it."""
-    _REGISTRY[entry.name] = entry
-    return entry
+    """Add a system to the registry and return it (registering the same system again
+    changes nothing).
+
+    Raises:
+        InvalidSetupError: ``entry`` is not a :class:`System`, or another system has its name
+            (the message names both packages: a system is never replaced) or its package.
+    """
+    if not isinstance(entry, System):
+        raise InvalidSetupError(f"register takes a System, got {excerpt(entry, 60)}")
+    known = _REGISTRY.get(entry.name)
+    if known is not None and known != entry:
+        raise InvalidSetupError(
+            f"system name {entry.name} of package {entry.package} is already the name of package {known.package} "
+            f"({known.title}): a system's name must be unique, so register it under another name"
+        )
+    owner = next((s for s in _REGISTRY.values() if s.package == entry.package and s.name != entry.name), None)
+    if owner is not None:
+        raise InvalidSetupError(
+            f"system {entry.name}: its package {entry.package} is already the package of {owner.name} "
+            "(a game state belongs to the system whose package defines it): give the system its own package"
+        )
+    return _REGISTRY.setdefault(entry.name, entry)
 
 
 def unregister(name: str) -> System | None:
@@ -214,12 +316,31 @@ def unregister(name: str) -> System | None:
     return _REGISTRY.pop(name, None)
 
 
+def _plugin_modules() -> list[str]:
+    """The modules :data:`PLUGINS_VARIABLE` names now."""
+    return [m for m in (m.strip() for m in os.environ.get(PLUGINS_VARIABLE, "").split(",")) if m]
+
+
 def _load_plugins() -> None:
-    """Import the modules :data:`PLUGINS_VARIABLE` names (once each): they register their systems."""
-    for module in filter(None, (m.strip() for m in os.environ.get(PLUGINS_VARIABLE, "").split(","))):
+    """Import the modules :data:`PLUGINS_VARIABLE` names (once each): they register their
+    systems. One that fails is left out, with one line in :func:`plugin_problems` and a
+    :class:`PluginWarning`."""
+    for module in _plugin_modules():
         if module not in _PLUGINS_LOADED:
             _PLUGINS_LOADED.append(module)
-            importlib.import_module(module)
+            try:
+                importlib.import_module(module)
+            except (Exception, SystemExit) as exc:  # missing, raising, exiting, or registering a bad system
+                problem = f"the plug-in {excerpt(module)} of {PLUGINS_VARIABLE} is left out: {_reason(exc)}"
+                _PLUGIN_PROBLEMS[module] = problem
+                warnings.warn(problem, PluginWarning, stacklevel=3)
+
+
+def plugin_problems() -> tuple[str, ...]:
+    """Return one line for each module :data:`PLUGINS_VARIABLE` names that failed to
+    import (which and why), in its order."""
+    _load_plugins()
+    return tuple(_PLUGIN_PROBLEMS[m] for m in _plugin_modules() if m in _PLUGIN_PROBLEMS)
 
 
 def systems() -> tuple[System, ...]:
@@ -250,7 +371,9 @@ def system(name: str) -> System:
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
-        raise NotationError(f"unknown system {name!r}; the systems are: {', '.join(_REGISTRY)}") from None
+        left_out = "".join(f"; {problem}" for problem in plugin_problems())
+        known = ", ".join(_REGISTRY)
+        raise NotationError(f"unknown system {excerpt(name)}; the systems are: {known}{left_out}") from None
 
 
 def notation(name: str) -> ExampleNotation:

@@ -46,13 +46,15 @@ def calculators() -> list[Calculator]:
     def opposed_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str]:
         return (args["attack_dice"] + args["defence_dice"], MAX_OPPOSED_DICE, "fewer dice")
 
+    chances = ("hit", "return_hit", "attacker_crit", "defender_crit")  # the table's probabilities
+
     def table_rows(frame: Any) -> list[Row]:
         row = frame.iloc[0]
         measures = [c for c in frame.columns if c not in ("attack_dice", "defence_dice")]
         return [
             Row(
                 m,
-                "chance" if m in ("hit", "return_hit", "attacker_crit", "defender_crit") else "value",
+                "chance" if m in chances else "value",
                 Fraction(row[m]),
                 float(row[m]),
                 True,
@@ -81,6 +83,7 @@ def calculators() -> list[Calculator]:
             size=opposed_size,
             seconds=0.003,
             help="the opposed table's measures (P hit, expected damage, crits) of one pair of pools",
+            units=tuple((m, "%") for m in chances),
             shares=("attack_dice", "defence_dice"),
         ),
         Calculator(
@@ -98,6 +101,7 @@ def calculators() -> list[Calculator]:
             result_rows,
             seconds=0.01,
             help="the distribution of the number of attacks to take out a target (AM-10)",
+            units=(("outcome", "attacks"),),
             shares=("attack_dice", "defence_dice"),
         ),
     ]

@@ -22,6 +22,7 @@ def calculators() -> list[Calculator]:
     policies = Param("policies", "policies", ("greedy", "greedy"), choices=tuple(POLICIES), help="each side's play")
     method = Param("method", "choice", "auto", choices=("auto", "exact", "monte_carlo"), help="exact or Monte Carlo")
     seed = Param("seed", "int", 0, low=0, high=2**31, help="Monte Carlo seed")
+    tokens = (("lost_a", "tokens"), ("lost_b", "tokens"))  # what a clash costs each side (DB-4, DB-5)
 
     def losses_size(args: dict[str, Any], rules: Any) -> tuple[int, int, str] | None:
         if args["method"] != "exact":
@@ -68,6 +69,7 @@ def calculators() -> list[Calculator]:
             lambda v: value_rows({"value": v.value, "lost_a": v.lost_a, "lost_b": v.lost_b}),
             seconds=0.01,
             help="one clash with both hands known: the exact minimax value and losses (DB-3..DB-7)",
+            units=tokens,
         ),
         Calculator(
             system,
@@ -89,6 +91,7 @@ def calculators() -> list[Calculator]:
             max_points=20_000,
             help="the tokens each side loses in one clash of two hand sizes (clash odds, DB-1..DB-7)",
             shares=("cards_a", "cards_b"),
+            units=tokens,
         ),
         Calculator(
             system,
@@ -115,5 +118,6 @@ def calculators() -> list[Calculator]:
             seconds=5.0,
             max_points=5_000,
             help="how a whole battle ends: winner and how (retreat, destroyed, undecided), mean rounds (DB-1..DB-9)",
+            units=(("mean rounds", "rounds"),),
         ),
     ]

@@ -368,6 +368,9 @@ class Calculator:
             judgements under one rules variant): a sweep on several workers then deals the
             groups out to them, one lane per worker, each lane holding every value of each
             of those arguments (``toolkit.sweeps.runner.plan_lanes``).
+        units: the unit of each number field of the outcomes and of each reported quantity
+            that has one, ``(field, unit)`` pairs (``("lost_a", "tokens")``; ``"%"``: a
+            probability): a tuning target's mean of it is written in it (``1 ± 0.06 tokens``).
     """
 
     system: str
@@ -382,6 +385,11 @@ class Calculator:
     help: str = ""
     shares: tuple[str, ...] = ()
     deal_groups: bool = False
+    units: tuple[tuple[str, str], ...] = ()
+
+    def unit(self, field: str) -> str:
+        """Return the unit of the outcomes' field or reported quantity ``field`` (``""``: none)."""
+        return dict(self.units).get(field, "")
 
     @property
     def param_names(self) -> tuple[str, ...]:

@@ -74,7 +74,13 @@ def _of(system: str) -> dict[str, Calculator]:
     if system not in _BUILT:
         from toolkit import systems
 
-        _BUILT[system] = {c.name: c for c in systems.system(system).hook("calculators")()}
+        built = systems.system(system).call("calculators")
+        strays = [c for c in built if not isinstance(c, Calculator)] if isinstance(built, (list, tuple)) else [built]
+        if strays:
+            raise InvalidSetupError(
+                f"system {system}: its calculators hook returned {excerpt(strays[0], 60)}, not a list of Calculators"
+            )
+        _BUILT[system] = {c.name: c for c in built}
     return _BUILT[system]
 
 

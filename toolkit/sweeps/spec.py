@@ -165,6 +165,7 @@ def sweep_from_mapping(
     if not isinstance(data, dict):
         raise InvalidSetupError(f"{where}: a sweep file is a mapping with {', '.join(TOP_KEYS)}")
     errors.check_keys(data, TOP_KEYS, "")
+    errors.check_controls(data)  # its title reaches the terminal and the report
     system, calc_name = data.get("system"), data.get("calculator")
     if system is None or calc_name is None:
         raise InvalidSetupError(f"{where}: name the system and the calculator (system: ..., calculator: ...)")
@@ -172,7 +173,7 @@ def sweep_from_mapping(
         calc = calculator(system, calc_name)
     except InvalidSetupError as exc:
         errors.add(str(exc), "calculator" if "calculator" in str(exc) else "system")
-        raise InvalidSetupError("\n".join(errors.messages)) from None
+        raise InvalidSetupError(errors.summary()) from None
     title = errors.text(data.get("title"), "title", "title", default=f"{system} {calc.name}", limit=200)
     notes = errors.text(data.get("notes"), "notes", "notes")
     chunk = errors.whole(data.get("chunk"), "chunk (points per task)", "chunk", low=1, high=100_000)
@@ -182,7 +183,7 @@ def sweep_from_mapping(
         if not isinstance(value, dict):
             errors.add(f"{key} must be a mapping of arguments to values, got {excerpt(value)}", key)
     if errors:
-        raise InvalidSetupError("\n".join(errors.messages))
+        raise InvalidSetupError(errors.summary())
 
     # Each argument under its name: a name it had before a rename (an alias) is read as it.
     candidates: list[tuple[str, Param, list[Any] | range]] = []  # (argument, its Param, values as written)
@@ -216,7 +217,7 @@ def sweep_from_mapping(
         errors.add(f"{calc.name} needs {', '.join(missing)}: give them in grid or fixed", "calculator")
     files, rule_axes = _rules_axes(calc, system, grid, errors)
     if errors:
-        raise InvalidSetupError("\n".join(errors.messages))
+        raise InvalidSetupError(errors.summary())
 
     # The size from the axes' lengths alone: nothing is checked one value at a time, and no
     # rules are built, before the grid is known to fit.
@@ -233,7 +234,7 @@ def sweep_from_mapping(
     axes = [(arg, _checked_axis(param, values, errors, arg)) for arg, param, values in candidates]
     variants = _rules_variants(calc, system, files, rule_axes, errors, base)
     if errors:
-        raise InvalidSetupError("\n".join(errors.messages))
+        raise InvalidSetupError(errors.summary())
     points = _points(calc, system, axes, given, variants)
     _check_sizes(calc, points, where)
     rule_columns = [c for c, _ in variants[0][1]] if variants else []

@@ -8,6 +8,7 @@ as ``toolkit report rule-change`` runs it."""
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 __all__ = [
     "value_text",
     "verdict_text",
+    "spreadsheet_cell",
+    "spreadsheet_csv",
     "candidates_frame",
     "candidate_notes",
     "write_outputs",
@@ -35,20 +38,24 @@ __all__ = [
 
 def value_text(target: Target, m: Measured | None) -> str:
     """A measure as a designer reads it: ``'13/20 = 65%'`` or ``'64.2%'`` for a
-    probability, the number for a mean; an estimate with its 95% interval
-    (:func:`~toolkit.numbers.interval_text`, ``'64.2% ± 4.7% (95%)'``), or ``(no interval)``."""
+    probability, the number and its unit for a mean (``'53/54 tokens'``); an estimate with
+    its 95% interval (:func:`~toolkit.numbers.interval_text`, ``'64.2% ± 4.7% (95%)'``,
+    ``'2.6 ± 0.5 tokens (95%)'``), or ``(no interval)``."""
     if m is None:
         return "failed"
-    share = target.measure.kind == "probability" and target.than is None
+    share = target.unit == "%" and target.than is None
+    unit = f" {target.unit}" if target.unit not in ("", "%") else ""
     if m.exact:
         v = Fraction(m.value)
         if share:
             return format_probability(v)
-        return str(v) if v.denominator < 1000 else f"{float(v):.4g}"
-    shown = percent_text(m.value) if share else f"{float(m.value):.4g}"
+        return (str(v) if v.denominator < 1000 else f"{float(v):.4g}") + unit
+    shown = percent_text(m.value) if share else f"{float(m.value):.4g}{unit}"
     if m.low is None or m.high is None:
         return f"{shown} (estimate, no interval)"
-    return interval_text(m.value, m.low, m.high, percent=share)
+    if share:
+        return interval_text(m.value, m.low, m.high)
+    return interval_text(m.value, m.low, m.high, percent=False, level=False) + f"{unit} (95%)"
 
 
 def verdict_text(tuning: Tuning, candidates: Sequence[Candidate]) -> str:
@@ -68,6 +75,33 @@ def verdict_text(tuning: Tuning, candidates: Sequence[Candidate]) -> str:
         kept = "" if not tuning.holds else f", constraints {'kept' if best.holds else 'broken'}"
         values = f"{best.targets_met} of {len(tuning.targets)} targets met{kept}: {values}"
     return f"{verdict}: {best.setting.describe()} ({values})"
+
+
+#: What a spreadsheet reads as the start of a formula in a cell (``=HYPERLINK(...)``,
+#: ``@SUM(...)``, ``+cmd|...``, ``-1+...``; a tab or a carriage return before one).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A plain number, which a spreadsheet reads as a number (``-0.25``, ``+3``, ``-1e-05``).
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """Return a CSV cell that a spreadsheet shows as text: a text starting like a formula
+    is prefixed with ``'`` (a plain negative number stays a number).
+
+    >>> spreadsheet_cell("=HYPERLINK(1)"), spreadsheet_cell("-0.25"), spreadsheet_cell(-1), spreadsheet_cell("-1+2")
+    ("'=HYPERLINK(1)", '-0.25', -1, "'-1+2")
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def spreadsheet_csv(frame: pd.DataFrame) -> bytes:
+    """Return ``frame`` as CSV (UTF-8) whose cells and headers a spreadsheet cannot run
+    (:func:`spreadsheet_cell`): a target's name or a knob's value is the designer's text."""
+    safe = frame.map(spreadsheet_cell)
+    safe.columns = [spreadsheet_cell(str(c)) for c in frame.columns]
+    return safe.to_csv(index=False).encode()
 
 
 def candidates_frame(tuning: Tuning, candidates: list[Candidate]) -> pd.DataFrame:
@@ -217,7 +251,7 @@ def write_outputs(
     frame = candidates_frame(tuning, best)
     written = []
     csv = output_dir / f"{tuning.name}.csv"
-    write_atomic(csv, frame.to_csv(index=False).encode())
+    write_atomic(csv, spreadsheet_csv(frame))
     written.append(csv)
     for i, c in enumerate(best, 1):
         if c.rules is None:
@@ -237,7 +271,7 @@ def write_outputs(
             lines = (*lines, f"rule-change report: not written ({exc}); give smaller sizes in rule_change:")
         else:
             path = output_dir / f"{tuning.name}_rule_change.csv"
-            write_atomic(path, change.largest_frame(20).astype(str).to_csv(index=False).encode())
+            write_atomic(path, spreadsheet_csv(change.largest_frame(20).astype(str)))
             written.append(path)
             if report:
                 from toolkit.errors import ToolkitError

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from toolkit.errors import InvalidSetupError
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, Setting
 from toolkit.tune.measures import Measured, MeasureError, estimate_interval, measure_target
@@ -127,6 +128,8 @@ def run_search(
     log.say(f"tune: {tuning.title}: the knobs make {tuning.size_text()}; search: {method}")
     if method == "exhaustive":
         settings = list(settings_of(tuning, evaluator))
+        if not settings:
+            raise _none_allowed(tuning, f"the {count(tuning.size or 0, 'setting')} of the knobs")
         if tuning.max_changed is not None and tuning.size and len(settings) < tuning.size:
             log.say(f"tune: {len(settings):,} of them change at most {count(tuning.max_changed, 'rules field')}")
         evaluator.run(settings, progress)
@@ -202,8 +205,20 @@ def _optuna(tuning: Tuning, evaluator: Evaluator, log: SearchLog) -> list[Evalua
         tried += len(trials)
         ranked = rank(tuning, list(evaluated.values()))
         log.progress(tried, tuning.trials, ranked[0] if ranked else None)
+    if not evaluated:
+        raise _none_allowed(tuning, f"the {count(tried, 'setting')} tried")
     log.say(f"tune: optuna tried {tuning.trials:,} trials, {len(evaluated):,} distinct settings")
     return list(evaluated.values())
+
+
+def _none_allowed(tuning: Tuning, settings: str) -> InvalidSetupError:
+    """The error of a search that ``max_changed`` (the one constraint that removes
+    settings) left with none of ``settings`` to measure."""
+    return InvalidSetupError(
+        f"{tuning.where}: constraints: max_changed: {tuning.max_changed} leaves none of {settings} to measure "
+        f"(each changes more than {count(tuning.max_changed or 0, 'rules field')} from {tuning.baseline_label}): "
+        "raise max_changed, or give a knob the baseline's value"
+    )
 
 
 def _suggest(tuning: Tuning, trial: Any) -> Setting:

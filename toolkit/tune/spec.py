@@ -187,7 +187,7 @@ def tuning_from_mapping(
         calc = calculator(system, calc_name)
     except InvalidSetupError as exc:
         errors.add(str(exc), "calculator" if "calculator" in str(exc) else "system")
-        raise InvalidSetupError("\n".join(errors.messages)) from None
+        raise InvalidSetupError(errors.summary()) from None
     title = errors.text(data.get("title"), "title", "title", default=f"{system} {calc.name}", limit=200)
     notes = errors.text(data.get("notes"), "notes", "notes")
     search = data.get("search", "auto")
@@ -251,7 +251,7 @@ def tuning_from_mapping(
                 errors.add(f"{t.name}: {calc.name} needs {', '.join(missing)}: give them in fixed, knobs or at", *path)
     rule_change = _rule_change(system, data.get("rule_change", {}), errors)
     if errors:
-        raise InvalidSetupError("\n".join(errors.messages))
+        raise InvalidSetupError(errors.summary())
     tuning = Tuning(
         name,
         title,

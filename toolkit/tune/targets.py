@@ -11,10 +11,11 @@ from fractions import Fraction
 from typing import Any
 
 from toolkit.notation import ParseErrors, excerpt
+from toolkit.numbers import percent_text
 from toolkit.sweeps import Calculator
 from toolkit.tune.knobs import calculator_arguments
 
-__all__ = ["Condition", "Measure", "Target", "number", "shown_number", "parse_targets", "TARGET_KEYS"]
+__all__ = ["Condition", "Measure", "Target", "number", "parse_targets", "TARGET_KEYS"]
 
 #: The keys of one target.
 TARGET_KEYS = (
@@ -88,7 +89,9 @@ class Target:
     """One target: a :class:`Measure` at the arguments ``at`` (minus the same measure at
     ``than`` when given), and its goal: ``"range"`` (the measure between ``low`` and
     ``high``, either ``None`` for no bound; ``value`` and ``tolerance`` when written so),
-    ``"maximise"`` or ``"minimise"``."""
+    ``"maximise"`` or ``"minimise"``; ``unit``: the measure's unit (``"%"`` for a
+    probability; a mean's or a reported quantity's from its calculator's
+    :meth:`~toolkit.sweeps.Calculator.unit`, ``""``: none)."""
 
     name: str
     measure: Measure
@@ -99,20 +102,30 @@ class Target:
     high: Fraction | None = None
     value: Fraction | None = None
     tolerance: Fraction | None = None
+    unit: str = ""
 
     def describe_goal(self) -> str:
-        """Return the goal in words (``"65% ± 3%"``, ``"at least 50%"``, ``"as large as possible"``)."""
+        """Return the goal in words, in the measure's unit: a probability in percent
+        (``"65% ± 3%"``, ``"at least 50%"``), a mean in its unit (``"1 ± 0.06 tokens"``),
+        or ``"as large as possible"``."""
         if self.goal == "maximise":
             return "as large as possible"
         if self.goal == "minimise":
             return "as small as possible"
+        unit = f" {self.unit}" if self.unit not in ("", "%") else ""
         if self.value is not None:
-            return f"{shown_number(self.value)} ± {shown_number(self.tolerance or 0)}"
+            return f"{self.shown(self.value)} ± {self.shown(self.tolerance or 0)}{unit}"
         if self.low is not None and self.high is not None:
-            return f"from {shown_number(self.low)} to {shown_number(self.high)}"
+            return f"from {self.shown(self.low)} to {self.shown(self.high)}{unit}"
         if self.low is not None:
-            return f"at least {shown_number(self.low)}"
-        return f"at most {shown_number(self.high)}"
+            return f"at least {self.shown(self.low)}{unit}"
+        return f"at most {self.shown(self.high)}{unit}"
+
+    def shown(self, x: Fraction | float | int) -> str:
+        """Return a number of the goal as written back to a designer: a percent when the
+        measure is a probability (or a difference of two), else the number, whatever its
+        size (a mean of 53/54 tokens is 0.981, not 98.1%)."""
+        return percent_text(x) if self.unit == "%" else f"{float(Fraction(x)):.6g}"
 
     def where(self) -> str:
         """Return the sizes in words (``"cards_a=2, cards_b=1"``, and ``"minus at …"``)."""
@@ -120,14 +133,6 @@ class Target:
         if self.than is not None:
             text += " minus at " + ", ".join(f"{k}={v}" for k, v in self.than)
         return text
-
-
-def shown_number(x: Fraction | float | int) -> str:
-    """A goal's number as written back to a designer: a percent for a share, else the number."""
-    x = Fraction(x)
-    if 0 <= abs(x) <= 1 and x.denominator != 1:
-        return f"{float(x) * 100:.4g}%"
-    return f"{float(x):.6g}"
 
 
 def number(raw: Any) -> Fraction | None:
@@ -199,9 +204,26 @@ def _target(
     goal, low, high, value, tolerance = _goal(raw, errors, path)
     if len(errors.messages) > before or measure is None or goal is None:
         return None
+    unit = calc.unit(measure.field) if measure.kind != "probability" else "%"
+    if unit == "%" and not _shares(raw, than is not None, errors, path):
+        return None
     if not name:
         name = measure.describe() + (f" at {', '.join(f'{k}={v}' for k, v in at)}" if at else "")
-    return Target(name, measure, at, than, goal, low, high, value, tolerance)
+    return Target(name, measure, at, than, goal, low, high, value, tolerance, unit)
+
+
+def _shares(raw: Mapping[str, Any], difference: bool, errors: ParseErrors, path: tuple[Any, ...]) -> bool:
+    """Whether the numbers of a probability's goal are probabilities: from 0% to 100%
+    (from -100% to 100% for a difference of two, ``than``); each one outside is recorded
+    in ``errors``."""
+    low, accepted = (-1, "from -100% to 100% (a difference of two)") if difference else (0, "from 0% to 100%")
+    fits = True
+    for key in ("value", "at_least", "at_most"):
+        given = number(raw.get(key))
+        if given is not None and not low <= given <= 1:
+            errors.add(f"{key} must be a probability {accepted}, got {excerpt(raw[key])}", *path, key)
+            fits = False
+    return fits
 
 
 def _measure(raw: Mapping[str, Any], errors: ParseErrors, path: tuple[Any, ...]) -> Measure | None:
