@@ -105,10 +105,14 @@ class WeightedOutcomes(Protocol):
 #: The most decimals a number is given to show a tiny value (a mean near 0).
 MAX_DECIMALS = 6
 
-#: The most decimals a percent is given to show a tiny (or nearly certain) value: below
-#: ``0.0001%`` a possible outcome reads ``'under 0.0001%'`` (and ``'over 99.9999%'`` near
-#: certainty), never a row of zeros.
+#: The most decimals a percent is given to show a tiny (or nearly certain) value with two
+#: significant digits (``'0.0081%'``).
 PERCENT_DECIMALS = 4
+
+#: The floor, in decimals of a percent: below ``0.001%`` a possible outcome reads
+#: ``'< 0.001%'`` (and ``'> 99.999%'`` near certainty), exact or estimated
+#: (:func:`interval_text`), never a row of zeros.
+FLOOR_DECIMALS = 3
 
 
 def is_short(x: Fraction | int) -> bool:
@@ -153,22 +157,22 @@ def _ratio_percent(num: int, den: int, digits: int) -> tuple[str, bool]:
     """The percent of ``num/den`` (> 0; the caller handles the sign) as text without the
     ``%``, and whether it is exact; trailing zeros dropped when exact, more decimals (two
     significant digits, at most :data:`MAX_DECIMALS`) when the value would round to 0 or
-    to 100 without being either; below ``10**-PERCENT_DECIMALS`` percent ``'under 0.0001'``
-    (above ``100 - 10**-PERCENT_DECIMALS``, ``'over 99.9999'``)."""
+    to 100 without being either; below ``10**-FLOOR_DECIMALS`` percent ``'< 0.001'``
+    (above ``100 - 10**-FLOOR_DECIMALS``, ``'> 99.999'``)."""
     num100 = num * 100
     text, exact = _decimal(num100, den, digits)
     if exact:
         return _strip(text), True
-    floor = "0." + "0" * (PERCENT_DECIMALS - 1) + "1"  # 0.0001
+    floor = "0." + "0" * (FLOOR_DECIMALS - 1) + "1"  # 0.001
     if num100 * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
-        if num100 * 10**PERCENT_DECIMALS < den:
-            return f"under {floor}", False
+        if num100 * 10**FLOOR_DECIMALS < den:
+            return f"< {floor}", False
         text, exact = _decimal(num100, den, _first_decimals(num100, den, digits, PERCENT_DECIMALS))
         return _strip(text) if exact else text, exact
     rest = (den - num) * 100
     if rest > 0 and rest * 10**digits * 2 < den:  # rounds to 100 but is not
-        if rest * 10**PERCENT_DECIMALS < den:
-            return "over 99." + "9" * PERCENT_DECIMALS, False
+        if rest * 10**FLOOR_DECIMALS < den:
+            return "> 99." + "9" * FLOOR_DECIMALS, False
         text, exact = _decimal(num100, den, _first_decimals(rest, den, digits, PERCENT_DECIMALS))
         return _strip(text) if exact else text, exact
     return text, False
@@ -180,14 +184,14 @@ def _strip(text: str) -> str:
 
 def percent_text(p: Fraction | int | float, digits: int = 1) -> str:
     """Return ``p`` as a percent: ``'48.8%'``, ``'50%'`` (exact), ``'0.0081%'`` (two
-    significant digits for a value that would read 0), ``'under 0.0001%'`` below
-    :data:`PERCENT_DECIMALS` decimals. Never a float's rounding error and never an
+    significant digits for a value that would read 0), ``'< 0.001%'`` below the floor
+    (:data:`FLOOR_DECIMALS`). Never a float's rounding error and never an
     exception, whatever the size of ``p``.
 
     >>> percent_text(Fraction(1, 2)), percent_text(Fraction(61, 125)), percent_text(Fraction(1, 3))
     ('50%', '48.8%', '33.3%')
     >>> percent_text(Fraction(1, 12345)), percent_text(Fraction(12344, 12345)), percent_text(Fraction(1, 10**12))
-    ('0.0081%', '99.9919%', 'under 0.0001%')
+    ('0.0081%', '99.9919%', '< 0.001%')
     >>> percent_text(0), percent_text(1), percent_text(Fraction(-1, 8)), percent_text(0.25)
     ('0%', '100%', '-12.5%', '25%')
     """
@@ -259,20 +263,20 @@ def points_text(delta: Fraction | int | float, digits: int = 1) -> str:
     fraction and never as ``'%'``: ``'+14 points'``, ``'−9.6 points'`` (a minus sign),
     ``'+1 point'``, ``'0 points'`` for no change; a change too small to show keeps two
     significant digits like :func:`percent_text` (``'+0.0081 points'``), and one too small
-    for that reads ``'under 0.0001 points'`` (``'under −0.0001 points'`` when negative).
+    for that reads ``'under 0.001 points'`` (``'under −0.001 points'`` when negative).
 
     >>> points_text(Fraction(7, 50)), points_text(Fraction(-137, 1431)), points_text(Fraction(1, 100))
     ('+14 points', '−9.6 points', '+1 point')
     >>> points_text(0), points_text(Fraction(1, 12345)), points_text(Fraction(-1, 10**9))
-    ('0 points', '+0.0081 points', 'under −0.0001 points')
+    ('0 points', '+0.0081 points', 'under −0.001 points')
     """
     x = _exact(delta, "a difference of probabilities")
     if x == 0:
         return "0 points"
     text = percent_text(abs(x), digits).removesuffix("%")
     sign = "+" if x > 0 else "−"
-    if text.startswith("under "):
-        return f"under {sign if x < 0 else ''}{text.removeprefix('under ')} points"
+    if text.startswith("< "):
+        return f"under {sign if x < 0 else ''}{text.removeprefix('< ')} points"
     return f"{sign}{text} point{'' if text == '1' else 's'}"
 
 
@@ -358,8 +362,8 @@ def estimate_text(
     return f"{shown}, estimated from {trials:,} {what}" if what else shown
 
 
-#: Below this share (0.001%) an estimate reads ``'< 0.001%'``, never a string of zeros.
-TINY = 1e-5
+#: Below this share (0.001%, :data:`FLOOR_DECIMALS`) an estimate reads ``'< 0.001%'``, never a string of zeros.
+TINY = 10.0 ** -(FLOOR_DECIMALS + 2)
 
 
 def interval_text(
