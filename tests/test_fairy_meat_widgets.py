@@ -751,12 +751,13 @@ def test_hand_composition_by_hand_counts_fm1_fm4_fm6():
     ex = hand_composition_explorer(cards=1)
     # FM-1: 36 Numbered cards and 16 Trumps in 52: one card is a Trump with 16/52 = 4/13.
     assert f"P(no Numbered card) = {format_probability(Fraction(4, 13))} (FM-6)" in ex.summary_text
-    assert "P(Trumps of one colour to place) = 0 = 0%" in ex.summary_text  # a lone Trump must be her Wild Trump
+    # a lone Trump must be her Wild Trump
+    assert "P(can place Trumps and still play a card) = 0 = 0%" in ex.summary_text
     ex.controls["cards"].value = 2
     # No Trump in two cards: C(36,2)/C(52,2) = 630/1326 = 105/221; any Trump can then be placed
     # (with a Numbered card, or with a second Trump kept back as a Wild Trump, FM-6).
     assert f"P(no Trump) = {format_probability(Fraction(105, 221))}" in ex.summary_text
-    assert f"P(Trumps of one colour to place) = {format_probability(Fraction(116, 221))}" in ex.summary_text
+    assert f"P(can place Trumps and still play a card) = {format_probability(Fraction(116, 221))}" in ex.summary_text
     # one red and one black Trump: 8 * 8 / 1326 = 32/663
     assert f"P(Trumps of both colours) = {format_probability(Fraction(32, 663))}" in ex.summary_text
     # no Numbered card: C(16,2)/C(52,2) = 120/1326 = 20/221

@@ -655,11 +655,14 @@ def _is_exact(result: Any) -> bool:
     return getattr(result, "method", "exact") == "exact" if exact is None else bool(exact)
 
 
-def estimate_value_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+def estimate_value_text(
+    value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE, *, level: bool = True
+) -> str:
     """A probability and its interval, the one way: the exact value (the interval is the
     value twice) by :func:`~toolkit.numbers.probability_text` (``'1/3 ≈ 33.3%'``, a fraction
     only while short), an estimate by :func:`~toolkit.numbers.interval_text` (``'71.6% ±
-    3.1% (95%)'``, a range when lopsided, never a fraction).
+    3.1% (95%)'``, a range when lopsided, never a fraction; ``level=False`` leaves the level
+    out, for a table that states it once).
 
     >>> from fractions import Fraction
     >>> estimate_value_text(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)), estimate_value_text(0.716, 0.685, 0.745)
@@ -667,13 +670,16 @@ def estimate_value_text(value: Any, low: Any, high: Any, confidence: float = DEF
     """
     if low == high == value:
         return probability_text(value)
-    return interval_text(value, low, high, confidence)
+    return interval_text(value, low, high, confidence, level=level)
 
 
-def estimate_mean_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+def estimate_mean_text(
+    value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE, *, level: bool = True
+) -> str:
     """A mean and its interval, the one way: exact (the interval is the value twice) by
-    :func:`~toolkit.numbers.number_text` (``'7/3 ≈ 2.33'``), an estimate as ``'2.14 ± 0.05
-    (95%)'`` (the larger side of the interval, to its first significant digit).
+    :func:`~toolkit.numbers.number_text` (``'7/3 ≈ 2.33'``), an estimate by
+    :func:`~toolkit.numbers.interval_text` as ``'2.14 ± 0.05 (95%)'`` (the larger side of
+    the interval, to its first significant digit; a range when lopsided).
 
     >>> from fractions import Fraction
     >>> estimate_mean_text(Fraction(7, 3), Fraction(7, 3), Fraction(7, 3)), estimate_mean_text(2.137, 2.09, 2.18)
@@ -681,9 +687,7 @@ def estimate_mean_text(value: Any, low: Any, high: Any, confidence: float = DEFA
     """
     if low == high == value:
         return number_text(value)
-    half = max(float(value) - float(low), float(high) - float(value))
-    digits = max(0, -math.floor(math.log10(half))) if half > 0 else 2
-    return f"{float(value):.{digits}f} ± {half:.{digits}f} ({confidence * 100:g}%)"
+    return interval_text(value, low, high, confidence, percent=False, level=level)
 
 
 def chance_text(result: Any, event: Any, confidence: float | None = None) -> str:

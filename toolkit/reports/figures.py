@@ -42,9 +42,12 @@ from toolkit.montecarlo import Estimate
 from toolkit.numbers import (
     TAIL,
     AtLeast,
+    AtMost,
     Points,
     fold_labels,
+    fold_tail,
     fold_weights,
+    interval_text,
     number_text,
     percent_text,
     probability_text,
@@ -318,21 +321,56 @@ def bar(
 ) -> go.Bar:
     """Return a plotly bar trace of a distribution (or of ``(outcome, probability)`` pairs in
     display order) as a designer reads it: the tail below ``threshold`` (0.05%) folded into
-    one ``'≥ k'`` bar, heights in percent, each bar's text its percent and its hover text
-    the probability by the display rule (``'2: 7/27 ≈ 25.9%'``). ``label`` writes an
-    outcome; ``kwargs`` go to ``go.Bar``."""
+    one ``'≥ k'`` bar, heights in percent, each bar's text its percent (never ``0.0%`` for a
+    possible outcome) and its hover text the probability by the display rule (``'2: 7/27 ≈
+    25.9%'``). A result that is an estimate (an :class:`~toolkit.odds_result.Odds` that is
+    not exact) draws each bar with its error bar, from the result's own interval, and its
+    hover text ``'2: 14.4% ± 1.6% (95%)'``. ``label`` writes an outcome; ``kwargs`` go to
+    ``go.Bar``."""
     import plotly.graph_objects as go
 
     shown = fold_labels(rows, threshold, label=label)
+    intervals = _intervals(rows, threshold)
+    hover = [hover_text(k, p) for k, p in shown]
+    if intervals is not None:
+        level = getattr(rows, "confidence", 0.95)
+        hover = [f"{k}: {interval_text(p, lo, hi, level)}" for (k, p), (lo, hi) in zip(shown, intervals, strict=True)]
+        kwargs.setdefault(
+            "error_y",
+            {
+                "type": "data",
+                "symmetric": False,
+                "array": [max(0.0, hi - float(p)) * 100 for (_, p), (_, hi) in zip(shown, intervals, strict=True)],
+                "arrayminus": [max(0.0, float(p) - lo) * 100 for (_, p), (lo, _) in zip(shown, intervals, strict=True)],
+            },
+        )
     return go.Bar(
         x=[k for k, _ in shown],
         y=[float(p) * 100 for _, p in shown],
         text=[percent_text(p) for _, p in shown],
-        hovertext=[hover_text(k, p) for k, p in shown],
+        hovertext=hover,
         hoverinfo="text",
         name=name,
         **kwargs,
     )
+
+
+def _intervals(rows: Any, threshold: Fraction) -> list[tuple[float, float]] | None:
+    """Each shown bar's interval when ``rows`` is an estimate with ``interval`` (a folded
+    tail's: the interval of every outcome from its first), else ``None``."""
+    if getattr(rows, "exact", True) or not callable(getattr(rows, "interval", None)):
+        return None
+    out = []
+    for o, _ in fold_tail(rows, threshold):
+        if isinstance(o, AtLeast):
+            event = lambda x, k=o.k: x >= k
+        elif isinstance(o, AtMost):
+            event = lambda x, k=o.k: x <= k
+        else:
+            event = lambda x, o=o: x == o
+        low, high = rows.interval(event)
+        out.append((float(low), float(high)))
+    return out
 
 
 def table_html(

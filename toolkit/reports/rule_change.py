@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from toolkit.comparison import Difference, difference_of, paired_probability_difference, value_text
-from toolkit.numbers import count, percent_text
+from toolkit.numbers import count, percent_text, points_text
 from toolkit.prob import format_probability
 from toolkit.reports.parameters import read_rules_parameter
 from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, headline_tables
@@ -204,12 +204,12 @@ class Compared:
             ]
             for r in rows
         ]
-        text = [
+        text = [  # in points by the one writer: a small change keeps its digits, never "+0.0"
             [
-                (f"{v:+.1f}" if v else "0") if at[r, c].measurable or at[r, c].delta == 0 else "–"
-                for c, v in zip(columns, line, strict=True)
+                points_text(at[r, c].delta).split(" point")[0] if at[r, c].measurable or at[r, c].delta == 0 else "–"
+                for c in columns
             ]
-            for r, line in zip(rows, z, strict=True)
+            for r in rows
         ]
         reach = max((abs(v) for line in z for v in line), default=0.0) or 1.0
         fig = go.Figure(

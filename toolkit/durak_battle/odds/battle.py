@@ -139,7 +139,9 @@ class BattleOdds(OddsResult):
             for label, ev in self.headline_events()
         )
         note = f"<p>{html.escape(self.note)}</p>" if not self.exact else ""
-        return self._heading_html() + note + f"<table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
+        if not self.exact:  # on sampled clash odds: every outcome with its interval, never the plain frequencies
+            return self._heading_html() + note + super()._repr_html_().removeprefix(self._heading_html())
+        return self._heading_html() + f"<table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
 
     def __str__(self) -> str:
         lines = [self.headline()]
