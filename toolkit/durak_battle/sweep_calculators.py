@@ -115,5 +115,6 @@ def calculators() -> list[Calculator]:
             seconds=5.0,
             max_points=5_000,
             help="how a whole battle ends: winner and how (retreat, destroyed, undecided), mean rounds (DB-1..DB-9)",
+            headline="winner",
         ),
     ]

@@ -3,6 +3,10 @@
 P(the defender wins) one attack, averaged over every deal, over the attacker's x the
 defender's hand sizes (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
 Monte Carlo where a deal is too big, with its interval.
+
+The tables are by hand size: the FM-2 terms that make a hand size do not enter, and the
+reveal after a None is the referee's best choice; :data:`REACH` declares them with the
+calculators that measure them.
 """
 
 from __future__ import annotations
@@ -10,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit.plugin.headline import Cell, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list
 
-__all__ = ["FM_DAMAGE", "FM_DEFENDER", "FM_WINS", "SIZES", "tables"]
+__all__ = ["FM_DAMAGE", "FM_DEFENDER", "FM_WINS", "REACH", "SIZES", "tables"]
 
 #: The sizes of the tables, with their defaults.
 SIZES: dict[str, Any] = {
@@ -46,6 +50,20 @@ FM_DAMAGE = TableSpec(
     "defender's cards",
     "an attacker with a {row}-card hand against {column_cards}",
     "deals 2 damage or more",
+)
+
+
+#: What the tables cannot see (FM-2's hand-size terms, FM-5's reveal) and what measures it.
+REACH = Reach(
+    unseen={
+        **{
+            name: "combat_hand_sizes(attacker, defender, rules=rules) (FM-2) and then deal_averaged_odds at "
+            "those sizes, or the combat stepper, which deals by them: the tables set both hand sizes directly"
+            for name in ("attacker_bonus", "order_card_bonus", "flutter_penalty", "wrestling_hand")
+        },
+        "none_reveal": "the combat stepper, which offers every subset at the reveal: the tables play the "
+        "reveal as the referee's best choice (FM-5), and at the sizes tried all or none already is",
+    }
 )
 
 

@@ -368,6 +368,9 @@ class Calculator:
             judgements under one rules variant): a sweep on several workers then deals the
             groups out to them, one lane per worker, each lane holding every value of each
             of those arguments (``toolkit.sweeps.runner.plan_lanes``).
+        headline: the outcome field a sweep's page charts first (``"winner"``: who wins),
+            its probability rows summed over the other fields; ``""``: none (the page leads
+            with the chances of single events, where the calculator gives them).
     """
 
     system: str
@@ -382,6 +385,7 @@ class Calculator:
     help: str = ""
     shares: tuple[str, ...] = ()
     deal_groups: bool = False
+    headline: str = ""
 
     @property
     def param_names(self) -> tuple[str, ...]:
