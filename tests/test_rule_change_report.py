@@ -97,7 +97,7 @@ def test_durak_tables_are_the_calculators_numbers():
 
     sizes = {"clash_sizes": [1], "tokens_a": [1], "tokens_b": [2], "max_rounds": 2, "trials": 20}
     change = compare_rules("durak-battle", None, str(HOUSE / "durak-battle" / "counter_tie.yaml"), sizes)
-    clash, battle, *endings = change.tables
+    clash, battle, *_ = change.tables
     (cell,) = clash.changes
     for rules, value in ((DurakRules(), cell.before), (DurakRules(counter_tie="loses"), cell.after)):
         assert value == clash_losses(1, 1, ("greedy", "greedy"), rules).probability(lambda lost: lost[0] < lost[1])

@@ -48,7 +48,7 @@ def coin_duel_registered():
 #: Small sizes at which every field a table sees shows in it (and the test stays quick).
 SIZES: dict[str, dict[str, Any]] = {
     "angry-miniatures": {"max_dice": 3},
-    "fairy-meat": {"attacker_cards": [2], "defender_cards": [0, 1]},
+    "fairy-meat": {"attacker_cards": [3], "defender_cards": [0, 2]},
     "durak-battle": {"clash_sizes": [1, 2], "tokens_a": [2, 3], "tokens_b": [2, 3], "trials": 200},
     "coin-duel": {"coins": [1, 2, 3]},
 }
