@@ -81,11 +81,11 @@ def test_fairy_meat_damage_by_the_table_changes_damage_not_winners():
         str(HOUSE / "fairy-meat" / "damage_table.yaml"),
         {"attacker_cards": [2], "defender_cards": [1]},
     )
-    wins, damage, defender = change.tables
-    assert [t.spec.key for t in change.tables] == ["attacker_wins", "damage", "defender_wins"]
+    wins, damage, defender, _ = change.tables
+    assert [t.spec.key for t in change.tables] == ["attacker_wins", "damage", "defender_wins", "nasty_hit"]
     assert wins.changes[0].delta == 0 and defender.changes[0].delta == 0 and wins.changes[0].exact
     assert damage.changes[0].after < damage.changes[0].before
-    assert change.unchanged() == ["P(the attacker wins)", "P(the defender wins)"]
+    assert change.unchanged() == ["P(the attacker wins)", "P(the defender wins)"]  # a Nasty Hit needs damage (FM-12)
     assert change.sentences(1)[0].startswith(
         "With Damage by the table, an attacker with a 2-card hand against 1 card deals 2 damage or more: "
     )

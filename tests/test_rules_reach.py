@@ -13,7 +13,8 @@ fails here until it is given one.
 
 Independent checks: AM-6 from the brute force of the rule text (tests/brute_force.py):
 a melee character defending against 3 dice with Body 2 rolls 3 dice, so P(damage) goes
-from 58/81 to 364/729; the crit table against the same brute force; the Durak battle's
+from 58/81 to 364/729; the crit table against the same brute force; Fairy Meat's Nasty
+Hits against its brute force (tests/brute_force_fairy_meat.py); the Durak battle's
 endings under Harsh morale against the figures measured through the API when the gap
 was found (6 v 6, d8 leaders: retreats 63.4% → 66.7%).
 """
@@ -195,6 +196,21 @@ def test_crits_are_a_headline_and_match_the_brute_force():
             outcomes = opposed_with(c.row, c.column, "melee", numbers)
             assert value == sum(p for (_, _, ca, cd), p in outcomes.items() if ca or cd)
     assert change.measured(1) and change.out_of_reach() == []
+
+
+def test_nasty_hits_are_a_headline_and_match_the_brute_force():
+    # FM-12 on a 16-card deck (2s, 3s, Kings, Aces): P(a Nasty Hit) from every deal, judged
+    # by the rule text (tests/brute_force_fairy_meat.py); without a death card, none
+    import brute_force_fairy_meat as bf
+
+    small = {"numbered_ranks": ["2", "3"], "trump_ranks": ["K", "A"]}
+    sizes = {"attacker_cards": [2, 3], "defender_cards": [0, 1]}
+    change = compare_rules("fairy-meat", small, {**small, "death_card": None}, sizes)
+    nasty = next(t for t in change.tables if t.spec.key == "nasty_hit")
+    for c in nasty.changes:
+        every = bf.every_deal(c.row, c.column, change.baseline.rules)
+        assert c.before == sum(p for o, p in every.items() if o.nasty_hit) > 0 and c.after == 0
+    assert any("ends in a Nasty Hit" in line for line in change.sentences(10))
 
 
 def test_the_tie_break_is_out_of_reach_and_the_named_calculator_sees_it():
