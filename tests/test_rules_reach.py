@@ -256,3 +256,7 @@ def test_durak_holder_must_attack_is_out_of_reach_of_greedy_tables():
         for rules in (Rules(), Rules(holder_must_attack=True))
     ]
     assert ahead[0] != ahead[1]  # the calculator it names does measure it
+    # and with random play asked for, the tables see it: nothing is said to be out of reach
+    randomly = {**sizes, "policies": ["random", "random"]}
+    random_play = compare_rules("durak-battle", None, {"holder_must_attack": True}, randomly)
+    assert random_play.out_of_reach() == [] and random_play.largest(1)

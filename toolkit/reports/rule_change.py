@@ -360,15 +360,20 @@ class RuleChange:
 
     def out_of_reach(self) -> list[OutOfReach]:
         """Return the changed rules fields that none of these tables can see, each with
-        where it is measured (:class:`~toolkit.plugin.headline.Reach`)."""
+        where it is measured (:class:`~toolkit.plugin.headline.Reach`). When every changed
+        field is declared out of reach and yet a cell moved, these sizes or policies do see
+        them (a rule greedy play never meets, with random play asked for): none is listed."""
         specs = [t.spec for t in self.tables]
         rules = type(self.proposed.rules)
         ruling = {f.name: f.metadata.get("ruling", "") for f in dataclasses.fields(rules)}
-        return [
+        changed = self.changed_fields()
+        unseen = [
             OutOfReach(name, rules.field_label(name), ruling[name], a, b, self.reach.measured_by(name, specs))
-            for name, (a, b) in self.changed_fields().items()
+            for name, (a, b) in changed.items()
             if not self.reach.seen_by(name, specs)
         ]
+        moved = any(c.delta != 0 for t in self.tables for c in t.changes)
+        return [] if moved and len(unseen) == len(changed) else unseen
 
     @property
     def titles(self) -> tuple[str, str]:
