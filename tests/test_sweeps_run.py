@@ -349,3 +349,26 @@ def test_workers_of_other_code_are_refused(client: object, tmp_path: Path, monke
     assert len(result.failures) == 6 and result.table.empty
     assert "the worker runs other toolkit code (toolkit '0.1.0', code 'feedfacefeedface'" in result.failures[0].error
     assert not list((tmp_path / ".points").glob("*.parquet"))
+
+
+#: Known one-card hands (FM-9 by hand: the same colour, highest wins; different colours,
+#: lowest wins; equal values draw): who wins each of the four attacks.
+DUELS = (
+    "title: Duels\nsystem: fairy-meat\ncalculator: attack_odds\n"
+    "grid:\n  attacker_hand: [5H, 9H]\n  defender_hand: [9C, 9D]\nchunk: 2\n"
+)
+
+
+def test_the_page_leads_with_who_wins_and_folds_every_outcome_away(client: object, tmp_path: Path) -> None:
+    from toolkit.sweeps.report import headline_rows
+
+    result = run_sweep(DUELS, tmp_path, client=client, progress=None)
+    winners = headline_rows(result.table, "winner")
+    by_hand = {("5H", "9C"): "attacker", ("9H", "9C"): "draw", ("5H", "9D"): "defender", ("9H", "9D"): "draw"}
+    for (attacker, defender), winner in by_hand.items():
+        rows = winners[(winners["attacker_hand"] == attacker) & (winners["defender_hand"] == defender)]
+        assert dict(zip(rows["outcome"], rows["value"], strict=True)) == {f"winner: {winner}": 1.0}
+    page = result.report_path.read_text()
+    headline, every = page.index("<h2>The headline: winner</h2>"), page.index("Probabilities of every outcome")
+    assert headline < page.index("<details") < every
+    assert "winner: attacker" in page

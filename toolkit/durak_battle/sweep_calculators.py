@@ -119,5 +119,6 @@ def calculators() -> list[Calculator]:
             max_points=5_000,
             help="how a whole battle ends: winner and how (retreat, destroyed, undecided), mean rounds (DB-1..DB-9)",
             units=(("mean rounds", "rounds"),),
+            headline="winner",
         ),
     ]

@@ -90,6 +90,7 @@ def calculators() -> list[Calculator]:
             result_rows,
             seconds=0.01,
             help="one attack between two known hands under two policies (FM-3..FM-12)",
+            headline="winner",
         ),
         Calculator(
             system,
@@ -114,6 +115,7 @@ def calculators() -> list[Calculator]:
             # variant serve every pair: pairs dealt to the workers so that each sees every size
             shares=("attacker_cards", "defender_cards"),
             deal_groups=True,
+            headline="winner",
         ),
         Calculator(
             system,

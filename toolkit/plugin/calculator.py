@@ -371,6 +371,9 @@ class Calculator:
         units: the unit of each number field of the outcomes and of each reported quantity
             that has one, ``(field, unit)`` pairs (``("lost_a", "tokens")``; ``"%"``: a
             probability): a tuning target's mean of it is written in it (``1 ± 0.06 tokens``).
+        headline: the outcome field a sweep's page charts first (``"winner"``: who wins),
+            its probability rows summed over the other fields; ``""``: none (the page leads
+            with the chances of single events, where the calculator gives them).
     """
 
     system: str
@@ -386,6 +389,7 @@ class Calculator:
     shares: tuple[str, ...] = ()
     deal_groups: bool = False
     units: tuple[tuple[str, str], ...] = ()
+    headline: str = ""
 
     def unit(self, field: str) -> str:
         """Return the unit of the outcomes' field or reported quantity ``field`` (``""``: none)."""
