@@ -35,7 +35,7 @@ from typing import Any
 from toolkit.engine import GameState, Policy, play_out
 from toolkit.errors import InvalidSetupError
 from toolkit.numbers import estimate_text, wilson_interval
-from toolkit.whole_numbers import whole_number
+from toolkit.odds_result import check_seed, check_trials
 
 __all__ = ["Estimate", "sample_outcomes", "z_for", "tolerance"]
 
@@ -119,7 +119,8 @@ def sample_outcomes(
 ) -> dict[Hashable, Estimate]:
     """Play the game out ``trials`` times from ``state`` and return an :class:`Estimate`
     of the probability of each value of ``result(terminal state)``."""
-    whole_number(trials, "trials", 1)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     rng = random.Random(seed)
     counts: Counter[Any] = Counter(result(play_out(state, rng, policies)) for _ in range(trials))
     out = _Counts({k: Estimate(v, trials) for k, v in counts.items()})

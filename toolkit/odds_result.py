@@ -51,7 +51,7 @@ from toolkit.errors import InvalidSetupError, TooBigError
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
 from toolkit.odds_samples import Samples, next_batch, not_reached, sample_runs
 from toolkit.prob import Distribution
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import is_whole_number, whole_number
 
 __all__ = [
     "METHODS",
@@ -66,6 +66,7 @@ __all__ = [
     "check_precision",
     "check_trials",
     "check_time_limit",
+    "check_seed",
     "choose_method",
     "too_big",
     "sample_to_precision",
@@ -99,8 +100,14 @@ def check_method(method: object) -> str:
 
 
 def check_trials(trials: object, what: str = "trials") -> int:
-    """Return ``trials`` if it is a whole number >= 1; else a one-line error."""
+    """Return ``trials`` (as a plain ``int``) if it is a whole number >= 1; else a one-line error."""
     return whole_number(trials, what, 1)
+
+
+def check_seed(seed: object) -> Any:
+    """Return a Monte Carlo ``seed`` as the random streams take it: a whole number as a
+    plain ``int`` (``np.int64(7)`` is 7), anything else (a text) as it is."""
+    return whole_number(seed, "seed") if is_whole_number(seed) else seed
 
 
 def check_precision(precision: object) -> float | None:

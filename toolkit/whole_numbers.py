@@ -2,11 +2,15 @@
 
 Every count the toolkit takes goes through :func:`whole_number`, so a ``True`` (which
 Python counts as 1), a ``2.5`` or a word is refused the same way everywhere, with a
-one-line message naming the input, the value given and the whole numbers accepted.
+one-line message naming the input, the value given and the whole numbers accepted. A
+whole number is any integer Python can use as an index (``operator.index``): an ``int``,
+a numpy integer (``np.int64(3)``, what a DataFrame cell or an array gives), any
+``numbers.Integral``; never a ``bool`` (nor numpy's) and never a float, even ``3.0``.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import TypeGuard
 
@@ -16,8 +20,27 @@ __all__ = ["whole_number", "accepted_whole_numbers", "is_whole_number"]
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:
-    """Return True if ``value`` is an ``int`` and not a ``bool`` (``True`` is not a count)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """Return True if ``value`` is a whole number: an integer Python can index with
+    (``int``, ``np.int64``, any ``numbers.Integral``), not a ``bool`` (``True`` is not a
+    count; numpy's ``bool`` has no index) and not a float.
+
+    >>> import numpy as np
+    >>> is_whole_number(3), is_whole_number(np.int64(3)), is_whole_number(True), is_whole_number(3.0)
+    (True, True, False, False)
+    """
+    return _as_int(value) is not None
+
+
+def _as_int(value: object) -> int | None:
+    """``value`` as a plain ``int`` when it is a whole number (see :func:`is_whole_number`), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return int(value)  # an int subclass (an IntEnum) as the plain int it stands for
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def accepted_whole_numbers(low: int | None = None, high: int | None = None) -> str:
@@ -53,8 +76,9 @@ def whole_number(
     error: Callable[[str], Exception] = InvalidSetupError,
     type_error: Callable[[str], Exception] | None = None,
 ) -> int:
-    """Return ``value`` if it is a whole number from ``low`` to ``high`` (either end open
-    when None); raise otherwise.
+    """Return ``value`` as a plain ``int`` if it is a whole number (:func:`is_whole_number`:
+    ``np.int64(3)`` gives ``3``) from ``low`` to ``high`` (either end open when None);
+    raise otherwise.
 
     The message is one line: ``"{name} must be a whole number from 1 to 6, got 7 (AM-2)"``
     — the input's name, the numbers accepted, the value given (a short excerpt), then
@@ -79,19 +103,21 @@ def whole_number(
         InvalidSetupError: (or what ``error``/``type_error`` build) ``value`` is not a
         whole number, or is outside ``low``..``high``.
     """
-    if is_whole_number(value):
-        if (low is None or value >= low) and (high is None or value <= high):
-            return value
+    number = _as_int(value)
+    if number is not None:
+        if (low is None or number >= low) and (high is None or number <= high):
+            return number
         build = error
     else:
         build = type_error or error
     accepted = accepted_whole_numbers(low, high)
+    given = excerpt(value if number is None else number)  # np.int64(7) reads 7
     if field:
-        message = f"{name}={excerpt(value)}: " + (f"{what}, {accepted}" if what else accepted)
+        message = f"{name}={given}: " + (f"{what}, {accepted}" if what else accepted)
         message += f" ({ruling})" if ruling else ""
     else:
         named = f"{name} ({what})" if what else name
-        message = f"{named} must be {accepted}, got {excerpt(value)}" + (f" ({ruling})" if ruling else "")
+        message = f"{named} must be {accepted}, got {given}" + (f" ({ruling})" if ruling else "")
     if hint:
         message += f"; {hint}"
     raise build(message)

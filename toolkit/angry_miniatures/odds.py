@@ -141,7 +141,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
     Raises:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
-    check_pool(n, "n")
+    n = check_pool(n, "n")
     model = die_model(check_rules(rules))
     hits, blanks, faces = model.hits, model.blanks, model.faces
     if n > MAX_POOL:
@@ -171,7 +171,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
 def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
     """Return the probability that a roll of ``n`` dice crits: two or more Aces
     (``rules.crit_count`` or more of ``rules.crit_faces``) (AM-7)."""
-    check_pool(n, "n")
+    n = check_pool(n, "n")
     rules = check_rules(rules)
     model = die_model(rules)
     if n > MAX_POOL:
@@ -304,8 +304,8 @@ def opposed(
         TooBigError: an exact request above the limit, or a Monte Carlo run of more than
             :data:`MAX_SAMPLED_DICE` dice.
     """
-    check_pool(attack_dice, "attack_dice")
-    check_pool(defence_dice, "defence_dice")
+    attack_dice = check_pool(attack_dice, "attack_dice")
+    defence_dice = check_pool(defence_dice, "defence_dice")
     check_attack_type(attack_type)
     rules = check_rules(rules)
     check_method(method)

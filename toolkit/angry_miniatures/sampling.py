@@ -27,7 +27,7 @@ from typing import Any
 from toolkit.angry_miniatures.outcomes import AttackOutcome, ExchangeEnd, MoreThan, attack_outcome
 from toolkit.angry_miniatures.referee import compare_rolls, damage_dealt, is_crit, super_tiebreak_winner
 from toolkit.angry_miniatures.rules import Character, Pools, Rules
-from toolkit.odds_result import Odds, check_precision, check_time_limit, check_trials, counts_half_width
+from toolkit.odds_result import Odds, check_precision, check_seed, check_time_limit, check_trials, counts_half_width
 from toolkit.odds_samples import Samples, play_seed, sample_runs
 
 __all__ = [
@@ -171,7 +171,8 @@ def sampled_odds(
     replaces the Wilson half-widths of the outcomes and ``events`` as what is compared
     with ``precision`` (a calculator of a mean: :func:`~toolkit.odds_result.counts_mean_half_width`)."""
     started = time.perf_counter()
-    check_trials(trials)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
 

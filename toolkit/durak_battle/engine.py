@@ -513,7 +513,7 @@ def start_battle(
     """
     rules = rules or Rules()
     _check_armies(army_a, army_b)
-    whole_number(max_rounds, "max_rounds", 1)
+    max_rounds = whole_number(max_rounds, "max_rounds", 1)
     state = BattleState(rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds)
     return state._log("start", {"tokens": (army_a.tokens, army_b.tokens)}, "DB-7")
 

@@ -37,7 +37,9 @@ from toolkit.odds_result import (
     Replicates,
     check_method,
     check_precision,
+    check_seed,
     check_time_limit,
+    check_trials,
     choose_method,
     next_batch,
     not_reached,
@@ -261,8 +263,9 @@ def battle_outcome(
     if army_a.name == army_b.name:
         raise InvalidSetupError(f"the two armies need different names, both are {army_a.name!r}")
     pols = check_policies(policies)
-    whole_number(max_rounds, "max_rounds", 1)
-    whole_number(trials, "trials", 1)
+    max_rounds = whole_number(max_rounds, "max_rounds", 1)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     check_method(method)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)

@@ -53,13 +53,14 @@ from toolkit.odds_result import (
     Odds,
     check_method,
     check_precision,
+    check_seed,
     check_time_limit,
+    check_trials,
     choose_method,
     counts_half_width,
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
 from toolkit.prob import Distribution
-from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -689,7 +690,8 @@ def clash_losses(
     check_method(method)
     if sampler not in SAMPLERS:
         raise InvalidSetupError(f"sampler must be 'engine' or 'model', got {sampler!r}")
-    whole_number(trials, "trials", 1)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
     names = _check_names(names)

@@ -44,6 +44,7 @@ from toolkit.odds_result import (
     Odds,
     check_method,
     check_precision,
+    check_seed,
     check_time_limit,
     check_trials,
     choose_method,
@@ -601,7 +602,8 @@ def deal_averaged_odds(
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
     a, d = check_hand_sizes(a, d, rules)
     check_method(method)
-    check_trials(trials)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
     pols = resolve_policies(policies)
