@@ -47,9 +47,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.errors import InvalidSetupError, TooBigError, excerpt
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
-from toolkit.odds_samples import Samples, next_batch, not_reached, sample_runs
+from toolkit.odds_samples import Samples, SamplingStoppedWarning, next_batch, not_reached, sample_runs
 from toolkit.prob import Distribution
 from toolkit.whole_numbers import is_whole_number, whole_number
 
@@ -74,6 +74,8 @@ __all__ = [
     "not_reached",
     "sample_runs",
     "Samples",
+    "SamplingStoppedWarning",
+    "NO_TIME_LIMIT",
 ]
 
 T = TypeVar("T", bound=Hashable)
@@ -84,8 +86,10 @@ METHODS = ("auto", "exact", "monte_carlo")
 KINDS = ("exact", "monte_carlo", "mixed")
 #: The confidence of :meth:`Odds.interval` unless asked otherwise.
 DEFAULT_CONFIDENCE = 0.95
-#: Seconds a calculator samples towards a ``precision`` before it gives up.
+#: Seconds a calculator samples (towards a ``precision``, or its ``trials``) before it stops.
 DEFAULT_TIME_LIMIT = 60.0
+#: A time limit from this many seconds up (about 31 years) is no limit.
+NO_TIME_LIMIT = 10**9
 #: Replicates of a parametric bootstrap (:class:`Replicates`): their standard deviation,
 #: with the Student quantile of their number, gives a mixed result's interval.
 BOOTSTRAP_REPLICATES = 100
@@ -125,10 +129,14 @@ def check_precision(precision: object) -> float | None:
 
 
 def check_time_limit(time_limit: object) -> float:
-    """Return ``time_limit`` (seconds) if it is a positive number; else a one-line error."""
-    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not float(time_limit) > 0:
-        raise InvalidSetupError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    return float(time_limit)
+    """Return ``time_limit`` (seconds) if it is a positive number: ``math.inf``, or anything
+    from :data:`NO_TIME_LIMIT` seconds up (``10**400`` included, never converted to a float),
+    is no limit; else a one-line error."""
+    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not time_limit > 0:
+        raise InvalidSetupError(
+            f"time_limit must be a positive number of seconds (math.inf for no limit), got {excerpt(time_limit)}"
+        )
+    return math.inf if time_limit >= NO_TIME_LIMIT else float(time_limit)
 
 
 def too_big(request: str, size: int, unit: str, limit: int, limit_name: str = "", alternative: str = "") -> TooBigError:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -176,9 +176,9 @@ def sampled_odds(
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
 
-    def draw(n: int, batch: int) -> list[Hashable]:
+    def draw(n: int, batch: int) -> Iterator[Hashable]:  # run by run: a time limit stops it between two
         rng = random.Random(f"{seed}:{stream}" if batch == 0 else f"{seed}:{batch}:{stream}")
-        return [run(rng) for _ in range(n)]
+        return (run(rng) for _ in range(n))
 
     def widest(counts: Any, runs: int) -> float:
         return counts_half_width(counts, runs, events)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -282,7 +283,9 @@ def battle_outcome(
         if spent >= time_limit:
             raise not_reached(time_limit, spent, runs, "simulated clashes per sampled pair", reached, precision)
         more = next_batch(runs, reached, precision)
-        plan += (max(1, min(more, int((time_limit - spent) / (spent / runs)))),)
+        if math.isfinite(time_limit):
+            more = min(more, int((time_limit - spent) / max(spent / runs, 1e-9)))
+        plan += (max(1, more),)
 
 
 def clash_counts(
