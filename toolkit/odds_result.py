@@ -67,6 +67,7 @@ __all__ = [
     "check_trials",
     "check_time_limit",
     "check_seed",
+    "MAX_TRIALS",
     "choose_method",
     "too_big",
     "sample_to_precision",
@@ -90,6 +91,11 @@ DEFAULT_CONFIDENCE = 0.95
 DEFAULT_TIME_LIMIT = 60.0
 #: A time limit from this many seconds up (about 31 years) is no limit.
 NO_TIME_LIMIT = 10**9
+#: The most runs one Monte Carlo result draws (every run is kept, to compare results run by
+#: run); a sweep's ``trials`` have the same bound.
+MAX_TRIALS = 10_000_000
+#: What the error of too many trials suggests instead.
+TRIALS_HINT = "to sample for a time instead, give trials=10_000_000 and time_limit=SECONDS"
 #: Replicates of a parametric bootstrap (:class:`Replicates`): their standard deviation,
 #: with the Student quantile of their number, gives a mixed result's interval.
 BOOTSTRAP_REPLICATES = 100
@@ -104,8 +110,9 @@ def check_method(method: object) -> str:
 
 
 def check_trials(trials: object, what: str = "trials") -> int:
-    """Return ``trials`` (as a plain ``int``) if it is a whole number >= 1; else a one-line error."""
-    return whole_number(trials, what, 1)
+    """Return ``trials`` (as a plain ``int``) if it is a whole number from 1 to
+    :data:`MAX_TRIALS`; else a one-line error stating the range."""
+    return whole_number(trials, what, 1, MAX_TRIALS, hint=TRIALS_HINT)
 
 
 def check_seed(seed: object) -> Any:
