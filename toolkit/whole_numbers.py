@@ -10,13 +10,16 @@ a numpy integer (``np.int64(3)``, what a DataFrame cell or an array gives), any
 
 from __future__ import annotations
 
+import itertools
 import operator
-from collections.abc import Callable
-from typing import TypeGuard
+from collections.abc import Callable, Iterable, Sized
+from typing import TypeGuard, TypeVar
 
 from toolkit.errors import InvalidSetupError, excerpt
 
-__all__ = ["whole_number", "accepted_whole_numbers", "is_whole_number"]
+__all__ = ["whole_number", "accepted_whole_numbers", "is_whole_number", "at_most_items"]
+
+T = TypeVar("T")
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:
@@ -121,3 +124,40 @@ def whole_number(
     if hint:
         message += f"; {hint}"
     raise build(message)
+
+
+def at_most_items(
+    values: Iterable[T],
+    name: str,
+    most: int,
+    what: str = "values",
+    *,
+    error: Callable[[str], Exception] = InvalidSetupError,
+) -> list[T]:
+    """Return the items of ``values`` as a list if there are at most ``most`` of them,
+    reading at most ``most + 1`` (``itertools.islice``): ``range(10**12)``, an endless
+    iterator or a 3-million-card hand is refused before it is read whole, in one line
+    stating the bound: ``"attack_dice has more than 10,000 values; at most 10,000"``.
+
+    >>> at_most_items(range(3), "pools", 5)
+    [0, 1, 2]
+    >>> import itertools
+    >>> at_most_items(itertools.count(), "pools", 5)
+    Traceback (most recent call last):
+    ...
+    toolkit.errors.InvalidSetupError: pools has more than 5 values; at most 5
+    """
+    size = None
+    if isinstance(values, Sized):
+        try:
+            size = len(values)
+        except OverflowError:  # len(range(10**20)) does not fit in a C integer
+            size = None
+        else:
+            if size <= most:
+                return list(values)
+    items = list(itertools.islice(values, most + 1)) if size is None else []
+    if size is not None or len(items) > most:
+        counted = f"{size:,}" if size is not None else f"more than {most:,}"
+        raise error(f"{name} has {counted} {what}; at most {most:,}")
+    return items

@@ -56,6 +56,7 @@ from toolkit.angry_miniatures.sampling import DEFAULT_TRIALS, opposed_run, sampl
 from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.odds_result import DEFAULT_TIME_LIMIT, Odds, check_method, choose_method, too_big
 from toolkit.prob import Distribution
+from toolkit.whole_numbers import at_most_items
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -507,7 +508,8 @@ def odds_table(
 
     rules = rules or _DEFAULT
     check_attack_type(attack_type)
-    attacks, defences = list(attack_dice), list(defence_dice)
+    attacks = at_most_items(attack_dice, "attack_dice", max_cells, "pools", error=TooBigError)
+    defences = at_most_items(defence_dice, "defence_dice", max_cells, "pools", error=TooBigError)
     if not attacks or not defences:
         raise InvalidSetupError("odds_table needs at least one attack pool and one defence pool")
     if len(attacks) * len(defences) > max_cells:
