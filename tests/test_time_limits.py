@@ -130,3 +130,18 @@ def test_the_hidden_hands_solve_reads_a_huge_time_limit_as_none(limit):
 
     solved = solve_hidden(1, 1, time_limit=limit, max_iterations=20)
     assert solved.time_limit == math.inf and str(solved)  # its text reads, no OverflowError
+
+
+def test_a_battle_stops_at_its_time_limit_with_the_error_that_says_what_it_needs():
+    """A battle's result is exact arithmetic over clash tables of ``trials`` clashes each:
+    never the estimate of fewer, so its time limit is the error, raised while sampling."""
+    from toolkit.durak_battle import Army, Leader
+    from toolkit.durak_battle.odds import battle_outcome
+
+    a = Army("a", 3, Leader("Ana", battle_die="d4", spirit_die="d6", wild_card=False, battle_modifier=-2))
+    b = Army("b", 3, Leader("Bo", battle_die="d6", spirit_die="d8", wild_card=False, battle_modifier=-4))
+    started = time.perf_counter()
+    with pytest.raises(PrecisionNotReachedError, match=r"stopped at the time limit of 0.3 s sampling the clashes of"):
+        battle_outcome(a, b, max_rounds=3, method="monte_carlo", trials=MANY, seed=11, time_limit=0.3)
+    assert time.perf_counter() - started < 60
+    assert battle_outcome(a, b, max_rounds=2, method="monte_carlo", trials=30, seed=11, time_limit=math.inf).trials == 30

@@ -24,10 +24,10 @@ one way a calculator starts a run's play stream.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import random
-import sys
 import time
 import warnings
 from collections import Counter
@@ -236,7 +236,8 @@ def _caller_level() -> int:
     """The ``stacklevel`` of the first caller outside the toolkit (a warning shown at the
     designer's own line, and again for each such line)."""
     root = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 1
+    here = inspect.currentframe()
+    frame, level = (here.f_back if here is not None else None), 1
     while frame is not None and frame.f_code.co_filename.startswith(root):
         frame, level = frame.f_back, level + 1  # type: ignore[assignment]
     return level

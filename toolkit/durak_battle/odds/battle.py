@@ -23,16 +23,16 @@ from toolkit.durak_battle.odds.checks import (
 )
 from toolkit.durak_battle.odds.clash_losses import (
     Path,
+    clash_runs,
     exact_clash_paths,
     remember_cache,
-    sampled_clash_paths,
 )
 from toolkit.durak_battle.odds.deal_classes import BATTLE_EXACT_LIMIT, EXACT_LIMIT, exact_size
 from toolkit.durak_battle.odds.result import OddsResult
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, settle_losses
 from toolkit.engine import Policy
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, PrecisionNotReachedError
 from toolkit.odds_result import (
     DEFAULT_TIME_LIMIT,
     Replicates,
@@ -272,7 +272,7 @@ def battle_outcome(
     time_limit = check_time_limit(time_limit)
     plan: tuple[int, ...] = (trials,)
     while True:
-        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started)
+        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, time_limit)
         if precision is None or odds.exact:
             return odds
         reached = odds.half_width()
@@ -289,15 +289,34 @@ def battle_outcome(
 
 
 def clash_counts(
-    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    plan: tuple[int, ...],
+    seed: Any,
+    started: float = 0.0,
+    time_limit: float = math.inf,
 ) -> Counter:
     """The sampled clash table of ``na`` v ``nb`` cards over the batches of ``plan``: batch
-    0 is :func:`sampled_clash_paths` with ``seed``, batch ``k`` with ``f"{seed}:{k}"``."""
-    if len(plan) == 1:
-        return sampled_clash_paths(na, nb, pols, rules, plan[0], seed)
+    0 is the clashes of :func:`~.clash_losses.sampled_clash_paths` with ``seed``, batch ``k``
+    with ``f"{seed}:{k}"``.
+
+    Raises:
+        PrecisionNotReachedError: ``time_limit`` seconds after ``started`` (the clock is
+            read between two clashes) before the table is whole: every sampled pair of hand
+            sizes needs all its clashes, so a battle is never the estimate of fewer.
+    """
     total: Counter = Counter()
     for k, n in enumerate(plan):
-        total.update(sampled_clash_paths(na, nb, pols, rules, n, seed if k == 0 else f"{seed}:{k}"))
+        for i, run in enumerate(clash_runs(na, nb, pols, rules, n, seed if k == 0 else f"{seed}:{k}")):
+            total[run] += 1
+            if i % 8 == 7 and time.perf_counter() - started > time_limit:
+                raise PrecisionNotReachedError(
+                    f"stopped at the time limit of {time_limit:g} s sampling the clashes of {na} v {nb} cards: the "
+                    f"battle needs {sum(plan):,} simulated clashes for each sampled pair of hands; allow more time "
+                    "(time_limit=) or give fewer trials"
+                )
     return total
 
 
@@ -308,12 +327,19 @@ _SAMPLED_TABLES: dict[tuple, tuple[int, list[tuple[str | None, Path, int]], bool
 
 
 def _sampled_table(
-    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    plan: tuple[int, ...],
+    seed: Any,
+    started: float = 0.0,
+    time_limit: float = math.inf,
 ) -> tuple[int, list[tuple[str | None, Path, int]], bool]:
     key = (na, nb, pols, rules, plan, seed)
     found = _SAMPLED_TABLES.get(key)
     if found is None:
-        counts = clash_counts(na, nb, pols, rules, plan, seed)
+        counts = clash_counts(na, nb, pols, rules, plan, seed, started, time_limit)
         found = _SAMPLED_TABLES[key] = (sum(plan), [(h, path, n) for (h, path), n in counts.items()], True)
     return found
 
@@ -328,6 +354,7 @@ def _chain(
     plan: tuple[int, ...],
     seed: int,
     started: float,
+    time_limit: float = math.inf,
 ) -> BattleOdds:
     """The battle chain with the sampled clash tables of ``plan`` (:func:`battle_outcome`)."""
     trials = sum(plan)
@@ -360,7 +387,7 @@ def _chain(
             exact_limit=EXACT_LIMIT,
         )
         if how == "monte_carlo":
-            found = _sampled_table(na, nb, pols, clash_rules, plan, seed)
+            found = _sampled_table(na, nb, pols, clash_rules, plan, seed, started, time_limit)
         else:
             exact = exact_clash_paths(na, nb, pols, clash_rules)
             den = lcm(*(q.denominator for q in exact.values()))
