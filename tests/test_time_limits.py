@@ -144,4 +144,6 @@ def test_a_battle_stops_at_its_time_limit_with_the_error_that_says_what_it_needs
     with pytest.raises(PrecisionNotReachedError, match=r"stopped at the time limit of 0.3 s sampling the clashes of"):
         battle_outcome(a, b, max_rounds=3, method="monte_carlo", trials=MANY, seed=11, time_limit=0.3)
     assert time.perf_counter() - started < 60
-    assert battle_outcome(a, b, max_rounds=2, method="monte_carlo", trials=30, seed=11, time_limit=math.inf).trials == 30
+    assert (
+        battle_outcome(a, b, max_rounds=2, method="monte_carlo", trials=30, seed=11, time_limit=math.inf).trials == 30
+    )
