@@ -171,3 +171,13 @@ def test_every_number_of_every_shipped_file_bounded_with_its_file_and_line(tmp_p
             except ToolkitError as exc:
                 for line in str(exc).splitlines():
                     assert re.match(rf"{re.escape(str(path))}:\d+: ", line) and len(line) < 600, line
+
+
+def test_an_integer_too_long_for_python_to_read_says_so_at_its_line(tmp_path):
+    path = tmp_path / "long.yaml"
+    path.write_text(TUNING.replace("GOAL", "at_least: " + "9" * 5000))
+    with pytest.raises(ToolkitError) as info:
+        load_tuning(path)
+    (message,) = str(info.value).splitlines()
+    assert message.startswith(f"{path}:7: not valid YAML: !!int cannot read '999")
+    assert message.endswith(": 5,000 digits, above the 4,300 a number may have") and len(message) < 300
