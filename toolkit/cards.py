@@ -16,6 +16,7 @@ Card('10H')
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from functools import total_ordering
 from operator import attrgetter
 
 from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.whole_numbers import at_most_items
 
 __all__ = [
     "RANKS",
@@ -171,12 +173,20 @@ def parse_card(text: str | Card) -> Card:
     return text if isinstance(text, Card) else Card(text)
 
 
+#: The most cards a list of cards may hold (no deck of any system has more).
+MAX_CARDS = 500
+_WORD = re.compile(r"[^\s,]+")
+
+
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Return the cards in ``"KS QC 5C"`` (spaces or commas) or a list of codes.
 
-    ``Joker`` is read as the first joker not yet listed (``JK1``, then ``JK2``).
+    ``Joker`` is read as the first joker not yet listed (``JK1``, then ``JK2``). At most
+    :data:`MAX_CARDS` are read: a longer list (a 3-million-card hand, an endless iterator)
+    is refused in one line before the rest is read.
     """
-    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    words = (m.group(0) for m in _WORD.finditer(text)) if isinstance(text, str) else text
+    parts = at_most_items(words, "a list of cards", MAX_CARDS, "cards", error=NotationError)
     cards: list[Card] = []
     for part in parts:
         if isinstance(part, str) and part.strip().upper() == "JOKER":

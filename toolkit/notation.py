@@ -36,6 +36,7 @@ reads it into an example, plays it through the system's engine and checks its
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -203,8 +204,14 @@ class _SafeLoader(
         except (ValueError, KeyError, TypeError, OverflowError, AttributeError, IndexError, ArithmeticError):
             value = node.value if isinstance(node, yaml.ScalarNode) else "…"
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            digits = sum(c.isdigit() for c in value)
+            why = (
+                f": {digits:,} digits, above the {sys.get_int_max_str_digits():,} a number may have"
+                if (tag == "!!int" and digits > sys.get_int_max_str_digits())
+                else ""
+            )
             raise yaml.constructor.ConstructorError(
-                None, None, f"{tag} cannot read {excerpt(value)}", node.start_mark
+                None, None, f"{tag} cannot read {excerpt(value)}{why}", node.start_mark
             ) from None
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:  # type: ignore[override]

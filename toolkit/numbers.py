@@ -34,6 +34,7 @@ The exact value always stays in the data; only the text is rounded.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,6 +68,9 @@ __all__ = [
     "signed_text",
     "probability_text",
     "wilson_interval",
+    "NumberRangeError",
+    "WRITTEN_RANGE",
+    "written_number",
 ]
 
 #: A fraction is shown only while its denominator is below this (``'7/27'`` yes, ``'3140761/7464960'`` no).
@@ -637,3 +641,85 @@ def plural_of(singular: str, plural: str | None = None) -> str:
         return plural
     head, _, last = singular.rpartition(" ")
     return (head + " " if head else "") + IRREGULAR_PLURALS.get(last, last + "s")
+
+
+# -- numbers as a designer writes them in a file -------------------------------------------------
+#: The largest size of a number a designer writes in a file (a target, a bound, a tolerance).
+MAX_WRITTEN = 10**12
+#: The most decimals such a number is written with (exponent counted: ``1e-31`` has 31).
+MAX_WRITTEN_DECIMALS = 30
+#: The numbers :func:`written_number` accepts, in the words of an error message.
+WRITTEN_RANGE = (
+    f"a number from -{MAX_WRITTEN:,} to {MAX_WRITTEN:,} with at most {MAX_WRITTEN_DECIMALS} decimals (0.65, 65% or 2/3)"
+)
+#: The longest text read as a number.
+MAX_WRITTEN_CHARS = 40
+
+_DECIMAL_TEXT = re.compile(r"[-+]?(?P<whole>\d[\d_]*)?(?:\.(?P<part>\d[\d_]*)?)?(?:[eE](?P<exp>[-+]?\d[\d_]*))?")
+_RATIO_TEXT = re.compile(r"[-+]?\d[\d_]*\s*/\s*\d[\d_]*")
+
+
+class NumberRangeError(ValueError):
+    """A number written in a file outside :data:`WRITTEN_RANGE` (or not finite): the message
+    is that range, for the caller to put after the field's name."""
+
+
+def written_number(raw: object) -> Fraction | None:
+    """Return a number as a designer writes it in a file — ``0.65``, ``"65%"``, ``"2/3"``,
+    ``3``, ``"1e-3"`` — exactly (``0.65`` is 13/20), or ``None`` when it is not a number (a
+    word, a bool, a list). The one place text becomes a number: its size is bounded
+    **before** the conversion (``Fraction("1e999999999")`` would compute a billion-digit
+    integer; ``1e400`` would overflow a float later).
+
+    >>> written_number("65%"), written_number(0.5), written_number("2/3"), written_number("many")
+    (Fraction(13, 20), Fraction(1, 2), Fraction(2, 3), None)
+    >>> written_number("1e999999999")
+    Traceback (most recent call last):
+    ...
+    toolkit.numbers.NumberRangeError: a number from -1,000,000,000,000 to 1,000,000,000,000 with at most 30 ...
+
+    Raises:
+        NumberRangeError: a number, but outside :data:`WRITTEN_RANGE`: above
+            :data:`MAX_WRITTEN` in size, with more than :data:`MAX_WRITTEN_DECIMALS`
+            decimals (a denominator above ``10**30``), NaN or infinite.
+    """
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return _within(Fraction(raw))
+    if isinstance(raw, float):
+        if not math.isfinite(raw):
+            raise NumberRangeError(WRITTEN_RANGE)
+        return written_number(repr(raw))
+    if not isinstance(raw, str) or len(raw) > MAX_WRITTEN_CHARS:
+        return None
+    text = raw.strip()
+    scale = Fraction(1)
+    if text.endswith("%"):
+        text, scale = text[:-1].strip(), Fraction(1, 100)
+    if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        raise NumberRangeError(WRITTEN_RANGE)
+    decimal = _DECIMAL_TEXT.fullmatch(text)
+    if decimal and (decimal["whole"] or decimal["part"]):
+        whole = (decimal["whole"] or "").replace("_", "").lstrip("0")
+        part = (decimal["part"] or "").replace("_", "").rstrip("0")
+        exp_text = (decimal["exp"] or "0").replace("_", "")
+        if len(exp_text.lstrip("+-")) > 4:  # 10**10000 and beyond: never converted
+            raise NumberRangeError(WRITTEN_RANGE)
+        exp = int(exp_text)
+        too_big = bool(whole) and len(whole) + exp > len(str(MAX_WRITTEN))
+        if too_big or (bool(part) and len(part) - exp > MAX_WRITTEN_DECIMALS):
+            raise NumberRangeError(WRITTEN_RANGE)
+    elif not _RATIO_TEXT.fullmatch(text):
+        return None
+    try:
+        value = Fraction(text) * scale
+    except (ValueError, ZeroDivisionError):
+        return None
+    return _within(value)
+
+
+def _within(value: Fraction) -> Fraction:
+    if abs(value) > MAX_WRITTEN or value.denominator > 10**MAX_WRITTEN_DECIMALS:
+        raise NumberRangeError(WRITTEN_RANGE)
+    return value

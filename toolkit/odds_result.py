@@ -48,12 +48,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.errors import InvalidSetupError, TooBigError, excerpt
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
-from toolkit.odds_samples import Samples, next_batch, not_reached, sample_runs
+from toolkit.odds_samples import Samples, SamplingStoppedWarning, next_batch, not_reached, sample_runs
 from toolkit.prob import Distribution
 from toolkit.question import Question, headline
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import is_whole_number, whole_number
 
 __all__ = [
     "METHODS",
@@ -68,6 +68,8 @@ __all__ = [
     "check_precision",
     "check_trials",
     "check_time_limit",
+    "check_seed",
+    "MAX_TRIALS",
     "choose_method",
     "too_big",
     "sample_to_precision",
@@ -75,6 +77,8 @@ __all__ = [
     "not_reached",
     "sample_runs",
     "Samples",
+    "SamplingStoppedWarning",
+    "NO_TIME_LIMIT",
 ]
 
 T = TypeVar("T", bound=Hashable)
@@ -85,8 +89,15 @@ METHODS = ("auto", "exact", "monte_carlo")
 KINDS = ("exact", "monte_carlo", "mixed")
 #: The confidence of :meth:`Odds.interval` unless asked otherwise.
 DEFAULT_CONFIDENCE = 0.95
-#: Seconds a calculator samples towards a ``precision`` before it gives up.
+#: Seconds a calculator samples (towards a ``precision``, or its ``trials``) before it stops.
 DEFAULT_TIME_LIMIT = 60.0
+#: A time limit from this many seconds up (about 31 years) is no limit.
+NO_TIME_LIMIT = 10**9
+#: The most runs one Monte Carlo result draws (every run is kept, to compare results run by
+#: run); a sweep's ``trials`` have the same bound.
+MAX_TRIALS = 10_000_000
+#: What the error of too many trials suggests instead.
+TRIALS_HINT = "to sample for a time instead, give trials=10_000_000 and time_limit=SECONDS"
 #: Replicates of a parametric bootstrap (:class:`Replicates`): their standard deviation,
 #: with the Student quantile of their number, gives a mixed result's interval.
 BOOTSTRAP_REPLICATES = 100
@@ -101,8 +112,15 @@ def check_method(method: object) -> str:
 
 
 def check_trials(trials: object, what: str = "trials") -> int:
-    """Return ``trials`` if it is a whole number >= 1; else a one-line error."""
-    return whole_number(trials, what, 1)
+    """Return ``trials`` (as a plain ``int``) if it is a whole number from 1 to
+    :data:`MAX_TRIALS`; else a one-line error stating the range."""
+    return whole_number(trials, what, 1, MAX_TRIALS, hint=TRIALS_HINT)
+
+
+def check_seed(seed: object) -> Any:
+    """Return a Monte Carlo ``seed`` as the random streams take it: a whole number as a
+    plain ``int`` (``np.int64(7)`` is 7), anything else (a text) as it is."""
+    return whole_number(seed, "seed") if is_whole_number(seed) else seed
 
 
 def check_precision(precision: object) -> float | None:
@@ -120,10 +138,14 @@ def check_precision(precision: object) -> float | None:
 
 
 def check_time_limit(time_limit: object) -> float:
-    """Return ``time_limit`` (seconds) if it is a positive number; else a one-line error."""
-    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not float(time_limit) > 0:
-        raise InvalidSetupError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    return float(time_limit)
+    """Return ``time_limit`` (seconds) if it is a positive number: ``math.inf``, or anything
+    from :data:`NO_TIME_LIMIT` seconds up (``10**400`` included, never converted to a float),
+    is no limit; else a one-line error."""
+    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not time_limit > 0:
+        raise InvalidSetupError(
+            f"time_limit must be a positive number of seconds (math.inf for no limit), got {excerpt(time_limit)}"
+        )
+    return math.inf if time_limit >= NO_TIME_LIMIT else float(time_limit)
 
 
 def too_big(request: str, size: int, unit: str, limit: int, limit_name: str = "", alternative: str = "") -> TooBigError:

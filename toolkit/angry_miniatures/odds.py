@@ -57,6 +57,7 @@ from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.odds_result import DEFAULT_TIME_LIMIT, Odds, check_method, choose_method, too_big
 from toolkit.prob import Distribution
 from toolkit.question import Question
+from toolkit.whole_numbers import at_most_items
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -142,7 +143,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
     Raises:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
-    check_pool(n, "n")
+    n = check_pool(n, "n")
     rules = check_rules(rules)
     model = die_model(rules)
     hits, blanks, faces = model.hits, model.blanks, model.faces
@@ -174,7 +175,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
 def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
     """Return the probability that a roll of ``n`` dice crits: two or more Aces
     (``rules.crit_count`` or more of ``rules.crit_faces``) (AM-7)."""
-    check_pool(n, "n")
+    n = check_pool(n, "n")
     rules = check_rules(rules)
     model = die_model(rules)
     if n > MAX_POOL:
@@ -307,8 +308,8 @@ def opposed(
         TooBigError: an exact request above the limit, or a Monte Carlo run of more than
             :data:`MAX_SAMPLED_DICE` dice.
     """
-    check_pool(attack_dice, "attack_dice")
-    check_pool(defence_dice, "defence_dice")
+    attack_dice = check_pool(attack_dice, "attack_dice")
+    defence_dice = check_pool(defence_dice, "defence_dice")
     check_attack_type(attack_type)
     rules = check_rules(rules)
     check_method(method)
@@ -514,7 +515,8 @@ def odds_table(
 
     rules = rules or _DEFAULT
     check_attack_type(attack_type)
-    attacks, defences = list(attack_dice), list(defence_dice)
+    attacks = at_most_items(attack_dice, "attack_dice", max_cells, "pools", error=TooBigError)
+    defences = at_most_items(defence_dice, "defence_dice", max_cells, "pools", error=TooBigError)
     if not attacks or not defences:
         raise InvalidSetupError("odds_table needs at least one attack pool and one defence pool")
     if len(attacks) * len(defences) > max_cells:

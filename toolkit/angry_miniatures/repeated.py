@@ -152,7 +152,7 @@ def attacks_to_take_out(
     rules = check_rules(rules)
     check_method(method)
     health = whole_number(health, "health", 1, ruling="AM-10", type_error=ArgumentTypeError)
-    whole_number(cap, "cap (attacks)", 1, type_error=ArgumentTypeError)
+    cap = whole_number(cap, "cap (attacks)", 1, type_error=ArgumentTypeError)
     n = check_pool(attack_dice, "attack_dice")
     m = check_pool(defence_dice, "defence_dice")
     check_attack_type(attack_type)

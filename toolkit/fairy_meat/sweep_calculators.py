@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.odds_result import MAX_TRIALS
 from toolkit.plugin.calculator import Calculator, Param, Row, result_rows, value_rows
 
 __all__ = ["calculators"]
@@ -99,7 +100,7 @@ def calculators() -> list[Calculator]:
             + (
                 policies,
                 method,
-                Param("trials", "int", DEFAULT_TRIALS, low=1, high=10**7, help="Monte Carlo trials"),
+                Param("trials", "int", DEFAULT_TRIALS, low=1, high=MAX_TRIALS, help="Monte Carlo trials"),
                 Param("seed", "int", 0, low=0, high=2**31, help="Monte Carlo seed"),
             ),
             lambda a, r: deal_averaged_odds(

@@ -27,7 +27,10 @@ from typing import Any
 from toolkit.comparison import CONFIDENCE, interval_of
 from toolkit.errors import InvalidSetupError, excerpt
 from toolkit.odds_samples import Samples
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import at_most_items, whole_number
+
+#: The most sizes a headline table's rows or columns list.
+MAX_SIZES = 1_000
 
 __all__ = ["Cell", "Reach", "Table", "TableSpec", "cell_of", "grid", "size_list"]
 
@@ -135,7 +138,7 @@ def size_list(values: Any, what: str, low: int) -> list[int]:
     Raises:
         InvalidSetupError: a value that is not a whole number of ``low`` or more.
     """
-    items = list(values) if isinstance(values, (list, tuple, range)) else [values]
+    items = at_most_items(values, what, MAX_SIZES, "sizes") if isinstance(values, (list, tuple, range)) else [values]
     if not items:
         raise InvalidSetupError(f"{what} must list whole numbers of {low} or more, got {excerpt(values)}")
     for v in items:

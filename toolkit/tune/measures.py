@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from toolkit.errors import InvalidSetupError
+from toolkit.numbers import NumberRangeError, written_number
 from toolkit.sweeps.calculators import outcome_label
 from toolkit.tune.spec import Condition, Measure, Target
 
@@ -65,13 +66,12 @@ def _as_number(text: str) -> Any:
     if text in ("True", "False"):
         return text == "True"
     try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
+        value = written_number(text)
+    except NumberRangeError:
         return text
+    if value is None:
+        return text
+    return value.numerator if value.denominator == 1 else value
 
 
 def outcome_fields(label: str) -> dict[str, Any]:

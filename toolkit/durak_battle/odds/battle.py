@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -23,22 +24,24 @@ from toolkit.durak_battle.odds.checks import (
 )
 from toolkit.durak_battle.odds.clash_losses import (
     Path,
+    clash_runs,
     exact_clash_paths,
     remember_cache,
-    sampled_clash_paths,
 )
 from toolkit.durak_battle.odds.deal_classes import BATTLE_EXACT_LIMIT, EXACT_LIMIT, exact_size
 from toolkit.durak_battle.odds.result import OddsResult
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, leader_words, settle_losses
 from toolkit.engine import Policy
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, PrecisionNotReachedError
 from toolkit.odds_result import (
     DEFAULT_TIME_LIMIT,
     Replicates,
     check_method,
     check_precision,
+    check_seed,
     check_time_limit,
+    check_trials,
     choose_method,
     next_batch,
     not_reached,
@@ -268,8 +271,9 @@ def battle_outcome(
     if army_a.name == army_b.name:
         raise InvalidSetupError(f"the two armies need different names, both are {army_a.name!r}")
     pols = check_policies(policies)
-    whole_number(max_rounds, "max_rounds", 1)
-    whole_number(trials, "trials", 1)
+    max_rounds = whole_number(max_rounds, "max_rounds", 1)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     check_method(method)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
@@ -280,7 +284,7 @@ def battle_outcome(
         rules, sizes, leaders, f"at most {max_rounds} rounds", policies=[policy_label(p) for p in pols]
     )
     while True:
-        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, question)
+        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, question, time_limit)
         if precision is None or odds.exact:
             return odds
         reached = odds.half_width()
@@ -291,19 +295,40 @@ def battle_outcome(
         if spent >= time_limit:
             raise not_reached(time_limit, spent, runs, "simulated clashes per sampled pair", reached, precision)
         more = next_batch(runs, reached, precision)
-        plan += (max(1, min(more, int((time_limit - spent) / (spent / runs)))),)
+        if math.isfinite(time_limit):
+            more = min(more, int((time_limit - spent) / max(spent / runs, 1e-9)))
+        plan += (max(1, more),)
 
 
 def clash_counts(
-    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    plan: tuple[int, ...],
+    seed: Any,
+    started: float = 0.0,
+    time_limit: float = math.inf,
 ) -> Counter:
     """The sampled clash table of ``na`` v ``nb`` cards over the batches of ``plan``: batch
-    0 is :func:`sampled_clash_paths` with ``seed``, batch ``k`` with ``f"{seed}:{k}"``."""
-    if len(plan) == 1:
-        return sampled_clash_paths(na, nb, pols, rules, plan[0], seed)
+    0 is the clashes of :func:`~.clash_losses.sampled_clash_paths` with ``seed``, batch ``k``
+    with ``f"{seed}:{k}"``.
+
+    Raises:
+        PrecisionNotReachedError: ``time_limit`` seconds after ``started`` (the clock is
+            read between two clashes) before the table is whole: every sampled pair of hand
+            sizes needs all its clashes, so a battle is never the estimate of fewer.
+    """
     total: Counter = Counter()
     for k, n in enumerate(plan):
-        total.update(sampled_clash_paths(na, nb, pols, rules, n, seed if k == 0 else f"{seed}:{k}"))
+        for i, run in enumerate(clash_runs(na, nb, pols, rules, n, seed if k == 0 else f"{seed}:{k}")):
+            total[run] += 1
+            if i % 8 == 7 and time.perf_counter() - started > time_limit:
+                raise PrecisionNotReachedError(
+                    f"stopped at the time limit of {time_limit:g} s sampling the clashes of {na} v {nb} cards: the "
+                    f"battle needs {sum(plan):,} simulated clashes for each sampled pair of hands; allow more time "
+                    "(time_limit=) or give fewer trials"
+                )
     return total
 
 
@@ -314,12 +339,19 @@ _SAMPLED_TABLES: dict[tuple, tuple[int, list[tuple[str | None, Path, int]], bool
 
 
 def _sampled_table(
-    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    plan: tuple[int, ...],
+    seed: Any,
+    started: float = 0.0,
+    time_limit: float = math.inf,
 ) -> tuple[int, list[tuple[str | None, Path, int]], bool]:
     key = (na, nb, pols, rules, plan, seed)
     found = _SAMPLED_TABLES.get(key)
     if found is None:
-        counts = clash_counts(na, nb, pols, rules, plan, seed)
+        counts = clash_counts(na, nb, pols, rules, plan, seed, started, time_limit)
         found = _SAMPLED_TABLES[key] = (sum(plan), [(h, path, n) for (h, path), n in counts.items()], True)
     return found
 
@@ -335,6 +367,7 @@ def _chain(
     seed: int,
     started: float,
     question: Question,
+    time_limit: float = math.inf,
 ) -> BattleOdds:
     """The battle chain with the sampled clash tables of ``plan`` (:func:`battle_outcome`),
     answering ``question`` (its size: the chain's states)."""
@@ -368,7 +401,7 @@ def _chain(
             exact_limit=EXACT_LIMIT,
         )
         if how == "monte_carlo":
-            found = _sampled_table(na, nb, pols, clash_rules, plan, seed)
+            found = _sampled_table(na, nb, pols, clash_rules, plan, seed, started, time_limit)
         else:
             exact = exact_clash_paths(na, nb, pols, clash_rules)
             den = lcm(*(q.denominator for q in exact.values()))

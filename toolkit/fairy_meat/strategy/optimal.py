@@ -683,7 +683,7 @@ def solve_attack(
     """
     hands = (_hand(attacker_hand, "attacker"), _hand(defender_hand, "defender"))
     gone = parse_cards(removed)
-    whole_number(attacks, "attacks", 1, ruling="FM-13")
+    attacks = whole_number(attacks, "attacks", 1, ruling="FM-13")
     if attacks > len(hands[0]):
         raise TooBigError(
             f"attacks={attacks:,} from a hand of {count(len(hands[0]), 'card')}: an attacker with no cards left "
