@@ -58,6 +58,7 @@ from toolkit.odds_result import (
     counts_half_width,
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
+from toolkit.outcome_names import Side, field_values, sides
 from toolkit.prob import Distribution
 from toolkit.whole_numbers import whole_number
 
@@ -71,6 +72,7 @@ __all__ = [
     "DEFAULT_TRIALS",
     "Path",
     "ClashOutcome",
+    "Losses",
     "ClashLosses",
     "clash_losses",
     "policy_choices",
@@ -509,6 +511,22 @@ class ClashOutcome(NamedTuple):
     initiative: str | None
     destroyed: str | None
 
+    #: What the fields hold besides numbers: the armies (:class:`~toolkit.outcome_names.Side`),
+    #: "both" armies destroyed, or None.
+    FIELD_VALUES = field_values(destroyed=(Side, "both", None), initiative=(Side, None))
+
+
+class Losses(NamedTuple):
+    """The tokens each army lost in one clash (DB-7): what :class:`ClashLosses` is the
+    distribution of. It equals the plain pair (``result[(1, 2)]``) and unpacks as one.
+
+    Attributes:
+        lost_a, lost_b: tokens lost by side a and by side b (never more than it had).
+    """
+
+    lost_a: int
+    lost_b: int
+
 
 def _outcome_key(o: ClashOutcome) -> tuple:
     return (o.lost_a, o.lost_b, o.initiative or "", o.destroyed or "")
@@ -518,8 +536,8 @@ def _outcome_key(o: ClashOutcome) -> tuple:
 class ClashLosses(OddsResult):
     """Tokens lost in one clash for two hand sizes, averaged over deals (exact or Monte Carlo).
 
-    It is the :class:`~toolkit.prob.Distribution` of ``(lost_a, lost_b)`` pairs
-    (``result[(1, 2)]``, ``.items()``, ``.probability(event)``, ``.mean(0)``), an
+    It is the :class:`~toolkit.prob.Distribution` of :class:`Losses` ``(lost_a, lost_b)``
+    (``result[(1, 2)]``, ``.items()``, ``.probability(lost_a=0)``, ``.mean("lost_a")``), an
     :class:`~toolkit.odds_result.Odds` (``.exact``, ``.interval(event)``: Wilson's 95%
     interval for Monte Carlo, the exact value twice when exact); the joint law with who
     held the initiative and who was destroyed is :attr:`joint` (an ``Odds`` too).
@@ -593,8 +611,19 @@ def _even(pair: tuple[int, int]) -> bool:
     return pair[0] == pair[1]
 
 
-def _pair(o: ClashOutcome) -> tuple[int, int]:
-    return (o.lost_a, o.lost_b)
+def _pair(o: ClashOutcome) -> Losses:
+    return Losses(o.lost_a, o.lost_b)
+
+
+def _named(joint: Odds[ClashOutcome], names: tuple[str, str]) -> Odds[ClashOutcome]:
+    """The joint odds with the initiative and the destroyed army as the armies'
+    :class:`~toolkit.outcome_names.Side` (the name, equal to ``"a"``/``"b"`` too)."""
+    by_role = dict(zip(SIDES, sides(("a", names[0]), ("b", names[1]), words=("both",)), strict=True))
+    return joint.map(
+        lambda o: o._replace(
+            initiative=by_role.get(o.initiative, o.initiative), destroyed=by_role.get(o.destroyed, o.destroyed)
+        )
+    )
 
 
 def _sorted_joint(weights: Mapping[ClashOutcome, Any]) -> Distribution[ClashOutcome]:
@@ -665,10 +694,10 @@ def clash_losses(
         time_limit: seconds of sampling towards ``precision`` before giving up.
 
     Returns:
-        A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
-        ``result[(la, lb)]``), the joint law with the initiative and destruction
-        (``.joint``), ``.method``, and for Monte Carlo 95% Wilson intervals
-        (``.interval(event)``).
+        A :class:`ClashLosses`: the distribution of :class:`Losses` ``(lost_a, lost_b)``
+        (``.items()``, ``result[(la, lb)]``, ``.mean("lost_a")``), the joint law with the
+        initiative and destruction (``.joint``), ``.method``, and for Monte Carlo 95% Wilson
+        intervals (``.interval(event)``).
 
     Raises:
         InvalidSetupError: bad sizes, tokens, method, sampler, trials, precision or policy.
@@ -733,7 +762,7 @@ def clash_losses(
             method="monte_carlo",
             trials=len(results),
             samples=samples.map(_pair),
-            joint=joint,
+            joint=_named(joint, names),
             size=size,
             tokens=checked,
             sampler=sampler,
@@ -747,7 +776,7 @@ def clash_losses(
     joint = Odds(_sorted_joint(weights))
     return ClashLosses(
         distribution=joint.distribution.map(_pair),
-        joint=joint,
+        joint=_named(joint, names),
         size=size,
         tokens=checked,
         seconds=time.perf_counter() - started,
