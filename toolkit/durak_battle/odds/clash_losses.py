@@ -503,7 +503,10 @@ class ClashOutcome(NamedTuple):
         lost_a, lost_b: tokens lost by each side in the clash (never more than it had, DB-7).
         initiative: the side that held the initiative at the start (DB-3) — the other side
             was originally attacked and rolls morale first (DB-8) — or ``None``: no clash.
-        destroyed: the side reduced to 0 tokens (DB-7), which ends the clash, or ``None``.
+        destroyed: the side reduced to 0 tokens (DB-7), which ends the clash, ``"both"``, or ``None``.
+
+    In a :class:`ClashLosses`' ``joint`` the sides are the armies'
+    :class:`~toolkit.outcome_names.Side`: the name (``names=``), equal to ``"a"``/``"b"`` too.
     """
 
     lost_a: int
