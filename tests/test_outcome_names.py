@@ -35,7 +35,7 @@ def test_a_side_equals_its_name_and_its_role_and_nothing_else():
     assert horde == "Horde" and horde == "a" and horde != "Elves" and horde != "b"
     assert elves == "b" and elves != horde and "b" in (elves,)
     assert str(horde) == "Horde" and repr(horde) == "'Horde'" and horde.role == "a"
-    assert {"a": 1}[horde] == 1  # hashes as its role: tables keyed by role find it
+    assert {"Horde": 1}[horde] == 1 and horde in {"Horde"}  # hashes as its name: sets of names find it
     assert pickle.loads(pickle.dumps(horde)) == horde and pickle.loads(pickle.dumps(horde)).role == "a"
     with pytest.raises(UnknownNameError, match=r"no side 'Hordes': the sides are 'Horde' \(side a\) and 'Elves'"):
         _ = horde == "Hordes"
@@ -110,6 +110,10 @@ def test_durak_battle_winner_is_the_army_named():
     assert horde.probability(lambda o: o.winner == "Horde") == wins_a
     assert horde.probability(winner="Horde") == horde.probability(winner="a") == wins_a
     assert horde.winner()["Horde"] == horde.winner()["a"] == wins_a
+    assert {o.winner for o in horde.outcomes()} == {"Horde", "Elves", None}
+    # the same ends written with the roles: equal distributions, whichever way round
+    by_role = horde.winner().map(lambda w: getattr(w, "role", w))
+    assert by_role == horde.winner() and horde.winner() == by_role and by_role["a"] == wins_a
     # the three ends add up: each side's wins and no winner
     assert horde.probability(winner="Horde") + horde.probability(winner="Elves") + horde.probability(winner=None) == 1
     assert horde.probability(winner="Horde", how="retreat") == plain.probability(lambda o: o[:2] == ("a", "retreat"))
@@ -178,6 +182,7 @@ def test_angry_miniatures_melee_exchange_out_is_the_character():
     assert 0 < grunk_out < 1
     assert r.probability(out="Grunk") == r.probability(out="attacker") == grunk_out
     assert r.probability(lambda e: e.out == "Pixie") == 1 - grunk_out
+    assert {e.out for e in r.outcomes()} == {"Grunk", "Pixie"}
     with pytest.raises(UnknownNameError, match=r"out is never 'Grunt': its values are 'Grunk' \(side attacker\)"):
         r.probability(out="Grunt")
 

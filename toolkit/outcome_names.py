@@ -49,8 +49,9 @@ class Side(str):
     A string equals a side when it is the side's name, or (named by no side) its role; a
     string that names no side and no role raises :class:`~toolkit.errors.UnknownNameError`.
     A name two sides share equals both (a mirror match: say the role to tell them apart).
-    Two sides are equal when both role and name are. A side hashes as its role, so a table keyed by role finds it; a
-    :class:`~toolkit.prob.Distribution` finds it by name too.
+    Two sides are equal when both role and name are. A side hashes as its name, so a set
+    or table of names finds it (``{o.winner for o in r} == {"Horde"}``); a
+    :class:`~toolkit.prob.Distribution` finds it by its role too.
     """
 
     role: str
@@ -88,7 +89,7 @@ class Side(str):
         return same if same is NotImplemented else not same
 
     def __hash__(self) -> int:
-        return hash(self.role)
+        return str.__hash__(self)
 
     def __repr__(self) -> str:
         return repr(self.name)

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from toolkit.errors import UnknownNameError
 from toolkit.numbers import SHORT_DENOMINATOR, TAIL, fold_tail, fold_weights, percent_text, probability_text
-from toolkit.outcome_names import Side, field_names, where_event
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -38,7 +37,6 @@ __all__ = [
     "format_probability",
     "fraction_text",
     "field_of",
-    "field_names",
     "NO_EVENT",
 ]
 
@@ -108,6 +106,8 @@ def field_of(outcome: Any, field: Field) -> Any:
     if isinstance(field, str):
         if isinstance(outcome, Mapping) and field in outcome:
             return outcome[field]
+        from toolkit.outcome_names import field_names  # on use: the rules layer imports this module
+
         names = field_names(outcome)
         if field in names or (
             not isinstance(outcome, Mapping) and isinstance(getattr(type(outcome), field, None), property)
@@ -123,12 +123,20 @@ NO_EVENT: Any = object()
 
 
 def _holds_side(outcome: Any) -> bool:
+    from toolkit.outcome_names import Side, field_names
+
     if isinstance(outcome, Side):
         return True
     values = outcome.values() if isinstance(outcome, Mapping) else outcome if isinstance(outcome, tuple) else ()
     if not values and field_names(outcome):
         values = [getattr(outcome, n) for n in field_names(outcome)]
     return any(isinstance(v, Side) for v in values)
+
+
+def _names(outcome: Any) -> list[str]:
+    from toolkit.outcome_names import field_names
+
+    return field_names(outcome)
 
 
 class Distribution(Generic[T]):
@@ -255,7 +263,13 @@ class Distribution(Generic[T]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Distribution):
             return NotImplemented
-        return self._total == other._total and self._weights == other._weights
+        if self._total != other._total or len(self._weights) != len(other._weights):
+            return False
+        if self._weights == other._weights:
+            return True
+        # a side's name and its role are equal but hash apart: match outcome by outcome
+        sided, plain = (self, other) if self._holds_sides() else (other, self)
+        return sided._holds_sides() and all(sided.weight(o) == w for o, w in plain._weights.items())
 
     def __hash__(self) -> int:
         return hash((self._total, frozenset(self._weights.items())))
@@ -285,6 +299,8 @@ class Distribution(Generic[T]):
             if event is NO_EVENT:
                 raise UnknownNameError("an event needs an outcome, a predicate or field=value")
             return event
+        from toolkit.outcome_names import where_event
+
         named = where_event(self._weights, where)
         if event is NO_EVENT:
             return named
@@ -395,7 +411,7 @@ class Distribution(Generic[T]):
 
         rows = []
         for o, p in self.items():
-            names = field_names(o)
+            names = _names(o)
             if names and not isinstance(o, Mapping):
                 row = {n: getattr(o, n) for n in names}
             elif isinstance(o, Mapping):
