@@ -146,7 +146,9 @@ def test_fairy_meat_names_are_checked_and_printed_as_the_fields():
     r = deal_averaged_odds(1, 1, method="exact")
     with pytest.raises(UnknownNameError, match="no field 'nasty': the outcomes' fields are winner, points, damage"):
         r.probability(nasty=True)
-    with pytest.raises(UnknownNameError, match=r"winner is never 'Attacker': its values are 'attacker' and 'defender'"):
+    with pytest.raises(
+        UnknownNameError, match=r"winner is never 'Attacker': its values are 'attacker', 'defender', 'draw'"
+    ):
         r.probability(winner="Attacker")
     with pytest.raises(
         UnknownNameError, match=r"no side 'atacker': the sides are 'attacker' and 'defender' \(or 'draw'\)"

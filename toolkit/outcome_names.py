@@ -118,8 +118,12 @@ def sides(*pairs: tuple[str, str], words: Iterable[str] = ()) -> tuple[Side, ...
     return tuple(Side(role, name, pairs, words) for role, name in pairs)
 
 
+def _each(pairs: Iterable[tuple[str, str]]) -> list[str]:
+    return [f"{name!r} (side {role})" if name != role else repr(role) for role, name in pairs]
+
+
 def _listed(pairs: Iterable[tuple[str, str]]) -> str:
-    shown = [f"{name!r} (side {role})" if name != role else repr(role) for role, name in pairs]
+    shown = _each(pairs)
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
@@ -219,7 +223,7 @@ def _check_value(outcomes: list[Any], name: str, value: Any) -> None:
     with contextlib.suppress(TypeError):  # words and numbers together: as declared, then seen
         words.sort(key=lambda v: (v is None, v))
     words = [repr(v) for v in words]
-    shown = ([_listed(pairs)] if holds_sides else []) + words
+    shown = (_each(pairs) if holds_sides else []) + words
     listed = ", ".join(shown[:12]) + (", …" if len(shown) > 12 else "")
     raise UnknownNameError(f"{name} is never {value!r}: its values are {listed}")
 
