@@ -157,7 +157,9 @@ def test_every_calculator_has_exact_probability_and_interval():
         assert p == 1 and r.interval(lambda o: True) == (1, 1)
         o = r.outcomes()[0]
         assert r.interval(o) == (r.probability(o), r.probability(o))
-    assert {e.winner for e in exact_battle.outcomes()} <= {"a", "b", None}
+    # the winner is the army named (North, South), equal to its side "a"/"b" too
+    assert {e.winner for e in exact_battle.outcomes()} <= {"North", "South", None}
+    assert all(e.winner in ("a", "b", None) for e in exact_battle.outcomes())
 
 
 def test_battle_monte_carlo_takes_trials_and_seed_and_is_repeatable():

@@ -81,7 +81,13 @@ def test_table_has_one_row_per_point_and_outcome(client: object, tmp_path: Path)
     )
     assert table["point"].nunique() == 12
     # AM-1: 4 hit faces of 6; against no dice one hit is one damage (AM-3), ranged: no return damage.
-    p = fraction_of(table, attack_dice=1, defence_dice=0, attack_type="ranged", outcome="1 damage to defender")
+    p = fraction_of(
+        table,
+        attack_dice=1,
+        defence_dice=0,
+        attack_type="ranged",
+        outcome="defender_damage=1, attacker_damage=0, attacker_crit=False, defender_crit=False",
+    )
     assert p == Fraction(2, 3)
     # Each point's outcomes sum to exactly 1, and the float column agrees with the exact one.
     for _, part in table.groupby("point"):

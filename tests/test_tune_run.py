@@ -39,7 +39,7 @@ calculator: opposed
 fixed: {defence_dice: 0}
 targets:
   - name: a lone attack misses
-    probability: {outcome: no damage}
+    probability: {defender_damage: 0}
     value: 0.5%
     tolerance: 0.5%
 knobs:

@@ -51,7 +51,7 @@ import numpy as np
 from toolkit.errors import InvalidSetupError, TooBigError, excerpt
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
 from toolkit.odds_samples import Samples, SamplingStoppedWarning, next_batch, not_reached, sample_runs
-from toolkit.prob import Distribution
+from toolkit.prob import NO_EVENT, Distribution
 from toolkit.question import Question, headline
 from toolkit.whole_numbers import is_whole_number, whole_number
 
@@ -392,11 +392,14 @@ class Odds(Distribution[T]):
         return reps
 
     # -- uncertainty -------------------------------------------------------------------------
-    def interval(self, event: Any, confidence: float | None = None) -> tuple[Any, Any]:
+    def interval(self, event: Any = NO_EVENT, confidence: float | None = None, **where: Any) -> tuple[Any, Any]:
         """A ``confidence`` (default :attr:`confidence`, 95%) interval ``(low, high)`` for the
-        probability of an outcome or of a predicate on outcomes: the exact value twice (as
-        ``Fraction``) when exact, Wilson's score interval for a Monte Carlo frequency, and
-        for a mixed result the interval of its :class:`Replicates`, clipped to [0, 1]."""
+        probability of an outcome, of a predicate on outcomes or of named fields' values
+        (``winner="attacker"``, checked as :meth:`probability` checks them): the exact value
+        twice (as ``Fraction``) when exact, Wilson's score interval for a Monte Carlo
+        frequency, and for a mixed result the interval of its :class:`Replicates`, clipped
+        to [0, 1]."""
+        event = self.event(event, **where)
         p = self.probability(event)
         if self.exact:
             return (p, p)
@@ -470,10 +473,11 @@ class Odds(Distribution[T]):
         return dataclasses.replace(self, question=question)
 
     # -- display ---------------------------------------------------------------------------
-    def text(self, event: Any, confidence: float | None = None) -> str:
-        """The probability of an outcome or event as a designer reads it (:func:`chance_text`):
-        exact, ``'7/27 ≈ 25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
-        return chance_text(self, event, confidence)
+    def text(self, event: Any = NO_EVENT, confidence: float | None = None, **where: Any) -> str:
+        """The probability of an outcome or event (or of named fields' values, as
+        :meth:`probability` takes them) as a designer reads it (:func:`chance_text`): exact,
+        ``'7/27 ≈ 25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
+        return chance_text(self, self.event(event, **where), confidence)
 
     def mean_text(self, f: Any = None, confidence: float | None = None) -> str:
         """The mean as a designer reads it (:func:`average_text`): exact (``'7/3 ≈ 2.33'``) or

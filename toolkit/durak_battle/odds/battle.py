@@ -46,6 +46,7 @@ from toolkit.odds_result import (
     next_batch,
     not_reached,
 )
+from toolkit.outcome_names import Side, field_values, sides
 from toolkit.prob import Distribution
 from toolkit.progress import shows_progress
 from toolkit.question import Question
@@ -72,7 +73,9 @@ class BattleEnd(NamedTuple):
     """How a battle ended.
 
     Attributes:
-        winner: ``"a"``, ``"b"``, or ``None`` when undecided or both armies were destroyed at once.
+        winner: the winning army, a :class:`~toolkit.outcome_names.Side`: its name
+            (``"Horde"``), equal to its side ``"a"``/``"b"`` too; ``None`` when undecided or
+            both armies were destroyed at once.
         how: ``"retreat"`` (the loser failed a morale check, DB-8), ``"destroyed"`` (the
             loser was reduced to 0 tokens, DB-7) or ``"undecided"`` (still going after
             ``max_rounds``).
@@ -82,6 +85,9 @@ class BattleEnd(NamedTuple):
     winner: str | None
     how: str
     rounds: int
+
+    #: What the fields hold besides numbers: the armies (:class:`~toolkit.outcome_names.Side`) or None, and the ends.
+    FIELD_VALUES = field_values(winner=(Side, None), how=("retreat", "destroyed", "undecided"))
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -158,11 +164,11 @@ class BattleOdds(OddsResult):
 
 
 def _wins_a(end: BattleEnd) -> bool:
-    return end.winner == "a"
+    return getattr(end.winner, "role", end.winner) == "a"
 
 
 def _wins_b(end: BattleEnd) -> bool:
-    return end.winner == "b"
+    return getattr(end.winner, "role", end.winner) == "b"
 
 
 def _no_winner(end: BattleEnd) -> bool:
@@ -585,7 +591,8 @@ def _chain(
     if alive:
         result[BattleEnd(None, "undecided", max_rounds)] += Fraction(sum(alive.values()), scale)
     ordered = sorted(result, key=lambda e: (e.winner or "~", e.how, e.rounds))
-    dist = Distribution({e: result[e] for e in ordered})
+    by_role = dict(zip(SIDES, sides(("a", army_a.name), ("b", army_b.name)), strict=True))
+    dist = Distribution({e._replace(winner=by_role.get(e.winner)): result[e] for e in ordered})
     how, note = _how(len(sampled), len(pairs), method, trials)
 
     def bootstrap() -> Replicates:

@@ -60,6 +60,7 @@ from toolkit.odds_result import (
     counts_half_width,
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
+from toolkit.outcome_names import Side, field_values, sides
 from toolkit.prob import Distribution
 from toolkit.progress import tick
 from toolkit.question import Question
@@ -74,6 +75,7 @@ __all__ = [
     "DEFAULT_TRIALS",
     "Path",
     "ClashOutcome",
+    "Losses",
     "ClashLosses",
     "clash_losses",
     "policy_choices",
@@ -525,13 +527,32 @@ class ClashOutcome(NamedTuple):
         lost_a, lost_b: tokens lost by each side in the clash (never more than it had, DB-7).
         initiative: the side that held the initiative at the start (DB-3) — the other side
             was originally attacked and rolls morale first (DB-8) — or ``None``: no clash.
-        destroyed: the side reduced to 0 tokens (DB-7), which ends the clash, or ``None``.
+        destroyed: the side reduced to 0 tokens (DB-7), which ends the clash, ``"both"``, or ``None``.
+
+    In a :class:`ClashLosses`' ``joint`` the sides are the armies'
+    :class:`~toolkit.outcome_names.Side`: the name (``names=``), equal to ``"a"``/``"b"`` too.
     """
 
     lost_a: int
     lost_b: int
     initiative: str | None
     destroyed: str | None
+
+    #: What the fields hold besides numbers: the armies (:class:`~toolkit.outcome_names.Side`),
+    #: "both" armies destroyed, or None.
+    FIELD_VALUES = field_values(destroyed=(Side, "both", None), initiative=(Side, None))
+
+
+class Losses(NamedTuple):
+    """The tokens each army lost in one clash (DB-7): what :class:`ClashLosses` is the
+    distribution of. It equals the plain pair (``result[(1, 2)]``) and unpacks as one.
+
+    Attributes:
+        lost_a, lost_b: tokens lost by side a and by side b (never more than it had).
+    """
+
+    lost_a: int
+    lost_b: int
 
 
 def _outcome_key(o: ClashOutcome) -> tuple:
@@ -542,8 +563,8 @@ def _outcome_key(o: ClashOutcome) -> tuple:
 class ClashLosses(OddsResult):
     """Tokens lost in one clash for two hand sizes, averaged over deals (exact or Monte Carlo).
 
-    It is the :class:`~toolkit.prob.Distribution` of ``(lost_a, lost_b)`` pairs
-    (``result[(1, 2)]``, ``.items()``, ``.probability(event)``, ``.mean(0)``), an
+    It is the :class:`~toolkit.prob.Distribution` of :class:`Losses` ``(lost_a, lost_b)``
+    (``result[(1, 2)]``, ``.items()``, ``.probability(lost_a=0)``, ``.mean("lost_a")``), an
     :class:`~toolkit.odds_result.Odds` (``.exact``, ``.interval(event)``: Wilson's 95%
     interval for Monte Carlo, the exact value twice when exact); the joint law with who
     held the initiative and who was destroyed is :attr:`joint` (an ``Odds`` too).
@@ -616,8 +637,19 @@ def _even(pair: tuple[int, int]) -> bool:
     return pair[0] == pair[1]
 
 
-def _pair(o: ClashOutcome) -> tuple[int, int]:
-    return (o.lost_a, o.lost_b)
+def _pair(o: ClashOutcome) -> Losses:
+    return Losses(o.lost_a, o.lost_b)
+
+
+def _named(joint: Odds[ClashOutcome], names: tuple[str, str]) -> Odds[ClashOutcome]:
+    """The joint odds with the initiative and the destroyed army as the armies'
+    :class:`~toolkit.outcome_names.Side` (the name, equal to ``"a"``/``"b"`` too)."""
+    by_role = dict(zip(SIDES, sides(("a", names[0]), ("b", names[1]), words=("both",)), strict=True))
+    return joint.map(
+        lambda o: o._replace(
+            initiative=by_role.get(o.initiative, o.initiative), destroyed=by_role.get(o.destroyed, o.destroyed)
+        )
+    )
 
 
 def _sorted_joint(weights: Mapping[ClashOutcome, Any]) -> Distribution[ClashOutcome]:
@@ -688,10 +720,10 @@ def clash_losses(
         time_limit: seconds of sampling towards ``precision`` before giving up.
 
     Returns:
-        A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
-        ``result[(la, lb)]``), the joint law with the initiative and destruction
-        (``.joint``), ``.method``, and for Monte Carlo 95% Wilson intervals
-        (``.interval(event)``).
+        A :class:`ClashLosses`: the distribution of :class:`Losses` ``(lost_a, lost_b)``
+        (``.items()``, ``result[(la, lb)]``, ``.mean("lost_a")``), the joint law with the
+        initiative and destruction (``.joint``), ``.method``, and for Monte Carlo 95% Wilson
+        intervals (``.interval(event)``).
 
     Raises:
         InvalidSetupError: bad sizes, tokens, method, sampler, trials, precision or policy.
@@ -763,7 +795,7 @@ def clash_losses(
             method="monte_carlo",
             trials=len(results),
             samples=samples.map(_pair),
-            joint=joint,
+            joint=_named(joint, names),
             size=size,
             tokens=checked,
             sampler=sampler,
@@ -778,7 +810,7 @@ def clash_losses(
     joint = Odds(_sorted_joint(weights))
     return ClashLosses(
         distribution=joint.distribution.map(_pair),
-        joint=joint,
+        joint=_named(joint, names),
         size=size,
         tokens=checked,
         seconds=time.perf_counter() - started,

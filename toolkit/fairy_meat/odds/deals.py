@@ -34,7 +34,7 @@ from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts
 from toolkit.fairy_meat.odds.draws import double_draw_count, falling, single_draw_count
 from toolkit.fairy_meat.odds.families import MODELS, NO_NUMBERED, Choice
 from toolkit.fairy_meat.odds.known_hands import enumerate_attack, fairies_for, start_known_hands
-from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
+from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of, with_sides
 from toolkit.fairy_meat.odds.weighing import Buckets, Pending, settle, two_turned_up, weigh_pair
 from toolkit.fairy_meat.rules import Rules
 from toolkit.garbage_collection import paused_collection
@@ -477,7 +477,8 @@ class DealOdds(Odds[AttackOutcome]):
         lines = [self.headline()]
         for o in self.distribution:
             lines.append(
-                f"  {o.winner:8} points {o.points:2} damage {o.damage} nasty {o.nasty_hit!s:5}  {self.text(o)}"
+                f"  winner={o.winner!s:8} points={o.points:<2} damage={o.damage:<2} nasty_hit={o.nasty_hit!s:5}  "
+                + self.text(o)
             )
         return "\n".join(lines)
 
@@ -629,7 +630,7 @@ def deal_averaged_odds(
         results, batches = sample_runs(draw, trials, precision, widest, time_limit, "simulated attacks")
         # the stream names what picks each run's draws, never the rules: two rule sets drawn
         # with the same seed and sizes are compared run by run
-        samples = Samples.of(("fairy meat deal", seed, a, d, batches), results)
+        samples = Samples.of(("fairy meat deal", seed, a, d, batches), results).map(with_sides)
         counts = samples.counts()
         n = len(results)
         estimates = {o: Estimate(c, n) for o, c in counts.items()}
@@ -650,4 +651,6 @@ def deal_averaged_odds(
             dist = Distribution.from_int_weights(exact_weights(a, d, pols, rules))
         else:
             dist = Distribution(generic_weights(a, d, pols, rules))
-    return DealOdds(distribution=dist, size=size, seconds=time.perf_counter() - started, question=question)
+    return DealOdds(
+        distribution=dist.map(with_sides), size=size, seconds=time.perf_counter() - started, question=question
+    )
