@@ -82,8 +82,14 @@ def test_the_log_downloads_as_toolkit_replay_prints_it_cards_as_symbols(stepper)
     nb, console = stepper
     region = nb.output(STEPPER)
     region.locator(".jupyter-widget-Collapse-header, .lm-AccordionPanel-title, .p-Accordion-title").filter(
-        has_text="Export: preview and download (plain text"
+        has_text="Export: preview and download (example file"
     ).first.click()
+    nb.wait_idle(30)
+    # the one Export of the stepper: its plain-text log is a format of it
+    region.locator(".widget-dropdown").filter(has_text="Format").locator("select:visible").first.select_option(
+        label="Plain text (the log)"
+    )
+    region.locator("button:visible", has_text="Export").first.click()
     nb.wait_idle(30)
     link = region.locator('a.rb-download[download="log.txt"]:visible')
     assert link.count() == 1

@@ -190,8 +190,7 @@ class Stepper:
             raise InvalidSetupError(
                 f"unknown log format {fmt!r}: use one of {', '.join(repr(f) for _, f in LOG_FORMATS)}"
             )
-        title = self._title_text or "An example"
-        return state_download(self.state, title, fmt, events=self.revealed_events, viewer=self.viewer)
+        return state_download(self.state, self._title_text, fmt, events=self.revealed_events, viewer=self.viewer)
 
     @property
     def error(self) -> str:
@@ -372,7 +371,7 @@ class Stepper:
         self.log_format = widgets.Dropdown(
             options=LOG_FORMATS, value="text", description="Format", layout=widgets.Layout(width="24em")
         )
-        copy = widgets.Accordion(
+        self.export_accordion = copy = widgets.Accordion(
             children=[widgets.VBox([self.log_format, self.export_view.widget])],
             titles=("Export: preview and download (plain text, rule-book page, Markdown with images)",),
         )
