@@ -32,11 +32,14 @@ BAD = [
     "/work/.venv/lib/python3.11/site-packages/IPython/core/display.py:431: UserWarning: Consider using IFrame",
     "<IPython.core.display.HTML object>",
     "VBox(children=(HBox(children=(Dropdown(",
+    "Dizzytwig wins by 5: ceil(5/2) = 3 points (FM-10).",
+    "Health (both) 3 defender strikes back on her turn True",
+    "d8 Wild Card False 2.5",
 ]
 GOOD = [
     "Dizzytwig says None: the None rule keeps her Trumps hidden (FM-5). Sparklespaz has said None.",
     "Rules in force: Hit faces: 10, J, Q, K, A; Both roll no hits: super tiebreak (by default miss)",
-    "Sparklespaz wins by 1: ceil(1/2) = 1 point (FM-10). 7/27 ≈ 25.9%",
+    "Sparklespaz wins by 1: half of 1, rounded up, is 1 point (FM-10). 7/27 ≈ 25.9%",
     "Rules in force (Angry Miniatures): Tens hit <code>tens_hit.yaml</code>",
     '<details class="rb-source"><summary>Example file</summary><pre>zero_tie: super_tiebreak</pre></details>',
     "Run with max dice <b>4</b>; attack types <b>melee, ranged</b>.",

@@ -95,7 +95,7 @@ def test_the_page_reads_as_the_narration(chromium, exported):
             "Dizzytwig draws 5 cards:",
             "Final values: Dizzytwig 2, Sparklespaz 3.",
             "Sparklespaz turns up the Ace of Spades",
-            "Dizzytwig wins by 3: ceil(3/2) = 2 points (FM-10).",
+            "Dizzytwig wins by 3: half of 3, rounded up, is 2 points (FM-10).",
             "After the combat: Dizzytwig has 3 Live, Sparklespaz 0 Live; damage dealt 2; Nasty Hits: Sparklespaz.",
         ):
             assert line in text, line

@@ -14,7 +14,7 @@ import re
 from html import escape
 
 from toolkit.pictures import Picture
-from toolkit.rulebook.export_model import Expectation, Illustration, Line, RulebookExample
+from toolkit.rulebook.export_model import Expectation, Illustration, Line, RulebookExample, checks_verdict
 
 __all__ = ["STYLE", "render_html", "render_fragment"]
 
@@ -158,9 +158,7 @@ def _picture(picture: Picture) -> str:
 def _checks(expectations: tuple[Expectation, ...]) -> str:
     if not expectations:
         return '<aside class="rb-checks"><p>The example file carries no expectations.</p></aside>\n'
-    held = sum(e.holds for e in expectations)
-    verdict = f"all {len(expectations)} hold" if held == len(expectations) else f"{len(expectations) - held} NOT met"
-    out = [f'<aside class="rb-checks">\n<p>The example file\'s expectations, checked on this replay: {verdict}.</p>\n']
+    out = [f'<aside class="rb-checks">\n<p>{escape(checks_verdict(expectations))}</p>\n']
     out.append("<ul>\n")
     for e in expectations:
         if e.holds:

@@ -282,6 +282,18 @@ def _expectations(
     return tuple(out)
 
 
+def checks_verdict(expectations: tuple[Expectation, ...]) -> str:
+    """Return the sentence over an example's expectations checked on its replay: ``"The
+    example file's expectation, checked on this replay, holds."``, ``"… 3 expectations, …,
+    all hold."`` or ``"… 1 of 3 NOT met."`` (never "all 1 hold")."""
+    n, broken = len(expectations), sum(not e.holds for e in expectations)
+    if broken:
+        return f"The example file's expectations, checked on this replay: {broken} of {n} NOT met."
+    if n == 1:
+        return "The example file's expectation, checked on this replay, holds."
+    return f"The example file's {n} expectations, checked on this replay, all hold."
+
+
 def _item_words(item: Any) -> str:
     """One expectation in words: ``attack 1: winner defender; points 1``."""
     if not isinstance(item, Mapping):

@@ -33,6 +33,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.cards import codes_as_text
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.pictures import log_text, sentence_html
@@ -346,7 +347,7 @@ class Stepper:
             options = [state.action_to_string(a) for a in state.legal_actions()]
         if not options:
             return ""
-        shown = ", ".join(options[:6]) + (", …" if len(options) > 6 else "")
+        shown = ", ".join(codes_as_text(o) for o in options[:6]) + (", …" if len(options) > 6 else "")
         return f", e.g. one of {shown}"
 
     def _build(self, title: str) -> None:
