@@ -84,3 +84,27 @@ def test_the_rule_change_report_names_no_system_of_its_own_in_its_command():
     assert "toolkit report rule-change" in words
     for name in ("angry-miniatures", "fairy-meat", "durak-battle", "tens_hit"):
         assert name not in words, name
+
+
+def test_the_fairy_meat_rule_change_page_reads_as_a_designers(tmp_path, capsys):
+    """The Fairy Meat page printed the Angry Miniatures command, its sizes as Python
+    (``attacker_cards [2, 3, 4, 5]; … policies ['greedy', 'greedy']``), "fairy-meat" for
+    Fairy Meat, and "The 10 largest changes" over fewer rows."""
+    import re
+
+    from python_on_page import page_text, python_on_page
+
+    from toolkit.cli import main
+
+    sizes = "{attacker_cards: [2, 3], defender_cards: [1], trials: 200}"
+    argv = ["report", "rule-change", "-p", "system", "fairy-meat", "-p", "sizes", sizes, "-o", str(tmp_path)]
+    assert main(argv) == 0, capsys.readouterr().err
+    page = (tmp_path / "rule-change.html").read_text(encoding="utf-8")
+    text = page_text(page)
+    assert "angry-miniatures" not in text and "fairy-meat" not in text and "Fairy Meat" in text
+    assert "Sizes: attacker cards: 2, 3; defender cards: 1;" in " ".join(text.split())
+    assert python_on_page(page) == [], python_on_page(page)[:5]
+    caption = re.search(r"<caption>(?:<b>[^<]*</b><br>)?The (\d+) largest changes", page)
+    assert caption, "the proposal (Unhalved damage) changes the odds: a table of the largest changes"
+    table = page[caption.end() : page.index("</table>", caption.end())]
+    assert table.count("<tr>") - 1 == int(caption[1])  # the header row and one row per change
