@@ -362,9 +362,12 @@ def table_html(
         shown[column] = shown[column].map(lambda v, p=is_percent: format_cell(v, p)).astype(object)
     if not _is_default_index(df):  # the index as columns: no row of index names, no "None"
         shown.index.names = [name if name is not None else "" for name in shown.index.names]
-        shown = shown.reset_index()
+        if not set(shown.index.names) & set(shown.columns):  # else a column would be written twice
+            shown = shown.reset_index()
     shown.columns.name = None  # a pivot's column name ("kind") would be a row of its own
-    markup = _text_left(shown.to_html(escape=True, index=False, border=0, classes="toolkit-table", na_rep=""), shown)
+    index = not _is_default_index(shown)
+    markup = shown.to_html(escape=True, index=index, border=0, classes="toolkit-table", na_rep="")
+    markup = _text_left(markup, shown, shown.index.nlevels if index else 0)
     line = question if isinstance(question, str) else headline_of(question)
     if caption is not None or line:
         heading = f"<b>{html.escape(line)}</b>" if line else ""
@@ -399,10 +402,10 @@ def table(
     display(HTML(table_html(df, caption=caption, percent_columns=percent_columns, question=question)))
 
 
-def _text_left(markup: str, shown: pd.DataFrame) -> str:
-    """``markup`` (a table's HTML) with its columns of words aligned left (notebook pages
-    align every cell right, which suits numbers only)."""
-    words = [i for i, c in enumerate(shown.columns) if all(_is_words(v) for v in shown[c])]
+def _text_left(markup: str, shown: pd.DataFrame, before: int = 0) -> str:
+    """``markup`` (a table's HTML, ``before`` index cells ahead of each row's) with its columns
+    of words aligned left (notebook pages align every cell right, which suits numbers only)."""
+    words = [before + i for i, c in enumerate(shown.columns) if all(_is_words(v) for v in shown[c])]
     if not words:
         return markup
     left = ' style="text-align: left;"'
