@@ -2,6 +2,8 @@
 download, in one of :data:`DOWNLOAD_FORMATS`.
 
 - ``html``: the self-contained rule-book page (:func:`toolkit.rulebook.export.to_html`);
+- ``pdf``: the same example as a print-ready PDF, its text selectable and its pictures
+  drawn (:mod:`toolkit.rulebook.export_pdf`), previewed as the HTML page;
 - ``markdown``: a ``.zip`` holding the Markdown and, beside it in ``images/``, the cards
   and dice as SVG files it links (GitHub and nbconvert show no inline ``data:`` picture);
 - ``yaml``: the example file itself (``toolkit replay`` plays it; its ``expect`` block
@@ -35,6 +37,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.rulebook.export_html import render_fragment, render_html
 from toolkit.rulebook.export_markdown import ImageBundle, render_markdown
 from toolkit.rulebook.export_model import RulebookExample, from_source, from_state
+from toolkit.rulebook.export_pdf import render_pdf
 
 __all__ = [
     "DOWNLOAD_FORMATS",
@@ -50,11 +53,18 @@ __all__ = [
 #: The formats a designer downloads, by (label, format).
 DOWNLOAD_FORMATS: tuple[tuple[str, str], ...] = (
     ("Rule-book page (HTML)", "html"),
+    ("Print-ready PDF", "pdf"),
     ("Markdown with image files (.zip)", "markdown"),
     ("Example file (YAML)", "yaml"),
 )
 
-_MIME = {"html": "text/html", "zip": "application/zip", "yaml": "application/x-yaml", "txt": "text/plain"}
+_MIME = {
+    "html": "text/html",
+    "pdf": "application/pdf",
+    "zip": "application/zip",
+    "yaml": "application/x-yaml",
+    "txt": "text/plain",
+}
 
 
 @dataclass(frozen=True)
@@ -65,7 +75,8 @@ class Download:
         file_name: the name the browser saves it as (``grunk-charges-pixie.zip``).
         data: the file's bytes.
         preview: HTML showing what the file holds, at its own height (escaped).
-        source: the text of the main file (the page's HTML, the Markdown, the YAML).
+        source: the text of the main file (the page's HTML, the Markdown, the YAML; a PDF
+            has none: ``""``).
         example: the replayed example (its expectations say which hold), if there is one.
     """
 
@@ -98,6 +109,13 @@ def _from_example(example: RulebookExample, fmt: str, stem: str, yaml_text: str)
     if fmt == "html":
         page = render_html(example)
         return Download(f"{stem}.html", page.encode(), render_fragment(example), page, example)
+    if fmt == "pdf":
+        data = render_pdf(example)
+        note = (
+            f'<p style="color:#555">{html.escape(stem)}.pdf (A4, {len(data) // 1024} kB) prints the example '
+            "as it shows here; its text is text (select, copy, search).</p>"
+        )
+        return Download(f"{stem}.pdf", data, note + render_fragment(example), "", example)
     if fmt == "markdown":
         bundle = ImageBundle("images")
         text = render_markdown(example, bundle)
@@ -105,7 +123,7 @@ def _from_example(example: RulebookExample, fmt: str, stem: str, yaml_text: str)
         preview = _markdown_preview(text, bundle, f"{stem}.md")
         return Download(f"{stem}.zip", data, preview, text, example)
     if not yaml_text:
-        raise InvalidSetupError("this game has no example file to export: choose HTML or Markdown")
+        raise InvalidSetupError("this game has no example file to export: choose HTML, PDF or Markdown")
     return example_download(yaml_text, "yaml", stem)
 
 
