@@ -37,7 +37,6 @@ from toolkit.errors import InvalidSetupError
 from toolkit.rulebook.export_html import render_fragment, render_html
 from toolkit.rulebook.export_markdown import ImageBundle, render_markdown
 from toolkit.rulebook.export_model import RulebookExample, from_source, from_state
-from toolkit.rulebook.export_pdf import render_pdf
 
 __all__ = [
     "DOWNLOAD_FORMATS",
@@ -110,6 +109,8 @@ def _from_example(example: RulebookExample, fmt: str, stem: str, yaml_text: str)
         page = render_html(example)
         return Download(f"{stem}.html", page.encode(), render_fragment(example), page, example)
     if fmt == "pdf":
+        from toolkit.rulebook.export_pdf import render_pdf  # fpdf2 takes half a second to import
+
         data = render_pdf(example)
         note = (
             f'<p style="color:#555">{html.escape(stem)}.pdf (A4, {len(data) // 1024} kB) prints the example '

@@ -29,7 +29,6 @@ from toolkit.notation import ExampleSource
 from toolkit.rulebook.export_html import render_fragment, render_html
 from toolkit.rulebook.export_markdown import ImageFiles, render_markdown
 from toolkit.rulebook.export_model import RulebookExample, from_source, from_state
-from toolkit.rulebook.export_pdf import render_pdf
 
 __all__ = [
     "FORMATS",
@@ -81,6 +80,8 @@ def to_pdf(source: Source) -> bytes:
     Raises:
         NotationError: the example cannot be read or played, with the line at fault.
     """
+    from toolkit.rulebook.export_pdf import render_pdf  # fpdf2 takes half a second to import
+
     return render_pdf(from_source(source))
 
 
@@ -102,6 +103,8 @@ def export(
     if fmt == "html":
         return render_html(example), example
     if fmt == "pdf":
+        from toolkit.rulebook.export_pdf import render_pdf
+
         return render_pdf(example), example
     sink = ImageFiles(Path(images), images_link or "") if images is not None else None
     return render_markdown(example, sink), example
