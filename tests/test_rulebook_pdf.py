@@ -128,6 +128,8 @@ def test_a_long_example_runs_over_pages_in_order():
     text = _text(reader)
     assert text.index("SETUP") < text.index("PLAY") < text.rindex("OUTCOME")
     assert text.rstrip().endswith(" ".join(example.outcome.split()))
+    for page in reader.pages[1:]:  # a step is never split across pages: each page starts with one
+        assert re.match(r"(\d+\. |Round \d+\.|PLAY|OUTCOME)", page.extract_text()), page.extract_text()[:80]
 
 
 # -- a hostile title ----------------------------------------------------------------------

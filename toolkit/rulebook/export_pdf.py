@@ -45,6 +45,8 @@ _PT = 25.4 / 72  # millimetres in a point
 #: Picture heights (mm): a card in a line, a card in the setup (larger, as the HTML export),
 #: a die.
 _CARD_H, _SETUP_CARD_H, _DIE_H = 8.0, 10.0, 6.0
+#: A paragraph shorter than this (mm) goes whole onto the next page rather than split.
+_KEEP_TOGETHER = 60.0
 _INK, _GREY, _RULE = (33, 37, 41), (108, 117, 125), (73, 80, 87)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -185,6 +187,9 @@ class _Page:
         pdf.set_text_color(*_INK)
         indent = 7.0 if marker else 0.0
         rows = self._rows(parts, self.right - self.left - indent, size, card_height)
+        whole = sum(_row_height(row, size) for row in rows)
+        if whole < _KEEP_TOGETHER:  # a step is not split across pages (a long note may be)
+            self._room(whole)
         for k, row in enumerate(rows):
             height = _row_height(row, size)
             self._room(height)
