@@ -4,9 +4,11 @@ searched in any PDF reader) and its cards and dice drawn as vector paths.
 
 The pictures are :meth:`toolkit.pictures.Picture.svg`, the same drawing the HTML and
 Markdown exports show, turned into PDF paths by fpdf2 (a maintained pure-Python PDF
-library: its SVG reader draws paths, shapes and ``<text>``); a card also carries its words
-(``K♠``) as invisible text over it, as the HTML export's hidden text, so a search for
-``K♠`` finds it. The text is set in DejaVu Serif (shipped beside this module, embedded as
+library: its SVG reader draws paths and shapes), their letters (a card's rank, a die's
+face) drawn as the outlines of the font's glyphs (:func:`outlined`); each picture carries
+its words (``K♠``, ``Joker 1``, a die's ``Q``) as invisible text over it, as the HTML
+export's hidden text, so a search for ``K♠`` finds it and a copied line reads
+``North draws 3 cards: Joker 1 5♠ 7♥.`` The text is set in DejaVu Serif (shipped beside this module, embedded as
 a subset: every reader shows it alike, and it has the suits ♠♥♦♣).
 
 Every name and line is written as text, never read as markup: a fairy called
@@ -17,22 +19,27 @@ designer, not the rule book); the PDF's subject line says whether they hold.
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import re
 import unicodedata
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from fontTools.pens.svgPathPen import SVGPathPen
+from fontTools.pens.transformPen import TransformPen
+from fontTools.ttLib import TTFont
 from fpdf import FPDF
 from fpdf.enums import TextMode
 
 from toolkit.pictures import Picture
 from toolkit.rulebook.export_model import Illustration, Line, RulebookExample
 
-__all__ = ["render_pdf", "FONT_DIR"]
+__all__ = ["render_pdf", "outlined", "FONT_DIR"]
 
 #: The fonts the PDF embeds (DejaVu Serif, with its licence).
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -49,6 +56,7 @@ _CARD_H, _SETUP_CARD_H, _DIE_H = 8.0, 10.0, 6.0
 _KEEP_TOGETHER = 60.0
 _INK, _GREY, _RULE = (33, 37, 41), (108, 117, 125), (73, 80, 87)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SVG = "{http://www.w3.org/2000/svg}"
 
 
 def render_pdf(example: RulebookExample) -> bytes:
@@ -255,17 +263,58 @@ class _Page:
         self.y += height
 
     def _picture(self, piece: _Piece, x: float, middle: float, baseline: float) -> None:
-        """The picture's drawing and, for a card not named by the words before it, its words
-        (``K♠``) as invisible text over it (a die's face is its drawing's own text)."""
+        """The picture's drawing and, unless the words before it name it, its words (``K♠``)
+        as invisible text over it."""
         picture = piece.picture
         assert picture is not None
         pdf = self.pdf
-        if picture.kind == "card" and not isinstance(picture, Illustration):
+        if not isinstance(picture, Illustration):
             pdf.text_mode = TextMode.INVISIBLE
             pdf.text(x + 0.5, baseline, picture.text)
             pdf.text_mode = TextMode.FILL
-        svg = io.BytesIO(picture.svg().encode("utf-8"))
+        svg = io.BytesIO(outlined(picture.svg()).encode("utf-8"))
         pdf.image(svg, x=x + 0.5, y=middle - piece.height / 2, h=piece.height, alt_text=picture.label)
+
+
+@functools.cache
+def _letters() -> TTFont:
+    """The bold face whose glyph outlines draw the pictures' letters."""
+    return TTFont(str(FONT_DIR / _FONTS["B"]))
+
+
+def outlined(svg: str) -> str:
+    """Return an SVG picture with each ``<text>`` (its ``x``, ``y``, ``font-size``,
+    ``text-anchor``, ``letter-spacing`` and ``fill``) replaced by a ``<path>`` of its letters'
+    outlines in DejaVu Serif Bold: in the PDF a drawing, not text, so a reader finds and copies
+    a picture's words once (its invisible text), never its rank a second time.
+
+    >>> out = outlined('<svg xmlns="http://www.w3.org/2000/svg"><text x="8" y="31" font-size="30">K</text></svg>')
+    >>> "<text" in out, out.count("<path"), 'fill="#000"' in out
+    (False, 1, True)
+    """
+    font = _letters()
+    glyphs, cmap = font.getGlyphSet(), font.getBestCmap()
+    em = font["head"].unitsPerEm
+    root = ET.fromstring(svg)
+    for parent in list(root.iter()):
+        for k, child in enumerate(list(parent)):
+            if child.tag != f"{_SVG}text":
+                continue
+            names = [cmap.get(ord(c), ".notdef") for c in child.text or ""]
+            size = float(child.get("font-size", "16"))
+            spacing = float(child.get("letter-spacing", "0"))
+            scale = size / em
+            width = sum(glyphs[n].width * scale for n in names) + spacing * max(len(names) - 1, 0)
+            x = float(child.get("x", "0")) - {"middle": width / 2, "end": width}.get(child.get("text-anchor", ""), 0)
+            y = float(child.get("y", "0"))
+            pen = SVGPathPen(glyphs)
+            for name in names:
+                glyphs[name].draw(TransformPen(pen, (scale, 0, 0, -scale, x, y)))
+                x += glyphs[name].width * scale + spacing
+            parent.remove(child)
+            parent.insert(k, ET.Element(f"{_SVG}path", {"d": pen.getCommands(), "fill": child.get("fill", "#000")}))
+    ET.register_namespace("", _SVG[1:-1])
+    return ET.tostring(root, encoding="unicode")
 
 
 def _fit(pdf: FPDF, word: str, width: float) -> list[str]:
