@@ -62,7 +62,11 @@ _SVG = "{http://www.w3.org/2000/svg}"
 def render_pdf(example: RulebookExample) -> bytes:
     """Return the example as a PDF document (A4, one box per page it spans), its bytes."""
     with _quiet_svg_reader():
-        return _Page(example).write()
+        page = _Page(example)
+        data = page.write()
+        if page.pdf.pages_count > 1:  # written again, each page numbered "page 2 of 3"
+            data = _Page(example, page.pdf.pages_count).write()
+        return data
 
 
 @contextmanager
@@ -96,8 +100,9 @@ class _Piece:
 class _Page:
     """The PDF being written: the example's blocks set one after another down the page."""
 
-    def __init__(self, example: RulebookExample) -> None:
+    def __init__(self, example: RulebookExample, pages: int = 1) -> None:
         self.example = example
+        self.pages = pages
         pdf = FPDF(unit="mm", format="A4")
         pdf.set_auto_page_break(False)
         pdf.set_margins(_MARGIN, _MARGIN)
@@ -157,6 +162,19 @@ class _Page:
         self.pdf.rect(
             _MARGIN, self.box_top, self.pdf.w - 2 * _MARGIN, bottom - self.box_top, round_corners=True, corner_radius=2
         )
+        if self.pages > 1:
+            self._page_number()
+
+    def _page_number(self) -> None:
+        """Under the box of each page of an example that spans several: its title (cut
+        short) and ``page 2 of 3``, small and grey, so that loose pages stay in order."""
+        pdf = self.pdf
+        title = _printable(self.example.title) or "Example"
+        if len(title) > 60:
+            title = title[:59].rstrip() + "…"
+        words = f"{title} — page {pdf.page_no()} of {self.pages}"
+        with pdf.local_context(font_style="I", font_size_pt=8, text_color=_GREY):  # the paragraph's font after
+            pdf.text(pdf.w - _MARGIN - pdf.get_string_width(words), pdf.h - _MARGIN / 2, words)
 
     def _room(self, height: float) -> None:
         """Go on to a new page (the box closed on this one) unless ``height`` fits below."""
