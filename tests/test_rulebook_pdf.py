@@ -22,7 +22,7 @@ from toolkit.errors import InvalidSetupError
 from toolkit.examples import EXAMPLES_DIR
 from toolkit.pictures import Picture
 from toolkit.replay import replay_file
-from toolkit.rulebook.download import example_download, examples_download, state_download, zip_names
+from toolkit.rulebook.download import example_download, examples_download, state_download
 from toolkit.rulebook.export import export, to_pdf
 from toolkit.rulebook.export_model import from_source
 from toolkit.rulebook.export_pdf import render_pdf
@@ -192,8 +192,17 @@ def test_the_download_is_a_pdf_previewed_as_the_page():
     d = example_download(text, "pdf")
     assert (d.file_name, d.mime, d.source) == ("grunk-charges-pixie.pdf", "application/pdf", "")
     assert "Grunk charges Pixie" in _text(_read(d.data)) and 'class="rb-example"' in d.preview
-    both = examples_download([text, (EXAMPLES_DIR / "durak_joker_initiative.yaml").read_text()], "pdf", "two")
-    assert zip_names(both.data) == ["01-grunk-charges-pixie.pdf", "02-joker-against-joker.pdf"]
+    # several chosen examples: one PDF to print, each example from a new page, every picture drawn
+    durak = (EXAMPLES_DIR / "durak_joker_initiative.yaml").read_text()
+    both = examples_download([text, durak], "pdf", "Examples to print")
+    assert (both.file_name, both.mime) == ("examples-to-print.pdf", "application/pdf")
+    reader = _read(both.data)
+    alone = [len(_read(example_download(t, "pdf").data).pages) for t in (text, durak)]
+    assert len(reader.pages) == sum(alone) and reader.metadata.title == "Examples to print"
+    assert reader.pages[0].extract_text().startswith("EXAMPLE · ANGRY MINIATURES\nGrunk charges Pixie")
+    assert reader.pages[alone[0]].extract_text().startswith("EXAMPLE · DURAK MASS BATTLE\nJoker against joker")
+    assert len(_figures(reader)) == 11 + len(_figures(_read(example_download(durak, "pdf").data)))
+    assert both.preview.count('class="rb-example"') == 2
     with pytest.raises(InvalidSetupError, match="html, pdf, markdown, yaml"):
         example_download(text, "docx")
     data, example = export(EXAMPLES_DIR / "grunk_charges_pixie.yaml", "pdf")

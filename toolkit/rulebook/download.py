@@ -173,7 +173,8 @@ def state_download(
 
 def examples_download(texts: Sequence[str], fmt: str, name: str) -> Download:
     """Return several example files exported together as ``fmt``: one ``.zip`` named
-    ``name`` holding a file per example (and, for Markdown, their shared ``images/``).
+    ``name`` holding a file per example (and, for Markdown, their shared ``images/``); for
+    ``pdf``, one PDF named ``name``, each example from a new page.
 
     Raises:
         InvalidSetupError: no example chosen, or an unknown format.
@@ -182,6 +183,16 @@ def examples_download(texts: Sequence[str], fmt: str, name: str) -> Download:
     _check(fmt)
     if not texts:
         raise InvalidSetupError("no example chosen: tick the examples to export")
+    if fmt == "pdf":  # one document to print, each example from a new page
+        from toolkit.rulebook.export_pdf import render_pdf
+
+        examples = [from_source(text) for text in texts]
+        data = render_pdf(examples, name)
+        note = (
+            f'<p style="color:#555"><b>{html.escape(file_stem(name))}.pdf</b> prints the {len(examples)} examples '
+            f"below, each from a new page (A4, {len(data) // 1024} kB).</p>"
+        )
+        return Download(f"{file_stem(name)}.pdf", data, note + "".join(render_fragment(e) for e in examples), "")
     files: dict[str, str | bytes] = {}
     previews = []
     for k, text in enumerate(texts, 1):

@@ -59,13 +59,16 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _SVG = "{http://www.w3.org/2000/svg}"
 
 
-def render_pdf(example: RulebookExample) -> bytes:
-    """Return the example as a PDF document (A4, one box per page it spans), its bytes."""
+def render_pdf(examples: RulebookExample | Sequence[RulebookExample], title: str = "") -> bytes:
+    """Return the example (or several, each from a new page: the rule-book notebook's
+    chosen examples, the document named ``title``) as a PDF document, its bytes: A4, one box
+    per page an example spans, the pages numbered when there are several."""
+    chosen = (examples,) if isinstance(examples, RulebookExample) else tuple(examples)
     with _quiet_svg_reader():
-        page = _Page(example)
+        page = _Page(chosen, title)
         data = page.write()
         if page.pdf.pages_count > 1:  # written again, each page numbered "page 2 of 3"
-            data = _Page(example, page.pdf.pages_count).write()
+            data = _Page(chosen, title, page.pdf.pages_count).write()
         return data
 
 
@@ -100,17 +103,23 @@ class _Piece:
 class _Page:
     """The PDF being written: the example's blocks set one after another down the page."""
 
-    def __init__(self, example: RulebookExample, pages: int = 1) -> None:
-        self.example = example
+    def __init__(self, examples: tuple[RulebookExample, ...], title: str = "", pages: int = 1) -> None:
+        self.examples = examples
+        self.example = examples[0]
         self.pages = pages
         pdf = FPDF(unit="mm", format="A4")
         pdf.set_auto_page_break(False)
         pdf.set_margins(_MARGIN, _MARGIN)
         for style, name in _FONTS.items():
             pdf.add_font("serif", style, str(FONT_DIR / name))
-        title = _printable(example.title) or "Example"
-        pdf.set_title(f"{title} — a rule-book example")
-        pdf.set_subject(f"Example · {example.system_title}. {_verdict(example)}")
+        if len(examples) == 1 and not title:
+            pdf.set_title(f"{_printable(self.example.title) or 'Example'} — a rule-book example")
+        else:
+            pdf.set_title(_printable(title) or f"{len(examples)} rule-book examples")
+        if len(examples) == 1:
+            pdf.set_subject(f"Example · {self.example.system_title}. {_verdict(self.example)}")
+        else:
+            pdf.set_subject(" ".join(f"{_printable(e.title)}: {_verdict(e)}" for e in examples))
         pdf.set_creator("toolkit (rule-book export)")
         pdf.set_lang("en")
         self.pdf = pdf
@@ -121,8 +130,14 @@ class _Page:
 
     # -- the document -----------------------------------------------------------------
     def write(self) -> bytes:
-        self._new_page()
-        ex = self.example
+        for example in self.examples:
+            self.example = example
+            self._new_page()
+            self._write_example(example)
+            self._close_box()
+        return bytes(self.pdf.output())
+
+    def _write_example(self, ex: RulebookExample) -> None:
         self._small_caps(f"Example · {ex.system_title}")
         self._paragraph([_printable(ex.title) or "Example"], "B", 17, gap=1.0)
         self.pdf.set_draw_color(173, 181, 189)
@@ -146,8 +161,6 @@ class _Page:
                 number += 1
         self._small_caps("Outcome")
         self._paragraph([_printable(ex.outcome)], "B", _BODY)
-        self._close_box()
-        return bytes(self.pdf.output())
 
     # -- pages and the box ------------------------------------------------------------
     def _new_page(self) -> None:
