@@ -614,20 +614,46 @@ def write_house_rules(
         raise InvalidSetupError(f"save house rules as a .yaml file or into a folder, got {path_excerpt(target)}")
     if _exists(target) and not replace:
         raise InvalidSetupError(
-            f"{path_excerpt(target)} already exists: tick 'replace a file already there' to overwrite it, or give another title or path"
+            f"{path_excerpt(target)} already exists: tick 'replace a file already there' to overwrite it, "
+            "or give another title or path"
         )
     text = rules.to_yaml(title=title, notes=notes)
+    draft = target.with_name(f".{target.name}.{os.getpid()}.saving")  # read back before it is the file
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "w" if replace else "x", encoding="utf-8") as out:  # "x": never over a file
-            out.write(text)
+        draft.write_text(text, encoding="utf-8")
+        if RulesFile.read(draft, type(rules)).rules != rules:  # pragma: no cover - to_yaml reads back equal
+            raise InvalidSetupError(f"{path_excerpt(target)} would not read back as the rules saved")
+        if replace:
+            os.replace(draft, target)
+        else:
+            _write_new(draft, target, text)
     except FileExistsError:
-        raise InvalidSetupError(f"{path_excerpt(target)} already exists: tick 'replace a file already there' to overwrite it") from None
+        raise InvalidSetupError(
+            f"{path_excerpt(target)} already exists: tick 'replace a file already there' to overwrite it"
+        ) from None
     except OSError as exc:
         raise InvalidSetupError(f"cannot write {path_excerpt(target)}: {exc.strerror or exc}") from None
-    if RulesFile.read(target, type(rules)).rules != rules:  # pragma: no cover - to_yaml reads back equal
-        raise InvalidSetupError(f"{path_excerpt(target)} does not read back as the rules saved")
+    finally:
+        draft.unlink(missing_ok=True)
     return target
+
+
+def _write_new(draft: Path, target: Path, text: str) -> None:
+    """Make ``draft`` the new file ``target``, never over a file there, even one written
+    since it was looked for (a hard link fails if the name is taken); where links cannot
+    be made, the text is written to a file opened only if it does not exist.
+
+    Raises:
+        FileExistsError: ``target`` exists.
+    """
+    try:
+        os.link(draft, target)
+    except FileExistsError:
+        raise
+    except OSError:  # a folder that takes no links
+        with open(target, "x", encoding="utf-8") as out:
+            out.write(text)
 
 
 def fields_markdown(system: str) -> str:
