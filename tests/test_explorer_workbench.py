@@ -246,3 +246,23 @@ def test_compare_in_the_fairy_meat_and_durak_explorers():
     fm.flush()
     assert fm.differences and all(d.exact for d in fm.differences)
     assert isinstance(fm.scores, Distribution) and "compared" in fm.table
+
+
+def test_where_a_file_is_saved(tmp_path):
+    from toolkit.errors import InvalidSetupError
+    from toolkit.house_rules import load_rules, write_house_rules
+
+    rules = AMRules(crit_count=3)
+    assert (
+        write_house_rules(rules, "Hard crits", "", tmp_path / "new" / "folder")
+        == tmp_path / "new/folder/hard_crits.yaml"
+    )
+    assert write_house_rules(rules, "Hard crits", "", tmp_path / "mine.yml") == tmp_path / "mine.yml"
+    assert load_rules("angry-miniatures", str(tmp_path / "mine.yml")) == rules
+    with pytest.raises(InvalidSetupError, match=r"as a \.yaml file or into a folder"):
+        write_house_rules(rules, "Hard crits", "", tmp_path / "mine.txt")
+    with pytest.raises(InvalidSetupError, match="a letter or digit"):
+        write_house_rules(rules, "!!!", "", tmp_path)
+    with pytest.raises(InvalidSetupError, match="too long"):
+        write_house_rules(rules, "x" * 201, "", tmp_path)
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["hard_crits.yaml", "mine.yml"]

@@ -582,7 +582,8 @@ def write_house_rules(
 ) -> Path:
     """Write ``rules`` as a house-rules file (:meth:`HouseRules.to_yaml`: the system, the
     ``title``, the ``notes`` and only the fields changed from the rulings) and return its
-    path. ``path``: a ``.yaml`` file, or a folder to save into under
+    path. ``path``: a ``.yaml`` file, or a folder to save into (a path without a suffix,
+    made if new) under
     :func:`rules_file_name`; by default the system's rules folder
     (``data/rules/<system>/``), which every explorer's "Rules:" dropdown, report and sweep
     lists. The file is read back before this returns: it gives rules equal to ``rules``.
@@ -608,7 +609,7 @@ def write_house_rules(
         raise InvalidSetupError(f"the title is too long ({len(title):,} characters, the limit is {TITLE_LIMIT})")
     default = path is None or not str(path).strip()
     target = RULES_DIR / rules.SYSTEM if default else expand_home(str(path).strip())
-    if default or target.is_dir():
+    if default or target.is_dir() or not target.suffix:  # a folder (made if new)
         target = target / rules_file_name(title)
     elif target.suffix.lower() not in (".yaml", ".yml"):
         raise InvalidSetupError(f"save house rules as a .yaml file or into a folder, got {path_excerpt(target)}")
