@@ -266,3 +266,22 @@ def test_where_a_file_is_saved(tmp_path):
     with pytest.raises(InvalidSetupError, match="too long"):
         write_house_rules(rules, "x" * 201, "", tmp_path)
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["hard_crits.yaml", "mine.yml"]
+
+
+def test_two_estimates_are_compared_run_by_run_with_an_interval():
+    # Fairy Meat, random play at 3 v 2: Monte Carlo under both rule sets with the same
+    # seed, so the comparison pairs the runs (toolkit.comparison: the rule-change report's)
+    from toolkit.fairy_meat.widgets import odds_explorer
+
+    ex = odds_explorer(attacker_cards=3, defender_cards=2, policies=("random", "random"), trials=300)
+    assert not ex.distribution.exact
+    ex.workbench.compare.value = DEFAULT
+    ex.controls["points_divisor"].value = 1  # FM-10: the whole difference scores
+    ex.flush()
+    assert ex.differences and all(d.method == "paired" and not d.exact and d.runs == 300 for d in ex.differences)
+    for d, shown in zip(ex.differences, ex.table["difference_shown"], strict=True):
+        assert d.low <= d.delta <= d.high and ("±" in shown or shown == "identical")
+    assert "paired: the same 300 runs under both rules" in ex.table_view.value
+    # a draw stays a draw whatever the divisor (FM-10 only turns a difference into points)
+    draw = ex.table.set_index("outcome").loc["draw"]
+    assert draw["difference"] == 0 and draw["difference_shown"] == "identical"
