@@ -74,6 +74,7 @@ def test_saved_rules_read_back_equal_to_the_rules_in_force(system, tmp_path):
     assert in_force.changes() and getattr(in_force, control) == value
     path = _save(ex, tmp_path)
     assert path == tmp_path / "my_rules.yaml"
+    assert "another explorer loads it by this path" in ex.workbench.message.value  # not the rules folder
     read = read_house_rules(system, path)
     assert read.rules == in_force and read.title == "My rules" and read.notes == "Why: to see.\nWhat I found."
     # only the fields changed from the rulings, with the system, title and notes
@@ -123,6 +124,7 @@ def test_saving_into_the_rules_folder_by_default(tmp_path):
     ex.flush()
     path = _save(ex, None, title="Quiet melee")
     assert path == tmp_path / "quiet_melee.yaml"
+    assert "the Rules dropdown of every Angry Miniatures explorer lists it" in ex.workbench.message.value
     assert read_house_rules("angry-miniatures", path).rules == AMRules(return_damage=False)
 
 

@@ -76,7 +76,9 @@ class Workbench:
         self.picker, self._in_force, self._on_compare = picker, in_force, on_compare
         self.saved: Path | None = None
         self.save_button = widgets.Button(
-            description="Save as house rules…", tooltip="save the rules in force as a house-rules file"
+            description="Save as house rules…",
+            tooltip="save the rules in force as a house-rules file",
+            layout=widgets.Layout(width="auto"),  # the label whole
         )
         self.title_box = widgets.Text(description="Title:", placeholder="what these rules try", style=_WIDE)
         self.notes_box = widgets.Textarea(
@@ -146,7 +148,10 @@ class Workbench:
             self.compare.value = before if before in self._values() else NOTHING
         self.picker.load(str(path))
         system = type(self.picker.rules).system_title()
-        self.say(f"Saved {path} — the Rules dropdown of every {system} explorer and report lists it.")
+        if path.parent.resolve() == Path(self.picker.directory).resolve():
+            self.say(f"Saved {path} — the Rules dropdown of every {system} explorer lists it, by its title.")
+        else:
+            self.say(f"Saved {path} — another explorer loads it by this path in its Rules box.")
         return path
 
     def say(self, text: str, error: bool = False) -> None:
