@@ -287,3 +287,14 @@ def test_two_estimates_are_compared_run_by_run_with_an_interval():
     # a draw stays a draw whatever the divisor (FM-10 only turns a difference into points)
     draw = ex.table.set_index("outcome").loc["draw"]
     assert draw["difference"] == 0 and draw["difference_shown"] == "identical"
+
+
+def test_the_headline_states_both_rule_sets():
+    ex = _am()
+    ex.workbench.compare_with(TENS_HIT)
+    ex.flush()
+    line = ex.summary_line.value.split("<br>")[0]
+    assert "Angry Miniatures" in line and "3 v 2" in line and "Tens hit" in line and "→ draft rules" in line
+    ex.workbench.compare.value = NOTHING
+    ex.flush()
+    assert "→" not in ex.summary_line.value.split("<br>")[0]

@@ -65,7 +65,7 @@ from toolkit.comparison import Difference, difference
 from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides, interval_text, percent_text
 from toolkit.prob import Distribution, format_probability
-from toolkit.question import headline_of
+from toolkit.question import compared_headline, headline_of
 from toolkit.widgets.common import control_grid, control_grid_style
 
 if TYPE_CHECKING:
@@ -448,7 +448,10 @@ class OddsExplorer:
             self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
             self._headline_text = self._headline(distribution, values)
             self._compute_compared(values)
-            heading = f"<b>{html.escape(self._headline_text)}</b><br>" if self._headline_text else ""
+            # beside a compared rule set, the question of both: what differs as compared → in force
+            both = compared_headline(self._compared[1], distribution) if self._compared is not None else ""
+            line = both or self._headline_text
+            heading = f"<b>{html.escape(line)}</b><br>" if line else ""
             self.summary_line.value = heading + html.escape(self._summary_text)
             self.redraw()
             if self.rules_picker is not None:  # the rules these numbers used, hand-made changes marked
