@@ -117,15 +117,26 @@ def test_saving_never_overwrites_a_file_unless_replace_is_ticked(tmp_path):
     assert ex.workbench.replace_box.value is False  # the next save asks again
 
 
-def test_saving_into_the_rules_folder_by_default(tmp_path):
+def test_saving_into_the_rules_folder_by_default_and_every_tool_reads_it(tmp_path, monkeypatch):
+    import toolkit.house_rules as house_rules
+    from toolkit.house_rules import load_rules
+
+    monkeypatch.setattr(house_rules, "RULES_DIR", tmp_path)  # the shipped rules folder, for this test
     ex = _am()
-    ex.rules_picker.directory = tmp_path  # the system's rules folder, for this test
-    ex.controls["return_damage"].value = False
+    assert ex.rules_picker.directory == tmp_path / "angry-miniatures"
+    ex.controls["return_damage"].value = False  # AM-3 off by hand
     ex.flush()
     path = _save(ex, None, title="Quiet melee")
-    assert path == tmp_path / "quiet_melee.yaml"
+    assert path == tmp_path / "angry-miniatures" / "quiet_melee.yaml"
     assert "the Rules dropdown of every Angry Miniatures explorer lists it" in ex.workbench.message.value
-    assert read_house_rules("angry-miniatures", path).rules == AMRules(return_damage=False)
+    quiet = AMRules(return_damage=False)
+    assert read_house_rules("angry-miniatures", path).rules == quiet
+    # by its name, as reports, sweeps and example files read house rules
+    assert load_rules("angry-miniatures", "quiet_melee") == quiet
+    other = _am()  # a new explorer lists it by its title, and starts from it by name
+    assert "Quiet melee" in [label for label, _ in other.rules_picker.options]
+    started = am_explorer(attack_dice=1, defence_dice=1, rules="quiet_melee")
+    assert started.rules_in_force == quiet
 
 
 @pytest.mark.parametrize("title", ["bad\x1b]0;owned\x07", "two\nlines", "tod\u202egnik", "  "])
