@@ -129,6 +129,7 @@ def test_saving_into_the_rules_folder_by_default_and_every_tool_reads_it(tmp_pat
     path = _save(ex, None, title="Quiet melee")
     assert path == tmp_path / "angry-miniatures" / "quiet_melee.yaml"
     assert "the Rules dropdown of every Angry Miniatures explorer lists it" in ex.workbench.message.value
+    assert "(Melee damage back: no)" in ex.workbench.message.value  # what the file changes, in words
     quiet = AMRules(return_damage=False)
     assert read_house_rules("angry-miniatures", path).rules == quiet
     # by its name, as reports, sweeps and example files read house rules

@@ -128,10 +128,10 @@ class Workbench:
         """Write the rules in force as a house-rules file from the form (title, notes, where,
         replace), list it in the Rules dropdown and pick it. Returns its path, or None when
         it could not be written (the message line says why, and nothing was overwritten)."""
-        before = self.picker.picked
+        before, rules = self.picker.picked, self._in_force()
         try:
             path = write_house_rules(
-                self._in_force(),
+                rules,
                 self.title_box.value,
                 self.notes_box.value,
                 self.path_box.value.strip() or self.picker.directory,
@@ -147,11 +147,13 @@ class Workbench:
             self._refresh()
             self.compare.value = before if before in self._values() else NOTHING
         self.picker.load(str(path))
-        system = type(self.picker.rules).system_title()
+        system = type(rules).system_title()
+        changed = "; ".join(rules.describe_changes()) or "no field changed from the rulings"
         if path.parent.resolve() == Path(self.picker.directory).resolve():
-            self.say(f"Saved {path} — the Rules dropdown of every {system} explorer lists it, by its title.")
+            where = f"the Rules dropdown of every {system} explorer lists it, by its title"
         else:
-            self.say(f"Saved {path} — another explorer loads it by this path in its Rules box.")
+            where = "another explorer loads it by this path in its Rules box"
+        self.say(f"Saved {path} ({changed}) — {where}.")
         return path
 
     def say(self, text: str, error: bool = False) -> None:
