@@ -310,3 +310,16 @@ def test_the_headline_states_both_rule_sets():
     ex.workbench.compare.value = NOTHING
     ex.flush()
     assert "→" not in ex.summary_line.value.split("<br>")[0]
+
+
+def test_the_hand_makeup_explorer_compares_decks():
+    # tens_are_trumps (FM-1): one card is a Trump with 20/52 = 5/13; the draft's deck 16/52 = 4/13
+    from toolkit.fairy_meat.widgets import hand_composition_explorer
+
+    ex = hand_composition_explorer(cards=1, rules="tens_are_trumps")
+    ex.workbench.compare.value = DEFAULT
+    ex.flush()
+    table = ex.table.set_index("outcome")
+    assert table.loc["no Numbered card", "difference"] == Fraction(5, 13) - Fraction(4, 13)
+    assert table.loc["1 Numbered card", "difference"] == Fraction(8, 13) - Fraction(9, 13)
+    assert "Tens are Trumps" in ex.table_view.value and "default rules" in ex.table_view.value
