@@ -120,8 +120,9 @@ class Workbench:
     # -- saving --------------------------------------------------------------------------
     def open_form(self) -> None:
         """Show the save form (its title the picked file's, to edit)."""
-        if not self.title_box.value.strip() and self.picker.picked:
-            self.title_box.value = self.picker.title
+        picked = self.picker.rules_file(self.picker.picked)
+        if not self.title_box.value.strip() and picked.path is not None:  # a file's title, to edit
+            self.title_box.value = picked.title
         self.form.layout.display = "flex"
 
     def save(self) -> Path | None:
@@ -164,8 +165,7 @@ class Workbench:
     # -- comparing -----------------------------------------------------------------------
     def compare_with(self, source: Any) -> None:
         """Compare with ``source``: None (nothing), :data:`BEFORE`, a value of the Rules
-        dropdown, or house rules (a ``Rules``, a file path, a shipped name: added to the
-        choices).
+        dropdown, or a house-rules file (a path or a shipped name: added to the choices).
 
         Raises:
             InvalidSetupError: rules that cannot be read (file, line and field named).
