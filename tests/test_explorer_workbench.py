@@ -323,3 +323,14 @@ def test_the_hand_makeup_explorer_compares_decks():
     assert table.loc["no Numbered card", "difference"] == Fraction(5, 13) - Fraction(4, 13)
     assert table.loc["1 Numbered card", "difference"] == Fraction(8, 13) - Fraction(9, 13)
     assert "Tens are Trumps" in ex.table_view.value and "default rules" in ex.table_view.value
+
+
+def test_controls_that_make_no_rules_are_one_line_not_a_traceback(tmp_path):
+    ex = _am()
+    ex.workbench.compare.value = DEFAULT
+    ex.controls["hit_faces"].value = ()  # no face hits: not rules (AM-1)
+    ex.flush()
+    assert "hit_faces" in ex.error
+    ex.view.value = "at least"  # redrawn beside the default rules: no error raised
+    assert _save(ex, tmp_path, title="No hits") is None
+    assert "hit_faces" in ex.workbench.message.value and not list(tmp_path.iterdir())

@@ -486,7 +486,11 @@ class OddsExplorer:
         picker = self.rules_picker
         if picker is None:
             return "these rules"
-        return picker.title + (" (changed here by hand)" if self.rules_in_force != picker.rules else "")
+        try:
+            by_hand = self.rules_in_force != picker.rules
+        except ToolkitError:  # controls that make no valid rules (the error line says why)
+            by_hand = True
+        return picker.title + (" (changed here by hand)" if by_hand else "")
 
     def _view_rows(self, view: str) -> list[tuple[int, str, Fraction]]:
         """The rows of ``view``: the scores in force; beside a compared rule set, every

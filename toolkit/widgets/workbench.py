@@ -129,8 +129,9 @@ class Workbench:
         """Write the rules in force as a house-rules file from the form (title, notes, where,
         replace), list it in the Rules dropdown and pick it. Returns its path, or None when
         it could not be written (the message line says why, and nothing was overwritten)."""
-        before, rules = self.picker.picked, self._in_force()
+        before = self.picker.picked
         try:
+            rules = self._in_force()  # controls that make no valid rules say why here
             path = write_house_rules(
                 rules,
                 self.title_box.value,
