@@ -35,6 +35,12 @@ state, settling). A system's explorer builds its ``Rules`` from ``rules`` —
 controls change the house rules rather than replace them. ``rules=`` gives the rules to
 start with (a ``Rules``, a file path, a shipped name or a mapping).
 
+**Save and compare**: under the picker, the :class:`~toolkit.widgets.workbench.Workbench`
+saves the rules in force as a house-rules file ("Save as house rules…") and picks a second
+rule set ("Compare with…"), which the explorer computes with the same controls and draws
+beside the first in the same chart and table, each row with its difference
+(:func:`toolkit.comparison.difference`; :attr:`OddsExplorer.differences`).
+
 The chart is a plotly figure shown in an ``ipywidgets.Output`` through JupyterLab's
 plotly renderer (plotly.js loaded once per page); ``live_figure=True`` uses a plotly
 ``FigureWidget`` updated in place instead (it ships plotly.js with every explorer).
