@@ -93,7 +93,7 @@ def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():
     lines = log.splitlines()
     # Attack 1: "The final values then are Dizzy 2, Sparky 3" (both cheated, FM-8; red v red, FM-9).
     assert "Final values: Dizzytwig 2, Sparklespaz 3." in lines
-    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point (FM-10)." in lines
+    assert "Sparklespaz wins by 1: half of 1, rounded up, is 1 point (FM-10)." in lines
     # Attack 2: "The final values then are Sparky 6, Dizzy 3" -> 2 damage and a Nasty Hit (FM-12).
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in lines
     assert "Sparklespaz takes 2 damage (1 per point, FM-10)." in lines

@@ -234,7 +234,9 @@ def test_format_cell_follows_the_rule():
     assert format_cell(Fraction(7, 2)) == "7/2 = 3.5"
     assert format_cell(1.30676) == "1.31" and format_cell(0.259, percent=True) == "25.9%"
     assert format_cell(Estimate(9760, 20_000)).startswith("48.8% ± 0.7% (95%)")
-    assert format_cell(True) is True and format_cell("melee") == "melee" and format_cell(3) == 3
+    assert format_cell(True) == "yes" and format_cell(False) == "no" and format_cell(None) == ""
+    assert format_cell("melee") == "melee" and format_cell(3) == 3
+    assert format_cell(["greedy", "greedy"]) == "greedy, greedy"
 
 
 def test_fold_frame_and_table():

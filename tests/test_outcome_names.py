@@ -200,3 +200,38 @@ def test_odds_table_takes_whole_numbers_as_the_command_line_does():
 
 def test_side_type_is_a_str():
     assert isinstance(sides(("a", "Horde"))[0], str) and isinstance(Side("a"), Side)
+
+
+# -- files: a tuning target's value no outcome can have is an error, not 0% -------------------
+def _rows(*labels_and_weights):
+    from toolkit.plugin.calculator import Row
+
+    return [
+        Row(label, "probability", Fraction(w), float(Fraction(w)), True, None, None) for label, w in labels_and_weights
+    ]
+
+
+def _target(event):
+    from toolkit.tune.targets import Condition, Measure
+
+    return Measure("probability", event=tuple((f, Condition(values=(v,))) for f, v in event.items()))
+
+
+def test_a_tuning_value_no_outcome_can_have_is_named_never_a_silent_zero():
+    from toolkit.tune.measures import MeasureError, measure_rows
+
+    # One die against none (AM-1: hits J Q K A of six faces): 1/3 no damage, 2/3 one damage.
+    rows = _rows(
+        ("defender_damage=0, attacker_damage=0, attacker_crit=False, defender_crit=False", "1/3"),
+        ("defender_damage=1, attacker_damage=0, attacker_crit=False, defender_crit=False", "2/3"),
+    )
+    assert measure_rows(_target({"defender_damage": 0}), rows).value == Fraction(1, 3)
+    assert measure_rows(_target({"defender_damage": 2}), rows).value == 0  # a number never reached: a true 0
+    with pytest.raises(MeasureError, match=r"no outcome is 'no damage': the outcomes are named by their fields"):
+        measure_rows(_target({"outcome": "no damage"}), rows)  # the old sentence labels
+    with pytest.raises(MeasureError, match=r"defender_damage is never 'none': its values are 0, 1"):
+        measure_rows(_target({"defender_damage": "none"}), rows)
+    fm = _rows(("winner=attacker, points=1", "1/2"), ("winner=defender, points=1", "1/2"))
+    with pytest.raises(MeasureError, match=r"winner is never 'Attacker': did you mean 'attacker'\?"):
+        measure_rows(_target({"winner": "Attacker"}), fm)
+    assert measure_rows(_target({"winner": "draw"}), fm).value == 0  # a word of the field's kind: no draw here

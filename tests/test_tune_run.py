@@ -200,7 +200,7 @@ calculator: opposed
 fixed: {attack_dice: 1, defence_dice: 0}
 targets:
   - name: a lone die misses
-    probability: {outcome: no damage}
+    probability: {defender_damage: 0}
     value: 90%
     tolerance: 1%
 knobs:
@@ -249,7 +249,7 @@ def test_out_of_reach_with_two_targets_ranks_by_targets_met_then_distance(client
     # those, Q K A is nearer the first target's 90% (40 tolerances away, against 56.7).
     text = OUT_OF_REACH.replace(
         "knobs:",
-        "  - name: a miss at most half the time\n    probability: {outcome: no damage}\n    at_most: 50%\nknobs:",
+        "  - name: a miss at most half the time\n    probability: {defender_damage: 0}\n    at_most: 50%\nknobs:",
     )
     result = tune(text, tmp_path, client=client, stream=None, report=False)
     assert not result.found and result.best.met == (False, True)

@@ -164,6 +164,30 @@ def cards_text(cards: Iterable[Card | str], empty: str = "none") -> str:
     return " ".join(card_text(c) for c in cards) or empty
 
 
+def codes_as_text(text: str) -> str:
+    """Return ``text`` (a move or an option as a state writes it, ``'play 3D'``, ``'trumps
+    KS QC'``) with each word that is a card code written as a designer reads cards
+    (:func:`card_text`); other words unchanged.
+
+    >>> codes_as_text("trumps KS QC"), codes_as_text("declare add"), codes_as_text("K")
+    ('trumps K♠ Q♣', 'declare add', 'K')
+    """
+    return " ".join(_word_as_card(w) for w in text.split(" "))
+
+
+#: A word shaped like a card code: a rank and a suit letter (``KS``, ``10H``), or a joker's.
+_CODE = re.compile(r"(?:[2-9]|10|[JQKA])[SHDC]|JK\d?")
+
+
+def _word_as_card(word: str) -> str:
+    if not _CODE.fullmatch(word):
+        return word
+    try:
+        return card_text(word)
+    except NotationError:
+        return word
+
+
 def parse_card(text: str | Card) -> Card:
     """Return the card for a code (case-insensitive; ``♠♥♦♣`` accepted for suits).
 

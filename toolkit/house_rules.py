@@ -712,11 +712,14 @@ def read_house_rules(system: str, value: Any, base: Path | str | None = None) ->
             are listed), or rules that are not valid (file, line and field named).
     """
     if isinstance(value, RulesFile):
-        value = value.rules
+        return value  # a file picked keeps its title ("Tens hit")
     if value is None or isinstance(value, HouseRules):
         rules = load_rules(system, value)
-        title = "default rules" if not rules.changes() else "house rules"
-        return RulesFile(rules, title, "", None)
+        if not rules.changes():
+            return RulesFile(rules, "default rules", "", None)
+        shipped = (RulesFile.read(path, rules_class(system)) for path in rules_files(system))
+        # rules a shipped file makes are named by its title, never as anonymous "house rules"
+        return next((f for f in shipped if f.rules == rules), RulesFile(rules, "house rules", "", None))
     if isinstance(value, Mapping):
         return RulesFile(rules_class(system).from_mapping(value, where="inline rules"), "inline house rules", "", None)
     if isinstance(value, (str, Path)) and str(value).strip():

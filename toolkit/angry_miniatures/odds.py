@@ -439,7 +439,7 @@ def area_attack(
     if isinstance(defence_dice_list, (str, bytes)) or not isinstance(defence_dice_list, Iterable | int):
         raise ArgumentTypeError(f"defence_dice_list must be a list of pools, got {type(defence_dice_list).__name__}")
     if isinstance(defence_dice_list, int):  # one defender
-        defence_dice_list = _pools(defence_dice_list, "defence dice")
+        defence_dice_list = _pools(defence_dice_list, "defence dice", MAX_SAMPLED_DICE)
     pools = []
     for m in defence_dice_list:
         pools.append(check_pool(m, "defence dice"))

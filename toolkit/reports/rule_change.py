@@ -266,7 +266,7 @@ class Compared:
                     x=columns,
                     y=[float(v) for v in values],
                     mode="lines+markers",
-                    name=f"{r} {self.spec.row_label}: {label}",
+                    name=f"{self.spec.row_label}: {r}, {label}",  # "attack dice: 1, Tens hit", never "1 attack dice"
                     line={"color": colour, "dash": dash},
                     hovertext=[cell.before_text() if which == "before" else cell.after_text() for cell in cells],
                     hoverinfo="text+name",
