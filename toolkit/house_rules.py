@@ -53,6 +53,8 @@ __all__ = [
     "RulesFile",
     "load_rules",
     "read_house_rules",
+    "rules_file_name",
+    "write_house_rules",
     "rebuilt",
     "find_rules_file",
     "rule_field",
@@ -546,6 +548,113 @@ def load_rules(system: str, source: Any = None, base: str | Path | None = None) 
     raise InvalidSetupError(
         f"rules must be a house-rules file (a path or a shipped name) or a mapping of fields, got {excerpt(source)}"
     )
+
+
+#: The longest title a house-rules file may have (what :meth:`RulesFile.read` accepts).
+TITLE_LIMIT = 200
+
+
+def rules_file_name(title: str) -> str:
+    """Return the file name a house-rules file of ``title`` is saved under: its words in
+    lower case joined by ``_``, then ``.yaml`` (``"Tens hit!"`` gives ``tens_hit.yaml``).
+
+    >>> rules_file_name("Tens hit, no crits"), rules_file_name("Règle 7")
+    ('tens_hit_no_crits.yaml', 'règle_7.yaml')
+
+    Raises:
+        InvalidSetupError: the title has no letter or digit to name a file by.
+    """
+    stem = "_".join(re.findall(r"\w+", title.lower()))[:80].strip("_")
+    if not stem:
+        raise InvalidSetupError(
+            f"give the house rules a title with a letter or digit to name the file by, got {excerpt(title)}"
+        )
+    return stem + ".yaml"
+
+
+def write_house_rules(
+    rules: Any,
+    title: str,
+    notes: str = "",
+    path: str | Path | None = None,
+    *,
+    replace: bool = False,
+) -> Path:
+    """Write ``rules`` as a house-rules file (:meth:`HouseRules.to_yaml`: the system, the
+    ``title``, the ``notes`` and only the fields changed from the rulings) and return its
+    path. ``path``: a ``.yaml`` file, or a folder to save into (a path without a suffix,
+    made if new) under
+    :func:`rules_file_name`; by default the system's rules folder
+    (``data/rules/<system>/``), which every explorer's "Rules:" dropdown, report and sweep
+    lists. The file is read back before this returns: it gives rules equal to ``rules``.
+
+    Raises:
+        InvalidSetupError: no title, a title or notes holding a control character (a title
+            is one line), a title over 200 characters, a path that is not a ``.yaml`` file
+            or a folder, a file already there and ``replace`` not given (a designer's file
+            is never overwritten unasked), or a file that cannot be written.
+    """
+    from toolkit.notation import control_character
+
+    if not isinstance(rules, HouseRules):
+        raise InvalidSetupError(f"only a system's Rules can be saved as house rules, got {excerpt(rules)}")
+    title, notes = str(title).strip(), str(notes or "").strip()
+    if not title:
+        raise InvalidSetupError("give the house rules a title: the Rules dropdown lists them by it")
+    for what, text, lines in (("title", title, False), ("notes", notes, True)):
+        bad = control_character(text, lines=lines)
+        if bad is not None:
+            raise InvalidSetupError(f"the {what} holds the control character {bad!r}: remove it ({what} is text)")
+    if len(title) > TITLE_LIMIT:
+        raise InvalidSetupError(f"the title is too long ({len(title):,} characters, the limit is {TITLE_LIMIT})")
+    default = path is None or not str(path).strip()
+    target = RULES_DIR / rules.SYSTEM if default else expand_home(str(path).strip())
+    if default or target.is_dir() or not target.suffix:  # a folder (made if new)
+        target = target / rules_file_name(title)
+    elif target.suffix.lower() not in (".yaml", ".yml"):
+        raise InvalidSetupError(f"save house rules as a .yaml file or into a folder, got {path_excerpt(target)}")
+    if _exists(target) and not replace:
+        raise InvalidSetupError(
+            f"{path_excerpt(target)} already exists: tick 'replace a file already there' to overwrite it, "
+            "or give another title or path"
+        )
+    text = rules.to_yaml(title=title, notes=notes)
+    draft = target.with_name(f".{target.name}.{os.getpid()}.saving")  # read back before it is the file
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        draft.write_text(text, encoding="utf-8")
+        if RulesFile.read(draft, type(rules)).rules != rules:  # pragma: no cover - to_yaml reads back equal
+            raise InvalidSetupError(f"{path_excerpt(target)} would not read back as the rules saved")
+        if replace:
+            os.replace(draft, target)
+        else:
+            _write_new(draft, target, text)
+    except FileExistsError:
+        raise InvalidSetupError(
+            f"{path_excerpt(target)} already exists: tick 'replace a file already there' to overwrite it"
+        ) from None
+    except OSError as exc:
+        raise InvalidSetupError(f"cannot write {path_excerpt(target)}: {exc.strerror or exc}") from None
+    finally:
+        draft.unlink(missing_ok=True)
+    return target
+
+
+def _write_new(draft: Path, target: Path, text: str) -> None:
+    """Make ``draft`` the new file ``target``, never over a file there, even one written
+    since it was looked for (a hard link fails if the name is taken); where links cannot
+    be made, the text is written to a file opened only if it does not exist.
+
+    Raises:
+        FileExistsError: ``target`` exists.
+    """
+    try:
+        os.link(draft, target)
+    except FileExistsError:
+        raise
+    except OSError:  # a folder that takes no links
+        with open(target, "x", encoding="utf-8") as out:
+            out.write(text)
 
 
 def fields_markdown(system: str) -> str:

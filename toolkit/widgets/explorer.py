@@ -35,6 +35,12 @@ state, settling). A system's explorer builds its ``Rules`` from ``rules`` —
 controls change the house rules rather than replace them. ``rules=`` gives the rules to
 start with (a ``Rules``, a file path, a shipped name or a mapping).
 
+**Save and compare**: under the picker, the :class:`~toolkit.widgets.workbench.Workbench`
+saves the rules in force as a house-rules file ("Save as house rules…") and picks a second
+rule set ("Compare with…"), which the explorer computes with the same controls and draws
+beside the first in the same chart and table, each row with its difference
+(:func:`toolkit.comparison.difference`; :attr:`OddsExplorer.differences`).
+
 The chart is a plotly figure shown in an ``ipywidgets.Output`` through JupyterLab's
 plotly renderer (plotly.js loaded once per page); ``live_figure=True`` uses a plotly
 ``FigureWidget`` updated in place instead (it ships plotly.js with every explorer).
@@ -61,16 +67,18 @@ from urllib.parse import quote
 
 import ipywidgets as widgets
 
+from toolkit.comparison import Difference, difference
 from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides, interval_text, percent_text
 from toolkit.prob import Distribution, format_probability
-from toolkit.question import headline_of
+from toolkit.question import compared_headline, headline_of
 from toolkit.widgets.common import control_grid, control_grid_style
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from toolkit.widgets.rules_picker import RulesPicker
+    from toolkit.widgets.workbench import Workbench
 
 __all__ = ["BUSY_CLASS", "NUMBERS_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS", "VIEW_TOGGLE_CLASS", "view_class"]
 
@@ -83,6 +91,9 @@ SETTLE_SECONDS = 0.08
 
 #: The name under which the rules in force reach ``compute`` (with a rules picker).
 RULES = "rules"
+
+#: The name of the "Compare with…" input, for the status line.
+COMPARE = "compare"
 
 #: The CSS class of an explorer (and of its status line) while it computes.
 BUSY_CLASS = "toolkit-busy"
@@ -232,11 +243,23 @@ class OddsExplorer:
         self._waiting: asyncio.TimerHandle | None = None
         self.busy = False
         self.rules_picker: RulesPicker | None = None
+        self.workbench: Workbench | None = None
+        #: The rule set compared with: (title, its distribution, its scores), or None.
+        self._compared: tuple[str, Any, Distribution[int]] | None = None
+        self._compare_cache: tuple[dict[str, Any], Any] | None = None
+        #: Each row's difference (in force minus compared), beside a compared rule set.
+        self.differences: list[Difference] = []
         if rules_system is not None:
             from toolkit.widgets.rules_picker import RulesPicker
+            from toolkit.widgets.workbench import Workbench
 
             self.rules_picker = RulesPicker(
                 rules_system, rules, on_change=lambda _: self.request_update(RULES, self.rules_picker.title)
+            )
+            self.workbench = Workbench(
+                self.rules_picker,
+                in_force=lambda: self.rules_in_force,
+                on_compare=lambda: self.request_update(COMPARE, self.workbench.compare.label),
             )
         self.view = widgets.ToggleButtons(
             options=list(VIEWS),
@@ -295,7 +318,7 @@ class OddsExplorer:
                 self.controls_grid,
                 control_grid_style(),
                 self.view_style,
-                *([self.rules_picker.widget] if self.rules_picker is not None else []),
+                *([self.rules_picker.widget, self.workbench.widget] if self.workbench is not None else []),
             ]
         )
         self.widget.add_class("toolkit-explorer")
@@ -318,6 +341,15 @@ class OddsExplorer:
     def rules(self) -> Any:
         """The house rules in force (None without a rules picker)."""
         return self.rules_picker.rules if self.rules_picker is not None else None
+
+    @property
+    def rules_in_force(self) -> Any:
+        """The rules the numbers use: the picked rules with what the controls changed
+        (None without a rules picker)."""
+        if self.rules_picker is None:
+            return None
+        values = self.values
+        return self._rules_in_force(values) if self._rules_in_force is not None else values.get(RULES)
 
     # -- what a notebook reads (a computation still waiting is finished first) ----------
     @property
@@ -421,7 +453,11 @@ class OddsExplorer:
             self._scores = distribution.map(self._score)
             self._summary_text = " · ".join(self._summary(distribution, values)) if self._summary else ""
             self._headline_text = self._headline(distribution, values)
-            heading = f"<b>{html.escape(self._headline_text)}</b><br>" if self._headline_text else ""
+            self._compute_compared(values)
+            # beside a compared rule set, the question of both: what differs as compared → in force
+            both = compared_headline(self._compared[1], distribution) if self._compared is not None else ""
+            line = both or self._headline_text
+            heading = f"<b>{html.escape(line)}</b><br>" if line else ""
             self.summary_line.value = heading + html.escape(self._summary_text)
             self.redraw()
             if self.rules_picker is not None:  # the rules these numbers used, hand-made changes marked
@@ -430,19 +466,106 @@ class OddsExplorer:
         finally:
             self._clear_busy()
 
+    def _compute_compared(self, values: dict[str, Any]) -> None:
+        """Compute the rule set "Compare with…" names, with every other control as it is
+        (after the numbers in force, whose summary and headline are already read)."""
+        from toolkit.widgets.workbench import with_rules
+
+        self._compared, self.differences = None, []
+        other = self.workbench.compared() if self.workbench is not None else None
+        if other is None:
+            return
+        asked = with_rules(values, other.rules, list(self.controls), RULES)
+        if self._compare_cache is not None and self._compare_cache[0] == asked:
+            distribution = self._compare_cache[1]
+        else:
+            try:
+                distribution = self._compute(**asked)
+            except ToolkitError as e:
+                self.workbench.say(f"cannot compare with {other.title}: {e}", error=True)
+                return
+            self._compare_cache = (asked, distribution)
+        self._compared = (other.title, distribution, distribution.map(self._score))
+
+    def _current_title(self) -> str:
+        """The rules in force as the comparison's column names them."""
+        picker = self.rules_picker
+        if picker is None:
+            return "these rules"
+        try:
+            by_hand = self.rules_in_force != picker.rules
+        except ToolkitError:  # controls that make no valid rules (the error line says why)
+            by_hand = True
+        return picker.title + (" (changed here by hand)" if by_hand else "")
+
+    def _view_rows(self, view: str) -> list[tuple[int, str, Fraction]]:
+        """The rows of ``view``: the scores in force; beside a compared rule set, every
+        score of either (the tails folded on both), each with its probability in force."""
+        if self._compared is None:
+            return self._rows(self._scores, view)
+        mine, theirs = dict(self._scores.items()), dict(self._compared[2].items())
+        both = Distribution({k: mine.get(k, 0) + theirs.get(k, 0) for k in {*mine, *theirs}})
+        return [
+            (k, label, self._scores.probability(self._event(k, label, view))) for k, label, _ in self._rows(both, view)
+        ]
+
+    def _compare_table(self, rows: list[tuple[int, str, Fraction]], view: str) -> tuple[str, list[Difference]]:
+        """The table beside the compared rule set (HTML) and each row's difference."""
+        from toolkit.widgets.workbench import compare_table_html
+
+        title, _, other = self._compared  # type: ignore[misc]
+        mine, theirs = self._intervals(rows, view), self._intervals(rows, view, other)
+        diffs, cells = [], []
+        for i, (k, label, p) in enumerate(rows):
+            event = self._event(k, label, view)
+            d = difference(other, self._scores, event)  # in force minus compared
+            diffs.append(d)
+            cells.append(
+                (
+                    label,
+                    _shown(p, mine[i] if mine else None, level=False),
+                    _shown(other.probability(event), theirs[i] if theirs else None, level=False),
+                    d.text(level=False),
+                )
+            )
+        notes = dict.fromkeys(n for n in (self._estimated_note(), self._estimated_note(other)) if n)
+        how = "difference: in force minus compared" + ("" if all(d.exact for d in diffs) else f", {diffs[0].how}")
+        return compare_table_html((self._current_title(), title), cells, "; ".join([*notes, how])), diffs
+
+    def _table_compared(self, rows: list[tuple[int, str, Fraction]], view: str) -> None:
+        """Add the compared rule set's columns to :attr:`table`: ``compared`` (its
+        probability), ``compared_shown``, ``difference`` (in force minus compared: an exact
+        ``Fraction`` for two exact results) and ``difference_shown``; keep each row's
+        :class:`~toolkit.comparison.Difference` in :attr:`differences`."""
+        title, _, other = self._compared  # type: ignore[misc]
+        theirs = self._intervals(rows, view, other)
+        self.differences = self._compare_table(rows, view)[1]
+        ps = [other.probability(self._event(k, label, view)) for k, label, _ in rows]
+        table = self._table
+        table["compared"] = ps if theirs is None else [float(p) for p in ps]
+        table["compared_shown"] = [_shown(p, theirs[i] if theirs else None) for i, p in enumerate(ps)]
+        table["difference"] = [d.delta for d in self.differences]
+        table["difference_shown"] = [d.text() for d in self.differences]
+        table.attrs["compared"] = title
+
     def redraw(self) -> None:
         """Redraw the table and chart from the distribution already computed, in the
         current view (a view switch only redraws: it never recomputes)."""
         if not hasattr(self, "_scores"):
             return
         view = self.view.value
-        rows = self._rows(self._scores, view)
+        rows = self._view_rows(view)
         self._table = _frame(rows, self._intervals(rows, view))
+        if self._compared is not None:
+            self._table_compared(rows, view)
         every: dict[str, Any] = {}  # each view's rows, when new numbers are drawn
         if not self._tables_drawn or (self.figure is None and not self._figures):
-            every = {other: rows if other == view else self._rows(self._scores, other) for other in VIEWS}
+            every = {other: rows if other == view else self._view_rows(other) for other in VIEWS}
         if not self._tables_drawn:  # new numbers: each view's table once (the browser shows the chosen one)
             for other in VIEWS:
+                if self._compared is not None:
+                    self._view_tables[other].value = self._compare_table(every[other], other)[0]
+                    continue
                 self._view_tables[other].value = _table_html(
                     every[other], self._intervals(every[other], other), self._estimated_note()
                 )
@@ -463,6 +586,8 @@ class OddsExplorer:
         """The changed input in words, ``"Attacker's cards = 6"`` (``""`` if unknown)."""
         if name == RULES and self.rules_picker is not None:
             return f"Rules = {value}"
+        if name == COMPARE:
+            return f"Compare with = {value}"
         control = self.controls.get(name)
         if control is None:
             return ""
@@ -532,11 +657,14 @@ class OddsExplorer:
             return lambda s: s == k
         return (lambda s: s >= k) if k > 0 else (lambda s: s <= k)
 
-    def _intervals(self, rows: list[tuple[int, str, Fraction]], view: str) -> list[tuple[float, float]] | None:
-        """Each row's interval (at the result's level, 95%) when the numbers are estimates
-        (a result that is not exact: Monte Carlo runs, or exact arithmetic on sampled
-        parts), read from the result's own ``interval``; ``None`` when exact."""
-        scores = self._scores
+    def _intervals(
+        self, rows: list[tuple[int, str, Fraction]], view: str, scores: Any = None
+    ) -> list[tuple[float, float]] | None:
+        """Each row's interval (at the result's level, 95%) when the numbers (``scores``,
+        by default those in force) are estimates (a result that is not exact: Monte Carlo
+        runs, or exact arithmetic on sampled parts), read from the result's own
+        ``interval``; ``None`` when exact."""
+        scores = self._scores if scores is None else scores
         if getattr(scores, "exact", True) or not callable(getattr(scores, "interval", None)):
             return None
         out = []
@@ -545,9 +673,9 @@ class OddsExplorer:
             out.append((float(low), float(high)))
         return out
 
-    def _estimated_note(self) -> str:
+    def _estimated_note(self, scores: Any = None) -> str:
         """The line under a table of estimates: the level, once, and how they were found."""
-        scores = self._scores
+        scores = self._scores if scores is None else scores
         if getattr(scores, "exact", True):
             return ""
         level = f"{getattr(scores, 'confidence', 0.95) * 100:g}%"
@@ -569,7 +697,7 @@ class OddsExplorer:
         intervals = dict(zip((r[0] for r in rows), self._intervals(rows, view) or (), strict=False))
 
         def paint(fig: Any) -> None:
-            for trace, side in zip(fig.data, ("positive", "zero", "negative"), strict=True):
+            for trace, side in zip(fig.data[:3], ("positive", "zero", "negative"), strict=True):
                 part = sides[side]
                 trace.x = [k for k, _, _ in part]
                 trace.y = [float(p) * 100 for _, _, p in part]
@@ -591,6 +719,7 @@ class OddsExplorer:
             fig.layout.xaxis.ticktext = [("≥ " if k in folded else "") + str(abs(k)) for k in ticks]
             fig.layout.xaxis.title.text = title
             fig.layout.yaxis.title.text = "% " + ("exactly" if view == "exactly" else "at least")
+            self._paint_compared(fig, rows, view)
 
         if self.figure is not None:
             with self.figure.batch_update():
@@ -599,6 +728,37 @@ class OddsExplorer:
         fig = _new_figure(self._names, widget=False)
         paint(fig)
         return fig
+
+    def _paint_compared(self, fig: Any, rows: list[tuple[int, str, Fraction]], view: str) -> None:
+        """Beside a compared rule set, its bars (hatched, each beside the bar in force) and a
+        legend naming both; without one, the figure as it always is."""
+        if self._compared is None:
+            if len(fig.data) > 3:
+                fig.data = fig.data[:3]
+            fig.layout.showlegend, fig.layout.barmode = False, None
+            return
+        title, _, other = self._compared
+        events = [self._event(k, label, view) for k, label, _ in rows]
+        ps = [other.probability(e) for e in events]
+        diffs = [difference(other, self._scores, e).text(level=False) for e in events]
+        if len(fig.data) < 4:
+            fig.add_bar(x=[], y=[], hoverinfo="text", textposition="outside", offsetgroup="compared")
+        trace = fig.data[3]
+        trace.x = [k for k, _, _ in rows]
+        trace.y = [float(p) * 100 for p in ps]
+        trace.text = [percent_text(p) for p in ps]
+        trace.name = html.escape(title)  # plotly reads a name as HTML: shown as typed
+        trace.hovertext = [
+            html.escape(f"{title} — {label}: {_shown(p, None)} ({d})")
+            for (_, label, _), p, d in zip(rows, ps, diffs, strict=True)
+        ]
+        trace.marker = {"color": "#ffffff", "line": {"color": "#495057", "width": 1.2}, "pattern": {"shape": "/"}}
+        for bar in fig.data[:3]:
+            bar.offsetgroup = "in force"
+            bar.showlegend = False
+        fig.data[0].showlegend, fig.data[0].name = True, html.escape(self._current_title())
+        fig.layout.barmode, fig.layout.showlegend = "group", True
+        fig.layout.legend = {"orientation": "h", "y": 1.12, "x": 0}
 
 
 def _shown(p: Fraction, interval: tuple[float, float] | None, level: bool = True) -> str:

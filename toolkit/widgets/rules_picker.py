@@ -21,7 +21,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.house_rules import value_words
 from toolkit.whole_numbers import is_whole_number
 
@@ -69,9 +69,11 @@ class RulesPicker:
         directory: str | Path | None = None,
         on_change: Callable[[Any], None] | None = None,
     ) -> None:
-        from toolkit.house_rules import RulesFile, read_house_rules, rules_class, rules_files
+        from toolkit.house_rules import RULES_DIR, RulesFile, read_house_rules, rules_class, rules_files
 
         self.system = system
+        #: The folder of the house-rules files listed (where "Save as house rules…" saves).
+        self.directory = Path(directory) if directory is not None else RULES_DIR / system
         self._cls = rules_class(system)
         self._listeners: list[Callable[[Any], None]] = [on_change] if on_change is not None else []
         self._quiet = False
@@ -134,6 +136,23 @@ class RulesPicker:
         :data:`DEFAULT` for the default rules."""
         return list(self._options)
 
+    @property
+    def picked(self) -> str:
+        """The dropdown value of the rules picked (a file's path, :data:`DEFAULT`)."""
+        return self._value
+
+    def rules_file(self, value: str) -> Any:
+        """The :class:`~toolkit.house_rules.RulesFile` of the dropdown's choice ``value``.
+
+        Raises:
+            InvalidSetupError: ``value`` is not a choice that can be read (the message says why).
+        """
+        if value in self._broken:
+            raise InvalidSetupError(self._broken[value])
+        if value not in self._files:
+            raise InvalidSetupError(f"{value!r} is not one of the house rules listed")
+        return self._files[value]
+
     # -- changing the rules --------------------------------------------------------------
     def pick(self, value: str) -> None:
         """Use the rules of the dropdown's choice ``value`` (a listed file's path, or
@@ -171,6 +190,19 @@ class RulesPicker:
             self._quiet = False
         self._use(read)
         return True
+
+    def add(self, read: Any) -> str:
+        """List the house-rules file ``read`` (a :class:`~toolkit.house_rules.RulesFile`) in
+        the dropdown without picking it (once: a file listed already keeps its entry);
+        return its dropdown value."""
+        value = self._add(read)
+        self._quiet = True  # new options reset the dropdown's choice: not a pick
+        try:
+            self.dropdown.options = self._options
+            self.dropdown.value = self._value
+        finally:
+            self._quiet = False
+        return value
 
     # -- internals -----------------------------------------------------------------------
     @staticmethod

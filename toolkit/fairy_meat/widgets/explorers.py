@@ -45,6 +45,15 @@ NOT_COUNTED: dict[str, str] = {
 }
 
 
+#: The rules fields a hand's makeup does not depend on (everything but the deck, FM-1, and
+#: the death card, FM-12), with why: a picked file that changes only those says so.
+HAND_NOT_COUNTED: dict[str, str] = {
+    name: "what a hand holds depends only on the deck (FM-1) and the death card (FM-12)"
+    for name in Rules.field_names()
+    if name not in ("numbered_ranks", "trump_ranks", "jokers", "death_card")
+}
+
+
 #: The rules fields the odds explorer has a control for (its variants, FM-5, FM-7, FM-10,
 #: FM-12, and its numbers, FM-1, FM-10): the picked rules with these set are the rules in force.
 _FIELD_CONTROLS = ("damage", "none_reveal", "none_means", "undefended", "nasty_hit", "points_divisor", "trump_value")
@@ -277,18 +286,31 @@ def hand_composition_explorer(
         InvalidSetupError: a hand size outside 0-12.
     """
     whole_number(cards, "cards", 0, 12)
-    rules = load_rules("fairy-meat", rules)
-    calculator = compute or (lambda n: hand_composition(n, rules))
+    given, rules = rules, load_rules("fairy-meat", rules)
     controls = {"cards": widgets.IntSlider(value=cards, min=0, max=12, description="Cards in the hand", style=WIDE)}
+
+    def explore(cards: int, rules: Rules = rules) -> Distribution[Any]:
+        return hand_composition(cards, rules) if compute is None else compute(cards)
+
+    def asked(values: Mapping[str, Any]) -> Rules:
+        return values.get("rules", rules)
+
     return OddsExplorer(
         controls,
-        lambda cards: calculator(cards),
+        explore,
         lambda h: int(read_field(h, "numbered", 0)),
         positive=("Numbered card", "Numbered cards"),
         negative="",
         zero="no Numbered card",
-        summary=lambda d, values: _makeup_summary(d, values, rules.death_card),
-        headline=lambda d, values: headline(Question.about(rules, count(values["cards"], "card"), "one hand"), "exact"),
+        summary=lambda d, values: _makeup_summary(d, values, asked(values).death_card),
+        headline=lambda d, values: headline(
+            Question.about(asked(values), count(values["cards"], "card"), "one hand"), "exact"
+        ),
         view=view,
         title="Fairy Meat: what a combat hand holds",
+        # the Rules dropdown (with Save and Compare) for the deck's own calculator: another
+        # calculator is given the hand size only
+        rules_system="fairy-meat" if compute is None else None,
+        rules=given,
+        not_counted=HAND_NOT_COUNTED,
     )
