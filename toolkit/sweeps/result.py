@@ -52,6 +52,8 @@ class SweepResult:
     set_aside: int = 0
     #: One line per chunk set aside, entry skipped or setting changed (workers capped).
     notices: tuple[str, ...] = ()
+    #: The page to share written beside the table (:mod:`.share_page`), or ``None``.
+    share_path: Path | None = None
 
     @property
     def ok(self) -> bool:
