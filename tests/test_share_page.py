@@ -121,3 +121,69 @@ def test_a_hostile_title_and_values_stay_text() -> None:
     assert "<title>&lt;/script&gt;&lt;script&gt;alert(&#x27;title&#x27;)" in page
     data = embedded(page)
     assert data["outcomes"] == [HOSTILE, "</SCRIPT >&amp;"]  # read back exactly as written
+
+
+# -- the explorers' page to share ------------------------------------------------------------
+def explorer_rows(key: tuple[int, ...], grid: share.SharedGrid) -> dict[str, str]:
+    return {r.outcome: r.text for r in grid.points[key]}
+
+
+def test_the_angry_miniatures_explorer_shares_its_grid(tmp_path: Path) -> None:
+    from toolkit.angry_miniatures.widgets import odds_explorer
+
+    ex = odds_explorer(attack_dice=2, defence_dice=1)
+    grid = ex.share_grid({"attack_dice": [0, 1, 2], "defence_dice": [0, 1], "tie_break": ["chain", "coin_flip"]})
+    assert [(a.label, a.values) for a in grid.axes] == [
+        ("Attack dice", ("0", "1", "2")),
+        ("Defence dice", ("0", "1")),
+        ("Ties (AM-4)", ("chain, then SuperTieBreaker", "coin flip (yardstick)")),
+    ]
+    assert grid.start == (2, 1, 0)  # the explorer's own setting is the page's first
+    assert ("Attack", "melee") in grid.facts and ("House rules", "default rules") in grid.facts
+    assert not {label for label, _ in grid.facts} & {a.label for a in grid.axes}  # a picked control is no fact
+    # by hand (AM-1: 4 hit faces of 6): one die against none hits 2/3; one against one, both miss 1/9
+    assert explorer_rows((1, 0, 0), grid) == {"1 damage to defender": "2/3 ≈ 66.7%", "no damage": "1/3 ≈ 33.3%"}
+    assert explorer_rows((1, 1, 0), grid)["no damage"] == "1/9 ≈ 11.1%"
+    assert grid.lines[(1, 0, 0)][1].startswith("P(hit) = 2/3 ≈ 66.7%")
+    assert ex.controls["attack_dice"].value == 2  # the explorer is left as it was
+    # every setting reads as the explorer's own table when its controls are set so
+    for (a, d, t), rows in grid.points.items():
+        ex.controls["attack_dice"].value, ex.controls["defence_dice"].value = [0, 1, 2][a], [0, 1][d]
+        ex.controls["tie_break"].value = ["chain", "coin_flip"][t]
+        assert {r.outcome: r.text for r in rows} == dict(zip(ex.table["outcome"], ex.table["shown"], strict=True))
+    page = ex.share_page(tmp_path / "attack.html", {"attack_dice": [1, 2]})
+    assert shown(embedded(page.read_text(encoding="utf-8")), "0")["no damage"] == "1/9 ≈ 11.1%"
+
+
+def test_an_explorer_page_refuses_before_computing_and_keeps_other_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolkit.angry_miniatures.widgets import odds_explorer
+    from toolkit.errors import InvalidSetupError, TooBigError, ToolkitError
+
+    ex = odds_explorer()
+    with pytest.raises(ToolkitError, match="'dice' is not a control of this explorer: vary one of attack_dice, "):
+        ex.share_grid({"dice": [1]})
+    monkeypatch.setattr(share, "MAX_SHARED_POINTS", 3)
+    with pytest.raises(TooBigError, match="this page has 4 settings; a page to share holds at most 3"):
+        ex.share_grid({"attack_dice": [1, 2], "defence_dice": [1, 2]})
+    notes = tmp_path / "notes.html"
+    notes.write_text("<p>my notes</p>", encoding="utf-8")
+    with pytest.raises(InvalidSetupError, match="is not a page to share"):
+        ex.share_page(notes, {"attack_dice": [1]})
+    assert notes.read_text(encoding="utf-8") == "<p>my notes</p>"
+    again = tmp_path / "again.html"
+    ex.share_page(again, {"attack_dice": [1]})
+    ex.share_page(again, {"attack_dice": [2]})  # its own page is written over
+    assert embedded(again.read_text(encoding="utf-8"))["axes"][0]["values"] == ["2"]
+
+
+def test_a_fairy_meat_explorer_shares_every_slider_by_default() -> None:
+    from toolkit.fairy_meat.widgets import hand_composition_explorer
+
+    ex = hand_composition_explorer()
+    grid = ex.share_grid()
+    assert [(a.label, a.values) for a in grid.axes] == [("Cards in the hand", tuple(str(n) for n in range(13)))]
+    for cards in (0, 5, 12):
+        ex.controls["cards"].value = cards
+        assert explorer_rows((cards,), grid) == dict(zip(ex.table["outcome"], ex.table["shown"], strict=True))

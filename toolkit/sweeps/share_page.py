@@ -50,6 +50,7 @@ __all__ = [
     "SharedGrid",
     "SharedRow",
     "check_shared_size",
+    "is_share_page",
     "page_html",
     "page_data",
     "row_text",
@@ -115,6 +116,18 @@ class SharedGrid:
 def share_name(sweep_name: str) -> str:
     """Return the file name of a sweep's share page, beside its table: ``<name>.share.html``."""
     return f"{sweep_name}.share.html"
+
+
+#: The mark of a page to share in its own HTML (what may be written over).
+_MARK = "<script type='application/json' id='share-data'>"
+
+
+def is_share_page(path: Path) -> bool:
+    """Whether ``path`` is a page to share the toolkit wrote (one it may write over)."""
+    try:
+        return _MARK.encode() in path.read_bytes()
+    except OSError:
+        return False
 
 
 def check_shared_size(points: int, what: str) -> None:
@@ -251,7 +264,7 @@ h1{font-size:1.6em;margin-bottom:.2em} .notes{color:#444;white-space:pre-line}
 .controls{display:flex;flex-wrap:wrap;gap:.6em 2em;margin:1em 0;padding:.8em 1em;background:#f4f6f8;border-radius:6px}
 fieldset{border:0;padding:0;margin:0} legend{font-weight:600;padding:0;margin-bottom:.2em}
 fieldset label{margin-right:.9em;white-space:nowrap} output{margin-left:.6em;font-weight:600}
-.setting{font-weight:600;margin:.6em 0 .3em} .lines{margin:.2em 0 .8em;color:#333}
+.setting{font-weight:600;margin:.6em 0 .3em} .line{margin:.2em 0;color:#333}
 table.odds{border-collapse:collapse;width:100%} .odds td{padding:3px 8px 3px 0;vertical-align:middle}
 .odds td.outcome{text-align:left;width:34%} .odds td.number{text-align:left;white-space:nowrap;width:30%}
 .track{position:relative;height:14px;background:#eef1f4;border-radius:2px}
@@ -313,10 +326,10 @@ _SCRIPT = """
     odds.appendChild(el("div", "setting", words.join(" · ")));
     var point = data.points[picked.join(",")];
     if (!point) {
-      odds.appendChild(el("p", "missing", "No numbers for this setting: it failed when the numbers were computed."));
+      odds.appendChild(el("p", "missing", "No numbers for this setting: the toolkit could not compute it."));
       return;
     }
-    if (point.lines.length) odds.appendChild(el("div", "lines", point.lines.join(" · ")));
+    point.lines.forEach(function (line) { odds.appendChild(el("div", "line", line)); });
     data.kinds.forEach(function (kind) {
       var rows = point.rows.filter(function (r) { return r[1] === kind[0]; });
       if (!rows.length) return;
@@ -384,7 +397,7 @@ def page_html(grid: SharedGrid) -> str:
             "<form id='controls' class='controls' onsubmit='return false'></form>",
             "<div id='odds' aria-live='polite'></div>",
             "<footer>Made with the toolkit; this page works offline and needs nothing installed.</footer>",
-            f"<script type='application/json' id='share-data'>{_json_block(page_data(grid))}</script>",
+            f"{_MARK}{_json_block(page_data(grid))}</script>",
             f"<script>{_SCRIPT}</script>",
             "</body></html>",
         ]

@@ -52,6 +52,7 @@ import asyncio
 import html
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -184,6 +185,7 @@ class OddsExplorer:
         headline_text: the current line stating the numbers' question, plain text
             (``""`` for a plain distribution).
         error: the message of the last failed computation, or ``""``.
+        title: the heading given (also the title of a page to share, :meth:`share_page`).
     """
 
     def __init__(
@@ -270,6 +272,7 @@ class OddsExplorer:
         self.tables.layout.flex = "0 1 auto"
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
         self._shown_figure: Any = self.figure
+        self.title = title
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
         #: The controls, grouped in a compact grid (the one look of every explorer).
         grouped = {name for group in groups for name in group}
@@ -455,21 +458,26 @@ class OddsExplorer:
         """The changed input in words, ``"Attacker's cards = 6"`` (``""`` if unknown)."""
         if name == RULES and self.rules_picker is not None:
             return f"Rules = {value}"
-        control = self.controls.get(name)
-        if control is None:
+        if name not in self.controls:
             return ""
-        label = getattr(control, "description", "") or name.replace("_", " ")
-        options = getattr(control, "options", None)
-        if options:
-            for option in options:
-                if isinstance(option, tuple) and len(option) == 2 and option[1] == value:
-                    value = option[0]
-                    break
+        return f"{self.control_label(name)} = {self.value_text(name, value)}"
+
+    def control_label(self, name: str) -> str:
+        """The label of control ``name`` as the page shows it (``"Attack dice"``)."""
+        return getattr(self.controls[name], "description", "") or name.replace("_", " ")
+
+    def value_text(self, name: str, value: Any) -> str:
+        """A value of control ``name`` as the page shows it: an option by its label
+        (``"coin flip (yardstick)"``), a tick box ``on``/``off``, a toggle bar's choices
+        ``"J Q K A"``."""
+        for option in getattr(self.controls[name], "options", None) or ():
+            if isinstance(option, tuple) and len(option) == 2 and option[1] == value:
+                return str(option[0])
         if isinstance(value, bool):
-            value = "on" if value else "off"
-        elif isinstance(value, tuple):  # a toggle bar's choices, as a designer reads them
-            value = " ".join(map(str, value)) or "none"
-        return f"{label} = {value}"
+            return "on" if value else "off"
+        if isinstance(value, tuple):  # a toggle bar's choices, as a designer reads them
+            return " ".join(map(str, value)) or "none"
+        return str(value)
 
     def _show_busy(self, message: str) -> None:
         self.busy = True
@@ -484,6 +492,81 @@ class OddsExplorer:
             self.busy = False
             self.widget.remove_class(BUSY_CLASS)
             self.status_line.value = _BUSY_STYLE
+
+    # -- a page to share ---------------------------------------------------------------
+    def share_grid(self, vary: Mapping[str, Sequence[Any]] | None = None, title: str = "", notes: str = "") -> Any:
+        """Return the numbers of a page to share (a :class:`~toolkit.sweeps.share_page.SharedGrid`):
+        this explorer's table for every combination of the values in ``vary`` (control
+        name -> values; default: every slider over its whole range), every other control
+        as it is now. A house-rules field is varied by its own control (``tie_break=[...]``);
+        the picked house rules stay those in force. Each setting carries the explorer's
+        headline and summary; a setting the calculation refuses carries its message.
+
+        Raises:
+            ToolkitError: a name that is not a control, a control given no value.
+            TooBigError: more settings than a page holds, before any is computed.
+        """
+        import itertools
+        import math
+
+        from toolkit.sweeps.share_page import SharedAxis, SharedGrid, SharedRow, check_shared_size
+
+        if vary is None:
+            vary = {n: range(c.min, c.max + 1) for n, c in self.controls.items() if isinstance(c, widgets.IntSlider)}
+        lists = {name: list(values) for name, values in vary.items()}
+        for name, values in lists.items():
+            if name not in self.controls:
+                known = ", ".join(self.controls)
+                raise ToolkitError(f"{name!r} is not a control of this explorer: vary one of {known}")
+            if not values:
+                raise ToolkitError(f"give {name!r} at least one value to vary")
+        check_shared_size(math.prod(len(v) for v in lists.values()), "this page")
+        now = self.values
+        points, lines = {}, {}
+        for index in itertools.product(*(range(len(v)) for v in lists.values())):
+            values = {**now, **{name: lists[name][i] for name, i in zip(lists, index, strict=True)}}
+            try:
+                distribution = self._compute(**values)
+            except ToolkitError as e:
+                points[index], lines[index] = (), (str(e),)
+                continue
+            rows = self._rows(distribution.map(self._score), "exactly")
+            points[index] = tuple(
+                SharedRow(label, "probability", float(p), float(p), float(p), format_probability(p))
+                for _, label, p in rows
+            )
+            summary = " · ".join(self._summary(distribution, values)) if self._summary else ""
+            lines[index] = tuple(t for t in (self._headline(distribution, values), summary) if t)
+        axes = tuple(SharedAxis(self.control_label(n), tuple(self.value_text(n, v) for v in lists[n])) for n in lists)
+        facts = [
+            (self.control_label(n), self.value_text(n, c.value))
+            for n, c in self.controls.items()
+            if n not in lists and n != RULES and c.layout.display != "none"
+        ]
+        if self.rules_picker is not None:
+            facts.append(("House rules", self.rules_picker.title))
+        start = tuple(values.index(now[n]) if now[n] in values else 0 for n, values in lists.items())
+        return SharedGrid(title or self.title or "Odds", axes, points, notes, tuple(facts), lines, start)
+
+    def share_page(
+        self, path: str | Path, vary: Mapping[str, Sequence[Any]] | None = None, title: str = "", notes: str = ""
+    ) -> Path:
+        """Write a page to share (:meth:`share_grid`, :func:`~toolkit.sweeps.share_page.page_html`):
+        one HTML file that works offline, on which a reader picks each varied control's
+        value and reads the odds; return its path.
+
+        Raises:
+            InvalidSetupError: ``path`` is a file that is not a page to share (never overwritten).
+        """
+        from toolkit.errors import InvalidSetupError
+        from toolkit.files import write_atomic
+        from toolkit.sweeps.share_page import is_share_page, page_html
+
+        target = Path(path)
+        if target.exists() and not is_share_page(target):
+            raise InvalidSetupError(f"{target} is not a page to share: give another file name (it is kept)")
+        write_atomic(target, page_html(self.share_grid(vary, title, notes)).encode("utf-8"))
+        return target
 
     # -- display ---------------------------------------------------------------------
     def _ipython_display_(self) -> None:
