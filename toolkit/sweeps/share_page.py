@@ -258,7 +258,7 @@ def page_data(grid: SharedGrid) -> dict[str, Any]:
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:960px;padding:0 1em;color:#222}
-h1{font-size:1.6em;margin-bottom:.2em} .notes{color:#444;white-space:pre-line}
+h1{font-size:1.6em;margin-bottom:.2em} .notes{color:#444}
 .facts{border-collapse:collapse;margin:.8em 0;font-size:.9em;color:#444}
 .facts th{text-align:left;padding:1px 12px 1px 0;font-weight:600}
 .controls{display:flex;flex-wrap:wrap;gap:.6em 2em;margin:1em 0;padding:.8em 1em;background:#f4f6f8;border-radius:6px}
