@@ -46,7 +46,7 @@ def test_a_sweep_writes_its_page_to_share_beside_its_table(client: object, tmp_p
     assert "plotly" not in page.lower() and "http" not in page  # nothing from the network
     data = embedded(page)
     assert [a["label"] for a in data["axes"]] == ["attack dice", "house rules"]
-    assert [a["values"] for a in data["axes"]] == [["1", "2", "3"], ["default rules", "tens hit"]]
+    assert [a["values"] for a in data["axes"]] == [["1", "2", "3"], ["default rules", "tens_hit.yaml (Tens hit)"]]
     # by hand: one die against one, 4 hit faces of 6 (AM-1); no damage when both miss
     # (1/3 * 1/3); under Tens hit 5 of 6 hit, both miss 1/36
     assert shown(data, "0,0")["no damage"] == "1/9 ≈ 11.1%"

@@ -69,10 +69,10 @@ def test_picking_values_shows_the_tables_numbers_offline(offline_page, tmp_path:
         page.keyboard.press("ArrowRight")  # 1 -> 4 dice, as a reader moves the slider
     assert page.locator("#controls output").inner_text() == "4"
     assert number.inner_text() == expected(table, 4, "default", "no damage")
-    page.get_by_label("tens hit").check()
+    page.get_by_label("tens_hit.yaml (Tens hit)").check()
     assert number.inner_text() == expected(table, 4, "tens_hit", "no damage")
     assert number.inner_text() != expected(table, 4, "default", "no damage")
-    assert page.locator(".setting").inner_text() == "attack dice: 4 · house rules: tens hit"
+    assert page.locator(".setting").inner_text() == "attack dice: 4 · house rules: tens_hit.yaml (Tens hit)"
     assert not console.errors and not dialogs
 
 

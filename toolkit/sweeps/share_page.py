@@ -33,7 +33,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.errors import TooBigError
+from toolkit.errors import TooBigError, ToolkitError
 from toolkit.files import write_atomic
 from toolkit.odds_result import estimate_mean_text, estimate_value_text
 from toolkit.sweeps.store import TABLE_COLUMNS
@@ -67,7 +67,7 @@ MAX_SHARED_POINTS = 5_000
 _NOT_SETTINGS = {"point", "system", "calculator", "toolkit_version", *TABLE_COLUMNS}
 
 #: Swept columns read otherwise on a page than in a report: a house-rules file is picked
-#: as "house rules", the rulings as written as "default rules".
+#: as "house rules" (each by the name results give it), the rulings as written as "default rules".
 _AXIS_LABELS = {"rules_file": "house rules"}
 _VALUE_WORDS = {("rules_file", "default"): "default rules"}
 
@@ -191,7 +191,7 @@ def sweep_grid(result: SweepResult) -> SharedGrid:
     Raises:
         TooBigError: more than :data:`MAX_SHARED_POINTS` points.
     """
-    from toolkit.house_rules import value_words
+    from toolkit.house_rules import load_rules, value_words
     from toolkit.sweeps.report import field_words
     from toolkit.systems import system as system_entry
 
@@ -201,12 +201,17 @@ def sweep_grid(result: SweepResult) -> SharedGrid:
     table = table.sort_values("point", kind="stable")
     swept = [f for f in sweep.swept if f in table.columns]
     values = {f: list(dict.fromkeys(table[f].tolist())) for f in swept}
+
+    def words(f: str, v: Any) -> str:
+        if f == "rules_file" and v != "default":  # a shipped file as results name it: "tens_hit.yaml (Tens hit)"
+            try:
+                return load_rules(system, str(v)).file_title() or value_words(v)
+            except ToolkitError:  # a file of the designer's, known here by its name only
+                return value_words(v)
+        return _VALUE_WORDS.get((f, v)) or value_words(v)
+
     axes = tuple(
-        SharedAxis(
-            _AXIS_LABELS.get(f) or field_words(system, f),
-            tuple(_VALUE_WORDS.get((f, v)) or value_words(v) for v in values[f]),
-        )
-        for f in swept
+        SharedAxis(_AXIS_LABELS.get(f) or field_words(system, f), tuple(words(f, v) for v in values[f])) for f in swept
     )
     points = {}
     for _, part in table.groupby("point", sort=True):
