@@ -22,7 +22,7 @@ pytest.importorskip("distributed")
 #: One to three attack dice against one, under the rulings and the shipped Tens hit file.
 POOLS = (
     "title: Pools to share\nsystem: angry-miniatures\ncalculator: opposed\n"
-    "grid:\n  attack_dice: [1, 2, 3]\n  defence_dice: [1]\n  rules_files: [default, tens_hit]\nchunk: 2\n"
+    "grid:\n  attack_dice: [2, 1, 3]\n  defence_dice: [1]\n  rules_files: [default, tens_hit]\nchunk: 2\n"
 )
 HOSTILE = "</script><script>alert('title')</script><!--"
 
@@ -46,6 +46,7 @@ def test_a_sweep_writes_its_page_to_share_beside_its_table(client: object, tmp_p
     assert "plotly" not in page.lower() and "http" not in page  # nothing from the network
     data = embedded(page)
     assert [a["label"] for a in data["axes"]] == ["attack dice", "house rules"]
+    # the numbers in order (the file lists 2, 1, 3), the files as the sweep lists them
     assert [a["values"] for a in data["axes"]] == [["1", "2", "3"], ["default rules", "tens_hit.yaml (Tens hit)"]]
     # by hand: one die against one, 4 hit faces of 6 (AM-1); no damage when both miss
     # (1/3 * 1/3); under Tens hit 5 of 6 hit, both miss 1/36

@@ -200,7 +200,10 @@ def sweep_grid(result: SweepResult) -> SharedGrid:
     system = sweep.system
     table = table.sort_values("point", kind="stable")
     swept = [f for f in sweep.swept if f in table.columns]
-    values = {f: list(dict.fromkeys(table[f].tolist())) for f in swept}
+    values = {f: list(dict.fromkeys(table[f].tolist())) for f in swept}  # names in the sweep file's order
+    for f in swept:
+        if table[f].dtype.kind in "iuf":  # numbers in order, as a slider moves
+            values[f].sort()
 
     def words(f: str, v: Any) -> str:
         if f == "rules_file" and v != "default":  # a shipped file as results name it: "tens_hit.yaml (Tens hit)"
