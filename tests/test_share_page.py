@@ -1,4 +1,4 @@
-"""The page to share (toolkit/sweeps/share_page.py): a sweep writes it beside its table;
+"""The page to share (toolkit/share_page.py, toolkit/sweeps/share.py): a sweep writes it beside its table;
 its embedded numbers are the table's, written by the toolkit's one display rule
 (estimates with their 95% interval); a hostile title or value stays text."""
 
@@ -12,10 +12,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from toolkit import share_page as share
 from toolkit.numbers import probability_text
 from toolkit.sweeps import load_sweep, run_sweep
-from toolkit.sweeps import share_page as share
 from toolkit.sweeps.result import SweepResult
+from toolkit.sweeps.share import sweep_grid
 
 pytest.importorskip("distributed")
 
@@ -98,7 +99,7 @@ def test_estimates_show_their_interval_and_no_fraction() -> None:
             estimate(1, 2, "lose", 0.99, None, None),
         ]
     )
-    data = share.page_data(share.sweep_grid(result))
+    data = share.page_data(sweep_grid(result))
     assert data["axes"] == [{"label": "cards", "values": ["1", "2"]}]
     assert shown(data, "0") == {"win": "48.8% ± 0.7% (95%)", "lose": "51.2% ± 0.7% (95%)"}
     # a rare event's lopsided interval as a range; an estimate with no interval says so
@@ -115,7 +116,7 @@ def test_a_hostile_title_and_values_stay_text() -> None:
         ],
         title=HOSTILE,
     )
-    page = share.page_html(share.sweep_grid(result))
+    page = share.page_html(sweep_grid(result))
     # only the page's own two blocks end: the data block and the script
     assert len(re.findall(r"</script", page, re.I)) == 2
     assert "<!--" not in page and "alert('title')</script>" not in page
@@ -188,3 +189,24 @@ def test_a_fairy_meat_explorer_shares_every_slider_by_default() -> None:
     for cards in (0, 5, 12):
         ex.controls["cards"].value = cards
         assert explorer_rows((cards,), grid) == dict(zip(ex.table["outcome"], ex.table["shown"], strict=True))
+
+
+def test_the_explorers_button_offers_the_page_or_says_why_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    import base64
+
+    from toolkit.angry_miniatures.widgets import odds_explorer
+    from toolkit.widgets import explorer
+
+    ex = odds_explorer(attack_dice=1, defence_dice=1)
+    ex.share_button.click()
+    link = ex.share_link.value
+    assert 'download="angry-miniatures-one-attack.share.html"' in link
+    page = base64.b64decode(link.split("base64,", 1)[1].split('"', 1)[0]).decode("utf-8")
+    data = embedded(page)
+    assert [a["label"] for a in data["axes"]] == ["Attack dice", "Defence dice"]  # every slider, 0 to 15
+    assert data["axes"][0]["values"] == [str(n) for n in range(16)] and data["start"] == [1, 1]
+    assert shown(data, "1,1")["no damage"] == "1/9 ≈ 11.1%"  # by hand, as above
+    monkeypatch.setattr(explorer, "SHARE_SECONDS", 0.0)  # any page is too slow now
+    ex.share_button.click()
+    assert "a page of every slider&#x27;s value has 256 settings" in ex.share_link.value
+    assert "explorer.share_page(path, vary={...})" in ex.share_link.value and "href" not in ex.share_link.value

@@ -488,7 +488,7 @@ def _sweep_command(args: argparse.Namespace) -> int:
     if result.share_path is not None:
         print(f"page to share: {result.share_path}")
     elif result.report_path is not None:
-        from toolkit.sweeps.share_page import shared_notice
+        from toolkit.sweeps.share import shared_notice
 
         print(*shared_notice(result.sweep), sep="\n")
     for failure in result.failures:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from toolkit import share_page as share
 from toolkit.numbers import probability_text
-from toolkit.sweeps import share_page as share
 
 from .browser_session import ConsoleLog
 from .lab_server import REPO

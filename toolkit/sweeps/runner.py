@@ -277,7 +277,7 @@ def _sweep(
     )
     if report:
         from toolkit.sweeps.report import write_report
-        from toolkit.sweeps.share_page import share_name, shared_notice, write_share_page
+        from toolkit.sweeps.share import share_name, shared_notice, write_share_page
 
         with _writing(table=True):
             result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
@@ -331,7 +331,7 @@ def _check_outputs(sweep: Sweep, out: Path, report: bool) -> OutputFolder:
 
     The same sweep (same identity) resumes; a table that records no sweep is rebuilt from
     the stored points when the toolkit wrote it (unreadable: a disk that filled up)."""
-    from toolkit.sweeps.share_page import share_name
+    from toolkit.sweeps.share import share_name
     from toolkit.sweeps.store import table_sweep
 
     table = out / f"{sweep.name}.parquet"

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import time
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -62,14 +63,23 @@ from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides
 from toolkit.prob import Distribution, format_probability
 from toolkit.question import headline_of
-from toolkit.widgets.common import control_grid, control_grid_style
+from toolkit.widgets.common import coloured, control_grid, control_grid_style
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from toolkit.widgets.rules_picker import RulesPicker
 
-__all__ = ["BUSY_CLASS", "NUMBERS_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS", "VIEW_TOGGLE_CLASS", "view_class"]
+__all__ = [
+    "BUSY_CLASS",
+    "NUMBERS_CLASS",
+    "OddsExplorer",
+    "SETTLE_SECONDS",
+    "SHARE_SECONDS",
+    "VIEWS",
+    "VIEW_TOGGLE_CLASS",
+    "view_class",
+]
 
 #: The two views of the chart and table.
 VIEWS: tuple[str, ...] = ("exactly", "at least")
@@ -80,6 +90,10 @@ SETTLE_SECONDS = 0.08
 
 #: The name under which the rules in force reach ``compute`` (with a rules picker).
 RULES = "rules"
+
+#: The longest a "Page to share" click may compute (seconds, from the last setting's time):
+#: a longer page is refused with its size, pointing to ``share_page(vary=...)``.
+SHARE_SECONDS = 30.0
 
 #: The CSS class of an explorer (and of its status line) while it computes.
 BUSY_CLASS = "toolkit-busy"
@@ -280,6 +294,14 @@ class OddsExplorer:
         items += [control for name, control in self.controls.items() if name not in grouped]
         self.controls_grid = control_grid(items)
         # the picture first: what the numbers are, then the controls that change them
+        #: "Page to share": a link that downloads the odds of every slider value (:meth:`offer_share_page`).
+        self.share_button = widgets.Button(
+            description="Page to share",
+            tooltip="one HTML file of these odds for every value of the sliders, for someone without Python",
+        )
+        self.share_link = widgets.HTML()
+        self.share_button.on_click(lambda _: self.offer_share_page())
+        self._seconds = 0.0  # the last computation's time: what a page to share would take per setting
         self.widget = widgets.VBox(
             [
                 heading,
@@ -294,6 +316,7 @@ class OddsExplorer:
                 control_grid_style(),
                 self.view_style,
                 *([self.rules_picker.widget] if self.rules_picker is not None else []),
+                widgets.HBox([self.share_button, self.share_link], layout=widgets.Layout(align_items="center")),
             ]
         )
         self.widget.add_class("toolkit-explorer")
@@ -404,7 +427,9 @@ class OddsExplorer:
             self._adjust(values)
         try:
             try:
+                started = time.perf_counter()
                 distribution = self._compute(**values)
+                self._seconds = time.perf_counter() - started
             except ToolkitError as e:
                 if not hasattr(self, "_distribution"):
                     raise  # the starting values must work
@@ -495,7 +520,7 @@ class OddsExplorer:
 
     # -- a page to share ---------------------------------------------------------------
     def share_grid(self, vary: Mapping[str, Sequence[Any]] | None = None, title: str = "", notes: str = "") -> Any:
-        """Return the numbers of a page to share (a :class:`~toolkit.sweeps.share_page.SharedGrid`):
+        """Return the numbers of a page to share (a :class:`~toolkit.share_page.SharedGrid`):
         this explorer's table for every combination of the values in ``vary`` (control
         name -> values; default: every slider over its whole range), every other control
         as it is now. A house-rules field is varied by its own control (``tie_break=[...]``);
@@ -509,7 +534,7 @@ class OddsExplorer:
         import itertools
         import math
 
-        from toolkit.sweeps.share_page import SharedAxis, SharedGrid, SharedRow, check_shared_size
+        from toolkit.share_page import SharedAxis, SharedGrid, SharedRow, check_shared_size
 
         if vary is None:
             vary = {n: range(c.min, c.max + 1) for n, c in self.controls.items() if isinstance(c, widgets.IntSlider)}
@@ -551,7 +576,7 @@ class OddsExplorer:
     def share_page(
         self, path: str | Path, vary: Mapping[str, Sequence[Any]] | None = None, title: str = "", notes: str = ""
     ) -> Path:
-        """Write a page to share (:meth:`share_grid`, :func:`~toolkit.sweeps.share_page.page_html`):
+        """Write a page to share (:meth:`share_grid`, :func:`~toolkit.share_page.page_html`):
         one HTML file that works offline, on which a reader picks each varied control's
         value and reads the odds; return its path.
 
@@ -560,13 +585,40 @@ class OddsExplorer:
         """
         from toolkit.errors import InvalidSetupError
         from toolkit.files import write_atomic
-        from toolkit.sweeps.share_page import is_share_page, page_html
+        from toolkit.share_page import is_share_page, page_html
 
         target = Path(path)
         if target.exists() and not is_share_page(target):
             raise InvalidSetupError(f"{target} is not a page to share: give another file name (it is kept)")
         write_atomic(target, page_html(self.share_grid(vary, title, notes)).encode("utf-8"))
         return target
+
+    def offer_share_page(self) -> None:
+        """Show a link that downloads the page to share of every slider's whole range
+        (:meth:`share_grid`), or, for a page that would take more than
+        :data:`SHARE_SECONDS` at the last setting's pace, why not and what to call."""
+        import math
+
+        from toolkit.rulebook.download import Download, download_link, file_stem
+        from toolkit.share_page import page_html
+
+        sliders = [c for c in self.controls.values() if isinstance(c, widgets.IntSlider)]
+        settings = math.prod(c.max - c.min + 1 for c in sliders)
+        if self._seconds * settings > SHARE_SECONDS:
+            self.share_link.value = coloured(
+                f"a page of every slider's value has {settings:,} settings, about {self._seconds * settings:,.0f} s "
+                f"at {self._seconds:.2g} s each (this one's time): give fewer values with "
+                "explorer.share_page(path, vary={...})",
+                "#c92a2a",
+            )
+            return
+        try:
+            page = page_html(self.share_grid())
+        except ToolkitError as e:
+            self.share_link.value = coloured(str(e), "#c92a2a")
+            return
+        name = f"{file_stem(self.title or 'odds')}.share.html"
+        self.share_link.value = download_link(Download(name, page.encode("utf-8"), "", page))
 
     # -- display ---------------------------------------------------------------------
     def _ipython_display_(self) -> None:
