@@ -93,3 +93,38 @@ def test_a_list_of_values_and_a_hostile_title_offline(offline_page, tmp_path: Pa
     picker.select_option(label="no return")
     assert page.locator('tr[data-outcome="win"] td.number').inner_text() == "4/10 = 40%"
     assert not console.errors and not dialogs
+
+
+@pytest.fixture(scope="module")
+def explore_session(browser_context, lab, timings):
+    from .browser_session import open_and_run
+
+    yield from open_and_run(browser_context, lab, "angry_miniatures_explore.ipynb", timings)
+
+
+def test_the_explorers_button_gives_a_page_that_works_offline(explore_session, offline_page, tmp_path: Path) -> None:
+    """In JupyterLab, "Page to share" under the Angry Miniatures explorer gives a link; the
+    file it downloads, opened offline, shows for 1 die against 1 the odds worked by hand
+    (AM-1: 4 hit faces of 6, both miss 1/3 * 1/3 = 1/9)."""
+    import base64
+
+    from .browser_session import notebook_area
+
+    area = notebook_area(explore_session)
+    area.get_by_role("button", name="Page to share", exact=True).first.click()
+    link = area.locator('a.rb-download[download$=".share.html"]').first
+    link.wait_for(timeout=120_000)
+    assert link.get_attribute("download") == "angry-miniatures-one-attack.share.html"
+    href = link.get_attribute("href")
+    saved = tmp_path / "attack.share.html"
+    saved.write_bytes(base64.b64decode(href.split("base64,", 1)[1]))
+    page, console, dialogs = offline_page
+    page.goto(saved.as_uri())
+    for name in ("Attack dice", "Defence dice"):
+        control = page.get_by_role("slider", name=name)
+        control.focus()
+        page.keyboard.press("Home")  # 0 dice
+        page.keyboard.press("ArrowRight")  # 1 die
+    assert page.locator(".setting").inner_text() == "Attack dice: 1 · Defence dice: 1"
+    assert page.locator('tr[data-outcome="no damage"] td.number').inner_text() == "1/9 ≈ 11.1%"
+    assert not console.errors and not dialogs and explore_session.console.errors == []
