@@ -599,6 +599,7 @@ class OddsExplorer:
         :data:`SHARE_SECONDS` at the last setting's pace, why not and what to call."""
         import math
 
+        from toolkit.progress import duration_text
         from toolkit.rulebook.download import Download, download_link, file_stem
         from toolkit.share_page import page_html
 
@@ -606,8 +607,9 @@ class OddsExplorer:
         settings = math.prod(c.max - c.min + 1 for c in sliders)
         if self._seconds * settings > SHARE_SECONDS:
             self.share_link.value = coloured(
-                f"a page of every slider's value has {settings:,} settings, about {self._seconds * settings:,.0f} s "
-                f"at {self._seconds:.2g} s each (this one's time): give fewer values with "
+                f"a page of every slider's value has {settings:,} settings, about "
+                f"{duration_text(self._seconds * settings)} at {self._seconds:.2g} s each (this one's time): "
+                "give fewer values with "
                 "explorer.share_page(path, vary={...})",
                 "#c92a2a",
             )
