@@ -45,6 +45,7 @@ def test_a_sweep_writes_its_page_to_share_beside_its_table(client: object, tmp_p
     assert result.share_path == tmp_path / "sweep.share.html" and result.share_path.is_file()
     page = result.share_path.read_text(encoding="utf-8")
     assert "plotly" not in page.lower() and "http" not in page  # nothing from the network
+    assert "exact numbers are fractions (while short) and percents." in page  # no estimate to explain
     data = embedded(page)
     assert [a["label"] for a in data["axes"]] == ["attack dice", "house rules"]
     # the numbers in order (the file lists 2, 1, 3), the files as the sweep lists them
@@ -106,6 +107,7 @@ def test_estimates_show_their_interval_and_no_fraction() -> None:
     assert shown(data, "1") == {"win": "1.0% (0.2% to 3.6%, 95%)", "lose": "99.0% (estimate; no interval given)"}
     rows = data["points"]["0"]["rows"]
     assert rows[0][2:5] == [0.488, 0.481, 0.495]  # the bar and its whisker
+    assert "estimates carry their 95% interval" in share.page_html(sweep_grid(result))
 
 
 def test_a_hostile_title_and_values_stay_text() -> None:

@@ -266,10 +266,11 @@ def page_html(grid: SharedGrid) -> str:
     numbers, else a list) and the chosen setting's numbers with their bars."""
     esc = html.escape
     facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in grid.facts)
+    estimated = any(r.low != r.high for rows in grid.points.values() for r in rows)
     how = (
-        "Pick a value for each setting: the numbers below follow. Every number was computed "
-        "by the toolkit before this page was written: exact numbers are fractions (while short) "
-        "and percents, estimates carry their 95% interval (±), drawn as a line across the bar."
+        "Pick a value for each setting: the numbers below follow. Every number was computed by the "
+        "toolkit before this page was written: exact numbers are fractions (while short) and percents"
+        + (", estimates carry their 95% interval (±), drawn as a line across the bar." if estimated else ".")
     )
     return "\n".join(
         [
