@@ -35,7 +35,7 @@ def _accounted(text: str, start: int, end: int) -> bool:
     return bool(
         re.match(r"\s*±", after)  # '2.14 ± 0.05'
         or re.search(r"±\s*$", before)  # the ± itself
-        or re.search(r"\bto\s*$|–\s*$|within ±?\s*$|at (?:most|least)\s*$", before)  # a range's end, a bound
+        or re.search(r"\bto\s*$|–\s*$|within ±?\s*$|at (?:most|least)\s*$|[<>]\s*$", before)  # a range's end, a bound
         or re.match(r"\s*(?:–|to\b)", after)  # a range's start
         or re.match(r"\s*\(\s*\d[\d.]*%? to\b", text[end : end + 30])  # a value and its range: '0.0% (0.0% to 1.9%)'
         or re.search(r"\d/\d[\d,]*\s*[=≈]\s*$", before)  # '20/27 ≈ 74.1%': exact

@@ -5,7 +5,8 @@
 ``None`` given as a value (``rules = None``; the Fairy Meat "None" rule is a word of the
 game and stays), ``field='value'`` and ``field=value``, a snake_case identifier
 (``zero_tie``, ``defence_dice``; file names such as ``tens_hit.yaml`` are names of files
-and stay), a Python warning or traceback, and a path into a virtual environment.
+and stay), a Python warning or traceback, a Python call (``ceil(5/2) = 3``),
+``True``/``False`` as a value, and a path into a virtual environment.
 
 Designer files shown as files are exempt: an element with the class ``rb-source`` (an
 example file's YAML to copy) and a YAML download's text (its keys are the file format); so
@@ -30,6 +31,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("field='value'", re.compile(r"\b\w+=\s*['\"]")),
     ("field=value", re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]*=\S|\b[a-z]{2,}=[\w\[(]")),
     ("a snake_case id", re.compile(rf"(?<![\w/-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?!{_FILE_NAME}|[/(])")),
+    ("a Python call", re.compile(r"\b(?:ceil|floor|len|max|min|abs|round|sum)\(")),
+    ("True or False as a value", re.compile(r"(?<![\w'\"])(?:True|False)(?![\w'\"])")),
     ("a Python warning or traceback", re.compile(r"\b\w+Warning: |Traceback \(most recent call last\)")),
     ("a virtual environment's path", re.compile(r"/\.venv/|site-packages/")),
 )

@@ -660,7 +660,7 @@ def test_clash_losses_bad_input():
         clash_losses(1, 1, method="fast")
     with pytest.raises(InvalidSetupError, match="sampler must be"):
         clash_losses(1, 1, sampler="gpu")
-    with pytest.raises(InvalidSetupError, match="trials must be a whole number of 1 or more"):
+    with pytest.raises(InvalidSetupError, match="trials must be a whole number from 1 to 10,000,000, got 0"):
         clash_losses(1, 1, method="monte_carlo", trials=0)
     with pytest.raises(
         InvalidSetupError, match=r"tokens \(11, 3\) must be a whole number from 1 to 10, got 11 \(DB-7\)"

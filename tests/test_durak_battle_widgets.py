@@ -440,6 +440,18 @@ def _stand_in(army_a: Army, army_b: Army, rules: Rules, **options: object) -> Di
     return Distribution({BattleEnd(big, "retreat", 1): Fraction(3, 4), BattleEnd(small, "retreat", 2): Fraction(1, 4)})
 
 
+def test_battle_explorer_says_greedy_play_cannot_show_db6():
+    # greedy play attacks whenever it holds an attack card, so "the holder must attack"
+    # changes none of its numbers: the summary says so, and not under random play
+    from toolkit.durak_battle.widgets.explorers import GREEDY_MEETS_NO_DB6
+
+    ex = odds_explorer(rules={"holder_must_attack": True}, compute=_stand_in)
+    assert "Initiative holder must attack (DB-6): not measured under greedy play" in ex.summary_text
+    ex.controls["policy"].value = "random"
+    assert GREEDY_MEETS_NO_DB6 not in ex.summary_text
+    assert GREEDY_MEETS_NO_DB6 not in odds_explorer(compute=_stand_in).summary_text
+
+
 def test_battle_explorer_with_a_stand_in_calculator_db7_db8():
     seen = []
     ex = odds_explorer(compute=lambda a, b, rules, **kw: seen.append(kw) or _stand_in(a, b, rules))

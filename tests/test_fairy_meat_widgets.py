@@ -93,7 +93,7 @@ def test_worked_example_plays_out_to_the_drafts_values_fm8_fm9_fm10_fm12():
     lines = log.splitlines()
     # Attack 1: "The final values then are Dizzy 2, Sparky 3" (both cheated, FM-8; red v red, FM-9).
     assert "Final values: Dizzytwig 2, Sparklespaz 3." in lines
-    assert "Sparklespaz wins by 1: ceil(1/2) = 1 point (FM-10)." in lines
+    assert "Sparklespaz wins by 1: half of 1, rounded up, is 1 point (FM-10)." in lines
     # Attack 2: "The final values then are Sparky 6, Dizzy 3" -> 2 damage and a Nasty Hit (FM-12).
     assert "Final values: Dizzytwig 3, Sparklespaz 6." in lines
     assert "Sparklespaz takes 2 damage (1 per point, FM-10)." in lines
@@ -751,12 +751,13 @@ def test_hand_composition_by_hand_counts_fm1_fm4_fm6():
     ex = hand_composition_explorer(cards=1)
     # FM-1: 36 Numbered cards and 16 Trumps in 52: one card is a Trump with 16/52 = 4/13.
     assert f"P(no Numbered card) = {format_probability(Fraction(4, 13))} (FM-6)" in ex.summary_text
-    assert "P(Trumps of one colour to place) = 0 = 0%" in ex.summary_text  # a lone Trump must be her Wild Trump
+    # a lone Trump must be her Wild Trump
+    assert "P(can place Trumps and still play a card) = 0 = 0%" in ex.summary_text
     ex.controls["cards"].value = 2
     # No Trump in two cards: C(36,2)/C(52,2) = 630/1326 = 105/221; any Trump can then be placed
     # (with a Numbered card, or with a second Trump kept back as a Wild Trump, FM-6).
     assert f"P(no Trump) = {format_probability(Fraction(105, 221))}" in ex.summary_text
-    assert f"P(Trumps of one colour to place) = {format_probability(Fraction(116, 221))}" in ex.summary_text
+    assert f"P(can place Trumps and still play a card) = {format_probability(Fraction(116, 221))}" in ex.summary_text
     # one red and one black Trump: 8 * 8 / 1326 = 32/663
     assert f"P(Trumps of both colours) = {format_probability(Fraction(32, 663))}" in ex.summary_text
     # no Numbered card: C(16,2)/C(52,2) = 120/1326 = 20/221

@@ -50,7 +50,7 @@ def test_the_trumps_turned_up_are_in_the_data():
 def test_the_referee_explanation_is_data():
     """Attack 1: 3♦ against 2♦, both red so the highest wins (FM-9); every Trump cheats
     (FM-8): Sparklespaz moves Dizzytwig -2 and himself +2 with KS QC, Dizzytwig moves
-    +1/-1 with KC: 3 - 2 + 1 = 2 against 2 + 2 - 1 = 3; he wins by 1, ceil(1/2) = 1 point.
+    +1/-1 with KC: 3 - 2 + 1 = 2 against 2 + 2 - 1 = 3; he wins by 1, half of 1, rounded up, is 1 point.
     Attack 2: 5♣ against 3♥ with J♥ turned up (+1, matching); A♠ and his black point
     cheat: lowest wins (different colours), so Dizzytwig moves herself -2 and him +2:
     3 against 6, she wins by 3, 2 points, 2 damage, and the A♠ gives him a Nasty Hit (FM-12)."""

@@ -83,7 +83,7 @@ def test_melee_exchange_with_large_health_has_no_recursion_error():
         (lambda: opposed(3, 2.0), "defence_dice"),
         (lambda: opposed(3, 2, 7), "attack_type"),
         (lambda: hit_distribution(None), "n"),
-        (lambda: area_attack(3, 4), "defence_dice_list"),
+        (lambda: area_attack(3, 4.0), "defence_dice_list"),  # one pool as a whole number is one defender
         (lambda: attacks_to_take_out(3, 2, health="5"), "health"),
         (lambda: attacks_to_take_out(3, 2, health=5, cap=2.5), "cap"),
         (lambda: melee_exchange("a", "b"), "attacker"),

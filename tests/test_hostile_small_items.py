@@ -33,11 +33,11 @@ def test_a_mean_is_written_in_its_units_and_a_probability_in_percent():
     measures = (Measured.of_exact(Fraction(53, 54)), Measured.of_exact(Fraction(1, 2)))
     assert value_text(mean, measures[0]) == "53/54 tokens" and value_text(hold, measures[1]) == "1/2 = 50%"
     best = Candidate(None, None, (), measures, (True, True), 0.0, targets=1)
-    assert describe_verdict(tuning, best) == (
-        "1 of 1 targets met: tokens side a loses 0.9815 tokens; two cards against one come out ahead 50.0%"
+    assert describe_verdict(tuning, best) == (  # the progress line writes them as the table does
+        "1 of 1 targets met: tokens side a loses 53/54 tokens; two cards against one come out ahead 1/2 = 50%"
     )
-    estimate = Measured(0.98, False, 0.95, 1.01)
-    assert value_text(mean, estimate) == "0.98 tokens (estimate, 0.95 to 1.01)"
+    estimate = Measured(0.98, False, 0.95, 1.01)  # ± 0.03 each side: the one interval writer, its unit, its level
+    assert value_text(mean, estimate) == "0.98 ± 0.03 tokens (95%)"
 
 
 def test_a_probability_of_100_percent_and_a_share_row_read_as_percent():

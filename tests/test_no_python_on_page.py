@@ -32,11 +32,14 @@ BAD = [
     "/work/.venv/lib/python3.11/site-packages/IPython/core/display.py:431: UserWarning: Consider using IFrame",
     "<IPython.core.display.HTML object>",
     "VBox(children=(HBox(children=(Dropdown(",
+    "Dizzytwig wins by 5: ceil(5/2) = 3 points (FM-10).",
+    "Health (both) 3 defender strikes back on her turn True",
+    "d8 Wild Card False 2.5",
 ]
 GOOD = [
     "Dizzytwig says None: the None rule keeps her Trumps hidden (FM-5). Sparklespaz has said None.",
     "Rules in force: Hit faces: 10, J, Q, K, A; Both roll no hits: super tiebreak (by default miss)",
-    "Sparklespaz wins by 1: ceil(1/2) = 1 point (FM-10). 7/27 ≈ 25.9%",
+    "Sparklespaz wins by 1: half of 1, rounded up, is 1 point (FM-10). 7/27 ≈ 25.9%",
     "Rules in force (Angry Miniatures): Tens hit <code>tens_hit.yaml</code>",
     '<details class="rb-source"><summary>Example file</summary><pre>zero_tie: super_tiebreak</pre></details>',
     "Run with max dice <b>4</b>; attack types <b>melee, ranged</b>.",
@@ -213,3 +216,55 @@ def test_a_sweeps_charts_name_fields_and_values_in_words(client, tmp_path):
     drawn = " ".join(re.findall(r'"text":"([^"]*)"', page))
     assert "defence dice: 1" in drawn and "Ties on hits: coin flip" in drawn, drawn[:300]
     assert "defence_dice" not in drawn and "rules.tie_break" not in drawn and "coin_flip" not in drawn
+
+
+def test_a_sweeps_rows_as_the_notebook_shows_them_read_as_a_designers(client, tmp_path):
+    """The sweeps notebook once showed the raw table: "toolkit version 0.1.0", "exact True",
+    numerator and denominator apart, snake_case column names."""
+    from toolkit.reports.figures import table_html
+    from toolkit.sweeps import run_sweep
+
+    result = run_sweep(SWEEP, tmp_path, client=client, progress=None)
+    page = table_html(result.shown(attack_dice=2, defence_dice=1, attack_type="melee"), percent_columns=["probability"])
+    assert python_on_page(page) == [] and "0.1.0" not in page and "True" not in page
+    assert "Ties on hits" in page and "%" in page
+
+
+# -- report tables -------------------------------------------------------------------------------
+def test_a_report_table_shows_no_python_values_nor_rows_of_index_names():
+    """Tables once read "defender strikes back … True", "Wild Card True", a ``None`` cell,
+    and a strategy table's pivot showed rows of its index and column names (``features``,
+    ``kind``) above its numbers."""
+    import pandas as pd
+
+    from toolkit.reports.figures import table_html
+
+    page = table_html(pd.DataFrame([{"die": "d8", "Wild Card": True, "policies": ["greedy", "greedy"], "note": None}]))
+    assert python_on_page(page) == [] and "True" not in page and "None" not in page
+    assert "<td" in page and ">yes<" in page.replace(' style="text-align: left;"', "") and "greedy, greedy" in page
+    mixes = pd.DataFrame(
+        [{"features": "two Trumps", "kind": k, "p": p} for k, p in (("bluff", 0.25), ("honest", 0.75))]
+    ).pivot_table(index="features", columns="kind", values="p")
+    page = table_html(mixes)
+    header = page.split("</thead>")[0]
+    assert header.count("<tr") == 1 and "features" in header and "kind" not in page, page
+
+
+def test_a_report_tables_words_are_aligned_left_and_its_numbers_right():
+    """Notebook pages align every table cell right: a column of words read ragged."""
+    import re
+
+    import pandas as pd
+
+    from toolkit.reports.figures import table_html
+
+    page = table_html(pd.DataFrame([{"situation": "A Wild Trump is played", "seconds": 0.5}]))
+    cells = re.findall(r"<td([^>]*)>", page)
+    assert cells == [' style="text-align: left;"', ""], page
+
+
+def test_an_expectation_of_no_winner_reads_in_words():
+    """The rule-book page's checklist once read "winner None" for a file's ``winner: null``."""
+    from toolkit.rulebook.export_model import _item_words
+
+    assert _item_words({"round": 2, "winner": None, "tokens": {"North": 1}}) == "round 2: no winner; tokens North 1"

@@ -55,7 +55,7 @@ Z95 = 1.959963984540054  # the two-sided 95% normal quantile, from a table
         (Fraction(19999, 20000), "99.995%"),  # exact, would round to 100.0%
         (Fraction(12344, 12345), "99.9919%"),  # 100 - 0.0081004…
         (Fraction(1, 12345), "0.0081%"),  # 0.0081004…%: two significant digits, never "0.0%"
-        (Fraction(1, 10**12), "under 0.0001%"),
+        (Fraction(1, 10**12), "< 0.001%"),
         (Fraction(-1, 27), "-1/27 ≈ -3.7%"),  # a change of probability can be negative
     ],
 )
@@ -86,8 +86,8 @@ def test_percent_text_and_floats():
 
 def test_huge_fractions_print_fast_and_without_error():
     p = Fraction(1, 3**9000)  # a denominator of 4,295 digits (Python refuses to print it)
-    assert percent_text(p) == "under 0.0001%"
-    assert probability_text(1 - p) == "over 99.9999%"
+    assert percent_text(p) == "< 0.001%"
+    assert probability_text(1 - p) == "> 99.999%"
     assert number_text(Fraction(10**5000 + 1, 3)) == "a number of about 5,000 digits"
 
 
@@ -234,7 +234,9 @@ def test_format_cell_follows_the_rule():
     assert format_cell(Fraction(7, 2)) == "7/2 = 3.5"
     assert format_cell(1.30676) == "1.31" and format_cell(0.259, percent=True) == "25.9%"
     assert format_cell(Estimate(9760, 20_000)).startswith("48.8% ± 0.7% (95%)")
-    assert format_cell(True) is True and format_cell("melee") == "melee" and format_cell(3) == 3
+    assert format_cell(True) == "yes" and format_cell(False) == "no" and format_cell(None) == ""
+    assert format_cell("melee") == "melee" and format_cell(3) == 3
+    assert format_cell(["greedy", "greedy"]) == "greedy, greedy"
 
 
 def test_fold_frame_and_table():
@@ -308,10 +310,10 @@ def test_doctests(module):
 
 # -- issue 23: tiny values, values that round to zero, differences in points ------------------
 def test_a_tiny_probability_reads_under_the_floor_and_a_zero_mean_has_no_sign():
-    # 1/10^7 is 0.00001%: below the floor of 0.0001%; 1/10^6 is exactly 0.0001%.
-    assert percent_text(Fraction(1, 10**7)) == "under 0.0001%"
-    assert percent_text(Fraction(1, 10**6)) == "0.0001%"
-    assert percent_text(1 - Fraction(1, 10**7)) == "over 99.9999%"
+    # 1/10^6 is 0.0001%: below the floor of 0.001%; 1/10^5 is exactly 0.001%.
+    assert percent_text(Fraction(1, 10**6)) == "< 0.001%"
+    assert percent_text(Fraction(1, 10**5)) == "0.001%"
+    assert percent_text(1 - Fraction(1, 10**6)) == "> 99.999%"
     assert number_text(-0.0001) == "0.00" and number_text(-0.0004, 3) == "0.000"
     assert number_text(Fraction(-1, 10**30)) == "≈ 0"
 

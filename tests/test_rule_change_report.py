@@ -40,7 +40,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 # -- the comparison's numbers -------------------------------------------------------------
 def test_one_die_each_against_hand_arithmetic():
     change = compare_rules("angry-miniatures", None, str(ZERO_TIE), {"max_dice": 1})
-    damage, back = change.tables
+    damage, back, _crit = change.tables
     assert damage.spec == AM_DAMAGE and back.spec == AM_RETURN
     for table in (damage, back):
         (cell,) = table.changes
@@ -62,12 +62,12 @@ def test_two_dice_each_the_change_is_two_misses_then_a_coin():
 
 def test_ranged_has_no_return_table_and_the_same_rules_change_nothing():
     change = compare_rules("angry-miniatures", str(ZERO_TIE), str(ZERO_TIE), {"max_dice": 2, "attack_type": "ranged"})
-    assert [t.spec.key for t in change.tables] == ["damage"]
-    assert change.largest() == [] and change.unchanged() == ["P(the attack deals damage)"]
+    assert [t.spec.key for t in change.tables] == ["damage", "crit"]
+    assert change.largest() == [] and change.unchanged() == ["P(the attack deals damage)", "P(a crit on either roll)"]
     assert change.titles == ("SuperTieBreaker on no hits", "SuperTieBreaker on no hits (proposed)")
     assert change.sentences() == [
-        "SuperTieBreaker on no hits (proposed) changes none of these odds: P(the attack deals damage) are "
-        "exactly as with SuperTieBreaker on no hits."
+        "SuperTieBreaker on no hits (proposed) changes none of these odds: P(the attack deals damage), "
+        "P(a crit on either roll) are exactly as with SuperTieBreaker on no hits."
     ]
 
 
@@ -81,11 +81,11 @@ def test_fairy_meat_damage_by_the_table_changes_damage_not_winners():
         str(HOUSE / "fairy-meat" / "damage_table.yaml"),
         {"attacker_cards": [2], "defender_cards": [1]},
     )
-    wins, damage, defender = change.tables
-    assert [t.spec.key for t in change.tables] == ["attacker_wins", "damage", "defender_wins"]
+    wins, damage, defender, _ = change.tables
+    assert [t.spec.key for t in change.tables] == ["attacker_wins", "damage", "defender_wins", "nasty_hit"]
     assert wins.changes[0].delta == 0 and defender.changes[0].delta == 0 and wins.changes[0].exact
     assert damage.changes[0].after < damage.changes[0].before
-    assert change.unchanged() == ["P(the attacker wins)", "P(the defender wins)"]
+    assert change.unchanged() == ["P(the attacker wins)", "P(the defender wins)"]  # a Nasty Hit needs damage (FM-12)
     assert change.sentences(1)[0].startswith(
         "With Damage by the table, an attacker with a 2-card hand against 1 card deals 2 damage or more: "
     )
@@ -97,7 +97,7 @@ def test_durak_tables_are_the_calculators_numbers():
 
     sizes = {"clash_sizes": [1], "tokens_a": [1], "tokens_b": [2], "max_rounds": 2, "trials": 20}
     change = compare_rules("durak-battle", None, str(HOUSE / "durak-battle" / "counter_tie.yaml"), sizes)
-    clash, battle = change.tables
+    clash, battle, *_ = change.tables
     (cell,) = clash.changes
     for rules, value in ((DurakRules(), cell.before), (DurakRules(counter_tie="loses"), cell.after)):
         assert value == clash_losses(1, 1, ("greedy", "greedy"), rules).probability(lambda lost: lost[0] < lost[1])

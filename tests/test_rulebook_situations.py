@@ -210,7 +210,7 @@ def test_possible_under_follows_the_variants():
 
 
 #: FM-9 with different colours: highest wins. Attack 1: 2C against 9H, the highest (9) wins
-#: by 7: ceil(7/2) = 4 points kept as a bonus (FM-10, FM-11). Attack 2: 8S against 6H + 4 =
+#: by 7: half of 7, rounded up, is 4 points kept as a bonus (FM-10, FM-11). Attack 2: 8S against 6H + 4 =
 #: 10, the highest wins by 2; without the bonus 6 against 8 loses under these rules (it
 #: would win under the draft's lowest-wins, so the draft's rule sees no bonus win).
 FM_BONUS_HIGHEST = """\

@@ -81,7 +81,13 @@ def test_table_has_one_row_per_point_and_outcome(client: object, tmp_path: Path)
     )
     assert table["point"].nunique() == 12
     # AM-1: 4 hit faces of 6; against no dice one hit is one damage (AM-3), ranged: no return damage.
-    p = fraction_of(table, attack_dice=1, defence_dice=0, attack_type="ranged", outcome="1 damage to defender")
+    p = fraction_of(
+        table,
+        attack_dice=1,
+        defence_dice=0,
+        attack_type="ranged",
+        outcome="defender_damage=1, attacker_damage=0, attacker_crit=False, defender_crit=False",
+    )
     assert p == Fraction(2, 3)
     # Each point's outcomes sum to exactly 1, and the float column agrees with the exact one.
     for _, part in table.groupby("point"):
@@ -349,3 +355,26 @@ def test_workers_of_other_code_are_refused(client: object, tmp_path: Path, monke
     assert len(result.failures) == 6 and result.table.empty
     assert "the worker runs other toolkit code (toolkit '0.1.0', code 'feedfacefeedface'" in result.failures[0].error
     assert not list((tmp_path / ".points").glob("*.parquet"))
+
+
+#: Known one-card hands (FM-9 by hand: the same colour, highest wins; different colours,
+#: lowest wins; equal values draw): who wins each of the four attacks.
+DUELS = (
+    "title: Duels\nsystem: fairy-meat\ncalculator: attack_odds\n"
+    "grid:\n  attacker_hand: [5H, 9H]\n  defender_hand: [9C, 9D]\nchunk: 2\n"
+)
+
+
+def test_the_page_leads_with_who_wins_and_folds_every_outcome_away(client: object, tmp_path: Path) -> None:
+    from toolkit.sweeps.report import headline_rows
+
+    result = run_sweep(DUELS, tmp_path, client=client, progress=None)
+    winners = headline_rows(result.table, "winner")
+    by_hand = {("5H", "9C"): "attacker", ("9H", "9C"): "draw", ("5H", "9D"): "defender", ("9H", "9D"): "draw"}
+    for (attacker, defender), winner in by_hand.items():
+        rows = winners[(winners["attacker_hand"] == attacker) & (winners["defender_hand"] == defender)]
+        assert dict(zip(rows["outcome"], rows["value"], strict=True)) == {f"winner: {winner}": 1.0}
+    page = result.report_path.read_text()
+    headline, every = page.index("<h2>The headline: winner</h2>"), page.index("Probabilities of every outcome")
+    assert headline < page.index("<details") < every
+    assert "winner: attacker" in page

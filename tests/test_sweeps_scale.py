@@ -50,7 +50,7 @@ def test_exact_rows_have_their_value_as_both_bounds(client: object, tmp_path: Pa
         (table["attack_dice"] == 1)
         & (table["defence_dice"] == 0)
         & (table["attack_type"] == "ranged")
-        & (table["outcome"] == "1 damage to defender")
+        & (table["outcome"] == "defender_damage=1, attacker_damage=0, attacker_crit=False, defender_crit=False")
     ]
     assert hit["low"].tolist() == [2 / 3] and hit["high"].tolist() == [2 / 3]
     written = pd.read_parquet(tmp_path / "sweep.parquet")

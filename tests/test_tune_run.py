@@ -6,6 +6,7 @@ One local cluster of two worker processes serves the module (the CLI test starts
 
 from __future__ import annotations
 
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -38,7 +39,7 @@ calculator: opposed
 fixed: {defence_dice: 0}
 targets:
   - name: a lone attack misses
-    probability: {outcome: no damage}
+    probability: {defender_damage: 0}
     value: 0.5%
     tolerance: 0.5%
 knobs:
@@ -151,9 +152,9 @@ def test_search_figures_one_per_target_and_knob(client, tmp_path):
     from toolkit.tune.plots import search_figures, search_frame
 
     result = tune(SMALL, tmp_path, client=client, stream=None)
-    frame = search_frame(result)
+    frame = search_frame(result.tuning, result.candidates)
     assert len(frame) == 12 and list(frame["attack_dice"][:1]) == [5]
-    (figure,) = search_figures(result)
+    (figure,) = search_figures(result.tuning, result.candidates)
     assert figure.layout.title.text == "a lone attack misses (0.5% ± 0.5%) against attack_dice"
 
 
@@ -189,4 +190,80 @@ def test_an_estimate_counts_only_with_its_whole_interval(client, tmp_path):
     # 400 deals: the interval is about ±7 points wide; it lies within 30%..70% but not within 48.9%..49.1%
     assert half.low < half.value < half.high and half.high - half.low < 0.2
     assert best.met == (True, True, False)
-    assert "(estimate, " in value_text(result.tuning.targets[1], half)
+    assert re.fullmatch(r"\d+\.?\d*% ± \d+\.?\d*% \(95%\)", value_text(result.tuning.targets[1], half))
+
+
+# -- out of reach: the closest first, said in one line, the search plotted ------------------------
+OUT_OF_REACH = """\
+system: angry-miniatures
+calculator: opposed
+fixed: {attack_dice: 1, defence_dice: 0}
+targets:
+  - name: a lone die misses
+    probability: {defender_damage: 0}
+    value: 90%
+    tolerance: 1%
+knobs:
+  rules:
+    hit_faces: [[J, Q, K, A], [Q, K, A], [K, A], [A]]
+    tie_damage: [1, 0, 2]
+"""
+
+
+def test_out_of_reach_ranks_the_closest_first_and_says_so(client, tmp_path):
+    # One die against no defence misses when it shows a face that is not a hit (AM-1: six
+    # faces 9 10 J Q K A): P(no damage) = (6 - hits) / 6 = 1/3, 1/2, 2/3, 5/6 for four, three,
+    # two and one hit faces, whatever the tie damage. None is within 90% ± 1%; the closest is
+    # A alone (5/6), the unchanged J Q K A (1/3) the furthest: never the best for changing least.
+    result = tune(OUT_OF_REACH, tmp_path, client=client, stream=None, report=False)
+    assert not result.found
+    best = result.best
+    assert dict(best.setting.values)["rules.hit_faces"] == ("A",)
+    assert best.measures[0].value == Fraction(5, 6)
+    assert dict(best.setting.values)["rules.tie_damage"] == 1  # the unchanged tie damage: equal distance, fewer changes
+    order = [c.measures[0].value for c in result.candidates]
+    assert order == sorted(order, key=lambda v: abs(v - Fraction(9, 10)))
+    assert result.candidates[-1].measures[0].value == Fraction(1, 3)
+    summary = result.summary()
+    assert "no setting reaches the targets; closest: rules.hit_faces=[A], rules.tie_damage=1" in summary
+    assert "(a lone die misses 5/6 ≈ 83.3%, aimed at 90% ± 1%)" in summary
+    page = (tmp_path / f"{result.tuning.name}.html").read_text(encoding="utf-8")
+    assert "no setting reaches the targets; closest: rules.hit_faces=[A]" in page
+    assert page.count("plotly-graph-div") >= 2  # a lone die misses against each of the two knobs
+
+
+def test_search_axes_run_in_order(client, tmp_path):
+    from toolkit.tune.plots import search_figures
+
+    result = tune(OUT_OF_REACH, tmp_path, client=client, stream=None, report=False)
+    faces, tie = search_figures(result.tuning, result.candidates)
+    assert list(faces.layout.xaxis.categoryarray) == ["J Q K A", "Q K A", "K A", "A"]
+    assert tie.layout.xaxis.type == "linear"  # 0, 1, 2 along a number axis, not 1, 0, 2 as written or ranked
+    band = faces.layout.shapes[0]
+    assert (band.y0, band.y1) == (0.89, 0.91)
+    assert [t.name for t in faces.data] == ["not met", "closest"]
+
+
+def test_out_of_reach_with_two_targets_ranks_by_targets_met_then_distance(client, tmp_path):
+    # The second target (a miss at most 50%) holds for J Q K A (1/3) and Q K A (1/2) only; of
+    # those, Q K A is nearer the first target's 90% (40 tolerances away, against 56.7).
+    text = OUT_OF_REACH.replace(
+        "knobs:",
+        "  - name: a miss at most half the time\n    probability: {defender_damage: 0}\n    at_most: 50%\nknobs:",
+    )
+    result = tune(text, tmp_path, client=client, stream=None, report=False)
+    assert not result.found and result.best.met == (False, True)
+    assert dict(result.best.setting.values)["rules.hit_faces"] == ("Q", "K", "A")
+    assert (
+        "no setting reaches the targets; closest: rules.hit_faces=[Q, K, A], rules.tie_damage=1 (1 of 2 targets met: "
+        in (result.summary())
+    )
+
+
+def test_search_plot_shows_the_band_and_the_points_together(client, tmp_path):
+    from toolkit.tune.plots import search_figures
+
+    result = tune(OUT_OF_REACH, tmp_path, client=client, stream=None, report=False)
+    faces, _ = search_figures(result.tuning, result.candidates)
+    low, high = faces.layout.yaxis.range
+    assert low < 1 / 3 and high > 0.91  # every value (1/3 to 5/6) and the band 89%..91%

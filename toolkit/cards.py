@@ -16,6 +16,7 @@ Card('10H')
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from functools import total_ordering
 from operator import attrgetter
 
 from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.whole_numbers import at_most_items
 
 __all__ = [
     "RANKS",
@@ -162,6 +164,30 @@ def cards_text(cards: Iterable[Card | str], empty: str = "none") -> str:
     return " ".join(card_text(c) for c in cards) or empty
 
 
+def codes_as_text(text: str) -> str:
+    """Return ``text`` (a move or an option as a state writes it, ``'play 3D'``, ``'trumps
+    KS QC'``) with each word that is a card code written as a designer reads cards
+    (:func:`card_text`); other words unchanged.
+
+    >>> codes_as_text("trumps KS QC"), codes_as_text("declare add"), codes_as_text("K")
+    ('trumps K♠ Q♣', 'declare add', 'K')
+    """
+    return " ".join(_word_as_card(w) for w in text.split(" "))
+
+
+#: A word shaped like a card code: a rank and a suit letter (``KS``, ``10H``), or a joker's.
+_CODE = re.compile(r"(?:[2-9]|10|[JQKA])[SHDC]|JK\d?")
+
+
+def _word_as_card(word: str) -> str:
+    if not _CODE.fullmatch(word):
+        return word
+    try:
+        return card_text(word)
+    except NotationError:
+        return word
+
+
 def parse_card(text: str | Card) -> Card:
     """Return the card for a code (case-insensitive; ``♠♥♦♣`` accepted for suits).
 
@@ -171,12 +197,20 @@ def parse_card(text: str | Card) -> Card:
     return text if isinstance(text, Card) else Card(text)
 
 
+#: The most cards a list of cards may hold (no deck of any system has more).
+MAX_CARDS = 500
+_WORD = re.compile(r"[^\s,]+")
+
+
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Return the cards in ``"KS QC 5C"`` (spaces or commas) or a list of codes.
 
-    ``Joker`` is read as the first joker not yet listed (``JK1``, then ``JK2``).
+    ``Joker`` is read as the first joker not yet listed (``JK1``, then ``JK2``). At most
+    :data:`MAX_CARDS` are read: a longer list (a 3-million-card hand, an endless iterator)
+    is refused in one line before the rest is read.
     """
-    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    words = (m.group(0) for m in _WORD.finditer(text)) if isinstance(text, str) else text
+    parts = at_most_items(words, "a list of cards", MAX_CARDS, "cards", error=NotationError)
     cards: list[Card] = []
     for part in parts:
         if isinstance(part, str) and part.strip().upper() == "JOKER":

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.numbers import points_text, wilson_interval
+from toolkit.numbers import interval_text, points_text, signed_text, wilson_interval
 from toolkit.odds_result import estimate_mean_text, estimate_value_text, student_t
 from toolkit.odds_samples import Samples, aligned_samples
 from toolkit.question import compared_headline
@@ -146,31 +146,33 @@ def mean_interval(result: Any, f: Any = None, confidence: float = CONFIDENCE) ->
     return (float(m) - half, float(m) + half)
 
 
-def mean_text(value: Number, interval: tuple[Number, Number], digits: int = 2) -> str:
+def mean_text(value: Number, interval: tuple[Number, Number], digits: int = 2, *, level: bool = True) -> str:
     """Return a mean as a designer reads it, the one way of the odds results
     (:func:`toolkit.odds_result.estimate_mean_text`): exact (the interval is the value twice)
     ``'7/3 ≈ 2.33'``, else ``'2.14 ± 0.05 (95%)'`` (``digits`` is kept for callers; the
-    estimate's digits follow its interval).
+    estimate's digits follow its interval; ``level=False`` leaves the level out, for a
+    table that states it once).
 
     >>> mean_text(Fraction(107, 50), (Fraction(107, 50),) * 2), mean_text(2.137, (2.09, 2.18))
     ('107/50 = 2.14', '2.14 ± 0.05 (95%)')
     """
-    return estimate_mean_text(value, interval[0], interval[1], CONFIDENCE)
+    return estimate_mean_text(value, interval[0], interval[1], CONFIDENCE, level=level)
 
 
-def value_text(p: Number, interval: tuple[Number, Number], digits: int = 1) -> str:
+def value_text(p: Number, interval: tuple[Number, Number], digits: int = 1, *, level: bool = True) -> str:
     """Return a probability as a designer reads it, the one way of the odds results
     (:func:`toolkit.odds_result.estimate_value_text`): exact (the interval is the value
     twice) ``'1/3 ≈ 33.3%'``; an estimate as its percent ± the larger side of its interval,
     never a fraction (``'72% ± 3% (95%)'``), or with its range when the interval is
-    lopsided (a rare event, ``'0% (at most 1.9%, 95%)'``). ``digits`` is kept for callers.
+    lopsided (a rare event, ``'0% (at most 1.9%, 95%)'``). ``digits`` is kept for callers;
+    ``level=False`` leaves the level out, for a table that states it once.
 
     >>> value_text(Fraction(1, 3), (Fraction(1, 3),) * 2), value_text(0.716, (0.685, 0.745))
     ('1/3 ≈ 33.3%', '72% ± 3% (95%)')
     >>> value_text(0.0, (0.0, 0.019))
     '0% (at most 1.9%, 95%)'
     """
-    return estimate_value_text(p, interval[0], interval[1], CONFIDENCE)
+    return estimate_value_text(p, interval[0], interval[1], CONFIDENCE, level=level)
 
 
 @dataclass(frozen=True)
@@ -243,12 +245,17 @@ class Difference:
         if self.points:
             text = points_text(x)
             return text if signed else text.lstrip("+−").removeprefix("under ")
-        return f"{float(x):+.2f}" if signed else f"{abs(float(x)):.2f}"
+        if signed:
+            return signed_text(x, 2)
+        w = abs(float(x))  # a half-width: to its first significant digit, as interval_text writes it
+        return interval_text(0.0, -w, w, percent=False, level=False).split("± ")[1] if w else "0"
 
-    def text(self) -> str:
+    def text(self, level: bool = True) -> str:
         """The change in words: ``'+10 points'`` (exact), ``'+3.1 ± 1.2 points (95%)'``
         (measured estimate), ``'no measurable change (within ±4.2 points)'``, ``'no change'``
-        (exactly equal), ``'identical'`` (the two results are the same distribution)."""
+        (exactly equal), ``'identical'`` (the two results are the same distribution); a
+        mean's change as ``'+0.25 ± 0.05 (95%)'`` (:func:`~toolkit.numbers.interval_text`:
+        never ``'+0.00'``). ``level=False`` leaves the level out (a table states it once)."""
         if self.exact and self.delta == 0:
             return "no change"
         if self.identical:
@@ -257,13 +264,18 @@ class Difference:
             return self._number(self.delta)
         if not self.measurable:
             return f"no measurable change (within ±{self._number(self.half_width, signed=False)})"
-        level = f"{self.confidence * 100:g}%"
-        scale, unit = (100, " points") if self.points else (1, "")
-        half = self.half_width * scale
-        digits = (1 if half >= 0.1 else 2) if self.points else (2 if half >= 0.01 else 3)
-        d = float(self.delta) * scale
+        tag = f" ({self.confidence * 100:g}%)" if level else ""
+        if not self.points:
+            d = float(self.delta)
+            return (
+                interval_text(d, d - self.half_width, d + self.half_width, percent=False, signed=True, level=False)
+                + tag
+            )
+        half = self.half_width * 100
+        digits = 1 if half >= 0.1 else 2
+        d = float(self.delta) * 100
         sign = "+" if d > 0 else "−" if d < 0 else ""
-        return f"{sign}{abs(d):.{digits}f} ± {half:.{digits}f}{unit} ({level})"
+        return f"{sign}{abs(d):.{digits}f} ± {half:.{digits}f} points{tag}"
 
     def __str__(self) -> str:
         return self.text()

@@ -12,11 +12,12 @@ force (AM-1), in the dice system's own package.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from toolkit.errors import InvalidSetupError, NotationError
 from toolkit.prob import Distribution
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import at_most_items, whole_number
 
 __all__ = [
     "TRAIT_DICE",
@@ -57,16 +58,18 @@ def parse_face(text: str) -> str:
     return key
 
 
+#: The most faces a written roll may hold.
+MAX_ROLLED_FACES = 10_000
+
+
 def parse_faces(text: str | Iterable[str]) -> tuple[str, ...]:
     """Return the faces of a roll written as ``"A K 10 9"``, ``"A,K,10,9"`` or a list.
 
     Raises:
         NotationError: one of the faces is not a poker-die face.
     """
-    if isinstance(text, str):
-        parts = text.replace(",", " ").split()
-    else:
-        parts = list(text)
+    words = (m.group(0) for m in re.finditer(r"[^\s,]+", text)) if isinstance(text, str) else text
+    parts = at_most_items(words, "a roll", MAX_ROLLED_FACES, "faces", error=NotationError)
     return tuple(parse_face(p) for p in parts)
 
 

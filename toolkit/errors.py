@@ -17,6 +17,7 @@ __all__ = [
     "TooBigError",
     "PrecisionNotReachedError",
     "ArgumentTypeError",
+    "UnknownNameError",
     "excerpt",
     "path_excerpt",
     "EXCERPT_CHARS",
@@ -53,6 +54,14 @@ class ArgumentTypeError(InvalidSetupError, TypeError):
     """An argument of the wrong type (a word where a number of dice goes, a str for the
     rules); the message names the argument. Both a ``TypeError`` and an
     :class:`InvalidSetupError`, so either may be caught."""
+
+
+class UnknownNameError(InvalidSetupError, KeyError):
+    """A field, side or value an outcome does not have (``winner="Hordes"``, ``mean("lost")``);
+    the message lists the ones it has. Also a ``KeyError``, as a missing field always was."""
+
+    def __str__(self) -> str:  # a KeyError would print its message in quotes
+        return str(self.args[0]) if self.args else ""
 
 
 #: The longest excerpt of a bad value an error message quotes.

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 import os
 import re
 from collections.abc import Hashable, Mapping
@@ -42,7 +43,7 @@ from toolkit.errors import InvalidSetupError, NotationError, path_excerpt
 from toolkit.files import designer_file, expand_home
 from toolkit.notation import LineMap, ParseErrors, at_line, dump_example, excerpt, load_yaml
 from toolkit.shipped import DATA_DIR, shipped_path
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import is_whole_number, whole_number
 
 __all__ = [
     "RULES_DIR",
@@ -171,6 +172,19 @@ def labelled_field_message(field: str, label: str, message: str) -> str:
     return f"{named}: {message}"
 
 
+def _plain_whole_numbers(rules: Any) -> None:
+    """Store each field given as a numpy (or other non-``int``) integer as the plain ``int``
+    it stands for, in a list of them too, so that ``Rules(tie_damage=np.int64(2))`` is the
+    rules of ``2`` (equal, hashed and written to a file alike)."""
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if is_whole_number(value) and type(value) is not int:
+            object.__setattr__(rules, f.name, operator.index(value))
+        elif isinstance(value, tuple) and any(is_whole_number(v) and type(v) is not int for v in value):
+            plain = tuple(operator.index(v) if is_whole_number(v) else v for v in value)
+            object.__setattr__(rules, f.name, plain)
+
+
 class HouseRules:
     """What every system's ``Rules`` shares (mixed into its frozen dataclass): reading and
     writing house-rules files, the changed fields, a label. Set ``SYSTEM`` to the system's
@@ -196,6 +210,7 @@ class HouseRules:
             return
 
         def post_init(self: Any) -> None:
+            _plain_whole_numbers(self)
             try:
                 check(self)
             except RuleFieldError as exc:
@@ -588,11 +603,14 @@ def read_house_rules(system: str, value: Any, base: Path | str | None = None) ->
             are listed), or rules that are not valid (file, line and field named).
     """
     if isinstance(value, RulesFile):
-        value = value.rules
+        return value  # a file picked keeps its title ("Tens hit")
     if value is None or isinstance(value, HouseRules):
         rules = load_rules(system, value)
-        title = "default rules" if not rules.changes() else "house rules"
-        return RulesFile(rules, title, "", None)
+        if not rules.changes():
+            return RulesFile(rules, "default rules", "", None)
+        shipped = (RulesFile.read(path, rules_class(system)) for path in rules_files(system))
+        # rules a shipped file makes are named by its title, never as anonymous "house rules"
+        return next((f for f in shipped if f.rules == rules), RulesFile(rules, "house rules", "", None))
     if isinstance(value, Mapping):
         return RulesFile(rules_class(system).from_mapping(value, where="inline rules"), "inline house rules", "", None)
     if isinstance(value, (str, Path)) and str(value).strip():

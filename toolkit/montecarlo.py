@@ -26,7 +26,7 @@ import html
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
@@ -35,8 +35,9 @@ from typing import Any
 from toolkit.engine import GameState, Policy, play_out
 from toolkit.errors import InvalidSetupError
 from toolkit.numbers import estimate_text, wilson_interval
-from toolkit.progress import progress, tick
-from toolkit.whole_numbers import whole_number
+from toolkit.odds_result import DEFAULT_TIME_LIMIT, check_seed, check_time_limit, check_trials
+from toolkit.odds_samples import sample_runs
+from toolkit.progress import tick
 
 __all__ = ["Estimate", "sample_outcomes", "z_for", "tolerance"]
 
@@ -117,16 +118,24 @@ def sample_outcomes(
     trials: int,
     seed: int = 0,
     policies: Mapping[str, Policy] | Policy | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> dict[Hashable, Estimate]:
-    """Play the game out ``trials`` times from ``state`` and return an :class:`Estimate`
-    of the probability of each value of ``result(terminal state)``."""
-    whole_number(trials, "trials", 1)
+    """Play the game out ``trials`` times from ``state`` (at most ``time_limit`` seconds:
+    stopped there, the estimates are of the runs played, and say so by their ``trials``)
+    and return an :class:`Estimate` of the probability of each value of ``result(terminal state)``."""
+    trials = check_trials(trials)
+    seed = check_seed(seed)
+    limit = check_time_limit(time_limit)
     rng = random.Random(seed)
-    counts: Counter[Any] = Counter()
-    with progress("simulated games", trials):  # Ctrl-C stops it; nothing is kept
-        for _ in range(trials):
-            counts[result(play_out(state, rng, policies))] += 1
-            tick()
-    out = _Counts({k: Estimate(v, trials) for k, v in counts.items()})
-    out.trials = trials
+
+    def draw(n: int, batch: int) -> Iterator[Hashable]:
+        for _ in range(n):
+            outcome = result(play_out(state, rng, policies))
+            tick()  # a run done: the progress of long work (toolkit.progress)
+            yield outcome
+
+    runs, _ = sample_runs(draw, trials, None, lambda counts, n: 0.0, limit, "simulated runs")
+    counts: Counter[Any] = Counter(runs)
+    out = _Counts({k: Estimate(v, len(runs)) for k, v in counts.items()})
+    out.trials = len(runs)
     return out

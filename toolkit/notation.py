@@ -36,6 +36,7 @@ reads it into an example, plays it through the system's engine and checks its
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,14 +83,13 @@ Path_ = tuple[Hashable, ...]
 
 
 #: Control characters: C0 (but tab and newline), DEL and C1, and the bidirectional
-#: controls (the marks, embeddings, overrides and isolates of U+061C, U+200E-U+200F,
-#: U+202A-U+202E, U+2066-U+2069). A terminal obeys them (ESC starts a sequence that can
-#: set the window title, BEL rings, a right-to-left override shows the text after it
-#: backwards), so no name, title or text a designer gives may hold one.
+#: controls (the marks, embeddings, overrides and isolates: :data:`_BIDI`). A terminal
+#: obeys them (ESC starts a sequence that can set the window title, BEL rings, a
+#: right-to-left override shows the text after it backwards), so no name, title or text a designer gives may hold one.
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _CONTROLS = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_BIDI}]")
-#: The same with tab and newline and the Unicode line and paragraph separators (U+2028,
-#: U+2029): what a one-line text (a name, a title) may not hold.
+#: The same with tab and newline and the Unicode line and paragraph separators: what a
+#: one-line text (a name, a title) may not hold.
 _CONTROLS_ONE_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}\u2028\u2029]")
 
 #: The keys whose texts may run over several lines (newlines and tabs allowed).
@@ -204,8 +204,14 @@ class _SafeLoader(
         except (ValueError, KeyError, TypeError, OverflowError, AttributeError, IndexError, ArithmeticError):
             value = node.value if isinstance(node, yaml.ScalarNode) else "…"
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            digits = sum(c.isdigit() for c in value)
+            why = (
+                f": {digits:,} digits, above the {sys.get_int_max_str_digits():,} a number may have"
+                if (tag == "!!int" and digits > sys.get_int_max_str_digits())
+                else ""
+            )
             raise yaml.constructor.ConstructorError(
-                None, None, f"{tag} cannot read {excerpt(value)}", node.start_mark
+                None, None, f"{tag} cannot read {excerpt(value)}{why}", node.start_mark
             ) from None
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:  # type: ignore[override]

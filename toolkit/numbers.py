@@ -34,6 +34,7 @@ The exact value always stays in the data; only the text is rounded.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,6 +53,7 @@ __all__ = [
     "count",
     "estimate_text",
     "interval_text",
+    "TINY",
     "fold_labels",
     "fold_sides",
     "fold_tail",
@@ -66,6 +68,9 @@ __all__ = [
     "signed_text",
     "probability_text",
     "wilson_interval",
+    "NumberRangeError",
+    "WRITTEN_RANGE",
+    "written_number",
 ]
 
 #: A fraction is shown only while its denominator is below this (``'7/27'`` yes, ``'3140761/7464960'`` no).
@@ -104,10 +109,14 @@ class WeightedOutcomes(Protocol):
 #: The most decimals a number is given to show a tiny value (a mean near 0).
 MAX_DECIMALS = 6
 
-#: The most decimals a percent is given to show a tiny (or nearly certain) value: below
-#: ``0.0001%`` a possible outcome reads ``'under 0.0001%'`` (and ``'over 99.9999%'`` near
-#: certainty), never a row of zeros.
+#: The most decimals a percent is given to show a tiny (or nearly certain) value with two
+#: significant digits (``'0.0081%'``).
 PERCENT_DECIMALS = 4
+
+#: The floor, in decimals of a percent: below ``0.001%`` a possible outcome reads
+#: ``'< 0.001%'`` (and ``'> 99.999%'`` near certainty), exact or estimated
+#: (:func:`interval_text`), never a row of zeros.
+FLOOR_DECIMALS = 3
 
 
 def is_short(x: Fraction | int) -> bool:
@@ -152,22 +161,22 @@ def _ratio_percent(num: int, den: int, digits: int) -> tuple[str, bool]:
     """The percent of ``num/den`` (> 0; the caller handles the sign) as text without the
     ``%``, and whether it is exact; trailing zeros dropped when exact, more decimals (two
     significant digits, at most :data:`MAX_DECIMALS`) when the value would round to 0 or
-    to 100 without being either; below ``10**-PERCENT_DECIMALS`` percent ``'under 0.0001'``
-    (above ``100 - 10**-PERCENT_DECIMALS``, ``'over 99.9999'``)."""
+    to 100 without being either; below ``10**-FLOOR_DECIMALS`` percent ``'< 0.001'``
+    (above ``100 - 10**-FLOOR_DECIMALS``, ``'> 99.999'``)."""
     num100 = num * 100
     text, exact = _decimal(num100, den, digits)
     if exact:
         return _strip(text), True
-    floor = "0." + "0" * (PERCENT_DECIMALS - 1) + "1"  # 0.0001
+    floor = "0." + "0" * (FLOOR_DECIMALS - 1) + "1"  # 0.001
     if num100 * 10**digits * 2 < den:  # rounds to 0 but is not: two significant digits
-        if num100 * 10**PERCENT_DECIMALS < den:
-            return f"under {floor}", False
+        if num100 * 10**FLOOR_DECIMALS < den:
+            return f"< {floor}", False
         text, exact = _decimal(num100, den, _first_decimals(num100, den, digits, PERCENT_DECIMALS))
         return _strip(text) if exact else text, exact
     rest = (den - num) * 100
     if rest > 0 and rest * 10**digits * 2 < den:  # rounds to 100 but is not
-        if rest * 10**PERCENT_DECIMALS < den:
-            return "over 99." + "9" * PERCENT_DECIMALS, False
+        if rest * 10**FLOOR_DECIMALS < den:
+            return "> 99." + "9" * FLOOR_DECIMALS, False
         text, exact = _decimal(num100, den, _first_decimals(rest, den, digits, PERCENT_DECIMALS))
         return _strip(text) if exact else text, exact
     return text, False
@@ -179,14 +188,14 @@ def _strip(text: str) -> str:
 
 def percent_text(p: Fraction | int | float, digits: int = 1) -> str:
     """Return ``p`` as a percent: ``'48.8%'``, ``'50%'`` (exact), ``'0.0081%'`` (two
-    significant digits for a value that would read 0), ``'under 0.0001%'`` below
-    :data:`PERCENT_DECIMALS` decimals. Never a float's rounding error and never an
+    significant digits for a value that would read 0), ``'< 0.001%'`` below the floor
+    (:data:`FLOOR_DECIMALS`). Never a float's rounding error and never an
     exception, whatever the size of ``p``.
 
     >>> percent_text(Fraction(1, 2)), percent_text(Fraction(61, 125)), percent_text(Fraction(1, 3))
     ('50%', '48.8%', '33.3%')
     >>> percent_text(Fraction(1, 12345)), percent_text(Fraction(12344, 12345)), percent_text(Fraction(1, 10**12))
-    ('0.0081%', '99.9919%', 'under 0.0001%')
+    ('0.0081%', '99.9919%', '< 0.001%')
     >>> percent_text(0), percent_text(1), percent_text(Fraction(-1, 8)), percent_text(0.25)
     ('0%', '100%', '-12.5%', '25%')
     """
@@ -258,34 +267,45 @@ def points_text(delta: Fraction | int | float, digits: int = 1) -> str:
     fraction and never as ``'%'``: ``'+14 points'``, ``'−9.6 points'`` (a minus sign),
     ``'+1 point'``, ``'0 points'`` for no change; a change too small to show keeps two
     significant digits like :func:`percent_text` (``'+0.0081 points'``), and one too small
-    for that reads ``'under 0.0001 points'`` (``'under −0.0001 points'`` when negative).
+    for that reads ``'under 0.001 points'`` (``'under −0.001 points'`` when negative).
 
     >>> points_text(Fraction(7, 50)), points_text(Fraction(-137, 1431)), points_text(Fraction(1, 100))
     ('+14 points', '−9.6 points', '+1 point')
     >>> points_text(0), points_text(Fraction(1, 12345)), points_text(Fraction(-1, 10**9))
-    ('0 points', '+0.0081 points', 'under −0.0001 points')
+    ('0 points', '+0.0081 points', 'under −0.001 points')
     """
     x = _exact(delta, "a difference of probabilities")
     if x == 0:
         return "0 points"
     text = percent_text(abs(x), digits).removesuffix("%")
     sign = "+" if x > 0 else "−"
-    if text.startswith("under "):
-        return f"under {sign if x < 0 else ''}{text.removeprefix('under ')} points"
+    if text.startswith("< "):
+        return f"under {sign if x < 0 else ''}{text.removeprefix('< ')} points"
     return f"{sign}{text} point{'' if text == '1' else 's'}"
 
 
 def signed_text(x: Fraction | int | float, digits: int = 3) -> str:
     """Return a signed value rounded to ``digits`` places (a payoff, a gain: ``'+0.125'``,
-    ``'-1.500'``); one that rounds to zero reads ``'0.000'``, never ``'-0.000'`` or ``'+0.000'``.
+    ``'-1.500'``); zero reads ``'0'``; a value that would round to zero without being zero
+    keeps two significant digits (``'+0.0012'``, up to :data:`MAX_DECIMALS` places, beyond
+    which it reads ``'≈ 0'``) — never ``'-0.000'``, ``'+0.000'`` or a string of zeros.
 
     >>> signed_text(0.125), signed_text(Fraction(-3, 2)), signed_text(-0.0001), signed_text(0)
-    ('+0.125', '-1.500', '0.000', '0.000')
-    >>> signed_text(Fraction(1, 3), 2)
-    '+0.33'
+    ('+0.125', '-1.500', '-0.00010', '0')
+    >>> signed_text(Fraction(1, 3), 2), signed_text(1e-9)
+    ('+0.33', '≈ 0')
     """
+    if x == 0:
+        return "0"
     text = f"{float(x):+.{digits}f}"
-    return text[1:] if text.strip("+-0.") == "" else text
+    if text.strip("+-0.") != "":
+        return text
+    v = _exact(x, "a number")
+    num, den = abs(v.numerator), v.denominator
+    if num * 10**MAX_DECIMALS * 2 < den:
+        return "≈ 0"
+    shown, _ = _decimal(num, den, _first_decimals(num, den, digits))
+    return ("+" if v > 0 else "-") + shown
 
 
 @dataclass(frozen=True)
@@ -315,12 +335,15 @@ def wilson_interval(hits: int, trials: int, confidence: float = 0.95) -> tuple[f
 
 
 def _width_decimals(width: float) -> int:
-    """Decimals that show a width (in percent) to one significant digit, two when it starts with a 1."""
+    """Decimals that show a width to one significant digit, two when it starts with a 1
+    (at most :data:`MAX_DECIMALS`)."""
     lead = math.floor(math.log10(width))
-    return max(0, -lead + (1 if int(width / 10**lead) == 1 else 0))
+    return min(MAX_DECIMALS, max(0, -lead + (1 if int(width / 10**lead) == 1 else 0)))
 
 
-def estimate_text(hits: int, trials: int, what: str = "simulated battles", confidence: float = 0.95) -> str:
+def estimate_text(
+    hits: int, trials: int, what: str = "simulated battles", confidence: float = 0.95, *, level: bool = True
+) -> str:
     """Return a Monte Carlo frequency as a designer reads it, never as a fraction: the
     estimate ± the half-width of its Wilson interval, the confidence and the method in
     words — ``'48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'``. The
@@ -328,7 +351,8 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     many decimals. When the interval is lopsided (a rare event: one side more than 1.5
     times the other) it is given as a range, rounded outwards, ``'1.0% (0.2% to 3.6%,
     95%)'``; with no hit (or every trial a hit) as a bound, ``'0% (at most 0.20%, 95%)'``.
-    With ``what=""`` the method is left out (a line nearby says it once for several).
+    With ``what=""`` the method is left out (a line nearby says it once for several), with
+    ``level=False`` the level (a table's caption states it once).
 
     >>> estimate_text(9760, 20_000)
     '48.8% ± 0.7% (95%), estimated from 20,000 simulated battles'
@@ -338,43 +362,83 @@ def estimate_text(hits: int, trials: int, what: str = "simulated battles", confi
     ('0% (at most 0.20%, 95%)', '100% (at least 99.80%, 95%)')
     """
     lo, hi = wilson_interval(hits, trials, confidence)
-    shown = interval_text(hits / trials, lo, hi, confidence)
+    shown = interval_text(hits / trials, lo, hi, confidence, level=level)
     return f"{shown}, estimated from {trials:,} {what}" if what else shown
 
 
-def interval_text(
-    value: float | Fraction, low: float | Fraction, high: float | Fraction, confidence: float = 0.95
-) -> str:
-    """Return an estimate and its interval as a designer reads it, never as a fraction, by
-    the rule of :func:`estimate_text` (which calls it for a Monte Carlo frequency): the
-    estimate ± the larger distance to an end, ``'48.8% ± 0.7% (95%)'``; a lopsided interval
-    as a range rounded outwards, ``'1.0% (0.2% to 3.6%, 95%)'``; an estimate of 0 (or 1) as
-    a bound, ``'0% (at most 0.20%, 95%)'``. For an interval from anything (a bootstrap, a
-    bound through a chain): ``low <= value <= high`` is not required (a bootstrap interval
-    need not hold its estimate), and an interval of no width is the percent alone.
+#: Below this share (0.001%, :data:`FLOOR_DECIMALS`) an estimate reads ``'< 0.001%'``, never a string of zeros.
+TINY = 10.0 ** -(FLOOR_DECIMALS + 2)
 
-    >>> interval_text(0.488, 0.481, 0.495)
-    '48.8% ± 0.7% (95%)'
-    >>> interval_text(0.5, 0.5, 0.5)
-    '50%'
+
+def interval_text(
+    value: float | Fraction,
+    low: float | Fraction,
+    high: float | Fraction,
+    confidence: float = 0.95,
+    *,
+    percent: bool = True,
+    signed: bool = False,
+    level: bool = True,
+) -> str:
+    """Return an estimate and its interval as a designer reads it, never as a fraction: the
+    estimate ± the larger distance to an end, ``'48.8% ± 0.7% (95%)'``, the half-width to one
+    significant digit (two when it starts with a 1) and the estimate to as many decimals; a
+    lopsided interval (one side more than 1.5 times the other) as a range rounded outwards,
+    ``'1.0% (0.2% to 3.6%, 95%)'``; a share of 0 (or 1) as a bound, ``'0% (at most 0.20%,
+    95%)'``; a share below 0.001% as ``'< 0.001%'``, never a string of zeros. With
+    ``percent=False`` the numbers are written as they are (a mean, ``'2.6 ± 0.5 (95%)'``),
+    ``signed`` gives them a sign (a change, ``'+0.30 ± 0.05 (95%)'``; a value that rounds to
+    zero reads ``'0'``, never ``'+0.00'``), and ``level=False`` leaves the level out (a table
+    states it once in its caption). For an interval from anything (a bootstrap, a bound
+    through a chain): ``low <= value <= high`` is not required, and an interval of no width
+    is the value alone (:func:`percent_text`, :func:`number_text`).
+
+    >>> interval_text(0.488, 0.481, 0.495), interval_text(0.5, 0.5, 0.5)
+    ('48.8% ± 0.7% (95%)', '50%')
+    >>> interval_text(1.6e-26, 3e-27, 2.9e-26), interval_text(2.58, 2.1, 3.06, percent=False, signed=True)
+    ('< 0.001% (95%)', '+2.6 ± 0.5 (95%)')
+    >>> interval_text(-0.001, -0.2, 0.2, percent=False, signed=True, level=False)
+    '0 ± 0.2'
     """
     value, lo, hi = float(value), float(low), float(high)
-    level = f"{confidence * 100:g}%"
-    below, above = max(0.0, (value - lo) * 100), max(0.0, (hi - value) * 100)
+    scale, unit = (100, "%") if percent else (1, "")
+    share = percent and not signed
+    tag = f"{confidence * 100:g}%"
+    below, above = max(0.0, (value - lo) * scale), max(0.0, (hi - value) * scale)
+
+    def shown(x: float, d: int) -> str:
+        text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
+        return "0" if text.strip("+-0.,") == "" else text
+
+    def with_level(text: str, inner: str = "") -> str:
+        if inner:
+            return f"{text} ({inner}, {tag})" if level else f"{text} ({inner})"
+        return f"{text} ({tag})" if level else text
+
     if below == above == 0:
-        return percent_text(Fraction(value))
-    if value <= 0:
-        d = _width_decimals(above)
-        return f"0% (at most {math.ceil(hi * 100 * 10**d) / 10**d:.{d}f}%, {level})"
-    if value >= 1:
+        if percent:
+            return percent_text(Fraction(value)) if not signed else points_text(Fraction(value))
+        return signed_text(value, 2) if signed else number_text(value)
+    if share and 0 < value < TINY:
+        if hi < TINY:
+            return with_level(f"< {TINY * 100:g}%")
+        return with_level(f"< {TINY * 100:g}%", f"at most {_up(hi * 100, _width_decimals(above))}%")
+    if share and value <= 0:
+        return with_level("0%", f"at most {_up(hi * 100, _width_decimals(above))}%")
+    if share and value >= 1:
         d = _width_decimals(below)
-        return f"100% (at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%, {level})"
+        return with_level("100%", f"at least {math.floor(lo * 100 * 10**d) / 10**d:.{d}f}%")
     if min(below, above) == 0 or max(below, above) > 1.5 * min(below, above):
         d = _width_decimals(min(below, above) or max(below, above))
-        low_, high_ = math.floor(lo * 100 * 10**d) / 10**d, math.ceil(hi * 100 * 10**d) / 10**d
-        return f"{value * 100:.{d}f}% ({low_:.{d}f}% to {high_:.{d}f}%, {level})"
+        low_, high_ = math.floor(lo * scale * 10**d) / 10**d, math.ceil(hi * scale * 10**d) / 10**d
+        return with_level(f"{shown(value * scale, d)}{unit}", f"{shown(low_, d)}{unit} to {shown(high_, d)}{unit}")
     d = _width_decimals(max(below, above))
-    return f"{value * 100:.{d}f}% ± {max(below, above):.{d}f}% ({level})"
+    return with_level(f"{shown(value * scale, d)}{unit} ± {max(below, above):.{d}f}{unit}")
+
+
+def _up(x: float, d: int) -> str:
+    """``x`` rounded up to ``d`` decimals."""
+    return f"{math.ceil(x * 10**d) / 10**d:.{d}f}"
 
 
 def method_text(method: str, trials: int | None = None, what: str = "simulated battles") -> str:
@@ -577,3 +641,85 @@ def plural_of(singular: str, plural: str | None = None) -> str:
         return plural
     head, _, last = singular.rpartition(" ")
     return (head + " " if head else "") + IRREGULAR_PLURALS.get(last, last + "s")
+
+
+# -- numbers as a designer writes them in a file -------------------------------------------------
+#: The largest size of a number a designer writes in a file (a target, a bound, a tolerance).
+MAX_WRITTEN = 10**12
+#: The most decimals such a number is written with (exponent counted: ``1e-31`` has 31).
+MAX_WRITTEN_DECIMALS = 30
+#: The numbers :func:`written_number` accepts, in the words of an error message.
+WRITTEN_RANGE = (
+    f"a number from -{MAX_WRITTEN:,} to {MAX_WRITTEN:,} with at most {MAX_WRITTEN_DECIMALS} decimals (0.65, 65% or 2/3)"
+)
+#: The longest text read as a number.
+MAX_WRITTEN_CHARS = 40
+
+_DECIMAL_TEXT = re.compile(r"[-+]?(?P<whole>\d[\d_]*)?(?:\.(?P<part>\d[\d_]*)?)?(?:[eE](?P<exp>[-+]?\d[\d_]*))?")
+_RATIO_TEXT = re.compile(r"[-+]?\d[\d_]*\s*/\s*\d[\d_]*")
+
+
+class NumberRangeError(ValueError):
+    """A number written in a file outside :data:`WRITTEN_RANGE` (or not finite): the message
+    is that range, for the caller to put after the field's name."""
+
+
+def written_number(raw: object) -> Fraction | None:
+    """Return a number as a designer writes it in a file — ``0.65``, ``"65%"``, ``"2/3"``,
+    ``3``, ``"1e-3"`` — exactly (``0.65`` is 13/20), or ``None`` when it is not a number (a
+    word, a bool, a list). The one place text becomes a number: its size is bounded
+    **before** the conversion (``Fraction("1e999999999")`` would compute a billion-digit
+    integer; ``1e400`` would overflow a float later).
+
+    >>> written_number("65%"), written_number(0.5), written_number("2/3"), written_number("many")
+    (Fraction(13, 20), Fraction(1, 2), Fraction(2, 3), None)
+    >>> written_number("1e999999999")
+    Traceback (most recent call last):
+    ...
+    toolkit.numbers.NumberRangeError: a number from -1,000,000,000,000 to 1,000,000,000,000 with at most 30 ...
+
+    Raises:
+        NumberRangeError: a number, but outside :data:`WRITTEN_RANGE`: above
+            :data:`MAX_WRITTEN` in size, with more than :data:`MAX_WRITTEN_DECIMALS`
+            decimals (a denominator above ``10**30``), NaN or infinite.
+    """
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return _within(Fraction(raw))
+    if isinstance(raw, float):
+        if not math.isfinite(raw):
+            raise NumberRangeError(WRITTEN_RANGE)
+        return written_number(repr(raw))
+    if not isinstance(raw, str) or len(raw) > MAX_WRITTEN_CHARS:
+        return None
+    text = raw.strip()
+    scale = Fraction(1)
+    if text.endswith("%"):
+        text, scale = text[:-1].strip(), Fraction(1, 100)
+    if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        raise NumberRangeError(WRITTEN_RANGE)
+    decimal = _DECIMAL_TEXT.fullmatch(text)
+    if decimal and (decimal["whole"] or decimal["part"]):
+        whole = (decimal["whole"] or "").replace("_", "").lstrip("0")
+        part = (decimal["part"] or "").replace("_", "").rstrip("0")
+        exp_text = (decimal["exp"] or "0").replace("_", "")
+        if len(exp_text.lstrip("+-")) > 4:  # 10**10000 and beyond: never converted
+            raise NumberRangeError(WRITTEN_RANGE)
+        exp = int(exp_text)
+        too_big = bool(whole) and len(whole) + exp > len(str(MAX_WRITTEN))
+        if too_big or (bool(part) and len(part) - exp > MAX_WRITTEN_DECIMALS):
+            raise NumberRangeError(WRITTEN_RANGE)
+    elif not _RATIO_TEXT.fullmatch(text):
+        return None
+    try:
+        value = Fraction(text) * scale
+    except (ValueError, ZeroDivisionError):
+        return None
+    return _within(value)
+
+
+def _within(value: Fraction) -> Fraction:
+    if abs(value) > MAX_WRITTEN or value.denominator > 10**MAX_WRITTEN_DECIMALS:
+        raise NumberRangeError(WRITTEN_RANGE)
+    return value

@@ -48,12 +48,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from toolkit.errors import InvalidSetupError, TooBigError
+from toolkit.errors import InvalidSetupError, TooBigError, excerpt
 from toolkit.numbers import interval_text, method_text, number_text, probability_text, wilson_interval
-from toolkit.odds_samples import Samples, next_batch, not_reached, sample_runs
-from toolkit.prob import Distribution
+from toolkit.odds_samples import Samples, SamplingStoppedWarning, next_batch, not_reached, sample_runs
+from toolkit.prob import NO_EVENT, Distribution
 from toolkit.question import Question, headline
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import is_whole_number, whole_number
 
 __all__ = [
     "METHODS",
@@ -68,6 +68,8 @@ __all__ = [
     "check_precision",
     "check_trials",
     "check_time_limit",
+    "check_seed",
+    "MAX_TRIALS",
     "choose_method",
     "too_big",
     "sample_to_precision",
@@ -75,6 +77,8 @@ __all__ = [
     "not_reached",
     "sample_runs",
     "Samples",
+    "SamplingStoppedWarning",
+    "NO_TIME_LIMIT",
 ]
 
 T = TypeVar("T", bound=Hashable)
@@ -85,8 +89,15 @@ METHODS = ("auto", "exact", "monte_carlo")
 KINDS = ("exact", "monte_carlo", "mixed")
 #: The confidence of :meth:`Odds.interval` unless asked otherwise.
 DEFAULT_CONFIDENCE = 0.95
-#: Seconds a calculator samples towards a ``precision`` before it gives up.
+#: Seconds a calculator samples (towards a ``precision``, or its ``trials``) before it stops.
 DEFAULT_TIME_LIMIT = 60.0
+#: A time limit from this many seconds up (about 31 years) is no limit.
+NO_TIME_LIMIT = 10**9
+#: The most runs one Monte Carlo result draws (every run is kept, to compare results run by
+#: run); a sweep's ``trials`` have the same bound.
+MAX_TRIALS = 10_000_000
+#: What the error of too many trials suggests instead.
+TRIALS_HINT = "to sample for a time instead, give trials=10_000_000 and time_limit=SECONDS"
 #: Replicates of a parametric bootstrap (:class:`Replicates`): their standard deviation,
 #: with the Student quantile of their number, gives a mixed result's interval.
 BOOTSTRAP_REPLICATES = 100
@@ -101,8 +112,15 @@ def check_method(method: object) -> str:
 
 
 def check_trials(trials: object, what: str = "trials") -> int:
-    """Return ``trials`` if it is a whole number >= 1; else a one-line error."""
-    return whole_number(trials, what, 1)
+    """Return ``trials`` (as a plain ``int``) if it is a whole number from 1 to
+    :data:`MAX_TRIALS`; else a one-line error stating the range."""
+    return whole_number(trials, what, 1, MAX_TRIALS, hint=TRIALS_HINT)
+
+
+def check_seed(seed: object) -> Any:
+    """Return a Monte Carlo ``seed`` as the random streams take it: a whole number as a
+    plain ``int`` (``np.int64(7)`` is 7), anything else (a text) as it is."""
+    return whole_number(seed, "seed") if is_whole_number(seed) else seed
 
 
 def check_precision(precision: object) -> float | None:
@@ -120,10 +138,14 @@ def check_precision(precision: object) -> float | None:
 
 
 def check_time_limit(time_limit: object) -> float:
-    """Return ``time_limit`` (seconds) if it is a positive number; else a one-line error."""
-    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not float(time_limit) > 0:
-        raise InvalidSetupError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    return float(time_limit)
+    """Return ``time_limit`` (seconds) if it is a positive number: ``math.inf``, or anything
+    from :data:`NO_TIME_LIMIT` seconds up (``10**400`` included, never converted to a float),
+    is no limit; else a one-line error."""
+    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not time_limit > 0:
+        raise InvalidSetupError(
+            f"time_limit must be a positive number of seconds (math.inf for no limit), got {excerpt(time_limit)}"
+        )
+    return math.inf if time_limit >= NO_TIME_LIMIT else float(time_limit)
 
 
 def too_big(request: str, size: int, unit: str, limit: int, limit_name: str = "", alternative: str = "") -> TooBigError:
@@ -370,11 +392,14 @@ class Odds(Distribution[T]):
         return reps
 
     # -- uncertainty -------------------------------------------------------------------------
-    def interval(self, event: Any, confidence: float | None = None) -> tuple[Any, Any]:
+    def interval(self, event: Any = NO_EVENT, confidence: float | None = None, **where: Any) -> tuple[Any, Any]:
         """A ``confidence`` (default :attr:`confidence`, 95%) interval ``(low, high)`` for the
-        probability of an outcome or of a predicate on outcomes: the exact value twice (as
-        ``Fraction``) when exact, Wilson's score interval for a Monte Carlo frequency, and
-        for a mixed result the interval of its :class:`Replicates`, clipped to [0, 1]."""
+        probability of an outcome, of a predicate on outcomes or of named fields' values
+        (``winner="attacker"``, checked as :meth:`probability` checks them): the exact value
+        twice (as ``Fraction``) when exact, Wilson's score interval for a Monte Carlo
+        frequency, and for a mixed result the interval of its :class:`Replicates`, clipped
+        to [0, 1]."""
+        event = self.event(event, **where)
         p = self.probability(event)
         if self.exact:
             return (p, p)
@@ -448,10 +473,11 @@ class Odds(Distribution[T]):
         return dataclasses.replace(self, question=question)
 
     # -- display ---------------------------------------------------------------------------
-    def text(self, event: Any, confidence: float | None = None) -> str:
-        """The probability of an outcome or event as a designer reads it (:func:`chance_text`):
-        exact, ``'7/27 ≈ 25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
-        return chance_text(self, event, confidence)
+    def text(self, event: Any = NO_EVENT, confidence: float | None = None, **where: Any) -> str:
+        """The probability of an outcome or event (or of named fields' values, as
+        :meth:`probability` takes them) as a designer reads it (:func:`chance_text`): exact,
+        ``'7/27 ≈ 25.9%'`` (a fraction only while short); an estimate, ``'48.8% ± 0.7% (95%)'``."""
+        return chance_text(self, self.event(event, **where), confidence)
 
     def mean_text(self, f: Any = None, confidence: float | None = None) -> str:
         """The mean as a designer reads it (:func:`average_text`): exact (``'7/3 ≈ 2.33'``) or
@@ -655,11 +681,14 @@ def _is_exact(result: Any) -> bool:
     return getattr(result, "method", "exact") == "exact" if exact is None else bool(exact)
 
 
-def estimate_value_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+def estimate_value_text(
+    value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE, *, level: bool = True
+) -> str:
     """A probability and its interval, the one way: the exact value (the interval is the
     value twice) by :func:`~toolkit.numbers.probability_text` (``'1/3 ≈ 33.3%'``, a fraction
     only while short), an estimate by :func:`~toolkit.numbers.interval_text` (``'71.6% ±
-    3.1% (95%)'``, a range when lopsided, never a fraction).
+    3.1% (95%)'``, a range when lopsided, never a fraction; ``level=False`` leaves the level
+    out, for a table that states it once).
 
     >>> from fractions import Fraction
     >>> estimate_value_text(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)), estimate_value_text(0.716, 0.685, 0.745)
@@ -667,13 +696,16 @@ def estimate_value_text(value: Any, low: Any, high: Any, confidence: float = DEF
     """
     if low == high == value:
         return probability_text(value)
-    return interval_text(value, low, high, confidence)
+    return interval_text(value, low, high, confidence, level=level)
 
 
-def estimate_mean_text(value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE) -> str:
+def estimate_mean_text(
+    value: Any, low: Any, high: Any, confidence: float = DEFAULT_CONFIDENCE, *, level: bool = True
+) -> str:
     """A mean and its interval, the one way: exact (the interval is the value twice) by
-    :func:`~toolkit.numbers.number_text` (``'7/3 ≈ 2.33'``), an estimate as ``'2.14 ± 0.05
-    (95%)'`` (the larger side of the interval, to its first significant digit).
+    :func:`~toolkit.numbers.number_text` (``'7/3 ≈ 2.33'``), an estimate by
+    :func:`~toolkit.numbers.interval_text` as ``'2.14 ± 0.05 (95%)'`` (the larger side of
+    the interval, to its first significant digit; a range when lopsided).
 
     >>> from fractions import Fraction
     >>> estimate_mean_text(Fraction(7, 3), Fraction(7, 3), Fraction(7, 3)), estimate_mean_text(2.137, 2.09, 2.18)
@@ -681,9 +713,7 @@ def estimate_mean_text(value: Any, low: Any, high: Any, confidence: float = DEFA
     """
     if low == high == value:
         return number_text(value)
-    half = max(float(value) - float(low), float(high) - float(value))
-    digits = max(0, -math.floor(math.log10(half))) if half > 0 else 2
-    return f"{float(value):.{digits}f} ± {half:.{digits}f} ({confidence * 100:g}%)"
+    return interval_text(value, low, high, confidence, percent=False, level=level)
 
 
 def chance_text(result: Any, event: Any, confidence: float | None = None) -> str:

@@ -24,11 +24,14 @@ one way a calculator starts a run's play stream.
 
 from __future__ import annotations
 
+import inspect
 import math
+import os
 import random
 import time
+import warnings
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +40,16 @@ import numpy as np
 from toolkit.errors import PrecisionNotReachedError
 from toolkit.progress import expect, shows_progress
 
-__all__ = ["PLAY_SEED_BITS", "Samples", "aligned_samples", "next_batch", "not_reached", "play_seed", "sample_runs"]
+__all__ = [
+    "PLAY_SEED_BITS",
+    "Samples",
+    "SamplingStoppedWarning",
+    "aligned_samples",
+    "next_batch",
+    "not_reached",
+    "play_seed",
+    "sample_runs",
+]
 
 #: Bits of the seed a run's play stream starts from (:func:`play_seed`).
 PLAY_SEED_BITS = 64
@@ -143,31 +155,66 @@ def not_reached(
 
 @shows_progress(lambda asked: (asked["what"], asked["trials"]))  # each run ticks it; Ctrl-C stops it, nothing kept
 def sample_runs(
-    draw: Callable[[int, int], Sequence[Hashable]],
+    draw: Callable[[int, int], Iterable[Hashable]],
     trials: int,
     precision: float | None,
     half_width: Callable[[Mapping[Any, int], int], float],
     time_limit: float,
     what: str = "runs",
 ) -> tuple[list[Hashable], tuple[int, ...]]:
-    """Sample runs in batches until every reported probability reaches ``precision``.
+    """Sample runs in batches until every reported probability reaches ``precision``, never
+    past ``time_limit`` seconds (``math.inf``: no limit), with or without ``precision``.
 
-    ``draw(n, batch)`` returns the outcomes of ``n`` fresh runs, in order; batch 0 is
-    ``trials`` runs (the seeded sample a calculator gives without ``precision``), and each
-    later batch is drawn from its own stream (a calculator seeds it from its seed and the
-    batch number, so the whole sequence repeats). After each batch ``half_width(counts,
-    runs)`` is compared with ``precision``; the next batch is sized by :func:`next_batch` and
-    cut to the time left. Returns every run's outcome, in order, and the batch sizes (part
-    of the stream's name: two results are aligned only if their batches were the same).
+    ``draw(n, batch)`` returns the outcomes of ``n`` fresh runs, in order, best one at a time
+    (an iterator: the clock is read between two runs, and a run not asked for is not
+    played); batch 0 is ``trials`` runs (the seeded sample a calculator gives without
+    ``precision``), and each later batch is drawn from its own stream (a calculator seeds it
+    from its seed and the batch number, so the whole sequence repeats). After each batch
+    ``half_width(counts, runs)`` is compared with ``precision``; the next batch is sized by
+    :func:`next_batch` and cut to the time left. Returns every run's outcome, in order, and
+    the batch sizes (part of the stream's name: two results are aligned only if their
+    batches were the same). A batch stopped by the time limit holds the runs drawn before
+    it (the first runs of its stream), so the result says how many it has.
+
+    Without ``precision``, sampling stopped by the time limit returns the runs drawn so far
+    (the estimate says how many) and warns (:class:`SamplingStoppedWarning`) with the runs
+    drawn and asked: what a designer who gave both a number of trials and a time limit expects.
 
     Raises:
-        PrecisionNotReachedError: ``time_limit`` seconds passed first; the message gives the
-            precision reached and the runs behind it.
+        PrecisionNotReachedError: ``time_limit`` seconds passed before ``precision`` was
+            reached; the message gives the precision reached and the runs behind it.
     """
     started = time.perf_counter()
-    results = list(draw(trials, 0))
-    batches = [trials]
+    deadline = started + time_limit
+    results: list[Hashable] = []
+    batches: list[int] = []
+    kept: dict[Hashable, Hashable] = {}  # one object per distinct outcome: 8 bytes a run, not one object
+
+    def take(n: int) -> bool:
+        """Draw batch ``len(batches)`` of ``n`` runs into ``results``; whether the clock stopped it."""
+        stopped = False
+        before = len(results)
+        drawn = draw(n, len(batches))
+        if isinstance(drawn, Sequence):  # drawn already, all of it: every run is kept
+            results.extend(kept.setdefault(outcome, outcome) for outcome in drawn)
+        else:
+            for i, outcome in enumerate(drawn):
+                results.append(kept.setdefault(outcome, outcome))
+                if i % 8 == 7 and time.perf_counter() > deadline:
+                    stopped = i + 1 < n
+                    break
+        batches.append(len(results) - before)
+        return stopped
+
+    stopped = take(trials)
     if precision is None:
+        if stopped:
+            warnings.warn(
+                f"stopped at the time limit of {time_limit:g} s with {len(results):,} of the {trials:,} {what} asked: "
+                "the estimate is of those (allow more time with time_limit=)",
+                SamplingStoppedWarning,
+                stacklevel=_caller_level(),
+            )
         return results, tuple(batches)
     counts: Counter = Counter(results)
     while True:
@@ -177,12 +224,29 @@ def sample_runs(
             return results, tuple(batches)
         spent = time.perf_counter() - started
         left = time_limit - spent
-        if left <= 0:
+        if left <= 0 or stopped:
             raise not_reached(time_limit, spent, runs, what, reached, precision)
-        affordable = int(left / max(spent / runs, 1e-9))
-        more = max(1, min(next_batch(runs, reached, precision), affordable))
+        more = next_batch(runs, reached, precision)
+        if math.isfinite(left):
+            more = min(more, int(left / max(spent / runs, 1e-9)))
+        more = max(1, more)
         expect(more)
-        fresh = list(draw(more, len(batches)))
-        results += fresh
-        counts.update(fresh)
-        batches.append(more)
+        before = len(results)
+        stopped = take(more)
+        counts.update(results[before:])
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first caller outside the toolkit (a warning shown at the
+    designer's own line, and again for each such line)."""
+    root = os.path.dirname(os.path.abspath(__file__))
+    here = inspect.currentframe()
+    frame, level = (here.f_back if here is not None else None), 1
+    while frame is not None and frame.f_code.co_filename.startswith(root):
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
+
+
+class SamplingStoppedWarning(UserWarning):
+    """Sampling without a precision stopped at its time limit before the trials asked: the
+    result is the estimate of the runs drawn (its ``trials``)."""

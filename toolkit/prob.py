@@ -17,7 +17,6 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import math
 import random
@@ -26,12 +25,20 @@ from fractions import Fraction
 from numbers import Rational
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from toolkit.errors import UnknownNameError
 from toolkit.numbers import SHORT_DENOMINATOR, TAIL, fold_tail, fold_weights, percent_text, probability_text
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Distribution", "MAX_FRACTION_DIGITS", "format_probability", "fraction_text", "field_of"]
+__all__ = [
+    "Distribution",
+    "MAX_FRACTION_DIGITS",
+    "format_probability",
+    "fraction_text",
+    "field_of",
+    "NO_EVENT",
+]
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -92,30 +99,44 @@ def fraction_text(p: Fraction | int) -> str:
 
 def field_of(outcome: Any, field: Field) -> Any:
     """Return one field of an outcome: a dataclass attribute, a mapping key, a tuple index,
-    or the value of a function of the outcome."""
+    or the value of a function of the outcome. A name the outcome does not have raises
+    :class:`~toolkit.errors.UnknownNameError` (a ``KeyError`` too) listing the ones it has."""
     if callable(field):
         return field(outcome)
     if isinstance(field, str):
-        if isinstance(outcome, Mapping):
+        if isinstance(outcome, Mapping) and field in outcome:
             return outcome[field]
-        try:
+        from toolkit.outcome_names import field_names  # on use: the rules layer imports this module
+
+        names = field_names(outcome)
+        if field in names or (
+            not isinstance(outcome, Mapping) and isinstance(getattr(type(outcome), field, None), property)
+        ):
             return getattr(outcome, field)
-        except AttributeError:
-            raise KeyError(
-                f"outcome {outcome!r} has no field {field!r}"
-                + (f"; fields: {', '.join(_field_names(outcome))}" if _field_names(outcome) else "")
-            ) from None
+        there = f"fields: {', '.join(names)}" if names else "it is a plain value, with no named fields"
+        raise UnknownNameError(f"outcome {outcome!r} has no field {field!r}; {there}")
     return outcome[field]
 
 
-def _field_names(outcome: Any) -> list[str]:
-    if dataclasses.is_dataclass(outcome):
-        return [f.name for f in dataclasses.fields(outcome)]
-    if hasattr(outcome, "_fields"):
-        return list(outcome._fields)
-    if isinstance(outcome, Mapping):
-        return [str(k) for k in outcome]
-    return []
+#: The event of a question asked by field names only (``probability(winner="attacker")``).
+NO_EVENT: Any = object()
+
+
+def _holds_side(outcome: Any) -> bool:
+    from toolkit.outcome_names import Side, field_names
+
+    if isinstance(outcome, Side):
+        return True
+    values = outcome.values() if isinstance(outcome, Mapping) else outcome if isinstance(outcome, tuple) else ()
+    if not values and field_names(outcome):
+        values = [getattr(outcome, n) for n in field_names(outcome)]
+    return any(isinstance(v, Side) for v in values)
+
+
+def _names(outcome: Any) -> list[str]:
+    from toolkit.outcome_names import field_names
+
+    return field_names(outcome)
 
 
 class Distribution(Generic[T]):
@@ -131,7 +152,7 @@ class Distribution(Generic[T]):
     have fields that :meth:`marginal`, :meth:`mean` and :meth:`to_frame` understand.
     """
 
-    __slots__ = ("_weights", "_total")
+    __slots__ = ("_weights", "_total", "_sided")
 
     def __init__(self, weights: Mapping[T, int | Fraction] | Iterable[tuple[T, int | Fraction]]):
         items = list(weights.items()) if isinstance(weights, Mapping) else list(weights)
@@ -194,8 +215,22 @@ class Distribution(Generic[T]):
         return self._total
 
     def weight(self, outcome: T) -> int:
-        """Return the integer weight of ``outcome`` (0 if impossible)."""
-        return self._weights.get(outcome, 0)
+        """Return the integer weight of ``outcome`` (0 if impossible). An outcome holding a
+        :class:`~toolkit.outcome_names.Side` is found by the side's name as well as its role."""
+        w = self._weights.get(outcome)
+        if w is not None:
+            return w
+        if not isinstance(outcome, str | tuple) or not self._holds_sides():
+            return 0
+        return sum(wt for o, wt in self._weights.items() if o == outcome)
+
+    def _holds_sides(self) -> bool:
+        """Whether some outcome holds a :class:`~toolkit.outcome_names.Side` (found once)."""
+        sided = getattr(self, "_sided", None)
+        if sided is None:
+            sided = any(_holds_side(o) for o in self._weights)
+            object.__setattr__(self, "_sided", sided)
+        return sided
 
     def outcomes(self) -> list[T]:
         """Return the possible outcomes, sorted when they are sortable."""
@@ -214,7 +249,7 @@ class Distribution(Generic[T]):
         return dict(self._weights)
 
     def __getitem__(self, outcome: T) -> Fraction:
-        return Fraction(self._weights.get(outcome, 0), self._total)
+        return Fraction(self.weight(outcome), self._total)
 
     def __iter__(self) -> Iterator[T]:
         return iter(self.outcomes())
@@ -223,26 +258,55 @@ class Distribution(Generic[T]):
         return len(self._weights)
 
     def __contains__(self, outcome: object) -> bool:
-        return outcome in self._weights
+        return self.weight(outcome) > 0  # type: ignore[arg-type]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Distribution):
             return NotImplemented
-        return self._total == other._total and self._weights == other._weights
+        if self._total != other._total or len(self._weights) != len(other._weights):
+            return False
+        if self._weights == other._weights:
+            return True
+        # a side's name and its role are equal but hash apart: match outcome by outcome
+        sided, plain = (self, other) if self._holds_sides() else (other, self)
+        return sided._holds_sides() and all(sided.weight(o) == w for o, w in plain._weights.items())
 
     def __hash__(self) -> int:
         return hash((self._total, frozenset(self._weights.items())))
 
-    def probability(self, event: T | Callable[[T], bool]) -> Fraction:
-        """Return the exact probability of an outcome, or of an event given as a predicate.
+    def probability(self, event: T | Callable[[T], bool] = NO_EVENT, /, **where: Any) -> Fraction:
+        """Return the exact probability of an outcome, of an event given as a predicate, or
+        of the event that named fields have these values (``winner="attacker"``, a function
+        of the field for a test: ``damage=lambda d: d >= 2``), both together when both are
+        given. Each name and value is checked first
+        (:func:`~toolkit.outcome_names.where_event`): a field or side the outcomes do not
+        have raises :class:`~toolkit.errors.UnknownNameError` listing those they have.
 
         >>> Distribution.uniform(range(1, 7)).probability(lambda x: x >= 5)
         Fraction(1, 3)
         """
+        event = self.event(event, **where)
         if callable(event) and not (isinstance(event, Hashable) and event in self._weights):
             w = sum(wt for o, wt in self._weights.items() if event(o))  # type: ignore[operator]
             return Fraction(w, self._total)
         return self[event]  # type: ignore[index]
+
+    def event(self, event: Any = NO_EVENT, /, **where: Any) -> Any:
+        """The event asked: ``event`` (an outcome or a predicate) alone, or with the
+        keyword form's checked predicate (:func:`~toolkit.outcome_names.where_event`)
+        joined to it. What :meth:`probability` and the results' ``interval``/``text`` count."""
+        if not where:
+            if event is NO_EVENT:
+                raise UnknownNameError("an event needs an outcome, a predicate or field=value")
+            return event
+        from toolkit.outcome_names import where_event
+
+        named = where_event(self._weights, where)
+        if event is NO_EVENT:
+            return named
+        if callable(event) and not (isinstance(event, Hashable) and event in self._weights):
+            return lambda o: named(o) and event(o)
+        return lambda o: named(o) and o == event
 
     def at_least(self, value: Any, field: Field | None = None) -> Fraction:
         """Return P(outcome >= value), or P(field >= value)."""
@@ -347,7 +411,7 @@ class Distribution(Generic[T]):
 
         rows = []
         for o, p in self.items():
-            names = _field_names(o)
+            names = _names(o)
             if names and not isinstance(o, Mapping):
                 row = {n: getattr(o, n) for n in names}
             elif isinstance(o, Mapping):

@@ -22,6 +22,9 @@ The hooks (every one optional but ``notation`` and ``rules``):
 - ``tables``: ``tables(rules, sizes) -> [Table, ...]``, its headline tables for the
   rule-change report (:mod:`toolkit.reports.rule_change_systems`).
 - ``sizes``: the mapping of those tables' sizes to their defaults.
+- ``reach``: which of those tables see each rules field, and what measures a field none
+  of them sees (a :class:`~toolkit.plugin.headline.Reach`; without it every table sees
+  every field).
 - ``calculators``: ``calculators() -> [Calculator, ...]``, what a sweep can run
   (:mod:`toolkit.sweeps.calculators`).
 - ``stepper``, ``explorer``: functions returning its step-by-step player and its odds
@@ -87,6 +90,7 @@ HOOKS: tuple[str, ...] = (
     "searcher",
     "tables",
     "sizes",
+    "reach",
     "calculators",
     "stepper",
     "explorer",
@@ -127,7 +131,7 @@ class System:
         title: what a designer calls it (``"Fairy Meat alternate combat"``).
         package: its package (``"toolkit.fairy_meat"``); a game state whose class is
             defined in it belongs to this system.
-        notation, rules, situations, searcher, tables, sizes, calculators, stepper,
+        notation, rules, situations, searcher, tables, sizes, reach, calculators, stepper,
             explorer, rule_controls, rulings, narration: the hooks, each ``"module:attr"`` or ``"module"``
             (``""``: the system supplies none). ``notation`` defaults to
             ``"<package>.notation:NOTATION"`` and ``rules`` to ``"<package>.rules:Rules"``.
@@ -145,6 +149,7 @@ class System:
     searcher: str = ""
     tables: str = ""
     sizes: str = ""
+    reach: str = ""
     calculators: str = ""
     stepper: str = ""
     explorer: str = ""
@@ -392,6 +397,7 @@ register(
         searcher="toolkit.fairy_meat.finder",
         tables="toolkit.fairy_meat.headline:tables",
         sizes="toolkit.fairy_meat.headline:SIZES",
+        reach="toolkit.fairy_meat.headline:REACH",
         calculators="toolkit.fairy_meat.sweep_calculators:calculators",
         stepper="toolkit.fairy_meat.widgets.stepper:combat_stepper",
         explorer="toolkit.fairy_meat.widgets.explorers:odds_explorer",
@@ -410,6 +416,7 @@ register(
         searcher="toolkit.durak_battle.finder",
         tables="toolkit.durak_battle.headline:tables",
         sizes="toolkit.durak_battle.headline:SIZES",
+        reach="toolkit.durak_battle.headline:REACH",
         calculators="toolkit.durak_battle.sweep_calculators:calculators",
         stepper="toolkit.durak_battle.widgets.stepper:battle_stepper",
         explorer="toolkit.durak_battle.widgets.explorers:odds_explorer",
@@ -428,6 +435,7 @@ register(
         searcher="toolkit.angry_miniatures.finder",
         tables="toolkit.angry_miniatures.headline:tables",
         sizes="toolkit.angry_miniatures.headline:SIZES",
+        reach="toolkit.angry_miniatures.headline:REACH",
         calculators="toolkit.angry_miniatures.sweep_calculators:calculators",
         stepper="toolkit.angry_miniatures.widgets:attack_stepper",
         explorer="toolkit.angry_miniatures.widgets:odds_explorer",

@@ -2,22 +2,48 @@
 
 Every count the toolkit takes goes through :func:`whole_number`, so a ``True`` (which
 Python counts as 1), a ``2.5`` or a word is refused the same way everywhere, with a
-one-line message naming the input, the value given and the whole numbers accepted.
+one-line message naming the input, the value given and the whole numbers accepted. A
+whole number is any integer Python can use as an index (``operator.index``): an ``int``,
+a numpy integer (``np.int64(3)``, what a DataFrame cell or an array gives), any
+``numbers.Integral``; never a ``bool`` (nor numpy's) and never a float, even ``3.0``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeGuard
+import itertools
+import operator
+from collections.abc import Callable, Iterable, Sized
+from typing import TypeGuard, TypeVar
 
 from toolkit.errors import InvalidSetupError, excerpt
 
-__all__ = ["whole_number", "accepted_whole_numbers", "is_whole_number"]
+__all__ = ["whole_number", "accepted_whole_numbers", "is_whole_number", "at_most_items"]
+
+T = TypeVar("T")
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:
-    """Return True if ``value`` is an ``int`` and not a ``bool`` (``True`` is not a count)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """Return True if ``value`` is a whole number: an integer Python can index with
+    (``int``, ``np.int64``, any ``numbers.Integral``), not a ``bool`` (``True`` is not a
+    count; numpy's ``bool`` has no index) and not a float.
+
+    >>> import numpy as np
+    >>> is_whole_number(3), is_whole_number(np.int64(3)), is_whole_number(True), is_whole_number(3.0)
+    (True, True, False, False)
+    """
+    return _as_int(value) is not None
+
+
+def _as_int(value: object) -> int | None:
+    """``value`` as a plain ``int`` when it is a whole number (see :func:`is_whole_number`), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return int(value)  # an int subclass (an IntEnum) as the plain int it stands for
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def accepted_whole_numbers(low: int | None = None, high: int | None = None) -> str:
@@ -53,8 +79,9 @@ def whole_number(
     error: Callable[[str], Exception] = InvalidSetupError,
     type_error: Callable[[str], Exception] | None = None,
 ) -> int:
-    """Return ``value`` if it is a whole number from ``low`` to ``high`` (either end open
-    when None); raise otherwise.
+    """Return ``value`` as a plain ``int`` if it is a whole number (:func:`is_whole_number`:
+    ``np.int64(3)`` gives ``3``) from ``low`` to ``high`` (either end open when None);
+    raise otherwise.
 
     The message is one line: ``"{name} must be a whole number from 1 to 6, got 7 (AM-2)"``
     — the input's name, the numbers accepted, the value given (a short excerpt), then
@@ -79,19 +106,58 @@ def whole_number(
         InvalidSetupError: (or what ``error``/``type_error`` build) ``value`` is not a
         whole number, or is outside ``low``..``high``.
     """
-    if is_whole_number(value):
-        if (low is None or value >= low) and (high is None or value <= high):
-            return value
+    number = _as_int(value)
+    if number is not None:
+        if (low is None or number >= low) and (high is None or number <= high):
+            return number
         build = error
     else:
         build = type_error or error
     accepted = accepted_whole_numbers(low, high)
+    given = excerpt(value if number is None else number)  # np.int64(7) reads 7
     if field:
-        message = f"{name}={excerpt(value)}: " + (f"{what}, {accepted}" if what else accepted)
+        message = f"{name}={given}: " + (f"{what}, {accepted}" if what else accepted)
         message += f" ({ruling})" if ruling else ""
     else:
         named = f"{name} ({what})" if what else name
-        message = f"{named} must be {accepted}, got {excerpt(value)}" + (f" ({ruling})" if ruling else "")
+        message = f"{named} must be {accepted}, got {given}" + (f" ({ruling})" if ruling else "")
     if hint:
         message += f"; {hint}"
     raise build(message)
+
+
+def at_most_items(
+    values: Iterable[T],
+    name: str,
+    most: int,
+    what: str = "values",
+    *,
+    error: Callable[[str], Exception] = InvalidSetupError,
+) -> list[T]:
+    """Return the items of ``values`` as a list if there are at most ``most`` of them,
+    reading at most ``most + 1`` (``itertools.islice``): ``range(10**12)``, an endless
+    iterator or a 3-million-card hand is refused before it is read whole, in one line
+    stating the bound: ``"attack_dice has more than 10,000 values; at most 10,000"``.
+
+    >>> at_most_items(range(3), "pools", 5)
+    [0, 1, 2]
+    >>> import itertools
+    >>> at_most_items(itertools.count(), "pools", 5)
+    Traceback (most recent call last):
+    ...
+    toolkit.errors.InvalidSetupError: pools has more than 5 values; at most 5
+    """
+    size = None
+    if isinstance(values, Sized):
+        try:
+            size = len(values)
+        except OverflowError:  # len(range(10**20)) does not fit in a C integer
+            size = None
+        else:
+            if size <= most:
+                return list(values)
+    items = list(itertools.islice(values, most + 1)) if size is None else []
+    if size is not None or len(items) > most:
+        counted = f"{size:,}" if size is not None else f"more than {most:,}"
+        raise error(f"{name} has {counted} {what}; at most {most:,}")
+    return items

@@ -17,7 +17,7 @@ CUT_OFF_BOXES = """(root) => {
     if (box.offsetParent === null) continue;
     const need = box.getBoundingClientRect();
     if (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1)
-      cut.push(box.querySelector('h1').innerText + ': overflows its own box');
+      cut.push(box.querySelector('.rb-title').innerText + ': overflows its own box');
     // every ancestor up to the cell's output area (a frame, an output scrolled into a box);
     // the notebook's own scrolling is not a cut
     for (let el = box.parentElement; el && el !== root; el = el.parentElement) {
@@ -25,7 +25,7 @@ CUT_OFF_BOXES = """(root) => {
       if (style.overflowY === 'visible' && style.overflowX === 'visible') continue;
       const shown = el.getBoundingClientRect();
       if (need.top < shown.top - 1 || need.bottom > shown.bottom + 1 || need.right > shown.right + 1)
-        cut.push(box.querySelector('h1').innerText + ': ' + Math.round(need.height) + ' px in ' +
+        cut.push(box.querySelector('.rb-title').innerText + ': ' + Math.round(need.height) + ' px in ' +
                  Math.round(shown.height) + ' px (' + el.className + ')');
       if (el.classList.contains('jp-Cell-outputArea')) break;
     }

@@ -79,7 +79,7 @@ def test_the_exported_page_draws_every_card_and_die(chromium, exported, name):
             assert set(fills) <= {"rgb(201, 42, 42)", "rgb(33, 37, 41)", "rgb(103, 65, 217)"} and len(fills) > cards
         box = page.locator("article.rb-example")
         assert box.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
-        title = page.locator("article.rb-example h1").inner_text()
+        title = page.locator("article.rb-example .rb-title").inner_text()
         assert title and title in page.title()
         assert "all" in page.locator("aside.rb-checks").inner_text() and "hold" in page.locator("aside").inner_text()
         assert requests == [] and console.errors == []
@@ -95,7 +95,7 @@ def test_the_page_reads_as_the_narration(chromium, exported):
             "Dizzytwig draws 5 cards:",
             "Final values: Dizzytwig 2, Sparklespaz 3.",
             "Sparklespaz turns up the Ace of Spades",
-            "Dizzytwig wins by 3: ceil(3/2) = 2 points (FM-10).",
+            "Dizzytwig wins by 3: half of 3, rounded up, is 2 points (FM-10).",
             "After the combat: Dizzytwig has 3 Live, Sparklespaz 0 Live; damage dealt 2; Nasty Hits: Sparklespaz.",
         ):
             assert line in text, line

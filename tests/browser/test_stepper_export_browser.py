@@ -81,9 +81,15 @@ def test_the_log_downloads_as_toolkit_replay_prints_it_cards_as_symbols(stepper)
     # `toolkit replay FILE` prints for the example the stepper played
     nb, console = stepper
     region = nb.output(STEPPER)
-    region.locator(".jupyter-widget-Collapse-header, .lm-AccordionPanel-title, .p-Accordion-title").filter(
-        has_text="Export: preview and download (plain text"
-    ).first.click()
+    # the one Export of the stepper (open already after the test above): its log is a format of it
+    fmt = region.locator("select").filter(has_text="Example file (YAML)")
+    if not fmt.is_visible():
+        region.locator(".jupyter-widget-Collapse-header, .lm-AccordionPanel-title, .p-Accordion-title").filter(
+            has_text="Export: preview and download (example file"
+        ).first.click()
+        nb.wait_idle(30)
+    fmt.select_option(label="Plain text (the log)")
+    region.get_by_role("button", name="Export", exact=True).click()
     nb.wait_idle(30)
     link = region.locator('a.rb-download[download="log.txt"]:visible')
     assert link.count() == 1

@@ -22,6 +22,7 @@ SYSTEM = register(
         searcher="coin_duel.finder",
         tables="coin_duel.headline:tables",
         sizes="coin_duel.headline:SIZES",
+        reach="coin_duel.headline:REACH",
         calculators="coin_duel.headline:calculators",
         stepper="coin_duel.widgets:duel_stepper",
         explorer="coin_duel.widgets:odds_explorer",

@@ -10,10 +10,10 @@ from typing import Any
 from coin_duel.engine import heads_chances
 from coin_duel.rules import Rules
 from toolkit.plugin.calculator import Calculator, Param, result_rows
-from toolkit.plugin.headline import Cell, Table, TableSpec, grid, size_list
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, grid, size_list
 from toolkit.prob import Distribution
 
-__all__ = ["SIZES", "WINS", "calculators", "duel_odds", "tables"]
+__all__ = ["REACH", "SIZES", "WINS", "calculators", "duel_odds", "tables"]
 
 
 def duel_odds(coins_a: int, coins_b: int, rules: Rules | None = None) -> Distribution[str]:
@@ -39,6 +39,12 @@ WINS = TableSpec(
     "second side's coins",
     "a {row}-coin side against {column}",
     "wins",
+)
+
+
+#: The largest pool bounds what a duel may be set up with, not its odds (CD-1).
+REACH = Reach(
+    unseen={"max_coins": "the stepper, whose pools it bounds: start_duel(coins_a, coins_b, rules) refuses a bigger one"}
 )
 
 

@@ -42,6 +42,7 @@ from toolkit.engine import CHANCE, TERMINAL, Event, EventData, GameState
 from toolkit.errors import IllegalActionError, InvalidSetupError
 from toolkit.numbers import count
 from toolkit.rulings import implements
+from toolkit.whole_numbers import at_most_items, is_whole_number
 
 __all__ = ["AttackState", "start_attack", "start_attack_from_pools"]
 
@@ -453,7 +454,9 @@ def start_attack_from_pools(
     The calculators' cross-checks start here.
     """
     check_pool(attack_dice, "attack_dice")
-    pools = (defence_dice,) if isinstance(defence_dice, int) else tuple(defence_dice)
+    pools = (
+        (defence_dice,) if is_whole_number(defence_dice) else tuple(at_most_items(defence_dice, "defence_dice", 10_000))
+    )
     for p in pools:
         check_pool(p, "defence_dice")
     attacker = Character("Attacker", melee=attack_dice, ranged=attack_dice, magic=attack_dice, health=_NO_LIMIT)

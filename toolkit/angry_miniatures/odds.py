@@ -57,6 +57,7 @@ from toolkit.errors import ArgumentTypeError, InvalidSetupError, TooBigError
 from toolkit.odds_result import DEFAULT_TIME_LIMIT, Odds, check_method, choose_method, too_big
 from toolkit.prob import Distribution
 from toolkit.question import Question
+from toolkit.whole_numbers import at_most_items
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -142,7 +143,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
     Raises:
         InvalidSetupError: ``n`` is not a whole number >= 0.
     """
-    check_pool(n, "n")
+    n = check_pool(n, "n")
     rules = check_rules(rules)
     model = die_model(rules)
     hits, blanks, faces = model.hits, model.blanks, model.faces
@@ -174,7 +175,7 @@ def hit_distribution(n: int, rules: Rules | None = None) -> Odds[int]:
 def crit_probability(n: int, rules: Rules | None = None) -> Fraction:
     """Return the probability that a roll of ``n`` dice crits: two or more Aces
     (``rules.crit_count`` or more of ``rules.crit_faces``) (AM-7)."""
-    check_pool(n, "n")
+    n = check_pool(n, "n")
     rules = check_rules(rules)
     model = die_model(rules)
     if n > MAX_POOL:
@@ -307,8 +308,8 @@ def opposed(
         TooBigError: an exact request above the limit, or a Monte Carlo run of more than
             :data:`MAX_SAMPLED_DICE` dice.
     """
-    check_pool(attack_dice, "attack_dice")
-    check_pool(defence_dice, "defence_dice")
+    attack_dice = check_pool(attack_dice, "attack_dice")
+    defence_dice = check_pool(defence_dice, "defence_dice")
     check_attack_type(attack_type)
     rules = check_rules(rules)
     check_method(method)
@@ -404,7 +405,7 @@ def _area_refusal(n: int, pools: list[int], max_outcomes: int) -> TooBigError | 
 
 def area_attack(
     attack_dice: int,
-    defence_dice_list: Iterable[int],
+    defence_dice_list: Iterable[int] | int,
     rules: Rules | None = None,
     max_outcomes: int = 2_000_000,
     method: str = "exact",
@@ -416,6 +417,7 @@ def area_attack(
 ) -> Odds[tuple[int, ...]]:
     """Return the distribution of the damage dealt to each defender by one magic attack
     roll against the target and its adjacent creatures (AM-8): exact by default.
+    ``defence_dice_list`` is each defender's pool (one whole number: one defender).
 
     The attack is rolled once, so the defenders' damages are correlated: this is not
     the product of the single-defender distributions. Ties on hits follow AM-4 per
@@ -434,8 +436,10 @@ def area_attack(
     rules = check_rules(rules)
     check_method(method)
     n = check_pool(attack_dice, "attack_dice")
-    if isinstance(defence_dice_list, (str, bytes)) or not isinstance(defence_dice_list, Iterable):
+    if isinstance(defence_dice_list, (str, bytes)) or not isinstance(defence_dice_list, Iterable | int):
         raise ArgumentTypeError(f"defence_dice_list must be a list of pools, got {type(defence_dice_list).__name__}")
+    if isinstance(defence_dice_list, int):  # one defender
+        defence_dice_list = _pools(defence_dice_list, "defence dice", MAX_SAMPLED_DICE)
     pools = []
     for m in defence_dice_list:
         pools.append(check_pool(m, "defence dice"))
@@ -492,15 +496,25 @@ def area_attack(
     return Odds(Distribution(result), question=question)
 
 
+def _pools(dice: object, what: str, most: int) -> list[int]:
+    """``dice`` as a list of pools: one whole number (``3``) or a list of them (AM-2), read
+    no further than ``most`` pools (an endless iterator is refused, not read to the end)."""
+    if isinstance(dice, Iterable) and not isinstance(dice, str | bytes):
+        return [check_pool(n, what) for n in at_most_items(dice, what, most, "pools", error=TooBigError)]
+    return [check_pool(dice, what)]
+
+
 def odds_table(
-    attack_dice: Iterable[int] = range(1, 9),
-    defence_dice: Iterable[int] = range(1, 9),
+    attack_dice: Iterable[int] | int = range(1, 9),
+    defence_dice: Iterable[int] | int = range(1, 9),
     attack_type: str = "melee",
     rules: Rules | None = None,
     floats: bool = False,
     max_cells: int = 10_000,
 ) -> pd.DataFrame:
     """Return a pandas table over a grid of pool sizes, one row per (attack, defence) pair.
+    Each of ``attack_dice`` and ``defence_dice`` is a list of pools or one pool
+    (``odds_table(3, 2)``: one row, as the command line takes it).
 
     Columns: ``attack_dice``, ``defence_dice``, ``hit`` (P the defender takes damage),
     ``return_hit`` (P the attacker takes damage, melee only), ``expected_damage``,
@@ -514,7 +528,7 @@ def odds_table(
 
     rules = rules or _DEFAULT
     check_attack_type(attack_type)
-    attacks, defences = list(attack_dice), list(defence_dice)
+    attacks, defences = _pools(attack_dice, "attack_dice", max_cells), _pools(defence_dice, "defence_dice", max_cells)
     if not attacks or not defences:
         raise InvalidSetupError("odds_table needs at least one attack pool and one defence pool")
     if len(attacks) * len(defences) > max_cells:

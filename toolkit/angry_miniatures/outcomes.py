@@ -3,9 +3,13 @@ attacks a target took (AM-10) and how a melee exchange ended."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, total_ordering
+from typing import Any, ClassVar
+
+from toolkit.outcome_names import Side, field_values
 
 __all__ = ["AttackOutcome", "ExchangeEnd", "MoreThan", "attack_outcome"]
 
@@ -80,8 +84,18 @@ class MoreThan:
 
 @dataclass(frozen=True, order=True)
 class ExchangeEnd:
-    """How a melee exchange ended: who is out, and the Health each side has left."""
+    """How a melee exchange ended: who is out, and the Health each side has left.
+
+    Attributes:
+        out: the character taken out (AM-10): in the odds, a
+            :class:`~toolkit.outcome_names.Side`, her name (``"Grunk"``) that equals her
+            side (``"attacker"``/``"defender"``) too.
+        attacker_health_left, defender_health_left: each side's Health left.
+    """
 
     out: str
     attacker_health_left: int
     defender_health_left: int
+
+    #: What ``out`` holds: a side (:class:`~toolkit.outcome_names.Side`).
+    FIELD_VALUES: ClassVar[Mapping[str, tuple[Any, ...]]] = field_values(out=(Side,))

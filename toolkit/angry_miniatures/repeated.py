@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 
@@ -48,6 +49,7 @@ from toolkit.odds_result import (
     counts_mean_half_width,
     too_big,
 )
+from toolkit.outcome_names import sides
 from toolkit.prob import Distribution
 from toolkit.question import Question
 from toolkit.whole_numbers import whole_number
@@ -152,7 +154,7 @@ def attacks_to_take_out(
     rules = check_rules(rules)
     check_method(method)
     health = whole_number(health, "health", 1, ruling="AM-10", type_error=ArgumentTypeError)
-    whole_number(cap, "cap (attacks)", 1, type_error=ArgumentTypeError)
+    cap = whole_number(cap, "cap (attacks)", 1, type_error=ArgumentTypeError)
     n = check_pool(attack_dice, "attack_dice")
     m = check_pool(defence_dice, "defence_dice")
     check_attack_type(attack_type)
@@ -397,18 +399,31 @@ def melee_exchange(
         rounds = _wald_attacks(attacker.health_left + defender.health_left, dealt)
         _check_run_length(rounds * dice * (2 if alternate else 1), "a melee fight to the finish")
         names = {attacker.name, defender.name}
-        return sampled_odds(
-            lambda rng: exchange_run(rng, attacker, defender, ab, ba, alternate, rules),
-            ("angry miniatures melee exchange", attacker, defender, alternate),
-            trials,
-            seed,
-            precision,
-            time_limit,
-            tuple(_out_is(name) for name in sorted(names)),
-            trial_name="simulated fights",
-        ).answering(question)
+        return _named_ends(
+            sampled_odds(
+                lambda rng: exchange_run(rng, attacker, defender, ab, ba, alternate, rules),
+                ("angry miniatures melee exchange", attacker, defender, alternate),
+                trials,
+                seed,
+                precision,
+                time_limit,
+                tuple(_out_is(name) for name in sorted(names)),
+                trial_name="simulated fights",
+            ).answering(question),
+            attacker,
+            defender,
+        )
     solved = _solve_exchange(attacker, defender, strike, back, alternate)
-    return Odds(Distribution(solved), seconds=time.perf_counter() - started, question=question)
+    return _named_ends(
+        Odds(Distribution(solved), seconds=time.perf_counter() - started, question=question), attacker, defender
+    )
+
+
+def _named_ends(odds: Odds[ExchangeEnd], attacker: Character, defender: Character) -> Odds[ExchangeEnd]:
+    """The ends with ``out`` as the character's :class:`~toolkit.outcome_names.Side`: her
+    name, equal to ``"attacker"``/``"defender"`` too (the side out is the one left at 0 Health)."""
+    out = {s.role: s for s in sides(("attacker", attacker.name), ("defender", defender.name))}
+    return odds.map(lambda e: replace(e, out=out["attacker" if e.attacker_health_left == 0 else "defender"]))
 
 
 def _with_damage(character: Character, damage: int) -> Character:

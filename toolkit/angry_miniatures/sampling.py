@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
 from toolkit.angry_miniatures.outcomes import AttackOutcome, ExchangeEnd, MoreThan, attack_outcome
 from toolkit.angry_miniatures.referee import compare_rolls, damage_dealt, is_crit, super_tiebreak_winner
 from toolkit.angry_miniatures.rules import Character, Pools, Rules
-from toolkit.odds_result import Odds, check_precision, check_time_limit, check_trials, counts_half_width
+from toolkit.odds_result import Odds, check_precision, check_seed, check_time_limit, check_trials, counts_half_width
 from toolkit.odds_samples import Samples, play_seed, sample_runs
 from toolkit.progress import tick
 
@@ -172,17 +172,17 @@ def sampled_odds(
     replaces the Wilson half-widths of the outcomes and ``events`` as what is compared
     with ``precision`` (a calculator of a mean: :func:`~toolkit.odds_result.counts_mean_half_width`)."""
     started = time.perf_counter()
-    check_trials(trials)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
 
-    def draw(n: int, batch: int) -> list[Hashable]:
+    def draw(n: int, batch: int) -> Iterator[Hashable]:  # run by run: a time limit stops it between two
         rng = random.Random(f"{seed}:{stream}" if batch == 0 else f"{seed}:{batch}:{stream}")
-        runs = []
         for _ in range(n):
-            runs.append(run(rng))
+            outcome = run(rng)
             tick()  # a run done: the progress of long work (toolkit.progress)
-        return runs
+            yield outcome
 
     def widest(counts: Any, runs: int) -> float:
         return counts_half_width(counts, runs, events)

@@ -20,6 +20,7 @@ from toolkit.durak_battle.odds import clash_value
 from toolkit.durak_battle.rules import SUIT_WORDS, Rules
 from toolkit.errors import InvalidSetupError
 from toolkit.montecarlo import z_for
+from toolkit.numbers import interval_text
 
 __all__ = ["SuitValue", "suit_values", "suit_label"]
 
@@ -31,8 +32,9 @@ class SuitValue:
     suit: str
     trials: int
     mean: float
-    half_width: float  # of the 99% interval
+    half_width: float  # of the interval at ``confidence``
     action_label: str = ""  # the action the suit gives under the rules in force (DB-1)
+    confidence: float = 0.95
 
     @property
     def label(self) -> str:
@@ -43,11 +45,19 @@ class SuitValue:
     def interval(self) -> tuple[float, float]:
         return (self.mean - self.half_width, self.mean + self.half_width)
 
+    def text(self, level: bool = True) -> str:
+        """The mean gain and its interval (:func:`~toolkit.numbers.interval_text`),
+        ``'+0.52 ± 0.09 (95%)'``; ``level=False`` for a table that states it once."""
+        return interval_text(self.mean, *self.interval, self.confidence, percent=False, signed=True, level=level)
 
-def suit_values(cards: int = 4, trials: int = 300, rules: Rules | None = None, seed: int = 0) -> list[SuitValue]:
+
+def suit_values(
+    cards: int = 4, trials: int = 300, rules: Rules | None = None, seed: int = 0, confidence: float = 0.95
+) -> list[SuitValue]:
     """Return, for each suit (and the joker when ``rules.jokers``), the mean gain in the
     clash's minimax value (tokens b loses minus tokens a loses) of giving side a one extra
-    card of that suit, over ``trials`` random deals of ``cards`` cards each (DB-1..DB-6).
+    card of that suit, over ``trials`` random deals of ``cards`` cards each (DB-1..DB-6),
+    with its normal interval at ``confidence`` (the toolkit's one level, 95%).
 
     The same deals are used for every suit, so the differences between suits are paired.
 
@@ -74,7 +84,7 @@ def suit_values(cards: int = 4, trials: int = 300, rules: Rules | None = None, s
                 continue
             extra: Card = rng.choice(pool)
             gains[s].append(Fraction(clash_value([*a, extra], b, rules).value) - Fraction(base))
-    z = z_for(0.99)
+    z = z_for(confidence)
     out = []
     for s in suits:
         xs = gains[s]
@@ -82,7 +92,7 @@ def suit_values(cards: int = 4, trials: int = 300, rules: Rules | None = None, s
         exact_mean = sum(xs) / n  # exact (Fractions), worked out once
         mean = float(exact_mean)
         var = float(sum((x - exact_mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-        out.append(SuitValue(s, n, mean, z * math.sqrt(var / n), suit_label(s, rules)))
+        out.append(SuitValue(s, n, mean, z * math.sqrt(var / n), suit_label(s, rules), confidence))
     return out
 
 

@@ -30,7 +30,7 @@ from toolkit.durak_battle.position import OPENING, Beat, ClashPosition, clash_ov
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, fresh_deck, settle_losses
 from toolkit.engine import CHANCE, TERMINAL, Event, GameState, replaced
-from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError
+from toolkit.errors import IllegalActionError, InvalidSetupError, ToolkitError, excerpt
 from toolkit.narration import narrated
 from toolkit.numbers import count
 from toolkit.whole_numbers import whole_number
@@ -142,8 +142,12 @@ class BattleState(GameState):
                     value = int(text)
                 except ValueError:
                     raise IllegalActionError(f"{text!r} is not a roll total: give a whole number") from None
-                if value not in dict(self.chance_outcomes()):
-                    raise IllegalActionError(f"{value} is not a possible roll here (DB-2, DB-8)")
+                possible = dict(self.chance_outcomes())
+                if value not in possible:
+                    raise IllegalActionError(
+                        f"{excerpt(value)} is not a possible roll here: a total from {min(possible)} to "  # type: ignore[type-var]
+                        f"{max(possible)} (DB-2, DB-8)"  # type: ignore[type-var]
+                    )
                 return value
             if self.stage == "coin":
                 wanted = text.strip().lower()
@@ -513,7 +517,7 @@ def start_battle(
     """
     rules = rules or Rules()
     _check_armies(army_a, army_b)
-    whole_number(max_rounds, "max_rounds", 1)
+    max_rounds = whole_number(max_rounds, "max_rounds", 1)
     state = BattleState(rules=rules, armies=(army_a, army_b), deck=fresh_deck(rules, deck), max_rounds=max_rounds)
     return state._log("start", {"tokens": (army_a.tokens, army_b.tokens)}, "DB-7")
 

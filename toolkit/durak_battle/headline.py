@@ -1,19 +1,20 @@
 """The Durak battle headline tables of the rule-change report
 (:mod:`toolkit.reports.rule_change`): P(North comes out of a clash ahead: fewer tokens
 lost than South) in one clash over hand sizes (:func:`toolkit.durak_battle.clash_losses`,
-DB-3..DB-7) and P(North wins) a whole battle over army sizes
-(:func:`toolkit.durak_battle.battle_outcome`, DB-2..DB-9); Monte Carlo where exact is too
-big, with its interval.
+DB-3..DB-7) and, over army sizes, a whole battle (:func:`toolkit.durak_battle.battle_outcome`,
+DB-2..DB-9): P(North wins), and how battles end: P(a retreat) (DB-8), P(an army destroyed)
+(DB-7) and P(the battle lasts past its first round); Monte Carlo where exact is too big,
+with its interval. The four battle tables read one battle per pair of sizes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit.plugin.headline import Cell, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list
 
-__all__ = ["DB_BATTLE", "DB_CLASH", "DB_NAMES", "SIZES", "tables"]
+__all__ = ["DB_BATTLE", "DB_CLASH", "DB_DESTROYED", "DB_LONG", "DB_NAMES", "DB_RETREAT", "REACH", "SIZES", "tables"]
 
 #: The sizes of the tables, with their defaults.
 SIZES: dict[str, Any] = {
@@ -48,11 +49,48 @@ DB_BATTLE = TableSpec(
     "wins the battle",
     mirrored=True,
 )
+#: How battles end, whoever wins: the same measure for both armies, so each pair of sizes
+#: is listed once.
+DB_RETREAT, DB_DESTROYED, DB_LONG = (
+    TableSpec(
+        key,
+        measure,
+        f"{DB_NAMES[0]}'s tokens",
+        f"{DB_NAMES[1]}'s tokens",
+        "a battle of {row} tokens against {column}",
+        event,
+        mirrored=True,
+    )
+    for key, measure, event in (
+        ("retreat", "P(the battle ends in a retreat)", "ends in a retreat"),
+        ("destroyed", "P(the battle ends with an army destroyed)", "ends with an army destroyed"),
+        ("long", "P(the battle lasts more than one round)", "lasts more than one round"),
+    )
+)
+
+#: What the tables cannot see: under the greedy play they are drawn with (their default
+#: policies), an initiative holder always attacks when she can (DB-6).
+REACH = Reach(
+    unseen={
+        "holder_must_attack": "clash_losses(cards_a, cards_b, ('optimal', 'optimal'), rules) or with "
+        "('random', 'random'): greedy play, the tables' default policies, attacks whenever it can, so "
+        "it never meets the rule (DB-6)"
+    }
+)
+
+#: What each battle table counts, of a :class:`~toolkit.durak_battle.BattleEnd`.
+BATTLE_EVENTS: tuple[tuple[TableSpec, Callable[[Any], bool]], ...] = (
+    (DB_BATTLE, lambda end: end.winner == "a"),
+    (DB_RETREAT, lambda end: end.how == "retreat"),
+    (DB_DESTROYED, lambda end: end.how == "destroyed"),
+    (DB_LONG, lambda end: end.rounds > 1),
+)
 
 
 def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
-    """P(North comes out of the clash ahead) in one clash over hand sizes, and P(North wins) a
-    battle over army sizes (both leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards)."""
+    """P(North comes out of the clash ahead) in one clash over hand sizes, and over army
+    sizes P(North wins) a battle, P(it ends in a retreat), P(an army is destroyed) and P(it
+    lasts more than one round) (both leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards)."""
     from toolkit.durak_battle import Army, Leader, battle_outcome, clash_losses
 
     hands = size_list(sizes["clash_sizes"], "clash_sizes", 1)
@@ -63,16 +101,17 @@ def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     def clash(na: int, nb: int) -> Cell:
         return cell_of(na, nb, clash_losses(na, nb, pols, rules, trials=trials), lambda lost: lost[0] < lost[1])
 
-    def battle(ta: int, tb: int) -> Cell:
+    def battle(ta: int, tb: int) -> Any:
         north, south = DB_NAMES
         a = Army(north, ta, Leader(f"{north}'s leader", battle_die="d8", spirit_die="d6", wild_card=True))
         b = Army(south, tb, Leader(f"{south}'s leader", battle_die="d8", spirit_die="d6", wild_card=True))
-        result = battle_outcome(a, b, rules, pols, max_rounds=sizes["max_rounds"], trials=trials)
-        return cell_of(ta, tb, result, lambda end: end.winner == "a")
+        return battle_outcome(a, b, rules, pols, max_rounds=sizes["max_rounds"], trials=trials)
 
+    battles = {(ta, tb): battle(ta, tb) for ta in rows for tb in columns}
     north, south = DB_NAMES
     note = f"policies: {north} {pols[0]}, {south} {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"
-    return [
-        Table(DB_CLASH, grid(hands, hands, clash), note),
-        Table(DB_BATTLE, grid(rows, columns, battle), note + f"; undecided after {sizes['max_rounds']} rounds"),
+    battle_note = note + f"; undecided after {sizes['max_rounds']} rounds"
+    return [Table(DB_CLASH, grid(hands, hands, clash), note)] + [
+        Table(spec, grid(rows, columns, lambda ta, tb, ev=event: cell_of(ta, tb, battles[ta, tb], ev)), battle_note)
+        for spec, event in BATTLE_EVENTS
     ]

@@ -520,7 +520,7 @@ def _roll_move(state: BattleState, left: _RoundLeft) -> PlannedMove | None:
             f"({trait}, {state.prompt()}): add {state.stage}: {{{name}: TOTAL}}"
         )
     total, line = given.pop(side)
-    return PlannedMove(True, str(total), f"{left.names[side]} rolls {trait}: {total}", line)
+    return PlannedMove(True, str(total), f"{left.names[side]} rolls {trait}: {excerpt(total)}", line)
 
 
 def _deal_move(state: BattleState, left: _RoundLeft) -> PlannedMove | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.odds_result import MAX_TRIALS
 from toolkit.plugin.calculator import Calculator, Param, Row, interval_of, value_rows
 
 __all__ = ["calculators"]
@@ -79,7 +80,7 @@ def calculators() -> list[Calculator]:
                 Param("cards_b", "int", low=0, high=27, help="side b's hand size"),
                 policies,
                 method,
-                Param("trials", "int", DEFAULT_TRIALS, low=1, high=10**7, help="Monte Carlo clashes"),
+                Param("trials", "int", DEFAULT_TRIALS, low=1, high=MAX_TRIALS, help="Monte Carlo clashes"),
                 seed,
             ),
             lambda a, r: clash_losses(
@@ -101,7 +102,9 @@ def calculators() -> list[Calculator]:
                 policies,
                 Param("max_rounds", "int", 50, low=1, high=1000, help="rounds before 'undecided'"),
                 method,
-                Param("trials", "int", DEFAULT_BATTLE_TRIALS, low=1, high=10**7, help="Monte Carlo clashes per pair"),
+                Param(
+                    "trials", "int", DEFAULT_BATTLE_TRIALS, low=1, high=MAX_TRIALS, help="Monte Carlo clashes per pair"
+                ),
                 seed,
             ),
             lambda a, r: battle_outcome(
@@ -119,5 +122,6 @@ def calculators() -> list[Calculator]:
             max_points=5_000,
             help="how a whole battle ends: winner and how (retreat, destroyed, undecided), mean rounds (DB-1..DB-9)",
             units=(("mean rounds", "rounds"),),
+            headline="winner",
         ),
     ]

@@ -3,7 +3,7 @@
 :func:`none_rule_value` measures what the None rule (FM-5) is worth: how often it comes
 into play, and how much the owner of the hidden Trumps gains by being allowed to keep
 them hidden rather than having to reveal them. It samples deals and plays (Monte Carlo
-with 99% intervals) and, at every None-rule moment, judges both choices with the
+with 95% intervals) and, at every None-rule moment, judges both choices with the
 referee — so the gain per moment is exact, only the average over deals is sampled.
 """
 
@@ -53,8 +53,8 @@ class NoneRuleValue:
         """The owner's mean gain in points per attack where the rule applies."""
         return float(self.gain / self.applies) if self.applies else 0.0
 
-    def mean_gain_interval(self, confidence: float = 0.99) -> tuple[float, float]:
-        """A normal-approximation interval for :attr:`mean_gain`."""
+    def mean_gain_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """A normal-approximation interval for :attr:`mean_gain`, at the toolkit's one level (95%) unless asked."""
         if self.applies < 2:
             return (self.mean_gain, self.mean_gain)
         n = self.applies

@@ -801,7 +801,7 @@ def start_combat(
         rules=rules,
     )
     n_attacks = attacks if attacks is not None else (1 if wrestling else attacker.weapon.attacks)
-    whole_number(n_attacks, "attacks", 1, ruling="FM-13")
+    n_attacks = whole_number(n_attacks, "attacks", 1, ruling="FM-13")
     if attacker.name == defender.name:
         raise InvalidSetupError(f"the two fairies need different names, both are {attacker.name!r}")
     for f in (attacker, defender):

@@ -31,7 +31,7 @@ __all__ = ["HINTS", "MAX_CARDS", "candidates", "complete", "dealing", "setups", 
 
 #: The largest combat hand a searched combat deals.
 MAX_CARDS = 5
-ATTACKER, DEFENDER = "Dizzy", "Sparky"
+ATTACKER, DEFENDER = "Dizzy", "Sparky"  # Sparky is "he", as Sparklespaz in the draft's worked example
 
 
 def _attacker(cards: int, live: int, rules: Rules, wrestling: bool) -> dict[str, Any]:
@@ -65,14 +65,14 @@ def setups(hints: dict[str, Any], rules: Rules) -> list[dict[str, Any]]:
                 continue
             setup = {
                 **_attacker(a_cards, 2, rules, True),
-                "defender": Fairy(DEFENDER, live=2, kill=d_cards),
+                "defender": Fairy(DEFENDER, live=2, kill=d_cards, pronoun="he"),
                 "wrestling": True,
             }
         else:
             live = max(1, d_cards)
             setup = {
                 **_attacker(a_cards, 3, rules, False),
-                "defender": Fairy(DEFENDER, live=live, kill=1),
+                "defender": Fairy(DEFENDER, live=live, kill=1, pronoun="he"),
                 "defender_modifiers": d_cards - live,
             }
         if attacks != 1:

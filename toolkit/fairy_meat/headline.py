@@ -1,8 +1,11 @@
 """The Fairy Meat headline tables of the rule-change report
-(:mod:`toolkit.reports.rule_change`): P(the attacker wins), P(2 damage or more) and
-P(the defender wins) one attack, averaged over every deal, over the attacker's x the
-defender's hand sizes (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
+(:mod:`toolkit.reports.rule_change`): P(the attacker wins), P(2 damage or more), P(the
+defender wins) and P(a Nasty Hit) (FM-12) in one attack, averaged over every deal, over
+the attacker's x the defender's hand sizes (:func:`toolkit.fairy_meat.deal_averaged_odds`, FM-1..FM-12);
 Monte Carlo where a deal is too big, with its interval.
+
+The tables are by hand size: the FM-2 terms that make a hand size do not enter;
+:data:`REACH` declares them with the calculators that measure them.
 """
 
 from __future__ import annotations
@@ -10,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit.plugin.headline import Cell, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list
 
-__all__ = ["FM_DAMAGE", "FM_DEFENDER", "FM_WINS", "SIZES", "tables"]
+__all__ = ["FM_DAMAGE", "FM_DEFENDER", "FM_NASTY", "FM_WINS", "REACH", "SIZES", "tables"]
 
 #: The sizes of the tables, with their defaults.
 SIZES: dict[str, Any] = {
@@ -47,10 +50,29 @@ FM_DAMAGE = TableSpec(
     "an attacker with a {row}-card hand against {column_cards}",
     "deals 2 damage or more",
 )
+FM_NASTY = TableSpec(
+    "nasty_hit",
+    "P(a Nasty Hit)",
+    "attacker's cards",
+    "defender's cards",
+    "an attack of a {row}-card hand against {column_cards}",
+    "ends in a Nasty Hit",
+)
+
+
+#: What the tables cannot see (FM-2's hand-size terms) and what measures it.
+REACH = Reach(
+    unseen={
+        name: "combat_hand_sizes(attacker, defender, rules=rules) (FM-2) and then deal_averaged_odds at "
+        "those sizes, or the combat stepper, which deals by them: the tables set both hand sizes directly"
+        for name in ("attacker_bonus", "order_card_bonus", "flutter_penalty", "wrestling_hand")
+    }
+)
 
 
 def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
-    """P(attacker wins), P(2 damage or more) (FM-10) and P(defender wins) over hand sizes,
+    """P(attacker wins), P(2 damage or more) (FM-10), P(defender wins) and P(a Nasty Hit)
+    (FM-12) over hand sizes,
     averaged over every deal (exact where :func:`~toolkit.fairy_meat.deal_averaged_odds`
     is, else Monte Carlo)."""
     from toolkit.fairy_meat import deal_averaged_odds
@@ -71,4 +93,5 @@ def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
         Table(FM_WINS, grid(rows, columns, won("attacker")), note),
         Table(FM_DAMAGE, grid(rows, columns, damaged), note),
         Table(FM_DEFENDER, grid(rows, columns, won("defender")), note),
+        Table(FM_NASTY, grid(rows, columns, lambda a, d: cell_of(a, d, odds[a, d], lambda o: o.nasty_hit)), note),
     ]

@@ -257,9 +257,20 @@ def _final(d: Data, c: Cast) -> str:
     return f"Final values: {c['attacker'].name} {va}, {c['defender'].name} {vd}."
 
 
+def _share(difference: int, divisor: int, points: int) -> str:
+    """FM-10's points in words: ``'half of 5, rounded up, is 3 points'`` (the draft's
+    divisor 2), ``'6 points'`` (divisor 1), ``'7 divided by 3, rounded up, is 3 points'``."""
+    if divisor == 1:
+        return count(points, "point")
+    part = "half of" if divisor == 2 else ""
+    whole = f"{part} {difference}" if part else f"{difference} divided by {divisor}"
+    rounded = "" if difference % divisor == 0 else ", rounded up,"
+    return f"{whole}{rounded} is {count(points, 'point')}"
+
+
 def _wins(d: Data, c: Cast) -> str:
     diff = d["difference"]
-    return f"{c[d['winner']].name} wins by {diff}: ceil({diff}/{d['divisor']}) = {count(d['points'], 'point')} (FM-10)."
+    return f"{c[d['winner']].name} wins by {diff}: {_share(diff, d['divisor'], d['points'])} (FM-10)."
 
 
 def _escape(d: Data, c: Cast) -> str:
@@ -286,10 +297,7 @@ def _nasty_hit(d: Data, c: Cast) -> Sentence:
 
 def _unopposed_value(d: Data, c: Cast) -> str:
     a = c["attacker"].name
-    return (
-        f"{a}'s value is {d['value']}: {a} wins with ceil({d['difference']}/{d['divisor']}) = "
-        f"{count(d['points'], 'point')}."
-    )
+    return f"{a}'s value is {d['value']}: {a} wins: {_share(d['difference'], d['divisor'], d['points'])}."
 
 
 _Words = Callable[[Data, Cast], "str | Sentence | Narration"]

@@ -309,7 +309,7 @@ class Rules(HouseRules):
     points_divisor: int = rule_field(
         2,
         ruling="FM-10",
-        help="points = ceil(difference / divisor); 1: the full difference",
+        help="the winner scores the difference divided by this, rounded up; 1: the full difference",
         label="Points divisor",
         bounds=DIVISOR_RANGE,
     )

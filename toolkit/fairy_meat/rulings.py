@@ -224,7 +224,7 @@ PARTS: tuple[Part, ...] = (
     Part("FM-7 spent once", "points are spent once: no extra cards for points used as Wild Trump points"),
     Part("FM-8", "cheating: a Trump that does not match lets the opponent shift each value by 1"),
     Part("FM-9", "who wins: same colour highest, different colours lowest"),
-    Part("FM-10", "points: ceil(difference / 2); damage"),
+    Part("FM-10", "points: half the difference, rounded up; damage"),
     Part(
         "FM-10 down",
         "damage comes off Live points",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.odds_result import MAX_TRIALS
 from toolkit.plugin.calculator import Calculator, Param, Row, result_rows, value_rows
 
 __all__ = ["calculators"]
@@ -90,6 +91,7 @@ def calculators() -> list[Calculator]:
             result_rows,
             seconds=0.01,
             help="one attack between two known hands under two policies (FM-3..FM-12)",
+            headline="winner",
         ),
         Calculator(
             system,
@@ -98,7 +100,7 @@ def calculators() -> list[Calculator]:
             + (
                 policies,
                 method,
-                Param("trials", "int", DEFAULT_TRIALS, low=1, high=10**7, help="Monte Carlo trials"),
+                Param("trials", "int", DEFAULT_TRIALS, low=1, high=MAX_TRIALS, help="Monte Carlo trials"),
                 Param("seed", "int", 0, low=0, high=2**31, help="Monte Carlo seed"),
             ),
             lambda a, r: deal_averaged_odds(
@@ -114,6 +116,7 @@ def calculators() -> list[Calculator]:
             # variant serve every pair: pairs dealt to the workers so that each sees every size
             shares=("attacker_cards", "defender_cards"),
             deal_groups=True,
+            headline="winner",
         ),
         Calculator(
             system,

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from toolkit.errors import ArgumentTypeError, InvalidSetupError
 from toolkit.notation import excerpt
+from toolkit.outcome_names import field_names
 from toolkit.whole_numbers import accepted_whole_numbers, whole_number
 
 __all__ = [
@@ -215,10 +216,11 @@ class Param:
 
 
 def outcome_label(outcome: Any) -> str:
-    """Return a short, stable label of an outcome: ``"winner=attacker, points=1"`` for a
-    named tuple, ``"a, b"`` for a plain tuple, its ``str`` otherwise (an Angry Miniatures
-    outcome reads ``"1 damage to defender, attacker crits"``). Outcomes recur from point to
-    point: each label is kept once made (:data:`LABELS` of them at most)."""
+    """Return a short, stable label of an outcome: its fields as ``"winner=attacker,
+    points=1"`` for a named tuple or a dataclass (the names Python uses, so a tuning file
+    asks ``{defender_damage: {at_least: 1}}``), ``"a, b"`` for a plain tuple, its ``str``
+    otherwise. Outcomes recur from point to point: each label is kept once made
+    (:data:`LABELS` of them at most)."""
     try:
         return _LABELS[outcome]
     except KeyError:
@@ -237,8 +239,9 @@ _LABELS: dict[Any, str] = {}
 
 
 def _label(outcome: Any) -> str:
-    if hasattr(outcome, "_asdict"):
-        return ", ".join(f"{k}={v}" for k, v in outcome._asdict().items())
+    names = field_names(outcome)
+    if names and not isinstance(outcome, Mapping):
+        return ", ".join(f"{k}={getattr(outcome, k)}" for k in names)
     if isinstance(outcome, tuple):
         return ", ".join(map(str, outcome))
     return str(outcome)
@@ -371,6 +374,9 @@ class Calculator:
         units: the unit of each number field of the outcomes and of each reported quantity
             that has one, ``(field, unit)`` pairs (``("lost_a", "tokens")``; ``"%"``: a
             probability): a tuning target's mean of it is written in it (``1 ± 0.06 tokens``).
+        headline: the outcome field a sweep's page charts first (``"winner"``: who wins),
+            its probability rows summed over the other fields; ``""``: none (the page leads
+            with the chances of single events, where the calculator gives them).
     """
 
     system: str
@@ -386,6 +392,7 @@ class Calculator:
     shares: tuple[str, ...] = ()
     deal_groups: bool = False
     units: tuple[tuple[str, str], ...] = ()
+    headline: str = ""
 
     def unit(self, field: str) -> str:
         """Return the unit of the outcomes' field or reported quantity ``field`` (``""``: none)."""

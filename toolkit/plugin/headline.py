@@ -10,11 +10,16 @@ seed under both rule sets, so two rule sets are compared with common random numb
 same deals and rolls wherever the decks are alike), run by run where both cells kept their
 runs (a Durak battle, a chain over sampled clash tables, keeps none: its change gets the
 conservative interval).
+
+A system also declares which of its tables can see each of its rules fields (:class:`Reach`,
+its ``reach`` hook): a table by pool or hand size cannot see a rule about characters or
+modifiers, and the rule-change report then says that the field is not measured by these
+tables, naming the calculator that does measure it, instead of reading "no change".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -22,9 +27,12 @@ from typing import Any
 from toolkit.comparison import CONFIDENCE, interval_of
 from toolkit.errors import InvalidSetupError, excerpt
 from toolkit.odds_samples import Samples
-from toolkit.whole_numbers import whole_number
+from toolkit.whole_numbers import at_most_items, whole_number
 
-__all__ = ["Cell", "Table", "TableSpec", "cell_of", "grid", "size_list"]
+#: The most sizes a headline table's rows or columns list.
+MAX_SIZES = 1_000
+
+__all__ = ["Cell", "Reach", "Table", "TableSpec", "cell_of", "grid", "size_list"]
 
 
 @dataclass(frozen=True)
@@ -88,13 +96,49 @@ class Table:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class Reach:
+    """Which of a system's headline tables can see each of its rules fields: every table
+    sees a field but those this record names (a contract test changes every field of every
+    system and checks it against this record).
+
+    Attributes:
+        only: ``{field: (TableSpec, ...)}``: the tables that alone see a field (the melee
+            table of damage back, say); at sizes that draw none of them, no table sees it.
+        unseen: ``{field: where it is measured}``: the fields no headline table can see,
+            each with the calculator that does measure it, in words a designer can type
+            (``"opposed(*attack_pools(attacker, defender, 'melee', rules=rules), 'melee', rules)
+            with a Character(melee_character=True) defender"``).
+    """
+
+    only: Mapping[str, tuple[TableSpec, ...]] = field(default_factory=dict)
+    unseen: Mapping[str, str] = field(default_factory=dict)
+
+    def seen_by(self, name: str, tables: Iterable[TableSpec]) -> list[TableSpec]:
+        """Return the tables among ``tables`` that can see the rules field ``name``."""
+        if name in self.unseen:
+            return []
+        only = self.only.get(name)
+        return [t for t in tables if only is None or t.key in {o.key for o in only}]
+
+    def measured_by(self, name: str, tables: Iterable[TableSpec]) -> str:
+        """Return where the rules field ``name`` is measured when none of ``tables`` sees it,
+        as a clause: ``"measure it with <its declared calculator>"``, or the tables that
+        alone see it, drawn at other sizes."""
+        if name in self.unseen:
+            return f"measure it with {self.unseen[name]}"
+        shown = {t.key for t in tables}
+        others = [t.measure for t in self.only.get(name, ()) if t.key not in shown] or ["other tables"]
+        return f"only {' and '.join(others)} can see it, at sizes that draw {'it' if len(others) < 2 else 'them'}"
+
+
 def size_list(values: Any, what: str, low: int) -> list[int]:
     """Return the sizes ``values`` (one whole number or a list) sorted without repeats.
 
     Raises:
         InvalidSetupError: a value that is not a whole number of ``low`` or more.
     """
-    items = list(values) if isinstance(values, (list, tuple, range)) else [values]
+    items = at_most_items(values, what, MAX_SIZES, "sizes") if isinstance(values, (list, tuple, range)) else [values]
     if not items:
         raise InvalidSetupError(f"{what} must list whole numbers of {low} or more, got {excerpt(values)}")
     for v in items:

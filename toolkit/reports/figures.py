@@ -42,9 +42,12 @@ from toolkit.montecarlo import Estimate
 from toolkit.numbers import (
     TAIL,
     AtLeast,
+    AtMost,
     Points,
     fold_labels,
+    fold_tail,
     fold_weights,
+    interval_text,
     number_text,
     percent_text,
     probability_text,
@@ -228,9 +231,13 @@ def format_cell(value: Any, percent: bool = False) -> Any:
     when the fraction is long), or as a probability when ``percent`` (``'7/27 ≈ 25.9%'``,
     ``'48.8%'``); a float as ``'1.31'`` (``'25.9%'`` in a percent column); a Monte Carlo
     :class:`~toolkit.montecarlo.Estimate` as ``'48.8% ± 0.7% (95%), estimated from …'``;
-    a :class:`~toolkit.numbers.Points` as ``'−9.6 points'``; anything else unchanged."""
+    a :class:`~toolkit.numbers.Points` as ``'−9.6 points'``; ``True``/``False`` as ``'yes'``/``'no'``,
+    ``None`` as an empty cell and a list as its items joined (``'greedy, greedy'``): no Python
+    value on the page; anything else unchanged."""
     if isinstance(value, bool):
-        return value
+        return "yes" if value else "no"
+    if value is None:
+        return ""
     if isinstance(value, Estimate):
         return value.text()
     if isinstance(value, Points):  # a difference of probabilities: '−9.6 points', never a fraction or '%'
@@ -239,6 +246,8 @@ def format_cell(value: Any, percent: bool = False) -> Any:
         return probability_text(value) if percent else number_text(value)
     if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")):  # not NaN
         return percent_text(value) if percent else number_text(value)
+    if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
+        return ", ".join(str(format_cell(v, percent)) for v in value)
     return value
 
 
@@ -318,21 +327,56 @@ def bar(
 ) -> go.Bar:
     """Return a plotly bar trace of a distribution (or of ``(outcome, probability)`` pairs in
     display order) as a designer reads it: the tail below ``threshold`` (0.05%) folded into
-    one ``'≥ k'`` bar, heights in percent, each bar's text its percent and its hover text
-    the probability by the display rule (``'2: 7/27 ≈ 25.9%'``). ``label`` writes an
-    outcome; ``kwargs`` go to ``go.Bar``."""
+    one ``'≥ k'`` bar, heights in percent, each bar's text its percent (never ``0.0%`` for a
+    possible outcome) and its hover text the probability by the display rule (``'2: 7/27 ≈
+    25.9%'``). A result that is an estimate (an :class:`~toolkit.odds_result.Odds` that is
+    not exact) draws each bar with its error bar, from the result's own interval, and its
+    hover text ``'2: 14.4% ± 1.6% (95%)'``. ``label`` writes an outcome; ``kwargs`` go to
+    ``go.Bar``."""
     import plotly.graph_objects as go
 
     shown = fold_labels(rows, threshold, label=label)
+    intervals = _intervals(rows, threshold)
+    hover = [hover_text(k, p) for k, p in shown]
+    if intervals is not None:
+        level = getattr(rows, "confidence", 0.95)
+        hover = [f"{k}: {interval_text(p, lo, hi, level)}" for (k, p), (lo, hi) in zip(shown, intervals, strict=True)]
+        kwargs.setdefault(
+            "error_y",
+            {
+                "type": "data",
+                "symmetric": False,
+                "array": [max(0.0, hi - float(p)) * 100 for (_, p), (_, hi) in zip(shown, intervals, strict=True)],
+                "arrayminus": [max(0.0, float(p) - lo) * 100 for (_, p), (lo, _) in zip(shown, intervals, strict=True)],
+            },
+        )
     return go.Bar(
         x=[k for k, _ in shown],
         y=[float(p) * 100 for _, p in shown],
         text=[percent_text(p) for _, p in shown],
-        hovertext=[hover_text(k, p) for k, p in shown],
+        hovertext=hover,
         hoverinfo="text",
         name=name,
         **kwargs,
     )
+
+
+def _intervals(rows: Any, threshold: Fraction) -> list[tuple[float, float]] | None:
+    """Each shown bar's interval when ``rows`` is an estimate with ``interval`` (a folded
+    tail's: the interval of every outcome from its first), else ``None``."""
+    if getattr(rows, "exact", True) or not callable(getattr(rows, "interval", None)):
+        return None
+    out = []
+    for o, _ in fold_tail(rows, threshold):
+        if isinstance(o, AtLeast):
+            event = lambda x, k=o.k: x >= k
+        elif isinstance(o, AtMost):
+            event = lambda x, k=o.k: x <= k
+        else:
+            event = lambda x, o=o: x == o
+        low, high = rows.interval(event)
+        out.append((float(low), float(high)))
+    return out
 
 
 def table_html(
@@ -354,8 +398,14 @@ def table_html(
     for column in shown.columns:
         is_percent = column in percent
         shown[column] = shown[column].map(lambda v, p=is_percent: format_cell(v, p)).astype(object)
-    index = not _is_default_index(df)
+    if not _is_default_index(df):  # the index as columns: no row of index names, no "None"
+        shown.index.names = [name if name is not None else "" for name in shown.index.names]
+        if not set(shown.index.names) & set(shown.columns):  # else a column would be written twice
+            shown = shown.reset_index()
+    shown.columns.name = None  # a pivot's column name ("kind") would be a row of its own
+    index = not _is_default_index(shown)
     markup = shown.to_html(escape=True, index=index, border=0, classes="toolkit-table", na_rep="")
+    markup = _text_left(markup, shown, shown.index.nlevels if index else 0)
     line = question if isinstance(question, str) else headline_of(question)
     if caption is not None or line:
         heading = f"<b>{html.escape(line)}</b>" if line else ""
@@ -388,6 +438,33 @@ def table(
     from IPython.display import HTML, display
 
     display(HTML(table_html(df, caption=caption, percent_columns=percent_columns, question=question)))
+
+
+def _text_left(markup: str, shown: pd.DataFrame, before: int = 0) -> str:
+    """``markup`` (a table's HTML, ``before`` index cells ahead of each row's) with its columns
+    of words aligned left (notebook pages align every cell right, which suits numbers only)."""
+    words = [before + i for i, c in enumerate(shown.columns) if all(_is_words(v) for v in shown[c])]
+    if not words:
+        return markup
+    left = ' style="text-align: left;"'
+
+    def row(m: re.Match[str]) -> str:
+        cells = re.split(r"(<t[dh]\b[^>]*>)", m.group(0))
+        k = -1
+        for i, part in enumerate(cells):
+            if re.fullmatch(r"<t[dh]\b[^>]*>", part):
+                k += 1
+                if k in words:
+                    cells[i] = part[:-1] + left + ">"
+        return "".join(cells)
+
+    markup = markup.replace('<tr style="text-align: right;">', "<tr>")
+    return re.sub(r"(?s)<tr>.*?</tr>", row, markup)
+
+
+def _is_words(value: Any) -> bool:
+    """Whether a shown cell is words (a name, a sentence), not a number."""
+    return isinstance(value, str) and not re.match(r"\s*[≈≥<>+−-]?\s*\d", value)
 
 
 def _is_default_index(df: pd.DataFrame) -> bool:

@@ -30,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import InvalidSetupError, NotationError
+from toolkit.errors import InvalidSetupError, NotationError, ToolkitError
 from toolkit.house_rules import read_house_rules
 from toolkit.notation import YamlSyntaxError, control_character, excerpt, load_yaml
 from toolkit.reports.literals import ACCEPTED, plain_problem
@@ -569,9 +569,21 @@ def parameter_words(name: str, value: Any) -> tuple[str, str]:
         return label, "; ".join(f"{str(k).replace('_', ' ')}: {_words(v)}" for k, v in value.items()) or "none"
     if isinstance(value, str) and value.endswith((".yaml", ".yml")):
         return label, Path(value).name
+    if name == "system" and isinstance(value, str):
+        return label, _system_title(value)
     if isinstance(value, bool):
         return label, value_words(value)
     return label, _words(value)
+
+
+def _system_title(name: str) -> str:
+    """A system by its title ("Angry Miniatures"), its ``system:`` name if none is registered."""
+    from toolkit.systems import system
+
+    try:
+        return system(name).title
+    except ToolkitError:
+        return name
 
 
 def _words(value: Any) -> str:

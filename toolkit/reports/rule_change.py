@@ -14,6 +14,11 @@ Where a cell is a Monte Carlo estimate, both rule sets are sampled with the same
 measurable change (within ±x points)", is listed after every measured change, is never
 narrated and is left white in the heatmap.
 
+A changed rules field that none of the tables can see (a rule about characters, when the
+tables are by pool size: the system's :class:`~toolkit.plugin.headline.Reach`) is said to
+be not measured by these tables, with the calculator that does measure it
+(:meth:`RuleChange.out_of_reach`), never "no change".
+
 ``notebooks/rule_change_report.ipynb`` shows it; run it with
 ``toolkit report rule-change -p system angry-miniatures -p proposed tens_hit``.
 
@@ -24,6 +29,7 @@ narrated and is left white in the heatmap.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,16 +37,16 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from toolkit.comparison import Difference, difference_of, paired_probability_difference, value_text
-from toolkit.numbers import count, percent_text
+from toolkit.numbers import count, percent_text, points_text
 from toolkit.prob import format_probability
 from toolkit.reports.parameters import read_rules_parameter
-from toolkit.reports.rule_change_systems import Cell, Table, TableSpec, headline_tables
+from toolkit.reports.rule_change_systems import Cell, Reach, Table, TableSpec, headline_tables, reach_of
 
 if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-__all__ = ["Change", "Compared", "RuleChange", "compare_rules", "sentence", "short"]
+__all__ = ["Change", "Compared", "OutOfReach", "RuleChange", "compare_rules", "sentence", "short"]
 
 #: The longest fraction a short value shows (else only the percent).
 SHORT_FRACTION_CHARS = 9
@@ -204,12 +210,12 @@ class Compared:
             ]
             for r in rows
         ]
-        text = [
+        text = [  # in points by the one writer: a small change keeps its digits, never "+0.0"
             [
-                (f"{v:+.1f}" if v else "0") if at[r, c].measurable or at[r, c].delta == 0 else "–"
-                for c, v in zip(columns, line, strict=True)
+                points_text(at[r, c].delta).split(" point")[0] if at[r, c].measurable or at[r, c].delta == 0 else "–"
+                for c in columns
             ]
-            for r, line in zip(rows, z, strict=True)
+            for r in rows
         ]
         reach = max((abs(v) for line in z for v in line), default=0.0) or 1.0
         fig = go.Figure(
@@ -260,7 +266,7 @@ class Compared:
                     x=columns,
                     y=[float(v) for v in values],
                     mode="lines+markers",
-                    name=f"{r} {self.spec.row_label}: {label}",
+                    name=f"{self.spec.row_label}: {r}, {label}",  # "attack dice: 1, Tens hit", never "1 attack dice"
                     line={"color": colour, "dash": dash},
                     hovertext=[cell.before_text() if which == "before" else cell.after_text() for cell in cells],
                     hoverinfo="text+name",
@@ -300,6 +306,29 @@ def sentence(change: Change, proposed: str, baseline: str = "default rules") -> 
 
 
 @dataclass(frozen=True)
+class OutOfReach:
+    """A changed rules field that none of a report's tables can see: its name, the
+    designer's label, its ruling, its two values (baseline, proposed) and where it is
+    measured, as a clause (:meth:`toolkit.plugin.headline.Reach.measured_by`)."""
+
+    field: str
+    label: str
+    ruling: str
+    before: Any
+    after: Any
+    measured_by: str
+
+    def text(self) -> str:
+        """Return the field in one sentence: ``"Melee defender's extra die (AM-6: no → yes)
+        is not measured by these tables: measure it with …"``."""
+        from toolkit.house_rules import value_words
+
+        ruling = f"{self.ruling}: " if self.ruling else ""
+        values = f"{value_words(self.before)} → {value_words(self.after)}"
+        return f"{self.label} ({ruling}{values}) is not measured by these tables: {self.measured_by}."
+
+
+@dataclass(frozen=True)
 class RuleChange:
     """A system's headline tables under two rule sets (see :func:`compare_rules`).
 
@@ -309,6 +338,7 @@ class RuleChange:
             title, notes, path).
         tables: each headline table compared, as :class:`Compared`.
         sizes: the sizes the tables were computed at.
+        reach: which tables see each rules field (the system's ``reach`` hook).
     """
 
     system: str
@@ -316,6 +346,34 @@ class RuleChange:
     proposed: Any
     tables: tuple[Compared, ...]
     sizes: Mapping[str, Any]
+    reach: Reach = dataclasses.field(default_factory=Reach)
+
+    def changed_fields(self) -> dict[str, tuple[Any, Any]]:
+        """Return ``{field: (baseline value, proposed value)}`` for every rules field the
+        two rule sets set differently, in the fields' order."""
+        before, after = self.baseline.rules, self.proposed.rules
+        return {
+            name: (getattr(before, name), getattr(after, name))
+            for name in type(after).field_names()
+            if getattr(before, name) != getattr(after, name)
+        }
+
+    def out_of_reach(self) -> list[OutOfReach]:
+        """Return the changed rules fields that none of these tables can see, each with
+        where it is measured (:class:`~toolkit.plugin.headline.Reach`). When every changed
+        field is declared out of reach and yet a cell moved, these sizes or policies do see
+        them (a rule greedy play never meets, with random play asked for): none is listed."""
+        specs = [t.spec for t in self.tables]
+        rules = type(self.proposed.rules)
+        ruling = {f.name: f.metadata.get("ruling", "") for f in dataclasses.fields(rules)}
+        changed = self.changed_fields()
+        unseen = [
+            OutOfReach(name, rules.field_label(name), ruling[name], a, b, self.reach.measured_by(name, specs))
+            for name, (a, b) in changed.items()
+            if not self.reach.seen_by(name, specs)
+        ]
+        moved = any(c.delta != 0 for t in self.tables for c in t.changes)
+        return [] if moved and len(unseen) == len(changed) else unseen
 
     @property
     def titles(self) -> tuple[str, str]:
@@ -391,18 +449,26 @@ class RuleChange:
     def sentences(self, n: int = 3) -> list[str]:
         """Return the ``n`` largest measured changes in plain words (:func:`sentence`), or
         one sentence saying that nothing changed, or that nothing changed measurably (the
-        changes found are all inside their intervals)."""
+        changes found are all inside their intervals); then one sentence per changed field
+        that none of these tables can see (:meth:`out_of_reach`: "not measured by these
+        tables", with the calculator that measures it). When every changed field is out of
+        reach, nothing is said of the tables' odds: they cannot show that rule."""
         before, after = self.titles
+        unseen = [f.text() for f in self.out_of_reach()]
         found = self.measured(n)
-        if not found:
-            measures = ", ".join(t.spec.measure for t in self.tables)
-            if self.largest(1):
-                return [
-                    f"{after} changes none of these odds measurably: every change of {measures} from {before} "
-                    "is inside its 95% interval (see the table)."
-                ]
-            return [f"{after} changes none of these odds: {measures} are exactly as with {before}."]
-        return [sentence(c, after, before) for c in found]
+        if found:
+            return [sentence(c, after, before) for c in found] + unseen
+        if unseen and len(unseen) == len(self.changed_fields()):
+            return unseen
+        measures = ", ".join(t.spec.measure for t in self.tables)
+        if self.largest(1):
+            none = (
+                f"{after} changes none of these odds measurably: every change of {measures} from {before} "
+                "is inside its 95% interval (see the table)."
+            )
+        else:
+            none = f"{after} changes none of these odds: {measures} are exactly as with {before}."
+        return [none, *unseen]
 
     def unchanged(self) -> list[str]:
         """Return the measures whose every cell is exactly the same under both rule sets."""
@@ -491,4 +557,4 @@ def compare_rules(
     before = read_rules_parameter(system, baseline)
     after = read_rules_parameter(system, proposed)
     tables = compare(headline_tables(system, before.rules, chosen), headline_tables(system, after.rules, chosen))
-    return RuleChange(system, before, after, tables, chosen)
+    return RuleChange(system, before, after, tables, chosen, reach_of(system))

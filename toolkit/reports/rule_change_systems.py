@@ -21,9 +21,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.errors import InvalidSetupError
-from toolkit.plugin.headline import Cell, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list
 
-__all__ = ["Cell", "Table", "TableSpec", "cell_of", "grid", "headline_tables", "size_list", "sizes_of"]
+__all__ = [
+    "Cell",
+    "Reach",
+    "Table",
+    "TableSpec",
+    "cell_of",
+    "grid",
+    "headline_tables",
+    "reach_of",
+    "size_list",
+    "sizes_of",
+]
 
 
 def headline_tables(system: str, rules: Any, sizes: Mapping[str, Any] | None = None) -> list[Table]:
@@ -36,6 +47,17 @@ def headline_tables(system: str, rules: Any, sizes: Mapping[str, Any] | None = N
     """
     entry = _with_tables(system)
     return entry.hook("tables")(rules, entry.check_sizes(sizes))  # type: ignore[no-any-return]
+
+
+def reach_of(system: str) -> Reach:
+    """Return which of ``system``'s headline tables see each of its rules fields (its
+    ``reach`` hook; every table sees every field when it declares none).
+
+    Raises:
+        InvalidSetupError: an unknown system or one without tables (the systems are named).
+    """
+    entry = _with_tables(system)
+    return entry.hook("reach") if entry.has("reach") else Reach()  # type: ignore[no-any-return]
 
 
 def sizes_of(system: str) -> Sequence[str]:

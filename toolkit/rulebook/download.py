@@ -148,7 +148,12 @@ def state_download(
             of a game that has no example file.
     """
     _check(fmt)
-    example = from_state(state, title or "An example", events=events, viewer=viewer)
+    if not title:  # untitled: named after its system ("Angry Miniatures example"), never "An example"
+        from toolkit import systems
+        from toolkit.rulebook.export_model import system_of_state
+
+        title = f"{systems.system(system_of_state(state)).title} example"
+    example = from_state(state, title, events=events, viewer=viewer)
     return _from_example(example, fmt, file_stem(title), yaml_text)
 
 

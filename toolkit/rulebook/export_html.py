@@ -14,7 +14,7 @@ import re
 from html import escape
 
 from toolkit.pictures import Picture
-from toolkit.rulebook.export_model import Expectation, Illustration, Line, RulebookExample
+from toolkit.rulebook.export_model import Expectation, Illustration, Line, RulebookExample, checks_verdict
 
 __all__ = ["STYLE", "render_html", "render_fragment"]
 
@@ -27,10 +27,10 @@ STYLE = """
 .rb-example header{border-bottom:1px solid #adb5bd;margin-bottom:.5em}
 .rb-example .rb-kicker{font:600 11px/1.3 'DejaVu Sans',Arial,sans-serif;text-transform:uppercase;
  letter-spacing:.08em;color:#6c757d;margin:0}
-.rb-example h1{font-size:1.45em;margin:.1em 0 .35em;line-height:1.25}
-.rb-example h2{font:700 11px/1.3 'DejaVu Sans',Arial,sans-serif;text-transform:uppercase;letter-spacing:.07em;
+.rb-example .rb-title{font-size:1.45em;margin:.1em 0 .35em;line-height:1.25}
+.rb-example .rb-part{font:700 11px/1.3 'DejaVu Sans',Arial,sans-serif;text-transform:uppercase;letter-spacing:.07em;
  color:#495057;margin:1em 0 .3em}
-.rb-example h3{font-size:1em;margin:.7em 0 .2em}
+.rb-example .rb-round{font-size:1em;margin:.7em 0 .2em}
 .rb-example .rb-notes{font-style:italic;margin:.4em 0}
 .rb-example ul,.rb-example ol{margin:.2em 0;padding-left:1.8em}
 .rb-example li{margin:.2em 0}
@@ -80,42 +80,49 @@ def render_html(example: RulebookExample) -> str:
 def render_fragment(example: RulebookExample) -> str:
     """Return the example as an HTML fragment with its own scoped style sheet (a notebook
     output, a stepper's preview)."""
-    return f'<div class="rb-export"><style>{STYLE}</style>\n{_body(example)}</div>'
+    return f'<div class="rb-export"><style>{STYLE}</style>\n{_body(example, top=4)}</div>'
 
 
-def _body(example: RulebookExample) -> str:
+def _body(example: RulebookExample, top: int = 1) -> str:
+    """The boxed example, its title a heading of level ``top`` (1 on its own page; lower
+    inside a page that has its own title, such as a report), its parts one level below."""
+    h, part = f"h{top}", f"h{top + 1}"
     out = [
         f'<article class="rb-example" data-system="{escape(example.system)}">\n',
         "<header>",
         f'<p class="rb-kicker">Example · {escape(example.system_title)}</p>',
-        f"<h1>{escape(example.title)}</h1>",
+        f'<{h} class="rb-title">{escape(example.title)}</{h}>',
         "</header>\n",
     ]
     if example.notes:
         out.append(f'<p class="rb-notes">{escape(example.notes)}</p>\n')
     if example.setup:
-        out.append('<section class="rb-setup">\n<h2>Setup</h2>\n<ul>\n')
+        out.append(f'<section class="rb-setup">\n<{part} class="rb-part">Setup</{part}>\n<ul>\n')
         out += [f"<li>{_line(line)}</li>\n" for line in example.setup]
         out.append("</ul>\n</section>\n")
     if example.play:
-        out.append(_play(example.play))
-    out.append(f'<section class="rb-outcome">\n<h2>Outcome</h2>\n<p>{escape(example.outcome)}</p>\n</section>\n')
+        out.append(_play(example.play, top + 1))
+    out.append(
+        f'<section class="rb-outcome">\n<{part} class="rb-part">Outcome</{part}>\n'
+        f"<p>{escape(example.outcome)}</p>\n</section>\n"
+    )
     out.append("</article>\n")
     out.append(_checks(example.expectations))
     return "".join(out)
 
 
-def _play(lines: tuple[Line, ...]) -> str:
-    """The play: numbered steps, a heading line (``Round 2.``) closing one list and
-    opening the next, the numbering going on."""
-    out = ['<section class="rb-play">\n<h2>Play</h2>\n']
+def _play(lines: tuple[Line, ...], level: int = 2) -> str:
+    """The play (its heading of ``level``): numbered steps, a heading line (``Round 2.``)
+    closing one list and opening the next, the numbering going on."""
+    h, sub = f"h{level}", f"h{level + 1}"
+    out = [f'<section class="rb-play">\n<{h} class="rb-part">Play</{h}>\n']
     number, open_list = 1, False
     for line in lines:
         if line.is_heading:
             if open_list:
                 out.append("</ol>\n")
                 open_list = False
-            out.append(f"<h3>{_line(line)}</h3>\n")
+            out.append(f'<{sub} class="rb-round">{_line(line)}</{sub}>\n')
             continue
         if not open_list:
             out.append(f'<ol start="{number}">\n' if number > 1 else "<ol>\n")
@@ -151,9 +158,7 @@ def _picture(picture: Picture) -> str:
 def _checks(expectations: tuple[Expectation, ...]) -> str:
     if not expectations:
         return '<aside class="rb-checks"><p>The example file carries no expectations.</p></aside>\n'
-    held = sum(e.holds for e in expectations)
-    verdict = f"all {len(expectations)} hold" if held == len(expectations) else f"{len(expectations) - held} NOT met"
-    out = [f'<aside class="rb-checks">\n<p>The example file\'s expectations, checked on this replay: {verdict}.</p>\n']
+    out = [f'<aside class="rb-checks">\n<p>{escape(checks_verdict(expectations))}</p>\n']
     out.append("<ul>\n")
     for e in expectations:
         if e.holds:

@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from toolkit.pictures import Picture
-from toolkit.rulebook.export_model import Illustration, Line, RulebookExample
+from toolkit.rulebook.export_model import Illustration, Line, RulebookExample, checks_verdict
 
 __all__ = ["ImageFiles", "ImageBundle", "render_markdown", "md_escape"]
 
@@ -120,9 +120,7 @@ def _checks(example: RulebookExample) -> list[str]:
     expectations = example.expectations
     if not expectations:
         return ["<!-- The example file carries no expectations. -->", ""]
-    held = sum(e.holds for e in expectations)
-    verdict = f"all {len(expectations)} hold" if example.holds else f"{len(expectations) - held} NOT met"
-    out = ["<!--", f"The example file's expectations, checked on this replay: {verdict}."]
+    out = ["<!--", checks_verdict(expectations)]
     for e in expectations:
         mark = "✓" if e.holds else "✗"
         why = "" if e.holds else " — " + "; ".join(e.problems)

@@ -199,7 +199,10 @@ def from_state(
         if seen is not None:
             shown.append(dataclasses.replace(e, text=seen.text, marks=seen.marks))
     finished = state.is_terminal and (events is None or len(events) == len(state.events))
-    outcome = notation.summary(state) if finished else "The example stops here: " + state.prompt()
+    # Cut short, the example ends where its last event leaves off; the state's prompt says
+    # what comes next, unless the state is past the events shown (then it would tell the end).
+    stopped = "The example stops here." + ("" if state.is_terminal else " " + state.prompt())
+    outcome = notation.summary(state) if finished else stopped
     return _build(name, title, notes, shown, outcome, finished, (), getattr(state, "rules", None))
 
 
@@ -279,6 +282,18 @@ def _expectations(
     return tuple(out)
 
 
+def checks_verdict(expectations: tuple[Expectation, ...]) -> str:
+    """Return the sentence over an example's expectations checked on its replay: ``"The
+    example file's expectation, checked on this replay, holds."``, ``"… 3 expectations, …,
+    all hold."`` or ``"… 1 of 3 NOT met."`` (never "all 1 hold")."""
+    n, broken = len(expectations), sum(not e.holds for e in expectations)
+    if broken:
+        return f"The example file's expectations, checked on this replay: {broken} of {n} NOT met."
+    if n == 1:
+        return "The example file's expectation, checked on this replay, holds."
+    return f"The example file's {n} expectations, checked on this replay, all hold."
+
+
 def _item_words(item: Any) -> str:
     """One expectation in words: ``attack 1: winner defender; points 1``."""
     if not isinstance(item, Mapping):
@@ -288,11 +303,14 @@ def _item_words(item: Any) -> str:
     if shown and shown[0][0] in ("attack", "round"):
         lead = f"{shown[0][0]} {_words(shown[0][1])}: "
         shown = shown[1:]
-    return lead + "; ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in shown)
+    words = [f"no {k.replace('_', ' ')}" if v is None else f"{k.replace('_', ' ')} {_words(v)}" for k, v in shown]
+    return lead + "; ".join(words)  # a field given as nothing (``winner: null``): "no winner"
 
 
 def _words(value: Any) -> str:
     """A value of an expectation in words: ``North 3, South 0``, ``none``, ``yes``."""
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, Mapping):

@@ -1,5 +1,10 @@
 """The HTML report of a sweep: plotly charts of the table, faceted by the swept fields.
 
+The page leads with the headline: who wins (the calculator's ``headline`` field, its
+outcomes' probabilities summed over their other fields) or, where the calculator gives
+them, the chances of single events (a hit, damage back); the probabilities of every raw
+outcome follow, folded away, when a headline leads.
+
 The first swept field (a number if there is one) is the x axis; outcomes are the colours
 (the :data:`TOP_OUTCOMES` most likely, the rest summed as "other outcomes"); the next two
 swept fields are facet columns and rows (at most :data:`MAX_FACETS` values each, evenly
@@ -26,7 +31,7 @@ if TYPE_CHECKING:
 
     from toolkit.sweeps.result import SweepResult
 
-__all__ = ["write_report", "report_html", "field_words", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
+__all__ = ["write_report", "report_html", "field_words", "headline_rows", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
 
 #: Outcomes drawn one by one in a probability chart (the rest are summed).
 TOP_OUTCOMES = 8
@@ -51,6 +56,28 @@ def _axes(table: pd.DataFrame, swept: tuple[str, ...]) -> tuple[str | None, list
     x = numeric[0] if numeric else (fields[0] if fields else None)
     rest = [f for f in fields if f != x]
     return x, rest[:2], rest[2:]
+
+
+def _label_value(label: str, field: str) -> str | None:
+    """The value of ``field`` in an outcome's label (``"winner=attacker, points=1"``), or None."""
+    for part in str(label).split(", "):
+        name, sep, value = part.partition("=")
+        if sep and name == field:
+            return value
+    return None
+
+
+def headline_rows(table: pd.DataFrame, field: str) -> pd.DataFrame:
+    """Return the probability rows of ``table`` summed by the value of ``field`` in their
+    outcomes' labels (``winner=attacker, points=1`` counts for ``winner: attacker``), as
+    rows of kind ``"headline"``; none when no outcome names ``field``."""
+    part = table[table["kind"] == "probability"]
+    values = part["outcome"].map(lambda label: _label_value(label, field))
+    named = values.notna()
+    if part.empty or not named.all():
+        return part.iloc[0:0]
+    shown = values.map(lambda v: f"{field.replace('_', ' ')}: {_value_words(v)}")
+    return part.assign(outcome=shown, kind="headline")
 
 
 def _probability_frame(part: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -109,7 +136,7 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str, system: str 
         if sub.empty:
             continue
         by = [c for c in (x, *facets) if c is not None]
-        if kind == "probability":
+        if kind in ("probability", "headline"):
             data = _probability_frame(sub, by)
             color, facet_row = "outcome", facets[1] if len(facets) > 1 else None
         else:
@@ -172,21 +199,44 @@ def report_html(result: SweepResult) -> str:
         parts.append(f"<h2>{len(result.failures)} failed point(s)</h2><ul>")
         parts += [f"<li>{esc(f.describe())}</li>" for f in result.failures[:200]]
         parts.append("</ul>")
+    field = getattr(sweep.calculator, "headline", "")
+    if field and not table.empty:
+        table = _with_rows(table, headline_rows(table, field))
+    led = not table.empty and bool((table["kind"].isin(("headline", "chance"))).any())
+    headings = (
+        ("headline", f"The headline: {field.replace('_', ' ')}"),
+        ("chance", "Chances of single events"),
+        ("value", "Values"),
+        ("probability", "Probabilities of every outcome" if led else "Probabilities"),
+    )
     inlined = False
-    headings = (("probability", "Probabilities"), ("chance", "Chances of single events"), ("value", "Values"))
     for kind, heading in headings:
         charts = _charts(table, sweep.swept, kind, sweep.system) if not table.empty else []
         if not charts:
             continue
-        parts.append(f"<h2>{heading}</h2>")
+        folded = led and kind == "probability"
+        if folded:  # a chart drawn while folded is sized when it is unfolded
+            parts.append("<details ontoggle=\"window.dispatchEvent(new Event('resize'))\">")
+            parts.append(f"<summary><strong>{esc(heading)}</strong> (every outcome the calculator gives)</summary>")
+        else:
+            parts.append(f"<h2>{esc(heading)}</h2>")
         for caption, fig in charts:
             if fig is None:
                 parts.append(f"<p><em>{esc(caption)}</em></p>")
                 continue
             parts.append(figure_html(fig, include_plotlyjs=not inlined))
             inlined = True
+        if folded:
+            parts.append("</details>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _with_rows(table: pd.DataFrame, more: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the rows of ``more`` after its own."""
+    import pandas as pd
+
+    return pd.concat([table, more], ignore_index=True) if not more.empty else table
 
 
 def _system_title(system: str) -> str:

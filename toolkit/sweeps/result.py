@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,3 +91,26 @@ class SweepResult:
         if self.failures:
             parts.append(f"{len(self.failures):,} failed")
         return "; ".join(parts)
+
+    def shown(self, **where: Any) -> pd.DataFrame:
+        """Return the rows of the points matching ``where`` (``attack_dice=3``) as a designer
+        reads them: the swept fields by their labels and each outcome's probability (an exact
+        ``Fraction``, else the estimate), without the bookkeeping columns (point, calculator,
+        toolkit version, numerator and denominator, bounds, exactness, seconds)."""
+        import pandas as pd
+
+        from toolkit.house_rules import value_words
+        from toolkit.sweeps.report import field_words
+
+        table = self.table
+        for field, value in where.items():
+            if field not in table.columns:
+                raise ValueError(f"{field!r} is not a field of the sweep; fields: {', '.join(self.sweep.swept)}")
+            table = table[table[field] == value]
+        exact = [
+            Fraction(int(n), int(d)) if e and n == n and d == d else v
+            for n, d, e, v in zip(table["numerator"], table["denominator"], table["exact"], table["value"], strict=True)
+        ]
+        swept = [f for f in self.sweep.swept if f not in where]
+        shown = {field_words(self.sweep.system, f): [value_words(v) for v in table[f]] for f in swept}
+        return pd.DataFrame({**shown, "outcome": list(table["outcome"]), "probability": exact})

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from toolkit.errors import InvalidSetupError
+from toolkit.numbers import NumberRangeError, written_number
 from toolkit.sweeps.calculators import outcome_label
 from toolkit.tune.spec import Condition, Measure, Target
 
@@ -65,13 +66,12 @@ def _as_number(text: str) -> Any:
     if text in ("True", "False"):
         return text == "True"
     try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
+        value = written_number(text)
+    except NumberRangeError:
         return text
+    if value is None:
+        return text
+    return value.numerator if value.denominator == 1 else value
 
 
 def outcome_fields(label: str) -> dict[str, Any]:
@@ -135,6 +135,33 @@ def event_holds(measure: Measure, label: str) -> bool:
     return all(field in fields and _meets(fields[field], cond, fields) for field, cond in measure.event)
 
 
+def _check_values(measure: Measure, every: list[dict[str, Any]]) -> None:
+    """Refuse a value no outcome can have, rather than count it as a silent 0%: a value of
+    another kind than the field's (text for a number or a yes/no), a whole label where the
+    outcomes are named by their fields, or a value spelt otherwise than one the outcomes
+    show. (A value of the field's kind that no outcome of this point has is a true 0: an
+    attacker without cards never wins.)"""
+    for field, cond in measure.event:
+        seen = [f[field] for f in every if field in f]
+        if not cond.values or any(_same(x, v) for x in seen for v in cond.values):
+            continue
+        labelled = field == "outcome" and all(len(f) > 1 for f in every)
+        numbers = all(isinstance(x, bool | int | Fraction) for x in seen)
+        words = {str(x).lower(): x for x in seen if isinstance(x, str)}
+        for v in cond.values:
+            if labelled:
+                example = ", ".join(f"{k}: {x}" for k, x in every[0].items() if k != "outcome")
+                raise MeasureError(
+                    f"no outcome is {v!r}: the outcomes are named by their fields ({example}); "
+                    "ask for fields, e.g. {" + example.split(", ")[0] + "}"
+                )
+            if numbers and isinstance(_as_number(str(v)), str):
+                shown = ", ".join(sorted({str(x) for x in seen}))
+                raise MeasureError(f"{field} is never {v!r}: its values are {shown}")
+            if isinstance(v, str) and v.lower() in words and v != words[v.lower()]:
+                raise MeasureError(f"{field} is never {v!r}: did you mean {words[v.lower()]!r}?")
+
+
 def measure_rows(measure: Measure, rows: Iterable[Any]) -> Measured:
     """Return ``measure`` of one point's rows (``outcome``, ``kind``, ``exact``, ``value``,
     ``is_exact``: :class:`toolkit.sweeps.Row` or the store's columns).
@@ -161,6 +188,8 @@ def measure_rows(measure: Measure, rows: Iterable[Any]) -> Measured:
             raise MeasureError(
                 f"no outcome has the field {field!r}; the outcomes read like {probs[0].outcome!r} (fields: {shown})"
             )
+    if measure.kind == "probability":
+        _check_values(measure, every)
     exact = all(r.is_exact and r.exact is not None for r in probs)
     if measure.kind == "probability":
         chosen = [r for r in probs if event_holds(measure, r.outcome)]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.numbers import percent_text
+from toolkit.numbers import interval_text, percent_text
 from toolkit.output_folder import OutputFolder
 from toolkit.prob import format_probability
 from toolkit.tune.measures import Measured
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "value_text",
+    "verdict_text",
     "spreadsheet_cell",
     "spreadsheet_csv",
     "candidates_frame",
@@ -64,7 +66,8 @@ def check_outputs(tuning: Tuning, output_dir: str | Path) -> None:
 def value_text(target: Target, m: Measured | None) -> str:
     """A measure as a designer reads it: ``'13/20 = 65%'`` or ``'64.2%'`` for a
     probability, the number and its unit for a mean (``'53/54 tokens'``); an estimate with
-    its interval, or ``(no interval)``."""
+    its 95% interval (:func:`~toolkit.numbers.interval_text`, ``'64.2% ± 4.7% (95%)'``,
+    ``'2.6 ± 0.5 tokens (95%)'``), or ``(no interval)``."""
     if m is None:
         return "failed"
     share = target.unit == "%" and target.than is None
@@ -77,8 +80,28 @@ def value_text(target: Target, m: Measured | None) -> str:
     shown = percent_text(m.value) if share else f"{float(m.value):.4g}{unit}"
     if m.low is None or m.high is None:
         return f"{shown} (estimate, no interval)"
-    lo, hi = (percent_text(m.low), percent_text(m.high)) if share else (f"{m.low:.4g}", f"{m.high:.4g}")
-    return f"{shown} (estimate, {lo} to {hi})"
+    if share:
+        return interval_text(m.value, m.low, m.high)
+    return interval_text(m.value, m.low, m.high, percent=False, level=False) + f"{unit} (95%)"
+
+
+def verdict_text(tuning: Tuning, candidates: Sequence[Candidate]) -> str:
+    """The search's verdict in one line: ``'every target met; best: S (...)'``, or, when no
+    setting reaches the targets, ``'no setting reaches the targets; closest: S (...)'`` —
+    the candidate nearest the targets (:mod:`toolkit.tune.ranking`), each target's value
+    with its interval against its goal."""
+    if not candidates:
+        return "nothing could be measured"
+    best = candidates[0]
+    values = "; ".join(
+        f"{t.name} {value_text(t, m)}, aimed at {t.describe_goal()}"
+        for t, m in zip(tuning.every_target, best.measures, strict=True)
+    )
+    verdict = "every target met; best" if best.reaches else "no setting reaches the targets; closest"
+    if not best.reaches and len(tuning.every_target) > 1:  # ranked by targets met, then by distance
+        kept = "" if not tuning.holds else f", constraints {'kept' if best.holds else 'broken'}"
+        values = f"{best.targets_met} of {len(tuning.targets)} targets met{kept}: {values}"
+    return f"{verdict}: {best.setting.describe()} ({values})"
 
 
 #: What a spreadsheet reads as the start of a formula in a cell (``=HYPERLINK(...)``,
@@ -169,8 +192,15 @@ def _plain_text(value: Any) -> str:
 
 
 def _html_page(
-    tuning: Tuning, frame: pd.DataFrame, lines: tuple[str, ...], change: Any, report: Path | None = None
+    tuning: Tuning,
+    candidates: Sequence[Candidate],
+    frame: pd.DataFrame,
+    lines: tuple[str, ...],
+    change: Any,
+    report: Path | None = None,
 ) -> str:
+    from toolkit.tune.plots import search_html
+
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>{html.escape(tuning.title)}</title>",
@@ -184,8 +214,13 @@ def _html_page(
     for t in tuning.every_target:
         where = f" at {t.where()}" if t.at or t.than else ""
         parts.append(f"<li>{html.escape(f'{t.name}: {t.measure.describe()}{where}, {t.describe_goal()}')}</li>")
-    parts.append("</ul><h2>Search</h2><pre>" + html.escape("\n".join(lines)) + "</pre>")
+    parts.append(f"</ul><p><b>{html.escape(verdict_text(tuning, candidates))}</b></p>")
+    parts.append("<h2>Search</h2><pre>" + html.escape("\n".join(lines)) + "</pre>")
     parts.append("<h2>Best candidates</h2>" + frame.to_html(index=False, escape=True))
+    parts.append(
+        "<h2>Each target against each knob</h2><p>One point per setting measured (an estimate with its 95% "
+        "interval), the target's band shaded, the best starred.</p>" + search_html(tuning, candidates)
+    )
     if change is not None:
         parts.append("<h2>The best against the baseline (rule-change report)</h2>")
         if report is not None:
@@ -284,6 +319,8 @@ def write_outputs(
                     written.append(report_path)
                 except ToolkitError as exc:  # the tables above are written; say why the report is not
                     lines = (*lines, f"rule-change report: not written ({str(exc).splitlines()[0]})")
-    page = folder.write(f"{tuning.name}.html", _html_page(tuning, frame, lines, change, report_path).encode())
+    page = folder.write(
+        f"{tuning.name}.html", _html_page(tuning, candidates, frame, lines, change, report_path).encode()
+    )
     written.insert(1, page)
     return written, change

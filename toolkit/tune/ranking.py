@@ -4,8 +4,10 @@ A range target (a value with its tolerance, or bounds) counts as met only when t
 value, or the whole interval of an estimate, lies within it; an estimate without an
 interval is never met. A ``maximise``/``minimise`` target is met by the candidates whose
 exact value is the best found. Candidates are ranked: those that keep every constraint
-(``hold`` targets) first, then by targets met, then by fewest rules fields changed from the
-baseline, then by distance (how far, in tolerances, each value is from its target).
+(``hold`` targets) first, then by targets met; among those that meet every target, by
+fewest rules fields changed from the baseline, then by distance (how far, in tolerances,
+each value is from its target); among those that do not, by distance first (the closest
+to the targets, not the setting that changes least), then by fewest fields changed.
 """
 
 from __future__ import annotations
@@ -54,8 +56,16 @@ class Candidate:
         """Whether every target of this candidate was measured (its points did not fail)."""
         return self.failure is None and None not in self.measures
 
+    @property
+    def reaches(self) -> bool:
+        """Whether it meets every target and keeps every constraint."""
+        return self.holds and self.targets_met == self.targets
+
     def sort_key(self) -> tuple[Any, ...]:
-        return (not self.holds, -self.targets_met, len(self.changed), self.distance, self.setting.describe())
+        """Constraints kept, targets met; then fewest changes before distance for a
+        candidate that reaches every target, distance before changes for one that does not."""
+        fewest = len(self.changed) if self.reaches else 0
+        return (not self.holds, -self.targets_met, fewest, self.distance, len(self.changed), self.setting.describe())
 
 
 def meets(target: Target, measured: Measured | None) -> bool:

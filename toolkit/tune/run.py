@@ -12,7 +12,7 @@ from toolkit.files import FolderFault, fault_reason, quoted_path
 from toolkit.folder_lock import folder_lock
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, open_client
-from toolkit.tune.output import check_outputs, write_outputs
+from toolkit.tune.output import check_outputs, verdict_text, write_outputs
 from toolkit.tune.ranking import Candidate, measured_best, rank
 from toolkit.tune.search import method_of, run_search, with_intervals
 from toolkit.tune.spec import Tuning, load_tuning
@@ -53,7 +53,7 @@ class TuneResult:
     def found(self) -> bool:
         """Whether the best candidate meets every target and keeps every constraint."""
         best = self.best
-        return best is not None and best.holds and best.targets_met == len(self.tuning.targets)
+        return best is not None and best.reaches
 
     def table(self, n: int | None = None) -> Any:
         """The best ``n`` candidates (default: the file's ``best``) as a DataFrame."""
@@ -62,14 +62,16 @@ class TuneResult:
         return candidates_frame(self.tuning, list(self.candidates[: n or self.tuning.best]))
 
     def summary(self) -> str:
-        """One line: what was measured and whether the targets are met."""
-        verdict = "every target met" if self.found else "no setting meets every target"
+        """One line: what was measured, whether the targets are met, and the best setting
+        with each target's value (and interval) against its goal; when no setting reaches
+        the targets it says so and names the closest (ranked by distance, not by fewest
+        changes: :mod:`toolkit.tune.ranking`)."""
+        verdict = verdict_text(self.tuning, self.candidates)
         if self.failures:
             verdict += f" ({count(len(self.failures), 'setting')} failed: see the failures)"
-        best = f"; best: {self.best.setting.describe()}" if self.best else ""
         return (
             f"{self.measured:,} settings measured ({self.method}; {self.computed:,} points computed now, "
-            f"{self.reused:,} read back from the store) in {self.seconds:.1f} s: {verdict}{best}"
+            f"{self.reused:,} read back from the store) in {self.seconds:.1f} s: {verdict}"
         )
 
 

@@ -27,8 +27,9 @@ from toolkit.errors import InvalidSetupError
 from toolkit.numbers import count
 from toolkit.tune.evaluate import Evaluator, Setting
 from toolkit.tune.measures import Measured, MeasureError, estimate_interval, measure_target
+from toolkit.tune.output import value_text
 from toolkit.tune.ranking import Candidate, changed_fields, measured_best, rank, score
-from toolkit.tune.spec import Target, Tuning, bisection_problem
+from toolkit.tune.spec import Tuning, bisection_problem
 
 __all__ = ["SearchLog", "method_of", "settings_of", "run_search"]
 
@@ -83,17 +84,9 @@ class SearchLog:
 def describe_verdict(tuning: Tuning, c: Candidate) -> str:
     """``"1 of 1 targets met: P(...) 65.2%"`` for a progress line."""
     shown = "; ".join(
-        f"{t.name} {_short(t, m)}" for t, m in zip(tuning.every_target, c.measures, strict=True) if m is not None
+        f"{t.name} {value_text(t, m)}" for t, m in zip(tuning.every_target, c.measures, strict=True) if m is not None
     )
     return f"{c.targets_met} of {len(tuning.targets)} targets met" + (f": {shown}" if shown else "")
-
-
-def _short(target: Target, m: Measured) -> str:
-    """A measure in its units: a probability in percent, a mean as a number (and its unit)."""
-    value = float(m.value)
-    if target.unit == "%":
-        return f"{value:.1%}"
-    return f"{value:.4g}" + (f" {target.unit}" if target.unit else "")
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,13 @@ the file's line of every problem (see :mod:`toolkit.tune.spec`)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from toolkit.notation import ParseErrors, excerpt
-from toolkit.numbers import percent_text
+from toolkit.numbers import WRITTEN_RANGE, NumberRangeError, percent_text, written_number
 from toolkit.sweeps import Calculator
 from toolkit.tune.knobs import calculator_arguments
 
@@ -137,27 +136,26 @@ class Target:
 
 def number(raw: Any) -> Fraction | None:
     """Return a goal's number as written — ``0.65``, ``65%``, ``"2/3"``, ``3`` — exactly
-    (``0.65`` is 13/20), or ``None`` when it is not one.
+    (``0.65`` is 13/20), or ``None`` when it is not one (:func:`toolkit.numbers.written_number`,
+    which bounds its size before converting it).
 
     >>> number("65%"), number(0.5), number("2/3"), number("many")
     (Fraction(13, 20), Fraction(1, 2), Fraction(2, 3), None)
+
+    Raises:
+        NumberRangeError: a number outside :data:`~toolkit.numbers.WRITTEN_RANGE`.
     """
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return Fraction(raw)
-    if isinstance(raw, float):
-        return Fraction(str(raw)) if math.isfinite(raw) else None
-    if isinstance(raw, str) and len(raw) < 40:
-        text = raw.strip()
-        scale = Fraction(1)
-        if text.endswith("%"):
-            text, scale = text[:-1].strip(), Fraction(1, 100)
-        try:
-            return Fraction(text) * scale
-        except (ValueError, ZeroDivisionError):
-            return None
-    return None
+    return written_number(raw)
+
+
+def _number(raw: Any, errors: ParseErrors, what: str, *path: Any) -> Fraction | bool | None:
+    """:func:`number` of a file's value, or ``False`` with the error recorded at ``path``
+    (``what`` names the field) when it is a number outside the accepted range."""
+    try:
+        return number(raw)
+    except NumberRangeError:
+        errors.add(f"{what} must be {WRITTEN_RANGE}, got {excerpt(raw)}", *path)
+        return False
 
 
 def parse_targets(
@@ -274,10 +272,13 @@ def _condition(field: Any, raw: Any, errors: ParseErrors, path: tuple[Any, ...])
             if key not in raw:
                 continue
             bound = raw[key]
-            if isinstance(bound, str) and number(bound) is None:
+            value = _number(bound, errors, f"{field}: {key}", *path, key)
+            if value is False:
+                return None
+            if isinstance(bound, str) and value is None:
                 bounds[key] = bound.strip()  # another field of the outcome
-            elif number(bound) is not None:
-                bounds[key] = number(bound)
+            elif value is not None:
+                bounds[key] = value
             else:
                 errors.add(f"{field}: {key} must be a number or another field's name, got {excerpt(bound)}", *path, key)
                 return None
@@ -308,7 +309,10 @@ def _goal(
     numbers = {}
     for key in ("value", "tolerance", "at_least", "at_most"):
         if key in raw:
-            numbers[key] = number(raw[key])
+            value = _number(raw[key], errors, key, *path, key)
+            if value is False:
+                return None, None, None, None, None
+            numbers[key] = value
             if numbers[key] is None:
                 errors.add(f"{key} must be a number (0.65, 65% or 2/3), got {excerpt(raw[key])}", *path, key)
                 return None, None, None, None, None

@@ -63,7 +63,12 @@ EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
     ("Example file (YAML)", "yaml"),
     ("Rule-book page (HTML)", "html"),
     ("Markdown with image files (.zip)", "markdown"),
+    ("Plain text (the log)", "text"),
 )
+
+#: What the note adds under an example file's export (only there: a page or a log is not
+#: an example file to save in ``data/examples/``).
+SAVE_HINT = " Save it as data/examples/<name>.yaml and run `toolkit replay <file>`."
 
 _TABLE = f'{TEXT_TABLE_STYLE}<table class="{TEXT_TABLE}" style="border-collapse:separate;border-spacing:8px 2px">'
 
@@ -255,7 +260,11 @@ class FollowsExample(Generic[S]):
 
     def _export_accordion(self) -> widgets.Accordion:
         """Export, folded: the title, format and button, the note, then the download link,
-        the preview and the source to copy (:class:`~toolkit.widgets.export_panel.ExportView`)."""
+        the preview and the source to copy (:class:`~toolkit.widgets.export_panel.ExportView`).
+        The one Export of the widget: the stepper's own (its log, a page, Markdown) is taken
+        out of its box, its plain-text log offered here as a format."""
+        inner = self.stepper.export_accordion
+        self.stepper.widget.children = tuple(c for c in self.stepper.widget.children if c is not inner)
         export = widgets.VBox(
             [
                 widgets.HBox([self.export_title, self.export_format, self.export_button]),
@@ -265,7 +274,7 @@ class FollowsExample(Generic[S]):
         )
         return widgets.Accordion(
             children=[export],
-            titles=("Export: preview and download (example file, rule-book page, Markdown with images)",),
+            titles=("Export: preview and download (example file, rule-book page, Markdown with images, the log)",),
         )
 
     # -- reacting ---------------------------------------------------------------------------
@@ -440,6 +449,12 @@ class FollowsExample(Generic[S]):
         if colour == OK and not state.is_terminal:
             colour = NOTE
         fmt = self.export_format.value or "yaml"
+        if colour == OK and fmt == "yaml":
+            note += SAVE_HINT
+        if fmt == "text":  # the log as the stepper writes it: no example file to check
+            self.export_view.show_text(self.stepper.log_text, "log.txt")
+            self.export_note.value = coloured(note, colour)
+            return self.stepper.log_text
         try:
             download = example_download(text, fmt, title)
         except ToolkitError as e:

@@ -17,7 +17,11 @@ and any *score* of its outcomes as a signed whole number: positive for what the
 defender suffers, negative for what comes back at the attacker (AM-3's melee return
 damage, a counter-attack). The chart shows each side in its own colour; the view
 toggle switches between P(score = k) ("exactly") and P(at least k on that side)
-("at least"). Probabilities are printed exactly, ``7/27 ≈ 25.9%``.
+("at least"). Probabilities are printed exactly, ``7/27 ≈ 25.9%``; when the calculator's
+result is an estimate (an :class:`~toolkit.odds_result.Odds` that is not exact: Monte Carlo
+runs, or exact arithmetic on sampled parts) each row is its estimate ± its interval, read
+from the result's own ``interval`` (``14.4% ± 1.6%``, the level said once under the table,
+never a fraction of the runs), and each bar has its error bar.
 
 **House rules**: give ``rules_system=`` a system's name (one of
 :func:`toolkit.systems.names`) and the explorer shows a :class:`~toolkit.widgets.rules_picker.RulesPicker`
@@ -60,7 +64,7 @@ from urllib.parse import quote
 import ipywidgets as widgets
 
 from toolkit.errors import ToolkitError
-from toolkit.numbers import fold_sides
+from toolkit.numbers import fold_sides, interval_text, percent_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.question import headline_of
 from toolkit.widgets.common import coloured, control_grid, control_grid_style
@@ -194,7 +198,8 @@ class OddsExplorer:
         status_line: the line saying what is being computed (empty when idle).
         distribution: the current exact distribution (as ``compute`` returned it).
         table: the current table (columns ``outcome``, ``probability`` as an exact
-            Fraction, ``shown`` as ``7/27 ≈ 25.9%``).
+            Fraction, ``shown`` as ``7/27 ≈ 25.9%``; for an estimate ``probability`` is a
+            float, ``shown`` ``14.4% ± 1.6% (95%)``, with the interval's ``low`` and ``high``).
         summary_text: the current summary line, plain text.
         headline_text: the current line stating the numbers' question, plain text
             (``""`` for a plain distribution).
@@ -355,7 +360,8 @@ class OddsExplorer:
 
     @property
     def table(self) -> pd.DataFrame:
-        """The current table: ``outcome``, ``probability`` (exact), ``shown``."""
+        """The current table: ``outcome``, ``probability`` (exact; a float for an estimate,
+        with its interval's ``low`` and ``high``), ``shown``."""
         self.flush()
         return self._table
 
@@ -459,13 +465,15 @@ class OddsExplorer:
             return
         view = self.view.value
         rows = self._rows(self._scores, view)
-        self._table = _frame(rows)
+        self._table = _frame(rows, self._intervals(rows, view))
         every: dict[str, Any] = {}  # each view's rows, when new numbers are drawn
         if not self._tables_drawn or (self.figure is None and not self._figures):
             every = {other: rows if other == view else self._rows(self._scores, other) for other in VIEWS}
         if not self._tables_drawn:  # new numbers: each view's table once (the browser shows the chosen one)
             for other in VIEWS:
-                self._view_tables[other].value = _table_html(every[other])
+                self._view_tables[other].value = _table_html(
+                    every[other], self._intervals(every[other], other), self._estimated_note()
+                )
             self._tables_drawn = True
         if self.figure is not None:
             self._draw(rows, view)
@@ -555,13 +563,16 @@ class OddsExplorer:
             except ToolkitError as e:
                 points[index], lines[index] = (), (str(e),)
                 continue
-            rows = self._rows(distribution.map(self._score), "exactly")
-            points[index] = tuple(
-                SharedRow(label, "probability", float(p), float(p), float(p), format_probability(p))
-                for _, label, p in rows
+            scores = distribution.map(self._score)
+            rows = self._rows(scores, "exactly")
+            intervals = self._intervals(rows, "exactly", scores) or [None] * len(rows)
+            points[index] = tuple(  # as the explorer's table writes them: an estimate with its interval
+                SharedRow(label, "probability", float(p), *(iv or (float(p), float(p))), _shown(p, iv))
+                for (_, label, p), iv in zip(rows, intervals, strict=True)
             )
             summary = " · ".join(self._summary(distribution, values)) if self._summary else ""
-            lines[index] = tuple(t for t in (self._headline(distribution, values), summary) if t)
+            texts = (self._headline(distribution, values), summary, self._estimated_note(scores))
+            lines[index] = tuple(t for t in texts if t)
         axes = tuple(SharedAxis(self.control_label(n), tuple(self.value_text(n, v) for v in lists[n])) for n in lists)
         facts = [
             (self.control_label(n), self.value_text(n, c.value))
@@ -654,6 +665,38 @@ class OddsExplorer:
             rows.append((k, self.label(k, view), Fraction(sum(w for s, w in weights.items() if s <= k), total)))
         return fold_sides(rows, lambda k: self.label(k, view), cumulative=True)
 
+    def _event(self, k: int, label: str, view: str) -> Callable[[int], bool]:
+        """The event a row of ``view`` counts: the score ``k`` itself, or (a folded tail, or
+        the "at least" view) every score from ``k`` outwards."""
+        if k == 0 or (view == "exactly" and label != self.label(k, "at least")):
+            return lambda s: s == k
+        return (lambda s: s >= k) if k > 0 else (lambda s: s <= k)
+
+    def _intervals(
+        self, rows: list[tuple[int, str, Fraction]], view: str, scores: Any = None
+    ) -> list[tuple[float, float]] | None:
+        """Each row's interval (at the result's level, 95%) when the numbers are estimates
+        (a result that is not exact: Monte Carlo runs, or exact arithmetic on sampled
+        parts), read from the result's own ``interval``; ``None`` when exact. ``scores``:
+        the scores of another computation than the one shown (a page to share's)."""
+        scores = self._scores if scores is None else scores
+        if getattr(scores, "exact", True) or not callable(getattr(scores, "interval", None)):
+            return None
+        out = []
+        for k, label, _ in rows:
+            low, high = scores.interval(self._event(k, label, view))  # type: ignore[attr-defined]
+            out.append((float(low), float(high)))
+        return out
+
+    def _estimated_note(self, scores: Any = None) -> str:
+        """The line under a table of estimates: the level, once, and how they were found."""
+        scores = self._scores if scores is None else scores
+        if getattr(scores, "exact", True):
+            return ""
+        level = f"{getattr(scores, 'confidence', 0.95) * 100:g}%"
+        how = scores.how() if callable(getattr(scores, "how", None)) else "estimated"  # type: ignore[attr-defined]
+        return f"estimates ± their {level} interval ({how})"
+
     def _draw(self, rows: list[tuple[int, str, Fraction]], view: str) -> Any:
         """Paint ``rows`` in ``view``: into the live FigureWidget, or into a new static
         figure; return the figure painted."""
@@ -666,13 +709,27 @@ class OddsExplorer:
         if not sides["negative"]:
             title = self._names["positive"]
 
+        intervals = dict(zip((r[0] for r in rows), self._intervals(rows, view) or (), strict=False))
+
         def paint(fig: Any) -> None:
             for trace, side in zip(fig.data, ("positive", "zero", "negative"), strict=True):
                 part = sides[side]
                 trace.x = [k for k, _, _ in part]
                 trace.y = [float(p) * 100 for _, _, p in part]
-                trace.hovertext = [f"{label}: {format_probability(p)}" for _, label, p in part]
-                trace.text = [f"{float(p) * 100:.1f}%" for _, _, p in part]
+                shown = [_shown(p, intervals.get(k)) for k, _, p in part]
+                trace.hovertext = [f"{label}: {text}" for (_, label, _), text in zip(part, shown, strict=True)]
+                trace.text = [percent_text(p) for _, _, p in part]  # never 0.0% for a possible outcome
+                if intervals:  # estimates: each bar with its interval
+                    trace.error_y = {
+                        "type": "data",
+                        "symmetric": False,
+                        "array": [max(0.0, intervals[k][1] - float(p)) * 100 for k, _, p in part],
+                        "arrayminus": [max(0.0, float(p) - intervals[k][0]) * 100 for k, _, p in part],
+                        "color": "#495057",
+                        "thickness": 1.2,
+                    }
+                else:
+                    trace.error_y = {"visible": False}
             fig.layout.xaxis.tickvals = ticks
             fig.layout.xaxis.ticktext = [("≥ " if k in folded else "") + str(abs(k)) for k in ticks]
             fig.layout.xaxis.title.text = title
@@ -687,27 +744,38 @@ class OddsExplorer:
         return fig
 
 
-def _frame(rows: list[tuple[int, str, Fraction]]) -> pd.DataFrame:
+def _shown(p: Fraction, interval: tuple[float, float] | None, level: bool = True) -> str:
+    """A row's probability: exact (``7/27 ≈ 25.9%``), or an estimate with its interval,
+    never a fraction (:func:`~toolkit.numbers.interval_text`)."""
+    return format_probability(p) if interval is None else interval_text(p, *interval, level=level)
+
+
+def _frame(rows: list[tuple[int, str, Fraction]], intervals: list[tuple[float, float]] | None = None) -> pd.DataFrame:
     import pandas as pd
 
-    return pd.DataFrame(
-        {
-            "outcome": [label for _, label, _ in rows],
-            "probability": [p for _, _, p in rows],
-            "shown": [format_probability(p) for _, _, p in rows],
-        }
-    )
+    columns: dict[str, Any] = {  # an estimate's probability a float: never a fraction that reads as exact
+        "outcome": [label for _, label, _ in rows],
+        "probability": [p if intervals is None else float(p) for _, _, p in rows],
+        "shown": [_shown(p, iv) for (_, _, p), iv in zip(rows, intervals or [None] * len(rows), strict=True)],
+    }
+    if intervals is not None:
+        columns["low"], columns["high"] = [lo for lo, _ in intervals], [hi for _, hi in intervals]
+    return pd.DataFrame(columns)
 
 
-def _table_html(rows: list[tuple[int, str, Fraction]]) -> str:
+def _table_html(
+    rows: list[tuple[int, str, Fraction]], intervals: list[tuple[float, float]] | None = None, note: str = ""
+) -> str:
     """The table as HTML: each outcome in words, left-aligned as text reads, and its
-    probability (``7/27 ≈ 25.9%``) right-aligned as numbers line up."""
+    probability (``7/27 ≈ 25.9%``; an estimate ``14.4% ± 1.6%``, the level stated once in
+    ``note`` under it) right-aligned as numbers line up."""
     cells = "".join(
         f'<tr><td style="text-align:left;padding:1px 12px 1px 0">{html.escape(label)}</td>'
-        f'<td style="text-align:right;padding:1px 0">{html.escape(format_probability(p))}</td></tr>'
-        for _, label, p in rows
+        f'<td style="text-align:right;padding:1px 0">{html.escape(_shown(p, iv, level=False))}</td></tr>'
+        for (_, label, p), iv in zip(rows, intervals or [None] * len(rows), strict=True)
     )
-    return f'<table class="toolkit-odds-table" style="border-collapse:collapse">{cells}</table>'
+    caption = f'<caption style="caption-side:bottom;color:#666">{html.escape(note)}</caption>' if note else ""
+    return f'<table class="toolkit-odds-table" style="border-collapse:collapse">{caption}{cells}</table>'
 
 
 def _new_figure(names: Mapping[str, str] | None = None, widget: bool = True) -> Any:

@@ -220,7 +220,9 @@ class RulesPicker:
         the picked file's rules with what the controls changed by hand (each such field
         marked "set here"), and — for the fields in ``not_counted`` (field → why) that
         the rules change — why the numbers do not follow them (a picked file that
-        seems to change nothing says why). Returns None."""
+        seems to change nothing says why). A file that could not be loaded before is no
+        longer news once other changes are computed: its error line is cleared. Returns None."""
+        self.error, self.error_line.value = "", ""
         self.notes.value = rules_panel_html(self._read, in_force, not_counted)
 
     def _fail(self, message: str) -> None:

@@ -33,6 +33,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.cards import codes_as_text
 from toolkit.engine import Event, GameState
 from toolkit.errors import InvalidSetupError, ToolkitError
 from toolkit.pictures import log_text, sentence_html
@@ -190,8 +191,7 @@ class Stepper:
             raise InvalidSetupError(
                 f"unknown log format {fmt!r}: use one of {', '.join(repr(f) for _, f in LOG_FORMATS)}"
             )
-        title = self._title_text or "An example"
-        return state_download(self.state, title, fmt, events=self.revealed_events, viewer=self.viewer)
+        return state_download(self.state, self._title_text, fmt, events=self.revealed_events, viewer=self.viewer)
 
     @property
     def error(self) -> str:
@@ -347,7 +347,7 @@ class Stepper:
             options = [state.action_to_string(a) for a in state.legal_actions()]
         if not options:
             return ""
-        shown = ", ".join(options[:6]) + (", …" if len(options) > 6 else "")
+        shown = ", ".join(codes_as_text(o) for o in options[:6]) + (", …" if len(options) > 6 else "")
         return f", e.g. one of {shown}"
 
     def _build(self, title: str) -> None:
@@ -372,7 +372,7 @@ class Stepper:
         self.log_format = widgets.Dropdown(
             options=LOG_FORMATS, value="text", description="Format", layout=widgets.Layout(width="24em")
         )
-        copy = widgets.Accordion(
+        self.export_accordion = copy = widgets.Accordion(
             children=[widgets.VBox([self.log_format, self.export_view.widget])],
             titles=("Export: preview and download (plain text, rule-book page, Markdown with images)",),
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -23,26 +24,29 @@ from toolkit.durak_battle.odds.checks import (
 )
 from toolkit.durak_battle.odds.clash_losses import (
     Path,
+    clash_runs,
     exact_clash_paths,
     remember_cache,
-    sampled_clash_paths,
 )
 from toolkit.durak_battle.odds.deal_classes import BATTLE_EXACT_LIMIT, EXACT_LIMIT, exact_size
 from toolkit.durak_battle.odds.result import OddsResult
 from toolkit.durak_battle.recon import cards_drawn, knowledge_roll, token_advantage
 from toolkit.durak_battle.rules import SIDES, Army, Rules, leader_words, settle_losses
 from toolkit.engine import Policy
-from toolkit.errors import InvalidSetupError
+from toolkit.errors import InvalidSetupError, PrecisionNotReachedError
 from toolkit.odds_result import (
     DEFAULT_TIME_LIMIT,
     Replicates,
     check_method,
     check_precision,
+    check_seed,
     check_time_limit,
+    check_trials,
     choose_method,
     next_batch,
     not_reached,
 )
+from toolkit.outcome_names import Side, field_values, sides
 from toolkit.prob import Distribution
 from toolkit.progress import shows_progress
 from toolkit.question import Question
@@ -69,7 +73,9 @@ class BattleEnd(NamedTuple):
     """How a battle ended.
 
     Attributes:
-        winner: ``"a"``, ``"b"``, or ``None`` when undecided or both armies were destroyed at once.
+        winner: the winning army, a :class:`~toolkit.outcome_names.Side`: its name
+            (``"Horde"``), equal to its side ``"a"``/``"b"`` too; ``None`` when undecided or
+            both armies were destroyed at once.
         how: ``"retreat"`` (the loser failed a morale check, DB-8), ``"destroyed"`` (the
             loser was reduced to 0 tokens, DB-7) or ``"undecided"`` (still going after
             ``max_rounds``).
@@ -79,6 +85,9 @@ class BattleEnd(NamedTuple):
     winner: str | None
     how: str
     rounds: int
+
+    #: What the fields hold besides numbers: the armies (:class:`~toolkit.outcome_names.Side`) or None, and the ends.
+    FIELD_VALUES = field_values(winner=(Side, None), how=("retreat", "destroyed", "undecided"))
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -139,7 +148,9 @@ class BattleOdds(OddsResult):
             for label, ev in self.headline_events()
         )
         note = f"<p>{html.escape(self.note)}</p>" if not self.exact else ""
-        return self._heading_html() + note + f"<table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
+        if not self.exact:  # on sampled clash odds: every outcome with its interval, never the plain frequencies
+            return self._heading_html() + note + super()._repr_html_().removeprefix(self._heading_html())
+        return self._heading_html() + f"<table><tbody>{rows}</tbody></table>" + self.distribution._repr_html_()
 
     def __str__(self) -> str:
         lines = [self.headline()]
@@ -153,11 +164,11 @@ class BattleOdds(OddsResult):
 
 
 def _wins_a(end: BattleEnd) -> bool:
-    return end.winner == "a"
+    return getattr(end.winner, "role", end.winner) == "a"
 
 
 def _wins_b(end: BattleEnd) -> bool:
-    return end.winner == "b"
+    return getattr(end.winner, "role", end.winner) == "b"
 
 
 def _no_winner(end: BattleEnd) -> bool:
@@ -266,8 +277,9 @@ def battle_outcome(
     if army_a.name == army_b.name:
         raise InvalidSetupError(f"the two armies need different names, both are {army_a.name!r}")
     pols = check_policies(policies)
-    whole_number(max_rounds, "max_rounds", 1)
-    whole_number(trials, "trials", 1)
+    max_rounds = whole_number(max_rounds, "max_rounds", 1)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     check_method(method)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
@@ -278,7 +290,7 @@ def battle_outcome(
         rules, sizes, leaders, f"at most {max_rounds} rounds", policies=[policy_label(p) for p in pols]
     )
     while True:
-        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, question)
+        odds = _chain(army_a, army_b, rules, pols, max_rounds, method, plan, seed, started, question, time_limit)
         if precision is None or odds.exact:
             return odds
         reached = odds.half_width()
@@ -289,19 +301,40 @@ def battle_outcome(
         if spent >= time_limit:
             raise not_reached(time_limit, spent, runs, "simulated clashes per sampled pair", reached, precision)
         more = next_batch(runs, reached, precision)
-        plan += (max(1, min(more, int((time_limit - spent) / (spent / runs)))),)
+        if math.isfinite(time_limit):
+            more = min(more, int((time_limit - spent) / max(spent / runs, 1e-9)))
+        plan += (max(1, more),)
 
 
 def clash_counts(
-    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    plan: tuple[int, ...],
+    seed: Any,
+    started: float = 0.0,
+    time_limit: float = math.inf,
 ) -> Counter:
     """The sampled clash table of ``na`` v ``nb`` cards over the batches of ``plan``: batch
-    0 is :func:`sampled_clash_paths` with ``seed``, batch ``k`` with ``f"{seed}:{k}"``."""
-    if len(plan) == 1:
-        return sampled_clash_paths(na, nb, pols, rules, plan[0], seed)
+    0 is the clashes of :func:`~.clash_losses.sampled_clash_paths` with ``seed``, batch ``k``
+    with ``f"{seed}:{k}"``.
+
+    Raises:
+        PrecisionNotReachedError: ``time_limit`` seconds after ``started`` (the clock is
+            read between two clashes) before the table is whole: every sampled pair of hand
+            sizes needs all its clashes, so a battle is never the estimate of fewer.
+    """
     total: Counter = Counter()
     for k, n in enumerate(plan):
-        total.update(sampled_clash_paths(na, nb, pols, rules, n, seed if k == 0 else f"{seed}:{k}"))
+        for i, run in enumerate(clash_runs(na, nb, pols, rules, n, seed if k == 0 else f"{seed}:{k}")):
+            total[run] += 1
+            if i % 8 == 7 and time.perf_counter() - started > time_limit:
+                raise PrecisionNotReachedError(
+                    f"stopped at the time limit of {time_limit:g} s sampling the clashes of {na} v {nb} cards: the "
+                    f"battle needs {sum(plan):,} simulated clashes for each sampled pair of hands; allow more time "
+                    "(time_limit=) or give fewer trials"
+                )
     return total
 
 
@@ -312,12 +345,19 @@ _SAMPLED_TABLES: dict[tuple, tuple[int, list[tuple[str | None, Path, int]], bool
 
 
 def _sampled_table(
-    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, plan: tuple[int, ...], seed: Any
+    na: int,
+    nb: int,
+    pols: tuple[Policy, Policy],
+    rules: Rules,
+    plan: tuple[int, ...],
+    seed: Any,
+    started: float = 0.0,
+    time_limit: float = math.inf,
 ) -> tuple[int, list[tuple[str | None, Path, int]], bool]:
     key = (na, nb, pols, rules, plan, seed)
     found = _SAMPLED_TABLES.get(key)
     if found is None:
-        counts = clash_counts(na, nb, pols, rules, plan, seed)
+        counts = clash_counts(na, nb, pols, rules, plan, seed, started, time_limit)
         found = _SAMPLED_TABLES[key] = (sum(plan), [(h, path, n) for (h, path), n in counts.items()], True)
     return found
 
@@ -333,6 +373,7 @@ def _chain(
     seed: int,
     started: float,
     question: Question,
+    time_limit: float = math.inf,
 ) -> BattleOdds:
     """The battle chain with the sampled clash tables of ``plan`` (:func:`battle_outcome`),
     answering ``question`` (its size: the chain's states)."""
@@ -366,7 +407,7 @@ def _chain(
             exact_limit=EXACT_LIMIT,
         )
         if how == "monte_carlo":
-            found = _sampled_table(na, nb, pols, clash_rules, plan, seed)
+            found = _sampled_table(na, nb, pols, clash_rules, plan, seed, started, time_limit)
         else:
             exact = exact_clash_paths(na, nb, pols, clash_rules)
             den = lcm(*(q.denominator for q in exact.values()))
@@ -550,7 +591,8 @@ def _chain(
     if alive:
         result[BattleEnd(None, "undecided", max_rounds)] += Fraction(sum(alive.values()), scale)
     ordered = sorted(result, key=lambda e: (e.winner or "~", e.how, e.rounds))
-    dist = Distribution({e: result[e] for e in ordered})
+    by_role = dict(zip(SIDES, sides(("a", army_a.name), ("b", army_b.name)), strict=True))
+    dist = Distribution({e._replace(winner=by_role.get(e.winner)): result[e] for e in ordered})
     how, note = _how(len(sampled), len(pairs), method, trials)
 
     def bootstrap() -> Replicates:

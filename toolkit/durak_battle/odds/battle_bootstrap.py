@@ -152,8 +152,9 @@ def battle_replicates(
         alive = np.einsum("bs,bst->bt", alive, step)
     values = np.zeros((replicates, len(outcomes)))
     for k, o in enumerate(outcomes):
+        end = (getattr(o.winner, "role", o.winner), o.how)  # the winning army's side, "a" or "b"
         if o.how == "undecided":
             values[:, k] = alive.sum(axis=1)
-        elif (o.winner, o.how) in width_ends:
-            values[:, k] = ended[o.rounds - 1][:, width_ends[(o.winner, o.how)]]
+        elif end in width_ends:
+            values[:, k] = ended[o.rounds - 1][:, width_ends[end]]
     return Replicates(tuple(outcomes), values)

@@ -53,15 +53,17 @@ from toolkit.odds_result import (
     Odds,
     check_method,
     check_precision,
+    check_seed,
     check_time_limit,
+    check_trials,
     choose_method,
     counts_half_width,
 )
 from toolkit.odds_samples import PLAY_SEED_BITS, Samples, play_seed, sample_runs
+from toolkit.outcome_names import Side, field_values, sides
 from toolkit.prob import Distribution
 from toolkit.progress import tick
 from toolkit.question import Question
-from toolkit.whole_numbers import whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -73,6 +75,7 @@ __all__ = [
     "DEFAULT_TRIALS",
     "Path",
     "ClashOutcome",
+    "Losses",
     "ClashLosses",
     "clash_losses",
     "policy_choices",
@@ -402,25 +405,30 @@ def _sampled_deals(
     by_place = sorted_hand(deck)  # the deck's cards lowest first, as the calculators hold them
     key = (tuple(c.code for c in by_place), na, nb, trials, seed)
     found = _DEALS.get(key)
-    if found is None:
-        place = {c.code: k for k, c in enumerate(by_place)}
-        places = [place[c.code] for c in deck]  # sampled instead of the deck: the same draws
-        rng = random.Random(f"{seed}:{na}:{nb}")
-        drawn = bytearray()
-        seeds = []
-        for _ in range(trials):
-            a, b = random_deal(rng, places, na, nb)
-            drawn += bytes(sorted(a))
-            drawn += bytes(sorted(b))
-            seeds.append(rng.getrandbits(PLAY_SEED_BITS))
-        # places lowest first are ids lowest first: a place's id is as high as its place's card
-        ids = bytes(CARD_ID[c.code] for c in by_place) + bytes(256 - len(by_place))
-        found = _DEALS[key] = (bytes(drawn).translate(ids), tuple(seeds))
-    drawn, seeds = found
     n = na + nb
-    for i, bits in enumerate(seeds):
-        at = i * n
-        yield tuple(drawn[at : at + na]), tuple(drawn[at + na : at + n]), bits
+    if found is not None:
+        ids_drawn, seeds = found
+        for i, bits in enumerate(seeds):
+            at = i * n
+            yield tuple(ids_drawn[at : at + na]), tuple(ids_drawn[at + na : at + n]), bits
+        return
+    # drawn run by run as they are asked for (a sample stopped at its time limit draws no
+    # more), kept for the next call only once every run is drawn
+    place = {c.code: k for k, c in enumerate(by_place)}
+    places = [place[c.code] for c in deck]  # sampled instead of the deck: the same draws
+    # places lowest first are ids lowest first: a place's id is as high as its place's card
+    ids = bytes(CARD_ID[c.code] for c in by_place) + bytes(256 - len(by_place))
+    rng = random.Random(f"{seed}:{na}:{nb}")
+    drawn = bytearray()
+    played = []
+    for _ in range(trials):
+        a, b = random_deal(rng, places, na, nb)
+        deal = (bytes(sorted(a)) + bytes(sorted(b))).translate(ids)
+        drawn += deal
+        bits = rng.getrandbits(PLAY_SEED_BITS)
+        played.append(bits)
+        yield tuple(deal[:na]), tuple(deal[na:]), bits
+    _DEALS[key] = (bytes(drawn), tuple(played))
 
 
 def sampled_clash_paths(na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any) -> Counter:
@@ -440,8 +448,21 @@ def sampled_clash_runs(
     with the same deck run ``i`` is the same deal with the same coin for a tied initiative
     (DB-3) and the same random choices: common random numbers."""
     key = (na, nb, pols, rules, trials, seed)
+    if key not in _SAMPLED:
+        for _ in clash_runs(na, nb, pols, rules, trials, seed):
+            pass
+    return _SAMPLED[key]
+
+
+def clash_runs(
+    na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: Any
+) -> Iterator[tuple[str | None, Path]]:
+    """:func:`sampled_clash_runs` one run at a time, each drawn only when asked for (a
+    sample stopped at its time limit plays no more); kept for the next call once all are drawn."""
+    key = (na, nb, pols, rules, trials, seed)
     if key in _SAMPLED:
-        return _SAMPLED[key]
+        yield from _SAMPLED[key]
+        return
     runs: list[tuple[str | None, Path]] = []
     both_greedy = pols[0] is greedy_policy and pols[1] is greedy_policy
     begin = ClashPosition.begin_ids
@@ -452,6 +473,7 @@ def sampled_clash_runs(
         who = initiative_of_ids(a, b, rules)
         if who is NO_CLASH:
             runs.append((None, ()))
+            yield runs[-1]
             continue
         if who is None:  # DB-3: a fair coin, the lowest bit of the run's play seed
             who = bits & 1
@@ -469,6 +491,7 @@ def sampled_clash_runs(
                     if la >= MAX_TOKENS or lb >= MAX_TOKENS:  # nothing later counts (DB-7, loss_path)
                         break
             runs.append((SIDES[who], loss_path(events)))
+            yield runs[-1]
             continue
         while node is not None:
             policy = pols[node.holder if node.stage == "attack" else 1 - node.attacking]  # the side to move
@@ -492,8 +515,8 @@ def sampled_clash_runs(
             if evs:
                 events.extend(evs)
         runs.append((SIDES[who], loss_path(events)))
+        yield runs[-1]
     _SAMPLED[key] = tuple(runs)
-    return _SAMPLED[key]
 
 
 # -- clash losses ---------------------------------------------------------------------------
@@ -504,13 +527,32 @@ class ClashOutcome(NamedTuple):
         lost_a, lost_b: tokens lost by each side in the clash (never more than it had, DB-7).
         initiative: the side that held the initiative at the start (DB-3) — the other side
             was originally attacked and rolls morale first (DB-8) — or ``None``: no clash.
-        destroyed: the side reduced to 0 tokens (DB-7), which ends the clash, or ``None``.
+        destroyed: the side reduced to 0 tokens (DB-7), which ends the clash, ``"both"``, or ``None``.
+
+    In a :class:`ClashLosses`' ``joint`` the sides are the armies'
+    :class:`~toolkit.outcome_names.Side`: the name (``names=``), equal to ``"a"``/``"b"`` too.
     """
 
     lost_a: int
     lost_b: int
     initiative: str | None
     destroyed: str | None
+
+    #: What the fields hold besides numbers: the armies (:class:`~toolkit.outcome_names.Side`),
+    #: "both" armies destroyed, or None.
+    FIELD_VALUES = field_values(destroyed=(Side, "both", None), initiative=(Side, None))
+
+
+class Losses(NamedTuple):
+    """The tokens each army lost in one clash (DB-7): what :class:`ClashLosses` is the
+    distribution of. It equals the plain pair (``result[(1, 2)]``) and unpacks as one.
+
+    Attributes:
+        lost_a, lost_b: tokens lost by side a and by side b (never more than it had).
+    """
+
+    lost_a: int
+    lost_b: int
 
 
 def _outcome_key(o: ClashOutcome) -> tuple:
@@ -521,8 +563,8 @@ def _outcome_key(o: ClashOutcome) -> tuple:
 class ClashLosses(OddsResult):
     """Tokens lost in one clash for two hand sizes, averaged over deals (exact or Monte Carlo).
 
-    It is the :class:`~toolkit.prob.Distribution` of ``(lost_a, lost_b)`` pairs
-    (``result[(1, 2)]``, ``.items()``, ``.probability(event)``, ``.mean(0)``), an
+    It is the :class:`~toolkit.prob.Distribution` of :class:`Losses` ``(lost_a, lost_b)``
+    (``result[(1, 2)]``, ``.items()``, ``.probability(lost_a=0)``, ``.mean("lost_a")``), an
     :class:`~toolkit.odds_result.Odds` (``.exact``, ``.interval(event)``: Wilson's 95%
     interval for Monte Carlo, the exact value twice when exact); the joint law with who
     held the initiative and who was destroyed is :attr:`joint` (an ``Odds`` too).
@@ -595,8 +637,19 @@ def _even(pair: tuple[int, int]) -> bool:
     return pair[0] == pair[1]
 
 
-def _pair(o: ClashOutcome) -> tuple[int, int]:
-    return (o.lost_a, o.lost_b)
+def _pair(o: ClashOutcome) -> Losses:
+    return Losses(o.lost_a, o.lost_b)
+
+
+def _named(joint: Odds[ClashOutcome], names: tuple[str, str]) -> Odds[ClashOutcome]:
+    """The joint odds with the initiative and the destroyed army as the armies'
+    :class:`~toolkit.outcome_names.Side` (the name, equal to ``"a"``/``"b"`` too)."""
+    by_role = dict(zip(SIDES, sides(("a", names[0]), ("b", names[1]), words=("both",)), strict=True))
+    return joint.map(
+        lambda o: o._replace(
+            initiative=by_role.get(o.initiative, o.initiative), destroyed=by_role.get(o.destroyed, o.destroyed)
+        )
+    )
 
 
 def _sorted_joint(weights: Mapping[ClashOutcome, Any]) -> Distribution[ClashOutcome]:
@@ -605,24 +658,23 @@ def _sorted_joint(weights: Mapping[ClashOutcome, Any]) -> Distribution[ClashOutc
 
 def _engine_sample(
     na: int, nb: int, pols: tuple[Policy, Policy], rules: Rules, tokens: tuple[int, int], trials: int, seed: Any
-) -> list[ClashOutcome]:
-    """Each of ``trials`` clashes played through the engine, in order: run ``i`` draws its
+) -> Iterator[ClashOutcome]:
+    """Each of ``trials`` clashes played through the engine, in order, one at a time: run ``i`` draws its
     deal, then the seed of its own play stream (common random numbers, as
     :func:`sampled_clash_runs`)."""
     rng = random.Random(seed)
     deck = list(rules.deck())
     army_a, army_b = clash_armies(tokens)
     policy_map = {"a": pols[0], "b": pols[1]}
-    runs: list[ClashOutcome] = []
     for _ in range(trials):
         a, b = random_deal(rng, deck, na, nb)
         end = play_out(start_clash(army_a, army_b, (a, b), rules), play_seed(rng), policy_map)
         assert isinstance(end, BattleState)
         holder = None if end.first_attacked is None else SIDES[1 - end.first_attacked]
         destroyed = end.outcome.split()[0] if end.outcome.endswith("destroyed") else None  # a, b or both
-        runs.append(ClashOutcome(end.lost_clash[0], end.lost_clash[1], holder, destroyed))
+        outcome = ClashOutcome(end.lost_clash[0], end.lost_clash[1], holder, destroyed)
         tick()  # a clash done: the progress of long work (toolkit.progress)
-    return runs
+        yield outcome
 
 
 def clash_losses(
@@ -668,10 +720,10 @@ def clash_losses(
         time_limit: seconds of sampling towards ``precision`` before giving up.
 
     Returns:
-        A :class:`ClashLosses`: the distribution of ``(lost_a, lost_b)`` (``.items()``,
-        ``result[(la, lb)]``), the joint law with the initiative and destruction
-        (``.joint``), ``.method``, and for Monte Carlo 95% Wilson intervals
-        (``.interval(event)``).
+        A :class:`ClashLosses`: the distribution of :class:`Losses` ``(lost_a, lost_b)``
+        (``.items()``, ``result[(la, lb)]``, ``.mean("lost_a")``), the joint law with the
+        initiative and destruction (``.joint``), ``.method``, and for Monte Carlo 95% Wilson
+        intervals (``.interval(event)``).
 
     Raises:
         InvalidSetupError: bad sizes, tokens, method, sampler, trials, precision or policy.
@@ -692,7 +744,8 @@ def clash_losses(
     check_method(method)
     if sampler not in SAMPLERS:
         raise InvalidSetupError(f"sampler must be 'engine' or 'model', got {sampler!r}")
-    whole_number(trials, "trials", 1)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
     names = _check_names(names)
@@ -711,16 +764,19 @@ def clash_losses(
     )
     if how == "monte_carlo":
 
-        def draw(n: int, batch: int) -> list[ClashOutcome]:
+        def draw(n: int, batch: int) -> Iterator[ClashOutcome]:
             run_seed = seed if batch == 0 else f"{seed}:{batch}"
             if sampler == "engine":
                 return _engine_sample(na, nb, pols, rules, checked, n, run_seed)
-            runs = sampled_clash_runs(na, nb, pols, rules, n, run_seed)
             settled: dict[tuple[str | None, Path], ClashOutcome] = {}
-            for holder, path in set(runs):
-                la, lb, destroyed = settle_losses(checked, path)
-                settled[(holder, path)] = ClashOutcome(la, lb, holder, destroyed)
-            return [settled[run] for run in runs]
+
+            def settle(run: tuple[str | None, Path]) -> ClashOutcome:
+                if run not in settled:
+                    la, lb, destroyed = settle_losses(checked, run[1])
+                    settled[run] = ClashOutcome(la, lb, run[0], destroyed)
+                return settled[run]
+
+            return (settle(run) for run in clash_runs(na, nb, pols, rules, n, run_seed))
 
         def widest(counts: Counter, runs: int) -> float:
             pairs: Counter = Counter()
@@ -739,7 +795,7 @@ def clash_losses(
             method="monte_carlo",
             trials=len(results),
             samples=samples.map(_pair),
-            joint=joint,
+            joint=_named(joint, names),
             size=size,
             tokens=checked,
             sampler=sampler,
@@ -754,7 +810,7 @@ def clash_losses(
     joint = Odds(_sorted_joint(weights))
     return ClashLosses(
         distribution=joint.distribution.map(_pair),
-        joint=joint,
+        joint=_named(joint, names),
         size=size,
         tokens=checked,
         seconds=time.perf_counter() - started,

@@ -85,6 +85,13 @@ ROUND_NOT_COUNTED: dict[str, str] = {
     "they were lost in",
 }
 
+#: What the battle explorer says when the initiative holder must attack (DB-6) and both
+#: leaders play greedy: greedy play attacks whenever it can, so its numbers cannot show it.
+GREEDY_MEETS_NO_DB6 = (
+    "Initiative holder must attack (DB-6): not measured under greedy play, which attacks whenever it can "
+    "(choose random play to see it)"
+)
+
 #: The leaders' policies the battle explorer offers (both armies play the same one).
 EXPLORER_POLICIES: tuple[str, ...] = ("greedy", "random")
 
@@ -346,6 +353,8 @@ def odds_explorer(
             lines.append(f"P(undecided after {count(max_rounds, 'round')}) = {undecided}")
         length = d.mean(_rounds)
         lines.append(f"expected length {average_text(d, _rounds)} {'round' if length == 1 else 'rounds'}")
+        if values["policy"] == "greedy" and rules_from(values, rules).holder_must_attack:
+            lines.append(GREEDY_MEETS_NO_DB6)
         if notes["note"]:
             lines.append(notes["note"])
         return lines

@@ -184,11 +184,7 @@ class BattleStepper(BattleSetup, CardPanel, FollowsExample[BattleState]):
         if error:
             return f"Replaying this file stops: {error}", ERROR
         if state.is_terminal:
-            return (
-                "The whole battle; it replays to the same log. Save it as data/examples/durak_<name>.yaml and "
-                "run `toolkit replay <file>`.",
-                OK,
-            )
+            return "The whole battle; it replays to the same log.", OK
         return (
             "The battle so far, an unfinished example (unfinished: true): it replays to the same log and "
             "stops where the battle stands.",

@@ -7,7 +7,7 @@ import math
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -34,7 +34,7 @@ from toolkit.fairy_meat.odds.counting import count_numbered, drawn_counts
 from toolkit.fairy_meat.odds.draws import double_draw_count, falling, single_draw_count
 from toolkit.fairy_meat.odds.families import MODELS, NO_NUMBERED, Choice
 from toolkit.fairy_meat.odds.known_hands import enumerate_attack, fairies_for, start_known_hands
-from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
+from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of, with_sides
 from toolkit.fairy_meat.odds.weighing import Buckets, Pending, settle, two_turned_up, weigh_pair
 from toolkit.fairy_meat.rules import Rules
 from toolkit.garbage_collection import paused_collection
@@ -44,6 +44,7 @@ from toolkit.odds_result import (
     Odds,
     check_method,
     check_precision,
+    check_seed,
     check_time_limit,
     check_trials,
     choose_method,
@@ -476,7 +477,8 @@ class DealOdds(Odds[AttackOutcome]):
         lines = [self.headline()]
         for o in self.distribution:
             lines.append(
-                f"  {o.winner:8} points {o.points:2} damage {o.damage} nasty {o.nasty_hit!s:5}  {self.text(o)}"
+                f"  winner={o.winner!s:8} points={o.points:<2} damage={o.damage:<2} nasty_hit={o.nasty_hit!s:5}  "
+                + self.text(o)
             )
         return "\n".join(lines)
 
@@ -521,16 +523,15 @@ def monte_carlo(
 
 def monte_carlo_runs(
     a: int, d: int, pols: tuple[Policy, Policy], rules: Rules, trials: int, seed: int | str
-) -> list[AttackOutcome]:
+) -> Iterator[AttackOutcome]:
     """The outcome of each of ``trials`` random deals played out through the engine, in
-    order. Run ``i`` draws its deal, then the seed of its own play stream (Wild Trump draws,
-    random policies: :func:`~toolkit.odds_samples.play_seed`), so under two rule sets with
-    the same deck run ``i`` is the same deal, and its play draws start alike (common random
-    numbers)."""
+    order, one at a time (a sample stopped at its time limit plays no more). Run ``i`` draws
+    its deal, then the seed of its own play stream (Wild Trump draws, random policies:
+    :func:`~toolkit.odds_samples.play_seed`), so under two rule sets with the same deck run
+    ``i`` is the same deal, and its play draws start alike (common random numbers)."""
     rng = random.Random(seed)
     deck = list(deck_cards(rules))
     attacker, defender, mod_a, mod_d = fairies_for(a, d, rules)
-    runs: list[AttackOutcome] = []
     policy_map = {"attacker": pols[0], "defender": pols[1]}
     for _ in range(trials):
         cards = rng.sample(deck, a + d)
@@ -544,9 +545,9 @@ def monte_carlo_runs(
             attacks=1,
         )
         end = play_out(state, play_seed(rng), policy_map)
-        runs.append(outcome_of(end.results[0]))  # type: ignore[attr-defined]
+        outcome = outcome_of(end.results[0])  # type: ignore[attr-defined]
         tick()  # a run done: the progress of long work (toolkit.progress)
-    return runs
+        yield outcome
 
 
 def deal_averaged_odds(
@@ -604,7 +605,8 @@ def deal_averaged_odds(
         raise InvalidSetupError(f"rules must be a fairy_meat Rules, got {rules!r}")
     a, d = check_hand_sizes(a, d, rules)
     check_method(method)
-    check_trials(trials)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     precision = check_precision(precision)
     time_limit = check_time_limit(time_limit)
     pols = resolve_policies(policies)
@@ -617,7 +619,7 @@ def deal_averaged_odds(
     question = Question.about(rules, sizes, policies=[policy_label(p) for p in pols], size=size)
     if choose_method(method, size, limit, request, what) == "monte_carlo":
 
-        def draw(n: int, batch: int) -> list[AttackOutcome]:
+        def draw(n: int, batch: int) -> Iterator[AttackOutcome]:
             return monte_carlo_runs(a, d, pols, rules, n, seed if batch == 0 else f"{seed}:{batch}")
 
         events = [ev for _, ev in HEADLINE_EVENTS]
@@ -628,7 +630,7 @@ def deal_averaged_odds(
         results, batches = sample_runs(draw, trials, precision, widest, time_limit, "simulated attacks")
         # the stream names what picks each run's draws, never the rules: two rule sets drawn
         # with the same seed and sizes are compared run by run
-        samples = Samples.of(("fairy meat deal", seed, a, d, batches), results)
+        samples = Samples.of(("fairy meat deal", seed, a, d, batches), results).map(with_sides)
         counts = samples.counts()
         n = len(results)
         estimates = {o: Estimate(c, n) for o, c in counts.items()}
@@ -649,4 +651,6 @@ def deal_averaged_odds(
             dist = Distribution.from_int_weights(exact_weights(a, d, pols, rules))
         else:
             dist = Distribution(generic_weights(a, d, pols, rules))
-    return DealOdds(distribution=dist, size=size, seconds=time.perf_counter() - started, question=question)
+    return DealOdds(
+        distribution=dist.map(with_sides), size=size, seconds=time.perf_counter() - started, question=question
+    )

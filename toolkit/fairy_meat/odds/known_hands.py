@@ -22,7 +22,7 @@ from toolkit.fairy_meat.legality import (
 from toolkit.fairy_meat.odds.checks import parse_hand, policy_label, resolve_policies
 from toolkit.fairy_meat.odds.classes import DRAWS
 from toolkit.fairy_meat.odds.families import Family, type_key, type_keys
-from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of
+from toolkit.fairy_meat.odds.outcomes import AttackOutcome, outcome_of, with_sides
 from toolkit.fairy_meat.odds.weighing import Pending, settle, weigh_pair
 from toolkit.fairy_meat.policies import POLICIES, REFEREE_STEPS
 from toolkit.fairy_meat.rules import Fairy, Rules
@@ -314,4 +314,4 @@ def attack_odds(
     dist = enumerate_attack(start_known_hands(hand_a, hand_d, rules), pols, draw_law=True)
     hands = f"hands {' '.join(map(str, hand_a))} v {' '.join(map(str, hand_d)) or 'none (blind draw)'}"
     question = Question.about(rules, hands, policies=[policy_label(p) for p in pols])
-    return Odds(dist, seconds=time.perf_counter() - started, question=question)
+    return Odds(dist.map(with_sides), seconds=time.perf_counter() - started, question=question)

@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from toolkit.fairy_meat.referee import AttackResult
+from toolkit.outcome_names import Side, field_values, sides
 
-__all__ = ["AttackOutcome", "outcome_of", "HandComposition"]
+__all__ = ["AttackOutcome", "SIDES", "outcome_of", "with_sides", "HandComposition"]
 
 
 class AttackOutcome(NamedTuple):
     """The result of one attack, as the odds report it.
 
     Attributes:
-        winner: ``"attacker"``, ``"defender"`` or ``"draw"`` (FM-9: equal final values).
+        winner: ``"attacker"``, ``"defender"`` (in the odds results, the :data:`SIDES`:
+            comparing with a side that is neither raises) or ``"draw"`` (FM-9: equal final values).
         points: points scored by the winner, ceil(difference / 2) (FM-10); 0 for a draw.
         damage: damage the defender takes (FM-10: 1 per point, or by the damage table
             with ``Rules(damage="table")``).
@@ -28,6 +30,20 @@ class AttackOutcome(NamedTuple):
     points: int
     damage: int
     nasty_hit: bool
+
+    #: What ``winner`` holds: a side (:data:`SIDES`) or ``"draw"``.
+    FIELD_VALUES = field_values(winner=(Side, "draw"))
+
+
+#: The two sides of an attack (:class:`~toolkit.outcome_names.Side`: a name the odds
+#: results' ``winner`` equals, so that a misspelt side raises rather than counting 0%).
+SIDES: dict[str, Side] = {s.role: s for s in sides(("attacker", "attacker"), ("defender", "defender"), words=("draw",))}
+
+
+def with_sides(outcome: AttackOutcome) -> AttackOutcome:
+    """The outcome with its winner as the attack's :data:`SIDES` (a draw stays ``"draw"``):
+    what the odds calculators hand out, after counting with plain words."""
+    return outcome._replace(winner=SIDES.get(outcome.winner, outcome.winner))
 
 
 def outcome_of(result: AttackResult) -> AttackOutcome:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from toolkit.cards import Card, Pile, check_distinct, parse_cards
+from toolkit.cards import Card, Pile, cards_text, check_distinct, codes_as_text, parse_cards
 from toolkit.engine import GameState, Policy, enumerate_outcomes
 from toolkit.equilibrium import (
     Equilibrium,
@@ -363,10 +363,10 @@ def _seen_text(state: CombatState, i: int) -> str:
     parts = []
     own, other = a.trumps[i], a.trumps[o]
     if own is not None:
-        parts.append(f"her Trumps {' '.join(c.code for c in own) or 'none'}")
+        parts.append(f"her Trumps {cards_text(own)}")
     if own is not None and other is not None:
         if hidden_owner(a, state.rules) != o:  # FM-5 under state.rules
-            parts.append(f"theirs {' '.join(c.code for c in other) or 'none'}")
+            parts.append(f"theirs {cards_text(other)}")
         else:
             parts.append(f"theirs {len(other)} face down (FM-5)")
         if a.wild_colour:
@@ -384,7 +384,7 @@ def describe(state: CombatState) -> tuple[str, str]:
     if (state.declared[0] and step != "declare") or (step == "declare" and i == 1):
         bits.append("declared " + "/".join(d or "-" for d in state.declared))
     for n, (past, result) in enumerate(zip(state.past, state.results, strict=True), start=1):
-        played = [a.code for a in past.cards if a is not None]
+        played = [cards_text([a]) for a in past.cards if a is not None]
         bits.append(f"attack {n}: {' v '.join(played)} → {result.winner or 'draw'} {result.points}")
     if step in ("play",):
         seen = _seen_text(state, i)
@@ -472,7 +472,7 @@ class AttackSolution:
                             "decision": d["decision"],
                             "situation": d["situation"],
                             "comes up": format_probability(d["chance"]),
-                            "action": action,
+                            "action": codes_as_text(action),  # "play 3♦", as every other text draws cards
                             "probability": p,
                             "shown": format_probability(p),
                         }
@@ -571,7 +571,7 @@ class AttackSolution:
 
     def _repr_html_(self) -> str:
         status = "verified exact equilibrium" if self.verified else f"exploitability {self.exploitability}"
-        hands = " v ".join(" ".join(c.code for c in h) for h in self.hands)
+        hands = " v ".join(cards_text(h) for h in self.hands)
         head = (
             f"<p><b>{html.escape(hands)}</b>: value for the attacker "
             f"<b>{html.escape(str(self.value))}</b> ({signed_text(self.value)}, {html.escape(self.payoff.label())}); "
@@ -683,7 +683,7 @@ def solve_attack(
     """
     hands = (_hand(attacker_hand, "attacker"), _hand(defender_hand, "defender"))
     gone = parse_cards(removed)
-    whole_number(attacks, "attacks", 1, ruling="FM-13")
+    attacks = whole_number(attacks, "attacks", 1, ruling="FM-13")
     if attacks > len(hands[0]):
         raise TooBigError(
             f"attacks={attacks:,} from a hand of {count(len(hands[0]), 'card')}: an attacker with no cards left "

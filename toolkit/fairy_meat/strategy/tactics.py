@@ -7,7 +7,7 @@ risk than the defender, attacking first versus second, and the value of tracking
 cards played. These functions answer them with numbers from solved games:
 
 - :func:`style_study` deals random known hands (exact per deal, Monte Carlo over deals,
-  with standard errors) and compares four ways to play — the equilibrium, ``greedy``
+  each mean with its 95% interval) and compares four ways to play — the equilibrium, ``greedy``
   (always the most extreme value), ``cautious`` (values back towards 6, the draft's "safe
   option") and ``random`` — against each other, and measures how extreme each side's
   optimal play is.
@@ -16,7 +16,8 @@ cards played. These functions answer them with numbers from solved games:
   attack, and compares going first with going second.
 
 Each per-deal number is exact (:func:`~.optimal.solve_attack`, verified); the averages
-over deals are sample means whose standard error is reported with them.
+over deals are sample means, each written with its 95% interval (Student's, from its
+standard error over the deals).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from toolkit.fairy_meat.policies import MIDPOINT
 from toolkit.fairy_meat.rules import Rules
 from toolkit.fairy_meat.strategy.optimal import AttackSolution, solve_attack
 from toolkit.fairy_meat.strategy.payoff import Payoff
-from toolkit.numbers import signed_text
+from toolkit.numbers import interval_text
+from toolkit.odds_result import student_t
 from toolkit.prob import Distribution
 from toolkit.shipped import shipped_path
 from toolkit.whole_numbers import whole_number
@@ -71,7 +73,8 @@ QUICK_SIZE = 20_000
 
 @dataclass(frozen=True)
 class Mean:
-    """A sample mean over deals, with its standard error (for plots and verdicts)."""
+    """A sample mean over deals, with its standard error; written with its 95% interval
+    (:meth:`text`), the toolkit's one level."""
 
     mean: float
     stderr: float
@@ -86,8 +89,36 @@ class Mean:
         var = sum((v - m) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
         return cls(m, math.sqrt(var / n), n)
 
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The mean ± Student's quantile (``n - 1`` degrees of freedom) times its standard
+        error: a 12-deal mean's interval is about 2.2 standard errors each side."""
+        if self.n < 2:
+            return (self.mean, self.mean)
+        half = student_t(confidence, self.n - 1) * self.stderr
+        return (self.mean - half, self.mean + half)
+
+    def beyond_zero(self, confidence: float = 0.95) -> int:
+        """+1 when the whole interval is above zero, -1 when below, 0 when it holds zero."""
+        low, high = self.interval(confidence)
+        return 1 if low > 0 else -1 if high < 0 else 0
+
+    def text(self, level: bool = True, percent: bool = False, signed: bool = True) -> str:
+        """The mean and its 95% interval (:func:`~toolkit.numbers.interval_text`):
+        ``'+0.52 ± 0.09 (95%)'``, a share ``'5.5% ± 4.1% (95%)'`` with ``percent``;
+        ``level=False`` for a table that states the level once."""
+        if self.n < 2:  # one deal (or none): a sample without a spread, never shown as if exact
+            return (
+                "no deal"
+                if self.n == 0
+                else f"{interval_text(self.mean, self.mean, self.mean, percent=percent)} (one deal: no interval)"
+            )
+        low, high = self.interval()
+        if percent:  # a share's interval stays within 0%..100%
+            low, high = max(0.0, low), min(1.0, high)
+        return interval_text(self.mean, low, high, percent=percent, signed=signed and not percent, level=level)
+
     def __str__(self) -> str:
-        return f"{signed_text(self.mean)} ± {self.stderr:.3f}"
+        return self.text()
 
 
 def deal_hands(a: int, d: int, n: int, seed: int = 0, removed: Sequence[str] = ()) -> list[tuple[str, str]]:

@@ -203,7 +203,7 @@ def odds_explorer(
         chosen = rebuilt(chosen, rules)  # unchanged, it keeps its file's name
         result = calculator(attacker_cards, defender_cards, policies=(attacker_policy, defender_policy), rules=chosen)
         last["result"] = result
-        return getattr(result, "distribution", result)
+        return result if isinstance(result, Distribution) else result.distribution  # an estimate keeps its intervals
 
     explorer = OddsExplorer(
         controls,
@@ -241,7 +241,7 @@ def _makeup_summary(d: Distribution[Any], values: Mapping[str, Any], death_card:
     return [
         f"P(no Numbered card) = {p(lambda h: h.numbered == 0)} (FM-6)",
         f"P(no Trump) = {p(lambda h: h.red_trumps + h.black_trumps == 0)}",
-        f"P(Trumps of one colour to place) = {p(can_place_trumps)} (FM-4)",
+        f"P(can place Trumps and still play a card) = {p(can_place_trumps)} (FM-4)",
         f"P(Trumps of both colours) = {p(lambda h: h.red_trumps > 0 and h.black_trumps > 0)}",
         *([f"P(the {Card(death_card).name}) = {held} (FM-12)"] if death_card else []),
         f"expected Numbered cards {average_text(d, lambda h: h.numbered)}",
@@ -259,7 +259,8 @@ def hand_composition_explorer(
 
     The chart and table give the number of Numbered cards; the summary P(no Numbered
     card) (she must play a Wild Trump or turn up cards, FM-6), P(no Trump), P(Trumps of
-    one colour she can place, FM-4), P(Trumps of both colours) and P(the death card, FM-12:
+    one colour she can place face down while keeping a card to play, FM-4, FM-6), P(Trumps
+    of both colours) and P(the death card, FM-12:
     the A♠ by default; not shown under rules without one).
 
     Args:

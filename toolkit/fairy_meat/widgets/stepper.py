@@ -174,7 +174,7 @@ class CombatStepper(CombatSetup, CardPanel, HintPanel, FollowsExample[CombatStat
         if error:
             return f"Replaying this file stops: {error}", ERROR
         if state.is_terminal:
-            return "The whole combat: save it as data/examples/<name>.yaml and run `toolkit replay <file>`.", OK
+            return "The whole combat; it replays to the same log.", OK
         return (
             "The combat so far, an unfinished example (unfinished: true): it replays to the same log and stops "
             f"where the combat stands ({count(len(replayed.results), 'attack')} played).",

@@ -13,6 +13,7 @@ from toolkit.fairy_meat.strategy.hidden.hands import HIDDEN_LIMIT, check_cards, 
 from toolkit.fairy_meat.strategy.hidden.matrix import build_game
 from toolkit.fairy_meat.strategy.hidden.solution import HiddenSolution
 from toolkit.fairy_meat.strategy.payoff import Payoff
+from toolkit.odds_result import check_time_limit
 from toolkit.whole_numbers import whole_number
 
 __all__ = ["solve_hidden"]
@@ -78,9 +79,9 @@ def solve_hidden(
     d = check_cards(defender_cards, "defender_cards", rules)
     if not isinstance(payoff, Payoff):
         raise InvalidSetupError(f"payoff must be a fairy_meat Payoff, got {payoff!r}")
-    for name, value, low in (("target", target, 0.0), ("time_limit", time_limit, 0.0)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > low:
-            raise InvalidSetupError(f"{name} must be a number > {low}, got {value!r}")
+    if isinstance(target, bool) or not isinstance(target, int | float) or not target > 0:
+        raise InvalidSetupError(f"target must be a number > 0.0, got {target!r}")
+    time_limit = check_time_limit(time_limit)  # math.inf, or 10**400: no limit
     for name, value in (("max_iterations", max_iterations), ("check_every", check_every)):
         if value is None:
             continue
