@@ -96,8 +96,10 @@ def test_replay_images_is_for_markdown_only(capsys, tmp_path):
     path = str(EXAMPLES_DIR / "grunk_charges_pixie.yaml")
     assert main(["replay", path, "--images", str(tmp_path)]) == 2
     assert "--images DIR is for --format markdown" in capsys.readouterr().err
-    assert main(["replay", path, "--format", "pdf"]) == 2
-    assert "invalid choice: 'pdf'" in capsys.readouterr().err
+    assert main(["replay", path, "--format", "pdf", "--images", str(tmp_path), "-o", str(tmp_path / "a.pdf")]) == 2
+    assert "--images DIR is for --format markdown (html and pdf draw the pictures inline)" in capsys.readouterr().err
+    assert main(["replay", path, "--format", "docx"]) == 2
+    assert "invalid choice: 'docx'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -110,7 +112,7 @@ def test_replay_markdown_images_without_output_link_the_folder_as_given(tmp_path
 
 
 # -- an output that is an input, and what reaches the terminal (issue 20 items 6 and 8) ------
-@pytest.mark.parametrize("fmt", ["html", "markdown", "text"])
+@pytest.mark.parametrize("fmt", ["html", "markdown", "pdf", "text"])
 def test_replay_refuses_to_write_over_the_example_it_replays(tmp_path, capsys, fmt):
     path = tmp_path / "grunk.yaml"
     original = (EXAMPLES_DIR / "grunk_charges_pixie.yaml").read_text()
@@ -131,8 +133,9 @@ def test_replay_refuses_to_write_over_the_house_rules_file_the_example_names(tmp
     path = tmp_path / "grunk.yaml"
     grunk = (EXAMPLES_DIR / "grunk_charges_pixie.yaml").read_text()
     path.write_text(grunk.replace("attack: melee\n", "attack: melee\nrules: house.yaml\n"))
-    assert main(["replay", str(path), "--format", "html", "-o", str(house)]) == 2
-    assert "is the house-rules file the example names" in capsys.readouterr().err
+    for fmt in ("html", "pdf"):
+        assert main(["replay", str(path), "--format", fmt, "-o", str(house)]) == 2
+        assert "is the house-rules file the example names" in capsys.readouterr().err
     assert house.read_text() == before
 
 

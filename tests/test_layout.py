@@ -32,13 +32,13 @@ ALLOWED_LONG_MODULES: set[str] = set()
 
 #: The front-ends: what a designer runs (reports, the rule-book, sweeps, tuning, the command line).
 FRONT_ENDS = ("reports", "rulebook", "sweeps", "tune", "cli", "__main__")
-#: The rule-book's page writers: they turn any system's log into a rule-book page, Markdown or
+#: The rule-book's page writers: they turn any system's log into a rule-book page, Markdown, a PDF or
 #: a download, import only the core, and are what a stepper's Export uses. They stand beside the
 #: systems (a generic layer over the core), though they live in the rule-book package beside its
 #: front-end parts (the picker, the page, the finder and its catalogues).
 RULEBOOK_PAGES = frozenset(
     f"toolkit.rulebook.{name}"
-    for name in ("svg", "export_model", "export_html", "export_markdown", "export", "download")
+    for name in ("svg", "export_model", "export_html", "export_markdown", "export_pdf", "export", "download")
 )
 LAYERS = ("core", "systems", "widgets", "front-ends")
 

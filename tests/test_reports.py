@@ -329,6 +329,15 @@ def test_render_html_loads_nothing_from_the_network(tmp_path):
     assert '<h1 id="T">' in page  # still nbconvert's lab page
 
 
+def test_a_report_prints_to_pdf_from_the_browser(tmp_path):
+    """A report's PDF is the browser's Print of its page: the page carries its print style
+    sheet once (A4, no prompts, charts and table rows never split), inside the page's head."""
+    page = _rendered(tmp_path, [nbformat.v4.new_markdown_cell("# T\n\nText.")])
+    assert page.count("@media print{") == 1 and "@page{size:A4;margin:14mm}" in page
+    assert page.index("@media print{") < page.index("</head>")
+    assert ".jp-InputPrompt,.jp-OutputPrompt{display:none!important}" in page
+
+
 @pytest.mark.slow
 def test_kernel_stderr_reaches_the_terminal_without_the_tcp_warning(tmp_path, capfd):
     """Issue 12 item 7: the kernel's TCP warning is dropped, anything else it writes to its

@@ -309,8 +309,8 @@ def test_yaml_text_exports_as_its_file_does():
 
 
 def test_a_bad_format_or_a_bad_example_is_refused():
-    with pytest.raises(InvalidSetupError, match="html, markdown"):
-        export(_path("grunk_charges_pixie"), "pdf")
+    with pytest.raises(InvalidSetupError, match="html, markdown, pdf"):
+        export(_path("grunk_charges_pixie"), "docx")
     with pytest.raises(NotationError, match="is not a file"):
         to_html("no/such/example.yaml")
     with pytest.raises(NotationError, match="unknown system"):

@@ -6,7 +6,8 @@ process per core by default); ``toolkit report --list`` lists them.
 ``toolkit replay FILE`` replays a rule-book example of any registered system
 (:mod:`toolkit.systems`); ``toolkit replay --list`` lists the systems and their examples;
 ``toolkit replay FILE --format html|markdown [-o OUT] [--images DIR]`` writes it as a
-rule-book paragraph with its cards and dice drawn (:mod:`toolkit.rulebook.export`).
+rule-book paragraph with its cards and dice drawn (:mod:`toolkit.rulebook.export`);
+``--format pdf -o OUT.pdf`` as a print-ready PDF.
 ``toolkit find-example SYSTEM SITUATION [-n N] [--rules FILE] [-o DIR]`` finds rule-book
 examples of a situation (:mod:`toolkit.rulebook`); ``toolkit find-example --list SYSTEM``
 lists the situations.
@@ -254,10 +255,10 @@ def _add_replay_command(subparsers: Any) -> None:
     parser.add_argument("--list", action="store_true", help="list the systems and the examples of data/examples/")
     parser.add_argument(
         "--format",
-        choices=("text", "markdown", "html"),
+        choices=("text", "markdown", "html", "pdf"),
         default="text",
         help="text (the narration, as before), or the example as a rule-book paragraph with its cards and dice "
-        "drawn: markdown, or html (a self-contained page ready to print)",
+        "drawn: markdown, html (a self-contained page ready to print) or pdf (print-ready, A4; needs -o OUT.pdf)",
     )
     parser.add_argument(
         "-o", "--output", type=Path, default=None, metavar="OUT", help="write the export to OUT instead of printing it"
@@ -292,7 +293,9 @@ def _replay(args: argparse.Namespace) -> int:
     if args.file is None:
         return _error("give an example FILE (YAML), or --list")
     if args.images is not None and args.format != "markdown":
-        return _error("--images DIR is for --format markdown (html draws the pictures inline)")
+        return _error("--images DIR is for --format markdown (html and pdf draw the pictures inline)")
+    if args.format == "pdf" and args.output is None:
+        return _error("--format pdf writes a file: give -o OUT.pdf (a PDF is not printed to the terminal)")
     if args.output is not None:
         overwritten = next((f for f in _example_inputs(args.file) if same_file(args.output, f)), None)
         if overwritten is not None:
@@ -309,7 +312,10 @@ def _replay(args: argparse.Namespace) -> int:
         print(show_controls(text), end="" if text.endswith("\n") else "\n")
     else:
         args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        if isinstance(text, bytes):  # a PDF
+            args.output.write_bytes(text)
+        else:
+            args.output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
         print(f"wrote {show_controls(str(args.output))}")
     for problem in problems:
         print(f"expectation not met: {show_controls(problem)}", file=sys.stderr)
@@ -329,8 +335,8 @@ def _example_inputs(file: Path) -> list[Path]:
     return [file] if found is None else [file, found]
 
 
-def _rulebook_export(args: argparse.Namespace) -> tuple[str, list[str]]:
-    """The example of ``args.file`` as a rule-book export and its unmet expectations; Markdown
+def _rulebook_export(args: argparse.Namespace) -> tuple[str | bytes, list[str]]:
+    """The example of ``args.file`` as a rule-book export (a PDF's bytes) and its unmet expectations; Markdown
     written to a file puts its pictures in ``--images`` (default: ``OUT-images`` beside it),
     linked relative to where the Markdown goes."""
     from toolkit.rulebook.export import export

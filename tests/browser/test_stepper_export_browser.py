@@ -1,6 +1,6 @@
 """A stepper's Export in JupyterLab at 1280 px: the Format dropdown shows its choice (it was
 blank), Export previews the rule-book page at its own height and the Markdown as it renders,
-and the download link saves the file (Chromium's ``expect_download``)."""
+the PDF as the page it prints, and the download link saves the file (Chromium's ``expect_download``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 from python_on_page import python_on_page
 
 from toolkit.examples import EXAMPLES_DIR
@@ -72,6 +73,13 @@ def test_the_steppers_export_previews_and_downloads(stepper):
     with nb.page.expect_download() as caught:
         region.locator("a.rb-download:visible").click()
     assert caught.value.suggested_filename.endswith(".zip")
+    fmt.select_option(label="Print-ready PDF")
+    nb.wait_idle(30)
+    assert region.locator("article.rb-example:visible").count() == 1  # previewed as the page it prints
+    with nb.page.expect_download() as caught:
+        region.locator("a.rb-download:visible").click()
+    pdf = PdfReader(caught.value.path())
+    assert caught.value.suggested_filename.endswith(".pdf") and "Dizzytwig draws 5 cards" in pdf.pages[0].extract_text()
     assert python_on_page(region.inner_text()) == []
     assert console.errors == []
 

@@ -221,14 +221,33 @@ def parameter_summary(path: Path, values: Mapping[str, Any]) -> list[tuple[str, 
 #: logs no error and asks the network for nothing. The reports need none
 #: of them: plotly.js is inlined once by :func:`toolkit.reports.figures.show` and works
 #: without require.js, the reports write no TeX and no diagrams, and their outputs hold no
-#: live widgets.
+#: live widgets. Its print style sheet (:data:`PRINT_STYLE`) makes the browser's Print a PDF of the report.
 OFFLINE_TEMPLATE = "toolkit_offline.html.j2"
-_OFFLINE_TEMPLATE_TEXT = """{%- extends 'index.html.j2' -%}
+
+#: How a report prints (the browser's Print, "Save as PDF"): A4 with margins, white, no
+#: prompts, a chart, a table row, a rule-book example or a short cell never split across
+#: pages, a heading kept with what follows it, colours as shown.
+PRINT_STYLE = """@media print{
+@page{size:A4;margin:14mm}
+body,.jp-Notebook{background:#fff!important;padding:0!important;margin:0!important}
+.jp-InputPrompt,.jp-OutputPrompt{display:none!important}
+.jp-Cell{padding:0!important}
+.js-plotly-plot,.plotly-graph-div,figure,img,svg,tr,.rb-example{break-inside:avoid}
+h1,h2,h3,h4{break-after:avoid}
+*{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+}"""
+
+_OFFLINE_TEMPLATE_TEXT = (
+    """{%- extends 'index.html.j2' -%}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{% block extra_css %}<style type="text/css">"""
+    + PRINT_STYLE
+    + """</style>{% endblock extra_css %}
 """
+)
 
 
 def parameters_cell(rows: list[tuple[str, str, bool]]) -> Any:

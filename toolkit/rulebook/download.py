@@ -2,6 +2,8 @@
 download, in one of :data:`DOWNLOAD_FORMATS`.
 
 - ``html``: the self-contained rule-book page (:func:`toolkit.rulebook.export.to_html`);
+- ``pdf``: the same example as a print-ready PDF, its text selectable and its pictures
+  drawn (:mod:`toolkit.rulebook.export_pdf`), previewed as the HTML page;
 - ``markdown``: a ``.zip`` holding the Markdown and, beside it in ``images/``, the cards
   and dice as SVG files it links (GitHub and nbconvert show no inline ``data:`` picture);
 - ``yaml``: the example file itself (``toolkit replay`` plays it; its ``expect`` block
@@ -50,11 +52,18 @@ __all__ = [
 #: The formats a designer downloads, by (label, format).
 DOWNLOAD_FORMATS: tuple[tuple[str, str], ...] = (
     ("Rule-book page (HTML)", "html"),
+    ("Print-ready PDF", "pdf"),
     ("Markdown with image files (.zip)", "markdown"),
     ("Example file (YAML)", "yaml"),
 )
 
-_MIME = {"html": "text/html", "zip": "application/zip", "yaml": "application/x-yaml", "txt": "text/plain"}
+_MIME = {
+    "html": "text/html",
+    "pdf": "application/pdf",
+    "zip": "application/zip",
+    "yaml": "application/x-yaml",
+    "txt": "text/plain",
+}
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,8 @@ class Download:
         file_name: the name the browser saves it as (``grunk-charges-pixie.zip``).
         data: the file's bytes.
         preview: HTML showing what the file holds, at its own height (escaped).
-        source: the text of the main file (the page's HTML, the Markdown, the YAML).
+        source: the text of the main file (the page's HTML, the Markdown, the YAML; a PDF
+            has none: ``""``).
         example: the replayed example (its expectations say which hold), if there is one.
     """
 
@@ -98,6 +108,15 @@ def _from_example(example: RulebookExample, fmt: str, stem: str, yaml_text: str)
     if fmt == "html":
         page = render_html(example)
         return Download(f"{stem}.html", page.encode(), render_fragment(example), page, example)
+    if fmt == "pdf":
+        from toolkit.rulebook.export_pdf import render_pdf  # fpdf2 takes half a second to import
+
+        data = render_pdf(example)
+        note = (
+            f'<p style="color:#555">{html.escape(stem)}.pdf (A4, {len(data) // 1024} kB) prints the example '
+            "as it shows here; its text is text (select, copy, search).</p>"
+        )
+        return Download(f"{stem}.pdf", data, note + render_fragment(example), "", example)
     if fmt == "markdown":
         bundle = ImageBundle("images")
         text = render_markdown(example, bundle)
@@ -105,7 +124,7 @@ def _from_example(example: RulebookExample, fmt: str, stem: str, yaml_text: str)
         preview = _markdown_preview(text, bundle, f"{stem}.md")
         return Download(f"{stem}.zip", data, preview, text, example)
     if not yaml_text:
-        raise InvalidSetupError("this game has no example file to export: choose HTML or Markdown")
+        raise InvalidSetupError("this game has no example file to export: choose HTML, PDF or Markdown")
     return example_download(yaml_text, "yaml", stem)
 
 
@@ -159,7 +178,8 @@ def state_download(
 
 def examples_download(texts: Sequence[str], fmt: str, name: str) -> Download:
     """Return several example files exported together as ``fmt``: one ``.zip`` named
-    ``name`` holding a file per example (and, for Markdown, their shared ``images/``).
+    ``name`` holding a file per example (and, for Markdown, their shared ``images/``); for
+    ``pdf``, one PDF named ``name``, each example from a new page.
 
     Raises:
         InvalidSetupError: no example chosen, or an unknown format.
@@ -168,6 +188,16 @@ def examples_download(texts: Sequence[str], fmt: str, name: str) -> Download:
     _check(fmt)
     if not texts:
         raise InvalidSetupError("no example chosen: tick the examples to export")
+    if fmt == "pdf":  # one document to print, each example from a new page
+        from toolkit.rulebook.export_pdf import render_pdf
+
+        examples = [from_source(text) for text in texts]
+        data = render_pdf(examples, name)
+        note = (
+            f'<p style="color:#555"><b>{html.escape(file_stem(name))}.pdf</b> prints the {len(examples)} examples '
+            f"below, each from a new page (A4, {len(data) // 1024} kB).</p>"
+        )
+        return Download(f"{file_stem(name)}.pdf", data, note + "".join(render_fragment(e) for e in examples), "")
     files: dict[str, str | bytes] = {}
     previews = []
     for k, text in enumerate(texts, 1):

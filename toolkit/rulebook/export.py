@@ -1,7 +1,7 @@
-"""Rule-book export: an example as a boxed rule-book paragraph, in HTML
-or Markdown, with its cards and poker dice drawn.
+"""Rule-book export: an example as a boxed rule-book paragraph, in HTML,
+Markdown or a print-ready PDF, with its cards and poker dice drawn.
 
-``toolkit replay FILE --format html`` (or ``markdown``) and the steppers' Export write
+``toolkit replay FILE --format html`` (``markdown``, ``pdf``) and the steppers' Export write
 what these functions return. The text is the engine's narration of the replayed example
 (the event log ``toolkit replay`` prints: setup, each step with its arithmetic and
 ruling, the outcome), so it is right by construction; the expectations the file carries
@@ -14,6 +14,8 @@ shows in the export as well as in ``toolkit replay``'s exit code.
 (True, 11)
 >>> print(to_markdown(EXAMPLES_DIR / "grunk_charges_pixie.yaml").splitlines()[0])
 ### Grunk charges Pixie
+>>> to_pdf(EXAMPLES_DIR / "grunk_charges_pixie.yaml")[:5]
+b'%PDF-'
 """
 
 from __future__ import annotations
@@ -28,10 +30,19 @@ from toolkit.rulebook.export_html import render_fragment, render_html
 from toolkit.rulebook.export_markdown import ImageFiles, render_markdown
 from toolkit.rulebook.export_model import RulebookExample, from_source, from_state
 
-__all__ = ["FORMATS", "to_html", "to_markdown", "state_to_html", "state_to_markdown", "export", "RulebookExample"]
+__all__ = [
+    "FORMATS",
+    "to_html",
+    "to_markdown",
+    "to_pdf",
+    "state_to_html",
+    "state_to_markdown",
+    "export",
+    "RulebookExample",
+]
 
 #: The export formats, by the name ``toolkit replay --format`` and the steppers use.
-FORMATS = ("html", "markdown")
+FORMATS = ("html", "markdown", "pdf")
 
 Source = str | Path | ExampleSource
 
@@ -62,12 +73,25 @@ def to_markdown(source: Source, images: str | Path | None = None, images_link: s
     return render_markdown(from_source(source), sink)
 
 
+def to_pdf(source: Source) -> bytes:
+    """Return the example replayed and written as a print-ready PDF (A4; its text
+    selectable and searchable, its cards and dice drawn as vector paths), its bytes.
+
+    Raises:
+        NotationError: the example cannot be read or played, with the line at fault.
+    """
+    from toolkit.rulebook.export_pdf import render_pdf  # fpdf2 takes half a second to import
+
+    return render_pdf(from_source(source))
+
+
 def export(
     source: Source, fmt: str, images: str | Path | None = None, images_link: str | None = None
-) -> tuple[str, RulebookExample]:
+) -> tuple[str | bytes, RulebookExample]:
     """Return the example replayed once and written in the export format ``fmt`` (one of
     :data:`FORMATS`; ``images`` and ``images_link`` as for :func:`to_markdown`), with the
-    :class:`RulebookExample` written (its expectations say which hold).
+    :class:`RulebookExample` written (its expectations say which hold): text, or the
+    bytes of a PDF.
 
     Raises:
         InvalidSetupError: an unknown format, naming the accepted ones.
@@ -78,6 +102,10 @@ def export(
     example = from_source(source)
     if fmt == "html":
         return render_html(example), example
+    if fmt == "pdf":
+        from toolkit.rulebook.export_pdf import render_pdf
+
+        return render_pdf(example), example
     sink = ImageFiles(Path(images), images_link or "") if images is not None else None
     return render_markdown(example, sink), example
 

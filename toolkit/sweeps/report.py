@@ -87,6 +87,19 @@ def _probability_frame(part: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return shown.groupby([*by, "outcome"], as_index=False, sort=False)["value"].sum()
 
 
+def outcome_words(label: str) -> str:
+    """An outcome's label as a designer reads it: its fields (the names the files use) with
+    spaces, yes/no for a flag — ``"defender_damage=1, attacker_crit=False"`` reads
+    ``"defender damage 1, attacker crit no"``; a label without fields stays as it is."""
+    parts = str(label).split(", ")
+    if not all("=" in p for p in parts):
+        return str(label)
+    flags = {"True": "yes", "False": "no"}
+    return ", ".join(
+        f"{name.replace('_', ' ')} {flags.get(value, value)}" for name, _, value in (p.partition("=") for p in parts)
+    )
+
+
 def field_words(system: str, field: str) -> str:
     """Return a swept field as a designer reads it: a rules field (``rules.tie_break``) by
     its label ("Ties on hits"), a calculator's argument with spaces ("defence dice")."""

@@ -100,7 +100,7 @@ class SweepResult:
         import pandas as pd
 
         from toolkit.house_rules import value_words
-        from toolkit.sweeps.report import field_words
+        from toolkit.sweeps.report import field_words, outcome_words
 
         table = self.table
         for field, value in where.items():
@@ -113,4 +113,5 @@ class SweepResult:
         ]
         swept = [f for f in self.sweep.swept if f not in where]
         shown = {field_words(self.sweep.system, f): [value_words(v) for v in table[f]] for f in swept}
-        return pd.DataFrame({**shown, "outcome": list(table["outcome"]), "probability": exact})
+        outcomes = [outcome_words(label) for label in table["outcome"]]
+        return pd.DataFrame({**shown, "outcome": outcomes, "probability": exact})

@@ -62,6 +62,7 @@ S = TypeVar("S", bound=GameState)
 EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
     ("Example file (YAML)", "yaml"),
     ("Rule-book page (HTML)", "html"),
+    ("Print-ready PDF", "pdf"),
     ("Markdown with image files (.zip)", "markdown"),
     ("Plain text (the log)", "text"),
 )

@@ -43,6 +43,8 @@ class ExportView:
         self.link.value = download_link(download)
         self.preview.value = download.preview
         self.source.value = download.source
+        # a PDF has no text to copy: its text is selected in the preview or the PDF itself
+        self.source_box.layout.display = None if download.source else "none"
 
     def show_text(self, text: str, file_name: str = "log.txt") -> None:
         """Show plain text: a preview of it, a link to download it as ``file_name``."""
@@ -51,6 +53,7 @@ class ExportView:
         self.link.value = download_link(Download(file_name, text.encode(), "", text))
         self.preview.value = f'<pre style="white-space:pre-wrap;font-family:inherit">{esc(text)}</pre>'
         self.source.value = text
+        self.source_box.layout.display = None
 
     def refuse(self, message: str, colour: str = "#c92a2a") -> None:
         """Show why there is nothing to download (no link, the message as the preview)."""

@@ -45,6 +45,7 @@ __all__ = ["Stepper", "LOG_FORMATS"]
 LOG_FORMATS: tuple[tuple[str, str], ...] = (
     ("Plain text", "text"),
     ("Rule-book page (HTML)", "html"),
+    ("Print-ready PDF", "pdf"),
     ("Markdown with image files (.zip)", "markdown"),
 )
 
@@ -176,11 +177,13 @@ class Stepper:
         """
         if fmt is None or fmt == "text":
             return self.log_text
+        if fmt == "pdf":
+            raise InvalidSetupError("a PDF is not text: export_download('pdf').data holds its bytes")
         return self.export_download(fmt).source
 
     def export_download(self, fmt: str) -> Any:
         """Return the revealed log as a rule-book :class:`~toolkit.rulebook.download.Download`
-        (``"html"`` or ``"markdown"``: a preview, a file to download, its source).
+        (``"html"``, ``"pdf"`` or ``"markdown"``: a preview, a file to download, its source).
 
         Raises:
             InvalidSetupError: a state of no registered system, or an unknown format.
