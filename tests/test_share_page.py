@@ -15,6 +15,7 @@ import pytest
 from toolkit import share_page as share
 from toolkit.numbers import probability_text
 from toolkit.sweeps import load_sweep, run_sweep
+from toolkit.sweeps.report import outcome_words
 from toolkit.sweeps.result import SweepResult
 from toolkit.sweeps.share import sweep_grid
 
@@ -26,6 +27,8 @@ POOLS = (
     "grid:\n  attack_dice: [2, 1, 3]\n  defence_dice: [1]\n  rules_files: [default, tens_hit]\nchunk: 2\n"
 )
 HOSTILE = "</script><script>alert('title')</script><!--"
+#: The outcome of an attack that deals no damage, as the page words the table's label.
+NO_DAMAGE = "defender damage 0, attacker damage 0, attacker crit no, defender crit no"
 
 
 def embedded(page: str) -> dict:
@@ -52,8 +55,8 @@ def test_a_sweep_writes_its_page_to_share_beside_its_table(client: object, tmp_p
     assert [a["values"] for a in data["axes"]] == [["1", "2", "3"], ["default rules", "tens_hit.yaml (Tens hit)"]]
     # by hand: one die against one, 4 hit faces of 6 (AM-1); no damage when both miss
     # (1/3 * 1/3); under Tens hit 5 of 6 hit, both miss 1/36
-    assert shown(data, "0,0")["no damage"] == "1/9 ≈ 11.1%"
-    assert shown(data, "0,1")["no damage"] == "1/36 ≈ 2.8%"
+    assert shown(data, "0,0")[NO_DAMAGE] == "1/9 ≈ 11.1%"
+    assert shown(data, "0,1")[NO_DAMAGE] == "1/36 ≈ 2.8%"
     # every setting holds exactly its point's rows of the table, each as the toolkit writes it
     table = result.table
     assert len(data["points"]) == table["point"].nunique() == 6
@@ -61,7 +64,7 @@ def test_a_sweep_writes_its_page_to_share_beside_its_table(client: object, tmp_p
         first = part.iloc[0]
         key = f"{[1, 2, 3].index(first['attack_dice'])},{['default', 'tens_hit'].index(first['rules_file'])}"
         expected = {
-            o: probability_text(Fraction(int(n), int(d)))
+            outcome_words(o): probability_text(Fraction(int(n), int(d)))
             for o, n, d in zip(part["outcome"], part["numerator"], part["denominator"], strict=True)
         }
         assert shown(data, key) == expected, key
@@ -212,3 +215,40 @@ def test_the_explorers_button_offers_the_page_or_says_why_not(monkeypatch: pytes
     ex.share_button.click()
     assert "a page of every slider&#x27;s value has 256 settings" in ex.share_link.value
     assert "explorer.share_page(path, vary={...})" in ex.share_link.value and "href" not in ex.share_link.value
+
+
+def test_who_wins_leads_an_exact_point_summed_exactly() -> None:
+    text = (
+        "system: fairy-meat\ncalculator: deal_averaged_odds\ngrid:\n  attacker_cards: [1, 2]\n  defender_cards: [1]\n"
+    )
+    sweep = load_sweep(text)
+    assert sweep.calculator.headline == "winner"
+    base = {"system": "fairy-meat", "calculator": "deal_averaged_odds", "defender_cards": 1, "seconds": 0.0}
+
+    def row(point: int, outcome: str, n: int, d: int, exact: bool = True) -> dict:
+        v = n / d
+        return {
+            **base, "point": point, "attacker_cards": point + 1, "outcome": outcome, "kind": "probability",
+            "numerator": str(n), "denominator": str(d), "value": v, "low": v if exact else v - 0.01,
+            "high": v if exact else v + 0.01, "exact": exact,
+        }  # fmt: skip
+
+    table = pd.DataFrame(
+        [
+            row(0, "winner=attacker, points=1", 1, 6),
+            row(0, "winner=attacker, points=2", 1, 3),
+            row(0, "winner=defender, points=1", 1, 2),
+            row(1, "winner=attacker, points=1", 1, 2, exact=False),
+            row(1, "winner=defender, points=1", 1, 2, exact=False),
+        ]
+    )
+    data = share.page_data(sweep_grid(SweepResult(sweep, table, 2, 0, (), 0.0, None, None, 1)))
+    heads = [r for r in data["points"]["0"]["rows"] if r[1] == "headline"]
+    # 1/6 + 1/3 = 1/2 for the attacker, by hand
+    assert [(data["outcomes"][r[0]], r[5]) for r in heads] == [
+        ("winner: attacker", "1/2 = 50%"),
+        ("winner: defender", "1/2 = 50%"),
+    ]
+    assert shown(data, "0")["winner attacker, points 2"] == "1/3 ≈ 33.3%"
+    # an estimate's sum would need an interval the table does not hold: its outcomes alone
+    assert not [r for r in data["points"]["1"]["rows"] if r[1] == "headline"]

@@ -45,7 +45,12 @@ __all__ = [
 #: The most settings (points) one page holds: past this the page is too heavy to send.
 MAX_SHARED_POINTS = 5_000
 #: The kinds of row, in the order the page shows them, with their headings.
-KINDS = (("probability", "Outcomes"), ("chance", "Chances of single events"), ("value", "Values"))
+KINDS = (
+    ("headline", "The headline"),
+    ("chance", "Chances of single events"),
+    ("value", "Values"),
+    ("probability", "Every outcome"),
+)
 
 
 @dataclass(frozen=True)

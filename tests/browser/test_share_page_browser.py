@@ -15,6 +15,7 @@ import pytest
 
 from toolkit import share_page as share
 from toolkit.numbers import probability_text
+from toolkit.sweeps.report import outcome_words
 
 from .browser_session import ConsoleLog
 from .lab_server import REPO
@@ -24,6 +25,8 @@ SWEEP = (
     "grid:\n  attack_dice: {from: 1, to: 6}\n  defence_dice: [1]\n  rules_files: [default, tens_hit]\n"
 )
 HOSTILE = "</script><script>alert('title')</script>"
+#: An attack that deals no damage, as the table labels it.
+NO_DAMAGE = "defender_damage=0, attacker_damage=0, attacker_crit=False, defender_crit=False"
 
 
 @pytest.fixture
@@ -61,17 +64,17 @@ def test_picking_values_shows_the_tables_numbers_offline(offline_page, tmp_path:
     table = pd.read_parquet(tmp_path / "out" / "dice.parquet")
 
     page.goto(shared.as_uri())
-    number = page.locator('tr[data-outcome="no damage"] td.number')
-    assert number.inner_text() == expected(table, 1, "default", "no damage") == "1/9 ≈ 11.1%"
+    number = page.locator(f'tr[data-outcome="{outcome_words(NO_DAMAGE)}"] td.number')
+    assert number.inner_text() == expected(table, 1, "default", NO_DAMAGE) == "1/9 ≈ 11.1%"
     slider = page.get_by_role("slider", name="attack dice")
     slider.focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")  # 1 -> 4 dice, as a reader moves the slider
     assert page.locator("#controls output").inner_text() == "4"
-    assert number.inner_text() == expected(table, 4, "default", "no damage")
+    assert number.inner_text() == expected(table, 4, "default", NO_DAMAGE)
     page.get_by_label("tens_hit.yaml (Tens hit)").check()
-    assert number.inner_text() == expected(table, 4, "tens_hit", "no damage")
-    assert number.inner_text() != expected(table, 4, "default", "no damage")
+    assert number.inner_text() == expected(table, 4, "tens_hit", NO_DAMAGE)
+    assert number.inner_text() != expected(table, 4, "default", NO_DAMAGE)
     assert page.locator(".setting").inner_text() == "attack dice: 4 · house rules: tens_hit.yaml (Tens hit)"
     assert not console.errors and not dialogs
 

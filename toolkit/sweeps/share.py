@@ -70,15 +70,29 @@ def row_text(kind: str, exact: bool, numerator: Any, denominator: Any, value: fl
     return writer(value, low, high)
 
 
-def _rows(part: pd.DataFrame) -> tuple[SharedRow, ...]:
+def _rows(part: pd.DataFrame, headline: str = "") -> tuple[SharedRow, ...]:
+    """A point's rows, each outcome in words; first, when the calculator has a headline
+    field (who wins) and the point is exact, its probabilities summed by that field's value
+    (:func:`~toolkit.sweeps.report.headline_rows`), exactly. An estimate's sum would need
+    its own interval, which the table does not give: its outcomes alone are shown."""
+    from toolkit.sweeps.report import headline_rows, outcome_words
+
     columns = ("outcome", "kind", "exact", "numerator", "denominator", "value", "low", "high")
-    return tuple(
+    rows = [
         SharedRow(
-            str(outcome), str(kind), float(value), _cell(low), _cell(high),
+            outcome_words(outcome), str(kind), float(value), _cell(low), _cell(high),
             row_text(str(kind), bool(exact), num, den, float(value), low, high),
         )
         for outcome, kind, exact, num, den, value, low, high in zip(*(part[c] for c in columns), strict=True)
-    )  # fmt: skip
+    ]  # fmt: skip
+    head = headline_rows(part, headline) if headline and part["exact"].all() else part.iloc[0:0]
+    sums: dict[str, Fraction] = {}
+    for label, num, den in zip(head["outcome"], head["numerator"], head["denominator"], strict=True):
+        sums[label] = sums.get(label, Fraction(0)) + Fraction(int(num), int(den))
+    first = [
+        SharedRow(k, "headline", float(x), float(x), float(x), estimate_value_text(x, x, x)) for k, x in sums.items()
+    ]
+    return tuple(first + rows)
 
 
 def sweep_grid(result: SweepResult) -> SharedGrid:
@@ -115,9 +129,10 @@ def sweep_grid(result: SweepResult) -> SharedGrid:
         SharedAxis(_AXIS_LABELS.get(f) or field_words(system, f), tuple(words(f, v) for v in values[f])) for f in swept
     )
     points = {}
+    headline = getattr(sweep.calculator, "headline", "")
     for _, part in table.groupby("point", sort=True):
         first = part.iloc[0]
-        points[tuple(values[f].index(first[f]) for f in swept)] = _rows(part)
+        points[tuple(values[f].index(first[f]) for f in swept)] = _rows(part, headline)
     try:
         system_title = system_entry(system).title
     except Exception:  # a plug-in gone since: its name as written
