@@ -53,7 +53,7 @@ class SweepResult:
     set_aside: int = 0
     #: One line per chunk set aside, entry skipped or setting changed (workers capped).
     notices: tuple[str, ...] = ()
-    #: The page to share written beside the table (:mod:`.share_page`), or ``None``.
+    #: The page to share written beside the table (:mod:`.share`), or ``None``.
     share_path: Path | None = None
 
     @property
