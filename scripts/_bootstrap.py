@@ -7,6 +7,7 @@ fresh clone with only Python 3.11+ and the package registry.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -15,6 +16,9 @@ from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
+#: JupyterLab's defaults for the toolkit (widget state saved with a notebook): a wheel
+#: installs this file as data (pyproject.toml), an editable install leaves data files out.
+LAB_SETTINGS = ROOT / "jupyterlab-settings" / "toolkit.json"
 
 
 def venv_python() -> Path:
@@ -40,8 +44,17 @@ def venv_python() -> Path:
             stdout=subprocess.DEVNULL,
         )
         stamp.touch()
+    install_lab_settings()
     compile_bytecode(python)
     return python
+
+
+def install_lab_settings() -> None:
+    """Put :data:`LAB_SETTINGS` where the venv's JupyterLab reads its defaults (every run:
+    a venv made before the file existed gets it too)."""
+    target = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.d"
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(LAB_SETTINGS, target / LAB_SETTINGS.name)
 
 
 def has_pip(python: Path) -> bool:

@@ -6,6 +6,7 @@ KeyboardInterrupt raised by a watcher after a number of steps it can see."""
 from __future__ import annotations
 
 import io
+import sys
 
 import pytest
 
@@ -92,3 +93,17 @@ def test_in_a_notebook_the_progress_is_a_bar(shown_at_once, monkeypatch):
     bar = shown_by[-1].bar
     assert bar is not None and (bar.value, bar.max, bar.bar_style) == (600, 600, "success")
     assert "600/600 simulated attacks (100%)" in shown_by[-1].label.value
+
+
+def test_a_notebooks_lines_keep_what_was_said_and_only_the_latest_progress_line(capsys):
+    # a notebook shows stderr as a pink box per write, wrapped mid-word: a long run's lines
+    # go to one plain output instead, its progress line rewritten in place
+    from toolkit.progress import NotebookLines, line_stream
+
+    lines = NotebookLines()
+    print("tune: 12 settings; search: exhaustive", file=lines, flush=True)
+    lines.update("tune: 3/6 settings tried")
+    lines.update("tune: 6/6 settings tried")
+    print("done", file=lines)
+    assert lines.text() == "tune: 12 settings; search: exhaustive\ndone\ntune: 6/6 settings tried"
+    assert line_stream("auto") is sys.stderr and line_stream(None) is None  # not in a notebook

@@ -55,6 +55,19 @@ def test_a_rerun_reuses_every_point(client, tmp_path):
     assert again.best.setting == first.best.setting
 
 
+def test_the_candidates_table_reads_as_a_designers(client, tmp_path):
+    # P(no damage) = (1/3)^n with no defence dice (AM-1): 1/243 at n = 5 is within 0.5% ± 0.5%,
+    # 1/81 ≈ 1.2% at n = 4 is not; ranked from 1 (the index), verdicts ✓/✗, no float or bool
+    table = tune(SMALL, tmp_path, client=client, stream=None, progress=None).table(12)
+    assert list(table.index) == list(range(1, 13)) and table.index.name == "rank"
+    column = "a lone attack misses (0.5% ± 0.5%)"
+    assert table.loc[1, "attack_dice"] == "5" and table.loc[1, column] == "1/243 ≈ 0.4% ✓"
+    assert table.loc[1, "targets met"] == "1 of 1" and table.loc[1, "constraints"] == "✓ kept"
+    row = table.index[table["attack_dice"] == "4"][0]
+    assert table.loc[row, column] == "1/81 ≈ 1.2% ✗"
+    assert all(isinstance(v, str) for v in table.to_numpy().ravel())
+
+
 def test_exhaustive_bisection_and_optuna_agree_with_hand_arithmetic(client, tmp_path):
     # With no defence dice an attack misses only when every die is a blank (AM-1: 9 and 10
     # of 6 faces): P(no damage) = (1/3)^n. It is first at most 1% at n = 5 (1/243 = 0.41%),

@@ -32,10 +32,12 @@ from typing import Any, TextIO, TypeVar
 
 __all__ = [
     "SHOW_AFTER",
+    "NotebookLines",
     "Shown",
     "duration_text",
     "expect",
     "in_notebook",
+    "line_stream",
     "progress",
     "shows_progress",
     "tick",
@@ -158,6 +160,65 @@ class Shown:
         else:
             end = " — interrupted" if interrupted else ""
             print(f"\r{self.line()}{end}\033[K" if self._tty else f"{self.line()}{end}", file=self._stream, flush=True)
+
+
+class NotebookLines:
+    """Where a long run's lines go in a notebook (instead of stderr, which a notebook draws
+    as a pink box per write, wrapped mid-word): one output of plain text, wrapped between
+    words and rewritten in place, that keeps every line said and only the latest of the
+    lines given to :meth:`update` (a progress line). A text stream: ``print(line, file=it)``
+    says a line. No widget, so a saved notebook opened again still shows it."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.latest = ""
+        self._partial = ""
+        self._handle: Any = None
+
+    def write(self, text: str) -> int:
+        """Add ``text``; each whole line is said (:meth:`say`)."""
+        *lines, self._partial = (self._partial + text).split("\n")
+        for line in lines:
+            self.say(line)
+        return len(text)
+
+    def flush(self) -> None:
+        """Nothing to flush: every whole line is shown as it comes."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def say(self, line: str) -> None:
+        """Show ``line`` below the ones said before."""
+        self.said.append(line)
+        self._show()
+
+    def update(self, line: str) -> None:
+        """Show ``line`` in place of the previous progress line."""
+        self.latest = line
+        self._show()
+
+    def text(self) -> str:
+        """What the output shows, a line each."""
+        return "\n".join([*self.said, self.latest] if self.latest else self.said)
+
+    def _show(self) -> None:
+        from IPython.display import display
+
+        lines = "".join(f"<div>{html.escape(line)}</div>" for line in self.text().split("\n"))
+        bundle = {"text/plain": self.text(), "text/html": f'<div class="toolkit-lines">{lines}</div>'}
+        if self._handle is None:
+            self._handle = display(bundle, raw=True, display_id=True)
+        else:
+            self._handle.update(bundle, raw=True)
+
+
+def line_stream(stream: TextIO | str | None) -> TextIO | NotebookLines | None:
+    """Where a run's lines go: ``"auto"`` is a :class:`NotebookLines` in a notebook and
+    stderr elsewhere; a stream or ``None`` (nowhere) as given."""
+    if stream == "auto":
+        return NotebookLines() if in_notebook() else sys.stderr
+    return stream  # type: ignore[return-value]
 
 
 @contextmanager

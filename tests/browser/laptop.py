@@ -3,6 +3,7 @@ notebook opened and run in it, and the check that no rule-book example box is cu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -42,6 +43,19 @@ def laptop_context(chromium: Any) -> Iterator[Any]:
     context.route("**/*", offline)
     yield context
     context.close()
+
+
+def write_scratch_notebook(lab: Any, name: str, cells: list[str]) -> None:
+    """Write a notebook of code ``cells`` (their sources) beside the others, without outputs."""
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in cells
+        ],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (lab.root / name).write_text(json.dumps(notebook), encoding="utf-8")
 
 
 def open_notebook(narrow: Any, lab: Any, name: str, timings: Any, label: str) -> tuple[NotebookPage, ConsoleLog]:

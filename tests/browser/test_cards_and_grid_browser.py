@@ -17,13 +17,12 @@ out, an Angry Miniatures attack rolled). Checked in the browser, as a designer s
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from python_on_page import python_on_page
 
-from .laptop import close_notebook, laptop_context, open_notebook
+from .laptop import close_notebook, laptop_context, open_notebook, write_scratch_notebook
 from .notebook_page import cut_off_labels, short_sliders
 
 NOTEBOOK = "cards_and_grid.ipynb"
@@ -53,14 +52,7 @@ def narrow(chromium):
 
 @pytest.fixture(scope="module")
 def steppers(narrow, lab, timings):
-    cells = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in CELLS]
-    notebook = {
-        "cells": cells,
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    (lab.root / NOTEBOOK).write_text(json.dumps(notebook), encoding="utf-8")
+    write_scratch_notebook(lab, NOTEBOOK, CELLS)
     nb, console = open_notebook(narrow, lab, NOTEBOOK, timings, NOTEBOOK)
     yield nb, console
     close_notebook(nb)

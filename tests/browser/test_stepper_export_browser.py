@@ -4,7 +4,6 @@ the PDF as the page it prints, and the download link saves the file (Chromium's 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from python_on_page import python_on_page
 from toolkit.examples import EXAMPLES_DIR
 from toolkit.replay import replay_file
 
-from .laptop import CUT_OFF_BOXES, close_notebook, laptop_context, open_notebook
+from .laptop import CUT_OFF_BOXES, close_notebook, laptop_context, open_notebook, write_scratch_notebook
 
 STEPPER_NOTEBOOK = "stepper_export.ipynb"
 STEPPER = 'combat_stepper(example="dizzytwig_v_sparklespaz.yaml")'
@@ -32,13 +31,7 @@ def narrow(chromium):
 def stepper(narrow, lab, timings):
     """A scratch notebook beside the others: the worked example played out in a stepper."""
     source = f"from toolkit.fairy_meat.widgets import combat_stepper\n\nst = {STEPPER}\nst.play_all()\nst"
-    notebook = {
-        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}],
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    (lab.root / STEPPER_NOTEBOOK).write_text(json.dumps(notebook), encoding="utf-8")
+    write_scratch_notebook(lab, STEPPER_NOTEBOOK, [source])
     nb, console = open_notebook(narrow, lab, STEPPER_NOTEBOOK, timings, STEPPER_NOTEBOOK)
     yield nb, console
     close_notebook(nb)

@@ -37,7 +37,7 @@ from fpdf import FPDF
 from fpdf.enums import TextMode
 
 from toolkit.pictures import Picture
-from toolkit.rulebook.export_model import Illustration, Line, RulebookExample
+from toolkit.rulebook.export_model import Illustration, Line, RulebookExample, checks_verdict
 
 __all__ = ["render_pdf", "outlined", "FONT_DIR"]
 
@@ -375,11 +375,7 @@ def _parts(line: Line) -> list[str | Picture]:
 
 
 def _verdict(example: RulebookExample) -> str:
-    """What the expectations say, for the PDF's subject line."""
-    expectations = example.expectations
-    if not expectations:
+    """What the expectations say, for the PDF's subject line (the sentence every export writes)."""
+    if not example.expectations:
         return "The example file carries no expectations."
-    held = sum(e.holds for e in expectations)
-    if held == len(expectations):
-        return f"The example file's expectations hold ({held} of {held})."
-    return f"The example file's expectations: {len(expectations) - held} of {len(expectations)} NOT met."
+    return checks_verdict(example.expectations)

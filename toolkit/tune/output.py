@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.numbers import interval_text, percent_text
+from toolkit.numbers import interval_text, number_text, percent_text
 from toolkit.output_folder import OutputFolder
 from toolkit.prob import format_probability
 from toolkit.tune.measures import Measured
@@ -30,6 +30,7 @@ __all__ = [
     "spreadsheet_cell",
     "spreadsheet_csv",
     "candidates_frame",
+    "candidates_table",
     "candidate_notes",
     "check_outputs",
     "output_folder",
@@ -153,6 +154,31 @@ def candidates_frame(tuning: Tuning, candidates: list[Candidate]) -> pd.DataFram
             row["failure"] = c.failure
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def candidates_table(tuning: Tuning, candidates: list[Candidate]) -> pd.DataFrame:
+    """The candidates as a designer reads them, ranked (the rank is the index, from 1): the
+    knob values, the rules fields changed, each target's and each kept condition's number
+    with ✓ (met) or ✗ and its goal in the heading, the targets met, whether the constraints
+    are kept, and the distance from the targets in the toolkit's numbers (no ``True``, no
+    ``0.678025``). :func:`candidates_frame` keeps the floats, for a spreadsheet."""
+    import pandas as pd
+
+    rows = []
+    for c in candidates:
+        row: dict[str, Any] = {}
+        for label, value in c.setting.values:
+            row[label] = " ".join(map(str, value)) if isinstance(value, tuple) else _plain_text(value)
+        row["rules changed"] = ", ".join(c.changed) or "none"
+        for t, m, met in zip(tuning.every_target, c.measures, c.met, strict=True):
+            row[f"{t.name} ({t.describe_goal()})"] = f"{value_text(t, m)} {'✓' if met else '✗'}"
+        row["targets met"] = f"{c.targets_met} of {len(tuning.targets)}"
+        row["constraints"] = "✓ kept" if c.holds else "✗ broken"
+        row["distance from the targets"] = number_text(c.distance)
+        if c.failure:
+            row["failure"] = c.failure
+        rows.append(row)
+    return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="rank"))
 
 
 def candidate_notes(tuning: Tuning, c: Candidate, rank: int, measured: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any, TextIO
 from toolkit.files import FolderFault, fault_reason, quoted_path
 from toolkit.folder_lock import folder_lock
 from toolkit.numbers import count
+from toolkit.progress import line_stream
 from toolkit.tune.evaluate import Evaluator, open_client
 from toolkit.tune.output import check_outputs, verdict_text, write_outputs
 from toolkit.tune.ranking import Candidate, measured_best, rank
@@ -56,10 +56,12 @@ class TuneResult:
         return best is not None and best.reaches
 
     def table(self, n: int | None = None) -> Any:
-        """The best ``n`` candidates (default: the file's ``best``) as a DataFrame."""
-        from toolkit.tune.output import candidates_frame
+        """The best ``n`` candidates (default: the file's ``best``) as a designer reads them: a
+        DataFrame indexed by rank, verdicts as ✓/✗, numbers as text
+        (:func:`~toolkit.tune.output.candidates_table`; the CSV keeps the floats)."""
+        from toolkit.tune.output import candidates_table
 
-        return candidates_frame(self.tuning, list(self.candidates[: n or self.tuning.best]))
+        return candidates_table(self.tuning, list(self.candidates[: n or self.tuning.best]))
 
     def summary(self) -> str:
         """One line: what was measured, whether the targets are met, and the best setting
@@ -82,7 +84,7 @@ def tune(
     workers: int | None = None,
     scheduler: str | None = None,
     client: Any = None,
-    stream: TextIO | None = sys.stderr,
+    stream: TextIO | str | None = "auto",
     progress: Any = "auto",
     report: bool = True,
 ) -> TuneResult:
@@ -94,7 +96,9 @@ def tune(
             ``_rule_change.csv`` and ``.html``) and the points are stored (``DIR/.search/``: a rerun
             into the same folder reuses them); ``None``: ``tune/``.
         workers, scheduler, client: the Dask cluster, as :func:`toolkit.sweeps.run_sweep`.
-        stream: where the progress lines go (``None``: nowhere).
+        stream: where the progress lines go: ``"auto"``, one plain output rewritten in place in
+            a notebook (:class:`~toolkit.progress.NotebookLines`) and stderr elsewhere; a
+            stream; ``None``: nowhere.
         progress: the sweep runner's progress of an exhaustive search (``"auto"``,
             ``"terminal"``, ``"widget"`` or ``None``).
         report: whether to run the rule-change report of the best against the baseline
@@ -110,6 +114,7 @@ def tune(
     started = time.perf_counter()
     tuning = source if isinstance(source, Tuning) else load_tuning(source)
     out = Path(output_dir if output_dir is not None else "tune")
+    stream = line_stream(stream)
     notice = None if stream is None else lambda line: print(line, file=stream, flush=True)
     with folder_lock(out, f"toolkit tune {tuning.where}", notice):  # one writer per folder: a second run waits
         check_outputs(tuning, out)

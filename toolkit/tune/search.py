@@ -78,7 +78,13 @@ class SearchLog:
             parts.append(f"best so far: {best.setting.describe()} ({describe_verdict(self.tuning, best)})")
         if total and tried and tried < total:
             parts.append(f"about {elapsed / tried * (total - tried):.0f} s left")
-        self.say(", ".join(parts))
+        line = ", ".join(parts)
+        update = getattr(self.stream, "update", None)  # a notebook's output rewrites it in place
+        if update is None:
+            self.say(line)
+        else:
+            self.lines.append(line)
+            update(line)
 
 
 def describe_verdict(tuning: Tuning, c: Candidate) -> str:

@@ -100,10 +100,17 @@ _FILL_CELL = (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider, w
 _MOST_ROOM = 17.5
 _MOST_LABEL = 12.5
 
+#: The CSS class of a control that takes a whole row of its control grid (a dropdown whose
+#: choices need more than a cell): a class, since JupyterLab's widget manager does not put a
+#: ``Layout(grid_column=...)`` on the page, and the control then overlapped its neighbour.
+WHOLE_ROW = "toolkit-whole-row"
+
 #: The page style of a control grid (:func:`control_grid`): a label longer than the labels'
-#: column wraps onto two lines, its row as tall as it needs, instead of being cut off.
+#: column wraps onto two lines, its row as tall as it needs, instead of being cut off; a
+#: :data:`WHOLE_ROW` control spans every column.
 CONTROL_GRID_STYLE = (
-    "<style>.toolkit-controls .widget-inline-hbox{height:auto;min-height:var(--jp-widgets-inline-height);"
+    f"<style>.toolkit-controls>.{WHOLE_ROW}{{grid-column:1/-1}}"
+    ".toolkit-controls .widget-inline-hbox{height:auto;min-height:var(--jp-widgets-inline-height);"
     "align-items:center}.toolkit-controls .widget-inline-hbox>.widget-label{white-space:normal;"
     "line-height:1.15;height:auto;text-overflow:clip}.toolkit-controls .widget-checkbox .widget-label-basic{"
     "white-space:normal;line-height:1.15}</style>"
@@ -121,6 +128,14 @@ def _option_width(dropdown: widgets.Dropdown) -> float:
     character is generous for the UI font)."""
     labels = getattr(dropdown, "_options_labels", ()) or ("",)
     return 0.6 * max(map(len, labels)) + 2.5
+
+
+def whole_row(control: widgets.Widget, wide: bool) -> None:
+    """Make ``control`` take a whole row of its control grid (:data:`WHOLE_ROW`), or a cell."""
+    if wide:
+        control.add_class(WHOLE_ROW)
+    else:
+        control.remove_class(WHOLE_ROW)
 
 
 def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> widgets.GridBox:
@@ -164,17 +179,17 @@ def control_grid(items: Sequence[widgets.Widget | Sequence[widgets.Widget]]) -> 
                 control.style.description_width = f"{label:.1f}em"
             wide = needs.get(id(control), 0.0) > room
             if id(control) not in in_group:
-                control.layout.grid_column = "1 / -1" if wide else None
+                whole_row(control, wide)
             if id(control) in needs:  # as wide as its choices need: a d8 is not a long bar
                 control.layout.width = f"{label + max(needs[id(control)], 6.0):.1f}em"
             elif isinstance(control, _FILL_CELL):
-                control.layout.width = "100%"
+                control.layout.width = "auto"  # the cell less its margins: 100% ran 2 px past it
             elif isinstance(control, widgets.IntText | widgets.BoundedIntText):
                 control.layout.width = f"{label + 7:.1f}em"  # room for a few digits after the label
         cell = label + room
         # a checkbox whose words need more than a cell takes a whole row, shown whole
         for box in checkboxes:
-            box.layout.grid_column = "1 / -1" if 0.55 * len(box.description or "") + 2.5 > cell else None
+            whole_row(box, 0.55 * len(box.description or "") + 2.5 > cell)
         # never wider than the page: a cell shrinks to the whole width rather than overflow
         grid.layout.grid_template_columns = f"repeat(auto-fill, minmax(min({cell:.1f}em, 100%), 1fr))"
 

@@ -185,7 +185,12 @@ class BattleSetup:
         self._build_example_and_export()
         self.export_title.value = self._title()
         files = sorted(p.name for p in EXAMPLES_DIR.glob("durak_*.yaml"))
-        self.example_picker = widgets.Dropdown(options=files, description="Example file", style=WIDE)
+        self.example_picker = widgets.Dropdown(
+            options=files,
+            description="Example file",
+            style=WIDE,
+            layout=widgets.Layout(width=fitting_width("Example file", files)),  # the file name shown whole
+        )
         self.load_button = widgets.Button(description="Load", tooltip="Start over from this example")
         self.load_button.on_click(lambda _: self.load(self.example_picker.value) if self.example_picker.value else None)
 
