@@ -491,6 +491,12 @@ def _sweep_command(args: argparse.Namespace) -> int:
     print(f"table: {result.table_path}")
     if result.report_path is not None:
         print(f"report: {result.report_path}")
+    if result.share_path is not None:
+        print(f"page to share: {result.share_path}")
+    elif result.report_path is not None:
+        from toolkit.sweeps.share import shared_notice
+
+        print(*shared_notice(result.sweep), sep="\n")
     for failure in result.failures:
         print(f"failed: {failure.describe()}", file=sys.stderr)
     print(f"done: {result.summary()}")

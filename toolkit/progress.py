@@ -34,6 +34,7 @@ __all__ = [
     "SHOW_AFTER",
     "NotebookLines",
     "Shown",
+    "duration_text",
     "expect",
     "in_notebook",
     "line_stream",
@@ -53,6 +54,19 @@ _CHECK_EVERY = 0.05
 F = TypeVar("F", bound=Callable[..., Any])
 _ACTIVE: list[Shown] = []
 _WATCHERS: list[Callable[[Shown], None]] = []
+
+
+def duration_text(seconds: float) -> str:
+    """Return a duration as a designer reads it: ``'42 s'``, ``'12 min'``, ``'3.9 h'``.
+
+    >>> duration_text(42), duration_text(720), duration_text(14_176)
+    ('42 s', '12 min', '3.9 h')
+    """
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def in_notebook() -> bool:

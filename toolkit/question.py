@@ -112,12 +112,12 @@ def size_words(size: int) -> str:
     """An exact calculation's size: ``"7,776"``; from 10^15 up its power of ten,
     ``"about 10^7081"`` (the digits of a huge size are no use to read, nor cheap to write).
 
-    >>> size_words(7_776), size_words(6**9100)
-    ('7,776', 'about 10^7081')
+    >>> size_words(7_776), size_words(6**9100), size_words(10**15), size_words(2**52)
+    ('7,776', 'about 10^7081', 'about 10^15', 'about 10^15')
     """
     if size < 10**15:
         return f"{size:,}"
-    shift = size.bit_length() - 53  # log10 of the top 53 bits, then of the rest
+    shift = max(0, size.bit_length() - 53)  # log10 of the top 53 bits, then of the rest (none below 2^53)
     return f"about 10^{math.floor(math.log10(size >> shift) + shift * math.log10(2))}"
 
 

@@ -6,7 +6,8 @@ out; Fairy Meat hand and attack odds and the known- and hidden-hands solvers; Du
 and battle odds) and a grid of its arguments and of rules fields and house-rules files.
 :func:`run_sweep` (:mod:`.runner`) runs it on a local cluster of worker processes or any
 running Dask scheduler, storing each finished chunk at once (:mod:`.store`: a rerun skips
-what is done), and writes one tidy Parquet table and an HTML report (:mod:`.report`).
+what is done), and writes one tidy Parquet table, an HTML report (:mod:`.report`) and a
+page to share (:mod:`.share`).
 
 >>> text = "system: angry-miniatures\\ncalculator: opposed\\n"
 >>> sweep = load_sweep(text + "grid: {attack_dice: {from: 1, to: 3}, defence_dice: [1, 2]}\\n")

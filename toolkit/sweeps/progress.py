@@ -7,7 +7,7 @@ import sys
 import time
 from typing import TextIO
 
-from toolkit.progress import in_notebook
+from toolkit.progress import duration_text, in_notebook
 
 __all__ = ["Progress", "TerminalProgress", "WidgetProgress", "make_progress", "in_notebook", "status_line"]
 
@@ -25,18 +25,10 @@ def status_line(done: int, total: int, failed: int, elapsed: float, computed: in
         rate = computed / elapsed
         parts.append(f"{rate:,.1f} points/s")
         if done < total:
-            parts.append(f"about {_duration((total - done) / rate)} left")
+            parts.append(f"about {duration_text((total - done) / rate)} left")
     if failed:
         parts.append(f"{failed:,} failed")
     return ", ".join(parts)
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 class Progress:

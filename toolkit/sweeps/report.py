@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, Any
 from toolkit.errors import ToolkitError
 from toolkit.reports.figures import figure_html
 from toolkit.sweeps.store import write_atomic
+from toolkit.sweeps.words import field_words
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from toolkit.sweeps.result import SweepResult
 
-__all__ = ["write_report", "report_html", "field_words", "headline_rows", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
+__all__ = ["write_report", "report_html", "headline_rows", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
 
 #: Outcomes drawn one by one in a probability chart (the rest are summed).
 TOP_OUTCOMES = 8
@@ -85,32 +86,6 @@ def _probability_frame(part: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     top = part.groupby("outcome")["value"].mean().sort_values(ascending=False).index[:TOP_OUTCOMES]
     shown = part.assign(outcome=part["outcome"].where(part["outcome"].isin(top), "other outcomes"))
     return shown.groupby([*by, "outcome"], as_index=False, sort=False)["value"].sum()
-
-
-def outcome_words(label: str) -> str:
-    """An outcome's label as a designer reads it: its fields (the names the files use) with
-    spaces, yes/no for a flag — ``"defender_damage=1, attacker_crit=False"`` reads
-    ``"defender damage 1, attacker crit no"``; a label without fields stays as it is."""
-    parts = str(label).split(", ")
-    if not all("=" in p for p in parts):
-        return str(label)
-    flags = {"True": "yes", "False": "no"}
-    return ", ".join(
-        f"{name.replace('_', ' ')} {flags.get(value, value)}" for name, _, value in (p.partition("=") for p in parts)
-    )
-
-
-def field_words(system: str, field: str) -> str:
-    """Return a swept field as a designer reads it: a rules field (``rules.tie_break``) by
-    its label ("Ties on hits"), a calculator's argument with spaces ("defence dice")."""
-    if field.startswith("rules."):
-        from toolkit.house_rules import rules_class
-
-        try:
-            return rules_class(system).field_label(field.removeprefix("rules."))
-        except ToolkitError:
-            return field.removeprefix("rules.").replace("_", " ")
-    return field.replace("_", " ")
 
 
 def _value_words(value: Any) -> str:

@@ -53,6 +53,8 @@ class SweepResult:
     set_aside: int = 0
     #: One line per chunk set aside, entry skipped or setting changed (workers capped).
     notices: tuple[str, ...] = ()
+    #: The page to share written beside the table (:mod:`.share`), or ``None``.
+    share_path: Path | None = None
 
     @property
     def ok(self) -> bool:
@@ -98,7 +100,7 @@ class SweepResult:
         import pandas as pd
 
         from toolkit.house_rules import value_words
-        from toolkit.sweeps.report import field_words, outcome_words
+        from toolkit.sweeps.words import field_words, outcome_words
 
         table = self.table
         for field, value in where.items():

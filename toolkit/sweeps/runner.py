@@ -277,10 +277,15 @@ def _sweep(
     )
     if report:
         from toolkit.sweeps.report import write_report
+        from toolkit.sweeps.share import share_name, shared_notice, write_share_page
 
         with _writing(table=True):
             result = dataclasses.replace(result, report_path=write_report(result, out / f"{sweep.name}.html"))
             folder.adopt(result.report_path)
+            share = write_share_page(result, out / share_name(sweep.name))
+            if share is not None:
+                folder.adopt(share)
+            result = dataclasses.replace(result, share_path=share, notices=result.notices + shared_notice(sweep))
     return result
 
 
@@ -326,13 +331,14 @@ def _check_outputs(sweep: Sweep, out: Path, report: bool) -> OutputFolder:
 
     The same sweep (same identity) resumes; a table that records no sweep is rebuilt from
     the stored points when the toolkit wrote it (unreadable: a disk that filled up)."""
+    from toolkit.sweeps.share import share_name
     from toolkit.sweeps.store import table_sweep
 
     table = out / f"{sweep.name}.parquet"
     record = table_sweep(table)
     _check_table_is_ours(sweep, table, record)
     folder = OutputFolder(out, f"sweep {sweep.name}")
-    names = [table.name, *([f"{sweep.name}.html"] if report else [])]
+    names = [table.name, *([f"{sweep.name}.html", share_name(sweep.name)] if report else [])]
     # a table that records this sweep is the toolkit's, and so is its report beside it
     folder.check(names, [sweep.where], names if record is not None else ())
     return folder

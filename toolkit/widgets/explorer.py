@@ -60,8 +60,10 @@ from __future__ import annotations
 
 import asyncio
 import html
+import time
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -72,7 +74,7 @@ from toolkit.errors import ToolkitError
 from toolkit.numbers import fold_sides, interval_text, percent_text
 from toolkit.prob import Distribution, format_probability
 from toolkit.question import compared_headline, headline_of
-from toolkit.widgets.common import control_grid, control_grid_style
+from toolkit.widgets.common import coloured, control_grid, control_grid_style
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,7 +82,16 @@ if TYPE_CHECKING:
     from toolkit.widgets.rules_picker import RulesPicker
     from toolkit.widgets.workbench import Workbench
 
-__all__ = ["BUSY_CLASS", "NUMBERS_CLASS", "OddsExplorer", "SETTLE_SECONDS", "VIEWS", "VIEW_TOGGLE_CLASS", "view_class"]
+__all__ = [
+    "BUSY_CLASS",
+    "NUMBERS_CLASS",
+    "OddsExplorer",
+    "SETTLE_SECONDS",
+    "SHARE_SECONDS",
+    "VIEWS",
+    "VIEW_TOGGLE_CLASS",
+    "view_class",
+]
 
 #: The two views of the chart and table.
 VIEWS: tuple[str, ...] = ("exactly", "at least")
@@ -94,6 +105,10 @@ RULES = "rules"
 
 #: The name of the "Compare with…" input, for the status line.
 COMPARE = "compare"
+
+#: The longest a "Page to share" click may compute (seconds, from the last setting's time):
+#: a longer page is refused with its size, pointing to ``share_page(vary=...)``.
+SHARE_SECONDS = 30.0
 
 #: The CSS class of an explorer (and of its status line) while it computes.
 BUSY_CLASS = "toolkit-busy"
@@ -200,6 +215,7 @@ class OddsExplorer:
         headline_text: the current line stating the numbers' question, plain text
             (``""`` for a plain distribution).
         error: the message of the last failed computation, or ``""``.
+        title: the heading given (also the title of a page to share, :meth:`share_page`).
     """
 
     def __init__(
@@ -298,6 +314,7 @@ class OddsExplorer:
         self.tables.layout.flex = "0 1 auto"
         #: The figure last drawn: the live FigureWidget, or the static fallback's Figure.
         self._shown_figure: Any = self.figure
+        self.title = title
         heading = widgets.HTML(f"<b>{html.escape(title)}</b>") if title else widgets.HTML()
         #: The controls, grouped in a compact grid (the one look of every explorer).
         grouped = {name for group in groups for name in group}
@@ -305,6 +322,14 @@ class OddsExplorer:
         items += [control for name, control in self.controls.items() if name not in grouped]
         self.controls_grid = control_grid(items)
         # the picture first: what the numbers are, then the controls that change them
+        #: "Page to share": a link that downloads the odds of every slider value (:meth:`offer_share_page`).
+        self.share_button = widgets.Button(
+            description="Page to share",
+            tooltip="one HTML file of these odds for every value of the sliders, for someone without Python",
+        )
+        self.share_link = widgets.HTML()
+        self.share_button.on_click(lambda _: self.offer_share_page())
+        self._seconds = 0.0  # the last computation's time: what a page to share would take per setting
         self.widget = widgets.VBox(
             [
                 heading,
@@ -318,7 +343,9 @@ class OddsExplorer:
                 self.controls_grid,
                 control_grid_style(),
                 self.view_style,
-                *([self.rules_picker.widget, self.workbench.widget] if self.workbench is not None else []),
+                *([self.rules_picker.widget] if self.rules_picker is not None else []),
+                *([self.workbench.widget] if self.workbench is not None else []),
+                widgets.HBox([self.share_button, self.share_link], layout=widgets.Layout(align_items="center")),
             ]
         )
         self.widget.add_class("toolkit-explorer")
@@ -439,7 +466,9 @@ class OddsExplorer:
             self._adjust(values)
         try:
             try:
+                started = time.perf_counter()
                 distribution = self._compute(**values)
+                self._seconds = time.perf_counter() - started
             except ToolkitError as e:
                 if not hasattr(self, "_distribution"):
                     raise  # the starting values must work
@@ -588,21 +617,26 @@ class OddsExplorer:
             return f"Rules = {value}"
         if name == COMPARE:
             return f"Compare with = {value}"
-        control = self.controls.get(name)
-        if control is None:
+        if name not in self.controls:
             return ""
-        label = getattr(control, "description", "") or name.replace("_", " ")
-        options = getattr(control, "options", None)
-        if options:
-            for option in options:
-                if isinstance(option, tuple) and len(option) == 2 and option[1] == value:
-                    value = option[0]
-                    break
+        return f"{self.control_label(name)} = {self.value_text(name, value)}"
+
+    def control_label(self, name: str) -> str:
+        """The label of control ``name`` as the page shows it (``"Attack dice"``)."""
+        return getattr(self.controls[name], "description", "") or name.replace("_", " ")
+
+    def value_text(self, name: str, value: Any) -> str:
+        """A value of control ``name`` as the page shows it: an option by its label
+        (``"coin flip (yardstick)"``), a tick box ``on``/``off``, a toggle bar's choices
+        ``"J Q K A"``."""
+        for option in getattr(self.controls[name], "options", None) or ():
+            if isinstance(option, tuple) and len(option) == 2 and option[1] == value:
+                return str(option[0])
         if isinstance(value, bool):
-            value = "on" if value else "off"
-        elif isinstance(value, tuple):  # a toggle bar's choices, as a designer reads them
-            value = " ".join(map(str, value)) or "none"
-        return f"{label} = {value}"
+            return "on" if value else "off"
+        if isinstance(value, tuple):  # a toggle bar's choices, as a designer reads them
+            return " ".join(map(str, value)) or "none"
+        return str(value)
 
     def _show_busy(self, message: str) -> None:
         self.busy = True
@@ -617,6 +651,113 @@ class OddsExplorer:
             self.busy = False
             self.widget.remove_class(BUSY_CLASS)
             self.status_line.value = _BUSY_STYLE
+
+    # -- a page to share ---------------------------------------------------------------
+    def share_grid(self, vary: Mapping[str, Sequence[Any]] | None = None, title: str = "", notes: str = "") -> Any:
+        """Return the numbers of a page to share (a :class:`~toolkit.share_page.SharedGrid`):
+        this explorer's table for every combination of the values in ``vary`` (control
+        name -> values; default: every slider over its whole range), every other control
+        as it is now. A house-rules field is varied by its own control (``tie_break=[...]``);
+        the picked house rules stay those in force. Each setting carries the explorer's
+        headline and summary; a setting the calculation refuses carries its message.
+
+        Raises:
+            ToolkitError: a name that is not a control, a control given no value.
+            TooBigError: more settings than a page holds, before any is computed.
+        """
+        import itertools
+        import math
+
+        from toolkit.share_page import SharedAxis, SharedGrid, SharedRow, check_shared_size
+
+        if vary is None:
+            vary = {n: range(c.min, c.max + 1) for n, c in self.controls.items() if isinstance(c, widgets.IntSlider)}
+        lists = {name: list(values) for name, values in vary.items()}
+        for name, values in lists.items():
+            if name not in self.controls:
+                known = ", ".join(self.controls)
+                raise ToolkitError(f"{name!r} is not a control of this explorer: vary one of {known}")
+            if not values:
+                raise ToolkitError(f"give {name!r} at least one value to vary")
+        check_shared_size(math.prod(len(v) for v in lists.values()), "this page")
+        now = self.values
+        points, lines = {}, {}
+        for index in itertools.product(*(range(len(v)) for v in lists.values())):
+            values = {**now, **{name: lists[name][i] for name, i in zip(lists, index, strict=True)}}
+            try:
+                distribution = self._compute(**values)
+            except ToolkitError as e:
+                points[index], lines[index] = (), (str(e),)
+                continue
+            scores = distribution.map(self._score)
+            rows = self._rows(scores, "exactly")
+            intervals = self._intervals(rows, "exactly", scores) or [None] * len(rows)
+            points[index] = tuple(  # as the explorer's table writes them: an estimate with its interval
+                SharedRow(label, "probability", float(p), *(iv or (float(p), float(p))), _shown(p, iv))
+                for (_, label, p), iv in zip(rows, intervals, strict=True)
+            )
+            summary = " · ".join(self._summary(distribution, values)) if self._summary else ""
+            texts = (self._headline(distribution, values), summary, self._estimated_note(scores))
+            lines[index] = tuple(t for t in texts if t)
+        axes = tuple(SharedAxis(self.control_label(n), tuple(self.value_text(n, v) for v in lists[n])) for n in lists)
+        facts = [
+            (self.control_label(n), self.value_text(n, c.value))
+            for n, c in self.controls.items()
+            if n not in lists and n != RULES and c.layout.display != "none"
+        ]
+        if self.rules_picker is not None:
+            facts.append(("House rules", self.rules_picker.title))
+        start = tuple(values.index(now[n]) if now[n] in values else 0 for n, values in lists.items())
+        return SharedGrid(title or self.title or "Odds", axes, points, notes, tuple(facts), lines, start)
+
+    def share_page(
+        self, path: str | Path, vary: Mapping[str, Sequence[Any]] | None = None, title: str = "", notes: str = ""
+    ) -> Path:
+        """Write a page to share (:meth:`share_grid`, :func:`~toolkit.share_page.page_html`):
+        one HTML file that works offline, on which a reader picks each varied control's
+        value and reads the odds; return its path.
+
+        Raises:
+            InvalidSetupError: ``path`` is a file that is not a page to share (never overwritten).
+        """
+        from toolkit.errors import InvalidSetupError
+        from toolkit.files import write_atomic
+        from toolkit.share_page import is_share_page, page_html
+
+        target = Path(path)
+        if target.exists() and not is_share_page(target):
+            raise InvalidSetupError(f"{target} is not a page to share: give another file name (it is kept)")
+        write_atomic(target, page_html(self.share_grid(vary, title, notes)).encode("utf-8"))
+        return target
+
+    def offer_share_page(self) -> None:
+        """Show a link that downloads the page to share of every slider's whole range
+        (:meth:`share_grid`), or, for a page that would take more than
+        :data:`SHARE_SECONDS` at the last setting's pace, why not and what to call."""
+        import math
+
+        from toolkit.progress import duration_text
+        from toolkit.rulebook.download import Download, download_link, file_stem
+        from toolkit.share_page import page_html
+
+        sliders = [c for c in self.controls.values() if isinstance(c, widgets.IntSlider)]
+        settings = math.prod(c.max - c.min + 1 for c in sliders)
+        if self._seconds * settings > SHARE_SECONDS:
+            self.share_link.value = coloured(
+                f"a page of every slider's value has {settings:,} settings, about "
+                f"{duration_text(self._seconds * settings)} at {self._seconds:.2g} s each (this one's time): "
+                "give fewer values with "
+                "explorer.share_page(path, vary={...})",
+                "#c92a2a",
+            )
+            return
+        try:
+            page = page_html(self.share_grid())
+        except ToolkitError as e:
+            self.share_link.value = coloured(str(e), "#c92a2a")
+            return
+        name = f"{file_stem(self.title or 'odds')}.share.html"
+        self.share_link.value = download_link(Download(name, page.encode("utf-8"), "", page))
 
     # -- display ---------------------------------------------------------------------
     def _ipython_display_(self) -> None:
@@ -660,10 +801,10 @@ class OddsExplorer:
     def _intervals(
         self, rows: list[tuple[int, str, Fraction]], view: str, scores: Any = None
     ) -> list[tuple[float, float]] | None:
-        """Each row's interval (at the result's level, 95%) when the numbers (``scores``,
-        by default those in force) are estimates (a result that is not exact: Monte Carlo
-        runs, or exact arithmetic on sampled parts), read from the result's own
-        ``interval``; ``None`` when exact."""
+        """Each row's interval (at the result's level, 95%) when the numbers are estimates
+        (a result that is not exact: Monte Carlo runs, or exact arithmetic on sampled
+        parts), read from the result's own ``interval``; ``None`` when exact. ``scores``:
+        the scores of another computation than the one shown (a page to share's)."""
         scores = self._scores if scores is None else scores
         if getattr(scores, "exact", True) or not callable(getattr(scores, "interval", None)):
             return None
