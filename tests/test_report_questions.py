@@ -103,3 +103,23 @@ def test_the_durak_suit_battle_and_variant_tables_state_their_questions(monkeypa
     assert lines(other)[0].startswith(
         f"Durak battle · Horde 3 v Elves 2 tokens · {leaders} · at most 3 rounds · random v greedy · draft rules · "
     )
+
+
+def test_the_rule_change_tables_state_both_questions(monkeypatch):
+    params = {"system": "angry-miniatures", "proposed": "tens_hit", "sizes": {"max_dice": 2}}
+    markers = "change.largest_shown(", "for compared in change.tables"
+    shown = run_cells("rule_change_report.ipynb", params, *markers, monkeypatch=monkeypatch)
+    both = "Angry Miniatures · 1–2 v 1–2 dice · melee · draft rules → house rules tens_hit.yaml (Tens hit) · exact"
+    tables = shown.namespace["change"].tables
+    assert lines(shown) == [both] * (1 + len(tables)) and len(tables) == 3  # damage, damage back, crits
+    # the baseline and the attack changed: both parts of the line change with them
+    other = run_cells(
+        "rule_change_report.ipynb",
+        {**params, "baseline": {"tie_break": "coin_flip"}, "sizes": {"max_dice": 2, "attack_type": "ranged"}},
+        *markers,
+        monkeypatch=monkeypatch,
+    )
+    assert lines(other)[0] == (
+        "Angry Miniatures · 1–2 v 1–2 dice · ranged · "
+        "Ties on hits: coin flip → house rules tens_hit.yaml (Tens hit) · exact"
+    )
