@@ -38,6 +38,7 @@ __all__ = [
     "field_words",
     "headline_rows",
     "sweep_question",
+    "swept_words",
     "TOP_OUTCOMES",
     "MAX_FACETS",
     "MAX_CHARTS",
@@ -181,7 +182,7 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str, system: str 
     return [("; ".join(captions), None)] + charts if captions else charts
 
 
-def _swept_words(system: str, field: str, values: list[Any]) -> str:
+def swept_words(system: str, field: str, values: list[Any]) -> str:
     """A swept field and its values: ``"attack dice 1–12"`` (whole numbers one apart),
     ``"defence dice 1, 2, 4"``, ``"Ties on hits chain / coin flip"``."""
     ordered = sorted(values, key=lambda v: (not isinstance(v, (int, float)), str(v) if not isinstance(v, int) else v))
@@ -208,7 +209,7 @@ def sweep_question(result: SweepResult) -> str:
     first = points[0] if len(points) else None
     columns = dict(first.columns) if first is not None else {}
     swept = [
-        _swept_words(sweep.system, f, table[f].unique().tolist() if f in table.columns else [columns.get(f)])
+        swept_words(sweep.system, f, table[f].unique().tolist() if f in table.columns else [columns.get(f)])
         for f in sweep.swept
     ]
     shared = [
