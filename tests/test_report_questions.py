@@ -123,3 +123,38 @@ def test_the_rule_change_tables_state_both_questions(monkeypatch):
         "Angry Miniatures · 1–2 v 1–2 dice · ranged · "
         "Ties on hits: coin flip → house rules tens_hit.yaml (Tens hit) · exact"
     )
+
+
+def test_the_strategy_tables_state_hands_payoff_policies_and_deals(monkeypatch):
+    params = {"attacker_cards": 2, "defender_cards": 2, "deals": 3, "round_deals": 2}
+    markers = "w = worked_example(", "sparky_choice = second.value_of", "study = style_study(", "rs = round_study("
+    shown = run_cells("fairy_meat_strategy.ipynb", params, *markers, monkeypatch=monkeypatch)
+    solved = shown.namespace["study"].solved
+    worked = (
+        "Fairy Meat · the draft's worked example, {} attack, hands known · payoff damage - defender points · "
+        "optimal v optimal · draft rules · exact"
+    )
+    known = (
+        "Fairy Meat · 2 v 2 cards, hands known · payoff damage - defender points · {} · draft rules · "
+        f"Monte Carlo ({solved} random deals, each solved exactly, 95% intervals)"
+    )
+    assert lines(shown) == [
+        *[worked.format("first")] * 2,
+        *[worked.format("second")] * 2,
+        known.format("each style (rows) v each style (columns)"),
+        known.format("each style v optimal"),
+        "Fairy Meat · X (Live 2, Kill 2) v Y (Live 2, Kill 2), one round · payoff damage - defender points · "
+        f"optimal each attack, hands known · draft rules · Monte Carlo ({shown.namespace['rs'].net['X'].n} "
+        "random deals per attack, each solved exactly, 95% intervals)",
+    ]
+    other = run_cells(
+        "fairy_meat_strategy.ipynb",
+        {**params, "nasty_hit_weight": "2", "damage": "table"},
+        "rs = round_study(",
+        monkeypatch=monkeypatch,
+    )
+    assert lines(other)[0].startswith(
+        "Fairy Meat · X (Live 2, Kill 2) v Y (Live 2, Kill 2), one round · "
+        "payoff damage - defender points + 2×Nasty Hits · optimal each attack, hands known · "
+        "Damage from points: table · "
+    ), lines(other)
