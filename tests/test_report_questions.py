@@ -80,7 +80,7 @@ def test_the_durak_suit_battle_and_variant_tables_state_their_questions(monkeypa
 
     assert battles == headline_over(results[0].question.but(sizes="Horde 2–3 v Elves 2 tokens"), results)
     assert (
-        variants.startswith("Durak battle · 2 v 2 cards, one clash · ")
+        variants.startswith("Durak battle · 2 v 2 cards, one clash · Horde 10 tokens, Elves 10 tokens · ")
         and "draft rules → each variant (3 rows)" in variants
     )
     assert morale == (

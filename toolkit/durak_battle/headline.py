@@ -98,7 +98,9 @@ def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     columns = size_list(sizes["tokens_b"], "tokens_b", 1)
     pols, trials = tuple(sizes["policies"]), sizes["trials"]
 
-    clashes = {(na, nb): clash_losses(na, nb, pols, rules, trials=trials) for na in hands for nb in hands}
+    clashes = {
+        (na, nb): clash_losses(na, nb, pols, rules, trials=trials, names=DB_NAMES) for na in hands for nb in hands
+    }
 
     def clash(na: int, nb: int) -> Cell:
         return cell_of(na, nb, clashes[na, nb], lambda lost: lost[0] < lost[1])
