@@ -158,3 +158,25 @@ def test_the_strategy_tables_state_hands_payoff_policies_and_deals(monkeypatch):
         "payoff damage - defender points + 2×Nasty Hits · optimal each attack, hands known · "
         "Damage from points: table · "
     ), lines(other)
+
+
+def test_the_hidden_hand_tables_state_the_games_and_the_iterations(monkeypatch):
+    params = {"hidden_sizes": [[1, 1], [2, 1]], "hidden_iterations": 30, "hidden_target": 0.5}
+    shown = run_cells("fairy_meat_strategy.ipynb", params, "hidden = {(a, d): solve_hidden(", monkeypatch=monkeypatch)
+    hb = shown.namespace["hb"]
+    assert lines(shown) == [
+        "Fairy Meat · 2 v 1 cards, hidden hands · payoff damage - defender points · "
+        f"each style or optimal v optimal or exploiting · draft rules · solved by CFR+ ({hb.iterations:,} iterations)"
+    ]
+    other = run_cells(
+        "fairy_meat_strategy.ipynb",
+        {**params, "hidden_sizes": [[1, 1]]},
+        "hidden = {(a, d): solve_hidden(",
+        'table(pd.DataFrame(rows), caption="Hidden-hand equilibria',
+        monkeypatch=monkeypatch,
+    )
+    most = max(h.iterations for h in other.namespace["hidden"].values())
+    assert lines(other)[1] == (
+        "Fairy Meat · 1 v 1 cards, hidden hands · payoff damage - defender points · optimal v optimal · "
+        f"draft rules · solved by CFR+ ({most:,} iterations)"
+    )
