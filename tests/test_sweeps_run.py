@@ -378,3 +378,25 @@ def test_the_page_leads_with_who_wins_and_folds_every_outcome_away(client: objec
     headline, every = page.index("<h2>The headline: winner</h2>"), page.index("Probabilities of every outcome")
     assert headline < page.index("<details") < every
     assert "winner: attacker" in page
+
+
+def test_the_page_states_its_question_and_the_line_follows_the_sweep(client: object, tmp_path: Path) -> None:
+    import html
+
+    from toolkit.sweeps.report import sweep_question
+
+    result = run_sweep(POOLS, tmp_path / "a", client=client, progress=None)
+    line = sweep_question(result)
+    # the system, what was swept with its values, the calculator, the rules, how: exact opposed rolls
+    assert line == (
+        "Angry Miniatures · attack dice 0–2; defence dice 0, 1; attack type melee / ranged · opposed · "
+        "draft rules · exact"
+    )
+    assert f"<p class='question'><strong>{html.escape(line)}</strong></p>" in result.report_path.read_text()
+    other = POOLS.replace("  attack_type: [melee, ranged]\n", "  rules:\n    tie_break: [chain, coin_flip]\n")
+    other += "fixed:\n  attack_type: ranged\n"
+    again = sweep_question(run_sweep(other, tmp_path / "b", client=client, progress=None))
+    assert again == (
+        "Angry Miniatures · attack dice 0–2; defence dice 0, 1; Ties on hits chain / coin flip · opposed · "
+        "attack type ranged · rules as swept · exact"
+    )

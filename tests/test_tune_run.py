@@ -280,3 +280,20 @@ def test_search_plot_shows_the_band_and_the_points_together(client, tmp_path):
     faces, _ = search_figures(result.tuning, result.candidates)
     low, high = faces.layout.yaxis.range
     assert low < 1 / 3 and high > 0.91  # every value (1/3 to 5/6) and the band 89%..91%
+
+
+def test_the_page_states_what_was_tuned_and_the_line_follows_the_file(client, tmp_path):
+    import html
+
+    from toolkit.tune.output import tune_question
+
+    result = tune(SMALL, tmp_path / "a", client=client, stream=None, report=False)
+    line = tune_question(result.tuning, result.candidates)
+    assert line == "Angry Miniatures · defence dice 0 · opposed · tuning attack dice 1–12 · from draft rules · exact"
+    page = (tmp_path / "a" / f"{result.tuning.name}.html").read_text(encoding="utf-8")
+    assert f"<p class='question'><strong>{html.escape(line)}</strong></p>" in page
+    other = SMALL.replace("{defence_dice: 0}", "{defence_dice: 1}").replace("{from: 1, to: 12}", "[2, 3, 5]")
+    again = tune(other, tmp_path / "b", client=client, stream=None, report=False)
+    assert tune_question(again.tuning, again.candidates) == (
+        "Angry Miniatures · defence dice 1 · opposed · tuning attack dice 2, 3, 5 · from draft rules · exact"
+    )

@@ -97,14 +97,21 @@ def method_words(
 ) -> str:
     """How a result was obtained, in a few words: ``"exact (size 7,776)"``, ``"Monte Carlo
     (2,000 simulated attacks, 95% intervals)"``, or for exact arithmetic on sampled parts
-    ``"partly Monte Carlo (2,000 simulated clashes per sampled table, 95% intervals)"``
-    (``trial_name`` says what the runs are and what they are per)."""
+    ``"partly Monte Carlo (2,000 simulated clashes per sampled table, 95% intervals)"``, or
+    for a hidden-hand equilibrium ``"solved by CFR+ (2,000 iterations)"`` (``trial_name``
+    says what the runs are and what they are per).
+
+    >>> method_words("solved", 2_000, "iterations")
+    'solved by CFR+ (2,000 iterations)'
+    """
     level = f"{confidence * 100:g}% intervals"
     runs = "" if trials is None else f"{trials:,} {trial_name}"
     if method == "exact":
         return "exact" if size is None else f"exact (size {size_words(size)})"
     if method == "monte_carlo":
         return f"Monte Carlo ({', '.join(filter(None, (runs, level)))})"
+    if method == "solved":  # an equilibrium found by iteration: its error is stated with the numbers
+        return f"solved by CFR+ ({runs})" if runs else "solved by CFR+"
     return f"partly Monte Carlo ({', '.join(filter(None, (runs, level)))})"
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, grid
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, grid, span
 
 __all__ = ["AM_CRIT", "AM_DAMAGE", "AM_RETURN", "REACH", "SIZES", "tables"]
 
@@ -85,13 +85,14 @@ def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     check_attack_type(attack_type)
     pools = range(1, max_dice + 1)
     outcomes = {(a, d): opposed(a, d, attack_type, rules) for a in pools for d in pools}
-    tables = [
-        Table(AM_DAMAGE, grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.hit))))
-    ]
+    asked = outcomes[1, 1].question.but(sizes=f"{span(pools)} v {span(pools)} dice", size=None)
+    results = tuple(outcomes.values())
+    damage = grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.hit)))
+    tables = [Table(AM_DAMAGE, damage, "", asked, results)]
     if attack_type == "melee":
         back = grid(pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.attacker_damage > 0)))
-        tables.append(Table(AM_RETURN, back))
+        tables.append(Table(AM_RETURN, back, "", asked, results))
     crit = grid(
         pools, pools, lambda a, d: Cell(a, d, outcomes[a, d].probability(lambda o: o.attacker_crit or o.defender_crit))
     )
-    return [*tables, Table(AM_CRIT, crit)]
+    return [*tables, Table(AM_CRIT, crit, "", asked, results)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list, span
 
 __all__ = ["DB_BATTLE", "DB_CLASH", "DB_DESTROYED", "DB_LONG", "DB_NAMES", "DB_RETREAT", "REACH", "SIZES", "tables"]
 
@@ -98,8 +98,12 @@ def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     columns = size_list(sizes["tokens_b"], "tokens_b", 1)
     pols, trials = tuple(sizes["policies"]), sizes["trials"]
 
+    clashes = {
+        (na, nb): clash_losses(na, nb, pols, rules, trials=trials, names=DB_NAMES) for na in hands for nb in hands
+    }
+
     def clash(na: int, nb: int) -> Cell:
-        return cell_of(na, nb, clash_losses(na, nb, pols, rules, trials=trials), lambda lost: lost[0] < lost[1])
+        return cell_of(na, nb, clashes[na, nb], lambda lost: lost[0] < lost[1])
 
     def battle(ta: int, tb: int) -> Any:
         north, south = DB_NAMES
@@ -111,7 +115,16 @@ def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
     north, south = DB_NAMES
     note = f"policies: {north} {pols[0]}, {south} {pols[1]}; leaders d8 Knowledge (Battle), d6 Spirit, Wild Cards"
     battle_note = note + f"; undecided after {sizes['max_rounds']} rounds"
-    return [Table(DB_CLASH, grid(hands, hands, clash), note)] + [
-        Table(spec, grid(rows, columns, lambda ta, tb, ev=event: cell_of(ta, tb, battles[ta, tb], ev)), battle_note)
+    clash_asked = clashes[hands[0], hands[0]].question.but(sizes=f"{span(hands)} v {span(hands)} cards, one clash")
+    first = battles[rows[0], columns[0]]
+    battle_asked = first.question.but(sizes=f"{north} {span(rows)} v {south} {span(columns)} tokens", size=None)
+    return [Table(DB_CLASH, grid(hands, hands, clash), note, clash_asked.but(size=None), tuple(clashes.values()))] + [
+        Table(
+            spec,
+            grid(rows, columns, lambda ta, tb, ev=event: cell_of(ta, tb, battles[ta, tb], ev)),
+            battle_note,
+            battle_asked,
+            tuple(battles.values()),
+        )
         for spec, event in BATTLE_EVENTS
     ]

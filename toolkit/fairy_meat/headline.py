@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list
+from toolkit.plugin.headline import Cell, Reach, Table, TableSpec, cell_of, grid, size_list, span
 
 __all__ = ["FM_DAMAGE", "FM_DEFENDER", "FM_NASTY", "FM_WINS", "REACH", "SIZES", "tables"]
 
@@ -89,9 +89,17 @@ def tables(rules: Any, sizes: Mapping[str, Any]) -> list[Table]:
         return cell_of(a, d, odds[a, d], lambda o: (o.damage or 0) >= 2)
 
     note = f"policies: attacker {pols[0]}, defender {pols[1]}"
+    asked = odds[rows[0], columns[0]].question.but(sizes=f"{span(rows)} v {span(columns)} cards, every deal", size=None)
+    results = tuple(odds.values())
     return [
-        Table(FM_WINS, grid(rows, columns, won("attacker")), note),
-        Table(FM_DAMAGE, grid(rows, columns, damaged), note),
-        Table(FM_DEFENDER, grid(rows, columns, won("defender")), note),
-        Table(FM_NASTY, grid(rows, columns, lambda a, d: cell_of(a, d, odds[a, d], lambda o: o.nasty_hit)), note),
+        Table(FM_WINS, grid(rows, columns, won("attacker")), note, asked, results),
+        Table(FM_DAMAGE, grid(rows, columns, damaged), note, asked, results),
+        Table(FM_DEFENDER, grid(rows, columns, won("defender")), note, asked, results),
+        Table(
+            FM_NASTY,
+            grid(rows, columns, lambda a, d: cell_of(a, d, odds[a, d], lambda o: o.nasty_hit)),
+            note,
+            asked,
+            results,
+        ),
     ]

@@ -27,12 +27,13 @@ from typing import Any
 from toolkit.comparison import CONFIDENCE, interval_of
 from toolkit.errors import InvalidSetupError, excerpt
 from toolkit.odds_samples import Samples
+from toolkit.question import Question
 from toolkit.whole_numbers import at_most_items, whole_number
 
 #: The most sizes a headline table's rows or columns list.
 MAX_SIZES = 1_000
 
-__all__ = ["Cell", "Reach", "Table", "TableSpec", "cell_of", "grid", "size_list"]
+__all__ = ["Cell", "Reach", "Table", "TableSpec", "cell_of", "grid", "size_list", "span"]
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,16 @@ class TableSpec:
 
 @dataclass(frozen=True)
 class Table:
-    """A headline table computed for one set of rules: its spec and its cells, row by row."""
+    """A headline table computed for one set of rules: its spec and its cells, row by row;
+    what it answers (``question``: the :class:`~toolkit.question.Question` of its results,
+    its sizes the table's ranges, :func:`span`) and the results read (``results``: how
+    they were obtained, for :func:`~toolkit.question.headline_over`)."""
 
     spec: TableSpec
     cells: tuple[Cell, ...]
     note: str = ""
+    question: Question | None = None
+    results: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,16 @@ def size_list(values: Any, what: str, low: int) -> list[int]:
     for v in items:
         whole_number(v, f"each of {what} {excerpt(values)}", low)
     return sorted(set(items))
+
+
+def span(sizes: Iterable[int]) -> str:
+    """The sizes of a table's rows or columns in a question: ``"1–8"``, or ``"3"`` alone.
+
+    >>> span([1, 2, 8]), span([3])
+    ('1–8', '3')
+    """
+    values = sorted(sizes)
+    return f"{values[0]}–{values[-1]}" if values[0] != values[-1] else str(values[0])
 
 
 def grid(rows: Iterable[int], columns: Iterable[int], value: Callable[[int, int], Cell]) -> tuple[Cell, ...]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.comparison import Difference, difference_of, paired_probability_difference, value_text
 from toolkit.numbers import count, percent_text, points_text
 from toolkit.prob import format_probability
+from toolkit.question import Question, compared, headline_over
 from toolkit.reports.parameters import read_rules_parameter
 from toolkit.reports.rule_change_systems import Cell, Reach, Table, TableSpec, headline_tables, reach_of
 
@@ -135,11 +136,21 @@ class Change:
 @dataclass(frozen=True)
 class Compared:
     """One headline table under both rule sets: its spec, every cell's :class:`Change`
-    (row by row) and a note on how it was computed."""
+    (row by row), a note on how it was computed, what each table answers (``asked``: the
+    baseline's and the proposal's :class:`~toolkit.question.Question`) and the results
+    read under both (``results``: how they were obtained)."""
 
     spec: TableSpec
     changes: tuple[Change, ...]
     note: str = ""
+    asked: tuple[Question | None, Question | None] = (None, None)
+    results: tuple[Any, ...] = dataclasses.field(default=(), compare=False, repr=False)
+
+    @property
+    def question(self) -> str:
+        """Both tables' questions in one line (:func:`both_questions`): the first line of
+        this table's caption."""
+        return both_questions([self])
 
     @property
     def rows(self) -> list[int]:
@@ -348,6 +359,12 @@ class RuleChange:
     sizes: Mapping[str, Any]
     reach: Reach = dataclasses.field(default_factory=Reach)
 
+    @property
+    def question(self) -> str:
+        """What every table here answers, in one line (:func:`both_questions`): the first
+        line of the caption of :meth:`largest_shown`."""
+        return both_questions(self.tables)
+
     def changed_fields(self) -> dict[str, tuple[Any, Any]]:
         """Return ``{field: (baseline value, proposed value)}`` for every rules field the
         two rule sets set differently, in the fields' order."""
@@ -512,8 +529,28 @@ def compare(baseline_tables: list[Table], proposed_tables: list[Table]) -> tuple
             )
             for c in before.cells
         )
-        out.append(Compared(before.spec, changes, before.note))
+        asked = (before.question, after.question)
+        out.append(Compared(before.spec, changes, before.note, asked, (*before.results, *after.results)))
     return tuple(out)
+
+
+def both_questions(tables: Sequence[Compared]) -> str:
+    """The one line stating what ``tables``, each under two rule sets, answer: the
+    baseline's question and the proposal's compared (:func:`~toolkit.question.compared`,
+    each part that differs as ``before → after``), and how every result was obtained
+    (:func:`~toolkit.question.headline_over`). Tables that ask different things share the
+    first one's system, policies and rules, each table's sizes listed once; ``""`` when a
+    table states no question."""
+    asked = [q for t in tables for q in t.asked]
+    if not asked or None in asked:
+        return ""
+    before, after = tables[0].asked
+    sizes = list(dict.fromkeys(t.asked[0].sizes for t in tables))  # type: ignore[union-attr]
+    if len(sizes) > 1 or len({t.asked[0].asked for t in tables}) > 1:  # type: ignore[union-attr]
+        before = before.but(sizes="; ".join(sizes), asked=())  # type: ignore[union-attr]
+        after = before.but(rules=after.rules)  # type: ignore[union-attr]
+    results = [r for t in tables for r in t.results]
+    return headline_over(compared(before, after), results)  # type: ignore[arg-type]
 
 
 def compare_rules(

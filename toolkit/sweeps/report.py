@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ToolkitError
+from toolkit.plugin.headline import span
 from toolkit.reports.figures import figure_html
 from toolkit.sweeps.store import write_atomic
 from toolkit.sweeps.words import field_words
@@ -32,7 +33,16 @@ if TYPE_CHECKING:
 
     from toolkit.sweeps.result import SweepResult
 
-__all__ = ["write_report", "report_html", "headline_rows", "TOP_OUTCOMES", "MAX_FACETS", "MAX_CHARTS"]
+__all__ = [
+    "write_report",
+    "report_html",
+    "headline_rows",
+    "sweep_question",
+    "swept_words",
+    "TOP_OUTCOMES",
+    "MAX_FACETS",
+    "MAX_CHARTS",
+]
 
 #: Outcomes drawn one by one in a probability chart (the rest are summed).
 TOP_OUTCOMES = 8
@@ -159,6 +169,57 @@ def _charts(table: pd.DataFrame, swept: tuple[str, ...], kind: str, system: str 
     return [("; ".join(captions), None)] + charts if captions else charts
 
 
+def swept_words(system: str, field: str, values: list[Any]) -> str:
+    """A swept field and its values: ``"attack dice 1–12"`` (whole numbers one apart),
+    ``"defence dice 1, 2, 4"``, ``"Ties on hits chain / coin flip"``."""
+    ordered = sorted(values, key=lambda v: (not isinstance(v, (int, float)), str(v) if not isinstance(v, int) else v))
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in ordered)
+    if whole and len(ordered) > 2 and ordered[-1] - ordered[0] == len(ordered) - 1:
+        shown = span(ordered)
+    else:
+        shown = (", " if whole else " / ").join(_value_words(v) for v in ordered)
+    return f"{field_words(system, field)} {shown}"
+
+
+def sweep_question(result: SweepResult) -> str:
+    """The page's first line (:func:`toolkit.question.headline_over`): the system, the
+    calculator, each swept field with its values, the arguments every point shares, the
+    rules (as swept, or those of every point) and how the rows were obtained (exact, Monte
+    Carlo at 95%, or both)."""
+    from types import SimpleNamespace
+
+    from toolkit.house_rules import value_words
+    from toolkit.question import Question, headline_over, rules_words
+
+    sweep, table = result.sweep, result.table
+    points = sweep.points
+    first = points[0] if len(points) else None
+    columns = dict(first.columns) if first is not None else {}
+    swept = [
+        swept_words(sweep.system, f, table[f].unique().tolist() if f in table.columns else [columns.get(f)])
+        for f in sweep.swept
+    ]
+    shared = [
+        f"{name.replace('_', ' ')} {value_words(v)}"
+        for name, v in (first.args if first else ())
+        if name not in sweep.swept
+    ]
+    if any(f.startswith("rules") for f in sweep.swept):
+        rules = "rules as swept"
+    else:
+        rules = rules_words(first.rules) if first is not None and first.rules is not None else ""
+    asked = Question(
+        _system_title(sweep.system), "; ".join(swept) or "one point", (sweep.calculator.name, *shared), rules=rules
+    )
+    exact = table.loc[table["kind"] != "value", "exact"].astype(bool) if not table.empty else []
+    kinds = {bool(e) for e in exact}
+    how = [
+        SimpleNamespace(method="exact" if e else "monte_carlo", trials=None, trial_name="", confidence=0.95)
+        for e in kinds
+    ]
+    return headline_over(asked, how)
+
+
 def report_html(result: SweepResult) -> str:
     """Return the HTML report of a sweep (one self-contained page)."""
     sweep, table = result.sweep, result.table
@@ -169,6 +230,7 @@ def report_html(result: SweepResult) -> str:
         "<style>body{font-family:sans-serif;margin:2em;max-width:1200px}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}</style></head><body>",
         f"<h1>{esc(sweep.title)}</h1>",
+        f"<p class='question'><strong>{esc(sweep_question(result))}</strong></p>",
     ]
     if sweep.notes:
         parts.append(f"<p>{esc(sweep.notes)}</p>")

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "tune_question",
     "value_text",
     "verdict_text",
     "spreadsheet_cell",
@@ -217,6 +218,43 @@ def _plain_text(value: Any) -> str:
     return str(value)
 
 
+def tune_question(tuning: Tuning, candidates: Sequence[Candidate]) -> str:
+    """The page's first line (:func:`toolkit.question.headline_over`): the system, the
+    fixed sizes, the calculator, what was tuned (each knob with its values), the baseline
+    rules and how the settings were measured (exact, or Monte Carlo with its runs)."""
+    from types import SimpleNamespace
+
+    from toolkit.house_rules import value_words
+    from toolkit.question import Question, headline_over, rules_words
+    from toolkit.sweeps.report import swept_words
+    from toolkit.systems import system
+
+    def knob_words(k: Any) -> str:
+        if k.values:
+            return swept_words(tuning.system, k.label, list(k.values))
+        return f"{swept_words(tuning.system, k.label, [])}{k.low:g} to {k.high:g}"
+
+    fixed = "; ".join(f"{name.replace('_', ' ')} {value_words(v)}" for name, v in tuning.fixed)
+    tuned = "tuning " + "; ".join(knob_words(k) for k in tuning.knobs)
+    asked = Question(
+        system(tuning.system).title,
+        fixed or "the calculator's default sizes",
+        (tuning.calculator.name, tuned),
+        rules=f"from {rules_words(tuning.baseline)}",
+    )
+    exact = {m.exact for c in candidates for m in c.measures if m is not None}
+    how = [
+        SimpleNamespace(
+            method="exact" if e else "monte_carlo",
+            trials=None if e else tuning.trials,
+            trial_name="runs per setting",
+            confidence=0.95,
+        )
+        for e in exact
+    ]
+    return headline_over(asked, how)
+
+
 def _html_page(
     tuning: Tuning,
     candidates: Sequence[Candidate],
@@ -233,6 +271,7 @@ def _html_page(
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:4px 8px}</style></head><body>",
         f"<h1>{html.escape(tuning.title)}</h1>",
+        f"<p class='question'><strong>{html.escape(tune_question(tuning, candidates))}</strong></p>",
     ]
     if tuning.notes:
         parts.append(f"<p>{html.escape(tuning.notes)}</p>")
