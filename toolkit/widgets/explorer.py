@@ -71,10 +71,19 @@ import ipywidgets as widgets
 
 from toolkit.comparison import Difference, difference
 from toolkit.errors import ToolkitError
-from toolkit.numbers import fold_sides, interval_text, percent_text
-from toolkit.prob import Distribution, format_probability
+from toolkit.numbers import fold_sides, percent_text
+from toolkit.prob import Distribution
 from toolkit.question import compared_headline, headline_of
 from toolkit.widgets.common import coloured, control_grid, control_grid_style
+from toolkit.widgets.odds_view import (
+    figure_output,
+    make_chart,
+    new_odds_figure,
+    odds_frame,
+    odds_table_html,
+    paint_compared,
+    probability_shown,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -156,8 +165,6 @@ _SLIDERS = (
     widgets.SelectionSlider,
     widgets.SelectionRangeSlider,
 )
-
-_COLOURS = {"positive": "#4c78a8", "zero": "#bab0ac", "negative": "#e45756"}
 
 
 class OddsExplorer:
@@ -303,7 +310,7 @@ class OddsExplorer:
             self._view_tables[v].add_class(view_class(v))
             self._view_tables[v].add_class(NUMBERS_CLASS)  # dimmed while busy
         if live_figure:
-            self.figure, self.chart = _make_chart(self._names)
+            self.figure, self.chart = make_chart(self._names)
         else:
             self.figure, self.chart = None, widgets.VBox(list(self._view_outputs.values()))
         self.chart.add_class("toolkit-chart")
@@ -552,8 +559,8 @@ class OddsExplorer:
             cells.append(
                 (
                     label,
-                    _shown(p, mine[i] if mine else None, level=False),
-                    _shown(other.probability(event), theirs[i] if theirs else None, level=False),
+                    probability_shown(p, mine[i] if mine else None, level=False),
+                    probability_shown(other.probability(event), theirs[i] if theirs else None, level=False),
                     d.text(level=False),
                 )
             )
@@ -572,7 +579,7 @@ class OddsExplorer:
         ps = [other.probability(self._event(k, label, view)) for k, label, _ in rows]
         table = self._table
         table["compared"] = ps if theirs is None else [float(p) for p in ps]
-        table["compared_shown"] = [_shown(p, theirs[i] if theirs else None) for i, p in enumerate(ps)]
+        table["compared_shown"] = [probability_shown(p, theirs[i] if theirs else None) for i, p in enumerate(ps)]
         table["difference"] = [d.delta for d in self.differences]
         table["difference_shown"] = [d.text() for d in self.differences]
         table.attrs["compared"] = title
@@ -584,7 +591,7 @@ class OddsExplorer:
             return
         view = self.view.value
         rows = self._view_rows(view)
-        self._table = _frame(rows, self._intervals(rows, view))
+        self._table = odds_frame(rows, self._intervals(rows, view))
         if self._compared is not None:
             self._table_compared(rows, view)
         every: dict[str, Any] = {}  # each view's rows, when new numbers are drawn
@@ -595,7 +602,7 @@ class OddsExplorer:
                 if self._compared is not None:
                     self._view_tables[other].value = self._compare_table(every[other], other)[0]
                     continue
-                self._view_tables[other].value = _table_html(
+                self._view_tables[other].value = odds_table_html(
                     every[other], self._intervals(every[other], other), self._estimated_note()
                 )
             self._tables_drawn = True
@@ -608,7 +615,7 @@ class OddsExplorer:
                 self._figures[other] = fig
                 # set the Output's outputs directly: a redraw may run outside any message
                 # (after the inputs settle), where capturing display() would go nowhere
-                self._view_outputs[other].outputs = (_display_data(fig),)
+                self._view_outputs[other].outputs = (figure_output(fig),)
         self._shown_figure = self._figures[view]
 
     def _describe(self, name: str, value: Any) -> str:
@@ -693,7 +700,7 @@ class OddsExplorer:
             rows = self._rows(scores, "exactly")
             intervals = self._intervals(rows, "exactly", scores) or [None] * len(rows)
             points[index] = tuple(  # as the explorer's table writes them: an estimate with its interval
-                SharedRow(label, "probability", float(p), *(iv or (float(p), float(p))), _shown(p, iv))
+                SharedRow(label, "probability", float(p), *(iv or (float(p), float(p))), probability_shown(p, iv))
                 for (_, label, p), iv in zip(rows, intervals, strict=True)
             )
             summary = " · ".join(self._summary(distribution, values)) if self._summary else ""
@@ -842,7 +849,7 @@ class OddsExplorer:
                 part = sides[side]
                 trace.x = [k for k, _, _ in part]
                 trace.y = [float(p) * 100 for _, _, p in part]
-                shown = [_shown(p, intervals.get(k)) for k, _, p in part]
+                shown = [probability_shown(p, intervals.get(k)) for k, _, p in part]
                 trace.hovertext = [f"{label}: {text}" for (_, label, _), text in zip(part, shown, strict=True)]
                 trace.text = [percent_text(p) for _, _, p in part]  # never 0.0% for a possible outcome
                 if intervals:  # estimates: each bar with its interval
@@ -866,7 +873,7 @@ class OddsExplorer:
             with self.figure.batch_update():
                 paint(self.figure)
             return self.figure
-        fig = _new_figure(self._names, widget=False)
+        fig = new_odds_figure(self._names, widget=False)
         paint(fig)
         return fig
 
@@ -874,106 +881,13 @@ class OddsExplorer:
         """Beside a compared rule set, its bars (hatched, each beside the bar in force) and a
         legend naming both; without one, the figure as it always is."""
         if self._compared is None:
-            if len(fig.data) > 3:
-                fig.data = fig.data[:3]
-            fig.layout.showlegend, fig.layout.barmode = False, None
-            return
+            return paint_compared(fig)
         title, _, other = self._compared
         events = [self._event(k, label, view) for k, label, _ in rows]
         ps = [other.probability(e) for e in events]
         diffs = [difference(other, self._scores, e).text(level=False) for e in events]
-        if len(fig.data) < 4:
-            fig.add_bar(x=[], y=[], hoverinfo="text", textposition="outside", offsetgroup="compared")
-        trace = fig.data[3]
-        trace.x = [k for k, _, _ in rows]
-        trace.y = [float(p) * 100 for p in ps]
-        trace.text = [percent_text(p) for p in ps]
-        trace.name = html.escape(title)  # plotly reads a name as HTML: shown as typed
-        trace.hovertext = [
-            html.escape(f"{title} — {label}: {_shown(p, None)} ({d})")
+        hover = [
+            f"{title} — {label}: {probability_shown(p, None)} ({d})"
             for (_, label, _), p, d in zip(rows, ps, diffs, strict=True)
         ]
-        trace.marker = {"color": "#ffffff", "line": {"color": "#495057", "width": 1.2}, "pattern": {"shape": "/"}}
-        for bar in fig.data[:3]:
-            bar.offsetgroup = "in force"
-            bar.showlegend = False
-        fig.data[0].showlegend, fig.data[0].name = True, html.escape(self._current_title())
-        fig.layout.barmode, fig.layout.showlegend = "group", True
-        fig.layout.legend = {"orientation": "h", "y": 1.12, "x": 0}
-
-
-def _shown(p: Fraction, interval: tuple[float, float] | None, level: bool = True) -> str:
-    """A row's probability: exact (``7/27 ≈ 25.9%``), or an estimate with its interval,
-    never a fraction (:func:`~toolkit.numbers.interval_text`)."""
-    return format_probability(p) if interval is None else interval_text(p, *interval, level=level)
-
-
-def _frame(rows: list[tuple[int, str, Fraction]], intervals: list[tuple[float, float]] | None = None) -> pd.DataFrame:
-    import pandas as pd
-
-    columns: dict[str, Any] = {  # an estimate's probability a float: never a fraction that reads as exact
-        "outcome": [label for _, label, _ in rows],
-        "probability": [p if intervals is None else float(p) for _, _, p in rows],
-        "shown": [_shown(p, iv) for (_, _, p), iv in zip(rows, intervals or [None] * len(rows), strict=True)],
-    }
-    if intervals is not None:
-        columns["low"], columns["high"] = [lo for lo, _ in intervals], [hi for _, hi in intervals]
-    return pd.DataFrame(columns)
-
-
-def _table_html(
-    rows: list[tuple[int, str, Fraction]], intervals: list[tuple[float, float]] | None = None, note: str = ""
-) -> str:
-    """The table as HTML: each outcome in words, left-aligned as text reads, and its
-    probability (``7/27 ≈ 25.9%``; an estimate ``14.4% ± 1.6%``, the level stated once in
-    ``note`` under it) right-aligned as numbers line up."""
-    cells = "".join(
-        f'<tr><td style="text-align:left;padding:1px 12px 1px 0">{html.escape(label)}</td>'
-        f'<td style="text-align:right;padding:1px 0">{html.escape(_shown(p, iv, level=False))}</td></tr>'
-        for (_, label, p), iv in zip(rows, intervals or [None] * len(rows), strict=True)
-    )
-    caption = f'<caption style="caption-side:bottom;color:#666">{html.escape(note)}</caption>' if note else ""
-    return f'<table class="toolkit-odds-table" style="border-collapse:collapse">{caption}{cells}</table>'
-
-
-def _new_figure(names: Mapping[str, str] | None = None, widget: bool = True) -> Any:
-    import plotly.graph_objects as go
-
-    fig = go.FigureWidget() if widget else go.Figure()
-    for side in ("positive", "zero", "negative"):
-        fig.add_bar(
-            x=[],
-            y=[],
-            name=(names or {}).get(side, side),
-            marker_color=_COLOURS[side],
-            hoverinfo="text",
-            textposition="outside",
-        )
-    fig.update_layout(
-        height=320,
-        margin={"l": 50, "r": 20, "t": 20, "b": 50},
-        showlegend=False,
-        bargap=0.15,
-        xaxis={"tickmode": "array"},
-    )
-    return fig
-
-
-def _display_data(fig: Any) -> dict[str, Any]:
-    """A static figure as one output for JupyterLab's plotly renderer (plotly.js from
-    the JupyterLab extension, loaded once per page; nothing from the network)."""
-    import json
-
-    figure = json.loads(fig.to_json())
-    figure["config"] = {"displaylogo": False}
-    return {"output_type": "display_data", "data": {"application/vnd.plotly.v1+json": figure}, "metadata": {}}
-
-
-def _make_chart(names: Mapping[str, str]) -> tuple[Any, widgets.Widget]:
-    """Return ``(FigureWidget, FigureWidget)`` when plotly's widget works here, else
-    ``(None, Output)`` for the static fallback."""
-    try:
-        fig = _new_figure(names)
-    except Exception:  # plotly or anywidget missing or broken: draw static figures
-        return None, widgets.Output()
-    return fig, fig
+        return paint_compared(fig, (title, self._current_title()), [k for k, _, _ in rows], ps, hover)
