@@ -37,6 +37,7 @@ def test_wheel_outside_the_repository_lists_and_loads_shipped_files(tmp_path: Pa
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "toolkit", src / "toolkit", symlinks=True, ignore=skip)
     shutil.copytree(ROOT / "data", src / "data", ignore=skip)
+    shutil.copytree(ROOT / "jupyterlab-settings", src / "jupyterlab-settings")  # the wheel's data files
     wheels = tmp_path / "wheels"
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(src)], tmp_path)
     (wheel,) = wheels.glob("toolkit-*.whl")
