@@ -104,7 +104,7 @@ def test_the_fairy_meat_rule_change_page_reads_as_a_designers(tmp_path, capsys):
     assert "angry-miniatures" not in text and "fairy-meat" not in text and "Fairy Meat" in text
     assert "Sizes: attacker cards: 2, 3; defender cards: 1;" in " ".join(text.split())
     assert python_on_page(page) == [], python_on_page(page)[:5]
-    caption = re.search(r"<caption>(?:<b>[^<]*</b><br>)?The (\d+) largest changes", page)
+    caption = re.search(r"<caption>(?:<b>[^<]*</b><br/?>)?The (\d+) largest changes", page)
     assert caption, "the proposal (Unhalved damage) changes the odds: a table of the largest changes"
     table = page[caption.end() : page.index("</table>", caption.end())]
     assert table.count("<tr>") - 1 == int(caption[1])  # the header row and one row per change

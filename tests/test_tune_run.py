@@ -112,7 +112,7 @@ def test_progress_lines_say_the_space_and_the_best(client, tmp_path):
     tune(SMALL, tmp_path, client=client, stream=stream, progress=None)
     lines = stream.getvalue().splitlines()
     assert lines[0].endswith("the knobs make 12 settings (12 attack_dice); search: exhaustive")
-    assert lines[-1].startswith("tune: 12/12 settings tried, best so far: attack_dice=5 (1 of 1 targets met")
+    assert lines[-1].startswith("tune: 12/12 settings tried, best so far: attack dice: 5 (1 of 1 targets met")
 
 
 def test_cli_tune(tmp_path, capsys):
@@ -238,10 +238,10 @@ def test_out_of_reach_ranks_the_closest_first_and_says_so(client, tmp_path):
     assert order == sorted(order, key=lambda v: abs(v - Fraction(9, 10)))
     assert result.candidates[-1].measures[0].value == Fraction(1, 3)
     summary = result.summary()
-    assert "no setting reaches the targets; closest: rules.hit_faces=[A], rules.tie_damage=1" in summary
+    assert "no setting reaches the targets; closest: Hit faces: A; Damage for winning a tie: 1" in summary
     assert "(a lone die misses 5/6 ≈ 83.3%, aimed at 90% ± 1%)" in summary
     page = (tmp_path / f"{result.tuning.name}.html").read_text(encoding="utf-8")
-    assert "no setting reaches the targets; closest: rules.hit_faces=[A]" in page
+    assert "no setting reaches the targets; closest: Hit faces: A;" in page
     assert page.count("plotly-graph-div") >= 2  # a lone die misses against each of the two knobs
 
 
@@ -268,7 +268,7 @@ def test_out_of_reach_with_two_targets_ranks_by_targets_met_then_distance(client
     assert not result.found and result.best.met == (False, True)
     assert dict(result.best.setting.values)["rules.hit_faces"] == ("Q", "K", "A")
     assert (
-        "no setting reaches the targets; closest: rules.hit_faces=[Q, K, A], rules.tie_damage=1 (1 of 2 targets met: "
+        "no setting reaches the targets; closest: Hit faces: Q, K, A; Damage for winning a tie: 1 (1 of 2 targets met: "
         in (result.summary())
     )
 

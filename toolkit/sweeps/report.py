@@ -27,6 +27,7 @@ from toolkit.plugin.headline import span
 from toolkit.reports.figures import figure_html
 from toolkit.sweeps.store import write_atomic
 from toolkit.sweeps.words import field_words
+from toolkit.whole_numbers import is_whole_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -173,7 +174,7 @@ def swept_words(system: str, field: str, values: list[Any]) -> str:
     """A swept field and its values: ``"attack dice 1–12"`` (whole numbers one apart),
     ``"defence dice 1, 2, 4"``, ``"Ties on hits chain / coin flip"``."""
     ordered = sorted(values, key=lambda v: (not isinstance(v, (int, float)), str(v) if not isinstance(v, int) else v))
-    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in ordered)
+    whole = all(is_whole_number(v) for v in ordered)
     if whole and len(ordered) > 2 and ordered[-1] - ordered[0] == len(ordered) - 1:
         shown = span(ordered)
     else:

@@ -42,6 +42,15 @@ class Setting:
         """Return the setting in one line (``"rules.strike_loss=5"``)."""
         return ", ".join(f"{k}={_shown(v)}" for k, v in self.values)
 
+    def words(self, system: str) -> str:
+        """Return the setting as a designer reads it: each knob by its label, its value in
+        words (``"Hit faces: A; Damage for winning a tie: 1"``; ``"attack dice: 5"``); :meth:`describe` is the
+        file's spelling, for the tables and the CSV."""
+        from toolkit.house_rules import value_words
+        from toolkit.sweeps.words import field_words
+
+        return "; ".join(f"{field_words(system, k)}: {value_words(v)}" for k, v in self.values)
+
 
 def _shown(value: Any) -> str:
     if isinstance(value, tuple):

@@ -103,7 +103,7 @@ def verdict_text(tuning: Tuning, candidates: Sequence[Candidate]) -> str:
     if not best.reaches and len(tuning.every_target) > 1:  # ranked by targets met, then by distance
         kept = "" if not tuning.holds else f", constraints {'kept' if best.holds else 'broken'}"
         values = f"{best.targets_met} of {len(tuning.targets)} targets met{kept}: {values}"
-    return f"{verdict}: {best.setting.describe()} ({values})"
+    return f"{verdict}: {best.setting.words(tuning.system)} ({values})"
 
 
 #: What a spreadsheet reads as the start of a formula in a cell (``=HYPERLINK(...)``,

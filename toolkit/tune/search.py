@@ -75,7 +75,8 @@ class SearchLog:
         elapsed = time.perf_counter() - self.started
         parts = [f"tune: {tried:,}" + (f"/{total:,}" if total else "") + " settings tried"]
         if best is not None:
-            parts.append(f"best so far: {best.setting.describe()} ({describe_verdict(self.tuning, best)})")
+            shown = best.setting.words(self.tuning.system)
+            parts.append(f"best so far: {shown} ({describe_verdict(self.tuning, best)})")
         if total and tried and tried < total:
             parts.append(f"about {elapsed / tried * (total - tried):.0f} s left")
         line = ", ".join(parts)
